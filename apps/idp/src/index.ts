@@ -1,0 +1,218 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientMetadata } from 'oidc-provider';
+import { AccountStore, type LockoutPolicy } from './accounts.ts';
+import { createMailer, readOutbox, type MailOptions } from './mail.ts';
+import { forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage } from './pages.ts';
+import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
+import { createProvider } from './provider.ts';
+import { RateLimiter } from './rate-limit.ts';
+import type { SqlClient } from './sql.ts';
+
+export { AccountStore } from './accounts.ts';
+export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';
+export type { SqlClient } from './sql.ts';
+
+export interface IdpOptions {
+  /** The issuer URL; its path is where the provider is mounted (e.g. https://cabinet.example.com/idp). */
+  issuer: string;
+  sql: SqlClient;
+  clients: ClientMetadata[];
+  /** Secret for the provider's signed cookies. */
+  secret: string;
+  passwordPolicy: PasswordPolicy;
+  lockout: LockoutPolicy;
+  signInAttemptsPerMinute: number;
+  mail: MailOptions;
+  devOutboxPage: boolean;
+  trustProxy: boolean;
+  /** Where "back to Cabinet" links go once a password is reset. */
+  homeUrl: string;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export function idpMigrations(): { name: string; sql: string }[] {
+  const dir = path.join(here, 'migrations');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((name) => ({ name, sql: readFileSync(path.join(dir, name), 'utf8') }));
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+type Form = Record<string, string | undefined>;
+
+/** Mounts the embedded OpenID Connect provider and its sign-in, sign-up and reset pages. */
+export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Promise<void> {
+  const mount = new URL(options.issuer).pathname.replace(/\/$/, '');
+  const accounts = new AccountStore(options.sql, options.lockout);
+  const policy = passwordChecker(options.passwordPolicy);
+  const limiter = new RateLimiter(options.signInAttemptsPerMinute);
+  const mailer = createMailer(options.mail);
+  const provider = await createProvider({
+    issuer: options.issuer,
+    sql: options.sql,
+    accounts,
+    clients: options.clients,
+    cookieKeys: [options.secret],
+    trustProxy: options.trustProxy,
+  });
+  const callback = provider.callback();
+
+  const send = (reply: FastifyReply, body: string, status = 200) =>
+    reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  const expired = (reply: FastifyReply) =>
+    send(reply, messagePage('This sign-in page has expired', 'Go back to Cabinet and start signing in again.', { href: options.homeUrl, label: 'Back to Cabinet' }), 400);
+
+  async function details(req: FastifyRequest, reply: FastifyReply) {
+    try {
+      return await provider.interactionDetails(req.raw, reply.raw);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function finishLogin(req: FastifyRequest, reply: FastifyReply, accountId: string) {
+    reply.hijack();
+    await provider.interactionFinished(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
+  }
+
+  // The provider reads its own request bodies: this scope leaves the stream untouched.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    scope.all(`${mount}/*`, (req, reply) => {
+      reply.hijack();
+      const raw = req.raw as typeof req.raw & { originalUrl?: string };
+      raw.originalUrl = raw.url;
+      raw.url = raw.url!.slice(mount.length) || '/';
+      callback(raw, reply.raw);
+    });
+  });
+
+  await app.register(async (pages) => {
+    await pages.register(formbody);
+    const signInUrl = (uid: string) => `${mount}/interaction/${uid}`;
+    const signUpUrl = (uid: string) => `${mount}/interaction/${uid}/signup`;
+    const forgotUrl = (uid?: string) => `${mount}/forgot${uid ? `?uid=${encodeURIComponent(uid)}` : ''}`;
+    const renderSignIn = (uid: string, extra: { email?: string; errors?: string[]; notice?: string } = {}) =>
+      signInPage({ action: `${signInUrl(uid)}/login`, signUpUrl: signUpUrl(uid), forgotUrl: forgotUrl(uid), ...extra });
+
+    pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      if (interaction.prompt.name === 'login') return send(reply, renderSignIn(interaction.uid));
+      // Anything else (consent) is granted by loadExistingGrant; finishing resumes the flow.
+      reply.hijack();
+      await provider.interactionFinished(req.raw, reply.raw, {}, { mergeWithLastSubmission: true });
+    });
+
+    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/login`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      const email = (req.body?.email ?? '').trim();
+      const password = req.body?.password ?? '';
+      const wait = limiter.hit(req.ip);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(reply, renderSignIn(interaction.uid, { email, errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }), 429);
+      }
+      if (!email || !password) return send(reply, renderSignIn(interaction.uid, { email, errors: ['Enter your email and password.'] }), 400);
+      const result = await accounts.signIn(email, password);
+      if (result.ok) return finishLogin(req, reply, result.account.id);
+      if (result.reason === 'locked') {
+        const minutes = Math.max(1, Math.ceil((result.until.getTime() - Date.now()) / 60_000));
+        return send(reply, renderSignIn(interaction.uid, {
+          email,
+          errors: [`This account is locked after too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or reset your password.`],
+        }), 423);
+      }
+      return send(reply, renderSignIn(interaction.uid, { email, errors: ['Wrong email or password.'] }), 401);
+    });
+
+    const renderSignUp = (uid: string, extra: Partial<Parameters<typeof signUpPage>[0]> = {}) =>
+      signUpPage({ action: signUpUrl(uid), signInUrl: signInUrl(uid), passwordHint: policy.describe(), ...extra });
+
+    pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/signup`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      return send(reply, renderSignUp(interaction.uid));
+    });
+
+    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/signup`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      const name = (req.body?.name ?? '').trim();
+      const email = (req.body?.email ?? '').trim();
+      const password = req.body?.password ?? '';
+      const fields: { name?: { value: string; error?: string }; email?: { value: string; error?: string }; password?: { error?: string } } = {
+        name: { value: name },
+        email: { value: email },
+        password: {},
+      };
+      if (!name) fields.name!.error = 'Enter your name';
+      else if (name.length > 200) fields.name!.error = 'Name must be at most 200 characters';
+      if (!EMAIL.test(email) || email.length > 254) fields.email!.error = 'Enter a valid email address';
+      const problems = policy.check(password, { email, name });
+      if (problems.length) fields.password!.error = problems.join('. ');
+      const errors = [fields.name?.error, fields.email?.error, ...problems].filter((e): e is string => !!e);
+      if (errors.length) return send(reply, renderSignUp(interaction.uid, { fields, errors }), 400);
+      const account = await accounts.create({ name, email, password });
+      if (!account) {
+        fields.email!.error = 'An account with this email already exists: sign in instead';
+        return send(reply, renderSignUp(interaction.uid, { fields, errors: [fields.email!.error] }), 409);
+      }
+      return finishLogin(req, reply, account.id);
+    });
+
+    pages.get<{ Querystring: { uid?: string } }>(`${mount}/forgot`, async (req, reply) =>
+      send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl: req.query.uid ? signInUrl(req.query.uid) : undefined })),
+    );
+
+    pages.post<{ Querystring: { uid?: string }; Body: Form }>(`${mount}/forgot`, async (req, reply) => {
+      const email = (req.body?.email ?? '').trim();
+      const backUrl = req.query.uid ? signInUrl(req.query.uid) : undefined;
+      if (!EMAIL.test(email)) return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, errors: ['Enter a valid email address'] }), 400);
+      const wait = limiter.hit(`forgot:${req.ip}`);
+      if (wait > 0) return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, errors: [`Too many requests. Wait ${wait} seconds and try again.`] }), 429);
+      const account = await accounts.findByEmail(email);
+      if (account) {
+        const token = await accounts.createReset(account.id);
+        await mailer.send({
+          to: account.email,
+          subject: 'Reset your Cabinet password',
+          text: `Hello ${account.name},\n\nSomeone asked to reset the password of your Cabinet account. To choose a new password, open this link within one hour:\n\n${options.issuer}/reset/${token}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
+        });
+      }
+      return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, sent: true }));
+    });
+
+    const renderReset = (token: string, extra: { password?: { error?: string }; errors?: string[] } = {}) =>
+      resetPage({ action: `${mount}/reset/${encodeURIComponent(token)}`, passwordHint: policy.describe(), ...extra });
+    const resetExpired = (reply: FastifyReply) =>
+      send(reply, messagePage('This reset link has expired', 'Reset links work once, for one hour. Ask for a new one from the sign-in page.', { href: options.homeUrl, label: 'Back to Cabinet' }), 410);
+
+    pages.get<{ Params: { token: string } }>(`${mount}/reset/:token`, async (req, reply) => {
+      if (!(await accounts.findReset(req.params.token))) return resetExpired(reply);
+      return send(reply, renderReset(req.params.token));
+    });
+
+    pages.post<{ Params: { token: string }; Body: Form }>(`${mount}/reset/:token`, async (req, reply) => {
+      const account = await accounts.findReset(req.params.token);
+      if (!account) return resetExpired(reply);
+      const password = req.body?.password ?? '';
+      const problems = policy.check(password, { email: account.email, name: account.name });
+      if (problems.length) return send(reply, renderReset(req.params.token, { password: { error: problems.join('. ') }, errors: problems }), 400);
+      if (!(await accounts.completeReset(req.params.token, password))) return resetExpired(reply);
+      return send(reply, messagePage('Password changed', 'Your new password is set. Sign in to Cabinet with it.', { href: options.homeUrl, label: 'Back to Cabinet' }));
+    });
+
+    if (options.devOutboxPage) {
+      pages.get(`${mount}/dev/outbox`, async (_req, reply) => send(reply, outboxPage(readOutbox(options.mail.outboxDir))));
+    }
+  });
+}

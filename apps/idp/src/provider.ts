@@ -1,0 +1,94 @@
+import { generateKeyPairSync } from 'node:crypto';
+import Provider, { type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
+import type { AccountStore } from './accounts.ts';
+import { sqlAdapter } from './adapter.ts';
+import { logoutPage, messagePage } from './pages.ts';
+import type { SqlClient } from './sql.ts';
+
+export interface ProviderOptions {
+  issuer: string;
+  sql: SqlClient;
+  accounts: AccountStore;
+  clients: ClientMetadata[];
+  cookieKeys: string[];
+  trustProxy: boolean;
+}
+
+/** The signing key is made once and kept in the database, so tokens stay valid across restarts and instances. */
+async function signingKey(sql: SqlClient): Promise<Record<string, unknown>> {
+  const existing = await sql.query<{ jwk: Record<string, unknown> }>(`SELECT jwk FROM idp_keys WHERE kid = 'primary'`);
+  if (existing[0]) return existing[0].jwk;
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: `k${Date.now().toString(36)}`, use: 'sig', alg: 'RS256' };
+  await sql.query(`INSERT INTO idp_keys (kid, jwk) VALUES ('primary', $1) ON CONFLICT DO NOTHING`, [JSON.stringify(jwk)]);
+  return (await sql.query<{ jwk: Record<string, unknown> }>(`SELECT jwk FROM idp_keys WHERE kid = 'primary'`))[0]!.jwk;
+}
+
+export async function createProvider(options: ProviderOptions): Promise<Provider> {
+  const mountPath = new URL(options.issuer).pathname.replace(/\/$/, '');
+  const jwk = await signingKey(options.sql);
+  const provider = new Provider(options.issuer, {
+    adapter: sqlAdapter(options.sql),
+    clients: options.clients,
+    jwks: { keys: [jwk as never] },
+    cookies: { keys: options.cookieKeys },
+    pkce: { required: () => true },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // Cabinet reads email and name from the ID token, so put the granted claims there.
+    conformIdTokenClaims: false,
+    scopes: ['openid', 'email', 'profile', 'offline_access'],
+    async findAccount(_ctx, id) {
+      const account = await options.accounts.findById(id);
+      if (!account) return undefined;
+      return {
+        accountId: account.id,
+        claims: async () => ({ sub: account.id, email: account.email, email_verified: account.email_verified, name: account.name }),
+      };
+    },
+    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    // Cabinet's own clients are first-party: no consent screen, the grant covers what they ask for.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const { oidc } = ctx;
+      if (!oidc.client || !oidc.session?.accountId) return undefined;
+      const grantId = oidc.result?.consent?.grantId ?? oidc.session.grantIdFor(oidc.client.clientId);
+      if (grantId) {
+        const grant = await oidc.provider.Grant.find(grantId);
+        if (grant) return grant;
+      }
+      const grant = new oidc.provider.Grant({ clientId: oidc.client.clientId, accountId: oidc.session.accountId });
+      grant.addOIDCScope(oidc.params?.scope ? String(oidc.params.scope) : 'openid email profile');
+      await grant.save();
+      return grant;
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource(ctx, form) {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form);
+        },
+        postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = messagePage('Signed out', 'You have signed out.');
+        },
+      },
+    },
+    renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = messagePage('Sign-in problem', `${out.error_description ?? out.error}. Go back to Cabinet and try signing in again.`);
+    },
+    ttl: {
+      Session: 14 * 24 * 3600,
+      Interaction: 3600,
+      Grant: 14 * 24 * 3600,
+      IdToken: 3600,
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      RefreshToken: 14 * 24 * 3600,
+    },
+  });
+  provider.proxy = options.trustProxy;
+  return provider;
+}

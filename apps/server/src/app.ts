@@ -1,0 +1,141 @@
+import { uuidv7 } from '@cabinet/contracts';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { idpPlugin } from '@cabinet/idp';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import path from 'node:path';
+import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppContext } from './context.ts';
+import { AppError, sendError, toAppError } from './errors.ts';
+import { hmac } from './lib/crypto.ts';
+import { registerSpa } from './infra/web/spa.ts';
+import { authApiRoutes, authBrowserRoutes } from './modules/auth/auth.routes.ts';
+import { authenticator } from './modules/auth/authenticate.ts';
+import { configRoutes } from './modules/config/config.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
+import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
+import { meRoutes } from './modules/users/me.routes.ts';
+import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
+
+export const API_PREFIX = '/api/v1';
+
+/** One JSON line per request, with its id; headers (cookies, tokens) and query strings are never logged. */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null, req: FastifyRequest, reply: FastifyReply) {
+    const line = {
+      method: req.method,
+      url: ((req.raw as { originalUrl?: string }).originalUrl ?? req.url).split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+      userId: req.actor?.user.id,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request failed');
+    else reply.log.info(line, 'request');
+  }
+}
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+  /** Where the built browser app is; tests point it elsewhere or nowhere. */
+  webDist?: string;
+}
+
+/** Builds the whole HTTP surface: API, sign-in, embedded provider, browser app. Tests drive it over HTTP. */
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const { env } = ctx;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: () => uuidv7(),
+    trustProxy: env.TRUST_PROXY,
+    logController: new OneLinePerRequest(),
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('actor', null);
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    if (!req.url.startsWith('/api/docs')) reply.header('x-frame-options', 'DENY');
+    if (env.secureCookies) reply.header('strict-transport-security', 'max-age=31536000');
+  });
+
+  app.setErrorHandler((error, req, reply) => sendError(reply, toAppError(error, req)));
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Cabinet API', version: '1', description: 'Documents and files together. Authenticate scripts with `Authorization: Bearer <api token>`.' },
+      servers: [{ url: env.PUBLIC_URL }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+
+  if (env.embeddedIdp) {
+    await app.register(idpPlugin, {
+      issuer: embeddedIssuer(env),
+      sql: ctx.database.sql,
+      secret: hmac(env.SESSION_SECRET, 'idp-cookies'),
+      clients: [
+        {
+          client_id: EMBEDDED_CLIENT_ID,
+          client_secret: embeddedClientSecret(env.SESSION_SECRET),
+          redirect_uris: [`${env.PUBLIC_URL}/auth/callback`],
+          post_logout_redirect_uris: [`${env.PUBLIC_URL}/signin`],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+        },
+      ],
+      passwordPolicy: {
+        minLength: env.IDP_PASSWORD_MIN_LENGTH,
+        maxLength: env.IDP_PASSWORD_MAX_LENGTH,
+        require: env.IDP_PASSWORD_REQUIRE ? (env.IDP_PASSWORD_REQUIRE.split(',') as never) : [],
+        commonPasswordsFile: env.IDP_COMMON_PASSWORDS_FILE,
+      },
+      lockout: { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES },
+      signInAttemptsPerMinute: env.IDP_SIGNIN_ATTEMPTS_PER_MINUTE,
+      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: path.join(env.DATA_DIR, 'outbox') },
+      devOutboxPage: env.IDP_DEV_OUTBOX_PAGE,
+      trustProxy: env.TRUST_PROXY,
+      homeUrl: `${env.PUBLIC_URL}/signin`,
+    });
+  }
+
+  await healthRoutes(app, ctx);
+  await authBrowserRoutes(app, ctx);
+
+  const authenticate = authenticator(ctx);
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', authenticate);
+      api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+      await configRoutes(api, ctx);
+      await authApiRoutes(api, ctx);
+      await meRoutes(api, ctx);
+      await sessionsRoutes(api, ctx);
+      await tokensRoutes(api, ctx);
+      await workspacesRoutes(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const sendIndex = await registerSpa(app, options.webDist);
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0]!;
+    if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|idp|auth)(\/|$)/.test(url) && !path.extname(url)) {
+      return sendIndex(reply);
+    }
+    return sendError(reply, new AppError('not_found', 'No such address.'));
+  });
+
+  return app;
+}

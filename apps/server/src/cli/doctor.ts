@@ -1,0 +1,57 @@
+import { createContext } from '../context.ts';
+import { allMigrations } from '../db/migrate.ts';
+import { databaseHelp, loadSettings } from '../main.ts';
+
+type Check = { name: string; run: () => Promise<string> };
+
+/** Checks each thing Cabinet depends on and says what is wrong in words an operator can act on. */
+export async function doctor(): Promise<void> {
+  const env = loadSettings();
+  process.stdout.write(`✓ settings: valid (public URL ${env.PUBLIC_URL})\n`);
+  const ctx = await createContext(env).catch((error: unknown) => {
+    process.stdout.write(`✗ database: ${databaseHelp(env, error)}\n`);
+    process.exit(1);
+  });
+  const checks: Check[] = [
+    {
+      name: 'database',
+      run: async () => {
+        await ctx.database.ping();
+        const rows = await ctx.database.sql.query<{ name: string }>('SELECT name FROM schema_migrations').catch(() => []);
+        const pending = allMigrations().length - rows.length;
+        return `${ctx.database.kind === 'pglite' ? `embedded (PGlite in ${env.DATA_DIR}/db)` : 'PostgreSQL'}; ${pending > 0 ? `${pending} migration(s) pending, applied at next start or by \`cabinet migrate\`` : 'schema up to date'}`;
+      },
+    },
+    {
+      name: 'storage',
+      run: async () => {
+        await ctx.storage.check();
+        return env.STORAGE_DRIVER === 's3' ? `S3 bucket ${env.S3_BUCKET} reachable` : `local disk at ${env.DATA_DIR}/blobs writable`;
+      },
+    },
+    {
+      name: 'identity provider',
+      run: async () => {
+        const config = await ctx.rp.configuration();
+        return `${env.embeddedIdp ? 'embedded' : 'hosted'} provider ${config.serverMetadata().issuer} answers discovery`;
+      },
+    },
+  ];
+  let failed = false;
+  for (const check of checks) {
+    try {
+      process.stdout.write(`✓ ${check.name}: ${await check.run()}\n`);
+    } catch (error) {
+      failed = true;
+      const reason = error instanceof Error ? error.message : String(error);
+      const hint =
+        check.name === 'database' ? databaseHelp(env, error)
+        : check.name === 'storage' ? `${reason}. Check STORAGE_DRIVER and the S3_* settings (or DATA_DIR for local disk).`
+        : env.embeddedIdp ? `${reason}. The embedded provider is served by Cabinet itself: start Cabinet (npm start), then run doctor again.`
+        : `${reason}. Check OIDC_ISSUER and that the provider is reachable from this machine.`;
+      process.stdout.write(`✗ ${check.name}: ${hint}\n`);
+    }
+  }
+  await ctx.database.close();
+  process.exit(failed ? 1 : 0);
+}

@@ -1,0 +1,37 @@
+import { openDatabase, type Database } from './db/client.ts';
+import type { Db } from './db/client.ts';
+import { isLoopback, type Env } from './env.ts';
+import { hmac } from './lib/crypto.ts';
+import { RelyingParty } from './infra/oidc/relying-party.ts';
+import { createStorage, type StorageDriver } from './infra/storage/index.ts';
+
+/** What the modules are built from: settings and the adapters to the outside world. */
+export interface AppContext {
+  env: Env;
+  database: Database;
+  db: Db;
+  storage: StorageDriver;
+  rp: RelyingParty;
+}
+
+export const EMBEDDED_CLIENT_ID = 'cabinet';
+export const embeddedClientSecret = (secret: string) => hmac(secret, 'embedded-idp-client');
+export const embeddedIssuer = (env: Env) => `${env.PUBLIC_URL}/idp`;
+
+export function createRelyingParty(env: Env): RelyingParty {
+  const issuer = env.OIDC_ISSUER ?? embeddedIssuer(env);
+  return new RelyingParty({
+    issuer,
+    clientId: env.OIDC_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
+    clientSecret: env.OIDC_CLIENT_SECRET ?? embeddedClientSecret(env.SESSION_SECRET),
+    redirectUri: `${env.PUBLIC_URL}/auth/callback`,
+    postLogoutRedirectUri: `${env.PUBLIC_URL}/signin`,
+    scopes: env.OIDC_SCOPES,
+    allowHttp: env.embeddedIdp || isLoopback(issuer),
+  });
+}
+
+export async function createContext(env: Env, database?: Database): Promise<AppContext> {
+  const db = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE }));
+  return { env, database: db, db: db.db, storage: createStorage(env), rp: createRelyingParty(env) };
+}

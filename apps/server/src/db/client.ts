@@ -1,0 +1,134 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGliteDialect } from './pglite-dialect.ts';
+import type { Database as Tables } from './schema.ts';
+
+export type Db = Kysely<Tables>;
+
+/** Runs statements inside one locked transaction; `sql` may hold several statements when no params are given. */
+export type ScriptRunner = (sql: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/** Plain SQL for packages that keep their own tables (the embedded identity provider). */
+export interface SqlClient {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  sql: SqlClient;
+  /** One transaction holding an advisory lock, so concurrent instances migrate one at a time. */
+  locked<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const MIGRATION_LOCK = 727_401_001;
+const toNumber = (v: string) => Number(v);
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  poolSize?: number;
+  /** An already-open PGlite (tests clone a migrated template instead of running initdb each time). */
+  pglite?: PGlite;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPGlite(options);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === 20 ? toNumber : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    kind: 'postgres',
+    db,
+    sql: kyselySql(db),
+    async locked(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+        const result = await fn(async (sql, params) => (await client.query(sql, params)).rows);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function openPGlite(options: DatabaseOptions): Promise<Database> {
+  let pglite = options.pglite;
+  if (!pglite) {
+    const dir = path.join(options.dataDir, 'db');
+    mkdirSync(dir, { recursive: true });
+    pglite = new PGlite(dir, { parsers: { [pgliteTypes.INT8]: toNumber } });
+  }
+  await pglite.waitReady;
+  const handle = pglite;
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle) });
+  return {
+    kind: 'pglite',
+    db,
+    sql: kyselySql(db),
+    async locked(fn) {
+      // Through Kysely's connection so nothing else interleaves with the script.
+      return db.connection().execute(async (conn) => {
+        const run: ScriptRunner = async (sql, params) => {
+          if (params?.length) return (await conn.executeQuery<Record<string, unknown>>(CompiledQuery.raw(sql, params))).rows;
+          await handle.exec(sql);
+          return [];
+        };
+        await handle.exec('BEGIN');
+        try {
+          const result = await fn(run);
+          await handle.exec('COMMIT');
+          return result;
+        } catch (error) {
+          await handle.exec('ROLLBACK');
+          throw error;
+        }
+      });
+    },
+    async ping() {
+      await handle.query('SELECT 1');
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function kyselySql(db: Db): SqlClient {
+  return {
+    async query<T>(sql: string, params: unknown[] = []) {
+      return (await db.executeQuery<T>(CompiledQuery.raw(sql, params))).rows;
+    },
+  };
+}
+
+/** Runs `fn` in a transaction, joining the caller's when there already is one. */
+export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}

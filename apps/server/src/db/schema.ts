@@ -1,0 +1,112 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Row types of the tables in migrations/; the SQL files are the source of truth. */
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type BigIntColumn = ColumnType<number, number | bigint | undefined, number | bigint>;
+
+export interface UsersTable {
+  id: string;
+  issuer: string;
+  subject: string;
+  email: string;
+  email_verified: Generated<boolean>;
+  name: string;
+  avatar_url: string | null;
+  status: Generated<'active' | 'deactivated'>;
+  is_instance_admin: Generated<boolean>;
+  last_seen_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  user_agent: string | null;
+  ip: string | null;
+  last_used_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  id_token_sealed: string | null;
+  refresh_token_sealed: string | null;
+  created_at: Timestamp;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  scopes: string[];
+  expires_at: Timestamp;
+  last_used_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface AuthRequestsTable {
+  state_hash: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  slug: string;
+  name: string;
+  quota_bytes: BigIntColumn | null;
+  used_bytes: BigIntColumn;
+  settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  root_item_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ItemsTable {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  kind: 'folder' | 'file' | 'document';
+  name: string;
+  owner_id: string;
+  state: Generated<'active' | 'trashed'>;
+  trashed_at: NullableTimestamp;
+  trashed_by: string | null;
+  size_bytes: BigIntColumn;
+  mime_type: string | null;
+  current_version_id: string | null;
+  version: Generated<number>;
+  updated_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'member' | 'guest';
+  home_item_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
+  auth_requests: AuthRequestsTable;
+  workspaces: WorkspacesTable;
+  items: ItemsTable;
+  memberships: MembershipsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type WorkspaceRow = Selectable<WorkspacesTable>;
+export type NewItem = Insertable<ItemsTable>;

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number({ message: 'expected a whole number' }).int('expected a whole number').min(min).max(max);
+const httpUrl = z
+  .url({ message: 'expected an absolute http(s) URL, like https://cabinet.example.com' })
+  .refine((u) => /^https?:\/\//.test(u), 'expected an absolute http(s) URL, like https://cabinet.example.com')
+  .transform((u) => u.replace(/\/+$/, ''));
+
+const ZSettings = z
+  .object({
+    PORT: int(1, 65535).default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: httpUrl.optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// connection URL')
+      .optional(),
+    DATABASE_POOL_SIZE: int(1, 1000).default(10),
+    OIDC_ISSUER: httpUrl.optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_PROVIDER_NAME: z.string().min(1).optional(),
+    OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+    STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'expected local or s3' }).default('local'),
+    S3_ENDPOINT: httpUrl.optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: bool.default(false),
+    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL').optional(),
+    MAIL_FROM: z.string().min(3).default('Cabinet <no-reply@cabinet.local>'),
+    SESSION_SECRET: z.string().min(32, 'expected at least 32 characters of random text').optional(),
+    SESSION_IDLE_DAYS: int(1, 3650).default(14),
+    SESSION_ABSOLUTE_DAYS: int(1, 3650).default(90),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: bool.default(false),
+    IDP_PASSWORD_MIN_LENGTH: int(1, 1024).default(12),
+    IDP_PASSWORD_MAX_LENGTH: int(8, 4096).default(128),
+    IDP_PASSWORD_REQUIRE: z
+      .string()
+      .regex(/^(|(lower|upper|digit|symbol)(,(lower|upper|digit|symbol))*)$/, 'expected a comma list of lower, upper, digit, symbol')
+      .default(''),
+    IDP_COMMON_PASSWORDS_FILE: z.string().optional(),
+    IDP_SIGNIN_ATTEMPTS_PER_MINUTE: int(1).default(10),
+    IDP_LOCKOUT_FAILURES: int(1).default(5),
+    IDP_LOCKOUT_MINUTES: int(1).default(15),
+    IDP_DEV_OUTBOX_PAGE: bool.optional(),
+  })
+  .superRefine((s, ctx) => {
+    const hosted = [s.OIDC_ISSUER, s.OIDC_CLIENT_ID, s.OIDC_CLIENT_SECRET];
+    if (hosted.some(Boolean) && !hosted.every(Boolean)) {
+      for (const key of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
+        if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when any OIDC_* setting is set (a hosted identity provider needs issuer, client id and secret)' });
+      }
+    }
+    if (s.OIDC_ISSUER && s.OIDC_ISSUER.startsWith('http://') && !isLoopback(s.OIDC_ISSUER)) {
+      ctx.addIssue({ code: 'custom', path: ['OIDC_ISSUER'], message: 'a hosted identity provider must be reached over https (http only for localhost)' });
+    }
+    if (s.STORAGE_DRIVER === 's3') {
+      for (const key of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when STORAGE_DRIVER=s3' });
+      }
+    }
+    if (s.IDP_PASSWORD_MAX_LENGTH < s.IDP_PASSWORD_MIN_LENGTH) {
+      ctx.addIssue({ code: 'custom', path: ['IDP_PASSWORD_MAX_LENGTH'], message: 'must be at least IDP_PASSWORD_MIN_LENGTH' });
+    }
+  });
+
+export function isLoopback(url: string): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
+}
+
+export type Settings = z.infer<typeof ZSettings>;
+
+export interface Env extends Omit<Settings, 'PUBLIC_URL' | 'SESSION_SECRET' | 'IDP_DEV_OUTBOX_PAGE'> {
+  PUBLIC_URL: string;
+  SESSION_SECRET: string;
+  IDP_DEV_OUTBOX_PAGE: boolean;
+  /** True when no hosted provider is configured and Cabinet serves its own under /idp. */
+  embeddedIdp: boolean;
+  secureCookies: boolean;
+}
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Cabinet cannot start because of its settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads `.env` (when present) into process.env without overriding what is already set. */
+export function loadDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/** Validates the settings; a bad one names the setting and the expected form. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const raw = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ZSettings.safeParse(raw);
+  if (!parsed.success) {
+    throw new SettingsError(
+      parsed.error.issues.map((i) => {
+        const key = String(i.path[0] ?? 'settings');
+        const got = raw[key] === undefined ? 'unset' : key.includes('SECRET') ? 'a value' : `'${raw[key]}'`;
+        return `${key}: ${i.message} (got ${got})`;
+      }),
+    );
+  }
+  const s = parsed.data;
+  const PUBLIC_URL = s.PUBLIC_URL ?? `http://localhost:${s.PORT}`;
+  const dataDir = path.resolve(s.DATA_DIR);
+  return {
+    ...s,
+    DATA_DIR: dataDir,
+    PUBLIC_URL,
+    SESSION_SECRET: s.SESSION_SECRET ?? dataDirSecret(dataDir),
+    IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL),
+    embeddedIdp: !s.OIDC_ISSUER,
+    secureCookies: PUBLIC_URL.startsWith('https://'),
+  };
+}
+
+/** A single machine keeps its generated secret in the data folder; several instances must share SESSION_SECRET. */
+function dataDirSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}

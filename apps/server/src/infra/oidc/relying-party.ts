@@ -1,0 +1,118 @@
+import * as oidc from 'openid-client';
+
+export interface RelyingPartyOptions {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+  scopes: string;
+  /** Plain http is allowed only for the embedded provider and providers on this machine. */
+  allowHttp: boolean;
+}
+
+export interface SignInStart {
+  url: string;
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+export interface SignInChecks {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+export interface ProviderIdentity {
+  issuer: string;
+  subject: string;
+  email: string | undefined;
+  emailVerified: boolean;
+  name: string | undefined;
+  picture: string | undefined;
+  idToken: string | undefined;
+  refreshToken: string | undefined;
+}
+
+/**
+ * Cabinet as an OpenID Connect relying party (backend-for-frontend): authorization code
+ * with PKCE, state and nonce; the tokens stay on the server.
+ */
+export class RelyingParty {
+  private config: Promise<oidc.Configuration> | undefined;
+
+  constructor(private readonly options: RelyingPartyOptions) {}
+
+  get issuer() {
+    return this.options.issuer;
+  }
+
+  /** Discovery over HTTP, once; a failure is retried on the next sign-in rather than cached. */
+  configuration(): Promise<oidc.Configuration> {
+    this.config ??= oidc
+      .discovery(new URL(this.options.issuer), this.options.clientId, this.options.clientSecret, undefined, {
+        ...(this.options.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
+        timeout: 10,
+      })
+      .catch((error: unknown) => {
+        this.config = undefined;
+        throw error;
+      });
+    return this.config;
+  }
+
+  async start(): Promise<SignInStart> {
+    const config = await this.configuration();
+    const codeVerifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const nonce = oidc.randomNonce();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: this.options.redirectUri,
+      scope: this.options.scopes,
+      code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+      code_challenge_method: 'S256',
+      state,
+      nonce,
+    });
+    return { url: url.href, state, nonce, codeVerifier };
+  }
+
+  /** Exchanges the code and validates the ID token (issuer, audience, expiry, nonce); throws on any mismatch. */
+  async finish(callbackUrl: URL, checks: SignInChecks): Promise<ProviderIdentity> {
+    const config = await this.configuration();
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      pkceCodeVerifier: checks.codeVerifier,
+      expectedState: checks.state,
+      expectedNonce: checks.nonce,
+      idTokenExpected: true,
+    });
+    const claims = tokens.claims()!;
+    let profile: Record<string, unknown> = claims;
+    if ((!claims.email || !claims.name) && tokens.access_token) {
+      profile = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
+    }
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    return {
+      issuer: claims.iss,
+      subject: claims.sub,
+      email: str(profile.email),
+      emailVerified: profile.email_verified === true,
+      name: str(profile.name) ?? str([profile.given_name, profile.family_name].filter(Boolean).join(' ')) ?? str(profile.preferred_username),
+      picture: str(profile.picture),
+      idToken: tokens.id_token,
+      refreshToken: tokens.refresh_token,
+    };
+  }
+
+  /** Where to send the browser to end the provider's session too, when the provider supports it. */
+  async signOutUrl(idToken: string | undefined): Promise<string | undefined> {
+    const config = await this.configuration();
+    if (!config.serverMetadata().end_session_endpoint) return undefined;
+    return oidc.buildEndSessionUrl(config, {
+      post_logout_redirect_uri: this.options.postLogoutRedirectUri,
+      client_id: this.options.clientId,
+      ...(idToken ? { id_token_hint: idToken } : {}),
+    }).href;
+  }
+}

@@ -1,0 +1,28 @@
+import type { TTokenScope } from '@cabinet/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { UserRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+
+/** Who is calling: a signed-in person (session cookie) or a script (API token). */
+export interface Actor {
+  user: UserRow;
+  via: 'session' | 'token';
+  sessionId: string | null;
+  tokenId: string | null;
+  scopes: TTokenScope[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without signing in. */
+    public?: boolean;
+  }
+}
+
+export function requireActor(req: FastifyRequest): Actor {
+  if (!req.actor) throw new AppError('unauthenticated');
+  return req.actor;
+}

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formAction, GOOD_PASSWORD, hiddenFields, signIn, signUp, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('signing in through the embedded provider', () => {
+  it('signs up a new person, makes the first one instance admin, and gives them a workspace', async () => {
+    const { browser, email, page } = await signUp(t.url, { name: 'Ada Lovelace', returnTo: '/account' });
+    expect(page.url).toBe(`${t.url}/account`);
+    const me = await browser.api('GET', '/api/v1/me');
+    expect(me.status).toBe(200);
+    expect(me.body.user).toMatchObject({ email, name: 'Ada Lovelace', isInstanceAdmin: true });
+    expect(me.body.via).toBe('session');
+    const workspaces = await browser.api('GET', '/api/v1/workspaces');
+    expect(workspaces.body.items).toHaveLength(1);
+    expect(workspaces.body.items[0]).toMatchObject({ name: "Ada's workspace", role: 'owner', quotaBytes: null, usedBytes: 0 });
+    expect(workspaces.body.items[0].rootId).not.toBe(workspaces.body.items[0].homeId);
+
+    const second = await signUp(t.url, { name: 'Grace Hopper' });
+    const secondMe = await second.browser.api('GET', '/api/v1/me');
+    expect(secondMe.body.user.isInstanceAdmin).toBe(false);
+    const theirs = await second.browser.api('GET', '/api/v1/workspaces');
+    expect(theirs.body.items).toHaveLength(1);
+    expect(theirs.body.items[0].id).not.toBe(workspaces.body.items[0].id);
+    expect((await second.browser.api('GET', `/api/v1/workspaces/${workspaces.body.items[0].id}`)).body.error.code).toBe('not_found');
+  });
+
+  it('signs an existing person in again as the same user', async () => {
+    const first = await signUp(t.url);
+    const again = await signIn(t.url, first.email, first.password, '/w/x');
+    expect(again.page.url).toBe(`${t.url}/w/x`);
+    const a = await first.browser.api('GET', '/api/v1/me');
+    const b = await again.browser.api('GET', '/api/v1/me');
+    expect(b.body.user.id).toBe(a.body.user.id);
+  });
+
+  it('says clearly when the password is wrong and creates no session', async () => {
+    const { email } = await signUp(t.url);
+    const { browser, page } = await signIn(t.url, email, 'not-the-password-at-all');
+    expect(page.status).toBe(401);
+    expect(page.text).toContain('Wrong email or password.');
+    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+  });
+
+  it('refuses a password that breaks the policy and names the rule', async () => {
+    const browser = new TestBrowser(t.url);
+    const signInPage = await browser.navigate('/auth/login');
+    const page = await browser.navigate(signInPage.url + '/signup');
+    const short = await browser.navigate(formAction(page), { form: { name: 'Short', email: uniqueEmail(), password: 'abc123' } });
+    expect(short.status).toBe(400);
+    expect(short.text).toContain('Password must be at least 12 characters');
+    const common = await browser.navigate(formAction(page), { form: { name: 'Common', email: uniqueEmail(), password: 'password1234' } });
+    expect(common.text).toContain('Password is too common');
+  });
+
+  it('locks an account after five failures, even against the right password', async () => {
+    const { email } = await signUp(t.url);
+    for (let i = 0; i < 5; i++) await signIn(t.url, email, `wrong-password-${i}`);
+    const { page } = await signIn(t.url, email, GOOD_PASSWORD);
+    expect(page.status).toBe(423);
+    expect(page.text).toContain('This account is locked');
+  });
+
+  it('refuses a tampered or replayed state without creating a session', async () => {
+    const browser = new TestBrowser(t.url);
+    const page = await browser.navigate('/auth/login?returnTo=/account');
+    const email = uniqueEmail();
+    const signup = await browser.navigate(page.url + '/signup');
+    // Stop at the callback to replay it.
+    let res = await browser.navigate(formAction(signup), { form: { name: 'Replay', email, password: GOOD_PASSWORD }, maxRedirects: 0 });
+    while (!res.headers.get('location')?.includes('/auth/callback')) {
+      res = await browser.navigate(res.headers.get('location')!, { maxRedirects: 0 });
+    }
+    const callback = new URL(res.headers.get('location')!, t.url);
+    const tampered = new URL(callback);
+    tampered.searchParams.set('state', 'forged-state');
+    const refused = await browser.navigate(tampered.href);
+    expect(refused.url).toBe(`${t.url}/signin?error=state_mismatch`);
+    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+
+    const stateCookie = browser.cookies.get('cabinet_auth_state');
+    expect(stateCookie).toBeUndefined();
+    // The genuine callback after the tampered one no longer carries its browser binding.
+    const genuine = await browser.navigate(callback.href);
+    expect(genuine.url).toBe(`${t.url}/signin?error=state_mismatch`);
+  });
+
+  it('refuses an ID token whose nonce does not match', async () => {
+    const browser = new TestBrowser(t.url);
+    const page = await browser.navigate('/auth/login');
+    await t.ctx.db.updateTable('auth_requests').set({ nonce: 'some-other-nonce' }).execute();
+    const signup = await browser.navigate(page.url + '/signup');
+    const done = await browser.navigate(formAction(signup), { form: { name: 'Nonce', email: uniqueEmail(), password: GOOD_PASSWORD } });
+    expect(done.url).toBe(`${t.url}/signin?error=sign_in_failed`);
+    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+  });
+
+  it('signs out of Cabinet and of the provider', async () => {
+    const { browser, email } = await signUp(t.url);
+    const out = await browser.api('POST', '/api/v1/auth/signout');
+    expect(out.status).toBe(200);
+    expect(out.body.redirectUrl).toContain('/idp/session/end');
+    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+    const end = await browser.navigate(out.body.redirectUrl);
+    expect(end.text).toContain('Signing out');
+    // What the page's script does at once: submit the provider's form.
+    const back = await browser.navigate(formAction(end), { form: hiddenFields(end) });
+    expect(back.url).toBe(`${t.url}/signin`);
+    // The provider's session is over too: signing in asks for the password again.
+    const again = await browser.navigate('/auth/login');
+    expect(again.text).toContain('Sign in');
+    expect(again.url).toContain('/idp/interaction/');
+    expect(email).toBeTruthy();
+  });
+});
+
+describe('sessions', () => {
+  it('answers unauthenticated to a forged cookie and session_expired to an expired one', async () => {
+    const forged = new TestBrowser(t.url);
+    forged.cookies.set('cabinet_session', 'forged');
+    expect((await forged.api('GET', '/api/v1/me')).body.error.code).toBe('unauthenticated');
+
+    const { browser } = await signUp(t.url);
+    const me = await browser.api('GET', '/api/v1/me');
+    await t.ctx.db.updateTable('sessions').set({ last_used_at: new Date(Date.now() - 15 * 24 * 3600 * 1000) }).where('id', '=', me.body.sessionId).execute();
+    const expired = await browser.api('GET', '/api/v1/me');
+    expect(expired.status).toBe(401);
+    expect(expired.body.error.code).toBe('session_expired');
+  });
+
+  it('lists sessions and signs out the others', async () => {
+    const { browser, email, password } = await signUp(t.url);
+    const other = await signIn(t.url, email, password);
+    const list = await browser.api('GET', '/api/v1/sessions');
+    expect(list.body.items).toHaveLength(2);
+    expect(list.body.items.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    const revoked = await browser.api('POST', '/api/v1/sessions/revoke-others');
+    expect(revoked.body.revoked).toBe(1);
+    expect((await other.browser.api('GET', '/api/v1/me')).status).toBe(401);
+    expect((await browser.api('GET', '/api/v1/me')).status).toBe(200);
+  });
+
+  it('refuses a state-changing call without the CSRF header or from a foreign origin', async () => {
+    const { browser } = await signUp(t.url);
+    const noHeader = await browser.api('POST', '/api/v1/tokens', { name: 'x' }, { 'x-csrf-token': '' });
+    expect(noHeader.status).toBe(403);
+    expect(noHeader.body.error.code).toBe('forbidden');
+    const foreign = await browser.api('POST', '/api/v1/tokens', { name: 'x' }, { origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    const ok = await browser.api('POST', '/api/v1/tokens', { name: 'x' });
+    expect(ok.status).toBe(201);
+  });
+
+  it('ends every session and token of a deactivated user', async () => {
+    const { browser } = await signUp(t.url);
+    const token = (await browser.api('POST', '/api/v1/tokens', { name: 'script' })).body.token;
+    const me = await browser.api('GET', '/api/v1/me');
+    await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', me.body.user.id).execute();
+    expect((await browser.api('GET', '/api/v1/me')).body.error.code).toBe('unauthenticated');
+    const bearer = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect(bearer.status).toBe(401);
+  });
+});

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { deriveKey, decrypt, sha256 } from '../../lib/crypto.ts';
+import { clearSessionCookies, endSession, startSession } from '../sessions/sessions.service.ts';
+import { insertAuthRequest, takeAuthRequest } from './auth-requests.repo.ts';
+import { SignInRefused, userForIdentity } from './sign-in.service.ts';
+import { requireActor } from './actor.ts';
+import { findSessionById } from '../sessions/sessions.repo.ts';
+
+const STATE_COOKIE = 'cabinet_auth_state';
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+
+/** Only a path on this site: never an absolute or protocol-relative URL (no open redirect). */
+export function safeReturnTo(value: unknown): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
+  if (value.startsWith('/auth/') || value.startsWith('/signin')) return '/';
+  return value.slice(0, 2000);
+}
+
+/** Browser routes of the sign-in flow (redirects, not JSON). */
+export async function authBrowserRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const failed = (reply: FastifyReply, error: string) => reply.redirect(`/signin?error=${encodeURIComponent(error)}`, 303);
+  const cookieOptions = { path: '/auth/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.env.secureCookies };
+
+  r.get('/auth/login', { schema: { hide: true, querystring: z.object({ returnTo: z.string().optional() }) } }, async (req, reply) => {
+    let start;
+    try {
+      start = await ctx.rp.start();
+    } catch (error) {
+      req.log.error({ err: error }, 'identity provider unreachable');
+      return failed(reply, 'provider_unreachable');
+    }
+    await insertAuthRequest(ctx.db, {
+      stateHash: sha256(start.state),
+      nonce: start.nonce,
+      codeVerifier: start.codeVerifier,
+      returnTo: safeReturnTo(req.query.returnTo),
+      expiresAt: new Date(Date.now() + SIGN_IN_WINDOW_MS),
+    });
+    // Binds the flow to this browser: a callback carrying someone else's state is refused.
+    reply.setCookie(STATE_COOKIE, start.state, { ...cookieOptions, maxAge: SIGN_IN_WINDOW_MS / 1000 });
+    return reply.redirect(start.url, 303);
+  });
+
+  r.get('/auth/callback', { schema: { hide: true } }, async (req: FastifyRequest, reply) => {
+    const query = req.query as Record<string, string | undefined>;
+    reply.clearCookie(STATE_COOKIE, cookieOptions);
+    if (query.error) return failed(reply, query.error === 'access_denied' ? 'access_denied' : 'provider_error');
+    const state = query.state;
+    const bound = req.cookies[STATE_COOKIE];
+    if (!state || !bound || bound !== state) return failed(reply, 'state_mismatch');
+    const pending = await takeAuthRequest(ctx.db, sha256(state));
+    if (!pending) return failed(reply, 'state_mismatch');
+    let identity;
+    try {
+      const url = new URL(req.url, ctx.env.PUBLIC_URL);
+      identity = await ctx.rp.finish(url, { state, nonce: pending.nonce, codeVerifier: pending.code_verifier });
+    } catch (error) {
+      req.log.warn({ err: error }, 'sign-in refused');
+      return failed(reply, 'sign_in_failed');
+    }
+    let user;
+    try {
+      user = await userForIdentity(ctx, identity);
+    } catch (error) {
+      if (error instanceof SignInRefused) return failed(reply, error.reason);
+      throw error;
+    }
+    await startSession(ctx, reply, {
+      userId: user.id,
+      userAgent: req.headers['user-agent'] ?? null,
+      ip: req.ip,
+      idToken: identity.idToken,
+      refreshToken: identity.refreshToken,
+    });
+    return reply.redirect(pending.return_to, 303);
+  });
+}
+
+/** `POST /api/v1/auth/signout`: ends this session and answers where to send the browser to end the provider's. */
+export async function authApiRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/auth/signout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out of this browser session',
+        response: { 200: z.object({ redirectUrl: z.string() }) },
+      },
+    },
+    async (req, reply) => {
+      const actor = requireActor(req);
+      let redirectUrl = '/signin';
+      if (actor.sessionId) {
+        const session = await findSessionById(ctx.db, actor.sessionId);
+        await endSession(ctx, actor.user.id, actor.sessionId);
+        clearSessionCookies(ctx, reply);
+        const idToken = session?.id_token_sealed ? decrypt(deriveKey(ctx.env.SESSION_SECRET, 'provider-tokens'), session.id_token_sealed) : undefined;
+        try {
+          redirectUrl = (await ctx.rp.signOutUrl(idToken)) ?? redirectUrl;
+        } catch (error) {
+          req.log.warn({ err: error }, 'identity provider unreachable at sign-out');
+        }
+      }
+      return { redirectUrl };
+    },
+  );
+}

@@ -1,0 +1,75 @@
+import { CSRF_HEADER, type TTokenScope } from '@cabinet/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { safeEqual, sha256 } from '../../lib/crypto.ts';
+import { csrfTokenFor, idleCutoff, SESSION_COOKIE } from '../sessions/sessions.service.ts';
+import { findSessionByTokenHash, touchSession } from '../sessions/sessions.repo.ts';
+import { findApiTokenByHash, touchApiToken } from '../tokens/tokens.repo.ts';
+import { findUserById } from '../users/users.repo.ts';
+import type { Actor } from './actor.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// Recording every request would write on every read; once a minute is enough for "last used".
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * Resolves the caller from `Authorization: Bearer` or the session cookie. Cookie-borne
+ * state changes must also carry the CSRF header and come from Cabinet's own origin.
+ */
+export function authenticator(ctx: AppContext) {
+  const publicOrigin = new URL(ctx.env.PUBLIC_URL).origin;
+
+  async function fromToken(req: FastifyRequest, token: string): Promise<Actor> {
+    const row = await findApiTokenByHash(ctx.db, sha256(token));
+    if (!row || row.revoked_at || row.expires_at <= new Date()) throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
+    const user = await findUserById(ctx.db, row.user_id);
+    if (!user || user.status !== 'active') throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
+    const scopes = row.scopes as TTokenScope[];
+    if (!SAFE_METHODS.has(req.method) && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
+    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchApiToken(ctx.db, row.id);
+    return { user, via: 'token', sessionId: null, tokenId: row.id, scopes };
+  }
+
+  async function fromSession(req: FastifyRequest, token: string): Promise<Actor> {
+    const session = await findSessionByTokenHash(ctx.db, sha256(token));
+    if (!session || session.revoked_at) throw new AppError('unauthenticated');
+    const now = Date.now();
+    if (session.expires_at.getTime() <= now || session.last_used_at <= idleCutoff(ctx, now)) throw new AppError('session_expired');
+    const user = await findUserById(ctx.db, session.user_id);
+    if (!user || user.status !== 'active') throw new AppError('unauthenticated');
+    if (!SAFE_METHODS.has(req.method)) {
+      const origin = req.headers.origin;
+      if (origin && origin !== publicOrigin) throw new AppError('forbidden', 'Cross-site requests are refused.');
+      if (!origin && req.headers['sec-fetch-site'] === 'cross-site') throw new AppError('forbidden', 'Cross-site requests are refused.');
+      const header = req.headers[CSRF_HEADER];
+      if (typeof header !== 'string' || !safeEqual(header, csrfTokenFor(ctx.env.SESSION_SECRET, token))) {
+        throw new AppError('forbidden', 'The request is missing its CSRF token. Reload the page and try again.');
+      }
+    }
+    if (now - session.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchSession(ctx.db, session.id, req.ip);
+    return { user, via: 'session', sessionId: session.id, tokenId: null, scopes: ['read', 'write'] };
+  }
+
+  return async function authenticate(req: FastifyRequest): Promise<void> {
+    req.actor = null;
+    const authorization = req.headers.authorization;
+    if (authorization) {
+      const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+      if (!match) throw new AppError('unauthenticated', 'Use "Authorization: Bearer <api token>".');
+      req.actor = await fromToken(req, match[1]!);
+      return;
+    }
+    const cookie = req.cookies[SESSION_COOKIE];
+    if (cookie) {
+      try {
+        req.actor = await fromSession(req, cookie);
+      } catch (error) {
+        // A public route still answers to a caller whose cookie went stale.
+        if (!req.routeOptions.config.public) throw error;
+      }
+      return;
+    }
+    if (!req.routeOptions.config.public) throw new AppError('unauthenticated');
+  };
+}

@@ -1,0 +1,68 @@
+import { uuidv7 } from '@cabinet/contracts';
+import type { Kysely } from 'kysely';
+import type { Database, SessionRow } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+
+export function insertSession(
+  db: Q,
+  s: { tokenHash: string; userId: string; userAgent: string | null; ip: string | null; expiresAt: Date; idTokenSealed: string | null; refreshTokenSealed: string | null },
+): Promise<SessionRow> {
+  return db
+    .insertInto('sessions')
+    .values({
+      id: uuidv7(),
+      token_hash: s.tokenHash,
+      user_id: s.userId,
+      user_agent: s.userAgent,
+      ip: s.ip,
+      expires_at: s.expiresAt,
+      id_token_sealed: s.idTokenSealed,
+      refresh_token_sealed: s.refreshTokenSealed,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function findSessionByTokenHash(db: Q, tokenHash: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function touchSession(db: Q, id: string, ip: string | null): Promise<void> {
+  await db.updateTable('sessions').set({ last_used_at: new Date(), ip }).where('id', '=', id).execute();
+}
+
+/** Active sessions of a user, newest first. */
+export function listActiveSessions(db: Q, userId: string, idleSince: Date): Promise<SessionRow[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', new Date())
+    .where('last_used_at', '>', idleSince)
+    .orderBy('last_used_at', 'desc')
+    .execute();
+}
+
+export async function revokeSession(db: Q, userId: string, id: string): Promise<SessionRow | undefined> {
+  return db
+    .updateTable('sessions')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function revokeOtherSessions(db: Q, userId: string, keepId: string | null): Promise<number> {
+  let q = db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  if (keepId) q = q.where('id', '!=', keepId);
+  const result = await q.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function findSessionById(db: Q, id: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,71 @@
+import { CSRF_COOKIE, type TSession } from '@cabinet/contracts';
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { SessionRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { deriveKey, encrypt, hmac, randomToken, sha256 } from '../../lib/crypto.ts';
+import { insertSession, listActiveSessions, revokeOtherSessions, revokeSession } from './sessions.repo.ts';
+
+export const SESSION_COOKIE = 'cabinet_session';
+const DAY = 24 * 3600 * 1000;
+
+export const csrfTokenFor = (secret: string, sessionToken: string) => hmac(secret, `csrf:${sessionToken}`);
+
+export function idleCutoff(ctx: AppContext, now = Date.now()): Date {
+  return new Date(now - ctx.env.SESSION_IDLE_DAYS * DAY);
+}
+
+/** Starts a server-side session and sets its cookies: the HttpOnly session id and the readable CSRF token. */
+export async function startSession(
+  ctx: AppContext,
+  reply: FastifyReply,
+  s: { userId: string; userAgent: string | null; ip: string | null; idToken?: string | undefined; refreshToken?: string | undefined },
+): Promise<SessionRow> {
+  const token = randomToken();
+  const key = deriveKey(ctx.env.SESSION_SECRET, 'provider-tokens');
+  const expiresAt = new Date(Date.now() + ctx.env.SESSION_ABSOLUTE_DAYS * DAY);
+  const session = await insertSession(ctx.db, {
+    tokenHash: sha256(token),
+    userId: s.userId,
+    userAgent: s.userAgent?.slice(0, 500) ?? null,
+    ip: s.ip,
+    expiresAt,
+    idTokenSealed: s.idToken ? encrypt(key, s.idToken) : null,
+    refreshTokenSealed: s.refreshToken ? encrypt(key, s.refreshToken) : null,
+  });
+  const base = { path: '/', sameSite: 'lax' as const, secure: ctx.env.secureCookies, expires: expiresAt };
+  reply.setCookie(SESSION_COOKIE, token, { ...base, httpOnly: true });
+  reply.setCookie(CSRF_COOKIE, csrfTokenFor(ctx.env.SESSION_SECRET, token), { ...base, httpOnly: false });
+  return session;
+}
+
+export function clearSessionCookies(ctx: AppContext, reply: FastifyReply) {
+  const base = { path: '/', sameSite: 'lax' as const, secure: ctx.env.secureCookies };
+  reply.clearCookie(SESSION_COOKIE, { ...base, httpOnly: true });
+  reply.clearCookie(CSRF_COOKIE, base);
+}
+
+export function presentSession(row: SessionRow, ctx: AppContext, currentId: string | null): TSession {
+  const idleExpiry = new Date(row.last_used_at.getTime() + ctx.env.SESSION_IDLE_DAYS * DAY);
+  return {
+    id: row.id,
+    userAgent: row.user_agent,
+    ip: row.ip,
+    createdAt: row.created_at.toISOString(),
+    lastUsedAt: row.last_used_at.toISOString(),
+    expiresAt: (idleExpiry < row.expires_at ? idleExpiry : row.expires_at).toISOString(),
+    current: row.id === currentId,
+  };
+}
+
+export async function listSessions(ctx: AppContext, userId: string, currentId: string | null): Promise<TSession[]> {
+  return (await listActiveSessions(ctx.db, userId, idleCutoff(ctx))).map((r) => presentSession(r, ctx, currentId));
+}
+
+export async function endSession(ctx: AppContext, userId: string, sessionId: string): Promise<void> {
+  if (!(await revokeSession(ctx.db, userId, sessionId))) throw new AppError('not_found', 'No such session.');
+}
+
+export function endOtherSessions(ctx: AppContext, userId: string, currentId: string | null): Promise<number> {
+  return revokeOtherSessions(ctx.db, userId, currentId);
+}

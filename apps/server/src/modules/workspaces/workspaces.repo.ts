@@ -1,0 +1,62 @@
+import { uuidv7 } from '@cabinet/contracts';
+import type { Kysely } from 'kysely';
+import type { Database, MembershipsTable } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+export type WorkspaceRole = MembershipsTable['role'];
+
+export interface MemberWorkspaceRow {
+  id: string;
+  slug: string;
+  name: string;
+  quota_bytes: number | null;
+  used_bytes: number;
+  root_item_id: string | null;
+  role: WorkspaceRole;
+  home_item_id: string | null;
+}
+
+function memberWorkspaces(db: Q, userId: string) {
+  return db
+    .selectFrom('workspaces as w')
+    .innerJoin('memberships as m', 'm.workspace_id', 'w.id')
+    .select(['w.id', 'w.slug', 'w.name', 'w.quota_bytes', 'w.used_bytes', 'w.root_item_id', 'm.role', 'm.home_item_id'])
+    .where('m.user_id', '=', userId);
+}
+
+export function listMemberWorkspaces(db: Q, userId: string): Promise<MemberWorkspaceRow[]> {
+  return memberWorkspaces(db, userId).orderBy('w.created_at').orderBy('w.id').execute();
+}
+
+export function findMemberWorkspace(db: Q, userId: string, idOrSlug: string): Promise<MemberWorkspaceRow | undefined> {
+  const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrSlug);
+  return memberWorkspaces(db, userId)
+    .where(byId ? 'w.id' : 'w.slug', '=', idOrSlug)
+    .executeTakeFirst();
+}
+
+export async function slugTaken(db: Q, slug: string): Promise<boolean> {
+  return !!(await db.selectFrom('workspaces').select('id').where('slug', '=', slug).executeTakeFirst());
+}
+
+export async function insertWorkspace(db: Q, w: { name: string; slug: string; ownerId: string }): Promise<{ id: string; rootId: string }> {
+  const id = uuidv7();
+  const rootId = uuidv7();
+  await db.insertInto('workspaces').values({ id, name: w.name, slug: w.slug, root_item_id: rootId }).execute();
+  await db
+    .insertInto('items')
+    .values({ id: rootId, workspace_id: id, parent_id: null, kind: 'folder', name: 'Workspace', owner_id: w.ownerId, size_bytes: 0, updated_by: w.ownerId })
+    .execute();
+  return { id, rootId };
+}
+
+/** A member and their private "My files" root. */
+export async function insertMembership(db: Q, m: { workspaceId: string; userId: string; role: WorkspaceRole }): Promise<string> {
+  const homeId = uuidv7();
+  await db
+    .insertInto('items')
+    .values({ id: homeId, workspace_id: m.workspaceId, parent_id: null, kind: 'folder', name: 'My files', owner_id: m.userId, size_bytes: 0, updated_by: m.userId })
+    .execute();
+  await db.insertInto('memberships').values({ workspace_id: m.workspaceId, user_id: m.userId, role: m.role, home_item_id: homeId }).execute();
+  return homeId;
+}

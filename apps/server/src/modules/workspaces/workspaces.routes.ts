@@ -1,0 +1,25 @@
+import { ZCreateWorkspaceRequest, ZWorkspace, ZWorkspaceList } from '@cabinet/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { requireActor } from '../auth/actor.ts';
+import { createWorkspace, getWorkspace, listWorkspaces } from './workspaces.service.ts';
+
+export async function workspacesRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get('/workspaces', { schema: { tags: ['workspaces'], summary: 'Workspaces you belong to', response: { 200: ZWorkspaceList } } }, async (req) => ({
+    items: await listWorkspaces(ctx.db, requireActor(req).user),
+    nextCursor: null,
+  }));
+  r.post(
+    '/workspaces',
+    { schema: { tags: ['workspaces'], summary: 'Create a workspace you own', body: ZCreateWorkspaceRequest, response: { 201: ZWorkspace } } },
+    async (req, reply) => reply.code(201).send(await createWorkspace(ctx.db, requireActor(req).user, req.body)),
+  );
+  r.get(
+    '/workspaces/:ws',
+    { schema: { tags: ['workspaces'], summary: 'One workspace, by id or slug', params: z.object({ ws: z.string().min(1).max(64) }), response: { 200: ZWorkspace } } },
+    async (req) => getWorkspace(ctx.db, requireActor(req).user, req.params.ws),
+  );
+}

@@ -1,0 +1,78 @@
+import type { TCreateWorkspaceRequest, TWorkspace } from '@cabinet/contracts';
+import type { Kysely } from 'kysely';
+import { inTransaction } from '../../db/client.ts';
+import type { Database, UserRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import {
+  findMemberWorkspace,
+  insertMembership,
+  insertWorkspace,
+  listMemberWorkspaces,
+  slugTaken,
+  type MemberWorkspaceRow,
+} from './workspaces.repo.ts';
+
+type Q = Kysely<Database>;
+
+export function presentWorkspace(w: MemberWorkspaceRow): TWorkspace {
+  return {
+    id: w.id,
+    slug: w.slug,
+    name: w.name,
+    role: w.role,
+    rootId: w.root_item_id!,
+    homeId: w.home_item_id!,
+    quotaBytes: w.quota_bytes === null ? null : Number(w.quota_bytes),
+    usedBytes: Number(w.used_bytes),
+  };
+}
+
+export function slugify(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return base.length >= 3 ? base : `workspace${base ? `-${base}` : ''}`;
+}
+
+async function freeSlug(db: Q, wanted: string): Promise<string> {
+  if (!(await slugTaken(db, wanted))) return wanted;
+  for (let n = 2; n < 1000; n++) {
+    const candidate = `${wanted.slice(0, 44)}-${n}`;
+    if (!(await slugTaken(db, candidate))) return candidate;
+  }
+  return `${wanted.slice(0, 38)}-${Date.now().toString(36)}`;
+}
+
+/** A new workspace with its shared root, owned by `owner`, who also gets a "My files" root in it. */
+export async function createWorkspace(db: Q, owner: UserRow, input: TCreateWorkspaceRequest): Promise<TWorkspace> {
+  return inTransaction(db, async (tx) => {
+    let slug: string;
+    if (input.slug) {
+      if (await slugTaken(tx, input.slug)) {
+        throw new AppError('name_conflict', 'That workspace address is taken.', { field: 'slug', suggestedName: await freeSlug(tx, input.slug) });
+      }
+      slug = input.slug;
+    } else {
+      slug = await freeSlug(tx, slugify(input.name));
+    }
+    const { id } = await insertWorkspace(tx, { name: input.name, slug, ownerId: owner.id });
+    await insertMembership(tx, { workspaceId: id, userId: owner.id, role: 'owner' });
+    return presentWorkspace((await findMemberWorkspace(tx, owner.id, id))!);
+  });
+}
+
+export async function listWorkspaces(db: Q, user: UserRow): Promise<TWorkspace[]> {
+  return (await listMemberWorkspaces(db, user.id)).map(presentWorkspace);
+}
+
+/** A workspace the user belongs to, by id or slug; any other is `not_found`. */
+export async function getWorkspace(db: Q, user: UserRow, idOrSlug: string): Promise<TWorkspace> {
+  const w = await findMemberWorkspace(db, user.id, idOrSlug);
+  if (!w) throw new AppError('not_found', 'No such workspace.');
+  return presentWorkspace(w);
+}

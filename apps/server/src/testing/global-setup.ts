@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { openDatabase } from '../db/client.ts';
+import { allMigrations, migrate } from '../db/migrate.ts';
+import { PGLITE_TEMPLATE_ENV, PG_TEMPLATE_ENV, pgliteOptions } from './test-database.ts';
+
+/**
+ * Migrates one template per run, which test files then clone: a PGlite data dir (kept
+ * between runs, keyed by the migrations) and, with DATABASE_URL, a PostgreSQL template database.
+ */
+export default async function setup() {
+  const hash = createHash('sha256').update(JSON.stringify(allMigrations())).digest('hex').slice(0, 16);
+  const cacheDir = path.resolve('node_modules/.cache/cabinet-tests');
+  const file = path.join(cacheDir, `pglite-${hash}.tar.gz`);
+  if (!existsSync(file)) {
+    mkdirSync(cacheDir, { recursive: true });
+    const pglite = new PGlite(pgliteOptions());
+    const database = await openDatabase({ dataDir: '', pglite });
+    await migrate(database);
+    const dump = await pglite.dumpDataDir('gzip');
+    writeFileSync(`${file}.tmp`, Buffer.from(await dump.arrayBuffer()));
+    renameSync(`${file}.tmp`, file);
+    await database.close();
+  }
+  process.env[PGLITE_TEMPLATE_ENV] = file;
+
+  const url = process.env.DATABASE_URL;
+  if (!url) return;
+  const template = `cabinet_tpl_${hash}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${template}`);
+  const database = await openDatabase({ databaseUrl: withDatabase(url, template), dataDir: '' });
+  await migrate(database);
+  await database.close();
+  process.env[PG_TEMPLATE_ENV] = template;
+  return async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await admin.end();
+  };
+}
+
+export function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.href;
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { createContext, type AppContext } from '../context.ts';
+import { parseEnv } from '../env.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+
+export interface TestApp {
+  url: string;
+  port: number;
+  ctx: AppContext;
+  app: FastifyInstance;
+  db: TestDatabase;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A real Cabinet server on a loopback port with its own data folder and database. */
+export async function startTestApp(settings: Record<string, string> = {}, shared?: { db?: TestDatabase }): Promise<TestApp> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-test-'));
+  const url = `http://127.0.0.1:${port}`;
+  const env = parseEnv({
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'silent',
+    ...settings,
+  });
+  const db = shared?.db ?? (await createTestDatabase());
+  const ctx = await createContext(env, db.database);
+  const app = await buildApp(ctx, { webDist: path.join(dataDir, 'no-web-build') });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url,
+    port,
+    ctx,
+    app,
+    db,
+    dataDir,
+    async close() {
+      await app.close();
+      if (!shared?.db) await db.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

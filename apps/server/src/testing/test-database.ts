@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
+import pg from 'pg';
+import { openDatabase, type Database } from '../db/client.ts';
+
+export const PGLITE_TEMPLATE_ENV = 'CABINET_TEST_PGLITE_TEMPLATE';
+export const PG_TEMPLATE_ENV = 'CABINET_TEST_PG_TEMPLATE';
+
+export function pgliteOptions(extra: PGliteOptions = {}): PGliteOptions {
+  return { parsers: { [types.INT8]: (v: string) => Number(v) }, ...extra };
+}
+
+export interface TestDatabase {
+  database: Database;
+  /** The DATABASE_URL of this copy (PostgreSQL only), for a second server on the same data. */
+  url: string | undefined;
+  drop(): Promise<void>;
+}
+
+/** A private, migrated database for one test file: a PGlite clone, or a PostgreSQL database from the template. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (process.env.TEST_DATABASE === 'postgres') {
+    const base = process.env.DATABASE_URL!;
+    const name = `cabinet_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${process.env[PG_TEMPLATE_ENV]}`);
+    await admin.end();
+    const u = new URL(base);
+    u.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: u.href, dataDir: '' });
+    return {
+      database,
+      url: u.href,
+      async drop() {
+        await database.close();
+        const a = new pg.Client({ connectionString: base });
+        await a.connect();
+        await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await a.end();
+      },
+    };
+  }
+  const blob = new Blob([readFileSync(process.env[PGLITE_TEMPLATE_ENV]!)]);
+  const pglite = new PGlite(pgliteOptions({ loadDataDir: blob }));
+  const database = await openDatabase({ dataDir: '', pglite });
+  return { database, url: undefined, drop: () => database.close() };
+}

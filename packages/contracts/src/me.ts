@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import { ZEmail, ZId, ZIsoTime } from './common.ts';
+
+export const ZUser = z.object({
+  id: ZId,
+  email: z.string(),
+  emailVerified: z.boolean(),
+  name: z.string(),
+  avatarUrl: z.string().nullable(),
+  isInstanceAdmin: z.boolean(),
+  createdAt: ZIsoTime,
+});
+export type TUser = z.infer<typeof ZUser>;
+
+export const ZMe = z.object({
+  user: ZUser,
+  /** How the caller is authenticated: the browser session or an API token. */
+  via: z.enum(['session', 'token']),
+  sessionId: ZId.nullable(),
+});
+export type TMe = z.infer<typeof ZMe>;
+
+export const ZUpdateMeRequest = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  email: ZEmail.optional(),
+});
+export type TUpdateMeRequest = z.infer<typeof ZUpdateMeRequest>;

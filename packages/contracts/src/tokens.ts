@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { ZId, ZIsoTime } from './common.ts';
+import { LIMITS } from './limits.ts';
+
+export const ZTokenScope = z.enum(['read', 'write']);
+export type TTokenScope = z.infer<typeof ZTokenScope>;
+
+export const ZApiToken = z.object({
+  id: ZId,
+  name: z.string(),
+  scopes: z.array(ZTokenScope),
+  createdAt: ZIsoTime,
+  expiresAt: ZIsoTime,
+  lastUsedAt: ZIsoTime.nullable(),
+});
+export type TApiToken = z.infer<typeof ZApiToken>;
+
+export const ZCreateApiTokenRequest = z.object({
+  name: z.string().trim().min(1, 'Give the token a name').max(100),
+  scopes: z.array(ZTokenScope).min(1).default(['read', 'write']),
+  /** Days until the token expires: 1 to 365 (PRODUCT.md §9). */
+  expiresInDays: z.number().int().min(1).max(LIMITS.apiTokenMaxDays).default(90),
+});
+export type TCreateApiTokenRequest = z.input<typeof ZCreateApiTokenRequest>;
+
+/** The secret appears once, in the answer to create; only its hash is stored. */
+export const ZCreatedApiToken = ZApiToken.extend({ token: z.string() });
+export type TCreatedApiToken = z.infer<typeof ZCreatedApiToken>;
+export const ZApiTokenList = z.object({ items: z.array(ZApiToken), nextCursor: z.string().nullable() });

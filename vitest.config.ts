@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+const databases = ['pglite', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
+
+/** Unit tests once; integration tests once per database (PGlite always, PostgreSQL when DATABASE_URL is set). */
+export default defineConfig({
+  test: {
+    globalSetup: ['apps/server/src/testing/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['apps/**/src/**/*.test.ts', 'packages/**/src/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+        },
+      },
+      ...databases.map((db) => ({
+        test: {
+          name: `integration:${db}`,
+          include: ['apps/**/src/**/*.int.test.ts'],
+          env: { TEST_DATABASE: db },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      })),
+    ],
+  },
+});
