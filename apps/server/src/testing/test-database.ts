@@ -25,7 +25,16 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const name = `cabinet_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${process.env[PG_TEMPLATE_ENV]}`);
+    // A template's last connection may still be closing on the server side: wait for it.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${process.env[PG_TEMPLATE_ENV]}`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt > 50) throw error;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
     await admin.end();
     const u = new URL(base);
     u.pathname = `/${name}`;

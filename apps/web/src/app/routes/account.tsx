@@ -1,0 +1,49 @@
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
+import { ApiTokensSection } from '../../features/account/components/api-tokens-section.tsx';
+import { ProfileSection } from '../../features/account/components/profile-section.tsx';
+import { SessionsSection } from '../../features/account/components/sessions-section.tsx';
+import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
+import { Shell } from '../shell.tsx';
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Paper component="section" aria-labelledby={id} withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+      <Title order={2} fz="h4" id={id} mb="md">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
+}
+
+export function AccountPage() {
+  const { workspace } = useCurrentWorkspace();
+  return (
+    <Shell workspace={workspace}>
+      <Stack maw={880} gap="lg">
+        <Title order={1} fz="h2">
+          Account
+        </Title>
+        <Section id="profile" title="Profile">
+          <ProfileSection />
+        </Section>
+        <Section id="appearance" title="Appearance">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm" c="dimmed">
+              Choose a theme, or follow your system’s setting.
+            </Text>
+            <ColorSchemeControl />
+          </Stack>
+        </Section>
+        <Section id="sessions" title="Sessions">
+          <SessionsSection />
+        </Section>
+        <Section id="tokens" title="API tokens">
+          <ApiTokensSection />
+        </Section>
+      </Stack>
+    </Shell>
+  );
+}

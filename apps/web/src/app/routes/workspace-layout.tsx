@@ -1,0 +1,22 @@
+import { Center, Loader } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
+import { Shell } from '../shell.tsx';
+import { NotFoundView } from './not-found.tsx';
+
+export function WorkspaceLayout() {
+  const { workspace, isPending, missing } = useCurrentWorkspace();
+  return (
+    <Shell workspace={workspace}>
+      {isPending ? (
+        <Center py="xl">
+          <Loader aria-label="Loading workspace" />
+        </Center>
+      ) : missing ? (
+        <NotFoundView what="workspace" />
+      ) : (
+        <Outlet context={workspace} />
+      )}
+    </Shell>
+  );
+}

@@ -1,0 +1,84 @@
+import { AppShell, Burger, Group, NavLink, Progress, ScrollArea, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconClock, IconFolder, IconHome, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
+import type { TWorkspace } from '@cabinet/contracts';
+import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { Logo } from '../components/ui/logo.tsx';
+import { OfflineBanner } from '../components/ui/offline-banner.tsx';
+import { UserMenu } from '../features/auth/components/user-menu.tsx';
+import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
+import { formatBytes } from '../lib/format.ts';
+
+export const SECTIONS = [
+  { path: '', label: 'Home', icon: IconHome },
+  { path: 'my', label: 'My files', icon: IconFolder },
+  { path: 'shared', label: 'Shared with me', icon: IconUsers },
+  { path: 'recent', label: 'Recent', icon: IconClock },
+  { path: 'starred', label: 'Starred', icon: IconStar },
+  { path: 'trash', label: 'Trash', icon: IconTrash },
+] as const;
+
+/** The signed-in frame: header with workspace switcher and account menu, navigation, storage use. */
+export function Shell({ workspace, children }: { workspace: TWorkspace | undefined; children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const base = workspace ? `/w/${workspace.slug}` : undefined;
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="sm" justify="space-between" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <Link to={base ?? '/'} aria-label="Cabinet home" style={{ color: 'inherit', textDecoration: 'none' }}>
+              <Logo size="md" />
+            </Link>
+            <WorkspaceSwitcher current={workspace} />
+          </Group>
+          <UserMenu />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <AppShell.Section grow component={ScrollArea}>
+          {base &&
+            SECTIONS.map((s) => {
+              const to = s.path ? `${base}/${s.path}` : base;
+              return (
+                <NavLink
+                  key={s.label}
+                  component={Link}
+                  to={to}
+                  label={s.label}
+                  leftSection={<s.icon aria-hidden size={18} />}
+                  active={location.pathname === to}
+                  aria-current={location.pathname === to ? 'page' : undefined}
+                  onClick={close}
+                />
+              );
+            })}
+        </AppShell.Section>
+        {workspace && (
+          <AppShell.Section p="xs">
+            <Stack gap={4}>
+              <Text size="xs" c="dimmed">
+                Storage
+              </Text>
+              <Progress
+                value={workspace.quotaBytes ? Math.min(100, (workspace.usedBytes / workspace.quotaBytes) * 100) : 0}
+                size="sm"
+                aria-label="Storage used"
+              />
+              <Text size="xs">
+                {formatBytes(workspace.usedBytes)} used{workspace.quotaBytes ? ` of ${formatBytes(workspace.quotaBytes)}` : ''}
+              </Text>
+            </Stack>
+          </AppShell.Section>
+        )}
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <OfflineBanner />
+        {children}
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,43 @@
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useMe } from '../../auth/api/use-me.ts';
+import { useUpdateProfile } from '../api/use-update-profile.ts';
+
+export function ProfileSection() {
+  const me = useMe();
+  const update = useUpdateProfile();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setName(me.data?.user.name ?? ''), [me.data?.user.name]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return setError('Enter your name');
+    update.mutate({ name: name.trim() }, { onSuccess: () => notifications.show({ message: 'Name saved', color: 'green' }) });
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack maw={420}>
+        <TextInput
+          label="Name"
+          value={name}
+          onChange={(e) => {
+            setName(e.currentTarget.value);
+            setError(null);
+          }}
+          error={error}
+          maxLength={200}
+          required
+        />
+        <TextInput label="Email" value={me.data?.user.email ?? ''} readOnly description="Your email comes from your identity provider." />
+        <Group>
+          <Button type="submit" loading={update.isPending} disabled={name.trim() === me.data?.user.name}>
+            Save name
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,33 @@
+import { Center, Loader } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useEffect } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { ApiError, signInUrl } from '../../../lib/api-client.ts';
+import { useMe } from '../api/use-me.ts';
+
+/** Shows its children to a signed-in person; anyone else goes to sign in and comes back here afterwards. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onSignedOut = (event: Event) => {
+      const reason = (event as CustomEvent<string>).detail === 'session_expired' ? 'expired' : undefined;
+      navigate(signInUrl(reason), { replace: true });
+    };
+    window.addEventListener('cabinet:signed-out', onSignedOut);
+    return () => window.removeEventListener('cabinet:signed-out', onSignedOut);
+  }, [navigate]);
+
+  if (me.isPending) {
+    return (
+      <Center mih="100dvh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (me.error) {
+    const expired = me.error instanceof ApiError && me.error.code === 'session_expired';
+    return <Navigate to={signInUrl(expired ? 'expired' : undefined)} replace />;
+  }
+  return children;
+}

@@ -1,0 +1,41 @@
+import { Button, Menu, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconCheck, IconPlus, IconSelector } from '@tabler/icons-react';
+import type { TWorkspace } from '@cabinet/contracts';
+import { useNavigate } from 'react-router';
+import { useWorkspaces } from '../api/use-workspaces.ts';
+import { CreateWorkspaceModal } from './create-workspace-modal.tsx';
+
+export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined }) {
+  const workspaces = useWorkspaces();
+  const navigate = useNavigate();
+  const [creating, { open, close }] = useDisclosure(false);
+  return (
+    <>
+      <Menu position="bottom-start" width={260} shadow="md">
+        <Menu.Target>
+          <Button variant="subtle" color="gray" rightSection={<IconSelector aria-hidden size={16} />} aria-label={`Workspace: ${current?.name ?? 'none'}. Switch workspace`} maw={{ base: 170, xs: 260 }} px="xs">
+            <Text truncate fw={600} size="sm">
+              {current?.name ?? 'Workspaces'}
+            </Text>
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>Workspaces</Menu.Label>
+          {workspaces.data?.map((w) => (
+            <Menu.Item key={w.id} onClick={() => navigate(`/w/${w.slug}`)} rightSection={w.id === current?.id ? <IconCheck aria-label="current" size={16} /> : null}>
+              <Text truncate size="sm">
+                {w.name}
+              </Text>
+            </Menu.Item>
+          ))}
+          <Menu.Divider />
+          <Menu.Item leftSection={<IconPlus aria-hidden size={16} />} onClick={open}>
+            Create workspace
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <CreateWorkspaceModal opened={creating} onClose={close} />
+    </>
+  );
+}

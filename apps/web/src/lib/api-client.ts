@@ -1,0 +1,71 @@
+import { CSRF_COOKIE, CSRF_HEADER, type ErrorCode, type TErrorEnvelope } from '@cabinet/contracts';
+
+/** A failed call, carrying the stable code of the error catalogue; the app branches on `code` only. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+function csrfToken(): string {
+  const match = document.cookie.split('; ').find((c) => c.startsWith(`${CSRF_COOKIE}=`));
+  return match ? decodeURIComponent(match.slice(CSRF_COOKIE.length + 1)) : '';
+}
+
+/** Where the browser goes to sign in, coming back to the current page afterwards. */
+export function signInUrl(reason?: 'expired'): string {
+  const here = window.location.pathname + window.location.search;
+  const params = new URLSearchParams();
+  if (here !== '/' && !here.startsWith('/signin')) params.set('returnTo', here);
+  if (reason) params.set('reason', reason);
+  const query = params.toString();
+  return `/signin${query ? `?${query}` : ''}`;
+}
+
+const RETRYABLE = new Set([429, 503]);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** JSON over `/api/v1` with the session cookie and CSRF header; 429 and 503 are retried with backoff. */
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const idempotent = method === 'GET' || method === 'HEAD';
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(`/api/v1${path}`, {
+        method,
+        credentials: 'same-origin',
+        headers: {
+          accept: 'application/json',
+          ...(idempotent ? {} : { [CSRF_HEADER]: csrfToken() }),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    } catch {
+      if (idempotent && attempt < 4) {
+        await sleep(500 * 2 ** attempt);
+        continue;
+      }
+      throw new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
+    }
+    if (RETRYABLE.has(res.status) && attempt < 4 && (idempotent || res.status === 429)) {
+      const retryAfter = Number(res.headers.get('retry-after'));
+      await sleep(retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** attempt);
+      continue;
+    }
+    if (res.status === 204) return undefined as T;
+    const payload = (await res.json().catch(() => undefined)) as unknown;
+    if (res.ok) return payload as T;
+    const error = (payload as TErrorEnvelope | undefined)?.error;
+    const apiError = new ApiError(res.status, error?.code ?? 'internal', error?.message ?? 'Something went wrong.', error?.details);
+    if (apiError.code === 'unauthenticated' || apiError.code === 'session_expired') {
+      window.dispatchEvent(new CustomEvent('cabinet:signed-out', { detail: apiError.code }));
+    }
+    throw apiError;
+  }
+}
