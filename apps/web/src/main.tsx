@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { MantineProvider, createTheme } from '@mantine/core';
+import { Anchor, MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -9,11 +9,25 @@ import { RouterProvider } from 'react-router';
 import { router } from './app/router.tsx';
 import { queryClient } from './lib/query-client.ts';
 
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
+const theme = createTheme({
+  primaryColor: 'blue',
+  // Shade 8 keeps white button labels and link text above WCAG AA contrast.
+  primaryShade: 8,
+  defaultRadius: 'md',
+  // Links inside text are underlined so they do not rely on colour alone.
+  components: { Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }) },
+});
+
+// Mantine's default "dimmed" grey is below WCAG AA contrast on both backgrounds.
+const resolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={resolver}>
       <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

@@ -27,11 +27,11 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="sm" justify="space-between" wrap="nowrap">
-          <Group gap="xs" wrap="nowrap">
+        <Group h="100%" px="sm" justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap" miw={0}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
             <Link to={base ?? '/'} aria-label="Cabinet home" style={{ color: 'inherit', textDecoration: 'none' }}>
-              <Logo size="md" />
+              <Logo size="md" compact />
             </Link>
             <WorkspaceSwitcher current={workspace} />
           </Group>

@@ -20,6 +20,7 @@ function csrfToken(): string {
 /** Where the browser goes to sign in, coming back to the current page afterwards. */
 export function signInUrl(reason?: 'expired'): string {
   const here = window.location.pathname + window.location.search;
+  if (window.location.pathname === '/signin') return here;
   const params = new URLSearchParams();
   if (here !== '/' && !here.startsWith('/signin')) params.set('returnTo', here);
   if (reason) params.set('reason', reason);

@@ -42,7 +42,7 @@ export function SessionsSection() {
                       {describeUserAgent(s.userAgent)}
                     </Text>
                     {s.current && (
-                      <Badge size="sm" variant="light" color="green">
+                      <Badge size="sm" variant="default">
                         This browser
                       </Badge>
                     )}
