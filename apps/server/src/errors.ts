@@ -66,12 +66,13 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   if (hasZodFastifySchemaValidationErrors(error)) {
     const where = (error as FastifyError).validationContext ?? 'body';
-    return invalidInput(
-      error.validation.map((v) => ({
-        path: [where, ...v.instancePath.split('/').filter(Boolean)].join('.'),
-        message: v.message ?? 'is not valid',
-      })),
-    );
+    // One entry per field, even when a value breaks several rules.
+    const fields = new Map<string, string[]>();
+    for (const v of error.validation) {
+      const path = [where, ...v.instancePath.split('/').filter(Boolean)].join('.');
+      fields.set(path, [...(fields.get(path) ?? []), v.message ?? 'is not valid']);
+    }
+    return invalidInput([...fields].map(([path, messages]) => ({ path, message: messages.join('; ') })));
   }
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');

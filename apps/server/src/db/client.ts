@@ -51,8 +51,10 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         oid === 20 ? toNumber : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its server must not crash the process; the next query reports it.
+  // A connection losing its server must not crash the process: the query in flight, or
+  // the next one, reports it as database_unavailable.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return {
     kind: 'postgres',

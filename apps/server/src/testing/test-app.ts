@@ -32,7 +32,7 @@ export function freePort(): Promise<number> {
 
 /** A real Cabinet server on a loopback port with its own data folder and database. */
 export async function startTestApp(settings: Record<string, string> = {}, shared?: { db?: TestDatabase }): Promise<TestApp> {
-  const port = await freePort();
+  const port = settings.PORT ? Number(settings.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-test-'));
   const url = `http://127.0.0.1:${port}`;
   const env = parseEnv({

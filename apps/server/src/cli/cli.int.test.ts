@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client.ts';
+import { signIn } from '../testing/browser.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts';
+import { freePort, startTestApp } from '../testing/test-app.ts';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
+
+function cabinet(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const { DATABASE_URL: _ignored, ...inherited } = process.env;
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, LOG_LEVEL: 'silent', ...env }, cwd: os.tmpdir() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('starting with bad settings', () => {
+  it('stops with a message naming the setting and the expected form', async () => {
+    const res = await cabinet(['serve'], { PORT: 'eighty', DATA_DIR: os.tmpdir() });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('PORT: expected a whole number');
+    const s3 = await cabinet(['serve'], { STORAGE_DRIVER: 's3', DATA_DIR: os.tmpdir() });
+    expect(s3.code).toBe(1);
+    expect(s3.stderr).toContain('S3_BUCKET: required when STORAGE_DRIVER=s3');
+  });
+
+  it('stops naming DATABASE_URL when the database cannot be reached', async () => {
+    const port = await freePort();
+    const res = await cabinet(['serve'], { DATABASE_URL: `postgres://cabinet@127.0.0.1:${port}/cabinet`, DATA_DIR: os.tmpdir(), PORT: String(await freePort()) });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Check the DATABASE_URL setting');
+  });
+});
+
+describe('the cabinet command', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-cli-'));
+  let pg: TestDatabase | undefined;
+  afterAll(async () => {
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrates, creates a user and a token that work, and checks the installation', async () => {
+    const port = await freePort();
+    const env: Record<string, string> = { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), SESSION_SECRET: 'x'.repeat(64) };
+    if (process.env.TEST_DATABASE === 'postgres') {
+      pg = await createTestDatabase();
+      await pg.database.close();
+      env.DATABASE_URL = pg.url!;
+    }
+
+    const migrated = await cabinet(['migrate'], env);
+    expect(migrated.code, migrated.stderr).toBe(0);
+    expect(migrated.stdout).toMatch(/Applied \d+ migration|up to date/);
+
+    const weak = await cabinet(['user', 'create', '--email', 'ops@example.com', '--name', 'Ops', '--password', 'short'], env);
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('Password must be at least 12 characters');
+
+    const created = await cabinet(['user', 'create', '--email', 'ops@example.com', '--name', 'Olive Ops', '--password', 'correct-cabinet-staple-9', '--admin'], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain('instance administrator');
+
+    const token = await cabinet(['token', 'create', '--email', 'ops@example.com', '--name', 'backup'], env);
+    expect(token.code, token.stderr).toBe(0);
+    const secret = token.stdout.trim();
+    expect(secret).toMatch(/^cab_/);
+
+    const doctor = await cabinet(['doctor'], env);
+    expect(doctor.code, doctor.stdout).toBe(0);
+    expect(doctor.stdout).toContain('✓ database');
+    expect(doctor.stdout).toContain('✓ storage');
+
+    const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
+    const t = await startTestApp(env, { db: { database, url: env.DATABASE_URL, drop: () => database.close() } });
+    try {
+      const me = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
+      expect((await me.json()).user).toMatchObject({ email: 'ops@example.com', name: 'Olive Ops', isInstanceAdmin: true });
+      const { browser } = await signIn(t.url, 'ops@example.com', 'correct-cabinet-staple-9');
+      const viaBrowser = await browser.api('GET', '/api/v1/me');
+      expect(viaBrowser.body.user.email).toBe('ops@example.com');
+      expect((await browser.api('GET', '/api/v1/workspaces')).body.items).toHaveLength(1);
+    } finally {
+      await t.close();
+      await database.close();
+    }
+  });
+});

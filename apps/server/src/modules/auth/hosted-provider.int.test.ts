@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formAction, GOOD_PASSWORD, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
+import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { startStandaloneIdp, type StandaloneIdp } from '../../testing/standalone-idp.ts';
+
+describe('a hosted identity provider on another port', () => {
+  let idp: StandaloneIdp;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    idp = await startStandaloneIdp(`http://127.0.0.1:${port}`);
+    t = await startTestApp({
+      PORT: String(port),
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      OIDC_PROVIDER_NAME: 'Acme SSO',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  it('signs in through discovery over HTTP and records the provider as the issuer', async () => {
+    const browser = new TestBrowser(t.url);
+    const page = await browser.navigate('/auth/login?returnTo=/account');
+    expect(page.url.startsWith(idp.issuer)).toBe(true);
+    const signup = await browser.navigate(`${page.url}/signup`);
+    const email = uniqueEmail('hosted');
+    const done = await browser.navigate(formAction(signup), { form: { name: 'Hosted Person', email, password: GOOD_PASSWORD } });
+    expect(done.url).toBe(`${t.url}/account`);
+    const me = await browser.api('GET', '/api/v1/me');
+    expect(me.body.user).toMatchObject({ email, name: 'Hosted Person' });
+    const user = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', me.body.user.id).executeTakeFirstOrThrow();
+    expect(user.issuer).toBe(idp.issuer);
+
+    const out = await browser.api('POST', '/api/v1/auth/signout');
+    expect(out.body.redirectUrl.startsWith(`${idp.issuer}/session/end`)).toBe(true);
+  });
+
+  it('names the provider on the sign-in page and serves no embedded provider', async () => {
+    const config = await (await fetch(`${t.url}/api/v1/config`)).json();
+    expect(config).toMatchObject({ providerName: 'Acme SSO', embeddedProvider: false });
+    const embedded = await fetch(`${t.url}/idp/.well-known/openid-configuration`);
+    expect(embedded.status).toBe(404);
+  });
+});
+
+describe('a provider that is not the configured issuer', () => {
+  it('refuses to sign in when discovery answers with another issuer', async () => {
+    const port = await freePort();
+    // The provider calls itself "localhost" while Cabinet expects "127.0.0.1".
+    const idp = await startStandaloneIdp(`http://127.0.0.1:${port}`, { issuerHost: 'localhost' });
+    const issuerPort = new URL(idp.issuer).port;
+    const t = await startTestApp({
+      PORT: String(port),
+      OIDC_ISSUER: `http://127.0.0.1:${issuerPort}/idp`,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+    });
+    try {
+      const browser = new TestBrowser(t.url);
+      const page = await browser.navigate('/auth/login');
+      expect(page.url).toBe(`${t.url}/signin?error=provider_unreachable`);
+      expect(browser.cookies.has('cabinet_session')).toBe(false);
+    } finally {
+      await t.close();
+      await idp.close();
+    }
+  });
+});

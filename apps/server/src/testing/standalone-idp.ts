@@ -1,0 +1,61 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { idpPlugin } from '@cabinet/idp';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import { freePort } from './test-app.ts';
+
+export interface StandaloneIdp {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The identity provider as its own server on another port with its own database, as a
+ * hosted provider (Auth0, Keycloak…) would be: Cabinet reaches it only through discovery over HTTP.
+ */
+export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHost?: string } = {}): Promise<StandaloneIdp> {
+  const port = await freePort();
+  const issuer = `http://${options.issuerHost ?? '127.0.0.1'}:${port}/idp`;
+  const db: TestDatabase = await createTestDatabase();
+  const outboxDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-idp-'));
+  const app: FastifyInstance = Fastify();
+  const clientId = 'cabinet-hosted';
+  const clientSecret = 'a-client-secret-of-the-hosted-provider';
+  await app.register(idpPlugin, {
+    issuer,
+    sql: db.database.sql,
+    secret: 'standalone-provider-cookie-secret',
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: [`${cabinetUrl}/auth/callback`],
+        post_logout_redirect_uris: [`${cabinetUrl}/signin`],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+      },
+    ],
+    passwordPolicy: { minLength: 12, maxLength: 128, require: [] },
+    lockout: { failures: 5, minutes: 15 },
+    signInAttemptsPerMinute: 100,
+    mail: { from: 'idp@example.com', outboxDir },
+    devOutboxPage: false,
+    trustProxy: false,
+    homeUrl: cabinetUrl,
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    async close() {
+      await app.close();
+      await db.drop();
+      rmSync(outboxDir, { recursive: true, force: true });
+    },
+  };
+}
