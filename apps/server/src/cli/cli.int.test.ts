@@ -88,7 +88,7 @@ describe('the cabinet command', () => {
     const t = await startTestApp(env, { db: { database, url: env.DATABASE_URL, drop: () => database.close() } });
     try {
       const me = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
-      expect((await me.json()).user).toMatchObject({ email: 'ops@example.com', name: 'Olive Ops', isInstanceAdmin: true });
+      expect(((await me.json()) as { user: unknown }).user).toMatchObject({ email: 'ops@example.com', name: 'Olive Ops', isInstanceAdmin: true });
       const { browser } = await signIn(t.url, 'ops@example.com', 'correct-cabinet-staple-9');
       const viaBrowser = await browser.api('GET', '/api/v1/me');
       expect(viaBrowser.body.user.email).toBe('ops@example.com');

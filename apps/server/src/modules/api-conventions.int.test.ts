@@ -67,7 +67,7 @@ describe('the API conventions', () => {
   });
 
   it('describes itself in OpenAPI 3.1 generated from the contracts, with a reference page', async () => {
-    const doc = await (await fetch(`${t.url}/api/v1/openapi.json`)).json();
+    const doc = (await (await fetch(`${t.url}/api/v1/openapi.json`)).json()) as any;
     expect(doc.openapi).toBe('3.1.0');
     for (const p of ['/api/v1/me', '/api/v1/workspaces', '/api/v1/tokens', '/api/v1/sessions', '/api/v1/tokens/{id}']) expect(doc.paths).toHaveProperty([p]);
     expect(doc.paths['/api/v1/workspaces'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('slug');

@@ -37,7 +37,7 @@ it('answers database_unavailable while PostgreSQL is unreachable, and recovers w
   expect(JSON.stringify(during.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
   const ready = await fetch(`${t.url}/readyz`);
   expect(ready.status).toBe(503);
-  expect((await ready.json()).checks.database).toBe('unavailable');
+  expect(((await ready.json()) as { checks: { database: string } }).checks.database).toBe('unavailable');
 
   await proxy.up();
   expect((await browser.api('GET', '/api/v1/workspaces')).status).toBe(200);

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv, SettingsError } from './env.ts';
+
+const base = { SESSION_SECRET: 'k'.repeat(40), DATA_DIR: '/tmp/cabinet-env-test' };
+
+describe('settings', () => {
+  it('defaults to the embedded provider, local storage and port 8080', () => {
+    const env = parseEnv(base);
+    expect(env).toMatchObject({ PORT: 8080, PUBLIC_URL: 'http://localhost:8080', embeddedIdp: true, STORAGE_DRIVER: 'local', secureCookies: false, IDP_DEV_OUTBOX_PAGE: true });
+  });
+
+  it('uses secure cookies and no dev outbox page behind https', () => {
+    const env = parseEnv({ ...base, PUBLIC_URL: 'https://files.example.com/' });
+    expect(env.PUBLIC_URL).toBe('https://files.example.com');
+    expect(env.secureCookies).toBe(true);
+    expect(env.IDP_DEV_OUTBOX_PAGE).toBe(false);
+  });
+
+  it('names every bad setting with the form it expects', () => {
+    try {
+      parseEnv({ ...base, PORT: '99999', DATABASE_URL: 'mysql://x', OIDC_ISSUER: 'https://login.example.com' });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(SettingsError);
+      const problems = (error as SettingsError).problems.join('\n');
+      expect(problems).toContain('PORT:');
+      expect(problems).toContain('DATABASE_URL: expected a postgres:// or postgresql:// connection URL');
+      expect(problems).toContain('OIDC_CLIENT_ID: required when any OIDC_* setting is set');
+      expect(problems).toContain('OIDC_CLIENT_SECRET: required');
+      expect(problems).not.toContain('k'.repeat(40));
+    }
+  });
+
+  it('refuses a hosted provider over plain http unless it is on this machine', () => {
+    const hosted = { ...base, OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's' };
+    expect(() => parseEnv({ ...hosted, OIDC_ISSUER: 'http://login.example.com' })).toThrow(/must be reached over https/);
+    expect(parseEnv({ ...hosted, OIDC_ISSUER: 'http://127.0.0.1:9000/realms/x' }).embeddedIdp).toBe(false);
+  });
+});
