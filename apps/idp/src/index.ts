@@ -90,7 +90,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const raw = req.raw as typeof req.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;
       raw.url = raw.url!.slice(mount.length) || '/';
-      callback(raw, reply.raw);
+      void callback(raw, reply.raw);
     });
   });
 

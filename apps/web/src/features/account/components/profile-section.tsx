@@ -1,15 +1,19 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMe } from '../../auth/api/use-me.ts';
 import { useUpdateProfile } from '../api/use-update-profile.ts';
 
 export function ProfileSection() {
   const me = useMe();
+  // A new form when the saved name changes, so the field starts from what is stored.
+  return <ProfileForm key={me.data?.user.name} savedName={me.data?.user.name ?? ''} email={me.data?.user.email ?? ''} />;
+}
+
+function ProfileForm({ savedName, email }: { savedName: string; email: string }) {
   const update = useUpdateProfile();
-  const [name, setName] = useState('');
+  const [name, setName] = useState(savedName);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => setName(me.data?.user.name ?? ''), [me.data?.user.name]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -31,9 +35,9 @@ export function ProfileSection() {
           maxLength={200}
           required
         />
-        <TextInput label="Email" value={me.data?.user.email ?? ''} readOnly description="Your email comes from your identity provider." />
+        <TextInput label="Email" value={email} readOnly description="Your email comes from your identity provider." />
         <Group>
-          <Button type="submit" loading={update.isPending} disabled={name.trim() === me.data?.user.name}>
+          <Button type="submit" loading={update.isPending} disabled={name.trim() === savedName}>
             Save name
           </Button>
         </Group>

@@ -12,7 +12,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   useEffect(() => {
     const onSignedOut = (event: Event) => {
       const reason = (event as CustomEvent<string>).detail === 'session_expired' ? 'expired' : undefined;
-      navigate(signInUrl(reason), { replace: true });
+      void navigate(signInUrl(reason), { replace: true });
     };
     window.addEventListener('cabinet:signed-out', onSignedOut);
     return () => window.removeEventListener('cabinet:signed-out', onSignedOut);

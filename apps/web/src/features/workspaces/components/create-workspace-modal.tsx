@@ -19,7 +19,7 @@ export function CreateWorkspaceModal({ opened, onClose }: { opened: boolean; onC
         onSuccess: (workspace) => {
           setName('');
           onClose();
-          navigate(`/w/${workspace.slug}`);
+          void navigate(`/w/${workspace.slug}`);
         },
         onError: (e) => setError(e instanceof ApiError ? e.message : 'Could not create the workspace.'),
       },
