@@ -9,6 +9,24 @@ const QUICK = [
   { icon: IconFileText, title: 'Write a document', text: 'Edit together in real time, with comments and history.' },
 ];
 
+function Upcoming({ id, title, icon: Icon, text }: { id: string; title: string; icon: typeof IconClock; text: string }) {
+  return (
+    <section aria-labelledby={id}>
+      <Title order={2} fz="h4" id={id} mb="sm">
+        {title}
+      </Title>
+      <Card withBorder radius="md">
+        <Group gap="sm" wrap="nowrap">
+          <Icon aria-hidden size={20} />
+          <Text size="sm" c="dimmed">
+            {text}
+          </Text>
+        </Group>
+      </Card>
+    </section>
+  );
+}
+
 export function HomePage() {
   const workspace = useOutletContext<TWorkspace>();
   const me = useMe();
@@ -44,32 +62,8 @@ export function HomePage() {
         </SimpleGrid>
       </section>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <section aria-labelledby="recent-heading">
-          <Title order={2} fz="h4" id="recent-heading" mb="sm">
-            Recent
-          </Title>
-          <Card withBorder radius="md">
-            <Group gap="sm" wrap="nowrap">
-              <IconClock aria-hidden size={20} />
-              <Text size="sm" c="dimmed">
-                Files and documents you open or change will be listed here.
-              </Text>
-            </Group>
-          </Card>
-        </section>
-        <section aria-labelledby="starred-heading">
-          <Title order={2} fz="h4" id="starred-heading" mb="sm">
-            Starred
-          </Title>
-          <Card withBorder radius="md">
-            <Group gap="sm" wrap="nowrap">
-              <IconStar aria-hidden size={20} />
-              <Text size="sm" c="dimmed">
-                Star what you use often and it will wait for you here.
-              </Text>
-            </Group>
-          </Card>
-        </section>
+        <Upcoming id="recent-heading" title="Recent" icon={IconClock} text="Files and documents you open or change will be listed here." />
+        <Upcoming id="starred-heading" title="Starred" icon={IconStar} text="Star what you use often and it will wait for you here." />
       </SimpleGrid>
     </Stack>
   );
