@@ -28,6 +28,7 @@ export function createRelyingParty(env: Env): RelyingParty {
     postLogoutRedirectUri: `${env.PUBLIC_URL}/signin`,
     scopes: env.OIDC_SCOPES,
     allowHttp: env.embeddedIdp || isLoopback(issuer),
+    clockSkewSeconds: env.OIDC_CLOCK_SKEW_SECONDS,
   });
 }
 

@@ -29,6 +29,7 @@ const ZSettings = z
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     OIDC_PROVIDER_NAME: z.string().min(1).optional(),
     OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+    OIDC_CLOCK_SKEW_SECONDS: z.coerce.number({ message: 'expected a whole number of seconds' }).int().min(-86400).max(86400).default(0),
     STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'expected local or s3' }).default('local'),
     S3_ENDPOINT: httpUrl.optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),

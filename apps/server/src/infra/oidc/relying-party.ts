@@ -9,6 +9,8 @@ export interface RelyingPartyOptions {
   scopes: string;
   /** Plain http is allowed only for the embedded provider and providers on this machine. */
   allowHttp: boolean;
+  /** Seconds to add to this machine's clock when checking token times (for a clock known to be off). */
+  clockSkewSeconds: number;
 }
 
 export interface SignInStart {
@@ -51,7 +53,7 @@ export class RelyingParty {
   /** Discovery over HTTP, once; a failure is retried on the next sign-in rather than cached. */
   configuration(): Promise<oidc.Configuration> {
     this.config ??= oidc
-      .discovery(new URL(this.options.issuer), this.options.clientId, this.options.clientSecret, undefined, {
+      .discovery(new URL(this.options.issuer), this.options.clientId, { client_secret: this.options.clientSecret, [oidc.clockSkew]: this.options.clockSkewSeconds }, undefined, {
         ...(this.options.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
         timeout: 10,
       })

@@ -71,3 +71,29 @@ describe('a provider that is not the configured issuer', () => {
     }
   });
 });
+
+describe('an ID token past its expiry', () => {
+  it('is refused, and no session is created', async () => {
+    const port = await freePort();
+    const idp = await startStandaloneIdp(`http://127.0.0.1:${port}`);
+    // Cabinet's clock two hours ahead: the freshly issued ID token has already expired for it.
+    const t = await startTestApp({
+      PORT: String(port),
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      OIDC_CLOCK_SKEW_SECONDS: String(2 * 3600),
+    });
+    try {
+      const browser = new TestBrowser(t.url);
+      const page = await browser.navigate('/auth/login');
+      const signup = await browser.navigate(`${page.url}/signup`);
+      const done = await browser.navigate(formAction(signup), { form: { name: 'Late', email: uniqueEmail(), password: GOOD_PASSWORD } });
+      expect(done.url).toBe(`${t.url}/signin?error=sign_in_failed`);
+      expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+    } finally {
+      await t.close();
+      await idp.close();
+    }
+  });
+});
