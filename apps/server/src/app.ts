@@ -10,6 +10,8 @@ import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppConte
 import { AppError, sendError, toAppError } from './errors.ts';
 import { hmac } from './lib/crypto.ts';
 import { registerSpa } from './infra/web/spa.ts';
+import { isLocalStorage } from './infra/storage/local.ts';
+import { localStorageRoutes } from './infra/storage/local-routes.ts';
 import { authApiRoutes, authBrowserRoutes } from './modules/auth/auth.routes.ts';
 import { authenticator } from './modules/auth/authenticate.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
@@ -111,6 +113,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   }
 
   await healthRoutes(app, ctx);
+  if (isLocalStorage(ctx.storage)) await localStorageRoutes(app, ctx.storage);
   await authBrowserRoutes(app, ctx);
 
   const authenticate = authenticator(ctx);
@@ -131,7 +134,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const sendIndex = await registerSpa(app, options.webDist);
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0]!;
-    if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|idp|auth)(\/|$)/.test(url) && !path.extname(url)) {
+    if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|idp|auth|storage)(\/|$)/.test(url) && !path.extname(url)) {
       return sendIndex(reply);
     }
     return sendError(reply, new AppError('not_found', 'No such address.'));

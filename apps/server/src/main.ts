@@ -4,6 +4,7 @@ import { createContext, type AppContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
 import { loadDotEnv, parseEnv, SettingsError, type Env } from './env.ts';
 import { isDatabaseUnavailable } from './errors.ts';
+import { isLocalStorage } from './infra/storage/local.ts';
 
 /** Stops the process with a message an operator can act on. */
 export function fail(message: string): never {
@@ -47,6 +48,8 @@ export async function openMigratedContext(env: Env): Promise<AppContext> {
 export async function serve(): Promise<FastifyInstance> {
   const env = loadSettings();
   const ctx = await openMigratedContext(env);
+  // Bytes reach their final name only once complete, so anything still temporary is a crash's leftover.
+  if (isLocalStorage(ctx.storage)) await ctx.storage.removeTemporaryFiles();
   const app = await buildApp(ctx, {
     logger: {
       level: env.LOG_LEVEL,

@@ -1,6 +1,54 @@
-/** Where file bytes live. Local disk by default, any S3-compatible bucket when configured. */
+import type { Readable } from 'node:stream';
+
+/** A part the storage holds for a multipart upload. */
+export interface StoredPart {
+  partNumber: number;
+  etag: string;
+  size: number;
+}
+
+/** A request the browser makes itself, straight to the storage, on a short-lived signed URL. */
+export interface SignedRequest {
+  method: 'PUT' | 'GET';
+  url: string;
+  expiresAt: Date;
+}
+
+export interface DownloadOptions {
+  ttlSeconds: number;
+  filename: string;
+  contentType: string;
+  /** `inline` only for types on the safe-inline list; everything else downloads as an attachment. */
+  disposition: 'inline' | 'attachment';
+  /** A presigned URL is good for one method: HEAD needs its own. Default GET. */
+  method?: 'GET' | 'HEAD';
+}
+
+export interface ByteRange {
+  start: number;
+  /** Inclusive, as in HTTP. */
+  end: number;
+}
+
+/**
+ * Where file bytes live: local disk by default, any S3-compatible bucket when configured.
+ * Every driver speaks the S3 multipart protocol, so the browser uploads the same way to both.
+ * Keys are opaque and never change: renaming or moving an item never touches its bytes.
+ */
 export interface StorageDriver {
   readonly kind: 'local' | 's3';
   /** Resolves when the storage can be reached and written to; rejects with the reason otherwise. */
   check(): Promise<void>;
+  createMultipart(key: string, contentType: string): Promise<string>;
+  signPart(key: string, uploadId: string, partNumber: number, ttlSeconds: number): Promise<SignedRequest>;
+  /** Every part received so far, in part order. An unknown or aborted upload is `upload_expired`. */
+  listParts(key: string, uploadId: string): Promise<StoredPart[]>;
+  /** Joins the parts into the object at `key`; returns its size. */
+  completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ size: number }>;
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+  signDownload(key: string, options: DownloadOptions): Promise<string>;
+  read(key: string, range?: ByteRange): Promise<Readable>;
+  /** The object's size, or null when there is none. */
+  stat(key: string): Promise<{ size: number } | null>;
+  delete(key: string): Promise<void>;
 }

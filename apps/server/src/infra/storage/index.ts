@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Env } from '../../env.ts';
+import { deriveKey } from '../../lib/crypto.ts';
 import type { StorageDriver } from './driver.ts';
 import { localStorage } from './local.ts';
 import { s3Storage } from './s3.ts';
@@ -17,5 +18,5 @@ export function createStorage(env: Env): StorageDriver {
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
     });
   }
-  return localStorage(path.join(env.DATA_DIR, 'blobs'));
+  return localStorage(path.join(env.DATA_DIR, 'blobs'), env.PUBLIC_URL, deriveKey(env.SESSION_SECRET, 'local-storage-urls').toString('base64url'));
 }

@@ -1,15 +1,228 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { StorageDriver } from './driver.ts';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import type { Readable, Writable } from 'node:stream';
+import { uuidv7 } from '@cabinet/contracts';
+import { AppError } from '../../errors.ts';
+import type { ByteRange, DownloadOptions, SignedRequest, StorageDriver, StoredPart } from './driver.ts';
+import { UrlSigner } from './url-signer.ts';
 
-export function localStorage(root: string): StorageDriver {
+export const LOCAL_PART_PATH = '/storage/parts';
+export const LOCAL_BLOB_PATH = '/storage/blob';
+const MAX_PART_BYTES = 5 * 1024 ** 3;
+const KEY = /^[a-z0-9][a-z0-9/_-]{0,500}$/;
+const UPLOAD_ID = /^[0-9a-f-]{36}$/;
+
+export interface LocalStorage extends StorageDriver {
+  readonly kind: 'local';
+  readonly signer: UrlSigner;
+  /** Streams one part to disk: written under a temporary name, hashed, fsynced, then renamed. */
+  writePart(uploadId: string, partNumber: number, body: Readable): Promise<StoredPart>;
+  /** Removes temporary files a crash may have left behind. */
+  removeTemporaryFiles(): Promise<number>;
+  pathOf(key: string): string;
+}
+
+export function isLocalStorage(storage: StorageDriver): storage is LocalStorage {
+  return storage.kind === 'local';
+}
+
+/** Copies a stream into `out` with backpressure, leaving `out` open; `inspect` sees each chunk first. */
+async function copyInto(source: AsyncIterable<Buffer>, out: Writable, inspect?: (chunk: Buffer) => void): Promise<void> {
+  for await (const chunk of source) {
+    inspect?.(chunk);
+    if (!out.write(chunk)) await once(out, 'drain');
+  }
+}
+
+async function fsyncPath(p: string): Promise<void> {
+  const handle = await open(p, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes bytes so that the final name either does not exist or holds every byte, synced to
+ * disk: a temporary name in the same folder, fsync, rename, fsync the folder. The final name
+ * may depend on what was written (a part is named by its hash).
+ */
+async function writeDurably(dir: string, write: (out: Writable) => Promise<void>, finalName: () => string): Promise<string> {
+  const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
+  const out = createWriteStream(tmp);
+  try {
+    // `write` leaves the stream open; it is ended here, once, then the file is fsynced.
+    await write(out);
+    out.end();
+    await finished(out);
+    await fsyncPath(tmp);
+    const final = path.join(dir, finalName());
+    await rename(tmp, final);
+    await fsyncPath(dir);
+    return final;
+  } catch (error) {
+    out.destroy();
+    await rm(tmp, { force: true });
+    throw error;
+  }
+}
+
+export function localStorage(root: string, publicUrl: string, secret: string): LocalStorage {
+  const objects = path.join(root, 'objects');
+  const multipart = path.join(root, 'multipart');
+  const signer = new UrlSigner(publicUrl, secret);
+
+  const pathOf = (key: string) => {
+    if (!KEY.test(key) || key.includes('..')) throw new AppError('invalid_input', 'Not a storage key.');
+    return path.join(objects, key);
+  };
+  const uploadDir = (uploadId: string) => {
+    if (!UPLOAD_ID.test(uploadId)) throw new AppError('upload_expired');
+    return path.join(multipart, uploadId);
+  };
+
+  async function uploadKey(uploadId: string): Promise<string> {
+    try {
+      return (await readFile(path.join(uploadDir(uploadId), 'key'), 'utf8')).trim();
+    } catch {
+      throw new AppError('upload_expired');
+    }
+  }
+
+  async function parts(uploadId: string): Promise<StoredPart[]> {
+    const dir = uploadDir(uploadId);
+    const latest = new Map<number, StoredPart & { mtime: number }>();
+    for (const name of await readdir(dir)) {
+      const m = /^(\d+)\.([0-9a-f]{32})\.part$/.exec(name);
+      if (!m) continue;
+      const info = await stat(path.join(dir, name)).catch(() => null);
+      if (!info) continue;
+      const part = { partNumber: Number(m[1]), etag: m[2]!, size: info.size, mtime: info.mtimeMs };
+      const seen = latest.get(part.partNumber);
+      if (!seen || seen.mtime <= part.mtime) latest.set(part.partNumber, part);
+    }
+    return [...latest.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
+  }
+
   return {
     kind: 'local',
+    signer,
+    pathOf,
+
     async check() {
-      await mkdir(root, { recursive: true });
-      const probe = path.join(root, `.probe-${process.pid}`);
+      await mkdir(objects, { recursive: true });
+      const probe = path.join(objects, `.probe-${process.pid}`);
       await writeFile(probe, 'ok');
       await rm(probe, { force: true });
     },
+
+    async createMultipart(key) {
+      pathOf(key);
+      const uploadId = uuidv7();
+      const dir = uploadDir(uploadId);
+      await mkdir(dir, { recursive: true });
+      await writeFile(path.join(dir, 'key'), key);
+      return uploadId;
+    },
+
+    async signPart(key, uploadId, partNumber, ttlSeconds): Promise<SignedRequest> {
+      const { url, expiresAt } = signer.sign(`${LOCAL_PART_PATH}/${uploadId}/${partNumber}`, { k: key }, ttlSeconds);
+      return { method: 'PUT', url, expiresAt };
+    },
+
+    async writePart(uploadId, partNumber, body) {
+      const dir = uploadDir(uploadId);
+      await uploadKey(uploadId);
+      const md5 = createHash('md5');
+      let size = 0;
+      let etag = '';
+      const final = await writeDurably(
+        dir,
+        (out) =>
+          copyInto(body, out, (chunk) => {
+            size += chunk.length;
+            if (size > MAX_PART_BYTES) throw new AppError('invalid_input', 'A part holds at most 5 GiB.');
+            md5.update(chunk);
+          }),
+        () => `${partNumber}.${(etag = md5.digest('hex'))}.part`,
+      );
+      // A part sent again replaces the earlier one.
+      for (const name of await readdir(dir)) {
+        if (name.startsWith(`${partNumber}.`) && name.endsWith('.part') && name !== path.basename(final)) await rm(path.join(dir, name), { force: true });
+      }
+      return { partNumber, etag, size };
+    },
+
+    async listParts(key, uploadId) {
+      if ((await uploadKey(uploadId)) !== key) throw new AppError('upload_expired');
+      return parts(uploadId);
+    },
+
+    async completeMultipart(key, uploadId, wanted) {
+      if ((await uploadKey(uploadId)) !== key) throw new AppError('upload_expired');
+      const have = new Map((await parts(uploadId)).map((p) => [p.partNumber, p]));
+      for (const p of wanted) {
+        const part = have.get(p.partNumber);
+        if (!part || part.etag !== p.etag.replace(/"/g, '')) throw new AppError('invalid_input', `Part ${p.partNumber} is missing or differs.`, { partNumber: p.partNumber });
+      }
+      const final = pathOf(key);
+      await mkdir(path.dirname(final), { recursive: true });
+      const dir = uploadDir(uploadId);
+      await writeDurably(path.dirname(final), async (out) => {
+        for (const p of wanted) {
+          await copyInto(createReadStream(path.join(dir, `${p.partNumber}.${have.get(p.partNumber)!.etag}.part`)), out);
+        }
+      }, () => path.basename(final));
+      await rm(dir, { recursive: true, force: true });
+      return { size: (await stat(final)).size };
+    },
+
+    async abortMultipart(_key, uploadId) {
+      await rm(uploadDir(uploadId), { recursive: true, force: true });
+    },
+
+    async signDownload(key, o: DownloadOptions) {
+      pathOf(key);
+      return signer.sign(LOCAL_BLOB_PATH, { k: key, n: o.filename, t: o.contentType, d: o.disposition }, o.ttlSeconds).url;
+    },
+
+    async read(key, range?: ByteRange) {
+      const file = pathOf(key);
+      await stat(file).catch(() => {
+        throw new AppError('not_found');
+      });
+      return createReadStream(file, range ? { start: range.start, end: range.end } : {});
+    },
+
+    async stat(key) {
+      const info = await stat(pathOf(key)).catch(() => null);
+      return info ? { size: info.size } : null;
+    },
+
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+
+    async removeTemporaryFiles() {
+      let removed = 0;
+      const walk = async (dir: string): Promise<void> => {
+        for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) await walk(full);
+          else if (/^\.tmp-[0-9a-f]{12}$/.test(entry.name)) {
+            await rm(full, { force: true });
+            removed++;
+          }
+        }
+      };
+      await walk(root);
+      return removed;
+    },
   };
 }
+

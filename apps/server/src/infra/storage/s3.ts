@@ -1,5 +1,20 @@
-import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import type { StorageDriver } from './driver.ts';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Readable } from 'node:stream';
+import { AppError } from '../../errors.ts';
+import type { StorageDriver, StoredPart } from './driver.ts';
+import { storageError } from './storage-errors.ts';
 
 export interface S3Settings {
   endpoint?: string | undefined;
@@ -10,8 +25,8 @@ export interface S3Settings {
   forcePathStyle: boolean;
 }
 
-export function s3Storage(settings: S3Settings): StorageDriver {
-  const client = new S3Client({
+export function s3Client(settings: S3Settings): S3Client {
+  return new S3Client({
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
@@ -19,11 +34,116 @@ export function s3Storage(settings: S3Settings): StorageDriver {
     // Browsers cannot satisfy the SDK's default checksums on presigned requests.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
+    maxAttempts: 3,
   });
+}
+
+const isMissingUpload = (error: unknown) => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'NoSuchUpload' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404;
+};
+
+/** Wraps a call so an unreachable or failing storage answers `storage_unavailable`. */
+async function guard<T>(call: () => Promise<T>, onMissing?: () => T | never): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (onMissing && isMissingUpload(error)) return onMissing();
+    throw storageError(error);
+  }
+}
+
+const uploadExpired = (): never => {
+  throw new AppError('upload_expired');
+};
+
+export function s3Storage(settings: S3Settings): StorageDriver {
+  const client = s3Client(settings);
+  const Bucket = settings.bucket;
   return {
     kind: 's3',
+
     async check() {
-      await client.send(new HeadBucketCommand({ Bucket: settings.bucket }), { abortSignal: AbortSignal.timeout(5_000) });
+      await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(5_000) });
+    },
+
+    async createMultipart(key, contentType) {
+      const res = await guard(() => client.send(new CreateMultipartUploadCommand({ Bucket, Key: key, ContentType: contentType })));
+      return res.UploadId!;
+    },
+
+    async signPart(key, uploadId, partNumber, ttlSeconds) {
+      const url = await getSignedUrl(client, new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn: ttlSeconds });
+      return { method: 'PUT', url, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
+    },
+
+    async listParts(key, uploadId) {
+      const parts: StoredPart[] = [];
+      let marker: string | undefined;
+      // ListParts answers at most 1,000 parts a page.
+      for (;;) {
+        const page = await guard(
+          () => client.send(new ListPartsCommand({ Bucket, Key: key, UploadId: uploadId, ...(marker ? { PartNumberMarker: marker } : {}) })),
+          uploadExpired,
+        );
+        for (const p of page.Parts ?? []) parts.push({ partNumber: p.PartNumber!, etag: (p.ETag ?? '').replace(/"/g, ''), size: p.Size ?? 0 });
+        if (!page.IsTruncated) return parts;
+        marker = page.NextPartNumberMarker;
+      }
+    },
+
+    async completeMultipart(key, uploadId, parts) {
+      await guard(
+        () =>
+          client.send(
+            new CompleteMultipartUploadCommand({
+              Bucket,
+              Key: key,
+              UploadId: uploadId,
+              MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: `"${p.etag.replace(/"/g, '')}"` })) },
+            }),
+          ),
+        uploadExpired,
+      );
+      const head = await guard(() => client.send(new HeadObjectCommand({ Bucket, Key: key })));
+      return { size: head.ContentLength ?? 0 };
+    },
+
+    async abortMultipart(key, uploadId) {
+      await guard(() => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })), () => undefined);
+    },
+
+    async signDownload(key, o) {
+      const input = {
+        Bucket,
+        Key: key,
+        ResponseContentDisposition: `${o.disposition}; filename*=UTF-8''${encodeURIComponent(o.filename)}`,
+        ResponseContentType: o.contentType,
+      };
+      const command = o.method === 'HEAD' ? new HeadObjectCommand(input) : new GetObjectCommand(input);
+      return getSignedUrl(client, command, { expiresIn: o.ttlSeconds });
+    },
+
+    async read(key, range) {
+      const res = await guard(
+        () => client.send(new GetObjectCommand({ Bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) })),
+        () => {
+          throw new AppError('not_found');
+        },
+      );
+      return res.Body as Readable;
+    },
+
+    async stat(key) {
+      const head = await guard(
+        () => client.send(new HeadObjectCommand({ Bucket, Key: key })),
+        () => null,
+      );
+      return head ? { size: head.ContentLength ?? 0 } : null;
+    },
+
+    async delete(key) {
+      await guard(() => client.send(new DeleteObjectCommand({ Bucket, Key: key })));
     },
   };
 }

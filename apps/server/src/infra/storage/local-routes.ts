@@ -1,0 +1,75 @@
+import type { FastifyInstance } from 'fastify';
+import { stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { AppError } from '../../errors.ts';
+import { LOCAL_BLOB_PATH, LOCAL_PART_PATH, type LocalStorage } from './local.ts';
+
+/** Parses a single `Range: bytes=a-b` against a size; null for the whole file, 'unsatisfiable' when out of bounds. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+}
+
+/**
+ * With local storage, Cabinet itself is the bucket: it receives parts and serves bytes on the
+ * URLs it signed, as S3 would on presigned ones.
+ */
+export async function localStorageRoutes(app: FastifyInstance, storage: LocalStorage) {
+  await app.register(async (scope) => {
+    // Parts stream to disk as they arrive; nothing buffers a whole part in memory.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    scope.put<{ Params: { uploadId: string; partNumber: string }; Querystring: Record<string, string> }>(
+      `${LOCAL_PART_PATH}/:uploadId/:partNumber`,
+      { schema: { hide: true }, config: { public: true } },
+      async (req, reply) => {
+        const params = storage.signer.verify(`${LOCAL_PART_PATH}/${req.params.uploadId}/${req.params.partNumber}`, req.query);
+        if (!params) throw new AppError('forbidden', 'This upload link is invalid or has expired.');
+        const partNumber = Number(req.params.partNumber);
+        if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new AppError('invalid_input', 'Part numbers run from 1 to 10,000.');
+        const part = await storage.writePart(req.params.uploadId, partNumber, req.raw);
+        return reply.header('etag', `"${part.etag}"`).code(200).send();
+      },
+    );
+  });
+
+  app.route<{ Querystring: Record<string, string> }>({
+    method: ['GET', 'HEAD'],
+    url: LOCAL_BLOB_PATH,
+    schema: { hide: true },
+    config: { public: true },
+    handler: async (req, reply) => {
+      const params = storage.signer.verify(LOCAL_BLOB_PATH, req.query);
+      if (!params?.k) throw new AppError('forbidden', 'This download link is invalid or has expired.');
+      const file = storage.pathOf(params.k);
+      const info = await stat(file).catch(() => null);
+      if (!info) throw new AppError('not_found');
+      const range = parseRange(req.headers.range, info.size);
+      reply
+        .header('accept-ranges', 'bytes')
+        .header('content-type', params.t || 'application/octet-stream')
+        .header('content-disposition', `${params.d === 'inline' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(params.n ?? 'download')}`)
+        .header('cache-control', 'private, max-age=300')
+        .header('content-security-policy', "default-src 'none'; sandbox");
+      if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
+      const { start, end } = range ?? { start: 0, end: info.size - 1 };
+      reply.header('content-length', String(Math.max(0, end - start + 1)));
+      if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${info.size}`);
+      if (req.method === 'HEAD' || info.size === 0) return reply.send();
+      return reply.send(createReadStream(file, { start, end }));
+    },
+  });
+}

@@ -1,0 +1,128 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '@cabinet/contracts';
+import { AppError } from '../../errors.ts';
+import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import type { StorageDriver } from './driver.ts';
+
+const MiB = 1024 * 1024;
+const s3 = testS3Settings();
+const drivers: [string, () => Promise<Record<string, string>>][] = [['local disk', async () => ({ STORAGE_DRIVER: 'local' })]];
+if (s3) drivers.push(['S3', async () => s3]);
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** One suite, run against every driver: the protocol the browser uses, over real HTTP. */
+describe.each(drivers)('storage on %s', (_name, settingsFor) => {
+  let t: TestApp;
+  let storage: StorageDriver;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const settings = await settingsFor();
+    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
+    t = await startTestApp({ ...settings, PORT: String(port) });
+    storage = t.ctx.storage;
+  });
+  afterAll(() => t.close());
+
+  async function put(url: string, body: Uint8Array): Promise<Response> {
+    return fetch(url, { method: 'PUT', body, headers: { origin: t.url } });
+  }
+
+  it('is ready', async () => {
+    await expect(storage.check()).resolves.toBeUndefined();
+    expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+  });
+
+  it('takes parts in any order, lists them, joins them, and serves the bytes with ranges', async () => {
+    const key = `test/${uuidv7()}`;
+    const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(1234)];
+    const uploadId = await storage.createMultipart(key, 'application/octet-stream');
+    const etags: string[] = [];
+    for (const i of [2, 0, 1]) {
+      const signed = await storage.signPart(key, uploadId, i + 1, 600);
+      expect(signed.method).toBe('PUT');
+      const res = await put(signed.url, parts[i]!);
+      expect(res.status, await res.clone().text()).toBe(200);
+      etags[i] = res.headers.get('etag')!.replace(/"/g, '');
+    }
+    const listed = await storage.listParts(key, uploadId);
+    expect(listed.map((p) => [p.partNumber, p.size, p.etag])).toEqual(parts.map((p, i) => [i + 1, p.length, etags[i]]));
+
+    const { size } = await storage.completeMultipart(key, uploadId, etags.map((etag, i) => ({ partNumber: i + 1, etag })));
+    const whole = Buffer.concat(parts);
+    expect(size).toBe(whole.length);
+    expect(await storage.stat(key)).toEqual({ size: whole.length });
+
+    const download = { ttlSeconds: 60, filename: 'données <1>.bin', contentType: 'application/octet-stream', disposition: 'attachment' } as const;
+    const url = await storage.signDownload(key, download);
+    const full = await fetch(url);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-disposition')).toContain("attachment; filename*=UTF-8''donn%C3%A9es%20%3C1%3E.bin");
+    expect(sha(new Uint8Array(await full.arrayBuffer()))).toBe(sha(whole));
+
+    const ranged = await fetch(url, { headers: { range: 'bytes=5242870-5242889' } });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(whole.subarray(5242870, 5242890));
+    const head = await fetch(await storage.signDownload(key, { ...download, method: 'HEAD' }), { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(whole.length));
+
+    const streamed: Buffer[] = [];
+    for await (const chunk of await storage.read(key, { start: 10, end: 19 })) streamed.push(chunk as Buffer);
+    expect(Buffer.concat(streamed)).toEqual(whole.subarray(10, 20));
+
+    await storage.delete(key);
+    expect(await storage.stat(key)).toBeNull();
+  });
+
+  it('replaces a part sent twice with the later bytes', async () => {
+    const key = `test/${uuidv7()}`;
+    const uploadId = await storage.createMultipart(key, 'text/plain');
+    await put((await storage.signPart(key, uploadId, 1, 60)).url, Buffer.from('first'));
+    const second = await put((await storage.signPart(key, uploadId, 1, 60)).url, Buffer.from('second!'));
+    const listed = await storage.listParts(key, uploadId);
+    expect(listed).toEqual([{ partNumber: 1, size: 7, etag: second.headers.get('etag')!.replace(/"/g, '') }]);
+    await storage.abortMultipart(key, uploadId);
+  });
+
+  it('forgets an aborted upload', async () => {
+    const key = `test/${uuidv7()}`;
+    const uploadId = await storage.createMultipart(key, 'text/plain');
+    await put((await storage.signPart(key, uploadId, 1, 60)).url, Buffer.from('bytes'));
+    await storage.abortMultipart(key, uploadId);
+    const error = await storage.listParts(key, uploadId).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('upload_expired');
+    expect(await storage.stat(key)).toBeNull();
+  });
+
+  it('refuses a tampered or expired signature', async () => {
+    const key = `test/${uuidv7()}`;
+    const uploadId = await storage.createMultipart(key, 'text/plain');
+    const signed = new URL((await storage.signPart(key, uploadId, 1, 60)).url);
+    const other = new URL(signed);
+    other.pathname = other.pathname.replace(/\/1$/, '/2').replace(/partNumber=1/, 'partNumber=2');
+    other.searchParams.set('partNumber', other.searchParams.has('partNumber') ? '2' : '');
+    if (!other.searchParams.get('partNumber')) other.searchParams.delete('partNumber');
+    expect((await put(other.href, Buffer.from('x'))).status).toBe(403);
+    const expired = await storage.signPart(key, uploadId, 1, 1);
+    await new Promise((r) => setTimeout(r, 2100));
+    expect((await put(expired.url, Buffer.from('x'))).status).toBe(403);
+    expect(await storage.listParts(key, uploadId)).toEqual([]);
+    await storage.abortMultipart(key, uploadId);
+  });
+});
+
+describe('storage that cannot be reached', () => {
+  it('answers storage_unavailable', async () => {
+    const { s3Storage } = await import('./s3.ts');
+    const storage = s3Storage({ endpoint: `http://127.0.0.1:${await freePort()}`, region: 'us-east-1', bucket: 'b', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
+    const error = await storage.createMultipart('test/x', 'text/plain').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('storage_unavailable');
+    await expect(storage.check()).rejects.toThrow();
+  });
+});
