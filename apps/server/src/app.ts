@@ -20,6 +20,7 @@ import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { meRoutes } from './modules/users/me.routes.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
+import { itemsRoutes } from './modules/items/items.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -127,6 +128,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await sessionsRoutes(api, ctx);
       await tokensRoutes(api, ctx);
       await workspacesRoutes(api, ctx);
+      await itemsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -7,3 +7,4 @@ export * from './me.ts';
 export * from './sessions.ts';
 export * from './tokens.ts';
 export * from './workspaces.ts';
+export * from './items.ts';

@@ -95,6 +95,18 @@ export interface MembershipsTable {
   updated_at: Timestamp;
 }
 
+export interface ItemGrantsTable {
+  id: string;
+  item_id: string;
+  principal_type: 'user' | 'group' | 'workspace';
+  principal_id: string;
+  role: 'viewer' | 'commenter' | 'editor' | 'manager';
+  expires_at: NullableTimestamp;
+  created_by: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -103,6 +115,7 @@ export interface Database {
   workspaces: WorkspacesTable;
   items: ItemsTable;
   memberships: MembershipsTable;
+  item_grants: ItemGrantsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -110,3 +123,4 @@ export type SessionRow = Selectable<SessionsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type NewItem = Insertable<ItemsTable>;
+export type ItemRow = Selectable<ItemsTable>;

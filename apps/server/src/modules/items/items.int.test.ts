@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given, type Person } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+let t: TestApp;
+let g: ReturnType<typeof given>;
+beforeAll(async () => {
+  t = await startTestApp();
+  g = given(t.ctx, t.url);
+});
+afterAll(() => t.close());
+
+const folder = (p: Person, parentId: string, name: string) => p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'folder', name, parentId });
+
+describe('folders', () => {
+  it('creates folders in the shared root and in My files, and lists them folders first, page by page', async () => {
+    const ada = await g.person('Ada');
+    const shared = await folder(ada, ada.workspace.rootId, 'Projects');
+    expect(shared.status).toBe(201);
+    expect(shared.body).toMatchObject({ kind: 'folder', name: 'Projects', parentId: ada.workspace.rootId, workspaceId: ada.workspace.id, ownerId: ada.id, size: 0, version: 1, role: 'manager' });
+    expect((await folder(ada, ada.workspace.homeId, 'Private')).status).toBe(201);
+
+    for (const name of ['delta', 'Alpha', 'charlie', 'bravo', 'echo']) expect((await folder(ada, shared.body.id, name)).status).toBe(201);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { name: string }[]; nextCursor: string | null } } = await ada.call(
+        'GET',
+        `/workspaces/${ada.workspace.id}/items/${shared.body.id}/children?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      seen.push(...page.body.items.map((i) => i.name));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(['Alpha', 'bravo', 'charlie', 'delta', 'echo']);
+    const desc = await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${shared.body.id}/children?order=desc&limit=3`);
+    expect(desc.body.items.map((i: { name: string }) => i.name)).toEqual(['echo', 'delta', 'charlie']);
+  });
+
+  it('refuses names that break the rules, one entry per field', async () => {
+    const ada = await g.person();
+    for (const name of ['', ' lead', 'trail ', 'a/b', '.', '..', 'bell\u0007', 'x'.repeat(256), 'é'.repeat(128)]) {
+      const res = await folder(ada, ada.workspace.rootId, name);
+      expect(res.status, JSON.stringify(name)).toBe(400);
+      expect(res.body.error.code).toBe('invalid_input');
+      expect(res.body.error.details.fields).toHaveLength(1);
+    }
+    const decomposed = await folder(ada, ada.workspace.rootId, 'Cafe\u0301');
+    expect(decomposed.body.name).toBe('Caf\u00e9');
+  });
+
+  it('answers name_conflict with a free name, ignoring case', async () => {
+    const ada = await g.person();
+    await folder(ada, ada.workspace.rootId, 'Reports');
+    await folder(ada, ada.workspace.rootId, 'Reports (2)');
+    const clash = await folder(ada, ada.workspace.rootId, 'reports');
+    expect(clash.status).toBe(409);
+    expect(clash.body.error.code).toBe('name_conflict');
+    expect(clash.body.error.details.suggestedName).toBe('reports (3)');
+  });
+
+  it('renames and moves, refuses cycles, and refuses a stale If-Match', async () => {
+    const ada = await g.person();
+    const a = (await folder(ada, ada.workspace.rootId, 'A')).body;
+    const b = (await folder(ada, a.id, 'B')).body;
+    const renamed = await ada.call('PATCH', `/items/${b.id}`, { name: 'Bee' }, { 'if-match': '"1"' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ name: 'Bee', version: 2 });
+    expect(renamed.headers.get('etag')).toBe('"2"');
+    const stale = await ada.call('PATCH', `/items/${b.id}`, { name: 'Stale' }, { 'if-match': '"1"' });
+    expect(stale.status).toBe(412);
+    expect(stale.body.error.code).toBe('version_mismatch');
+
+    const cycle = await ada.call('PATCH', `/items/${a.id}`, { parentId: b.id });
+    expect(cycle.status).toBe(409);
+    expect(cycle.body.error.code).toBe('cycle');
+    expect((await ada.call('PATCH', `/items/${a.id}`, { parentId: a.id })).body.error.code).toBe('cycle');
+
+    const moved = await ada.call('PATCH', `/items/${b.id}`, { parentId: ada.workspace.homeId });
+    expect(moved.body).toMatchObject({ parentId: ada.workspace.homeId, name: 'Bee' });
+    await folder(ada, a.id, 'Bee');
+    const back = await ada.call('PATCH', `/items/${b.id}`, { parentId: a.id });
+    expect(back.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: 'Bee (2)' } });
+
+    expect((await ada.call('PATCH', `/items/${ada.workspace.rootId}`, { name: 'Mine' })).status).toBe(403);
+  });
+});
+
+describe('who sees what', () => {
+  it('keeps My files private, other workspaces invisible, and shows shared items by grant', async () => {
+    const owner = await g.person('Owner');
+    const colleague = await g.person('Colleague');
+    const guest = await g.person('Guest');
+    const stranger = await g.person('Stranger');
+    const colleagueHome = await g.membership(colleague, owner.workspace.id, 'member');
+    await g.membership(guest, owner.workspace.id, 'guest');
+
+    const privateFolder = (await folder(owner, owner.workspace.homeId, 'Diary')).body;
+    const team = (await folder(owner, owner.workspace.rootId, 'Team')).body;
+    const inner = (await folder(owner, team.id, 'Inner')).body;
+
+    // A colleague edits the shared tree but does not see the owner's My files.
+    expect((await colleague.call('GET', `/items/${team.id}`)).body.role).toBe('editor');
+    expect((await colleague.call('GET', `/items/${privateFolder.id}`)).status).toBe(404);
+    expect((await colleague.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'Mine', parentId: colleagueHome })).status).toBe(201);
+    expect((await owner.call('GET', `/items/${colleagueHome}`)).status).toBe(404);
+
+    // A stranger sees nothing, not even by id.
+    expect((await stranger.call('GET', `/items/${team.id}`)).body.error.code).toBe('not_found');
+    expect((await stranger.call('GET', `/workspaces/${owner.workspace.id}/items/${team.id}/children`)).status).toBe(404);
+
+    // A guest sees only what is shared with them, and what is below it.
+    expect((await guest.call('GET', `/items/${team.id}`)).status).toBe(404);
+    await g.grant(team.id, { user: guest }, 'viewer');
+    expect((await guest.call('GET', `/items/${inner.id}`)).body.role).toBe('viewer');
+    const listing = await guest.call('GET', `/workspaces/${owner.workspace.id}/items/${team.id}/children`);
+    expect(listing.body.items.map((i: { name: string }) => i.name)).toEqual(['Inner']);
+    const create = await guest.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'No', parentId: team.id });
+    expect(create.status).toBe(403);
+    expect(create.body.error.code).toBe('forbidden');
+    await g.grant(inner.id, { user: guest }, 'editor');
+    expect((await guest.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'Yes', parentId: inner.id })).status).toBe(201);
+
+    // An expired grant grants nothing.
+    await g.grant(privateFolder.id, { user: colleague }, 'viewer', new Date(Date.now() - 1000));
+    expect((await colleague.call('GET', `/items/${privateFolder.id}`)).status).toBe(404);
+    await g.grant(privateFolder.id, { user: stranger }, 'viewer');
+    expect((await stranger.call('GET', `/items/${privateFolder.id}`)).status).toBe(404);
+
+    // Nothing moves to another workspace.
+    const elsewhere = await colleague.call('PATCH', `/items/${team.id}`, { parentId: colleague.workspace.rootId });
+    expect(elsewhere.status).toBe(403);
+  });
+});

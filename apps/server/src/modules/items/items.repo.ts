@@ -1,0 +1,117 @@
+import { uuidv7 } from '@cabinet/contracts';
+import { sql, type Kysely } from 'kysely';
+import type { Database, ItemRow } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+
+export function findItem(db: Q, id: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function lockItem(db: Q, id: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('items').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+export interface AccessFacts {
+  rootId: string;
+  /** Ids from the item up to its root, the item first. */
+  chain: string[];
+  /** The strongest live grant on the item or an ancestor for this user or their workspace (1 viewer … 4 manager), 0 for none. */
+  grantRank: number;
+}
+
+/** Walks up from an item (at most 64 levels) and reads the grants along the way, in one query. */
+export async function findAccessFacts(db: Q, itemId: string, userId: string, workspaceId: string): Promise<AccessFacts | undefined> {
+  const rows = await sql<{ chain: string[]; root_id: string | null; grant_rank: number | null }>`
+    WITH RECURSIVE chain AS (
+      SELECT id, parent_id, 0 AS depth FROM items WHERE id = ${itemId}
+      UNION ALL
+      SELECT i.id, i.parent_id, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
+    )
+    SELECT
+      (SELECT array_agg(id::text ORDER BY depth) FROM chain) AS chain,
+      (SELECT id FROM chain WHERE parent_id IS NULL) AS root_id,
+      (SELECT max(CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter' THEN 2 WHEN 'editor' THEN 3 ELSE 4 END)
+         FROM item_grants g JOIN chain c ON g.item_id = c.id
+        WHERE (g.expires_at IS NULL OR g.expires_at > now())
+          AND ((g.principal_type = 'user' AND g.principal_id = ${userId})
+            OR (g.principal_type = 'workspace' AND g.principal_id = ${workspaceId}))) AS grant_rank
+  `.execute(db);
+  const row = rows.rows[0];
+  if (!row?.root_id || !row.chain) return undefined;
+  return { rootId: row.root_id, chain: row.chain, grantRank: Number(row.grant_rank ?? 0) };
+}
+
+export async function insertFolder(db: Q, f: { workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {
+  return db
+    .insertInto('items')
+    .values({ id: uuidv7(), workspace_id: f.workspaceId, parent_id: f.parentId, kind: 'folder', name: f.name, owner_id: f.ownerId, size_bytes: 0, updated_by: f.ownerId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function updateItemPlacement(db: Q, id: string, change: { name?: string; parentId?: string }, by: string): Promise<ItemRow> {
+  return db
+    .updateTable('items')
+    .set({
+      ...(change.name !== undefined ? { name: change.name } : {}),
+      ...(change.parentId !== undefined ? { parent_id: change.parentId } : {}),
+      updated_by: by,
+      updated_at: new Date(),
+      version: sql`version + 1`,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** An active item in the folder with this name, compared as the unique index compares (case-insensitively). */
+export function findActiveSibling(db: Q, parentId: string, name: string, exceptId?: string) {
+  let q = db
+    .selectFrom('items')
+    .select('id')
+    .where('parent_id', '=', parentId)
+    .where('state', '=', 'active')
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`);
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return q.executeTakeFirst();
+}
+
+/** Active names in a folder that start like `base`, to suggest a free one. */
+export async function siblingNamesLike(db: Q, parentId: string, base: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('items')
+    .select('name')
+    .where('parent_id', '=', parentId)
+    .where('state', '=', 'active')
+    .where(sql<string>`lower(name)`, 'like', `${base.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+    .execute();
+  return new Set(rows.map((r) => r.name.toLowerCase()));
+}
+
+export type ChildSort = 'name' | 'modified' | 'size' | 'type';
+
+/** One keyset page of a folder's active children: folders first, then the sort key, then id. */
+export async function findChildrenPage(
+  db: Q,
+  parentId: string,
+  o: { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] },
+): Promise<ItemRow[]> {
+  const key =
+    o.sort === 'modified' ? sql`updated_at`
+    : o.sort === 'size' ? sql`size_bytes`
+    : o.sort === 'type' ? sql`coalesce(mime_type, '') || '/' || lower(name)`
+    : sql`lower(name)`;
+  const dir = o.order === 'desc' ? sql`DESC` : sql`ASC`;
+  const cmp = o.order === 'desc' ? sql`<` : sql`>`;
+  const after = o.after
+    ? sql`AND ((kind <> 'folder') > ${o.after[0]} OR ((kind <> 'folder') = ${o.after[0]} AND (${key}, id) ${cmp} (${o.after[1]}, ${o.after[2]})))`
+    : sql``;
+  const rows = await sql<ItemRow>`
+    SELECT * FROM items
+    WHERE parent_id = ${parentId} AND state = 'active' ${after}
+    ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}
+    LIMIT ${o.limit}
+  `.execute(db);
+  return rows.rows;
+}

@@ -1,0 +1,61 @@
+import { ZChildrenQuery, ZCreateItemRequest, ZIdParams, ZItem, ZItemPage, ZUpdateItemRequest } from '@cabinet/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { requireActor } from '../auth/actor.ts';
+import { createFolder, getItem, listChildren, updateItem } from './items.service.ts';
+
+const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
+
+/** `If-Match: "3"` (or 3) → 3; absent → undefined. */
+function ifMatchVersion(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const version = Number(header.replace(/^W\//, '').replace(/"/g, ''));
+  if (!Number.isInteger(version)) throw new AppError('invalid_input', 'If-Match takes the item version, as its ETag gave it.', { fields: [{ path: 'headers.if-match', message: 'is not a version' }] });
+  return version;
+}
+
+export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/workspaces/:ws/items',
+    { schema: { tags: ['items'], summary: 'Create a folder', params: ZWorkspaceParams, body: ZCreateItemRequest, response: { 201: ZItem } } },
+    async (req, reply) => reply.code(201).send(await createFolder(ctx.db, requireActor(req), req.params.ws, req.body)),
+  );
+  r.get(
+    '/workspaces/:ws/items/:id/children',
+    {
+      schema: {
+        tags: ['items'],
+        summary: 'List a folder: folders first, then by the sort key; keyset pages',
+        params: ZWorkspaceParams.extend({ id: z.uuid() }),
+        querystring: ZChildrenQuery,
+        response: { 200: ZItemPage },
+      },
+    },
+    async (req) => listChildren(ctx.db, requireActor(req), req.params.ws, req.params.id, req.query),
+  );
+  r.get('/items/:id', { schema: { tags: ['items'], summary: 'One item', params: ZIdParams, response: { 200: ZItem } } }, async (req, reply) => {
+    const item = await getItem(ctx.db, requireActor(req), req.params.id);
+    return reply.header('etag', `"${item.version}"`).send(item);
+  });
+  r.patch(
+    '/items/:id',
+    {
+      schema: {
+        tags: ['items'],
+        summary: 'Rename and/or move (If-Match: the version, to refuse a stale change)',
+        params: ZIdParams,
+        headers: z.object({ 'if-match': z.string().optional() }).passthrough(),
+        body: ZUpdateItemRequest,
+        response: { 200: ZItem },
+      },
+    },
+    async (req, reply) => {
+      const item = await updateItem(ctx.db, requireActor(req), req.params.id, req.body, ifMatchVersion(req.headers['if-match']));
+      return reply.header('etag', `"${item.version}"`).send(item);
+    },
+  );
+}

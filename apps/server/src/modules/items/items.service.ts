@@ -1,0 +1,135 @@
+import type { TChildrenQuery, TCreateItemRequest, TItem, TItemRole, TUpdateItemRequest } from '@cabinet/contracts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import type { ItemRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { getWorkspace } from '../workspaces/workspaces.service.ts';
+import { requireItem } from './items.policy.ts';
+import { findActiveSibling, findChildrenPage, insertFolder, siblingNamesLike, updateItemPlacement, type ChildSort } from './items.repo.ts';
+
+const MAX_DEPTH = 64;
+
+export function presentItem(item: ItemRow, role: TItemRole): TItem {
+  return {
+    id: item.id,
+    workspaceId: item.workspace_id,
+    parentId: item.parent_id,
+    kind: item.kind,
+    name: item.name,
+    size: Number(item.size_bytes),
+    mimeType: item.mime_type,
+    ownerId: item.owner_id,
+    updatedAt: item.updated_at.toISOString(),
+    updatedBy: item.updated_by,
+    version: item.version,
+    role,
+  };
+}
+
+/** "report (2).pdf" for "report.pdf" when taken: the first free name in the folder. */
+export async function suggestFreeName(db: Db, parentId: string, name: string): Promise<string> {
+  const dot = name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const taken = await siblingNamesLike(db, parentId, stem);
+  for (let n = 2; n < 10_000; n++) {
+    const candidate = `${stem} (${n})${ext}`;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
+  }
+  return `${stem} (${Date.now()})${ext}`;
+}
+
+const isNameClash = (error: unknown) => (error as { code?: string }).code === '23505';
+
+async function nameConflict(db: Db, parentId: string, name: string): Promise<AppError> {
+  return new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parentId, name) });
+}
+
+/** Refuses a name an active sibling already has (case-insensitively), offering a free one. */
+async function requireFreeName(db: Db, parentId: string, name: string, exceptId?: string): Promise<void> {
+  if (await findActiveSibling(db, parentId, name, exceptId)) throw await nameConflict(db, parentId, name);
+}
+
+/** The unique index is the last word when two writers race for a name: its violation is a name_conflict too. */
+async function catchNameClash<T>(db: Db, parentId: () => string | undefined, name: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const parent = parentId();
+    if (isNameClash(error) && parent) throw await nameConflict(db, parent, name);
+    throw error;
+  }
+}
+
+export async function createFolder(db: Db, actor: Actor, workspaceIdOrSlug: string, input: TCreateItemRequest & { name: string }): Promise<TItem> {
+  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
+  return catchNameClash(db, () => input.parentId, input.name, () => inTransaction(db, async (tx) => {
+    const parent = await requireItem(tx, actor, input.parentId, 'edit', { lock: true });
+    if (parent.item.workspace_id !== workspace.id) throw new AppError('not_found');
+    if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be created inside a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+    if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
+    await requireFreeName(tx, parent.item.id, input.name);
+    const folder = await insertFolder(tx, { workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
+    return presentItem(folder, parent.role);
+  }));
+}
+
+export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {
+  const { item, role } = await requireItem(db, actor, id, 'view');
+  return presentItem(item, role);
+}
+
+interface Cursor {
+  f: boolean;
+  k: string | number;
+  i: string;
+}
+
+export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: string, folderId: string, q: TChildrenQuery): Promise<{ items: TItem[]; nextCursor: string | null }> {
+  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
+  const { item: folder, role } = await requireItem(db, actor, folderId, 'view');
+  if (folder.workspace_id !== workspace.id) throw new AppError('not_found');
+  let after: [boolean, string | number, string] | undefined;
+  if (q.cursor) {
+    try {
+      const c = JSON.parse(Buffer.from(q.cursor, 'base64url').toString('utf8')) as Cursor;
+      after = [Boolean(c.f), c.k, String(c.i)];
+    } catch {
+      throw new AppError('invalid_input', 'The cursor is not one this listing gave.', { fields: [{ path: 'querystring.cursor', message: 'is not valid' }] });
+    }
+  }
+  const rows = await findChildrenPage(db, folder.id, { sort: q.sort as ChildSort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  const key = (r: ItemRow) =>
+    q.sort === 'modified' ? r.updated_at.toISOString() : q.sort === 'size' ? Number(r.size_bytes) : q.sort === 'type' ? `${r.mime_type ?? ''}/${r.name.toLowerCase()}` : r.name.toLowerCase();
+  const nextCursor = rows.length > q.limit && last ? Buffer.from(JSON.stringify({ f: last.kind !== 'folder', k: key(last), i: last.id } satisfies Cursor)).toString('base64url') : null;
+  // Children inherit the folder's role; a grant further down can only raise it, which a later call on that item shows.
+  return { items: page.map((r) => presentItem(r, role)), nextCursor };
+}
+
+/** Rename and/or move. `expectedVersion` comes from If-Match; a stale one is `version_mismatch`. */
+export async function updateItem(db: Db, actor: Actor, id: string, change: TUpdateItemRequest & { name?: string }, expectedVersion?: number): Promise<TItem> {
+  let parentId: string | undefined;
+  const name = change.name;
+  return catchNameClash(db, () => parentId, name ?? '', () => inTransaction(db, async (tx) => {
+    const access = await requireItem(tx, actor, id, 'edit', { lock: true });
+    const { item } = access;
+    if (item.parent_id === null) throw new AppError('forbidden', 'A root folder cannot be renamed or moved.');
+    if (expectedVersion !== undefined && expectedVersion !== item.version) throw new AppError('version_mismatch');
+    parentId = item.parent_id;
+    if (change.parentId !== undefined && change.parentId !== item.parent_id) {
+      const target = await requireItem(tx, actor, change.parentId, 'edit', { lock: true });
+      if (target.item.workspace_id !== item.workspace_id) throw new AppError('forbidden', 'Items cannot move to another workspace.');
+      if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only move into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+      if (target.chain.includes(item.id)) throw new AppError('cycle');
+      if (target.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
+      parentId = target.item.id;
+    }
+    const newName = name ?? item.name;
+    await requireFreeName(tx, parentId, newName, item.id);
+    const moved = parentId !== item.parent_id;
+    const updated = await updateItemPlacement(tx, item.id, { ...(name !== undefined ? { name: newName } : {}), ...(moved ? { parentId } : {}) }, actor.user.id);
+    const after = moved ? await requireItem(tx, actor, item.id, 'view') : access;
+    return presentItem(updated, after.role);
+  }));
+}
