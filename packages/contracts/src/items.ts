@@ -61,3 +61,9 @@ export const ZChildrenQuery = z.object({
 export type TChildrenQuery = z.infer<typeof ZChildrenQuery>;
 
 export const ZItemPage = z.object({ items: z.array(ZItem), nextCursor: z.string().nullable() });
+
+export const ZRestoreResult = z.object({
+  item: ZItem,
+  /** `home` when the original folder was gone, so the item came back into its owner's My files. */
+  restoredInto: z.enum(['original', 'home']),
+});

@@ -27,9 +27,10 @@ export interface ItemAccess {
   role: TItemRole;
   /** From the item up to its root. */
   chain: string[];
+  trashedAbove: boolean;
 }
 
-export async function effectiveRole(db: Db, actor: Actor, item: ItemRow): Promise<{ role: TItemRole; chain: string[] } | null> {
+export async function effectiveRole(db: Db, actor: Actor, item: ItemRow): Promise<{ role: TItemRole; chain: string[]; trashedAbove: boolean } | null> {
   const membership = await findMemberWorkspace(db, actor.user.id, item.workspace_id);
   if (!membership) return null;
   const facts = await findAccessFacts(db, item.id, actor.user.id, item.workspace_id);
@@ -41,16 +42,21 @@ export async function effectiveRole(db: Db, actor: Actor, item: ItemRow): Promis
     base = RANK.manager;
   }
   const role = ROLE_OF_RANK[Math.max(base, facts.grantRank)] ?? null;
-  return role ? { role, chain: facts.chain } : null;
+  return role ? { role, chain: facts.chain, trashedAbove: facts.trashedAbove } : null;
 }
 
-/** The item if the caller may do `action` with it: invisible → `not_found`; visible but too weak → `forbidden`. */
-export async function requireItem(db: Db, actor: Actor, id: string, action: ItemAction, options: { lock?: boolean } = {}): Promise<ItemAccess> {
+/**
+ * The item if the caller may do `action` with it: invisible → `not_found`; visible but too weak
+ * → `forbidden`. Items in the trash (or inside a trashed folder) exist only for `inTrash` calls
+ * (restore, delete forever), and those reach only items that were trashed themselves.
+ */
+export async function requireItem(db: Db, actor: Actor, id: string, action: ItemAction, options: { lock?: boolean; inTrash?: boolean } = {}): Promise<ItemAccess> {
   const item = options.lock ? await lockItem(db, id) : await findItem(db, id);
   if (!item) throw new AppError('not_found');
   const access = await effectiveRole(db, actor, item);
   if (!access) throw new AppError('not_found');
-  if (item.state !== 'active' && action !== 'manage') throw new AppError('not_found');
+  const visible = options.inTrash ? item.state === 'trashed' : item.state === 'active' && !access.trashedAbove;
+  if (!visible) throw new AppError('not_found');
   if (RANK[access.role] < NEEDED[action]) throw new AppError('forbidden');
   return { item, ...access };
 }

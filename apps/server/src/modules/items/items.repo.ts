@@ -18,17 +18,20 @@ export interface AccessFacts {
   chain: string[];
   /** The strongest live grant on the item or an ancestor for this user or their workspace (1 viewer … 4 manager), 0 for none. */
   grantRank: number;
+  /** True when a folder above the item is in the trash (so the item is in the trash with it). */
+  trashedAbove: boolean;
 }
 
 /** Walks up from an item (at most 64 levels) and reads the grants along the way, in one query. */
 export async function findAccessFacts(db: Q, itemId: string, userId: string, workspaceId: string): Promise<AccessFacts | undefined> {
-  const rows = await sql<{ chain: string[]; root_id: string | null; grant_rank: number | null }>`
+  const rows = await sql<{ chain: string[]; root_id: string | null; grant_rank: number | null; trashed_above: boolean | null }>`
     WITH RECURSIVE chain AS (
-      SELECT id, parent_id, 0 AS depth FROM items WHERE id = ${itemId}
+      SELECT id, parent_id, state, 0 AS depth FROM items WHERE id = ${itemId}
       UNION ALL
-      SELECT i.id, i.parent_id, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
+      SELECT i.id, i.parent_id, i.state, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
     )
     SELECT
+      (SELECT bool_or(state = 'trashed') FROM chain WHERE depth > 0) AS trashed_above,
       (SELECT array_agg(id::text ORDER BY depth) FROM chain) AS chain,
       (SELECT id FROM chain WHERE parent_id IS NULL) AS root_id,
       (SELECT max(CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter' THEN 2 WHEN 'editor' THEN 3 ELSE 4 END)
@@ -39,7 +42,7 @@ export async function findAccessFacts(db: Q, itemId: string, userId: string, wor
   `.execute(db);
   const row = rows.rows[0];
   if (!row?.root_id || !row.chain) return undefined;
-  return { rootId: row.root_id, chain: row.chain, grantRank: Number(row.grant_rank ?? 0) };
+  return { rootId: row.root_id, chain: row.chain, grantRank: Number(row.grant_rank ?? 0), trashedAbove: row.trashed_above === true };
 }
 
 export async function insertFolder(db: Q, f: { workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {
@@ -114,4 +117,47 @@ export async function findChildrenPage(
     LIMIT ${o.limit}
   `.execute(db);
   return rows.rows;
+}
+
+export function setTrashed(db: Q, id: string, by: string): Promise<ItemRow> {
+  return db
+    .updateTable('items')
+    .set({ state: 'trashed', trashed_at: new Date(), trashed_by: by, updated_at: new Date(), updated_by: by, version: sql`version + 1` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function setRestored(db: Q, id: string, placement: { parentId: string; name: string }, by: string): Promise<ItemRow> {
+  return db
+    .updateTable('items')
+    .set({ state: 'active', trashed_at: null, trashed_by: null, parent_id: placement.parentId, name: placement.name, updated_at: new Date(), updated_by: by, version: sql`version + 1` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deletes an item and everything below it, deepest first (parent pointers allow no other order). */
+export async function deleteSubtree(db: Q, id: string): Promise<number> {
+  const result = await sql`
+    WITH RECURSIVE sub AS (
+      SELECT id, 0 AS depth FROM items WHERE id = ${id}
+      UNION ALL
+      SELECT i.id, s.depth + 1 FROM items i JOIN sub s ON i.parent_id = s.id
+    )
+    DELETE FROM items WHERE id IN (SELECT id FROM sub)
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Trashed units (the items that were trashed, not what they hold) that a person trashed or owns, newest first. */
+export function findTrashPage(db: Q, workspaceId: string, userId: string, limit: number, before?: { at: string; id: string }) {
+  let q = db
+    .selectFrom('items')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('state', '=', 'trashed')
+    .where((eb) => eb.or([eb('trashed_by', '=', userId), eb('owner_id', '=', userId)]));
+  if (before) q = q.where(sql<boolean>`(trashed_at, id) < (${before.at}::timestamptz, ${before.id}::uuid)`);
+  return q.orderBy('trashed_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }

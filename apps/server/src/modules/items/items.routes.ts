@@ -1,11 +1,11 @@
-import { ZChildrenQuery, ZCreateItemRequest, ZIdParams, ZItem, ZItemPage, ZUpdateItemRequest } from '@cabinet/contracts';
+import { ZChildrenQuery, ZCreateItemRequest, ZIdParams, ZItem, ZItemPage, ZListQuery, ZRestoreResult, ZUpdateItemRequest } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireActor } from '../auth/actor.ts';
-import { createFolder, getItem, listChildren, updateItem } from './items.service.ts';
+import { createFolder, emptyTrash, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
 
 const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
 
@@ -57,5 +57,27 @@ export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
       const item = await updateItem(ctx.db, requireActor(req), req.params.id, req.body, ifMatchVersion(req.headers['if-match']));
       return reply.header('etag', `"${item.version}"`).send(item);
     },
+  );
+  r.post('/items/:id/trash', { schema: { tags: ['items'], summary: 'Move to the trash (with everything inside)', params: ZIdParams, response: { 200: ZItem } } }, async (req) =>
+    trashItem(ctx.db, requireActor(req), req.params.id),
+  );
+  r.post(
+    '/items/:id/restore',
+    { schema: { tags: ['items'], summary: 'Bring back from the trash; into My files when its folder is gone', params: ZIdParams, response: { 200: ZRestoreResult } } },
+    async (req) => restoreItem(ctx.db, requireActor(req), req.params.id),
+  );
+  r.delete('/items/:id', { schema: { tags: ['items'], summary: 'Delete a trashed item forever', params: ZIdParams } }, async (req, reply) => {
+    await purgeItem(ctx.db, requireActor(req), req.params.id);
+    return reply.code(204).send();
+  });
+  r.get(
+    '/workspaces/:ws/trash',
+    { schema: { tags: ['items'], summary: 'What you trashed or own in the trash, newest first', params: ZWorkspaceParams, querystring: ZListQuery, response: { 200: ZItemPage } } },
+    async (req) => listTrash(ctx.db, requireActor(req), req.params.ws, req.query),
+  );
+  r.post(
+    '/workspaces/:ws/trash/empty',
+    { schema: { tags: ['items'], summary: 'Delete everything in your trash forever', params: ZWorkspaceParams, response: { 200: z.object({ deleted: z.number().int() }) } } },
+    async (req) => emptyTrash(ctx.db, requireActor(req), req.params.ws),
   );
 }

@@ -4,8 +4,22 @@ import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
-import { requireItem } from './items.policy.ts';
-import { findActiveSibling, findChildrenPage, insertFolder, siblingNamesLike, updateItemPlacement, type ChildSort } from './items.repo.ts';
+import { effectiveRole, requireItem } from './items.policy.ts';
+import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
+import {
+  deleteSubtree,
+  findAccessFacts,
+  findActiveSibling,
+  findChildrenPage,
+  findItem,
+  findTrashPage,
+  insertFolder,
+  setRestored,
+  setTrashed,
+  siblingNamesLike,
+  updateItemPlacement,
+  type ChildSort,
+} from './items.repo.ts';
 
 const MAX_DEPTH = 64;
 
@@ -132,4 +146,83 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
     const after = moved ? await requireItem(tx, actor, item.id, 'view') : access;
     return presentItem(updated, after.role);
   }));
+}
+
+/** Moves an item (and, with it, everything below it) to the trash: one unit, restored as one. */
+export async function trashItem(db: Db, actor: Actor, id: string): Promise<TItem> {
+  return inTransaction(db, async (tx) => {
+    const { item, role } = await requireItem(tx, actor, id, 'edit', { lock: true });
+    if (item.parent_id === null) throw new AppError('forbidden', 'A root folder cannot be moved to the trash.');
+    return presentItem(await setTrashed(tx, item.id, actor.user.id), role);
+  });
+}
+
+/**
+ * Brings a trashed unit back where it was. When that folder is itself in the trash, it comes
+ * back into its owner's "My files" instead, and says so; a name taken meanwhile gets a free one.
+ */
+export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ item: TItem; restoredInto: 'original' | 'home' }> {
+  return inTransaction(db, async (tx) => {
+    const { item } = await requireItem(tx, actor, id, 'edit', { lock: true, inTrash: true });
+    const parent = item.parent_id ? await findItem(tx, item.parent_id) : undefined;
+    const parentFacts = parent ? await findAccessFacts(tx, parent.id, actor.user.id, item.workspace_id) : undefined;
+    const parentUsable = parent && parent.state === 'active' && parentFacts && !parentFacts.trashedAbove;
+    let parentId = parent?.id;
+    if (!parentUsable) {
+      const home = await findMemberWorkspace(tx, item.owner_id, item.workspace_id);
+      if (!home?.home_item_id) throw new AppError('not_found', 'The original folder is gone and the owner has no My files here.');
+      parentId = home.home_item_id;
+    }
+    const name = (await findActiveSibling(tx, parentId!, item.name)) ? await suggestFreeName(tx, parentId!, item.name) : item.name;
+    const restored = await setRestored(tx, item.id, { parentId: parentId!, name }, actor.user.id);
+    const { role } = await requireItem(tx, actor, restored.id, 'view');
+    return { item: presentItem(restored, role), restoredInto: parentUsable ? 'original' : 'home' };
+  });
+}
+
+/** Deletes a trashed item and everything in it for good. */
+export async function purgeItem(db: Db, actor: Actor, id: string): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const { item } = await requireItem(tx, actor, id, 'manage', { lock: true, inTrash: true });
+    await deleteSubtree(tx, item.id);
+  });
+}
+
+export async function listTrash(db: Db, actor: Actor, workspaceIdOrSlug: string, q: { cursor?: string | undefined; limit: number }): Promise<{ items: TItem[]; nextCursor: string | null }> {
+  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
+  let before: { at: string; id: string } | undefined;
+  if (q.cursor) {
+    try {
+      before = JSON.parse(Buffer.from(q.cursor, 'base64url').toString('utf8')) as { at: string; id: string };
+    } catch {
+      throw new AppError('invalid_input', 'The cursor is not one this listing gave.', { fields: [{ path: 'querystring.cursor', message: 'is not valid' }] });
+    }
+  }
+  const rows = await findTrashPage(db, workspace.id, actor.user.id, q.limit + 1, before);
+  const page = rows.slice(0, q.limit);
+  const items: TItem[] = [];
+  for (const row of page) {
+    const access = await effectiveRole(db, actor, row);
+    if (access) items.push(presentItem(row, access.role));
+  }
+  const last = page.at(-1);
+  return { items, nextCursor: rows.length > q.limit && last ? Buffer.from(JSON.stringify({ at: last.trashed_at!.toISOString(), id: last.id })).toString('base64url') : null };
+}
+
+/** Deletes for good everything in the caller's trash that they may delete. */
+export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string): Promise<{ deleted: number }> {
+  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
+  const ids: string[] = [];
+  let before: { at: string; id: string } | undefined;
+  for (;;) {
+    const rows = await findTrashPage(db, workspace.id, actor.user.id, 500, before);
+    for (const row of rows) if ((await effectiveRole(db, actor, row))?.role === 'manager') ids.push(row.id);
+    const last = rows.at(-1);
+    if (rows.length < 500 || !last) break;
+    before = { at: last.trashed_at!.toISOString(), id: last.id };
+  }
+  await inTransaction(db, async (tx) => {
+    for (const id of ids) await deleteSubtree(tx, id);
+  });
+  return { deleted: ids.length };
 }
