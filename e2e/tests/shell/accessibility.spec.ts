@@ -27,6 +27,14 @@ for (const scheme of ['light', 'dark'] as const) {
     test('the home and account screens have no serious accessibility violations', async ({ page }) => {
       await signUp(page);
       expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: 'My files' }).click();
+      await page.getByRole('button', { name: 'New folder' }).click();
+      await page.getByRole('button', { name: 'Create' }).click();
+      await expect(page.getByRole('link', { name: 'Untitled folder' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: 'Trash' }).click();
+      await expect(page.getByText('The trash is empty')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
       await page.goto('/account');
       await expect(page.getByRole('heading', { name: 'Sessions', exact: true })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);

@@ -36,6 +36,11 @@ for (const scheme of ['light', 'dark'] as const) {
         await shot('nav');
         await page.getByRole('link', { name: 'My files' }).click();
         await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+        await page.getByRole('button', { name: 'New folder' }).click();
+        await page.getByLabel('Folder name').fill('A folder with a rather long name for a narrow screen');
+        await page.getByRole('button', { name: 'Create' }).click();
+        await expect(page.getByRole('link', { name: /A folder with/ })).toBeVisible();
+        await expectNoHorizontalOverflow(page);
       } else {
         await page.getByRole('link', { name: 'Trash' }).click();
         await expect(page.getByRole('heading', { name: 'Trash', level: 1 })).toBeVisible();

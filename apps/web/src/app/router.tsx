@@ -2,6 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { SignInPage } from '../features/auth/components/sign-in-page.tsx';
 import { AccountPage } from './routes/account.tsx';
+import { FolderRoute, TrashRoute } from './routes/folder.tsx';
 import { HomePage } from './routes/home.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
@@ -17,12 +18,12 @@ export const router = createBrowserRouter([
     element: <RequireAuth><WorkspaceLayout /></RequireAuth>,
     children: [
       { index: true, element: <HomePage /> },
-      { path: 'my', element: <SectionPlaceholder section="my" /> },
+      { path: 'my', element: <FolderRoute root="home" /> },
       { path: 'shared', element: <SectionPlaceholder section="shared" /> },
       { path: 'recent', element: <SectionPlaceholder section="recent" /> },
       { path: 'starred', element: <SectionPlaceholder section="starred" /> },
-      { path: 'trash', element: <SectionPlaceholder section="trash" /> },
-      { path: 'f/:folderId', element: <SectionPlaceholder section="folder" /> },
+      { path: 'trash', element: <TrashRoute /> },
+      { path: 'f/:folderId', element: <FolderRoute /> },
       { path: 'search', element: <SectionPlaceholder section="search" /> },
       { path: 'settings/*', element: <SectionPlaceholder section="settings" /> },
     ],

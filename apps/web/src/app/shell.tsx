@@ -1,6 +1,6 @@
 import { AppShell, Burger, Group, NavLink, Progress, ScrollArea, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconClock, IconFolder, IconHome, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
+import { IconBuilding, IconClock, IconFolder, IconHome, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -13,6 +13,7 @@ import { formatBytes } from '../lib/format.ts';
 export const SECTIONS = [
   { path: '', label: 'Home', icon: IconHome },
   { path: 'my', label: 'My files', icon: IconFolder },
+  { path: 'workspace', label: 'Workspace', icon: IconBuilding },
   { path: 'shared', label: 'Shared with me', icon: IconUsers },
   { path: 'recent', label: 'Recent', icon: IconClock },
   { path: 'starred', label: 'Starred', icon: IconStar },
@@ -42,7 +43,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
         <AppShell.Section grow component={ScrollArea}>
           {base &&
             SECTIONS.map((s) => {
-              const to = s.path ? `${base}/${s.path}` : base;
+              const to = s.path === 'workspace' ? `${base}/f/${workspace?.rootId}` : s.path ? `${base}/${s.path}` : base;
               return (
                 <NavLink
                   key={s.label}
@@ -51,6 +52,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
                   label={s.label}
                   leftSection={<s.icon aria-hidden size={18} />}
                   active={location.pathname === to}
+                  variant="filled"
                   aria-current={location.pathname === to ? 'page' : undefined}
                   onClick={close}
                 />

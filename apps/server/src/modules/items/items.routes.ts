@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireActor } from '../auth/actor.ts';
-import { createFolder, emptyTrash, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
+import { createFolder, emptyTrash, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
 
 const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
 
@@ -79,5 +79,10 @@ export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
     '/workspaces/:ws/trash/empty',
     { schema: { tags: ['items'], summary: 'Delete everything in your trash forever', params: ZWorkspaceParams, response: { 200: z.object({ deleted: z.number().int() }) } } },
     async (req) => emptyTrash(ctx.db, requireActor(req), req.params.ws),
+  );
+  r.get(
+    '/items/:id/ancestors',
+    { schema: { tags: ['items'], summary: 'The folders above an item that you can see, root first', params: ZIdParams, response: { 200: z.object({ items: z.array(ZItem) }) } } },
+    async (req) => ({ items: await getAncestors(ctx.db, requireActor(req), req.params.id) }),
   );
 }

@@ -226,3 +226,17 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
   });
   return { deleted: ids.length };
 }
+
+/** The folders above an item that the caller can see, root first: the breadcrumbs. */
+export async function getAncestors(db: Db, actor: Actor, id: string): Promise<TItem[]> {
+  const { chain } = await requireItem(db, actor, id, 'view');
+  const ancestors: TItem[] = [];
+  for (const ancestorId of chain.slice(1)) {
+    const item = await findItem(db, ancestorId);
+    const access = item ? await effectiveRole(db, actor, item) : null;
+    // A guest sees the path only from the highest folder shared with them.
+    if (!item || !access) break;
+    ancestors.unshift(presentItem(item, access.role));
+  }
+  return ancestors;
+}

@@ -66,3 +66,15 @@ it('lets an editor trash and restore, but only a manager delete forever; roots s
   expect((await member.call('POST', `/items/${shared.id}/restore`)).status).toBe(200);
   expect((await owner.call('POST', `/items/${owner.workspace.rootId}/trash`)).status).toBe(403);
 });
+
+it('gives the breadcrumbs of an item, from the highest folder the caller can see', async () => {
+  const owner = await g.person();
+  const guest = await g.person();
+  await g.membership(guest, owner.workspace.id, 'guest');
+  const a = await folder(owner, owner.workspace.rootId, 'A');
+  const b = await folder(owner, a.id, 'B');
+  const c = await folder(owner, b.id, 'C');
+  expect((await owner.call('GET', `/items/${c.id}/ancestors`)).body.items.map((i: { name: string }) => i.name)).toEqual(['Workspace', 'A', 'B']);
+  await g.grant(b.id, { user: guest }, 'viewer');
+  expect((await guest.call('GET', `/items/${c.id}/ancestors`)).body.items.map((i: { name: string }) => i.name)).toEqual(['B']);
+});

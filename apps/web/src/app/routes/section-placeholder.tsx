@@ -1,15 +1,12 @@
 import { Stack, Title } from '@mantine/core';
-import { IconClock, IconFolder, IconFolderOpen, IconSearch, IconSettings, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
+import { IconClock, IconSearch, IconSettings, IconStar, IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 
 const SECTIONS: Record<string, { title: string; icon: ReactNode; text: string }> = {
-  my: { title: 'My files', icon: <IconFolder size={32} />, text: 'Your private files, folders and documents will live here. Only you see them until you share them. Uploading and folders are coming next.' },
   shared: { title: 'Shared with me', icon: <IconUsers size={32} />, text: 'Files, folders and documents colleagues share with you will appear here.' },
   recent: { title: 'Recent', icon: <IconClock size={32} />, text: 'Everything you opened or changed lately will be listed here, newest first.' },
   starred: { title: 'Starred', icon: <IconStar size={32} />, text: 'Star files, folders and documents to find them here in one click.' },
-  trash: { title: 'Trash', icon: <IconTrash size={32} />, text: 'Deleted items wait here for 30 days, so you can restore them or delete them forever.' },
-  folder: { title: 'Folder', icon: <IconFolderOpen size={32} />, text: 'The folder browser is coming: list and grid views, uploads by drag and drop, and more.' },
   search: { title: 'Search', icon: <IconSearch size={32} />, text: 'Search across names, documents and the text inside files is coming.' },
   settings: { title: 'Workspace settings', icon: <IconSettings size={32} />, text: 'Members, invitations, groups, storage and the audit log will be managed here.' },
 };

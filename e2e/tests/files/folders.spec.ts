@@ -1,0 +1,59 @@
+import { expect, test } from '@playwright/test';
+import { signUp } from '../../fixtures/accounts.ts';
+
+test('creates, opens, renames, trashes and restores folders', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  await expect(page.getByText('This folder is empty')).toBeVisible();
+
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Holidays');
+  await page.getByRole('button', { name: 'Create' }).click();
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('link', { name: 'Holidays' })).toBeVisible();
+
+  // A clash is explained, with a free name offered.
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('holidays');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Something here is already called “holidays”. Try “holidays (2)”.')).toBeVisible();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+
+  await list.getByRole('link', { name: 'Holidays' }).click();
+  await expect(page.getByRole('heading', { name: 'Holidays', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('2026');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('link', { name: '2026' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+
+  await page.getByRole('button', { name: 'Actions for Holidays' }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  await page.getByLabel('New name').fill('Travel');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await expect(list.getByRole('link', { name: 'Travel' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Actions for Travel' }).click();
+  await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+  await expect(page.getByText('“Travel” moved to the trash')).toBeVisible();
+  await expect(page.getByText('This folder is empty')).toBeVisible();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('link', { name: 'Travel' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Actions for Travel' }).click();
+  await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+  await page.getByRole('link', { name: 'Trash' }).click();
+  const trash = page.getByRole('table', { name: 'Items in the trash' });
+  await expect(trash.getByText('Travel')).toBeVisible();
+  await page.getByRole('button', { name: 'Restore Travel' }).click();
+  await expect(page.getByText('The trash is empty')).toBeVisible();
+
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'Actions for Travel' }).click();
+  await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+  await page.getByRole('link', { name: 'Trash' }).click();
+  await page.getByRole('button', { name: 'Empty trash' }).click();
+  await page.getByRole('dialog', { name: 'Empty the trash?' }).getByRole('button', { name: 'Delete forever' }).click();
+  await expect(page.getByText('The trash is empty')).toBeVisible();
+});
