@@ -161,3 +161,11 @@ export function findTrashPage(db: Q, workspaceId: string, userId: string, limit:
   if (before) q = q.where(sql<boolean>`(trashed_at, id) < (${before.at}::timestamptz, ${before.id}::uuid)`);
   return q.orderBy('trashed_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
+
+/**
+ * Moves in one workspace take turns. Row locks on the moved item and its target cannot stop two
+ * moves on disjoint rows from closing a loop together (A into C under B, while B goes into D under A).
+ */
+export async function lockWorkspaceMoves(db: Q, workspaceId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`moves:${workspaceId}`}))`.execute(db);
+}

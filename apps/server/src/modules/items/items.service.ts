@@ -14,6 +14,7 @@ import {
   findItem,
   findTrashPage,
   insertFolder,
+  lockWorkspaceMoves,
   setRestored,
   setTrashed,
   siblingNamesLike,
@@ -126,6 +127,10 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
   let parentId: string | undefined;
   const name = change.name;
   return catchNameClash(db, () => parentId, name ?? '', () => inTransaction(db, async (tx) => {
+    if (change.parentId !== undefined) {
+      const unlocked = await findItem(tx, id);
+      if (unlocked) await lockWorkspaceMoves(tx, unlocked.workspace_id);
+    }
     const access = await requireItem(tx, actor, id, 'edit', { lock: true });
     const { item } = access;
     if (item.parent_id === null) throw new AppError('forbidden', 'A root folder cannot be renamed or moved.');
