@@ -11,8 +11,8 @@ import { findAccessFacts, findItem, lockItem } from './items.repo.ts';
  *
  * - The shared root's tree: workspace owners and admins manage it, members edit it, guests see
  *   nothing of it unless something in it is shared with them.
- * - A "My files" root's tree belongs to its member, who manages it; nobody else sees it unless
- *   something in it is shared with them.
+ * - A "My files" root's tree belongs to its member, who manages it (a guest only sees theirs);
+ *   nobody else sees it unless something in it is shared with them.
  * - Grants on an item hold for everything below it; the strongest grant or base role wins.
  * - Not a member of the item's workspace, or no role at all: the item does not exist for the caller.
  */
@@ -39,7 +39,8 @@ export async function effectiveRole(db: Db, actor: Actor, item: ItemRow): Promis
   if (facts.rootId === membership.root_item_id) {
     base = membership.role === 'owner' || membership.role === 'admin' ? RANK.manager : membership.role === 'member' ? RANK.editor : 0;
   } else if (facts.rootId === membership.home_item_id) {
-    base = RANK.manager;
+    // Guests cannot create at a root: their own "My files" is only there to look at.
+    base = membership.role === 'guest' ? RANK.viewer : RANK.manager;
   }
   const role = ROLE_OF_RANK[Math.max(base, facts.grantRank)] ?? null;
   return role ? { role, chain: facts.chain, trashedAbove: facts.trashedAbove } : null;
