@@ -1,12 +1,13 @@
 import { ActionIcon, Anchor, Breadcrumbs, Button, Group, Menu, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDots, IconFile, IconFolder, IconFolderOpen, IconFolderPlus, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconFolderOpen, IconFolderPlus, IconPencil, IconTrash } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatBytes, formatRelative } from '../../../lib/format.ts';
 import { useAncestors, useChildren, useItem, useItemMutations } from '../api/use-items.ts';
+import { ItemName } from './item-name.tsx';
 import { NameDialog } from './name-dialog.tsx';
 
 const canEdit = (item: TItem | undefined) => item?.role === 'editor' || item?.role === 'manager';
@@ -87,16 +88,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
             {items.map((item) => (
               <Table.Tr key={item.id}>
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    {item.kind === 'folder' ? <IconFolder aria-hidden size={20} /> : <IconFile aria-hidden size={20} />}
-                    {item.kind === 'folder' ? (
-                      <Anchor component={Link} to={linkTo(item)} underline="hover" c="var(--mantine-color-text)" fw={500}>
-                        {item.name}
-                      </Anchor>
-                    ) : (
-                      <Text>{item.name}</Text>
-                    )}
-                  </Group>
+                  <ItemName item={item} to={item.kind === 'folder' ? linkTo(item) : undefined} />
                 </Table.Td>
                 <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{formatRelative(item.updatedAt)}</Text></Table.Td>
                 <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{item.kind === 'folder' ? '—' : formatBytes(item.size)}</Text></Table.Td>

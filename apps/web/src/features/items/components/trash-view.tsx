@@ -1,11 +1,12 @@
 import { Button, Group, Modal, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFile, IconFolder, IconTrash } from '@tabler/icons-react';
+import { IconTrash } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatRelative } from '../../../lib/format.ts';
 import { useItemMutations, useTrash } from '../api/use-items.ts';
+import { ItemName } from './item-name.tsx';
 
 export function TrashView({ workspace }: { workspace: TWorkspace }) {
   const trash = useTrash(workspace.id);
@@ -36,10 +37,7 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
             {items.map((item) => (
               <Table.Tr key={item.id}>
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    {item.kind === 'folder' ? <IconFolder aria-hidden size={20} /> : <IconFile aria-hidden size={20} />}
-                    <Text>{item.name}</Text>
-                  </Group>
+                  <ItemName item={item} />
                 </Table.Td>
                 <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{formatRelative(item.updatedAt)}</Text></Table.Td>
                 <Table.Td>
