@@ -24,8 +24,4 @@ export const ZListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
-export function ZPage<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), nextCursor: z.string().nullable() });
-}
-
 export const ZIdParams = z.object({ id: ZId });

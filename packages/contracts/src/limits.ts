@@ -1,9 +1,5 @@
 /** Defaults of PRODUCT.md §9 that both the browser and the server need to know. */
 export const LIMITS = {
-  listPageSize: 100,
-  listPageSizeMax: 1000,
-  sessionIdleDays: 14,
-  sessionAbsoluteDays: 90,
   apiTokenMaxDays: 365,
 } as const;
 

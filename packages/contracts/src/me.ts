@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmail, ZId, ZIsoTime } from './common.ts';
+import { ZId, ZIsoTime } from './common.ts';
 
 export const ZUser = z.object({
   id: ZId,
@@ -20,8 +20,8 @@ export const ZMe = z.object({
 });
 export type TMe = z.infer<typeof ZMe>;
 
+/** The email comes from the identity provider; only the display name is Cabinet's to change. */
 export const ZUpdateMeRequest = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
-  email: ZEmail.optional(),
+  name: z.string().trim().min(1, 'Enter your name').max(200),
 });
 export type TUpdateMeRequest = z.infer<typeof ZUpdateMeRequest>;

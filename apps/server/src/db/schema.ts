@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 /** Row types of the tables in migrations/; the SQL files are the source of truth. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -122,5 +122,4 @@ export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;
-export type NewItem = Insertable<ItemsTable>;
 export type ItemRow = Selectable<ItemsTable>;

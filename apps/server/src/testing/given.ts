@@ -52,6 +52,13 @@ export function given(ctx: AppContext, baseUrl: string) {
       return insertMembership(ctx.db, { workspaceId, userId: person.id, role });
     },
 
+    /** A folder made through the API, as its creator would make it. */
+    async folder(person: Person, parentId: string, name: string): Promise<{ id: string; name: string }> {
+      const res = await person.call('POST', `/workspaces/${person.workspace.id}/items`, { kind: 'folder', name, parentId });
+      if (res.status !== 201) throw new Error(`could not create ${name}: ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+
     async grant(itemId: string, principal: { user: Person } | { workspace: string }, role: 'viewer' | 'commenter' | 'editor' | 'manager', expiresAt: Date | null = null) {
       await ctx.db
         .insertInto('item_grants')

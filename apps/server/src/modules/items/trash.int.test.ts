@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const folder = async (p: Person, parentId: string, name: string) => (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'folder', name, parentId })).body;
+const folder = (p: Person, parentId: string, name: string) => g.folder(p, parentId, name);
 const names = async (p: Person, path: string) => (await p.call('GET', path)).body.items.map((i: { name: string }) => i.name);
 
 it('trashes a folder with everything in it as one unit, and restores the same unit', async () => {

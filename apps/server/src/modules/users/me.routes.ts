@@ -14,10 +14,10 @@ export async function meRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   r.patch(
     '/me',
-    { schema: { tags: ['account'], summary: 'Change your display name', body: ZUpdateMeRequest.pick({ name: true }), response: { 200: ZUser } } },
+    { schema: { tags: ['account'], summary: 'Change your display name', body: ZUpdateMeRequest, response: { 200: ZUser } } },
     async (req) => {
       const actor = requireActor(req);
-      return presentUser(req.body.name ? await updateUser(ctx.db, actor.user.id, { name: req.body.name }) : actor.user);
+      return presentUser(await updateUser(ctx.db, actor.user.id, { name: req.body.name }));
     },
   );
 }

@@ -1,4 +1,4 @@
-import { Center, Loader } from '@mantine/core';
+import { Button, Center, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
@@ -25,9 +25,20 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       </Center>
     );
   }
+  if (me.error instanceof ApiError && me.error.status === 401) {
+    return <Navigate to={signInUrl(me.error.code === 'session_expired' ? 'expired' : undefined)} replace />;
+  }
   if (me.error) {
-    const expired = me.error instanceof ApiError && me.error.code === 'session_expired';
-    return <Navigate to={signInUrl(expired ? 'expired' : undefined)} replace />;
+    // Cabinet could not be reached (offline, restarting): that is not a reason to sign in again.
+    return (
+      <Center mih="100dvh" p="md">
+        <Stack align="center" maw={420} ta="center">
+          <Text fw={600}>Cabinet cannot be reached right now.</Text>
+          <Text c="dimmed" size="sm">{me.error.message}</Text>
+          <Button onClick={() => void me.refetch()} loading={me.isFetching}>Try again</Button>
+        </Stack>
+      </Center>
+    );
   }
   return children;
 }
