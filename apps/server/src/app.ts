@@ -21,6 +21,9 @@ import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
 import { meRoutes } from './modules/users/me.routes.ts';
 import { workspacesRoutes } from './modules/workspaces/workspaces.routes.ts';
 import { itemsRoutes } from './modules/items/items.routes.ts';
+import { filesRoutes } from './modules/files/files.routes.ts';
+import { EventHub } from './modules/events/events.ts';
+import { eventsRoutes } from './modules/events/events.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -117,6 +120,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   if (isLocalStorage(ctx.storage)) await localStorageRoutes(app, ctx.storage);
   await authBrowserRoutes(app, ctx);
 
+  const hub = new EventHub();
+  await hub.start(ctx.database);
+  app.addHook('onClose', () => hub.stop());
+
   const authenticate = authenticator(ctx);
   await app.register(
     async (api) => {
@@ -129,6 +136,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await tokensRoutes(api, ctx);
       await workspacesRoutes(api, ctx);
       await itemsRoutes(api, ctx);
+      await filesRoutes(api, ctx);
+      await eventsRoutes(api, ctx, hub);
     },
     { prefix: API_PREFIX },
   );

@@ -8,6 +8,18 @@ const bool = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number({ message: 'expected a whole number' }).int('expected a whole number').min(min).max(max);
+const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
+/** A byte count: `1048576`, `8MiB`, `100 GiB`. */
+const bytes = (min: number) =>
+  z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*([kmgt]i?b|b)?\s*$/i, 'expected a size like 104857600, 8MiB or 100GiB')
+    .transform((v) => {
+      const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(v)!;
+      return Math.floor(Number(m[1]) * UNITS[m[2]!.toLowerCase()]!);
+    })
+    .refine((n) => n >= min && n <= Number.MAX_SAFE_INTEGER, `expected at least ${min} bytes`);
+
 const httpUrl = z
   .url({ message: 'expected an absolute http(s) URL, like https://cabinet.example.com' })
   .refine((u) => /^https?:\/\//.test(u), 'expected an absolute http(s) URL, like https://cabinet.example.com')
@@ -37,6 +49,10 @@ const ZSettings = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: bool.default(false),
+    MAX_FILE_SIZE: bytes(1).default(100 * 1024 ** 3),
+    UPLOAD_PART_SIZE: bytes(5 * 1024 ** 2).default(8 * 1024 ** 2),
+    UPLOAD_EXPIRY_HOURS: int(1, 24 * 365).default(24),
+    TRASH_RETENTION_DAYS: int(1, 36500).default(30),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('Cabinet <no-reply@cabinet.local>'),

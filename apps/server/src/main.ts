@@ -5,6 +5,7 @@ import { migrate } from './db/migrate.ts';
 import { loadDotEnv, parseEnv, SettingsError, type Env } from './env.ts';
 import { isDatabaseUnavailable } from './errors.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
+import { createJobRunner } from './jobs.ts';
 
 /** Stops the process with a message an operator can act on. */
 export function fail(message: string): never {
@@ -56,11 +57,14 @@ export async function serve(): Promise<FastifyInstance> {
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], remove: true },
     },
   });
+  const jobs = createJobRunner(ctx, { log: app.log });
+  await jobs.start();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    await jobs.stop();
     await app.close();
     await ctx.database.close();
     process.exit(0);

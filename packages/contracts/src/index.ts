@@ -8,3 +8,5 @@ export * from './sessions.ts';
 export * from './tokens.ts';
 export * from './workspaces.ts';
 export * from './items.ts';
+export * from './uploads.ts';
+export * from './events.ts';

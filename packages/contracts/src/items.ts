@@ -67,3 +67,8 @@ export const ZRestoreResult = z.object({
   /** `home` when the original folder was gone, so the item came back into its owner's My files. */
   restoredInto: z.enum(['original', 'home']),
 });
+
+export const ZCopyItemRequest = z.object({ parentId: ZId, name: ZItemName.optional() });
+export type TCopyItemRequest = z.input<typeof ZCopyItemRequest>;
+
+export const ZItemList = z.object({ items: z.array(ZItem) });

@@ -23,6 +23,11 @@ export interface Database {
   /** One transaction holding an advisory lock, so concurrent instances migrate one at a time. */
   locked<T>(fn: (run: ScriptRunner) => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /**
+   * Calls `onMessage` with every NOTIFY on `channel` (from any instance on this database), until
+   * the returned function is called. A lost connection is re-established.
+   */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -78,7 +83,41 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     async ping() {
       await pool.query('SELECT 1');
     },
+    listen: (channel, onMessage) => listenPostgres(url, channel, onMessage),
     close: () => db.destroy(),
+  };
+}
+
+/** A connection of its own (LISTEN holds it), reconnecting after a second when the server goes away. */
+async function listenPostgres(url: string, channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
+    });
+    c.on('error', () => {});
+    c.on('end', () => {
+      if (closed) return;
+      retry = setTimeout(() => void connect().catch(() => {}), 1000);
+      retry.unref();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      client = c;
+    } catch (error) {
+      await c.end().catch(() => {});
+      throw error;
+    }
+  };
+  await connect();
+  return async () => {
+    closed = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }
 
@@ -117,6 +156,12 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
     },
     async ping() {
       await handle.query('SELECT 1');
+    },
+    async listen(channel, onMessage) {
+      const unlisten = await handle.listen(channel, onMessage);
+      return async () => {
+        await unlisten().catch(() => {});
+      };
     },
     close: () => db.destroy(),
   };

@@ -107,6 +107,70 @@ export interface ItemGrantsTable {
   updated_at: Timestamp;
 }
 
+export interface FileVersionsTable {
+  id: string;
+  item_id: string;
+  number: number;
+  blob_key: string;
+  size_bytes: BigIntColumn;
+  sha256: string;
+  mime_type: string;
+  author_id: string | null;
+  state: Generated<'uploading' | 'ready' | 'pruned'>;
+  pinned: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+export type UploadState = 'created' | 'uploading' | 'completed' | 'aborted' | 'expired' | 'failed';
+
+export interface UploadsTable {
+  id: string;
+  workspace_id: string;
+  parent_id: string | null;
+  item_id: string | null;
+  name: string;
+  on_conflict: 'fail' | 'keep_both' | 'replace';
+  size_bytes: BigIntColumn;
+  mime_type: string;
+  sha256: string | null;
+  part_size: BigIntColumn;
+  part_count: number;
+  blob_key: string;
+  storage_upload_id: string;
+  state: UploadState;
+  failure: string | null;
+  result_item_id: string | null;
+  author_id: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface StarsTable {
+  user_id: string;
+  item_id: string;
+  created_at: Timestamp;
+}
+
+export interface ItemVisitsTable {
+  user_id: string;
+  item_id: string;
+  visited_at: Timestamp;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: ColumnType<Record<string, unknown>, string | undefined, string>;
+  singleton: string | null;
+  run_at: Timestamp;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -116,6 +180,11 @@ export interface Database {
   items: ItemsTable;
   memberships: MembershipsTable;
   item_grants: ItemGrantsTable;
+  file_versions: FileVersionsTable;
+  uploads: UploadsTable;
+  stars: StarsTable;
+  item_visits: ItemVisitsTable;
+  jobs: JobsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -123,3 +192,6 @@ export type SessionRow = Selectable<SessionsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type ItemRow = Selectable<ItemsTable>;
+export type FileVersionRow = Selectable<FileVersionsTable>;
+export type UploadRow = Selectable<UploadsTable>;
+export type JobRow = Selectable<JobsTable>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { uuidv7 } from '@cabinet/contracts';
 import type { AppContext } from '../context.ts';
 import { userForIdentity } from '../modules/auth/sign-in.service.ts';
@@ -13,6 +14,20 @@ export interface Person {
 }
 
 let n = 0;
+
+export const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+/** PUTs an upload's parts to the URLs Cabinet signs, as a browser would; `only` picks some parts. */
+export async function putParts(person: Person, upload: { id: string; partSize: number; partCount: number }, bytes: Uint8Array, only?: number[]): Promise<void> {
+  const numbers = only ?? Array.from({ length: upload.partCount }, (_, i) => i + 1);
+  const signed = await person.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: numbers });
+  if (signed.status !== 200) throw new Error(`could not sign parts: ${JSON.stringify(signed.body)}`);
+  for (const part of signed.body.parts as { partNumber: number; url: string }[]) {
+    const body = bytes.subarray((part.partNumber - 1) * upload.partSize, part.partNumber * upload.partSize);
+    const res = await fetch(part.url, { method: 'PUT', body });
+    if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status} ${await res.text()}`);
+  }
+}
 
 /** Factories for integration tests: people with API tokens, memberships and grants, made directly and fast. */
 export function given(ctx: AppContext, baseUrl: string) {
@@ -57,6 +72,17 @@ export function given(ctx: AppContext, baseUrl: string) {
       const res = await person.call('POST', `/workspaces/${person.workspace.id}/items`, { kind: 'folder', name, parentId });
       if (res.status !== 201) throw new Error(`could not create ${name}: ${JSON.stringify(res.body)}`);
       return res.body;
+    },
+
+    /**
+     * A file uploaded through the real protocol: start, sign, PUT every part, complete. Returns
+     * the completed answer (or the failing call's answer when `expectStatus` says so).
+     */
+    async upload(person: Person, parentId: string, name: string, bytes: Uint8Array, o: { onConflict?: 'fail' | 'keep_both' | 'replace'; mimeType?: string } = {}) {
+      const start = await person.call('POST', `/workspaces/${person.workspace.id}/uploads`, { parentId, name, size: bytes.length, sha256: sha256Hex(bytes), ...o });
+      if (start.status !== 201) return start;
+      await putParts(person, start.body, bytes);
+      return person.call('POST', `/uploads/${start.body.id}/complete`, {});
     },
 
     async grant(itemId: string, principal: { user: Person } | { workspace: string }, role: 'viewer' | 'commenter' | 'editor' | 'manager', expiresAt: Date | null = null) {

@@ -43,8 +43,11 @@ export interface StorageDriver {
   signPart(key: string, uploadId: string, partNumber: number, ttlSeconds: number): Promise<SignedRequest>;
   /** Every part received so far, in part order. An unknown or aborted upload is `upload_expired`. */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
-  /** Joins the parts into the object at `key`; returns its size. */
-  completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ size: number }>;
+  /**
+   * Joins the parts into the object at `key`; returns its size, and its SHA-256 when the driver
+   * saw every byte on the way (local disk does; a bucket does not, so the caller reads it back).
+   */
+  completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ size: number; sha256?: string }>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
   signDownload(key: string, options: DownloadOptions): Promise<string>;
   read(key: string, range?: ByteRange): Promise<Readable>;

@@ -173,13 +173,18 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
       const final = pathOf(key);
       await mkdir(path.dirname(final), { recursive: true });
       const dir = uploadDir(uploadId);
+      const sha256 = createHash('sha256');
+      let size = 0;
       await writeDurably(path.dirname(final), async (out) => {
         for (const p of wanted) {
-          await copyInto(createReadStream(path.join(dir, `${p.partNumber}.${have.get(p.partNumber)!.etag}.part`)), out);
+          await copyInto(createReadStream(path.join(dir, `${p.partNumber}.${have.get(p.partNumber)!.etag}.part`)), out, (chunk) => {
+            sha256.update(chunk);
+            size += chunk.length;
+          });
         }
       }, () => path.basename(final));
       await rm(dir, { recursive: true, force: true });
-      return { size: (await stat(final)).size };
+      return { size, sha256: sha256.digest('hex') };
     },
 
     async abortMultipart(_key, uploadId) {

@@ -169,3 +169,125 @@ export function findTrashPage(db: Q, workspaceId: string, userId: string, limit:
 export async function lockWorkspaceMoves(db: Q, workspaceId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`moves:${workspaceId}`}))`.execute(db);
 }
+
+export interface SubtreeRow {
+  id: string;
+  parent_id: string | null;
+  kind: ItemRow['kind'];
+  name: string;
+  size_bytes: number;
+  mime_type: string | null;
+  depth: number;
+  version_id: string | null;
+  blob_key: string | null;
+  sha256: string | null;
+}
+
+/**
+ * An active item and everything active below it, shallowest first, with each file's current
+ * version. The versions are locked FOR SHARE: a purge running alongside waits, so the bytes a
+ * copy is about to share cannot be deleted under it.
+ */
+export async function findActiveSubtree(db: Q, id: string): Promise<SubtreeRow[]> {
+  const rows = await sql<SubtreeRow>`
+    WITH RECURSIVE sub AS (
+      SELECT id, parent_id, 0 AS depth FROM items WHERE id = ${id}
+      UNION ALL
+      SELECT i.id, i.parent_id, s.depth + 1 FROM items i JOIN sub s ON i.parent_id = s.id WHERE i.state = 'active' AND s.depth < 64
+    )
+    SELECT i.id, i.parent_id, i.kind, i.name, i.size_bytes, i.mime_type, sub.depth, v.id AS version_id, v.blob_key, v.sha256
+      FROM sub JOIN items i ON i.id = sub.id LEFT JOIN file_versions v ON v.id = i.current_version_id
+     ORDER BY sub.depth, i.id
+  `.execute(db);
+  const versionIds = rows.rows.map((r) => r.version_id).filter((v): v is string => !!v);
+  for (let i = 0; i < versionIds.length; i += 1000) {
+    await db.selectFrom('file_versions').select('id').where('id', 'in', versionIds.slice(i, i + 1000)).forShare().execute();
+  }
+  return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
+}
+
+/** Inserts copied items (parents before children) and their versions, which share the originals' bytes. */
+export async function insertCopies(
+  db: Q,
+  copies: { id: string; workspaceId: string; parentId: string; kind: ItemRow['kind']; name: string; ownerId: string; size: number; mimeType: string | null; version?: { id: string; blobKey: string; sha256: string } }[],
+): Promise<void> {
+  for (let i = 0; i < copies.length; i += 500) {
+    const chunk = copies.slice(i, i + 500);
+    await db
+      .insertInto('items')
+      .values(
+        chunk.map((c) => ({
+          id: c.id,
+          workspace_id: c.workspaceId,
+          parent_id: c.parentId,
+          kind: c.kind,
+          name: c.name,
+          owner_id: c.ownerId,
+          size_bytes: c.size,
+          mime_type: c.mimeType,
+          current_version_id: c.version?.id ?? null,
+          updated_by: c.ownerId,
+        })),
+      )
+      .execute();
+    const versions = chunk.filter((c) => c.version);
+    if (versions.length) {
+      await db
+        .insertInto('file_versions')
+        .values(versions.map((c) => ({ id: c.version!.id, item_id: c.id, number: 1, blob_key: c.version!.blobKey, size_bytes: c.size, sha256: c.version!.sha256, mime_type: c.mimeType ?? 'application/octet-stream', author_id: c.ownerId })))
+        .execute();
+    }
+  }
+}
+
+/** True while any version still names the blob (copies share bytes). */
+export async function blobInUse(db: Q, key: string): Promise<boolean> {
+  return !!(await db.selectFrom('file_versions').select('id').where('blob_key', '=', key).limit(1).executeTakeFirst());
+}
+
+export async function setStar(db: Q, userId: string, itemId: string, starred: boolean): Promise<void> {
+  if (starred) await db.insertInto('stars').values({ user_id: userId, item_id: itemId }).onConflict((oc) => oc.doNothing()).execute();
+  else await db.deleteFrom('stars').where('user_id', '=', userId).where('item_id', '=', itemId).execute();
+}
+
+/** Active items a person starred in a workspace, newest star first. */
+export function findStarred(db: Q, userId: string, workspaceId: string, limit: number): Promise<ItemRow[]> {
+  return db
+    .selectFrom('stars as s')
+    .innerJoin('items as i', 'i.id', 's.item_id')
+    .selectAll('i')
+    .where('s.user_id', '=', userId)
+    .where('i.workspace_id', '=', workspaceId)
+    .where('i.state', '=', 'active')
+    .orderBy('s.created_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function upsertVisit(db: Q, userId: string, itemId: string): Promise<void> {
+  await db
+    .insertInto('item_visits')
+    .values({ user_id: userId, item_id: itemId, visited_at: new Date() })
+    .onConflict((oc) => oc.columns(['user_id', 'item_id']).doUpdateSet({ visited_at: new Date() }))
+    .execute();
+}
+
+/** Active items a person opened or changed lately in a workspace, newest first. */
+export function findRecent(db: Q, userId: string, workspaceId: string, limit: number): Promise<ItemRow[]> {
+  return db
+    .selectFrom('item_visits as v')
+    .innerJoin('items as i', 'i.id', 'v.item_id')
+    .selectAll('i')
+    .where('v.user_id', '=', userId)
+    .where('i.workspace_id', '=', workspaceId)
+    .where('i.state', '=', 'active')
+    .where('i.kind', '!=', 'folder')
+    .orderBy('v.visited_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Trashed units whose retention ran out, oldest first, locked for the purge. */
+export function claimExpiredTrash(db: Q, before: Date, limit: number): Promise<ItemRow[]> {
+  return db.selectFrom('items').selectAll().where('state', '=', 'trashed').where('trashed_at', '<', before).orderBy('trashed_at').limit(limit).forUpdate().skipLocked().execute();
+}

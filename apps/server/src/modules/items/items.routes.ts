@@ -1,11 +1,11 @@
-import { ZChildrenQuery, ZCreateItemRequest, ZIdParams, ZItem, ZItemPage, ZListQuery, ZRestoreResult, ZUpdateItemRequest } from '@cabinet/contracts';
+import { ZChildrenQuery, ZCopyItemRequest, ZCreateItemRequest, ZItemList, ZIdParams, ZItem, ZItemPage, ZListQuery, ZRestoreResult, ZUpdateItemRequest } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireActor } from '../auth/actor.ts';
-import { createFolder, emptyTrash, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
+import { copyItem, createFolder, emptyTrash, listRecent, listStarred, starItem, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
 
 const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
 
@@ -84,5 +84,28 @@ export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
     '/items/:id/ancestors',
     { schema: { tags: ['items'], summary: 'The folders above an item that you can see, root first', params: ZIdParams, response: { 200: z.object({ items: z.array(ZItem) }) } } },
     async (req) => ({ items: await getAncestors(ctx.db, requireActor(req), req.params.id) }),
+  );
+  r.post(
+    '/items/:id/copy',
+    { schema: { tags: ['items'], summary: 'Copy a file, or a folder with everything in it, into a folder', params: ZIdParams, body: ZCopyItemRequest, response: { 201: ZItem } } },
+    async (req, reply) => reply.code(201).send(await copyItem(ctx.db, requireActor(req), req.params.id, req.body)),
+  );
+  r.put('/items/:id/star', { schema: { tags: ['items'], summary: 'Star an item (for you only)', params: ZIdParams } }, async (req, reply) => {
+    await starItem(ctx.db, requireActor(req), req.params.id, true);
+    return reply.code(204).send();
+  });
+  r.delete('/items/:id/star', { schema: { tags: ['items'], summary: 'Remove your star', params: ZIdParams } }, async (req, reply) => {
+    await starItem(ctx.db, requireActor(req), req.params.id, false);
+    return reply.code(204).send();
+  });
+  r.get(
+    '/workspaces/:ws/starred',
+    { schema: { tags: ['items'], summary: 'What you starred, newest star first', params: ZWorkspaceParams, response: { 200: ZItemList } } },
+    async (req) => ({ items: await listStarred(ctx.db, requireActor(req), req.params.ws) }),
+  );
+  r.get(
+    '/workspaces/:ws/recent',
+    { schema: { tags: ['items'], summary: 'Files you opened or changed lately, newest first', params: ZWorkspaceParams, response: { 200: ZItemList } } },
+    async (req) => ({ items: await listRecent(ctx.db, requireActor(req), req.params.ws) }),
   );
 }

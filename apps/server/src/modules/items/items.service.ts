@@ -1,13 +1,24 @@
-import type { TChildrenQuery, TCreateItemRequest, TItem, TItemRole, TUpdateItemRequest } from '@cabinet/contracts';
+import { uuidv7, type TChildrenQuery, type TCreateItemRequest, type TItem, type TItemRole, type TUpdateItemRequest } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
+import { enqueue } from '../../infra/jobs/queue.ts';
+import { publish } from '../events/events.ts';
+import { addUsage, lockUsage, subtreeBlobs } from '../files/files.repo.ts';
 import { effectiveRole, requireItem } from './items.policy.ts';
 import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
 import {
+  blobInUse,
+  claimExpiredTrash,
   deleteSubtree,
+  findActiveSubtree,
+  findRecent,
+  findStarred,
+  insertCopies,
+  setStar,
+  upsertVisit,
   findAccessFacts,
   findActiveSibling,
   findChildrenPage,
@@ -84,6 +95,7 @@ export async function createFolder(db: Db, actor: Actor, workspaceIdOrSlug: stri
     if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
     await requireFreeName(tx, parent.item.id, input.name);
     const folder = await insertFolder(tx, { workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
+    await publish(tx, workspace.id, { type: 'item.created', itemId: folder.id, parentIds: [parent.item.id] });
     return presentItem(folder, parent.role);
   }));
 }
@@ -149,6 +161,7 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
     const moved = parentId !== item.parent_id;
     const updated = await updateItemPlacement(tx, item.id, { ...(name !== undefined ? { name: newName } : {}), ...(moved ? { parentId } : {}) }, actor.user.id);
     const after = moved ? await requireItem(tx, actor, item.id, 'view') : access;
+    await publish(tx, item.workspace_id, { type: 'item.updated', itemId: item.id, parentIds: [item.parent_id, parentId] });
     return presentItem(updated, after.role);
   }));
 }
@@ -158,6 +171,7 @@ export async function trashItem(db: Db, actor: Actor, id: string): Promise<TItem
   return inTransaction(db, async (tx) => {
     const { item, role } = await requireItem(tx, actor, id, 'edit', { lock: true });
     if (item.parent_id === null) throw new AppError('forbidden', 'A root folder cannot be moved to the trash.');
+    await publish(tx, item.workspace_id, { type: 'item.trashed', itemId: item.id, parentIds: [item.parent_id] });
     return presentItem(await setTrashed(tx, item.id, actor.user.id), role);
   });
 }
@@ -181,6 +195,7 @@ export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ i
     const name = (await findActiveSibling(tx, parentId!, item.name)) ? await suggestFreeName(tx, parentId!, item.name) : item.name;
     const restored = await setRestored(tx, item.id, { parentId: parentId!, name }, actor.user.id);
     const { role } = await requireItem(tx, actor, restored.id, 'view');
+    await publish(tx, item.workspace_id, { type: 'item.restored', itemId: item.id, parentIds: [parentId!] });
     return { item: presentItem(restored, role), restoredInto: parentUsable ? 'original' : 'home' };
   });
 }
@@ -189,7 +204,33 @@ export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ i
 export async function purgeItem(db: Db, actor: Actor, id: string): Promise<void> {
   await inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'manage', { lock: true, inTrash: true });
-    await deleteSubtree(tx, item.id);
+    await purgeUnit(tx, item);
+  });
+}
+
+/**
+ * Deletes a unit's rows and gives its bytes back to the quota; the bytes themselves are deleted
+ * by jobs queued in the same transaction, so they go exactly when the rows go.
+ */
+async function purgeUnit(tx: Db, item: ItemRow): Promise<void> {
+  const blobs = await subtreeBlobs(tx, item.id);
+  await deleteSubtree(tx, item.id);
+  await addUsage(tx, item.workspace_id, -blobs.bytes);
+  for (const key of new Set(blobs.keys)) await enqueue(tx, 'blob.delete', { key });
+  await publish(tx, item.workspace_id, { type: 'item.deleted', itemId: item.id, parentIds: item.parent_id ? [item.parent_id] : [] });
+}
+
+/** The blob-deletion job: bytes no version names any more go from storage. */
+export async function deleteBlobIfUnused(db: Db, storage: { delete(key: string): Promise<void> }, key: string): Promise<void> {
+  if (!(await blobInUse(db, key))) await storage.delete(key);
+}
+
+/** The retention job: trashed units older than the retention period are deleted for good. */
+export async function purgeExpiredTrash(db: Db, retentionDays: number): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const expired = await claimExpiredTrash(tx, new Date(Date.now() - retentionDays * 86_400_000), 200);
+    for (const item of expired) await purgeUnit(tx, item);
+    return expired.length;
   });
 }
 
@@ -227,7 +268,10 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
     before = { at: last.trashed_at!.toISOString(), id: last.id };
   }
   await inTransaction(db, async (tx) => {
-    for (const id of ids) await deleteSubtree(tx, id);
+    for (const id of ids) {
+      const item = await findItem(tx, id);
+      if (item) await purgeUnit(tx, item);
+    }
   });
   return { deleted: ids.length };
 }
@@ -244,4 +288,87 @@ export async function getAncestors(db: Db, actor: Actor, id: string): Promise<TI
     ancestors.unshift(presentItem(item, access.role));
   }
   return ancestors;
+}
+
+/** Whether the caller can see an item (a live update about it may reach them). */
+export async function canSee(db: Db, actor: Actor, id: string): Promise<boolean> {
+  const item = await findItem(db, id);
+  if (!item || item.state !== 'active') return false;
+  const access = await effectiveRole(db, actor, item);
+  return !!access && !access.trashedAbove;
+}
+
+/** Remembers that a person opened or changed an item: the Recent view. */
+export async function recordVisit(db: Db, userId: string, itemId: string): Promise<void> {
+  await upsertVisit(db, userId, itemId);
+}
+
+/**
+ * Copies a file, or a folder with everything in it, into a folder. The copies are new items
+ * owned by the caller; files share the originals' bytes (nothing is copied in storage) and count
+ * against the quota. A name already taken in the target gets a free one.
+ */
+export async function copyItem(db: Db, actor: Actor, id: string, input: { parentId: string; name?: string | undefined }): Promise<TItem> {
+  return inTransaction(db, async (tx) => {
+    const source = await requireItem(tx, actor, id, 'view');
+    if (source.item.parent_id === null) throw new AppError('invalid_input', 'A root folder cannot be copied; copy what is in it.');
+    const target = await requireItem(tx, actor, input.parentId, 'edit', { lock: true });
+    if (target.item.workspace_id !== source.item.workspace_id) throw new AppError('forbidden', 'Items cannot be copied to another workspace.');
+    if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be copied into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+    if (target.chain.includes(source.item.id)) throw new AppError('cycle', 'A folder cannot be copied into itself.');
+    const subtree = await findActiveSubtree(tx, source.item.id);
+    const depth = Math.max(...subtree.map((r) => r.depth));
+    if (target.chain.length + depth >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
+    const bytes = subtree.reduce((sum, r) => sum + (r.version_id ? r.size_bytes : 0), 0);
+    const usage = await lockUsage(tx, source.item.workspace_id);
+    if (usage.quota_bytes !== null && Number(usage.used_bytes) + bytes > Number(usage.quota_bytes)) throw new AppError('quota_exceeded');
+
+    const wanted = input.name ?? source.item.name;
+    const name = (await findActiveSibling(tx, target.item.id, wanted)) ? await suggestFreeName(tx, target.item.id, wanted) : wanted;
+    const newIds = new Map(subtree.map((r) => [r.id, uuidv7()]));
+    await insertCopies(
+      tx,
+      subtree.map((r, i) => ({
+        id: newIds.get(r.id)!,
+        workspaceId: source.item.workspace_id,
+        parentId: i === 0 ? target.item.id : newIds.get(r.parent_id!)!,
+        kind: r.kind,
+        name: i === 0 ? name : r.name,
+        ownerId: actor.user.id,
+        size: r.size_bytes,
+        mimeType: r.mime_type,
+        ...(r.version_id && r.blob_key && r.sha256 ? { version: { id: uuidv7(), blobKey: r.blob_key, sha256: r.sha256 } } : {}),
+      })),
+    );
+    await addUsage(tx, source.item.workspace_id, bytes);
+    const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
+    await publish(tx, copy.workspace_id, { type: 'item.created', itemId: copy.id, parentIds: [target.item.id] });
+    const { role } = await requireItem(tx, actor, copy.id, 'view');
+    return presentItem(copy, role);
+  });
+}
+
+export async function starItem(db: Db, actor: Actor, id: string, starred: boolean): Promise<void> {
+  const { item } = await requireItem(db, actor, id, 'view');
+  await setStar(db, actor.user.id, item.id, starred);
+}
+
+/** Items from the caller's list (stars or visits) that they can still see, in the list's order. */
+async function visibleOf(db: Db, actor: Actor, rows: ItemRow[]): Promise<TItem[]> {
+  const items: TItem[] = [];
+  for (const row of rows) {
+    const access = await effectiveRole(db, actor, row);
+    if (access && !access.trashedAbove) items.push(presentItem(row, access.role));
+  }
+  return items;
+}
+
+export async function listStarred(db: Db, actor: Actor, workspaceIdOrSlug: string): Promise<TItem[]> {
+  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
+  return visibleOf(db, actor, await findStarred(db, actor.user.id, workspace.id, 500));
+}
+
+export async function listRecent(db: Db, actor: Actor, workspaceIdOrSlug: string): Promise<TItem[]> {
+  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
+  return visibleOf(db, actor, await findRecent(db, actor.user.id, workspace.id, 50));
 }

@@ -1,0 +1,71 @@
+import { uuidv7 } from '@cabinet/contracts';
+import { sql, type Kysely } from 'kysely';
+import type { Database, JobRow } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+
+/**
+ * Adds a job. Inside a transaction it is queued only if that transaction commits, which is how
+ * work on the outside world (deleting bytes) follows a database change without ever running
+ * for a change that did not happen. A `singleton` key keeps one queued copy.
+ */
+export async function enqueue(db: Q, kind: string, payload: Record<string, unknown> = {}, o: { runAt?: Date; singleton?: string; maxAttempts?: number } = {}): Promise<void> {
+  await db
+    .insertInto('jobs')
+    .values({
+      id: uuidv7(),
+      kind,
+      payload: JSON.stringify(payload),
+      singleton: o.singleton ?? null,
+      run_at: o.runAt ?? new Date(),
+      ...(o.maxAttempts ? { max_attempts: o.maxAttempts } : {}),
+    })
+    .onConflict((oc) => oc.column('singleton').doNothing())
+    .execute();
+}
+
+/**
+ * Takes the next due job and leases it for `leaseMs`: the row lock (SKIP LOCKED) keeps two
+ * runners from taking it at the same moment, the lease keeps others off it while it runs, and a
+ * lease that lapses (its runner died) lets another runner take it again.
+ */
+export async function claimJob(db: Q, leaseMs: number): Promise<JobRow | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const job = await tx
+      .selectFrom('jobs')
+      .selectAll()
+      .where('run_at', '<=', new Date())
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', new Date())]))
+      .where(sql<boolean>`attempts < max_attempts`)
+      .orderBy('run_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!job) return undefined;
+    return tx
+      .updateTable('jobs')
+      .set({ locked_until: new Date(Date.now() + leaseMs), attempts: sql`attempts + 1` })
+      .where('id', '=', job.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+export async function finishJob(db: Q, job: JobRow, next?: Date): Promise<void> {
+  if (next) {
+    await db.updateTable('jobs').set({ run_at: next, locked_until: null, attempts: 0, last_error: null }).where('id', '=', job.id).execute();
+  } else {
+    await db.deleteFrom('jobs').where('id', '=', job.id).execute();
+  }
+}
+
+/** Retries with exponential backoff (a second, doubling, at most an hour); after the last attempt the row stays, with its error, for an operator. */
+export async function failJob(db: Q, job: JobRow, error: unknown): Promise<void> {
+  const delay = Math.min(3_600_000, 1000 * 2 ** Math.max(0, job.attempts - 1));
+  await db
+    .updateTable('jobs')
+    .set({ locked_until: null, run_at: new Date(Date.now() + delay), last_error: String((error as Error)?.message ?? error).slice(0, 2000) })
+    .where('id', '=', job.id)
+    .execute();
+}

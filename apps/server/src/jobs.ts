@@ -1,0 +1,22 @@
+import type { AppContext } from './context.ts';
+import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
+import { recomputeAllUsage } from './modules/files/files.repo.ts';
+import { discardUploadBytes, expireStaleUploads } from './modules/files/uploads.service.ts';
+import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/items.service.ts';
+
+const MINUTE = 60_000;
+
+/** Every background job Cabinet runs, by name. */
+export function jobDefinitions(ctx: AppContext): Record<string, JobDefinition> {
+  return {
+    'blob.delete': { run: (p) => deleteBlobIfUnused(ctx.db, ctx.storage, String(p.key)) },
+    'upload.discard': { run: (p) => discardUploadBytes(ctx.storage, p) },
+    'uploads.expire': { everyMs: 15 * MINUTE, run: async () => void (await expireStaleUploads(ctx.db)) },
+    'trash.purge': { everyMs: 60 * MINUTE, run: async () => void (await purgeExpiredTrash(ctx.db, ctx.env.TRASH_RETENTION_DAYS)) },
+    'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
+  };
+}
+
+export function createJobRunner(ctx: AppContext, options: JobRunnerOptions = {}): JobRunner {
+  return new JobRunner(ctx.db, jobDefinitions(ctx), options);
+}

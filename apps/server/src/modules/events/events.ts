@@ -1,0 +1,55 @@
+import type { TItemEvent } from '@cabinet/contracts';
+import { sql } from 'kysely';
+import type { Database, Db } from '../../db/client.ts';
+
+const CHANNEL = 'cabinet_events';
+
+interface Envelope {
+  w: string;
+  e: TItemEvent;
+}
+
+/**
+ * Announces a change to everyone watching the workspace, on every instance. Sent with NOTIFY in
+ * the caller's transaction, so it is heard only if that transaction commits, and only then.
+ */
+export async function publish(db: Db, workspaceId: string, event: TItemEvent): Promise<void> {
+  const parentIds = [...new Set(event.parentIds.filter(Boolean))];
+  const payload: Envelope = { w: workspaceId, e: { ...event, parentIds } };
+  await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
+}
+
+type Listener = (event: TItemEvent) => void;
+
+/** This instance's one LISTEN connection, fanned out to the browsers watching each workspace. */
+export class EventHub {
+  private readonly listeners = new Map<string, Set<Listener>>();
+  private unlisten: (() => Promise<void>) | undefined;
+
+  async start(database: Database): Promise<void> {
+    this.unlisten = await database.listen(CHANNEL, (payload) => {
+      let envelope: Envelope;
+      try {
+        envelope = JSON.parse(payload) as Envelope;
+      } catch {
+        return;
+      }
+      for (const listener of this.listeners.get(envelope.w) ?? []) listener(envelope.e);
+    });
+  }
+
+  subscribe(workspaceId: string, listener: Listener): () => void {
+    let set = this.listeners.get(workspaceId);
+    if (!set) this.listeners.set(workspaceId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(workspaceId);
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    this.listeners.clear();
+  }
+}

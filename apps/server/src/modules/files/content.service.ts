@@ -1,0 +1,144 @@
+import { Readable } from 'node:stream';
+import type { TFileVersion } from '@cabinet/contracts';
+import { makeZip, predictLength } from 'client-zip';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import type { FileVersionRow, ItemRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { requireItem } from '../items/items.policy.ts';
+import { recordVisit } from '../items/items.service.ts';
+import { getWorkspace } from '../workspaces/workspaces.service.ts';
+import { findSubtreeFiles, findVersion, findVersions } from './files.repo.ts';
+
+const DOWNLOAD_URL_TTL_SECONDS = 300;
+
+/**
+ * Types a browser may show in its own tab. None of them can run script on an origin: HTML, SVG,
+ * XML and anything unknown always download as attachments.
+ */
+const SAFE_INLINE = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'image/bmp',
+  'video/mp4',
+  'video/webm',
+  'video/ogg',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/wav',
+  'audio/webm',
+  'audio/flac',
+  'audio/aac',
+  'application/pdf',
+  'text/plain',
+]);
+
+export const dispositionFor = (mimeType: string, wantDownload: boolean): 'inline' | 'attachment' =>
+  !wantDownload && SAFE_INLINE.has(mimeType.toLowerCase()) ? 'inline' : 'attachment';
+
+async function requireFileVersion(db: Db, actor: Actor, id: string, versionId?: string): Promise<{ item: ItemRow; version: FileVersionRow }> {
+  const { item } = await requireItem(db, actor, id, 'view');
+  if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to download.');
+  const version = await findVersion(db, versionId ?? item.current_version_id ?? '00000000-0000-0000-0000-000000000000');
+  if (!version || version.item_id !== item.id || version.state !== 'ready') throw new AppError('not_found');
+  return { item, version };
+}
+
+export interface Zip {
+  filename: string;
+  length: number;
+  stream: Readable;
+}
+
+/** A file's bytes as a signed URL to redirect to; a folder's as a zip. */
+export async function getContent(ctx: AppContext, actor: Actor, id: string, o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' }): Promise<{ url: string } | Zip> {
+  const { item } = await requireItem(ctx.db, actor, id, 'view');
+  if (item.kind === 'folder') return zipItems(ctx, actor, item.workspace_id, [item.id]);
+  return { url: await signContentUrl(ctx, actor, id, o) };
+}
+
+/** A short-lived URL to a file's bytes (or an older version's), good for `Range` and for the method asked. */
+async function signContentUrl(ctx: AppContext, actor: Actor, id: string, o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' }): Promise<string> {
+  const { item, version } = await requireFileVersion(ctx.db, actor, id, o.versionId);
+  if (o.method === 'GET') await recordVisit(ctx.db, actor.user.id, item.id);
+  return ctx.storage.signDownload(version.blob_key, {
+    ttlSeconds: DOWNLOAD_URL_TTL_SECONDS,
+    filename: item.name,
+    contentType: version.mime_type,
+    disposition: dispositionFor(version.mime_type, o.download),
+    method: o.method,
+  });
+}
+
+export async function listVersions(db: Db, actor: Actor, id: string): Promise<TFileVersion[]> {
+  const { item } = await requireItem(db, actor, id, 'view');
+  if (item.kind !== 'file') return [];
+  return (await findVersions(db, item.id)).map((v) => ({
+    id: v.id,
+    itemId: v.item_id,
+    number: v.number,
+    size: Number(v.size_bytes),
+    sha256: v.sha256,
+    mimeType: v.mime_type,
+    authorId: v.author_id,
+    pinned: v.pinned,
+    current: v.id === item.current_version_id,
+    createdAt: v.created_at.toISOString(),
+  }));
+}
+
+interface ZipEntry {
+  name: string;
+  lastModified: Date;
+  size?: number;
+  blobKey?: string;
+}
+
+/**
+ * A zip of items (files, and folders with everything in them that the caller can see), streamed
+ * as it is made, stored without compression so its exact length is known up front — the browser's
+ * own download bar then shows real progress and time left.
+ */
+export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, ids: string[]): Promise<Zip> {
+  const workspace = await getWorkspace(ctx.db, actor.user, workspaceIdOrSlug);
+  const entries: ZipEntry[] = [];
+  const used = new Set<string>();
+  const unique = (name: string) => {
+    let candidate = name;
+    for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = name.replace(/(\.[^./]*)?$/, (ext) => ` (${n})${ext}`);
+    used.add(candidate.toLowerCase());
+    return candidate;
+  };
+  let single: ItemRow | undefined;
+  for (const id of ids) {
+    const { item } = await requireItem(ctx.db, actor, id, 'view');
+    if (item.workspace_id !== workspace.id) throw new AppError('not_found');
+    single = ids.length === 1 ? item : undefined;
+    if (item.kind === 'folder') {
+      const top = ids.length === 1 ? '' : `${unique(item.name)}/`;
+      if (top) entries.push({ name: top, lastModified: item.updated_at });
+      for (const row of await findSubtreeFiles(ctx.db, item.id)) {
+        // Below a visible folder everything is visible (roles are inherited and only ever add).
+        if (row.kind === 'folder') entries.push({ name: `${top}${row.path}/`, lastModified: row.updated_at });
+        else if (row.blob_key) entries.push({ name: `${top}${row.path}`, lastModified: row.updated_at, size: row.size, blobKey: row.blob_key });
+      }
+    } else if (item.kind === 'file' && item.current_version_id) {
+      const version = await findVersion(ctx.db, item.current_version_id);
+      if (version) entries.push({ name: unique(item.name), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
+    }
+  }
+  const length = Number(predictLength(entries.map((e) => (e.blobKey ? { name: e.name, size: e.size!, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified }))));
+  const storage = ctx.storage;
+  async function* files() {
+    for (const e of entries) {
+      if (!e.blobKey) yield { name: e.name, lastModified: e.lastModified };
+      else yield { name: e.name, lastModified: e.lastModified, size: e.size!, input: (await storage.read(e.blobKey)) as AsyncIterable<Buffer> };
+    }
+  }
+  const filename = single?.kind === 'folder' ? `${single.name}.zip` : `${workspace.name} files.zip`;
+  return { filename, length, stream: Readable.fromWeb(makeZip(files(), { length }) as import('node:stream/web').ReadableStream) };
+}

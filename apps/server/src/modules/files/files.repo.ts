@@ -1,0 +1,193 @@
+import { uuidv7 } from '@cabinet/contracts';
+import { sql, type Kysely } from 'kysely';
+import type { Database, FileVersionRow, ItemRow, UploadRow, UploadState } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+
+export type NewUpload = Omit<UploadRow, 'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at'>;
+
+export function insertUpload(db: Q, u: NewUpload): Promise<UploadRow> {
+  return db
+    .insertInto('uploads')
+    .values({ id: uuidv7(), ...u, state: 'created' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The caller's own upload: nobody else's upload exists for them. */
+export function findOwnUpload(db: Q, id: string, authorId: string, o: { lock?: boolean } = {}): Promise<UploadRow | undefined> {
+  let q = db.selectFrom('uploads').selectAll().where('id', '=', id).where('author_id', '=', authorId);
+  if (o.lock) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+export function findActiveUploads(db: Q, authorId: string, workspaceId: string): Promise<UploadRow[]> {
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('author_id', '=', authorId)
+    .where('workspace_id', '=', workspaceId)
+    .where('state', 'in', ['created', 'uploading'])
+    .orderBy('created_at')
+    .limit(1000)
+    .execute();
+}
+
+export function setUploadState(db: Q, id: string, change: { state: UploadState; failure?: string | null; resultItemId?: string; expiresAt?: Date }): Promise<UploadRow> {
+  return db
+    .updateTable('uploads')
+    .set({
+      state: change.state,
+      updated_at: new Date(),
+      ...(change.failure !== undefined ? { failure: change.failure } : {}),
+      ...(change.resultItemId ? { result_item_id: change.resultItemId } : {}),
+      ...(change.expiresAt ? { expires_at: change.expiresAt } : {}),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Uploads nobody touched before `before`, oldest first, locked for the caller's transaction. */
+export function claimStaleUploads(db: Q, before: Date, limit: number): Promise<UploadRow[]> {
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('state', 'in', ['created', 'uploading'])
+    .where('expires_at', '<', before)
+    .orderBy('expires_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function insertFile(
+  db: Q,
+  f: { workspaceId: string; parentId: string; name: string; ownerId: string; size: number; mimeType: string; blobKey: string; sha256: string },
+): Promise<{ item: ItemRow; version: FileVersionRow }> {
+  const itemId = uuidv7();
+  const versionId = uuidv7();
+  const item = await db
+    .insertInto('items')
+    .values({
+      id: itemId,
+      workspace_id: f.workspaceId,
+      parent_id: f.parentId,
+      kind: 'file',
+      name: f.name,
+      owner_id: f.ownerId,
+      size_bytes: f.size,
+      mime_type: f.mimeType,
+      current_version_id: versionId,
+      updated_by: f.ownerId,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const version = await db
+    .insertInto('file_versions')
+    .values({ id: versionId, item_id: itemId, number: 1, blob_key: f.blobKey, size_bytes: f.size, sha256: f.sha256, mime_type: f.mimeType, author_id: f.ownerId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { item, version };
+}
+
+/** A new current version of a file; the item takes its size and type. */
+export async function insertVersion(db: Q, itemId: string, v: { authorId: string; size: number; mimeType: string; blobKey: string; sha256: string }): Promise<{ item: ItemRow; version: FileVersionRow }> {
+  const version = await db
+    .insertInto('file_versions')
+    .values({
+      id: uuidv7(),
+      item_id: itemId,
+      number: sql<number>`(SELECT coalesce(max(number), 0) + 1 FROM file_versions WHERE item_id = ${itemId})`,
+      blob_key: v.blobKey,
+      size_bytes: v.size,
+      sha256: v.sha256,
+      mime_type: v.mimeType,
+      author_id: v.authorId,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const item = await db
+    .updateTable('items')
+    .set({ size_bytes: v.size, mime_type: v.mimeType, current_version_id: version.id, updated_by: v.authorId, updated_at: new Date(), version: sql`version + 1` })
+    .where('id', '=', itemId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { item, version };
+}
+
+export function findVersion(db: Q, id: string): Promise<FileVersionRow | undefined> {
+  return db.selectFrom('file_versions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findVersions(db: Q, itemId: string): Promise<FileVersionRow[]> {
+  return db.selectFrom('file_versions').selectAll().where('item_id', '=', itemId).where('state', '=', 'ready').orderBy('number', 'desc').execute();
+}
+
+/** Adds (or, negative, removes) bytes to what a workspace uses. */
+export async function addUsage(db: Q, workspaceId: string, bytes: number): Promise<void> {
+  if (bytes === 0) return;
+  await db
+    .updateTable('workspaces')
+    .set({ used_bytes: sql`greatest(used_bytes + ${bytes}, 0)` })
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/** Locks the workspace row (quota checks and usage changes take turns) and reads its usage. */
+export function lockUsage(db: Q, workspaceId: string) {
+  return db.selectFrom('workspaces').select(['quota_bytes', 'used_bytes']).where('id', '=', workspaceId).forUpdate().executeTakeFirstOrThrow();
+}
+
+/** Every version's bytes in a workspace: what `used_bytes` should say. */
+export async function recomputeUsage(db: Q, workspaceId: string): Promise<number> {
+  const row = await sql<{ used: number | string | null }>`
+    UPDATE workspaces SET used_bytes = coalesce((
+      SELECT sum(v.size_bytes) FROM file_versions v JOIN items i ON i.id = v.item_id
+       WHERE i.workspace_id = ${workspaceId} AND v.state = 'ready'
+    ), 0)
+    WHERE id = ${workspaceId}
+    RETURNING used_bytes AS used
+  `.execute(db);
+  return Number(row.rows[0]?.used ?? 0);
+}
+
+/** The blob keys and byte total of every version held in an item's subtree (before it is purged). */
+export async function subtreeBlobs(db: Q, itemId: string): Promise<{ keys: string[]; bytes: number }> {
+  const rows = await sql<{ blob_key: string; size_bytes: number }>`
+    WITH RECURSIVE sub AS (
+      SELECT id FROM items WHERE id = ${itemId}
+      UNION ALL
+      SELECT i.id FROM items i JOIN sub s ON i.parent_id = s.id
+    )
+    SELECT v.blob_key, v.size_bytes FROM file_versions v JOIN sub ON v.item_id = sub.id
+  `.execute(db);
+  return { keys: rows.rows.map((r) => r.blob_key), bytes: rows.rows.reduce((sum, r) => sum + Number(r.size_bytes), 0) };
+}
+
+/** Active files and folders below a folder, with their path relative to it (for a zip). */
+export async function findSubtreeFiles(db: Q, folderId: string): Promise<{ id: string; kind: ItemRow['kind']; path: string; size: number; blob_key: string | null; updated_at: Date }[]> {
+  const rows = await sql<{ id: string; kind: ItemRow['kind']; path: string; size: number; blob_key: string | null; updated_at: Date }>`
+    WITH RECURSIVE sub AS (
+      SELECT id, kind, name::text AS path, 0 AS depth FROM items WHERE parent_id = ${folderId} AND state = 'active'
+      UNION ALL
+      SELECT i.id, i.kind, s.path || '/' || i.name, s.depth + 1 FROM items i JOIN sub s ON i.parent_id = s.id
+       WHERE i.state = 'active' AND s.kind = 'folder' AND s.depth < 64
+    )
+    SELECT sub.id, sub.kind, sub.path, coalesce(v.size_bytes, 0) AS size, v.blob_key, i.updated_at
+      FROM sub JOIN items i ON i.id = sub.id LEFT JOIN file_versions v ON v.id = i.current_version_id
+     ORDER BY sub.path
+  `.execute(db);
+  return rows.rows.map((r) => ({ ...r, size: Number(r.size), updated_at: new Date(r.updated_at) }));
+}
+
+/** Sets every workspace's used bytes from its versions, correcting any drift. */
+export async function recomputeAllUsage(db: Q): Promise<void> {
+  await sql`
+    UPDATE workspaces w SET used_bytes = coalesce((
+      SELECT sum(v.size_bytes) FROM file_versions v JOIN items i ON i.id = v.item_id
+       WHERE i.workspace_id = w.id AND v.state = 'ready'
+    ), 0)
+  `.execute(db);
+}

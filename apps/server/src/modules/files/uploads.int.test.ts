@@ -1,0 +1,313 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobRunner } from '../../jobs.ts';
+import { given, putParts, sha256Hex, type Person } from '../../testing/given.ts';
+import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+const MiB = 1024 * 1024;
+const s3 = testS3Settings();
+const drivers: [string, Record<string, string>][] = [['local disk', { STORAGE_DRIVER: 'local' }]];
+if (s3) drivers.push(['S3', s3]);
+
+/** The upload protocol of PRODUCT.md §7 end to end, on every storage driver. */
+describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
+  let t: TestApp;
+  let g: ReturnType<typeof given>;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    const settings: Record<string, string> = { ...driverSettings, PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB' };
+    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
+    t = await startTestApp(settings);
+    g = given(t.ctx, t.url);
+  });
+  afterAll(() => t.close());
+
+  const children = async (p: Person, folderId: string) =>
+    (await p.call('GET', `/workspaces/${p.workspace.id}/items/${folderId}/children`)).body.items as { id: string; name: string; size: number; kind: string }[];
+  const usage = async (p: Person) => (await p.call('GET', `/workspaces/${p.workspace.id}`)).body.usedBytes as number;
+  /** Follows the content redirect to the signed URL, as a browser does. */
+  const fetchContent = async (p: Person, itemId: string, init: RequestInit = {}, query = '') => {
+    const redirect = await fetch(`${t.url}/api/v1/items/${itemId}/content${query}`, { headers: { authorization: `Bearer ${p.token}` }, redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    return fetch(redirect.headers.get('location')!, init);
+  };
+  const runJobs = () => createJobRunner(t.ctx).runDue();
+
+  it('uploads a file in parts; it appears only when complete, with its bytes, size, type and SHA-256, counted against the quota', async () => {
+    const ada = await g.person();
+    const bytes = randomBytes(11 * MiB + 123);
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'video.mp4', size: bytes.length });
+    expect(start.status).toBe(201);
+    expect(start.body).toMatchObject({ name: 'video.mp4', size: bytes.length, partSize: 5 * MiB, partCount: 3, state: 'created', mimeType: 'video/mp4' });
+
+    // Parts in any order; nothing is visible yet.
+    await putParts(ada, start.body, bytes, [3, 1]);
+    expect(await children(ada, ada.workspace.homeId)).toEqual([]);
+    const status = await ada.call('GET', `/uploads/${start.body.id}`);
+    expect(status.body.state).toBe('uploading');
+    expect(status.body.parts.map((p: { partNumber: number; size: number }) => [p.partNumber, p.size])).toEqual([[1, 5 * MiB], [3, MiB + 123]]);
+
+    // Completing with a part missing says which, and leaves the upload open.
+    const early = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    expect(early.status).toBe(400);
+    expect(early.body.error).toMatchObject({ code: 'invalid_input', details: { missingParts: [2] } });
+
+    await putParts(ada, start.body, bytes, [2]);
+    const before = await usage(ada);
+    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    expect(done.status).toBe(200);
+    expect(done.body.upload.state).toBe('completed');
+    expect(done.body.item).toMatchObject({ kind: 'file', name: 'video.mp4', size: bytes.length, mimeType: 'video/mp4', parentId: ada.workspace.homeId, ownerId: ada.id, role: 'manager' });
+    expect(await usage(ada)).toBe(before + bytes.length);
+    expect((await children(ada, ada.workspace.homeId)).map((i) => i.name)).toEqual(['video.mp4']);
+
+    const versions = await ada.call('GET', `/items/${done.body.item.id}/versions`);
+    expect(versions.body.items).toEqual([expect.objectContaining({ number: 1, size: bytes.length, sha256: sha256Hex(bytes), current: true })]);
+
+    const got = await fetchContent(ada, done.body.item.id);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    const range = await fetchContent(ada, done.body.item.id, { headers: { range: 'bytes=100-199' } });
+    expect(range.status).toBe(206);
+    expect(Buffer.from(await range.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
+
+    // Completing again (a retry after a dropped answer) answers with the same file.
+    const again = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    expect(again.status).toBe(200);
+    expect(again.body.item.id).toBe(done.body.item.id);
+  });
+
+  it('uploads an empty file', async () => {
+    const ada = await g.person();
+    const done = await g.upload(ada, ada.workspace.homeId, 'empty.txt', new Uint8Array(0));
+    expect(done.status).toBe(200);
+    expect(done.body.item).toMatchObject({ size: 0, mimeType: 'text/plain' });
+    const got = await fetchContent(ada, done.body.item.id);
+    expect((await got.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('refuses bytes that do not match the SHA-256: no file, quota unchanged, the upload failed', async () => {
+    const ada = await g.person();
+    const bytes = randomBytes(1000);
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'a.bin', size: 1000, sha256: sha256Hex(randomBytes(10)) });
+    await putParts(ada, start.body, bytes);
+    const before = await usage(ada);
+    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    expect(done.status).toBe(422);
+    expect(done.body.error.code).toBe('checksum_mismatch');
+    expect(await children(ada, ada.workspace.homeId)).toEqual([]);
+    expect(await usage(ada)).toBe(before);
+    expect((await ada.call('GET', `/uploads/${start.body.id}`)).body.state).toBe('failed');
+    expect((await ada.call('POST', `/uploads/${start.body.id}/parts`, { partNumbers: [1] })).body.error.code).toBe('upload_expired');
+    await runJobs();
+    const row = await t.ctx.db.selectFrom('uploads').selectAll().where('id', '=', start.body.id).executeTakeFirstOrThrow();
+    expect(await t.ctx.storage.stat(row.blob_key)).toBeNull();
+  });
+
+  it('refuses a part of the wrong size on completion, naming it', async () => {
+    const ada = await g.person();
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'short.bin', size: 2000 });
+    await putParts(ada, start.body, randomBytes(1500));
+    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    expect(done.status).toBe(400);
+    expect(done.body.error.details.wrongSizeParts).toEqual([1]);
+  });
+
+  it('refuses files over MAX_FILE_SIZE, parts out of range, and names that break the rules', async () => {
+    const ada = await g.person();
+    const big = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'big.iso', size: 64 * MiB + 1 });
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe('file_too_large');
+    const bad = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'a/b', size: 1 });
+    expect(bad.body.error.code).toBe('invalid_input');
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'x.bin', size: 10 });
+    const out = await ada.call('POST', `/uploads/${start.body.id}/parts`, { partNumbers: [2] });
+    expect(out.status).toBe(400);
+    expect(out.body.error.code).toBe('invalid_input');
+  });
+
+  it('checks the quota when an upload starts and again when it completes', async () => {
+    const ada = await g.person();
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', ada.workspace.id).execute();
+    const over = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'big.bin', size: 5001 });
+    expect(over.status).toBe(507);
+    expect(over.body.error.code).toBe('quota_exceeded');
+
+    const bytes = randomBytes(3000);
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'fits.bin', size: 3000 });
+    expect(start.status).toBe(201);
+    await putParts(ada, start.body, bytes);
+    // Meanwhile another upload takes most of the room.
+    expect((await g.upload(ada, ada.workspace.homeId, 'other.bin', randomBytes(2500))).status).toBe(200);
+    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    expect(done.status).toBe(507);
+    expect(await usage(ada)).toBe(2500);
+    expect((await children(ada, ada.workspace.homeId)).map((i) => i.name)).toEqual(['other.bin']);
+  });
+
+  it('offers keep both, replace (a new version) or skip when the name is taken', async () => {
+    const ada = await g.person();
+    const first = await g.upload(ada, ada.workspace.homeId, 'Report.pdf', Buffer.from('one'));
+    const clash = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'report.pdf', size: 3 });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: 'report (2).pdf' } });
+
+    const both = await g.upload(ada, ada.workspace.homeId, 'report.pdf', Buffer.from('two'), { onConflict: 'keep_both' });
+    expect(both.body.item.name).toBe('report (2).pdf');
+
+    const replaced = await g.upload(ada, ada.workspace.homeId, 'Report.pdf', Buffer.from('three'), { onConflict: 'replace' });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.item).toMatchObject({ id: first.body.item.id, size: 5, version: 2 });
+    const versions = (await ada.call('GET', `/items/${first.body.item.id}/versions`)).body.items;
+    expect(versions.map((v: { number: number; current: boolean }) => [v.number, v.current])).toEqual([[2, true], [1, false]]);
+    const old = await fetchContent(ada, first.body.item.id, {}, `?version=${versions[1].id}`);
+    expect(await old.text()).toBe('one');
+    expect(await (await fetchContent(ada, first.body.item.id)).text()).toBe('three');
+    expect(await usage(ada)).toBe(3 + 3 + 5);
+
+    // A new version through /items/:id/versions.
+    const start = await ada.call('POST', `/items/${first.body.item.id}/versions`, { size: 4 });
+    expect(start.status).toBe(201);
+    await putParts(ada, start.body, Buffer.from('four'));
+    const v3 = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    expect(v3.body.item).toMatchObject({ id: first.body.item.id, size: 4, version: 3 });
+  });
+
+  it('takes a different answer to a name conflict that arose while uploading', async () => {
+    const ada = await g.person();
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'notes.txt', size: 5 });
+    await putParts(ada, start.body, Buffer.from('later'));
+    await g.upload(ada, ada.workspace.homeId, 'notes.txt', Buffer.from('first'));
+    const clash = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    expect(clash.body.error.code).toBe('name_conflict');
+    const kept = await ada.call('POST', `/uploads/${start.body.id}/complete`, { onConflict: 'keep_both' });
+    expect(kept.body.item.name).toBe('notes (2).txt');
+  });
+
+  it('cancels an upload: it cannot take parts any more and its parts are removed', async () => {
+    const ada = await g.person();
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'c.bin', size: 10 });
+    await putParts(ada, start.body, randomBytes(10));
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/uploads`)).body.items.map((u: { id: string }) => u.id)).toEqual([start.body.id]);
+    expect((await ada.call('DELETE', `/uploads/${start.body.id}`)).status).toBe(204);
+    expect((await ada.call('POST', `/uploads/${start.body.id}/parts`, { partNumbers: [1] })).body.error.code).toBe('upload_expired');
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/uploads`)).body.items).toEqual([]);
+    await runJobs();
+    const row = await t.ctx.db.selectFrom('uploads').selectAll().where('id', '=', start.body.id).executeTakeFirstOrThrow();
+    await expect(t.ctx.storage.listParts(row.blob_key, row.storage_upload_id)).rejects.toMatchObject({ code: 'upload_expired' });
+  });
+
+  it('expires an upload left alone past its expiry, removing its parts', async () => {
+    const ada = await g.person();
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'stale.bin', size: 10 });
+    await putParts(ada, start.body, randomBytes(10));
+    await t.ctx.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', start.body.id).execute();
+    expect((await ada.call('POST', `/uploads/${start.body.id}/complete`, {})).body.error.code).toBe('upload_expired');
+    const { expireStaleUploads } = await import('./uploads.service.ts');
+    expect(await expireStaleUploads(t.ctx.db)).toBeGreaterThanOrEqual(1);
+    await runJobs();
+    expect((await ada.call('GET', `/uploads/${start.body.id}`)).body).toMatchObject({ state: 'expired', parts: [] });
+  });
+
+  it("keeps uploads private: another person's upload does not exist for them", async () => {
+    const ada = await g.person();
+    const bob = await g.person();
+    await g.membership(bob, ada.workspace.id, 'member');
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.rootId, name: 'mine.bin', size: 10 });
+    for (const [method, path, body] of [
+      ['GET', `/uploads/${start.body.id}`],
+      ['POST', `/uploads/${start.body.id}/parts`, { partNumbers: [1] }],
+      ['POST', `/uploads/${start.body.id}/complete`, {}],
+      ['DELETE', `/uploads/${start.body.id}`],
+    ] as const) {
+      expect((await bob.call(method, path, body)).status, `${method} ${path}`).toBe(404);
+    }
+    // And nobody uploads into a folder they cannot edit.
+    const viewer = await g.person();
+    await g.membership(viewer, ada.workspace.id, 'guest');
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Read only');
+    await g.grant(folder.id, { user: viewer }, 'viewer');
+    expect((await viewer.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: folder.id, name: 'x', size: 1 })).status).toBe(403);
+  });
+
+  it('serves downloads as attachments unless the type is safe to show, never sniffed', async () => {
+    const ada = await g.person();
+    const html = await g.upload(ada, ada.workspace.homeId, '<img src=x onerror=alert(1)>.html', Buffer.from('<script>alert(1)</script>'));
+    expect(html.status).toBe(200);
+    const svg = await g.upload(ada, ada.workspace.homeId, 'logo.svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
+    const png = await g.upload(ada, ada.workspace.homeId, 'pixel.png', Buffer.from('89504e470d0a1a0a', 'hex'));
+    for (const item of [html.body.item, svg.body.item]) {
+      const res = await fetchContent(ada, item.id);
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
+      if (driverSettings.STORAGE_DRIVER === 'local') expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect((await fetchContent(ada, png.body.item.id)).headers.get('content-disposition')).toMatch(/^inline/);
+    expect((await fetchContent(ada, png.body.item.id, {}, '?download=1')).headers.get('content-disposition')).toMatch(/^attachment/);
+    // HEAD has its own signed URL.
+    const head = await fetch(`${t.url}/api/v1/items/${png.body.item.id}/content`, { method: 'HEAD', headers: { authorization: `Bearer ${ada.token}` }, redirect: 'manual' });
+    expect(head.status).toBe(302);
+    const target = await fetch(head.headers.get('location')!, { method: 'HEAD' });
+    expect(target.status).toBe(200);
+    expect(target.headers.get('content-length')).toBe('8');
+  });
+
+  it('copies files and folders without copying bytes; deleting the original for good keeps the copy whole', async () => {
+    const ada = await g.person();
+    const folder = await g.folder(ada, ada.workspace.homeId, 'Album');
+    const inner = await g.folder(ada, folder.id, 'Inner');
+    const bytes = randomBytes(4000);
+    const file = await g.upload(ada, inner.id, 'photo.jpg', bytes);
+    const copy = await ada.call('POST', `/items/${folder.id}/copy`, { parentId: ada.workspace.homeId });
+    expect(copy.status).toBe(201);
+    expect(copy.body.name).toBe('Album (2)');
+    const copiedInner = (await children(ada, copy.body.id))[0]!;
+    const copiedFile = (await children(ada, copiedInner.id))[0]!;
+    expect(copiedFile).toMatchObject({ name: 'photo.jpg', size: 4000 });
+    expect(copiedFile.id).not.toBe(file.body.item.id);
+    expect(await usage(ada)).toBe(8000);
+    expect((await ada.call('POST', `/items/${folder.id}/copy`, { parentId: inner.id })).body.error.code).toBe('cycle');
+
+    await ada.call('POST', `/items/${folder.id}/trash`);
+    expect((await ada.call('DELETE', `/items/${folder.id}`)).status).toBe(204);
+    await runJobs();
+    expect(await usage(ada)).toBe(4000);
+    const got = await fetchContent(ada, copiedFile.id);
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // Deleting the copy too removes the bytes from storage.
+    const key = (await t.ctx.db.selectFrom('file_versions').select('blob_key').where('item_id', '=', copiedFile.id).executeTakeFirstOrThrow()).blob_key;
+    await ada.call('POST', `/items/${copy.body.id}/trash`);
+    await ada.call('DELETE', `/items/${copy.body.id}`);
+    await runJobs();
+    expect(await t.ctx.storage.stat(key)).toBeNull();
+    expect(await usage(ada)).toBe(0);
+  });
+
+  it('downloads a folder, and several items, as a zip whose length is known up front', async () => {
+    const ada = await g.person();
+    const folder = await g.folder(ada, ada.workspace.homeId, 'Trip');
+    const sub = await g.folder(ada, folder.id, 'Day 1');
+    const a = Buffer.from('first file bytes');
+    const b = randomBytes(3000);
+    await g.upload(ada, folder.id, 'notes.txt', a);
+    const photo = await g.upload(ada, sub.id, 'photo.jpg', b);
+    const res = await fetch(`${t.url}/api/v1/items/${folder.id}/content`, { headers: { authorization: `Bearer ${ada.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/zip');
+    expect(res.headers.get('content-disposition')).toContain('Trip.zip');
+    const zip = Buffer.from(await res.arrayBuffer());
+    expect(zip.length).toBe(Number(res.headers.get('content-length')));
+    expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
+    expect(zip.includes(a)).toBe(true);
+    expect(zip.includes(b)).toBe(true);
+    expect(zip.includes(Buffer.from('Day 1/photo.jpg'))).toBe(true);
+
+    const several = await fetch(`${t.url}/api/v1/workspaces/${ada.workspace.id}/zip?ids=${folder.id},${photo.body.item.id}`, { headers: { authorization: `Bearer ${ada.token}` } });
+    const both = Buffer.from(await several.arrayBuffer());
+    expect(both.length).toBe(Number(several.headers.get('content-length')));
+    expect(both.includes(Buffer.from('Trip/Day 1/photo.jpg'))).toBe(true);
+    expect(both.includes(Buffer.from('photo.jpg'))).toBe(true);
+  });
+});

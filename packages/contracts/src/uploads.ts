@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ZId, ZIsoTime } from './common.ts';
+import { ZItem, ZItemName } from './items.ts';
+
+export const ZSha256 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{64}$/, 'A SHA-256 is 64 hexadecimal characters')
+  .transform((s) => s.toLowerCase());
+
+export const ZMimeType = z
+  .string()
+  .max(255)
+  .regex(/^[\w.+-]+\/[\w.+-]+$/, 'A media type looks like type/subtype');
+
+/**
+ * What to do when the folder already holds an active item with the name:
+ * `fail` answers `name_conflict` (with a suggested name), `keep_both` takes a free name,
+ * `replace` makes the upload a new version of that file.
+ */
+export const ZOnConflict = z.enum(['fail', 'keep_both', 'replace']);
+export type TOnConflict = z.infer<typeof ZOnConflict>;
+
+export const ZStartUploadRequest = z.object({
+  parentId: ZId,
+  name: ZItemName,
+  size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  mimeType: ZMimeType.optional(),
+  /** Optional: when given now, the bytes are checked against it on completion. */
+  sha256: ZSha256.optional(),
+  onConflict: ZOnConflict.default('fail'),
+});
+export type TStartUploadRequest = z.input<typeof ZStartUploadRequest>;
+
+/** A new version of an existing file: POST /items/:id/versions. */
+export const ZStartVersionRequest = ZStartUploadRequest.omit({ parentId: true, name: true, onConflict: true });
+export type TStartVersionRequest = z.input<typeof ZStartVersionRequest>;
+
+export const ZUploadState = z.enum(['created', 'uploading', 'completed', 'aborted', 'expired', 'failed']);
+
+export const ZUploadPart = z.object({ partNumber: z.number().int(), etag: z.string(), size: z.number().int() });
+
+export const ZUpload = z.object({
+  id: ZId,
+  workspaceId: ZId,
+  parentId: ZId,
+  /** The file this upload adds a version to, if it does. */
+  itemId: ZId.nullable(),
+  name: z.string(),
+  size: z.number().int(),
+  mimeType: z.string(),
+  sha256: z.string().nullable(),
+  onConflict: ZOnConflict,
+  partSize: z.number().int(),
+  partCount: z.number().int(),
+  state: ZUploadState,
+  expiresAt: ZIsoTime,
+  createdAt: ZIsoTime,
+  /** The file that appeared when the upload completed. */
+  resultItemId: ZId.nullable(),
+});
+export type TUpload = z.infer<typeof ZUpload>;
+
+/** An upload with the parts the storage already holds: what a resumed upload skips. */
+export const ZUploadStatus = ZUpload.extend({ parts: z.array(ZUploadPart) });
+export type TUploadStatus = z.infer<typeof ZUploadStatus>;
+
+export const ZSignPartsRequest = z.object({
+  partNumbers: z.array(z.number().int().min(1).max(10_000)).min(1).max(100),
+});
+
+export const ZSignedPart = z.object({ partNumber: z.number().int(), method: z.literal('PUT'), url: z.string(), expiresAt: ZIsoTime });
+export const ZSignPartsResponse = z.object({ parts: z.array(ZSignedPart) });
+export type TSignedPart = z.infer<typeof ZSignedPart>;
+
+export const ZCompleteUploadRequest = z.object({
+  /** The SHA-256 the browser computed while reading the file; checked against the stored bytes. */
+  sha256: ZSha256.optional(),
+});
+
+export const ZCompleteUploadResponse = z.object({ upload: ZUpload, item: ZItem });
+
+export const ZFileVersion = z.object({
+  id: ZId,
+  itemId: ZId,
+  number: z.number().int(),
+  size: z.number().int(),
+  sha256: z.string(),
+  mimeType: z.string(),
+  authorId: ZId.nullable(),
+  pinned: z.boolean(),
+  current: z.boolean(),
+  createdAt: ZIsoTime,
+});
+export type TFileVersion = z.infer<typeof ZFileVersion>;
