@@ -84,7 +84,11 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       await pool.query('SELECT 1');
     },
     listen: (channel, onMessage) => listenPostgres(url, channel, onMessage),
-    close: () => db.destroy(),
+    async close() {
+      await db.destroy();
+      // Kysely ends the pool only if it ever used it; `locked` (migrations) uses it directly.
+      if (!pool.ended) await pool.end();
+    },
   };
 }
 

@@ -57,7 +57,8 @@ export function given(ctx: AppContext, baseUrl: string) {
             ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
           });
           const text = await res.text();
-          return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
+          const json = res.headers.get('content-type')?.includes('json');
+          return { status: res.status, body: text && json ? JSON.parse(text) : text || undefined, headers: res.headers };
         },
       };
     },

@@ -45,6 +45,14 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'POST trash', need: 'edit', ok: 200, call: (p, t) => p.call('POST', `/items/${t.id}/trash`) },
   { name: 'POST restore', need: 'edit', trashed: true, ok: 200, call: (p, t) => p.call('POST', `/items/${t.id}/restore`) },
   { name: 'DELETE forever', need: 'manage', trashed: true, ok: 204, call: (p, t) => p.call('DELETE', `/items/${t.id}`) },
+  // Copying into the sibling needs edit there; the sibling sits in the same tree, so it is the same role.
+  { name: 'POST copy', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/items/${t.id}/copy`, { parentId: t.sibling }) },
+  { name: 'PUT star', need: 'view', ok: 204, call: (p, t) => p.call('PUT', `/items/${t.id}/star`) },
+  { name: 'DELETE star', need: 'view', ok: 204, call: (p, t) => p.call('DELETE', `/items/${t.id}/star`) },
+  { name: 'GET versions', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/versions`) },
+  { name: 'GET content (zip)', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/content`) },
+  { name: 'GET zip of ids', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
+  { name: 'POST upload into', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }) },
 ];
 
 let t: TestApp;

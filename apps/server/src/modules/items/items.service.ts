@@ -311,8 +311,8 @@ export async function recordVisit(db: Db, userId: string, itemId: string): Promi
 export async function copyItem(db: Db, actor: Actor, id: string, input: { parentId: string; name?: string | undefined }): Promise<TItem> {
   return inTransaction(db, async (tx) => {
     const source = await requireItem(tx, actor, id, 'view');
-    if (source.item.parent_id === null) throw new AppError('invalid_input', 'A root folder cannot be copied; copy what is in it.');
     const target = await requireItem(tx, actor, input.parentId, 'edit', { lock: true });
+    if (source.item.parent_id === null) throw new AppError('invalid_input', 'A root folder cannot be copied; copy what is in it.');
     if (target.item.workspace_id !== source.item.workspace_id) throw new AppError('forbidden', 'Items cannot be copied to another workspace.');
     if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be copied into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
     if (target.chain.includes(source.item.id)) throw new AppError('cycle', 'A folder cannot be copied into itself.');

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+let t: TestApp;
+let g: ReturnType<typeof given>;
+beforeAll(async () => {
+  t = await startTestApp();
+  g = given(t.ctx, t.url);
+});
+afterAll(() => t.close());
+
+const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((i) => i.name);
+
+describe('stars and recent', () => {
+  it('keeps each person’s stars to themselves, newest first, and drops trashed items from the list', async () => {
+    const ada = await g.person();
+    const bea = await g.person();
+    await g.membership(bea, ada.workspace.id, 'member');
+    const one = await g.folder(ada, ada.workspace.rootId, 'One');
+    const two = await g.folder(ada, ada.workspace.rootId, 'Two');
+    expect((await ada.call('PUT', `/items/${one.id}/star`)).status).toBe(204);
+    await ada.call('PUT', `/items/${two.id}/star`);
+    await ada.call('PUT', `/items/${two.id}/star`);
+    expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/starred`))).toEqual(['Two', 'One']);
+    expect(names(await bea.call('GET', `/workspaces/${ada.workspace.id}/starred`))).toEqual([]);
+    await ada.call('POST', `/items/${two.id}/trash`);
+    expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/starred`))).toEqual(['One']);
+    await ada.call('DELETE', `/items/${one.id}/star`);
+    expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/starred`))).toEqual([]);
+  });
+
+  it('lists the files a person uploaded or opened lately, newest first', async () => {
+    const ada = await g.person();
+    const a = await g.upload(ada, ada.workspace.homeId, 'a.txt', Buffer.from('a'));
+    await g.upload(ada, ada.workspace.homeId, 'b.txt', Buffer.from('b'));
+    expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/recent`))).toEqual(['b.txt', 'a.txt']);
+    await ada.call('GET', `/items/${a.body.item.id}/content`);
+    expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/recent`))).toEqual(['a.txt', 'b.txt']);
+  });
+});
