@@ -18,7 +18,7 @@ describe.skipIf(!s3)('uploads while the storage is unreachable', () => {
     proxy = new TcpProxy(endpoint.hostname, Number(endpoint.port), await freePort());
     await proxy.up();
     const port = await freePort();
-    const settings = { ...s3!, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`, PORT: String(port) };
+    const settings: Record<string, string> = { ...s3!, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`, PORT: String(port) };
     settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
     t = await startTestApp(settings);
     g = given(t.ctx, t.url);
