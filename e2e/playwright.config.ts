@@ -46,6 +46,8 @@ export default defineConfig({
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
       IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
+      // Small parts, so a test file of a few MB is uploaded in several.
+      UPLOAD_PART_SIZE: '5MiB',
     },
   },
 });

@@ -142,7 +142,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     { prefix: API_PREFIX },
   );
 
-  const sendIndex = await registerSpa(app, options.webDist);
+  const sendIndex = await registerSpa(app, options.webDist, ctx.storage.browserOrigin);
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0]!;
     if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|idp|auth|storage)(\/|$)/.test(url) && !path.extname(url)) {

@@ -92,3 +92,4 @@ export const ZFileVersion = z.object({
   createdAt: ZIsoTime,
 });
 export type TFileVersion = z.infer<typeof ZFileVersion>;
+export type TCompleteUploadResult = z.infer<typeof ZCompleteUploadResponse>;

@@ -2,7 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { SignInPage } from '../features/auth/components/sign-in-page.tsx';
 import { AccountPage } from './routes/account.tsx';
-import { FolderRoute, TrashRoute } from './routes/folder.tsx';
+import { FolderRoute, RecentRoute, StarredRoute, TrashRoute } from './routes/folder.tsx';
 import { HomePage } from './routes/home.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
@@ -20,8 +20,8 @@ export const router = createBrowserRouter([
       { index: true, element: <HomePage /> },
       { path: 'my', element: <FolderRoute root="home" /> },
       { path: 'shared', element: <SectionPlaceholder section="shared" /> },
-      { path: 'recent', element: <SectionPlaceholder section="recent" /> },
-      { path: 'starred', element: <SectionPlaceholder section="starred" /> },
+      { path: 'recent', element: <RecentRoute /> },
+      { path: 'starred', element: <StarredRoute /> },
       { path: 'trash', element: <TrashRoute /> },
       { path: 'f/:folderId', element: <FolderRoute /> },
       { path: 'search', element: <SectionPlaceholder section="search" /> },

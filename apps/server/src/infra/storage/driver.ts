@@ -37,6 +37,8 @@ export interface ByteRange {
  */
 export interface StorageDriver {
   readonly kind: 'local' | 's3';
+  /** Where the browser sends signed requests, when that is not Cabinet itself (the page's CSP allows it). */
+  readonly browserOrigin: string | undefined;
   /** Resolves when the storage can be reached and written to; rejects with the reason otherwise. */
   check(): Promise<void>;
   createMultipart(key: string, contentType: string): Promise<string>;

@@ -111,6 +111,7 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
 
   return {
     kind: 'local',
+    browserOrigin: undefined,
     signer,
     pathOf,
 

@@ -57,11 +57,18 @@ const uploadExpired = (): never => {
   throw new AppError('upload_expired');
 };
 
+/** The origin presigned URLs point at: the endpoint itself (path style) or the bucket's host under it. */
+export function bucketOrigin(settings: S3Settings): string {
+  const endpoint = new URL(settings.endpoint ?? `https://s3.${settings.region}.amazonaws.com`);
+  return settings.forcePathStyle ? endpoint.origin : `${endpoint.protocol}//${settings.bucket}.${endpoint.host}`;
+}
+
 export function s3Storage(settings: S3Settings): StorageDriver {
   const client = s3Client(settings);
   const Bucket = settings.bucket;
   return {
     kind: 's3',
+    browserOrigin: bucketOrigin(settings),
 
     async check() {
       await client.send(new HeadBucketCommand({ Bucket }), { abortSignal: AbortSignal.timeout(5_000) });

@@ -6,22 +6,30 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../web/dist');
 
-// Mantine writes style attributes at run time, hence 'unsafe-inline' for styles only; no inline script runs.
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
+/**
+ * Mantine writes style attributes at run time, hence 'unsafe-inline' for styles only; no inline
+ * script runs. 'wasm-unsafe-eval' lets the upload worker compile its SHA-256 WebAssembly (it
+ * allows no JavaScript eval). `storageOrigin` is the bucket the browser PUTs parts to.
+ */
+export const contentSecurityPolicy = (storageOrigin?: string) =>
+  [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self' data:",
+    `connect-src 'self'${storageOrigin ? ` ${storageOrigin}` : ''}`,
+    "frame-ancestors 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "object-src 'none'",
+  ].join('; ');
 
 /** Serves the built browser app: hashed assets cached forever, every other page gets index.html. */
-export async function registerSpa(app: FastifyInstance, dist = WEB_DIST): Promise<(reply: FastifyReply) => FastifyReply> {
+export async function registerSpa(app: FastifyInstance, dist = WEB_DIST, storageOrigin?: string): Promise<(reply: FastifyReply) => FastifyReply> {
+  const csp = contentSecurityPolicy(storageOrigin);
   const indexFile = path.join(dist, 'index.html');
   if (existsSync(indexFile)) {
     await app.register(fastifyStatic, {
@@ -37,5 +45,5 @@ export async function registerSpa(app: FastifyInstance, dist = WEB_DIST): Promis
     ? readFileSync(indexFile, 'utf8')
     : '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cabinet</title></head><body><main><h1>Cabinet</h1><p>The browser app is not built yet. Run <code>npm run build</code>, or start Cabinet with <code>npm start</code>.</p></main></body></html>';
   return (reply) =>
-    reply.code(200).header('content-security-policy', CSP).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(index);
+    reply.code(200).header('content-security-policy', csp).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(index);
 }

@@ -1,12 +1,16 @@
 import { Center, Loader } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { useWorkspaceEvents } from '../../features/items/hooks/use-workspace-events.ts';
+import { UploadsProvider } from '../../features/uploads/components/uploads-provider.tsx';
 import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
 import { Shell } from '../shell.tsx';
 import { NotFoundView } from './not-found.tsx';
 
 export function WorkspaceLayout() {
   const { workspace, isPending, missing } = useCurrentWorkspace();
+  useWorkspaceEvents(workspace?.id);
   return (
+    <UploadsProvider workspaceId={workspace?.id}>
     <Shell workspace={workspace}>
       {isPending ? (
         <Center py="xl">
@@ -18,5 +22,6 @@ export function WorkspaceLayout() {
         <Outlet context={workspace} />
       )}
     </Shell>
+    </UploadsProvider>
   );
 }

@@ -1,122 +1,210 @@
-import { ActionIcon, Anchor, Breadcrumbs, Button, Group, Menu, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Box, Breadcrumbs, Button, Group, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDots, IconFolderOpen, IconFolderPlus, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconFileUpload, IconFolderOpen, IconFolderPlus, IconFolderUp, IconUpload } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
-import { useState } from 'react';
+import { useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { formatBytes, formatRelative } from '../../../lib/format.ts';
-import { useAncestors, useChildren, useItem, useItemMutations } from '../api/use-items.ts';
-import { ItemName } from './item-name.tsx';
+import { useUploader } from '../../uploads/hooks/use-uploader.ts';
+import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
+import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';
+import { canEdit } from './item-actions.tsx';
+import { ITEM_DRAG_TYPE, ItemTable } from './item-table.tsx';
 import { NameDialog } from './name-dialog.tsx';
-
-const canEdit = (item: TItem | undefined) => item?.role === 'editor' || item?.role === 'manager';
 
 export function folderTitle(item: TItem, workspace: TWorkspace): string {
   return item.id === workspace.homeId ? 'My files' : item.id === workspace.rootId ? 'Workspace' : item.name;
 }
+
+export function useItemLinks(workspace: TWorkspace) {
+  const base = `/w/${workspace.slug}`;
+  return (item: TItem) => (item.kind !== 'folder' ? undefined : item.id === workspace.homeId ? `${base}/my` : `${base}/f/${item.id}`);
+}
+
+const isFileDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
+const isItemDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes(ITEM_DRAG_TYPE);
 
 export function FolderView({ workspace, folderId }: { workspace: TWorkspace; folderId: string }) {
   const ws = workspace.id;
   const folder = useItem(folderId);
   const ancestors = useAncestors(folderId);
   const children = useChildren(ws, folderId);
+  const starred = useStarred(ws);
   const m = useItemMutations(ws);
-  const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'rename'; item: TItem } | null>(null);
-  const base = `/w/${workspace.slug}`;
-  const linkTo = (item: TItem) => (item.id === workspace.homeId ? `${base}/my` : `${base}/f/${item.id}`);
+  const uploader = useUploader();
+  const linkTo = useItemLinks(workspace);
+  const [creating, setCreating] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const editable = canEdit(folder.data);
 
-  const trash = (item: TItem) =>
-    m.trash.mutate(item.id, {
-      onSuccess: () => {
-        const id = notifications.show({
-          message: (
-            <Group justify="space-between" wrap="nowrap">
-              <Text size="sm">“{item.name}” moved to the trash</Text>
-              <Button size="compact-sm" variant="subtle" onClick={() => { m.restore.mutate(item.id); notifications.hide(id); }}>
-                Undo
-              </Button>
-            </Group>
-          ),
-        });
-      },
-      onError: (e) => notifications.show({ color: 'red', message: e.message }),
-    });
+  /** Files dropped from the computer upload into `target`; items dragged from the list move there. */
+  const dropInto = async (target: TItem, e: DragEvent) => {
+    if (isItemDrag(e)) {
+      const ids = JSON.parse(e.dataTransfer.getData(ITEM_DRAG_TYPE)) as string[];
+      for (const id of ids.filter((i) => i !== target.id)) {
+        m.move.mutate(
+          { id, parentId: target.id },
+          {
+            onSuccess: (moved) => {
+              const note = notifications.show({
+                message: (
+                  <Group justify="space-between" wrap="nowrap">
+                    <Text size="sm">
+                      Moved “{moved.name}” to “{folderTitle(target, workspace)}”
+                    </Text>
+                    <Button size="compact-sm" variant="subtle" onClick={() => { m.move.mutate({ id, parentId: folderId }); notifications.hide(note); }}>
+                      Undo
+                    </Button>
+                  </Group>
+                ),
+              });
+            },
+            onError: (error) => notifications.show({ color: 'red', message: error.message }),
+          },
+        );
+      }
+    } else if (isFileDrag(e)) {
+      uploader.add(ws, target.id, await filesFromDrop(e.dataTransfer));
+    }
+  };
 
   if (folder.error) {
-    return <EmptyState icon={<IconFolderOpen size={32} />} title="This folder does not exist">It may have been moved, deleted, or not shared with you.</EmptyState>;
+    return (
+      <EmptyState icon={<IconFolderOpen size={32} />} title="This folder does not exist">
+        It may have been moved, deleted, or not shared with you.
+      </EmptyState>
+    );
   }
   const title = folder.data ? folderTitle(folder.data, workspace) : '';
-  const items = children.data ?? [];
+  const items = children.items ?? [];
+  const starredIds = new Set((starred.data ?? []).map((i) => i.id));
+
   return (
-    <Stack gap="md">
+    <Stack
+      gap="md"
+      pos="relative"
+      mih="60vh"
+      onDragOver={(e) => {
+        if (!editable || !isFileDrag(e)) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        setDragging(false);
+        if (!editable || !folder.data || !isFileDrag(e)) return;
+        e.preventDefault();
+        void dropInto(folder.data, e);
+      }}
+    >
       <nav aria-label="Folder path">
-      <Breadcrumbs separatorMargin={4}>
-        {(ancestors.data ?? []).map((a) => (
-          <Anchor key={a.id} component={Link} to={linkTo(a)} size="sm" underline="hover">
-            {folderTitle(a, workspace)}
-          </Anchor>
-        ))}
-        <Text size="sm" aria-current="page">{title}</Text>
-      </Breadcrumbs>
+        <Breadcrumbs separatorMargin={4}>
+          {(ancestors.data ?? []).map((a) => (
+            <Anchor
+              key={a.id}
+              component={Link}
+              to={linkTo(a)!}
+              size="sm"
+              underline="hover"
+              onDragOver={(e) => {
+                if (isItemDrag(e) && canEdit(a)) e.preventDefault();
+              }}
+              onDrop={(e) => {
+                e.preventDefault();
+                e.stopPropagation();
+                void dropInto(a, e);
+              }}
+            >
+              {folderTitle(a, workspace)}
+            </Anchor>
+          ))}
+          <Text size="sm" aria-current="page">
+            {title}
+          </Text>
+        </Breadcrumbs>
       </nav>
-      <Group justify="space-between">
-        <Title order={1} fz="h2">{title || <Skeleton h={28} w={160} />}</Title>
-        {canEdit(folder.data) && (
-          <Button leftSection={<IconFolderPlus aria-hidden size={18} />} onClick={() => setDialog({ kind: 'new' })}>
-            New folder
-          </Button>
+      <Group justify="space-between" gap="xs">
+        <Title order={1} fz="h2">
+          {title || <Skeleton h={28} w={160} />}
+        </Title>
+        {editable && (
+          <Group gap="xs">
+            <Button variant="default" leftSection={<IconFolderPlus aria-hidden size={18} />} onClick={() => setCreating(true)}>
+              New folder
+            </Button>
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button leftSection={<IconUpload aria-hidden size={18} />}>Upload</Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item leftSection={<IconFileUpload aria-hidden size={16} />} onClick={() => fileInput.current?.click()}>
+                  Upload files
+                </Menu.Item>
+                <Menu.Item leftSection={<IconFolderUp aria-hidden size={16} />} onClick={() => folderInput.current?.click()}>
+                  Upload a folder
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              aria-label="Files to upload"
+              onChange={(e) => {
+                if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
+                e.currentTarget.value = '';
+              }}
+            />
+            <input
+              ref={(el) => {
+                folderInput.current = el;
+                el?.setAttribute('webkitdirectory', '');
+              }}
+              type="file"
+              hidden
+              aria-label="Folder to upload"
+              onChange={(e) => {
+                if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
+                e.currentTarget.value = '';
+              }}
+            />
+          </Group>
         )}
       </Group>
       {children.isPending ? (
         <Skeleton h={120} />
       ) : items.length === 0 ? (
         <EmptyState icon={<IconFolderOpen size={32} />} title="This folder is empty">
-          {canEdit(folder.data) ? 'Create a folder to start organising. Uploading files comes next.' : 'Nothing has been put here yet.'}
+          {editable ? 'Drop files or folders here, or use Upload. New folder keeps things organised.' : 'Nothing has been put here yet.'}
         </EmptyState>
       ) : (
-        <Table highlightOnHover verticalSpacing="xs" aria-label={`Contents of ${title}`}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th visibleFrom="sm">Modified</Table.Th>
-              <Table.Th visibleFrom="sm">Size</Table.Th>
-              <Table.Th w={48}><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((item) => (
-              <Table.Tr key={item.id}>
-                <Table.Td>
-                  <ItemName item={item} to={item.kind === 'folder' ? linkTo(item) : undefined} />
-                </Table.Td>
-                <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{formatRelative(item.updatedAt)}</Text></Table.Td>
-                <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{item.kind === 'folder' ? '—' : formatBytes(item.size)}</Text></Table.Td>
-                <Table.Td>
-                  {canEdit(item) && (
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${item.name}`}>
-                          <IconDots size={18} />
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item leftSection={<IconPencil aria-hidden size={16} />} onClick={() => setDialog({ kind: 'rename', item })}>Rename</Menu.Item>
-                        <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => trash(item)}>Move to trash</Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ItemTable
+          label={`Contents of ${title}`}
+          ws={ws}
+          items={items}
+          starredIds={starredIds}
+          linkTo={linkTo}
+          onNearEnd={children.hasNextPage && !children.isFetchingNextPage ? () => void children.fetchNextPage() : undefined}
+          onDropOnFolder={(target, e) => void dropInto(target, e)}
+        />
       )}
-      {dialog?.kind === 'new' && (
-        <NameDialog title="New folder" label="Folder name" submitLabel="Create" initial="Untitled folder" onClose={() => setDialog(null)} onSubmit={(name) => m.createFolder.mutateAsync({ parentId: folderId, name })} />
+      {dragging && (
+        <Box
+          aria-hidden
+          pos="absolute"
+          inset={0}
+          style={{ border: '2px dashed var(--mantine-primary-color-filled)', borderRadius: 8, background: 'var(--mantine-primary-color-light)', pointerEvents: 'none', display: 'grid', placeItems: 'center' }}
+        >
+          <Text fw={600}>Drop to upload to “{title}”</Text>
+        </Box>
       )}
-      {dialog?.kind === 'rename' && (
-        <NameDialog title={`Rename “${dialog.item.name}”`} label="New name" submitLabel="Rename" initial={dialog.item.name} onClose={() => setDialog(null)} onSubmit={(name) => m.rename.mutateAsync({ id: dialog.item.id, name })} />
+      {creating && (
+        <NameDialog title="New folder" label="Folder name" submitLabel="Create" initial="Untitled folder" onClose={() => setCreating(false)} onSubmit={(name) => m.createFolder.mutateAsync({ parentId: folderId, name })} />
       )}
     </Stack>
   );

@@ -1,19 +1,32 @@
 import { Anchor, Group, Text } from '@mantine/core';
-import { IconFile, IconFolder } from '@tabler/icons-react';
+import { IconFile, IconFolder, IconStarFilled } from '@tabler/icons-react';
 import type { TItem } from '@cabinet/contracts';
 import { Link } from 'react-router';
 
-/** An item's icon and name; a link when it leads somewhere. */
-export function ItemName({ item, to }: { item: TItem; to?: string | undefined }) {
+/**
+ * An item's icon and name: a folder links into the app, a file to its bytes (shown in a new tab
+ * when the type is safe to show, downloaded otherwise). Names are text, never markup.
+ */
+export function ItemName({ item, to, starred = false, plain = false }: { item: TItem; to?: string | undefined; starred?: boolean; plain?: boolean }) {
+  const name = (
+    <>
+      {item.name}
+      {starred && <IconStarFilled aria-label="Starred" size={14} style={{ marginLeft: 6, verticalAlign: -2, color: 'var(--mantine-color-yellow-6)' }} />}
+    </>
+  );
   return (
-    <Group gap="xs" wrap="nowrap">
-      {item.kind === 'folder' ? <IconFolder aria-hidden size={20} /> : <IconFile aria-hidden size={20} />}
+    <Group gap="xs" wrap="nowrap" miw={0}>
+      {item.kind === 'folder' ? <IconFolder aria-hidden size={20} style={{ flexShrink: 0 }} /> : <IconFile aria-hidden size={20} style={{ flexShrink: 0 }} />}
       {to ? (
-        <Anchor component={Link} to={to} underline="hover" c="var(--mantine-color-text)" fw={500}>
-          {item.name}
+        <Anchor component={Link} to={to} underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
+          {name}
+        </Anchor>
+      ) : item.kind === 'file' && !plain ? (
+        <Anchor href={`/api/v1/items/${item.id}/content`} target="_blank" rel="noopener" underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
+          {name}
         </Anchor>
       ) : (
-        <Text>{item.name}</Text>
+        <Text truncate="end">{name}</Text>
       )}
     </Group>
   );

@@ -37,7 +37,7 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
             {items.map((item) => (
               <Table.Tr key={item.id}>
                 <Table.Td>
-                  <ItemName item={item} />
+                  <ItemName item={item} plain />
                 </Table.Td>
                 <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{formatRelative(item.updatedAt)}</Text></Table.Td>
                 <Table.Td>

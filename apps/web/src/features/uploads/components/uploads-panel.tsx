@@ -1,0 +1,140 @@
+import { ActionIcon, Affix, Button, FileButton, Group, Paper, Progress, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
+import { IconChevronDown, IconChevronUp, IconPlayerPause, IconPlayerPlay, IconRefresh, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import { formatBytes, formatDuration } from '../../../lib/format.ts';
+import { useUploader, useUploadTasks } from '../hooks/use-uploader.ts';
+import type { UploadTask } from '../uploader/upload-manager.ts';
+
+const STATUS: Record<UploadTask['state'], string> = {
+  queued: 'Waiting',
+  uploading: 'Uploading',
+  verifying: 'Checking',
+  paused: 'Paused',
+  conflict: 'Name already taken',
+  'needs-file': 'Choose the file again to resume',
+  done: 'Uploaded',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+  skipped: 'Skipped',
+};
+
+/** Every upload of this page: overall and per-file progress, speed and time left; pause, resume, cancel. */
+export function UploadsPanel() {
+  const manager = useUploader();
+  const tasks = useUploadTasks();
+  const [collapsed, setCollapsed] = useState(false);
+  if (tasks.length === 0) return null;
+  const totals = manager.totals();
+  const percent = totals.size > 0 ? Math.floor((totals.loaded / totals.size) * 100) : 100;
+  const waiting = tasks.filter((t) => t.state === 'needs-file').length;
+  const title =
+    totals.active > 0 ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}`
+    : waiting > 0 ? `${waiting} ${waiting === 1 ? 'upload' : 'uploads'} to resume`
+    : tasks.some((t) => t.state === 'failed') ? 'Some uploads failed'
+    : tasks.some((t) => t.state === 'paused') ? 'Uploads paused'
+    : 'Uploads complete';
+  const finished = tasks.every((t) => ['done', 'cancelled', 'skipped', 'failed'].includes(t.state));
+  return (
+    <Affix position={{ bottom: 16, right: 16 }} zIndex={200}>
+      <Paper component="section" aria-label="Uploads" shadow="lg" withBorder radius="md" w={{ base: 'calc(100vw - 32px)', xs: 380 }}>
+        <Stack gap={6} p="sm">
+          <Group justify="space-between" wrap="nowrap" gap="xs">
+            <Text fw={600} size="sm" role="status" aria-live="polite">
+              {title}
+            </Text>
+            <Group gap={4} wrap="nowrap">
+              <Tooltip label={collapsed ? 'Show uploads' : 'Hide uploads'}>
+                <ActionIcon variant="subtle" color="gray" aria-label={collapsed ? 'Show uploads' : 'Hide uploads'} aria-expanded={!collapsed} onClick={() => setCollapsed((c) => !c)}>
+                  {collapsed ? <IconChevronUp size={18} /> : <IconChevronDown size={18} />}
+                </ActionIcon>
+              </Tooltip>
+              {finished && (
+                <Tooltip label="Close">
+                  <ActionIcon variant="subtle" color="gray" aria-label="Close uploads" onClick={() => manager.clearFinished()}>
+                    <IconX size={18} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </Group>
+          </Group>
+          <Progress value={percent} aria-label="Overall upload progress" size="sm" />
+          <Text size="xs" c="dimmed">
+            {formatBytes(totals.loaded)} of {formatBytes(totals.size)}
+            {totals.active > 0 && totals.speed > 0 ? ` · ${formatBytes(totals.speed)}/s` : ''}
+            {totals.active > 0 && totals.secondsLeft !== undefined ? ` · ${formatDuration(totals.secondsLeft)} left` : ''}
+          </Text>
+          {!collapsed && (
+            <ScrollArea.Autosize mah={280} type="auto">
+              <Stack gap={10} component="ul" p={0} m={0} style={{ listStyle: 'none' }}>
+                {tasks.map((task) => (
+                  <UploadRow key={task.key} task={task} />
+                ))}
+              </Stack>
+            </ScrollArea.Autosize>
+          )}
+        </Stack>
+      </Paper>
+    </Affix>
+  );
+}
+
+function UploadRow({ task }: { task: UploadTask }) {
+  const manager = useUploader();
+  const [fileError, setFileError] = useState<string>();
+  const percent = task.size > 0 ? Math.floor((task.loaded / task.size) * 100) : task.state === 'done' ? 100 : 0;
+  const live = ['queued', 'uploading', 'verifying'].includes(task.state);
+  const path = task.folderPath.length ? `${task.folderPath.join('/')}/` : '';
+  return (
+    <li aria-label={`Upload of ${task.name}`}>
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
+          <Text size="sm" truncate="end" title={path + task.name}>
+            {path && <Text span c="dimmed" inherit>{path}</Text>}
+            {task.name}
+          </Text>
+          <Progress value={percent} size="xs" aria-label={`Progress of ${task.name}`} color={task.state === 'failed' ? 'red' : task.state === 'done' ? 'teal' : undefined} />
+          <Text size="xs" c={task.state === 'failed' ? 'red' : 'dimmed'}>
+            {task.state === 'failed' && task.error ? task.error : STATUS[task.state]}
+            {task.state === 'uploading' ? ` · ${percent}% of ${formatBytes(task.size)}` : ''}
+          </Text>
+          {fileError && <Text size="xs" c="red">{fileError}</Text>}
+        </Stack>
+        <Group gap={2} wrap="nowrap">
+          {task.state === 'needs-file' && (
+            <FileButton
+              onChange={(file) => {
+                if (file) setFileError(manager.provideFile(task.key, file));
+              }}
+            >
+              {(props) => (
+                <Button {...props} size="compact-xs" variant="light" aria-label={`Choose “${task.name}” to resume`}>
+                  Choose file
+                </Button>
+              )}
+            </FileButton>
+          )}
+          {live && (
+            <ActionIcon variant="subtle" color="gray" aria-label={`Pause upload of ${task.name}`} onClick={() => manager.pause(task.key)}>
+              <IconPlayerPause size={16} />
+            </ActionIcon>
+          )}
+          {task.state === 'paused' && (
+            <ActionIcon variant="subtle" color="gray" aria-label={`Resume upload of ${task.name}`} onClick={() => manager.resume(task.key)}>
+              <IconPlayerPlay size={16} />
+            </ActionIcon>
+          )}
+          {task.state === 'failed' && (
+            <ActionIcon variant="subtle" color="gray" aria-label={`Retry upload of ${task.name}`} onClick={() => manager.resume(task.key)}>
+              <IconRefresh size={16} />
+            </ActionIcon>
+          )}
+          {!['done', 'cancelled', 'skipped'].includes(task.state) && (
+            <ActionIcon variant="subtle" color="gray" aria-label={`Cancel upload of ${task.name}`} onClick={() => void manager.cancel(task.key)}>
+              <IconX size={16} />
+            </ActionIcon>
+          )}
+        </Group>
+      </Group>
+    </li>
+  );
+}

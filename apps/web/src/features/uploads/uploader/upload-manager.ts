@@ -1,0 +1,398 @@
+import type { TCompleteUploadResult, TItem, TOnConflict, TSignedPart, TUpload, TUploadStatus } from '@cabinet/contracts';
+import { api, ApiError } from '../../../lib/api-client.ts';
+import { emptyFolderMarker } from './collect-files.ts';
+import { hashFile } from './hash-file.ts';
+import { putPart, PartRejected } from './put-part.ts';
+
+export type UploadTaskState = 'queued' | 'uploading' | 'verifying' | 'paused' | 'conflict' | 'needs-file' | 'done' | 'failed' | 'cancelled' | 'skipped';
+
+export interface UploadTask {
+  key: string;
+  workspaceId: string;
+  /** The folder the person uploaded into. */
+  targetId: string;
+  /** Folders to recreate below the target (a dropped or picked folder). */
+  folderPath: string[];
+  name: string;
+  size: number;
+  file: File | undefined;
+  uploadId: string | undefined;
+  state: UploadTaskState;
+  loaded: number;
+  error: string | undefined;
+  /** Set while the task waits for a keep both / replace / skip answer. */
+  suggestedName: string | undefined;
+  onConflict: TOnConflict;
+  itemId: string | undefined;
+}
+
+export interface UploadTotals {
+  active: number;
+  loaded: number;
+  size: number;
+  /** Bytes per second over the last few seconds. */
+  speed: number;
+  secondsLeft: number | undefined;
+}
+
+const FILES_AT_ONCE = 3;
+const PARTS_IN_FLIGHT = 4;
+const SIGN_AHEAD = 8;
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('Stopped', 'AbortError'));
+    }, { once: true });
+  });
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+/** Worth trying again: the network or the server is away for a moment. */
+const isTransient = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status === 503 || error.status === 429 || error.status >= 500);
+
+/** Calls `fn` until it works, waiting longer each time the network or server is away (at most 30 s). */
+async function persist<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
+    try {
+      return await fn();
+    } catch (error) {
+      if (!isTransient(error)) throw error;
+      await sleep(Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)), signal);
+    }
+  }
+}
+
+interface Running {
+  abort: AbortController;
+  partLoaded: Map<number, number>;
+  doneBytes: number;
+}
+
+/**
+ * Uploads files the way PRODUCT.md §7 describes: Cabinet opens an upload and signs parts; the
+ * parts go straight to the storage, four at a time, while a worker hashes the file; Cabinet then
+ * checks the bytes and the file appears. Paused, dropped or interrupted uploads resume from the
+ * parts the storage already holds; after a reload Cabinet lists them and the person picks the
+ * file again (its SHA-256 proves it is the same one).
+ */
+export class UploadManager {
+  private tasks: UploadTask[] = [];
+  private snapshot: readonly UploadTask[] = [];
+  private readonly listeners = new Set<() => void>();
+  private readonly running = new Map<string, Running>();
+  private readonly folders = new Map<string, Promise<string>>();
+  private samples: { at: number; loaded: number }[] = [];
+  private sequence = 0;
+  /** A conflict answer the person chose to apply to every conflict. */
+  conflictAnswer: TOnConflict | 'skip' | undefined;
+
+  /** `onChanged` hears of each folder whose listing an upload changed. */
+  constructor(private readonly onChanged: (folderId: string) => void) {}
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+
+  getSnapshot = () => this.snapshot;
+
+  private emit() {
+    this.snapshot = this.tasks.map((t) => ({ ...t }));
+    for (const listener of this.listeners) listener();
+  }
+
+  private update(task: UploadTask, change: Partial<UploadTask>) {
+    Object.assign(task, change);
+    this.emit();
+  }
+
+  /** Queues files for a folder; `path` are the folders to recreate under it. */
+  add(workspaceId: string, targetId: string, files: { file: File; path: string[] }[]) {
+    for (const { file, path } of files) {
+      if (file === emptyFolderMarker) {
+        void this.ensureFolders(workspaceId, targetId, path).then(() => this.onChanged(targetId), () => {});
+        continue;
+      }
+      this.tasks.push({
+        key: `u${++this.sequence}`,
+        workspaceId,
+        targetId,
+        folderPath: path,
+        name: file.name,
+        size: file.size,
+        file,
+        uploadId: undefined,
+        state: 'queued',
+        loaded: 0,
+        error: undefined,
+        suggestedName: undefined,
+        onConflict: 'fail',
+        itemId: undefined,
+      });
+    }
+    this.emit();
+    this.pump();
+  }
+
+  /** Brings back the person's unfinished uploads (after a reload): each waits for its file. */
+  async loadUnfinished(workspaceId: string) {
+    const { items } = await api<{ items: TUpload[] }>('GET', `/workspaces/${workspaceId}/uploads`);
+    for (const upload of items) {
+      if (this.tasks.some((t) => t.uploadId === upload.id)) continue;
+      this.tasks.push({
+        key: `u${++this.sequence}`,
+        workspaceId,
+        targetId: upload.parentId,
+        folderPath: [],
+        name: upload.name,
+        size: upload.size,
+        file: undefined,
+        uploadId: upload.id,
+        state: 'needs-file',
+        loaded: 0,
+        error: undefined,
+        suggestedName: undefined,
+        onConflict: upload.onConflict,
+        itemId: undefined,
+      });
+    }
+    this.emit();
+  }
+
+  /** The file for an upload that lost it in a reload; it must be the same size (and, checked at the end, the same bytes). */
+  provideFile(key: string, file: File): string | undefined {
+    const task = this.find(key);
+    if (!task) return undefined;
+    if (file.size !== task.size) return `That file has ${file.size.toLocaleString()} bytes; “${task.name}” has ${task.size.toLocaleString()}. Choose the same file.`;
+    this.update(task, { file, state: 'queued', error: undefined });
+    this.pump();
+    return undefined;
+  }
+
+  pause(key: string) {
+    const task = this.find(key);
+    if (!task || !['queued', 'uploading', 'verifying'].includes(task.state)) return;
+    this.running.get(key)?.abort.abort();
+    this.update(task, { state: 'paused' });
+  }
+
+  resume(key: string) {
+    const task = this.find(key);
+    if (!task || (task.state !== 'paused' && task.state !== 'failed')) return;
+    this.update(task, { state: task.file ? 'queued' : 'needs-file', error: undefined });
+    this.pump();
+  }
+
+  pauseAll() {
+    for (const t of this.tasks) this.pause(t.key);
+  }
+
+  resumeAll() {
+    for (const t of this.tasks) if (t.state === 'paused') this.resume(t.key);
+  }
+
+  async cancel(key: string) {
+    const task = this.find(key);
+    if (!task || ['done', 'cancelled', 'skipped'].includes(task.state)) return;
+    this.running.get(key)?.abort.abort();
+    this.update(task, { state: 'cancelled' });
+    if (task.uploadId) await api('DELETE', `/uploads/${task.uploadId}`).catch(() => {});
+    this.pump();
+  }
+
+  /** The answer to a name conflict: keep both, replace (a new version) or skip; optionally for every conflict. */
+  resolveConflict(key: string, answer: TOnConflict | 'skip', forAll: boolean) {
+    if (forAll) this.conflictAnswer = answer;
+    const targets = forAll ? this.tasks.filter((t) => t.state === 'conflict') : [this.find(key)].filter((t): t is UploadTask => !!t);
+    for (const task of targets) this.answer(task, answer);
+    this.pump();
+  }
+
+  private answer(task: UploadTask, answer: TOnConflict | 'skip') {
+    if (answer === 'skip') {
+      if (task.uploadId) void api('DELETE', `/uploads/${task.uploadId}`).catch(() => {});
+      this.update(task, { state: 'skipped', suggestedName: undefined });
+    } else {
+      this.update(task, { state: 'queued', onConflict: answer, suggestedName: undefined });
+    }
+  }
+
+  clearFinished() {
+    this.tasks = this.tasks.filter((t) => !['done', 'cancelled', 'skipped'].includes(t.state));
+    this.samples = [];
+    this.emit();
+  }
+
+  totals(): UploadTotals {
+    const live = this.tasks.filter((t) => !['cancelled', 'skipped'].includes(t.state));
+    const loaded = live.reduce((sum, t) => sum + t.loaded, 0);
+    const size = live.reduce((sum, t) => sum + t.size, 0);
+    const now = performance.now();
+    this.samples = this.samples.filter((s) => now - s.at < 5000);
+    const first = this.samples[0];
+    const speed = first && now - first.at > 500 ? Math.max(0, ((loaded - first.loaded) * 1000) / (now - first.at)) : 0;
+    return {
+      active: this.tasks.filter((t) => ['queued', 'uploading', 'verifying'].includes(t.state)).length,
+      loaded,
+      size,
+      speed,
+      secondsLeft: speed > 0 ? Math.ceil((size - loaded) / speed) : undefined,
+    };
+  }
+
+  private find(key: string) {
+    return this.tasks.find((t) => t.key === key);
+  }
+
+  private pump() {
+    const busy = () => this.tasks.filter((t) => this.running.has(t.key)).length;
+    for (const task of this.tasks) {
+      if (busy() >= FILES_AT_ONCE) return;
+      if (task.state !== 'queued' || this.running.has(task.key)) continue;
+      const run: Running = { abort: new AbortController(), partLoaded: new Map(), doneBytes: 0 };
+      this.running.set(task.key, run);
+      void this.run(task, run).finally(() => {
+        this.running.delete(task.key);
+        this.pump();
+      });
+    }
+  }
+
+  private progress(task: UploadTask, run: Running) {
+    let inFlight = 0;
+    for (const v of run.partLoaded.values()) inFlight += v;
+    task.loaded = Math.min(task.size, run.doneBytes + inFlight);
+    this.samples.push({ at: performance.now(), loaded: this.tasks.reduce((sum, t) => sum + t.loaded, 0) });
+    this.emit();
+  }
+
+  private async run(task: UploadTask, run: Running) {
+    const { signal } = run.abort;
+    const file = task.file!;
+    try {
+      this.update(task, { state: 'uploading', error: undefined });
+      if (!task.uploadId) {
+        const parentId = await persist(() => this.ensureFolders(task.workspaceId, task.targetId, task.folderPath), signal);
+        const upload = await persist(
+          () => api<TUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, { parentId, name: task.name, size: task.size, ...(file.type ? { mimeType: file.type } : {}), onConflict: task.onConflict }),
+          signal,
+        );
+        task.uploadId = upload.id;
+      }
+      const hashing = hashFile(file, signal);
+      hashing.catch(() => {});
+      const status = await persist(() => api<TUploadStatus>('GET', `/uploads/${task.uploadId}`), signal);
+      const have = new Set(status.parts.map((p) => p.partNumber));
+      run.doneBytes = status.parts.reduce((sum, p) => sum + p.size, 0);
+      this.progress(task, run);
+      const missing = Array.from({ length: status.partCount }, (_, i) => i + 1).filter((n) => !have.has(n));
+      await this.sendParts(task, run, status, missing);
+
+      this.update(task, { state: 'verifying' });
+      const sha256 = await hashing;
+      const result = await persist(() => api<TCompleteUploadResult>('POST', `/uploads/${task.uploadId}/complete`, { sha256, onConflict: task.onConflict }), signal);
+      this.update(task, { state: 'done', itemId: result.item.id, loaded: task.size });
+      this.onChanged(result.item.parentId!);
+      if (task.folderPath.length) this.onChanged(task.targetId);
+    } catch (error) {
+      if (isAbort(error) || signal.aborted) return;
+      if (error instanceof ApiError && error.code === 'name_conflict') {
+        const suggestedName = String(error.details?.suggestedName ?? '');
+        if (this.conflictAnswer) {
+          this.answer(task, this.conflictAnswer);
+          return;
+        }
+        this.update(task, { state: 'conflict', suggestedName });
+        return;
+      }
+      const message =
+        error instanceof ApiError && error.code === 'checksum_mismatch' ? 'The file changed while it was uploading, so it was not saved. Upload it again.'
+        : error instanceof ApiError && error.code === 'upload_expired' ? 'This upload expired. Upload the file again.'
+        : error instanceof Error ? error.message
+        : String(error);
+      if (error instanceof ApiError && (error.code === 'checksum_mismatch' || error.code === 'upload_expired')) task.uploadId = undefined;
+      this.update(task, { state: 'failed', error: message });
+    }
+  }
+
+  /** PUTs the missing parts, a few at a time, signing URLs a batch ahead; a part that fails is retried. */
+  private async sendParts(task: UploadTask, run: Running, upload: TUploadStatus, missing: number[]) {
+    const { signal } = run.abort;
+    const file = task.file!;
+    const queue = [...missing];
+    const signed = new Map<number, TSignedPart>();
+    const sign = async (n: number) => {
+      const fresh = signed.get(n);
+      if (fresh && new Date(fresh.expiresAt).getTime() - Date.now() > 60_000) return fresh;
+      const batch = [n, ...queue.slice(0, SIGN_AHEAD - 1)];
+      const { parts } = await persist(() => api<{ parts: TSignedPart[] }>('POST', `/uploads/${task.uploadId}/parts`, { partNumbers: batch }), signal);
+      for (const p of parts) signed.set(p.partNumber, p);
+      return signed.get(n)!;
+    };
+    const worker = async () => {
+      for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
+        const start = (n - 1) * upload.partSize;
+        const blob = file.slice(start, Math.min(file.size, start + upload.partSize));
+        for (let attempt = 0; ; attempt++) {
+          const part = await sign(n);
+          try {
+            await putPart(part.url, blob, (loaded) => {
+              run.partLoaded.set(n!, loaded);
+              this.progress(task, run);
+            }, signal);
+            break;
+          } catch (error) {
+            run.partLoaded.delete(n);
+            if (isAbort(error) || signal.aborted) throw error;
+            // An expired or refused signature: sign again. The network or storage away: wait and retry.
+            if (error instanceof PartRejected && (error.status === 403 || error.status === 400)) signed.delete(n);
+            else if (error instanceof PartRejected && (error.status === 404 || error.status === 410)) throw new ApiError(410, 'upload_expired', 'This upload expired.');
+            await sleep(Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)), signal);
+          }
+        }
+        run.partLoaded.delete(n);
+        run.doneBytes += blob.size;
+        this.progress(task, run);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARTS_IN_FLIGHT, Math.max(1, missing.length)) }, worker));
+  }
+
+  /** The folder at `path` below `rootId`, made when missing (an existing folder of that name is reused). */
+  private ensureFolders(workspaceId: string, rootId: string, path: string[]): Promise<string> {
+    if (path.length === 0) return Promise.resolve(rootId);
+    const cacheKey = `${rootId}/${path.join('/')}`;
+    let pending = this.folders.get(cacheKey);
+    if (!pending) {
+      pending = (async () => {
+        const parentId = await this.ensureFolders(workspaceId, rootId, path.slice(0, -1));
+        const name = path.at(-1)!;
+        try {
+          return (await api<TItem>('POST', `/workspaces/${workspaceId}/items`, { kind: 'folder', name, parentId })).id;
+        } catch (error) {
+          if (!(error instanceof ApiError && error.code === 'name_conflict')) throw error;
+          const existing = await findChild(workspaceId, parentId, name);
+          if (existing?.kind === 'folder') return existing.id;
+          const suggested = String(error.details?.suggestedName ?? `${name} (2)`);
+          return (await api<TItem>('POST', `/workspaces/${workspaceId}/items`, { kind: 'folder', name: suggested, parentId })).id;
+        }
+      })();
+      pending.catch(() => this.folders.delete(cacheKey));
+      this.folders.set(cacheKey, pending);
+    }
+    return pending;
+  }
+}
+
+async function findChild(workspaceId: string, parentId: string, name: string): Promise<TItem | undefined> {
+  let cursor: string | null = null;
+  do {
+    const page: { items: TItem[]; nextCursor: string | null } = await api('GET', `/workspaces/${workspaceId}/items/${parentId}/children?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    const found = page.items.find((i) => i.name.toLowerCase() === name.normalize('NFC').toLowerCase());
+    if (found) return found;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return undefined;
+}

@@ -1,0 +1,170 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { signUp } from '../../fixtures/accounts.ts';
+
+const MiB = 1024 * 1024;
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+function tempFile(name: string, bytes: Buffer): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-files-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+async function openMyFiles(page: Page) {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+}
+
+const uploads = (page: Page) => page.getByRole('region', { name: 'Uploads' });
+
+/** Downloads an item through its menu and answers the bytes the browser saved. */
+async function downloadThroughMenu(page: Page, name: string, action: 'Download' | 'Download as zip' = 'Download'): Promise<Buffer> {
+  await page.getByRole('button', { name: `Actions for ${name}` }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name: action }).click()]);
+  return readFileSync((await download.path())!);
+}
+
+test('uploads files with the picker, shows progress, and downloads the same bytes', async ({ page }) => {
+  await signUp(page);
+  await openMyFiles(page);
+  const big = randomBytes(12 * MiB + 17);
+  const small = Buffer.from('hello, cabinet\n');
+  await page.getByLabel('Files to upload').setInputFiles([tempFile('movie.bin', big), tempFile('note.txt', small)]);
+  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
+  await expect(uploads(page).getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute('aria-valuenow', '100');
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('link', { name: 'movie.bin' })).toBeVisible();
+  await expect(list.getByRole('row', { name: /note\.txt/ })).toContainText('15 B');
+
+  expect(sha(await downloadThroughMenu(page, 'movie.bin'))).toBe(sha(big));
+  expect((await downloadThroughMenu(page, 'note.txt')).toString()).toBe(small.toString());
+  await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
+  await expect(uploads(page)).toBeHidden();
+  // The storage used shows in the sidebar.
+  await expect(page.getByText('13 MB used')).toBeVisible();
+});
+
+test('uploads files dropped on the page and on a folder row', async ({ page }) => {
+  await signUp(page);
+  await openMyFiles(page);
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Inbox');
+  await page.getByRole('button', { name: 'Create' }).click();
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('link', { name: 'Inbox' })).toBeVisible();
+
+  const drop = async (target: ReturnType<Page['locator']>, name: string, text: string) => {
+    const dataTransfer = await page.evaluateHandle(([n, t]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([t], n, { type: 'text/plain' }));
+      return dt;
+    }, [name, text] as const);
+    await target.dispatchEvent('dragover', { dataTransfer });
+    await target.dispatchEvent('drop', { dataTransfer });
+  };
+  await drop(page.getByRole('heading', { name: 'My files', level: 1 }), 'dropped.txt', 'on the page');
+  await expect(list.getByRole('link', { name: 'dropped.txt' })).toBeVisible();
+  await drop(list.getByRole('row', { name: /Inbox/ }), 'into-folder.txt', 'on a row');
+  await list.getByRole('link', { name: 'Inbox' }).click();
+  await expect(page.getByRole('table', { name: 'Contents of Inbox' }).getByRole('link', { name: 'into-folder.txt' })).toBeVisible();
+});
+
+test('uploads a folder, recreating its structure, and downloads it as a zip', async ({ page }) => {
+  await signUp(page);
+  await openMyFiles(page);
+  const root = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-'));
+  const album = path.join(root, 'Album');
+  mkdirSync(path.join(album, 'Day 1'), { recursive: true });
+  const photo = randomBytes(300_000);
+  writeFileSync(path.join(album, 'cover.txt'), 'cover');
+  writeFileSync(path.join(album, 'Day 1', 'photo.jpg'), photo);
+  await page.getByLabel('Folder to upload').setInputFiles(album);
+  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await list.getByRole('link', { name: 'Album' }).click();
+  await expect(page.getByRole('link', { name: 'cover.txt' })).toBeVisible();
+  await page.getByRole('link', { name: 'Day 1' }).click();
+  await expect(page.getByRole('link', { name: 'photo.jpg' })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+  const zip = await downloadThroughMenu(page, 'Album', 'Download as zip');
+  expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
+  expect(zip.includes(photo)).toBe(true);
+  expect(zip.includes(Buffer.from('Day 1/photo.jpg'))).toBe(true);
+});
+
+test('resumes an interrupted upload after a reload, once the file is chosen again', async ({ page }) => {
+  await signUp(page);
+  await openMyFiles(page);
+  const bytes = randomBytes(21 * MiB);
+  const file = tempFile('backup.tar', bytes);
+  // The network drops after two parts have gone through.
+  let parts = 0;
+  await page.route('**/storage/parts/**', async (route) => {
+    if (++parts <= 2) await route.continue();
+    else await route.abort('internetdisconnected');
+  });
+  await page.getByLabel('Files to upload').setInputFiles(file);
+  await expect.poll(() => parts, { timeout: 20_000 }).toBeGreaterThan(2);
+  await page.unroute('**/storage/parts/**');
+  await page.reload();
+
+  await expect(uploads(page).getByText('1 upload to resume')).toBeVisible();
+  await expect(uploads(page).getByText('Choose the file again to resume')).toBeVisible();
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), uploads(page).getByRole('button', { name: 'Choose “backup.tar” to resume' }).click()]);
+  await chooser.setFiles(file);
+  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'backup.tar' })).toBeVisible();
+  expect(sha(await downloadThroughMenu(page, 'backup.tar'))).toBe(sha(bytes));
+});
+
+test('asks what to do when a name is taken: keep both, replace or skip', async ({ page }) => {
+  await signUp(page);
+  await openMyFiles(page);
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('first')));
+  await expect(list.getByRole('link', { name: 'plan.txt' })).toBeVisible();
+
+  await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('second!')));
+  const dialog = page.getByRole('dialog', { name: 'A file with this name already exists' });
+  await expect(dialog).toContainText('“plan (2).txt”');
+  await dialog.getByRole('button', { name: 'Keep both' }).click();
+  await expect(list.getByRole('link', { name: 'plan (2).txt' })).toBeVisible();
+
+  await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('third, longer')));
+  await dialog.getByRole('button', { name: 'Replace' }).click();
+  await expect(list.getByRole('row', { name: /^plan\.txt/ })).toContainText('13 B');
+  expect((await downloadThroughMenu(page, 'plan.txt')).toString()).toBe('third, longer');
+
+  await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('skipped')));
+  await dialog.getByRole('button', { name: 'Skip' }).click();
+  await expect(uploads(page).getByText('Skipped')).toBeVisible();
+  await expect(list.getByRole('row')).toHaveCount(3);
+});
+
+test('shows a hostile file name as text and serves its bytes as an attachment', async ({ page }) => {
+  page.on('dialog', () => {
+    throw new Error('a script from a file name or file ran');
+  });
+  await signUp(page);
+  await openMyFiles(page);
+  const name = '<img src=x onerror=alert(1)>.html';
+  await page.getByLabel('Files to upload').setInputFiles({ name, mimeType: 'text/html', buffer: Buffer.from('<script>alert(1)</script>') });
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('link', { name })).toBeVisible();
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+  await expect(list.getByRole('link', { name: 'logo.svg' })).toBeVisible();
+  // Opening either gets it as an attachment, never rendered on the app's origin.
+  for (const file of [name, 'logo.svg']) {
+    const href = await list.getByRole('link', { name: file }).getAttribute('href');
+    const res = await page.request.get(href!);
+    expect(res.headers()['content-disposition']).toMatch(/^attachment/);
+    expect(res.headers()['x-content-type-options']).toBe('nosniff');
+  }
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+});
