@@ -11,7 +11,7 @@ export function ItemName({ item, to, starred = false, plain = false }: { item: T
   const name = (
     <>
       {item.name}
-      {starred && <IconStarFilled aria-label="Starred" size={14} style={{ marginLeft: 6, verticalAlign: -2, color: 'var(--mantine-color-yellow-6)' }} />}
+      {starred && <IconStarFilled aria-hidden size={14} style={{ marginLeft: 6, verticalAlign: -2, color: 'var(--mantine-color-yellow-6)' }} />}
     </>
   );
   return (

@@ -1,0 +1,53 @@
+import { expect, test } from '@playwright/test';
+import { signUp } from '../../fixtures/accounts.ts';
+
+test('a second window sees folders appear, get renamed and go away without a reload', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  // Same person, second window (the session cookie is shared within the context).
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  const list = other.getByRole('main');
+  await expect(other.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Live one');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(list.getByRole('link', { name: 'Live one' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Actions for Live one' }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  await page.getByLabel('New name').fill('Live two');
+  await page.getByRole('button', { name: 'Rename' }).click();
+  await expect(list.getByRole('link', { name: 'Live two' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Actions for Live two' }).click();
+  await page.getByRole('menuitem', { name: 'Move to trash' }).click();
+  await expect(list.getByText('This folder is empty')).toBeVisible();
+});
+
+test('stars a file, finds it in Starred and Recent, and moves it by dragging onto a folder', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Archive');
+  await page.getByRole('button', { name: 'Create' }).click();
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'minutes.txt', mimeType: 'text/plain', buffer: Buffer.from('minutes') });
+  await expect(list.getByRole('link', { name: 'minutes.txt' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Actions for minutes.txt' }).click();
+  await page.getByRole('menuitem', { name: 'Add star' }).click();
+  await page.getByRole('link', { name: 'Starred', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Starred' }).getByRole('link', { name: 'minutes.txt' })).toBeVisible();
+  await page.getByRole('link', { name: 'Recent', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Recent' }).getByRole('link', { name: 'minutes.txt' })).toBeVisible();
+
+  await page.getByRole('link', { name: 'My files' }).click();
+  await list.getByRole('row', { name: /minutes\.txt/ }).dragTo(list.getByRole('row', { name: /Archive/ }));
+  await expect(page.getByText('Moved “minutes.txt” to “Archive”')).toBeVisible();
+  await expect(list.getByRole('link', { name: 'minutes.txt' })).toBeHidden();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(list.getByRole('link', { name: 'minutes.txt' })).toBeVisible();
+});
