@@ -40,13 +40,15 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** An already-open PGlite (tests clone a migrated template instead of running initdb each time). */
   pglite?: PGlite;
+  /** Called for every statement run through the query builder (benchmarks count them). */
+  onQuery?: () => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10) : openPGlite(options);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onQuery) : openPGlite(options);
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, onQuery?: () => void): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -60,7 +62,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
   // the next one, reports it as database_unavailable.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...(onQuery ? { log: () => onQuery() } : {}) });
   return {
     kind: 'postgres',
     db,
@@ -134,7 +136,7 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   }
   await pglite.waitReady;
   const handle = pglite;
-  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle) });
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle), ...(options.onQuery ? { log: () => options.onQuery!() } : {}) });
   return {
     kind: 'pglite',
     db,

@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { stat } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
 import { AppError } from '../../errors.ts';
 import { LOCAL_BLOB_PATH, LOCAL_PART_PATH, type LocalStorage } from './local.ts';
 
@@ -54,8 +52,7 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
     handler: async (req, reply) => {
       const params = storage.signer.verify(LOCAL_BLOB_PATH, req.query);
       if (!params?.k) throw new AppError('forbidden', 'This download link is invalid or has expired.');
-      const file = storage.pathOf(params.k);
-      const info = await stat(file).catch(() => null);
+      const info = await storage.stat(params.k);
       if (!info) throw new AppError('not_found');
       const range = parseRange(req.headers.range, info.size);
       reply
@@ -69,7 +66,7 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
       reply.header('content-length', String(Math.max(0, end - start + 1)));
       if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${info.size}`);
       if (req.method === 'HEAD' || info.size === 0) return reply.send();
-      return reply.send(createReadStream(file, { start, end }));
+      return reply.send(await storage.read(params.k, { start, end }));
     },
   });
 }

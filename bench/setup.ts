@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { migrate } from '../apps/server/src/db/migrate.ts';
+import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
+import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
+import { startTestApp, type TestApp } from '../apps/server/src/testing/test-app.ts';
+
+export interface BenchApp {
+  t: TestApp;
+  token: string;
+  workspace: { id: string; rootId: string; homeId: string };
+  dataDir: string;
+  /** SQL statements run since the counter was last read (and reset). */
+  takeQueryCount(): number;
+  call(method: string, p: string, body?: unknown): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+/** A real Cabinet in this process (PostgreSQL when DATABASE_URL is set, else PGlite), with a user and an API token. */
+export async function startBenchApp(settings: Record<string, string> = {}): Promise<BenchApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
+  let queries = 0;
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, onQuery: () => void queries++ });
+  await migrate(database);
+  const t = await startTestApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...settings }, { db: { database, url: process.env.DATABASE_URL, drop: () => database.close() } });
+  const user = await userForIdentity(t.ctx, {
+    issuer: 'https://bench.example',
+    subject: `bench-${Date.now()}-${Math.random()}`,
+    email: `bench-${Date.now()}@example.com`,
+    emailVerified: true,
+    name: 'Bench',
+    picture: undefined,
+    idToken: undefined,
+    refreshToken: undefined,
+  });
+  const { token } = await createApiToken(t.ctx.db, user.id, { name: 'bench' });
+  const call = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${t.url}/api/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
+  };
+  const ws = (await call('GET', '/workspaces')).body.items[0];
+  return {
+    t,
+    token,
+    workspace: { id: ws.id, rootId: ws.rootId, homeId: ws.homeId },
+    dataDir,
+    takeQueryCount() {
+      const n = queries;
+      queries = 0;
+      return n;
+    },
+    call,
+    async close() {
+      await t.close();
+      await database.close().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
