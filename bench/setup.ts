@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
@@ -22,9 +23,10 @@ export interface BenchApp {
 export async function startBenchApp(settings: Record<string, string> = {}): Promise<BenchApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
   let queries = 0;
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, onQuery: () => void queries++ });
+  const own = process.env.DATABASE_URL ? await benchDatabase(process.env.DATABASE_URL) : undefined;
+  const database = await openDatabase({ databaseUrl: own?.url, dataDir, onQuery: () => void queries++ });
   await migrate(database);
-  const t = await startTestApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...settings }, { db: { database, url: process.env.DATABASE_URL, drop: () => database.close() } });
+  const t = await startTestApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...settings }, { db: { database, url: own?.url, drop: () => database.close() } });
   const user = await userForIdentity(t.ctx, {
     issuer: 'https://bench.example',
     subject: `bench-${Date.now()}-${Math.random()}`,
@@ -60,7 +62,28 @@ export async function startBenchApp(settings: Record<string, string> = {}): Prom
     async close() {
       await t.close();
       await database.close().catch(() => {});
+      await own?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A database of the benchmark's own on the PostgreSQL server of DATABASE_URL, dropped afterwards. */
+async function benchDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `cabinet_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    async drop() {
+      const a = new pg.Client({ connectionString: base });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
     },
   };
 }

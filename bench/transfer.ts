@@ -98,7 +98,7 @@ export async function putWhole(url: string, chunks: Buffer[]): Promise<void> {
   async function* body() {
     for (const c of chunks) yield c;
   }
-  const res = await fetch(url, { method: 'PUT', body: body() as unknown as BodyInit, duplex: 'half' } as RequestInit);
+  const res = await fetch(url, { method: 'PUT', body: body() as unknown as ReadableStream, duplex: 'half' } as RequestInit);
   await res.text();
 }
 

@@ -83,3 +83,6 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_due_idx ON jobs (run_at);
 
 CREATE INDEX items_trashed_idx ON items (trashed_at) WHERE state = 'trashed';
+-- The remaining listing sorts (by name and by modified have theirs since 0002).
+CREATE INDEX items_children_by_size_idx ON items (parent_id, (kind <> 'folder'), size_bytes, id) WHERE state = 'active';
+CREATE INDEX items_children_by_type_idx ON items (parent_id, (kind <> 'folder'), (coalesce(mime_type, '') || '/' || lower(name)), id) WHERE state = 'active';

@@ -4,9 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { csrfTokenFor, idleCutoff, SESSION_COOKIE } from '../sessions/sessions.service.ts';
-import { findSessionByTokenHash, touchSession } from '../sessions/sessions.repo.ts';
-import { findApiTokenByHash, touchApiToken } from '../tokens/tokens.repo.ts';
-import { findUserById } from '../users/users.repo.ts';
+import { findSessionWithUser, touchSession } from '../sessions/sessions.repo.ts';
+import { findApiTokenWithUser, touchApiToken } from '../tokens/tokens.repo.ts';
 import type { Actor } from './actor.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -21,10 +20,11 @@ export function authenticator(ctx: AppContext) {
   const publicOrigin = new URL(ctx.env.PUBLIC_URL).origin;
 
   async function fromToken(req: FastifyRequest, token: string): Promise<Actor> {
-    const row = await findApiTokenByHash(ctx.db, sha256(token));
+    const found = await findApiTokenWithUser(ctx.db, sha256(token));
+    const row = found?.token;
     if (!row || row.revoked_at || row.expires_at <= new Date()) throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
-    const user = await findUserById(ctx.db, row.user_id);
-    if (!user || user.status !== 'active') throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
+    const user = found.user;
+    if (user.status !== 'active') throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
     const scopes = row.scopes as TTokenScope[];
     if (!SAFE_METHODS.has(req.method) && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchApiToken(ctx.db, row.id);
@@ -32,12 +32,13 @@ export function authenticator(ctx: AppContext) {
   }
 
   async function fromSession(req: FastifyRequest, token: string): Promise<Actor> {
-    const session = await findSessionByTokenHash(ctx.db, sha256(token));
+    const found = await findSessionWithUser(ctx.db, sha256(token));
+    const session = found?.session;
     if (!session || session.revoked_at) throw new AppError('unauthenticated');
     const now = Date.now();
     if (session.expires_at.getTime() <= now || session.last_used_at <= idleCutoff(ctx, now)) throw new AppError('session_expired');
-    const user = await findUserById(ctx.db, session.user_id);
-    if (!user || user.status !== 'active') throw new AppError('unauthenticated');
+    const user = found.user;
+    if (user.status !== 'active') throw new AppError('unauthenticated');
     if (!SAFE_METHODS.has(req.method)) {
       const origin = req.headers.origin;
       if (origin && origin !== publicOrigin) throw new AppError('forbidden', 'Cross-site requests are refused.');

@@ -131,3 +131,29 @@ describe('who sees what', () => {
     expect(elsewhere.status).toBe(403);
   });
 });
+
+describe('listing pages', () => {
+  it('pages through folders and files by every sort and order, each item exactly once, in the one-page order', async () => {
+    const ada = await g.person();
+    const box = await g.folder(ada, ada.workspace.homeId, 'Box');
+    for (const name of ['Zeta', 'alpha', 'Mid']) await g.folder(ada, box.id, name);
+    for (const [name, size] of [['b.txt', 30], ['A.png', 10], ['c.pdf', 20], ['d.txt', 10]] as const) await g.upload(ada, box.id, name, Buffer.alloc(size, 1));
+    for (const sort of ['name', 'modified', 'size', 'type']) {
+      for (const order of ['asc', 'desc']) {
+        const all = (await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${box.id}/children?sort=${sort}&order=${order}&limit=1000`)).body.items.map((i: { name: string }) => i.name);
+        const paged: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const page: { body: { items: { name: string }[]; nextCursor: string | null } } = await ada.call(
+            'GET',
+            `/workspaces/${ada.workspace.id}/items/${box.id}/children?sort=${sort}&order=${order}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+          );
+          paged.push(...page.body.items.map((i) => i.name));
+          cursor = page.body.nextCursor;
+        } while (cursor);
+        expect(paged, `${sort} ${order}`).toEqual(all);
+        expect(all.slice(0, 3).sort(), `${sort} ${order}: folders first`).toEqual(['Mid', 'Zeta', 'alpha']);
+      }
+    }
+  });
+});

@@ -3,8 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
-import { findAccessFacts, findItem, lockItem } from './items.repo.ts';
+import { findAccess, lockItem, type AccessRow } from './items.repo.ts';
 
 /**
  * The one place that decides who may do what with an item (PRODUCT.md §6).
@@ -28,22 +27,27 @@ export interface ItemAccess {
   /** From the item up to its root. */
   chain: string[];
   trashedAbove: boolean;
+  /** The slug of the item's workspace (a route may name the workspace either way). */
+  workspaceSlug: string;
 }
 
-export async function effectiveRole(db: Db, actor: Actor, item: ItemRow): Promise<{ role: TItemRole; chain: string[]; trashedAbove: boolean } | null> {
-  const membership = await findMemberWorkspace(db, actor.user.id, item.workspace_id);
-  if (!membership) return null;
-  const facts = await findAccessFacts(db, item.id, actor.user.id, item.workspace_id);
-  if (!facts) return null;
+/** The caller's role from the facts of one access row, by the rules above; null when they have none. */
+function roleOf(row: AccessRow): TItemRole | null {
+  if (!row.member_role || !row.root_id) return null;
   let base = 0;
-  if (facts.rootId === membership.root_item_id) {
-    base = membership.role === 'owner' || membership.role === 'admin' ? RANK.manager : membership.role === 'member' ? RANK.editor : 0;
-  } else if (facts.rootId === membership.home_item_id) {
+  if (row.root_id === row.workspace_root_id) {
+    base = row.member_role === 'owner' || row.member_role === 'admin' ? RANK.manager : row.member_role === 'member' ? RANK.editor : 0;
+  } else if (row.root_id === row.member_home_id) {
     // Guests cannot create at a root: their own "My files" is only there to look at.
-    base = membership.role === 'guest' ? RANK.viewer : RANK.manager;
+    base = row.member_role === 'guest' ? RANK.viewer : RANK.manager;
   }
-  const role = ROLE_OF_RANK[Math.max(base, facts.grantRank)] ?? null;
-  return role ? { role, chain: facts.chain, trashedAbove: facts.trashedAbove } : null;
+  return ROLE_OF_RANK[Math.max(base, row.grant_rank)] ?? null;
+}
+
+export async function effectiveRole(db: Db, actor: Actor, item: Pick<ItemRow, 'id'>): Promise<{ role: TItemRole; chain: string[]; trashedAbove: boolean } | null> {
+  const row = await findAccess(db, item.id, actor.user.id);
+  const role = row ? roleOf(row) : null;
+  return row && role ? { role, chain: row.chain, trashedAbove: row.trashed_above } : null;
 }
 
 /**
@@ -52,12 +56,12 @@ export async function effectiveRole(db: Db, actor: Actor, item: ItemRow): Promis
  * (restore, delete forever), and those reach only items that were trashed themselves.
  */
 export async function requireItem(db: Db, actor: Actor, id: string, action: ItemAction, options: { lock?: boolean; inTrash?: boolean } = {}): Promise<ItemAccess> {
-  const item = options.lock ? await lockItem(db, id) : await findItem(db, id);
-  if (!item) throw new AppError('not_found');
-  const access = await effectiveRole(db, actor, item);
-  if (!access) throw new AppError('not_found');
-  const visible = options.inTrash ? item.state === 'trashed' : item.state === 'active' && !access.trashedAbove;
+  if (options.lock && !(await lockItem(db, id))) throw new AppError('not_found');
+  const row = await findAccess(db, id, actor.user.id);
+  const role = row ? roleOf(row) : null;
+  if (!row || !role) throw new AppError('not_found');
+  const visible = options.inTrash ? row.state === 'trashed' : row.state === 'active' && !row.trashed_above;
   if (!visible) throw new AppError('not_found');
-  if (RANK[access.role] < NEEDED[action]) throw new AppError('forbidden');
-  return { item, ...access };
+  if (RANK[role] < NEEDED[action]) throw new AppError('forbidden');
+  return { item: row, role, chain: row.chain, trashedAbove: row.trashed_above, workspaceSlug: row.workspace_slug };
 }

@@ -12,37 +12,50 @@ export function lockItem(db: Q, id: string): Promise<ItemRow | undefined> {
   return db.selectFrom('items').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export interface AccessFacts {
-  rootId: string;
+/** An item with everything its access depends on, read in one query. */
+export interface AccessRow extends ItemRow {
   /** Ids from the item up to its root, the item first. */
   chain: string[];
-  /** The strongest live grant on the item or an ancestor for this user or their workspace (1 viewer … 4 manager), 0 for none. */
-  grantRank: number;
+  root_id: string | null;
   /** True when a folder above the item is in the trash (so the item is in the trash with it). */
-  trashedAbove: boolean;
+  trashed_above: boolean;
+  /** The strongest live grant on the item or an ancestor for this user or their workspace (1 viewer … 4 manager), 0 for none. */
+  grant_rank: number;
+  /** The caller's membership of the item's workspace (null: not a member). */
+  member_role: 'owner' | 'admin' | 'member' | 'guest' | null;
+  member_home_id: string | null;
+  workspace_root_id: string | null;
+  workspace_slug: string;
 }
 
-/** Walks up from an item (at most 64 levels) and reads the grants along the way, in one query. */
-export async function findAccessFacts(db: Q, itemId: string, userId: string, workspaceId: string): Promise<AccessFacts | undefined> {
-  const rows = await sql<{ chain: string[]; root_id: string | null; grant_rank: number | null; trashed_above: boolean | null }>`
+/**
+ * The item, walked up to its root (at most 64 levels), with the grants along the way and the
+ * caller's membership of its workspace: every fact the policy needs, in one query.
+ */
+export async function findAccess(db: Q, itemId: string, userId: string): Promise<AccessRow | undefined> {
+  const rows = await sql<AccessRow>`
     WITH RECURSIVE chain AS (
       SELECT id, parent_id, state, 0 AS depth FROM items WHERE id = ${itemId}
       UNION ALL
       SELECT i.id, i.parent_id, i.state, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
     )
-    SELECT
-      (SELECT bool_or(state = 'trashed') FROM chain WHERE depth > 0) AS trashed_above,
+    SELECT i.*,
+      coalesce((SELECT bool_or(state = 'trashed') FROM chain WHERE depth > 0), false) AS trashed_above,
       (SELECT array_agg(id::text ORDER BY depth) FROM chain) AS chain,
       (SELECT id FROM chain WHERE parent_id IS NULL) AS root_id,
-      (SELECT max(CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter' THEN 2 WHEN 'editor' THEN 3 ELSE 4 END)
+      coalesce((SELECT max(CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter' THEN 2 WHEN 'editor' THEN 3 ELSE 4 END)
          FROM item_grants g JOIN chain c ON g.item_id = c.id
         WHERE (g.expires_at IS NULL OR g.expires_at > now())
           AND ((g.principal_type = 'user' AND g.principal_id = ${userId})
-            OR (g.principal_type = 'workspace' AND g.principal_id = ${workspaceId}))) AS grant_rank
+            OR (g.principal_type = 'workspace' AND g.principal_id = i.workspace_id))), 0) AS grant_rank,
+      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug
+    FROM items i
+    JOIN workspaces w ON w.id = i.workspace_id
+    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId}
+    WHERE i.id = ${itemId}
   `.execute(db);
   const row = rows.rows[0];
-  if (!row?.root_id || !row.chain) return undefined;
-  return { rootId: row.root_id, chain: row.chain, grantRank: Number(row.grant_rank ?? 0), trashedAbove: row.trashed_above === true };
+  return row ? { ...row, grant_rank: Number(row.grant_rank) } : undefined;
 }
 
 export async function insertFolder(db: Q, f: { workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {
@@ -94,7 +107,11 @@ export async function siblingNamesLike(db: Q, parentId: string, base: string): P
 
 export type ChildSort = 'name' | 'modified' | 'size' | 'type';
 
-/** One keyset page of a folder's active children: folders first, then the sort key, then id. */
+/**
+ * One keyset page of a folder's active children: folders first, then the sort key, then id.
+ * After a cursor it reads the rest of the cursor's group (folders or files) and the group after it
+ * as two index range scans, so a page deep in a 100,000-item folder costs what the first one does.
+ */
 export async function findChildrenPage(
   db: Q,
   parentId: string,
@@ -103,18 +120,24 @@ export async function findChildrenPage(
   const key =
     o.sort === 'modified' ? sql`updated_at`
     : o.sort === 'size' ? sql`size_bytes`
-    : o.sort === 'type' ? sql`coalesce(mime_type, '') || '/' || lower(name)`
+    : o.sort === 'type' ? sql`(coalesce(mime_type, '') || '/' || lower(name))`
     : sql`lower(name)`;
   const dir = o.order === 'desc' ? sql`DESC` : sql`ASC`;
   const cmp = o.order === 'desc' ? sql`<` : sql`>`;
-  const after = o.after
-    ? sql`AND ((kind <> 'folder') > ${o.after[0]} OR ((kind <> 'folder') = ${o.after[0]} AND (${key}, id) ${cmp} (${o.after[1]}, ${o.after[2]})))`
-    : sql``;
+  const order = sql`ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}`;
+  if (!o.after) {
+    return (await sql<ItemRow>`SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`.execute(db)).rows;
+  }
+  const [filesGroup, k, id] = o.after;
+  const keyValue = o.sort === 'modified' ? sql`${k}::timestamptz` : o.sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
   const rows = await sql<ItemRow>`
-    SELECT * FROM items
-    WHERE parent_id = ${parentId} AND state = 'active' ${after}
-    ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}
-    LIMIT ${o.limit}
+    SELECT * FROM (
+      (SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' AND (kind <> 'folder') = ${filesGroup}
+        AND (${key}, id) ${cmp} (${keyValue}, ${id}::uuid) ${order} LIMIT ${o.limit})
+      UNION ALL
+      (SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' AND (kind <> 'folder') > ${filesGroup} ${order} LIMIT ${o.limit})
+    ) page
+    ${order} LIMIT ${o.limit}
   `.execute(db);
   return rows.rows;
 }

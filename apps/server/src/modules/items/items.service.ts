@@ -19,7 +19,7 @@ import {
   insertCopies,
   setStar,
   upsertVisit,
-  findAccessFacts,
+  findAccess,
   findActiveSibling,
   findChildrenPage,
   findItem,
@@ -112,9 +112,8 @@ interface Cursor {
 }
 
 export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: string, folderId: string, q: TChildrenQuery): Promise<{ items: TItem[]; nextCursor: string | null }> {
-  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
-  const { item: folder, role } = await requireItem(db, actor, folderId, 'view');
-  if (folder.workspace_id !== workspace.id) throw new AppError('not_found');
+  const { item: folder, role, workspaceSlug } = await requireItem(db, actor, folderId, 'view');
+  if (folder.workspace_id !== workspaceIdOrSlug && workspaceSlug !== workspaceIdOrSlug) throw new AppError('not_found');
   let after: [boolean, string | number, string] | undefined;
   if (q.cursor) {
     try {
@@ -184,8 +183,8 @@ export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ i
   return inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'edit', { lock: true, inTrash: true });
     const parent = item.parent_id ? await findItem(tx, item.parent_id) : undefined;
-    const parentFacts = parent ? await findAccessFacts(tx, parent.id, actor.user.id, item.workspace_id) : undefined;
-    const parentUsable = parent && parent.state === 'active' && parentFacts && !parentFacts.trashedAbove;
+    const parentFacts = parent ? await findAccess(tx, parent.id, actor.user.id) : undefined;
+    const parentUsable = parent && parent.state === 'active' && parentFacts && !parentFacts.trashed_above;
     let parentId = parent?.id;
     if (!parentUsable) {
       const home = await findMemberWorkspace(tx, item.owner_id, item.workspace_id);

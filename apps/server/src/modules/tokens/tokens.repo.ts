@@ -1,6 +1,6 @@
 import { uuidv7 } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
-import type { ApiTokenRow, Database } from '../../db/schema.ts';
+import type { ApiTokenRow, Database, UserRow } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
 
@@ -13,10 +13,6 @@ export function insertApiToken(
     .values({ id: uuidv7(), user_id: t.userId, name: t.name, token_hash: t.tokenHash, scopes: t.scopes, expires_at: t.expiresAt })
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-export function findApiTokenByHash(db: Q, tokenHash: string): Promise<ApiTokenRow | undefined> {
-  return db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 export function listLiveApiTokens(db: Q, userId: string): Promise<ApiTokenRow[]> {
@@ -43,4 +39,21 @@ export function revokeApiToken(db: Q, userId: string, id: string): Promise<ApiTo
 
 export async function touchApiToken(db: Q, id: string): Promise<void> {
   await db.updateTable('api_tokens').set({ last_used_at: new Date() }).where('id', '=', id).execute();
+}
+
+/** A token and the user it acts for, in one query (every scripted request starts here). */
+export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
+  const row = await db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select(['t.id as t_id', 't.name as t_name', 't.token_hash as t_token_hash', 't.scopes as t_scopes', 't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.revoked_at as t_revoked_at', 't.created_at as t_created_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { t_id, t_name, t_token_hash, t_scopes, t_expires_at, t_last_used_at, t_revoked_at, t_created_at, ...user } = row;
+  return {
+    token: { id: t_id, user_id: user.id, name: t_name, token_hash: t_token_hash, scopes: t_scopes, expires_at: t_expires_at, last_used_at: t_last_used_at, revoked_at: t_revoked_at, created_at: t_created_at },
+    user,
+  };
 }

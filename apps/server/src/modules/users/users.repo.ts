@@ -4,10 +4,6 @@ import type { Database, UserRow } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
 
-export function findUserById(db: Q, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-}
-
 export function findUserByIdentity(db: Q, issuer: string, subject: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst();
 }
