@@ -125,19 +125,27 @@ export function findVersions(db: Q, itemId: string): Promise<FileVersionRow[]> {
   return db.selectFrom('file_versions').selectAll().where('item_id', '=', itemId).where('state', '=', 'ready').orderBy('number', 'desc').execute();
 }
 
-/** Adds (or, negative, removes) bytes to what a workspace uses. */
-export async function addUsage(db: Q, workspaceId: string, bytes: number): Promise<void> {
-  if (bytes === 0) return;
-  await db
+/**
+ * Adds bytes to what a workspace uses if its quota allows (removing bytes always succeeds);
+ * false when it would exceed the quota. Every writer of usage does this as its transaction's
+ * last statement, so the workspace row is held only while that transaction commits, and no two
+ * writers can deadlock over it.
+ */
+export async function addUsage(db: Q, workspaceId: string, bytes: number): Promise<boolean> {
+  if (bytes === 0) return true;
+  const row = await db
     .updateTable('workspaces')
     .set({ used_bytes: sql`greatest(used_bytes + ${bytes}, 0)` })
     .where('id', '=', workspaceId)
-    .execute();
+    .where((eb) => eb.or([eb('quota_bytes', 'is', null), eb(sql`used_bytes + ${bytes}`, '<=', eb.ref('quota_bytes')), eb.val(bytes < 0)]))
+    .returning('used_bytes')
+    .executeTakeFirst();
+  return !!row;
 }
 
-/** Locks the workspace row (quota checks and usage changes take turns) and reads its usage. */
-export function lockUsage(db: Q, workspaceId: string) {
-  return db.selectFrom('workspaces').select(['quota_bytes', 'used_bytes']).where('id', '=', workspaceId).forUpdate().executeTakeFirstOrThrow();
+/** What a workspace uses and may use, for a check before work starts (the last word is addUsage's). */
+export function readUsage(db: Q, workspaceId: string) {
+  return db.selectFrom('workspaces').select(['quota_bytes', 'used_bytes']).where('id', '=', workspaceId).executeTakeFirstOrThrow();
 }
 
 /** Every version's bytes in a workspace: what `used_bytes` should say. */

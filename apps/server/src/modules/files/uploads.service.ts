@@ -13,7 +13,7 @@ import { requireItem } from '../items/items.policy.ts';
 import { findActiveSibling, findItem } from '../items/items.repo.ts';
 import { presentItem, recordVisit, suggestFreeName } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
-import { addUsage, claimStaleUploads, findActiveUploads, findOwnUpload, insertFile, insertUpload, insertVersion, lockUsage, setUploadState } from './files.repo.ts';
+import { addUsage, claimStaleUploads, findActiveUploads, findOwnUpload, insertFile, insertUpload, insertVersion, readUsage, setUploadState } from './files.repo.ts';
 
 const MAX_PARTS = 10_000;
 const MIB = 1024 * 1024;
@@ -47,8 +47,9 @@ export function presentUpload(u: UploadRow): TUpload {
 
 const mimeOf = (name: string, declared?: string) => (declared && declared !== 'application/octet-stream' ? declared : lookup(name) || declared || 'application/octet-stream');
 
+/** Refuses `adding` bytes past the quota, before any work (completion checks again as it counts them). */
 async function requireQuota(db: Db, workspaceId: string, adding: number): Promise<void> {
-  const usage = await lockUsage(db, workspaceId);
+  const usage = await readUsage(db, workspaceId);
   if (usage.quota_bytes !== null && Number(usage.used_bytes) + adding > Number(usage.quota_bytes)) {
     throw new AppError('quota_exceeded', undefined, { quotaBytes: Number(usage.quota_bytes), usedBytes: Number(usage.used_bytes), neededBytes: adding });
   }
@@ -162,7 +163,9 @@ export async function signParts(ctx: AppContext, actor: Actor, id: string, partN
   if (outOfRange.length) {
     throw new AppError('invalid_input', `This upload has parts 1 to ${upload.part_count}.`, { fields: [{ path: 'body.partNumbers', message: `${outOfRange.join(', ')} out of range` }] });
   }
-  await setUploadState(ctx.db, upload.id, { state: 'uploading', expiresAt: new Date(Date.now() + ctx.env.UPLOAD_EXPIRY_HOURS * 3_600_000) });
+  // Activity keeps the upload alive; refreshing its expiry once a minute is plenty.
+  const expiresAt = new Date(Date.now() + ctx.env.UPLOAD_EXPIRY_HOURS * 3_600_000);
+  if (upload.state !== 'uploading' || expiresAt.getTime() - upload.expires_at.getTime() > 60_000) await setUploadState(ctx.db, upload.id, { state: 'uploading', expiresAt });
   const signed: TSignedPart[] = [];
   for (const n of [...new Set(partNumbers)]) {
     const s = await ctx.storage.signPart(upload.blob_key, upload.storage_upload_id, n, PART_URL_TTL_SECONDS);
@@ -234,7 +237,7 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
     const clash = await findActiveSibling(db, parent.id, upload.name);
     if (clash && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
   }
-  await inTransaction(db, (tx) => requireQuota(tx, upload.workspace_id, Number(upload.size_bytes))).catch(async (error: unknown) => {
+  await requireQuota(db, upload.workspace_id, Number(upload.size_bytes)).catch(async (error: unknown) => {
     if (error instanceof AppError && error.code === 'quota_exceeded') await failUpload(db, upload, error.message);
     throw error;
   });
@@ -258,8 +261,7 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
 
   return inTransaction(db, async (tx) => {
     const locked = requireOpen(await findOwnUpload(tx, id, actor.user.id, { lock: true }));
-    const { role } = await requireItem(tx, actor, parent.id, 'edit', { lock: true });
-    await requireQuota(tx, locked.workspace_id, joined.size);
+    const { role } = await requireItem(tx, actor, parent.id, 'edit');
     const file = { size: joined.size, mimeType: locked.mime_type, blobKey: locked.blob_key, sha256 };
     let replaceId = locked.item_id;
     let name = locked.name;
@@ -275,10 +277,10 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
     const result = replaceId
       ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: actor.user.id, ...file })
       : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: parent.id, name, ownerId: actor.user.id, ...file });
-    await addUsage(tx, locked.workspace_id, joined.size);
     const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
     await recordVisit(tx, actor.user.id, result.item.id);
     await publish(tx, locked.workspace_id, { type: replaceId ? 'item.updated' : 'item.created', itemId: result.item.id, parentIds: [parent.id] });
+    if (!(await addUsage(tx, locked.workspace_id, joined.size))) throw new AppError('quota_exceeded');
     return { upload: presentUpload(done), item: presentItem(result.item, role) };
   });
 }

@@ -6,7 +6,7 @@ import type { Actor } from '../auth/actor.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { publish } from '../events/events.ts';
-import { addUsage, lockUsage, subtreeBlobs } from '../files/files.repo.ts';
+import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
 import { effectiveRole, requireItem } from './items.policy.ts';
 import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
 import {
@@ -203,20 +203,25 @@ export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ i
 export async function purgeItem(db: Db, actor: Actor, id: string): Promise<void> {
   await inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'manage', { lock: true, inTrash: true });
-    await purgeUnit(tx, item);
+    await purgeUnits(tx, [item]);
   });
 }
 
 /**
- * Deletes a unit's rows and gives its bytes back to the quota; the bytes themselves are deleted
+ * Deletes units' rows and gives their bytes back to the quota; the bytes themselves are deleted
  * by jobs queued in the same transaction, so they go exactly when the rows go.
  */
-async function purgeUnit(tx: Db, item: ItemRow): Promise<void> {
-  const blobs = await subtreeBlobs(tx, item.id);
-  await deleteSubtree(tx, item.id);
-  await addUsage(tx, item.workspace_id, -blobs.bytes);
-  for (const key of new Set(blobs.keys)) await enqueue(tx, 'blob.delete', { key });
-  await publish(tx, item.workspace_id, { type: 'item.deleted', itemId: item.id, parentIds: item.parent_id ? [item.parent_id] : [] });
+async function purgeUnits(tx: Db, items: ItemRow[]): Promise<void> {
+  const freed = new Map<string, number>();
+  for (const item of items) {
+    const blobs = await subtreeBlobs(tx, item.id);
+    await deleteSubtree(tx, item.id);
+    for (const key of new Set(blobs.keys)) await enqueue(tx, 'blob.delete', { key });
+    await publish(tx, item.workspace_id, { type: 'item.deleted', itemId: item.id, parentIds: item.parent_id ? [item.parent_id] : [] });
+    freed.set(item.workspace_id, (freed.get(item.workspace_id) ?? 0) + blobs.bytes);
+  }
+  // Last, as every writer of usage does (see addUsage).
+  for (const [workspaceId, bytes] of freed) await addUsage(tx, workspaceId, -bytes);
 }
 
 /** The blob-deletion job: bytes no version names any more go from storage. */
@@ -228,7 +233,7 @@ export async function deleteBlobIfUnused(db: Db, storage: { delete(key: string):
 export async function purgeExpiredTrash(db: Db, retentionDays: number): Promise<number> {
   return inTransaction(db, async (tx) => {
     const expired = await claimExpiredTrash(tx, new Date(Date.now() - retentionDays * 86_400_000), 200);
-    for (const item of expired) await purgeUnit(tx, item);
+    await purgeUnits(tx, expired);
     return expired.length;
   });
 }
@@ -267,10 +272,12 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
     before = { at: last.trashed_at!.toISOString(), id: last.id };
   }
   await inTransaction(db, async (tx) => {
+    const items: ItemRow[] = [];
     for (const id of ids) {
       const item = await findItem(tx, id);
-      if (item) await purgeUnit(tx, item);
+      if (item) items.push(item);
     }
+    await purgeUnits(tx, items);
   });
   return { deleted: ids.length };
 }
@@ -319,8 +326,6 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
     const depth = Math.max(...subtree.map((r) => r.depth));
     if (target.chain.length + depth >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
     const bytes = subtree.reduce((sum, r) => sum + (r.version_id ? r.size_bytes : 0), 0);
-    const usage = await lockUsage(tx, source.item.workspace_id);
-    if (usage.quota_bytes !== null && Number(usage.used_bytes) + bytes > Number(usage.quota_bytes)) throw new AppError('quota_exceeded');
 
     const wanted = input.name ?? source.item.name;
     const name = (await findActiveSibling(tx, target.item.id, wanted)) ? await suggestFreeName(tx, target.item.id, wanted) : wanted;
@@ -339,10 +344,10 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
         ...(r.version_id && r.blob_key && r.sha256 ? { version: { id: uuidv7(), blobKey: r.blob_key, sha256: r.sha256 } } : {}),
       })),
     );
-    await addUsage(tx, source.item.workspace_id, bytes);
     const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
     await publish(tx, copy.workspace_id, { type: 'item.created', itemId: copy.id, parentIds: [target.item.id] });
     const { role } = await requireItem(tx, actor, copy.id, 'view');
+    if (!(await addUsage(tx, source.item.workspace_id, bytes))) throw new AppError('quota_exceeded');
     return presentItem(copy, role);
   });
 }
