@@ -8,18 +8,10 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
 import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';
+import { folderTitle, useItemLinks } from '../hooks/use-item-links.ts';
 import { canEdit } from './item-actions.tsx';
 import { ITEM_DRAG_TYPE, ItemTable } from './item-table.tsx';
 import { NameDialog } from './name-dialog.tsx';
-
-export function folderTitle(item: TItem, workspace: TWorkspace): string {
-  return item.id === workspace.homeId ? 'My files' : item.id === workspace.rootId ? 'Workspace' : item.name;
-}
-
-export function useItemLinks(workspace: TWorkspace) {
-  const base = `/w/${workspace.slug}`;
-  return (item: TItem) => (item.kind !== 'folder' ? undefined : item.id === workspace.homeId ? `${base}/my` : `${base}/f/${item.id}`);
-}
 
 const isFileDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
 const isItemDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes(ITEM_DRAG_TYPE);
@@ -185,7 +177,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
       ) : (
         <ItemTable
           label={`Contents of ${title}`}
-          ws={ws}
+          workspace={workspace}
           items={items}
           starredIds={starredIds}
           linkTo={linkTo}

@@ -1,10 +1,8 @@
 import { ActionIcon, Button, Group, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconDots, IconDownload, IconFileZip, IconPencil, IconStar, IconStarOff, IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconDots, IconDownload, IconFileZip, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash } from '@tabler/icons-react';
 import type { TItem } from '@cabinet/contracts';
-import { useState } from 'react';
 import { useItemMutations } from '../api/use-items.ts';
-import { NameDialog } from './name-dialog.tsx';
 
 export const canEdit = (item: TItem | undefined) => item?.role === 'editor' || item?.role === 'manager';
 
@@ -40,11 +38,20 @@ export function useTrashWithUndo(ws: string) {
     );
 }
 
-/** The menu of one item: download, star, rename, copy, trash — each offered only when the caller's role allows it. */
-export function ItemActions({ item, ws, starred }: { item: TItem; ws: string; starred: boolean }) {
+/** The menu of one item: download, details, star, rename, copy, trash — each offered only when the caller's role allows it. */
+export function ItemActions(props: {
+  item: TItem;
+  ws: string;
+  starred: boolean;
+  onRename: (item: TItem) => void;
+  onDetails: (item: TItem) => void;
+  /** Controlled from outside when the menu opens on a right click. */
+  opened?: boolean;
+  onChange?: (opened: boolean) => void;
+}) {
+  const { item, ws, starred } = props;
   const m = useItemMutations(ws);
   const trash = useTrashWithUndo(ws);
-  const [renaming, setRenaming] = useState(false);
   const editable = canEdit(item);
   const copy = () =>
     m.copy.mutate(
@@ -52,39 +59,37 @@ export function ItemActions({ item, ws, starred }: { item: TItem; ws: string; st
       { onSuccess: (c) => notifications.show({ message: `Copied as “${c.name}”` }), onError: (e) => notifications.show({ color: 'red', message: e.message }) },
     );
   return (
-    <>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${item.name}`}>
-            <IconDots size={18} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item component="a" href={contentUrl(item, true)} leftSection={item.kind === 'folder' ? <IconFileZip aria-hidden size={16} /> : <IconDownload aria-hidden size={16} />}>
-            {item.kind === 'folder' ? 'Download as zip' : 'Download'}
-          </Menu.Item>
-          <Menu.Item leftSection={starred ? <IconStarOff aria-hidden size={16} /> : <IconStar aria-hidden size={16} />} onClick={() => m.star.mutate({ id: item.id, starred: !starred })}>
-            {starred ? 'Remove star' : 'Add star'}
-          </Menu.Item>
-          {editable && (
-            <>
-              <Menu.Item leftSection={<IconPencil aria-hidden size={16} />} onClick={() => setRenaming(true)}>
-                Rename
-              </Menu.Item>
-              <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={copy}>
-                Make a copy
-              </Menu.Item>
-              <Menu.Divider />
-              <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => void trash(item)}>
-                Move to trash
-              </Menu.Item>
-            </>
-          )}
-        </Menu.Dropdown>
-      </Menu>
-      {renaming && (
-        <NameDialog title={`Rename “${item.name}”`} label="New name" submitLabel="Rename" initial={item.name} onClose={() => setRenaming(false)} onSubmit={(name) => m.rename.mutateAsync({ id: item.id, name })} />
-      )}
-    </>
+    <Menu position="bottom-end" withinPortal {...(props.opened !== undefined ? { opened: props.opened, onChange: props.onChange } : {})}>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" aria-label={`Actions for ${item.name}`}>
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component="a" href={contentUrl(item, true)} leftSection={item.kind === 'folder' ? <IconFileZip aria-hidden size={16} /> : <IconDownload aria-hidden size={16} />}>
+          {item.kind === 'folder' ? 'Download as zip' : 'Download'}
+        </Menu.Item>
+        <Menu.Item leftSection={<IconInfoCircle aria-hidden size={16} />} onClick={() => props.onDetails(item)}>
+          Details
+        </Menu.Item>
+        <Menu.Item leftSection={starred ? <IconStarOff aria-hidden size={16} /> : <IconStar aria-hidden size={16} />} onClick={() => m.star.mutate({ id: item.id, starred: !starred })}>
+          {starred ? 'Remove star' : 'Add star'}
+        </Menu.Item>
+        {editable && (
+          <>
+            <Menu.Item leftSection={<IconPencil aria-hidden size={16} />} onClick={() => props.onRename(item)}>
+              Rename
+            </Menu.Item>
+            <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={copy}>
+              Make a copy
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => void trash(item)}>
+              Move to trash
+            </Menu.Item>
+          </>
+        )}
+      </Menu.Dropdown>
+    </Menu>
   );
 }

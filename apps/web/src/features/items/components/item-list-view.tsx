@@ -3,7 +3,7 @@ import type { TItem, TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { useStarred } from '../api/use-items.ts';
-import { useItemLinks } from './folder-view.tsx';
+import { useItemLinks } from '../hooks/use-item-links.ts';
 import { ItemTable } from './item-table.tsx';
 
 /** A list of items from anywhere in the workspace (Starred, Recent), with the same rows as a folder. */
@@ -25,7 +25,7 @@ export function ItemListView({ workspace, title, intro, items, pending, empty }:
           {empty.text}
         </EmptyState>
       ) : (
-        <ItemTable label={title} ws={workspace.id} items={items} starredIds={new Set((starred.data ?? []).map((i) => i.id))} linkTo={linkTo} />
+        <ItemTable label={title} workspace={workspace} items={items} starredIds={new Set((starred.data ?? []).map((i) => i.id))} linkTo={linkTo} />
       )}
     </Stack>
   );

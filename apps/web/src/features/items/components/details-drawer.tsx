@@ -1,0 +1,37 @@
+import { Drawer, Stack, Table, Text } from '@mantine/core';
+import type { TItem, TWorkspace } from '@cabinet/contracts';
+import { useMe } from '../../auth/api/use-me.ts';
+import { formatBytes, formatDate } from '../../../lib/format.ts';
+import { useAncestors } from '../api/use-items.ts';
+import { folderTitle } from '../hooks/use-item-links.ts';
+
+/** An item's facts: type, size, owner, modified, where it is. */
+export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
+  const me = useMe();
+  const ancestors = useAncestors(item.id);
+  const location = (ancestors.data ?? []).map((a) => folderTitle(a, workspace)).join(' / ');
+  const rows: [string, string][] = [
+    ['Type', item.kind === 'folder' ? 'Folder' : (item.mimeType ?? 'File')],
+    ['Size', item.kind === 'folder' ? '—' : `${formatBytes(item.size)} (${item.size.toLocaleString()} bytes)`],
+    ['Owner', item.ownerId === me.data?.user.id ? 'You' : 'Another member'],
+    ['Modified', `${formatDate(item.updatedAt)}${item.updatedBy === me.data?.user.id ? ' by you' : ''}`],
+    ['Location', location || '—'],
+    ['Your access', item.role[0]!.toUpperCase() + item.role.slice(1)],
+  ];
+  return (
+    <Drawer opened onClose={onClose} position="right" title={<Text fw={600} truncate="end">{item.name}</Text>} aria-label={`Details of ${item.name}`}>
+      <Stack>
+        <Table variant="vertical" aria-label="Details">
+          <Table.Tbody>
+            {rows.map(([label, value]) => (
+              <Table.Tr key={label}>
+                <Table.Th w={120}>{label}</Table.Th>
+                <Table.Td style={{ wordBreak: 'break-word' }}>{value}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Stack>
+    </Drawer>
+  );
+}
