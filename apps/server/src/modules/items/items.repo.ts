@@ -109,14 +109,15 @@ export type ChildSort = 'name' | 'modified' | 'size' | 'type';
 
 /**
  * One keyset page of a folder's active children: folders first, then the sort key, then id.
- * After a cursor it reads the rest of the cursor's group (folders or files) and the group after it
+ * Each row carries its sort key as text, exactly as stored (timestamps keep their microseconds),
+ * for the next cursor. After a cursor it reads the rest of the cursor's group (folders or files) and the group after it
  * as two index range scans, so a page deep in a 100,000-item folder costs what the first one does.
  */
 export async function findChildrenPage(
   db: Q,
   parentId: string,
   o: { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] },
-): Promise<ItemRow[]> {
+): Promise<(ItemRow & { sort_key: string })[]> {
   const key =
     o.sort === 'modified' ? sql`updated_at`
     : o.sort === 'size' ? sql`size_bytes`
@@ -126,12 +127,12 @@ export async function findChildrenPage(
   const cmp = o.order === 'desc' ? sql`<` : sql`>`;
   const order = sql`ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}`;
   if (!o.after) {
-    return (await sql<ItemRow>`SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`.execute(db)).rows;
+    return (await sql<ItemRow & { sort_key: string }>`SELECT *, (${key})::text AS sort_key FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`.execute(db)).rows;
   }
   const [filesGroup, k, id] = o.after;
   const keyValue = o.sort === 'modified' ? sql`${k}::timestamptz` : o.sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
-  const rows = await sql<ItemRow>`
-    SELECT * FROM (
+  const rows = await sql<ItemRow & { sort_key: string }>`
+    SELECT *, (${key})::text AS sort_key FROM (
       (SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' AND (kind <> 'folder') = ${filesGroup}
         AND (${key}, id) ${cmp} (${keyValue}, ${id}::uuid) ${order} LIMIT ${o.limit})
       UNION ALL

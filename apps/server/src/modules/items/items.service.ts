@@ -126,9 +126,7 @@ export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: stri
   const rows = await findChildrenPage(db, folder.id, { sort: q.sort as ChildSort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
-  const key = (r: ItemRow) =>
-    q.sort === 'modified' ? r.updated_at.toISOString() : q.sort === 'size' ? Number(r.size_bytes) : q.sort === 'type' ? `${r.mime_type ?? ''}/${r.name.toLowerCase()}` : r.name.toLowerCase();
-  const nextCursor = rows.length > q.limit && last ? Buffer.from(JSON.stringify({ f: last.kind !== 'folder', k: key(last), i: last.id } satisfies Cursor)).toString('base64url') : null;
+  const nextCursor = rows.length > q.limit && last ? Buffer.from(JSON.stringify({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies Cursor)).toString('base64url') : null;
   // Children inherit the folder's role; a grant further down can only raise it, which a later call on that item shows.
   return { items: page.map((r) => presentItem(r, role)), nextCursor };
 }
