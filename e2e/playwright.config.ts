@@ -7,6 +7,9 @@ import { defineConfig, devices } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.E2E_PORT ?? 8787);
 const baseURL = `http://localhost:${port}`;
+// With the test S3 server (TEST_S3_*, as .ci/run sets them), the upload tests run a second time
+// against an app whose bytes go straight from the browser to the bucket.
+const s3 = process.env.TEST_S3_ENDPOINT ? { port: port + 1, url: `http://localhost:${port + 1}` } : undefined;
 // A fresh installation every run: its own data folder and embedded database.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
@@ -29,8 +32,11 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
-  webServer: {
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } },
+    ...(s3 ? [{ name: 'chromium-s3', testMatch: /files\/uploads\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: s3.url } }] : []),
+  ],
+  webServer: [{
     // As `npm start` starts it, once the browser app is built (npm run test:e2e builds it first).
     command: 'node apps/server/bin/cabinet.mjs serve',
     cwd: root,
@@ -50,4 +56,26 @@ export default defineConfig({
       UPLOAD_PART_SIZE: '5MiB',
     },
   },
+  ...(s3
+    ? [
+        {
+          command: 'node e2e/fixtures/serve-on-s3.mjs',
+          cwd: root,
+          url: `${s3.url}/readyz`,
+          timeout: 120_000,
+          reuseExistingServer: false,
+          stdout: 'ignore' as const,
+          stderr: 'pipe' as const,
+          env: {
+            PORT: String(s3.port),
+            PUBLIC_URL: s3.url,
+            DATA_DIR: `${dataDir}-s3`,
+            DATABASE_URL: '',
+            LOG_LEVEL: 'warn',
+            IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
+            UPLOAD_PART_SIZE: '5MiB',
+          },
+        },
+      ]
+    : [])],
 });

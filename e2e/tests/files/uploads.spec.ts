@@ -105,13 +105,15 @@ test('resumes an interrupted upload after a reload, once the file is chosen agai
   const file = tempFile('backup.tar', bytes);
   // The network drops after two parts have gone through.
   let parts = 0;
-  await page.route('**/storage/parts/**', async (route) => {
+  // A part PUT: to Cabinet on local storage, to the bucket on S3.
+  const isPart = (url: URL) => url.pathname.startsWith('/storage/parts/') || url.searchParams.has('partNumber');
+  await page.route(isPart, async (route) => {
     if (++parts <= 2) await route.continue();
     else await route.abort('internetdisconnected');
   });
   await page.getByLabel('Files to upload').setInputFiles(file);
   await expect.poll(() => parts, { timeout: 20_000 }).toBeGreaterThan(2);
-  await page.unroute('**/storage/parts/**');
+  await page.unroute(isPart);
   await page.reload();
 
   await expect(uploads(page).getByText('1 upload to resume')).toBeVisible();
@@ -138,7 +140,7 @@ test('asks what to do when a name is taken: keep both, replace or skip', async (
 
   await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('third, longer')));
   await dialog.getByRole('button', { name: 'Replace' }).click();
-  await expect(list.getByRole('row', { name: /^plan\.txt/ })).toContainText('13 B');
+  await expect(list.getByRole('row', { name: /plan\.txt/ })).toContainText('13 B');
   expect((await downloadThroughMenu(page, 'plan.txt')).toString()).toBe('third, longer');
 
   await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('skipped')));
@@ -164,7 +166,8 @@ test('shows a hostile file name as text and serves its bytes as an attachment', 
     const href = await list.getByRole('link', { name: file }).getAttribute('href');
     const res = await page.request.get(href!);
     expect(res.headers()['content-disposition']).toMatch(/^attachment/);
-    expect(res.headers()['x-content-type-options']).toBe('nosniff');
+    // Bytes served by Cabinet (local storage) are never sniffed; a bucket is another origin anyway.
+    if (new URL(res.url()).origin === new URL(page.url()).origin) expect(res.headers()['x-content-type-options']).toBe('nosniff');
   }
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
 });
