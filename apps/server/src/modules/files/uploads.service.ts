@@ -70,33 +70,38 @@ interface StartInput {
  */
 export async function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, input: StartInput, versionOf?: string): Promise<TUpload> {
   const { db, env, storage } = ctx;
-  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   if (input.size > env.MAX_FILE_SIZE) throw new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
-  const key = `${workspace.id}/${uuidv7()}`;
   const upload = await inTransaction(db, async (tx) => {
     let parentId = input.parentId;
     let name = input.name;
     let itemId: string | null = null;
+    // The target's access row names its workspace: the route's workspace (id or slug) must be it.
+    const inWorkspace = (access: { item: { workspace_id: string }; workspaceSlug: string }) =>
+      access.item.workspace_id === workspaceIdOrSlug || access.workspaceSlug === workspaceIdOrSlug;
+    let workspaceId: string;
     if (versionOf) {
       const file = await requireItem(tx, actor, versionOf, 'edit');
-      if (file.item.workspace_id !== workspace.id) throw new AppError('not_found');
+      if (!inWorkspace(file)) throw new AppError('not_found');
+      workspaceId = file.item.workspace_id;
       if (file.item.kind !== 'file') throw new AppError('invalid_input', 'Only files have versions.');
       parentId = file.item.parent_id!;
       name = file.item.name;
       itemId = file.item.id;
     } else {
       const parent = await requireItem(tx, actor, parentId, 'edit');
-      if (parent.item.workspace_id !== workspace.id) throw new AppError('not_found');
+      if (!inWorkspace(parent)) throw new AppError('not_found');
+      workspaceId = parent.item.workspace_id;
       if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Files can only be uploaded into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
       const clash = await findActiveSibling(tx, parentId, name);
       if (clash) itemId = await resolveConflict(tx, actor, input.onConflict, parentId, name, clash.id);
     }
-    await requireQuota(tx, workspace.id, input.size);
+    await requireQuota(tx, workspaceId, input.size);
     const partSize = partSizeFor(input.size, env.UPLOAD_PART_SIZE);
     const mimeType = mimeOf(name, input.mimeType);
+    const key = `${workspaceId}/${uuidv7()}`;
     const storageUploadId = await storage.createMultipart(key, mimeType);
     return insertUpload(tx, {
-      workspace_id: workspace.id,
+      workspace_id: workspaceId,
       parent_id: parentId,
       item_id: itemId,
       name,
@@ -230,9 +235,9 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
   }
   const onConflict = input.onConflict ?? upload.on_conflict;
   // Settle the name before joining the parts, so a conflict leaves the upload open for another answer.
-  const parent = upload.parent_id ? await findItem(db, upload.parent_id) : undefined;
-  if (!parent) throw new AppError('not_found', 'The folder this upload was going to is gone.');
-  await requireItem(db, actor, parent.id, 'edit');
+  if (!upload.parent_id) throw new AppError('not_found', 'The folder this upload was going to is gone.');
+  // Checked once, here: a change of access in the milliseconds until the commit below is not worth a second query.
+  const { item: parent, role } = await requireItem(db, actor, upload.parent_id, 'edit');
   if (!upload.item_id) {
     const clash = await findActiveSibling(db, parent.id, upload.name);
     if (clash && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
@@ -261,7 +266,6 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
 
   return inTransaction(db, async (tx) => {
     const locked = requireOpen(await findOwnUpload(tx, id, actor.user.id, { lock: true }));
-    const { role } = await requireItem(tx, actor, parent.id, 'edit');
     const file = { size: joined.size, mimeType: locked.mime_type, blobKey: locked.blob_key, sha256 };
     let replaceId = locked.item_id;
     let name = locked.name;
