@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconDots, IconDownload, IconFileZip, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconDots, IconDownload, IconExternalLink, IconFileZip, IconFolderShare, IconHistory, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash } from '@tabler/icons-react';
 import type { TItem } from '@cabinet/contracts';
 import { useItemMutations } from '../api/use-items.ts';
 
@@ -38,26 +38,23 @@ export function useTrashWithUndo(ws: string) {
     );
 }
 
-/** The menu of one item: download, details, star, rename, copy, trash — each offered only when the caller's role allows it. */
+export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions';
+
+/** The menu of one item: open, download, details, versions, star, rename, move, copy, trash — each offered only when the caller's role allows it. */
 export function ItemActions(props: {
   item: TItem;
   ws: string;
   starred: boolean;
-  onRename: (item: TItem) => void;
-  onDetails: (item: TItem) => void;
+  onOpen: (item: TItem) => void;
+  onDialog: (dialog: ItemDialog, item: TItem) => void;
   /** Controlled from outside when the menu opens on a right click. */
   opened?: boolean;
   onChange?: (opened: boolean) => void;
 }) {
-  const { item, ws, starred } = props;
+  const { item, ws, starred, onDialog } = props;
   const m = useItemMutations(ws);
   const trash = useTrashWithUndo(ws);
   const editable = canEdit(item);
-  const copy = () =>
-    m.copy.mutate(
-      { id: item.id, parentId: item.parentId! },
-      { onSuccess: (c) => notifications.show({ message: `Copied as “${c.name}”` }), onError: (e) => notifications.show({ color: 'red', message: e.message }) },
-    );
   return (
     <Menu position="bottom-end" withinPortal {...(props.opened !== undefined ? { opened: props.opened, onChange: props.onChange } : {})}>
       <Menu.Target>
@@ -66,22 +63,33 @@ export function ItemActions(props: {
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
+        <Menu.Item leftSection={<IconExternalLink aria-hidden size={16} />} onClick={() => props.onOpen(item)}>
+          Open
+        </Menu.Item>
         <Menu.Item component="a" href={contentUrl(item, true)} leftSection={item.kind === 'folder' ? <IconFileZip aria-hidden size={16} /> : <IconDownload aria-hidden size={16} />}>
           {item.kind === 'folder' ? 'Download as zip' : 'Download'}
         </Menu.Item>
-        <Menu.Item leftSection={<IconInfoCircle aria-hidden size={16} />} onClick={() => props.onDetails(item)}>
+        <Menu.Item leftSection={<IconInfoCircle aria-hidden size={16} />} onClick={() => onDialog('details', item)}>
           Details
         </Menu.Item>
+        {item.kind === 'file' && (
+          <Menu.Item leftSection={<IconHistory aria-hidden size={16} />} onClick={() => onDialog('versions', item)}>
+            Versions
+          </Menu.Item>
+        )}
         <Menu.Item leftSection={starred ? <IconStarOff aria-hidden size={16} /> : <IconStar aria-hidden size={16} />} onClick={() => m.star.mutate({ id: item.id, starred: !starred })}>
           {starred ? 'Remove star' : 'Add star'}
         </Menu.Item>
+        <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={() => onDialog('copy', item)}>
+          Copy to…
+        </Menu.Item>
         {editable && (
           <>
-            <Menu.Item leftSection={<IconPencil aria-hidden size={16} />} onClick={() => props.onRename(item)}>
+            <Menu.Item leftSection={<IconPencil aria-hidden size={16} />} onClick={() => onDialog('rename', item)}>
               Rename
             </Menu.Item>
-            <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={copy}>
-              Make a copy
+            <Menu.Item leftSection={<IconFolderShare aria-hidden size={16} />} onClick={() => onDialog('move', item)}>
+              Move to…
             </Menu.Item>
             <Menu.Divider />
             <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => void trash(item)}>

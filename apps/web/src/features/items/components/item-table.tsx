@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
-import { IconDownload, IconTrash, IconX } from '@tabler/icons-react';
+import { IconDownload, IconFolderShare, IconTrash, IconX } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
@@ -8,7 +8,9 @@ import { formatBytes, formatRelative } from '../../../lib/format.ts';
 import { useItemMutations } from '../api/use-items.ts';
 import { useSelection } from '../hooks/use-selection.ts';
 import { DetailsDrawer } from './details-drawer.tsx';
-import { canEdit, contentUrl, ItemActions, useTrashWithUndo } from './item-actions.tsx';
+import { FolderPickerDialog } from './folder-picker-dialog.tsx';
+import { canEdit, contentUrl, ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
+import { VersionsDrawer } from './versions-drawer.tsx';
 import { ItemName } from './item-name.tsx';
 import { NameDialog } from './name-dialog.tsx';
 
@@ -41,8 +43,8 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
   const [dropTarget, setDropTarget] = useState<string>();
   const [focus, setFocus] = useState(0);
   const [menuFor, setMenuFor] = useState<string>();
-  const [renaming, setRenaming] = useState<TItem>();
-  const [details, setDetails] = useState<TItem>();
+  const [dialog, setDialog] = useState<{ kind: ItemDialog; items: TItem[] }>();
+  const showDialog = (kind: ItemDialog, item: TItem) => setDialog({ kind, items: [item] });
   const selection = useSelection(items.map((i) => i.id));
   const m = useItemMutations(ws);
   const trash = useTrashWithUndo(ws);
@@ -81,7 +83,7 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
     else if (e.key === 'a' && (e.ctrlKey || e.metaKey)) selection.selectAll();
     else if (e.key === 'Escape') selection.clear();
     else if (e.key === 'Enter' && item) open(item);
-    else if (e.key === 'F2' && item && canEdit(item)) setRenaming(item);
+    else if (e.key === 'F2' && item && canEdit(item)) showDialog('rename', item);
     else if ((e.key === 'Delete' || e.key === 'Backspace') && (chosen.length || item)) {
       for (const target of chosen.length ? chosen : [item!]) if (canEdit(target)) void trash(target);
       selection.clear();
@@ -106,6 +108,11 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
               <Button size="compact-sm" variant="light" component="a" href={`/api/v1/workspaces/${ws}/zip?ids=${chosen.map((i) => i.id).join(',')}`} leftSection={<IconDownload aria-hidden size={16} />}>
                 Download
               </Button>
+              {chosen.every(canEdit) && (
+                <Button size="compact-sm" variant="light" leftSection={<IconFolderShare aria-hidden size={16} />} onClick={() => setDialog({ kind: 'move', items: chosen })}>
+                  Move to…
+                </Button>
+              )}
               {chosen.every(canEdit) && (
                 <Button
                   size="compact-sm"
@@ -218,8 +225,8 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
                     item={item}
                     ws={ws}
                     starred={starredIds.has(item.id)}
-                    onRename={setRenaming}
-                    onDetails={setDetails}
+                    onOpen={open}
+                    onDialog={showDialog}
                     opened={menuFor === item.id}
                     onChange={(opened) => setMenuFor(opened ? item.id : undefined)}
                   />
@@ -230,17 +237,29 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
           {bottom > 0 && <tr aria-hidden style={{ height: bottom }} />}
         </Table.Tbody>
       </Table>
-      {renaming && (
+      {dialog?.kind === 'rename' && (
         <NameDialog
-          title={`Rename “${renaming.name}”`}
+          title={`Rename “${dialog.items[0]!.name}”`}
           label="New name"
           submitLabel="Rename"
-          initial={renaming.name}
-          onClose={() => setRenaming(undefined)}
-          onSubmit={(name) => m.rename.mutateAsync({ id: renaming.id, name })}
+          initial={dialog.items[0]!.name}
+          onClose={() => setDialog(undefined)}
+          onSubmit={(name) => m.rename.mutateAsync({ id: dialog.items[0]!.id, name })}
         />
       )}
-      {details && <DetailsDrawer item={details} workspace={workspace} onClose={() => setDetails(undefined)} />}
+      {dialog?.kind === 'details' && <DetailsDrawer item={dialog.items[0]!} workspace={workspace} onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'versions' && <VersionsDrawer item={dialog.items[0]!} onClose={() => setDialog(undefined)} />}
+      {(dialog?.kind === 'move' || dialog?.kind === 'copy') && (
+        <FolderPickerDialog
+          workspace={workspace}
+          items={dialog.items}
+          mode={dialog.kind}
+          onClose={() => {
+            setDialog(undefined);
+            selection.clear();
+          }}
+        />
+      )}
     </>
   );
 }

@@ -15,6 +15,7 @@ export function UploadsProvider({ workspaceId, children }: { workspaceId: string
         void client.invalidateQueries({ queryKey: ['item', folderId] });
         void client.invalidateQueries({ queryKey: ['workspaces'] });
         void client.invalidateQueries({ queryKey: ['recent'] });
+        void client.invalidateQueries({ queryKey: ['versions'] });
       }),
   );
   useEffect(() => {

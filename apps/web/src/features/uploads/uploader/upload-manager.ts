@@ -24,6 +24,8 @@ export interface UploadTask {
   suggestedName: string | undefined;
   onConflict: TOnConflict;
   itemId: string | undefined;
+  /** Set when the upload is a new version of this file. */
+  versionOf: string | undefined;
 }
 
 export interface UploadTotals {
@@ -130,8 +132,32 @@ export class UploadManager {
         suggestedName: undefined,
         onConflict: 'fail',
         itemId: undefined,
+        versionOf: undefined,
       });
     }
+    this.emit();
+    this.pump();
+  }
+
+  /** Queues a file as the new version of `item`, whatever the file's own name. */
+  addVersion(item: { id: string; workspaceId: string; parentId: string | null; name: string }, file: File) {
+    this.tasks.push({
+      key: `u${++this.sequence}`,
+      workspaceId: item.workspaceId,
+      targetId: item.parentId ?? item.id,
+      folderPath: [],
+      name: item.name,
+      size: file.size,
+      file,
+      uploadId: undefined,
+      state: 'queued',
+      loaded: 0,
+      error: undefined,
+      suggestedName: undefined,
+      onConflict: 'replace',
+      itemId: undefined,
+      versionOf: item.id,
+    });
     this.emit();
     this.pump();
   }
@@ -156,6 +182,7 @@ export class UploadManager {
         suggestedName: undefined,
         onConflict: upload.onConflict,
         itemId: undefined,
+        versionOf: upload.itemId ?? undefined,
       });
     }
     this.emit();
@@ -274,11 +301,13 @@ export class UploadManager {
     try {
       this.update(task, { state: 'uploading', error: undefined });
       if (!task.uploadId) {
-        const parentId = await persist(() => this.ensureFolders(task.workspaceId, task.targetId, task.folderPath), signal);
-        const upload = await persist(
-          () => api<TUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, { parentId, name: task.name, size: task.size, ...(file.type ? { mimeType: file.type } : {}), onConflict: task.onConflict }),
-          signal,
-        );
+        const mimeType = file.type ? { mimeType: file.type } : {};
+        const upload = task.versionOf
+          ? await persist(() => api<TUpload>('POST', `/items/${task.versionOf}/versions`, { size: task.size, ...mimeType }), signal)
+          : await persist(async () => {
+              const parentId = await this.ensureFolders(task.workspaceId, task.targetId, task.folderPath);
+              return api<TUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, { parentId, name: task.name, size: task.size, ...mimeType, onConflict: task.onConflict });
+            }, signal);
         task.uploadId = upload.id;
       }
       const hashing = hashFile(file, signal);
