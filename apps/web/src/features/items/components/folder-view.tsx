@@ -9,7 +9,9 @@ import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
 import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';
 import { folderTitle, useItemLinks } from '../hooks/use-item-links.ts';
+import { useViewMode } from '../hooks/use-view-mode.ts';
 import { canEdit } from './item-actions.tsx';
+import { ViewSwitch } from './view-switch.tsx';
 import { ITEM_DRAG_TYPE, ItemTable } from './item-table.tsx';
 import { NameDialog } from './name-dialog.tsx';
 
@@ -30,6 +32,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const editable = canEdit(folder.data);
+  const [view, setView] = useViewMode();
 
   /** Files dropped from the computer upload into `target`; items dragged from the list move there. */
   const dropInto = async (target: TItem, e: DragEvent) => {
@@ -123,7 +126,9 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
         <Title order={1} fz="h2">
           {title || <Skeleton h={28} w={160} />}
         </Title>
-        {editable && (
+        <Group gap="xs">
+          <ViewSwitch value={view} onChange={setView} />
+          {editable && (
           <Group gap="xs">
             <Button variant="default" leftSection={<IconFolderPlus aria-hidden size={18} />} onClick={() => setCreating(true)}>
               New folder
@@ -166,7 +171,8 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
               }}
             />
           </Group>
-        )}
+          )}
+        </Group>
       </Group>
       {children.isPending ? (
         <Skeleton h={120} />
@@ -177,6 +183,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
       ) : (
         <ItemTable
           label={`Contents of ${title}`}
+          view={view}
           workspace={workspace}
           items={items}
           starredIds={starredIds}

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
  * An item's icon and name: a folder links into the app, a file to its bytes (shown in a new tab
  * when the type is safe to show, downloaded otherwise). Names are text, never markup.
  */
-export function ItemName({ item, to, starred = false, plain = false }: { item: TItem; to?: string | undefined; starred?: boolean; plain?: boolean }) {
+export function ItemName({ item, to, starred = false, plain = false, bare = false }: { item: TItem; to?: string | undefined; starred?: boolean; plain?: boolean; /** Without the icon (a card shows its own). */ bare?: boolean }) {
   const name = (
     <>
       {item.name}
@@ -16,7 +16,7 @@ export function ItemName({ item, to, starred = false, plain = false }: { item: T
   );
   return (
     <Group gap="xs" wrap="nowrap" miw={0}>
-      {item.kind === 'folder' ? <IconFolder aria-hidden size={20} style={{ flexShrink: 0 }} /> : <IconFile aria-hidden size={20} style={{ flexShrink: 0 }} />}
+      {!bare && (item.kind === 'folder' ? <IconFolder aria-hidden size={20} style={{ flexShrink: 0 }} /> : <IconFile aria-hidden size={20} style={{ flexShrink: 0 }} />)}
       {to ? (
         <Anchor component={Link} to={to} underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
           {name}

@@ -1,5 +1,5 @@
-import { Button, Checkbox, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
-import { IconDownload, IconFolderShare, IconTrash, IconX } from '@tabler/icons-react';
+import { Box, Button, Card, Center, Checkbox, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
+import { IconDownload, IconFile, IconFolder, IconFolderShare, IconTrash, IconX } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
@@ -17,9 +17,13 @@ import { NameDialog } from './name-dialog.tsx';
 /** The drag type that carries item ids between rows (and onto breadcrumbs). */
 export const ITEM_DRAG_TYPE = 'application/x-cabinet-items';
 const ROW_HEIGHT = 49;
+const CARD_WIDTH = 176;
+const CARD_HEIGHT = 168;
 
 interface ItemTableProps {
   label: string;
+  /** A table of rows, or a grid of cards. */
+  view?: 'list' | 'grid';
   workspace: TWorkspace;
   items: TItem[];
   starredIds: Set<string>;
@@ -36,9 +40,10 @@ interface ItemTableProps {
  * like a file manager's (click, Ctrl/⌘-click, Shift-click, Ctrl/⌘-A) and answer the keyboard:
  * arrows move, Enter opens, Delete trashes, F2 renames; a right click opens the row's menu.
  */
-export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearEnd, onDropOnFolder }: ItemTableProps) {
+export function ItemTable({ label, view = 'list', workspace, items, starredIds, linkTo, onNearEnd, onDropOnFolder }: ItemTableProps) {
   const ws = workspace.id;
-  const tableRef = useRef<HTMLTableElement>(null);
+  const tableRef = useRef<HTMLTableElement & HTMLDivElement>(null);
+  const [columns, setColumns] = useState(4);
   const [offset, setOffset] = useState(0);
   const [dropTarget, setDropTarget] = useState<string>();
   const [focus, setFocus] = useState(0);
@@ -49,13 +54,23 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
   const m = useItemMutations(ws);
   const trash = useTrashWithUndo(ws);
   const navigate = useNavigate();
-  useEffect(() => setOffset(tableRef.current?.offsetTop ?? 0), []);
-  const virtualizer = useWindowVirtualizer({ count: items.length, estimateSize: () => ROW_HEIGHT, overscan: 12, scrollMargin: offset });
+  useEffect(() => {
+    const el = tableRef.current;
+    if (!el) return;
+    setOffset(el.offsetTop);
+    // A grid has as many columns as cards of CARD_WIDTH fit.
+    const observer = new ResizeObserver(() => setColumns(Math.max(2, Math.floor(el.clientWidth / CARD_WIDTH))));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [view]);
+  const grid = view === 'grid';
+  const perRow = grid ? columns : 1;
+  const virtualizer = useWindowVirtualizer({ count: Math.ceil(items.length / perRow), estimateSize: () => (grid ? CARD_HEIGHT : ROW_HEIGHT), overscan: grid ? 4 : 12, scrollMargin: offset });
   const rows = virtualizer.getVirtualItems();
   const last = rows.at(-1);
   useEffect(() => {
-    if (onNearEnd && last && last.index >= items.length - 50) onNearEnd();
-  }, [last, items.length, onNearEnd]);
+    if (onNearEnd && last && (last.index + 1) * perRow >= items.length - 50) onNearEnd();
+  }, [last, items.length, onNearEnd, perRow]);
   const top = rows[0] ? rows[0].start - offset : 0;
   const bottom = last ? virtualizer.getTotalSize() - (last.end - offset) : 0;
   const chosen = items.filter((i) => selection.selected.has(i.id));
@@ -68,7 +83,7 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
   const moveFocus = (index: number, extend: boolean) => {
     const next = Math.max(0, Math.min(items.length - 1, index));
     setFocus(next);
-    virtualizer.scrollToIndex(next);
+    virtualizer.scrollToIndex(Math.floor(next / perRow));
     const item = items[next];
     if (item) selection.select(item.id, { range: extend });
     requestAnimationFrame(() => tableRef.current?.querySelector<HTMLElement>(`[data-row="${next}"]`)?.focus());
@@ -76,8 +91,10 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
   const onKeyDown = (e: KeyboardEvent) => {
     if ((e.target as HTMLElement).closest('input, [role="menu"], button:not([data-row])')) return;
     const item = items[focus];
-    if (e.key === 'ArrowDown') moveFocus(focus + 1, e.shiftKey);
-    else if (e.key === 'ArrowUp') moveFocus(focus - 1, e.shiftKey);
+    if (e.key === 'ArrowDown') moveFocus(focus + perRow, e.shiftKey);
+    else if (e.key === 'ArrowUp') moveFocus(focus - perRow, e.shiftKey);
+    else if (grid && e.key === 'ArrowRight') moveFocus(focus + 1, e.shiftKey);
+    else if (grid && e.key === 'ArrowLeft') moveFocus(focus - 1, e.shiftKey);
     else if (e.key === 'Home') moveFocus(0, e.shiftKey);
     else if (e.key === 'End') moveFocus(items.length - 1, e.shiftKey);
     else if (e.key === 'a' && (e.ctrlKey || e.metaKey)) selection.selectAll();
@@ -95,6 +112,66 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
     setFocus(index);
     selection.select(item.id, { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey });
   };
+
+  /** What a row and a card share: focus, selection, opening, the context menu, dragging and dropping. */
+  const itemProps = (item: TItem, index: number) => {
+    const droppable = item.kind === 'folder' && canEdit(item) && !!onDropOnFolder;
+    const isSelected = selection.selected.has(item.id);
+    return {
+      'data-row': index,
+      tabIndex: index === focus ? 0 : -1,
+      'aria-selected': isSelected,
+      onClick: (e: MouseEvent) => onRowClick(e, index, item),
+      onDoubleClick: (e: MouseEvent) => {
+        if (!(e.target as HTMLElement).closest('a, button, input')) open(item);
+      },
+      onFocus: () => setFocus(index),
+      onContextMenu: (e: MouseEvent) => {
+        e.preventDefault();
+        setFocus(index);
+        if (!isSelected) selection.select(item.id);
+        setMenuFor(item.id);
+      },
+      draggable: canEdit(item),
+      onDragStart: (e: DragEvent) => {
+        const ids = isSelected ? chosen.filter(canEdit).map((i) => i.id) : [item.id];
+        e.dataTransfer.setData(ITEM_DRAG_TYPE, JSON.stringify(ids));
+        e.dataTransfer.effectAllowed = 'move';
+      },
+      ...(droppable
+        ? {
+            onDragOver: (e: DragEvent) => {
+              e.preventDefault();
+              e.stopPropagation();
+              setDropTarget(item.id);
+            },
+            onDragLeave: () => setDropTarget(undefined),
+            onDrop: (e: DragEvent) => {
+              e.preventDefault();
+              e.stopPropagation();
+              setDropTarget(undefined);
+              onDropOnFolder!(item, e);
+            },
+          }
+        : {}),
+      bg: dropTarget === item.id || isSelected ? 'var(--mantine-primary-color-light)' : undefined,
+      style: { outlineOffset: -2 },
+    };
+  };
+  const actions = (item: TItem) => (
+    <ItemActions
+      item={item}
+      ws={ws}
+      starred={starredIds.has(item.id)}
+      onOpen={open}
+      onDialog={showDialog}
+      opened={menuFor === item.id}
+      onChange={(opened) => setMenuFor(opened ? item.id : undefined)}
+    />
+  );
+  const checkbox = (item: TItem) => (
+    <Checkbox size="xs" aria-label={`Select ${item.name}`} checked={selection.selected.has(item.id)} onChange={() => selection.select(item.id, { toggle: true })} tabIndex={-1} />
+  );
 
   return (
     <>
@@ -134,6 +211,40 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
           </Group>
         </Paper>
       )}
+      {grid ? (
+        <Box ref={tableRef} role="grid" aria-label={label} aria-multiselectable aria-rowcount={Math.ceil(items.length / perRow)} onKeyDown={onKeyDown} pos="relative" h={virtualizer.getTotalSize()}>
+          {rows.map((row) => (
+            <Box
+              key={row.index}
+              role="row"
+              pos="absolute"
+              left={0}
+              right={0}
+              top={row.start - offset}
+              style={{ display: 'grid', gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`, gap: 12 }}
+            >
+              {items.slice(row.index * perRow, row.index * perRow + perRow).map((item, k) => {
+                const index = row.index * perRow + k;
+                return (
+                  <Card key={item.id} role="gridcell" withBorder radius="md" padding="xs" h={CARD_HEIGHT - 12} {...itemProps(item, index)}>
+                    <Group justify="space-between" wrap="nowrap" gap={4}>
+                      {checkbox(item)}
+                      {actions(item)}
+                    </Group>
+                    <Center flex={1} c={item.kind === 'folder' ? 'var(--mantine-primary-color-filled)' : 'dimmed'} aria-hidden>
+                      {item.kind === 'folder' ? <IconFolder size={44} stroke={1.5} /> : <IconFile size={44} stroke={1.5} />}
+                    </Center>
+                    <ItemName item={item} to={linkTo(item)} starred={starredIds.has(item.id)} bare />
+                    <Text size="xs" c="dimmed" truncate="end">
+                      {item.kind === 'folder' ? formatRelative(item.updatedAt) : `${formatBytes(item.size)} · ${formatRelative(item.updatedAt)}`}
+                    </Text>
+                  </Card>
+                );
+              })}
+            </Box>
+          ))}
+        </Box>
+      ) : (
       <Table ref={tableRef} highlightOnHover verticalSpacing="xs" aria-label={label} aria-rowcount={items.length + 1} layout="fixed" onKeyDown={onKeyDown}>
         <Table.Thead>
           <Table.Tr>
@@ -162,51 +273,9 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
           {top > 0 && <tr aria-hidden style={{ height: top }} />}
           {rows.map((row) => {
             const item = items[row.index]!;
-            const droppable = item.kind === 'folder' && canEdit(item) && !!onDropOnFolder;
-            const isSelected = selection.selected.has(item.id);
             return (
-              <Table.Tr
-                key={item.id}
-                data-row={row.index}
-                tabIndex={row.index === focus ? 0 : -1}
-                aria-rowindex={row.index + 2}
-                aria-selected={isSelected}
-                h={ROW_HEIGHT}
-                onClick={(e) => onRowClick(e, row.index, item)}
-                onDoubleClick={(e) => {
-                  if (!(e.target as HTMLElement).closest('a, button, input')) open(item);
-                }}
-                onFocus={() => setFocus(row.index)}
-                onContextMenu={(e) => {
-                  e.preventDefault();
-                  setFocus(row.index);
-                  if (!isSelected) selection.select(item.id);
-                  setMenuFor(item.id);
-                }}
-                draggable={canEdit(item)}
-                onDragStart={(e) => {
-                  const ids = isSelected ? chosen.filter(canEdit).map((i) => i.id) : [item.id];
-                  e.dataTransfer.setData(ITEM_DRAG_TYPE, JSON.stringify(ids));
-                  e.dataTransfer.effectAllowed = 'move';
-                }}
-                onDragOver={droppable ? (e) => {
-                  e.preventDefault();
-                  e.stopPropagation();
-                  setDropTarget(item.id);
-                } : undefined}
-                onDragLeave={droppable ? () => setDropTarget(undefined) : undefined}
-                onDrop={droppable ? (e) => {
-                  e.preventDefault();
-                  e.stopPropagation();
-                  setDropTarget(undefined);
-                  onDropOnFolder!(item, e);
-                } : undefined}
-                bg={dropTarget === item.id || isSelected ? 'var(--mantine-primary-color-light)' : undefined}
-                style={{ outlineOffset: -2 }}
-              >
-                <Table.Td>
-                  <Checkbox size="xs" aria-label={`Select ${item.name}`} checked={isSelected} onChange={() => selection.select(item.id, { toggle: true })} tabIndex={-1} />
-                </Table.Td>
+              <Table.Tr key={item.id} aria-rowindex={row.index + 2} h={ROW_HEIGHT} {...itemProps(item, row.index)}>
+                <Table.Td>{checkbox(item)}</Table.Td>
                 <Table.Td style={{ overflow: 'hidden' }}>
                   <ItemName item={item} to={linkTo(item)} starred={starredIds.has(item.id)} />
                 </Table.Td>
@@ -220,23 +289,14 @@ export function ItemTable({ label, workspace, items, starredIds, linkTo, onNearE
                     {item.kind === 'folder' ? '—' : formatBytes(item.size)}
                   </Text>
                 </Table.Td>
-                <Table.Td>
-                  <ItemActions
-                    item={item}
-                    ws={ws}
-                    starred={starredIds.has(item.id)}
-                    onOpen={open}
-                    onDialog={showDialog}
-                    opened={menuFor === item.id}
-                    onChange={(opened) => setMenuFor(opened ? item.id : undefined)}
-                  />
-                </Table.Td>
+                <Table.Td>{actions(item)}</Table.Td>
               </Table.Tr>
             );
           })}
           {bottom > 0 && <tr aria-hidden style={{ height: bottom }} />}
         </Table.Tbody>
       </Table>
+      )}
       {dialog?.kind === 'rename' && (
         <NameDialog
           title={`Rename “${dialog.items[0]!.name}”`}
