@@ -1,6 +1,6 @@
 import type { AppContext } from './context.ts';
 import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
-import { recomputeAllUsage } from './modules/files/files.repo.ts';
+import { deleteEndedUploads, recomputeAllUsage } from './modules/files/files.repo.ts';
 import { discardUploadBytes, expireStaleUploads } from './modules/files/uploads.service.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/items.service.ts';
 
@@ -14,6 +14,8 @@ export function jobDefinitions(ctx: AppContext): Record<string, JobDefinition> {
     'uploads.expire': { everyMs: 15 * MINUTE, run: async () => void (await expireStaleUploads(ctx.db)) },
     'trash.purge': { everyMs: 60 * MINUTE, run: async () => void (await purgeExpiredTrash(ctx.db, ctx.env.TRASH_RETENTION_DAYS)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
+    // An ended upload's row is only needed to answer a retried completion; a week is plenty.
+    'uploads.forget': { everyMs: 24 * 60 * MINUTE, run: async () => void (await deleteEndedUploads(ctx.db, new Date(Date.now() - 7 * 24 * 60 * MINUTE))) },
   };
 }
 

@@ -199,3 +199,9 @@ export async function recomputeAllUsage(db: Q): Promise<void> {
     ), 0)
   `.execute(db);
 }
+
+/** Forgets uploads that ended (completed, cancelled, expired or failed) before `before`. */
+export async function deleteEndedUploads(db: Q, before: Date): Promise<number> {
+  const result = await db.deleteFrom('uploads').where('state', 'in', ['completed', 'aborted', 'expired', 'failed']).where('updated_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

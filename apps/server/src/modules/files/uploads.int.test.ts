@@ -209,6 +209,11 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(await expireStaleUploads(t.ctx.db)).toBeGreaterThanOrEqual(1);
     await runJobs();
     expect((await ada.call('GET', `/uploads/${start.body.id}`)).body).toMatchObject({ state: 'expired', parts: [] });
+    // A week after it ended, the upload is forgotten.
+    const { deleteEndedUploads } = await import('./files.repo.ts');
+    await t.ctx.db.updateTable('uploads').set({ updated_at: new Date(Date.now() - 8 * 86_400_000) }).where('id', '=', start.body.id).execute();
+    expect(await deleteEndedUploads(t.ctx.db, new Date(Date.now() - 7 * 86_400_000))).toBeGreaterThanOrEqual(1);
+    expect((await ada.call('GET', `/uploads/${start.body.id}`)).status).toBe(404);
   });
 
   it("keeps uploads private: another person's upload does not exist for them", async () => {

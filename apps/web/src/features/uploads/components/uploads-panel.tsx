@@ -22,7 +22,8 @@ const STATUS: Record<UploadTask['state'], string> = {
 export function UploadsPanel() {
   const manager = useUploader();
   const tasks = useUploadTasks();
-  const [collapsed, setCollapsed] = useState(false);
+  // On a phone the list would cover the page: it starts folded, the summary stays.
+  const [collapsed, setCollapsed] = useState(() => window.matchMedia('(max-width: 576px)').matches);
   if (tasks.length === 0) return null;
   const totals = manager.totals();
   const percent = totals.size > 0 ? Math.floor((totals.loaded / totals.size) * 100) : 100;
