@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { Anchor, MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Anchor, Drawer, MantineProvider, Modal, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
@@ -14,8 +14,13 @@ const theme = createTheme({
   // Shade 8 keeps white button labels and link text above WCAG AA contrast.
   primaryShade: 8,
   defaultRadius: 'md',
-  // Links inside text are underlined so they do not rely on colour alone.
-  components: { Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }) },
+  components: {
+    // Links inside text are underlined so they do not rely on colour alone.
+    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    // Mantine's close buttons have no name of their own.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+  },
 });
 
 // Mantine's default "dimmed" grey is below WCAG AA contrast on both backgrounds.

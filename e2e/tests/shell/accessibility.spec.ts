@@ -39,5 +39,34 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('heading', { name: 'Sessions', exact: true })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
+
+    test('the folder browser, its grid, selection, uploads and dialogs have no serious accessibility violations', async ({ page }) => {
+      await signUp(page);
+      await page.getByRole('link', { name: 'My files' }).click();
+      await page.getByRole('button', { name: 'New folder' }).click();
+      await page.getByRole('button', { name: 'Create' }).click();
+      await page.getByLabel('Files to upload').setInputFiles({ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('a') });
+      await expect(page.getByText('Uploads complete')).toBeVisible();
+      await page.getByRole('checkbox', { name: 'Select a.txt' }).check();
+      await expect(page.getByText('1 selected')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('radiogroup', { name: 'View' }).getByText('Grid').click();
+      await expect(page.getByRole('grid', { name: 'Contents of My files' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'Actions for a.txt' }).click();
+      await page.getByRole('menuitem', { name: 'Move to…' }).click();
+      await expect(page.getByRole('dialog', { name: 'Move “a.txt”' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Actions for a.txt' }).click();
+      await page.getByRole('menuitem', { name: 'Versions' }).click();
+      await expect(page.getByRole('table', { name: 'Versions' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByRole('radiogroup', { name: 'View' }).getByText('List').click();
+      await page.getByRole('link', { name: 'Starred', exact: true }).click();
+      await expect(page.getByText('Nothing starred yet')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
   });
 }
