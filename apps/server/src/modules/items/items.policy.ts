@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import { findAccess, lockItem, type AccessRow } from './items.repo.ts';
+import { findAccess, findAccessMany, lockItem, type AccessRow } from './items.repo.ts';
 
 /**
  * The one place that decides who may do what with an item (PRODUCT.md §6).
@@ -45,9 +45,17 @@ function roleOf(row: AccessRow): TItemRole | null {
 }
 
 export async function effectiveRole(db: Db, actor: Actor, item: Pick<ItemRow, 'id'>): Promise<{ role: TItemRole; chain: string[]; trashedAbove: boolean } | null> {
-  const row = await findAccess(db, item.id, actor.user.id);
-  const role = row ? roleOf(row) : null;
-  return row && role ? { role, chain: row.chain, trashedAbove: row.trashed_above } : null;
+  return (await effectiveRoles(db, actor, [item.id])).get(item.id) ?? null;
+}
+
+/** The caller's role on each of several items, in one query; items they cannot see are missing. */
+export async function effectiveRoles(db: Db, actor: Actor, ids: string[]): Promise<Map<string, { role: TItemRole; chain: string[]; trashedAbove: boolean; item: ItemRow }>> {
+  const out = new Map<string, { role: TItemRole; chain: string[]; trashedAbove: boolean; item: ItemRow }>();
+  for (const [id, row] of await findAccessMany(db, ids, actor.user.id)) {
+    const role = roleOf(row);
+    if (role) out.set(id, { role, chain: row.chain, trashedAbove: row.trashed_above, item: row });
+  }
+  return out;
 }
 
 /**

@@ -29,33 +29,39 @@ export interface AccessRow extends ItemRow {
 }
 
 /**
- * The item, walked up to its root (at most 64 levels), with the grants along the way and the
- * caller's membership of its workspace: every fact the policy needs, in one query.
+ * Items, each walked up to its root (at most 64 levels), with the grants along the way and the
+ * caller's membership of its workspace: every fact the policy needs, for any number of items in
+ * one query. Items that do not exist are missing from the answer.
  */
-export async function findAccess(db: Q, itemId: string, userId: string): Promise<AccessRow | undefined> {
+export async function findAccessMany(db: Q, itemIds: string[], userId: string): Promise<Map<string, AccessRow>> {
+  if (itemIds.length === 0) return new Map();
   const rows = await sql<AccessRow>`
     WITH RECURSIVE chain AS (
-      SELECT id, parent_id, state, 0 AS depth FROM items WHERE id = ${itemId}
+      SELECT id AS start_id, id, parent_id, state, 0 AS depth FROM items WHERE id = ANY(${itemIds}::uuid[])
       UNION ALL
-      SELECT i.id, i.parent_id, i.state, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
+      SELECT c.start_id, i.id, i.parent_id, i.state, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
     )
     SELECT i.*,
-      coalesce((SELECT bool_or(state = 'trashed') FROM chain WHERE depth > 0), false) AS trashed_above,
-      (SELECT array_agg(id::text ORDER BY depth) FROM chain) AS chain,
-      (SELECT id FROM chain WHERE parent_id IS NULL) AS root_id,
+      coalesce((SELECT bool_or(c.state = 'trashed') FROM chain c WHERE c.start_id = i.id AND c.depth > 0), false) AS trashed_above,
+      (SELECT array_agg(c.id::text ORDER BY c.depth) FROM chain c WHERE c.start_id = i.id) AS chain,
+      (SELECT c.id FROM chain c WHERE c.start_id = i.id AND c.parent_id IS NULL) AS root_id,
       coalesce((SELECT max(CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter' THEN 2 WHEN 'editor' THEN 3 ELSE 4 END)
          FROM item_grants g JOIN chain c ON g.item_id = c.id
-        WHERE (g.expires_at IS NULL OR g.expires_at > now())
+        WHERE c.start_id = i.id
+          AND (g.expires_at IS NULL OR g.expires_at > now())
           AND ((g.principal_type = 'user' AND g.principal_id = ${userId})
             OR (g.principal_type = 'workspace' AND g.principal_id = i.workspace_id))), 0) AS grant_rank,
       m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug
     FROM items i
     JOIN workspaces w ON w.id = i.workspace_id
     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId}
-    WHERE i.id = ${itemId}
+    WHERE i.id = ANY(${itemIds}::uuid[])
   `.execute(db);
-  const row = rows.rows[0];
-  return row ? { ...row, grant_rank: Number(row.grant_rank) } : undefined;
+  return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
+}
+
+export async function findAccess(db: Q, itemId: string, userId: string): Promise<AccessRow | undefined> {
+  return (await findAccessMany(db, [itemId], userId)).get(itemId);
 }
 
 export async function insertFolder(db: Q, f: { workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {

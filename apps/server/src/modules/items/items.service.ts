@@ -7,7 +7,7 @@ import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { publish } from '../events/events.ts';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
-import { effectiveRole, requireItem } from './items.policy.ts';
+import { effectiveRole, effectiveRoles, requireItem } from './items.policy.ts';
 import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
 import {
   blobInUse,
@@ -248,11 +248,11 @@ export async function listTrash(db: Db, actor: Actor, workspaceIdOrSlug: string,
   }
   const rows = await findTrashPage(db, workspace.id, actor.user.id, q.limit + 1, before);
   const page = rows.slice(0, q.limit);
-  const items: TItem[] = [];
-  for (const row of page) {
-    const access = await effectiveRole(db, actor, row);
-    if (access) items.push(presentItem(row, access.role));
-  }
+  const roles = await effectiveRoles(db, actor, page.map((r) => r.id));
+  const items = page.flatMap((row) => {
+    const access = roles.get(row.id);
+    return access ? [presentItem(row, access.role)] : [];
+  });
   const last = page.at(-1);
   return { items, nextCursor: rows.length > q.limit && last ? Buffer.from(JSON.stringify({ at: last.trashed_at!.toISOString(), id: last.id })).toString('base64url') : null };
 }
@@ -264,7 +264,8 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
   let before: { at: string; id: string } | undefined;
   for (;;) {
     const rows = await findTrashPage(db, workspace.id, actor.user.id, 500, before);
-    for (const row of rows) if ((await effectiveRole(db, actor, row))?.role === 'manager') ids.push(row.id);
+    const roles = await effectiveRoles(db, actor, rows.map((r) => r.id));
+    for (const row of rows) if (roles.get(row.id)?.role === 'manager') ids.push(row.id);
     const last = rows.at(-1);
     if (rows.length < 500 || !last) break;
     before = { at: last.trashed_at!.toISOString(), id: last.id };
@@ -283,13 +284,13 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
 /** The folders above an item that the caller can see, root first: the breadcrumbs. */
 export async function getAncestors(db: Db, actor: Actor, id: string): Promise<TItem[]> {
   const { chain } = await requireItem(db, actor, id, 'view');
+  const roles = await effectiveRoles(db, actor, chain.slice(1));
   const ancestors: TItem[] = [];
   for (const ancestorId of chain.slice(1)) {
-    const item = await findItem(db, ancestorId);
-    const access = item ? await effectiveRole(db, actor, item) : null;
+    const access = roles.get(ancestorId);
     // A guest sees the path only from the highest folder shared with them.
-    if (!item || !access) break;
-    ancestors.unshift(presentItem(item, access.role));
+    if (!access) break;
+    ancestors.unshift(presentItem(access.item, access.role));
   }
   return ancestors;
 }
@@ -357,12 +358,11 @@ export async function starItem(db: Db, actor: Actor, id: string, starred: boolea
 
 /** Items from the caller's list (stars or visits) that they can still see, in the list's order. */
 async function visibleOf(db: Db, actor: Actor, rows: ItemRow[]): Promise<TItem[]> {
-  const items: TItem[] = [];
-  for (const row of rows) {
-    const access = await effectiveRole(db, actor, row);
-    if (access && !access.trashedAbove) items.push(presentItem(row, access.role));
-  }
-  return items;
+  const roles = await effectiveRoles(db, actor, rows.map((r) => r.id));
+  return rows.flatMap((row) => {
+    const access = roles.get(row.id);
+    return access && !access.trashedAbove ? [presentItem(row, access.role)] : [];
+  });
 }
 
 export async function listStarred(db: Db, actor: Actor, workspaceIdOrSlug: string): Promise<TItem[]> {
