@@ -1,10 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
-import { Readable, type Writable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { uuidv7 } from '@cabinet/contracts';
 import { AppError } from '../../errors.ts';
 import type { ByteRange, DownloadOptions, SignedRequest, StorageDriver, StoredPart } from './driver.ts';
@@ -29,14 +27,6 @@ export function isLocalStorage(storage: StorageDriver): storage is LocalStorage 
   return storage.kind === 'local';
 }
 
-/** Copies a stream into `out` with backpressure, leaving `out` open; `inspect` sees each chunk first. */
-async function copyInto(source: AsyncIterable<Buffer>, out: Writable, inspect?: (chunk: Buffer) => void): Promise<void> {
-  for await (const chunk of source) {
-    inspect?.(chunk);
-    if (!out.write(chunk)) await once(out, 'drain');
-  }
-}
-
 async function fsyncPath(p: string): Promise<void> {
   const handle = await open(p, 'r');
   try {
@@ -49,24 +39,29 @@ async function fsyncPath(p: string): Promise<void> {
 /**
  * Writes bytes so that the final name either does not exist or holds every byte, synced to
  * disk: a temporary name in the same folder, fsync, rename, fsync the folder. The final name
- * may depend on what was written (a part is named by its hash).
+ * may depend on what was written (a part is named by its ETag). One file handle does the
+ * writing and the syncing: every system call counts when a file is small.
  */
-async function writeDurably(dir: string, write: (out: Writable) => Promise<void>, finalName: () => string): Promise<string> {
+async function writeDurably(dir: string, write: (put: (chunk: Uint8Array) => Promise<void>) => Promise<void>, finalName: () => string): Promise<string> {
   const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
-  const out = createWriteStream(tmp);
+  let handle: FileHandle | undefined;
   try {
-    // `write` leaves the stream open; it is ended here, once, then the file is fsynced.
-    await write(out);
-    out.end();
-    await finished(out);
-    await fsyncPath(tmp);
+    handle = await open(tmp, 'w');
+    const file = handle;
+    await write(async (chunk) => {
+      for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
+    });
+    await file.sync();
+    await file.close();
+    handle = undefined;
     const final = path.join(dir, finalName());
     await rename(tmp, final);
     await fsyncPath(dir);
     return final;
   } catch (error) {
-    out.destroy();
+    await handle?.close().catch(() => {});
     await rm(tmp, { force: true });
+    if ((error as { code?: string }).code === 'ENOENT') throw new AppError('upload_expired');
     throw error;
   }
 }
@@ -164,23 +159,21 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
 
     async writePart(uploadId, partNumber, body) {
       const dir = uploadDir(uploadId);
-      await uploadKey(uploadId);
       // The ETag only has to tell one sending of a part from another: random, not a hash of the bytes.
       const etag = randomBytes(16).toString('hex');
       let size = 0;
+      // A part sent again is written beside the earlier one; listing and completing take the newest.
       await writeDurably(
         dir,
-        (out) =>
-          copyInto(body, out, (chunk) => {
+        async (put) => {
+          for await (const chunk of body as AsyncIterable<Buffer>) {
             size += chunk.length;
             if (size > MAX_PART_BYTES) throw new AppError('invalid_input', 'A part holds at most 5 GiB.');
-          }),
+            await put(chunk);
+          }
+        },
         () => `${partNumber}.${etag}.part`,
       );
-      // A part sent again replaces the earlier one.
-      for (const name of await readdir(dir)) {
-        if (name.startsWith(`${partNumber}.`) && name.endsWith('.part') && name !== `${partNumber}.${etag}.part`) await rm(path.join(dir, name), { force: true });
-      }
       return { partNumber, etag, size };
     },
 
@@ -209,7 +202,7 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
       for (const name of await readdir(dir)) {
         if (!chosen.some((p) => p.file === name)) await rm(path.join(dir, name), { force: true });
       }
-      await writeDurably(dir, async (out) => void out.write(JSON.stringify(manifest)), () => MANIFEST);
+      await writeDurably(dir, (put) => put(Buffer.from(JSON.stringify(manifest))), () => MANIFEST);
       const final = pathOf(key);
       await mkdir(path.dirname(final), { recursive: true });
       await rename(dir, final);
