@@ -41,13 +41,16 @@ export function slice(chunks: Buffer[], start: number, end: number): Buffer {
 export async function uploadThroughCabinet(app: BenchApp, name: string, file: { chunks: Buffer[]; sha256: string }, size: number, inFlight = 4): Promise<string> {
   const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId: app.workspace.homeId, name, size, onConflict: 'keep_both' });
   if (started.status !== 201) throw new Error(JSON.stringify(started.body));
-  const upload = started.body as { id: string; partSize: number; partCount: number };
-  const queue = Array.from({ length: upload.partCount }, (_, i) => i + 1);
+  const upload = started.body as { id: string; partSize: number; partCount: number; parts: { partNumber: number; url: string }[] };
+  // The first parts come signed with the start; the rest are signed eight at a time.
+  const queue = Array.from({ length: upload.partCount }, (_, i) => i + 1).filter((n) => !upload.parts.some((p) => p.partNumber === n));
+  const signedAtStart = [...upload.parts];
   const worker = async () => {
-    while (queue.length) {
-      const batch = queue.splice(0, 8);
-      const signed = await app.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: batch });
-      for (const part of signed.body.parts as { partNumber: number; url: string }[]) {
+    while (queue.length || signedAtStart.length) {
+      const parts = signedAtStart.length
+        ? signedAtStart.splice(0, 1)
+        : ((await app.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: queue.splice(0, 8) })).body.parts as { partNumber: number; url: string }[]);
+      for (const part of parts) {
         const start = (part.partNumber - 1) * upload.partSize;
         const res = await fetch(part.url, { method: 'PUT', body: slice(file.chunks, start, Math.min(size, start + upload.partSize)) });
         if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status}`);

@@ -72,6 +72,10 @@ export const ZSignedPart = z.object({ partNumber: z.number().int(), method: z.li
 export const ZSignPartsResponse = z.object({ parts: z.array(ZSignedPart) });
 export type TSignedPart = z.infer<typeof ZSignedPart>;
 
+/** A started upload comes with URLs for its first parts already signed (all of them for a small file). */
+export const ZStartedUpload = ZUpload.extend({ parts: z.array(ZSignedPart) });
+export type TStartedUpload = z.infer<typeof ZStartedUpload>;
+
 export const ZCompleteUploadRequest = z.object({
   /** The SHA-256 the browser computed while reading the file; checked against the stored bytes. */
   sha256: ZSha256.optional(),

@@ -6,6 +6,7 @@ import {
   ZOnConflict,
   ZSignPartsRequest,
   ZSignPartsResponse,
+  ZStartedUpload,
   ZStartUploadRequest,
   ZStartVersionRequest,
   ZUpload,
@@ -43,7 +44,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
         summary: 'Start a resumable upload (name, size and quota checked; nothing visible until complete)',
         params: ZWorkspaceParams,
         body: ZStartUploadRequest,
-        response: { 201: ZUpload },
+        response: { 201: ZStartedUpload },
       },
     },
     async (req, reply) => reply.code(201).send(await startUpload(ctx, requireActor(req), req.params.ws, req.body)),
@@ -96,7 +97,7 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
   );
   r.post(
     '/items/:id/versions',
-    { schema: { tags: ['files'], summary: 'Start uploading a new version of a file', params: ZIdParams, body: ZStartVersionRequest, response: { 201: ZUpload } } },
+    { schema: { tags: ['files'], summary: 'Start uploading a new version of a file', params: ZIdParams, body: ZStartVersionRequest, response: { 201: ZStartedUpload } } },
     async (req, reply) => {
       return reply.code(201).send(await startVersionUpload(ctx, requireActor(req), req.params.id, req.body));
     },

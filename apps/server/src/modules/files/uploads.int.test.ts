@@ -41,6 +41,8 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'video.mp4', size: bytes.length });
     expect(start.status).toBe(201);
     expect(start.body).toMatchObject({ name: 'video.mp4', size: bytes.length, partSize: 5 * MiB, partCount: 3, state: 'created', mimeType: 'video/mp4' });
+    // The first parts come signed with the start.
+    expect(start.body.parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1, 2, 3]);
 
     // Parts in any order; nothing is visible yet.
     await putParts(ada, start.body, bytes, [3, 1]);

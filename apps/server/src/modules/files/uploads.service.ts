@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { uuidv7, type TItem, type TOnConflict, type TSignedPart, type TUpload, type TUploadStatus } from '@cabinet/contracts';
+import { uuidv7, type TItem, type TOnConflict, type TSignedPart, type TStartedUpload, type TUpload, type TUploadStatus } from '@cabinet/contracts';
 import { lookup } from 'mime-types';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
@@ -18,6 +18,7 @@ import { addUsage, claimStaleUploads, findActiveUploads, findOwnUpload, insertFi
 const MAX_PARTS = 10_000;
 const MIB = 1024 * 1024;
 const PART_URL_TTL_SECONDS = 3600;
+const SIGN_WITH_START = 8;
 
 /** The setting's part size, grown (in whole MiB) until the file fits in 10,000 parts. */
 export function partSizeFor(size: number, base: number): number {
@@ -68,7 +69,7 @@ interface StartInput {
  * Opens an upload: checks the folder, the name, the size and the quota, then asks the storage
  * for a multipart upload. Nothing is visible until it completes.
  */
-export async function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, input: StartInput, versionOf?: string): Promise<TUpload> {
+export async function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, input: StartInput, versionOf?: string): Promise<TStartedUpload> {
   const { db, env, storage } = ctx;
   if (input.size > env.MAX_FILE_SIZE) throw new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
   const upload = await inTransaction(db, async (tx) => {
@@ -117,11 +118,22 @@ export async function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSl
       expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
     });
   });
-  return presentUpload(upload);
+  // The first parts come signed with the answer: a small file needs no separate signing call.
+  const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
+  return { ...presentUpload(upload), parts: await signUrls(storage, upload, first) };
+}
+
+async function signUrls(storage: StorageDriver, upload: UploadRow, partNumbers: number[]): Promise<TSignedPart[]> {
+  const signed: TSignedPart[] = [];
+  for (const n of [...new Set(partNumbers)]) {
+    const s = await storage.signPart(upload.blob_key, upload.storage_upload_id, n, PART_URL_TTL_SECONDS);
+    signed.push({ partNumber: n, method: 'PUT', url: s.url, expiresAt: s.expiresAt.toISOString() });
+  }
+  return signed;
 }
 
 /** A new version of a file, uploaded the same way. */
-export async function startVersionUpload(ctx: AppContext, actor: Actor, itemId: string, input: Omit<StartInput, 'parentId' | 'name' | 'onConflict'>): Promise<TUpload> {
+export async function startVersionUpload(ctx: AppContext, actor: Actor, itemId: string, input: Omit<StartInput, 'parentId' | 'name' | 'onConflict'>): Promise<TStartedUpload> {
   const { item } = await requireItem(ctx.db, actor, itemId, 'edit');
   return startUpload(ctx, actor, item.workspace_id, { ...input, parentId: item.parent_id ?? item.id, name: item.name, onConflict: 'replace' }, item.id);
 }
@@ -171,12 +183,7 @@ export async function signParts(ctx: AppContext, actor: Actor, id: string, partN
   // Activity keeps the upload alive; refreshing its expiry once a minute is plenty.
   const expiresAt = new Date(Date.now() + ctx.env.UPLOAD_EXPIRY_HOURS * 3_600_000);
   if (upload.state !== 'uploading' || expiresAt.getTime() - upload.expires_at.getTime() > 60_000) await setUploadState(ctx.db, upload.id, { state: 'uploading', expiresAt });
-  const signed: TSignedPart[] = [];
-  for (const n of [...new Set(partNumbers)]) {
-    const s = await ctx.storage.signPart(upload.blob_key, upload.storage_upload_id, n, PART_URL_TTL_SECONDS);
-    signed.push({ partNumber: n, method: 'PUT', url: s.url, expiresAt: s.expiresAt.toISOString() });
-  }
-  return signed;
+  return signUrls(ctx.storage, upload, partNumbers);
 }
 
 /** Every part present with exactly the size the plan gives it; otherwise which ones to send again. */

@@ -1,4 +1,4 @@
-import type { TCompleteUploadResult, TItem, TOnConflict, TSignedPart, TUpload, TUploadStatus } from '@cabinet/contracts';
+import type { TCompleteUploadResult, TItem, TOnConflict, TSignedPart, TStartedUpload, TUpload, TUploadStatus } from '@cabinet/contracts';
 import { api, ApiError } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile } from './hash-file.ts';
@@ -68,6 +68,8 @@ async function persist<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T>
 
 interface Running {
   abort: AbortController;
+  /** URLs that came signed with the start of the upload. */
+  signedAtStart?: TSignedPart[];
   partLoaded: Map<number, number>;
   doneBytes: number;
 }
@@ -303,12 +305,13 @@ export class UploadManager {
       if (!task.uploadId) {
         const mimeType = file.type ? { mimeType: file.type } : {};
         const upload = task.versionOf
-          ? await persist(() => api<TUpload>('POST', `/items/${task.versionOf}/versions`, { size: task.size, ...mimeType }), signal)
+          ? await persist(() => api<TStartedUpload>('POST', `/items/${task.versionOf}/versions`, { size: task.size, ...mimeType }), signal)
           : await persist(async () => {
               const parentId = await this.ensureFolders(task.workspaceId, task.targetId, task.folderPath);
-              return api<TUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, { parentId, name: task.name, size: task.size, ...mimeType, onConflict: task.onConflict });
+              return api<TStartedUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, { parentId, name: task.name, size: task.size, ...mimeType, onConflict: task.onConflict });
             }, signal);
         task.uploadId = upload.id;
+        run.signedAtStart = upload.parts;
       }
       const hashing = hashFile(file, signal);
       hashing.catch(() => {});
@@ -351,7 +354,7 @@ export class UploadManager {
     const { signal } = run.abort;
     const file = task.file!;
     const queue = [...missing];
-    const signed = new Map<number, TSignedPart>();
+    const signed = new Map<number, TSignedPart>((run.signedAtStart ?? []).map((p) => [p.partNumber, p]));
     const sign = async (n: number) => {
       const fresh = signed.get(n);
       if (fresh && new Date(fresh.expiresAt).getTime() - Date.now() > 60_000) return fresh;
