@@ -51,3 +51,26 @@ test('stars a file, finds it in Starred and Recent, and moves it by dragging ont
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(list.getByRole('link', { name: 'minutes.txt' })).toBeVisible();
 });
+
+test('moves several selected items at once by dragging them onto a breadcrumb', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Inner');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'Inner' }).click();
+  const list = page.getByRole('table', { name: 'Contents of Inner' });
+  await page.getByLabel('Files to upload').setInputFiles([
+    { name: 'x.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
+    { name: 'y.txt', mimeType: 'text/plain', buffer: Buffer.from('y') },
+  ]);
+  await expect(list.getByRole('link', { name: 'y.txt' })).toBeVisible();
+  await list.getByRole('checkbox', { name: 'Select x.txt' }).check();
+  await list.getByRole('checkbox', { name: 'Select y.txt' }).check();
+  await list.getByRole('row', { name: /x\.txt/ }).dragTo(page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }));
+  await expect(page.getByText('This folder is empty')).toBeVisible();
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+  const home = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(home.getByRole('link', { name: 'x.txt' })).toBeVisible();
+  await expect(home.getByRole('link', { name: 'y.txt' })).toBeVisible();
+});
