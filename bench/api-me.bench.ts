@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
-import { openDatabase } from '../apps/server/src/db/client.ts';
-import { migrate } from '../apps/server/src/db/migrate.ts';
-import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
-import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
-import { freePort, startTestApp } from '../apps/server/src/testing/test-app.ts';
+import { freePort } from '../apps/server/src/testing/test-app.ts';
 import { percentile, report } from './report.ts';
+import { startBenchApp } from './setup.ts';
 
 const REQUESTS = 1000;
 const RUNS = 5;
@@ -29,21 +23,9 @@ async function p50(url: string, headers: Record<string, string>): Promise<number
  * against a bare Fastify route answering the same JSON: what authentication and the stack cost.
  */
 export default async function apiMe() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
-  await migrate(database);
-  const t = await startTestApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, { db: { database, url: process.env.DATABASE_URL, drop: () => database.close() } });
-  const user = await userForIdentity(t.ctx, {
-    issuer: 'https://bench.example',
-    subject: `bench-${Date.now()}`,
-    email: 'bench@example.com',
-    emailVerified: true,
-    name: 'Bench',
-    picture: undefined,
-    idToken: undefined,
-    refreshToken: undefined,
-  });
-  const { token } = await createApiToken(t.ctx.db, user.id, { name: 'bench' });
+  // Its own database (on PostgreSQL with DATABASE_URL), not the server's default one.
+  const app = await startBenchApp();
+  const { t, token } = app;
   const body = await (await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } })).json();
 
   const bare = Fastify();
@@ -59,7 +41,5 @@ export default async function apiMe() {
   }
   report('api-me p50', 'ms', values, baselines);
   await bare.close();
-  await t.close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await app.close();
 }

@@ -77,7 +77,7 @@ export function given(ctx: AppContext, baseUrl: string) {
 
     /**
      * A file uploaded through the real protocol: start, sign, PUT every part, complete. Returns
-     * the completed answer (or the failing call's answer when `expectStatus` says so).
+     * the completion's answer, or the start's when the start is refused.
      */
     async upload(person: Person, parentId: string, name: string, bytes: Uint8Array, o: { onConflict?: 'fail' | 'keep_both' | 'replace'; mimeType?: string } = {}) {
       const start = await person.call('POST', `/workspaces/${person.workspace.id}/uploads`, { parentId, name, size: bytes.length, sha256: sha256Hex(bytes), ...o });

@@ -3,11 +3,11 @@ import type { TFileVersion } from '@cabinet/contracts';
 import { makeZip, predictLength } from 'client-zip';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import type { FileVersionRow, ItemRow } from '../../db/schema.ts';
+import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { requireItem } from '../items/items.policy.ts';
-import { recordVisit } from '../items/items.service.ts';
+import { upsertVisit } from '../items/items.repo.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { findSubtreeFiles, findVersion, findVersions } from './files.repo.ts';
 
@@ -40,13 +40,6 @@ const SAFE_INLINE = new Set([
 export const dispositionFor = (mimeType: string, wantDownload: boolean): 'inline' | 'attachment' =>
   !wantDownload && SAFE_INLINE.has(mimeType.toLowerCase()) ? 'inline' : 'attachment';
 
-async function requireFileVersion(db: Db, actor: Actor, id: string, versionId?: string): Promise<{ item: ItemRow; version: FileVersionRow }> {
-  const { item } = await requireItem(db, actor, id, 'view');
-  if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to download.');
-  const version = await findVersion(db, versionId ?? item.current_version_id ?? '00000000-0000-0000-0000-000000000000');
-  if (!version || version.item_id !== item.id || version.state !== 'ready') throw new AppError('not_found');
-  return { item, version };
-}
 
 export interface Zip {
   filename: string;
@@ -54,24 +47,26 @@ export interface Zip {
   stream: Readable;
 }
 
-/** A file's bytes as a signed URL to redirect to; a folder's as a zip. */
+/**
+ * A file's bytes (or an older version's) as a short-lived signed URL to redirect to, good for
+ * `Range` and for the method asked; a folder's as a zip.
+ */
 export async function getContent(ctx: AppContext, actor: Actor, id: string, o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' }): Promise<{ url: string } | Zip> {
   const { item } = await requireItem(ctx.db, actor, id, 'view');
   if (item.kind === 'folder') return zipItems(ctx, actor, item.workspace_id, [item.id]);
-  return { url: await signContentUrl(ctx, actor, id, o) };
-}
-
-/** A short-lived URL to a file's bytes (or an older version's), good for `Range` and for the method asked. */
-async function signContentUrl(ctx: AppContext, actor: Actor, id: string, o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' }): Promise<string> {
-  const { item, version } = await requireFileVersion(ctx.db, actor, id, o.versionId);
-  if (o.method === 'GET') await recordVisit(ctx.db, actor.user.id, item.id);
-  return ctx.storage.signDownload(version.blob_key, {
+  if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to download.');
+  const versionId = o.versionId ?? item.current_version_id;
+  const version = versionId ? await findVersion(ctx.db, versionId) : undefined;
+  if (!version || version.item_id !== item.id || version.state !== 'ready') throw new AppError('not_found');
+  if (o.method === 'GET') await upsertVisit(ctx.db, actor.user.id, item.id);
+  const url = await ctx.storage.signDownload(version.blob_key, {
     ttlSeconds: DOWNLOAD_URL_TTL_SECONDS,
     filename: item.name,
     contentType: version.mime_type,
     disposition: dispositionFor(version.mime_type, o.download),
     method: o.method,
   });
+  return { url };
 }
 
 export async function listVersions(db: Db, actor: Actor, id: string): Promise<TFileVersion[]> {

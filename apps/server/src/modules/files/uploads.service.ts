@@ -10,8 +10,8 @@ import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../auth/actor.ts';
 import { publish } from '../events/events.ts';
 import { requireItem } from '../items/items.policy.ts';
-import { findActiveSibling, findItem } from '../items/items.repo.ts';
-import { presentItem, recordVisit, suggestFreeName } from '../items/items.service.ts';
+import { findActiveSibling, findItem, upsertVisit } from '../items/items.repo.ts';
+import { presentItem, suggestFreeName } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { addUsage, claimStaleUploads, findActiveUploads, findOwnUpload, insertFile, insertUpload, insertVersion, readUsage, setUploadState } from './files.repo.ts';
 
@@ -289,7 +289,7 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
       ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: actor.user.id, ...file })
       : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: parent.id, name, ownerId: actor.user.id, ...file });
     const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
-    await recordVisit(tx, actor.user.id, result.item.id);
+    await upsertVisit(tx, actor.user.id, result.item.id);
     await publish(tx, locked.workspace_id, { type: replaceId ? 'item.updated' : 'item.created', itemId: result.item.id, parentIds: [parent.id] });
     if (!(await addUsage(tx, locked.workspace_id, joined.size))) throw new AppError('quota_exceeded');
     return { upload: presentUpload(done), item: presentItem(result.item, role) };

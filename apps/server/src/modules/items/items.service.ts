@@ -18,7 +18,6 @@ import {
   findStarred,
   insertCopies,
   setStar,
-  upsertVisit,
   findAccess,
   findActiveSibling,
   findChildrenPage,
@@ -301,11 +300,6 @@ export async function canSee(db: Db, actor: Actor, id: string): Promise<boolean>
   if (!item || item.state !== 'active') return false;
   const access = await effectiveRole(db, actor, item);
   return !!access && !access.trashedAbove;
-}
-
-/** Remembers that a person opened or changed an item: the Recent view. */
-export async function recordVisit(db: Db, userId: string, itemId: string): Promise<void> {
-  await upsertVisit(db, userId, itemId);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
 import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';
@@ -42,20 +43,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
         m.move.mutate(
           { id, parentId: target.id },
           {
-            onSuccess: (moved) => {
-              const note = notifications.show({
-                message: (
-                  <Group justify="space-between" wrap="nowrap">
-                    <Text size="sm">
-                      Moved “{moved.name}” to “{folderTitle(target, workspace)}”
-                    </Text>
-                    <Button size="compact-sm" variant="subtle" onClick={() => { m.move.mutate({ id, parentId: folderId }); notifications.hide(note); }}>
-                      Undo
-                    </Button>
-                  </Group>
-                ),
-              });
-            },
+            onSuccess: (moved) => showUndo(`Moved “${moved.name}” to “${folderTitle(target, workspace)}”`, () => m.move.mutate({ id, parentId: folderId })),
             onError: (error) => notifications.show({ color: 'red', message: error.message }),
           },
         );

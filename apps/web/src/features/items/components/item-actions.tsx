@@ -1,7 +1,8 @@
-import { ActionIcon, Button, Group, Menu, Text } from '@mantine/core';
+import { ActionIcon, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCopy, IconDots, IconDownload, IconExternalLink, IconFileZip, IconFolderShare, IconHistory, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash } from '@tabler/icons-react';
 import type { TItem } from '@cabinet/contracts';
+import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useItemMutations } from '../api/use-items.ts';
 
 export const canEdit = (item: TItem | undefined) => item?.role === 'editor' || item?.role === 'manager';
@@ -15,25 +16,7 @@ export function useTrashWithUndo(ws: string) {
   // mutateAsync, not mutate's callbacks: the row that asked is gone from the list by the time it succeeds.
   return (item: TItem) =>
     m.trash.mutateAsync(item.id).then(
-      () => {
-        const id = notifications.show({
-          message: (
-            <Group justify="space-between" wrap="nowrap">
-              <Text size="sm">“{item.name}” moved to the trash</Text>
-              <Button
-                size="compact-sm"
-                variant="subtle"
-                onClick={() => {
-                  m.restore.mutate(item.id);
-                  notifications.hide(id);
-                }}
-              >
-                Undo
-              </Button>
-            </Group>
-          ),
-        });
-      },
+      () => showUndo(`“${item.name}” moved to the trash`, () => m.restore.mutate(item.id)),
       (e: Error) => notifications.show({ color: 'red', message: e.message }),
     );
 }

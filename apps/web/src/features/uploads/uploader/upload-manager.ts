@@ -112,6 +112,22 @@ export class UploadManager {
     this.emit();
   }
 
+  /** A new task in the list; only what differs between the kinds of upload is given. */
+  private push(task: Pick<UploadTask, 'workspaceId' | 'targetId' | 'name' | 'size' | 'file' | 'state'> & Partial<UploadTask>) {
+    this.tasks.push({
+      key: `u${++this.sequence}`,
+      folderPath: [],
+      uploadId: undefined,
+      loaded: 0,
+      error: undefined,
+      suggestedName: undefined,
+      onConflict: 'fail',
+      itemId: undefined,
+      versionOf: undefined,
+      ...task,
+    });
+  }
+
   /** Queues files for a folder; `path` are the folders to recreate under it. */
   add(workspaceId: string, targetId: string, files: { file: File; path: string[] }[]) {
     for (const { file, path } of files) {
@@ -119,23 +135,7 @@ export class UploadManager {
         void this.ensureFolders(workspaceId, targetId, path).then(() => this.onChanged(targetId), () => {});
         continue;
       }
-      this.tasks.push({
-        key: `u${++this.sequence}`,
-        workspaceId,
-        targetId,
-        folderPath: path,
-        name: file.name,
-        size: file.size,
-        file,
-        uploadId: undefined,
-        state: 'queued',
-        loaded: 0,
-        error: undefined,
-        suggestedName: undefined,
-        onConflict: 'fail',
-        itemId: undefined,
-        versionOf: undefined,
-      });
+      this.push({ workspaceId, targetId, folderPath: path, name: file.name, size: file.size, file, state: 'queued' });
     }
     this.emit();
     this.pump();
@@ -143,23 +143,7 @@ export class UploadManager {
 
   /** Queues a file as the new version of `item`, whatever the file's own name. */
   addVersion(item: { id: string; workspaceId: string; parentId: string | null; name: string }, file: File) {
-    this.tasks.push({
-      key: `u${++this.sequence}`,
-      workspaceId: item.workspaceId,
-      targetId: item.parentId ?? item.id,
-      folderPath: [],
-      name: item.name,
-      size: file.size,
-      file,
-      uploadId: undefined,
-      state: 'queued',
-      loaded: 0,
-      error: undefined,
-      suggestedName: undefined,
-      onConflict: 'replace',
-      itemId: undefined,
-      versionOf: item.id,
-    });
+    this.push({ workspaceId: item.workspaceId, targetId: item.parentId ?? item.id, name: item.name, size: file.size, file, state: 'queued', onConflict: 'replace', versionOf: item.id });
     this.emit();
     this.pump();
   }
@@ -169,21 +153,15 @@ export class UploadManager {
     const { items } = await api<{ items: TUpload[] }>('GET', `/workspaces/${workspaceId}/uploads`);
     for (const upload of items) {
       if (this.tasks.some((t) => t.uploadId === upload.id)) continue;
-      this.tasks.push({
-        key: `u${++this.sequence}`,
+      this.push({
         workspaceId,
         targetId: upload.parentId,
-        folderPath: [],
         name: upload.name,
         size: upload.size,
         file: undefined,
         uploadId: upload.id,
         state: 'needs-file',
-        loaded: 0,
-        error: undefined,
-        suggestedName: undefined,
         onConflict: upload.onConflict,
-        itemId: undefined,
         versionOf: upload.itemId ?? undefined,
       });
     }
