@@ -35,10 +35,10 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
       { schema: { hide: true }, config: { public: true } },
       async (req, reply) => {
         const params = storage.signer.verify(`${LOCAL_PART_PATH}/${req.params.uploadId}/${req.params.partNumber}`, req.query);
-        if (!params) throw new AppError('forbidden', 'This upload link is invalid or has expired.');
+        if (!params?.k) throw new AppError('forbidden', 'This upload link is invalid or has expired.');
         const partNumber = Number(req.params.partNumber);
         if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new AppError('invalid_input', 'Part numbers run from 1 to 10,000.');
-        const part = await storage.writePart(req.params.uploadId, partNumber, req.raw);
+        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, req.raw);
         return reply.header('etag', `"${part.etag}"`).code(200).send();
       },
     );

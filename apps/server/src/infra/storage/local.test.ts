@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, existsSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, existsSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,8 +10,9 @@ it('removes what an interrupted write left under temporary names, and nothing el
   try {
     const storage = localStorage(root, 'http://localhost', 'secret');
     const uploadId = await storage.createMultipart('ws/one', 'text/plain');
-    const part = await storage.writePart(uploadId, 1, Readable.from([Buffer.from('kept')]));
-    const leftover = path.join(root, 'multipart', uploadId, '.tmp-0123456789ab');
+    const part = await storage.writePart('ws/one', uploadId, 1, Readable.from([Buffer.from('kept')]));
+    const [uploadDir] = readdirSync(path.join(root, 'multipart'));
+    const leftover = path.join(root, 'multipart', uploadDir!, '.tmp-0123456789ab');
     mkdirSync(path.join(root, 'objects', 'ws'), { recursive: true });
     const leftoverObject = path.join(root, 'objects', 'ws', '.tmp-ba9876543210');
     writeFileSync(leftover, 'half a part');

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { uuidv7 } from '@cabinet/contracts';
@@ -13,12 +13,16 @@ export const LOCAL_BLOB_PATH = '/storage/blob';
 const MAX_PART_BYTES = 5 * 1024 ** 3;
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,500}$/;
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
+/** A part on disk: `<partNumber>.<etag>.<size>.part`. The name says all a listing needs, so no file is opened to list. */
+const PART_FILE = /^(\d+)\.([0-9a-f]{32})\.(\d+)\.part$/;
+/** Parts this small are read whole to hash them; bigger ones stream. */
+const READ_WHOLE_BYTES = 1024 * 1024;
 
 export interface LocalStorage extends StorageDriver {
   readonly kind: 'local';
   readonly signer: UrlSigner;
   /** Streams one part to disk: written under a temporary name, fsynced, then renamed. */
-  writePart(uploadId: string, partNumber: number, body: Readable): Promise<StoredPart>;
+  writePart(key: string, uploadId: string, partNumber: number, body: Readable): Promise<StoredPart>;
   /** Removes temporary files a crash may have left behind. */
   removeTemporaryFiles(): Promise<number>;
 }
@@ -37,10 +41,42 @@ async function fsyncPath(p: string): Promise<void> {
 }
 
 /**
+ * fsyncs of one folder, grouped: a caller gets a sync that started after it asked, and every
+ * caller waiting meanwhile shares the next one. Many small files completing together into one
+ * folder then cost one folder sync between them, not one each.
+ */
+function groupedFolderSync(): (dir: string) => Promise<void> {
+  const folders = new Map<string, { running: Promise<void>; next: Promise<void> | undefined }>();
+  const start = (dir: string): Promise<void> => {
+    const running = fsyncPath(dir).finally(() => {
+      const entry = folders.get(dir);
+      if (entry?.running !== running) return;
+      if (entry.next) return;
+      folders.delete(dir);
+    });
+    return running;
+  };
+  return (dir) => {
+    const entry = folders.get(dir);
+    if (!entry) {
+      const running = start(dir);
+      folders.set(dir, { running, next: undefined });
+      return running;
+    }
+    entry.next ??= entry.running.catch(() => {}).then(() => {
+      const next = start(dir);
+      folders.set(dir, { running: next, next: undefined });
+      return next;
+    });
+    return entry.next;
+  };
+}
+
+/**
  * Writes bytes so that the final name either does not exist or holds every byte, synced to
- * disk: a temporary name in the same folder, fsync, rename, fsync the folder. The final name
- * may depend on what was written (a part is named by its ETag). One file handle does the
- * writing and the syncing: every system call counts when a file is small.
+ * disk: a temporary name in the same folder, fsync, rename. The final name may depend on what
+ * was written. One file handle does the writing and the syncing: every system call counts when
+ * a file is small. The folder itself is synced by whoever needs the new name to last (completion).
  */
 async function writeDurably(dir: string, write: (put: (chunk: Uint8Array) => Promise<void>) => Promise<void>, finalName: () => string): Promise<string> {
   const tmp = path.join(dir, `.tmp-${randomBytes(6).toString('hex')}`);
@@ -56,7 +92,6 @@ async function writeDurably(dir: string, write: (put: (chunk: Uint8Array) => Pro
     handle = undefined;
     const final = path.join(dir, finalName());
     await rename(tmp, final);
-    await fsyncPath(dir);
     return final;
   } catch (error) {
     await handle?.close().catch(() => {});
@@ -66,26 +101,44 @@ async function writeDurably(dir: string, write: (put: (chunk: Uint8Array) => Pro
   }
 }
 
-/** A stored object: its parts, in order, in the object's folder. */
-interface Manifest {
-  size: number;
-  parts: { file: string; size: number }[];
+interface PartFile extends StoredPart {
+  file: string;
 }
-const MANIFEST = 'manifest.json';
 
-/** The manifest of a complete object, or null: an object without one is not complete. */
-async function readManifest(dir: string): Promise<Manifest | null> {
+/** The parts in a folder, in order (of a part sent twice, the later sending: ETags are time-ordered), and every name in it. */
+async function partsIn(dir: string): Promise<{ parts: PartFile[]; names: string[] }> {
+  const latest = new Map<number, PartFile>();
+  const names = await readdir(dir);
+  for (const file of names) {
+    const m = PART_FILE.exec(file);
+    if (!m) continue;
+    const part = { partNumber: Number(m[1]), etag: m[2]!, size: Number(m[3]), file };
+    const seen = latest.get(part.partNumber);
+    if (!seen || seen.etag < part.etag) latest.set(part.partNumber, part);
+  }
+  return { parts: [...latest.values()].sort((a, b) => a.partNumber - b.partNumber), names };
+}
+
+/** Feeds a part's bytes to a hash: a small part in one read, a big one streamed. */
+async function hashPart(hash: Hash, file: string, size: number): Promise<void> {
+  if (size > READ_WHOLE_BYTES) {
+    for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+    return;
+  }
+  const handle = await open(file, 'r');
   try {
-    return JSON.parse(await readFile(path.join(dir, MANIFEST), 'utf8')) as Manifest;
-  } catch {
-    return null;
+    const buffer = Buffer.allocUnsafe(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, 0);
+    hash.update(buffer.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
   }
 }
 
 /** The bytes `start`…`end` (inclusive) of an object, read part after part. */
-async function* readParts(dir: string, manifest: Manifest, start: number, end: number): AsyncGenerator<Buffer> {
+async function* readParts(dir: string, parts: PartFile[], start: number, end: number): AsyncGenerator<Buffer> {
   let offset = 0;
-  for (const part of manifest.parts) {
+  for (const part of parts) {
     const from = Math.max(start, offset);
     const to = Math.min(end, offset + part.size - 1);
     if (from <= to) yield* createReadStream(path.join(dir, part.file), { start: from - offset, end: to - offset, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
@@ -94,42 +147,41 @@ async function* readParts(dir: string, manifest: Manifest, start: number, end: n
   }
 }
 
+const notFound = (error: unknown) => (error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR';
+
 export function localStorage(root: string, publicUrl: string, secret: string): LocalStorage {
   const objects = path.join(root, 'objects');
   const multipart = path.join(root, 'multipart');
   const signer = new UrlSigner(publicUrl, secret);
+  const syncFolder = groupedFolderSync();
+  /** Folders known to exist, so a small upload does not ask for them again. */
+  const made = new Set<string>();
 
+  const ensureFolder = async (dir: string) => {
+    if (made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+  };
   const pathOf = (key: string) => {
     if (!KEY.test(key) || key.includes('..')) throw new AppError('invalid_input', 'Not a storage key.');
     return path.join(objects, key);
   };
-  const uploadDir = (uploadId: string) => {
+  /** An upload's folder is named by its id and its key, so an id never reaches another key's parts. */
+  const uploadDir = (key: string, uploadId: string) => {
+    pathOf(key);
     if (!UPLOAD_ID.test(uploadId)) throw new AppError('upload_expired');
-    return path.join(multipart, uploadId);
+    return path.join(multipart, `${uploadId}.${createHash('sha256').update(key).digest('hex').slice(0, 16)}`);
   };
-
-  async function uploadKey(uploadId: string): Promise<string> {
-    try {
-      return (await readFile(path.join(uploadDir(uploadId), 'key'), 'utf8')).trim();
-    } catch {
-      throw new AppError('upload_expired');
-    }
-  }
-
-  async function parts(uploadId: string): Promise<StoredPart[]> {
-    const dir = uploadDir(uploadId);
-    const latest = new Map<number, StoredPart & { mtime: number }>();
-    for (const name of await readdir(dir)) {
-      const m = /^(\d+)\.([0-9a-f]{32})\.part$/.exec(name);
-      if (!m) continue;
-      const info = await stat(path.join(dir, name)).catch(() => null);
-      if (!info) continue;
-      const part = { partNumber: Number(m[1]), etag: m[2]!, size: info.size, mtime: info.mtimeMs };
-      const seen = latest.get(part.partNumber);
-      if (!seen || seen.mtime <= part.mtime) latest.set(part.partNumber, part);
-    }
-    return [...latest.values()].sort((a, b) => a.partNumber - b.partNumber).map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
-  }
+  const partsOfUpload = (dir: string) =>
+    partsIn(dir).catch((error: unknown) => {
+      throw notFound(error) ? new AppError('upload_expired') : error;
+    });
+  /** A complete object's parts, or null: an object's folder appears only once it is complete. */
+  const partsOfObject = (key: string) =>
+    partsIn(pathOf(key)).then(
+      (listing) => listing.parts,
+      (error: unknown) => (notFound(error) ? null : Promise.reject(error)),
+    );
 
   return {
     kind: 'local',
@@ -144,11 +196,9 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
     },
 
     async createMultipart(key) {
-      pathOf(key);
       const uploadId = uuidv7();
-      const dir = uploadDir(uploadId);
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, 'key'), key);
+      await ensureFolder(multipart);
+      await mkdir(uploadDir(key, uploadId));
       return uploadId;
     },
 
@@ -157,14 +207,13 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
       return { method: 'PUT', url, expiresAt };
     },
 
-    async writePart(uploadId, partNumber, body) {
-      const dir = uploadDir(uploadId);
-      // The ETag only has to tell one sending of a part from another: random, not a hash of the bytes.
-      const etag = randomBytes(16).toString('hex');
+    async writePart(key, uploadId, partNumber, body) {
+      // The ETag only has to tell one sending of a part from another, and which came later: a UUIDv7's hex.
+      const etag = uuidv7().replace(/-/g, '');
       let size = 0;
-      // A part sent again is written beside the earlier one; listing and completing take the newest.
+      // A part sent again is written beside the earlier one; listing and completing take the later.
       await writeDurably(
-        dir,
+        uploadDir(key, uploadId),
         async (put) => {
           for await (const chunk of body as AsyncIterable<Buffer>) {
             size += chunk.length;
@@ -172,46 +221,51 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
             await put(chunk);
           }
         },
-        () => `${partNumber}.${etag}.part`,
+        () => `${partNumber}.${etag}.${size}.part`,
       );
       return { partNumber, etag, size };
     },
 
     async listParts(key, uploadId) {
-      if ((await uploadKey(uploadId)) !== key) throw new AppError('upload_expired');
-      return parts(uploadId);
+      return (await partsOfUpload(uploadDir(key, uploadId))).parts.map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
     },
 
     async completeMultipart(key, uploadId, wanted) {
-      if ((await uploadKey(uploadId)) !== key) throw new AppError('upload_expired');
-      const have = new Map((await parts(uploadId)).map((p) => [p.partNumber, p]));
-      const chosen: { file: string; size: number }[] = [];
+      const dir = uploadDir(key, uploadId);
+      const listing = await partsOfUpload(dir);
+      const have = new Map(listing.parts.map((p) => [p.partNumber, p]));
+      const chosen: PartFile[] = [];
       for (const p of wanted) {
         const part = have.get(p.partNumber);
         if (!part || part.etag !== p.etag.replace(/"/g, '')) throw new AppError('invalid_input', `Part ${p.partNumber} is missing or differs.`, { partNumber: p.partNumber });
-        chosen.push({ file: `${part.partNumber}.${part.etag}.part`, size: part.size });
+        chosen.push(part);
       }
-      // The parts are already on disk, synced: the object is those parts plus a manifest, so joining
-      // them costs one read (for the SHA-256, from the page cache) instead of a second write.
-      const dir = uploadDir(uploadId);
+      // The parts are already on disk, synced: the object is those parts, so joining them costs
+      // one read (for the SHA-256, from the page cache) instead of a second write.
       const sha256 = createHash('sha256');
-      for (const part of chosen) {
-        for await (const chunk of createReadStream(path.join(dir, part.file), { highWaterMark: 1024 * 1024 })) sha256.update(chunk as Buffer);
-      }
-      const manifest: Manifest = { size: chosen.reduce((sum, p) => sum + p.size, 0), parts: chosen };
-      for (const name of await readdir(dir)) {
+      for (const part of chosen) await hashPart(sha256, path.join(dir, part.file), part.size);
+      // Earlier sendings of a part, parts not asked for and temporary files do not go with the object.
+      for (const name of listing.names) {
         if (!chosen.some((p) => p.file === name)) await rm(path.join(dir, name), { force: true });
       }
-      await writeDurably(dir, (put) => put(Buffer.from(JSON.stringify(manifest))), () => MANIFEST);
+      // The parts' names must last before the folder moves into place, and the move before the
+      // caller records the object.
+      await fsyncPath(dir);
       const final = pathOf(key);
-      await mkdir(path.dirname(final), { recursive: true });
-      await rename(dir, final);
-      await fsyncPath(path.dirname(final));
-      return { size: manifest.size, sha256: sha256.digest('hex') };
+      const parent = path.dirname(final);
+      await ensureFolder(parent);
+      await rename(dir, final).catch(async (error: unknown) => {
+        if (!notFound(error)) throw error;
+        made.delete(parent);
+        await ensureFolder(parent);
+        await rename(dir, final);
+      });
+      await syncFolder(parent);
+      return { size: chosen.reduce((sum, p) => sum + p.size, 0), sha256: sha256.digest('hex') };
     },
 
-    async abortMultipart(_key, uploadId) {
-      await rm(uploadDir(uploadId), { recursive: true, force: true });
+    async abortMultipart(key, uploadId) {
+      await rm(uploadDir(key, uploadId), { recursive: true, force: true });
     },
 
     async signDownload(key, o: DownloadOptions) {
@@ -220,17 +274,15 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
     },
 
     async read(key, range?: ByteRange) {
-      const dir = pathOf(key);
-      const manifest = await readManifest(dir);
-      if (!manifest) throw new AppError('not_found');
-      const start = range?.start ?? 0;
-      const end = range?.end ?? manifest.size - 1;
-      return Readable.from(readParts(dir, manifest, start, end));
+      const parts = await partsOfObject(key);
+      if (!parts) throw new AppError('not_found');
+      const size = parts.reduce((sum, p) => sum + p.size, 0);
+      return Readable.from(readParts(pathOf(key), parts, range?.start ?? 0, range?.end ?? size - 1));
     },
 
     async stat(key) {
-      const manifest = await readManifest(pathOf(key));
-      return manifest ? { size: manifest.size } : null;
+      const parts = await partsOfObject(key);
+      return parts ? { size: parts.reduce((sum, p) => sum + p.size, 0) } : null;
     },
 
     async delete(key) {
@@ -254,4 +306,3 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
     },
   };
 }
-

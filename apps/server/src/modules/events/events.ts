@@ -1,5 +1,5 @@
 import type { TItemEvent } from '@cabinet/contracts';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Database, Db } from '../../db/client.ts';
 
 const CHANNEL = 'cabinet_events';
@@ -14,9 +14,14 @@ interface Envelope {
  * the caller's transaction, so it is heard only if that transaction commits, and only then.
  */
 export async function publish(db: Db, workspaceId: string, event: TItemEvent): Promise<void> {
+  await sql`SELECT ${notice(workspaceId, event)}`.execute(db);
+}
+
+/** The NOTIFY of an event as an SQL expression, for a statement that announces its own change. */
+export function notice(workspaceId: string, event: TItemEvent): RawBuilder<unknown> {
   const parentIds = [...new Set(event.parentIds.filter(Boolean))];
   const payload: Envelope = { w: workspaceId, e: { ...event, parentIds } };
-  await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
+  return sql`pg_notify(${CHANNEL}, ${JSON.stringify(payload)})`;
 }
 
 type Listener = (event: TItemEvent) => void;

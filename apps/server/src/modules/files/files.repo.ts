@@ -1,5 +1,5 @@
 import { uuidv7 } from '@cabinet/contracts';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, FileVersionRow, ItemRow, UploadRow, UploadState } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -143,9 +143,91 @@ export async function addUsage(db: Q, workspaceId: string, bytes: number): Promi
   return !!row;
 }
 
-/** What a workspace uses and may use, for a check before work starts (the last word is addUsage's). */
-export function readUsage(db: Q, workspaceId: string) {
-  return db.selectFrom('workspaces').select(['quota_bytes', 'used_bytes']).where('id', '=', workspaceId).executeTakeFirstOrThrow();
+/** What a folder holds under a name (the clashing item, if any) and what its workspace uses and may use: the checks before an upload's work, in one statement. */
+export async function findFolderSlot(db: Q, workspaceId: string, parentId: string, name: string): Promise<Usage & { clash_id: string | null }> {
+  const row = await db
+    .selectFrom('workspaces as w')
+    .select(['w.quota_bytes', 'w.used_bytes'])
+    .select((eb) => eb.selectFrom('items').select('id').where('parent_id', '=', parentId).where('state', '=', 'active').where(sql`lower(name)`, '=', sql`lower(${name})`).limit(1).as('clash_id'))
+    .where('w.id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return { ...row, clash_id: row.clash_id ?? null };
+}
+
+export interface Usage {
+  quota_bytes: number | null;
+  used_bytes: number;
+}
+
+/** The caller's own upload with what completing it will meet: an active item under its name in its folder, and its workspace's usage. */
+export async function findOwnUploadForCompletion(db: Q, id: string, authorId: string): Promise<(UploadRow & Usage & { clash_id: string | null }) | undefined> {
+  const row = await db
+    .selectFrom('uploads as u')
+    .innerJoin('workspaces as w', 'w.id', 'u.workspace_id')
+    .selectAll('u')
+    .select(['w.quota_bytes', 'w.used_bytes'])
+    .select((eb) =>
+      eb
+        .selectFrom('items as i')
+        .select('i.id')
+        .whereRef('i.parent_id', '=', 'u.parent_id')
+        .where('i.state', '=', 'active')
+        .where(sql`lower(i.name)`, '=', sql`lower(u.name)`)
+        .limit(1)
+        .as('clash_id'),
+    )
+    .where('u.id', '=', id)
+    .where('u.author_id', '=', authorId)
+    .executeTakeFirst();
+  return row && { ...row, clash_id: row.clash_id ?? null };
+}
+
+/**
+ * The common end of an upload, in one statement: the upload becomes `completed`, a new file
+ * with its first version appears under the upload's name, the uploader's visit is recorded, the
+ * change is announced (`announce`, a NOTIFY) and the bytes are counted within the quota. When
+ * the upload was no longer open or the name was taken meanwhile nothing is written and the
+ * answer is `undefined`; when the quota refuses, the file row comes back with `counted: false`
+ * and the caller must roll back.
+ */
+export async function insertUploadedFile(
+  db: Q,
+  f: { uploadId: string; workspaceId: string; parentId: string; name: string; ownerId: string; size: number; mimeType: string; blobKey: string; sha256: string; announce: (itemId: string) => RawBuilder<unknown> },
+): Promise<{ item: ItemRow; counted: boolean } | undefined> {
+  const itemId = uuidv7();
+  const versionId = uuidv7();
+  const now = new Date();
+  const result = await sql<ItemRow & { completed: boolean; counted: boolean }>`
+    WITH item AS (
+      INSERT INTO items (id, workspace_id, parent_id, kind, name, owner_id, size_bytes, mime_type, current_version_id, updated_by, created_at, updated_at)
+      SELECT ${itemId}, ${f.workspaceId}, ${f.parentId}, 'file', ${f.name}, ${f.ownerId}, ${f.size}, ${f.mimeType}, ${versionId}, ${f.ownerId}, ${now}, ${now}
+       WHERE EXISTS (SELECT 1 FROM uploads WHERE id = ${f.uploadId} AND state IN ('created', 'uploading'))
+      ON CONFLICT (parent_id, lower(name)) WHERE state = 'active' AND parent_id IS NOT NULL DO NOTHING
+      RETURNING *
+    ), version AS (
+      INSERT INTO file_versions (id, item_id, number, blob_key, size_bytes, sha256, mime_type, author_id)
+      SELECT ${versionId}, id, 1, ${f.blobKey}, ${f.size}, ${f.sha256}, ${f.mimeType}, ${f.ownerId} FROM item
+    ), done AS (
+      UPDATE uploads SET state = 'completed', result_item_id = ${itemId}, updated_at = ${now}
+       WHERE id = ${f.uploadId} AND state IN ('created', 'uploading') AND EXISTS (SELECT 1 FROM item)
+      RETURNING id
+    ), visit AS (
+      INSERT INTO item_visits (user_id, item_id, visited_at) SELECT ${f.ownerId}, id, ${now} FROM item
+      ON CONFLICT (user_id, item_id) DO UPDATE SET visited_at = excluded.visited_at
+    ), counted AS (
+      UPDATE workspaces SET used_bytes = used_bytes + ${f.size}
+       WHERE id = ${f.workspaceId} AND EXISTS (SELECT 1 FROM item) AND (quota_bytes IS NULL OR used_bytes + ${f.size} <= quota_bytes)
+      RETURNING id
+    ), announced AS (
+      SELECT ${f.announce(itemId)} FROM item
+    )
+    SELECT item.*, EXISTS (SELECT 1 FROM done) AS completed, EXISTS (SELECT 1 FROM counted) AS counted, (SELECT count(*) FROM announced) AS announced
+      FROM item
+  `.execute(db);
+  const row = result.rows[0];
+  if (!row?.completed) return undefined;
+  const { completed: _c, counted, announced: _a, ...item } = row as typeof row & { announced: unknown };
+  return { item: item as ItemRow, counted };
 }
 
 /** Every version's bytes in a workspace: what `used_bytes` should say. */

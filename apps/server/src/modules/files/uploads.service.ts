@@ -8,12 +8,12 @@ import { AppError } from '../../errors.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../auth/actor.ts';
-import { publish } from '../events/events.ts';
+import { notice, publish } from '../events/events.ts';
 import { requireItem } from '../items/items.policy.ts';
 import { findActiveSibling, findItem, upsertVisit } from '../items/items.repo.ts';
 import { presentItem, suggestFreeName } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
-import { addUsage, claimStaleUploads, findActiveUploads, findOwnUpload, insertFile, insertUpload, insertVersion, readUsage, setUploadState } from './files.repo.ts';
+import { addUsage, claimStaleUploads, findActiveUploads, findFolderSlot, findOwnUpload, findOwnUploadForCompletion, insertFile, insertUpload, insertUploadedFile, insertVersion, setUploadState, type Usage } from './files.repo.ts';
 
 const MAX_PARTS = 10_000;
 const MIB = 1024 * 1024;
@@ -49,8 +49,7 @@ export function presentUpload(u: UploadRow): TUpload {
 const mimeOf = (name: string, declared?: string) => (declared && declared !== 'application/octet-stream' ? declared : lookup(name) || declared || 'application/octet-stream');
 
 /** Refuses `adding` bytes past the quota, before any work (completion checks again as it counts them). */
-async function requireQuota(db: Db, workspaceId: string, adding: number): Promise<void> {
-  const usage = await readUsage(db, workspaceId);
+function requireQuota(usage: Usage, adding: number): void {
   if (usage.quota_bytes !== null && Number(usage.used_bytes) + adding > Number(usage.quota_bytes)) {
     throw new AppError('quota_exceeded', undefined, { quotaBytes: Number(usage.quota_bytes), usedBytes: Number(usage.used_bytes), neededBytes: adding });
   }
@@ -72,51 +71,50 @@ interface StartInput {
 export async function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, input: StartInput, versionOf?: string): Promise<TStartedUpload> {
   const { db, env, storage } = ctx;
   if (input.size > env.MAX_FILE_SIZE) throw new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
-  const upload = await inTransaction(db, async (tx) => {
-    let parentId = input.parentId;
-    let name = input.name;
-    let itemId: string | null = null;
-    // The target's access row names its workspace: the route's workspace (id or slug) must be it.
-    const inWorkspace = (access: { item: { workspace_id: string }; workspaceSlug: string }) =>
-      access.item.workspace_id === workspaceIdOrSlug || access.workspaceSlug === workspaceIdOrSlug;
-    let workspaceId: string;
-    if (versionOf) {
-      const file = await requireItem(tx, actor, versionOf, 'edit');
-      if (!inWorkspace(file)) throw new AppError('not_found');
-      workspaceId = file.item.workspace_id;
-      if (file.item.kind !== 'file') throw new AppError('invalid_input', 'Only files have versions.');
-      parentId = file.item.parent_id!;
-      name = file.item.name;
-      itemId = file.item.id;
-    } else {
-      const parent = await requireItem(tx, actor, parentId, 'edit');
-      if (!inWorkspace(parent)) throw new AppError('not_found');
-      workspaceId = parent.item.workspace_id;
-      if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Files can only be uploaded into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
-      const clash = await findActiveSibling(tx, parentId, name);
-      if (clash) itemId = await resolveConflict(tx, actor, input.onConflict, parentId, name, clash.id);
-    }
-    await requireQuota(tx, workspaceId, input.size);
-    const partSize = partSizeFor(input.size, env.UPLOAD_PART_SIZE);
-    const mimeType = mimeOf(name, input.mimeType);
-    const key = `${workspaceId}/${uuidv7()}`;
-    const storageUploadId = await storage.createMultipart(key, mimeType);
-    return insertUpload(tx, {
-      workspace_id: workspaceId,
-      parent_id: parentId,
-      item_id: itemId,
-      name,
-      on_conflict: versionOf ? 'replace' : input.onConflict,
-      size_bytes: input.size,
-      mime_type: mimeType,
-      sha256: input.sha256 ?? null,
-      part_size: partSize,
-      part_count: Math.max(1, Math.ceil(input.size / partSize)),
-      blob_key: key,
-      storage_upload_id: storageUploadId,
-      author_id: actor.user.id,
-      expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
-    });
+  // No transaction: nothing here is visible, and the checks are made again on completion.
+  let parentId = input.parentId;
+  let name = input.name;
+  let itemId: string | null = null;
+  // The target's access row names its workspace: the route's workspace (id or slug) must be it.
+  const inWorkspace = (access: { item: { workspace_id: string }; workspaceSlug: string }) =>
+    access.item.workspace_id === workspaceIdOrSlug || access.workspaceSlug === workspaceIdOrSlug;
+  let workspaceId: string;
+  if (versionOf) {
+    const file = await requireItem(db, actor, versionOf, 'edit');
+    if (!inWorkspace(file)) throw new AppError('not_found');
+    workspaceId = file.item.workspace_id;
+    if (file.item.kind !== 'file') throw new AppError('invalid_input', 'Only files have versions.');
+    parentId = file.item.parent_id!;
+    name = file.item.name;
+    itemId = file.item.id;
+  } else {
+    const parent = await requireItem(db, actor, parentId, 'edit');
+    if (!inWorkspace(parent)) throw new AppError('not_found');
+    workspaceId = parent.item.workspace_id;
+    if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Files can only be uploaded into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+  }
+  const slot = await findFolderSlot(db, workspaceId, parentId, name);
+  if (!versionOf && slot.clash_id) itemId = await resolveConflict(db, actor, input.onConflict, parentId, name, slot.clash_id);
+  requireQuota(slot, input.size);
+  const partSize = partSizeFor(input.size, env.UPLOAD_PART_SIZE);
+  const mimeType = mimeOf(name, input.mimeType);
+  const key = `${workspaceId}/${uuidv7()}`;
+  const storageUploadId = await storage.createMultipart(key, mimeType);
+  const upload = await insertUpload(db, {
+    workspace_id: workspaceId,
+    parent_id: parentId,
+    item_id: itemId,
+    name,
+    on_conflict: versionOf ? 'replace' : input.onConflict,
+    size_bytes: input.size,
+    mime_type: mimeType,
+    sha256: input.sha256 ?? null,
+    part_size: partSize,
+    part_count: Math.max(1, Math.ceil(input.size / partSize)),
+    blob_key: key,
+    storage_upload_id: storageUploadId,
+    author_id: actor.user.id,
+    expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
   });
   // The first parts come signed with the answer: a small file needs no separate signing call.
   const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
@@ -229,7 +227,7 @@ async function failUpload(db: Db, upload: UploadRow, failure: string): Promise<v
  */
 export async function completeUpload(ctx: AppContext, actor: Actor, id: string, input: { sha256?: string | undefined; onConflict?: TOnConflict | undefined }): Promise<{ upload: TUpload; item: TItem }> {
   const { db, storage } = ctx;
-  const found = await findOwnUpload(db, id, actor.user.id);
+  const found = await findOwnUploadForCompletion(db, id, actor.user.id);
   if (found?.state === 'completed' && found.result_item_id) {
     const item = await findItem(db, found.result_item_id);
     const access = item ? await requireItem(db, actor, item.id, 'view') : undefined;
@@ -245,14 +243,13 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
   if (!upload.parent_id) throw new AppError('not_found', 'The folder this upload was going to is gone.');
   // Checked once, here: a change of access in the milliseconds until the commit below is not worth a second query.
   const { item: parent, role } = await requireItem(db, actor, upload.parent_id, 'edit');
-  if (!upload.item_id) {
-    const clash = await findActiveSibling(db, parent.id, upload.name);
-    if (clash && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
-  }
-  await requireQuota(db, upload.workspace_id, Number(upload.size_bytes)).catch(async (error: unknown) => {
-    if (error instanceof AppError && error.code === 'quota_exceeded') await failUpload(db, upload, error.message);
+  if (!upload.item_id && found!.clash_id && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
+  try {
+    requireQuota(found!, Number(upload.size_bytes));
+  } catch (error) {
+    await failUpload(db, upload, (error as AppError).message);
     throw error;
-  });
+  }
 
   let joined = await storage.stat(upload.blob_key);
   let sha256: string | undefined;
@@ -270,10 +267,30 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
     await failUpload(db, upload, why);
     throw new AppError('checksum_mismatch', why);
   }
+  const file = { size: joined.size, mimeType: upload.mime_type, blobKey: upload.blob_key, sha256 };
+
+  // The common case, a new file under a free name, is one statement; anything else (a name taken
+  // meanwhile, a replacement, an upload ended by another call) takes the careful path below.
+  if (!upload.item_id && !found!.clash_id) {
+    const made = await inTransaction(db, async (tx) => {
+      const result = await insertUploadedFile(tx, {
+        uploadId: upload.id,
+        workspaceId: upload.workspace_id,
+        parentId: parent.id,
+        name: upload.name,
+        ownerId: actor.user.id,
+        ...file,
+        announce: (itemId) => notice(upload.workspace_id, { type: 'item.created', itemId, parentIds: [parent.id] }),
+      });
+      if (result && !result.counted) throw new AppError('quota_exceeded');
+      if (!result) throw TAKE_CAREFUL_PATH;
+      return result.item;
+    }).catch((error: unknown) => (error === TAKE_CAREFUL_PATH ? undefined : Promise.reject(error)));
+    if (made) return { upload: presentUpload({ ...upload, state: 'completed', result_item_id: made.id }), item: presentItem(made, role) };
+  }
 
   return inTransaction(db, async (tx) => {
     const locked = requireOpen(await findOwnUpload(tx, id, actor.user.id, { lock: true }));
-    const file = { size: joined.size, mimeType: locked.mime_type, blobKey: locked.blob_key, sha256 };
     let replaceId = locked.item_id;
     let name = locked.name;
     if (!replaceId) {
@@ -295,6 +312,9 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
     return { upload: presentUpload(done), item: presentItem(result.item, role) };
   });
 }
+
+/** Thrown inside the one-statement completion to roll it back and complete the careful way. */
+const TAKE_CAREFUL_PATH = Symbol('take the careful path');
 
 export async function abortUpload(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const upload = await findOwnUpload(ctx.db, id, actor.user.id);
