@@ -38,8 +38,8 @@ export function slice(chunks: Buffer[], start: number, end: number): Buffer {
 }
 
 /** A file through Cabinet's real upload protocol: start, sign, PUT parts (`inFlight` at once), complete. Returns the item id. */
-export async function uploadThroughCabinet(app: BenchApp, name: string, file: { chunks: Buffer[]; sha256: string }, size: number, inFlight = 4): Promise<string> {
-  const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId: app.workspace.homeId, name, size, onConflict: 'keep_both' });
+export async function uploadThroughCabinet(app: BenchApp, name: string, file: { chunks: Buffer[]; sha256: string }, size: number, inFlight = 4, parentId = app.workspace.homeId): Promise<string> {
+  const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId, name, size, onConflict: 'keep_both' });
   if (started.status !== 201) throw new Error(JSON.stringify(started.body));
   const upload = started.body as { id: string; partSize: number; partCount: number; parts: { partNumber: number; url: string }[] };
   // The first parts come signed with the start; the rest are signed eight at a time.
@@ -62,6 +62,30 @@ export async function uploadThroughCabinet(app: BenchApp, name: string, file: { 
   const done = await app.call('POST', `/uploads/${upload.id}/complete`, { sha256: file.sha256 });
   if (done.status !== 200) throw new Error(JSON.stringify(done.body));
   return done.body.item.id;
+}
+
+/**
+ * Small files as the browser sends them: one call starts them all, each file's one part is PUT
+ * (through `limit`, which bounds the parts in flight), one call completes them all.
+ */
+export async function uploadSmallFiles(app: BenchApp, names: string[], file: { chunks: Buffer[]; sha256: string }, size: number, parentId: string, limit: <T>(fn: () => Promise<T>) => Promise<T>): Promise<void> {
+  const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads/batch`, { uploads: names.map((name) => ({ parentId, name, size, onConflict: 'keep_both' })) });
+  const uploads = (started.body.results as { upload?: { id: string; parts: { url: string }[] } }[]).map((r) => {
+    if (!r.upload) throw new Error(JSON.stringify(r));
+    return r.upload;
+  });
+  const body = slice(file.chunks, 0, size);
+  await Promise.all(
+    uploads.map((u) =>
+      limit(async () => {
+        const res = await fetch(u.parts[0]!.url, { method: 'PUT', body });
+        if (!res.ok) throw new Error(`part: ${res.status}`);
+        await res.arrayBuffer();
+      }),
+    ),
+  );
+  const done = await app.call('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id, sha256: file.sha256 })) });
+  for (const r of done.body.results as { item?: unknown }[]) if (!r.item) throw new Error(JSON.stringify(r));
 }
 
 /**

@@ -98,6 +98,40 @@ test('uploads a folder, recreating its structure, and downloads it as a zip', as
   expect(zip.includes(Buffer.from('Day 1/photo.jpg'))).toBe(true);
 });
 
+test('uploads a folder of many small files in a few calls, each file with its own bytes', async ({ page }) => {
+  await signUp(page);
+  await openMyFiles(page);
+  const root = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-'));
+  const notes = path.join(root, 'Notes');
+  mkdirSync(notes);
+  const contents = Array.from({ length: 30 }, (_, i) => `note ${i}: ${randomBytes(8).toString('hex')}\n`);
+  contents.forEach((text, i) => writeFileSync(path.join(notes, `note-${String(i).padStart(2, '0')}.txt`), text));
+  const calls = { start: 0, complete: 0, single: 0 };
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.method() !== 'POST') return;
+    if (url.pathname.endsWith('/uploads/batch')) calls.start++;
+    else if (url.pathname === '/api/v1/uploads/complete') calls.complete++;
+    else if (/\/uploads$|\/uploads\/[^/]+\/complete$/.test(url.pathname)) calls.single++;
+  });
+  await page.getByLabel('Folder to upload').setInputFiles(notes);
+  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
+  // Eight files a call at most, so 30 files take four calls to start and four to complete, or a few more.
+  expect(calls.single).toBe(0);
+  expect(calls.start).toBeGreaterThanOrEqual(4);
+  expect(calls.start).toBeLessThanOrEqual(8);
+  expect(calls.complete).toBe(calls.start);
+
+  await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
+  await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'Notes' }).click();
+  const list = page.getByRole('table', { name: 'Contents of Notes' });
+  await expect(list.getByRole('link', { name: 'note-00.txt' })).toBeVisible();
+  expect((await downloadThroughMenu(page, 'note-03.txt')).toString()).toBe(contents[3]);
+  expect((await downloadThroughMenu(page, 'note-08.txt')).toString()).toBe(contents[8]);
+  await page.keyboard.press('End');
+  await expect(list.getByRole('link', { name: 'note-29.txt' })).toBeVisible();
+});
+
 test('resumes an interrupted upload after a reload, once the file is chosen again', async ({ page }) => {
   await signUp(page);
   await openMyFiles(page);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZId, ZIsoTime } from './common.ts';
+import { ZErrorEnvelope } from './errors.ts';
 import { ZItem, ZItemName } from './items.ts';
 
 export const ZSha256 = z
@@ -97,3 +98,24 @@ export const ZFileVersion = z.object({
 });
 export type TFileVersion = z.infer<typeof ZFileVersion>;
 export type TCompleteUploadResult = z.infer<typeof ZCompleteUploadResponse>;
+
+/**
+ * Many uploads in one call, for many small files (a folder of them): each entry starts or
+ * completes as its single-file call would, and answers for itself — a result, or the error its
+ * own call would have given — in the order asked.
+ */
+export const UPLOAD_BATCH_MAX = 100;
+const ZEntryError = ZErrorEnvelope.shape.error.omit({ requestId: true });
+export type TUploadEntryError = z.infer<typeof ZEntryError>;
+
+export const ZStartUploadsRequest = z.object({ uploads: z.array(ZStartUploadRequest).min(1).max(UPLOAD_BATCH_MAX) });
+export type TStartUploadsRequest = z.input<typeof ZStartUploadsRequest>;
+export const ZStartUploadsResponse = z.object({ results: z.array(z.union([z.object({ upload: ZStartedUpload }), z.object({ error: ZEntryError })])) });
+export type TStartUploadsResponse = z.infer<typeof ZStartUploadsResponse>;
+
+export const ZCompleteUploadsRequest = z.object({
+  uploads: z.array(ZCompleteUploadRequest.extend({ id: ZId, onConflict: ZOnConflict.optional() })).min(1).max(UPLOAD_BATCH_MAX),
+});
+export type TCompleteUploadsRequest = z.input<typeof ZCompleteUploadsRequest>;
+export const ZCompleteUploadsResponse = z.object({ results: z.array(z.union([ZCompleteUploadResponse, z.object({ error: ZEntryError })])) });
+export type TCompleteUploadsResponse = z.infer<typeof ZCompleteUploadsResponse>;

@@ -14,14 +14,18 @@ interface Envelope {
  * the caller's transaction, so it is heard only if that transaction commits, and only then.
  */
 export async function publish(db: Db, workspaceId: string, event: TItemEvent): Promise<void> {
-  await sql`SELECT ${notice(workspaceId, event)}`.execute(db);
-}
-
-/** The NOTIFY of an event as an SQL expression, for a statement that announces its own change. */
-export function notice(workspaceId: string, event: TItemEvent): RawBuilder<unknown> {
   const parentIds = [...new Set(event.parentIds.filter(Boolean))];
   const payload: Envelope = { w: workspaceId, e: { ...event, parentIds } };
-  return sql`pg_notify(${CHANNEL}, ${JSON.stringify(payload)})`;
+  await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
+}
+
+/**
+ * `publish` of `item.created` as an SQL expression over rows of new items (columns `id`,
+ * `workspace_id`, `parent_id` of `table`), for a statement that announces what it inserts.
+ */
+export function createdNotices(table: string): RawBuilder<unknown> {
+  const col = (c: string) => sql.ref(`${table}.${c}`);
+  return sql`pg_notify(${CHANNEL}, json_build_object('w', ${col('workspace_id')}, 'e', json_build_object('type', 'item.created', 'itemId', ${col('id')}, 'parentIds', json_build_array(${col('parent_id')})))::text)`;
 }
 
 type Listener = (event: TItemEvent) => void;

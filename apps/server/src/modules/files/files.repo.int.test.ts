@@ -3,9 +3,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { insertUploadedFile } from './files.repo.ts';
+import { createdNotices } from '../events/events.ts';
+import { insertUploadedFiles } from './files.repo.ts';
 
-/** The one-statement completion writes all of its rows or none of them. */
+/** The one-statement completion of new files, and what it tells its caller when it cannot be the whole answer. */
 let t: TestApp;
 let ada: Person;
 
@@ -21,50 +22,40 @@ async function openUpload(name: string, size = 10): Promise<string> {
   return res.body.id as string;
 }
 
-const complete = (uploadId: string, name: string, db: Db = t.ctx.db) =>
-  inTransaction(db, (tx) =>
-    insertUploadedFile(tx, {
-      uploadId,
-      workspaceId: ada.workspace.id,
-      parentId: ada.workspace.homeId,
-      name,
-      ownerId: ada.id,
-      size: 10,
-      mimeType: 'text/plain',
-      blobKey: `${ada.workspace.id}/test-${uploadId}`,
-      sha256: '0'.repeat(64),
-      announce: () => sql`1`,
-    }),
-  );
+const file = (uploadId: string, name: string) => ({ uploadId, workspaceId: ada.workspace.id, parentId: ada.workspace.homeId, name, ownerId: ada.id, size: 10, mimeType: 'text/plain', blobKey: `${ada.workspace.id}/test-${uploadId}`, sha256: '0'.repeat(64) });
+const completeAll = (files: ReturnType<typeof file>[], db: Db = t.ctx.db) => inTransaction(db, (tx) => insertUploadedFiles(tx, files, createdNotices('item')));
+const complete = (uploadId: string, name: string, db: Db = t.ctx.db) => completeAll([file(uploadId, name)], db);
 
 const filesNamed = (name: string) => t.ctx.db.selectFrom('items').select('id').where('parent_id', '=', ada.workspace.homeId).where(sql`lower(name)`, '=', name.toLowerCase()).execute();
 const uploadState = async (id: string) => (await t.ctx.db.selectFrom('uploads').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state;
 
-it('makes the file, its version and the visit, completes the upload and counts the bytes', async () => {
-  const id = await openUpload('made.txt');
+it('makes each file, its version and the visit, completes each upload and counts the bytes, in the order given', async () => {
+  const ids = [await openUpload('made.txt'), await openUpload('also made.txt')];
   const used = async () => Number((await t.ctx.db.selectFrom('workspaces').select('used_bytes').where('id', '=', ada.workspace.id).executeTakeFirstOrThrow()).used_bytes);
   const before = await used();
-  const made = await complete(id, 'made.txt');
-  expect(made).toMatchObject({ counted: true, item: { name: 'made.txt', kind: 'file', parent_id: ada.workspace.homeId } });
-  expect(await uploadState(id)).toBe('completed');
-  expect(await used()).toBe(before + 10);
-  const version = await t.ctx.db.selectFrom('file_versions').selectAll().where('item_id', '=', made!.item.id).executeTakeFirstOrThrow();
-  expect(version).toMatchObject({ number: 1, size_bytes: 10, id: made!.item.current_version_id });
-  expect(await t.ctx.db.selectFrom('item_visits').select('user_id').where('item_id', '=', made!.item.id).execute()).toEqual([{ user_id: ada.id }]);
+  const made = await completeAll([file(ids[0]!, 'made.txt'), file(ids[1]!, 'also made.txt')]);
+  expect(made).toMatchObject({ whole: true, counted: true, items: [{ name: 'made.txt', kind: 'file', parent_id: ada.workspace.homeId }, { name: 'also made.txt' }] });
+  for (const id of ids) expect(await uploadState(id)).toBe('completed');
+  expect(await used()).toBe(before + 20);
+  for (const item of made.items) {
+    const version = await t.ctx.db.selectFrom('file_versions').selectAll().where('item_id', '=', item.id).executeTakeFirstOrThrow();
+    expect(version).toMatchObject({ number: 1, size_bytes: 10, id: item.current_version_id });
+    expect(await t.ctx.db.selectFrom('item_visits').select('user_id').where('item_id', '=', item.id).execute()).toEqual([{ user_id: ada.id }]);
+  }
 });
 
-it('writes nothing when the name was taken after the checks (the caller then takes the careful path)', async () => {
+it('makes no file when the name was taken after the checks (the caller then takes the careful path)', async () => {
   const id = await openUpload('taken.txt');
   expect((await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Taken.TXT', parentId: ada.workspace.homeId })).status).toBe(201);
-  expect(await complete(id, 'taken.txt')).toBeUndefined();
+  await expect(complete(id, 'taken.txt')).resolves.toMatchObject({ whole: false, items: [] });
   expect(await filesNamed('taken.txt')).toHaveLength(1);
   expect(await uploadState(id)).toBe('created');
 });
 
-it('writes nothing for an upload that ended meanwhile', async () => {
+it('makes no file for an upload that ended meanwhile', async () => {
   const id = await openUpload('cancelled.txt');
   expect((await ada.call('DELETE', `/uploads/${id}`)).status).toBe(204);
-  expect(await complete(id, 'cancelled.txt')).toBeUndefined();
+  await expect(complete(id, 'cancelled.txt')).resolves.toMatchObject({ whole: false, items: [] });
   expect(await filesNamed('cancelled.txt')).toHaveLength(0);
 });
 
@@ -74,7 +65,7 @@ it('says when the quota refuses the bytes, so the caller rolls back', async () =
   try {
     await expect(inTransaction(t.ctx.db, async (tx) => {
       const made = await complete(id, 'big.txt', tx);
-      expect(made?.counted).toBe(false);
+      expect(made).toMatchObject({ whole: true, counted: false });
       throw new Error('roll back');
     })).rejects.toThrow('roll back');
   } finally {

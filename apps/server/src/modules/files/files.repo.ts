@@ -6,12 +6,12 @@ type Q = Kysely<Database>;
 
 export type NewUpload = Omit<UploadRow, 'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at'>;
 
-export function insertUpload(db: Q, u: NewUpload): Promise<UploadRow> {
-  return db
-    .insertInto('uploads')
-    .values({ id: uuidv7(), ...u, state: 'created' })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** Several uploads in one statement, answered in the order given. */
+export async function insertUploads(db: Q, uploads: NewUpload[]): Promise<UploadRow[]> {
+  if (uploads.length === 0) return [];
+  const rows = uploads.map((u) => ({ id: uuidv7(), ...u, state: 'created' as const }));
+  const inserted = new Map((await db.insertInto('uploads').values(rows).returningAll().execute()).map((r) => [r.id, r]));
+  return rows.map((r) => inserted.get(r.id)!);
 }
 
 /** The caller's own upload: nobody else's upload exists for them. */
@@ -143,25 +143,33 @@ export async function addUsage(db: Q, workspaceId: string, bytes: number): Promi
   return !!row;
 }
 
-/** What a folder holds under a name (the clashing item, if any) and what its workspace uses and may use: the checks before an upload's work, in one statement. */
-export async function findFolderSlot(db: Q, workspaceId: string, parentId: string, name: string): Promise<Usage & { clash_id: string | null }> {
-  const row = await db
-    .selectFrom('workspaces as w')
-    .select(['w.quota_bytes', 'w.used_bytes'])
-    .select((eb) => eb.selectFrom('items').select('id').where('parent_id', '=', parentId).where('state', '=', 'active').where(sql`lower(name)`, '=', sql`lower(${name})`).limit(1).as('clash_id'))
-    .where('w.id', '=', workspaceId)
-    .executeTakeFirstOrThrow();
-  return { ...row, clash_id: row.clash_id ?? null };
-}
-
 export interface Usage {
   quota_bytes: number | null;
   used_bytes: number;
 }
 
-/** The caller's own upload with what completing it will meet: an active item under its name in its folder, and its workspace's usage. */
-export async function findOwnUploadForCompletion(db: Q, id: string, authorId: string): Promise<(UploadRow & Usage & { clash_id: string | null }) | undefined> {
-  const row = await db
+/**
+ * The checks before uploads' work, in one statement: for each (folder, name), the active item
+ * already there under that name, if any; and what the workspace uses and may use.
+ */
+export async function findFolderSlots(db: Q, workspaceId: string, slots: { parentId: string; name: string }[]): Promise<{ usage: Usage; clashIds: (string | null)[] }> {
+  const rows = await sql<Usage & { clash_ids: (string | null)[] }>`
+    SELECT w.quota_bytes, w.used_bytes, (
+      SELECT array_agg((SELECT i.id FROM items i WHERE i.parent_id = s.parent_id AND i.state = 'active' AND lower(i.name) = lower(s.name) LIMIT 1) ORDER BY s.n)
+        FROM unnest(${slots.map((x) => x.parentId)}::uuid[], ${slots.map((x) => x.name)}::text[]) WITH ORDINALITY AS s(parent_id, name, n)
+    ) AS clash_ids
+    FROM workspaces w WHERE w.id = ${workspaceId}
+  `.execute(db);
+  const row = rows.rows[0];
+  if (!row) throw new Error(`workspace ${workspaceId} is gone`);
+  return { usage: { quota_bytes: row.quota_bytes === null ? null : Number(row.quota_bytes), used_bytes: Number(row.used_bytes) }, clashIds: row.clash_ids ?? [] };
+}
+
+export type UploadForCompletion = UploadRow & Usage & { clash_id: string | null };
+
+/** The caller's own uploads with what completing each will meet: an active item under its name in its folder, and its workspace's usage. */
+export async function findOwnUploadsForCompletion(db: Q, ids: string[], authorId: string): Promise<Map<string, UploadForCompletion>> {
+  const rows = await db
     .selectFrom('uploads as u')
     .innerJoin('workspaces as w', 'w.id', 'u.workspace_id')
     .selectAll('u')
@@ -176,58 +184,77 @@ export async function findOwnUploadForCompletion(db: Q, id: string, authorId: st
         .limit(1)
         .as('clash_id'),
     )
-    .where('u.id', '=', id)
+    .where('u.id', 'in', ids)
     .where('u.author_id', '=', authorId)
-    .executeTakeFirst();
-  return row && { ...row, clash_id: row.clash_id ?? null };
+    .execute();
+  return new Map(rows.map((r) => [r.id, { ...r, clash_id: r.clash_id ?? null }]));
+}
+
+export interface UploadedFile {
+  uploadId: string;
+  workspaceId: string;
+  parentId: string;
+  name: string;
+  ownerId: string;
+  size: number;
+  mimeType: string;
+  blobKey: string;
+  sha256: string;
 }
 
 /**
- * The common end of an upload, in one statement: the upload becomes `completed`, a new file
- * with its first version appears under the upload's name, the uploader's visit is recorded, the
- * change is announced (`announce`, a NOTIFY) and the bytes are counted within the quota. When
- * the upload was no longer open or the name was taken meanwhile nothing is written and the
- * answer is `undefined`; when the quota refuses, the file row comes back with `counted: false`
- * and the caller must roll back.
+ * The common end of uploads, in one statement: each upload becomes `completed`, a new file with
+ * its first version appears under the upload's name, the uploader's visit is recorded, the
+ * change is announced (`announce`: a NOTIFY per new item, built from the `item` rows) and the
+ * bytes are counted within each workspace's quota. `whole` is false when any upload was no
+ * longer open or any name was taken meanwhile, `counted` when a quota refused: then the caller
+ * rolls the transaction back and completes those uploads the careful way.
  */
-export async function insertUploadedFile(
-  db: Q,
-  f: { uploadId: string; workspaceId: string; parentId: string; name: string; ownerId: string; size: number; mimeType: string; blobKey: string; sha256: string; announce: (itemId: string) => RawBuilder<unknown> },
-): Promise<{ item: ItemRow; counted: boolean } | undefined> {
-  const itemId = uuidv7();
-  const versionId = uuidv7();
+export async function insertUploadedFiles(db: Q, files: UploadedFile[], announce: RawBuilder<unknown>): Promise<{ items: ItemRow[]; whole: boolean; counted: boolean }> {
   const now = new Date();
-  const result = await sql<ItemRow & { completed: boolean; counted: boolean }>`
-    WITH item AS (
+  const rows = files.map((f) => ({ ...f, itemId: uuidv7(), versionId: uuidv7() }));
+  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
+  const result = await sql<ItemRow & { completed: number; counted: number; workspaces: number; announced: number }>`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${column('uploadId')}::uuid[], ${column('itemId')}::uuid[], ${column('versionId')}::uuid[], ${column('workspaceId')}::uuid[],
+        ${column('parentId')}::uuid[], ${column('name')}::text[], ${column('ownerId')}::uuid[], ${column('size')}::bigint[],
+        ${column('mimeType')}::text[], ${column('blobKey')}::text[], ${column('sha256')}::text[]
+      ) AS x(upload_id, item_id, version_id, workspace_id, parent_id, name, owner_id, size, mime_type, blob_key, sha256)
+       WHERE EXISTS (SELECT 1 FROM uploads u WHERE u.id = x.upload_id AND u.state IN ('created', 'uploading'))
+    ), item AS (
       INSERT INTO items (id, workspace_id, parent_id, kind, name, owner_id, size_bytes, mime_type, current_version_id, updated_by, created_at, updated_at)
-      SELECT ${itemId}, ${f.workspaceId}, ${f.parentId}, 'file', ${f.name}, ${f.ownerId}, ${f.size}, ${f.mimeType}, ${versionId}, ${f.ownerId}, ${now}, ${now}
-       WHERE EXISTS (SELECT 1 FROM uploads WHERE id = ${f.uploadId} AND state IN ('created', 'uploading'))
+      SELECT item_id, workspace_id, parent_id, 'file', name, owner_id, size, mime_type, version_id, owner_id, ${now}, ${now} FROM input
       ON CONFLICT (parent_id, lower(name)) WHERE state = 'active' AND parent_id IS NOT NULL DO NOTHING
       RETURNING *
     ), version AS (
       INSERT INTO file_versions (id, item_id, number, blob_key, size_bytes, sha256, mime_type, author_id)
-      SELECT ${versionId}, id, 1, ${f.blobKey}, ${f.size}, ${f.sha256}, ${f.mimeType}, ${f.ownerId} FROM item
+      SELECT x.version_id, x.item_id, 1, x.blob_key, x.size, x.sha256, x.mime_type, x.owner_id FROM input x JOIN item ON item.id = x.item_id
     ), done AS (
-      UPDATE uploads SET state = 'completed', result_item_id = ${itemId}, updated_at = ${now}
-       WHERE id = ${f.uploadId} AND state IN ('created', 'uploading') AND EXISTS (SELECT 1 FROM item)
-      RETURNING id
+      UPDATE uploads u SET state = 'completed', result_item_id = x.item_id, updated_at = ${now}
+        FROM input x JOIN item ON item.id = x.item_id
+       WHERE u.id = x.upload_id AND u.state IN ('created', 'uploading')
+      RETURNING u.id
     ), visit AS (
-      INSERT INTO item_visits (user_id, item_id, visited_at) SELECT ${f.ownerId}, id, ${now} FROM item
+      INSERT INTO item_visits (user_id, item_id, visited_at) SELECT owner_id, id, ${now} FROM item
       ON CONFLICT (user_id, item_id) DO UPDATE SET visited_at = excluded.visited_at
+    ), adding AS (
+      SELECT workspace_id, sum(size_bytes) AS bytes FROM item GROUP BY workspace_id
     ), counted AS (
-      UPDATE workspaces SET used_bytes = used_bytes + ${f.size}
-       WHERE id = ${f.workspaceId} AND EXISTS (SELECT 1 FROM item) AND (quota_bytes IS NULL OR used_bytes + ${f.size} <= quota_bytes)
-      RETURNING id
+      UPDATE workspaces w SET used_bytes = w.used_bytes + a.bytes FROM adding a
+       WHERE w.id = a.workspace_id AND (w.quota_bytes IS NULL OR w.used_bytes + a.bytes <= w.quota_bytes)
+      RETURNING w.id
     ), announced AS (
-      SELECT ${f.announce(itemId)} FROM item
+      SELECT ${announce} FROM item
     )
-    SELECT item.*, EXISTS (SELECT 1 FROM done) AS completed, EXISTS (SELECT 1 FROM counted) AS counted, (SELECT count(*) FROM announced) AS announced
+    SELECT item.*, (SELECT count(*) FROM done) AS completed, (SELECT count(*) FROM counted) AS counted,
+           (SELECT count(*) FROM adding) AS workspaces, (SELECT count(*) FROM announced) AS announced
       FROM item
   `.execute(db);
-  const row = result.rows[0];
-  if (!row?.completed) return undefined;
-  const { completed: _c, counted, announced: _a, ...item } = row as typeof row & { announced: unknown };
-  return { item: item as ItemRow, counted };
+  const first = result.rows[0];
+  const items = result.rows.map(({ completed: _c, counted: _n, workspaces: _w, announced: _a, ...item }) => item as ItemRow);
+  const whole = items.length === files.length && Number(first?.completed ?? 0) === files.length;
+  return { items: rows.map((r) => items.find((i) => i.id === r.itemId)).filter((i): i is ItemRow => !!i), whole, counted: !first || Number(first.counted) === Number(first.workspaces) };
 }
 
 /** Every version's bytes in a workspace: what `used_bytes` should say. */

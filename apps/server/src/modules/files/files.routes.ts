@@ -1,6 +1,8 @@
 import {
   ZCompleteUploadRequest,
   ZCompleteUploadResponse,
+  ZCompleteUploadsRequest,
+  ZCompleteUploadsResponse,
   ZFileVersion,
   ZIdParams,
   ZOnConflict,
@@ -8,6 +10,8 @@ import {
   ZSignPartsResponse,
   ZStartedUpload,
   ZStartUploadRequest,
+  ZStartUploadsRequest,
+  ZStartUploadsResponse,
   ZStartVersionRequest,
   ZUpload,
   ZUploadStatus,
@@ -18,9 +22,13 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../auth/actor.ts';
 import { getContent, listVersions, zipItems, type Zip } from './content.service.ts';
-import { abortUpload, completeUpload, getUpload, listUploads, signParts, startUpload, startVersionUpload } from './uploads.service.ts';
+import { AppError } from '../../errors.ts';
+import { abortUpload, completeUpload, completeUploads, getUpload, listUploads, signParts, startUpload, startUploads, startVersionUpload } from './uploads.service.ts';
 
 const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
+
+/** One entry's error in a batch answer: the envelope's error, without the request's id. */
+const entryError = (error: AppError) => ({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
 
 const attachment = (filename: string) => `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 
@@ -48,6 +56,19 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (req, reply) => reply.code(201).send(await startUpload(ctx, requireActor(req), req.params.ws, req.body)),
+  );
+  r.post(
+    '/workspaces/:ws/uploads/batch',
+    {
+      schema: {
+        tags: ['uploads'],
+        summary: 'Start many uploads at once (many small files); each answers for itself, in order',
+        params: ZWorkspaceParams,
+        body: ZStartUploadsRequest,
+        response: { 200: ZStartUploadsResponse },
+      },
+    },
+    async (req) => ({ results: (await startUploads(ctx, requireActor(req), req.params.ws, req.body.uploads)).map((o) => (o instanceof AppError ? entryError(o) : { upload: o })) }),
   );
   r.get(
     '/workspaces/:ws/uploads',
@@ -84,6 +105,18 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (req) => completeUpload(ctx, requireActor(req), req.params.id, req.body),
+  );
+  r.post(
+    '/uploads/complete',
+    {
+      schema: {
+        tags: ['uploads'],
+        summary: 'Complete many uploads at once; each answers for itself, in order',
+        body: ZCompleteUploadsRequest,
+        response: { 200: ZCompleteUploadsResponse },
+      },
+    },
+    async (req) => ({ results: (await completeUploads(ctx, requireActor(req), req.body.uploads)).map((o) => (o instanceof AppError ? entryError(o) : o)) }),
   );
   r.delete('/uploads/:id', { schema: { tags: ['uploads'], summary: 'Cancel an upload; its parts are removed', params: ZIdParams } }, async (req, reply) => {
     await abortUpload(ctx, requireActor(req), req.params.id);

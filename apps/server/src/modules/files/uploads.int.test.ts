@@ -130,6 +130,54 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(out.body.error.code).toBe('invalid_input');
   });
 
+  it('starts and completes many small files in two calls, each entry answering for itself in order', async () => {
+    const ada = await g.person();
+    const bob = await g.person();
+    await g.upload(ada, ada.workspace.homeId, 'taken.txt', Buffer.from('old'));
+    const files = ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((name) => ({ name, bytes: randomBytes(1000 + name.charCodeAt(0)) }));
+    const started = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
+      uploads: [
+        ...files.map((f) => ({ parentId: ada.workspace.homeId, name: f.name, size: f.bytes.length })),
+        { parentId: bob.workspace.homeId, name: 'sneaky.txt', size: 1 },
+        { parentId: ada.workspace.homeId, name: 'TAKEN.txt', size: 3 },
+        { parentId: ada.workspace.homeId, name: 'taken.txt', size: 3, onConflict: 'keep_both' },
+      ],
+    });
+    expect(started.status).toBe(200);
+    const results = started.body.results as ({ upload: { id: string; name: string; partSize: number; partCount: number; parts: unknown[] } } | { error: { code: string; details?: unknown } })[];
+    expect(results.map((r) => ('upload' in r ? r.upload.name : r.error.code))).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'not_found', 'name_conflict', 'taken.txt']);
+    expect(results[5]).toMatchObject({ error: { details: { suggestedName: 'TAKEN (2).txt' } } });
+    const uploads = results.flatMap((r) => ('upload' in r ? [r.upload] : []));
+    // Every part came signed with the start: the bytes go straight up.
+    for (const [i, u] of uploads.slice(0, 4).entries()) {
+      const res = await fetch((u.parts[0] as { url: string }).url, { method: 'PUT', body: files[i]!.bytes });
+      expect(res.status).toBe(200);
+    }
+    await putParts(ada, uploads[4]!, Buffer.from('new'));
+    const before = await usage(ada);
+
+    const done = await ada.call('POST', '/uploads/complete', {
+      uploads: [
+        ...uploads.slice(0, 4).map((u, i) => ({ id: u.id, sha256: i === 2 ? sha256Hex(Buffer.from('not these bytes')) : sha256Hex(files[i]!.bytes) })),
+        { id: uploads[4]!.id },
+        { id: '01234567-89ab-7def-8123-456789abcdef' },
+      ],
+    });
+    expect(done.status).toBe(200);
+    const outcome = (done.body.results as ({ item: { name: string; size: number } } | { error: { code: string } })[]).map((r) => ('item' in r ? r.item.name : r.error.code));
+    expect(outcome).toEqual(['a.txt', 'b.txt', 'checksum_mismatch', 'd.txt', 'taken (2).txt', 'not_found']);
+    expect(await usage(ada)).toBe(before + files[0]!.bytes.length + files[1]!.bytes.length + files[3]!.bytes.length + 3);
+    expect((await children(ada, ada.workspace.homeId)).map((i) => i.name).sort()).toEqual(['a.txt', 'b.txt', 'd.txt', 'taken (2).txt', 'taken.txt']);
+    const b = (await children(ada, ada.workspace.homeId)).find((i) => i.name === 'b.txt')!;
+    const got = await fetchContent(ada, b.id);
+    expect(Buffer.from(await got.arrayBuffer()).equals(files[1]!.bytes)).toBe(true);
+
+    // Completing again answers with the same files.
+    const again = await ada.call('POST', '/uploads/complete', { uploads: [{ id: uploads[0]!.id }] });
+    expect(again.body.results[0].item.name).toBe('a.txt');
+    expect((await bob.call('POST', '/uploads/complete', { uploads: [{ id: uploads[1]!.id }] })).body.results[0].error.code).toBe('not_found');
+  });
+
   it('checks the quota when an upload starts and again when it completes', async () => {
     const ada = await g.person();
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', ada.workspace.id).execute();

@@ -1,19 +1,34 @@
 import { createHash } from 'node:crypto';
-import { uuidv7, type TItem, type TOnConflict, type TSignedPart, type TStartedUpload, type TUpload, type TUploadStatus } from '@cabinet/contracts';
+import { uuidv7, type TItem, type TItemRole, type TOnConflict, type TSignedPart, type TStartedUpload, type TUpload, type TUploadStatus } from '@cabinet/contracts';
 import { lookup } from 'mime-types';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
-import type { UploadRow } from '../../db/schema.ts';
+import type { ItemRow, UploadRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../auth/actor.ts';
-import { notice, publish } from '../events/events.ts';
-import { requireItem } from '../items/items.policy.ts';
+import { createdNotices, publish } from '../events/events.ts';
+import { requireItem, requireItems, type ItemAccess } from '../items/items.policy.ts';
 import { findActiveSibling, findItem, upsertVisit } from '../items/items.repo.ts';
 import { presentItem, suggestFreeName } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
-import { addUsage, claimStaleUploads, findActiveUploads, findFolderSlot, findOwnUpload, findOwnUploadForCompletion, insertFile, insertUpload, insertUploadedFile, insertVersion, setUploadState, type Usage } from './files.repo.ts';
+import {
+  addUsage,
+  claimStaleUploads,
+  findActiveUploads,
+  findFolderSlots,
+  findOwnUpload,
+  findOwnUploadsForCompletion,
+  insertFile,
+  insertUploadedFiles,
+  insertUploads,
+  insertVersion,
+  setUploadState,
+  type NewUpload,
+  type UploadForCompletion,
+  type Usage,
+} from './files.repo.ts';
 
 const MAX_PARTS = 10_000;
 const MIB = 1024 * 1024;
@@ -62,63 +77,131 @@ interface StartInput {
   mimeType?: string | undefined;
   sha256?: string | undefined;
   onConflict: TOnConflict;
+  /** The file this upload is a new version of (its folder and name are then the file's). */
+  versionOf?: string | undefined;
+}
+
+/** Each entry of a batch answers for itself: its result, or the error its own call would have thrown. */
+export type Outcome<T> = T | AppError;
+
+/** The single call is a batch of one. */
+async function one<T>(outcomes: Promise<Outcome<T>[]>): Promise<T> {
+  const [outcome] = await outcomes;
+  if (outcome instanceof AppError) throw outcome;
+  return outcome!;
+}
+
+/** Runs `fn` over items, `width` at a time; an AppError becomes that entry's outcome, anything else fails the call. */
+async function eachOutcome<I, T>(items: I[], width: number, fn: (item: I) => Promise<T>): Promise<Outcome<T>[]> {
+  const out: Outcome<T>[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) {
+        try {
+          out[i] = await fn(items[i]!);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          out[i] = error;
+        }
+      }
+    }),
+  );
+  return out;
 }
 
 /**
  * Opens an upload: checks the folder, the name, the size and the quota, then asks the storage
  * for a multipart upload. Nothing is visible until it completes.
  */
-export async function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, input: StartInput, versionOf?: string): Promise<TStartedUpload> {
+export function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
+  return one(startUploads(ctx, actor, workspaceIdOrSlug, [input]));
+}
+
+/** A new version of a file, uploaded the same way. */
+export async function startVersionUpload(ctx: AppContext, actor: Actor, itemId: string, input: Omit<StartInput, 'parentId' | 'name' | 'onConflict'>): Promise<TStartedUpload> {
+  const { item } = await requireItem(ctx.db, actor, itemId, 'edit');
+  return startUpload(ctx, actor, item.workspace_id, { ...input, parentId: item.parent_id ?? item.id, name: item.name, onConflict: 'replace', versionOf: item.id });
+}
+
+interface StartPlan {
+  input: StartInput;
+  parentId: string;
+  name: string;
+  itemId: string | null;
+}
+
+/**
+ * Opens several uploads into one workspace with a handful of statements whatever their number:
+ * the folders' access in one query, the names and the quota in one, the rows in one. No
+ * transaction: nothing here is visible, and completion checks everything again.
+ */
+export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
-  if (input.size > env.MAX_FILE_SIZE) throw new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
-  // No transaction: nothing here is visible, and the checks are made again on completion.
-  let parentId = input.parentId;
-  let name = input.name;
-  let itemId: string | null = null;
-  // The target's access row names its workspace: the route's workspace (id or slug) must be it.
-  const inWorkspace = (access: { item: { workspace_id: string }; workspaceSlug: string }) =>
-    access.item.workspace_id === workspaceIdOrSlug || access.workspaceSlug === workspaceIdOrSlug;
-  let workspaceId: string;
-  if (versionOf) {
-    const file = await requireItem(db, actor, versionOf, 'edit');
-    if (!inWorkspace(file)) throw new AppError('not_found');
-    workspaceId = file.item.workspace_id;
-    if (file.item.kind !== 'file') throw new AppError('invalid_input', 'Only files have versions.');
-    parentId = file.item.parent_id!;
-    name = file.item.name;
-    itemId = file.item.id;
-  } else {
-    const parent = await requireItem(db, actor, parentId, 'edit');
-    if (!inWorkspace(parent)) throw new AppError('not_found');
-    workspaceId = parent.item.workspace_id;
-    if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Files can only be uploaded into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
-  }
-  const slot = await findFolderSlot(db, workspaceId, parentId, name);
-  if (!versionOf && slot.clash_id) itemId = await resolveConflict(db, actor, input.onConflict, parentId, name, slot.clash_id);
-  requireQuota(slot, input.size);
-  const partSize = partSizeFor(input.size, env.UPLOAD_PART_SIZE);
-  const mimeType = mimeOf(name, input.mimeType);
-  const key = `${workspaceId}/${uuidv7()}`;
-  const storageUploadId = await storage.createMultipart(key, mimeType);
-  const upload = await insertUpload(db, {
-    workspace_id: workspaceId,
-    parent_id: parentId,
-    item_id: itemId,
-    name,
-    on_conflict: versionOf ? 'replace' : input.onConflict,
-    size_bytes: input.size,
-    mime_type: mimeType,
-    sha256: input.sha256 ?? null,
-    part_size: partSize,
-    part_count: Math.max(1, Math.ceil(input.size / partSize)),
-    blob_key: key,
-    storage_upload_id: storageUploadId,
-    author_id: actor.user.id,
-    expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
+  const targets = await requireItems(db, actor, inputs.map((i) => i.versionOf ?? i.parentId), 'edit');
+  let workspaceId: string | undefined;
+  const plans: Outcome<StartPlan>[] = inputs.map((input) => {
+    if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
+    const target = targets.get(input.versionOf ?? input.parentId)!;
+    if (target instanceof AppError) return target;
+    // The target's access row names its workspace: the route's workspace (id or slug) must be it.
+    if (target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug) return new AppError('not_found');
+    workspaceId = target.item.workspace_id;
+    if (input.versionOf) {
+      if (target.item.kind !== 'file') return new AppError('invalid_input', 'Only files have versions.');
+      return { input, parentId: target.item.parent_id!, name: target.item.name, itemId: target.item.id };
+    }
+    if (target.item.kind !== 'folder') return new AppError('invalid_input', 'Files can only be uploaded into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+    return { input, parentId: input.parentId, name: input.name, itemId: null };
   });
-  // The first parts come signed with the answer: a small file needs no separate signing call.
-  const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
-  return { ...presentUpload(upload), parts: await signUrls(storage, upload, first) };
+  const live = plans.filter((p): p is StartPlan => !(p instanceof AppError));
+  if (workspaceId && live.length) {
+    const { usage, clashIds } = await findFolderSlots(db, workspaceId, live.map((p) => ({ parentId: p.parentId, name: p.name })));
+    let adding = 0;
+    for (const [i, plan] of live.entries()) {
+      try {
+        if (!plan.input.versionOf && clashIds[i]) plan.itemId = await resolveConflict(db, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
+        requireQuota(usage, adding + plan.input.size);
+        adding += plan.input.size;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        plans[plans.indexOf(plan)] = error;
+      }
+    }
+  }
+  const opened = await eachOutcome(plans, 16, async (plan): Promise<NewUpload> => {
+    if (plan instanceof AppError) throw plan;
+    const partSize = partSizeFor(plan.input.size, env.UPLOAD_PART_SIZE);
+    const mimeType = mimeOf(plan.name, plan.input.mimeType);
+    const key = `${workspaceId}/${uuidv7()}`;
+    return {
+      workspace_id: workspaceId!,
+      parent_id: plan.parentId,
+      item_id: plan.itemId,
+      name: plan.name,
+      on_conflict: plan.input.versionOf ? ('replace' as const) : plan.input.onConflict,
+      size_bytes: plan.input.size,
+      mime_type: mimeType,
+      sha256: plan.input.sha256 ?? null,
+      part_size: partSize,
+      part_count: Math.max(1, Math.ceil(plan.input.size / partSize)),
+      blob_key: key,
+      storage_upload_id: await storage.createMultipart(key, mimeType),
+      author_id: actor.user.id,
+      expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
+    };
+  });
+  const rows = await insertUploads(db, opened.filter((o): o is NewUpload => !(o instanceof AppError)));
+  let r = 0;
+  return Promise.all(
+    opened.map(async (o) => {
+      if (o instanceof AppError) return o;
+      const upload = rows[r++]!;
+      // The first parts come signed with the answer: a small file needs no separate signing call.
+      const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
+      return { ...presentUpload(upload), parts: await signUrls(storage, upload, first) };
+    }),
+  );
 }
 
 async function signUrls(storage: StorageDriver, upload: UploadRow, partNumbers: number[]): Promise<TSignedPart[]> {
@@ -128,12 +211,6 @@ async function signUrls(storage: StorageDriver, upload: UploadRow, partNumbers: 
     signed.push({ partNumber: n, method: 'PUT', url: s.url, expiresAt: s.expiresAt.toISOString() });
   }
   return signed;
-}
-
-/** A new version of a file, uploaded the same way. */
-export async function startVersionUpload(ctx: AppContext, actor: Actor, itemId: string, input: Omit<StartInput, 'parentId' | 'name' | 'onConflict'>): Promise<TStartedUpload> {
-  const { item } = await requireItem(ctx.db, actor, itemId, 'edit');
-  return startUpload(ctx, actor, item.workspace_id, { ...input, parentId: item.parent_id ?? item.id, name: item.name, onConflict: 'replace' }, item.id);
 }
 
 /** A name taken in the folder: refuse with a free name, plan to take a free one, or replace that file. Returns the file to replace. */
@@ -147,7 +224,7 @@ async function resolveConflict(db: Db, actor: Actor, onConflict: TOnConflict, pa
 }
 
 /** An upload still taking parts; an ended one is `upload_expired`. */
-function requireOpen(upload: UploadRow | undefined): UploadRow {
+function requireOpen<U extends UploadRow>(upload: U | undefined): U {
   if (!upload) throw new AppError('not_found');
   if (upload.state === 'completed') throw new AppError('invalid_input', 'This upload is already complete.');
   if (upload.state !== 'created' && upload.state !== 'uploading') throw new AppError('upload_expired', upload.failure ?? undefined);
@@ -219,47 +296,99 @@ async function failUpload(db: Db, upload: UploadRow, failure: string): Promise<v
   });
 }
 
+interface CompleteInput {
+  id: string;
+  sha256?: string | undefined;
+  onConflict?: TOnConflict | undefined;
+}
+type Completed = { upload: TUpload; item: TItem };
+/** An upload whose bytes are joined and checked: what remains is to make its file appear. */
+interface Verified {
+  upload: UploadForCompletion;
+  parent: ItemRow;
+  role: TItemRole;
+  onConflict: TOnConflict;
+  file: { size: number; mimeType: string; blobKey: string; sha256: string };
+}
+
 /**
  * Joins the parts, checks the bytes (size and SHA-256) and, in one transaction, makes the file
  * (or its new version) appear and counts it against the quota. Safe to call again after a
  * dropped connection or a crash: a finished upload answers with its file, and bytes already
  * joined are checked again rather than joined twice.
  */
-export async function completeUpload(ctx: AppContext, actor: Actor, id: string, input: { sha256?: string | undefined; onConflict?: TOnConflict | undefined }): Promise<{ upload: TUpload; item: TItem }> {
+export function completeUpload(ctx: AppContext, actor: Actor, id: string, input: Omit<CompleteInput, 'id'>): Promise<Completed> {
+  return one(completeUploads(ctx, actor, [{ ...input, id }]));
+}
+
+/**
+ * Completes several uploads: the uploads, their folders' access and the names in two queries,
+ * the bytes joined and checked a few at a time, and the new files made in one statement; an
+ * upload that needs more (a replacement, a name taken meanwhile) completes on its own.
+ */
+export async function completeUploads(ctx: AppContext, actor: Actor, inputs: CompleteInput[]): Promise<Outcome<Completed>[]> {
+  const { db } = ctx;
+  const found = await findOwnUploadsForCompletion(db, inputs.map((i) => i.id), actor.user.id);
+  const parents = await requireItems(db, actor, [...found.values()].map((u) => u.parent_id).filter((id): id is string => !!id), 'edit');
+  const outcomes = await eachOutcome(inputs, 8, async (input): Promise<Completed | Verified> => {
+    const upload = found.get(input.id);
+    if (upload?.state === 'completed' && upload.result_item_id) {
+      const item = await findItem(db, upload.result_item_id);
+      const access = item ? await requireItem(db, actor, item.id, 'view') : undefined;
+      if (access) return { upload: presentUpload(upload), item: presentItem(access.item, access.role) };
+    }
+    return verifyUpload(ctx, requireOpen(upload), input, upload?.parent_id ? parents.get(upload.parent_id) : undefined);
+  });
+
+  // The common case, new files under free names, is one statement; anything else completes on its own.
+  const simple = outcomes.filter((o): o is Verified => isVerified(o) && !o.upload.item_id && !o.upload.clash_id);
+  const made = simple.length ? await makeNewFiles(db, actor, simple) : undefined;
+  return eachOutcome(outcomes, 1, async (outcome) => {
+    if (outcome instanceof AppError) throw outcome;
+    if (!isVerified(outcome)) return outcome;
+    const item = made?.get(outcome.upload.id);
+    if (item) return { upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }), item: presentItem(item, outcome.role) };
+    return makeFile(db, actor, outcome);
+  });
+}
+
+const isVerified = (o: Outcome<Completed | Verified>): o is Verified => !(o instanceof AppError) && 'parent' in o;
+
+/** Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256 checked. */
+async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input: CompleteInput, parentAccess: ItemAccess | AppError | undefined): Promise<Verified> {
   const { db, storage } = ctx;
-  const found = await findOwnUploadForCompletion(db, id, actor.user.id);
-  if (found?.state === 'completed' && found.result_item_id) {
-    const item = await findItem(db, found.result_item_id);
-    const access = item ? await requireItem(db, actor, item.id, 'view') : undefined;
-    if (access) return { upload: presentUpload(found), item: presentItem(access.item, access.role) };
-  }
-  const upload = requireOpen(found);
   if (input.sha256 && upload.sha256 && input.sha256 !== upload.sha256) {
     await failUpload(db, upload, 'The SHA-256 given on completion differs from the one given at the start.');
     throw new AppError('checksum_mismatch', 'The SHA-256 given on completion differs from the one given at the start.');
   }
   const onConflict = input.onConflict ?? upload.on_conflict;
   // Settle the name before joining the parts, so a conflict leaves the upload open for another answer.
-  if (!upload.parent_id) throw new AppError('not_found', 'The folder this upload was going to is gone.');
-  // Checked once, here: a change of access in the milliseconds until the commit below is not worth a second query.
-  const { item: parent, role } = await requireItem(db, actor, upload.parent_id, 'edit');
-  if (!upload.item_id && found!.clash_id && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
+  if (!upload.parent_id || !parentAccess) throw new AppError('not_found', 'The folder this upload was going to is gone.');
+  // Checked once, here: a change of access in the milliseconds until the commit is not worth a second query.
+  if (parentAccess instanceof AppError) throw parentAccess;
+  const { item: parent, role } = parentAccess;
+  if (!upload.item_id && upload.clash_id && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
   try {
-    requireQuota(found!, Number(upload.size_bytes));
+    requireQuota(upload, Number(upload.size_bytes));
   } catch (error) {
     await failUpload(db, upload, (error as AppError).message);
     throw error;
   }
 
-  let joined = await storage.stat(upload.blob_key);
+  // The parts, unless an earlier call already joined them (the storage then knows the upload no more).
+  const parts = await storage.listParts(upload.blob_key, upload.storage_upload_id).catch(async (error: unknown) => {
+    if (error instanceof AppError && error.code === 'upload_expired' && (await storage.stat(upload.blob_key))) return undefined;
+    throw error;
+  });
+  let joined: { size: number } | null;
   let sha256: string | undefined;
-  if (!joined) {
-    const parts = await storage.listParts(upload.blob_key, upload.storage_upload_id);
+  if (parts) {
     checkParts(upload, parts);
     const result = await storage.completeMultipart(upload.blob_key, upload.storage_upload_id, parts);
     joined = { size: result.size };
     sha256 = result.sha256;
-  }
+  } else joined = await storage.stat(upload.blob_key);
+  if (!joined) throw new AppError('upload_expired');
   sha256 ??= await hashObject(storage, upload.blob_key);
   const expected = input.sha256 ?? upload.sha256;
   if (joined.size !== Number(upload.size_bytes) || (expected && expected !== sha256)) {
@@ -267,54 +396,47 @@ export async function completeUpload(ctx: AppContext, actor: Actor, id: string, 
     await failUpload(db, upload, why);
     throw new AppError('checksum_mismatch', why);
   }
-  const file = { size: joined.size, mimeType: upload.mime_type, blobKey: upload.blob_key, sha256 };
+  return { upload, parent, role, onConflict, file: { size: joined.size, mimeType: upload.mime_type, blobKey: upload.blob_key, sha256 } };
+}
 
-  // The common case, a new file under a free name, is one statement; anything else (a name taken
-  // meanwhile, a replacement, an upload ended by another call) takes the careful path below.
-  if (!upload.item_id && !found!.clash_id) {
-    const made = await inTransaction(db, async (tx) => {
-      const result = await insertUploadedFile(tx, {
-        uploadId: upload.id,
-        workspaceId: upload.workspace_id,
-        parentId: parent.id,
-        name: upload.name,
-        ownerId: actor.user.id,
-        ...file,
-        announce: (itemId) => notice(upload.workspace_id, { type: 'item.created', itemId, parentIds: [parent.id] }),
-      });
-      if (result && !result.counted) throw new AppError('quota_exceeded');
-      if (!result) throw TAKE_CAREFUL_PATH;
-      return result.item;
-    }).catch((error: unknown) => (error === TAKE_CAREFUL_PATH ? undefined : Promise.reject(error)));
-    if (made) return { upload: presentUpload({ ...upload, state: 'completed', result_item_id: made.id }), item: presentItem(made, role) };
-  }
-
+/** New files for verified uploads, all in one statement; undefined when any of them needs the careful way (then none is made here). */
+async function makeNewFiles(db: Db, actor: Actor, verified: Verified[]): Promise<Map<string, ItemRow> | undefined> {
+  const files = verified.map((v) => ({ uploadId: v.upload.id, workspaceId: v.upload.workspace_id, parentId: v.parent.id, name: v.upload.name, ownerId: actor.user.id, ...v.file }));
   return inTransaction(db, async (tx) => {
-    const locked = requireOpen(await findOwnUpload(tx, id, actor.user.id, { lock: true }));
-    let replaceId = locked.item_id;
-    let name = locked.name;
-    if (!replaceId) {
-      const clash = await findActiveSibling(tx, parent.id, name);
-      if (clash && onConflict === 'replace') {
-        const existing = await requireItem(tx, actor, clash.id, 'edit');
-        if (existing.item.kind === 'file') replaceId = existing.item.id;
-      }
-      // A name taken since the check above (or kept on purpose) gets a free one.
-      if (clash && !replaceId) name = await suggestFreeName(tx, parent.id, name);
-    }
-    const result = replaceId
-      ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: actor.user.id, ...file })
-      : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: parent.id, name, ownerId: actor.user.id, ...file });
-    const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
-    await upsertVisit(tx, actor.user.id, result.item.id);
-    await publish(tx, locked.workspace_id, { type: replaceId ? 'item.updated' : 'item.created', itemId: result.item.id, parentIds: [parent.id] });
-    if (!(await addUsage(tx, locked.workspace_id, joined.size))) throw new AppError('quota_exceeded');
-    return { upload: presentUpload(done), item: presentItem(result.item, role) };
-  });
+    const result = await insertUploadedFiles(tx, files, createdNotices('item'));
+    if (!result.whole || !result.counted) throw TAKE_CAREFUL_PATH;
+    return new Map(result.items.map((item, i) => [files[i]!.uploadId, item]));
+  }).catch((error: unknown) => (error === TAKE_CAREFUL_PATH ? undefined : Promise.reject(error)));
 }
 
 /** Thrown inside the one-statement completion to roll it back and complete the careful way. */
 const TAKE_CAREFUL_PATH = Symbol('take the careful path');
+
+/** The careful way: the upload locked, the name settled again, a new file or a new version, usage counted within the quota. */
+function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
+  return inTransaction(db, async (tx) => {
+    const locked = requireOpen(await findOwnUpload(tx, v.upload.id, actor.user.id, { lock: true }));
+    let replaceId = locked.item_id;
+    let name = locked.name;
+    if (!replaceId) {
+      const clash = await findActiveSibling(tx, v.parent.id, name);
+      if (clash && v.onConflict === 'replace') {
+        const existing = await requireItem(tx, actor, clash.id, 'edit');
+        if (existing.item.kind === 'file') replaceId = existing.item.id;
+      }
+      // A name taken since the check above (or kept on purpose) gets a free one.
+      if (clash && !replaceId) name = await suggestFreeName(tx, v.parent.id, name);
+    }
+    const result = replaceId
+      ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: actor.user.id, ...v.file })
+      : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: actor.user.id, ...v.file });
+    const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
+    await upsertVisit(tx, actor.user.id, result.item.id);
+    await publish(tx, locked.workspace_id, { type: replaceId ? 'item.updated' : 'item.created', itemId: result.item.id, parentIds: [v.parent.id] });
+    if (!(await addUsage(tx, locked.workspace_id, v.file.size))) throw new AppError('quota_exceeded');
+    return { upload: presentUpload(done), item: presentItem(result.item, v.role) };
+  });
+}
 
 export async function abortUpload(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   const upload = await findOwnUpload(ctx.db, id, actor.user.id);

@@ -1,3 +1,4 @@
+import { ERROR_STATUS, type ErrorCode } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -53,6 +54,17 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET content (zip)', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/content`) },
   { name: 'GET zip of ids', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
   { name: 'POST upload into', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }) },
+  // A batch answers 200 and each entry for itself: the entry's error stands for the status its own call would have had.
+  {
+    name: 'POST upload batch into',
+    need: 'edit',
+    ok: 201,
+    call: async (p, t) => {
+      const res = await p.call('POST', `/workspaces/${t.workspaceId}/uploads/batch`, { uploads: [{ parentId: t.id, name: 'up.bin', size: 1 }] });
+      const entry = res.body.results?.[0] as { error?: { code: ErrorCode } } | undefined;
+      return { ...res, status: res.status !== 200 || !entry ? res.status : entry.error ? ERROR_STATUS[entry.error.code] : 201 };
+    },
+  },
 ];
 
 let t: TestApp;

@@ -65,11 +65,22 @@ export async function effectiveRoles(db: Db, actor: Actor, ids: string[]): Promi
  */
 export async function requireItem(db: Db, actor: Actor, id: string, action: ItemAction, options: { lock?: boolean; inTrash?: boolean } = {}): Promise<ItemAccess> {
   if (options.lock && !(await lockItem(db, id))) throw new AppError('not_found');
-  const row = await findAccess(db, id, actor.user.id);
+  const access = judge(await findAccess(db, id, actor.user.id), action, options);
+  if (access instanceof AppError) throw access;
+  return access;
+}
+
+/** `requireItem` for several items in one query: each id answers its access, or the error `requireItem` would throw. */
+export async function requireItems(db: Db, actor: Actor, ids: string[], action: ItemAction): Promise<Map<string, ItemAccess | AppError>> {
+  const rows = await findAccessMany(db, [...new Set(ids)], actor.user.id);
+  return new Map(ids.map((id) => [id, judge(rows.get(id), action, {})]));
+}
+
+function judge(row: AccessRow | undefined, action: ItemAction, options: { inTrash?: boolean }): ItemAccess | AppError {
   const role = row ? roleOf(row) : null;
-  if (!row || !role) throw new AppError('not_found');
+  if (!row || !role) return new AppError('not_found');
   const visible = options.inTrash ? row.state === 'trashed' : row.state === 'active' && !row.trashed_above;
-  if (!visible) throw new AppError('not_found');
-  if (RANK[role] < NEEDED[action]) throw new AppError('forbidden');
+  if (!visible) return new AppError('not_found');
+  if (RANK[role] < NEEDED[action]) return new AppError('forbidden');
   return { item: row, role, chain: row.chain, trashedAbove: row.trashed_above, workspaceSlug: row.workspace_slug };
 }

@@ -1,4 +1,16 @@
-import type { TCompleteUploadResult, TItem, TOnConflict, TSignedPart, TStartedUpload, TUpload, TUploadStatus } from '@cabinet/contracts';
+import {
+  ERROR_STATUS,
+  type TCompleteUploadResult,
+  type TCompleteUploadsResponse,
+  type TItem,
+  type TOnConflict,
+  type TSignedPart,
+  type TStartedUpload,
+  type TStartUploadsResponse,
+  type TUpload,
+  type TUploadEntryError,
+  type TUploadStatus,
+} from '@cabinet/contracts';
 import { api, ApiError } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile } from './hash-file.ts';
@@ -39,6 +51,9 @@ export interface UploadTotals {
 
 const FILES_AT_ONCE = 3;
 const PARTS_IN_FLIGHT = 4;
+/** Files up to this size (one part) start and complete together, up to BATCH at a time, in one call each. */
+const SMALL_FILE_BYTES = 4 * 1024 * 1024;
+const BATCH = 8;
 const SIGN_AHEAD = 8;
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -48,6 +63,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
       reject(new DOMException('Stopped', 'AbortError'));
     }, { once: true });
   });
+
+/** A batch entry's error, as its own call would have thrown it. */
+const entryError = (e: TUploadEntryError) => new ApiError(ERROR_STATUS[e.code], e.code, e.message, e.details);
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 /** Worth trying again: the network or the server is away for a moment. */
@@ -253,15 +271,25 @@ export class UploadManager {
     return this.tasks.find((t) => t.key === key);
   }
 
+  /** Small new files go in batches; a batch takes one of the FILES_AT_ONCE places, like one big file. */
+  private isBatchable = (t: UploadTask) => !t.uploadId && !t.versionOf && t.size <= SMALL_FILE_BYTES;
+  private jobs = 0;
+
   private pump() {
-    const busy = () => this.tasks.filter((t) => this.running.has(t.key)).length;
-    for (const task of this.tasks) {
-      if (busy() >= FILES_AT_ONCE) return;
-      if (task.state !== 'queued' || this.running.has(task.key)) continue;
-      const run: Running = { abort: new AbortController(), partLoaded: new Map(), doneBytes: 0 };
-      this.running.set(task.key, run);
-      void this.run(task, run).finally(() => {
-        this.running.delete(task.key);
+    while (this.jobs < FILES_AT_ONCE) {
+      const waiting = (t: UploadTask) => t.state === 'queued' && !this.running.has(t.key);
+      const next = this.tasks.find(waiting);
+      if (!next) return;
+      const group = this.isBatchable(next) ? this.tasks.filter((t) => waiting(t) && this.isBatchable(t) && t.workspaceId === next.workspaceId).slice(0, BATCH) : [next];
+      const runs = group.map((task) => {
+        const run: Running = { abort: new AbortController(), partLoaded: new Map(), doneBytes: 0 };
+        this.running.set(task.key, run);
+        return run;
+      });
+      this.jobs++;
+      void (this.isBatchable(next) ? this.runBatch(group, runs) : this.run(next, runs[0]!)).finally(() => {
+        for (const task of group) this.running.delete(task.key);
+        this.jobs--;
         this.pump();
       });
     }
@@ -280,20 +308,21 @@ export class UploadManager {
     const file = task.file!;
     try {
       this.update(task, { state: 'uploading', error: undefined });
+      let status: TUploadStatus;
       if (!task.uploadId) {
         const mimeType = file.type ? { mimeType: file.type } : {};
         const upload = task.versionOf
           ? await persist(() => api<TStartedUpload>('POST', `/items/${task.versionOf}/versions`, { size: task.size, ...mimeType }), signal)
-          : await persist(async () => {
-              const parentId = await this.ensureFolders(task.workspaceId, task.targetId, task.folderPath);
-              return api<TStartedUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, { parentId, name: task.name, size: task.size, ...mimeType, onConflict: task.onConflict });
-            }, signal);
+          : await persist(async () => api<TStartedUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, await this.startRequest(task)), signal);
         task.uploadId = upload.id;
         run.signedAtStart = upload.parts;
+        // Just started: the storage holds no part yet.
+        status = { ...upload, parts: [] };
+      } else {
+        status = await persist(() => api<TUploadStatus>('GET', `/uploads/${task.uploadId}`), signal);
       }
       const hashing = hashFile(file, signal);
       hashing.catch(() => {});
-      const status = await persist(() => api<TUploadStatus>('GET', `/uploads/${task.uploadId}`), signal);
       const have = new Set(status.parts.map((p) => p.partNumber));
       run.doneBytes = status.parts.reduce((sum, p) => sum + p.size, 0);
       this.progress(task, run);
@@ -302,29 +331,97 @@ export class UploadManager {
 
       this.update(task, { state: 'verifying' });
       const sha256 = await hashing;
-      const result = await persist(() => api<TCompleteUploadResult>('POST', `/uploads/${task.uploadId}/complete`, { sha256, onConflict: task.onConflict }), signal);
-      this.update(task, { state: 'done', itemId: result.item.id, loaded: task.size });
-      this.onChanged(result.item.parentId!);
-      if (task.folderPath.length) this.onChanged(task.targetId);
+      this.finish(task, await persist(() => api<TCompleteUploadResult>('POST', `/uploads/${task.uploadId}/complete`, { sha256, onConflict: task.onConflict }), signal));
     } catch (error) {
       if (isAbort(error) || signal.aborted) return;
-      if (error instanceof ApiError && error.code === 'name_conflict') {
-        const suggestedName = String(error.details?.suggestedName ?? '');
-        if (this.conflictAnswer) {
-          this.answer(task, this.conflictAnswer);
-          return;
-        }
-        this.update(task, { state: 'conflict', suggestedName });
+      this.fail(task, error);
+    }
+  }
+
+  /**
+   * Small new files together: one call starts them all, each file's one part goes up, and one
+   * call completes them all. Each file still answers for itself (a conflict, a failure).
+   */
+  private async runBatch(tasks: UploadTask[], runs: Running[]) {
+    // The batch's calls stop when every file in it was paused or cancelled.
+    const group = new AbortController();
+    for (const run of runs) run.abort.signal.addEventListener('abort', () => runs.every((r) => r.abort.signal.aborted) && group.abort(), { once: true });
+    const live = () => tasks.map((task, i) => ({ task, run: runs[i]! })).filter(({ run }) => !run.abort.signal.aborted);
+    /** An entry the server could not serve just now (storage away…) carries on alone, retried like any single upload. */
+    const settle = (task: UploadTask, run: Running, error: ApiError) => (isTransient(error) ? this.run(task, run) : this.fail(task, error));
+    try {
+      for (const task of tasks) this.update(task, { state: 'uploading', error: undefined });
+      const starting = live();
+      const requests = await persist(() => Promise.all(starting.map(({ task }) => this.startRequest(task))), group.signal);
+      const started = await persist(() => api<TStartUploadsResponse>('POST', `/workspaces/${tasks[0]!.workspaceId}/uploads/batch`, { uploads: requests }), group.signal);
+      const sent = await Promise.all(
+        starting.map(async ({ task, run }, i) => {
+          const result = started.results[i]!;
+          if ('error' in result) {
+            await settle(task, run, entryError(result.error));
+            return undefined;
+          }
+          task.uploadId = result.upload.id;
+          run.signedAtStart = result.upload.parts;
+          try {
+            const hashing = hashFile(task.file!, run.abort.signal);
+            hashing.catch(() => {});
+            await this.sendParts(task, run, { ...result.upload, parts: [] }, Array.from({ length: result.upload.partCount }, (_, n) => n + 1));
+            this.update(task, { state: 'verifying' });
+            return { task, run, sha256: await hashing };
+          } catch (error) {
+            if (!isAbort(error) && !run.abort.signal.aborted) this.fail(task, error);
+            return undefined;
+          }
+        }),
+      );
+      const ready = sent.filter((s): s is NonNullable<typeof s> => !!s && !s.run.abort.signal.aborted);
+      if (!ready.length) return;
+      const done = await persist(() => api<TCompleteUploadsResponse>('POST', '/uploads/complete', { uploads: ready.map(({ task, sha256 }) => ({ id: task.uploadId!, sha256, onConflict: task.onConflict })) }), group.signal);
+      await Promise.all(
+        ready.map(async ({ task, run }, i) => {
+          if (run.abort.signal.aborted) return;
+          const result = done.results[i]!;
+          if ('error' in result) await settle(task, run, entryError(result.error));
+          else this.finish(task, result);
+        }),
+      );
+    } catch (error) {
+      if (isAbort(error)) return;
+      for (const { task } of live()) if (task.state === 'uploading' || task.state === 'verifying') this.fail(task, error);
+    }
+  }
+
+  /** What starting a new upload asks, once its folders exist. */
+  private async startRequest(task: UploadTask) {
+    const parentId = await this.ensureFolders(task.workspaceId, task.targetId, task.folderPath);
+    return { parentId, name: task.name, size: task.size, ...(task.file?.type ? { mimeType: task.file.type } : {}), onConflict: task.onConflict };
+  }
+
+  private finish(task: UploadTask, result: TCompleteUploadResult) {
+    this.update(task, { state: 'done', itemId: result.item.id, loaded: task.size });
+    this.onChanged(result.item.parentId!);
+    if (task.folderPath.length) this.onChanged(task.targetId);
+  }
+
+  /** A name conflict waits for an answer; anything else fails the task with a message for people. */
+  private fail(task: UploadTask, error: unknown) {
+    if (error instanceof ApiError && error.code === 'name_conflict') {
+      const suggestedName = String(error.details?.suggestedName ?? '');
+      if (this.conflictAnswer) {
+        this.answer(task, this.conflictAnswer);
         return;
       }
-      const message =
-        error instanceof ApiError && error.code === 'checksum_mismatch' ? 'The file changed while it was uploading, so it was not saved. Upload it again.'
-        : error instanceof ApiError && error.code === 'upload_expired' ? 'This upload expired. Upload the file again.'
-        : error instanceof Error ? error.message
-        : String(error);
-      if (error instanceof ApiError && (error.code === 'checksum_mismatch' || error.code === 'upload_expired')) task.uploadId = undefined;
-      this.update(task, { state: 'failed', error: message });
+      this.update(task, { state: 'conflict', suggestedName });
+      return;
     }
+    const message =
+      error instanceof ApiError && error.code === 'checksum_mismatch' ? 'The file changed while it was uploading, so it was not saved. Upload it again.'
+      : error instanceof ApiError && error.code === 'upload_expired' ? 'This upload expired. Upload the file again.'
+      : error instanceof Error ? error.message
+      : String(error);
+    if (error instanceof ApiError && (error.code === 'checksum_mismatch' || error.code === 'upload_expired')) task.uploadId = undefined;
+    this.update(task, { state: 'failed', error: message });
   }
 
   /** PUTs the missing parts, a few at a time, signing URLs a batch ahead; a part that fails is retried. */
