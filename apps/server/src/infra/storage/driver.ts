@@ -42,7 +42,11 @@ export interface StorageDriver {
   /** Resolves when the storage can be reached and written to; rejects with the reason otherwise. */
   check(): Promise<void>;
   createMultipart(key: string, contentType: string): Promise<string>;
-  signPart(key: string, uploadId: string, partNumber: number, ttlSeconds: number): Promise<SignedRequest>;
+  /**
+   * A URL to PUT one part to. `onlyPart`: the part is the whole object (a one-part upload), so a
+   * driver that sees the bytes may hash them on the way and spare completion a read.
+   */
+  signPart(key: string, uploadId: string, partNumber: number, ttlSeconds: number, options?: { onlyPart?: boolean }): Promise<SignedRequest>;
   /** Every part received so far, in part order. An unknown or aborted upload is `upload_expired`. */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
   /**

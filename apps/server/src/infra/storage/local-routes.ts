@@ -38,7 +38,7 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
         if (!params?.k) throw new AppError('forbidden', 'This upload link is invalid or has expired.');
         const partNumber = Number(req.params.partNumber);
         if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new AppError('invalid_input', 'Part numbers run from 1 to 10,000.');
-        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, req.raw);
+        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, req.raw, { hash: params.w === '1' });
         return reply.header('etag', `"${part.etag}"`).code(200).send();
       },
     );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, existsSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,4 +30,26 @@ it('refuses keys that could leave the storage folder', async () => {
   const storage = localStorage('/tmp/nowhere', 'http://localhost', 'secret');
   await expect(storage.stat('../etc/passwd')).rejects.toThrow();
   await expect(storage.createMultipart('/abs', 'x')).rejects.toThrow();
+});
+
+it('completes a one-part object from the SHA-256 taken on the way in, and a several-part one by reading its parts', async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'cabinet-local-'));
+  try {
+    const storage = localStorage(root, 'http://localhost', 'secret');
+    const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    const one = Buffer.from('the whole object');
+    const oneId = await storage.createMultipart('ws/one', 'text/plain');
+    const part = await storage.writePart('ws/one', oneId, 1, Readable.from([one.subarray(0, 5), one.subarray(5)]), { hash: true });
+    expect(await storage.completeMultipart('ws/one', oneId, [part])).toEqual({ size: one.length, sha256: sha(one) });
+
+    const two = [Buffer.from('first half, '), Buffer.from('second half')];
+    const twoId = await storage.createMultipart('ws/two', 'text/plain');
+    const parts = [await storage.writePart('ws/two', twoId, 1, Readable.from([two[0]!])), await storage.writePart('ws/two', twoId, 2, Readable.from([two[1]!]))];
+    expect(await storage.completeMultipart('ws/two', twoId, parts)).toEqual({ size: 23, sha256: sha(Buffer.concat(two)) });
+    const read: Buffer[] = [];
+    for await (const chunk of await storage.read('ws/one')) read.push(chunk as Buffer);
+    expect(Buffer.concat(read)).toEqual(one);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -13,8 +13,11 @@ export const LOCAL_BLOB_PATH = '/storage/blob';
 const MAX_PART_BYTES = 5 * 1024 ** 3;
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,500}$/;
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
-/** A part on disk: `<partNumber>.<etag>.<size>.part`. The name says all a listing needs, so no file is opened to list. */
-const PART_FILE = /^(\d+)\.([0-9a-f]{32})\.(\d+)\.part$/;
+/**
+ * A part on disk: `<partNumber>.<etag>.<size>[.<sha256>].part`. The name says all a listing needs,
+ * so no file is opened to list; the SHA-256 is there when the part is the whole object.
+ */
+const PART_FILE = /^(\d+)\.([0-9a-f]{32})\.(\d+)(?:\.([0-9a-f]{64}))?\.part$/;
 /** Parts this small are read whole to hash them; bigger ones stream. */
 const READ_WHOLE_BYTES = 1024 * 1024;
 
@@ -22,7 +25,7 @@ export interface LocalStorage extends StorageDriver {
   readonly kind: 'local';
   readonly signer: UrlSigner;
   /** Streams one part to disk: written under a temporary name, fsynced, then renamed. */
-  writePart(key: string, uploadId: string, partNumber: number, body: Readable): Promise<StoredPart>;
+  writePart(key: string, uploadId: string, partNumber: number, body: Readable, options?: { hash?: boolean }): Promise<StoredPart>;
   /** Removes temporary files a crash may have left behind. */
   removeTemporaryFiles(): Promise<number>;
 }
@@ -103,6 +106,7 @@ async function writeDurably(dir: string, write: (put: (chunk: Uint8Array) => Pro
 
 interface PartFile extends StoredPart {
   file: string;
+  sha256: string | undefined;
 }
 
 /** The parts in a folder, in order (of a part sent twice, the later sending: ETags are time-ordered), and every name in it. */
@@ -112,7 +116,7 @@ async function partsIn(dir: string): Promise<{ parts: PartFile[]; names: string[
   for (const file of names) {
     const m = PART_FILE.exec(file);
     if (!m) continue;
-    const part = { partNumber: Number(m[1]), etag: m[2]!, size: Number(m[3]), file };
+    const part = { partNumber: Number(m[1]), etag: m[2]!, size: Number(m[3]), sha256: m[4], file };
     const seen = latest.get(part.partNumber);
     if (!seen || seen.etag < part.etag) latest.set(part.partNumber, part);
   }
@@ -202,14 +206,16 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
       return uploadId;
     },
 
-    async signPart(key, uploadId, partNumber, ttlSeconds): Promise<SignedRequest> {
-      const { url, expiresAt } = signer.sign(`${LOCAL_PART_PATH}/${uploadId}/${partNumber}`, { k: key }, ttlSeconds);
+    async signPart(key, uploadId, partNumber, ttlSeconds, options): Promise<SignedRequest> {
+      const { url, expiresAt } = signer.sign(`${LOCAL_PART_PATH}/${uploadId}/${partNumber}`, { k: key, ...(options?.onlyPart ? { w: '1' } : {}) }, ttlSeconds);
       return { method: 'PUT', url, expiresAt };
     },
 
-    async writePart(key, uploadId, partNumber, body) {
+    async writePart(key, uploadId, partNumber, body, options) {
       // The ETag only has to tell one sending of a part from another, and which came later: a UUIDv7's hex.
       const etag = uuidv7().replace(/-/g, '');
+      // A part that is the whole object is hashed on its way to disk: completing it then reads nothing.
+      const hash = options?.hash ? createHash('sha256') : undefined;
       let size = 0;
       // A part sent again is written beside the earlier one; listing and completing take the later.
       await writeDurably(
@@ -218,10 +224,11 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
           for await (const chunk of body as AsyncIterable<Buffer>) {
             size += chunk.length;
             if (size > MAX_PART_BYTES) throw new AppError('invalid_input', 'A part holds at most 5 GiB.');
+            hash?.update(chunk);
             await put(chunk);
           }
         },
-        () => `${partNumber}.${etag}.${size}.part`,
+        () => `${partNumber}.${etag}.${size}${hash ? `.${hash.digest('hex')}` : ''}.part`,
       );
       return { partNumber, etag, size };
     },
@@ -242,8 +249,12 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
       }
       // The parts are already on disk, synced: the object is those parts, so joining them costs
       // one read (for the SHA-256, from the page cache) instead of a second write.
-      const sha256 = createHash('sha256');
-      for (const part of chosen) await hashPart(sha256, path.join(dir, part.file), part.size);
+      let sha256 = chosen.length === 1 ? chosen[0]!.sha256 : undefined;
+      if (!sha256) {
+        const hash = createHash('sha256');
+        for (const part of chosen) await hashPart(hash, path.join(dir, part.file), part.size);
+        sha256 = hash.digest('hex');
+      }
       // Earlier sendings of a part, parts not asked for and temporary files do not go with the object.
       for (const name of listing.names) {
         if (!chosen.some((p) => p.file === name)) await rm(path.join(dir, name), { force: true });
@@ -261,7 +272,7 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
         await rename(dir, final);
       });
       await syncFolder(parent);
-      return { size: chosen.reduce((sum, p) => sum + p.size, 0), sha256: sha256.digest('hex') };
+      return { size: chosen.reduce((sum, p) => sum + p.size, 0), sha256 };
     },
 
     async abortMultipart(key, uploadId) {

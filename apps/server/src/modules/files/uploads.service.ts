@@ -207,7 +207,7 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
 async function signUrls(storage: StorageDriver, upload: UploadRow, partNumbers: number[]): Promise<TSignedPart[]> {
   const signed: TSignedPart[] = [];
   for (const n of [...new Set(partNumbers)]) {
-    const s = await storage.signPart(upload.blob_key, upload.storage_upload_id, n, PART_URL_TTL_SECONDS);
+    const s = await storage.signPart(upload.blob_key, upload.storage_upload_id, n, PART_URL_TTL_SECONDS, { onlyPart: upload.part_count === 1 });
     signed.push({ partNumber: n, method: 'PUT', url: s.url, expiresAt: s.expiresAt.toISOString() });
   }
   return signed;
