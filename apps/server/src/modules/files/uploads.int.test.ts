@@ -172,9 +172,10 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const got = await fetchContent(ada, b.id);
     expect(Buffer.from(await got.arrayBuffer()).equals(files[1]!.bytes)).toBe(true);
 
-    // Completing again answers with the same files.
-    const again = await ada.call('POST', '/uploads/complete', { uploads: [{ id: uploads[0]!.id }] });
+    // Completing again answers with the same files; an upload named twice in one call answers once.
+    const again = await ada.call('POST', '/uploads/complete', { uploads: [{ id: uploads[0]!.id }, { id: uploads[0]!.id }] });
     expect(again.body.results[0].item.name).toBe('a.txt');
+    expect(again.body.results[1].error.code).toBe('invalid_input');
     expect((await bob.call('POST', '/uploads/complete', { uploads: [{ id: uploads[1]!.id }] })).body.results[0].error.code).toBe('not_found');
   });
 

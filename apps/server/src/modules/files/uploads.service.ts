@@ -92,14 +92,14 @@ async function one<T>(outcomes: Promise<Outcome<T>[]>): Promise<T> {
 }
 
 /** Runs `fn` over items, `width` at a time; an AppError becomes that entry's outcome, anything else fails the call. */
-async function eachOutcome<I, T>(items: I[], width: number, fn: (item: I) => Promise<T>): Promise<Outcome<T>[]> {
+async function eachOutcome<I, T>(items: I[], width: number, fn: (item: I, index: number) => Promise<T>): Promise<Outcome<T>[]> {
   const out: Outcome<T>[] = new Array(items.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(width, items.length) }, async () => {
       for (let i = next++; i < items.length; i = next++) {
         try {
-          out[i] = await fn(items[i]!);
+          out[i] = await fn(items[i]!, i);
         } catch (error) {
           if (!(error instanceof AppError)) throw error;
           out[i] = error;
@@ -330,7 +330,8 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
   const { db } = ctx;
   const found = await findOwnUploadsForCompletion(db, inputs.map((i) => i.id), actor.user.id);
   const parents = await requireItems(db, actor, [...found.values()].map((u) => u.parent_id).filter((id): id is string => !!id), 'edit');
-  const outcomes = await eachOutcome(inputs, 8, async (input): Promise<Completed | Verified> => {
+  const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Completed | Verified> => {
+    if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
     const upload = found.get(input.id);
     if (upload?.state === 'completed' && upload.result_item_id) {
       const item = await findItem(db, upload.result_item_id);
