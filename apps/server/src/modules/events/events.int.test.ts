@@ -89,6 +89,27 @@ describe('live events', () => {
     await stream.close();
   });
 
+  it('hears a burst of new files in the order they came, and only those it may see', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    const bea = await g.person();
+    await g.membership(bea, ada.workspace.id, 'member');
+    const stream = await watch(b.url, bea, ada.workspace.id);
+    const uploads = (parentId: string, prefix: string) => Array.from({ length: 10 }, (_, i) => ({ parentId, name: `${prefix}-${i}.txt`, size: 1 }));
+    const started = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, { uploads: [...uploads(ada.workspace.rootId, 'shared'), ...uploads(ada.workspace.homeId, 'private')] });
+    const ids = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
+    for (const u of ids) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
+    const done = await ada.call('POST', '/uploads/complete', { uploads: ids.map((u) => ({ id: u.id })) });
+    const items = (done.body.results as { item: { id: string } }[]).map((r) => r.item.id);
+    await stream.until((e) => e.itemId === items[9]);
+    // Later changes arrive after the burst: the private files never do.
+    const marker = await g.folder(ada, ada.workspace.rootId, 'After');
+    await stream.until((e) => e.itemId === marker.id);
+    const heard = stream.events.filter((e) => e.type === 'item.created' && e.itemId !== marker.id).map((e) => e.itemId);
+    expect(heard).toEqual(items.slice(0, 10));
+    await stream.close();
+  });
+
   it('is not open to people outside the workspace', async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../auth/actor.ts';
-import { canSee } from '../items/items.service.ts';
+import { visibleItems } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import type { EventHub } from './events.ts';
 
@@ -36,16 +36,32 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext, hub: E
       });
       res.write(`retry: 3000\n: connected\n\n`);
 
-      // Events are checked one after another, so they reach the browser in the order they happened.
-      let queue = Promise.resolve();
-      const deliver = async (event: TItemEvent) => {
-        const visible: string[] = [];
-        for (const id of event.parentIds) if (await canSee(ctx.db, actor, id)) visible.push(id);
-        if (visible.length === 0 && !(await canSee(ctx.db, actor, event.itemId))) return;
-        res.write(`event: item\ndata: ${JSON.stringify({ ...event, parentIds: visible })}\n\n`);
+      // Events go out in the order they happened. Those that arrive while a check runs wait and
+      // are checked together: one query for every folder and item they name, however many.
+      let pending: TItemEvent[] = [];
+      let draining = false;
+      const drain = async () => {
+        if (draining) return;
+        draining = true;
+        try {
+          while (pending.length) {
+            const events = pending;
+            pending = [];
+            const visible = await visibleItems(ctx.db, actor, [...new Set(events.flatMap((e) => [...e.parentIds, e.itemId]))]);
+            for (const event of events) {
+              const parentIds = event.parentIds.filter((id) => visible.has(id));
+              if (parentIds.length || visible.has(event.itemId)) res.write(`event: item\ndata: ${JSON.stringify({ ...event, parentIds })}\n\n`);
+            }
+          }
+        } catch {
+          // A database hiccup drops these events; the browser refetches on its next change or reconnect.
+        } finally {
+          draining = false;
+        }
       };
       const unsubscribe = hub.subscribe(workspace.id, (event) => {
-        queue = queue.then(() => deliver(event)).catch(() => {});
+        pending.push(event);
+        void drain();
       });
       const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
       keepalive.unref();

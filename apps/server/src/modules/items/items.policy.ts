@@ -44,10 +44,6 @@ function roleOf(row: AccessRow): TItemRole | null {
   return ROLE_OF_RANK[Math.max(base, row.grant_rank)] ?? null;
 }
 
-export async function effectiveRole(db: Db, actor: Actor, item: Pick<ItemRow, 'id'>): Promise<{ role: TItemRole; chain: string[]; trashedAbove: boolean } | null> {
-  return (await effectiveRoles(db, actor, [item.id])).get(item.id) ?? null;
-}
-
 /** The caller's role on each of several items, in one query; items they cannot see are missing. */
 export async function effectiveRoles(db: Db, actor: Actor, ids: string[]): Promise<Map<string, { role: TItemRole; chain: string[]; trashedAbove: boolean; item: ItemRow }>> {
   const out = new Map<string, { role: TItemRole; chain: string[]; trashedAbove: boolean; item: ItemRow }>();

@@ -7,7 +7,7 @@ import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { publish } from '../events/events.ts';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
-import { effectiveRole, effectiveRoles, requireItem } from './items.policy.ts';
+import { effectiveRoles, requireItem } from './items.policy.ts';
 import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
 import {
   blobInUse,
@@ -295,11 +295,11 @@ export async function getAncestors(db: Db, actor: Actor, id: string): Promise<TI
 }
 
 /** Whether the caller can see an item (a live update about it may reach them). */
-export async function canSee(db: Db, actor: Actor, id: string): Promise<boolean> {
-  const item = await findItem(db, id);
-  if (!item || item.state !== 'active') return false;
-  const access = await effectiveRole(db, actor, item);
-  return !!access && !access.trashedAbove;
+/** Of these items, those the caller can see now (active, not inside a trashed folder), in one query. */
+export async function visibleItems(db: Db, actor: Actor, ids: string[]): Promise<Set<string>> {
+  const visible = new Set<string>();
+  for (const [id, access] of await effectiveRoles(db, actor, ids)) if (access.item.state === 'active' && !access.trashedAbove) visible.add(id);
+  return visible;
 }
 
 /**
