@@ -41,7 +41,7 @@ export const ZItem = z.object({
 export type TItem = z.infer<typeof ZItem>;
 
 export const ZCreateItemRequest = z.object({
-  kind: z.literal('folder', { message: 'Only folders are created this way; files arrive by upload' }),
+  kind: z.enum(['folder', 'document'], { message: 'Folders and documents are created this way; files arrive by upload' }),
   name: ZItemName,
   parentId: ZId,
 });

@@ -171,6 +171,15 @@ export interface JobsTable {
   created_at: Timestamp;
 }
 
+export interface DocumentContentsTable {
+  item_id: string;
+  state: Uint8Array;
+  text: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  updated_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -185,6 +194,7 @@ export interface Database {
   stars: StarsTable;
   item_visits: ItemVisitsTable;
   jobs: JobsTable;
+  document_contents: DocumentContentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -157,3 +157,29 @@ describe('listing pages', () => {
     }
   });
 });
+
+describe('documents', () => {
+  it('creates a document in a folder: it lists after the folders, moves, trashes and restores like any item, and a copy carries its content', async () => {
+    const ada = await g.person('Ada');
+    const notes = await folder(ada, ada.workspace.homeId, 'Notes');
+    const doc = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: ada.workspace.homeId });
+    expect(doc.status).toBe(201);
+    expect(doc.body).toMatchObject({ kind: 'document', name: 'Plan', parentId: ada.workspace.homeId, size: 0, role: 'manager' });
+    const listed = await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${ada.workspace.homeId}/children`);
+    expect(listed.body.items.map((i: { name: string }) => i.name)).toEqual(['Notes', 'Plan']);
+    // A document is no folder: nothing is created inside it.
+    expect((await folder(ada, doc.body.id, 'inside')).body.error.code).toBe('invalid_input');
+
+    await t.ctx.db.insertInto('document_contents').values({ item_id: doc.body.id, state: new Uint8Array([1, 2, 3]), text: 'the plan', updated_by: ada.id }).execute();
+    const copy = await ada.call('POST', `/items/${doc.body.id}/copy`, { parentId: notes.body.id });
+    expect(copy.body).toMatchObject({ kind: 'document', name: 'Plan', parentId: notes.body.id });
+    const content = await t.ctx.db.selectFrom('document_contents').select(['state', 'text']).where('item_id', '=', copy.body.id).executeTakeFirstOrThrow();
+    expect([...content.state]).toEqual([1, 2, 3]);
+    expect(content.text).toBe('the plan');
+
+    expect((await ada.call('PATCH', `/items/${doc.body.id}`, { parentId: notes.body.id, name: 'Plan v2' })).body).toMatchObject({ parentId: notes.body.id, name: 'Plan v2' });
+    expect((await ada.call('POST', `/items/${doc.body.id}/trash`)).status).toBe(200);
+    expect((await ada.call('POST', `/items/${doc.body.id}/restore`)).status).toBe(200);
+    expect((await ada.call('GET', `/items/${doc.body.id}/content`)).body.error.code).toBe('not_found');
+  });
+});

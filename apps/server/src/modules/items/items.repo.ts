@@ -64,10 +64,11 @@ export async function findAccess(db: Q, itemId: string, userId: string): Promise
   return (await findAccessMany(db, [itemId], userId)).get(itemId);
 }
 
-export async function insertFolder(db: Q, f: { workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {
+/** A new folder or (empty) document. */
+export async function insertItem(db: Q, f: { kind: 'folder' | 'document'; workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {
   return db
     .insertInto('items')
-    .values({ id: uuidv7(), workspace_id: f.workspaceId, parent_id: f.parentId, kind: 'folder', name: f.name, owner_id: f.ownerId, size_bytes: 0, updated_by: f.ownerId })
+    .values({ id: uuidv7(), workspace_id: f.workspaceId, parent_id: f.parentId, kind: f.kind, name: f.name, owner_id: f.ownerId, size_bytes: 0, updated_by: f.ownerId })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -236,10 +237,10 @@ export async function findActiveSubtree(db: Q, id: string): Promise<SubtreeRow[]
   return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
 }
 
-/** Inserts copied items (parents before children) and their versions, which share the originals' bytes. */
+/** Inserts copied items (parents before children), their versions, which share the originals' bytes, and their documents' contents. */
 export async function insertCopies(
   db: Q,
-  copies: { id: string; workspaceId: string; parentId: string; kind: ItemRow['kind']; name: string; ownerId: string; size: number; mimeType: string | null; version?: { id: string; blobKey: string; sha256: string } }[],
+  copies: { id: string; sourceId: string; workspaceId: string; parentId: string; kind: ItemRow['kind']; name: string; ownerId: string; size: number; mimeType: string | null; version?: { id: string; blobKey: string; sha256: string } }[],
 ): Promise<void> {
   for (let i = 0; i < copies.length; i += 500) {
     const chunk = copies.slice(i, i + 500);
@@ -266,6 +267,15 @@ export async function insertCopies(
         .insertInto('file_versions')
         .values(versions.map((c) => ({ id: c.version!.id, item_id: c.id, number: 1, blob_key: c.version!.blobKey, size_bytes: c.size, sha256: c.version!.sha256, mime_type: c.mimeType ?? 'application/octet-stream', author_id: c.ownerId })))
         .execute();
+    }
+    const documents = chunk.filter((c) => c.kind === 'document');
+    if (documents.length) {
+      await sql`
+        INSERT INTO document_contents (item_id, state, text, updated_by)
+        SELECT p.copy_id, d.state, d.text, ${documents[0]!.ownerId}::uuid
+          FROM unnest(${documents.map((c) => c.id)}::uuid[], ${documents.map((c) => c.sourceId)}::uuid[]) AS p(copy_id, source_id)
+          JOIN document_contents d ON d.item_id = p.source_id
+      `.execute(db);
     }
   }
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireActor } from '../auth/actor.ts';
-import { copyItem, createFolder, emptyTrash, listRecent, listStarred, starItem, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
+import { copyItem, createItem, emptyTrash, listRecent, listStarred, starItem, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
 
 const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
 
@@ -21,8 +21,8 @@ export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     '/workspaces/:ws/items',
-    { schema: { tags: ['items'], summary: 'Create a folder', params: ZWorkspaceParams, body: ZCreateItemRequest, response: { 201: ZItem } } },
-    async (req, reply) => reply.code(201).send(await createFolder(ctx.db, requireActor(req), req.params.ws, req.body)),
+    { schema: { tags: ['items'], summary: 'Create a folder or an empty document', params: ZWorkspaceParams, body: ZCreateItemRequest, response: { 201: ZItem } } },
+    async (req, reply) => reply.code(201).send(await createItem(ctx.db, requireActor(req), req.params.ws, req.body)),
   );
   r.get(
     '/workspaces/:ws/items/:id/children',

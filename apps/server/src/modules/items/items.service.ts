@@ -23,7 +23,7 @@ import {
   findChildrenPage,
   findItem,
   findTrashPage,
-  insertFolder,
+  insertItem,
   lockWorkspaceMoves,
   setRestored,
   setTrashed,
@@ -85,7 +85,8 @@ async function catchNameClash<T>(db: Db, parentId: () => string | undefined, nam
   }
 }
 
-export async function createFolder(db: Db, actor: Actor, workspaceIdOrSlug: string, input: TCreateItemRequest & { name: string }): Promise<TItem> {
+/** A new folder, or a new empty document, in a folder the caller may edit. */
+export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string, input: TCreateItemRequest & { name: string }): Promise<TItem> {
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   return catchNameClash(db, () => input.parentId, input.name, () => inTransaction(db, async (tx) => {
     const parent = await requireItem(tx, actor, input.parentId, 'edit', { lock: true });
@@ -93,9 +94,9 @@ export async function createFolder(db: Db, actor: Actor, workspaceIdOrSlug: stri
     if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be created inside a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
     if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
     await requireFreeName(tx, parent.item.id, input.name);
-    const folder = await insertFolder(tx, { workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
-    await publish(tx, workspace.id, { type: 'item.created', itemId: folder.id, parentIds: [parent.item.id] });
-    return presentItem(folder, parent.role);
+    const item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
+    await publish(tx, workspace.id, { type: 'item.created', itemId: item.id, parentIds: [parent.item.id] });
+    return presentItem(item, parent.role);
   }));
 }
 
@@ -327,6 +328,7 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
       tx,
       subtree.map((r, i) => ({
         id: newIds.get(r.id)!,
+        sourceId: r.id,
         workspaceId: source.item.workspace_id,
         parentId: i === 0 ? target.item.id : newIds.get(r.parent_id!)!,
         kind: r.kind,
