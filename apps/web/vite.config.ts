@@ -9,6 +9,9 @@ export default defineConfig({
   server: {
     port: 5173,
     // The API, sign-in and the embedded provider are served by the Cabinet server.
-    proxy: Object.fromEntries(['/api', '/auth', '/idp', '/healthz', '/readyz'].map((p) => [p, { target: server }])),
+    proxy: {
+      ...Object.fromEntries(['/api', '/auth', '/idp', '/storage', '/healthz', '/readyz'].map((p) => [p, { target: server }])),
+      '/collab': { target: server, ws: true },
+    },
   },
 });

@@ -5,7 +5,9 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { idpPlugin } from '@cabinet/idp';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppContext } from './context.ts';
 import { AppError, sendError, toAppError } from './errors.ts';
 import { hmac } from './lib/crypto.ts';
@@ -24,6 +26,7 @@ import { itemsRoutes } from './modules/items/items.routes.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { EventHub } from './modules/events/events.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
+import { createCollab } from './collab/collab.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -124,7 +127,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await hub.start(ctx.database);
   app.addHook('onClose', () => hub.stop());
 
-  const authenticate = authenticator(ctx);
+  const { authenticate, socketActor } = authenticator(ctx);
+  const collab = createCollab(ctx, socketActor);
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!collab.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+  // Before the HTTP server closes, which would wait for the sockets.
+  app.addHook('preClose', () => collab.close());
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate);

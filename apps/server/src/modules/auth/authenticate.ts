@@ -1,4 +1,5 @@
 import { CSRF_HEADER, type TTokenScope } from '@cabinet/contracts';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -16,10 +17,17 @@ const TOUCH_INTERVAL_MS = 60_000;
  * Resolves the caller from `Authorization: Bearer` or the session cookie. Cookie-borne
  * state changes must also carry the CSRF header and come from Cabinet's own origin.
  */
+/** What authentication needs of a request: an HTTP call, or the upgrade of the collaboration socket. */
+interface Caller {
+  method: string;
+  headers: IncomingHttpHeaders;
+  ip: string;
+}
+
 export function authenticator(ctx: AppContext) {
   const publicOrigin = new URL(ctx.env.PUBLIC_URL).origin;
 
-  async function fromToken(req: FastifyRequest, token: string): Promise<Actor> {
+  async function fromToken(req: Caller, token: string): Promise<Actor> {
     const found = await findApiTokenWithUser(ctx.db, sha256(token));
     const row = found?.token;
     if (!row || row.revoked_at || row.expires_at <= new Date()) throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
@@ -31,7 +39,7 @@ export function authenticator(ctx: AppContext) {
     return { user, via: 'token', sessionId: null, tokenId: row.id, scopes };
   }
 
-  async function fromSession(req: FastifyRequest, token: string): Promise<Actor> {
+  async function fromSession(req: Caller, token: string): Promise<Actor> {
     const found = await findSessionWithUser(ctx.db, sha256(token));
     const session = found?.session;
     if (!session || session.revoked_at) throw new AppError('unauthenticated');
@@ -52,7 +60,20 @@ export function authenticator(ctx: AppContext) {
     return { user, via: 'session', sessionId: session.id, tokenId: null, scopes: ['read', 'write'] };
   }
 
-  return async function authenticate(req: FastifyRequest): Promise<void> {
+  /**
+   * The caller of the collaboration socket: the API token a script sends as its Hocuspocus token,
+   * or else the browser's session cookie, which only counts from Cabinet's own origin (a cookie
+   * alone would let any site open a socket in the visitor's name).
+   */
+  async function socketActor(req: Caller, token: string): Promise<Actor> {
+    if (token && token !== SESSION_TOKEN) return fromToken(req, token);
+    if (req.headers.origin !== publicOrigin) throw new AppError('forbidden', 'Connections from other sites are refused.');
+    const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    if (!cookie) throw new AppError('unauthenticated');
+    return fromSession(req, cookie);
+  }
+
+  async function authenticate(req: FastifyRequest): Promise<void> {
     req.actor = null;
     const authorization = req.headers.authorization;
     if (authorization) {
@@ -72,5 +93,18 @@ export function authenticator(ctx: AppContext) {
       return;
     }
     if (!req.routeOptions.config.public) throw new AppError('unauthenticated');
-  };
+  }
+
+  return { authenticate, socketActor };
+}
+
+/** The token a browser sends on the collaboration socket: "use my session cookie". */
+export const SESSION_TOKEN = 'session';
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return undefined;
 }

@@ -1,0 +1,139 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import { randomToken, sha256 } from '../lib/crypto.ts';
+import { SESSION_COOKIE } from '../modules/sessions/sessions.service.ts';
+import { insertSession } from '../modules/sessions/sessions.repo.ts';
+import { given, type Person } from '../testing/given.ts';
+import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { documentText } from './document-text.ts';
+
+let t: TestApp;
+let g: ReturnType<typeof given>;
+const open: HocuspocusProvider[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  g = given(t.ctx, t.url);
+});
+afterAll(async () => {
+  for (const p of open) p.destroy();
+  await t.close();
+});
+
+const collabUrl = () => `${t.url.replace(/^http/, 'ws')}/collab`;
+
+/** A socket as a script or a browser opens it: `headers` stand for the browser's cookie and Origin. */
+function connect(documentId: string, token: string, headers: Record<string, string> = {}) {
+  const document = new Y.Doc();
+  const outcome = { failed: undefined as string | undefined, synced: false };
+  class BrowserLikeSocket extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers });
+    }
+  }
+  const websocketProvider = new HocuspocusProviderWebsocket({ url: collabUrl(), WebSocketPolyfill: BrowserLikeSocket });
+  const provider = new HocuspocusProvider({
+    websocketProvider,
+    name: documentId,
+    document,
+    token,
+    onAuthenticationFailed: ({ reason }) => void (outcome.failed = reason),
+    onSynced: () => void (outcome.synced = true),
+  });
+  // A provider given its own socket does not attach by itself.
+  provider.attach();
+  open.push(provider);
+  return { provider, document, outcome };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 8000) {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Types a paragraph at the end, as the editor would. */
+function addParagraph(document: Y.Doc, text: string) {
+  const paragraph = new Y.XmlElement('paragraph');
+  paragraph.insert(0, [new Y.XmlText(text)]);
+  document.getXmlFragment('default').push([paragraph]);
+}
+
+async function newDocument(owner: Person, name = 'Plan') {
+  const res = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name, parentId: owner.workspace.homeId });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+const storedText = async (id: string) => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text;
+
+describe('the collaboration socket', () => {
+  it('carries one editor’s typing to another, saves it with its text, and serves it to the next one who opens it', async () => {
+    const ada = await g.person('Ada');
+    const id = await newDocument(ada);
+    const first = connect(id, ada.token);
+    const second = connect(id, ada.token);
+    await until(() => first.outcome.synced && second.outcome.synced, 'both to sync');
+    addParagraph(first.document, 'Hello from the first window');
+    await until(() => documentText(second.document) === 'Hello from the first window', 'the edit to reach the second window');
+
+    first.provider.destroy();
+    second.provider.destroy();
+    await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Hello from the first window');
+    const item = await ada.call('GET', `/items/${id}`);
+    expect(item.body).toMatchObject({ updatedBy: ada.id });
+    expect(item.body.size).toBeGreaterThan(0);
+
+    const later = connect(id, ada.token);
+    await until(() => later.outcome.synced, 'the later reader to sync');
+    expect(documentText(later.document)).toBe('Hello from the first window');
+  });
+
+  it('lets a viewer read, and drops what a viewer sends', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const id = await newDocument(ada);
+    await g.membership(bea, ada.workspace.id, 'guest');
+    await g.grant(id, { user: bea }, 'viewer');
+    const writer = connect(id, ada.token);
+    await until(() => writer.outcome.synced, 'the editor to sync');
+    addParagraph(writer.document, 'Written by Ada');
+    const reader = connect(id, bea.token);
+    await until(() => reader.outcome.synced && documentText(reader.document) === 'Written by Ada', 'the viewer to read');
+
+    addParagraph(reader.document, 'Sneaked in by Bea');
+    addParagraph(writer.document, 'More from Ada');
+    await until(() => documentText(reader.document).includes('More from Ada'), 'the viewer to hear more');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(documentText(writer.document)).toBe('Written by Ada\nMore from Ada');
+    writer.provider.destroy();
+    reader.provider.destroy();
+    await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Written by Ada\nMore from Ada');
+  });
+
+  it('opens with the session cookie from Cabinet’s own origin only', async () => {
+    const ada = await g.person('Ada');
+    const id = await newDocument(ada);
+    const token = randomToken();
+    await insertSession(t.ctx.db, { tokenHash: sha256(token), userId: ada.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() + 3_600_000), idTokenSealed: null, refreshTokenSealed: null });
+    const cookie = `${SESSION_COOKIE}=${token}`;
+    const own = connect(id, 'session', { cookie, origin: t.url });
+    await until(() => own.outcome.synced, 'the browser to sync');
+    const elsewhere = connect(id, 'session', { cookie, origin: 'https://evil.example' });
+    await until(() => elsewhere.outcome.failed !== undefined, 'the other site to be refused');
+    expect(elsewhere.outcome.synced).toBe(false);
+  });
+
+  it('refuses a document the caller cannot see, a folder, an unknown name and a bad token', async () => {
+    const ada = await g.person('Ada');
+    const eve = await g.person('Eve');
+    const id = await newDocument(ada);
+    const attempts = [connect(id, eve.token), connect(ada.workspace.homeId, ada.token), connect('not-a-document', ada.token), connect(id, 'not-a-token')];
+    await until(() => attempts.every((a) => a.outcome.failed !== undefined), 'every attempt to be refused');
+    expect(attempts.map((a) => a.outcome.synced)).toEqual([false, false, false, false]);
+  });
+});

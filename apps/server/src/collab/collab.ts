@@ -1,0 +1,102 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ZId } from '@cabinet/contracts';
+import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import { WebSocketServer } from 'ws';
+import * as Y from 'yjs';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../errors.ts';
+import type { Actor } from '../modules/auth/actor.ts';
+import { publish } from '../modules/events/events.ts';
+import { findDocumentState, saveDocumentState } from '../modules/documents/documents.repo.ts';
+import { RANK, requireItem } from '../modules/items/items.policy.ts';
+import { inTransaction } from '../db/client.ts';
+import { documentText } from './document-text.ts';
+
+export const COLLAB_PATH = '/collab';
+/** A message bigger than this closes the socket: no edit is this large, a paste of a book included. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+type SocketActor = (req: { method: string; headers: IncomingMessage['headers']; ip: string }, token: string) => Promise<Actor>;
+
+interface CollabContext {
+  actor: Actor;
+}
+
+/**
+ * Who may open a document: the socket's caller (API token, or the session cookie from Cabinet's
+ * own origin) must see the document item; below editor the connection is read-only, so the
+ * server drops every update it sends.
+ */
+function authorization(ctx: AppContext, socketActor: SocketActor): Extension {
+  return {
+    extensionName: 'cabinet-authorization',
+    async onAuthenticate({ token, documentName, request, connectionConfig }) {
+      try {
+        if (!ZId.safeParse(documentName).success) throw new AppError('not_found');
+        const actor = await socketActor({ method: 'GET', headers: request.headers, ip: request.socket.remoteAddress ?? '' }, token);
+        const { item, role } = await requireItem(ctx.db, actor, documentName, 'view');
+        if (item.kind !== 'document') throw new AppError('not_found');
+        connectionConfig.readOnly = RANK[role] < RANK.editor || !actor.scopes.includes('write');
+        return { actor } satisfies CollabContext;
+      } catch (error) {
+        // Hocuspocus closes the socket as "permission denied" with this reason.
+        throw new Error(error instanceof AppError ? error.code : 'internal');
+      }
+    },
+  };
+}
+
+/** Documents load from and save to PostgreSQL: the whole state as one Yjs update, and its plain text. */
+function persistence(ctx: AppContext): Extension {
+  return {
+    extensionName: 'cabinet-persistence',
+    async onLoadDocument({ documentName, document }) {
+      const state = await findDocumentState(ctx.db, documentName);
+      if (state) Y.applyUpdate(document, state);
+      return document;
+    },
+    async onStoreDocument({ documentName, document, context }) {
+      const by = (context as Partial<CollabContext>).actor?.user.id ?? null;
+      await inTransaction(ctx.db, async (tx) => {
+        const item = await saveDocumentState(tx, documentName, Y.encodeStateAsUpdate(document), documentText(document), by);
+        if (item) await publish(tx, item.workspace_id, { type: 'item.updated', itemId: documentName, parentIds: item.parent_id ? [item.parent_id] : [] });
+      });
+    },
+  };
+}
+
+export interface Collab {
+  /** Takes the HTTP upgrade if it is for the collaboration socket; false when it is not. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Saves what is open and closes every socket. */
+  close(): Promise<void>;
+}
+
+/** Real-time editing over the Yjs protocol (Hocuspocus) on `/collab`, beside the HTTP API. */
+export function createCollab(ctx: AppContext, socketActor: SocketActor): Collab {
+  const hocuspocus = new Hocuspocus({
+    quiet: true,
+    debounce: 2000,
+    maxDebounce: 10_000,
+    extensions: [authorization(ctx, socketActor), persistence(ctx)],
+  });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // The HTTP server waits for upgraded sockets when it closes: they are ended here.
+  const upgraded = new Set<Duplex>();
+  return {
+    handleUpgrade(req, socket, head) {
+      if (new URL(req.url ?? '/', 'http://cabinet').pathname !== COLLAB_PATH) return false;
+      upgraded.add(socket);
+      socket.once('close', () => upgraded.delete(socket));
+      sockets.handleUpgrade(req, socket, head, (ws) => hocuspocus.handleConnection(ws, req));
+      return true;
+    },
+    async close() {
+      await Promise.all([...hocuspocus.documents.values()].map((document) => hocuspocus.storeDocumentHooks(document, { clientsCount: 0, context: {}, document, documentName: document.name, instance: hocuspocus, requestHeaders: {}, requestParameters: new URLSearchParams(), socketId: 'server' }, true)));
+      hocuspocus.closeConnections();
+      for (const socket of upgraded) socket.destroy();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}
