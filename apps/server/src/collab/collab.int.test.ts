@@ -115,6 +115,27 @@ describe('the collaboration socket', () => {
     await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Written by Ada\nMore from Ada');
   });
 
+  it('stops taking edits once a share is withdrawn, within seconds', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const id = await newDocument(ada);
+    await g.membership(bea, ada.workspace.id, 'guest');
+    await g.grant(id, { user: bea }, 'editor');
+    const owner = connect(id, ada.token);
+    const guest = connect(id, bea.token);
+    await until(() => owner.outcome.synced && guest.outcome.synced, 'both to sync');
+    addParagraph(guest.document, 'While shared');
+    await until(() => documentText(owner.document) === 'While shared', 'the shared edit to arrive');
+
+    await t.ctx.db.deleteFrom('item_grants').where('item_id', '=', id).execute();
+    await new Promise((r) => setTimeout(r, 5_200));
+    addParagraph(guest.document, 'After the share ended');
+    addParagraph(owner.document, 'Ada carries on');
+    await until(() => documentText(owner.document).includes('Ada carries on'), 'the owner to carry on');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(documentText(owner.document)).toBe('While shared\nAda carries on');
+  });
+
   it('opens with the session cookie from Cabinet’s own origin only', async () => {
     const ada = await g.person('Ada');
     const id = await newDocument(ada);

@@ -21,7 +21,14 @@ type SocketActor = (req: { method: string; headers: IncomingMessage['headers']; 
 
 interface CollabContext {
   actor: Actor;
+  /** The caller again, from the credentials the socket opened with (a revoked session or token fails). */
+  reauthenticate: () => Promise<Actor>;
+  /** When the caller and their access were last looked up. */
+  checkedAt: number;
 }
+
+/** Access is looked up again on an update at most this often: a revoked share takes effect within seconds, not per keystroke. */
+const RECHECK_MS = 5_000;
 
 /**
  * Who may open a document: the socket's caller (API token, or the session cookie from Cabinet's
@@ -34,15 +41,29 @@ function authorization(ctx: AppContext, socketActor: SocketActor): Extension {
     async onAuthenticate({ token, documentName, request, connectionConfig }) {
       try {
         if (!ZId.safeParse(documentName).success) throw new AppError('not_found');
-        const actor = await socketActor({ method: 'GET', headers: request.headers, ip: request.socket.remoteAddress ?? '' }, token);
+        const reauthenticate = () => socketActor({ method: 'GET', headers: request.headers, ip: request.socket.remoteAddress ?? '' }, token);
+        const actor = await reauthenticate();
         const { item, role } = await requireItem(ctx.db, actor, documentName, 'view');
         if (item.kind !== 'document') throw new AppError('not_found');
         connectionConfig.readOnly = RANK[role] < RANK.editor || !actor.scopes.includes('write');
-        return { actor } satisfies CollabContext;
+        return { actor, reauthenticate, checkedAt: Date.now() } satisfies CollabContext;
       } catch (error) {
         // Hocuspocus closes the socket as "permission denied" with this reason.
         throw new Error(error instanceof AppError ? error.code : 'internal');
       }
+    },
+    // Every message passes here: access that was withdrawn or lowered since the connection opened
+    // closes it or makes it read-only before the message is applied.
+    async beforeHandleMessage({ connection, context, documentName }) {
+      const c = context as CollabContext;
+      if (Date.now() - c.checkedAt < RECHECK_MS) return;
+      c.checkedAt = Date.now();
+      const access = await c
+        .reauthenticate()
+        .then((actor) => requireItem(ctx.db, (c.actor = actor), documentName, 'view'))
+        .catch(() => undefined);
+      if (!access) throw Object.assign(new Error('not_found'), { reason: 'not_found' });
+      connection.readOnly = RANK[access.role] < RANK.editor || !c.actor.scopes.includes('write');
     },
   };
 }
