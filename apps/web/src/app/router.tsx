@@ -2,7 +2,7 @@ import { createBrowserRouter } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { SignInPage } from '../features/auth/components/sign-in-page.tsx';
 import { AccountPage } from './routes/account.tsx';
-import { FolderRoute, RecentRoute, StarredRoute, TrashRoute } from './routes/folder.tsx';
+import { DocumentRoute, FolderRoute, RecentRoute, StarredRoute, TrashRoute } from './routes/folder.tsx';
 import { HomePage } from './routes/home.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
@@ -24,6 +24,7 @@ export const router = createBrowserRouter([
       { path: 'starred', element: <StarredRoute /> },
       { path: 'trash', element: <TrashRoute /> },
       { path: 'f/:folderId', element: <FolderRoute /> },
+      { path: 'd/:docId', element: <DocumentRoute /> },
       { path: 'search', element: <SectionPlaceholder section="search" /> },
       { path: 'settings/*', element: <SectionPlaceholder section="settings" /> },
     ],

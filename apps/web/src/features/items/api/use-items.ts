@@ -57,6 +57,7 @@ export function useItemMutations(ws: string) {
   const options = { onSuccess: refresh };
   return {
     createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'folder', ...v }), ...options }),
+    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'document', ...v }), ...options }),
     rename: useMutation({ mutationFn: (v: { id: string; name: string }) => api<TItem>('PATCH', `/items/${v.id}`, { name: v.name }), ...options }),
     trash: useMutation({ mutationFn: (id: string) => api<TItem>('POST', `/items/${id}/trash`), ...options }),
     restore: useMutation({ mutationFn: (id: string) => api<{ item: TItem; restoredInto: 'original' | 'home' }>('POST', `/items/${id}/restore`), ...options }),

@@ -1,9 +1,9 @@
 import { Anchor, Box, Breadcrumbs, Button, Group, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFileUpload, IconFolderOpen, IconFolderPlus, IconFolderUp, IconUpload } from '@tabler/icons-react';
+import { IconFilePlus, IconFileUpload, IconFolderOpen, IconFolderPlus, IconFolderUp, IconUpload } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useRef, useState, type DragEvent } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
@@ -28,7 +28,8 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
   const m = useItemMutations(ws);
   const uploader = useUploader();
   const linkTo = useItemLinks(workspace);
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState<'folder' | 'document' | null>(null);
+  const navigate = useNavigate();
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
@@ -118,8 +119,11 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
           <ViewSwitch value={view} onChange={setView} />
           {editable && (
           <Group gap="xs">
-            <Button variant="default" leftSection={<IconFolderPlus aria-hidden size={18} />} onClick={() => setCreating(true)}>
+            <Button variant="default" leftSection={<IconFolderPlus aria-hidden size={18} />} onClick={() => setCreating('folder')}>
               New folder
+            </Button>
+            <Button variant="default" leftSection={<IconFilePlus aria-hidden size={18} />} onClick={() => setCreating('document')}>
+              New document
             </Button>
             <Menu position="bottom-end">
               <Menu.Target>
@@ -190,8 +194,21 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
           <Text fw={600}>Drop to upload to “{title}”</Text>
         </Box>
       )}
-      {creating && (
-        <NameDialog title="New folder" label="Folder name" submitLabel="Create" initial="Untitled folder" onClose={() => setCreating(false)} onSubmit={(name) => m.createFolder.mutateAsync({ parentId: folderId, name })} />
+      {creating === 'folder' && (
+        <NameDialog title="New folder" label="Folder name" submitLabel="Create" initial="Untitled folder" onClose={() => setCreating(null)} onSubmit={(name) => m.createFolder.mutateAsync({ parentId: folderId, name })} />
+      )}
+      {creating === 'document' && (
+        <NameDialog
+          title="New document"
+          label="Document name"
+          submitLabel="Create"
+          initial="Untitled document"
+          onClose={() => setCreating(null)}
+          onSubmit={async (name) => {
+            const doc = await m.createDocument.mutateAsync({ parentId: folderId, name });
+            void navigate(linkTo(doc)!);
+          }}
+        />
       )}
     </Stack>
   );

@@ -5,8 +5,8 @@ export function folderTitle(item: TItem, workspace: TWorkspace): string {
   return item.id === workspace.homeId ? 'My files' : item.id === workspace.rootId ? 'Workspace' : item.name;
 }
 
-/** Where a folder opens in the app (files open their bytes instead, so they have none). */
+/** Where a folder or a document opens in the app (files open their bytes instead, so they have none). */
 export function useItemLinks(workspace: TWorkspace) {
   const base = `/w/${workspace.slug}`;
-  return (item: TItem) => (item.kind !== 'folder' ? undefined : item.id === workspace.homeId ? `${base}/my` : `${base}/f/${item.id}`);
+  return (item: TItem) => (item.kind === 'document' ? `${base}/d/${item.id}` : item.kind !== 'folder' ? undefined : item.id === workspace.homeId ? `${base}/my` : `${base}/f/${item.id}`);
 }
