@@ -68,5 +68,16 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByText('Nothing starred yet')).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
+
+    test('the document editor has no serious accessibility violations', async ({ page }) => {
+      await signUp(page);
+      await page.getByRole('link', { name: 'My files' }).click();
+      await page.getByRole('button', { name: 'New document' }).click();
+      await page.getByRole('button', { name: 'Create' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+      await page.getByLabel('Content of Untitled document').click();
+      await page.keyboard.type('Some words to look at.');
+      expect(await seriousViolations(page)).toEqual([]);
+    });
   });
 }

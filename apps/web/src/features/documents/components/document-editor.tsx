@@ -1,4 +1,6 @@
-import { Avatar, Badge, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { Avatar, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { IconCloudCheck, IconCloudOff, IconEye, IconLoader2, IconLock } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import Collaboration from '@tiptap/extension-collaboration';
 import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { EditorContent, useEditor } from '@tiptap/react';
@@ -7,11 +9,11 @@ import StarterKit from '@tiptap/starter-kit';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
 import './document-editor.css';
 
-const STATE_LABEL: Record<SyncState, { text: string; color: string }> = {
-  connecting: { text: 'Saving…', color: 'gray' },
-  saved: { text: 'Saved', color: 'green' },
-  offline: { text: 'Offline — changes will sync', color: 'orange' },
-  refused: { text: 'This document cannot be opened', color: 'red' },
+const STATE_LABEL: Record<SyncState, { text: string; icon: ReactNode }> = {
+  connecting: { text: 'Saving…', icon: <IconLoader2 aria-hidden size={16} /> },
+  saved: { text: 'Saved', icon: <IconCloudCheck aria-hidden size={16} color="var(--mantine-color-green-7)" /> },
+  offline: { text: 'Offline — changes will sync', icon: <IconCloudOff aria-hidden size={16} color="var(--mantine-color-orange-7)" /> },
+  refused: { text: 'This document cannot be opened', icon: <IconLock aria-hidden size={16} color="var(--mantine-color-red-7)" /> },
 };
 
 /** A caret colour for a person, the same on every screen (`#rrggbb`, as the caret extension needs). */
@@ -56,11 +58,17 @@ export function DocumentEditor({ documentId, title, editable, me }: { documentId
             </Tooltip>
           ))}
         </Group>
-        <Group gap="xs">
-          {!editable && <Badge variant="light" color="gray">View only</Badge>}
-          <Badge variant="light" color={status.color} role="status">
-            {status.text}
-          </Badge>
+        <Group gap="md">
+          {!editable && (
+            <Group gap={4}>
+              <IconEye aria-hidden size={16} />
+              <Text size="sm">View only</Text>
+            </Group>
+          )}
+          <Group gap={4} role="status">
+            {status.icon}
+            <Text size="sm">{status.text}</Text>
+          </Group>
         </Group>
       </Group>
       <Paper withBorder p="lg" radius="md" mih={300}>
