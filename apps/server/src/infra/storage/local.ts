@@ -256,9 +256,8 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
         sha256 = hash.digest('hex');
       }
       // Earlier sendings of a part, parts not asked for and temporary files do not go with the object.
-      for (const name of listing.names) {
-        if (!chosen.some((p) => p.file === name)) await rm(path.join(dir, name), { force: true });
-      }
+      const kept = new Set(chosen.map((p) => p.file));
+      for (const name of listing.names) if (!kept.has(name)) await rm(path.join(dir, name), { force: true });
       // The parts' names must last before the folder moves into place, and the move before the
       // caller records the object.
       await fsyncPath(dir);

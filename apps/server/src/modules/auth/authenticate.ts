@@ -1,5 +1,6 @@
 import { CSRF_HEADER, type TTokenScope } from '@cabinet/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
+import fastifyCookie from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
@@ -68,7 +69,7 @@ export function authenticator(ctx: AppContext) {
   async function socketActor(req: Caller, token: string): Promise<Actor> {
     if (token && token !== SESSION_TOKEN) return fromToken(req, token);
     if (req.headers.origin !== publicOrigin) throw new AppError('forbidden', 'Connections from other sites are refused.');
-    const cookie = cookieValue(req.headers.cookie, SESSION_COOKIE);
+    const cookie = fastifyCookie.parse(req.headers.cookie ?? '')[SESSION_COOKIE];
     if (!cookie) throw new AppError('unauthenticated');
     return fromSession(req, cookie);
   }
@@ -100,11 +101,3 @@ export function authenticator(ctx: AppContext) {
 
 /** The token a browser sends on the collaboration socket: "use my session cookie". */
 export const SESSION_TOKEN = 'session';
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
-  }
-  return undefined;
-}

@@ -10,7 +10,7 @@ import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../auth/actor.ts';
 import { createdNotices, publish } from '../events/events.ts';
 import { requireItem, requireItems, type ItemAccess } from '../items/items.policy.ts';
-import { findActiveSibling, findItem, upsertVisit } from '../items/items.repo.ts';
+import { findActiveSibling, upsertVisit } from '../items/items.repo.ts';
 import { presentItem, suggestFreeName } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import {
@@ -118,10 +118,9 @@ export function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: st
   return one(startUploads(ctx, actor, workspaceIdOrSlug, [input]));
 }
 
-/** A new version of a file, uploaded the same way. */
-export async function startVersionUpload(ctx: AppContext, actor: Actor, itemId: string, input: Omit<StartInput, 'parentId' | 'name' | 'onConflict'>): Promise<TStartedUpload> {
-  const { item } = await requireItem(ctx.db, actor, itemId, 'edit');
-  return startUpload(ctx, actor, item.workspace_id, { ...input, parentId: item.parent_id ?? item.id, name: item.name, onConflict: 'replace', versionOf: item.id });
+/** A new version of a file, uploaded the same way (into the file's folder, under its name). */
+export function startVersionUpload(ctx: AppContext, actor: Actor, itemId: string, input: Omit<StartInput, 'parentId' | 'name' | 'onConflict' | 'versionOf'>): Promise<TStartedUpload> {
+  return one(startUploads(ctx, actor, null, [{ ...input, parentId: itemId, name: 'version', onConflict: 'replace', versionOf: itemId }]));
 }
 
 interface StartPlan {
@@ -132,11 +131,12 @@ interface StartPlan {
 }
 
 /**
- * Opens several uploads into one workspace with a handful of statements whatever their number:
+ * Opens several uploads into one workspace (the route's; null: the targets' own, for a new
+ * version) with a handful of statements whatever their number:
  * the folders' access in one query, the names and the quota in one, the rows in one. No
  * transaction: nothing here is visible, and completion checks everything again.
  */
-export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
+export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
   const targets = await requireItems(db, actor, inputs.map((i) => i.versionOf ?? i.parentId), 'edit');
   let workspaceId: string | undefined;
@@ -144,8 +144,8 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
     if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
     const target = targets.get(input.versionOf ?? input.parentId)!;
     if (target instanceof AppError) return target;
-    // The target's access row names its workspace: the route's workspace (id or slug) must be it.
-    if (target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug) return new AppError('not_found');
+    // The target's access row names its workspace: the route's workspace (id or slug), when it names one, must be it.
+    if (workspaceIdOrSlug !== null && target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug) return new AppError('not_found');
     workspaceId = target.item.workspace_id;
     if (input.versionOf) {
       if (target.item.kind !== 'file') return new AppError('invalid_input', 'Only files have versions.');
@@ -334,8 +334,7 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
     if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
     const upload = found.get(input.id);
     if (upload?.state === 'completed' && upload.result_item_id) {
-      const item = await findItem(db, upload.result_item_id);
-      const access = item ? await requireItem(db, actor, item.id, 'view') : undefined;
+      const access = await requireItem(db, actor, upload.result_item_id, 'view').catch(() => undefined);
       if (access) return { upload: presentUpload(upload), item: presentItem(access.item, access.role) };
     }
     return verifyUpload(ctx, requireOpen(upload), input, upload?.parent_id ? parents.get(upload.parent_id) : undefined);
@@ -376,21 +375,21 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
     throw error;
   }
 
-  // The parts, unless an earlier call already joined them (the storage then knows the upload no more).
-  const parts = await storage.listParts(upload.blob_key, upload.storage_upload_id).catch(async (error: unknown) => {
-    if (error instanceof AppError && error.code === 'upload_expired' && (await storage.stat(upload.blob_key))) return undefined;
-    throw error;
-  });
-  let joined: { size: number } | null;
-  let sha256: string | undefined;
-  if (parts) {
-    checkParts(upload, parts);
-    const result = await storage.completeMultipart(upload.blob_key, upload.storage_upload_id, parts);
-    joined = { size: result.size };
-    sha256 = result.sha256;
-  } else joined = await storage.stat(upload.blob_key);
-  if (!joined) throw new AppError('upload_expired');
-  sha256 ??= await hashObject(storage, upload.blob_key);
+  // The parts — unless an earlier call already joined them, and the storage knows the upload no more.
+  const joining = await storage.listParts(upload.blob_key, upload.storage_upload_id).then(
+    (parts) => ({ parts }),
+    async (error: unknown) => {
+      const object = error instanceof AppError && error.code === 'upload_expired' ? await storage.stat(upload.blob_key) : null;
+      if (!object) throw error;
+      return { object };
+    },
+  );
+  let joined: { size: number; sha256?: string | undefined };
+  if ('parts' in joining) {
+    checkParts(upload, joining.parts);
+    joined = await storage.completeMultipart(upload.blob_key, upload.storage_upload_id, joining.parts);
+  } else joined = joining.object;
+  const sha256 = joined.sha256 ?? (await hashObject(storage, upload.blob_key));
   const expected = input.sha256 ?? upload.sha256;
   if (joined.size !== Number(upload.size_bytes) || (expected && expected !== sha256)) {
     const why = joined.size !== Number(upload.size_bytes) ? `The upload holds ${joined.size} bytes, not the ${Number(upload.size_bytes)} declared.` : 'The bytes received do not match the SHA-256 given.';

@@ -10,7 +10,8 @@ import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts'
 import './document-editor.css';
 
 const STATE_LABEL: Record<SyncState, { text: string; icon: ReactNode }> = {
-  connecting: { text: 'Saving…', icon: <IconLoader2 aria-hidden size={16} /> },
+  connecting: { text: 'Connecting…', icon: <IconLoader2 aria-hidden size={16} /> },
+  saving: { text: 'Saving…', icon: <IconLoader2 aria-hidden size={16} /> },
   saved: { text: 'Saved', icon: <IconCloudCheck aria-hidden size={16} color="var(--mantine-color-green-7)" /> },
   offline: { text: 'Offline — changes will sync', icon: <IconCloudOff aria-hidden size={16} color="var(--mantine-color-orange-7)" /> },
   refused: { text: 'This document cannot be opened', icon: <IconLock aria-hidden size={16} color="var(--mantine-color-red-7)" /> },

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import * as Y from 'yjs';
 
 /** How the connection to the collaboration server stands, in the words the page shows. */
-export type SyncState = 'connecting' | 'saved' | 'offline' | 'refused';
+export type SyncState = 'connecting' | 'saving' | 'saved' | 'offline' | 'refused';
 
 export interface Collaborator {
   clientId: number;
@@ -24,7 +24,7 @@ export function useCollaboration(documentId: string) {
   useEffect(() => {
     const update = () => {
       if (!navigator.onLine || provider.configuration.websocketProvider.status !== 'connected') setState((s) => (s === 'refused' ? s : provider.isSynced ? 'offline' : 'connecting'));
-      else setState(provider.hasUnsyncedChanges ? 'connecting' : 'saved');
+      else setState(!provider.isSynced ? 'connecting' : provider.hasUnsyncedChanges ? 'saving' : 'saved');
     };
     const refused = () => setState('refused');
     const present = () => {
