@@ -1,13 +1,13 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { documentNode, documentText as textOfNode } from '@cabinet/doc-schema/server';
 import * as Y from 'yjs';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { SESSION_COOKIE } from '../modules/sessions/sessions.service.ts';
 import { insertSession } from '../modules/sessions/sessions.repo.ts';
 import { given, type Person } from '../testing/given.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { documentText } from './document-text.ts';
 
 let t: TestApp;
 let g: ReturnType<typeof given>;
@@ -69,6 +69,7 @@ async function newDocument(owner: Person, name = 'Plan') {
   return res.body.id as string;
 }
 
+const documentText = (document: Y.Doc) => textOfNode(documentNode(document));
 const storedText = async (id: string) => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text;
 
 describe('the collaboration socket', () => {

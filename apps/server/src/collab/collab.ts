@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { ZId } from '@cabinet/contracts';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
+import { documentNode, documentText } from '@cabinet/doc-schema/server';
 import * as Y from 'yjs';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -11,7 +12,6 @@ import { publish } from '../modules/events/events.ts';
 import { findDocumentState, saveDocumentState } from '../modules/documents/documents.repo.ts';
 import { RANK, requireItem } from '../modules/items/items.policy.ts';
 import { inTransaction } from '../db/client.ts';
-import { documentText } from './document-text.ts';
 
 export const COLLAB_PATH = '/collab';
 /** A message bigger than this closes the socket: no edit is this large, a paste of a book included. */
@@ -80,7 +80,7 @@ function persistence(ctx: AppContext): Extension {
     async onStoreDocument({ documentName, document, context }) {
       const by = (context as Partial<CollabContext>).actor?.user.id ?? null;
       await inTransaction(ctx.db, async (tx) => {
-        const item = await saveDocumentState(tx, documentName, Y.encodeStateAsUpdate(document), documentText(document), by);
+        const item = await saveDocumentState(tx, documentName, Y.encodeStateAsUpdate(document), documentText(documentNode(document)), by);
         if (item) await publish(tx, item.workspace_id, { type: 'item.updated', itemId: documentName, parentIds: item.parent_id ? [item.parent_id] : [] });
       });
     },

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { documentNode, documentText, documentUpdate, fromHTML, fromMarkdown, nodeFromJSON, toHTML, toMarkdown } from './server.ts';
+
+const MARKDOWN = `# Plans
+
+Some **bold**, *italic*, \`code\` and a [link](https://example.com/a?b=c).
+
+## Lists
+
+- one
+- two
+  - nested
+
+1. first
+2. second
+
+- [ ] to do
+- [x] done
+
+> a quote
+
+\`\`\`ts
+const x = 1;
+\`\`\`
+
+| name | size |
+| --- | --- |
+| a | 1 |
+
+![chart](https://example.com/chart.png)
+
+---
+
+Text with ![icon](/api/v1/items/0190a0a0-0000-7000-8000-000000000000/content) inside.
+`;
+
+const types = (md: string) => JSON.stringify(fromMarkdown(md));
+
+describe('Markdown', () => {
+  it('keeps headings, lists, task lists, quotes, code, tables, links, images and rules through a round trip', () => {
+    const once = toMarkdown(nodeFromJSON(fromMarkdown(MARKDOWN)));
+    for (const piece of ['# Plans', '## Lists', '**bold**', '*italic*', '`code`', '[link](https://example.com/a?b=c)', '- one', '  - nested', '1. first', '- [ ] to do', '- [x] done', '> a quote', '```ts\nconst x = 1;\n```', '| name | size |', '![chart](https://example.com/chart.png)', '---', 'Text with ![icon](/api/v1/items/'])
+      expect(once).toContain(piece);
+    // A second trip changes nothing: the form is stable.
+    expect(toMarkdown(nodeFromJSON(fromMarkdown(once)))).toBe(once);
+  });
+
+  it('drops javascript: links and images but keeps their text', () => {
+    const json = types('[click](javascript:alert(1)) and ![x](javascript:alert(1)) and <script>alert(1)</script>');
+    expect(json).not.toContain('javascript:');
+    expect(json).toContain('click');
+    expect(toHTML(nodeFromJSON(fromMarkdown('<script>alert(1)</script>')))).toContain('&lt;script&gt;');
+  });
+
+  it('reads an empty file as an empty document', () => {
+    expect(toMarkdown(nodeFromJSON(fromMarkdown('')))).toBe('');
+  });
+});
+
+describe('HTML', () => {
+  it('drops scripts, event handlers, javascript: links and frames', () => {
+    const html = toHTML(
+      nodeFromJSON(fromHTML('<p onclick="alert(1)">hi<script>alert(1)</script> <a href="javascript:alert(1)">x</a><img src="x:y" onerror="alert(1)"><img src="https://e.com/i.png" onerror="alert(2)"></p><iframe src="https://evil"></iframe><style>p{}</style>')),
+    );
+    expect(html).not.toMatch(/script|onclick|onerror|javascript|iframe|style>/i);
+    expect(html).toContain('<img src="https://e.com/i.png">');
+    expect(html).toContain('hi');
+  });
+
+  it('keeps the structure of a document', () => {
+    const html = toHTML(nodeFromJSON(fromMarkdown(MARKDOWN)));
+    for (const tag of ['<h1>Plans</h1>', '<strong>bold</strong>', '<ul>', '<ol>', 'data-type="taskList"', '<blockquote>', '<pre><code class="language-ts">', '<table', '<hr>', '<a '])
+      expect(html).toContain(tag);
+  });
+});
+
+describe('Yjs state', () => {
+  it('holds the document and gives its text one block to a line', () => {
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, documentUpdate(fromMarkdown('# Title\n\nfirst line\n\n- item\n')));
+    expect(documentText(documentNode(doc))).toBe('Title\nfirst line\nitem');
+  });
+
+  it('refuses content the schema does not know', () => {
+    expect(() => documentUpdate({ type: 'doc', content: [{ type: 'marquee' }] })).toThrow();
+  });
+});

@@ -1,0 +1,96 @@
+/**
+ * A document's other forms, for the server (Node only: HTML goes through happy-dom with scripts
+ * off): its Yjs state, ProseMirror JSON, plain text, Markdown and HTML. Everything passes through
+ * the schema, so what the schema does not know — scripts, event handlers, `javascript:` links,
+ * styles — is dropped on the way in and never written on the way out.
+ */
+import { getSchema, getText, getTextSerializersFromSchema, type JSONContent } from '@tiptap/core';
+import { generateHTML, generateJSON } from '@tiptap/html/server';
+import { MarkdownManager } from '@tiptap/markdown';
+import { Node as PMNode } from '@tiptap/pm/model';
+import { prosemirrorJSONToYDoc, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
+import * as Y from 'yjs';
+import { DOCUMENT_FRAGMENT, documentExtensions, isSafeUrl } from './index.ts';
+
+const extensions = documentExtensions();
+const schema = getSchema(extensions);
+const textSerializers = getTextSerializersFromSchema(schema);
+let markdownManager: MarkdownManager | undefined;
+const markdown = () => (markdownManager ??= new MarkdownManager({ extensions }));
+
+export type { JSONContent };
+
+/**
+ * The document a Yjs doc holds, as the schema reads it and cleaned like anything imported: a
+ * client that wrote a `javascript:` link straight into the Yjs state does not get it exported.
+ */
+export function documentNode(doc: Y.Doc): PMNode {
+  return nodeFromJSON(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(DOCUMENT_FRAGMENT), schema).toJSON());
+}
+
+/** ProseMirror JSON read into the schema and cleaned: unknown nodes fail here, before anything is stored. */
+export function nodeFromJSON(json: JSONContent): PMNode {
+  const cleaned = wrapStrayInlines(withoutUnsafeUrls(json));
+  // An empty file is an empty document: one empty paragraph.
+  if (cleaned.type === 'doc' && !cleaned.content?.length) cleaned.content = [{ type: 'paragraph' }];
+  const node = PMNode.fromJSON(schema, cleaned);
+  node.check();
+  return node;
+}
+
+/** Links whose address is not safe lose the link (the text stays); images without a safe address go. */
+function withoutUnsafeUrls(json: JSONContent): JSONContent {
+  const marks = json.marks?.filter((m) => m.type !== 'link' || (typeof m.attrs?.href === 'string' && isSafeUrl(m.attrs.href)));
+  const content = json.content?.filter((c) => c.type !== 'image' || (typeof c.attrs?.src === 'string' && isSafeUrl(c.attrs.src))).map(withoutUnsafeUrls);
+  return { ...json, ...(marks ? { marks } : {}), ...(content ? { content } : {}) };
+}
+
+/**
+ * Inline content where blocks belong (an image alone on its line in Markdown comes out beside the
+ * paragraphs, not in one) goes into a paragraph of its own.
+ */
+function wrapStrayInlines(json: JSONContent): JSONContent {
+  if (!json.content) return json;
+  const content = json.content.map(wrapStrayInlines);
+  const type = json.type ? schema.nodes[json.type] : undefined;
+  if (!type || type.inlineContent || type.isLeaf) return { ...json, content };
+  const blocks: JSONContent[] = [];
+  let run: JSONContent[] | undefined;
+  for (const child of content) {
+    if (child.type && schema.nodes[child.type]?.isInline) {
+      if (!run) blocks.push({ type: 'paragraph', content: (run = []) });
+      run.push(child);
+    } else {
+      run = undefined;
+      blocks.push(child);
+    }
+  }
+  return { ...json, content: blocks };
+}
+
+/** One Yjs update that creates the whole document: what a new or imported document is stored as. */
+export function documentUpdate(json: JSONContent): Uint8Array {
+  return Y.encodeStateAsUpdate(prosemirrorJSONToYDoc(schema, nodeFromJSON(json).toJSON(), DOCUMENT_FRAGMENT));
+}
+
+/** Plain text for search and previews: one line per block, mentions as `@name`. */
+export function documentText(node: PMNode): string {
+  return getText(node, { blockSeparator: '\n', textSerializers }).replace(/\n{2,}/g, '\n').trim();
+}
+
+export function fromMarkdown(source: string): JSONContent {
+  return nodeFromJSON(markdown().parse(source)).toJSON();
+}
+
+export function toMarkdown(node: PMNode): string {
+  return markdown().serialize(node.toJSON());
+}
+
+export function fromHTML(html: string): JSONContent {
+  return nodeFromJSON(generateJSON(html, extensions)).toJSON();
+}
+
+/** The document's body as HTML (no `<html>` around it). */
+export function toHTML(node: PMNode): string {
+  return generateHTML(node.toJSON(), extensions);
+}
