@@ -24,3 +24,13 @@ export const ZCreateWorkspaceRequest = z.object({
 export type TCreateWorkspaceRequest = z.infer<typeof ZCreateWorkspaceRequest>;
 
 export const ZWorkspaceList = z.object({ items: z.array(ZWorkspace), nextCursor: z.string().nullable() });
+
+/** A member as other members see them (guests see no member list, PRODUCT.md §6). */
+export const ZMember = z.object({ userId: ZId, name: z.string(), email: z.string(), role: ZWorkspaceRole });
+export type TMember = z.infer<typeof ZMember>;
+export const ZMemberList = z.object({ items: z.array(ZMember), nextCursor: z.string().nullable() });
+export const ZMembersQuery = z.object({
+  /** Part of a name or email, as typed after `@` in a document. */
+  q: z.string().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});

@@ -1,5 +1,6 @@
 import type { AnyExtension } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
+import Link from '@tiptap/extension-link';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
 import Mention, { type MentionOptions } from '@tiptap/extension-mention';
 import { TableKit } from '@tiptap/extension-table';
@@ -34,6 +35,12 @@ const SafeImage = Image.extend({
   parseMarkdown: (token, helpers) => helpers.createNode('image', { src: safeOrNull(token.href), title: token.title ?? null, alt: token.text ?? null }),
 }).configure({ inline: true });
 
+/**
+ * Links: typed addresses become links, only safe addresses are kept, and typing at the end of a
+ * link does not stretch it (autolink alone would make the mark inclusive).
+ */
+const SafeLink = Link.extend({ inclusive: () => false }).configure({ openOnClick: false, autolink: true, defaultProtocol: 'https', isAllowedUri: (url) => isSafeUrl(url) });
+
 function safeOrNull(url: string | null | undefined): string | null {
   return url && isSafeUrl(url) ? url : null;
 }
@@ -55,8 +62,9 @@ export function documentExtensions(options: DocumentSchemaOptions = {}): AnyExte
       // Undo belongs to the collaboration extension in the browser: it undoes your own changes only.
       undoRedo: false,
       codeBlock: options.codeBlock ? false : {},
-      link: { openOnClick: false, autolink: true, defaultProtocol: 'https', isAllowedUri: (url) => isSafeUrl(url) },
+      link: false,
     }),
+    SafeLink,
     ...(options.codeBlock ? [options.codeBlock] : []),
     TaskList,
     TaskItem.configure({ nested: true }),

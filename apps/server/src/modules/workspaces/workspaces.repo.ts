@@ -60,3 +60,18 @@ export async function insertMembership(db: Q, m: { workspaceId: string; userId: 
   await db.insertInto('memberships').values({ workspace_id: m.workspaceId, user_id: m.userId, role: m.role, home_item_id: homeId }).execute();
   return homeId;
 }
+
+/** Active members whose name or email contains `q` (all when it is empty), by name. */
+export function findMembers(db: Q, workspaceId: string, q: string, limit: number) {
+  let query = db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id as user_id', 'u.name', 'u.email', 'm.role'])
+    .where('m.workspace_id', '=', workspaceId)
+    .where('u.status', '=', 'active');
+  if (q) {
+    const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.email', 'ilike', pattern)]));
+  }
+  return query.orderBy('u.name').orderBy('u.id').limit(limit).execute();
+}

@@ -1,10 +1,10 @@
-import { ZCreateWorkspaceRequest, ZWorkspace, ZWorkspaceList } from '@cabinet/contracts';
+import { ZCreateWorkspaceRequest, ZMemberList, ZMembersQuery, ZWorkspace, ZWorkspaceList } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../auth/actor.ts';
-import { createWorkspace, getWorkspace, listWorkspaces } from './workspaces.service.ts';
+import { createWorkspace, getWorkspace, listMembers, listWorkspaces } from './workspaces.service.ts';
 
 export async function workspacesRoutes(app: FastifyInstance, ctx: AppContext) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -21,5 +21,18 @@ export async function workspacesRoutes(app: FastifyInstance, ctx: AppContext) {
     '/workspaces/:ws',
     { schema: { tags: ['workspaces'], summary: 'One workspace, by id or slug', params: z.object({ ws: z.string().min(1).max(64) }), response: { 200: ZWorkspace } } },
     async (req) => getWorkspace(ctx.db, requireActor(req).user, req.params.ws),
+  );
+  r.get(
+    '/workspaces/:ws/members',
+    {
+      schema: {
+        tags: ['workspaces'],
+        summary: 'Members of a workspace, optionally those whose name or email contains q (not for guests)',
+        params: z.object({ ws: z.string().min(1).max(64) }),
+        querystring: ZMembersQuery,
+        response: { 200: ZMemberList },
+      },
+    },
+    async (req) => ({ items: await listMembers(ctx.db, requireActor(req).user, req.params.ws, req.query.q ?? '', req.query.limit), nextCursor: null }),
   );
 }

@@ -1,9 +1,10 @@
-import type { TCreateWorkspaceRequest, TWorkspace } from '@cabinet/contracts';
+import type { TCreateWorkspaceRequest, TMember, TWorkspace } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/client.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import {
+  findMembers,
   findMemberWorkspace,
   insertMembership,
   insertWorkspace,
@@ -75,4 +76,11 @@ export async function getWorkspace(db: Q, user: UserRow, idOrSlug: string): Prom
   const w = await findMemberWorkspace(db, user.id, idOrSlug);
   if (!w) throw new AppError('not_found', 'No such workspace.');
   return presentWorkspace(w);
+}
+
+/** The workspace's members, for mentions and sharing; a guest sees only what is shared with them, not who else is here. */
+export async function listMembers(db: Q, user: UserRow, idOrSlug: string, q: string, limit: number): Promise<TMember[]> {
+  const w = await getWorkspace(db, user, idOrSlug);
+  if (w.role === 'guest') throw new AppError('forbidden', 'Guests cannot see the member list.');
+  return (await findMembers(db, w.id, q, limit)).map((m) => ({ userId: m.user_id, name: m.name, email: m.email, role: m.role }));
 }

@@ -1,12 +1,12 @@
 import { Avatar, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconCloudCheck, IconCloudOff, IconEye, IconLoader2, IconLock } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
-import Collaboration from '@tiptap/extension-collaboration';
-import CollaborationCaret from '@tiptap/extension-collaboration-caret';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { Placeholder } from '@tiptap/extensions';
-import StarterKit from '@tiptap/starter-kit';
+import { useState, type ReactNode } from 'react';
+import { editorExtensions } from '../editor/extensions.ts';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
+import { EditorToolbar } from './editor-toolbar.tsx';
+import { ImageDialog } from './image-dialog.tsx';
+import { LinkDialog } from './link-dialog.tsx';
 import './document-editor.css';
 
 const STATE_LABEL: Record<SyncState, { text: string; icon: ReactNode }> = {
@@ -30,23 +30,22 @@ export function colorFor(id: string): string {
 }
 
 /** The editor of one document, shared live with everyone who has it open. */
-export function DocumentEditor({ documentId, title, editable, me }: { documentId: string; title: string; editable: boolean; me: { id: string; name: string } }) {
-  const { document, provider, state, people } = useCollaboration(documentId);
+export function DocumentEditor({ workspaceId, documentId, title, editable, me }: { workspaceId: string; documentId: string; title: string; editable: boolean; me: { id: string; name: string } }) {
+  const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id });
+  const [asking, setAsking] = useState<'link' | 'image'>();
   const editor = useEditor(
     {
       editable,
-      extensions: [
-        // Undo is the collaboration extension's: it undoes your own changes only.
-        StarterKit.configure({ undoRedo: false }),
-        Placeholder.configure({ placeholder: editable ? 'Write something, or type # for a heading, - for a list…' : '' }),
-        Collaboration.configure({ document }),
-        CollaborationCaret.configure({ provider, user: { name: me.name, color: colorFor(me.id) } }),
-      ],
+      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: setAsking }),
       editorProps: { attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' } },
     },
     [document, provider, editable],
   );
   const status = STATE_LABEL[state];
+  const close = () => {
+    setAsking(undefined);
+    editor?.commands.focus();
+  };
   return (
     <>
       <Group justify="space-between" wrap="wrap" gap="xs">
@@ -72,9 +71,41 @@ export function DocumentEditor({ documentId, title, editable, me }: { documentId
           </Group>
         </Group>
       </Group>
-      <Paper withBorder p="lg" radius="md" mih={300}>
-        {state === 'refused' ? <Text c="dimmed">You do not have access to this document, or it no longer exists.</Text> : <EditorContent editor={editor} />}
+      <Paper withBorder radius="md" mih={300}>
+        {editable && editor && state !== 'refused' && (
+          <Paper px="xs" py={4} radius={0} style={{ borderBottom: '1px solid var(--mantine-color-default-border)', position: 'sticky', top: 0, zIndex: 2 }}>
+            <EditorToolbar editor={editor} onLink={() => setAsking('link')} onImage={() => setAsking('image')} />
+          </Paper>
+        )}
+        <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
+          {state === 'refused' ? <Text c="dimmed">You do not have access to this document, or it no longer exists.</Text> : <EditorContent editor={editor} />}
+        </div>
       </Paper>
+      {editor && asking === 'link' && (
+        <LinkDialog
+          initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
+          onApply={(href) => {
+            // With nothing selected the address itself becomes the link's text.
+            if (editor.state.selection.empty && !editor.isActive('link')) editor.chain().focus().insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run();
+            else editor.chain().focus().extendMarkRange('link').setLink({ href }).run();
+            setAsking(undefined);
+          }}
+          onRemove={() => {
+            editor.chain().focus().extendMarkRange('link').unsetLink().run();
+            setAsking(undefined);
+          }}
+          onClose={close}
+        />
+      )}
+      {editor && asking === 'image' && (
+        <ImageDialog
+          onInsert={(image) => {
+            editor.chain().focus().setImage(image).run();
+            setAsking(undefined);
+          }}
+          onClose={close}
+        />
+      )}
     </>
   );
 }

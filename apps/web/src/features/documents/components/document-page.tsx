@@ -27,7 +27,7 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         </Breadcrumbs>
       </nav>
       <Title order={1}>{item.data.name}</Title>
-      <DocumentEditor documentId={documentId} title={item.data.name} editable={canEdit(item.data)} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} />
+      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} editable={canEdit(item.data)} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} />
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
 import { useEffect, useMemo, useState } from 'react';
+import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
 
 /** How the connection to the collaboration server stands, in the words the page shows. */
@@ -11,42 +12,73 @@ export interface Collaborator {
   color: string;
 }
 
-/** The document's shared state, kept in step with everyone else on /collab (the session cookie signs the socket in). */
-export function useCollaboration(documentId: string) {
-  const { document, provider } = useMemo(() => {
+/**
+ * The document's shared state, kept in step with everyone else on /collab (the session cookie
+ * signs the socket in). An editor's copy is also kept in this browser (IndexedDB), so typing goes
+ * on without a network and merges when it comes back; a reader keeps none, since the server would
+ * drop what a reader's copy holds anyway.
+ */
+export function useCollaboration(documentId: string, options: { keepOffline: boolean; userId: string }) {
+  const { keepOffline, userId } = options;
+  const { document, provider, local } = useMemo(() => {
     const document = new Y.Doc();
+    // One copy per person and document: someone else signing in on this browser starts from the server.
+    const local = keepOffline ? new IndexeddbPersistence(`cabinet:${userId}:${documentId}`, document) : undefined;
     const provider = new HocuspocusProvider({ url: `${window.location.origin.replace(/^http/, 'ws')}/collab`, name: documentId, document, token: 'session' });
-    return { document, provider };
-  }, [documentId]);
+    return { document, provider, local };
+  }, [documentId, keepOffline, userId]);
   const [state, setState] = useState<SyncState>('connecting');
   const [people, setPeople] = useState<Collaborator[]>([]);
 
   useEffect(() => {
+    let localLoaded = false;
     const update = () => {
-      if (!navigator.onLine || provider.configuration.websocketProvider.status !== 'connected') setState((s) => (s === 'refused' ? s : provider.isSynced ? 'offline' : 'connecting'));
-      else setState(!provider.isSynced ? 'connecting' : provider.hasUnsyncedChanges ? 'saving' : 'saved');
+      setState((s) => {
+        if (s === 'refused') return s;
+        const connected = navigator.onLine && provider.configuration.websocketProvider.status === 'connected';
+        if (!connected) return provider.isSynced || localLoaded ? 'offline' : 'connecting';
+        return !provider.isSynced ? 'connecting' : provider.hasUnsyncedChanges ? 'saving' : 'saved';
+      });
     };
-    const refused = () => setState('refused');
+    const refused = () => {
+      setState('refused');
+      // What this browser kept of a document it may no longer open goes too.
+      void local?.clearData();
+    };
     const present = () => {
       const states = provider.awareness?.getStates() ?? new Map();
       setPeople([...states].flatMap(([clientId, s]) => (s.user && clientId !== document.clientID ? [{ clientId, name: String(s.user.name), color: String(s.user.color) }] : [])));
     };
     // The provider does not notice the network coming back by itself.
-    const online = () => void provider.connect();
+    const online = () => {
+      void provider.connect();
+      update();
+    };
+    void local?.whenSynced.then(() => {
+      localLoaded = true;
+      update();
+    });
     provider.on('status', update);
     provider.on('synced', update);
     provider.on('unsyncedChanges', update);
     provider.on('authenticationFailed', refused);
     provider.awareness?.on('change', present);
     window.addEventListener('online', online);
-    window.addEventListener('offline', update);
+    // Without a network the socket is closed at once rather than left to time out: edits then wait
+    // in this browser, and the page says so.
+    const offline = () => {
+      provider.disconnect();
+      update();
+    };
+    window.addEventListener('offline', offline);
     return () => {
       window.removeEventListener('online', online);
-      window.removeEventListener('offline', update);
+      window.removeEventListener('offline', offline);
       provider.destroy();
+      void local?.destroy();
       document.destroy();
     };
-  }, [document, provider]);
+  }, [document, provider, local]);
 
   return { document, provider, state, people };
 }

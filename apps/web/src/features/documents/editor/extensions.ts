@@ -1,0 +1,79 @@
+import { documentExtensions } from '@cabinet/doc-schema';
+import { Extension, type AnyExtension, type Editor, type Range } from '@tiptap/core';
+import type { MentionNodeAttrs } from '@tiptap/extension-mention';
+import Collaboration from '@tiptap/extension-collaboration';
+import CollaborationCaret from '@tiptap/extension-collaboration-caret';
+import CodeBlockLowlight from '@tiptap/extension-code-block-lowlight';
+import { Placeholder } from '@tiptap/extensions';
+import type { HocuspocusProvider } from '@hocuspocus/provider';
+import Suggestion from '@tiptap/suggestion';
+import { PluginKey } from '@tiptap/pm/state';
+import { common, createLowlight } from 'lowlight';
+import type * as Y from 'yjs';
+import { findMembers } from '../api/members.ts';
+import { matchBlocks, type Block } from './blocks.tsx';
+import { suggestionPopup } from './suggestion-popup.ts';
+
+const lowlight = createLowlight(common);
+/** The languages a code block can be set to, by the names highlight.js knows them. */
+export const CODE_LANGUAGES = lowlight.listLanguages().sort();
+
+/** A person offered after `@`: the mention's attributes, and their email to tell namesakes apart. */
+type MentionItem = MentionNodeAttrs & { email?: string };
+
+/** Typing `/` opens a menu of blocks; picking one replaces the `/…` with it. */
+function slashCommands(onAsk: (what: 'image') => void) {
+  return Extension.create({
+    name: 'slashCommands',
+    addProseMirrorPlugins() {
+      return [
+        Suggestion<Block>({
+          editor: this.editor,
+          pluginKey: new PluginKey('slashCommands'),
+          char: '/',
+          allowSpaces: false,
+          items: ({ query }) => matchBlocks(query),
+          command: ({ editor, range, props: block }) => {
+            block.run(editor.chain().focus().deleteRange(range)).run();
+            if (block.asks) onAsk(block.asks);
+          },
+          render: suggestionPopup<Block>({ label: 'Insert a block', empty: 'No block by that name' }, (b) => ({ key: b.id, title: b.title, description: b.description, icon: b.icon })),
+        }),
+      ];
+    },
+  });
+}
+
+export interface EditorSetup {
+  workspaceId: string;
+  document: Y.Doc;
+  provider: HocuspocusProvider;
+  me: { name: string; color: string };
+  editable: boolean;
+  onAsk: (what: 'image') => void;
+}
+
+/** The browser's editor: the shared document schema, plus what only a screen needs — live carets, highlighting, menus. */
+export function editorExtensions(s: EditorSetup): AnyExtension[] {
+  return [
+    ...documentExtensions({
+      codeBlock: CodeBlockLowlight.configure({ lowlight, defaultLanguage: null }),
+      mentionSuggestion: {
+        items: async ({ query }: { query: string }) => (await findMembers(s.workspaceId, query)).map((m) => ({ id: m.userId, label: m.name || m.email, email: m.email })),
+        // Only the schema's attributes go into the document.
+        command: ({ editor, range, props }: { editor: Editor; range: Range; props: MentionItem }) =>
+          void 
+          editor
+            .chain()
+            .focus()
+            .insertContentAt(range, [{ type: 'mention', attrs: { id: props.id, label: props.label } }, { type: 'text', text: ' ' }])
+            .run(),
+        render: suggestionPopup<MentionItem>({ label: 'Mention someone', empty: 'Nobody by that name' }, (m) => ({ key: m.id ?? '', title: m.label ?? '', description: m.email })),
+      },
+    }),
+    Placeholder.configure({ placeholder: s.editable ? 'Write something, or type / for blocks and @ to mention someone…' : '' }),
+    Collaboration.configure({ document: s.document }),
+    CollaborationCaret.configure({ provider: s.provider, user: s.me }),
+    slashCommands(s.onAsk),
+  ];
+}

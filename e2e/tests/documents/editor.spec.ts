@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signUp } from '../../fixtures/accounts.ts';
+
+async function newDocument(page: Page, name: string) {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'New document' }).click();
+  await page.getByLabel('Document name').fill(name);
+  await page.getByRole('button', { name: 'Create' }).click();
+  const editor = page.getByLabel(`Content of ${name}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await editor.click();
+  return editor;
+}
+
+test('formats with Markdown shortcuts, the toolbar, the slash menu, links and mentions', async ({ page }) => {
+  const me = await signUp(page);
+  const editor = await newDocument(page, 'Formatting');
+  const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
+
+  // Markdown shortcuts as you type.
+  await page.keyboard.type('# Plan');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('- first');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('second');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('[ ] a task');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('> wise words');
+  await page.keyboard.press('Enter');
+  await expect(editor.getByRole('heading', { level: 1, name: 'Plan' })).toBeVisible();
+  await expect(editor.locator('ul:not([data-type]) > li')).toHaveCount(2);
+  await expect(editor.getByRole('checkbox')).toHaveCount(1);
+  await expect(editor.locator('blockquote')).toHaveText('wise words');
+
+  // The toolbar says what is on, and turns it on and off.
+  await expect(toolbar.getByRole('button', { name: 'Quote' })).toHaveAttribute('aria-pressed', 'true');
+  await toolbar.getByRole('button', { name: 'Quote' }).click();
+  await expect(toolbar.getByRole('button', { name: 'Quote' })).toHaveAttribute('aria-pressed', 'false');
+  await page.keyboard.type('plain ');
+  await toolbar.getByRole('button', { name: 'Bold' }).click();
+  await expect(toolbar.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.type('strong');
+  await toolbar.getByRole('button', { name: 'Bold' }).click();
+  await expect(editor.locator('strong')).toHaveText('strong');
+
+  // The slash menu inserts blocks by name.
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('/code');
+  await expect(page.getByRole('listbox', { name: 'Insert a block' }).getByRole('option', { name: /Code block/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('const answer = 42;');
+  await expect(editor.locator('pre code')).toHaveText('const answer = 42;');
+  await page.getByLabel('Code language').selectOption('javascript');
+  await expect(editor.locator('pre code .hljs-keyword').first()).toHaveText('const');
+  // Three Enters leave a code block.
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('/table');
+  await page.keyboard.press('Enter');
+  await expect(editor.locator('table tr')).toHaveCount(3);
+  await page.keyboard.type('Name');
+  await toolbar.getByRole('button', { name: 'Table options' }).click();
+  await page.getByRole('menuitem', { name: 'Add row below' }).click();
+  await expect(editor.locator('table tr')).toHaveCount(4);
+
+  // A link on the selection, through the dialog.
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('/text');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('see the site');
+  await page.keyboard.press('Shift+Home');
+  await toolbar.getByRole('button', { name: 'Link' }).click();
+  await page.getByLabel('Link address').fill('javascript:alert(1)');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText('Enter a web address')).toBeVisible();
+  await page.getByLabel('Link address').fill('example.com/docs');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(editor.getByRole('link', { name: 'see the site', exact: true })).toHaveAttribute('href', 'https://example.com/docs');
+
+  // Mentions offer the workspace's members.
+  await page.keyboard.press('End');
+  await page.keyboard.type(' with @' + me.name.slice(0, 4));
+  await expect(page.getByRole('listbox', { name: 'Mention someone' }).getByRole('option', { name: new RegExp(me.name) })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(editor.locator('.mention')).toHaveText(`@${me.name}`);
+
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/document-editor.png', fullPage: true });
+  // All of it comes back from the server.
+  await page.reload();
+  await expect(page.getByLabel('Content of Formatting').locator('.mention')).toHaveText(`@${me.name}`);
+  await expect(page.getByLabel('Content of Formatting').locator('table tr')).toHaveCount(4);
+});
