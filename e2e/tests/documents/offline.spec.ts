@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { signIn, signUp } from '../../fixtures/accounts.ts';
+
+test('an editor who loses the network keeps typing, and both sides merge when it returns, even after the page was closed', async ({ browser }) => {
+  const a = await browser.newContext();
+  const pageA = await a.newPage();
+  const person = await signUp(pageA);
+  await pageA.getByRole('link', { name: 'My files' }).click();
+  await pageA.getByRole('button', { name: 'New document' }).click();
+  await pageA.getByLabel('Document name').fill('Field notes');
+  await pageA.getByRole('button', { name: 'Create' }).click();
+  const editorA = pageA.getByLabel('Content of Field notes');
+  await expect(pageA.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await editorA.click();
+  await pageA.keyboard.type('Shared start.');
+
+  const b = await browser.newContext();
+  const pageB = await b.newPage();
+  await signIn(pageB, person);
+  await pageB.goto(pageA.url());
+  const editorB = pageB.getByLabel('Content of Field notes');
+  await expect(editorB).toContainText('Shared start.');
+
+  await a.setOffline(true);
+  await expect(pageA.getByRole('status').filter({ hasText: 'Offline — changes will sync' })).toBeVisible();
+  await pageA.keyboard.press('Enter');
+  await pageA.keyboard.type('Written on the train.');
+  await editorB.click();
+  await pageB.keyboard.press('Control+End');
+  await pageB.keyboard.press('Enter');
+  await pageB.keyboard.type('Written at the office.');
+  // Neither sees the other's line while apart.
+  await expect(editorB).not.toContainText('Written on the train.');
+  await expect(editorA).not.toContainText('Written at the office.');
+
+  await a.setOffline(false);
+  for (const editor of [editorA, editorB]) {
+    await expect(editor).toContainText('Written on the train.');
+    await expect(editor).toContainText('Written at the office.');
+  }
+  await expect(pageA.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+
+  // Offline again, and the page is closed before the network returns: the words wait in this browser.
+  await a.setOffline(true);
+  await expect(pageA.getByRole('status').filter({ hasText: 'Offline — changes will sync' })).toBeVisible();
+  await editorA.click();
+  await pageA.keyboard.press('Control+End');
+  await pageA.keyboard.press('Enter');
+  await pageA.keyboard.type('Kept in this browser.');
+  // IndexedDB writes finish a moment after the keystroke; a person does not close the tab within one.
+  await pageA.waitForTimeout(500);
+  const url = pageA.url();
+  await pageA.close();
+  await a.setOffline(false);
+  const again = await a.newPage();
+  await again.goto(url);
+  await expect(again.getByLabel('Content of Field notes')).toContainText('Kept in this browser.');
+  await expect(editorB).toContainText('Kept in this browser.');
+  await expect(again.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await a.close();
+  await b.close();
+});
