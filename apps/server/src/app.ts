@@ -27,6 +27,7 @@ import { filesRoutes } from './modules/files/files.routes.ts';
 import { EventHub } from './modules/events/events.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { createCollab } from './collab/collab.ts';
+import { documentsRoutes } from './modules/documents/documents.routes.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -147,6 +148,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await itemsRoutes(api, ctx);
       await filesRoutes(api, ctx);
       await eventsRoutes(api, ctx, hub);
+      await documentsRoutes(api, ctx, (id) => collab.openDocument(id));
     },
     { prefix: API_PREFIX },
   );

@@ -10,3 +10,4 @@ export * from './workspaces.ts';
 export * from './items.ts';
 export * from './uploads.ts';
 export * from './events.ts';
+export * from './documents.ts';

@@ -1,67 +1,25 @@
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { documentNode, documentText as textOfNode } from '@cabinet/doc-schema/server';
-import * as Y from 'yjs';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { SESSION_COOKIE } from '../modules/sessions/sessions.service.ts';
 import { insertSession } from '../modules/sessions/sessions.repo.ts';
 import { given, type Person } from '../testing/given.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { addParagraph, collabClients, textOf, until } from '../testing/collab-client.ts';
 
 let t: TestApp;
 let g: ReturnType<typeof given>;
-const open: HocuspocusProvider[] = [];
+let connect: ReturnType<typeof collabClients>['connect'];
+let destroyAll: () => void;
 
 beforeAll(async () => {
   t = await startTestApp();
   g = given(t.ctx, t.url);
+  ({ connect, destroyAll } = collabClients(t.url));
 });
 afterAll(async () => {
-  for (const p of open) p.destroy();
+  destroyAll();
   await t.close();
 });
-
-const collabUrl = () => `${t.url.replace(/^http/, 'ws')}/collab`;
-
-/** A socket as a script or a browser opens it: `headers` stand for the browser's cookie and Origin. */
-function connect(documentId: string, token: string, headers: Record<string, string> = {}) {
-  const document = new Y.Doc();
-  const outcome = { failed: undefined as string | undefined, synced: false };
-  class BrowserLikeSocket extends WebSocket {
-    constructor(url: string, protocols?: string | string[]) {
-      super(url, protocols, { headers });
-    }
-  }
-  const websocketProvider = new HocuspocusProviderWebsocket({ url: collabUrl(), WebSocketPolyfill: BrowserLikeSocket });
-  const provider = new HocuspocusProvider({
-    websocketProvider,
-    name: documentId,
-    document,
-    token,
-    onAuthenticationFailed: ({ reason }) => void (outcome.failed = reason),
-    onSynced: () => void (outcome.synced = true),
-  });
-  // A provider given its own socket does not attach by itself.
-  provider.attach();
-  open.push(provider);
-  return { provider, document, outcome };
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 8000) {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Types a paragraph at the end, as the editor would. */
-function addParagraph(document: Y.Doc, text: string) {
-  const paragraph = new Y.XmlElement('paragraph');
-  paragraph.insert(0, [new Y.XmlText(text)]);
-  document.getXmlFragment('default').push([paragraph]);
-}
 
 async function newDocument(owner: Person, name = 'Plan') {
   const res = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name, parentId: owner.workspace.homeId });
@@ -69,7 +27,6 @@ async function newDocument(owner: Person, name = 'Plan') {
   return res.body.id as string;
 }
 
-const documentText = (document: Y.Doc) => textOfNode(documentNode(document));
 const storedText = async (id: string) => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text;
 
 describe('the collaboration socket', () => {
@@ -80,7 +37,7 @@ describe('the collaboration socket', () => {
     const second = connect(id, ada.token);
     await until(() => first.outcome.synced && second.outcome.synced, 'both to sync');
     addParagraph(first.document, 'Hello from the first window');
-    await until(() => documentText(second.document) === 'Hello from the first window', 'the edit to reach the second window');
+    await until(() => textOf(second.document) === 'Hello from the first window', 'the edit to reach the second window');
 
     first.provider.destroy();
     second.provider.destroy();
@@ -91,7 +48,7 @@ describe('the collaboration socket', () => {
 
     const later = connect(id, ada.token);
     await until(() => later.outcome.synced, 'the later reader to sync');
-    expect(documentText(later.document)).toBe('Hello from the first window');
+    expect(textOf(later.document)).toBe('Hello from the first window');
   });
 
   it('lets a viewer read, and drops what a viewer sends', async () => {
@@ -104,13 +61,13 @@ describe('the collaboration socket', () => {
     await until(() => writer.outcome.synced, 'the editor to sync');
     addParagraph(writer.document, 'Written by Ada');
     const reader = connect(id, bea.token);
-    await until(() => reader.outcome.synced && documentText(reader.document) === 'Written by Ada', 'the viewer to read');
+    await until(() => reader.outcome.synced && textOf(reader.document) === 'Written by Ada', 'the viewer to read');
 
     addParagraph(reader.document, 'Sneaked in by Bea');
     addParagraph(writer.document, 'More from Ada');
-    await until(() => documentText(reader.document).includes('More from Ada'), 'the viewer to hear more');
+    await until(() => textOf(reader.document).includes('More from Ada'), 'the viewer to hear more');
     await new Promise((r) => setTimeout(r, 300));
-    expect(documentText(writer.document)).toBe('Written by Ada\nMore from Ada');
+    expect(textOf(writer.document)).toBe('Written by Ada\nMore from Ada');
     writer.provider.destroy();
     reader.provider.destroy();
     await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Written by Ada\nMore from Ada');
@@ -126,15 +83,15 @@ describe('the collaboration socket', () => {
     const guest = connect(id, bea.token);
     await until(() => owner.outcome.synced && guest.outcome.synced, 'both to sync');
     addParagraph(guest.document, 'While shared');
-    await until(() => documentText(owner.document) === 'While shared', 'the shared edit to arrive');
+    await until(() => textOf(owner.document) === 'While shared', 'the shared edit to arrive');
 
     await t.ctx.db.deleteFrom('item_grants').where('item_id', '=', id).execute();
     await new Promise((r) => setTimeout(r, 5_200));
     addParagraph(guest.document, 'After the share ended');
     addParagraph(owner.document, 'Ada carries on');
-    await until(() => documentText(owner.document).includes('Ada carries on'), 'the owner to carry on');
+    await until(() => textOf(owner.document).includes('Ada carries on'), 'the owner to carry on');
     await new Promise((r) => setTimeout(r, 500));
-    expect(documentText(owner.document)).toBe('While shared\nAda carries on');
+    expect(textOf(owner.document)).toBe('While shared\nAda carries on');
   });
 
   it('opens with the session cookie from Cabinet’s own origin only', async () => {

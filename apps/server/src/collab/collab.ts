@@ -90,6 +90,8 @@ function persistence(ctx: AppContext): Extension {
 export interface Collab {
   /** Takes the HTTP upgrade if it is for the collaboration socket; false when it is not. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** The document as it stands in memory, when someone has it open on this instance. */
+  openDocument(name: string): Y.Doc | undefined;
   /** Saves what is open and closes every socket. */
   close(): Promise<void>;
 }
@@ -113,6 +115,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor): Collab 
       sockets.handleUpgrade(req, socket, head, (ws) => hocuspocus.handleConnection(ws, req));
       return true;
     },
+    openDocument: (name) => hocuspocus.documents.get(name),
     async close() {
       await Promise.all([...hocuspocus.documents.values()].map((document) => hocuspocus.storeDocumentHooks(document, { clientsCount: 0, context: {}, document, documentName: document.name, instance: hocuspocus, requestHeaders: {}, requestParameters: new URLSearchParams(), socketId: 'server' }, true)));
       hocuspocus.closeConnections();

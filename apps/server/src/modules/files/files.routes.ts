@@ -23,14 +23,13 @@ import type { AppContext } from '../../context.ts';
 import { requireActor } from '../auth/actor.ts';
 import { getContent, listVersions, zipItems, type Zip } from './content.service.ts';
 import { AppError } from '../../errors.ts';
+import { attachment } from '../../lib/content-disposition.ts';
 import { abortUpload, completeUpload, completeUploads, getUpload, listUploads, signParts, startUpload, startUploads, startVersionUpload } from './uploads.service.ts';
 
 const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
 
 /** One entry's error in a batch answer: the envelope's error, without the request's id. */
 const entryError = (error: AppError) => ({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
-
-const attachment = (filename: string) => `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 
 function sendZip(reply: FastifyReply, zip: Zip) {
   return reply

@@ -6,6 +6,7 @@ import type { Actor } from '../auth/actor.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { publish } from '../events/events.ts';
+import { saveDocumentState, type DocumentContent } from '../documents/documents.repo.ts';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
 import { effectiveRoles, requireItem } from './items.policy.ts';
 import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
@@ -85,8 +86,8 @@ async function catchNameClash<T>(db: Db, parentId: () => string | undefined, nam
   }
 }
 
-/** A new folder, or a new empty document, in a folder the caller may edit. */
-export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string, input: TCreateItemRequest & { name: string }): Promise<TItem> {
+/** A new folder, or a new document (empty, or with `content` made elsewhere, e.g. by an import), in a folder the caller may edit. */
+export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string, input: TCreateItemRequest & { name: string; content?: DocumentContent }): Promise<TItem> {
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   return catchNameClash(db, () => input.parentId, input.name, () => inTransaction(db, async (tx) => {
     const parent = await requireItem(tx, actor, input.parentId, 'edit', { lock: true });
@@ -94,7 +95,8 @@ export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string
     if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be created inside a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
     if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
     await requireFreeName(tx, parent.item.id, input.name);
-    const item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
+    let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
+    if (input.kind === 'document' && input.content) item = (await saveDocumentState(tx, item.id, input.content.state, input.content.text, actor.user.id)) ?? item;
     await publish(tx, workspace.id, { type: 'item.created', itemId: item.id, parentIds: [parent.item.id] });
     return presentItem(item, parent.role);
   }));

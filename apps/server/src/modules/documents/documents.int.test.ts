@@ -1,0 +1,209 @@
+import { makeZip } from 'client-zip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addParagraph, collabClients, textOf, until } from '../../testing/collab-client.ts';
+import { given, type Person } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+let t: TestApp;
+let g: ReturnType<typeof given>;
+let clients: ReturnType<typeof collabClients>;
+beforeAll(async () => {
+  t = await startTestApp();
+  g = given(t.ctx, t.url);
+  clients = collabClients(t.url);
+});
+afterAll(async () => {
+  clients.destroyAll();
+  await t.close();
+});
+
+/** Sends a file's bytes to the import call, as a script or the browser does. */
+async function importFile(person: Person, parentId: string, fileName: string, bytes: Uint8Array | string, query = '') {
+  const res = await fetch(`${t.url}/api/v1/workspaces/${person.workspace.id}/documents/import?parentId=${parentId}&fileName=${encodeURIComponent(fileName)}${query}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/octet-stream' },
+    body: typeof bytes === 'string' ? bytes : Buffer.from(bytes),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function exportAs(person: Person, id: string, format: string) {
+  const res = await fetch(`${t.url}/api/v1/items/${id}/export?format=${format}`, { headers: { authorization: `Bearer ${person.token}` } });
+  return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+const children = async (person: Person, folderId: string) => (await person.call('GET', `/workspaces/${person.workspace.id}/items/${folderId}/children`)).body.items.map((i: { name: string }) => i.name);
+
+/** A Word file as Word writes it, reduced to what a reader needs: content types, the package's relations and the body. */
+async function docx(bodyXml: string): Promise<Uint8Array> {
+  const files = [
+    {
+      name: '[Content_Types].xml',
+      input: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    },
+    {
+      name: '_rels/.rels',
+      input: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    },
+    { name: 'word/document.xml', input: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${bodyXml}</w:body></w:document>` },
+  ];
+  return new Uint8Array(await new Response(makeZip(files)).arrayBuffer());
+}
+
+const MARKDOWN = `# Release plan
+
+Ship **on time**, see [the board](https://example.com/board).
+
+- design
+- build
+  - tests
+
+1. one
+2. two
+
+- [ ] write notes
+- [x] tag release
+
+> measure twice
+
+\`\`\`js
+console.log('ready');
+\`\`\`
+
+| step | owner |
+| --- | --- |
+| build | Ada |
+
+![diagram](https://example.com/diagram.png)
+`;
+
+describe('importing documents', () => {
+  it('makes a document from Markdown that exports back with its headings, lists, tables, code, links and images', async () => {
+    const ada = await g.person();
+    const res = await importFile(ada, ada.workspace.homeId, 'release plan.md', MARKDOWN);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ kind: 'document', name: 'release plan', parentId: ada.workspace.homeId, role: 'manager' });
+    expect(res.body.size).toBeGreaterThan(0);
+    const md = await exportAs(ada, res.body.id, 'markdown');
+    expect(md.status).toBe(200);
+    expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(md.headers.get('content-disposition')).toContain(`filename*=UTF-8''release%20plan.md`);
+    const text = md.bytes.toString('utf8');
+    for (const piece of ['# Release plan', '**on time**', '[the board](https://example.com/board)', '- design', '  - tests', '1. one', '- [ ] write notes', '- [x] tag release', '> measure twice', "```js\nconsole.log('ready');\n```", '| step', '| build', '![diagram](https://example.com/diagram.png)'])
+      expect(text).toContain(piece);
+    // Importing the export gives the same document again.
+    const again = await importFile(ada, ada.workspace.homeId, 'copy.md', text);
+    expect((await exportAs(ada, again.body.id, 'markdown')).bytes.toString('utf8')).toBe(text);
+
+    // Editors see the imported content on the collaboration socket.
+    const editor = clients.connect(res.body.id, ada.token);
+    await until(() => editor.outcome.synced, 'the editor to sync');
+    expect(textOf(editor.document)).toContain('Ship on time, see the board.');
+  });
+
+  it('takes HTML without its scripts, handlers or javascript: links', async () => {
+    const ada = await g.person();
+    const res = await importFile(ada, ada.workspace.homeId, 'page.html', '<h2 onclick="steal()">Notes</h2><script>alert(1)</script><p>Read <a href="javascript:alert(1)">this</a> and <a href="https://example.com">that</a><img src="x" onerror="alert(2)"></p><iframe src="https://evil.example"></iframe>');
+    expect(res.status).toBe(201);
+    const html = (await exportAs(ada, res.body.id, 'html')).bytes.toString('utf8');
+    expect(html).toContain('<h2>Notes</h2>');
+    expect(html).toContain('<a target="_blank" rel="noopener noreferrer nofollow" href="https://example.com">that</a>');
+    expect(html).not.toMatch(/<script|onclick|onerror|javascript:|iframe/i);
+    expect(html).toContain(`Content-Security-Policy" content="default-src 'none'`);
+  });
+
+  it('makes a document from a Word file', async () => {
+    const ada = await g.person();
+    const bytes = await docx('<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Quarterly report</w:t></w:r></w:p><w:p><w:r><w:t>All is well.</w:t></w:r></w:p>');
+    const res = await importFile(ada, ada.workspace.homeId, 'Report.DOCX', bytes);
+    expect(res.status).toBe(201);
+    expect(res.body.name).toBe('Report');
+    expect((await exportAs(ada, res.body.id, 'markdown')).bytes.toString('utf8')).toBe('**Quarterly report**\n\nAll is well.');
+  });
+
+  it('refuses a file that is not what its name says, or of a kind it cannot read, and creates nothing', async () => {
+    const ada = await g.person();
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    for (const [name, bytes] of [
+      ['picture.docx', png],
+      ['picture.md', png],
+      ['notes.html', Uint8Array.from([0xff, 0xfe, 0x41, 0x00])],
+      ['broken.docx', await docx('').then((b) => b.subarray(0, 40))],
+      ['slides.pptx', new TextEncoder().encode('hello')],
+      ['README', new TextEncoder().encode('hello')],
+    ] as const) {
+      const res = await importFile(ada, ada.workspace.homeId, name, bytes);
+      expect(res.status, name).toBe(415);
+      expect(res.body.error.code).toBe('unsupported_media_type');
+    }
+    expect(await children(ada, ada.workspace.homeId)).toEqual([]);
+  });
+
+  it('answers a name already taken with name_conflict, or takes a free name when asked to keep both', async () => {
+    const ada = await g.person();
+    expect((await importFile(ada, ada.workspace.homeId, 'notes.md', 'one')).status).toBe(201);
+    const clash = await importFile(ada, ada.workspace.homeId, 'Notes.md', 'two');
+    expect(clash.status).toBe(409);
+    expect(clash.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: expect.any(String) } });
+    const both = await importFile(ada, ada.workspace.homeId, 'notes.md', 'two', '&onConflict=keep_both');
+    expect(both.status).toBe(201);
+    expect(both.body.name.toLowerCase()).toBe(clash.body.error.details.suggestedName.toLowerCase());
+  });
+
+  it('refuses a file over the import limit as file_too_large', async () => {
+    const ada = await g.person();
+    const res = await importFile(ada, ada.workspace.homeId, 'huge.md', new Uint8Array(20 * 1024 * 1024 + 1).fill(0x61));
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('file_too_large');
+    expect(await children(ada, ada.workspace.homeId)).toEqual([]);
+  });
+
+  it('lets a viewer export but not import, and hides the folder from outsiders', async () => {
+    const ada = await g.person();
+    const bea = await g.person();
+    const cy = await g.person();
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Shared');
+    await g.membership(bea, ada.workspace.id, 'guest');
+    await g.grant(folder.id, { user: bea }, 'viewer');
+    const doc = await importFile(ada, folder.id, 'plan.md', '# Plan');
+    expect((await exportAs(bea, doc.body.id, 'markdown')).bytes.toString('utf8')).toBe('# Plan');
+    expect((await importFile(bea, folder.id, 'mine.md', 'x')).body.error.code).toBe('forbidden');
+    expect((await importFile(cy, folder.id, 'mine.md', 'x')).body.error.code).toBe('not_found');
+    expect((await exportAs(cy, doc.body.id, 'markdown')).status).toBe(404);
+  });
+});
+
+describe('exporting documents', () => {
+  it('exports what editors have typed, before it is saved, as Markdown, HTML and PDF', async () => {
+    const ada = await g.person();
+    const created = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Minutes', parentId: ada.workspace.homeId });
+    const editor = clients.connect(created.body.id, ada.token);
+    await until(() => editor.outcome.synced, 'the editor to sync');
+    addParagraph(editor.document, 'Decided: ship on Friday');
+    await expect.poll(async () => (await exportAs(ada, created.body.id, 'markdown')).bytes.toString('utf8')).toBe('Decided: ship on Friday');
+    const html = await exportAs(ada, created.body.id, 'html');
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(html.bytes.toString('utf8')).toContain('<title>Minutes</title>');
+    expect(html.bytes.toString('utf8')).toContain('<p>Decided: ship on Friday</p>');
+    const pdf = await exportAs(ada, created.body.id, 'pdf');
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(pdf.headers.get('content-disposition')).toContain('Minutes.pdf');
+    expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('prints every kind of block to PDF', async () => {
+    const ada = await g.person();
+    const doc = await importFile(ada, ada.workspace.homeId, 'all.md', MARKDOWN + '\n---\n\nText with a @mention-like word and ![](https://example.com/x.png) inline.\n');
+    const pdf = await exportAs(ada, doc.body.id, 'pdf');
+    expect(pdf.status).toBe(200);
+    expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('exports only documents', async () => {
+    const ada = await g.person();
+    const folder = await g.folder(ada, ada.workspace.homeId, 'Box');
+    const res = await exportAs(ada, folder.id, 'pdf');
+    expect(res.status).toBe(415);
+    expect((await exportAs(ada, folder.id, 'docx')).status).toBe(400);
+  });
+});

@@ -1,0 +1,55 @@
+import { MAX_IMPORT_BYTES, ZExportQuery, ZIdParams, ZImportQuery, ZItem } from '@cabinet/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import { attachment } from '../../lib/content-disposition.ts';
+import { requireActor } from '../auth/actor.ts';
+import { exportDocument, importDocument, type LiveDocument } from './documents.service.ts';
+
+export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, live: LiveDocument) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/items/:id/export',
+    { schema: { tags: ['documents'], summary: 'Download a document as Markdown, HTML or PDF', params: ZIdParams, querystring: ZExportQuery } },
+    async (req, reply) => {
+      const file = await exportDocument(ctx.db, requireActor(req), req.params.id, req.query.format, live);
+      return reply.header('content-type', file.contentType).header('content-disposition', attachment(file.filename)).header('cache-control', 'no-store').send(file.body);
+    },
+  );
+  await app.register(async (scope) => {
+    // The body is the file itself, whatever its type; it is read into memory up to the import limit.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, payload, done) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      // Past the limit the rest is read and dropped: closing mid-body would leave the sender with a broken connection instead of the answer.
+      payload.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= MAX_IMPORT_BYTES) chunks.push(chunk);
+      });
+      payload.on('end', () => {
+        if (size > MAX_IMPORT_BYTES) done(new AppError('file_too_large', `A file to import can be at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB.`));
+        else done(null, Buffer.concat(chunks));
+      });
+      payload.on('error', (error) => done(error));
+    });
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/workspaces/:ws/documents/import',
+      {
+        schema: {
+          tags: ['documents'],
+          summary: 'Make a new document from a Markdown (.md), HTML (.html) or Word (.docx) file sent as the body',
+          params: z.object({ ws: z.string().min(1).max(64) }),
+          querystring: ZImportQuery,
+          response: { 201: ZItem },
+        },
+      },
+      async (req, reply) => {
+        const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        return reply.code(201).send(await importDocument(ctx.db, requireActor(req), req.params.ws, req.query, body));
+      },
+    );
+  });
+}

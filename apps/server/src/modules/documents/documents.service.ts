@@ -1,0 +1,80 @@
+import type { TExportFormat, TItem } from '@cabinet/contracts';
+import { documentNode, documentText, documentUpdate, nodeFromJSON, toHTML, toMarkdown } from '@cabinet/doc-schema/server';
+import * as Y from 'yjs';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { requireItem } from '../items/items.policy.ts';
+import { createItem } from '../items/items.service.ts';
+import { readImport } from './document-import.ts';
+import { documentPdf } from './document-pdf.ts';
+import { findDocumentState } from './documents.repo.ts';
+
+/** The Yjs document of an item as it stands: the open copy when someone is editing it on this instance, else the stored one. */
+export type LiveDocument = (itemId: string) => Y.Doc | undefined;
+
+/** A new document in a folder, made from a Markdown, HTML or Word file; nothing is created when the file is not what it says. */
+export async function importDocument(db: Db, actor: Actor, ws: string, q: { parentId: string; fileName: string; onConflict: 'fail' | 'keep_both' }, bytes: Buffer): Promise<TItem> {
+  // Who may write there is known before the file is read.
+  await requireItem(db, actor, q.parentId, 'edit');
+  const { name, content } = await readImport(q.fileName, bytes);
+  const document = { state: documentUpdate(content), text: documentText(nodeFromJSON(content)) };
+  const create = (documentName: string) => createItem(db, actor, ws, { kind: 'document', name: documentName, parentId: q.parentId, content: document });
+  try {
+    return await create(name);
+  } catch (error) {
+    const suggested = error instanceof AppError && error.code === 'name_conflict' ? error.details?.suggestedName : undefined;
+    if (q.onConflict === 'keep_both' && typeof suggested === 'string') return create(suggested);
+    throw error;
+  }
+}
+
+const EXPORTS: Record<TExportFormat, { extension: string; contentType: string }> = {
+  markdown: { extension: 'md', contentType: 'text/markdown; charset=utf-8' },
+  html: { extension: 'html', contentType: 'text/html; charset=utf-8' },
+  pdf: { extension: 'pdf', contentType: 'application/pdf' },
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A page around the document's HTML; its own policy forbids scripts, so it is safe to open wherever it is saved. */
+function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>
+body { font-family: system-ui, sans-serif; line-height: 1.6; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
+pre { background: #f3f3f3; padding: .75rem 1rem; overflow-x: auto; }
+blockquote { border-left: 3px solid #ccc; margin-left: 0; padding-left: 1rem; color: #555; }
+table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: .3rem .6rem; } th { background: #f0f0f0; }
+ul[data-type="taskList"] { list-style: none; padding-left: .2rem; } ul[data-type="taskList"] li { display: flex; gap: .5rem; }
+img { max-width: 100%; }
+</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+/** A document as a file to download: Markdown, HTML or PDF, named after it. */
+export async function exportDocument(db: Db, actor: Actor, id: string, format: TExportFormat, live: LiveDocument): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
+  const { item } = await requireItem(db, actor, id, 'view');
+  if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
+  let doc = live(item.id);
+  if (!doc) {
+    doc = new Y.Doc();
+    const state = await findDocumentState(db, item.id);
+    if (state) Y.applyUpdate(doc, state);
+  }
+  const node = documentNode(doc);
+  const { extension, contentType } = EXPORTS[format];
+  const filename = `${item.name}.${extension}`;
+  const body = format === 'markdown' ? toMarkdown(node) : format === 'html' ? htmlPage(item.name, toHTML(node)) : await documentPdf(node.toJSON(), item.name);
+  return { body, contentType, filename };
+}

@@ -1,0 +1,55 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
+import { documentNode, documentText } from '@cabinet/doc-schema/server';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+
+/** Clients of a test server's collaboration socket, as scripts or browsers open it; `destroyAll` closes them. */
+export function collabClients(baseUrl: string) {
+  const open: HocuspocusProvider[] = [];
+  /** `headers` stand for a browser's cookie and Origin. */
+  function connect(documentId: string, token: string, headers: Record<string, string> = {}) {
+    const document = new Y.Doc();
+    const outcome = { failed: undefined as string | undefined, synced: false };
+    class BrowserLikeSocket extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers });
+      }
+    }
+    const websocketProvider = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}/collab`, WebSocketPolyfill: BrowserLikeSocket });
+    const provider = new HocuspocusProvider({
+      websocketProvider,
+      name: documentId,
+      document,
+      token,
+      onAuthenticationFailed: ({ reason }) => void (outcome.failed = reason),
+      onSynced: () => void (outcome.synced = true),
+    });
+    // A provider given its own socket does not attach by itself.
+    provider.attach();
+    open.push(provider);
+    return { provider, document, outcome };
+  }
+  return {
+    connect,
+    destroyAll: () => open.forEach((p) => p.destroy()),
+  };
+}
+
+export async function until(check: () => boolean, what: string, timeoutMs = 8000) {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Types a paragraph at the end, as the editor would. */
+export function addParagraph(document: Y.Doc, text: string) {
+  const paragraph = new Y.XmlElement('paragraph');
+  paragraph.insert(0, [new Y.XmlText(text)]);
+  document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
+}
+
+/** The text of a document as the server extracts it. */
+export const textOf = (document: Y.Doc) => documentText(documentNode(document));
