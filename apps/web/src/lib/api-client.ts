@@ -31,8 +31,12 @@ export function signInUrl(reason?: 'expired'): string {
 const RETRYABLE = new Set([429, 503]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** JSON over `/api/v1` with the session cookie and CSRF header; 429 and 503 are retried with backoff. */
+/**
+ * JSON over `/api/v1` with the session cookie and CSRF header; 429 and 503 are retried with backoff.
+ * A `Blob` body (a file to import) is sent as it is.
+ */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const raw = body instanceof Blob;
   const idempotent = method === 'GET' || method === 'HEAD';
   for (let attempt = 0; ; attempt++) {
     let res: Response;
@@ -43,9 +47,9 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
         headers: {
           accept: 'application/json',
           ...(idempotent ? {} : { [CSRF_HEADER]: csrfToken() }),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(body !== undefined ? { 'content-type': raw ? body.type || 'application/octet-stream' : 'application/json' } : {}),
         },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(body !== undefined ? { body: raw ? body : JSON.stringify(body) } : {}),
       });
     } catch {
       if (idempotent && attempt < 4) {

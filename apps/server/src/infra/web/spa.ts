@@ -9,7 +9,9 @@ export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 /**
  * Mantine writes style attributes at run time, hence 'unsafe-inline' for styles only; no inline
  * script runs. 'wasm-unsafe-eval' lets the upload worker compile its SHA-256 WebAssembly (it
- * allows no JavaScript eval). `storageOrigin` is the bucket the browser PUTs parts to.
+ * allows no JavaScript eval). `storageOrigin` is the bucket the browser PUTs parts to and reads
+ * images from. Documents may show pictures from the web, as other editors do: images (never
+ * scripts) from any https address.
  */
 export const contentSecurityPolicy = (storageOrigin?: string) =>
   [
@@ -17,7 +19,7 @@ export const contentSecurityPolicy = (storageOrigin?: string) =>
     "script-src 'self' 'wasm-unsafe-eval'",
     "worker-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob: https:${storageOrigin ? ` ${storageOrigin}` : ''}`,
     "media-src 'self' blob:",
     "font-src 'self' data:",
     `connect-src 'self'${storageOrigin ? ` ${storageOrigin}` : ''}`,

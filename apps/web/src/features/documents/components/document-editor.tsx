@@ -1,7 +1,7 @@
 import { Avatar, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconCloudCheck, IconCloudOff, IconEye, IconLoader2, IconLock } from '@tabler/icons-react';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { editorExtensions } from '../editor/extensions.ts';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
 import { EditorToolbar } from './editor-toolbar.tsx';
@@ -41,6 +41,10 @@ export function DocumentEditor({ workspaceId, documentId, title, editable, me }:
     },
     [document, provider, editable],
   );
+  // A renamed document's editor is named anew without being rebuilt.
+  useEffect(() => {
+    editor?.setOptions({ editorProps: { attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' } } });
+  }, [editor, title]);
   const status = STATE_LABEL[state];
   const close = () => {
     setAsking(undefined);

@@ -1,11 +1,14 @@
-import { Anchor, Breadcrumbs, Skeleton, Stack, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Group, Skeleton, Stack, Title } from '@mantine/core';
 import type { TWorkspace } from '@cabinet/contracts';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMe } from '../../auth/api/use-me.ts';
-import { useAncestors, useItem } from '../../items/api/use-items.ts';
+import { useAncestors, useItem, useItemMutations } from '../../items/api/use-items.ts';
 import { canEdit } from '../../items/components/item-actions.tsx';
+import { NameDialog } from '../../items/components/name-dialog.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { DocumentEditor } from './document-editor.tsx';
+import { DocumentMenu } from './document-menu.tsx';
 
 /** `/w/:ws/d/:docId`: a document, its place in the tree, and the live editor. */
 export default function DocumentPage({ workspace, documentId }: { workspace: TWorkspace; documentId: string }) {
@@ -13,8 +16,11 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   const ancestors = useAncestors(documentId);
   const me = useMe();
   const linkTo = useItemLinks(workspace);
+  const m = useItemMutations(workspace.id);
+  const [renaming, setRenaming] = useState(false);
   if (item.isPending || me.isPending) return <Skeleton h={320} />;
   if (!item.data || !me.data) return <Title order={1}>Document not found</Title>;
+  const editable = canEdit(item.data);
   return (
     <Stack gap="md">
       <nav aria-label="Folder path">
@@ -26,8 +32,16 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
           ))}
         </Breadcrumbs>
       </nav>
-      <Title order={1}>{item.data.name}</Title>
-      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} editable={canEdit(item.data)} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} />
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <Title order={1} style={{ overflowWrap: 'anywhere' }}>
+          {item.data.name}
+        </Title>
+        <DocumentMenu documentId={documentId} canRename={editable} onRename={() => setRenaming(true)} />
+      </Group>
+      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} editable={editable} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} />
+      {renaming && (
+        <NameDialog title="Rename document" label="Document name" submitLabel="Rename" initial={item.data.name} onClose={() => setRenaming(false)} onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })} />
+      )}
     </Stack>
   );
 }

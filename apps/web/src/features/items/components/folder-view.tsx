@@ -1,11 +1,12 @@
 import { Anchor, Box, Breadcrumbs, Button, Group, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFilePlus, IconFileUpload, IconFolderOpen, IconFolderPlus, IconFolderUp, IconUpload } from '@tabler/icons-react';
+import { IconFileImport, IconFilePlus, IconFileUpload, IconFolderOpen, IconFolderPlus, IconFolderUp, IconUpload } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
+import { IMPORT_ACCEPT, useImportDocument } from '../../documents/api/use-import-document.ts';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
 import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';
@@ -33,6 +34,8 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
+  const importInput = useRef<HTMLInputElement>(null);
+  const importDocument = useImportDocument(ws);
   const editable = canEdit(folder.data);
   const [view, setView] = useViewMode();
 
@@ -51,6 +54,20 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
       }
     } else if (isFileDrag(e)) {
       uploader.add(ws, target.id, await filesFromDrop(e.dataTransfer));
+    }
+  };
+
+  /** Each file becomes a document; a single one opens once it is made. */
+  const importFiles = async (files: File[]) => {
+    for (const file of files) {
+      const id = notifications.show({ loading: true, autoClose: false, withCloseButton: false, message: `Importing “${file.name}”…` });
+      try {
+        const doc = await importDocument.mutateAsync({ parentId: folderId, file });
+        notifications.update({ id, loading: false, autoClose: 4000, withCloseButton: true, color: 'green', message: `Imported “${doc.name}”` });
+        if (files.length === 1) void navigate(linkTo(doc)!);
+      } catch (error) {
+        notifications.update({ id, loading: false, autoClose: 8000, withCloseButton: true, color: 'red', title: `“${file.name}” was not imported`, message: (error as Error).message });
+      }
     }
   };
 
@@ -136,6 +153,10 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
                 <Menu.Item leftSection={<IconFolderUp aria-hidden size={16} />} onClick={() => folderInput.current?.click()}>
                   Upload a folder
                 </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item leftSection={<IconFileImport aria-hidden size={16} />} onClick={() => importInput.current?.click()}>
+                  Import as document (Markdown, HTML, Word)
+                </Menu.Item>
               </Menu.Dropdown>
             </Menu>
             <input
@@ -146,6 +167,18 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
               aria-label="Files to upload"
               onChange={(e) => {
                 if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
+                e.currentTarget.value = '';
+              }}
+            />
+            <input
+              ref={importInput}
+              type="file"
+              multiple
+              hidden
+              accept={IMPORT_ACCEPT}
+              aria-label="Files to import as documents"
+              onChange={(e) => {
+                if (e.currentTarget.files) void importFiles([...e.currentTarget.files]);
                 e.currentTarget.value = '';
               }}
             />

@@ -1,0 +1,37 @@
+import { ActionIcon, Menu } from '@mantine/core';
+import { IconDots, IconFileTypeHtml, IconFileTypePdf, IconMarkdown, IconPencil } from '@tabler/icons-react';
+import { exportUrl } from '../api/use-import-document.ts';
+
+/** What can be done with the document as a whole: rename it (editors) and download it in another format. */
+export function DocumentMenu({ documentId, canRename, onRename }: { documentId: string; canRename: boolean; onRename: () => void }) {
+  const icon = { 'aria-hidden': true, size: 16 } as const;
+  return (
+    <Menu position="bottom-end">
+      <Menu.Target>
+        <ActionIcon variant="default" size="lg" aria-label="Document actions">
+          <IconDots aria-hidden size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {canRename && (
+          <>
+            <Menu.Item leftSection={<IconPencil {...icon} />} onClick={onRename}>
+              Rename
+            </Menu.Item>
+            <Menu.Divider />
+          </>
+        )}
+        <Menu.Label>Export</Menu.Label>
+        <Menu.Item component="a" href={exportUrl(documentId, 'markdown')} download leftSection={<IconMarkdown {...icon} />}>
+          Markdown (.md)
+        </Menu.Item>
+        <Menu.Item component="a" href={exportUrl(documentId, 'html')} download leftSection={<IconFileTypeHtml {...icon} />}>
+          Web page (.html)
+        </Menu.Item>
+        <Menu.Item component="a" href={exportUrl(documentId, 'pdf')} download leftSection={<IconFileTypePdf {...icon} />}>
+          PDF (.pdf)
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { signUp } from '../../fixtures/accounts.ts';
+
+const MARKDOWN = `# Handbook
+
+Welcome to **the team**. Read [the guide](https://example.com/guide).
+
+## First week
+
+- laptop
+- accounts
+  - email
+
+1. meet
+2. ship
+
+- [ ] read this
+- [x] sign in
+
+> Ask anything.
+
+\`\`\`python
+print("hello")
+\`\`\`
+
+| day | task |
+| --- | --- |
+| Monday | setup |
+
+![team photo](https://example.com/team.png)
+`;
+
+test('imports a Markdown file as a document and exports it again as Markdown, HTML and PDF', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('menuitem', { name: /Import as document/ }).click();
+  await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Handbook.md', mimeType: 'text/markdown', buffer: Buffer.from(MARKDOWN) });
+  await expect(page.getByRole('heading', { level: 1, name: 'Handbook' }).first()).toBeVisible();
+  const editor = page.getByLabel('Content of Handbook');
+  await expect(editor.getByRole('heading', { level: 2, name: 'First week' })).toBeVisible();
+  await expect(editor.locator('table')).toContainText('Monday');
+  await expect(editor.getByRole('link', { name: 'the guide' })).toHaveAttribute('href', 'https://example.com/guide');
+  await expect(editor.locator('pre code')).toContainText('print("hello")');
+  await expect(editor.getByRole('checkbox')).toHaveCount(2);
+
+  const download = async (name: RegExp) => {
+    await page.getByRole('button', { name: 'Document actions' }).click();
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('menuitem', { name }).click()]);
+    return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) };
+  };
+  const md = await download(/Markdown/);
+  expect(md.name).toBe('Handbook.md');
+  const text = md.bytes.toString('utf8');
+  for (const piece of ['# Handbook', '**the team**', '[the guide](https://example.com/guide)', '## First week', '- laptop', '  - email', '1. meet', '- [ ] read this', '- [x] sign in', '> Ask anything.', '```python', '| Monday', '![team photo](https://example.com/team.png)'])
+    expect(text).toContain(piece);
+  const html = await download(/Web page/);
+  expect(html.name).toBe('Handbook.html');
+  expect(html.bytes.toString('utf8')).toContain('<h2>First week</h2>');
+  const pdf = await download(/PDF/);
+  expect(pdf.name).toBe('Handbook.pdf');
+  expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+
+  // The exported Markdown imports back to the same document.
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('menuitem', { name: /Import as document/ }).click();
+  await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Handbook.md', mimeType: 'text/markdown', buffer: md.bytes });
+  await expect(page.getByRole('heading', { level: 1, name: /Handbook \(/ })).toBeVisible();
+  expect((await download(/Markdown/)).bytes.toString('utf8')).toBe(text);
+});
+
+test('explains a file that is not what its name says, and makes nothing', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('menuitem', { name: /Import as document/ }).click();
+  await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Report.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('just some text, not a Word file') });
+  await expect(page.getByText('“Report.docx” was not imported')).toBeVisible();
+  await expect(page.getByText('This file is not a Word document (.docx).')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+});
