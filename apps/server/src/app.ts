@@ -148,7 +148,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await itemsRoutes(api, ctx);
       await filesRoutes(api, ctx);
       await eventsRoutes(api, ctx, hub);
-      await documentsRoutes(api, ctx, (id) => collab.openDocument(id));
+      await documentsRoutes(api, ctx, collab);
     },
     { prefix: API_PREFIX },
   );

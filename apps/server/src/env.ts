@@ -53,6 +53,7 @@ const ZSettings = z
     UPLOAD_PART_SIZE: bytes(5 * 1024 ** 2).default(8 * 1024 ** 2),
     UPLOAD_EXPIRY_HOURS: int(1, 24 * 365).default(24),
     TRASH_RETENTION_DAYS: int(1, 36500).default(30),
+    DOCUMENT_REVISION_MINUTES: int(1, 24 * 60).default(10),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('Cabinet <no-reply@cabinet.local>'),

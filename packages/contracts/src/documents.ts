@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId } from './common.ts';
+import { ZId, ZIsoTime } from './common.ts';
 import { ZItemName } from './items.ts';
 
 /** What a document can be made from, by the file's extension; the bytes must agree. */
@@ -19,3 +19,24 @@ export const ZImportQuery = z.object({
 export const ZExportFormat = z.enum(['markdown', 'html', 'pdf']);
 export type TExportFormat = z.infer<typeof ZExportFormat>;
 export const ZExportQuery = z.object({ format: ZExportFormat });
+
+/** Someone named on a revision or a comment; null when their account is gone. */
+export const ZPersonRef = z.object({ id: ZId, name: z.string() });
+
+/** A snapshot of a document: after ten minutes of editing, when the last editor leaves, and at each restore. */
+export const ZRevision = z.object({
+  id: ZId,
+  itemId: ZId,
+  createdAt: ZIsoTime,
+  /** Who changed the document since the revision before. */
+  authors: z.array(ZPersonRef),
+  label: z.string().nullable(),
+  /** On a restore: when the revision it brought back was taken. */
+  restoredFrom: ZIsoTime.nullable(),
+});
+export type TRevision = z.infer<typeof ZRevision>;
+export const ZRevisionPage = z.object({ items: z.array(ZRevision), nextCursor: z.string().nullable() });
+/** One revision with its content (ProseMirror JSON of the document schema), to show read-only and compare. */
+export const ZRevisionDetail = ZRevision.extend({ content: z.record(z.string(), z.unknown()) });
+export type TRevisionDetail = z.infer<typeof ZRevisionDetail>;
+export const ZRevisionParams = z.object({ id: ZId, revisionId: ZId });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { documentNode, documentText, documentUpdate, fromHTML, fromMarkdown, nodeFromJSON, toHTML, toMarkdown } from './server.ts';
+import { documentNode, documentText, documentUpdate, fromHTML, fromMarkdown, nodeFromJSON, replaceDocument, toHTML, toMarkdown } from './server.ts';
 
 const MARKDOWN = `# Plans
 
@@ -84,5 +84,21 @@ describe('Yjs state', () => {
 
   it('refuses content the schema does not know', () => {
     expect(() => documentUpdate({ type: 'doc', content: [{ type: 'marquee' }] })).toThrow();
+  });
+});
+
+describe('replacing a document', () => {
+  it('changes only what differs, so edits elsewhere survive a merge', () => {
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, documentUpdate(fromMarkdown('# Title\n\nfirst\n\nsecond\n')));
+    const other = new Y.Doc();
+    Y.applyUpdate(other, Y.encodeStateAsUpdate(doc));
+    replaceDocument(doc, fromMarkdown('# Title\n\nfirst, changed\n\nsecond\n'));
+    expect(documentText(documentNode(doc))).toBe('Title\nfirst, changed\nsecond');
+    // Someone else typed into the last paragraph meanwhile: both changes stand after merging.
+    const last = other.getXmlFragment('default').get(2) as Y.XmlElement;
+    (last.get(0) as Y.XmlText).insert(6, ' and more');
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(other));
+    expect(documentText(documentNode(doc))).toBe('Title\nfirst, changed\nsecond and more');
   });
 });

@@ -8,7 +8,7 @@ import { getSchema, getText, getTextSerializersFromSchema, type JSONContent } fr
 import { generateHTML, generateJSON } from '@tiptap/html/server';
 import { MarkdownManager } from '@tiptap/markdown';
 import { Node as PMNode } from '@tiptap/pm/model';
-import { prosemirrorJSONToYDoc, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
+import { prosemirrorJSONToYDoc, prosemirrorToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
 import { DOCUMENT_FRAGMENT, documentExtensions, isSafeUrl } from './index.ts';
 
@@ -71,6 +71,11 @@ function wrapStrayInlines(json: JSONContent): JSONContent {
 /** One Yjs update that creates the whole document: what a new or imported document is stored as. */
 export function documentUpdate(json: JSONContent): Uint8Array {
   return Y.encodeStateAsUpdate(prosemirrorJSONToYDoc(schema, nodeFromJSON(json).toJSON(), DOCUMENT_FRAGMENT));
+}
+
+/** Makes a Yjs document hold `content`, changing only the blocks that differ: a restore, seen live by everyone editing. */
+export function replaceDocument(doc: Y.Doc, content: JSONContent): void {
+  prosemirrorToYXmlFragment(nodeFromJSON(content), doc.getXmlFragment(DOCUMENT_FRAGMENT));
 }
 
 /** Plain text for search and previews: one line per block, mentions as `@name`. */

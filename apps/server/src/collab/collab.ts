@@ -9,7 +9,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
 import type { Actor } from '../modules/auth/actor.ts';
 import { publish } from '../modules/events/events.ts';
-import { findDocumentState, saveDocumentState } from '../modules/documents/documents.repo.ts';
+import { findDocumentState, insertRevision, saveDocumentState } from '../modules/documents/documents.repo.ts';
 import { RANK, requireItem } from '../modules/items/items.policy.ts';
 import { inTransaction } from '../db/client.ts';
 
@@ -68,8 +68,20 @@ function authorization(ctx: AppContext, socketActor: SocketActor): Extension {
   };
 }
 
-/** Documents load from and save to PostgreSQL: the whole state as one Yjs update, and its plain text. */
+/** Edits since a document's last revision: since when, and by whom. */
+interface Unrevised {
+  since: number;
+  authors: Set<string>;
+}
+
+/**
+ * Documents load from and save to PostgreSQL: the whole state as one Yjs update, and its plain
+ * text. A save also records a revision once the edits since the last one span the revision
+ * interval, or when the last editor has left.
+ */
 function persistence(ctx: AppContext): Extension {
+  const unrevised = new Map<string, Unrevised>();
+  const intervalMs = ctx.env.DOCUMENT_REVISION_MINUTES * 60_000;
   return {
     extensionName: 'cabinet-persistence',
     async onLoadDocument({ documentName, document }) {
@@ -77,14 +89,52 @@ function persistence(ctx: AppContext): Extension {
       if (state) Y.applyUpdate(document, state);
       return document;
     },
+    async onChange({ documentName, context }) {
+      const by = (context as Partial<CollabContext>).actor?.user.id;
+      if (!by) return;
+      const pending = unrevised.get(documentName) ?? { since: Date.now(), authors: new Set<string>() };
+      pending.authors.add(by);
+      unrevised.set(documentName, pending);
+    },
     async onStoreDocument({ documentName, document, context }) {
       const by = (context as Partial<CollabContext>).actor?.user.id ?? null;
-      await inTransaction(ctx.db, async (tx) => {
-        const item = await saveDocumentState(tx, documentName, Y.encodeStateAsUpdate(document), documentText(documentNode(document)), by);
-        if (item) await publish(tx, item.workspace_id, { type: 'item.updated', itemId: documentName, parentIds: item.parent_id ? [item.parent_id] : [] });
-      });
+      const state = Y.encodeStateAsUpdate(document);
+      const text = documentText(documentNode(document));
+      const pending = unrevised.get(documentName);
+      const revise = pending && (document.getConnectionsCount() === 0 || Date.now() - pending.since >= intervalMs);
+      // Taken before anything is awaited: edits arriving meanwhile start the next revision's tally.
+      if (revise) unrevised.delete(documentName);
+      try {
+        await inTransaction(ctx.db, async (tx) => {
+          const item = await saveDocumentState(tx, documentName, state, text, by);
+          if (revise && item) await insertRevision(tx, { itemId: documentName, state, text, authorIds: [...pending.authors] });
+          if (item) await publish(tx, item.workspace_id, { type: 'item.updated', itemId: documentName, parentIds: item.parent_id ? [item.parent_id] : [] });
+        });
+      } catch (error) {
+        if (revise) restore(documentName, pending);
+        throw error;
+      }
+    },
+    // The last editor left after everything was saved: the revision is recorded now.
+    async onDisconnect({ documentName, document, clientsCount }) {
+      const pending = unrevised.get(documentName);
+      if (clientsCount > 0 || !pending) return;
+      unrevised.delete(documentName);
+      const state = Y.encodeStateAsUpdate(document);
+      try {
+        await insertRevision(ctx.db, { itemId: documentName, state, text: documentText(documentNode(document)), authorIds: [...pending.authors] });
+      } catch (error) {
+        restore(documentName, pending);
+        throw error;
+      }
     },
   };
+
+  /** Puts back a tally whose revision could not be written, merged with any edits since. */
+  function restore(name: string, pending: Unrevised) {
+    const now = unrevised.get(name);
+    unrevised.set(name, { since: Math.min(pending.since, now?.since ?? Infinity), authors: new Set([...pending.authors, ...(now?.authors ?? [])]) });
+  }
 }
 
 export interface Collab {
@@ -92,6 +142,8 @@ export interface Collab {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** The document as it stands in memory, when someone has it open on this instance. */
   openDocument(name: string): Y.Doc | undefined;
+  /** Changes a document as one more editor would: everyone with it open sees the change, and it is saved. */
+  edit(name: string, change: (document: Y.Doc) => void): Promise<void>;
   /** Saves what is open and closes every socket. */
   close(): Promise<void>;
 }
@@ -116,6 +168,14 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor): Collab 
       return true;
     },
     openDocument: (name) => hocuspocus.documents.get(name),
+    async edit(name, change) {
+      const connection = await hocuspocus.openDirectConnection(name, {});
+      try {
+        await connection.transact(change);
+      } finally {
+        await connection.disconnect();
+      }
+    },
     async close() {
       await Promise.all([...hocuspocus.documents.values()].map((document) => hocuspocus.storeDocumentHooks(document, { clientsCount: 0, context: {}, document, documentName: document.name, instance: hocuspocus, requestHeaders: {}, requestParameters: new URLSearchParams(), socketId: 'server' }, true)));
       hocuspocus.closeConnections();

@@ -180,6 +180,31 @@ export interface DocumentContentsTable {
   updated_by: string | null;
 }
 
+export interface DocumentRevisionsTable {
+  id: string;
+  item_id: string;
+  state: Uint8Array;
+  text: Generated<string>;
+  author_ids: Generated<string[]>;
+  label: string | null;
+  restored_from: string | null;
+  created_at: Timestamp;
+}
+
+export interface CommentsTable {
+  id: string;
+  item_id: string;
+  thread_id: string;
+  anchor: { start: unknown; end: unknown } | null;
+  quote: string | null;
+  author_id: string | null;
+  body: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  resolved_at: NullableTimestamp;
+  resolved_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -195,6 +220,8 @@ export interface Database {
   item_visits: ItemVisitsTable;
   jobs: JobsTable;
   document_contents: DocumentContentsTable;
+  document_revisions: DocumentRevisionsTable;
+  comments: CommentsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

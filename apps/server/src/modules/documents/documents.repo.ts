@@ -1,3 +1,4 @@
+import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
 
@@ -26,4 +27,50 @@ export async function saveDocumentState(db: Q, itemId: string, state: Uint8Array
     .where('id', '=', itemId)
     .returningAll()
     .executeTakeFirst();
+}
+
+export interface RevisionRow {
+  id: string;
+  item_id: string;
+  created_at: Date;
+  label: string | null;
+  restored_from_at: Date | null;
+  authors: { id: string; name: string }[];
+}
+
+/** Records a revision: the document's state and text now, and who changed it since the last one. */
+export async function insertRevision(db: Q, r: { itemId: string; state: Uint8Array; text: string; authorIds: string[]; restoredFrom?: string }): Promise<string> {
+  const id = uuidv7();
+  // Nothing is recorded for a document deleted meanwhile.
+  await sql`
+    INSERT INTO document_revisions (id, item_id, state, text, author_ids, restored_from)
+    SELECT ${id}, ${r.itemId}, ${r.state}, ${r.text}, ${`{${r.authorIds.join(',')}}`}::uuid[], ${r.restoredFrom ?? null}
+    WHERE EXISTS (SELECT 1 FROM items WHERE id = ${r.itemId})
+  `.execute(db);
+  return id;
+}
+
+const revisionColumns = sql<RevisionRow>`
+  r.id, r.item_id, r.created_at, r.label,
+  (SELECT f.created_at FROM document_revisions f WHERE f.id = r.restored_from) AS restored_from_at,
+  COALESCE((
+    SELECT json_agg(json_build_object('id', u.id, 'name', COALESCE(NULLIF(u.name, ''), u.email)) ORDER BY u.name)
+    FROM users u WHERE u.id = ANY (r.author_ids)
+  ), '[]'::json) AS authors`;
+
+/** A document's revisions, newest first (ids are time-ordered), a page after `before`. */
+export async function findRevisions(db: Q, itemId: string, limit: number, before?: string): Promise<RevisionRow[]> {
+  const { rows } = await sql<RevisionRow>`
+    SELECT ${revisionColumns} FROM document_revisions r
+    WHERE r.item_id = ${itemId} ${before ? sql`AND r.id < ${before}` : sql``}
+    ORDER BY r.id DESC LIMIT ${limit}
+  `.execute(db);
+  return rows;
+}
+
+export async function findRevision(db: Q, itemId: string, id: string): Promise<(RevisionRow & { state: Uint8Array }) | undefined> {
+  const { rows } = await sql<RevisionRow & { state: Uint8Array }>`
+    SELECT ${revisionColumns}, r.state FROM document_revisions r WHERE r.item_id = ${itemId} AND r.id = ${id}
+  `.execute(db);
+  return rows[0];
 }

@@ -1,4 +1,4 @@
-import { MAX_IMPORT_BYTES, ZExportQuery, ZIdParams, ZImportQuery, ZItem } from '@cabinet/contracts';
+import { MAX_IMPORT_BYTES, ZExportQuery, ZIdParams, ZImportQuery, ZItem, ZListQuery, ZRevision, ZRevisionDetail, ZRevisionPage, ZRevisionParams } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,9 +6,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { attachment } from '../../lib/content-disposition.ts';
 import { requireActor } from '../auth/actor.ts';
-import { exportDocument, importDocument, type LiveDocument } from './documents.service.ts';
+import { exportDocument, getRevision, importDocument, listRevisions, restoreRevision, type LiveDocuments } from './documents.service.ts';
 
-export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, live: LiveDocument) {
+export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, live: LiveDocuments) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/items/:id/export',
@@ -17,6 +17,21 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, liv
       const file = await exportDocument(ctx.db, requireActor(req), req.params.id, req.query.format, live);
       return reply.header('content-type', file.contentType).header('content-disposition', attachment(file.filename)).header('cache-control', 'no-store').send(file.body);
     },
+  );
+  r.get(
+    '/items/:id/revisions',
+    { schema: { tags: ['documents'], summary: "A document's revisions, newest first", params: ZIdParams, querystring: ZListQuery, response: { 200: ZRevisionPage } } },
+    async (req) => listRevisions(ctx.db, requireActor(req), req.params.id, req.query),
+  );
+  r.get(
+    '/items/:id/revisions/:revisionId',
+    { schema: { tags: ['documents'], summary: 'One revision with its content (ProseMirror JSON)', params: ZRevisionParams, response: { 200: ZRevisionDetail } } },
+    async (req) => getRevision(ctx.db, requireActor(req), req.params.id, req.params.revisionId),
+  );
+  r.post(
+    '/items/:id/revisions/:revisionId/restore',
+    { schema: { tags: ['documents'], summary: 'Make the document what it was at a revision (managers); the restore is a new revision', params: ZRevisionParams, response: { 201: ZRevision } } },
+    async (req, reply) => reply.code(201).send(await restoreRevision(ctx.db, requireActor(req), req.params.id, req.params.revisionId, live)),
   );
   await app.register(async (scope) => {
     // The body is the file itself, whatever its type; it is read into memory up to the import limit.

@@ -1,5 +1,5 @@
-import type { TExportFormat, TItem } from '@cabinet/contracts';
-import { documentNode, documentText, documentUpdate, nodeFromJSON, toHTML, toMarkdown } from '@cabinet/doc-schema/server';
+import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
+import { documentNode, documentText, documentUpdate, nodeFromJSON, replaceDocument, toHTML, toMarkdown } from '@cabinet/doc-schema/server';
 import * as Y from 'yjs';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -8,10 +8,15 @@ import { requireItem } from '../items/items.policy.ts';
 import { createItem } from '../items/items.service.ts';
 import { readImport } from './document-import.ts';
 import { documentPdf } from './document-pdf.ts';
-import { findDocumentState } from './documents.repo.ts';
+import { findDocumentState, findRevision, findRevisions, insertRevision, type RevisionRow } from './documents.repo.ts';
 
-/** The Yjs document of an item as it stands: the open copy when someone is editing it on this instance, else the stored one. */
-export type LiveDocument = (itemId: string) => Y.Doc | undefined;
+/** Documents open for editing on this instance (the collaboration server). */
+export interface LiveDocuments {
+  /** The document as it stands in memory, when someone has it open here. */
+  openDocument(itemId: string): Y.Doc | undefined;
+  /** Changes a document as one more editor would: everyone with it open sees the change, and it is saved. */
+  edit(itemId: string, change: (document: Y.Doc) => void): Promise<void>;
+}
 
 /** A new document in a folder, made from a Markdown, HTML or Word file; nothing is created when the file is not what it says. */
 export async function importDocument(db: Db, actor: Actor, ws: string, q: { parentId: string; fileName: string; onConflict: 'fail' | 'keep_both' }, bytes: Buffer): Promise<TItem> {
@@ -63,10 +68,10 @@ ${body}
 }
 
 /** A document as a file to download: Markdown, HTML or PDF, named after it. */
-export async function exportDocument(db: Db, actor: Actor, id: string, format: TExportFormat, live: LiveDocument): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
+export async function exportDocument(db: Db, actor: Actor, id: string, format: TExportFormat, live: LiveDocuments): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
   const { item } = await requireItem(db, actor, id, 'view');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
-  let doc = live(item.id);
+  let doc = live.openDocument(item.id);
   if (!doc) {
     doc = new Y.Doc();
     const state = await findDocumentState(db, item.id);
@@ -77,4 +82,53 @@ export async function exportDocument(db: Db, actor: Actor, id: string, format: T
   const filename = `${item.name}.${extension}`;
   const body = format === 'markdown' ? toMarkdown(node) : format === 'html' ? htmlPage(item.name, toHTML(node)) : await documentPdf(node.toJSON(), item.name);
   return { body, contentType, filename };
+}
+
+function presentRevision(r: RevisionRow): TRevision {
+  return { id: r.id, itemId: r.item_id, createdAt: new Date(r.created_at).toISOString(), authors: r.authors, label: r.label, restoredFrom: r.restored_from_at ? new Date(r.restored_from_at).toISOString() : null };
+}
+
+async function requireDocument(db: Db, actor: Actor, id: string, action: 'view' | 'manage') {
+  const access = await requireItem(db, actor, id, action);
+  if (access.item.kind !== 'document') throw new AppError('not_found');
+  return access;
+}
+
+/** A document's revisions, newest first. */
+export async function listRevisions(db: Db, actor: Actor, id: string, q: { cursor?: string; limit: number }): Promise<{ items: TRevision[]; nextCursor: string | null }> {
+  const { item } = await requireDocument(db, actor, id, 'view');
+  const rows = await findRevisions(db, item.id, q.limit + 1, q.cursor);
+  const page = rows.slice(0, q.limit);
+  return { items: page.map(presentRevision), nextCursor: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null };
+}
+
+async function revisionContent(db: Db, itemId: string, revisionId: string) {
+  const revision = await findRevision(db, itemId, revisionId);
+  if (!revision) throw new AppError('not_found');
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, revision.state);
+  return { revision, content: documentNode(doc).toJSON() as Record<string, unknown> };
+}
+
+/** One revision with its content, to show read-only beside the current document. */
+export async function getRevision(db: Db, actor: Actor, id: string, revisionId: string): Promise<TRevisionDetail> {
+  const { item } = await requireDocument(db, actor, id, 'view');
+  const { revision, content } = await revisionContent(db, item.id, revisionId);
+  return { ...presentRevision(revision), content };
+}
+
+/**
+ * Brings a revision back (managers, as for file versions): the document becomes what it was, live
+ * for everyone editing it, and the restore is itself a new revision.
+ */
+export async function restoreRevision(db: Db, actor: Actor, id: string, revisionId: string, live: LiveDocuments): Promise<TRevision> {
+  const { item } = await requireDocument(db, actor, id, 'manage');
+  const { content } = await revisionContent(db, item.id, revisionId);
+  let restored: { state: Uint8Array; text: string } | undefined;
+  await live.edit(item.id, (doc) => {
+    replaceDocument(doc, content);
+    restored = { state: Y.encodeStateAsUpdate(doc), text: documentText(documentNode(doc)) };
+  });
+  const newId = await insertRevision(db, { itemId: item.id, ...restored!, authorIds: [actor.user.id], restoredFrom: revisionId });
+  return presentRevision((await findRevision(db, item.id, newId))!);
 }

@@ -1,0 +1,97 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { addParagraph, collabClients, textOf, until } from '../../testing/collab-client.ts';
+import { given, type Person } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+let t: TestApp;
+let g: ReturnType<typeof given>;
+let clients: ReturnType<typeof collabClients>;
+beforeAll(async () => {
+  t = await startTestApp();
+  g = given(t.ctx, t.url);
+  clients = collabClients(t.url);
+});
+afterAll(async () => {
+  clients.destroyAll();
+  await t.close();
+});
+afterEach(() => vi.useRealTimers());
+
+async function newDocument(owner: Person, parentId = owner.workspace.homeId) {
+  const res = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: `Doc ${Math.random().toString(36).slice(2, 8)}`, parentId });
+  return res.body.id as string;
+}
+
+const revisions = async (person: Person, id: string) => (await person.call('GET', `/items/${id}/revisions`)).body;
+
+async function edit(person: Person, id: string, text: string) {
+  const client = clients.connect(id, person.token);
+  await until(() => client.outcome.synced, 'the editor to sync');
+  addParagraph(client.document, text);
+  return client;
+}
+
+describe('revision history', () => {
+  it('records a revision with its authors when the last editor leaves, not before', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    await g.membership(bea, ada.workspace.id, 'member');
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Team');
+    const id = await newDocument(ada, folder.id);
+    const first = await edit(ada, id, 'From Ada');
+    const second = await edit(bea, id, 'From Bea');
+    await until(() => textOf(first.document) === 'From Ada\nFrom Bea', 'both edits to meet');
+    first.provider.destroy();
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await revisions(ada, id)).items).toEqual([]);
+    second.provider.destroy();
+    await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);
+    const [revision] = (await revisions(ada, id)).items;
+    expect(revision).toMatchObject({ itemId: id, label: null, restoredFrom: null });
+    expect(revision.authors.map((a: { name: string }) => a.name)).toEqual(['Ada', 'Bea']);
+    const detail = await ada.call('GET', `/items/${id}/revisions/${revision.id}`);
+    expect(JSON.stringify(detail.body.content)).toContain('From Bea');
+  });
+
+  it('records a revision while editing goes on, once the edits span the revision interval', async () => {
+    const ada = await g.person('Ada');
+    const id = await newDocument(ada);
+    const client = await edit(ada, id, 'Morning');
+    await expect.poll(async () => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text, { timeout: 10_000 }).toBe('Morning');
+    expect((await revisions(ada, id)).items).toEqual([]);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (t.ctx.env.DOCUMENT_REVISION_MINUTES * 60 + 1) * 1000 });
+    addParagraph(client.document, 'Afternoon');
+    await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);
+    client.provider.destroy();
+  });
+
+  it('restores a revision live for everyone editing, as a new revision, for managers only', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const cy = await g.person('Cy');
+    await g.membership(bea, ada.workspace.id, 'member');
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Shared');
+    const id = await newDocument(ada, folder.id);
+    (await edit(ada, id, 'First draft')).provider.destroy();
+    await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);
+    const [draft] = (await revisions(ada, id)).items;
+
+    const watcher = await edit(bea, id, 'Second thoughts');
+    await until(() => textOf(watcher.document) === 'First draft\nSecond thoughts', 'the second edit');
+    // Bea edits but does not manage the shared folder; Cy cannot see it at all.
+    expect((await bea.call('POST', `/items/${id}/revisions/${draft.id}/restore`)).body.error.code).toBe('forbidden');
+    expect((await cy.call('POST', `/items/${id}/revisions/${draft.id}/restore`)).body.error.code).toBe('not_found');
+    expect((await cy.call('GET', `/items/${id}/revisions`)).body.error.code).toBe('not_found');
+
+    const restored = await ada.call('POST', `/items/${id}/revisions/${draft.id}/restore`);
+    expect(restored.status).toBe(201);
+    expect(restored.body).toMatchObject({ restoredFrom: draft.createdAt, authors: [{ id: ada.id, name: 'Ada' }] });
+    await until(() => textOf(watcher.document) === 'First draft', 'the restore to reach the open editor');
+    const history = (await revisions(bea, id)).items;
+    expect(history[0].id).toBe(restored.body.id);
+    expect(history.at(-1).id).toBe(draft.id);
+    expect((await ada.call('POST', `/items/${id}/revisions/${restored.body.id}/restore`)).status).toBe(201);
+    expect((await ada.call('GET', `/items/${id}/revisions/0190a0a0-0000-7000-8000-000000000000`)).body.error.code).toBe('not_found');
+    watcher.provider.destroy();
+  });
+});
