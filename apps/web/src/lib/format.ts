@@ -41,3 +41,8 @@ export function formatDuration(seconds: number): string {
   const hours = Math.floor(seconds / 3600);
   return `${hours} h ${Math.round((seconds % 3600) / 60)} min`;
 }
+
+/** "23 Nov 2026, 14:05" — a moment, as a person reads it. */
+export function formatDateTime(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

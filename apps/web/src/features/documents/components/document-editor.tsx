@@ -1,10 +1,11 @@
-import { Avatar, Group, Paper, Text, Tooltip } from '@mantine/core';
-import { IconCloudCheck, IconCloudOff, IconEye, IconLoader2, IconLock } from '@tabler/icons-react';
+import { Avatar, Button, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock } from '@tabler/icons-react';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { editorExtensions } from '../editor/extensions.ts';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
 import { EditorToolbar } from './editor-toolbar.tsx';
+import { HistoryDrawer } from './history-drawer.tsx';
 import { ImageDialog } from './image-dialog.tsx';
 import { LinkDialog } from './link-dialog.tsx';
 import './document-editor.css';
@@ -30,9 +31,10 @@ export function colorFor(id: string): string {
 }
 
 /** The editor of one document, shared live with everyone who has it open. */
-export function DocumentEditor({ workspaceId, documentId, title, editable, me }: { workspaceId: string; documentId: string; title: string; editable: boolean; me: { id: string; name: string } }) {
+export function DocumentEditor(props: { workspaceId: string; documentId: string; title: string; editable: boolean; canRestore: boolean; me: { id: string; name: string } }) {
+  const { workspaceId, documentId, title, editable, me } = props;
   const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id });
-  const [asking, setAsking] = useState<'link' | 'image'>();
+  const [asking, setAsking] = useState<'link' | 'image' | 'history'>();
   const editor = useEditor(
     {
       editable,
@@ -73,6 +75,9 @@ export function DocumentEditor({ workspaceId, documentId, title, editable, me }:
             {status.icon}
             <Text size="sm">{status.text}</Text>
           </Group>
+          <Button variant="subtle" size="compact-sm" leftSection={<IconHistory aria-hidden size={16} />} onClick={() => setAsking('history')}>
+            History
+          </Button>
         </Group>
       </Group>
       <Paper withBorder radius="md" mih={300}>
@@ -101,6 +106,7 @@ export function DocumentEditor({ workspaceId, documentId, title, editable, me }:
           onClose={close}
         />
       )}
+      {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={props.canRestore} onClose={close} />}
       {editor && asking === 'image' && (
         <ImageDialog
           onInsert={(image) => {

@@ -1,0 +1,124 @@
+import { Alert, Button, Drawer, Group, Skeleton, Stack, Text, UnstyledButton } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowLeft, IconHistory, IconRestore } from '@tabler/icons-react';
+import { documentExtensions } from '@cabinet/doc-schema';
+import type { TRevision } from '@cabinet/contracts';
+import type { Editor, JSONContent } from '@tiptap/core';
+import { generateHTML } from '@tiptap/html';
+import { useMemo, useState } from 'react';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useRestoreRevision, useRevision, useRevisions } from '../api/use-revisions.ts';
+import { compareDocuments, type ComparedBlock } from '../editor/compare.ts';
+
+const schema = documentExtensions();
+/** HTML of blocks made from the schema's JSON: the schema escapes text and drops what it does not know. */
+const html = (blocks: JSONContent[]) => generateHTML({ type: 'doc', content: blocks }, schema);
+
+const describe = (r: TRevision) =>
+  r.restoredFrom ? `Restored the revision of ${formatDateTime(r.restoredFrom)}` : r.authors.length ? `Edited by ${r.authors.map((a) => a.name).join(', ')}` : 'Edited';
+
+function ComparedView({ blocks }: { blocks: ComparedBlock[] }) {
+  return (
+    <div className="cabinet-document cabinet-compare" aria-label="Revision compared with the current document">
+      {blocks.map((b, i) =>
+        b.kind === 'changed' ? (
+          <div key={i} className="compare-changed">
+            {b.words.map((w, k) =>
+              w.in === 'both' ? <span key={k}>{w.text}</span> : w.in === 'revision' ? <ins key={k}>{w.text}</ins> : <del key={k}>{w.text}</del>,
+            )}
+          </div>
+        ) : (
+          <div key={i} className={b.kind === 'same' ? undefined : b.kind === 'only-revision' ? 'compare-only-revision' : 'compare-only-current'} dangerouslySetInnerHTML={{ __html: html([b.block]) }} />
+        ),
+      )}
+    </div>
+  );
+}
+
+/** A document's revisions: pick one to see it against the document as it is now, and (managers) bring it back. */
+export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { documentId: string; editor: Editor; canRestore: boolean; onClose: () => void }) {
+  const revisions = useRevisions(documentId);
+  const [selected, setSelected] = useState<string>();
+  const revision = useRevision(documentId, selected);
+  const restore = useRestoreRevision(documentId);
+  const compared = useMemo(() => (revision.data ? compareDocuments(revision.data.content as JSONContent, editor.getJSON()) : undefined), [revision.data, editor]);
+  const changes = compared?.filter((b) => b.kind !== 'same').length ?? 0;
+
+  return (
+    <Drawer opened onClose={onClose} position="right" size="xl" title={<Group gap="xs"><IconHistory aria-hidden size={20} /><Text fw={600}>Revision history</Text></Group>}>
+      {!selected ? (
+        revisions.isPending ? (
+          <Skeleton h={120} />
+        ) : !revisions.data?.length ? (
+          <Text c="dimmed" size="sm">
+            No revisions yet. One is kept after ten minutes of editing, and whenever the last person editing leaves.
+          </Text>
+        ) : (
+          <Stack component="ul" gap={4} aria-label="Revisions" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {revisions.data.map((r) => (
+              <li key={r.id}>
+                <UnstyledButton onClick={() => setSelected(r.id)} p="xs" w="100%" className="revision-row">
+                  <Text size="sm" fw={500}>
+                    {formatDateTime(r.createdAt)}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {describe(r)}
+                  </Text>
+                </UnstyledButton>
+              </li>
+            ))}
+          </Stack>
+        )
+      ) : (
+        <Stack>
+          <Group justify="space-between" wrap="wrap">
+            <Button variant="subtle" leftSection={<IconArrowLeft aria-hidden size={16} />} onClick={() => setSelected(undefined)}>
+              All revisions
+            </Button>
+            {canRestore && revision.data && (
+              <Button
+                leftSection={<IconRestore aria-hidden size={16} />}
+                loading={restore.isPending}
+                onClick={() =>
+                  restore.mutate(revision.data.id, {
+                    onSuccess: () => {
+                      notifications.show({ color: 'green', message: `Restored the revision of ${formatDateTime(revision.data.createdAt)}` });
+                      onClose();
+                    },
+                    onError: (error) => notifications.show({ color: 'red', message: error.message }),
+                  })
+                }
+              >
+                Restore this revision
+              </Button>
+            )}
+          </Group>
+          {revision.isPending || !compared ? (
+            <Skeleton h={200} />
+          ) : (
+            <>
+              <div>
+                <Text fw={600}>{formatDateTime(revision.data!.createdAt)}</Text>
+                <Text size="sm" c="dimmed">
+                  {describe(revision.data!)}
+                </Text>
+              </div>
+              <Alert variant="light" p="xs">
+                <Text size="sm">
+                  {changes === 0 ? (
+                    'This revision is the same as the document now.'
+                  ) : (
+                    <>
+                      Compared with the document now: <ins className="legend">highlighted</ins> text is only in this revision, <del className="legend">struck-out</del> text was added since.
+                    </>
+                  )}
+                </Text>
+              </Alert>
+              <ComparedView blocks={compared} />
+            </>
+          )}
+        </Stack>
+      )}
+    </Drawer>
+  );
+}

@@ -1,0 +1,51 @@
+import { expect, test } from '@playwright/test';
+import { signIn, signUp } from '../../fixtures/accounts.ts';
+
+test('lists revisions, shows one against the document now, and restores it live for another window', async ({ browser }) => {
+  const a = await browser.newContext();
+  const page = await a.newPage();
+  const person = await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'New document' }).click();
+  await page.getByLabel('Document name').fill('Plan');
+  await page.getByRole('button', { name: 'Create' }).click();
+  const editor = page.getByLabel('Content of Plan');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await editor.click();
+  await page.keyboard.type('Launch on Friday.');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  const url = page.url();
+  // Leaving the document records a revision.
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+  await page.goto(url);
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Actually, wait until Monday.');
+
+  const b = await browser.newContext();
+  const other = await b.newPage();
+  await signIn(other, person);
+  await other.goto(url);
+  await expect(other.getByLabel('Content of Plan')).toContainText('Actually, wait until Monday.');
+
+  await page.getByRole('button', { name: 'History' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Revision history' });
+  await drawer.getByRole('list', { name: 'Revisions' }).getByRole('button', { name: /Edited by/ }).click();
+  const compared = drawer.getByLabel('Revision compared with the current document');
+  await expect(compared).toContainText('Launch on Friday.');
+  await expect(compared.locator('.compare-only-current')).toHaveText('Actually, wait until Monday.');
+  await page.screenshot({ path: 'test-results/screens/document-history.png' });
+  await drawer.getByRole('button', { name: 'Restore this revision' }).click();
+  await expect(page.getByText(/Restored the revision of/)).toBeVisible();
+
+  for (const p of [page, other]) {
+    await expect(p.getByLabel('Content of Plan')).not.toContainText('Monday');
+    await expect(p.getByLabel('Content of Plan')).toContainText('Launch on Friday.');
+  }
+  await page.getByRole('button', { name: 'History' }).click();
+  await expect(drawer.getByRole('list', { name: 'Revisions' }).getByRole('button')).toHaveCount(2);
+  await expect(drawer.getByRole('list', { name: 'Revisions' }).getByRole('button').first()).toContainText('Restored the revision of');
+  await a.close();
+  await b.close();
+});
