@@ -27,6 +27,7 @@ import { filesRoutes } from './modules/files/files.routes.ts';
 import { EventHub } from './modules/events/events.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { createCollab } from './collab/collab.ts';
+import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -149,6 +150,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await filesRoutes(api, ctx);
       await eventsRoutes(api, ctx, hub);
       await documentsRoutes(api, ctx, collab);
+      await commentsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

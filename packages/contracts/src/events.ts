@@ -7,7 +7,8 @@ import { ZId } from './common.ts';
  * the browser fetches what it shows again. A person only hears of folders they can see.
  */
 export const ZItemEvent = z.object({
-  type: z.enum(['item.created', 'item.updated', 'item.trashed', 'item.restored', 'item.deleted']),
+  // comments.changed: a thread on the item was started, answered, edited, resolved, reopened or deleted.
+  type: z.enum(['item.created', 'item.updated', 'item.trashed', 'item.restored', 'item.deleted', 'comments.changed']),
   itemId: ZId,
   /** The folders whose listings changed: the parent, and for a move the old parent too. */
   parentIds: z.array(ZId),

@@ -11,3 +11,4 @@ export * from './items.ts';
 export * from './uploads.ts';
 export * from './events.ts';
 export * from './documents.ts';
+export * from './comments.ts';

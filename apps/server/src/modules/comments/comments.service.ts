@@ -1,0 +1,100 @@
+import type { TCommentThread, TCreateCommentRequest, TUpdateCommentRequest } from '@cabinet/contracts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { publish } from '../events/events.ts';
+import { RANK, requireItem, type ItemAccess } from '../items/items.policy.ts';
+import { deleteComment, findComment, findComments, insertComment, setThreadResolved, updateCommentBody, type CommentRow } from './comments.repo.ts';
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function threads(rows: CommentRow[]): TCommentThread[] {
+  const byThread = new Map<string, TCommentThread>();
+  for (const r of rows) {
+    let thread = byThread.get(r.thread_id);
+    if (!thread) {
+      // Rows come thread by thread, first comment first: it holds the thread's anchor and state.
+      thread = {
+        id: r.thread_id,
+        itemId: r.item_id,
+        anchor: r.anchor,
+        quote: r.quote,
+        resolvedAt: r.resolved_at ? iso(r.resolved_at) : null,
+        resolvedBy: r.resolved_by ? { id: r.resolved_by, name: r.resolved_by_name ?? '' } : null,
+        comments: [],
+      };
+      byThread.set(r.thread_id, thread);
+    }
+    thread.comments.push({ id: r.id, threadId: r.thread_id, author: r.author_id ? { id: r.author_id, name: r.author_name ?? '' } : null, body: r.body, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) });
+  }
+  return [...byThread.values()];
+}
+
+/** Comments belong to documents; a commenter's role is enough to write them. */
+async function requireDocument(db: Db, actor: Actor, id: string, action: 'view' | 'comment'): Promise<ItemAccess> {
+  const access = await requireItem(db, actor, id, action);
+  if (access.item.kind !== 'document') throw new AppError('not_found');
+  return access;
+}
+
+async function announce(db: Db, access: ItemAccess) {
+  await publish(db, access.item.workspace_id, { type: 'comments.changed', itemId: access.item.id, parentIds: access.item.parent_id ? [access.item.parent_id] : [] });
+}
+
+async function thread(db: Db, itemId: string, threadId: string): Promise<TCommentThread> {
+  const [t] = threads(await findComments(db, itemId, threadId));
+  if (!t) throw new AppError('not_found');
+  return t;
+}
+
+export async function listThreads(db: Db, actor: Actor, id: string): Promise<TCommentThread[]> {
+  const { item } = await requireDocument(db, actor, id, 'view');
+  return threads(await findComments(db, item.id));
+}
+
+/** A new thread on the document, or a reply to one of its threads. Answers the whole thread. */
+export async function addComment(db: Db, actor: Actor, id: string, input: TCreateCommentRequest): Promise<TCommentThread> {
+  return inTransaction(db, async (tx) => {
+    const access = await requireDocument(tx, actor, id, 'comment');
+    if (input.threadId) {
+      const root = await findComment(tx, access.item.id, input.threadId);
+      if (!root || root.thread_id !== root.id) throw new AppError('not_found', 'No such thread on this document.');
+    }
+    const threadId = await insertComment(tx, { itemId: access.item.id, threadId: input.threadId, anchor: input.anchor, quote: input.quote, authorId: actor.user.id, body: input.body });
+    // Answering a resolved thread opens it again.
+    if (input.threadId) await setThreadResolved(tx, threadId, null);
+    await announce(tx, access);
+    return thread(tx, access.item.id, threadId);
+  });
+}
+
+/** New words (the comment's author only), or a thread resolved or reopened (anyone who may comment). */
+export async function updateComment(db: Db, actor: Actor, id: string, commentId: string, change: TUpdateCommentRequest): Promise<TCommentThread> {
+  return inTransaction(db, async (tx) => {
+    const access = await requireDocument(tx, actor, id, 'comment');
+    const comment = await findComment(tx, access.item.id, commentId);
+    if (!comment) throw new AppError('not_found');
+    if (change.body !== undefined) {
+      if (comment.author_id !== actor.user.id) throw new AppError('forbidden', 'Only its author can change a comment.');
+      await updateCommentBody(tx, comment.id, change.body);
+    }
+    if (change.resolved !== undefined) {
+      if (comment.thread_id !== comment.id) throw new AppError('invalid_input', 'Resolve a thread on its first comment.', { fields: [{ path: 'body.resolved', message: 'applies to a thread' }] });
+      await setThreadResolved(tx, comment.id, change.resolved ? actor.user.id : null);
+    }
+    await announce(tx, access);
+    return thread(tx, access.item.id, comment.thread_id);
+  });
+}
+
+/** A comment goes (its author, or a manager of the document); the first comment takes its thread with it. */
+export async function removeComment(db: Db, actor: Actor, id: string, commentId: string): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const access = await requireDocument(tx, actor, id, 'comment');
+    const comment = await findComment(tx, access.item.id, commentId);
+    if (!comment) throw new AppError('not_found');
+    if (comment.author_id !== actor.user.id && RANK[access.role] < RANK.manager) throw new AppError('forbidden', 'Only its author or a manager can delete a comment.');
+    await deleteComment(tx, comment.id);
+    await announce(tx, access);
+  });
+}
