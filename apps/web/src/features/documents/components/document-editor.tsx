@@ -1,9 +1,15 @@
-import { Avatar, Button, Group, Paper, Text, Tooltip } from '@mantine/core';
-import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock } from '@tabler/icons-react';
+import { Avatar, Badge, Button, Drawer, Group, Paper, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock, IconMessageCircle, IconMessagePlus } from '@tabler/icons-react';
+import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCommentThreads } from '../api/use-comments.ts';
+import { anchorForSelection, showCommentAnchors, threadRange } from '../editor/comment-anchors.ts';
 import { editorExtensions } from '../editor/extensions.ts';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
+import { CommentsPanel, type NewThread } from './comments-panel.tsx';
 import { EditorToolbar } from './editor-toolbar.tsx';
 import { HistoryDrawer } from './history-drawer.tsx';
 import { ImageDialog } from './image-dialog.tsx';
@@ -30,15 +36,45 @@ export function colorFor(id: string): string {
   return `#${f(0)}${f(8)}${f(4)}`;
 }
 
-/** The editor of one document, shared live with everyone who has it open. */
-export function DocumentEditor(props: { workspaceId: string; documentId: string; title: string; editable: boolean; canRestore: boolean; me: { id: string; name: string } }) {
-  const { workspaceId, documentId, title, editable, me } = props;
+export interface DocumentEditorProps {
+  workspaceId: string;
+  documentId: string;
+  title: string;
+  /** The caller's role allows: editing the text, commenting, managing (restoring revisions, deleting others' comments). */
+  can: { edit: boolean; comment: boolean; manage: boolean };
+  me: { id: string; name: string };
+}
+
+/** The editor of one document, shared live with everyone who has it open, with its comments beside it. */
+export function DocumentEditor({ workspaceId, documentId, title, can, me }: DocumentEditorProps) {
+  const editable = can.edit;
   const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id });
   const [asking, setAsking] = useState<'link' | 'image' | 'history'>();
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const [draft, setDraft] = useState<NewThread>();
+  const [activeThread, setActiveThread] = useState<string>();
+  const wide = useMediaQuery('(min-width: 64em)');
+  const threads = useCommentThreads(documentId);
+
+  const startComment = useCallback(
+    (ed: Editor) => {
+      if (!can.comment) return;
+      const anchor = anchorForSelection(ed);
+      if (!anchor) return void notifications.show({ message: 'Select the text you want to comment on first.' });
+      setDraft(anchor);
+      setCommentsOpen(true);
+    },
+    [can.comment],
+  );
+  const selectThread = useCallback((id: string) => {
+    setActiveThread(id);
+    setCommentsOpen(true);
+  }, []);
+
   const editor = useEditor(
     {
       editable,
-      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: setAsking }),
+      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: setAsking, comments: { select: selectThread, comment: startComment } }),
       editorProps: { attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' } },
     },
     [document, provider, editable],
@@ -47,11 +83,35 @@ export function DocumentEditor(props: { workspaceId: string; documentId: string;
   useEffect(() => {
     editor?.setOptions({ editorProps: { attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' } } });
   }, [editor, title]);
+  // The threads' text is marked in the document, the picked one more strongly.
+  useEffect(() => {
+    if (editor && !editor.isDestroyed) showCommentAnchors(editor, threads.data ?? [], commentsOpen ? activeThread : undefined);
+  }, [editor, threads.data, activeThread, commentsOpen]);
+
+  const activate = (id: string) => {
+    setActiveThread(id);
+    const range = editor && threadRange(editor, id);
+    if (range && editor) (editor.view.domAtPos(range.from).node as HTMLElement).parentElement?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  };
+
   const status = STATE_LABEL[state];
   const close = () => {
     setAsking(undefined);
     editor?.commands.focus();
   };
+  const openThreads = threads.data?.filter((t) => !t.resolvedAt).length ?? 0;
+  const panel = (
+    <CommentsPanel
+      documentId={documentId}
+      me={me.id}
+      canComment={can.comment}
+      canManage={can.manage}
+      draft={draft}
+      onDraftDone={() => setDraft(undefined)}
+      active={activeThread}
+      onActivate={activate}
+    />
+  );
   return (
     <>
       <Group justify="space-between" wrap="wrap" gap="xs">
@@ -64,32 +124,62 @@ export function DocumentEditor(props: { workspaceId: string; documentId: string;
             </Tooltip>
           ))}
         </Group>
-        <Group gap="md">
+        <Group gap="sm">
           {!editable && (
             <Group gap={4}>
               <IconEye aria-hidden size={16} />
-              <Text size="sm">View only</Text>
+              <Text size="sm">{can.comment ? 'Can comment' : 'View only'}</Text>
             </Group>
           )}
           <Group gap={4} role="status">
             {status.icon}
             <Text size="sm">{status.text}</Text>
           </Group>
+          <Button
+            variant={commentsOpen ? 'light' : 'subtle'}
+            size="compact-sm"
+            leftSection={<IconMessageCircle aria-hidden size={16} />}
+            rightSection={openThreads ? <Badge size="xs" circle>{openThreads}</Badge> : undefined}
+            aria-pressed={commentsOpen}
+            onClick={() => setCommentsOpen((o) => !o)}
+          >
+            Comments
+          </Button>
           <Button variant="subtle" size="compact-sm" leftSection={<IconHistory aria-hidden size={16} />} onClick={() => setAsking('history')}>
             History
           </Button>
         </Group>
       </Group>
-      <Paper withBorder radius="md" mih={300}>
-        {editable && editor && state !== 'refused' && (
-          <Paper px="xs" py={4} radius={0} style={{ borderBottom: '1px solid var(--mantine-color-default-border)', position: 'sticky', top: 0, zIndex: 2 }}>
-            <EditorToolbar editor={editor} onLink={() => setAsking('link')} onImage={() => setAsking('image')} />
+      <Group align="flex-start" wrap="nowrap" gap="md">
+        <Paper withBorder radius="md" mih={300} style={{ flex: 1, minWidth: 0 }}>
+          {editor && state !== 'refused' && (editable || can.comment) && (
+            <Paper px="xs" py={4} radius={0} style={{ borderBottom: '1px solid var(--mantine-color-default-border)', position: 'sticky', top: 0, zIndex: 2 }}>
+              {editable ? (
+                <EditorToolbar editor={editor} onLink={() => setAsking('link')} onImage={() => setAsking('image')} onComment={() => startComment(editor)} />
+              ) : (
+                <Group role="toolbar" aria-label="Document tools">
+                  <Button size="compact-sm" variant="subtle" leftSection={<IconMessagePlus aria-hidden size={16} />} onMouseDown={(e) => e.preventDefault()} onClick={() => startComment(editor)}>
+                    Comment
+                  </Button>
+                </Group>
+              )}
+            </Paper>
+          )}
+          <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
+            {state === 'refused' ? <Text c="dimmed">You do not have access to this document, or it no longer exists.</Text> : <EditorContent editor={editor} />}
+          </div>
+        </Paper>
+        {commentsOpen && wide && (
+          <Paper withBorder radius="md" p="sm" w={340} style={{ flexShrink: 0, position: 'sticky', top: 'calc(var(--app-shell-header-height, 56px) + 8px)', maxHeight: 'calc(100vh - 96px)', overflowY: 'auto' }}>
+            {panel}
           </Paper>
         )}
-        <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
-          {state === 'refused' ? <Text c="dimmed">You do not have access to this document, or it no longer exists.</Text> : <EditorContent editor={editor} />}
-        </div>
-      </Paper>
+      </Group>
+      {commentsOpen && !wide && (
+        <Drawer opened onClose={() => setCommentsOpen(false)} position="bottom" size="80%" title="Comments">
+          {panel}
+        </Drawer>
+      )}
       {editor && asking === 'link' && (
         <LinkDialog
           initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
@@ -106,7 +196,7 @@ export function DocumentEditor(props: { workspaceId: string; documentId: string;
           onClose={close}
         />
       )}
-      {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={props.canRestore} onClose={close} />}
+      {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={can.manage} onClose={close} />}
       {editor && asking === 'image' && (
         <ImageDialog
           onInsert={(image) => {

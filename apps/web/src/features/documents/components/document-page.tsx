@@ -38,7 +38,7 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         </Title>
         <DocumentMenu documentId={documentId} canRename={editable} onRename={() => setRenaming(true)} />
       </Group>
-      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} editable={editable} canRestore={item.data.role === 'manager'} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} />
+      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} can={{ edit: editable, comment: item.data.role !== 'viewer', manage: item.data.role === 'manager' }} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} />
       {renaming && (
         <NameDialog title="Rename document" label="Document name" submitLabel="Rename" initial={item.data.name} onClose={() => setRenaming(false)} onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })} />
       )}

@@ -15,6 +15,7 @@ import {
   IconList,
   IconListCheck,
   IconListNumbers,
+  IconMessagePlus,
   IconPhoto,
   IconRowInsertBottom,
   IconRowRemove,
@@ -53,7 +54,7 @@ function ToolButton({ label, shortcut, active, disabled, onClick, children }: { 
 }
 
 /** Formatting for the selection and the current block; every button is named for screen readers and says whether it is on. */
-export function EditorToolbar({ editor, onLink, onImage }: { editor: Editor; onLink: () => void; onImage: () => void }) {
+export function EditorToolbar({ editor, onLink, onImage, onComment }: { editor: Editor; onLink: () => void; onImage: () => void; onComment: () => void }) {
   const s = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -111,6 +112,9 @@ export function EditorToolbar({ editor, onLink, onImage }: { editor: Editor; onL
       </ToolButton>
       <ToolButton label="Link" active={s.link} onClick={onLink}>
         <IconLink {...icon} />
+      </ToolButton>
+      <ToolButton label="Comment" shortcut={`${mod}Alt+M`} onClick={onComment}>
+        <IconMessagePlus {...icon} />
       </ToolButton>
       <Divider orientation="vertical" mx={4} />
       <ToolButton label="Bulleted list" shortcut={`${mod}Shift+8`} active={s.bullets} onClick={() => chain().toggleBulletList().run()}>

@@ -12,6 +12,7 @@ import { common, createLowlight } from 'lowlight';
 import type * as Y from 'yjs';
 import { findMembers } from '../api/members.ts';
 import { matchBlocks, type Block } from './blocks.tsx';
+import { commentAnchors } from './comment-anchors.ts';
 import { suggestionPopup } from './suggestion-popup.ts';
 
 const lowlight = createLowlight(common);
@@ -51,6 +52,8 @@ export interface EditorSetup {
   me: { name: string; color: string };
   editable: boolean;
   onAsk: (what: 'image') => void;
+  /** A thread's marked text was clicked; Ctrl+Alt+M asks to comment on the selection. */
+  comments: { select: (threadId: string) => void; comment: (editor: Editor) => void };
 }
 
 /** The browser's editor: the shared document schema, plus what only a screen needs — live carets, highlighting, menus. */
@@ -75,5 +78,6 @@ export function editorExtensions(s: EditorSetup): AnyExtension[] {
     Collaboration.configure({ document: s.document }),
     CollaborationCaret.configure({ provider: s.provider, user: s.me }),
     slashCommands(s.onAsk),
+    commentAnchors(s.comments),
   ];
 }

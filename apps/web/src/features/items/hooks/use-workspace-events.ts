@@ -15,6 +15,7 @@ export function useWorkspaceEvents(workspaceId: string | undefined) {
     const source = new EventSource(`/api/v1/workspaces/${workspaceId}/events`);
     source.addEventListener('item', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as TItemEvent;
+      if (event.type === 'comments.changed') return void client.invalidateQueries({ queryKey: ['comments', event.itemId] });
       for (const parentId of event.parentIds) void client.invalidateQueries({ queryKey: itemKeys.children(workspaceId, parentId) });
       void client.invalidateQueries({ queryKey: itemKeys.item(event.itemId) });
       void client.invalidateQueries({ queryKey: itemKeys.ancestors(event.itemId) });
