@@ -28,6 +28,7 @@ import { EventHub } from './modules/events/events.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { createCollab } from './collab/collab.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
+import { grantsRoutes } from './modules/sharing/grants.routes.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -151,6 +152,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await eventsRoutes(api, ctx, hub);
       await documentsRoutes(api, ctx, collab);
       await commentsRoutes(api, ctx);
+      await grantsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

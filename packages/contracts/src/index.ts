@@ -12,3 +12,4 @@ export * from './uploads.ts';
 export * from './events.ts';
 export * from './documents.ts';
 export * from './comments.ts';
+export * from './grants.ts';

@@ -53,6 +53,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET versions', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/versions`) },
   { name: 'GET content (zip)', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/content`) },
   { name: 'GET zip of ids', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
+  { name: 'GET grants', need: 'manage', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/grants`) },
   { name: 'POST import a document into', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes') },
   { name: 'POST upload into', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }) },
   // A batch answers 200 and each entry for itself: the entry's error stands for the status its own call would have had.

@@ -1,0 +1,53 @@
+import type { TCreateGrantRequest, TGrant } from '@cabinet/contracts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../auth/actor.ts';
+import { requireItem } from '../items/items.policy.ts';
+import { findUsersByEmail } from '../users/users.repo.ts';
+import { insertMembership } from '../workspaces/workspaces.repo.ts';
+import { deleteGrant, findGrants, upsertGrant, type GrantRow } from './grants.repo.ts';
+
+const present = (g: GrantRow): TGrant => ({
+  id: g.id,
+  itemId: g.item_id,
+  principal: { type: g.principal_type, id: g.principal_id, name: g.name, email: g.email },
+  role: g.role,
+  expiresAt: g.expires_at ? new Date(g.expires_at).toISOString() : null,
+  createdAt: new Date(g.created_at).toISOString(),
+});
+
+const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
+
+/** Who has been given access to the item itself (managers). */
+export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGrant[]> {
+  const { item } = await requireItem(db, actor, id, 'manage');
+  return (await findGrants(db, item.id)).map(present);
+}
+
+/**
+ * Shares an item (managers): with the whole workspace, or with one person. Someone with an
+ * account who is not in the workspace joins it as a guest, who sees only what is shared with them.
+ */
+export async function createGrant(db: Db, actor: Actor, id: string, input: TCreateGrantRequest): Promise<TGrant> {
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expiresAt', 'must be in the future');
+  return inTransaction(db, async (tx) => {
+    const { item } = await requireItem(tx, actor, id, 'manage');
+    let principalId = item.workspace_id;
+    if (input.principal.type === 'user') {
+      const principal = input.principal;
+      const user = 'email' in principal ? (await findUsersByEmail(tx, principal.email)).find((u) => u.status === 'active') : await tx.selectFrom('users').selectAll().where('id', '=', principal.id).executeTakeFirst();
+      if (!user) throw invalid('body.principal', 'No one with that address has signed in to Cabinet yet.');
+      const member = await tx.selectFrom('memberships').select('role').where('workspace_id', '=', item.workspace_id).where('user_id', '=', user.id).executeTakeFirst();
+      if (!member) await insertMembership(tx, { workspaceId: item.workspace_id, userId: user.id, role: 'guest' });
+      principalId = user.id;
+    }
+    const grantId = await upsertGrant(tx, { itemId: item.id, type: input.principal.type, principalId, role: input.role, expiresAt, by: actor.user.id });
+    return present((await findGrants(tx, item.id, grantId))[0]!);
+  });
+}
+
+export async function removeGrant(db: Db, actor: Actor, id: string, grantId: string): Promise<void> {
+  const { item } = await requireItem(db, actor, id, 'manage');
+  if (!(await deleteGrant(db, item.id, grantId))) throw new AppError('not_found');
+}
