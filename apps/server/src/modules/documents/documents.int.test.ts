@@ -207,3 +207,36 @@ describe('exporting documents', () => {
     expect((await exportAs(ada, folder.id, 'docx')).status).toBe(400);
   });
 });
+
+describe('attachments', () => {
+  it('uploads an image into a document, readable by whoever may read the document and gone with it to the trash', async () => {
+    const ada = await g.person();
+    const bea = await g.person();
+    const cy = await g.person();
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Docs');
+    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Illustrated', parentId: folder.id })).body;
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+    const done = await g.upload(ada, doc.id, 'chart.png', png);
+    expect(done.status).toBe(200);
+    const image = done.body.item;
+    expect(image).toMatchObject({ kind: 'file', parentId: doc.id, name: 'chart.png' });
+    // The same name again is kept beside it, as the browser asks.
+    expect((await g.upload(ada, doc.id, 'chart.png', png, { onConflict: 'keep_both' })).body.item.name).not.toBe('chart.png');
+
+    await g.membership(bea, ada.workspace.id, 'guest');
+    await g.grant(doc.id, { user: bea }, 'viewer');
+    const read = await fetch(`${t.url}/api/v1/items/${image.id}/content`, { headers: { authorization: `Bearer ${bea.token}` } });
+    expect(read.status).toBe(200);
+    expect(Buffer.from(await read.arrayBuffer())).toEqual(Buffer.from(png));
+    expect((await cy.call('GET', `/items/${image.id}/content`)).status).toBe(404);
+    // A viewer cannot add attachments.
+    expect((await g.upload(bea, doc.id, 'mine.png', png)).body.error.code).toBe('forbidden');
+    // Files take no attachments.
+    expect((await g.upload(ada, image.id, 'nested.png', png)).body.error.code).toBe('invalid_input');
+
+    await ada.call('POST', `/items/${doc.id}/trash`);
+    expect((await ada.call('GET', `/items/${image.id}`)).status).toBe(404);
+    await ada.call('POST', `/items/${doc.id}/restore`);
+    expect((await ada.call('GET', `/items/${image.id}`)).status).toBe(200);
+  });
+});

@@ -151,7 +151,8 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
       if (target.item.kind !== 'file') return new AppError('invalid_input', 'Only files have versions.');
       return { input, parentId: target.item.parent_id!, name: target.item.name, itemId: target.item.id };
     }
-    if (target.item.kind !== 'folder') return new AppError('invalid_input', 'Files can only be uploaded into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+    // A file uploaded into a document is its attachment (an image in it, say): it shares the document's access, trash and fate.
+    if (target.item.kind === 'file') return new AppError('invalid_input', 'Files can only be uploaded into a folder or a document.', { fields: [{ path: 'body.parentId', message: 'is a file' }] });
     return { input, parentId: input.parentId, name: input.name, itemId: null };
   });
   const live = plans.filter((p): p is StartPlan => !(p instanceof AppError));

@@ -4,7 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock, IconMessageCircle, IconMessagePlus } from '@tabler/icons-react';
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { useCommentThreads } from '../api/use-comments.ts';
 import { anchorForSelection, showCommentAnchors, threadRange } from '../editor/comment-anchors.ts';
 import { editorExtensions } from '../editor/extensions.ts';
@@ -35,6 +36,11 @@ export function colorFor(id: string): string {
   };
   return `#${f(0)}${f(8)}${f(4)}`;
 }
+
+/** Where an attachment's bytes are read: Cabinet checks access, then sends the browser to a short-lived signed address. */
+const attachmentUrl = (id: string) => `/api/v1/items/${id}/content`;
+
+const imageFiles = (data: DataTransfer | null) => [...(data?.files ?? [])].filter((f) => f.type.startsWith('image/'));
 
 export interface DocumentEditorProps {
   workspaceId: string;
@@ -71,14 +77,51 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
     setCommentsOpen(true);
   }, []);
 
+  const uploader = useUploader();
+  /** Images from this computer go into the document as its attachments, then into the text where they were put. */
+  const insertImages = useCallback(
+    (ed: Editor, files: File[], at?: number) => {
+      for (const file of files) {
+        uploader.addAttachment(workspaceId, documentId, file).then(
+          (id) => {
+            const image = { type: 'image', attrs: { src: attachmentUrl(id), alt: file.name.replace(/\.[^.]*$/, '') } };
+            if (ed.isDestroyed) return;
+            if (at !== undefined) ed.chain().insertContentAt(Math.min(at, ed.state.doc.content.size), image).run();
+            else ed.chain().focus().insertContent(image).run();
+          },
+          (error: Error) => notifications.show({ color: 'red', title: `“${file.name}” was not added`, message: error.message }),
+        );
+      }
+    },
+    [uploader, workspaceId, documentId],
+  );
   const editor = useEditor(
     {
       editable,
       extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: setAsking, comments: { select: selectThread, comment: startComment } }),
-      editorProps: { attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' } },
+      editorProps: {
+        attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' },
+        handlePaste: (view, event) => {
+          const images = imageFiles(event.clipboardData);
+          if (!editable || !images.length || !editorRef.current) return false;
+          insertImages(editorRef.current, images);
+          return true;
+        },
+        handleDrop: (view, event) => {
+          const images = imageFiles(event.dataTransfer);
+          if (!editable || !images.length || !editorRef.current) return false;
+          event.preventDefault();
+          insertImages(editorRef.current, images, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
+          return true;
+        },
+      },
     },
     [document, provider, editable],
   );
+  const editorRef = useRef<Editor | null>(null);
+  useEffect(() => {
+    editorRef.current = editor;
+  }, [editor]);
   // A renamed document's editor is named anew without being rebuilt.
   useEffect(() => {
     editor?.setOptions({ editorProps: { attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' } } });
@@ -199,6 +242,10 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
       {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={can.manage} onClose={close} />}
       {editor && asking === 'image' && (
         <ImageDialog
+          onUpload={(file) => {
+            setAsking(undefined);
+            insertImages(editor, [file]);
+          }}
           onInsert={(image) => {
             editor.chain().focus().setImage(image).run();
             setAsking(undefined);

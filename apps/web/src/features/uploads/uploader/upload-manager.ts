@@ -166,6 +166,29 @@ export class UploadManager {
     this.pump();
   }
 
+  /**
+   * Uploads a file into a document (an image in it): the same resumable upload, shown in the
+   * uploads panel; a name already used there gets a free one. Answers the new file's id once it is
+   * stored, or fails with the upload's error.
+   */
+  addAttachment(workspaceId: string, documentId: string, file: File): Promise<string> {
+    this.push({ workspaceId, targetId: documentId, name: file.name || 'image', size: file.size, file, state: 'queued', onConflict: 'keep_both' });
+    const task = this.tasks.at(-1)!;
+    const settled = new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (task.state === 'done' && task.itemId) resolve(task.itemId);
+        else if (task.state === 'failed') reject(new Error(task.error ?? 'The upload failed.'));
+        else if (task.state === 'cancelled' || task.state === 'skipped') reject(new Error('The upload was cancelled.'));
+        else return;
+        stop();
+      };
+      const stop = this.subscribe(check);
+    });
+    this.emit();
+    this.pump();
+    return settled;
+  }
+
   /** Brings back the person's unfinished uploads (after a reload): each waits for its file. */
   async loadUnfinished(workspaceId: string) {
     const { items } = await api<{ items: TUpload[] }>('GET', `/workspaces/${workspaceId}/uploads`);
