@@ -1,4 +1,6 @@
+import * as encoding from 'lib0/encoding';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { SESSION_COOKIE } from '../modules/sessions/sessions.service.ts';
 import { insertSession } from '../modules/sessions/sessions.repo.ts';
@@ -114,5 +116,48 @@ describe('the collaboration socket', () => {
     const attempts = [connect(id, eve.token), connect(ada.workspace.homeId, ada.token), connect('not-a-document', ada.token), connect(id, 'not-a-token')];
     await until(() => attempts.every((a) => a.outcome.failed !== undefined), 'every attempt to be refused');
     expect(attempts.map((a) => a.outcome.synced)).toEqual([false, false, false, false]);
+  });
+
+  it('refuses a session that has expired, saying so', async () => {
+    const ada = await g.person('Ada');
+    const id = await newDocument(ada);
+    const token = randomToken();
+    await insertSession(t.ctx.db, { tokenHash: sha256(token), userId: ada.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() - 1000), idTokenSealed: null, refreshTokenSealed: null });
+    const stale = connect(id, 'session', { cookie: `${SESSION_COOKIE}=${token}`, origin: t.url });
+    await until(() => stale.outcome.failed !== undefined, 'the expired session to be refused');
+    expect(stale.outcome.failed).toMatch(/session_expired|unauthenticated/);
+  });
+
+  it('closes a socket that sends a malformed or oversized update, and stores nothing of it', async () => {
+    const ada = await g.person('Ada');
+    const id = await newDocument(ada);
+    const writer = connect(id, ada.token);
+    await until(() => writer.outcome.synced, 'the editor to sync');
+    addParagraph(writer.document, 'Kept');
+    await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Kept');
+
+    for (const [payload, reason] of [
+      [Uint8Array.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0xff]), 'invalid_update'],
+      // Over the 16 MiB cap, the socket itself is closed (1009: message too big).
+      [new Uint8Array(17 * 1024 * 1024).fill(7), '1009'],
+    ] as const) {
+      const vandal = connect(id, ada.token);
+      await until(() => vandal.outcome.synced, 'the vandal to sync');
+      const socket = vandal.provider.configuration.websocketProvider.webSocket as unknown as WebSocket;
+      // A sync-protocol update message for this document whose update is not a Yjs update.
+      const encoder = encoding.createEncoder();
+      encoding.writeVarString(encoder, id);
+      encoding.writeVarUint(encoder, 0);
+      encoding.writeVarUint(encoder, 2);
+      encoding.writeVarUint8Array(encoder, payload);
+      socket.send(encoding.toUint8Array(encoder));
+      await until(() => vandal.outcome.closed !== undefined, 'the server to close the connection', 15_000);
+      expect(vandal.outcome.closed).toBe(reason);
+      vandal.provider.destroy();
+    }
+    // The document is as it was, and others carry on.
+    addParagraph(writer.document, 'Still here');
+    const reader = connect(id, ada.token);
+    await until(() => reader.outcome.synced && textOf(reader.document) === 'Kept\nStill here', 'a new reader to see the document whole');
   });
 });

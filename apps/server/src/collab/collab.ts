@@ -4,6 +4,7 @@ import { ZId } from '@cabinet/contracts';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import { WebSocketServer } from 'ws';
 import { documentNode, documentText } from '@cabinet/doc-schema/server';
+import { carriesWellFormedUpdate } from './well-formed.ts';
 import * as Y from 'yjs';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../errors.ts';
@@ -27,6 +28,9 @@ interface CollabContext {
   checkedAt: number;
 }
 
+/** The close code for a malformed update (4000–4999 are the application's). */
+const INVALID_UPDATE_CLOSE_CODE = 4400;
+
 /** Access is looked up again on an update at most this often: a revoked share takes effect within seconds, not per keystroke. */
 const RECHECK_MS = 5_000;
 
@@ -48,13 +52,16 @@ function authorization(ctx: AppContext, socketActor: SocketActor): Extension {
         connectionConfig.readOnly = RANK[role] < RANK.editor || !actor.scopes.includes('write');
         return { actor, reauthenticate, checkedAt: Date.now() } satisfies CollabContext;
       } catch (error) {
-        // Hocuspocus closes the socket as "permission denied" with this reason.
-        throw new Error(error instanceof AppError ? error.code : 'internal');
+        // Hocuspocus refuses the socket ("permission denied") and tells the client this reason.
+        const code = error instanceof AppError ? error.code : 'internal';
+        throw Object.assign(new Error(code), { reason: code });
       }
     },
     // Every message passes here: access that was withdrawn or lowered since the connection opened
     // closes it or makes it read-only before the message is applied.
-    async beforeHandleMessage({ connection, context, documentName }) {
+    async beforeHandleMessage({ connection, context, documentName, update }) {
+      // A change that is not a Yjs update closes the socket before anything reads it.
+      if (!carriesWellFormedUpdate(update)) throw Object.assign(new Error('invalid_update'), { code: INVALID_UPDATE_CLOSE_CODE, reason: 'invalid_update' });
       const c = context as CollabContext;
       if (Date.now() - c.checkedAt < RECHECK_MS) return;
       c.checkedAt = Date.now();
@@ -164,7 +171,12 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor): Collab 
       if (new URL(req.url ?? '/', 'http://cabinet').pathname !== COLLAB_PATH) return false;
       upgraded.add(socket);
       socket.once('close', () => upgraded.delete(socket));
-      sockets.handleUpgrade(req, socket, head, (ws) => hocuspocus.handleConnection(ws, req));
+      sockets.handleUpgrade(req, socket, head, (ws) => {
+        // A frame over the size cap (or a broken one) is an error on this socket alone: it ends it,
+        // and must not reach the process as an unhandled error.
+        ws.on('error', () => ws.terminate());
+        hocuspocus.handleConnection(ws, req);
+      });
       return true;
     },
     openDocument: (name) => hocuspocus.documents.get(name),

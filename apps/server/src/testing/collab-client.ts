@@ -10,7 +10,7 @@ export function collabClients(baseUrl: string) {
   /** `headers` stand for a browser's cookie and Origin. */
   function connect(documentId: string, token: string, headers: Record<string, string> = {}) {
     const document = new Y.Doc();
-    const outcome = { failed: undefined as string | undefined, synced: false };
+    const outcome = { failed: undefined as string | undefined, synced: false, closed: undefined as string | undefined };
     class BrowserLikeSocket extends WebSocket {
       constructor(url: string, protocols?: string | string[]) {
         super(url, protocols, { headers });
@@ -24,6 +24,8 @@ export function collabClients(baseUrl: string) {
       token,
       onAuthenticationFailed: ({ reason }) => void (outcome.failed = reason),
       onSynced: () => void (outcome.synced = true),
+      // The server ends this document's connection with a reason (the socket may carry others).
+      onClose: ({ event }) => void (outcome.closed = event.reason || String(event.code)),
     });
     // A provider given its own socket does not attach by itself.
     provider.attach();
