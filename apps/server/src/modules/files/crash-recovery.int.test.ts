@@ -1,15 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
-import { freePort } from '../../testing/test-app.ts';
+import { serverProcess } from '../../testing/server-process.ts';
 
 const MiB = 1024 * 1024;
-const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/cabinet.mjs');
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** Every file under `dir` whose name says it is a temporary write. */
@@ -25,48 +20,15 @@ function temporaryFiles(dir: string): string[] {
  * the right SHA-256, half-written parts are gone, and every file reads back whole.
  */
 describe('a server killed during uploads', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-crash-'));
-  let db: TestDatabase | undefined;
-  let server: ChildProcess | undefined;
-  afterAll(async () => {
-    server?.kill('SIGKILL');
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  let server: Awaited<ReturnType<typeof serverProcess>>;
+  afterAll(() => server?.dispose());
 
   it('resumes and completes every upload after a restart, with the right bytes', async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    // On PostgreSQL the server gets its own database; otherwise it keeps PGlite in its data folder.
-    if (process.env.TEST_DATABASE === 'postgres') {
-      db = await createTestDatabase();
-      await db.database.close();
-    }
-    const env = { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: db?.url ?? '', UPLOAD_PART_SIZE: '5MiB', LOG_LEVEL: 'silent', HOST: '127.0.0.1' };
-    const cli = (...args: string[]) => {
-      const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-      if (r.status !== 0) throw new Error(r.stderr);
-      return r.stdout.trim();
-    };
-    cli('user', 'create', '--email', 'crash@example.com', '--name', 'Crash Test', '--password', 'crash-test-password-1');
-    const token = cli('token', 'create', '--email', 'crash@example.com', '--name', 'crash');
-    const start = async () => {
-      server = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' });
-      for (let i = 0; i < 300; i++) {
-        if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the server did not start');
-    };
-    const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${url}/api/v1${p}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    };
+    server = await serverProcess({ UPLOAD_PART_SIZE: '5MiB' });
+    const { url, dataDir } = server;
+    const token = server.person('crash@example.com', 'Crash Test');
+    const start = () => server.start();
+    const call = (method: string, p: string, body?: unknown) => server.call(token, method, p, body);
 
     await start();
     const workspace = (await call('GET', '/workspaces')).body.items[0];
@@ -94,8 +56,7 @@ describe('a server killed during uploads', () => {
       }),
     );
     await killedNow;
-    server!.kill('SIGKILL');
-    await new Promise((r) => server!.once('exit', r));
+    await server.kill();
     await Promise.allSettled(sends);
     expect(landed).toBeLessThan(total);
 
@@ -122,7 +83,6 @@ describe('a server killed during uploads', () => {
       const res = await fetch(`${url}/api/v1/items/${item.id}/content`, { headers: { authorization: `Bearer ${token}` } });
       expect(sha(Buffer.from(await res.arrayBuffer()))).toBe(sha(files[i]!));
     }
-    server!.kill('SIGTERM');
-    await new Promise((r) => server!.once('exit', r));
+    await server.stop();
   }, 180_000);
 });

@@ -1,0 +1,75 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import { freePort } from './test-app.ts';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
+
+/**
+ * Cabinet as its own process, started the way `cabinet serve` starts it, to be killed and started
+ * again: crash tests need a server that dies without tidying up. On PostgreSQL it gets its own
+ * database; otherwise it keeps PGlite in its data folder. `cli` runs the `cabinet` command against it.
+ */
+export async function serverProcess(settings: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-process-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let db: TestDatabase | undefined;
+  if (process.env.TEST_DATABASE === 'postgres') {
+    db = await createTestDatabase();
+    await db.database.close();
+  }
+  const env = { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: db?.url ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...settings };
+  let child: ChildProcess | undefined;
+
+  const cli = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(r.stderr);
+    return r.stdout.trim();
+  };
+  const stopped = (signal: NodeJS.Signals) => {
+    const running = child;
+    if (!running || running.exitCode !== null) return Promise.resolve();
+    const exited = new Promise((r) => running.once('exit', r));
+    running.kill(signal);
+    return exited.then(() => undefined);
+  };
+  return {
+    url,
+    dataDir,
+    cli,
+    /** A person with an API token (write scope), made with the `cabinet` command. */
+    person(email: string, name: string): string {
+      cli('user', 'create', '--email', email, '--name', name, '--password', 'process-test-password-1');
+      return cli('token', 'create', '--email', email, '--name', 'tests');
+    },
+    async start() {
+      child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' });
+      for (let i = 0; i < 300; i++) {
+        if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the server did not start');
+    },
+    /** SIGKILL: no chance to save or tidy up. */
+    kill: () => stopped('SIGKILL'),
+    stop: () => stopped('SIGTERM'),
+    async call(token: string, method: string, p: string, body?: unknown) {
+      const res = await fetch(`${url}/api/v1${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async dispose() {
+      await stopped('SIGKILL');
+      await db?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
