@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 const databases = ['pglite', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
+// *.redis.int.test.ts need a Redis server (TEST_REDIS_URL, as .ci/run sets it when one answers).
+const redis = !!process.env.TEST_REDIS_URL;
 
 /** Unit tests once; integration tests once per database (PGlite always, PostgreSQL when DATABASE_URL is set). */
 export default defineConfig({
@@ -21,7 +23,7 @@ export default defineConfig({
           name: `integration:${db}`,
           include: ['apps/**/src/**/*.int.test.ts'],
           // *.pg.int.test.ts need a PostgreSQL server (an outage cannot be staged on an embedded database).
-          exclude: db === 'postgres' ? ['**/node_modules/**'] : ['**/*.pg.int.test.ts', '**/node_modules/**'],
+          exclude: ['**/node_modules/**', ...(db === 'postgres' ? [] : ['**/*.pg.int.test.ts']), ...(redis ? [] : ['**/*.redis.int.test.ts'])],
           env: { TEST_DATABASE: db },
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -55,6 +55,7 @@ const ZSettings = z
     TRASH_RETENTION_DAYS: int(1, 36500).default(30),
     DOCUMENT_REVISION_MINUTES: int(1, 24 * 60).default(10),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
+    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected letters, digits and _ . : -').default('cabinet'),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL').optional(),
     MAIL_FROM: z.string().min(3).default('Cabinet <no-reply@cabinet.local>'),
     SESSION_SECRET: z.string().min(32, 'expected at least 32 characters of random text').optional(),

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { buildCollabServer } from './collab/collab-server.ts';
+import { COLLAB_PATH } from './collab/collab.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate } from './db/migrate.ts';
 import { loadDotEnv, parseEnv, SettingsError, type Env } from './env.ts';
@@ -59,14 +61,41 @@ export async function serve(): Promise<FastifyInstance> {
   });
   const jobs = createJobRunner(ctx, { log: app.log });
   await jobs.start();
+  await listenUntilStopped(app, env, async () => {
+    await jobs.stop();
+    await app.close();
+    await ctx.database.close();
+  });
+  process.stdout.write(`\nCabinet is running. Open ${env.PUBLIC_URL} in your browser.\n\n`);
+  return app;
+}
+
+/**
+ * `cabinet collab`: only the collaboration socket, as its own process beside `cabinet serve` (a
+ * proxy sends /collab to it). Instances share documents through Redis and PostgreSQL, so both
+ * settings are needed.
+ */
+export async function serveCollab(): Promise<FastifyInstance> {
+  const env = loadSettings();
+  if (!env.DATABASE_URL || !env.REDIS_URL) fail('`cabinet collab` runs beside `cabinet serve` and shares documents with it through PostgreSQL and Redis: set DATABASE_URL and REDIS_URL (the same as the other servers).');
+  const ctx = await openMigratedContext(env);
+  const app = await buildCollabServer(ctx, { logger: { level: env.LOG_LEVEL } });
+  await listenUntilStopped(app, env, async () => {
+    await app.close();
+    await ctx.database.close();
+  });
+  process.stdout.write(`\nCabinet's collaboration server is listening on ${env.HOST}:${env.PORT}${COLLAB_PATH}.\n\n`);
+  return app;
+}
+
+/** Listens on HOST:PORT, saying clearly why it cannot; SIGINT and SIGTERM run `stop` once and end the process. */
+async function listenUntilStopped(app: FastifyInstance, env: Env, stop: () => Promise<void>) {
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    await jobs.stop();
-    await app.close();
-    await ctx.database.close();
+    await stop();
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
@@ -77,6 +106,4 @@ export async function serve(): Promise<FastifyInstance> {
     const code = (error as { code?: string }).code;
     fail(code === 'EADDRINUSE' ? `Port ${env.PORT} is already in use. Stop what uses it or set the PORT setting.` : `Cabinet could not listen on ${env.HOST}:${env.PORT}: ${(error as Error).message}`);
   }
-  process.stdout.write(`\nCabinet is running. Open ${env.PUBLIC_URL} in your browser.\n\n`);
-  return app;
 }

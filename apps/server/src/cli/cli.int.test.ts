@@ -37,6 +37,12 @@ describe('starting with bad settings', () => {
     expect(s3.stderr).toContain('S3_BUCKET: required when STORAGE_DRIVER=s3');
   });
 
+  it('will not start the collaboration server alone without the database and Redis it shares', async () => {
+    const res = await cabinet(['collab'], { DATA_DIR: os.tmpdir() });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('set DATABASE_URL and REDIS_URL');
+  });
+
   it('stops naming DATABASE_URL when the database cannot be reached', async () => {
     const port = await freePort();
     const res = await cabinet(['serve'], { DATABASE_URL: `postgres://cabinet@127.0.0.1:${port}/cabinet`, DATA_DIR: os.tmpdir(), PORT: String(await freePort()) });

@@ -3,7 +3,7 @@ import { doctor } from './doctor.ts';
 import { createUserCommand } from './create-user.ts';
 import { createTokenCommand } from './create-token.ts';
 import { migrateCommand } from './migrate.ts';
-import { serve } from '../main.ts';
+import { serve, serveCollab } from '../main.ts';
 
 const positiveInt = (value: string) => {
   const n = Number(value);
@@ -16,6 +16,13 @@ const program = new Command('cabinet').description('Cabinet: documents and files
 program.command('serve').description('start the server (API, browser app and embedded identity provider)').action(async () => {
   await serve();
 });
+
+program
+  .command('collab')
+  .description('start only the collaboration socket (/collab), as its own process beside `serve`; needs DATABASE_URL and REDIS_URL')
+  .action(async () => {
+    await serveCollab();
+  });
 
 program.command('migrate').description('bring the database schema up to date').action(migrateCommand);
 

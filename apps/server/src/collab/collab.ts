@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ZId } from '@cabinet/contracts';
+import { Redis } from '@hocuspocus/extension-redis';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
+import { Redis as IORedis } from 'ioredis';
 import { WebSocketServer } from 'ws';
 import { documentNode, documentText } from '@cabinet/doc-schema/server';
 import { carriesWellFormedUpdate } from './well-formed.ts';
@@ -144,6 +146,10 @@ function persistence(ctx: AppContext): Extension {
   }
 }
 
+function redisExtension(url: string, prefix: string): Extension {
+  return new Redis({ prefix: `${prefix}:collab`, createClient: () => new IORedis(url, { maxRetriesPerRequest: null }) });
+}
+
 export interface Collab {
   /** Takes the HTTP upgrade if it is for the collaboration socket; false when it is not. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
@@ -161,7 +167,9 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor): Collab 
     quiet: true,
     debounce: 2000,
     maxDebounce: 10_000,
-    extensions: [authorization(ctx, socketActor), persistence(ctx)],
+    // With Redis, instances hand each other every change and presence, and only one stores a
+    // document at a time (Redis's lock comes before persistence, which it skips when another holds it).
+    extensions: [authorization(ctx, socketActor), ...(ctx.env.REDIS_URL ? [redisExtension(ctx.env.REDIS_URL, ctx.env.REDIS_PREFIX)] : []), persistence(ctx)],
   });
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   // The HTTP server waits for upgraded sockets when it closes: they are ended here.
@@ -191,6 +199,8 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor): Collab 
     async close() {
       await Promise.all([...hocuspocus.documents.values()].map((document) => hocuspocus.storeDocumentHooks(document, { clientsCount: 0, context: {}, document, documentName: document.name, instance: hocuspocus, requestHeaders: {}, requestParameters: new URLSearchParams(), socketId: 'server' }, true)));
       hocuspocus.closeConnections();
+      // Extensions let go of what they hold (Redis connections).
+      await hocuspocus.hooks('onDestroy', { instance: hocuspocus });
       for (const socket of upgraded) socket.destroy();
       await new Promise<void>((resolve) => sockets.close(() => resolve()));
     },

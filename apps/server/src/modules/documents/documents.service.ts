@@ -1,14 +1,14 @@
 import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
 import { documentNode, documentText, documentUpdate, nodeFromJSON, replaceDocument, toHTML, toMarkdown } from '@cabinet/doc-schema/server';
 import * as Y from 'yjs';
-import type { Db } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { requireItem } from '../items/items.policy.ts';
 import { createItem } from '../items/items.service.ts';
 import { readImport } from './document-import.ts';
 import { documentPdf } from './document-pdf.ts';
-import { findDocumentState, findRevision, findRevisions, insertRevision, type RevisionRow } from './documents.repo.ts';
+import { findDocumentState, findRevision, findRevisions, insertRevision, saveDocumentState, type RevisionRow } from './documents.repo.ts';
 
 /** Documents open for editing on this instance (the collaboration server). */
 export interface LiveDocuments {
@@ -129,6 +129,10 @@ export async function restoreRevision(db: Db, actor: Actor, id: string, revision
     replaceDocument(doc, content);
     restored = { state: Y.encodeStateAsUpdate(doc), text: documentText(documentNode(doc)) };
   });
-  const newId = await insertRevision(db, { itemId: item.id, ...restored!, authorIds: [actor.user.id], restoredFrom: revisionId });
+  // Stored here as well: with several instances another one may hold the document's save lock just now.
+  const newId = await inTransaction(db, async (tx) => {
+    await saveDocumentState(tx, item.id, restored!.state, restored!.text, actor.user.id);
+    return insertRevision(tx, { itemId: item.id, ...restored!, authorIds: [actor.user.id], restoredFrom: revisionId });
+  });
   return presentRevision((await findRevision(db, item.id, newId))!);
 }

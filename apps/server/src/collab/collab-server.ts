@@ -1,0 +1,20 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { AppContext } from '../context.ts';
+import { authenticator } from '../modules/auth/authenticate.ts';
+import { healthRoutes } from '../modules/health/health.routes.ts';
+import { createCollab } from './collab.ts';
+
+/** The collaboration socket on its own (`cabinet collab`): /collab, and /healthz and /readyz for the load balancer. */
+export async function buildCollabServer(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false });
+  await healthRoutes(app, ctx);
+  const collab = createCollab(ctx, authenticator(ctx).socketActor);
+  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!collab.handleUpgrade(req, socket, head)) socket.destroy();
+  });
+  // Before the HTTP server closes, which would wait for the sockets.
+  app.addHook('preClose', () => collab.close());
+  return app;
+}

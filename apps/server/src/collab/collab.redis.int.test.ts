@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addParagraph, collabClients, textOf, until } from '../testing/collab-client.ts';
+import { given } from '../testing/given.ts';
+import { freePort, startTestApp, type TestApp } from '../testing/test-app.ts';
+import { buildCollabServer } from './collab-server.ts';
+
+/** Two instances on one database and one Redis (TEST_REDIS_URL), each with its own editors. */
+let a: TestApp;
+let b: TestApp;
+let clientsA: ReturnType<typeof collabClients>;
+let clientsB: ReturnType<typeof collabClients>;
+beforeAll(async () => {
+  const settings = { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}` };
+  a = await startTestApp(settings);
+  b = await startTestApp(settings, { db: a.db });
+  clientsA = collabClients(a.url);
+  clientsB = collabClients(b.url);
+});
+afterAll(async () => {
+  clientsA.destroyAll();
+  clientsB.destroyAll();
+  await b.close();
+  await a.close();
+});
+
+describe('several instances through Redis', () => {
+  it('carries edits and presence between editors on different instances, and a restore on one reaches editors on the other', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person('Ada');
+    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Shared', parentId: ada.workspace.homeId })).body;
+    const onA = clientsA.connect(doc.id, ada.token);
+    const onB = clientsB.connect(doc.id, ada.token);
+    await until(() => onA.outcome.synced && onB.outcome.synced, 'both to sync');
+    onA.provider.setAwarenessField('user', { name: 'Ada on A', color: '#aa0000' });
+    addParagraph(onA.document, 'Typed on A');
+    await until(() => textOf(onB.document) === 'Typed on A', 'the edit to reach B', 15_000);
+    addParagraph(onB.document, 'Typed on B');
+    await until(() => textOf(onA.document) === 'Typed on A\nTyped on B', 'the edit to reach A', 15_000);
+    await until(() => [...onB.provider.awareness!.getStates().values()].some((s) => s.user?.name === 'Ada on A'), 'A’s presence to reach B', 15_000);
+
+    // Everyone leaves: one revision is kept; then a restore made through instance A reaches an editor on B.
+    onA.provider.destroy();
+    onB.provider.destroy();
+    await expect.poll(async () => (await ada.call('GET', `/items/${doc.id}/revisions`)).body.items.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    const [revision] = (await ada.call('GET', `/items/${doc.id}/revisions`)).body.items;
+    const later = clientsB.connect(doc.id, ada.token);
+    await until(() => later.outcome.synced, 'a later editor on B to sync');
+    addParagraph(later.document, 'Added later on B');
+    await until(() => textOf(later.document).includes('Added later'), 'the later edit');
+    await new Promise((r) => setTimeout(r, 500));
+    const restored = await fetch(`${a.url}/api/v1/items/${doc.id}/revisions/${revision.id}/restore`, { method: 'POST', headers: { authorization: `Bearer ${ada.token}` } });
+    expect(restored.status).toBe(201);
+    await until(() => textOf(later.document) === 'Typed on A\nTyped on B', 'the restore to reach the editor on B', 15_000);
+  });
+
+  it('serves the socket from a process of its own (cabinet collab) in step with the main server', async () => {
+    const collabOnly = await buildCollabServer(b.ctx);
+    const port = await freePort();
+    await collabOnly.listen({ port, host: '127.0.0.1' });
+    const clientsC = collabClients(`http://127.0.0.1:${port}`);
+    try {
+      const g = given(a.ctx, a.url);
+      const ada = await g.person('Ada');
+      const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Apart', parentId: ada.workspace.homeId })).body;
+      const main = clientsA.connect(doc.id, ada.token);
+      const apart = clientsC.connect(doc.id, ada.token);
+      await until(() => main.outcome.synced && apart.outcome.synced, 'both to sync');
+      addParagraph(apart.document, 'Through the collaboration server');
+      await until(() => textOf(main.document) === 'Through the collaboration server', 'the edit to reach the main server', 15_000);
+      // The collaboration server checks access as the main one does.
+      const eve = await g.person('Eve');
+      const refused = clientsC.connect(doc.id, eve.token);
+      await until(() => refused.outcome.failed !== undefined, 'an outsider to be refused');
+      expect(refused.outcome.failed).toBe('not_found');
+    } finally {
+      clientsC.destroyAll();
+      await collabOnly.close();
+    }
+  });
+});
