@@ -1,3 +1,4 @@
+/// <reference path="../../types/pdfmake.d.ts" />
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { JSONContent } from '@cabinet/doc-schema/server';
