@@ -41,6 +41,8 @@ export async function serverProcess(settings: Record<string, string> = {}) {
     url,
     dataDir,
     cli,
+    /** The running server's process id. */
+    pid: () => child?.pid,
     /** A person with an API token (write scope), made with the `cabinet` command. */
     person(email: string, name: string): string {
       cli('user', 'create', '--email', email, '--name', name, '--password', 'process-test-password-1');
