@@ -95,3 +95,24 @@ test('formats with Markdown shortcuts, the toolbar, the slash menu, links and me
   await expect(page.getByLabel('Content of Formatting').locator('.mention')).toHaveText(`@${me.name}`);
   await expect(page.getByLabel('Content of Formatting').locator('table tr')).toHaveCount(4);
 });
+
+test('pasted HTML keeps its text and structure but loses scripts, event handlers and javascript: links', async ({ page }) => {
+  await signUp(page);
+  const editor = await newDocument(page, 'Pasted');
+  await page.evaluate(() => {
+    (window as unknown as { pwned: boolean }).pwned = false;
+    const data = new DataTransfer();
+    data.setData(
+      'text/html',
+      '<h2 onclick="window.pwned=true">Pasted title</h2><p>Read <a href="javascript:window.pwned=true">this</a> and <a href="https://example.com/safe">that</a>.</p><script>window.pwned=true</script><img src="x" onerror="window.pwned=true"><iframe src="javascript:window.pwned=true"></iframe>',
+    );
+    data.setData('text/plain', 'Pasted title');
+    document.querySelector('.ProseMirror')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(editor.getByRole('heading', { level: 2, name: 'Pasted title' })).toBeVisible();
+  await expect(editor.getByRole('link', { name: 'that' })).toHaveAttribute('href', 'https://example.com/safe');
+  await expect(editor.getByRole('link', { name: 'this' })).toHaveCount(0);
+  await expect(editor).toContainText('Read this and that.');
+  expect(await editor.evaluate((el) => el.querySelectorAll('script, iframe, [onclick], [onerror], a[href^="javascript"]').length)).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { pwned: boolean }).pwned)).toBe(false);
+});

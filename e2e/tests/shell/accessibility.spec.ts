@@ -78,6 +78,22 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByLabel('Content of Untitled document').click();
       await page.keyboard.type('Some words to look at.');
       expect(await seriousViolations(page)).toEqual([]);
+      // The slash menu, a comment thread beside the text, and the history drawer.
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('/');
+      await expect(page.getByRole('listbox', { name: 'Insert a block' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Backspace');
+      await page.getByLabel('Content of Untitled document').getByText('Some words to look at.').selectText();
+      await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Comment' }).click();
+      await page.getByRole('region', { name: 'Comments' }).getByLabel('Comment', { exact: true }).fill('A remark');
+      await page.getByRole('region', { name: 'Comments' }).getByRole('button', { name: 'Comment', exact: true }).click();
+      await expect(page.getByRole('article', { name: /Comment by/ })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('button', { name: 'History' }).click();
+      await expect(page.getByRole('dialog', { name: 'Revision history' })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
     });
   });
 }

@@ -1,4 +1,3 @@
-/// <reference path="../../types/pdfmake.d.ts" />
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { JSONContent } from '@cabinet/doc-schema/server';
