@@ -56,11 +56,14 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Actions for a.txt' }).click();
       await page.getByRole('menuitem', { name: 'Move to…' }).click();
       await expect(page.getByRole('dialog', { name: 'Move “a.txt”' })).toBeVisible();
+      // The menu closes with a transition: the scan waits until it is gone.
+      await expect(page.getByRole('menu')).toHaveCount(0);
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Actions for a.txt' }).click();
       await page.getByRole('menuitem', { name: 'Versions' }).click();
       await expect(page.getByRole('table', { name: 'Versions' })).toBeVisible();
+      await expect(page.getByRole('menu')).toHaveCount(0);
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
       await page.getByRole('radiogroup', { name: 'View' }).getByText('List').click();
