@@ -20,15 +20,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function perDocument(baseUrl: string, pid: number, names: string[], token: string): Promise<number> {
   // One document opened and closed first, so what every document shares is already loaded.
   const warm = editor(baseUrl, names[0]!, token);
-  await until(warm.synced, 'a first editor to sync');
+  await until(warm.synced, 'a first editor to sync', 60_000);
   warm.destroy();
   await sleep(3000);
   const before = rss(pid);
   const editors = names.slice(1).map((name) => editor(baseUrl, name, token));
   try {
-    await until(() => editors.every((e) => e.synced()), 'every editor to sync');
+    await until(() => editors.every((e) => e.synced()), 'every editor to sync', 60_000);
     for (const e of editors) for (let p = 0; p < PARAGRAPHS; p++) addParagraph(e.document, `${p}`.padEnd(200, ' lorem ipsum dolor sit amet'));
-    await until(() => editors.every((e) => e.provider.unsyncedChanges === 0), 'every change to reach the server');
+    await until(() => editors.every((e) => e.provider.unsyncedChanges === 0), 'every change to reach the server', 60_000);
     await sleep(5000);
     return (rss(pid) - before) / editors.length;
   } finally {

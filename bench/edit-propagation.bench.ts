@@ -17,7 +17,7 @@ const RUNS = 3;
 async function measure(baseUrl: string, names: string[], token: string): Promise<number[]> {
   const pairs = names.map((name) => ({ name, a: editor(baseUrl, name, token), b: editor(baseUrl, name, token) }));
   try {
-    await until(() => pairs.every((p) => p.a.synced() && p.b.synced()), 'every editor to sync');
+    await until(() => pairs.every((p) => p.a.synced() && p.b.synced()), 'every editor to sync', 60_000);
     const latencies: number[] = [];
     await Promise.all(
       pairs.map(async (p, i) => {
@@ -35,7 +35,7 @@ async function measure(baseUrl: string, names: string[], token: string): Promise
           addParagraph(p.a.document, `line ${n} of ${p.name}`);
           await new Promise((r) => setTimeout(r, EDIT_INTERVAL_MS));
         }
-        await until(() => seen - base === EDITS_PER_DOCUMENT, 'the last edit to arrive');
+        await until(() => seen - base === EDITS_PER_DOCUMENT, 'the last edit to arrive', 60_000);
       }),
     );
     return latencies;

@@ -1,17 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { signIn, signUp } from '../../fixtures/accounts.ts';
+import { newDocument } from '../../fixtures/documents.ts';
 
 test('comments on selected text, replies from another window, resolves and reopens; the mark follows edits', async ({ browser }) => {
   const a = await browser.newContext();
   const page = await a.newPage();
   const person = await signUp(page);
-  await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'New document' }).click();
-  await page.getByLabel('Document name').fill('Proposal');
-  await page.getByRole('button', { name: 'Create' }).click();
-  const editor = page.getByLabel('Content of Proposal');
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await editor.click();
+  const editor = await newDocument(page, 'Proposal');
   await page.keyboard.type('We ship on Friday with three people.');
   // Select "Friday" and comment on it.
   await page.keyboard.press('Home');

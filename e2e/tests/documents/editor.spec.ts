@@ -1,16 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
-
-async function newDocument(page: Page, name: string) {
-  await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'New document' }).click();
-  await page.getByLabel('Document name').fill(name);
-  await page.getByRole('button', { name: 'Create' }).click();
-  const editor = page.getByLabel(`Content of ${name}`);
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await editor.click();
-  return editor;
-}
+import { newDocument } from '../../fixtures/documents.ts';
 
 test('formats with Markdown shortcuts, the toolbar, the slash menu, links and mentions', async ({ page }) => {
   const me = await signUp(page);

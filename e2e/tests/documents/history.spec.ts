@@ -1,17 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { signIn, signUp } from '../../fixtures/accounts.ts';
+import { newDocument } from '../../fixtures/documents.ts';
 
 test('lists revisions, shows one against the document now, and restores it live for another window', async ({ browser }) => {
   const a = await browser.newContext();
   const page = await a.newPage();
   const person = await signUp(page);
-  await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'New document' }).click();
-  await page.getByLabel('Document name').fill('Plan');
-  await page.getByRole('button', { name: 'Create' }).click();
-  const editor = page.getByLabel('Content of Plan');
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await editor.click();
+  const editor = await newDocument(page, 'Plan');
   await page.keyboard.type('Launch on Friday.');
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   const url = page.url();

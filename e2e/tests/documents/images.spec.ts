@@ -1,18 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { newDocument } from '../../fixtures/documents.ts';
 
 test('an image from this computer goes into the document and shows for a reader it is shared with', async ({ browser }) => {
   const a = await browser.newContext();
   const page = await a.newPage();
   await signUp(page, newPerson('Ida Images'));
-  await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'New document' }).click();
-  await page.getByLabel('Document name').fill('Report');
-  await page.getByRole('button', { name: 'Create' }).click();
-  const editor = page.getByLabel('Content of Report');
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await editor.click();
+  const editor = await newDocument(page, 'Report');
   await page.keyboard.type('Sales went up:');
   await page.keyboard.press('Enter');
 

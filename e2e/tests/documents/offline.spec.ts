@@ -1,17 +1,12 @@
 import { expect, test } from '@playwright/test';
 import { signIn, signUp } from '../../fixtures/accounts.ts';
+import { newDocument } from '../../fixtures/documents.ts';
 
 test('an editor who loses the network keeps typing, and both sides merge when it returns, even after the page was closed', async ({ browser }) => {
   const a = await browser.newContext();
   const pageA = await a.newPage();
   const person = await signUp(pageA);
-  await pageA.getByRole('link', { name: 'My files' }).click();
-  await pageA.getByRole('button', { name: 'New document' }).click();
-  await pageA.getByLabel('Document name').fill('Field notes');
-  await pageA.getByRole('button', { name: 'Create' }).click();
-  const editorA = pageA.getByLabel('Content of Field notes');
-  await expect(pageA.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await editorA.click();
+  const editorA = await newDocument(pageA, 'Field notes');
   await pageA.keyboard.type('Shared start.');
 
   const b = await browser.newContext();

@@ -1,18 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { newDocument } from '../../fixtures/documents.ts';
 
 test('a viewer reads along but cannot write; as a commenter they comment but still cannot write', async ({ browser }) => {
   const a = await browser.newContext();
   const owner = await a.newPage();
   await signUp(owner, newPerson('Olga Owner'));
-  await owner.getByRole('link', { name: 'My files' }).click();
-  await owner.getByRole('button', { name: 'New document' }).click();
-  await owner.getByLabel('Document name').fill('Budget');
-  await owner.getByRole('button', { name: 'Create' }).click();
-  const ownerEditor = owner.getByLabel('Content of Budget');
-  await expect(owner.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await ownerEditor.click();
+  const ownerEditor = await newDocument(owner, 'Budget');
   await owner.keyboard.type('Travel: 1200.');
   const url = owner.url();
   const documentId = url.split('/d/')[1]!;
