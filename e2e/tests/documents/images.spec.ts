@@ -3,7 +3,7 @@ import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 
-test('an image from this computer goes into the document and shows for a reader it is shared with', async ({ browser }) => {
+test('an image and a file from this computer go into the document and reach a reader it is shared with', async ({ browser }) => {
   const a = await browser.newContext();
   const page = await a.newPage();
   await signUp(page, newPerson('Ida Images'));
@@ -30,6 +30,12 @@ test('an image from this computer goes into the document and shows for a reader 
   const image = editor.getByRole('img', { name: 'sales chart' });
   await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+  // Any other file becomes a link that downloads it.
+  await page.keyboard.press('End');
+  const [files] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Attach file' }).click()]);
+  await files.setFiles({ name: 'figures.csv', mimeType: 'text/csv', buffer: Buffer.from('month,sales\njan,10\n') });
+  const attachment = editor.getByRole('link', { name: 'figures.csv' });
+  await expect(attachment).toHaveAttribute('href', /\/api\/v1\/items\/[0-9a-f-]+\/content\?download=1$/);
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
 
   const documentId = page.url().split('/d/')[1]!;
@@ -40,6 +46,9 @@ test('an image from this computer goes into the document and shows for a reader 
   await reader.goto(page.url());
   const seen = reader.getByLabel('Content of Report').getByRole('img', { name: 'sales chart' });
   await expect.poll(() => seen.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+  const href = await reader.getByLabel('Content of Report').getByRole('link', { name: 'figures.csv' }).getAttribute('href');
+  const download = await reader.request.get(new URL(href!, reader.url()).href);
+  expect(await download.text()).toBe('month,sales\njan,10\n');
   await a.close();
   await b.close();
 });

@@ -40,7 +40,7 @@ export function colorFor(id: string): string {
 /** Where an attachment's bytes are read: Cabinet checks access, then sends the browser to a short-lived signed address. */
 const attachmentUrl = (id: string) => `/api/v1/items/${id}/content`;
 
-const imageFiles = (data: DataTransfer | null) => [...(data?.files ?? [])].filter((f) => f.type.startsWith('image/'));
+const filesOf = (data: DataTransfer | null) => [...(data?.files ?? [])];
 
 export interface DocumentEditorProps {
   workspaceId: string;
@@ -56,6 +56,9 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
   const editable = can.edit;
   const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id });
   const [asking, setAsking] = useState<'link' | 'image' | 'history'>();
+  const fileInput = useRef<HTMLInputElement>(null);
+  // "File" in the slash menu opens the file picker at once, while the keypress still counts as the person's doing.
+  const ask = useCallback((what: 'image' | 'file') => (what === 'file' ? fileInput.current?.click() : setAsking(what)), []);
   const [commentsOpen, setCommentsOpen] = useState(false);
   const [draft, setDraft] = useState<NewThread>();
   const [activeThread, setActiveThread] = useState<string>();
@@ -78,16 +81,21 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
   }, []);
 
   const uploader = useUploader();
-  /** Images from this computer go into the document as its attachments, then into the text where they were put. */
-  const insertImages = useCallback(
+  /**
+   * Files from this computer go into the document as its attachments, then into the text where
+   * they were put: an image shows, any other file is a link that downloads it.
+   */
+  const insertFiles = useCallback(
     (ed: Editor, files: File[], at?: number) => {
       for (const file of files) {
         uploader.addAttachment(workspaceId, documentId, file).then(
           (id) => {
-            const image = { type: 'image', attrs: { src: attachmentUrl(id), alt: file.name.replace(/\.[^.]*$/, '') } };
+            const content = file.type.startsWith('image/')
+              ? [{ type: 'image', attrs: { src: attachmentUrl(id), alt: file.name.replace(/\.[^.]*$/, '') } }]
+              : [{ type: 'text', text: file.name, marks: [{ type: 'link', attrs: { href: `${attachmentUrl(id)}?download=1` } }] }, { type: 'text', text: ' ' }];
             if (ed.isDestroyed) return;
-            if (at !== undefined) ed.chain().insertContentAt(Math.min(at, ed.state.doc.content.size), image).run();
-            else ed.chain().focus().insertContent(image).run();
+            if (at !== undefined) ed.chain().insertContentAt(Math.min(at, ed.state.doc.content.size), content).run();
+            else ed.chain().focus().insertContent(content).run();
           },
           (error: Error) => notifications.show({ color: 'red', title: `“${file.name}” was not added`, message: error.message }),
         );
@@ -98,20 +106,20 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
   const editor = useEditor(
     {
       editable,
-      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: setAsking, comments: { select: selectThread, comment: startComment } }),
+      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: ask, comments: { select: selectThread, comment: startComment } }),
       editorProps: {
         attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' },
         handlePaste: (view, event) => {
-          const images = imageFiles(event.clipboardData);
-          if (!editable || !images.length || !editorRef.current) return false;
-          insertImages(editorRef.current, images);
+          const files = filesOf(event.clipboardData);
+          if (!editable || !files.length || !editorRef.current) return false;
+          insertFiles(editorRef.current, files);
           return true;
         },
         handleDrop: (view, event) => {
-          const images = imageFiles(event.dataTransfer);
-          if (!editable || !images.length || !editorRef.current) return false;
+          const files = filesOf(event.dataTransfer);
+          if (!editable || !files.length || !editorRef.current) return false;
           event.preventDefault();
-          insertImages(editorRef.current, images, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
+          insertFiles(editorRef.current, files, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
           return true;
         },
       },
@@ -198,7 +206,7 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
           {editor && state !== 'refused' && (editable || can.comment) && (
             <Paper px="xs" py={4} radius={0} style={{ borderBottom: '1px solid var(--mantine-color-default-border)', position: 'sticky', top: 0, zIndex: 2 }}>
               {editable ? (
-                <EditorToolbar editor={editor} onLink={() => setAsking('link')} onImage={() => setAsking('image')} onComment={() => startComment(editor)} />
+                <EditorToolbar editor={editor} onLink={() => setAsking('link')} onImage={() => setAsking('image')} onFile={() => fileInput.current?.click()} onComment={() => startComment(editor)} />
               ) : (
                 <Group role="toolbar" aria-label="Document tools">
                   <Button size="compact-sm" variant="subtle" leftSection={<IconMessagePlus aria-hidden size={16} />} onMouseDown={(e) => e.preventDefault()} onClick={() => startComment(editor)}>
@@ -223,6 +231,17 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
           {panel}
         </Drawer>
       )}
+      <input
+        ref={fileInput}
+        type="file"
+        multiple
+        hidden
+        aria-label="Files to attach"
+        onChange={(e) => {
+          if (editor && e.currentTarget.files) insertFiles(editor, [...e.currentTarget.files]);
+          e.currentTarget.value = '';
+        }}
+      />
       {editor && asking === 'link' && (
         <LinkDialog
           initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
@@ -244,7 +263,7 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
         <ImageDialog
           onUpload={(file) => {
             setAsking(undefined);
-            insertImages(editor, [file]);
+            insertFiles(editor, [file]);
           }}
           onInsert={(image) => {
             editor.chain().focus().setImage(image).run();

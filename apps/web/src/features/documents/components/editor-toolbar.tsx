@@ -16,6 +16,7 @@ import {
   IconListCheck,
   IconListNumbers,
   IconMessagePlus,
+  IconPaperclip,
   IconPhoto,
   IconRowInsertBottom,
   IconRowRemove,
@@ -54,7 +55,7 @@ function ToolButton({ label, shortcut, active, disabled, onClick, children }: { 
 }
 
 /** Formatting for the selection and the current block; every button is named for screen readers and says whether it is on. */
-export function EditorToolbar({ editor, onLink, onImage, onComment }: { editor: Editor; onLink: () => void; onImage: () => void; onComment: () => void }) {
+export function EditorToolbar({ editor, onLink, onImage, onFile, onComment }: { editor: Editor; onLink: () => void; onImage: () => void; onFile: () => void; onComment: () => void }) {
   const s = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -135,6 +136,9 @@ export function EditorToolbar({ editor, onLink, onImage, onComment }: { editor: 
       </ToolButton>
       <ToolButton label="Image" onClick={onImage}>
         <IconPhoto {...icon} />
+      </ToolButton>
+      <ToolButton label="Attach file" onClick={onFile}>
+        <IconPaperclip {...icon} />
       </ToolButton>
       <ToolButton label="Divider" onClick={() => chain().setHorizontalRule().run()}>
         <IconSeparatorHorizontal {...icon} />

@@ -8,6 +8,7 @@ import {
   IconList,
   IconListCheck,
   IconListNumbers,
+  IconPaperclip,
   IconPhoto,
   IconSeparatorHorizontal,
   IconTable,
@@ -25,7 +26,7 @@ export interface Block {
   /** Turns the current block into this one (or inserts it); `image` asks for the picture first. */
   run: (chain: ChainedCommands) => ChainedCommands;
   /** Needs more from the person before it can be inserted. */
-  asks?: 'image';
+  asks?: 'image' | 'file';
 }
 
 const icon = (Icon: typeof IconH1) => <Icon aria-hidden size={18} />;
@@ -42,6 +43,7 @@ export const BLOCKS: Block[] = [
   { id: 'code', title: 'Code block', description: 'Code with highlighting', icon: icon(IconCode), keywords: ['pre', '```'], run: (c) => c.setCodeBlock() },
   { id: 'table', title: 'Table', description: 'Rows and columns', icon: icon(IconTable), keywords: ['grid'], run: (c) => c.insertTable({ rows: 3, cols: 3, withHeaderRow: true }) },
   { id: 'divider', title: 'Divider', description: 'A horizontal rule', icon: icon(IconSeparatorHorizontal), keywords: ['hr', 'rule', '---'], run: (c) => c.setHorizontalRule() },
+  { id: 'file', title: 'File', description: 'Attach a file from your computer', icon: icon(IconPaperclip), keywords: ['attachment', 'upload', 'pdf'], run: (c) => c, asks: 'file' },
   { id: 'image', title: 'Image', description: 'A picture from your computer or the web', icon: icon(IconPhoto), keywords: ['picture', 'photo', 'img'], run: (c) => c, asks: 'image' },
 ];
 

@@ -23,7 +23,7 @@ export const CODE_LANGUAGES = lowlight.listLanguages().sort();
 type MentionItem = MentionNodeAttrs & { email?: string };
 
 /** Typing `/` opens a menu of blocks; picking one replaces the `/…` with it. */
-function slashCommands(onAsk: (what: 'image') => void) {
+function slashCommands(onAsk: (what: 'image' | 'file') => void) {
   return Extension.create({
     name: 'slashCommands',
     addProseMirrorPlugins() {
@@ -51,7 +51,7 @@ export interface EditorSetup {
   provider: HocuspocusProvider;
   me: { name: string; color: string };
   editable: boolean;
-  onAsk: (what: 'image') => void;
+  onAsk: (what: 'image' | 'file') => void;
   /** A thread's marked text was clicked; Ctrl+Alt+M asks to comment on the selection. */
   comments: { select: (threadId: string) => void; comment: (editor: Editor) => void };
 }
