@@ -1,30 +1,33 @@
 import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { apiCall } from '../../fixtures/api.ts';
+import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { newDocument } from '../../fixtures/documents.ts';
 
-test('writes a new document, sees another window’s typing live, and finds it all after a reload', async ({ page, context }) => {
-  await signUp(page);
-  await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'New document' }).click();
-  await page.getByLabel('Document name').fill('Meeting notes');
-  await page.getByRole('button', { name: 'Create' }).click();
-  await expect(page.getByRole('heading', { name: 'Meeting notes', level: 1 })).toBeVisible();
-  const editor = page.getByLabel('Content of Meeting notes');
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await editor.click();
+test('two people write one document at once: each sees the other here, their named caret, and their typing live; all of it after a reload', async ({ page, browser }) => {
+  await signUp(page, newPerson('Ada Writer'));
+  const editor = await newDocument(page, 'Meeting notes');
   await page.keyboard.type('Hello team');
 
-  const other = await context.newPage();
+  // Bea, in a browser of her own, is given the document to edit.
+  const b = await browser.newContext();
+  const other = await b.newPage();
+  const bea = await signUp(other, newPerson('Bea Second'));
+  expect((await apiCall(page, 'POST', `/items/${page.url().split('/d/')[1]}/grants`, { principal: { type: 'user', email: bea.email }, role: 'editor' })).status).toBe(201);
   await other.goto(page.url());
   const otherEditor = other.getByLabel('Content of Meeting notes');
   await expect(otherEditor).toContainText('Hello team');
-  // Each window sees the other one there.
-  await expect(page.getByRole('group', { name: 'People here' }).getByRole('img')).toHaveCount(1);
+  // Each sees the other among the people here, and where the other's caret is, by name.
+  await expect(page.getByRole('group', { name: 'People here' }).getByRole('img', { name: 'Bea Second' })).toBeVisible();
+  await expect(other.getByRole('group', { name: 'People here' }).getByRole('img', { name: 'Ada Writer' })).toBeVisible();
   await otherEditor.click();
-  await other.keyboard.press('End');
+  await other.keyboard.press('Control+End');
   await other.keyboard.type(', and hello back');
   await expect(editor).toContainText('Hello team, and hello back');
+  await expect(editor.locator('.collaboration-carets__label')).toHaveText('Bea Second');
+  await expect(otherEditor.locator('.collaboration-carets__label')).toHaveText('Ada Writer');
 
-  await other.close();
+  await b.close();
+  await expect(page.getByRole('group', { name: 'People here' }).getByRole('img')).toHaveCount(0);
   await page.reload();
   await expect(page.getByLabel('Content of Meeting notes')).toContainText('Hello team, and hello back');
   // The document sits in its folder with the files, and opens from there.
