@@ -48,13 +48,36 @@ function inlines(nodes: JSONContent[] | undefined): Inline[] {
 
 const textOf = (node: JSONContent): string => (node.type === 'text' ? (node.text ?? '') : (node.content ?? []).map(textOf).join(''));
 
-function blocks(nodes: JSONContent[] | undefined): Content[] {
-  return (nodes ?? []).map(block);
+function blocks(nodes: JSONContent[] | undefined, images: Images): Content[] {
+  return (nodes ?? []).map((n) => block(n, images));
+}
+
+/** The pictures an export can show, by `src` (as data URLs). */
+type Images = Map<string, string>;
+
+/** A paragraph's text; pictures the export carries stand between its runs of text, each on its own line. */
+function paragraph(content: JSONContent[] | undefined, margin: [number, number, number, number], images: Images): Content {
+  if (!content?.length) return { text: ' ', margin };
+  const parts: Content[] = [];
+  let run: JSONContent[] = [];
+  const flush = () => {
+    if (run.length) parts.push({ text: inlines(run) });
+    run = [];
+  };
+  for (const n of content) {
+    const data = n.type === 'image' && typeof n.attrs?.src === 'string' ? images.get(n.attrs.src) : undefined;
+    if (data) {
+      flush();
+      parts.push({ image: data, fit: [515, 400], margin: [0, 4, 0, 4] });
+    } else run.push(n);
+  }
+  flush();
+  return parts.length === 1 && 'text' in (parts[0] as object) ? { ...(parts[0] as object), margin } : { stack: parts, margin };
 }
 
 /** A list item's blocks, closer together than the document's. */
-function listBlocks(nodes: JSONContent[] | undefined): Content[] {
-  return (nodes ?? []).map((n) => (n.type === 'paragraph' ? { text: n.content?.length ? inlines(n.content) : ' ', margin: [0, 0, 0, 2] } : block(n)));
+function listBlocks(nodes: JSONContent[] | undefined, images: Images): Content[] {
+  return (nodes ?? []).map((n) => (n.type === 'paragraph' ? paragraph(n.content, [0, 0, 0, 2], images) : block(n, images)));
 }
 
 /** A task's box, drawn (the text fonts have no ballot box), ticked when done. */
@@ -64,27 +87,27 @@ function checkbox(checked: boolean): Content {
   return { canvas: checked ? [box, tick] : [box] };
 }
 
-function block(node: JSONContent): Content {
+function block(node: JSONContent, images: Images): Content {
   switch (node.type) {
     case 'heading': {
       const level = Math.min(Math.max(Number(node.attrs?.level ?? 1), 1), 6);
       return { text: inlines(node.content), fontSize: HEADING_SIZES[level - 1], bold: true, margin: [0, level === 1 ? 12 : 8, 0, 6] };
     }
     case 'paragraph':
-      return { text: node.content?.length ? inlines(node.content) : ' ', margin: [0, 0, 0, 6] };
+      return paragraph(node.content, [0, 0, 0, 6], images);
     case 'bulletList':
-      return { ul: (node.content ?? []).map((li) => ({ stack: listBlocks(li.content) })), margin: [0, 0, 0, 6] };
+      return { ul: (node.content ?? []).map((li) => ({ stack: listBlocks(li.content, images) })), margin: [0, 0, 0, 6] };
     case 'orderedList':
-      return { ol: (node.content ?? []).map((li) => ({ stack: listBlocks(li.content) })), start: Number(node.attrs?.start ?? 1), margin: [0, 0, 0, 6] };
+      return { ol: (node.content ?? []).map((li) => ({ stack: listBlocks(li.content, images) })), start: Number(node.attrs?.start ?? 1), margin: [0, 0, 0, 6] };
     case 'taskList':
       return {
-        table: { widths: [12, '*'], body: (node.content ?? []).map((item) => [checkbox(Boolean(item.attrs?.checked)), { stack: listBlocks(item.content) }]) },
+        table: { widths: [12, '*'], body: (node.content ?? []).map((item) => [checkbox(Boolean(item.attrs?.checked)), { stack: listBlocks(item.content, images) }]) },
         layout: 'noBorders',
         margin: [0, 0, 0, 6],
       };
     case 'blockquote':
       return {
-        table: { widths: ['*'], body: [[{ stack: blocks(node.content), color: '#555555' }]] },
+        table: { widths: ['*'], body: [[{ stack: blocks(node.content, images), color: '#555555' }]] },
         layout: { hLineWidth: () => 0, vLineWidth: (i: number) => (i === 0 ? 2 : 0), vLineColor: () => '#cccccc', paddingLeft: () => 10 },
         margin: [0, 0, 0, 6],
       };
@@ -97,18 +120,18 @@ function block(node: JSONContent): Content {
     case 'horizontalRule':
       return { canvas: [{ type: 'line', x1: 0, y1: 4, x2: 515, y2: 4, lineWidth: 0.5, lineColor: '#bbbbbb' }], margin: [0, 4, 0, 10] };
     case 'table':
-      return table(node);
+      return table(node, images);
     default:
-      return { stack: blocks(node.content) };
+      return { stack: blocks(node.content, images) };
   }
 }
 
 /** Rows padded to one width (cells spanning columns leave the placeholders pdfmake expects). */
-function table(node: JSONContent): Content {
+function table(node: JSONContent, images: Images): Content {
   const rows = (node.content ?? []).map((row) =>
     (row.content ?? []).flatMap((cell) => {
       const span = Math.max(1, Number(cell.attrs?.colspan ?? 1));
-      const content = { stack: blocks(cell.content), bold: cell.type === 'tableHeader', fillColor: cell.type === 'tableHeader' ? '#f0f0f0' : undefined, ...(span > 1 ? { colSpan: span } : {}) };
+      const content = { stack: blocks(cell.content, images), bold: cell.type === 'tableHeader', fillColor: cell.type === 'tableHeader' ? '#f0f0f0' : undefined, ...(span > 1 ? { colSpan: span } : {}) };
       return [content, ...Array.from({ length: span - 1 }, () => ({ text: '' }))];
     }),
   );
@@ -118,14 +141,20 @@ function table(node: JSONContent): Content {
   return { table: { headerRows, widths: Array.from({ length: width }, () => '*'), body: body.length ? body : [[{ text: '' }]] }, margin: [0, 0, 0, 8] };
 }
 
-/** The document as a PDF (A4): its text, structure, links and tables; images as their descriptions. */
-export async function documentPdf(content: JSONContent, title: string): Promise<Buffer> {
-  const definition: TDocumentDefinitions = {
+/** The document as a PDF (A4): its text, structure, links, tables and the pictures given; other images as their descriptions. */
+export async function documentPdf(content: JSONContent, title: string, images: Images = new Map()): Promise<Buffer> {
+  const definition = (shown: Images): TDocumentDefinitions => ({
     info: { title },
     pageSize: 'A4',
     pageMargins: [40, 48, 40, 48],
     defaultStyle: { font: 'Roboto', fontSize: 10.5, lineHeight: 1.25 },
-    content: blocks(content.content),
-  };
-  return Buffer.from(await pdfmake.createPdf(definition).getBuffer());
+    content: blocks(content.content, shown),
+  });
+  try {
+    return Buffer.from(await pdfmake.createPdf(definition(images)).getBuffer());
+  } catch (error) {
+    // A picture the PDF library cannot read (a file named .png that is not one) must not cost the export.
+    if (!images.size) throw error;
+    return Buffer.from(await pdfmake.createPdf(definition(new Map())).getBuffer());
+  }
 }

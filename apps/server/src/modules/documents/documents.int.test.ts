@@ -1,5 +1,6 @@
 import { makeZip } from 'client-zip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
 import { addParagraph, collabClients, textOf, until } from '../../testing/collab-client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -233,6 +234,32 @@ describe('attachments', () => {
     expect((await g.upload(bea, doc.id, 'mine.png', png)).body.error.code).toBe('forbidden');
     // Files take no attachments.
     expect((await g.upload(ada, image.id, 'nested.png', png)).body.error.code).toBe('invalid_input');
+
+    // A PDF carries the document's own pictures (a real PNG), and survives one that is not.
+    const real = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    const dot = (await g.upload(ada, doc.id, 'dot.png', real)).body.item;
+    const pictured = async (ids: string[]) => {
+      const editor = clients.connect(doc.id, ada.token);
+      await until(() => editor.outcome.synced, 'the editor to sync');
+      const fragment = editor.document.getXmlFragment('default');
+      fragment.delete(0, fragment.length);
+      const paragraph = new Y.XmlElement('paragraph');
+      paragraph.insert(
+        0,
+        ids.map((id) => {
+          const element = new Y.XmlElement('image');
+          element.setAttribute('src', `/api/v1/items/${id}/content`);
+          return element;
+        }),
+      );
+      fragment.push([paragraph]);
+      await expect.poll(async () => (await exportAs(ada, doc.id, 'markdown')).bytes.toString('utf8')).toContain(ids.at(-1)!);
+      editor.provider.destroy();
+      return (await exportAs(ada, doc.id, 'pdf')).bytes.toString('latin1');
+    };
+    expect(await pictured([dot.id])).toContain('/Subtype /Image');
+    const broken = await pictured([dot.id, image.id]);
+    expect(broken.startsWith('%PDF-')).toBe(true);
 
     await ada.call('POST', `/items/${doc.id}/trash`);
     expect((await ada.call('GET', `/items/${image.id}`)).status).toBe(404);

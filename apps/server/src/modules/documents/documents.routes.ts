@@ -14,7 +14,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, liv
     '/items/:id/export',
     { schema: { tags: ['documents'], summary: 'Download a document as Markdown, HTML or PDF', params: ZIdParams, querystring: ZExportQuery } },
     async (req, reply) => {
-      const file = await exportDocument(ctx.db, requireActor(req), req.params.id, req.query.format, live);
+      const file = await exportDocument(ctx, requireActor(req), req.params.id, req.query.format, live);
       return reply.header('content-type', file.contentType).header('content-disposition', attachment(file.filename)).header('cache-control', 'no-store').send(file.body);
     },
   );

@@ -1,5 +1,8 @@
+import { buffer } from 'node:stream/consumers';
 import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
-import { documentNode, documentText, documentUpdate, nodeFromJSON, replaceDocument, toHTML, toMarkdown } from '@cabinet/doc-schema/server';
+import { documentNode, documentText, documentUpdate, nodeFromJSON, replaceDocument, toHTML, toMarkdown, type JSONContent } from '@cabinet/doc-schema/server';
+import type { AppContext } from '../../context.ts';
+import { findVersion } from '../files/files.repo.ts';
 import * as Y from 'yjs';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -32,6 +35,39 @@ export async function importDocument(db: Db, actor: Actor, ws: string, q: { pare
     if (q.onConflict === 'keep_both' && typeof suggested === 'string') return create(suggested);
     throw error;
   }
+}
+
+const ATTACHMENT_SRC = /^\/api\/v1\/items\/([0-9a-f-]{36})\/content$/;
+const PDF_IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
+const MAX_PDF_IMAGE_BYTES = 10 * 1024 * 1024;
+const MAX_PDF_IMAGES = 100;
+
+/**
+ * The images a PDF can carry: the document's own pictures (Cabinet files the caller may see, PNG
+ * or JPEG, up to 10 MiB), read from storage as data URLs, by their `src`. Web images are not
+ * fetched; they print as their descriptions.
+ */
+async function embeddableImages(ctx: AppContext, actor: Actor, content: JSONContent): Promise<Map<string, string>> {
+  const srcs = new Set<string>();
+  const walk = (n: JSONContent) => {
+    if (n.type === 'image' && typeof n.attrs?.src === 'string' && ATTACHMENT_SRC.test(n.attrs.src)) srcs.add(n.attrs.src);
+    n.content?.forEach(walk);
+  };
+  walk(content);
+  const images = new Map<string, string>();
+  for (const src of [...srcs].slice(0, MAX_PDF_IMAGES)) {
+    const access = await requireItem(ctx.db, actor, ATTACHMENT_SRC.exec(src)![1]!, 'view').catch(() => undefined);
+    const versionId = access?.item.kind === 'file' ? access.item.current_version_id : null;
+    const version = versionId ? await findVersion(ctx.db, versionId) : undefined;
+    if (!version || !PDF_IMAGE_TYPES.has(version.mime_type) || Number(version.size_bytes) > MAX_PDF_IMAGE_BYTES) continue;
+    try {
+      const bytes = await buffer(await ctx.storage.read(version.blob_key));
+      images.set(src, `data:${version.mime_type};base64,${bytes.toString('base64')}`);
+    } catch {
+      // Storage away: the picture prints as its description.
+    }
+  }
+  return images;
 }
 
 const EXPORTS: Record<TExportFormat, { extension: string; contentType: string }> = {
@@ -68,7 +104,8 @@ ${body}
 }
 
 /** A document as a file to download: Markdown, HTML or PDF, named after it. */
-export async function exportDocument(db: Db, actor: Actor, id: string, format: TExportFormat, live: LiveDocuments): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
+export async function exportDocument(ctx: AppContext, actor: Actor, id: string, format: TExportFormat, live: LiveDocuments): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
+  const { db } = ctx;
   const { item } = await requireItem(db, actor, id, 'view');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
   let doc = live.openDocument(item.id);
@@ -80,7 +117,7 @@ export async function exportDocument(db: Db, actor: Actor, id: string, format: T
   const node = documentNode(doc);
   const { extension, contentType } = EXPORTS[format];
   const filename = `${item.name}.${extension}`;
-  const body = format === 'markdown' ? toMarkdown(node) : format === 'html' ? htmlPage(item.name, toHTML(node)) : await documentPdf(node.toJSON(), item.name);
+  const body = format === 'markdown' ? toMarkdown(node) : format === 'html' ? htmlPage(item.name, toHTML(node)) : await documentPdf(node.toJSON(), item.name, await embeddableImages(ctx, actor, node.toJSON()));
   return { body, contentType, filename };
 }
 
