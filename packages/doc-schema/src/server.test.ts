@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { documentNode, documentText, documentUpdate, fromHTML, fromMarkdown, nodeFromJSON, replaceDocument, toHTML, toMarkdown } from './server.ts';
+import { documentNode, documentText, documentUpdate, fromHTML, fromMarkdown, nodeFromJSON, replaceDocument, toHTML, toMarkdown, withItemsRenamed } from './server.ts';
 
 const MARKDOWN = `# Plans
 
@@ -100,5 +100,19 @@ describe('replacing a document', () => {
     (last.get(0) as Y.XmlText).insert(6, ' and more');
     Y.applyUpdate(doc, Y.encodeStateAsUpdate(other));
     expect(documentText(documentNode(doc))).toBe('Title\nfirst, changed\nsecond and more');
+  });
+});
+
+describe('a copy’s attachments', () => {
+  it('points pictures and attached files at the copy’s own items, and leaves other addresses alone', () => {
+    const [a, b, c] = ['0190a0a0-0000-7000-8000-00000000000a', '0190a0a0-0000-7000-8000-00000000000b', '0190a0a0-0000-7000-8000-00000000000c'];
+    const state = documentUpdate(fromMarkdown(`![pic](/api/v1/items/${a}/content) [notes.csv](/api/v1/items/${b}/content?download=1) [web](https://example.com/x)`));
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, withItemsRenamed(state, new Map([[a, c]]))!);
+    const md = toMarkdown(documentNode(doc));
+    expect(md).toContain(`![pic](/api/v1/items/${c}/content)`);
+    expect(md).toContain(`[notes.csv](/api/v1/items/${b}/content?download=1)`);
+    expect(md).toContain('[web](https://example.com/x)');
+    expect(withItemsRenamed(state, new Map([['0190a0a0-0000-7000-8000-0000000000ff', c]]))).toBeUndefined();
   });
 });

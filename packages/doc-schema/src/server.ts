@@ -78,6 +78,33 @@ export function replaceDocument(doc: Y.Doc, content: JSONContent): void {
   prosemirrorToYXmlFragment(nodeFromJSON(content), doc.getXmlFragment(DOCUMENT_FRAGMENT));
 }
 
+const ITEM_PATH = /^\/api\/v1\/items\/([0-9a-f-]{36})(\/.*)$/;
+
+/**
+ * A document's state with its references to Cabinet items (its pictures and attached files)
+ * pointed at other items — a copy's own attachments. Undefined when it names none of them.
+ */
+export function withItemsRenamed(state: Uint8Array, rename: Map<string, string>): Uint8Array | undefined {
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, state);
+  let changed = false;
+  const renamed = (url: unknown) => {
+    const m = typeof url === 'string' ? ITEM_PATH.exec(url) : null;
+    const to = m && rename.get(m[1]!);
+    if (!to) return url;
+    changed = true;
+    return `/api/v1/items/${to}${m[2]}`;
+  };
+  const walk = (n: JSONContent): JSONContent => ({
+    ...n,
+    ...(n.type === 'image' ? { attrs: { ...n.attrs, src: renamed(n.attrs?.src) } } : {}),
+    ...(n.marks ? { marks: n.marks.map((m) => (m.type === 'link' ? { ...m, attrs: { ...m.attrs, href: renamed(m.attrs?.href) } } : m)) } : {}),
+    ...(n.content ? { content: n.content.map(walk) } : {}),
+  });
+  const json = walk(documentNode(doc).toJSON());
+  return changed ? documentUpdate(json) : undefined;
+}
+
 /** Plain text for search and previews: one line per block, mentions as `@name`. */
 export function documentText(node: PMNode): string {
   return getText(node, { blockSeparator: '\n', textSerializers }).replace(/\n{2,}/g, '\n').trim();

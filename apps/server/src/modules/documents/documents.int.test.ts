@@ -267,3 +267,27 @@ describe('attachments', () => {
     expect((await ada.call('GET', `/items/${image.id}`)).status).toBe(200);
   });
 });
+
+describe('copying a document', () => {
+  it('gives the copy its own attachments, and its text points at them', async () => {
+    const ada = await g.person();
+    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Original', parentId: ada.workspace.homeId })).body;
+    const picture = (await g.upload(ada, doc.id, 'pic.png', Uint8Array.from([1, 2, 3]))).body.item;
+    const editor = clients.connect(doc.id, ada.token);
+    await until(() => editor.outcome.synced, 'the editor to sync');
+    const paragraph = new Y.XmlElement('paragraph');
+    const image = new Y.XmlElement('image');
+    image.setAttribute('src', `/api/v1/items/${picture.id}/content`);
+    paragraph.insert(0, [image]);
+    editor.document.getXmlFragment('default').push([paragraph]);
+    editor.provider.destroy();
+    await expect.poll(async () => (await exportAs(ada, doc.id, 'markdown')).bytes.toString('utf8')).toContain(picture.id);
+
+    const copy = (await ada.call('POST', `/items/${doc.id}/copy`, { parentId: ada.workspace.homeId })).body;
+    const attachments = (await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${copy.id}/children`)).body.items;
+    expect(attachments.map((i: { name: string }) => i.name)).toEqual(['pic.png']);
+    const md = (await exportAs(ada, copy.id, 'markdown')).bytes.toString('utf8');
+    expect(md).toBe(`![](/api/v1/items/${attachments[0].id}/content)`);
+    expect(attachments[0].id).not.toBe(picture.id);
+  });
+});

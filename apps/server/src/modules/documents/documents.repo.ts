@@ -9,6 +9,11 @@ export async function findDocumentState(db: Q, itemId: string): Promise<Uint8Arr
   return (await db.selectFrom('document_contents').select('state').where('item_id', '=', itemId).executeTakeFirst())?.state;
 }
 
+/** A document's state changed in a way its text does not show (addresses in it). */
+export async function replaceDocumentState(db: Q, itemId: string, state: Uint8Array): Promise<void> {
+  await db.updateTable('document_contents').set({ state, updated_at: new Date() }).where('item_id', '=', itemId).execute();
+}
+
 /** A document's stored form: the whole Yjs state as one update, and its plain text. */
 export interface DocumentContent {
   state: Uint8Array;

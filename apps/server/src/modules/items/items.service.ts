@@ -6,7 +6,8 @@ import type { Actor } from '../auth/actor.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { publish } from '../events/events.ts';
-import { saveDocumentState, type DocumentContent } from '../documents/documents.repo.ts';
+import { findDocumentState, replaceDocumentState, saveDocumentState, type DocumentContent } from '../documents/documents.repo.ts';
+import { withItemsRenamed } from '@cabinet/doc-schema/server';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
 import { effectiveRoles, requireItem } from './items.policy.ts';
 import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
@@ -341,6 +342,12 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
         ...(r.version_id && r.blob_key && r.sha256 ? { version: { id: uuidv7(), blobKey: r.blob_key, sha256: r.sha256 } } : {}),
       })),
     );
+    // A copied document's pictures and attached files are its own copies, not the originals.
+    for (const row of subtree.filter((r) => r.kind === 'document' && subtree.some((c) => c.parent_id === r.id))) {
+      const state = await findDocumentState(tx, newIds.get(row.id)!);
+      const relinked = state && withItemsRenamed(state, newIds);
+      if (relinked) await replaceDocumentState(tx, newIds.get(row.id)!, relinked);
+    }
     const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
     await publish(tx, copy.workspace_id, { type: 'item.created', itemId: copy.id, parentIds: [target.item.id] });
     const { role } = await requireItem(tx, actor, copy.id, 'view');
