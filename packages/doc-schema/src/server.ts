@@ -8,9 +8,9 @@ import { getSchema, getText, getTextSerializersFromSchema, type JSONContent } fr
 import { generateHTML, generateJSON } from '@tiptap/html/server';
 import { MarkdownManager } from '@tiptap/markdown';
 import { Node as PMNode } from '@tiptap/pm/model';
-import { prosemirrorJSONToYDoc, prosemirrorToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
+import { prosemirrorToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
 import * as Y from 'yjs';
-import { DOCUMENT_FRAGMENT, documentExtensions, isSafeUrl } from './index.ts';
+import { attachmentId, DOCUMENT_FRAGMENT, documentExtensions, isSafeUrl } from './index.ts';
 
 const extensions = documentExtensions();
 const schema = getSchema(extensions);
@@ -18,14 +18,26 @@ const textSerializers = getTextSerializersFromSchema(schema);
 let markdownManager: MarkdownManager | undefined;
 const markdown = () => (markdownManager ??= new MarkdownManager({ extensions }));
 
-export type { JSONContent };
+export type { JSONContent, PMNode };
+
+/** A Yjs doc holding a stored state (one update with the whole document), or an empty one. */
+export function stateDoc(state?: Uint8Array): Y.Doc {
+  const doc = new Y.Doc();
+  if (state) Y.applyUpdate(doc, state);
+  return doc;
+}
+
+/** The document a Yjs doc holds, as the schema reads it, not cleaned: for its text. */
+function rawNode(doc: Y.Doc): PMNode {
+  return yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(DOCUMENT_FRAGMENT), schema);
+}
 
 /**
  * The document a Yjs doc holds, as the schema reads it and cleaned like anything imported: a
  * client that wrote a `javascript:` link straight into the Yjs state does not get it exported.
  */
 export function documentNode(doc: Y.Doc): PMNode {
-  return nodeFromJSON(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(DOCUMENT_FRAGMENT), schema).toJSON());
+  return nodeFromJSON(rawNode(doc).toJSON());
 }
 
 /** ProseMirror JSON read into the schema and cleaned: unknown nodes fail here, before anything is stored. */
@@ -69,31 +81,29 @@ function wrapStrayInlines(json: JSONContent): JSONContent {
 }
 
 /** One Yjs update that creates the whole document: what a new or imported document is stored as. */
-export function documentUpdate(json: JSONContent): Uint8Array {
-  return Y.encodeStateAsUpdate(prosemirrorJSONToYDoc(schema, nodeFromJSON(json).toJSON(), DOCUMENT_FRAGMENT));
+export function documentUpdate(node: PMNode): Uint8Array {
+  const doc = new Y.Doc();
+  prosemirrorToYXmlFragment(node, doc.getXmlFragment(DOCUMENT_FRAGMENT));
+  return Y.encodeStateAsUpdate(doc);
 }
 
-/** Makes a Yjs document hold `content`, changing only the blocks that differ: a restore, seen live by everyone editing. */
-export function replaceDocument(doc: Y.Doc, content: JSONContent): void {
-  prosemirrorToYXmlFragment(nodeFromJSON(content), doc.getXmlFragment(DOCUMENT_FRAGMENT));
+/** Makes a Yjs document hold `node`, changing only the blocks that differ: a restore, seen live by everyone editing. */
+export function replaceDocument(doc: Y.Doc, node: PMNode): void {
+  prosemirrorToYXmlFragment(node, doc.getXmlFragment(DOCUMENT_FRAGMENT));
 }
-
-const ITEM_PATH = /^\/api\/v1\/items\/([0-9a-f-]{36})(\/.*)$/;
 
 /**
  * A document's state with its references to Cabinet items (its pictures and attached files)
  * pointed at other items — a copy's own attachments. Undefined when it names none of them.
  */
 export function withItemsRenamed(state: Uint8Array, rename: Map<string, string>): Uint8Array | undefined {
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, state);
   let changed = false;
   const renamed = (url: unknown) => {
-    const m = typeof url === 'string' ? ITEM_PATH.exec(url) : null;
-    const to = m && rename.get(m[1]!);
+    const from = typeof url === 'string' ? attachmentId(url) : undefined;
+    const to = from && rename.get(from);
     if (!to) return url;
     changed = true;
-    return `/api/v1/items/${to}${m[2]}`;
+    return (url as string).replace(from!, to);
   };
   const walk = (n: JSONContent): JSONContent => ({
     ...n,
@@ -101,25 +111,29 @@ export function withItemsRenamed(state: Uint8Array, rename: Map<string, string>)
     ...(n.marks ? { marks: n.marks.map((m) => (m.type === 'link' ? { ...m, attrs: { ...m.attrs, href: renamed(m.attrs?.href) } } : m)) } : {}),
     ...(n.content ? { content: n.content.map(walk) } : {}),
   });
-  const json = walk(documentNode(doc).toJSON());
-  return changed ? documentUpdate(json) : undefined;
+  const json = walk(documentNode(stateDoc(state)).toJSON());
+  return changed ? documentUpdate(nodeFromJSON(json)) : undefined;
 }
 
-/** Plain text for search and previews: one line per block, mentions as `@name`. */
-export function documentText(node: PMNode): string {
+/**
+ * Plain text for search and previews: one line per block, mentions as `@name`. Read straight from
+ * a Yjs doc (as every save does) it skips the cleaning export needs: text has no addresses.
+ */
+export function documentText(source: Y.Doc | PMNode): string {
+  const node = source instanceof Y.Doc ? rawNode(source) : source;
   return getText(node, { blockSeparator: '\n', textSerializers }).replace(/\n{2,}/g, '\n').trim();
 }
 
-export function fromMarkdown(source: string): JSONContent {
-  return nodeFromJSON(markdown().parse(source)).toJSON();
+export function fromMarkdown(source: string): PMNode {
+  return nodeFromJSON(markdown().parse(source));
 }
 
 export function toMarkdown(node: PMNode): string {
   return markdown().serialize(node.toJSON());
 }
 
-export function fromHTML(html: string): JSONContent {
-  return nodeFromJSON(generateJSON(html, extensions)).toJSON();
+export function fromHTML(html: string): PMNode {
+  return nodeFromJSON(generateJSON(html, extensions));
 }
 
 /** The document's body as HTML (no `<html>` around it). */

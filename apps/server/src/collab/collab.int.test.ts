@@ -1,4 +1,5 @@
 import * as encoding from 'lib0/encoding';
+import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { randomToken, sha256 } from '../lib/crypto.ts';
@@ -6,7 +7,7 @@ import { SESSION_COOKIE } from '../modules/sessions/sessions.service.ts';
 import { insertSession } from '../modules/sessions/sessions.repo.ts';
 import { given, type Person } from '../testing/given.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { addParagraph, collabClients, textOf, until } from '../testing/collab-client.ts';
+import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 
 let t: TestApp;
 let g: ReturnType<typeof given>;
@@ -39,7 +40,7 @@ describe('the collaboration socket', () => {
     const second = connect(id, ada.token);
     await until(() => first.outcome.synced && second.outcome.synced, 'both to sync');
     addParagraph(first.document, 'Hello from the first window');
-    await until(() => textOf(second.document) === 'Hello from the first window', 'the edit to reach the second window');
+    await until(() => documentText(second.document) === 'Hello from the first window', 'the edit to reach the second window');
 
     first.provider.destroy();
     second.provider.destroy();
@@ -50,7 +51,7 @@ describe('the collaboration socket', () => {
 
     const later = connect(id, ada.token);
     await until(() => later.outcome.synced, 'the later reader to sync');
-    expect(textOf(later.document)).toBe('Hello from the first window');
+    expect(documentText(later.document)).toBe('Hello from the first window');
   });
 
   it('lets a viewer read, and drops what a viewer sends', async () => {
@@ -63,13 +64,13 @@ describe('the collaboration socket', () => {
     await until(() => writer.outcome.synced, 'the editor to sync');
     addParagraph(writer.document, 'Written by Ada');
     const reader = connect(id, bea.token);
-    await until(() => reader.outcome.synced && textOf(reader.document) === 'Written by Ada', 'the viewer to read');
+    await until(() => reader.outcome.synced && documentText(reader.document) === 'Written by Ada', 'the viewer to read');
 
     addParagraph(reader.document, 'Sneaked in by Bea');
     addParagraph(writer.document, 'More from Ada');
-    await until(() => textOf(reader.document).includes('More from Ada'), 'the viewer to hear more');
+    await until(() => documentText(reader.document).includes('More from Ada'), 'the viewer to hear more');
     await new Promise((r) => setTimeout(r, 300));
-    expect(textOf(writer.document)).toBe('Written by Ada\nMore from Ada');
+    expect(documentText(writer.document)).toBe('Written by Ada\nMore from Ada');
     writer.provider.destroy();
     reader.provider.destroy();
     await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Written by Ada\nMore from Ada');
@@ -85,15 +86,15 @@ describe('the collaboration socket', () => {
     const guest = connect(id, bea.token);
     await until(() => owner.outcome.synced && guest.outcome.synced, 'both to sync');
     addParagraph(guest.document, 'While shared');
-    await until(() => textOf(owner.document) === 'While shared', 'the shared edit to arrive');
+    await until(() => documentText(owner.document) === 'While shared', 'the shared edit to arrive');
 
     await t.ctx.db.deleteFrom('item_grants').where('item_id', '=', id).execute();
     await new Promise((r) => setTimeout(r, 5_200));
     addParagraph(guest.document, 'After the share ended');
     addParagraph(owner.document, 'Ada carries on');
-    await until(() => textOf(owner.document).includes('Ada carries on'), 'the owner to carry on');
+    await until(() => documentText(owner.document).includes('Ada carries on'), 'the owner to carry on');
     await new Promise((r) => setTimeout(r, 500));
-    expect(textOf(owner.document)).toBe('While shared\nAda carries on');
+    expect(documentText(owner.document)).toBe('While shared\nAda carries on');
   });
 
   it('opens with the session cookie from Cabinet’s own origin only', async () => {
@@ -158,6 +159,6 @@ describe('the collaboration socket', () => {
     // The document is as it was, and others carry on.
     addParagraph(writer.document, 'Still here');
     const reader = connect(id, ada.token);
-    await until(() => reader.outcome.synced && textOf(reader.document) === 'Kept\nStill here', 'a new reader to see the document whole');
+    await until(() => reader.outcome.synced && documentText(reader.document) === 'Kept\nStill here', 'a new reader to see the document whole');
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addParagraph, collabClients, textOf, until } from '../testing/collab-client.ts';
+import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 import { given } from '../testing/given.ts';
 import { freePort, startTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildCollabServer } from './collab-server.ts';
@@ -34,9 +35,9 @@ describe('several instances through Redis', () => {
     await until(() => onA.outcome.synced && onB.outcome.synced, 'both to sync');
     onA.provider.setAwarenessField('user', { name: 'Ada on A', color: '#aa0000' });
     addParagraph(onA.document, 'Typed on A');
-    await until(() => textOf(onB.document) === 'Typed on A', 'the edit to reach B', 15_000);
+    await until(() => documentText(onB.document) === 'Typed on A', 'the edit to reach B', 15_000);
     addParagraph(onB.document, 'Typed on B');
-    await until(() => textOf(onA.document) === 'Typed on A\nTyped on B', 'the edit to reach A', 15_000);
+    await until(() => documentText(onA.document) === 'Typed on A\nTyped on B', 'the edit to reach A', 15_000);
     await until(() => [...onB.provider.awareness!.getStates().values()].some((s) => s.user?.name === 'Ada on A'), 'A’s presence to reach B', 15_000);
 
     // Everyone leaves: one revision is kept; then a restore made through instance A reaches an editor on B.
@@ -47,11 +48,11 @@ describe('several instances through Redis', () => {
     const later = clientsB.connect(doc.id, ada.token);
     await until(() => later.outcome.synced, 'a later editor on B to sync');
     addParagraph(later.document, 'Added later on B');
-    await until(() => textOf(later.document).includes('Added later'), 'the later edit');
+    await until(() => documentText(later.document).includes('Added later'), 'the later edit');
     await new Promise((r) => setTimeout(r, 500));
     const restored = await fetch(`${a.url}/api/v1/items/${doc.id}/revisions/${revision.id}/restore`, { method: 'POST', headers: { authorization: `Bearer ${ada.token}` } });
     expect(restored.status).toBe(201);
-    await until(() => textOf(later.document) === 'Typed on A\nTyped on B', 'the restore to reach the editor on B', 15_000);
+    await until(() => documentText(later.document) === 'Typed on A\nTyped on B', 'the restore to reach the editor on B', 15_000);
   });
 
   it('serves the socket from a process of its own (cabinet collab) in step with the main server', async () => {
@@ -67,7 +68,7 @@ describe('several instances through Redis', () => {
       const apart = clientsC.connect(doc.id, ada.token);
       await until(() => main.outcome.synced && apart.outcome.synced, 'both to sync');
       addParagraph(apart.document, 'Through the collaboration server');
-      await until(() => textOf(main.document) === 'Through the collaboration server', 'the edit to reach the main server', 15_000);
+      await until(() => documentText(main.document) === 'Through the collaboration server', 'the edit to reach the main server', 15_000);
       // The collaboration server checks access as the main one does.
       const eve = await g.person('Eve');
       const refused = clientsC.connect(doc.id, eve.token);

@@ -5,7 +5,7 @@ import { Redis } from '@hocuspocus/extension-redis';
 import { Hocuspocus, type Extension } from '@hocuspocus/server';
 import { Redis as IORedis } from 'ioredis';
 import { WebSocketServer } from 'ws';
-import { documentNode, documentText } from '@cabinet/doc-schema/server';
+import { documentText } from '@cabinet/doc-schema/server';
 import { carriesWellFormedUpdate } from './well-formed.ts';
 import * as Y from 'yjs';
 import type { AppContext } from '../context.ts';
@@ -85,8 +85,8 @@ interface Unrevised {
 
 /**
  * Documents load from and save to PostgreSQL: the whole state as one Yjs update, and its plain
- * text. A save also records a revision once the edits since the last one span the revision
- * interval, or when the last editor has left.
+ * text. A revision is recorded once the edits since the last one span the revision interval (at a
+ * save), and when the last editor leaves.
  */
 function persistence(ctx: AppContext): Extension {
   const unrevised = new Map<string, Unrevised>();
@@ -108,9 +108,10 @@ function persistence(ctx: AppContext): Extension {
     async onStoreDocument({ documentName, document, context }) {
       const by = (context as Partial<CollabContext>).actor?.user.id ?? null;
       const state = Y.encodeStateAsUpdate(document);
-      const text = documentText(documentNode(document));
+      const text = documentText(document);
       const pending = unrevised.get(documentName);
-      const revise = pending && (document.getConnectionsCount() === 0 || Date.now() - pending.since >= intervalMs);
+      // Ten minutes (the setting) of editing make a revision; the last editor's leaving makes one in onDisconnect.
+      const revise = pending && Date.now() - pending.since >= intervalMs;
       // Taken before anything is awaited: edits arriving meanwhile start the next revision's tally.
       if (revise) unrevised.delete(documentName);
       try {
@@ -124,14 +125,14 @@ function persistence(ctx: AppContext): Extension {
         throw error;
       }
     },
-    // The last editor left after everything was saved: the revision is recorded now.
+    // The last editor left: the edits since the last revision make one now.
     async onDisconnect({ documentName, document, clientsCount }) {
       const pending = unrevised.get(documentName);
       if (clientsCount > 0 || !pending) return;
       unrevised.delete(documentName);
       const state = Y.encodeStateAsUpdate(document);
       try {
-        await insertRevision(ctx.db, { itemId: documentName, state, text: documentText(documentNode(document)), authorIds: [...pending.authors] });
+        await insertRevision(ctx.db, { itemId: documentName, state, text: documentText(document), authorIds: [...pending.authors] });
       } catch (error) {
         restore(documentName, pending);
         throw error;

@@ -1,5 +1,6 @@
+import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { addParagraph, collabClients, textOf, until } from '../testing/collab-client.ts';
+import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 import { serverProcess } from '../testing/server-process.ts';
 
 /**
@@ -44,8 +45,8 @@ describe('a server killed during editing', () => {
     for (let n = PER_EDITOR / 2; n < PER_EDITOR; n++) await type(n);
 
     await server.start();
-    await until(() => editors.every((e) => textOf(e.document) === textOf(editors[0]!.document) && e.provider.unsyncedChanges === 0), 'the editors to converge', 60_000);
-    const lines = textOf(editors[0]!.document).split('\n');
+    await until(() => editors.every((e) => documentText(e.document) === documentText(editors[0]!.document) && e.provider.unsyncedChanges === 0), 'the editors to converge', 60_000);
+    const lines = documentText(editors[0]!.document).split('\n');
     expect(new Set(lines)).toEqual(new Set(written));
     expect(lines).toHaveLength(written.length);
     for (const line of acknowledgedBeforeKill) expect(lines).toContain(line);
@@ -59,6 +60,6 @@ describe('a server killed during editing', () => {
     clients = collabClients(server.url);
     const reader = clients.connect(doc.id, token);
     await until(() => reader.outcome.synced, 'a reader to sync', 30_000);
-    expect(new Set(textOf(reader.document).split('\n'))).toEqual(new Set(written));
+    expect(new Set(documentText(reader.document).split('\n'))).toEqual(new Set(written));
   }, 180_000);
 });

@@ -1,6 +1,5 @@
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
-import { documentNode, documentText } from '@cabinet/doc-schema/server';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 
@@ -53,5 +52,3 @@ export function addParagraph(document: Y.Doc, text: string) {
   document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
 }
 
-/** The text of a document as the server extracts it. */
-export const textOf = (document: Y.Doc) => documentText(documentNode(document));

@@ -1,5 +1,6 @@
+import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addParagraph, collabClients, textOf, until } from '../../testing/collab-client.ts';
+import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -56,9 +57,9 @@ describe('comments', () => {
     await until(() => owner.outcome.synced && commenter.outcome.synced, 'both to sync');
     addParagraph(commenter.document, 'Sneaked in');
     addParagraph(owner.document, 'From Ada');
-    await until(() => textOf(commenter.document).includes('From Ada'), 'the owner’s edit to arrive');
+    await until(() => documentText(commenter.document).includes('From Ada'), 'the owner’s edit to arrive');
     await new Promise((r) => setTimeout(r, 300));
-    expect(textOf(owner.document)).toBe('From Ada');
+    expect(documentText(owner.document)).toBe('From Ada');
   });
 
   it('resolves and reopens threads; a reply reopens a resolved one', async () => {

@@ -3,7 +3,7 @@ import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { publish } from '../events/events.ts';
-import { RANK, requireItem, type ItemAccess } from '../items/items.policy.ts';
+import { RANK, requireDocument, type ItemAccess } from '../items/items.policy.ts';
 import { deleteComment, findComment, findComments, insertComment, setThreadResolved, updateCommentBody, type CommentRow } from './comments.repo.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -28,13 +28,6 @@ function threads(rows: CommentRow[]): TCommentThread[] {
     thread.comments.push({ id: r.id, threadId: r.thread_id, author: r.author_id ? { id: r.author_id, name: r.author_name ?? '' } : null, body: r.body, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) });
   }
   return [...byThread.values()];
-}
-
-/** Comments belong to documents; a commenter's role is enough to write them. */
-async function requireDocument(db: Db, actor: Actor, id: string, action: 'view' | 'comment'): Promise<ItemAccess> {
-  const access = await requireItem(db, actor, id, action);
-  if (access.item.kind !== 'document') throw new AppError('not_found');
-  return access;
 }
 
 async function announce(db: Db, access: ItemAccess) {

@@ -1,5 +1,5 @@
 import { IMPORT_EXTENSIONS } from '@cabinet/contracts';
-import { fromHTML, fromMarkdown, type JSONContent } from '@cabinet/doc-schema/server';
+import { fromHTML, fromMarkdown, type PMNode } from '@cabinet/doc-schema/server';
 import mammoth from 'mammoth';
 import { AppError } from '../../errors.ts';
 
@@ -41,7 +41,7 @@ async function docxToHtml(bytes: Buffer): Promise<string> {
  * event handlers and unsafe links never get in. Answers the document's name (the file's, less
  * its extension) and its content.
  */
-export async function readImport(fileName: string, bytes: Buffer): Promise<{ name: string; content: JSONContent }> {
+export async function readImport(fileName: string, bytes: Buffer): Promise<{ name: string; content: PMNode }> {
   const dot = fileName.lastIndexOf('.');
   const ext = dot > 0 ? fileName.slice(dot + 1).toLowerCase() : '';
   const kind = KINDS.find(([e]) => e === ext)?.[1];

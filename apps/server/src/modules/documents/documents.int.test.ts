@@ -1,7 +1,8 @@
 import { makeZip } from 'client-zip';
+import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { addParagraph, collabClients, textOf, until } from '../../testing/collab-client.ts';
+import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -99,7 +100,7 @@ describe('importing documents', () => {
     // Editors see the imported content on the collaboration socket.
     const editor = clients.connect(res.body.id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
-    expect(textOf(editor.document)).toContain('Ship on time, see the board.');
+    expect(documentText(editor.document)).toContain('Ship on time, see the board.');
   });
 
   it('takes HTML without its scripts, handlers or javascript: links', async () => {

@@ -43,16 +43,17 @@ export interface RevisionRow {
   authors: { id: string; name: string }[];
 }
 
-/** Records a revision: the document's state and text now, and who changed it since the last one. */
-export async function insertRevision(db: Q, r: { itemId: string; state: Uint8Array; text: string; authorIds: string[]; restoredFrom?: string }): Promise<string> {
+/** Records a revision: the document's state and text now, and who changed it since the last one. Answers its id and time. */
+export async function insertRevision(db: Q, r: { itemId: string; state: Uint8Array; text: string; authorIds: string[]; restoredFrom?: string }): Promise<{ id: string; createdAt: string }> {
   const id = uuidv7();
   // Nothing is recorded for a document deleted meanwhile.
-  await sql`
+  const { rows } = await sql<{ created_at: Date }>`
     INSERT INTO document_revisions (id, item_id, state, text, author_ids, restored_from)
     SELECT ${id}, ${r.itemId}, ${r.state}, ${r.text}, ${`{${r.authorIds.join(',')}}`}::uuid[], ${r.restoredFrom ?? null}
     WHERE EXISTS (SELECT 1 FROM items WHERE id = ${r.itemId})
+    RETURNING created_at
   `.execute(db);
-  return id;
+  return { id, createdAt: new Date(rows[0]?.created_at ?? Date.now()).toISOString() };
 }
 
 const revisionColumns = sql<RevisionRow>`

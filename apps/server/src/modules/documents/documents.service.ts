@@ -1,13 +1,14 @@
 import { buffer } from 'node:stream/consumers';
 import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
-import { documentNode, documentText, documentUpdate, nodeFromJSON, replaceDocument, toHTML, toMarkdown, type JSONContent } from '@cabinet/doc-schema/server';
+import { attachmentId } from '@cabinet/doc-schema';
+import { documentNode, documentText, documentUpdate, replaceDocument, stateDoc, toHTML, toMarkdown, type JSONContent } from '@cabinet/doc-schema/server';
 import type { AppContext } from '../../context.ts';
 import { findVersion } from '../files/files.repo.ts';
 import * as Y from 'yjs';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import { requireItem } from '../items/items.policy.ts';
+import { requireDocument, requireItem } from '../items/items.policy.ts';
 import { createItem } from '../items/items.service.ts';
 import { readImport } from './document-import.ts';
 import { documentPdf } from './document-pdf.ts';
@@ -26,7 +27,7 @@ export async function importDocument(db: Db, actor: Actor, ws: string, q: { pare
   // Who may write there is known before the file is read.
   await requireItem(db, actor, q.parentId, 'edit');
   const { name, content } = await readImport(q.fileName, bytes);
-  const document = { state: documentUpdate(content), text: documentText(nodeFromJSON(content)) };
+  const document = { state: documentUpdate(content), text: documentText(content) };
   const create = (documentName: string) => createItem(db, actor, ws, { kind: 'document', name: documentName, parentId: q.parentId, content: document });
   try {
     return await create(name);
@@ -37,7 +38,6 @@ export async function importDocument(db: Db, actor: Actor, ws: string, q: { pare
   }
 }
 
-const ATTACHMENT_SRC = /^\/api\/v1\/items\/([0-9a-f-]{36})\/content$/;
 const PDF_IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
 const MAX_PDF_IMAGE_BYTES = 10 * 1024 * 1024;
 const MAX_PDF_IMAGES = 100;
@@ -48,15 +48,16 @@ const MAX_PDF_IMAGES = 100;
  * fetched; they print as their descriptions.
  */
 async function embeddableImages(ctx: AppContext, actor: Actor, content: JSONContent): Promise<Map<string, string>> {
-  const srcs = new Set<string>();
+  const srcs = new Map<string, string>();
   const walk = (n: JSONContent) => {
-    if (n.type === 'image' && typeof n.attrs?.src === 'string' && ATTACHMENT_SRC.test(n.attrs.src)) srcs.add(n.attrs.src);
+    const id = n.type === 'image' && typeof n.attrs?.src === 'string' ? attachmentId(n.attrs.src) : undefined;
+    if (id) srcs.set(n.attrs!.src as string, id);
     n.content?.forEach(walk);
   };
   walk(content);
   const images = new Map<string, string>();
-  for (const src of [...srcs].slice(0, MAX_PDF_IMAGES)) {
-    const access = await requireItem(ctx.db, actor, ATTACHMENT_SRC.exec(src)![1]!, 'view').catch(() => undefined);
+  for (const [src, id] of [...srcs].slice(0, MAX_PDF_IMAGES)) {
+    const access = await requireItem(ctx.db, actor, id, 'view').catch(() => undefined);
     const versionId = access?.item.kind === 'file' ? access.item.current_version_id : null;
     const version = versionId ? await findVersion(ctx.db, versionId) : undefined;
     if (!version || !PDF_IMAGE_TYPES.has(version.mime_type) || Number(version.size_bytes) > MAX_PDF_IMAGE_BYTES) continue;
@@ -108,27 +109,16 @@ export async function exportDocument(ctx: AppContext, actor: Actor, id: string, 
   const { db } = ctx;
   const { item } = await requireItem(db, actor, id, 'view');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
-  let doc = live.openDocument(item.id);
-  if (!doc) {
-    doc = new Y.Doc();
-    const state = await findDocumentState(db, item.id);
-    if (state) Y.applyUpdate(doc, state);
-  }
-  const node = documentNode(doc);
+  const node = documentNode(live.openDocument(item.id) ?? stateDoc(await findDocumentState(db, item.id)));
   const { extension, contentType } = EXPORTS[format];
   const filename = `${item.name}.${extension}`;
-  const body = format === 'markdown' ? toMarkdown(node) : format === 'html' ? htmlPage(item.name, toHTML(node)) : await documentPdf(node.toJSON(), item.name, await embeddableImages(ctx, actor, node.toJSON()));
+  const json = node.toJSON() as JSONContent;
+  const body = format === 'markdown' ? toMarkdown(node) : format === 'html' ? htmlPage(item.name, toHTML(node)) : await documentPdf(json, item.name, await embeddableImages(ctx, actor, json));
   return { body, contentType, filename };
 }
 
 function presentRevision(r: RevisionRow): TRevision {
   return { id: r.id, itemId: r.item_id, createdAt: new Date(r.created_at).toISOString(), authors: r.authors, label: r.label, restoredFrom: r.restored_from_at ? new Date(r.restored_from_at).toISOString() : null };
-}
-
-async function requireDocument(db: Db, actor: Actor, id: string, action: 'view' | 'manage') {
-  const access = await requireItem(db, actor, id, action);
-  if (access.item.kind !== 'document') throw new AppError('not_found');
-  return access;
 }
 
 /** A document's revisions, newest first. */
@@ -142,16 +132,14 @@ export async function listRevisions(db: Db, actor: Actor, id: string, q: { curso
 async function revisionContent(db: Db, itemId: string, revisionId: string) {
   const revision = await findRevision(db, itemId, revisionId);
   if (!revision) throw new AppError('not_found');
-  const doc = new Y.Doc();
-  Y.applyUpdate(doc, revision.state);
-  return { revision, content: documentNode(doc).toJSON() as Record<string, unknown> };
+  return { revision, content: documentNode(stateDoc(revision.state)) };
 }
 
 /** One revision with its content, to show read-only beside the current document. */
 export async function getRevision(db: Db, actor: Actor, id: string, revisionId: string): Promise<TRevisionDetail> {
   const { item } = await requireDocument(db, actor, id, 'view');
   const { revision, content } = await revisionContent(db, item.id, revisionId);
-  return { ...presentRevision(revision), content };
+  return { ...presentRevision(revision), content: content.toJSON() as Record<string, unknown> };
 }
 
 /**
@@ -160,16 +148,16 @@ export async function getRevision(db: Db, actor: Actor, id: string, revisionId: 
  */
 export async function restoreRevision(db: Db, actor: Actor, id: string, revisionId: string, live: LiveDocuments): Promise<TRevision> {
   const { item } = await requireDocument(db, actor, id, 'manage');
-  const { content } = await revisionContent(db, item.id, revisionId);
+  const { revision, content } = await revisionContent(db, item.id, revisionId);
   let restored: { state: Uint8Array; text: string } | undefined;
   await live.edit(item.id, (doc) => {
     replaceDocument(doc, content);
-    restored = { state: Y.encodeStateAsUpdate(doc), text: documentText(documentNode(doc)) };
+    restored = { state: Y.encodeStateAsUpdate(doc), text: documentText(doc) };
   });
   // Stored here as well: with several instances another one may hold the document's save lock just now.
-  const newId = await inTransaction(db, async (tx) => {
+  const createdAt = await inTransaction(db, async (tx) => {
     await saveDocumentState(tx, item.id, restored!.state, restored!.text, actor.user.id);
     return insertRevision(tx, { itemId: item.id, ...restored!, authorIds: [actor.user.id], restoredFrom: revisionId });
   });
-  return presentRevision((await findRevision(db, item.id, newId))!);
+  return { ...createdAt, itemId: item.id, authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }], label: null, restoredFrom: new Date(revision.created_at).toISOString() };
 }

@@ -1,5 +1,6 @@
+import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addParagraph, collabClients, textOf, until } from '../../testing/collab-client.ts';
+import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -40,7 +41,7 @@ describe('revision history', () => {
     const id = await newDocument(ada, folder.id);
     const first = await edit(ada, id, 'From Ada');
     const second = await edit(bea, id, 'From Bea');
-    await until(() => textOf(first.document) === 'From Ada\nFrom Bea', 'both edits to meet');
+    await until(() => documentText(first.document) === 'From Ada\nFrom Bea', 'both edits to meet');
     first.provider.destroy();
     await new Promise((r) => setTimeout(r, 2500));
     expect((await revisions(ada, id)).items).toEqual([]);
@@ -77,7 +78,7 @@ describe('revision history', () => {
     const [draft] = (await revisions(ada, id)).items;
 
     const watcher = await edit(bea, id, 'Second thoughts');
-    await until(() => textOf(watcher.document) === 'First draft\nSecond thoughts', 'the second edit');
+    await until(() => documentText(watcher.document) === 'First draft\nSecond thoughts', 'the second edit');
     // Bea edits but does not manage the shared folder; Cy cannot see it at all.
     expect((await bea.call('POST', `/items/${id}/revisions/${draft.id}/restore`)).body.error.code).toBe('forbidden');
     expect((await cy.call('POST', `/items/${id}/revisions/${draft.id}/restore`)).body.error.code).toBe('not_found');
@@ -86,7 +87,7 @@ describe('revision history', () => {
     const restored = await ada.call('POST', `/items/${id}/revisions/${draft.id}/restore`);
     expect(restored.status).toBe(201);
     expect(restored.body).toMatchObject({ restoredFrom: draft.createdAt, authors: [{ id: ada.id, name: 'Ada' }] });
-    await until(() => textOf(watcher.document) === 'First draft', 'the restore to reach the open editor');
+    await until(() => documentText(watcher.document) === 'First draft', 'the restore to reach the open editor');
     const history = (await revisions(bea, id)).items;
     expect(history[0].id).toBe(restored.body.id);
     expect(history.at(-1).id).toBe(draft.id);

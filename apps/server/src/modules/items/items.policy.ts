@@ -66,6 +66,13 @@ export async function requireItem(db: Db, actor: Actor, id: string, action: Item
   return access;
 }
 
+/** `requireItem` for what only documents have (comments, revisions): any other kind of item does not have them, so `not_found`. */
+export async function requireDocument(db: Db, actor: Actor, id: string, action: ItemAction): Promise<ItemAccess> {
+  const access = await requireItem(db, actor, id, action);
+  if (access.item.kind !== 'document') throw new AppError('not_found');
+  return access;
+}
+
 /** `requireItem` for several items in one query: each id answers its access, or the error `requireItem` would throw. */
 export async function requireItems(db: Db, actor: Actor, ids: string[], action: ItemAction): Promise<Map<string, ItemAccess | AppError>> {
   const rows = await findAccessMany(db, [...new Set(ids)], actor.user.id);
