@@ -81,3 +81,22 @@ test('explains a file that is not what its name says, and makes nothing', async 
   await expect(page.getByText('This file is not a Word document (.docx).')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
 });
+
+test('shows an import’s progress and stops it on Cancel, making nothing', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  // The server is slow to answer: the import waits, as a large file on a slow line would.
+  let held = false;
+  await page.route('**/documents/import**', () => void (held = true));
+  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('menuitem', { name: /Import as document/ }).click();
+  await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nSome text.') });
+  await expect(page.getByRole('progressbar', { name: 'Importing Notes.md' })).toHaveAttribute('aria-valuenow', /^\d+$/);
+  await expect(page.getByText('Importing “Notes.md”')).toBeVisible();
+  await expect.poll(() => held).toBe(true);
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByText('Stopped importing “Notes.md”')).toBeVisible();
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
+});

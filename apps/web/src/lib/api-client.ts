@@ -31,12 +31,20 @@ export function signInUrl(reason?: 'expired'): string {
 const RETRYABLE = new Set([429, 503]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * JSON over `/api/v1` with the session cookie and CSRF header; 429 and 503 are retried with backoff.
- * A `Blob` body (a file to import) is sent as it is.
- */
+/** The error a failed answer stands for; a session that ended sends the page to sign in. */
+function failure(status: number, payload: unknown): ApiError {
+  const error = (payload as TErrorEnvelope | undefined)?.error;
+  const apiError = new ApiError(status, error?.code ?? 'internal', error?.message ?? 'Something went wrong.', error?.details);
+  if (apiError.code === 'unauthenticated' || apiError.code === 'session_expired') {
+    window.dispatchEvent(new CustomEvent('cabinet:signed-out', { detail: apiError.code }));
+  }
+  return apiError;
+}
+
+const unreachable = () => new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
+
+/** JSON over `/api/v1` with the session cookie and CSRF header; 429 and 503 are retried with backoff. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const raw = body instanceof Blob;
   const idempotent = method === 'GET' || method === 'HEAD';
   for (let attempt = 0; ; attempt++) {
     let res: Response;
@@ -47,16 +55,16 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
         headers: {
           accept: 'application/json',
           ...(idempotent ? {} : { [CSRF_HEADER]: csrfToken() }),
-          ...(body !== undefined ? { 'content-type': raw ? body.type || 'application/octet-stream' : 'application/json' } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
-        ...(body !== undefined ? { body: raw ? body : JSON.stringify(body) } : {}),
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     } catch {
       if (idempotent && attempt < 4) {
         await sleep(500 * 2 ** attempt);
         continue;
       }
-      throw new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
+      throw unreachable();
     }
     if (RETRYABLE.has(res.status) && attempt < 4 && (idempotent || res.status === 429)) {
       const retryAfter = Number(res.headers.get('retry-after'));
@@ -66,11 +74,39 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     if (res.status === 204) return undefined as T;
     const payload = (await res.json().catch(() => undefined)) as unknown;
     if (res.ok) return payload as T;
-    const error = (payload as TErrorEnvelope | undefined)?.error;
-    const apiError = new ApiError(res.status, error?.code ?? 'internal', error?.message ?? 'Something went wrong.', error?.details);
-    if (apiError.code === 'unauthenticated' || apiError.code === 'session_expired') {
-      window.dispatchEvent(new CustomEvent('cabinet:signed-out', { detail: apiError.code }));
-    }
-    throw apiError;
+    throw failure(res.status, payload);
   }
+}
+
+/**
+ * POSTs a file as the request body (an import), reporting how much has gone and stopping when
+ * `signal` aborts. XMLHttpRequest rather than fetch, because only it reports upload progress.
+ */
+export function sendFile<T>(path: string, file: Blob, o: { onProgress: (fraction: number) => void; signal: AbortSignal }): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const stop = () => xhr.abort();
+    o.signal.addEventListener('abort', stop, { once: true });
+    const settle = (outcome: () => void) => {
+      o.signal.removeEventListener('abort', stop);
+      outcome();
+    };
+    xhr.open('POST', `/api/v1${path}`);
+    xhr.setRequestHeader('accept', 'application/json');
+    xhr.setRequestHeader(CSRF_HEADER, csrfToken());
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    xhr.upload.onprogress = (event) => event.lengthComputable && o.onProgress(event.loaded / event.total);
+    xhr.onload = () => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(xhr.responseText);
+      } catch {
+        payload = undefined;
+      }
+      settle(() => (xhr.status >= 200 && xhr.status < 300 ? resolve(payload as T) : reject(failure(xhr.status, payload))));
+    };
+    xhr.onerror = () => settle(() => reject(unreachable()));
+    xhr.onabort = () => settle(() => reject(new DOMException('Stopped', 'AbortError')));
+    xhr.send(file);
+  });
 }

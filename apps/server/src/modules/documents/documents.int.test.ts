@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { makeZip } from 'client-zip';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +151,22 @@ describe('importing documents', () => {
     const both = await importFile(ada, ada.workspace.homeId, 'notes.md', 'two', '&onConflict=keep_both');
     expect(both.status).toBe(201);
     expect(both.body.name.toLowerCase()).toBe(clash.body.error.details.suggestedName.toLowerCase());
+  });
+
+  it('makes nothing of a file whose sender gives up half way', async () => {
+    const ada = await g.person();
+    const { port } = new URL(t.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.write(
+      [`POST /api/v1/workspaces/${ada.workspace.id}/documents/import?parentId=${ada.workspace.homeId}&fileName=half.md HTTP/1.1`, 'Host: 127.0.0.1', `Authorization: Bearer ${ada.token}`, 'Content-Type: text/markdown', 'Content-Length: 100000', '', '# Only the beginning'].join('\r\n'),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await children(ada, ada.workspace.homeId)).toEqual([]);
+    // The server carries on.
+    expect((await importFile(ada, ada.workspace.homeId, 'whole.md', '# Whole')).status).toBe(201);
   });
 
   it('refuses a file over the import limit as file_too_large', async () => {

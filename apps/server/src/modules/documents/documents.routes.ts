@@ -39,16 +39,24 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, liv
     scope.addContentTypeParser('*', (_req, payload, done) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      let settled = false;
+      const finish = (error: Error | null, body?: Buffer) => {
+        if (settled) return;
+        settled = true;
+        done(error, body);
+      };
       // Past the limit the rest is read and dropped: closing mid-body would leave the sender with a broken connection instead of the answer.
       payload.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size <= MAX_IMPORT_BYTES) chunks.push(chunk);
       });
       payload.on('end', () => {
-        if (size > MAX_IMPORT_BYTES) done(new AppError('file_too_large', `A file to import can be at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB.`));
-        else done(null, Buffer.concat(chunks));
+        if (size > MAX_IMPORT_BYTES) finish(new AppError('file_too_large', `A file to import can be at most ${MAX_IMPORT_BYTES / 1024 / 1024} MiB.`));
+        else finish(null, Buffer.concat(chunks));
       });
-      payload.on('error', (error) => done(error));
+      payload.on('error', (error) => finish(error));
+      // A sender that gave up (a cancelled import) leaves no body to read: nothing is made of it.
+      payload.on('close', () => finish(new AppError('invalid_input', 'The file did not arrive whole.')));
     });
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/workspaces/:ws/documents/import',

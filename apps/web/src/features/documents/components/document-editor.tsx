@@ -2,6 +2,7 @@ import { Avatar, Badge, Button, Drawer, Group, Paper, Text, Tooltip } from '@man
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock, IconMessageCircle, IconMessagePlus } from '@tabler/icons-react';
+import { attachmentPath } from '@cabinet/doc-schema';
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
@@ -37,10 +38,7 @@ export function colorFor(id: string): string {
   return `#${f(0)}${f(8)}${f(4)}`;
 }
 
-/** Where an attachment's bytes are read: Cabinet checks access, then sends the browser to a short-lived signed address. */
-const attachmentUrl = (id: string) => `/api/v1/items/${id}/content`;
-
-const filesOf = (data: DataTransfer | null) => [...(data?.files ?? [])];
+const editorAttributes = (title: string) => ({ 'aria-label': `Content of ${title}`, class: 'cabinet-document' });
 
 export interface DocumentEditorProps {
   workspaceId: string;
@@ -91,8 +89,8 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
         uploader.addAttachment(workspaceId, documentId, file).then(
           (id) => {
             const content = file.type.startsWith('image/')
-              ? [{ type: 'image', attrs: { src: attachmentUrl(id), alt: file.name.replace(/\.[^.]*$/, '') } }]
-              : [{ type: 'text', text: file.name, marks: [{ type: 'link', attrs: { href: `${attachmentUrl(id)}?download=1` } }] }, { type: 'text', text: ' ' }];
+              ? [{ type: 'image', attrs: { src: attachmentPath(id), alt: file.name.replace(/\.[^.]*$/, '') } }]
+              : [{ type: 'text', text: file.name, marks: [{ type: 'link', attrs: { href: `${attachmentPath(id)}?download=1` } }] }, { type: 'text', text: ' ' }];
             if (ed.isDestroyed) return;
             if (at !== undefined) ed.chain().insertContentAt(Math.min(at, ed.state.doc.content.size), content).run();
             else ed.chain().focus().insertContent(content).run();
@@ -106,33 +104,14 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me }: Docu
   const editor = useEditor(
     {
       editable,
-      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: ask, comments: { select: selectThread, comment: startComment } }),
-      editorProps: {
-        attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' },
-        handlePaste: (view, event) => {
-          const files = filesOf(event.clipboardData);
-          if (!editable || !files.length || !editorRef.current) return false;
-          insertFiles(editorRef.current, files);
-          return true;
-        },
-        handleDrop: (view, event) => {
-          const files = filesOf(event.dataTransfer);
-          if (!editable || !files.length || !editorRef.current) return false;
-          event.preventDefault();
-          insertFiles(editorRef.current, files, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
-          return true;
-        },
-      },
+      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: ask, comments: { select: selectThread, comment: startComment }, onFiles: insertFiles }),
+      editorProps: { attributes: editorAttributes(title) },
     },
     [document, provider, editable],
   );
-  const editorRef = useRef<Editor | null>(null);
-  useEffect(() => {
-    editorRef.current = editor;
-  }, [editor]);
   // A renamed document's editor is named anew without being rebuilt.
   useEffect(() => {
-    editor?.setOptions({ editorProps: { attributes: { 'aria-label': `Content of ${title}`, class: 'cabinet-document' } } });
+    editor?.setOptions({ editorProps: { attributes: editorAttributes(title) } });
   }, [editor, title]);
   // The threads' text is marked in the document, the picked one more strongly.
   useEffect(() => {

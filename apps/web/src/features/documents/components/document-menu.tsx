@@ -1,6 +1,6 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots, IconFileTypeHtml, IconFileTypePdf, IconMarkdown, IconPencil } from '@tabler/icons-react';
-import { exportUrl } from '../api/use-import-document.ts';
+import { exportUrl } from '../api/export-url.ts';
 
 /** What can be done with the document as a whole: rename it (editors) and download it in another format. */
 export function DocumentMenu({ documentId, canRename, onRename }: { documentId: string; canRename: boolean; onRename: () => void }) {

@@ -7,7 +7,7 @@ import CodeBlockLowlight from '@tiptap/extension-code-block-lowlight';
 import { Placeholder } from '@tiptap/extensions';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import Suggestion from '@tiptap/suggestion';
-import { PluginKey } from '@tiptap/pm/state';
+import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { common, createLowlight } from 'lowlight';
 import type * as Y from 'yjs';
 import { findMembers } from '../api/members.ts';
@@ -54,6 +54,38 @@ export interface EditorSetup {
   onAsk: (what: 'image' | 'file') => void;
   /** A thread's marked text was clicked; Ctrl+Alt+M asks to comment on the selection. */
   comments: { select: (threadId: string) => void; comment: (editor: Editor) => void };
+  /** Files dropped or pasted into the document (to become its attachments), and where they landed. */
+  onFiles: (editor: Editor, files: File[], at?: number) => void;
+}
+
+/** Files dropped or pasted into an editable document are handed to `onFiles` instead of being opened by the browser. */
+function fileDrops(onFiles: EditorSetup['onFiles']) {
+  return Extension.create({
+    name: 'fileDrops',
+    addProseMirrorPlugins() {
+      const editor = this.editor;
+      const files = (data: DataTransfer | null) => (editor.isEditable ? [...(data?.files ?? [])] : []);
+      return [
+        new Plugin({
+          key: new PluginKey('fileDrops'),
+          props: {
+            handlePaste: (_view, event) => {
+              const pasted = files(event.clipboardData);
+              if (pasted.length) onFiles(editor, pasted);
+              return pasted.length > 0;
+            },
+            handleDrop: (view, event) => {
+              const dropped = files(event.dataTransfer);
+              if (!dropped.length) return false;
+              event.preventDefault();
+              onFiles(editor, dropped, view.posAtCoords({ left: event.clientX, top: event.clientY })?.pos);
+              return true;
+            },
+          },
+        }),
+      ];
+    },
+  });
 }
 
 /** The browser's editor: the shared document schema, plus what only a screen needs — live carets, highlighting, menus. */
@@ -64,13 +96,13 @@ export function editorExtensions(s: EditorSetup): AnyExtension[] {
       mentionSuggestion: {
         items: async ({ query }: { query: string }) => (await findMembers(s.workspaceId, query)).map((m) => ({ id: m.userId, label: m.name || m.email, email: m.email })),
         // Only the schema's attributes go into the document.
-        command: ({ editor, range, props }: { editor: Editor; range: Range; props: MentionItem }) =>
-          void 
+        command: ({ editor, range, props }: { editor: Editor; range: Range; props: MentionItem }) => {
           editor
             .chain()
             .focus()
             .insertContentAt(range, [{ type: 'mention', attrs: { id: props.id, label: props.label } }, { type: 'text', text: ' ' }])
-            .run(),
+            .run();
+        },
         render: suggestionPopup<MentionItem>({ label: 'Mention someone', empty: 'Nobody by that name' }, (m) => ({ key: m.id ?? '', title: m.label ?? '', description: m.email })),
       },
     }),
@@ -79,5 +111,6 @@ export function editorExtensions(s: EditorSetup): AnyExtension[] {
     CollaborationCaret.configure({ provider: s.provider, user: s.me }),
     slashCommands(s.onAsk),
     commentAnchors(s.comments),
+    fileDrops(s.onFiles),
   ];
 }

@@ -6,7 +6,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
-import { IMPORT_ACCEPT, useImportDocument } from '../../documents/api/use-import-document.ts';
+import { IMPORT_ACCEPT, useImportDocuments } from '../../documents/hooks/use-import-documents.tsx';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
 import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';
@@ -35,7 +35,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const importInput = useRef<HTMLInputElement>(null);
-  const importDocument = useImportDocument(ws);
+  const importDocuments = useImportDocuments(ws);
   const editable = canEdit(folder.data);
   const [view, setView] = useViewMode();
 
@@ -59,16 +59,8 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
 
   /** Each file becomes a document; a single one opens once it is made. */
   const importFiles = async (files: File[]) => {
-    for (const file of files) {
-      const id = notifications.show({ loading: true, autoClose: false, withCloseButton: false, message: `Importing “${file.name}”…` });
-      try {
-        const doc = await importDocument.mutateAsync({ parentId: folderId, file });
-        notifications.update({ id, loading: false, autoClose: 4000, withCloseButton: true, color: 'green', message: `Imported “${doc.name}”` });
-        if (files.length === 1) void navigate(linkTo(doc)!);
-      } catch (error) {
-        notifications.update({ id, loading: false, autoClose: 8000, withCloseButton: true, color: 'red', title: `“${file.name}” was not imported`, message: (error as Error).message });
-      }
-    }
+    const made = await importDocuments(folderId, files);
+    if (files.length === 1 && made[0]) void navigate(linkTo(made[0])!);
   };
 
   if (folder.error) {
