@@ -5,9 +5,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { idpPlugin } from '@cabinet/idp';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import type { Duplex } from 'node:stream';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppContext } from './context.ts';
 import { AppError, sendError, toAppError } from './errors.ts';
 import { hmac } from './lib/crypto.ts';
@@ -26,7 +24,7 @@ import { itemsRoutes } from './modules/items/items.routes.ts';
 import { filesRoutes } from './modules/files/files.routes.ts';
 import { EventHub } from './modules/events/events.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
-import { createCollab } from './collab/collab.ts';
+import { attachCollab } from './collab/collab-server.ts';
 import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { grantsRoutes } from './modules/sharing/grants.routes.ts';
 import { documentsRoutes } from './modules/documents/documents.routes.ts';
@@ -131,12 +129,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.addHook('onClose', () => hub.stop());
 
   const { authenticate, socketActor } = authenticator(ctx);
-  const collab = createCollab(ctx, socketActor);
-  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!collab.handleUpgrade(req, socket, head)) socket.destroy();
-  });
-  // Before the HTTP server closes, which would wait for the sockets.
-  app.addHook('preClose', () => collab.close());
+  const collab = attachCollab(app, ctx, socketActor);
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate);

@@ -4,17 +4,23 @@ import type { Duplex } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { authenticator } from '../modules/auth/authenticate.ts';
 import { healthRoutes } from '../modules/health/health.routes.ts';
-import { createCollab } from './collab.ts';
+import { createCollab, type Collab, type SocketActor } from './collab.ts';
 
-/** The collaboration socket on its own (`cabinet collab`): /collab, and /healthz and /readyz for the load balancer. */
-export async function buildCollabServer(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
-  await healthRoutes(app, ctx);
-  const collab = createCollab(ctx, authenticator(ctx).socketActor);
+/** Serves the collaboration socket on `app`'s own port (upgrades to /collab), ended before the HTTP server closes. */
+export function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor: SocketActor): Collab {
+  const collab = createCollab(ctx, socketActor);
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!collab.handleUpgrade(req, socket, head)) socket.destroy();
   });
   // Before the HTTP server closes, which would wait for the sockets.
   app.addHook('preClose', () => collab.close());
+  return collab;
+}
+
+/** The collaboration socket on its own (`cabinet collab`): /collab, and /healthz and /readyz for the load balancer. */
+export async function buildCollabServer(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
+  const app = Fastify({ logger: options.logger ?? false });
+  await healthRoutes(app, ctx);
+  attachCollab(app, ctx, authenticator(ctx).socketActor);
   return app;
 }

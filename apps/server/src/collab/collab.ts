@@ -20,7 +20,7 @@ export const COLLAB_PATH = '/collab';
 /** A message bigger than this closes the socket: no edit is this large, a paste of a book included. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
-type SocketActor = (req: { method: string; headers: IncomingMessage['headers']; ip: string }, token: string) => Promise<Actor>;
+export type SocketActor = (req: { method: string; headers: IncomingMessage['headers']; ip: string }, token: string) => Promise<Actor>;
 
 interface CollabContext {
   actor: Actor;

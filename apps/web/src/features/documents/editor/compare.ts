@@ -7,7 +7,16 @@ export type ComparedBlock =
   /** The same kind of block with other words: the words in and out. */
   | { kind: 'changed'; block: JSONContent; words: { text: string; in: 'both' | 'revision' | 'current' }[] };
 
-const textOf = (node: JSONContent): string => (node.type === 'text' ? (node.text ?? '') : (node.content ?? []).map(textOf).join(node.type === 'doc' || !node.content?.some((c) => c.type !== 'text') ? '' : '\n'));
+const INLINE = new Set(['text', 'mention', 'image', 'hardBreak']);
+
+/** A block's words: inline pieces run together (mentions as `@name`), blocks inside it one to a line. */
+function textOf(node: JSONContent): string {
+  if (node.type === 'text') return node.text ?? '';
+  if (node.type === 'mention') return `@${node.attrs?.label ?? ''}`;
+  if (node.type === 'hardBreak') return '\n';
+  const children = node.content ?? [];
+  return children.map(textOf).join(children.every((c) => INLINE.has(c.type ?? '')) ? '' : '\n');
+}
 
 /** What makes two blocks the same block: its kind, attributes that show (heading level, language) and text. */
 const keyOf = (node: JSONContent) => JSON.stringify([node.type, node.attrs?.level, node.attrs?.language, node.attrs?.checked, JSON.stringify(node.content ?? [])]);
