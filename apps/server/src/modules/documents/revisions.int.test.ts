@@ -60,7 +60,10 @@ describe('revision history', () => {
     const client = await edit(ada, id, 'Morning');
     await expect.poll(async () => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text, { timeout: 10_000 }).toBe('Morning');
     expect((await revisions(ada, id)).items).toEqual([]);
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (t.ctx.env.DOCUMENT_REVISION_MINUTES * 60 + 1) * 1000 });
+    // The interval is the installation's setting, as the browser learns it.
+    const minutes = ((await (await fetch(`${t.url}/api/v1/config`)).json()) as { documentRevisionMinutes: number }).documentRevisionMinutes;
+    expect(minutes).toBe(t.ctx.env.DOCUMENT_REVISION_MINUTES);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (minutes * 60 + 1) * 1000 });
     addParagraph(client.document, 'Afternoon');
     await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);
     client.provider.destroy();

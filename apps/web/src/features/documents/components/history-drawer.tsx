@@ -7,6 +7,7 @@ import type { Editor, JSONContent } from '@tiptap/core';
 import { generateHTML } from '@tiptap/html';
 import { useMemo, useState } from 'react';
 import { formatDateTime } from '../../../lib/format.ts';
+import { usePublicConfig } from '../../auth/api/use-me.ts';
 import { useRestoreRevision, useRevision, useRevisions } from '../api/use-revisions.ts';
 import { compareDocuments, type ComparedBlock } from '../editor/compare.ts';
 
@@ -38,6 +39,7 @@ function ComparedView({ blocks }: { blocks: ComparedBlock[] }) {
 /** A document's revisions: pick one to see it against the document as it is now, and (managers) bring it back. */
 export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { documentId: string; editor: Editor; canRestore: boolean; onClose: () => void }) {
   const revisions = useRevisions(documentId);
+  const config = usePublicConfig();
   const [selected, setSelected] = useState<string>();
   const revision = useRevision(documentId, selected);
   const restore = useRestoreRevision(documentId);
@@ -51,7 +53,7 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
           <Skeleton h={120} />
         ) : !revisions.data?.length ? (
           <Text c="dimmed" size="sm">
-            No revisions yet. One is kept after ten minutes of editing, and whenever the last person editing leaves.
+            No revisions yet. One is kept after {config.data?.documentRevisionMinutes ?? 10} minutes of editing, and whenever the last person editing leaves.
           </Text>
         ) : (
           <Stack component="ul" gap={4} aria-label="Revisions" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
