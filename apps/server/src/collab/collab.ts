@@ -148,7 +148,12 @@ function persistence(ctx: AppContext): Extension {
 }
 
 function redisExtension(url: string, prefix: string): Extension {
-  return new Redis({ prefix: `${prefix}:collab`, createClient: () => new IORedis(url, { maxRetriesPerRequest: null }) });
+  // No ready check: after a reconnect its INFO can follow the SUBSCRIBEs queued meanwhile, which
+  // Redis refuses in subscriber mode, failing the connection again (seen under load in CI).
+  const client = () => new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: false }).on('error', () => {
+    // ioredis reconnects by itself; the error is the connection's, not a request's.
+  });
+  return new Redis({ prefix: `${prefix}:collab`, createClient: client });
 }
 
 export interface Collab {
