@@ -18,12 +18,15 @@ export default defineConfig({
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
         },
       },
+      // Reads the browser app's build: npm run test:e2e runs it after building (test:unit leaves it out).
+      { test: { name: 'build', include: ['apps/web/test/*.test.ts'] } },
       ...databases.map((db) => ({
         test: {
           name: `integration:${db}`,
           include: ['apps/**/src/**/*.int.test.ts'],
-          // *.pg.int.test.ts need a PostgreSQL server (an outage cannot be staged on an embedded database).
-          exclude: ['**/node_modules/**', ...(db === 'postgres' ? [] : ['**/*.pg.int.test.ts']), ...(redis ? [] : ['**/*.redis.int.test.ts'])],
+          // *.pg.int.test.ts need a PostgreSQL server (an outage cannot be staged on an embedded database);
+          // *.pglite.int.test.ts are about the embedded database itself.
+          exclude: ['**/node_modules/**', ...(db === 'postgres' ? ['**/*.pglite.int.test.ts'] : ['**/*.pg.int.test.ts']), ...(redis ? [] : ['**/*.redis.int.test.ts'])],
           env: { TEST_DATABASE: db },
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -18,10 +18,8 @@ export interface LockoutPolicy {
   minutes: number;
 }
 
-export type SignInResult =
-  | { ok: true; account: Account }
-  | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'locked'; until: Date };
+/** A refusal says nothing more: whether the address has an account, or is locked, is not told. */
+export type SignInResult = { ok: true; account: Account } | { ok: false };
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -50,27 +48,63 @@ export class AccountStore {
     return rows[0];
   }
 
-  /** Checks a password; failures count towards a lock, and a locked account refuses even the right password. */
+  /**
+   * Checks a password; failures count towards a lock, and a locked account refuses even the right
+   * password. Every path checks a hash, so the time taken does not tell them apart either.
+   */
   async signIn(email: string, password: string): Promise<SignInResult> {
     const account = await this.findByEmail(email);
-    if (!account) {
-      await verifyPassword(password, await dummyHash());
-      return { ok: false, reason: 'invalid' };
-    }
-    if (account.locked_until && account.locked_until > new Date()) return { ok: false, reason: 'locked', until: account.locked_until };
-    if (await verifyPassword(password, account.password_hash)) {
+    const matches = await verifyPassword(password, account?.password_hash ?? (await dummyHash()));
+    if (!account) return { ok: false };
+    if (account.locked_until && account.locked_until > new Date()) return { ok: false };
+    if (matches) {
       await this.sql.query('UPDATE idp_accounts SET failed_attempts = 0, locked_until = NULL WHERE id = $1', [account.id]);
       return { ok: true, account };
     }
-    const [row] = await this.sql.query<{ locked_until: Date | null }>(
+    await this.sql.query(
       `UPDATE idp_accounts SET
          failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0 ELSE failed_attempts + 1 END,
          locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE NULL END,
          updated_at = now()
-       WHERE id = $1 RETURNING locked_until`,
+       WHERE id = $1`,
       [account.id, this.lockout.failures, this.lockout.minutes],
     );
-    return row?.locked_until ? { ok: false, reason: 'locked', until: row.locked_until } : { ok: false, reason: 'invalid' };
+    return { ok: false };
+  }
+
+  /** A single-use link to confirm the account's address, valid for a day; only its hash is stored. */
+  async createVerification(accountId: string, interactionUid: string): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.sql.query(
+      `INSERT INTO idp_email_verifications (token_hash, account_id, interaction_uid, expires_at) VALUES ($1, $2, $3, now() + interval '1 day')`,
+      [tokenHash(token), accountId, interactionUid],
+    );
+    return token;
+  }
+
+  async findVerification(token: string): Promise<{ account: Account; interactionUid: string } | undefined> {
+    const rows = await this.sql.query<Account & { interaction_uid: string }>(
+      `SELECT a.*, v.interaction_uid FROM idp_email_verifications v JOIN idp_accounts a ON a.id = v.account_id
+       WHERE v.token_hash = $1 AND v.used_at IS NULL AND v.expires_at > now()`,
+      [tokenHash(token)],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const { interaction_uid, ...account } = row;
+    return { account, interactionUid: interaction_uid };
+  }
+
+  /** Marks the address verified, once; false when the link is unknown, used or expired. */
+  async completeVerification(token: string): Promise<boolean> {
+    const rows = await this.sql.query(
+      `WITH used AS (
+         UPDATE idp_email_verifications SET used_at = now()
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id
+       )
+       UPDATE idp_accounts a SET email_verified = true, updated_at = now() FROM used WHERE a.id = used.account_id RETURNING a.id`,
+      [tokenHash(token)],
+    );
+    return rows.length > 0;
   }
 
   /** A single-use reset token valid for one hour; only its hash is stored. */
@@ -92,23 +126,29 @@ export class AccountStore {
     return rows[0];
   }
 
-  /** Sets the new password and unlocks the account; false when the token is unknown, used or expired. */
-  async completeReset(token: string, password: string): Promise<boolean> {
-    const used = await this.sql.query<{ account_id: string }>(
-      `UPDATE idp_password_resets SET used_at = now()
-       WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id`,
-      [tokenHash(token)],
+  /**
+   * Sets the new password, unlocks the account, takes its address as confirmed (the link was mailed
+   * there) and ends everything its old password opened with the provider (sessions, grants and the
+   * tokens issued under them), in one statement. Answers the account's id, or undefined when the
+   * token is unknown, used or expired.
+   */
+  async completeReset(token: string, password: string): Promise<string | undefined> {
+    const rows = await this.sql.query<{ id: string }>(
+      `WITH used AS (
+         UPDATE idp_password_resets SET used_at = now()
+         WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING account_id
+       ), changed AS (
+         UPDATE idp_accounts a SET password_hash = $2, email_verified = true, failed_attempts = 0, locked_until = NULL, updated_at = now()
+         FROM used WHERE a.id = used.account_id RETURNING a.id::text AS id
+       ), grants AS (
+         SELECT p.id FROM idp_payloads p JOIN changed ON p.payload->>'accountId' = changed.id WHERE p.kind = 'Grant'
+       ), ended AS (
+         DELETE FROM idp_payloads p USING changed
+         WHERE p.grant_id IN (SELECT id FROM grants) OR (p.kind IN ('Session', 'Grant') AND p.payload->>'accountId' = changed.id)
+       )
+       SELECT id FROM changed`,
+      [tokenHash(token), await hashPassword(password)],
     );
-    const accountId = used[0]?.account_id;
-    if (!accountId) return false;
-    await this.setPassword(accountId, password);
-    return true;
-  }
-
-  async setPassword(accountId: string, password: string): Promise<void> {
-    await this.sql.query(
-      `UPDATE idp_accounts SET password_hash = $2, failed_attempts = 0, locked_until = NULL, updated_at = now() WHERE id = $1`,
-      [accountId, await hashPassword(password)],
-    );
+    return rows[0]?.id;
   }
 }

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientMetadata } from 'oidc-provider';
-import { AccountStore, type LockoutPolicy } from './accounts.ts';
+import { AccountStore, type Account, type LockoutPolicy } from './accounts.ts';
 import { createMailer, readOutbox, type MailOptions } from './mail.ts';
-import { forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage } from './pages.ts';
+import { CONTENT_SECURITY_POLICY, checkEmailPage, confirmEmailPage, forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage } from './pages.ts';
 import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
 import { createProvider } from './provider.ts';
 import { RateLimiter } from './rate-limit.ts';
@@ -31,6 +31,11 @@ export interface IdpOptions {
   trustProxy: boolean;
   /** Where "back to Cabinet" links go once a password is reset. */
   homeUrl: string;
+  /**
+   * Called once a password reset has ended the account's sessions with the provider, so the host ends
+   * its own sessions of that person too (the account id is the subject of the provider's tokens).
+   */
+  onPasswordReset?: (accountId: string) => Promise<void>;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,12 +48,18 @@ export function idpMigrations(): { name: string; sql: string }[] {
     .map((name) => ({ name, sql: readFileSync(path.join(dir, name), 'utf8') }));
 }
 
+const isLoopbackAddress = (address: string | undefined) => !!address && (address === '::1' || /^(::ffff:)?127\./.test(address));
+
+const WRONG_PASSWORD = 'Wrong email or password. After several wrong attempts an account is locked for a while: reset your password to unlock it at once.';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 type Form = Record<string, string | undefined>;
 
 /** Mounts the embedded OpenID Connect provider and its sign-in, sign-up and reset pages. */
 export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Promise<void> {
   const mount = new URL(options.issuer).pathname.replace(/\/$/, '');
+  // The outbox holds reset links: only a caller on this machine may read it, judged by the socket. Behind a
+  // proxy every caller arrives from the proxy's address, so there the page does not exist.
+  const outboxShown = options.devOutboxPage && !options.trustProxy;
   const accounts = new AccountStore(options.sql, options.lockout);
   const policy = passwordChecker(options.passwordPolicy);
   const limiter = new RateLimiter(options.signInAttemptsPerMinute);
@@ -62,6 +73,14 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     trustProxy: options.trustProxy,
   });
   const callback = provider.callback();
+
+  // Every answer of the provider, the hijacked ones included, refuses framing, sniffing and foreign content.
+  app.addHook('onRequest', async (_req, reply) => {
+    reply.raw.setHeader('content-security-policy', CONTENT_SECURITY_POLICY);
+    reply.raw.setHeader('x-frame-options', 'DENY');
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
+    reply.raw.setHeader('referrer-policy', 'same-origin');
+  });
 
   const send = (reply: FastifyReply, body: string, status = 200) =>
     reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
@@ -124,18 +143,35 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       if (!email || !password) return send(reply, renderSignIn(interaction.uid, { email, errors: ['Enter your email and password.'] }), 400);
       const result = await accounts.signIn(email, password);
       if (result.ok) return finishLogin(req, reply, result.account.id);
-      if (result.reason === 'locked') {
-        const minutes = Math.max(1, Math.ceil((result.until.getTime() - Date.now()) / 60_000));
-        return send(reply, renderSignIn(interaction.uid, {
-          email,
-          errors: [`This account is locked after too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or reset your password.`],
-        }), 423);
-      }
-      return send(reply, renderSignIn(interaction.uid, { email, errors: ['Wrong email or password.'] }), 401);
+      // The same answer for an unknown address, a wrong password and a locked account.
+      return send(reply, renderSignIn(interaction.uid, { email, errors: [WRONG_PASSWORD] }), 401);
     });
 
     const renderSignUp = (uid: string, extra: Partial<Parameters<typeof signUpPage>[0]> = {}) =>
       signUpPage({ action: signUpUrl(uid), signInUrl: signInUrl(uid), passwordHint: policy.describe(), ...extra });
+    // With no mail server, a person on this machine is shown where the mail waits.
+    const outboxFor = (req: FastifyRequest) => (outboxShown && isLoopbackAddress(req.socket.remoteAddress) ? `${mount}/dev/outbox` : undefined);
+    const renderCheckEmail = (req: FastifyRequest, uid: string, email: string, extra: { notice?: string; errors?: string[] } = {}) =>
+      checkEmailPage({ email, resendAction: `${mount}/interaction/${uid}/resend`, signInUrl: signInUrl(uid), outboxUrl: outboxFor(req), ...extra });
+
+    async function sendVerification(account: Account, interactionUid: string) {
+      const token = await accounts.createVerification(account.id, interactionUid);
+      await mailer.send({
+        to: account.email,
+        subject: 'Confirm your email address for Cabinet',
+        text: `Hello ${account.name},\n\nTo confirm that this address is yours and finish creating your Cabinet account, open this link within a day:\n\n${options.issuer}/interaction/${interactionUid}/verify/${token}\n\nIf you did not create an account, ignore this message.\n`,
+      });
+    }
+
+    async function sendAlreadyRegistered(email: string) {
+      const account = await accounts.findByEmail(email);
+      if (!account) return;
+      await mailer.send({
+        to: account.email,
+        subject: 'You already have a Cabinet account',
+        text: `Hello ${account.name},\n\nSomeone asked to create a Cabinet account with this address, which already has one. If it was you, sign in with your password, or choose a new one here:\n\n${options.issuer}/forgot\n\nIf it was not you, ignore this message: nothing has changed.\n`,
+      });
+    }
 
     pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/signup`, async (req, reply) => {
       const interaction = await details(req, reply);
@@ -161,12 +197,69 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       if (problems.length) fields.password!.error = problems.join('. ');
       const errors = [fields.name?.error, fields.email?.error, ...problems].filter((e): e is string => !!e);
       if (errors.length) return send(reply, renderSignUp(interaction.uid, { fields, errors }), 400);
-      const account = await accounts.create({ name, email, password });
-      if (!account) {
-        fields.email!.error = 'An account with this email already exists: sign in instead';
-        return send(reply, renderSignUp(interaction.uid, { fields, errors: [fields.email!.error] }), 409);
+      const wait = limiter.hit(`signup:${req.ip}`);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(reply, renderSignUp(interaction.uid, { fields, errors: [`Too many sign-ups from your network. Wait ${wait} seconds and try again.`] }), 429);
       }
-      return finishLogin(req, reply, account.id);
+      const account = await accounts.create({ name, email, password });
+      if (account) await sendVerification(account, interaction.uid);
+      else await sendAlreadyRegistered(email);
+      // A taken address answers as a new one does: the page does not tell who has an account.
+      return send(reply, renderCheckEmail(req, interaction.uid, email));
+    });
+
+    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/resend`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      const email = (req.body?.email ?? '').trim();
+      if (!EMAIL.test(email)) return send(reply, renderSignUp(interaction.uid), 400);
+      const wait = limiter.hit(`signup:${req.ip}`);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(reply, renderCheckEmail(req, interaction.uid, email, { errors: [`Too many requests from your network. Wait ${wait} seconds and try again.`] }), 429);
+      }
+      const account = await accounts.findByEmail(email);
+      if (account && !account.email_verified) await sendVerification(account, interaction.uid);
+      else if (account) await sendAlreadyRegistered(email);
+      return send(reply, renderCheckEmail(req, interaction.uid, email, { notice: `We sent the link to ${email} again.` }));
+    });
+
+    // The link lives under its interaction's path, where the browser that signed up sends the interaction cookie.
+    const verifyPath = `${mount}/interaction/:uid/verify/:token`;
+    type VerifyParams = { uid: string; token: string };
+    const renderConfirm = (params: VerifyParams, email: string, errors?: string[]) =>
+      confirmEmailPage({ action: `${mount}/interaction/${encodeURIComponent(params.uid)}/verify/${encodeURIComponent(params.token)}`, email, errors });
+    const verifyExpired = (reply: FastifyReply) =>
+      send(reply, messagePage('This link has expired', 'Links to confirm an address work once, for one day. To confirm the address now, choose a new password with “Forgot password?” on the sign-in page: that link goes to the same address.', { href: options.homeUrl, label: 'Back to Cabinet' }), 410);
+    const confirmed = (reply: FastifyReply) =>
+      send(reply, messagePage('Email confirmed', 'Your email address is confirmed.', { href: options.homeUrl, label: 'Continue to Cabinet' }));
+
+    // Followed in the browser that signed up, the link confirms the address and finishes signing in.
+    // Anywhere else it asks for the password first: whoever chose the password must also own the address.
+    pages.get<{ Params: VerifyParams }>(verifyPath, async (req, reply) => {
+      const found = await accounts.findVerification(req.params.token);
+      if (!found || found.interactionUid !== req.params.uid) return verifyExpired(reply);
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== found.interactionUid || interaction.prompt.name !== 'login') {
+        return send(reply, renderConfirm(req.params, found.account.email));
+      }
+      if (!(await accounts.completeVerification(req.params.token))) return verifyExpired(reply);
+      return finishLogin(req, reply, found.account.id);
+    });
+
+    pages.post<{ Params: VerifyParams; Body: Form }>(verifyPath, async (req, reply) => {
+      const found = await accounts.findVerification(req.params.token);
+      if (!found || found.interactionUid !== req.params.uid) return verifyExpired(reply);
+      const wait = limiter.hit(req.ip);
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(reply, renderConfirm(req.params, found.account.email, [`Too many attempts from your network. Wait ${wait} seconds and try again.`]), 429);
+      }
+      const result = await accounts.signIn(found.account.email, req.body?.password ?? '');
+      if (!result.ok) return send(reply, renderConfirm(req.params, found.account.email, [WRONG_PASSWORD]), 401);
+      if (!(await accounts.completeVerification(req.params.token))) return verifyExpired(reply);
+      return confirmed(reply);
     });
 
     pages.get<{ Querystring: { uid?: string } }>(`${mount}/forgot`, async (req, reply) =>
@@ -188,7 +281,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
           text: `Hello ${account.name},\n\nSomeone asked to reset the password of your Cabinet account. To choose a new password, open this link within one hour:\n\n${options.issuer}/reset/${token}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
         });
       }
-      return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, sent: true }));
+      return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, sent: true, outboxUrl: outboxFor(req) }));
     });
 
     const renderReset = (token: string, extra: { password?: { error?: string }; errors?: string[] } = {}) =>
@@ -207,12 +300,17 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const password = req.body?.password ?? '';
       const problems = policy.check(password, { email: account.email, name: account.name });
       if (problems.length) return send(reply, renderReset(req.params.token, { password: { error: problems.join('. ') }, errors: problems }), 400);
-      if (!(await accounts.completeReset(req.params.token, password))) return resetExpired(reply);
+      const accountId = await accounts.completeReset(req.params.token, password);
+      if (!accountId) return resetExpired(reply);
+      await options.onPasswordReset?.(accountId);
       return send(reply, messagePage('Password changed', 'Your new password is set. Sign in to Cabinet with it.', { href: options.homeUrl, label: 'Back to Cabinet' }));
     });
 
-    if (options.devOutboxPage) {
-      pages.get(`${mount}/dev/outbox`, async (_req, reply) => send(reply, outboxPage(readOutbox(options.mail.outboxDir))));
+    if (outboxShown) {
+      pages.get(`${mount}/dev/outbox`, async (req, reply) => {
+        if (!isLoopbackAddress(req.socket.remoteAddress)) return reply.callNotFound();
+        return send(reply, outboxPage(readOutbox(options.mail.outboxDir)));
+      });
     }
   });
 }

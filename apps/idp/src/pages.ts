@@ -1,28 +1,47 @@
+import { createHash } from 'node:crypto';
 import { html, raw, type Html } from './html.ts';
 import type { OutboxMessage } from './mail.ts';
 
+// Cabinet's look (apps/web: Mantine's default font stack, its white and dark-7 bodies, blue shade 8),
+// light or dark as the system prefers.
 const STYLE = `
-:root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--text:#1a1b1e;--muted:#5c5f66;--border:#ced4da;--accent:#1c64d9;--accent-text:#fff;--error:#c92a2a;--error-bg:#fff5f5;--ok-bg:#ebfbee;--ok:#2b8a3e}
-@media (prefers-color-scheme:dark){:root{--bg:#1a1b1e;--card:#25262b;--text:#e9ecef;--muted:#a6a7ab;--border:#4a4d55;--accent:#4d8ff0;--accent-text:#0b1220;--error:#ff8787;--error-bg:#3b1d1d;--ok-bg:#1d3b24;--ok:#8ce99a}}
-*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--text)}
-main{max-width:26rem;margin:3rem auto;padding:0 1rem}
-.card{background:var(--card);border:1px solid var(--border);border-radius:12px;padding:1.75rem}
-.brand{display:flex;align-items:center;gap:.5rem;font-weight:700;font-size:1.1rem;margin-bottom:1.25rem}
-.brand svg{color:var(--accent)}
-h1{font-size:1.4rem;margin:0 0 .25rem}p{margin:.5rem 0}.muted{color:var(--muted);font-size:.9rem}
-label{display:block;font-weight:600;margin:1rem 0 .25rem}
-input{width:100%;font:inherit;padding:.6rem .75rem;border:1px solid var(--border);border-radius:8px;background:var(--card);color:var(--text)}
-input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+:root{color-scheme:light dark;--bg:#fff;--card:#fff;--text:#000;--muted:#495057;--border:#ced4da;--accent:#1971c2;--accent-text:#fff;--link:#1971c2;--error:#e03131;--error-bg:#fff5f5;--ok-bg:#ebfbee;--ok:#2b8a3e;--shadow:0 1px 3px rgba(0,0,0,.05),0 1px 2px rgba(0,0,0,.1)}
+@media (prefers-color-scheme:dark){:root{--bg:#242424;--card:#242424;--text:#c9c9c9;--muted:#b8b8b8;--border:#424242;--link:#4dabf7;--error:#ff8787;--error-bg:#3b1d1d;--ok-bg:#1d3b24;--ok:#8ce99a;--shadow:none}}
+*{box-sizing:border-box}body{margin:0;font:16px/1.55 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif,"Apple Color Emoji","Segoe UI Emoji";background:var(--bg);color:var(--text);-webkit-font-smoothing:antialiased}
+main{min-height:100dvh;display:flex;align-items:center;justify-content:center;padding:1rem}
+.card{width:100%;max-width:420px;background:var(--card);border:1px solid var(--border);border-radius:1rem;padding:2rem;box-shadow:var(--shadow)}
+@media (max-width:36em){.card{padding:1.25rem}}
+.brand{display:flex;align-items:center;gap:8px;font-weight:700;font-size:28px;line-height:1.2;margin-bottom:1.25rem}
+.brand svg{color:var(--accent);flex:none}
+h1{font-size:1.625rem;line-height:1.35;margin:0 0 .25rem}h2{font-size:1rem;margin:0}p{margin:.5rem 0}.muted{color:var(--muted);font-size:.9rem}
+label{display:block;font-weight:500;font-size:.875rem;margin:1rem 0 .25rem}
+input{width:100%;font:inherit;font-size:.875rem;min-height:2.25rem;padding:.4rem .75rem;border:1px solid var(--border);border-radius:.5rem;background:var(--card);color:var(--text)}
+input:focus,input:focus-visible{outline:none;border-color:var(--accent)}
+button:focus-visible,a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 input[aria-invalid=true]{border-color:var(--error)}
-.hint{color:var(--muted);font-size:.85rem;margin-top:.25rem}.field-error{color:var(--error);font-size:.85rem;margin-top:.25rem}
-button{width:100%;margin-top:1.5rem;font:inherit;font-weight:600;padding:.65rem;border:0;border-radius:8px;background:var(--accent);color:var(--accent-text);cursor:pointer}
-a{color:var(--accent)}.links{display:flex;justify-content:space-between;flex-wrap:wrap;gap:.5rem;margin-top:1.25rem;font-size:.95rem}
-.alert{border-radius:8px;padding:.75rem 1rem;margin:1rem 0;background:var(--error-bg);color:var(--error)}
+.hint{color:var(--muted);font-size:.8rem;margin-top:.25rem}.field-error{color:var(--error);font-size:.8rem;margin-top:.25rem}
+button{width:100%;margin-top:1.5rem;font:inherit;font-weight:600;min-height:2.625rem;padding:.5rem 1rem;border:0;border-radius:.5rem;background:var(--accent);color:var(--accent-text);cursor:pointer}
+button.secondary{background:transparent;color:var(--link);border:1px solid var(--border)}
+a{color:var(--link);text-decoration:underline}.links{display:flex;justify-content:space-between;flex-wrap:wrap;gap:.5rem;margin-top:1.25rem;font-size:.95rem}
+.alert{border-radius:.5rem;padding:.75rem 1rem;margin:1rem 0;background:var(--error-bg);color:var(--error)}
 .alert ul{margin:.25rem 0 0;padding-left:1.2rem}.ok{background:var(--ok-bg);color:var(--ok)}
 .mail{border-top:1px solid var(--border);padding:1rem 0}.mail pre{white-space:pre-wrap;word-break:break-word;font:inherit}
 `;
 
-const LOGO = html`<svg aria-hidden="true" width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z"/><path d="M3 11h18"/></svg>`;
+/** Inline script and style are allowed by their hashes only (see the pages' Content-Security-Policy). */
+const SIGN_OUT_SCRIPT = 'document.forms[0].submit()';
+const cspHash = (source: string) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src ${cspHash(STYLE)}`,
+  `script-src ${cspHash(SIGN_OUT_SCRIPT)}`,
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+// The mark of apps/web's Logo: Tabler's "folders" icon.
+const LOGO = html`<svg aria-hidden="true" width="36" height="36" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="M9 3h3l2 2h5a2 2 0 0 1 2 2v7a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-9a2 2 0 0 1 2 -2"/><path d="M17 16v2a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-9a2 2 0 0 1 2 -2h2"/></svg>`;
 
 export function page(title: string, body: Html): string {
   return html`<!doctype html>
@@ -84,24 +103,56 @@ export function signUpPage(o: {
   fields?: { name?: FieldState; email?: FieldState; password?: FieldState };
   errors?: string[];
 }) {
+  // Focus goes to the first field in error (the page is new after each submission), else to Name.
+  const focus = (['name', 'email', 'password'] as const).find((id) => o.fields?.[id]?.error) ?? 'name';
   return page(
     'Create an account',
     html`<h1>Create an account</h1><p class="muted">Your workspace is ready as soon as you sign up.</p>
 ${alert(o.errors)}
 <form method="post" action="${o.action}" novalidate>
-${field({ id: 'name', label: 'Name', type: 'text', autocomplete: 'name', state: o.fields?.name, autofocus: true })}
-${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: o.fields?.email })}
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', state: o.fields?.password, hint: o.passwordHint })}
+${field({ id: 'name', label: 'Name', type: 'text', autocomplete: 'name', state: o.fields?.name, autofocus: focus === 'name' })}
+${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: o.fields?.email, autofocus: focus === 'email' })}
+${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', state: o.fields?.password, hint: o.passwordHint, autofocus: focus === 'password' })}
 <button type="submit">Create account</button></form>
 <div class="links"><span class="muted">Already have an account?</span><a href="${o.signInUrl}">Sign in</a></div>`,
   );
 }
 
-export function forgotPage(o: { action: string; backUrl: string | undefined; email?: string; errors?: string[]; sent?: boolean }) {
+/** After sign-up (also for an address that already has an account, so the page tells nobody which). */
+/** On an installation without a mail server, a person on this machine is told where the mail waits. */
+const outboxNote = (url: string | undefined) => (url ? html`<p>No mail server is set up on this installation: the message waits in its <a href="${url}">outbox</a>.</p>` : '');
+
+export function checkEmailPage(o: { email: string; resendAction: string; signInUrl: string; outboxUrl?: string | undefined; notice?: string; errors?: string[] }) {
+  return page(
+    'Check your email',
+    html`<h1>Check your email</h1>
+<p>We sent a link to <strong>${o.email}</strong>. Open it to confirm your address and finish signing in.</p>
+${alert(o.errors)}${o.notice ? alert([o.notice], 'ok') : ''}
+${outboxNote(o.outboxUrl)}
+<p class="muted">You can also sign in with your password now and confirm your address later.</p>
+<form method="post" action="${o.resendAction}"><input type="hidden" name="email" value="${o.email}">
+<button type="submit" class="secondary">Send the link again</button></form>
+<div class="links"><a href="${o.signInUrl}">Sign in</a></div>`,
+  );
+}
+
+/** A confirmation link opened away from the browser that signed up: the password proves it is the same person. */
+export function confirmEmailPage(o: { action: string; email: string; errors?: string[] | undefined }) {
+  return page(
+    'Confirm your email',
+    html`<h1>Confirm your email</h1><p>Enter the password of the Cabinet account for <strong>${o.email}</strong> to confirm the address.</p>
+${alert(o.errors)}
+<form method="post" action="${o.action}" novalidate>
+${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: true })}
+<button type="submit">Confirm email</button></form>`,
+  );
+}
+
+export function forgotPage(o: { action: string; backUrl: string | undefined; email?: string; errors?: string[]; sent?: boolean; outboxUrl?: string | undefined }) {
   return page(
     'Forgot password',
     html`<h1>Reset your password</h1>
-${o.sent ? alert(['If an account exists for that address, we have sent it a link to choose a new password. The link works for one hour.'], 'ok') : html`<p class="muted">We will email you a link to choose a new password.</p>`}
+${o.sent ? html`${alert(['If an account exists for that address, we have sent it a link to choose a new password. The link works for one hour.'], 'ok')}${outboxNote(o.outboxUrl)}` : html`<p class="muted">We will email you a link to choose a new password.</p>`}
 ${alert(o.errors)}
 <form method="post" action="${o.action}" novalidate>
 ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: { value: o.email ?? '' }, autofocus: true })}
@@ -132,7 +183,7 @@ export function outboxPage(messages: OutboxMessage[]) {
     html`<h1>Outbox</h1><p class="muted">Mail the embedded provider would send, newest first. Configure SMTP_URL to deliver it instead.</p>
 ${messages.length === 0 ? html`<p>No mail yet.</p>` : ''}
 ${messages.map(
-  (m) => html`<article class="mail" aria-label="${m.subject}"><h2 style="font-size:1rem;margin:0">${m.subject}</h2>
+  (m) => html`<article class="mail" aria-label="${m.subject}"><h2>${m.subject}</h2>
 <p class="muted">To ${m.to} · ${m.createdAt}</p><pre>${linkify(m.text)}</pre></article>`,
 )}`,
   );
@@ -141,5 +192,5 @@ ${messages.map(
 /** oidc-provider's sign-out confirmation, submitted at once: the person already chose to sign out in Cabinet. */
 export function logoutPage(form: string) {
   const withChoice = form.replace('</form>', '<input type="hidden" name="logout" value="yes"><button type="submit">Sign out</button></form>');
-  return page('Signing out', html`<h1>Signing out…</h1>${raw(withChoice)}<script>document.forms[0].submit()</script>`);
+  return page('Signing out', html`<h1>Signing out…</h1>${raw(withChoice)}<script>${raw(SIGN_OUT_SCRIPT)}</script>`);
 }

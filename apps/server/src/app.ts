@@ -7,13 +7,15 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppContext } from './context.ts';
-import { AppError, sendError, toAppError } from './errors.ts';
+import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { hmac } from './lib/crypto.ts';
+import { compressJson } from './infra/web/compress.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
 import { localStorageRoutes } from './infra/storage/local-routes.ts';
 import { authApiRoutes, authBrowserRoutes } from './modules/auth/auth.routes.ts';
 import { authenticator } from './modules/auth/authenticate.ts';
+import { endSessionsOfIdentity } from './modules/auth/sign-in.service.ts';
 import { configRoutes } from './modules/config/config.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.ts';
@@ -62,6 +64,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     trustProxy: env.TRUST_PROXY,
     logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: (error, req, reply) => void sendError(reply, toAppError(error, req)),
+    clientErrorHandler: answerUnparsableRequest,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -71,7 +75,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     reply.header('x-request-id', req.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
-    if (!req.url.startsWith('/api/docs')) reply.header('x-frame-options', 'DENY');
+    reply.header('x-frame-options', 'DENY');
     if (env.secureCookies) reply.header('strict-transport-security', 'max-age=31536000');
   });
 
@@ -86,9 +90,21 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    // Only the public API is described: sign-in, the embedded provider, storage and health are not part of it.
+    transform: (route) => (route.url.startsWith(`${API_PREFIX}/`) ? jsonSchemaTransform(route) : { schema: { hide: true }, url: route.url }),
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    // The UI's own policy (its scripts by hash; its styles inline, as it sets some at run time), framed by
+    // no one and usable over plain http.
+    staticCSP: true,
+    transformStaticCSP: (csp) =>
+      csp
+        .replace(/style-src [^;]*;/, "style-src 'self' 'unsafe-inline';")
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace('upgrade-insecure-requests;', ''),
+  });
 
   if (env.embeddedIdp) {
     await app.register(idpPlugin, {
@@ -117,6 +133,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       devOutboxPage: env.IDP_DEV_OUTBOX_PAGE,
       trustProxy: env.TRUST_PROXY,
       homeUrl: `${env.PUBLIC_URL}/signin`,
+      onPasswordReset: (accountId) => endSessionsOfIdentity(ctx, embeddedIssuer(env), accountId),
     });
   }
 
@@ -127,12 +144,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const hub = new EventHub();
   await hub.start(ctx.database);
   app.addHook('onClose', () => hub.stop());
+  app.addHook('onClose', () => ctx.workers.close());
 
   const { authenticate, socketActor } = authenticator(ctx);
-  const collab = attachCollab(app, ctx, socketActor);
+  const collab = attachCollab(app, ctx, socketActor, hub);
   await app.register(
     async (api) => {
       api.addHook('onRequest', authenticate);
+      api.addHook('onSend', compressJson);
       api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await configRoutes(api, ctx);
       await authApiRoutes(api, ctx);
@@ -154,7 +173,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0]!;
     if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|idp|auth|storage)(\/|$)/.test(url) && !path.extname(url)) {
-      return sendIndex(reply);
+      return sendIndex(req, reply);
     }
     return sendError(reply, new AppError('not_found', 'No such address.'));
   });

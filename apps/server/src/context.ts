@@ -4,6 +4,7 @@ import { isLoopback, type Env } from './env.ts';
 import { hmac } from './lib/crypto.ts';
 import { RelyingParty } from './infra/oidc/relying-party.ts';
 import { createStorage, type StorageDriver } from './infra/storage/index.ts';
+import { WorkerPool } from './infra/workers/pool.ts';
 
 /** What the modules are built from: settings and the adapters to the outside world. */
 export interface AppContext {
@@ -12,6 +13,8 @@ export interface AppContext {
   db: Db;
   storage: StorageDriver;
   rp: RelyingParty;
+  /** Worker threads for parsing what users send (imports); see infra/workers. */
+  workers: WorkerPool;
 }
 
 export const EMBEDDED_CLIENT_ID = 'cabinet';
@@ -34,5 +37,6 @@ export function createRelyingParty(env: Env): RelyingParty {
 
 export async function createContext(env: Env, database?: Database): Promise<AppContext> {
   const db = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE }));
-  return { env, database: db, db: db.db, storage: createStorage(env), rp: createRelyingParty(env) };
+  const workers = new WorkerPool({ threads: env.WORKER_THREADS, queue: env.WORKER_THREADS * 4, memoryMb: env.WORKER_MEMORY_MB, timeoutMs: env.WORKER_TIMEOUT_SECONDS * 1000 });
+  return { env, database: db, db: db.db, storage: createStorage(env), rp: createRelyingParty(env), workers };
 }

@@ -16,6 +16,19 @@ describe('settings', () => {
     expect(env.IDP_DEV_OUTBOX_PAGE).toBe(false);
   });
 
+  it('listens on loopback only for a localhost address, unless HOST says otherwise', () => {
+    expect(parseEnv(base).HOST).toBe('localhost');
+    expect(parseEnv({ ...base, PUBLIC_URL: 'http://127.0.0.1:9000' }).HOST).toBe('127.0.0.1');
+    expect(parseEnv({ ...base, PUBLIC_URL: 'http://[::1]:9000' }).HOST).toBe('::1');
+    expect(parseEnv({ ...base, PUBLIC_URL: 'https://files.example.com' }).HOST).toBe('0.0.0.0');
+    expect(parseEnv({ ...base, HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+  });
+
+  it('never shows the dev outbox behind a proxy', () => {
+    expect(parseEnv({ ...base, TRUST_PROXY: 'true' }).IDP_DEV_OUTBOX_PAGE).toBe(false);
+    expect(() => parseEnv({ ...base, TRUST_PROXY: 'true', IDP_DEV_OUTBOX_PAGE: 'true' })).toThrow(/IDP_DEV_OUTBOX_PAGE: cannot be on with TRUST_PROXY/);
+  });
+
   it('names every bad setting with the form it expects', () => {
     try {
       parseEnv({ ...base, PORT: '99999', DATABASE_URL: 'mysql://x', OIDC_ISSUER: 'https://login.example.com' });

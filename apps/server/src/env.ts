@@ -28,7 +28,7 @@ const httpUrl = z
 const ZSettings = z
   .object({
     PORT: int(1, 65535).default(8080),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    HOST: z.string().min(1).optional(),
     PUBLIC_URL: httpUrl.optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
@@ -52,8 +52,13 @@ const ZSettings = z
     MAX_FILE_SIZE: bytes(1).default(100 * 1024 ** 3),
     UPLOAD_PART_SIZE: bytes(5 * 1024 ** 2).default(8 * 1024 ** 2),
     UPLOAD_EXPIRY_HOURS: int(1, 24 * 365).default(24),
+    MAX_OPEN_UPLOADS: int(1, 1_000_000).default(500),
     TRASH_RETENTION_DAYS: int(1, 36500).default(30),
     DOCUMENT_REVISION_MINUTES: int(1, 24 * 60).default(10),
+    COLLAB_SOCKETS_PER_ADDRESS: int(1).default(200),
+    WORKER_THREADS: int(1, 64).default(2),
+    WORKER_MEMORY_MB: int(64, 65536).default(768),
+    WORKER_TIMEOUT_SECONDS: int(1, 3600).default(30),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected letters, digits and _ . : -').default('cabinet'),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL').optional(),
@@ -90,6 +95,9 @@ const ZSettings = z
         if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when STORAGE_DRIVER=s3' });
       }
     }
+    if (s.IDP_DEV_OUTBOX_PAGE && s.TRUST_PROXY) {
+      ctx.addIssue({ code: 'custom', path: ['IDP_DEV_OUTBOX_PAGE'], message: 'cannot be on with TRUST_PROXY: behind a proxy every caller looks local, so anyone could read reset links' });
+    }
     if (s.IDP_PASSWORD_MAX_LENGTH < s.IDP_PASSWORD_MIN_LENGTH) {
       ctx.addIssue({ code: 'custom', path: ['IDP_PASSWORD_MAX_LENGTH'], message: 'must be at least IDP_PASSWORD_MIN_LENGTH' });
     }
@@ -99,9 +107,13 @@ export function isLoopback(url: string): boolean {
   return ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
 }
 
+/** Fastify listens on both 127.0.0.1 and ::1 for `localhost`, so a browser reaches it whichever localhost resolves to. */
+const loopbackHost = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+
 export type Settings = z.infer<typeof ZSettings>;
 
-export interface Env extends Omit<Settings, 'PUBLIC_URL' | 'SESSION_SECRET' | 'IDP_DEV_OUTBOX_PAGE'> {
+export interface Env extends Omit<Settings, 'HOST' | 'PUBLIC_URL' | 'SESSION_SECRET' | 'IDP_DEV_OUTBOX_PAGE'> {
+  HOST: string;
   PUBLIC_URL: string;
   SESSION_SECRET: string;
   IDP_DEV_OUTBOX_PAGE: boolean;
@@ -139,10 +151,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const dataDir = path.resolve(s.DATA_DIR);
   return {
     ...s,
+    // A localhost installation listens on loopback only: nothing of it is reachable from the network.
+    HOST: s.HOST ?? (isLoopback(PUBLIC_URL) ? loopbackHost(PUBLIC_URL) : '0.0.0.0'),
     DATA_DIR: dataDir,
     PUBLIC_URL,
     SESSION_SECRET: s.SESSION_SECRET ?? dataDirSecret(dataDir),
-    IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL),
+    IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL && !s.TRUST_PROXY),
     embeddedIdp: !s.OIDC_ISSUER,
     secureCookies: PUBLIC_URL.startsWith('https://'),
   };

@@ -1,6 +1,7 @@
-import { ERROR_STATUS, type ErrorCode, type FieldError, type TErrorEnvelope } from '@cabinet/contracts';
+import { ERROR_STATUS, uuidv7, type ErrorCode, type FieldError, type TErrorEnvelope } from '@cabinet/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { Duplex } from 'node:stream';
 
 const DEFAULT_MESSAGES: Record<ErrorCode, string> = {
   unauthenticated: 'Sign in to continue.',
@@ -42,6 +43,13 @@ export const invalidInput = (fields: FieldError[]) => new AppError('invalid_inpu
 
 const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE', 'EAI_AGAIN']);
 
+/**
+ * SQLSTATE class 22 (data exception): a value the database cannot take — NUL in text, a malformed
+ * uuid, a date out of range. The contracts refuse these first; any that slips past is still the
+ * caller's bad input, never a 500.
+ */
+const isDataException = (error: unknown) => /^22[0-9A-Z]{3}$/.test(String((error as { code?: unknown } | undefined)?.code));
+
 /** True for errors that mean the database could not be reached, as opposed to a bad query. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: string; message?: string; errors?: unknown[] } | undefined;
@@ -59,6 +67,8 @@ function envelope(code: ErrorCode, message: string, requestId: string, details?:
 
 export function sendError(reply: FastifyReply, error: AppError) {
   if (error.code === 'rate_limited' && error.details?.retryAfter) reply.header('retry-after', String(error.details.retryAfter));
+  // Set here too: an address the router refuses is answered before the hooks that set it elsewhere.
+  reply.header('x-request-id', reply.request.id);
   return reply.code(error.status).send(envelope(error.code, error.message, String(reply.request.id), error.details));
 }
 
@@ -78,12 +88,36 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
     request.log.error({ err: error }, 'database unavailable');
     return new AppError('database_unavailable');
   }
+  if (isDataException(error)) {
+    request.log.warn({ err: error }, 'input the database refused');
+    return invalidInput([{ path: 'request', message: 'holds a value that cannot be stored' }]);
+  }
   const fe = error as FastifyError;
+  // An address whose escapes do not decode, or a path segment past the router's limit.
+  if (fe.code === 'FST_ERR_BAD_URL' || fe.code === 'FST_ERR_MAX_PARAM_LENGTH') return invalidInput([{ path: 'url', message: 'is not a valid address' }]);
   if (fe.statusCode === 415) return new AppError('unsupported_media_type', 'Send the request body as JSON.');
-  if (fe.statusCode === 413) return new AppError('invalid_input', 'The request body is too large.');
+  if (fe.statusCode === 413) return invalidInput([{ path: 'body', message: 'is too large' }]);
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return invalidInput([{ path: 'body', message: fe.message }]);
   }
   request.log.error({ err: error }, 'unhandled error');
   return new AppError('internal');
+}
+
+/**
+ * A request Node cannot parse (headers too large, broken HTTP) never reaches Fastify: it is
+ * answered here in the error envelope too, and the connection closes.
+ */
+export function answerUnparsableRequest(error: Error & { code?: string }, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const message =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.'
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'The request did not arrive in time.'
+    : 'The request is not valid HTTP.';
+  const requestId = uuidv7();
+  const body = JSON.stringify(envelope('invalid_input', message, requestId, { fields: [{ path: 'request', message }] }));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
 }

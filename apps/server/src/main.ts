@@ -2,55 +2,58 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { buildCollabServer } from './collab/collab-server.ts';
 import { COLLAB_PATH } from './collab/collab.ts';
-import { createContext, type AppContext } from './context.ts';
-import { migrate } from './db/migrate.ts';
-import { loadDotEnv, parseEnv, SettingsError, type Env } from './env.ts';
-import { isDatabaseUnavailable } from './errors.ts';
+import type { AppContext } from './context.ts';
+import { CommandFailed, openContext, runCommand } from './cli/commands.ts';
+import { DataDirBusy, ForeignSocket, holdDataDir, sendToHolder, type CommandIo, type ControlRequest, type DataDirHold } from './infra/data-dir/hold.ts';
+import type { Env } from './env.ts';
+import { fail, loadSettings } from './cli/settings.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
 import { createJobRunner } from './jobs.ts';
 
-/** Stops the process with a message an operator can act on. */
-export function fail(message: string): never {
-  process.stderr.write(`\n${message}\n\n`);
-  process.exit(1);
-}
-
-export function loadSettings(): Env {
-  loadDotEnv();
-  try {
-    return parseEnv();
-  } catch (error) {
-    if (error instanceof SettingsError) fail(error.message);
-    throw error;
-  }
-}
-
-export function databaseHelp(env: Env, error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (env.DATABASE_URL) {
-    const url = new URL(env.DATABASE_URL);
-    return `Cabinet cannot reach its database at ${url.hostname}:${url.port || 5432}${url.pathname} (${reason}).\nCheck the DATABASE_URL setting and that PostgreSQL is running.`;
-  }
-  return `Cabinet cannot open its embedded database in ${env.DATA_DIR}/db (${reason}).\nCheck the DATA_DIR setting, or set DATABASE_URL to use PostgreSQL.`;
-}
-
 /** Opens the database and brings its schema up to date, or stops the process saying which setting to check. */
-export async function openMigratedContext(env: Env): Promise<AppContext> {
-  let ctx: AppContext | undefined;
+async function openMigratedContext(env: Env): Promise<AppContext> {
   try {
-    ctx = await createContext(env);
-    await migrate(ctx.database);
-    return ctx;
+    return await openContext(env);
   } catch (error) {
-    await ctx?.database.close().catch(() => {});
-    if (isDatabaseUnavailable(error) || !ctx) fail(databaseHelp(env, error));
+    if (error instanceof CommandFailed) fail(error.message);
     throw error;
+  }
+}
+
+/**
+ * With the embedded database, holds the data folder for this server (ADR 0022): a second server
+ * is refused, and `cabinet` commands are sent here and run on the server's own database. A command
+ * holding the folder for a moment is waited for.
+ */
+async function holdForServer(env: Env, ctx: Promise<AppContext>): Promise<DataDirHold | undefined> {
+  if (env.DATABASE_URL) return undefined;
+  const handle = async (request: ControlRequest, io: CommandIo) => {
+    if (request.command === 'serve') {
+      io.err(`\nA Cabinet server is already running on the data folder ${env.DATA_DIR} (${env.PUBLIC_URL}); its embedded database can be open in one process only.\nStop that server first, or give this one another DATA_DIR (or DATABASE_URL).\n\n`);
+      return 1;
+    }
+    return runCommand(env, request, io, await ctx);
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await holdDataDir(env.DATA_DIR, 'server', handle);
+    } catch (error) {
+      if (!(error instanceof DataDirBusy)) throw error;
+    }
+    const answer = await sendToHolder(env.DATA_DIR, { command: 'serve', options: {} }, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).catch((e: unknown) => (e instanceof ForeignSocket ? fail(e.message) : undefined));
+    if (answer && 'exit' in answer) process.exit(answer.exit || 1);
+    if (Date.now() > deadline) fail(`A \`cabinet\` command has held the data folder ${env.DATA_DIR} for 30 seconds. Wait for it to end, then start the server again.`);
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
 export async function serve(): Promise<FastifyInstance> {
   const env = loadSettings();
+  let opened!: (ctx: AppContext) => void;
+  const hold = await holdForServer(env, new Promise<AppContext>((resolve) => (opened = resolve)));
   const ctx = await openMigratedContext(env);
+  opened(ctx);
   // Bytes reach their final name only once complete, so anything still temporary is a crash's leftover.
   if (isLocalStorage(ctx.storage)) await ctx.storage.removeTemporaryFiles();
   const app = await buildApp(ctx, {
@@ -65,6 +68,7 @@ export async function serve(): Promise<FastifyInstance> {
     await jobs.stop();
     await app.close();
     await ctx.database.close();
+    await hold?.release();
   });
   process.stdout.write(`\nCabinet is running. Open ${env.PUBLIC_URL} in your browser.\n\n`);
   return app;
@@ -88,8 +92,13 @@ export async function serveCollab(): Promise<FastifyInstance> {
   return app;
 }
 
-/** Listens on HOST:PORT, saying clearly why it cannot; SIGINT and SIGTERM run `stop` once and end the process. */
+/**
+ * Listens on HOST:PORT, saying clearly why it cannot; SIGINT and SIGTERM run `stop` once and end
+ * the process. A rejection nobody handled is logged as a fault instead of ending the process (and
+ * every editor's unsaved work with it): every known path handles its own; this is the net below them.
+ */
 async function listenUntilStopped(app: FastifyInstance, env: Env, stop: () => Promise<void>) {
+  process.on('unhandledRejection', (reason) => app.log.fatal({ err: reason }, 'unhandled rejection (a fault in Cabinet; the server carries on)'));
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -1,12 +1,11 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { Anchor, Drawer, MantineProvider, Modal, createTheme, type CSSVariablesResolver } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { router } from './app/router.tsx';
+import { AppRoutes } from './app/router.tsx';
 import { queryClient } from './lib/query-client.ts';
 
 const theme = createTheme({
@@ -14,12 +13,15 @@ const theme = createTheme({
   // Shade 8 keeps white button labels and link text above WCAG AA contrast.
   primaryShade: 8,
   defaultRadius: 'md',
+  // Plain objects rather than `Anchor.extend(...)`, which would put the components themselves in
+  // the first bundle of every page.
   components: {
     // Links inside text are underlined so they do not rely on colour alone.
-    Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+    Anchor: { defaultProps: { underline: 'always' } },
     // Mantine's close buttons have no name of their own.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },
 });
 
@@ -30,12 +32,26 @@ const resolver: CSSVariablesResolver = () => ({
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });
 
+// The toasts' container and its animations are fetched with the first toast, not with every page.
+const Notifications = lazy(() => import('./components/ui/notifications.ts').then((m) => ({ default: m.Notifications })));
+
+function OnFirstToast({ children }: { children: ReactNode }) {
+  const [wanted, setWanted] = useState(false);
+  const { notifications } = useNotifications();
+  if (!wanted && notifications.length > 0) setWanted(true);
+  return wanted ? <Suspense fallback={null}>{children}</Suspense> : null;
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={resolver}>
-      <Notifications position="bottom-right" />
+      {/* Bottom left, away from the uploads panel and the row menus (which open at the right); a few at a time;
+          above dialogs (200) but below menus and popovers (300), so a toast never hides a menu. */}
+      <OnFirstToast>
+        <Notifications position="bottom-left" limit={3} zIndex={250} />
+      </OnFirstToast>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <AppRoutes />
       </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,

@@ -11,8 +11,10 @@ test('two people write one document at once: each sees the other here, their nam
   // Bea, in a browser of her own, is given the document to edit.
   const b = await browser.newContext();
   const other = await b.newPage();
-  const bea = await signUp(other, newPerson('Bea Second'));
-  expect((await apiCall(page, 'POST', `/items/${page.url().split('/d/')[1]}/grants`, { principal: { type: 'user', email: bea.email }, role: 'editor' })).status).toBe(201);
+  await signUp(other, newPerson('Bea Second'));
+  // By account, not by address: an address reaches only an account that confirmed it.
+  const bea = (await apiCall(other, 'GET', '/me')).body.user as { id: string };
+  expect((await apiCall(page, 'POST', `/items/${page.url().split('/d/')[1]}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).status).toBe(201);
   await other.goto(page.url());
   const otherEditor = other.getByLabel('Content of Meeting notes');
   await expect(otherEditor).toContainText('Hello team');

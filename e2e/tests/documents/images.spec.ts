@@ -41,8 +41,9 @@ test('an image and a file from this computer go into the document and reach a re
   const documentId = page.url().split('/d/')[1]!;
   const b = await browser.newContext();
   const reader = await b.newPage();
-  const rita = await signUp(reader, newPerson('Rita Reader'));
-  expect((await apiCall(page, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', email: rita.email }, role: 'viewer' })).status).toBe(201);
+  await signUp(reader, newPerson('Rita Reader'));
+  const rita = (await apiCall(reader, 'GET', '/me')).body.user as { id: string };
+  expect((await apiCall(page, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: rita.id }, role: 'viewer' })).status).toBe(201);
   await reader.goto(page.url());
   const seen = reader.getByLabel('Content of Report').getByRole('img', { name: 'sales chart' });
   await expect.poll(() => seen.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);

@@ -34,7 +34,9 @@ print("hello")
 test('imports a Markdown file as a document and exports it again as Markdown, HTML and PDF', async ({ page }) => {
   await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'Upload' }).click();
+  // Home's "Upload files" is another button: wait until My files is the page.
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.getByRole('menuitem', { name: /Import as document/ }).click();
   await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Handbook.md', mimeType: 'text/markdown', buffer: Buffer.from(MARKDOWN) });
   await expect(page.getByRole('heading', { level: 1, name: 'Handbook' }).first()).toBeVisible();
@@ -64,7 +66,7 @@ test('imports a Markdown file as a document and exports it again as Markdown, HT
 
   // The exported Markdown imports back to the same document.
   await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.getByRole('menuitem', { name: /Import as document/ }).click();
   await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Handbook.md', mimeType: 'text/markdown', buffer: md.bytes });
   await expect(page.getByRole('heading', { level: 1, name: /Handbook \(/ })).toBeVisible();
@@ -74,7 +76,8 @@ test('imports a Markdown file as a document and exports it again as Markdown, HT
 test('explains a file that is not what its name says, and makes nothing', async ({ page }) => {
   await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'Upload' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.getByRole('menuitem', { name: /Import as document/ }).click();
   await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Report.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('just some text, not a Word file') });
   await expect(page.getByText('“Report.docx” was not imported')).toBeVisible();
@@ -85,10 +88,11 @@ test('explains a file that is not what its name says, and makes nothing', async 
 test('shows an import’s progress and stops it on Cancel, making nothing', async ({ page }) => {
   await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   // The server is slow to answer: the import waits, as a large file on a slow line would.
   let held = false;
   await page.route('**/documents/import**', () => void (held = true));
-  await page.getByRole('button', { name: 'Upload' }).click();
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.getByRole('menuitem', { name: /Import as document/ }).click();
   await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nSome text.') });
   await expect(page.getByRole('progressbar', { name: 'Importing Notes.md' })).toHaveAttribute('aria-valuenow', /^\d+$/);

@@ -14,8 +14,10 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
 
   const b = await browser.newContext();
   const viewer = await b.newPage();
-  const vera = await signUp(viewer, newPerson('Vera Viewer'));
-  const grant = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', email: vera.email }, role: 'viewer' });
+  await signUp(viewer, newPerson('Vera Viewer'));
+  // By account, not by address: an address reaches only an account that confirmed it.
+  const vera = (await apiCall(viewer, 'GET', '/me')).body.user as { id: string };
+  const grant = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: vera.id }, role: 'viewer' });
   expect(grant.status).toBe(201);
 
   await viewer.goto(url);
@@ -35,7 +37,7 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   await expect(ownerEditor).not.toContainText('9999');
 
   // Raised to commenter: a Comment button, still no writing.
-  const raised = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', email: vera.email }, role: 'commenter' });
+  const raised = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: vera.id }, role: 'commenter' });
   expect(raised.body.role).toBe('commenter');
   await viewer.reload();
   await expect(viewer.getByText('Can comment')).toBeVisible();

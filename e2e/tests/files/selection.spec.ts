@@ -45,9 +45,13 @@ test('selects several items with the mouse and keyboard, downloads them as one z
   await expect(details).toContainText('You');
   await page.keyboard.press('Escape');
 
-  // Delete moves the selection to the trash.
+  // Delete moves the selection to the trash (bee.txt is still selected, c.txt joins it), with one Undo for both.
   await list.getByRole('checkbox', { name: 'Select c.txt' }).check();
+  await expect(page.getByText('2 selected')).toBeVisible();
   await list.getByRole('row', { name: /c\.txt/ }).press('Delete');
   await expect(list.getByRole('link', { name: 'c.txt' })).toBeHidden();
-  await expect(page.getByText('“c.txt” moved to the trash')).toBeVisible();
+  await expect(list.getByRole('link', { name: 'bee.txt' })).toBeHidden();
+  await page.getByRole('alert').filter({ hasText: '2 items moved to the trash' }).getByRole('button', { name: 'Undo' }).click();
+  await expect(list.getByRole('link', { name: 'c.txt' })).toBeVisible();
+  await expect(list.getByRole('link', { name: 'bee.txt' })).toBeVisible();
 });

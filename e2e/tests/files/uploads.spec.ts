@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
+import { apiCall } from '../../fixtures/api.ts';
 
 const MiB = 1024 * 1024;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -147,11 +148,23 @@ test('resumes an interrupted upload after a reload, once the file is chosen agai
   });
   await page.getByLabel('Files to upload').setInputFiles(file);
   await expect.poll(() => parts, { timeout: 20_000 }).toBeGreaterThan(2);
-  await page.unroute(isPart);
+  // What the storage holds of it, as Cabinet reports it.
+  const ws = new URL(page.url()).pathname.split('/')[2];
+  const stored = async () => {
+    const [upload] = (await apiCall(page, 'GET', `/workspaces/${ws}/uploads`)).body.items;
+    const status = (await apiCall(page, 'GET', `/uploads/${upload.id}`)).body as { parts: { size: number }[] };
+    return status.parts.reduce((sum, p) => sum + p.size, 0);
+  };
+  await expect.poll(stored).toBeGreaterThan(0);
   await page.reload();
+  // The network comes back once the page is gone: what was stored is what the reload finds.
+  await page.unroute(isPart);
 
   await expect(uploads(page).getByText('1 upload to resume')).toBeVisible();
   await expect(uploads(page).getByText('Choose the file again to resume')).toBeVisible();
+  // The panel counts the bytes already stored, not 0.
+  await expect(uploads(page).getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute('aria-valuenow', String(Math.floor(((await stored()) / bytes.length) * 100)));
+  await page.screenshot({ path: 'test-results/screens/upload-resume.png' });
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), uploads(page).getByRole('button', { name: 'Choose “backup.tar” to resume' }).click()]);
   await chooser.setFiles(file);
   await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
@@ -169,6 +182,8 @@ test('asks what to do when a name is taken: keep both, replace or skip', async (
   await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('second!')));
   const dialog = page.getByRole('dialog', { name: 'A file with this name already exists' });
   await expect(dialog).toContainText('“plan (2).txt”');
+  // Waiting for the person is not complete.
+  await expect(uploads(page).getByRole('status')).toHaveText('1 upload waits for your answer');
   await dialog.getByRole('button', { name: 'Keep both' }).click();
   await expect(list.getByRole('link', { name: 'plan (2).txt' })).toBeVisible();
 

@@ -1,14 +1,21 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime } from './common.ts';
+import { hasControlCharacters, ZId, ZIsoTime, ZMultilineText } from './common.ts';
 import { ZPersonRef } from './documents.ts';
 
 /** PRODUCT.md §5: a comment is 1–10,000 characters. */
-export const ZCommentBody = z.string().trim().min(1, 'Write something').max(10_000, 'A comment can be at most 10,000 characters');
+export const ZCommentBody = ZMultilineText(10_000).min(1, 'Write something');
 
-/** Where a thread sits in the text: the Yjs relative positions of its start and end, as Yjs writes them to JSON. */
-export const ZCommentAnchor = z
-  .object({ start: z.record(z.string(), z.unknown()), end: z.record(z.string(), z.unknown()) })
-  .refine((a) => JSON.stringify(a).length <= 2000, 'An anchor is two positions, not a document');
+const ZYjsId = z.object({ client: z.number().int().min(0), clock: z.number().int().min(0) });
+/** A Yjs relative position as `Y.relativePositionToJSON` writes it, and nothing more. */
+const ZRelativePosition = z.strictObject({
+  type: ZYjsId.nullable().optional(),
+  tname: z.string().max(200).refine((s) => !hasControlCharacters(s), 'Control characters are not allowed').nullable().optional(),
+  item: ZYjsId.nullable().optional(),
+  assoc: z.number().int().optional(),
+});
+
+/** Where a thread sits in the text: the Yjs relative positions of its start and end. */
+export const ZCommentAnchor = z.object({ start: ZRelativePosition, end: ZRelativePosition });
 
 export const ZComment = z.object({
   id: ZId,
@@ -24,7 +31,8 @@ export type TComment = z.infer<typeof ZComment>;
 export const ZCommentThread = z.object({
   id: ZId,
   itemId: ZId,
-  anchor: ZCommentAnchor.nullable(),
+  /** As it was stored: anchors from before positions were checked may carry other keys. */
+  anchor: z.object({ start: z.record(z.string(), z.unknown()), end: z.record(z.string(), z.unknown()) }).nullable(),
   quote: z.string().nullable(),
   resolvedAt: ZIsoTime.nullable(),
   resolvedBy: ZPersonRef.nullable(),
@@ -39,7 +47,7 @@ export const ZCreateCommentRequest = z
     body: ZCommentBody,
     threadId: ZId.optional(),
     anchor: ZCommentAnchor.optional(),
-    quote: z.string().max(1000).optional(),
+    quote: ZMultilineText(1000).optional(),
   })
   .refine((c) => !c.threadId || (!c.anchor && c.quote === undefined), 'A reply takes its thread’s place in the text: give threadId or an anchor, not both');
 export type TCreateCommentRequest = z.infer<typeof ZCreateCommentRequest>;

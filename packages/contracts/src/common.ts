@@ -3,6 +3,30 @@ import { z } from 'zod';
 export const ZId = z.uuid();
 export const ZIsoTime = z.iso.datetime({ offset: true });
 
+// Control characters (C0, DEL, C1) and lone UTF-16 surrogates: nothing a person types, and NUL
+// or a surrogate cannot be stored as PostgreSQL text at all.
+const CONTROL_OR_LONE_SURROGATE = /[\p{Cc}\p{Cs}]/u;
+const CONTROL_BUT_LINE_OR_TAB = /(?![\n\t])[\p{Cc}\p{Cs}]/u;
+
+/** True when a string holds a control character or a lone surrogate (names and one-line text refuse them). */
+export const hasControlCharacters = (s: string) => CONTROL_OR_LONE_SURROGATE.test(s);
+
+/** Free text on one line (a display name, a token name): trimmed, `max` characters, no control characters. */
+export const ZText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `At most ${max.toLocaleString('en')} characters`)
+    .refine((s) => !hasControlCharacters(s), 'Control characters are not allowed');
+
+/** Free text that may run over several lines (a comment): new lines and tabs are kept, other controls refused. */
+export const ZMultilineText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `At most ${max.toLocaleString('en')} characters`)
+    .refine((s) => !CONTROL_BUT_LINE_OR_TAB.test(s), 'Control characters other than new lines and tabs are not allowed');
+
 /** PRODUCT.md §5: a workspace slug is 3–48 of `a-z 0-9 -`. */
 export const ZWorkspaceSlug = z
   .string()
@@ -19,9 +43,49 @@ export const ZEmail = z
     'Enter a valid email address',
   );
 
-export const ZListQuery = z.object({
-  cursor: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-});
+const utf8 = new TextEncoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A page cursor as a listing gives it in `nextCursor`: its position, as base64url JSON. */
+export function encodeCursor(position: unknown): string {
+  let binary = '';
+  for (const byte of utf8.encode(JSON.stringify(position))) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function decodeCursor(cursor: string): unknown {
+  if (!/^[A-Za-z0-9_-]*$/.test(cursor)) throw new Error('not base64url');
+  const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+  return JSON.parse(strictUtf8.decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+}
+
+/** A `cursor` query parameter: decoded and checked against the position its listing encodes, or `invalid_input`. */
+export const ZCursor = <T extends z.ZodType>(position: T) =>
+  z
+    .string()
+    .max(2000)
+    .transform((cursor, ctx): z.output<T> => {
+      let decoded: unknown;
+      try {
+        decoded = decodeCursor(cursor);
+      } catch {
+        decoded = undefined;
+      }
+      const parsed = position.safeParse(decoded);
+      if (parsed.success) return parsed.data;
+      ctx.addIssue({ code: 'custom', message: 'is not a cursor this listing gave' });
+      return z.NEVER;
+    });
+
+/** `?cursor=&limit=` of a listing whose cursor is the position `cursor` decodes. */
+export const ZPageQuery = <T extends z.ZodType>(cursor: T) =>
+  z.object({
+    cursor: cursor.optional(),
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+  });
+
+/** A workspace in a path: its id or its slug. */
+export const ZWorkspaceRef = z.union([ZId, ZWorkspaceSlug], { error: 'Give a workspace id or address' });
+export const ZWorkspaceParams = z.object({ ws: ZWorkspaceRef });
 
 export const ZIdParams = z.object({ id: ZId });

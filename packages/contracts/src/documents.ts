@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime } from './common.ts';
+import { ZId, ZIsoTime, ZPageQuery } from './common.ts';
 import { ZItemName } from './items.ts';
 
 /** What a document can be made from, by the file's extension; the bytes must agree. */
@@ -35,6 +35,8 @@ export const ZRevision = z.object({
   restoredFrom: ZIsoTime.nullable(),
 });
 export type TRevision = z.infer<typeof ZRevision>;
+/** A revisions page's cursor is the id of the last revision it showed. */
+export const ZRevisionsQuery = ZPageQuery(ZId);
 export const ZRevisionPage = z.object({ items: z.array(ZRevision), nextCursor: z.string().nullable() });
 /** One revision with its content (ProseMirror JSON of the document schema), to show read-only and compare. */
 export const ZRevisionDetail = ZRevision.extend({ content: z.record(z.string(), z.unknown()) });

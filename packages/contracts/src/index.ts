@@ -1,6 +1,7 @@
 export * from './ids.ts';
 export * from './common.ts';
 export * from './config.ts';
+export * from './error-codes.ts';
 export * from './errors.ts';
 export * from './limits.ts';
 export * from './me.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime } from './common.ts';
+import { hasControlCharacters, ZCursor, ZId, ZIsoTime, ZPageQuery } from './common.ts';
 
 export const ZItemKind = z.enum(['folder', 'file', 'document']);
 export const ZItemRole = z.enum(['viewer', 'commenter', 'editor', 'manager']);
@@ -16,7 +16,7 @@ export const ZItemName = z
       name.length === 0 ? 'A name cannot be empty'
       : encoder.encode(name).length > 255 ? 'A name can be at most 255 bytes long'
       : name.includes('/') ? 'A name cannot contain “/”'
-      : [...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f) ? 'A name cannot contain control characters'
+      : hasControlCharacters(name) ? 'A name cannot contain control characters'
       : name === '.' || name === '..' ? 'A name cannot be “.” or “..”'
       : name !== name.trim() ? 'A name cannot start or end with a space'
       : undefined;
@@ -52,21 +52,45 @@ export const ZUpdateItemRequest = z
   .refine((c) => c.name !== undefined || c.parentId !== undefined, 'Give a new name, a new parentId, or both');
 export type TUpdateItemRequest = z.input<typeof ZUpdateItemRequest>;
 
-export const ZChildrenQuery = z.object({
-  cursor: z.string().max(2000).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  sort: z.enum(['name', 'modified', 'size', 'type']).default('name'),
-  order: z.enum(['asc', 'desc']).default('asc'),
+export const ZChildSort = z.enum(['name', 'modified', 'size', 'type']);
+
+/** Where a page of a folder ended: in the files group or not, the last row's sort key as the database prints it, its id. */
+export const ZChildrenPosition = z.object({
+  f: z.boolean(),
+  // Only NUL is refused: a key is a stored name, and names stored before control characters were refused may hold them.
+  k: z.string().max(1000).refine((k) => !k.includes('\0')),
+  i: ZId,
 });
+export type TChildrenPosition = z.infer<typeof ZChildrenPosition>;
+
+// A sort key as PostgreSQL prints it: a bigint for size, a timestamptz for modified.
+const KEY_FORMATS: Partial<Record<z.infer<typeof ZChildSort>, RegExp>> = {
+  size: /^-?\d{1,18}$/,
+  modified: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/,
+};
+
+export const ZChildrenQuery = ZPageQuery(ZCursor(ZChildrenPosition))
+  .extend({ sort: ZChildSort.default('name'), order: z.enum(['asc', 'desc']).default('asc') })
+  .superRefine((q, ctx) => {
+    const format = KEY_FORMATS[q.sort];
+    if (q.cursor && format && !format.test(q.cursor.k)) ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'is not a cursor this listing gave' });
+  });
 export type TChildrenQuery = z.infer<typeof ZChildrenQuery>;
+
+/** Where a page of the trash ended: the last unit's trashing time and id. */
+export const ZTrashPosition = z.object({ at: ZIsoTime, id: ZId });
+export type TTrashPosition = z.infer<typeof ZTrashPosition>;
+export const ZTrashQuery = ZPageQuery(ZCursor(ZTrashPosition));
+export type TTrashQuery = z.infer<typeof ZTrashQuery>;
 
 export const ZItemPage = z.object({ items: z.array(ZItem), nextCursor: z.string().nullable() });
 
 export const ZRestoreResult = z.object({
   item: ZItem,
-  /** `home` when the original folder was gone, so the item came back into its owner's My files. */
-  restoredInto: z.enum(['original', 'home']),
+  /** `root` when the original folder was gone, so the item came back at the top of the tree it was in (the shared root or a My files). */
+  restoredInto: z.enum(['original', 'root']),
 });
+export type TRestoreResult = z.infer<typeof ZRestoreResult>;
 
 export const ZCopyItemRequest = z.object({ parentId: ZId, name: ZItemName.optional() });
 export type TCopyItemRequest = z.input<typeof ZCopyItemRequest>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime } from './common.ts';
+import { ZId, ZIsoTime, ZText } from './common.ts';
 
 export const ZUser = z.object({
   id: ZId,
@@ -22,6 +22,6 @@ export type TMe = z.infer<typeof ZMe>;
 
 /** The email comes from the identity provider; only the display name is Cabinet's to change. */
 export const ZUpdateMeRequest = z.object({
-  name: z.string().trim().min(1, 'Enter your name').max(200),
+  name: ZText(200).min(1, 'Enter your name'),
 });
 export type TUpdateMeRequest = z.infer<typeof ZUpdateMeRequest>;

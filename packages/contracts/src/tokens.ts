@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime } from './common.ts';
+import { ZId, ZIsoTime, ZText } from './common.ts';
 import { LIMITS } from './limits.ts';
 
 export const ZTokenScope = z.enum(['read', 'write']);
@@ -16,7 +16,7 @@ export const ZApiToken = z.object({
 export type TApiToken = z.infer<typeof ZApiToken>;
 
 export const ZCreateApiTokenRequest = z.object({
-  name: z.string().trim().min(1, 'Give the token a name').max(100),
+  name: ZText(100).min(1, 'Give the token a name'),
   scopes: z.array(ZTokenScope).min(1).default(['read', 'write']),
   /** Days until the token expires: 1 to 365 (PRODUCT.md §9). */
   expiresInDays: z.number().int().min(1).max(LIMITS.apiTokenMaxDays).default(90),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZWorkspaceSlug } from './common.ts';
+import { ZId, ZText, ZWorkspaceSlug } from './common.ts';
 
 export const ZWorkspaceRole = z.enum(['owner', 'admin', 'member', 'guest']);
 export type TWorkspaceRole = z.infer<typeof ZWorkspaceRole>;
@@ -12,13 +12,15 @@ export const ZWorkspace = z.object({
   role: ZWorkspaceRole,
   rootId: ZId,
   homeId: ZId,
+  /** Null when there is no quota, and for guests, who are not shown the workspace's figures. */
   quotaBytes: z.number().int().nullable(),
-  usedBytes: z.number().int(),
+  /** Null for guests. */
+  usedBytes: z.number().int().nullable(),
 });
 export type TWorkspace = z.infer<typeof ZWorkspace>;
 
 export const ZCreateWorkspaceRequest = z.object({
-  name: z.string().trim().min(1, 'Give the workspace a name').max(100),
+  name: ZText(100).min(1, 'Give the workspace a name'),
   slug: ZWorkspaceSlug.optional(),
 });
 export type TCreateWorkspaceRequest = z.infer<typeof ZCreateWorkspaceRequest>;
@@ -31,6 +33,6 @@ export type TMember = z.infer<typeof ZMember>;
 export const ZMemberList = z.object({ items: z.array(ZMember), nextCursor: z.string().nullable() });
 export const ZMembersQuery = z.object({
   /** Part of a name or email, as typed after `@` in a document. */
-  q: z.string().trim().max(100).optional(),
+  q: ZText(100).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });

@@ -1,9 +1,9 @@
-import type { AnyExtension } from '@tiptap/core';
+import type { AnyExtension, MarkdownTokenizer } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import Link from '@tiptap/extension-link';
-import { TaskItem, TaskList } from '@tiptap/extension-list';
+import { OrderedList, ORDERED_LIST_MARKER_PATTERN, TaskItem, TaskList } from '@tiptap/extension-list';
 import Mention, { type MentionOptions } from '@tiptap/extension-mention';
-import { TableKit } from '@tiptap/extension-table';
+import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import StarterKit from '@tiptap/starter-kit';
 
 /** The Yjs fragment the editor binds to: the document's content lives under this name. */
@@ -49,6 +49,48 @@ const SafeImage = Image.extend({
  */
 const SafeLink = Link.extend({ inclusive: () => false }).configure({ openOnClick: false, autolink: true, defaultProtocol: 'https', isAllowedUri: (url) => isSafeUrl(url) });
 
+/**
+ * Markdown reading asks each block tokenizer at every block of the file, and the stock list
+ * tokenizers split all the rest of the file into lines (the table's start check too, to read two
+ * of them): reading took time in the square of the file's length (20,000 paragraphs: minutes).
+ * These lists are asked only when their first line is an item, and are handed only the lines a
+ * list can reach: up to the first unindented line, after a blank line, that is not an item.
+ */
+function listTokenizer(config: { markdownTokenizer?: MarkdownTokenizer }, item: RegExp): MarkdownTokenizer {
+  const tokenizer = config.markdownTokenizer!;
+  return { ...tokenizer, tokenize: (src, tokens, helpers) => (item.test(src) ? tokenizer.tokenize(listReach(src, item), tokens, helpers) : undefined) };
+}
+
+function listReach(src: string, item: RegExp): string {
+  let at = src.indexOf('\n') + 1;
+  let afterBlank = false;
+  while (at > 0 && at < src.length) {
+    const end = src.indexOf('\n', at);
+    const line = src.slice(at, end < 0 ? undefined : end);
+    if (!line.trim()) afterBlank = true;
+    else if (afterBlank && !/^\s/.test(line) && !item.test(line)) return src.slice(0, at);
+    else afterBlank = false;
+    at = end + 1;
+  }
+  return src;
+}
+
+const LinearOrderedList = OrderedList.extend({ markdownTokenizer: listTokenizer(OrderedList.config, new RegExp(String.raw`^[ \t]*(${ORDERED_LIST_MARKER_PATTERN})[.)][ \t]`)) });
+const LinearTaskList = TaskList.extend({ markdownTokenizer: listTokenizer(TaskList.config, /^[ \t]*[-+*][ \t]+\[[ xX]\][ \t]/) });
+const LinearTable = Table.extend({
+  markdownTokenizer: {
+    ...Table.config.markdownTokenizer!,
+    start: (src: string) => {
+      const first = src.indexOf('\n');
+      if (first < 0) return -1;
+      const end = src.indexOf('\n', first + 1);
+      const separator = src.slice(first + 1, end < 0 ? undefined : end);
+      if (!/^[ \t|:]*-[ \t|:-]*$/.test(separator) || !separator.includes('|')) return -1;
+      return src.slice(0, first).includes('|') ? 0 : -1;
+    },
+  },
+}).configure({ resizable: false });
+
 function safeOrNull(url: string | null | undefined): string | null {
   return url && isSafeUrl(url) ? url : null;
 }
@@ -71,12 +113,17 @@ export function documentExtensions(options: DocumentSchemaOptions = {}): AnyExte
       undoRedo: false,
       codeBlock: options.codeBlock ? false : {},
       link: false,
+      orderedList: false,
     }),
+    LinearOrderedList,
     SafeLink,
     ...(options.codeBlock ? [options.codeBlock] : []),
-    TaskList,
+    LinearTaskList,
     TaskItem.configure({ nested: true }),
-    TableKit.configure({ table: { resizable: false } }),
+    LinearTable,
+    TableRow,
+    TableHeader,
+    TableCell,
     SafeImage,
     Mention.configure({
       HTMLAttributes: { class: 'mention' },

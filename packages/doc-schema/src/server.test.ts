@@ -112,3 +112,42 @@ describe('a copy’s attachments', () => {
     expect(withItemsRenamed(state, new Map([['0190a0a0-0000-7000-8000-0000000000ff', c]]))).toBeUndefined();
   });
 });
+
+describe('reading a long Markdown file', () => {
+  /** Characters the reading splits into lines: the work that grew with the square of the file's length. */
+  function linesSplit(source: string): number {
+    const split = String.prototype.split;
+    let characters = 0;
+    String.prototype.split = function (this: string, ...args: Parameters<typeof split>) {
+      characters += this.length;
+      return split.apply(this, args);
+    } as typeof split;
+    try {
+      fromMarkdown(source);
+    } finally {
+      String.prototype.split = split;
+    }
+    return characters;
+  }
+  const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i}, with *some* text.`).join('\n\n');
+  const lists = (n: number) => Array.from({ length: n }, (_, i) => `${i % 2 ? '1. first\n2. second' : '- [ ] to do\n- [x] done'}\n\n| a | b |\n| - | - |\n| ${i} | x |`).join('\n\n');
+
+  it('does work in proportion to its length, with lists and tables among the paragraphs', () => {
+    for (const make of [paragraphs, lists]) {
+      // Twice the file, twice the work (not four times).
+      expect(linesSplit(make(800)) / linesSplit(make(400))).toBeLessThan(2.5);
+    }
+  });
+
+  // Seconds of work on a busy machine: more time than the unit tests' default, for reading alone.
+  it('reads 20,000 paragraphs into as many paragraphs', { timeout: 30_000 }, () => {
+    const node = fromMarkdown(paragraphs(20_000));
+    expect(node.childCount).toBe(20_000);
+    expect(node.child(19_999).textContent).toBe('Paragraph 19999, with some text.');
+  });
+
+  it('keeps lists and tables whole when reading only what can start them', () => {
+    const node = fromMarkdown(lists(4));
+    expect(node.toJSON().content.map((n: { type: string }) => n.type)).toEqual(['taskList', 'table', 'orderedList', 'table', 'taskList', 'table', 'orderedList', 'table']);
+  });
+});

@@ -121,7 +121,8 @@ export function withItemsRenamed(state: Uint8Array, rename: Map<string, string>)
  */
 export function documentText(source: Y.Doc | PMNode): string {
   const node = source instanceof Y.Doc ? rawNode(source) : source;
-  return getText(node, { blockSeparator: '\n', textSerializers }).replace(/\n{2,}/g, '\n').trim();
+  // NUL is dropped: PostgreSQL text cannot hold it, and a pasted one must not stop the document from saving.
+  return getText(node, { blockSeparator: '\n', textSerializers }).replace(/\n{2,}/g, '\n').replace(/\0/g, '').trim();
 }
 
 export function fromMarkdown(source: string): PMNode {

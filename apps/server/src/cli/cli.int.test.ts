@@ -103,5 +103,6 @@ describe('the cabinet command', () => {
       await t.close();
       await database.close();
     }
-  });
+    // Each command is a process of its own, several of them opening the embedded database.
+  }, 240_000);
 });

@@ -3,41 +3,36 @@ import { ZEmail } from '@cabinet/contracts';
 import { embeddedIssuer } from '../context.ts';
 import { updateUser } from '../modules/users/users.repo.ts';
 import { userForIdentity } from '../modules/auth/sign-in.service.ts';
-import { fail, loadSettings, openMigratedContext } from '../main.ts';
+import { CommandFailed, type CommandScope } from './commands.ts';
 
-export async function createUserCommand(opts: { email: string; name: string; password: string; admin: boolean }): Promise<void> {
-  const env = loadSettings();
+export async function createUserCommand({ env, context, io }: CommandScope, opts: { email: string; name: string; password: string; admin: boolean }): Promise<void> {
   if (!env.embeddedIdp) {
-    fail('`cabinet user create` makes accounts in the embedded identity provider, but a hosted provider is configured (OIDC_ISSUER).\nCreate the account at your provider; the Cabinet user appears at its first sign-in.');
+    throw new CommandFailed('`cabinet user create` makes accounts in the embedded identity provider, but a hosted provider is configured (OIDC_ISSUER).\nCreate the account at your provider; the Cabinet user appears at its first sign-in.');
   }
-  if (!ZEmail.safeParse(opts.email).success) fail(`--email: '${opts.email}' is not a valid email address.`);
+  if (!ZEmail.safeParse(opts.email).success) throw new CommandFailed(`--email: '${opts.email}' is not a valid email address.`);
   const problems = passwordChecker({
     minLength: env.IDP_PASSWORD_MIN_LENGTH,
     maxLength: env.IDP_PASSWORD_MAX_LENGTH,
     require: env.IDP_PASSWORD_REQUIRE ? (env.IDP_PASSWORD_REQUIRE.split(',') as never) : [],
     commonPasswordsFile: env.IDP_COMMON_PASSWORDS_FILE,
   }).check(opts.password, { email: opts.email, name: opts.name });
-  if (problems.length) fail(`--password: ${problems.join('; ')}.`);
-  const ctx = await openMigratedContext(env);
-  try {
-    const accounts = new AccountStore(ctx.database.sql, { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES });
-    const account = await accounts.create({ email: opts.email, name: opts.name, password: opts.password, emailVerified: true });
-    if (!account) fail(`An account with the email ${opts.email} already exists.`);
-    let user = await userForIdentity(ctx, {
-      issuer: embeddedIssuer(env),
-      subject: account.id,
-      email: account.email,
-      emailVerified: true,
-      name: account.name,
-      picture: undefined,
-      idToken: undefined,
-      refreshToken: undefined,
-    });
-    if (opts.admin && !user.is_instance_admin) {
-      user = await updateUser(ctx.db, user.id, { is_instance_admin: true });
-    }
-    process.stdout.write(`Created ${user.email} (${user.name})${user.is_instance_admin ? ', instance administrator' : ''}. They can sign in at ${env.PUBLIC_URL}.\n`);
-  } finally {
-    await ctx.database.close();
+  if (problems.length) throw new CommandFailed(`--password: ${problems.join('; ')}.`);
+  const ctx = await context();
+  const accounts = new AccountStore(ctx.database.sql, { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES });
+  const account = await accounts.create({ email: opts.email, name: opts.name, password: opts.password, emailVerified: true });
+  if (!account) throw new CommandFailed(`An account with the email ${opts.email} already exists.`);
+  let user = await userForIdentity(ctx, {
+    issuer: embeddedIssuer(env),
+    subject: account.id,
+    email: account.email,
+    emailVerified: true,
+    name: account.name,
+    picture: undefined,
+    idToken: undefined,
+    refreshToken: undefined,
+  });
+  if (opts.admin && !user.is_instance_admin) {
+    user = await updateUser(ctx.db, user.id, { is_instance_admin: true });
   }
+  io.out(`Created ${user.email} (${user.name})${user.is_instance_admin ? ', instance administrator' : ''}. They can sign in at ${env.PUBLIC_URL}.\n`);
 }

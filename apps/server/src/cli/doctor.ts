@@ -1,17 +1,19 @@
-import { createContext } from '../context.ts';
+import type { AppContext } from '../context.ts';
 import { allMigrations } from '../db/migrate.ts';
-import { databaseHelp, loadSettings } from '../main.ts';
+import { CommandFailed, databaseHelp, type CommandScope } from './commands.ts';
 
 type Check = { name: string; run: () => Promise<string> };
 
 /** Checks each thing Cabinet depends on and says what is wrong in words an operator can act on. */
-export async function doctor(): Promise<void> {
-  const env = loadSettings();
-  process.stdout.write(`✓ settings: valid (public URL ${env.PUBLIC_URL})\n`);
-  const ctx = await createContext(env).catch((error: unknown) => {
-    process.stdout.write(`✗ database: ${databaseHelp(env, error)}\n`);
-    process.exit(1);
-  });
+export async function doctorCommand({ env, context, io }: CommandScope): Promise<number> {
+  io.out(`✓ settings: valid (public URL ${env.PUBLIC_URL})\n`);
+  let ctx: AppContext;
+  try {
+    ctx = await context({ migrate: false });
+  } catch (error) {
+    io.out(`✗ database: ${error instanceof CommandFailed ? error.message : databaseHelp(env, error)}\n`);
+    return 1;
+  }
   const checks: Check[] = [
     {
       name: 'database',
@@ -40,11 +42,11 @@ export async function doctor(): Promise<void> {
   let failed = false;
   for (const check of checks) {
     try {
-      process.stdout.write(`✓ ${check.name}: ${await check.run()}\n`);
+      io.out(`✓ ${check.name}: ${await check.run()}\n`);
     } catch (error) {
       if (check.name === 'identity provider' && env.embeddedIdp) {
         // Cabinet serves its embedded provider itself; with Cabinet stopped there is nothing to ask.
-        process.stdout.write(`- identity provider: embedded, served by Cabinet at ${env.PUBLIC_URL}/idp (Cabinet is not running, so discovery was not checked)\n`);
+        io.out(`- identity provider: embedded, served by Cabinet at ${env.PUBLIC_URL}/idp (Cabinet is not running, so discovery was not checked)\n`);
         continue;
       }
       failed = true;
@@ -53,9 +55,8 @@ export async function doctor(): Promise<void> {
         check.name === 'database' ? databaseHelp(env, error)
         : check.name === 'storage' ? `${reason}. Check STORAGE_DRIVER and the S3_* settings (or DATA_DIR for local disk).`
         : `${reason}. Check OIDC_ISSUER and that the provider is reachable from this machine.`;
-      process.stdout.write(`✗ ${check.name}: ${hint}\n`);
+      io.out(`✗ ${check.name}: ${hint}\n`);
     }
   }
-  await ctx.database.close();
-  process.exit(failed ? 1 : 0);
+  return failed ? 1 : 0;
 }

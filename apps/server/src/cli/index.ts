@@ -1,9 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { doctor } from './doctor.ts';
-import { createUserCommand } from './create-user.ts';
-import { createTokenCommand } from './create-token.ts';
-import { migrateCommand } from './migrate.ts';
-import { serve, serveCollab } from '../main.ts';
+import { DataDirBusy, ForeignSocket, holdDataDir, sendToHolder } from '../infra/data-dir/hold.ts';
+import { fail, loadSettings } from './settings.ts';
 
 const positiveInt = (value: string) => {
   const n = Number(value);
@@ -11,9 +8,46 @@ const positiveInt = (value: string) => {
   return n;
 };
 
+/**
+ * Runs a command on the installation's data. With the embedded database only one process may
+ * open it (ADR 0022): when a server (or another command) holds the data folder, the command is
+ * sent to it and runs there, so what it prints is true at once and after restarts.
+ */
+const run = (command: string) => async (options: Record<string, unknown>) => {
+  const env = loadSettings();
+  const io = { out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
+  const request = { command, options };
+  // Loaded only when the command runs in this process: sending it to a server needs none of it.
+  const runHere = async () => (await import('./commands.ts')).runCommand(env, request, io);
+  if (env.DATABASE_URL) process.exit(await runHere());
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    let hold;
+    try {
+      hold = await holdDataDir(env.DATA_DIR, 'command');
+    } catch (error) {
+      if (!(error instanceof DataDirBusy)) throw error;
+      // A holder that just ended cannot answer: look again.
+      const answer = await sendToHolder(env.DATA_DIR, request, io).catch((e: unknown) => (e instanceof ForeignSocket ? fail(e.message) : undefined));
+      if (answer && 'exit' in answer) process.exit(answer.exit);
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    let code = 1;
+    try {
+      code = await runHere();
+    } finally {
+      await hold.release();
+    }
+    process.exit(code);
+  }
+  fail(`Another \`cabinet\` command has held the data folder ${env.DATA_DIR} for 30 seconds. Wait for it to end and try again.`);
+};
+
 const program = new Command('cabinet').description('Cabinet: documents and files together').showHelpAfterError();
 
 program.command('serve').description('start the server (API, browser app and embedded identity provider)').action(async () => {
+  const { serve } = await import('../main.ts');
   await serve();
 });
 
@@ -21,10 +55,11 @@ program
   .command('collab')
   .description('start only the collaboration socket (/collab), as its own process beside `serve`; needs DATABASE_URL and REDIS_URL')
   .action(async () => {
+    const { serveCollab } = await import('../main.ts');
     await serveCollab();
   });
 
-program.command('migrate').description('bring the database schema up to date').action(migrateCommand);
+program.command('migrate').description('bring the database schema up to date').action(run('migrate'));
 
 const user = program.command('user').description('manage users');
 user
@@ -34,7 +69,7 @@ user
   .requiredOption('--name <name>', 'display name')
   .requiredOption('--password <password>', 'password (must meet the password policy)')
   .option('--admin', 'make the user an instance administrator', false)
-  .action(createUserCommand);
+  .action(run('user create'));
 
 const token = program.command('token').description('manage API tokens');
 token
@@ -44,8 +79,8 @@ token
   .requiredOption('--name <name>', 'what the token is for')
   .option('--scopes <scopes>', 'read, write or read,write', 'read,write')
   .option('--days <days>', 'days until it expires (at most 365)', positiveInt, 90)
-  .action(createTokenCommand);
+  .action(run('token create'));
 
-program.command('doctor').description('check settings, database, storage and the identity provider').action(doctor);
+program.command('doctor').description('check settings, database, storage and the identity provider').action(run('doctor'));
 
 await program.parseAsync(process.argv);

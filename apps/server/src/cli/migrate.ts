@@ -1,15 +1,8 @@
-import { createContext } from '../context.ts';
 import { migrate } from '../db/migrate.ts';
-import { databaseHelp, fail, loadSettings } from '../main.ts';
+import type { CommandScope } from './commands.ts';
 
-export async function migrateCommand(): Promise<void> {
-  const env = loadSettings();
-  try {
-    const ctx = await createContext(env);
-    const applied = await migrate(ctx.database);
-    await ctx.database.close();
-    process.stdout.write(applied.length ? `Applied ${applied.length} migration(s):\n${applied.map((n) => `  ${n}`).join('\n')}\n` : 'The database is up to date.\n');
-  } catch (error) {
-    fail(databaseHelp(env, error));
-  }
+export async function migrateCommand({ context, io }: CommandScope): Promise<void> {
+  const ctx = await context({ migrate: false });
+  const applied = await migrate(ctx.database);
+  io.out(applied.length ? `Applied ${applied.length} migration(s):\n${applied.map((n) => `  ${n}`).join('\n')}\n` : 'The database is up to date.\n');
 }

@@ -3,12 +3,13 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppContext } from '../context.ts';
 import { authenticator } from '../modules/auth/authenticate.ts';
+import { EventHub } from '../modules/events/events.ts';
 import { healthRoutes } from '../modules/health/health.routes.ts';
 import { createCollab, type Collab, type SocketActor } from './collab.ts';
 
 /** Serves the collaboration socket on `app`'s own port (upgrades to /collab), ended before the HTTP server closes. */
-export function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor: SocketActor): Collab {
-  const collab = createCollab(ctx, socketActor);
+export function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor: SocketActor, hub: EventHub): Collab {
+  const collab = createCollab(ctx, socketActor, hub, app.log);
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!collab.handleUpgrade(req, socket, head)) socket.destroy();
   });
@@ -21,6 +22,10 @@ export function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor:
 export async function buildCollabServer(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false });
   await healthRoutes(app, ctx);
-  attachCollab(app, ctx, authenticator(ctx).socketActor);
+  // Announcements of changed access reach this process too (one LISTEN, as in the main server).
+  const hub = new EventHub();
+  await hub.start(ctx.database);
+  app.addHook('onClose', () => hub.stop());
+  attachCollab(app, ctx, authenticator(ctx).socketActor, hub);
   return app;
 }

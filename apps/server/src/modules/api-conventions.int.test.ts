@@ -1,4 +1,5 @@
 import { ZErrorEnvelope } from '@cabinet/contracts';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../testing/browser.ts';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
@@ -71,6 +72,10 @@ describe('the API conventions', () => {
     expect(doc.openapi).toBe('3.1.0');
     for (const p of ['/api/v1/me', '/api/v1/workspaces', '/api/v1/tokens', '/api/v1/sessions', '/api/v1/tokens/{id}']) expect(doc.paths).toHaveProperty([p]);
     expect(doc.paths['/api/v1/workspaces'].post.requestBody.content['application/json'].schema.properties).toHaveProperty('slug');
+    const validation = await new Validator().validate(doc);
+    expect(validation.errors ?? []).toEqual([]);
+    expect(validation.valid).toBe(true);
+    expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual([]);
     const docs = await fetch(`${t.url}/api/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');

@@ -107,16 +107,40 @@ export function uniqueEmail(prefix = 'user'): string {
 
 export const GOOD_PASSWORD = 'plum-orbit-canvas-42';
 
-/** Signs up a new account through the embedded provider's pages and comes back signed in. */
+/** The newest link of that kind mailed to an address, read from the embedded provider's dev outbox. */
+export async function mailedLink(origin: string, to: string, kind: 'verify' | 'reset'): Promise<string> {
+  const outbox = await new TestBrowser(origin).navigate('/idp/dev/outbox');
+  const mail = outbox.text.split('<article').find((m) => m.includes(`To ${to.replace(/&/g, '&amp;')} `) && m.includes(`/${kind}/`));
+  if (!mail) throw new Error(`no ${kind} link mailed to ${to}`);
+  return /href="([^"]+)"/.exec(mail)![1]!.replace(/&amp;/g, '&');
+}
+
+/**
+ * Signs up a new account through the embedded provider's pages and follows the mailed link, which
+ * confirms the address and comes back signed in.
+ */
 export async function signUp(origin: string, who: { name?: string; email?: string; password?: string; returnTo?: string } = {}) {
   const browser = new TestBrowser(origin);
   const email = who.email ?? uniqueEmail();
   const signIn = await browser.navigate(`/auth/login?returnTo=${encodeURIComponent(who.returnTo ?? '/')}`);
   const signUpPage = await browser.navigate(signIn.url.replace(/\/?$/, '/signup'));
-  const done = await browser.navigate(formAction(signUpPage), {
+  const sent = await browser.navigate(formAction(signUpPage), {
     form: { name: who.name ?? 'Test Person', email, password: who.password ?? GOOD_PASSWORD },
   });
+  if (!sent.text.includes('Check your email')) throw new Error(`sign-up refused (${sent.status}):\n${sent.text.slice(0, 2000)}`);
+  const done = await browser.navigate(await mailedLink(origin, email, 'verify'));
   return { browser, email, page: done, password: who.password ?? GOOD_PASSWORD };
+}
+
+/**
+ * Creates an account on the provider page at `interactionUrl` and, without following the mailed link,
+ * signs in with its password on the same interaction (what a provider without a readable outbox allows).
+ */
+export async function signUpWithPassword(browser: TestBrowser, interactionUrl: string, form: { name: string; email: string; password: string }, init: { maxRedirects?: number } = {}) {
+  const signUpPage = await browser.navigate(`${interactionUrl}/signup`);
+  await browser.navigate(formAction(signUpPage), { form });
+  const signInPage = await browser.navigate(interactionUrl);
+  return browser.navigate(formAction(signInPage), { form: { email: form.email, password: form.password }, ...init });
 }
 
 /** Signs in with an existing account through the provider's sign-in page. */

@@ -6,13 +6,16 @@ import * as Y from 'yjs';
 /** Clients of a test server's collaboration socket, as scripts or browsers open it; `destroyAll` closes them. */
 export function collabClients(baseUrl: string) {
   const open: HocuspocusProvider[] = [];
+  const sockets: HocuspocusProviderWebsocket[] = [];
   /** `headers` stand for a browser's cookie and Origin. */
   function connect(documentId: string, token: string, headers: Record<string, string> = {}) {
     const document = new Y.Doc();
-    const outcome = { failed: undefined as string | undefined, synced: false, closed: undefined as string | undefined };
+    const outcome = { failed: undefined as string | undefined, synced: false, closed: undefined as string | undefined, stateless: [] as string[] };
     class BrowserLikeSocket extends WebSocket {
       constructor(url: string, protocols?: string | string[]) {
         super(url, protocols, { headers });
+        // A socket closed while it connects (a test ending) reports it here, not to the process.
+        this.on('error', () => {});
       }
     }
     const websocketProvider = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}/collab`, WebSocketPolyfill: BrowserLikeSocket });
@@ -23,17 +26,23 @@ export function collabClients(baseUrl: string) {
       token,
       onAuthenticationFailed: ({ reason }) => void (outcome.failed = reason),
       onSynced: () => void (outcome.synced = true),
+      onStateless: ({ payload }) => void outcome.stateless.push(payload),
       // The server ends this document's connection with a reason (the socket may carry others).
       onClose: ({ event }) => void (outcome.closed = event.reason || String(event.code)),
     });
     // A provider given its own socket does not attach by itself.
     provider.attach();
     open.push(provider);
+    sockets.push(websocketProvider);
     return { provider, document, outcome };
   }
   return {
     connect,
-    destroyAll: () => open.forEach((p) => p.destroy()),
+    /** Closes every document, then every socket (a provider given its socket leaves it open, as a browser tab moving on would). */
+    destroyAll: () => {
+      open.forEach((p) => p.destroy());
+      sockets.forEach((s) => s.destroy());
+    },
   };
 }
 

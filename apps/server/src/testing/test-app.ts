@@ -30,8 +30,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A real Cabinet server on a loopback port with its own data folder and database. */
-export async function startTestApp(settings: Record<string, string> = {}, shared?: { db?: TestDatabase }): Promise<TestApp> {
+/** A real Cabinet server on a loopback port with its own data folder and database (and, given `webDist`, that browser app). */
+export async function startTestApp(settings: Record<string, string> = {}, shared?: { db?: TestDatabase; webDist?: string }): Promise<TestApp> {
   const port = settings.PORT ? Number(settings.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-test-'));
   const url = `http://127.0.0.1:${port}`;
@@ -45,7 +45,7 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
   });
   const db = shared?.db ?? (await createTestDatabase());
   const ctx = await createContext(env, db.database);
-  const app = await buildApp(ctx, { webDist: path.join(dataDir, 'no-web-build') });
+  const app = await buildApp(ctx, { webDist: shared?.webDist ?? path.join(dataDir, 'no-web-build') });
   await app.listen({ port, host: '127.0.0.1' });
   return {
     url,

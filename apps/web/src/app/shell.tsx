@@ -1,4 +1,4 @@
-import { AppShell, Burger, Group, NavLink, Progress, ScrollArea, Stack, Text } from '@mantine/core';
+import { AppShell, Burger, Group, NavLink, Progress, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconBuilding, IconClock, IconFolder, IconHome, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
@@ -40,7 +40,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        <AppShell.Section grow component={ScrollArea}>
+        <AppShell.Section grow style={{ overflowY: 'auto' }}>
           {base &&
             SECTIONS.map((s) => {
               const to = s.path === 'workspace' ? `${base}/f/${workspace?.rootId}` : s.path ? `${base}/${s.path}` : base;
@@ -59,7 +59,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
               );
             })}
         </AppShell.Section>
-        {workspace && (
+        {workspace && workspace.usedBytes !== null && (
           <AppShell.Section p="xs">
             <Stack gap={4}>
               <Text size="xs" c="dimmed">

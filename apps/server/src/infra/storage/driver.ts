@@ -43,10 +43,11 @@ export interface StorageDriver {
   check(): Promise<void>;
   createMultipart(key: string, contentType: string): Promise<string>;
   /**
-   * A URL to PUT one part to. `onlyPart`: the part is the whole object (a one-part upload), so a
-   * driver that sees the bytes may hash them on the way and spare completion a read.
+   * A URL to PUT one part of exactly `size` bytes to: the storage refuses a body of any other
+   * length, and stops reading at the first byte over. `onlyPart`: the part is the whole object (a
+   * one-part upload), so a driver that sees the bytes may hash them on the way and spare completion a read.
    */
-  signPart(key: string, uploadId: string, partNumber: number, ttlSeconds: number, options?: { onlyPart?: boolean }): Promise<SignedRequest>;
+  signPart(key: string, uploadId: string, partNumber: number, size: number, ttlSeconds: number, options?: { onlyPart?: boolean }): Promise<SignedRequest>;
   /** Every part received so far, in part order. An unknown or aborted upload is `upload_expired`. */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
   /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { LOCAL_BLOB_PATH, LOCAL_PART_PATH, type LocalStorage } from './local.ts';
+import { LOCAL_BLOB_PATH, LOCAL_PART_PATH, partLengthRefused, type LocalStorage } from './local.ts';
 
 /** Parses a single `Range: bytes=a-b` against a size; null for the whole file, 'unsatisfiable' when out of bounds. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
@@ -35,10 +35,17 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
       { schema: { hide: true }, config: { public: true } },
       async (req, reply) => {
         const params = storage.signer.verify(`${LOCAL_PART_PATH}/${req.params.uploadId}/${req.params.partNumber}`, req.query);
-        if (!params?.k) throw new AppError('forbidden', 'This upload link is invalid or has expired.');
+        if (!params?.k || !params.l) throw new AppError('forbidden', 'This upload link is invalid or has expired.');
         const partNumber = Number(req.params.partNumber);
         if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new AppError('invalid_input', 'Part numbers run from 1 to 10,000.');
-        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, req.raw, { hash: params.w === '1' });
+        const length = Number(params.l);
+        // A body that says it has another length is refused unread; the connection closes rather than take the rest.
+        const declared = req.headers['content-length'];
+        if (declared !== undefined && Number(declared) !== length) {
+          reply.header('connection', 'close');
+          throw partLengthRefused(length);
+        }
+        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, length, req.raw, { hash: params.w === '1' });
         return reply.header('etag', `"${part.etag}"`).code(200).send();
       },
     );

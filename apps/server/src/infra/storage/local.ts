@@ -10,7 +10,6 @@ import { UrlSigner } from './url-signer.ts';
 
 export const LOCAL_PART_PATH = '/storage/parts';
 export const LOCAL_BLOB_PATH = '/storage/blob';
-const MAX_PART_BYTES = 5 * 1024 ** 3;
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,500}$/;
 const UPLOAD_ID = /^[0-9a-f-]{36}$/;
 /**
@@ -24,8 +23,12 @@ const READ_WHOLE_BYTES = 1024 * 1024;
 export interface LocalStorage extends StorageDriver {
   readonly kind: 'local';
   readonly signer: UrlSigner;
-  /** Streams one part to disk: written under a temporary name, fsynced, then renamed. */
-  writePart(key: string, uploadId: string, partNumber: number, body: Readable, options?: { hash?: boolean }): Promise<StoredPart>;
+  /**
+   * Streams one part of `length` bytes to disk: written under a temporary name, fsynced, then
+   * renamed. A body of another length is refused, the temporary file removed; reading stops at
+   * the first byte over.
+   */
+  writePart(key: string, uploadId: string, partNumber: number, length: number, body: Readable, options?: { hash?: boolean }): Promise<StoredPart>;
   /** Removes temporary files a crash may have left behind. */
   removeTemporaryFiles(): Promise<number>;
 }
@@ -151,6 +154,9 @@ async function* readParts(dir: string, parts: PartFile[], start: number, end: nu
   }
 }
 
+/** A part's length is fixed when its URL is signed, as S3 fixes it in a presigned URL's signature. */
+export const partLengthRefused = (length: number) => new AppError('invalid_input', `This part is ${length} bytes long; send exactly that many.`, { partSize: length });
+
 const notFound = (error: unknown) => (error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR';
 
 export function localStorage(root: string, publicUrl: string, secret: string): LocalStorage {
@@ -206,30 +212,39 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
       return uploadId;
     },
 
-    async signPart(key, uploadId, partNumber, ttlSeconds, options): Promise<SignedRequest> {
-      const { url, expiresAt } = signer.sign(`${LOCAL_PART_PATH}/${uploadId}/${partNumber}`, { k: key, ...(options?.onlyPart ? { w: '1' } : {}) }, ttlSeconds);
+    async signPart(key, uploadId, partNumber, size, ttlSeconds, options): Promise<SignedRequest> {
+      const { url, expiresAt } = signer.sign(`${LOCAL_PART_PATH}/${uploadId}/${partNumber}`, { k: key, l: String(size), ...(options?.onlyPart ? { w: '1' } : {}) }, ttlSeconds);
       return { method: 'PUT', url, expiresAt };
     },
 
-    async writePart(key, uploadId, partNumber, body, options) {
+    async writePart(key, uploadId, partNumber, length, body, options) {
       // The ETag only has to tell one sending of a part from another, and which came later: a UUIDv7's hex.
       const etag = uuidv7().replace(/-/g, '');
       // A part that is the whole object is hashed on its way to disk: completing it then reads nothing.
       const hash = options?.hash ? createHash('sha256') : undefined;
       let size = 0;
-      // A part sent again is written beside the earlier one; listing and completing take the later.
+      // A part sent again is written beside the earlier one, which then goes (as S3 replaces a part):
+      // sendings must not pile up past the declared size. Listing and completing take the later.
+      const dir = uploadDir(key, uploadId);
       await writeDurably(
-        uploadDir(key, uploadId),
+        dir,
         async (put) => {
           for await (const chunk of body as AsyncIterable<Buffer>) {
             size += chunk.length;
-            if (size > MAX_PART_BYTES) throw new AppError('invalid_input', 'A part holds at most 5 GiB.');
+            // Leaving the loop destroys the body, so not one byte more is read.
+            if (size > length) throw partLengthRefused(length);
             hash?.update(chunk);
             await put(chunk);
           }
+          if (size !== length) throw partLengthRefused(length);
         },
         () => `${partNumber}.${etag}.${size}${hash ? `.${hash.digest('hex')}` : ''}.part`,
       );
+      // Gone meanwhile (completed or cancelled): nothing left to replace.
+      for (const file of await readdir(dir).catch(() => [])) {
+        const m = PART_FILE.exec(file);
+        if (m && Number(m[1]) === partNumber && m[2]! < etag) await rm(path.join(dir, file), { force: true });
+      }
       return { partNumber, etag, size };
     },
 
@@ -238,40 +253,45 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
     },
 
     async completeMultipart(key, uploadId, wanted) {
-      const dir = uploadDir(key, uploadId);
-      const listing = await partsOfUpload(dir);
-      const have = new Map(listing.parts.map((p) => [p.partNumber, p]));
-      const chosen: PartFile[] = [];
-      for (const p of wanted) {
-        const part = have.get(p.partNumber);
-        if (!part || part.etag !== p.etag.replace(/"/g, '')) throw new AppError('invalid_input', `Part ${p.partNumber} is missing or differs.`, { partNumber: p.partNumber });
-        chosen.push(part);
-      }
-      // The parts are already on disk, synced: the object is those parts, so joining them costs
-      // one read (for the SHA-256, from the page cache) instead of a second write.
-      let sha256 = chosen.length === 1 ? chosen[0]!.sha256 : undefined;
-      if (!sha256) {
-        const hash = createHash('sha256');
-        for (const part of chosen) await hashPart(hash, path.join(dir, part.file), part.size);
-        sha256 = hash.digest('hex');
-      }
-      // Earlier sendings of a part, parts not asked for and temporary files do not go with the object.
-      const kept = new Set(chosen.map((p) => p.file));
-      for (const name of listing.names) if (!kept.has(name)) await rm(path.join(dir, name), { force: true });
-      // The parts' names must last before the folder moves into place, and the move before the
-      // caller records the object.
-      await fsyncPath(dir);
-      const final = pathOf(key);
-      const parent = path.dirname(final);
-      await ensureFolder(parent);
-      await rename(dir, final).catch(async (error: unknown) => {
-        if (!notFound(error)) throw error;
-        made.delete(parent);
+      // A call completing the same upload at once may move the parts away mid-way: the upload is then gone here.
+      try {
+        const dir = uploadDir(key, uploadId);
+        const listing = await partsOfUpload(dir);
+        const have = new Map(listing.parts.map((p) => [p.partNumber, p]));
+        const chosen: PartFile[] = [];
+        for (const p of wanted) {
+          const part = have.get(p.partNumber);
+          if (!part || part.etag !== p.etag.replace(/"/g, '')) throw new AppError('invalid_input', `Part ${p.partNumber} is missing or differs.`, { partNumber: p.partNumber });
+          chosen.push(part);
+        }
+        // The parts are already on disk, synced: the object is those parts, so joining them costs
+        // one read (for the SHA-256, from the page cache) instead of a second write.
+        let sha256 = chosen.length === 1 ? chosen[0]!.sha256 : undefined;
+        if (!sha256) {
+          const hash = createHash('sha256');
+          for (const part of chosen) await hashPart(hash, path.join(dir, part.file), part.size);
+          sha256 = hash.digest('hex');
+        }
+        // Earlier sendings of a part, parts not asked for and temporary files do not go with the object.
+        const kept = new Set(chosen.map((p) => p.file));
+        for (const name of listing.names) if (!kept.has(name)) await rm(path.join(dir, name), { force: true });
+        // The parts' names must last before the folder moves into place, and the move before the
+        // caller records the object.
+        await fsyncPath(dir);
+        const final = pathOf(key);
+        const parent = path.dirname(final);
         await ensureFolder(parent);
-        await rename(dir, final);
-      });
-      await syncFolder(parent);
-      return { size: chosen.reduce((sum, p) => sum + p.size, 0), sha256 };
+        await rename(dir, final).catch(async (error: unknown) => {
+          if (!notFound(error)) throw error;
+          made.delete(parent);
+          await ensureFolder(parent);
+          await rename(dir, final);
+        });
+        await syncFolder(parent);
+        return { size: chosen.reduce((sum, p) => sum + p.size, 0), sha256 };
+      } catch (error) {
+        throw notFound(error) ? new AppError('upload_expired') : error;
+      }
     },
 
     async abortMultipart(key, uploadId) {

@@ -79,8 +79,12 @@ export function s3Storage(settings: S3Settings): StorageDriver {
       return res.UploadId!;
     },
 
-    async signPart(key, uploadId, partNumber, ttlSeconds) {
-      const url = await getSignedUrl(client, new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }), { expiresIn: ttlSeconds });
+    async signPart(key, uploadId, partNumber, size, ttlSeconds) {
+      // The length is signed as a header: the bucket refuses a body of any other length.
+      const url = await getSignedUrl(client, new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, ContentLength: size }), {
+        expiresIn: ttlSeconds,
+        signableHeaders: new Set(['content-length']),
+      });
       return { method: 'PUT', url, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
     },
 

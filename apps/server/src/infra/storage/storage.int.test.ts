@@ -1,4 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '@cabinet/contracts';
 import { AppError } from '../../errors.ts';
@@ -42,7 +44,7 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
     const uploadId = await storage.createMultipart(key, 'application/octet-stream');
     const etags: string[] = [];
     for (const i of [2, 0, 1]) {
-      const signed = await storage.signPart(key, uploadId, i + 1, 600);
+      const signed = await storage.signPart(key, uploadId, i + 1, parts[i]!.length, 600);
       expect(signed.method).toBe('PUT');
       const res = await put(signed.url, parts[i]!);
       expect(res.status, await res.clone().text()).toBe(200);
@@ -81,8 +83,8 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
   it('replaces a part sent twice with the later bytes', async () => {
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'text/plain');
-    await put((await storage.signPart(key, uploadId, 1, 60)).url, Buffer.from('first'));
-    const second = await put((await storage.signPart(key, uploadId, 1, 60)).url, Buffer.from('second!'));
+    await put((await storage.signPart(key, uploadId, 1, 5, 60)).url, Buffer.from('first'));
+    const second = await put((await storage.signPart(key, uploadId, 1, 7, 60)).url, Buffer.from('second!'));
     const listed = await storage.listParts(key, uploadId);
     expect(listed).toEqual([{ partNumber: 1, size: 7, etag: second.headers.get('etag')!.replace(/"/g, '') }]);
     await storage.abortMultipart(key, uploadId);
@@ -91,7 +93,7 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
   it('forgets an aborted upload', async () => {
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'text/plain');
-    await put((await storage.signPart(key, uploadId, 1, 60)).url, Buffer.from('bytes'));
+    await put((await storage.signPart(key, uploadId, 1, 5, 60)).url, Buffer.from('bytes'));
     await storage.abortMultipart(key, uploadId);
     const error = await storage.listParts(key, uploadId).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
@@ -99,16 +101,27 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
     expect(await storage.stat(key)).toBeNull();
   });
 
+  it('takes a part of exactly the length it was signed for', async () => {
+    const key = `test/${uuidv7()}`;
+    const uploadId = await storage.createMultipart(key, 'text/plain');
+    const { url } = await storage.signPart(key, uploadId, 1, 5, 60);
+    for (const body of ['too long', 'shor', '']) expect((await put(url, Buffer.from(body))).ok, body).toBe(false);
+    expect(await storage.listParts(key, uploadId)).toEqual([]);
+    expect((await put(url, Buffer.from('exact'))).status).toBe(200);
+    expect((await storage.listParts(key, uploadId)).map((p) => p.size)).toEqual([5]);
+    await storage.abortMultipart(key, uploadId);
+  });
+
   it('refuses a tampered or expired signature', async () => {
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'text/plain');
-    const signed = new URL((await storage.signPart(key, uploadId, 1, 60)).url);
+    const signed = new URL((await storage.signPart(key, uploadId, 1, 1, 60)).url);
     const other = new URL(signed);
     other.pathname = other.pathname.replace(/\/1$/, '/2').replace(/partNumber=1/, 'partNumber=2');
     other.searchParams.set('partNumber', other.searchParams.has('partNumber') ? '2' : '');
     if (!other.searchParams.get('partNumber')) other.searchParams.delete('partNumber');
     expect((await put(other.href, Buffer.from('x'))).status).toBe(403);
-    const expired = await storage.signPart(key, uploadId, 1, 1);
+    const expired = await storage.signPart(key, uploadId, 1, 1, 1);
     await new Promise((r) => setTimeout(r, 2100));
     expect((await put(expired.url, Buffer.from('x'))).status).toBe(403);
     expect(await storage.listParts(key, uploadId)).toEqual([]);
@@ -124,5 +137,36 @@ describe('storage that cannot be reached', () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('storage_unavailable');
     await expect(storage.check()).rejects.toThrow();
+  });
+});
+
+describe('parts sent to local disk without a length', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ STORAGE_DRIVER: 'local', PORT: String(await freePort()) });
+  });
+  afterAll(() => t.close());
+
+  it('are read up to the first byte past the signed length, then the request is cut off and nothing is kept', async () => {
+    const storage = t.ctx.storage;
+    const key = `test/${uuidv7()}`;
+    const uploadId = await storage.createMultipart(key, 'application/octet-stream');
+    const { url } = await storage.signPart(key, uploadId, 1, 1, 60);
+    // 256 MiB offered a MiB at a time, chunked: the sender can only tell how much was taken by how much it was asked for.
+    let offered = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (offered === 256) return controller.close();
+        offered++;
+        controller.enqueue(new Uint8Array(MiB));
+      },
+    });
+    const sent = await fetch(url, { method: 'PUT', body, duplex: 'half' } as RequestInit).then((r) => r.status, (e: unknown) => e);
+    expect(sent === 400 || sent instanceof TypeError, String(sent)).toBe(true);
+    expect(offered).toBeLessThan(64);
+    expect(await storage.listParts(key, uploadId)).toEqual([]);
+    const folder = path.join(t.ctx.env.DATA_DIR, 'blobs', 'multipart');
+    await expect.poll(async () => (await Promise.all((await readdir(folder)).map((d) => readdir(path.join(folder, d))))).flat()).toEqual([]);
+    await storage.abortMultipart(key, uploadId);
   });
 });

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formAction, GOOD_PASSWORD, hiddenFields, signIn, signUp, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
+import { formAction, GOOD_PASSWORD, hiddenFields, mailedLink, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail, type Page } from '../../testing/browser.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
+const alertText = (page: Page) => /role="alert">([^<]*)/.exec(page.text)?.[1];
 beforeAll(async () => {
-  t = await startTestApp();
+  // Many sign-ins from one address in a minute; the limit itself is tested on an app of its own.
+  t = await startTestApp({ IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000' });
 });
 afterAll(() => t.close());
 
@@ -39,6 +41,16 @@ describe('signing in through the embedded provider', () => {
     expect(b.body.user.id).toBe(a.body.user.id);
   });
 
+  it('comes back to this site whatever returnTo says, and never fails after making the session', async () => {
+    const { email, password } = await signUp(t.url);
+    for (const returnTo of ['/\t/evil.example/', '/\\evil.example', '/.//evil.example/', '/a/..//evil.example/', '/x\nSet-Cookie: a=b', '/%0A']) {
+      const { browser, page } = await signIn(t.url, email, password, returnTo);
+      expect(page.status, JSON.stringify(returnTo)).toBe(200);
+      expect(new URL(page.url).origin).toBe(t.url);
+      expect((await browser.api('GET', '/api/v1/me')).status).toBe(200);
+    }
+  });
+
   it('says clearly when the password is wrong and creates no session', async () => {
     const { email } = await signUp(t.url);
     const { browser, page } = await signIn(t.url, email, 'not-the-password-at-all');
@@ -58,21 +70,86 @@ describe('signing in through the embedded provider', () => {
     expect(common.text).toContain('Password is too common');
   });
 
-  it('locks an account after five failures, even against the right password', async () => {
+  it('locks an account after five failures, even against the right password, and says no more than for any failure', async () => {
     const { email } = await signUp(t.url);
     for (let i = 0; i < 5; i++) await signIn(t.url, email, `wrong-password-${i}`);
-    const { page } = await signIn(t.url, email, GOOD_PASSWORD);
-    expect(page.status).toBe(423);
-    expect(page.text).toContain('This account is locked');
+    const locked = (await signIn(t.url, email, GOOD_PASSWORD)).page;
+    const unknown = (await signIn(t.url, uniqueEmail('nobody'), GOOD_PASSWORD)).page;
+    expect(locked.status).toBe(401);
+    expect(alertText(locked)).toBe(alertText(unknown));
+    expect(alertText(locked)).toContain('Wrong email or password.');
+  });
+
+  it('sends a link to confirm the address, which the claim then carries into Cabinet', async () => {
+    const { browser } = await signUp(t.url);
+    expect((await browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(true);
+  });
+
+  it('lets a person sign in before confirming, and confirm later from another browser with their password', async () => {
+    const browser = new TestBrowser(t.url);
+    const email = uniqueEmail();
+    const login = await browser.navigate('/auth/login');
+    await signUpWithPassword(browser, login.url, { name: 'Later', email, password: GOOD_PASSWORD });
+    expect((await browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(false);
+
+    const elsewhere = new TestBrowser(t.url);
+    const confirm = await elsewhere.navigate(await mailedLink(t.url, email, 'verify'));
+    expect(confirm.text).toContain('Confirm your email');
+    expect((await elsewhere.navigate(formAction(confirm), { form: { password: 'not-the-password-at-all' } })).status).toBe(401);
+    const done = await elsewhere.navigate(formAction(confirm), { form: { password: GOOD_PASSWORD } });
+    expect(done.text).toContain('Email confirmed');
+    expect((await elsewhere.navigate(await mailedLink(t.url, email, 'verify'))).status).toBe(410);
+
+    // The next sign-in brings the verified claim.
+    const again = await signIn(t.url, email, GOOD_PASSWORD);
+    expect((await again.browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(true);
+  });
+
+  it('answers a sign-up with a taken address as it answers a new one, and mails the owner instead', async () => {
+    const owner = await signUp(t.url, { name: 'Owner' });
+    const attempt = async (email: string) => {
+      const browser = new TestBrowser(t.url);
+      const login = await browser.navigate('/auth/login');
+      const form = await browser.navigate(`${login.url}/signup`);
+      const page = await browser.navigate(formAction(form), { form: { name: 'Someone', email, password: 'another-good-passphrase-9' } });
+      return { status: page.status, text: page.text.replaceAll(email, 'EMAIL').replace(/interaction\/[^/"]+/g, 'interaction/UID') };
+    };
+    const fresh = await attempt(uniqueEmail());
+    const taken = await attempt(owner.email);
+    expect(taken).toEqual(fresh);
+    expect(taken.text).toContain('Check your email');
+    const outbox = await new TestBrowser(t.url).navigate('/idp/dev/outbox');
+    expect(outbox.text).toContain('You already have a Cabinet account');
+    // The address still has its one account, with the owner's password.
+    expect((await signIn(t.url, owner.email, 'another-good-passphrase-9')).page.status).toBe(401);
+    expect((await (await signIn(t.url, owner.email, owner.password)).browser.api('GET', '/api/v1/me')).body.user.name).toBe('Owner');
+  });
+
+  it('limits sign-ups and resent links per network address', async () => {
+    const strict = await startTestApp({ IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '2' });
+    try {
+      const browser = new TestBrowser(strict.url);
+      const login = await browser.navigate('/auth/login');
+      const form = await browser.navigate(`${login.url}/signup`);
+      const email = uniqueEmail();
+      const first = await browser.navigate(formAction(form), { form: { name: 'One', email, password: GOOD_PASSWORD } });
+      expect(first.text).toContain('Check your email');
+      const resent = await browser.navigate(formAction(first), { form: hiddenFields(first) });
+      expect(resent.text).toContain('We sent the link to');
+      const third = await browser.navigate(formAction(form), { form: { name: 'Three', email: uniqueEmail(), password: GOOD_PASSWORD } });
+      expect(third.status).toBe(429);
+      expect(third.text).toContain('Too many sign-ups');
+    } finally {
+      await strict.close();
+    }
   });
 
   it('refuses a tampered or replayed state without creating a session', async () => {
     const browser = new TestBrowser(t.url);
     const page = await browser.navigate('/auth/login?returnTo=/account');
     const email = uniqueEmail();
-    const signup = await browser.navigate(page.url + '/signup');
     // Stop at the callback to replay it.
-    let res = await browser.navigate(formAction(signup), { form: { name: 'Replay', email, password: GOOD_PASSWORD }, maxRedirects: 0 });
+    let res = await signUpWithPassword(browser, page.url, { name: 'Replay', email, password: GOOD_PASSWORD }, { maxRedirects: 0 });
     while (!res.headers.get('location')?.includes('/auth/callback')) {
       res = await browser.navigate(res.headers.get('location')!, { maxRedirects: 0 });
     }
@@ -94,8 +171,7 @@ describe('signing in through the embedded provider', () => {
     const browser = new TestBrowser(t.url);
     const page = await browser.navigate('/auth/login');
     await t.ctx.db.updateTable('auth_requests').set({ nonce: 'some-other-nonce' }).execute();
-    const signup = await browser.navigate(page.url + '/signup');
-    const done = await browser.navigate(formAction(signup), { form: { name: 'Nonce', email: uniqueEmail(), password: GOOD_PASSWORD } });
+    const done = await signUpWithPassword(browser, page.url, { name: 'Nonce', email: uniqueEmail(), password: GOOD_PASSWORD });
     expect(done.url).toBe(`${t.url}/signin?error=sign_in_failed`);
     expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
   });
@@ -164,5 +240,26 @@ describe('sessions', () => {
     expect((await browser.api('GET', '/api/v1/me')).body.error.code).toBe('unauthenticated');
     const bearer = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(bearer.status).toBe(401);
+  });
+});
+
+describe('the provider pages and the API docs', () => {
+  const expectHardened = (headers: Headers, what: string) => {
+    expect(headers.get('content-security-policy'), what).toMatch(/frame-ancestors 'none'/);
+    expect(headers.get('content-security-policy'), what).toMatch(/default-src '(none|self)'/);
+    expect(headers.get('x-frame-options'), what).toBe('DENY');
+    expect(headers.get('x-content-type-options'), what).toBe('nosniff');
+    expect(headers.get('referrer-policy'), what).toBeTruthy();
+  };
+
+  it('refuse framing and sniffing and allow no foreign content, hijacked answers of the provider included', async () => {
+    const browser = new TestBrowser(t.url);
+    const signInPage = await browser.navigate('/auth/login');
+    expectHardened(signInPage.headers, 'sign-in page');
+    expectHardened((await browser.navigate(`${signInPage.url}/signup`)).headers, 'sign-up page');
+    expectHardened((await browser.navigate('/idp/forgot')).headers, 'forgot page');
+    expectHardened((await browser.navigate('/idp/auth?client_id=nobody')).headers, 'provider error page');
+    expectHardened((await browser.navigate('/api/docs')).headers, 'API docs');
+    expectHardened((await browser.navigate('/api/docs/static/index.html')).headers, 'API docs page');
   });
 });

@@ -12,11 +12,26 @@ import { findSessionById } from '../sessions/sessions.repo.ts';
 const STATE_COOKIE = 'cabinet_auth_state';
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 
-/** Only a path on this site: never an absolute or protocol-relative URL (no open redirect). */
-export function safeReturnTo(value: unknown): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';
-  if (value.startsWith('/auth/') || value.startsWith('/signin')) return '/';
-  return value.slice(0, 2000);
+/**
+ * Only a path on this site (no open redirect). The value is resolved as a browser would resolve it
+ * (tabs and newlines dropped, backslashes read as slashes), so any spelling that lands on another
+ * origin, now or once sent back as a Location, is refused; control characters are refused outright. Anything refused becomes `/`.
+ */
+export function safeReturnTo(value: unknown, publicUrl: string): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.length > 2000 || /\p{Cc}/u.test(value)) return '/';
+  const origin = new URL(publicUrl).origin;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return '/';
+  }
+  // A path that resolves to `//host` (from `/.//host` or `/a/..//host`) would leave the site as a Location.
+  // The browser's router matches paths whatever their case, so the sign-in pages are refused in any case.
+  const path = url.pathname;
+  const lower = path.toLowerCase();
+  if (url.origin !== origin || path.startsWith('//') || lower.startsWith('/auth/') || lower.startsWith('/signin')) return '/';
+  return path + url.search + url.hash;
 }
 
 /** Browser routes of the sign-in flow (redirects, not JSON). */
@@ -37,7 +52,7 @@ export async function authBrowserRoutes(app: FastifyInstance, ctx: AppContext) {
       stateHash: sha256(start.state),
       nonce: start.nonce,
       codeVerifier: start.codeVerifier,
-      returnTo: safeReturnTo(req.query.returnTo),
+      returnTo: safeReturnTo(req.query.returnTo, ctx.env.PUBLIC_URL),
       expiresAt: new Date(Date.now() + SIGN_IN_WINDOW_MS),
     });
     // Binds the flow to this browser: a callback carrying someone else's state is refused.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formAction, GOOD_PASSWORD, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
+import { GOOD_PASSWORD, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { startStandaloneIdp, type StandaloneIdp } from '../../testing/standalone-idp.ts';
 
@@ -27,9 +27,8 @@ describe('a hosted identity provider on another port', () => {
     const browser = new TestBrowser(t.url);
     const page = await browser.navigate('/auth/login?returnTo=/account');
     expect(page.url.startsWith(idp.issuer)).toBe(true);
-    const signup = await browser.navigate(`${page.url}/signup`);
     const email = uniqueEmail('hosted');
-    const done = await browser.navigate(formAction(signup), { form: { name: 'Hosted Person', email, password: GOOD_PASSWORD } });
+    const done = await signUpWithPassword(browser, page.url, { name: 'Hosted Person', email, password: GOOD_PASSWORD });
     expect(done.url).toBe(`${t.url}/account`);
     const me = await browser.api('GET', '/api/v1/me');
     expect(me.body.user).toMatchObject({ email, name: 'Hosted Person' });
@@ -87,12 +86,25 @@ describe('an ID token past its expiry', () => {
     try {
       const browser = new TestBrowser(t.url);
       const page = await browser.navigate('/auth/login');
-      const signup = await browser.navigate(`${page.url}/signup`);
-      const done = await browser.navigate(formAction(signup), { form: { name: 'Late', email: uniqueEmail(), password: GOOD_PASSWORD } });
+      const done = await signUpWithPassword(browser, page.url, { name: 'Late', email: uniqueEmail(), password: GOOD_PASSWORD });
       expect(done.url).toBe(`${t.url}/signin?error=sign_in_failed`);
       expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
     } finally {
       await t.close();
+      await idp.close();
+    }
+  });
+});
+
+describe('the provider on its own', () => {
+  it('sends its pages with a content policy that refuses framing', async () => {
+    const idp = await startStandaloneIdp('http://127.0.0.1:1');
+    try {
+      const res = await fetch(`${idp.issuer}/forgot`);
+      expect(res.headers.get('content-security-policy')).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    } finally {
       await idp.close();
     }
   });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { formAction, GOOD_PASSWORD, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
+import { formAction, GOOD_PASSWORD, mailedLink, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -25,6 +25,8 @@ it('resets a forgotten password through a mailed link, once, and unlocks the acc
   const forgot = await browser.navigate(signInPage.text.match(/href="([^"]*\/forgot[^"]*)"/)![1]!.replace(/&amp;/g, '&'));
   const sent = await browser.navigate(formAction(forgot), { form: { email } });
   expect(sent.text).toContain('If an account exists for that address');
+  // No mail server here: a person on this machine is told where the mail waits.
+  expect(sent.text).toContain('the message waits in its <a href="/idp/dev/outbox">outbox</a>');
 
   const mail = lastMailTo(email);
   expect(mail.subject).toBe('Reset your Cabinet password');
@@ -40,6 +42,28 @@ it('resets a forgotten password through a mailed link, once, and unlocks the acc
   expect((await signIn(t.url, email, GOOD_PASSWORD)).page.text).toContain('Wrong email or password.');
   const ok = await signIn(t.url, email, 'a-brand-new-passphrase-7');
   expect((await ok.browser.api('GET', '/api/v1/me')).status).toBe(200);
+});
+
+it('ends every session of the account, with Cabinet and with the provider, when its password is reset', async () => {
+  const first = await signUp(t.url);
+  const second = await signIn(t.url, first.email, first.password);
+  const user = await t.ctx.db.selectFrom('users').selectAll().where('email', '=', first.email).executeTakeFirstOrThrow();
+  const providerState = () =>
+    t.ctx.database.sql.query<{ kind: string }>(`SELECT kind FROM idp_payloads WHERE payload->>'accountId' = $1`, [user.subject]);
+  expect((await providerState()).map((r) => r.kind)).toEqual(expect.arrayContaining(['Session', 'Grant']));
+
+  const forgot = await new TestBrowser(t.url).navigate('/idp/forgot');
+  await new TestBrowser(t.url).navigate(formAction(forgot), { form: { email: first.email } });
+  const resetBrowser = new TestBrowser(t.url);
+  const resetPage = await resetBrowser.navigate(await mailedLink(t.url, first.email, 'reset'));
+  expect((await resetBrowser.navigate(formAction(resetPage), { form: { password: 'a-brand-new-passphrase-7' } })).text).toContain('Password changed');
+
+  for (const browser of [first.browser, second.browser]) expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+  expect(await providerState()).toEqual([]);
+  // The provider no longer knows the browser: signing in asks for the (new) password.
+  const again = await first.browser.navigate('/auth/login');
+  expect(again.url).toContain('/idp/interaction/');
+  expect(again.text).toContain('Sign in');
 });
 
 it('answers the same for an unknown address and sends nothing', async () => {
@@ -58,4 +82,59 @@ it('shows the dev outbox to the operator on a local installation', async () => {
   const outbox = await browser.navigate('/idp/dev/outbox');
   expect(outbox.status).toBe(200);
   expect(outbox.text).toContain(`To ${email}`);
+});
+
+it('keeps the dev outbox from any caller that is not on this machine', async () => {
+  const { email } = await signUp(t.url);
+  const browser = new TestBrowser(t.url);
+  const forgot = await browser.navigate('/idp/forgot');
+  await browser.navigate(formAction(forgot), { form: { email } });
+  const remote = await t.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '192.0.2.10' });
+  expect(remote.statusCode).toBe(404);
+  expect(remote.body).not.toContain('/idp/reset/');
+  const mapped = await t.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '::ffff:192.0.2.10', headers: { 'x-forwarded-for': '127.0.0.1' } });
+  expect(mapped.statusCode).toBe(404);
+  const local = await t.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '::1' });
+  expect(local.statusCode).toBe(200);
+  expect(local.body).toContain(`To ${email}`);
+});
+
+it('has no dev outbox behind a proxy, where every caller looks local', async () => {
+  const behindProxy = await startTestApp({ TRUST_PROXY: 'true' });
+  try {
+    const browser = new TestBrowser(behindProxy.url);
+    const email = uniqueEmail();
+    const login = await browser.navigate('/auth/login');
+    await signUpWithPassword(browser, login.url, { name: 'Proxied', email, password: GOOD_PASSWORD });
+    expect(readdirSync(path.join(behindProxy.dataDir, 'outbox'))).not.toEqual([]);
+    const outbox = await browser.navigate('/idp/dev/outbox');
+    expect(outbox.status).toBe(404);
+    expect(outbox.text).not.toContain(email);
+  } finally {
+    await behindProxy.close();
+  }
+});
+
+it('confirms the address with the reset, whose link went there: an address left unconfirmed is not stuck for good', async () => {
+  const browser = new TestBrowser(t.url);
+  const email = uniqueEmail();
+  const login = await browser.navigate('/auth/login');
+  await signUpWithPassword(browser, login.url, { name: 'Never confirmed', email, password: GOOD_PASSWORD });
+  expect((await browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(false);
+  // The confirmation link runs out.
+  await t.ctx.database.sql.query(
+    `UPDATE idp_email_verifications SET expires_at = now() - interval '1 minute' WHERE account_id = (SELECT id FROM idp_accounts WHERE email = $1)`,
+    [email],
+  );
+  const expired = await new TestBrowser(t.url).navigate(await mailedLink(t.url, email, 'verify'));
+  expect(expired.status).toBe(410);
+  expect(expired.text).toContain('Forgot password?');
+
+  const forgot = await new TestBrowser(t.url).navigate('/idp/forgot');
+  await new TestBrowser(t.url).navigate(formAction(forgot), { form: { email } });
+  const resetBrowser = new TestBrowser(t.url);
+  const resetPage = await resetBrowser.navigate(await mailedLink(t.url, email, 'reset'));
+  expect((await resetBrowser.navigate(formAction(resetPage), { form: { password: 'a-brand-new-passphrase-7' } })).text).toContain('Password changed');
+  const again = await signIn(t.url, email, 'a-brand-new-passphrase-7');
+  expect((await again.browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(true);
 });

@@ -3,6 +3,7 @@ import { inTransaction } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { ProviderIdentity } from '../../infra/oidc/relying-party.ts';
 import { countUsers, findUserByIdentity, insertUser, lockUserCreation, updateUser } from '../users/users.repo.ts';
+import { endOtherSessions } from '../sessions/sessions.service.ts';
 import { createWorkspace } from '../workspaces/workspaces.service.ts';
 
 export class SignInRefused extends Error {
@@ -46,4 +47,10 @@ export async function userForIdentity(ctx: AppContext, identity: ProviderIdentit
     await createWorkspace(tx, user, { name: `${name.split(/\s+/)[0]}'s workspace` });
     return user;
   });
+}
+
+/** Ends every session of the user behind a provider identity (after its password was reset). */
+export async function endSessionsOfIdentity(ctx: AppContext, issuer: string, subject: string): Promise<void> {
+  const user = await findUserByIdentity(ctx.db, issuer, subject);
+  if (user) await endOtherSessions(ctx, user.id, null);
 }

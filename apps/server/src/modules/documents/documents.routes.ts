@@ -1,7 +1,6 @@
-import { MAX_IMPORT_BYTES, ZExportQuery, ZIdParams, ZImportQuery, ZItem, ZListQuery, ZRevision, ZRevisionDetail, ZRevisionPage, ZRevisionParams } from '@cabinet/contracts';
+import { MAX_IMPORT_BYTES, ZExportQuery, ZIdParams, ZImportQuery, ZItem, ZRevision, ZRevisionDetail, ZRevisionPage, ZRevisionParams, ZRevisionsQuery, ZWorkspaceParams } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { attachment } from '../../lib/content-disposition.ts';
@@ -20,7 +19,7 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, liv
   );
   r.get(
     '/items/:id/revisions',
-    { schema: { tags: ['documents'], summary: "A document's revisions, newest first", params: ZIdParams, querystring: ZListQuery, response: { 200: ZRevisionPage } } },
+    { schema: { tags: ['documents'], summary: "A document's revisions, newest first", params: ZIdParams, querystring: ZRevisionsQuery, response: { 200: ZRevisionPage } } },
     async (req) => listRevisions(ctx.db, requireActor(req), req.params.id, req.query),
   );
   r.get(
@@ -64,14 +63,14 @@ export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, liv
         schema: {
           tags: ['documents'],
           summary: 'Make a new document from a Markdown (.md), HTML (.html) or Word (.docx) file sent as the body',
-          params: z.object({ ws: z.string().min(1).max(64) }),
+          params: ZWorkspaceParams,
           querystring: ZImportQuery,
           response: { 201: ZItem },
         },
       },
       async (req, reply) => {
         const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        return reply.code(201).send(await importDocument(ctx.db, requireActor(req), req.params.ws, req.query, body));
+        return reply.code(201).send(await importDocument(ctx, requireActor(req), req.params.ws, req.query, body));
       },
     );
   });

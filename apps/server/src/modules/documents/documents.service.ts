@@ -1,17 +1,17 @@
 import { buffer } from 'node:stream/consumers';
 import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
-import { attachmentId } from '@cabinet/doc-schema';
-import { documentNode, documentText, documentUpdate, replaceDocument, stateDoc, toHTML, toMarkdown, type JSONContent } from '@cabinet/doc-schema/server';
+import { documentNode, documentText, replaceDocument, stateDoc } from '@cabinet/doc-schema/server';
 import type { AppContext } from '../../context.ts';
 import { findVersion } from '../files/files.repo.ts';
 import * as Y from 'yjs';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { taskFailure } from '../../infra/workers/pool.ts';
 import type { Actor } from '../auth/actor.ts';
 import { requireDocument, requireItem } from '../items/items.policy.ts';
 import { createItem } from '../items/items.service.ts';
-import { readImport } from './document-import.ts';
-import { documentPdf } from './document-pdf.ts';
+import type * as DocumentExport from './document-export.ts';
+import { importFile } from './document-import.ts';
 import { findDocumentState, findRevision, findRevisions, insertRevision, saveDocumentState, type RevisionRow } from './documents.repo.ts';
 
 /** Documents open for editing on this instance (the collaboration server). */
@@ -23,11 +23,11 @@ export interface LiveDocuments {
 }
 
 /** A new document in a folder, made from a Markdown, HTML or Word file; nothing is created when the file is not what it says. */
-export async function importDocument(db: Db, actor: Actor, ws: string, q: { parentId: string; fileName: string; onConflict: 'fail' | 'keep_both' }, bytes: Buffer): Promise<TItem> {
+export async function importDocument(ctx: AppContext, actor: Actor, ws: string, q: { parentId: string; fileName: string; onConflict: 'fail' | 'keep_both' }, bytes: Buffer): Promise<TItem> {
+  const { db } = ctx;
   // Who may write there is known before the file is read.
   await requireItem(db, actor, q.parentId, 'edit');
-  const { name, content } = await readImport(q.fileName, bytes);
-  const document = { state: documentUpdate(content), text: documentText(content) };
+  const { name, ...document } = await importFile(ctx.workers, q.fileName, bytes);
   const create = (documentName: string) => createItem(db, actor, ws, { kind: 'document', name: documentName, parentId: q.parentId, content: document });
   try {
     return await create(name);
@@ -47,16 +47,9 @@ const MAX_PDF_IMAGES = 100;
  * or JPEG, up to 10 MiB), read from storage as data URLs, by their `src`. Web images are not
  * fetched; they print as their descriptions.
  */
-async function embeddableImages(ctx: AppContext, actor: Actor, content: JSONContent): Promise<Map<string, string>> {
-  const srcs = new Map<string, string>();
-  const walk = (n: JSONContent) => {
-    const id = n.type === 'image' && typeof n.attrs?.src === 'string' ? attachmentId(n.attrs.src) : undefined;
-    if (id) srcs.set(n.attrs!.src as string, id);
-    n.content?.forEach(walk);
-  };
-  walk(content);
+async function embeddableImages(ctx: AppContext, actor: Actor, sources: [src: string, itemId: string][]): Promise<Map<string, string>> {
   const images = new Map<string, string>();
-  for (const [src, id] of [...srcs].slice(0, MAX_PDF_IMAGES)) {
+  for (const [src, id] of sources.slice(0, MAX_PDF_IMAGES)) {
     const access = await requireItem(ctx.db, actor, id, 'view').catch(() => undefined);
     const versionId = access?.item.kind === 'file' ? access.item.current_version_id : null;
     const version = versionId ? await findVersion(ctx.db, versionId) : undefined;
@@ -77,44 +70,23 @@ const EXPORTS: Record<TExportFormat, { extension: string; contentType: string }>
   pdf: { extension: 'pdf', contentType: 'application/pdf' },
 };
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const EXPORT_MODULE = new URL('./document-export.ts', import.meta.url);
 
-/** A page around the document's HTML; its own policy forbids scripts, so it is safe to open wherever it is saved. */
-function htmlPage(title: string, body: string): string {
-  return `<!doctype html>
-<html>
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
-body { font-family: system-ui, sans-serif; line-height: 1.6; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; }
-pre { background: #f3f3f3; padding: .75rem 1rem; overflow-x: auto; }
-blockquote { border-left: 3px solid #ccc; margin-left: 0; padding-left: 1rem; color: #555; }
-table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: .3rem .6rem; } th { background: #f0f0f0; }
-ul[data-type="taskList"] { list-style: none; padding-left: .2rem; } ul[data-type="taskList"] li { display: flex; gap: .5rem; }
-img { max-width: 100%; }
-</style>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
-}
-
-/** A document as a file to download: Markdown, HTML or PDF, named after it. */
+/** A document as a file to download: Markdown, HTML or PDF, named after it. Written in a worker: a long document does not hold up the server. */
 export async function exportDocument(ctx: AppContext, actor: Actor, id: string, format: TExportFormat, live: LiveDocuments): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
-  const { db } = ctx;
+  const { db, workers } = ctx;
   const { item } = await requireItem(db, actor, id, 'view');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
-  const node = documentNode(live.openDocument(item.id) ?? stateDoc(await findDocumentState(db, item.id)));
+  const open = live.openDocument(item.id);
+  const state = open ? Y.encodeStateAsUpdate(open) : await findDocumentState(db, item.id);
+  const run = <T>(fn: keyof typeof DocumentExport, input: unknown) =>
+    workers.run<T>(EXPORT_MODULE, fn, input).catch((error: unknown) => {
+      throw taskFailure(error, 'This document is too large to export', workers.options.timeoutMs);
+    });
+  const images = format === 'pdf' ? await embeddableImages(ctx, actor, await run<[string, string][]>('pictureSources', { state })) : new Map<string, string>();
+  const body = await run<string | Uint8Array>('renderExport', { state, format, title: item.name, images });
   const { extension, contentType } = EXPORTS[format];
-  const filename = `${item.name}.${extension}`;
-  const json = node.toJSON() as JSONContent;
-  const body = format === 'markdown' ? toMarkdown(node) : format === 'html' ? htmlPage(item.name, toHTML(node)) : await documentPdf(json, item.name, await embeddableImages(ctx, actor, json));
-  return { body, contentType, filename };
+  return { body: typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), contentType, filename: `${item.name}.${extension}` };
 }
 
 function presentRevision(r: RevisionRow): TRevision {

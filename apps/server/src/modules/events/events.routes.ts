@@ -1,7 +1,6 @@
-import type { TItemEvent } from '@cabinet/contracts';
+import { ZWorkspaceParams, type TItemEvent } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../auth/actor.ts';
 import { visibleItems } from '../items/items.service.ts';
@@ -17,7 +16,7 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext, hub: E
       schema: {
         tags: ['events'],
         summary: 'Live changes in the workspace (Server-Sent Events; each `data:` is an ItemEvent)',
-        params: z.object({ ws: z.string().min(1).max(64) }),
+        params: ZWorkspaceParams,
       },
     },
     async (req, reply) => {

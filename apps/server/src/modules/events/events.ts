@@ -10,6 +10,16 @@ interface Envelope {
 }
 
 /**
+ * Someone's access may have shrunk: a grant, membership or item (trashed, moved, deleted) in
+ * workspace `w` changed, or user `u`'s account, sessions or tokens did (either may be null). Sent
+ * by triggers in the writer's transaction (migration 0009), so every writer announces it.
+ */
+export interface AccessChange {
+  w: string | null;
+  u: string | null;
+}
+
+/**
  * Announces a change to everyone watching the workspace, on every instance. Sent with NOTIFY in
  * the caller's transaction, so it is heard only if that transaction commits, and only then.
  */
@@ -29,18 +39,24 @@ export function createdNotices(table: string): RawBuilder<unknown> {
 }
 
 type Listener = (event: TItemEvent) => void;
+type AccessListener = (change: AccessChange) => void;
 
 /** This instance's one LISTEN connection, fanned out to the browsers watching each workspace. */
 export class EventHub {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly accessListeners = new Set<AccessListener>();
   private unlisten: (() => Promise<void>) | undefined;
 
   async start(database: Database): Promise<void> {
     this.unlisten = await database.listen(CHANNEL, (payload) => {
-      let envelope: Envelope;
+      let envelope: Envelope | { access: AccessChange };
       try {
-        envelope = JSON.parse(payload) as Envelope;
+        envelope = JSON.parse(payload) as Envelope | { access: AccessChange };
       } catch {
+        return;
+      }
+      if ('access' in envelope) {
+        for (const listener of this.accessListeners) listener(envelope.access);
         return;
       }
       for (const listener of this.listeners.get(envelope.w) ?? []) listener(envelope.e);
@@ -57,8 +73,15 @@ export class EventHub {
     };
   }
 
+  /** Hears every AccessChange on every instance (the collaboration socket closes what is no longer allowed). */
+  onAccessChange(listener: AccessListener): () => void {
+    this.accessListeners.add(listener);
+    return () => this.accessListeners.delete(listener);
+  }
+
   async stop(): Promise<void> {
     await this.unlisten?.();
     this.listeners.clear();
+    this.accessListeners.clear();
   }
 }

@@ -94,6 +94,17 @@ interface ZipEntry {
 }
 
 /**
+ * An item's name as one segment of a zip entry's path. Names may hold what unzip tools read as
+ * paths of their own (`\\` on Windows, a drive's `C:`, a segment of dots) and control characters:
+ * each becomes `_`, so every entry lands inside the folder it is unzipped into.
+ */
+function zipSegment(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
+  const safe = name.replace(/[\\:\u0000-\u001f\u007f-\u009f]/g, '_');
+  return /^\.+$/.test(safe) ? '_'.repeat(safe.length) : safe;
+}
+
+/**
  * A zip of items (files, and folders with everything in them that the caller can see), streamed
  * as it is made, stored without compression so its exact length is known up front — the browser's
  * own download bar then shows real progress and time left.
@@ -114,16 +125,24 @@ export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug:
     if (item.workspace_id !== workspace.id) throw new AppError('not_found');
     single = ids.length === 1 ? item : undefined;
     if (item.kind === 'folder') {
-      const top = ids.length === 1 ? '' : `${unique(item.name)}/`;
+      const top = ids.length === 1 ? '' : `${unique(zipSegment(item.name))}/`;
       if (top) entries.push({ name: top, lastModified: item.updated_at });
-      for (const row of await findSubtreeFiles(ctx.db, item.id)) {
+      const rows = await findSubtreeFiles(ctx.db, item.id);
+      // Each path made safe segment by segment, a folder before what is in it, kept unique once made safe; a folder's contents follow its new path.
+      const paths = new Map<string, string>();
+      for (const row of [...rows].sort((a, b) => a.path.split('/').length - b.path.split('/').length)) {
+        const cut = row.path.lastIndexOf('/');
+        const parent = cut < 0 ? top : `${paths.get(row.path.slice(0, cut))}/`;
+        paths.set(row.path, unique(parent + zipSegment(row.path.slice(cut + 1))));
+      }
+      for (const row of rows) {
         // Below a visible folder everything is visible (roles are inherited and only ever add).
-        if (row.kind === 'folder') entries.push({ name: `${top}${row.path}/`, lastModified: row.updated_at });
-        else if (row.blob_key) entries.push({ name: `${top}${row.path}`, lastModified: row.updated_at, size: row.size, blobKey: row.blob_key });
+        if (row.kind === 'folder') entries.push({ name: `${paths.get(row.path)}/`, lastModified: row.updated_at });
+        else if (row.blob_key) entries.push({ name: paths.get(row.path)!, lastModified: row.updated_at, size: row.size, blobKey: row.blob_key });
       }
     } else if (item.kind === 'file' && item.current_version_id) {
       const version = await findVersion(ctx.db, item.current_version_id);
-      if (version) entries.push({ name: unique(item.name), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
+      if (version) entries.push({ name: unique(zipSegment(item.name)), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
     }
   }
   const length = Number(predictLength(entries.map((e) => (e.blobKey ? { name: e.name, size: e.size!, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified }))));

@@ -149,12 +149,33 @@ export interface Usage {
 }
 
 /**
- * The checks before uploads' work, in one statement: for each (folder, name), the active item
- * already there under that name, if any; and what the workspace uses and may use.
+ * Holds the workspace's row until the caller's transaction ends, so that uploads starting at once
+ * reserve its room one after another. A statement of its own: one that waited for the lock still
+ * reads what it had read before waiting, so the checks come after it.
  */
-export async function findFolderSlots(db: Q, workspaceId: string, slots: { parentId: string; name: string }[]): Promise<{ usage: Usage; clashIds: (string | null)[] }> {
-  const rows = await sql<Usage & { clash_ids: (string | null)[] }>`
-    SELECT w.quota_bytes, w.used_bytes, (
+export async function lockWorkspaceRoom(db: Q, workspaceId: string): Promise<void> {
+  await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
+}
+
+/** Open uploads: taking parts, not yet past their expiry. */
+const openUpload = sql<boolean>`u.state IN ('created', 'uploading') AND u.expires_at > now()`;
+
+/**
+ * The checks before uploads' work, in one statement: for each (folder, name), the active item
+ * already there under that name, if any; what the workspace uses and may use, and the bytes its
+ * open uploads reserve; how many uploads the author has open.
+ */
+export async function findFolderSlots(
+  db: Q,
+  workspaceId: string,
+  authorId: string,
+  slots: { parentId: string; name: string }[],
+): Promise<{ usage: Usage & { reserved_bytes: number }; openUploads: number; clashIds: (string | null)[] }> {
+  const rows = await sql<Usage & { reserved_bytes: number | string; open_uploads: number | string; clash_ids: (string | null)[] }>`
+    SELECT w.quota_bytes, w.used_bytes,
+      (SELECT coalesce(sum(u.size_bytes), 0) FROM uploads u WHERE u.workspace_id = w.id AND ${openUpload}) AS reserved_bytes,
+      (SELECT count(*) FROM uploads u WHERE u.author_id = ${authorId} AND ${openUpload}) AS open_uploads,
+      (
       SELECT array_agg((SELECT i.id FROM items i WHERE i.parent_id = s.parent_id AND i.state = 'active' AND lower(i.name) = lower(s.name) LIMIT 1) ORDER BY s.n)
         FROM unnest(${slots.map((x) => x.parentId)}::uuid[], ${slots.map((x) => x.name)}::text[]) WITH ORDINALITY AS s(parent_id, name, n)
     ) AS clash_ids
@@ -162,7 +183,11 @@ export async function findFolderSlots(db: Q, workspaceId: string, slots: { paren
   `.execute(db);
   const row = rows.rows[0];
   if (!row) throw new Error(`workspace ${workspaceId} is gone`);
-  return { usage: { quota_bytes: row.quota_bytes === null ? null : Number(row.quota_bytes), used_bytes: Number(row.used_bytes) }, clashIds: row.clash_ids ?? [] };
+  return {
+    usage: { quota_bytes: row.quota_bytes === null ? null : Number(row.quota_bytes), used_bytes: Number(row.used_bytes), reserved_bytes: Number(row.reserved_bytes) },
+    openUploads: Number(row.open_uploads),
+    clashIds: row.clash_ids ?? [],
+  };
 }
 
 export type UploadForCompletion = UploadRow & Usage & { clash_id: string | null };

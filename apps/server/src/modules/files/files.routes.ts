@@ -15,6 +15,7 @@ import {
   ZStartVersionRequest,
   ZUpload,
   ZUploadStatus,
+  ZWorkspaceParams,
 } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -25,8 +26,6 @@ import { getContent, listVersions, zipItems, type Zip } from './content.service.
 import { AppError } from '../../errors.ts';
 import { attachment } from '../../lib/content-disposition.ts';
 import { abortUpload, completeUpload, completeUploads, getUpload, listUploads, signParts, startUpload, startUploads, startVersionUpload } from './uploads.service.ts';
-
-const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
 
 /** One entry's error in a batch answer: the envelope's error, without the request's id. */
 const entryError = (error: AppError) => ({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });

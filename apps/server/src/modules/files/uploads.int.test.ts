@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../jobs.ts';
 import { given, putParts, sha256Hex, type Person } from '../../testing/given.ts';
@@ -10,6 +12,26 @@ const s3 = testS3Settings();
 const drivers: [string, Record<string, string>][] = [['local disk', { STORAGE_DRIVER: 'local' }]];
 if (s3) drivers.push(['S3', s3]);
 
+/** The entry names a zip's central directory lists (zip64 included), as an unzip tool reads them. */
+function zipEntryNames(zip: Buffer): string[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let count = zip.readUInt16LE(end + 10);
+  let offset = zip.readUInt32LE(end + 16);
+  if (offset === 0xffffffff || count === 0xffff) {
+    const end64 = Number(zip.readBigUInt64LE(zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x06, 0x07])) + 8));
+    count = Number(zip.readBigUInt64LE(end64 + 32));
+    offset = Number(zip.readBigUInt64LE(end64 + 48));
+  }
+  const names: string[] = [];
+  for (let i = 0; i < count; i++) {
+    expect(zip.readUInt32LE(offset)).toBe(0x02014b50);
+    const nameLength = zip.readUInt16LE(offset + 28);
+    names.push(zip.subarray(offset + 46, offset + 46 + nameLength).toString('utf8'));
+    offset += 46 + nameLength + zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
+  }
+  return names;
+}
+
 /** The upload protocol of PRODUCT.md §7 end to end, on every storage driver. */
 describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   let t: TestApp;
@@ -17,7 +39,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
 
   beforeAll(async () => {
     const port = await freePort();
-    const settings: Record<string, string> = { ...driverSettings, PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB' };
+    const settings: Record<string, string> = { ...driverSettings, PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB', MAX_OPEN_UPLOADS: '12' };
     if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
     t = await startTestApp(settings);
     g = given(t.ctx, t.url);
@@ -108,13 +130,43 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(await t.ctx.storage.stat(row.blob_key)).toBeNull();
   });
 
-  it('refuses a part of the wrong size on completion, naming it', async () => {
+  it('refuses a part of any other length than signed as it arrives: an upload of 1 byte takes no more', async () => {
+    // Local disk answers invalid_input; a bucket refuses the signature, which covers the length.
+    const refused = driverSettings.STORAGE_DRIVER === 's3' ? 403 : 400;
     const ada = await g.person();
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'short.bin', size: 2000 });
-    await putParts(ada, start.body, randomBytes(1500));
-    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
-    expect(done.status).toBe(400);
-    expect(done.body.error.details.wrongSizeParts).toEqual([1]);
+    const tiny = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'one.bin', size: 1 });
+    const over = await fetch(tiny.body.parts[0].url, { method: 'PUT', body: randomBytes(8 * MiB) });
+    expect(over.status).toBe(refused);
+    expect((await ada.call('GET', `/uploads/${tiny.body.id}`)).body.parts).toEqual([]);
+
+    // Short parts too, the last one included; the right lengths then complete.
+    const bytes = randomBytes(6 * MiB);
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'six.bin', size: bytes.length });
+    const [first, last] = start.body.parts as { url: string }[];
+    expect((await fetch(first!.url, { method: 'PUT', body: bytes.subarray(0, 4 * MiB) })).status).toBe(refused);
+    expect((await fetch(last!.url, { method: 'PUT', body: randomBytes(MiB + 1) })).status).toBe(refused);
+    expect((await ada.call('GET', `/uploads/${start.body.id}`)).body.parts).toEqual([]);
+    await putParts(ada, start.body, bytes);
+    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    expect(done.status).toBe(200);
+    expect(done.body.item.size).toBe(bytes.length);
+  });
+
+  it('keeps one sending of a part sent again: resending cannot pile up bytes beyond the declared size', async () => {
+    const ada = await g.person();
+    const bytes = randomBytes(MiB);
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'again.bin', size: bytes.length });
+    for (let i = 0; i < 5; i++) expect((await fetch(start.body.parts[0].url, { method: 'PUT', body: bytes })).status).toBe(200);
+    const row = await t.ctx.db.selectFrom('uploads').selectAll().where('id', '=', start.body.id).executeTakeFirstOrThrow();
+    expect(await t.ctx.storage.listParts(row.blob_key, row.storage_upload_id)).toEqual([expect.objectContaining({ partNumber: 1, size: bytes.length })]);
+    if (driverSettings.STORAGE_DRIVER === 'local') {
+      // On local disk, what the folder holds: one sending, nothing kept beside it.
+      const multipart = path.join(t.dataDir, 'blobs', 'multipart');
+      const [dir] = readdirSync(multipart).filter((name) => name.startsWith(`${row.storage_upload_id}.`));
+      const stored = readdirSync(path.join(multipart, dir!)).reduce((sum, name) => sum + statSync(path.join(multipart, dir!, name)).size, 0);
+      expect(stored).toBe(bytes.length);
+    }
+    expect((await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) })).status).toBe(200);
   });
 
   it('refuses files over MAX_FILE_SIZE, parts out of range, and names that break the rules', async () => {
@@ -190,12 +242,108 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'fits.bin', size: 3000 });
     expect(start.status).toBe(201);
     await putParts(ada, start.body, bytes);
-    // Meanwhile another upload takes most of the room.
-    expect((await g.upload(ada, ada.workspace.homeId, 'other.bin', randomBytes(2500))).status).toBe(200);
+    expect((await g.upload(ada, ada.workspace.homeId, 'other.bin', randomBytes(1500))).status).toBe(200);
+    // Meanwhile an admin lowers the quota below what the upload needs.
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 4000 }).where('id', '=', ada.workspace.id).execute();
     const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
     expect(done.status).toBe(507);
-    expect(await usage(ada)).toBe(2500);
+    expect(await usage(ada)).toBe(1500);
     expect((await children(ada, ada.workspace.homeId)).map((i) => i.name)).toEqual(['other.bin']);
+  });
+
+  it('counts the bytes open uploads reserve against the quota until they complete, are cancelled or expire', async () => {
+    const ada = await g.person();
+    const bob = await g.person();
+    await g.membership(bob, ada.workspace.id, 'member');
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1000 }).where('id', '=', ada.workspace.id).execute();
+    const open = (p: Person, name: string, size: number) => p.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.rootId, name, size });
+
+    const first = await open(ada, 'first.bin', 600);
+    expect(first.status).toBe(201);
+    // Anyone's upload into the workspace counts, not only the uploader's own.
+    const second = await open(bob, 'second.bin', 600);
+    expect(second.status).toBe(507);
+    expect(second.body.error).toMatchObject({ code: 'quota_exceeded', details: { quotaBytes: 1000, usedBytes: 0, reservedBytes: 600, neededBytes: 600 } });
+    const batch = await bob.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, { uploads: [200, 200, 1].map((size, i) => ({ parentId: ada.workspace.rootId, name: `${i}.bin`, size })) });
+    expect(batch.body.results.map((r: { upload?: unknown; error?: { code: string } }) => r.error?.code ?? 'started')).toEqual(['started', 'started', 'quota_exceeded']);
+    for (const r of batch.body.results.slice(0, 2)) expect((await bob.call('DELETE', `/uploads/${r.upload.id}`)).status).toBe(204);
+
+    // Cancelling releases the reservation.
+    expect((await ada.call('DELETE', `/uploads/${first.body.id}`)).status).toBe(204);
+    const third = await open(bob, 'third.bin', 600);
+    expect(third.status).toBe(201);
+    // Completing turns it into used bytes: counted once.
+    await putParts(bob, third.body, randomBytes(600));
+    expect((await bob.call('POST', `/uploads/${third.body.id}/complete`, {})).status).toBe(200);
+    expect(await usage(ada)).toBe(600);
+    expect((await open(ada, 'rest.bin', 401)).status).toBe(507);
+    const rest = await open(ada, 'rest.bin', 400);
+    expect(rest.status).toBe(201);
+    // An upload past its expiry reserves nothing, even before the expiry job ends it.
+    expect((await open(ada, 'late.bin', 1)).status).toBe(507);
+    await t.ctx.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', rest.body.id).execute();
+    expect((await open(ada, 'late.bin', 400)).status).toBe(201);
+  });
+
+  it('reserves room once when starts arrive at the same moment: together they take no more than the quota or the open-upload bound', async () => {
+    const ada = await g.person();
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1000 }).where('id', '=', ada.workspace.id).execute();
+    const start = (name: string, size: number) => ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name, size });
+    const big = await Promise.all(Array.from({ length: 8 }, (_, i) => start(`big-${i}.bin`, 600)));
+    expect(big.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(507)]);
+    for (const r of big) if (r.status === 201) expect((await ada.call('DELETE', `/uploads/${r.body.id}`)).status).toBe(204);
+
+    const small = await Promise.all(Array.from({ length: 20 }, (_, i) => start(`small-${i}.bin`, 1)));
+    expect(small.filter((r) => r.status === 201)).toHaveLength(12);
+    expect(small.filter((r) => r.status === 429)).toHaveLength(8);
+    for (const r of small) if (r.status === 201) expect((await ada.call('DELETE', `/uploads/${r.body.id}`)).status).toBe(204);
+  });
+
+  it('bounds the uploads one person has open at once, answering rate_limited until some end', async () => {
+    const ada = await g.person();
+    const start = (name: string) => ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name, size: 10 });
+    const batch = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, { uploads: Array.from({ length: 14 }, (_, i) => ({ parentId: ada.workspace.homeId, name: `${i}.bin`, size: 10 })) });
+    const results = batch.body.results as ({ upload: { id: string; partSize: number; partCount: number } } | { error: { code: string; details: unknown } })[];
+    expect(results.map((r) => ('upload' in r ? 'started' : r.error.code))).toEqual([...Array(12).fill('started'), 'rate_limited', 'rate_limited']);
+    expect(results[12]).toMatchObject({ error: { details: { openUploads: 12, maxOpenUploads: 12 } } });
+    const over = await start('over.bin');
+    expect(over.status).toBe(429);
+    expect(over.body.error.code).toBe('rate_limited');
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    // In another workspace too: the bound is the person's.
+    const bob = await g.person();
+    await g.membership(ada, bob.workspace.id, 'member');
+    expect((await ada.call('POST', `/workspaces/${bob.workspace.id}/uploads`, { parentId: bob.workspace.rootId, name: 'x.bin', size: 1 })).status).toBe(429);
+
+    const [done, cancelled] = results.map((r) => ('upload' in r ? r.upload : undefined));
+    await putParts(ada, done!, randomBytes(10));
+    expect((await ada.call('POST', `/uploads/${done!.id}/complete`, {})).status).toBe(200);
+    expect((await start('after-complete.bin')).status).toBe(201);
+    expect((await ada.call('DELETE', `/uploads/${cancelled!.id}`)).status).toBe(204);
+    expect((await start('after-cancel.bin')).status).toBe(201);
+    expect((await start('one-too-many.bin')).status).toBe(429);
+  });
+
+  it('answers every completion of one upload called at once with the same finished file, made once', async () => {
+    const ada = await g.person();
+    for (const bytes of [randomBytes(11 * MiB), randomBytes(3000)]) {
+      const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: `at-once-${bytes.length}.bin`, size: bytes.length });
+      await putParts(ada, start.body, bytes);
+      const before = await usage(ada);
+      const answers = await Promise.all([
+        ...Array.from({ length: 4 }, () => ada.call('POST', `/uploads/${start.body.id}/complete`, {})),
+        ada.call('POST', '/uploads/complete', { uploads: [{ id: start.body.id }] }),
+      ]);
+      const single = answers.slice(0, 4);
+      expect(single.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      for (const a of single) expect(a.body).toEqual(single[0]!.body);
+      expect(answers[4]!.body.results[0]).toEqual(single[0]!.body);
+      expect(single[0]!.body.item).toMatchObject({ size: bytes.length, name: start.body.name });
+      expect(await usage(ada)).toBe(before + bytes.length);
+      expect((await children(ada, ada.workspace.homeId)).filter((i) => i.name === start.body.name)).toHaveLength(1);
+      const got = await fetchContent(ada, single[0]!.body.item.id);
+      expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    }
   });
 
   it('offers keep both, replace (a new version) or skip when the name is taken', async () => {
@@ -339,6 +487,29 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     await runJobs();
     expect(await t.ctx.storage.stat(key)).toBeNull();
     expect(await usage(ada)).toBe(0);
+  });
+
+  it('names zip entries so that they unzip inside the folder chosen, each once, whatever the items are called', async () => {
+    const ada = await g.person();
+    const folder = await g.folder(ada, ada.workspace.homeId, 'Drop');
+    const evil = await g.folder(ada, folder.id, 'C:\\');
+    await g.upload(ada, evil.id, '..\\..\\x.bat', Buffer.from('@echo off'));
+    await g.upload(ada, folder.id, 'C:', Buffer.from('drive'));
+    await g.upload(ada, folder.id, 'C_', Buffer.from('plain'));
+    await g.upload(ada, folder.id, 'a\\b.txt', Buffer.from('one'));
+    await g.upload(ada, folder.id, 'a_b.txt', Buffer.from('two'));
+    const old = await g.upload(ada, folder.id, 'old name', Buffer.from('three'));
+    // Names stored before control characters were refused.
+    await t.ctx.db.updateTable('items').set({ name: '\u009b2J\u0007bell' }).where('id', '=', old.body.item.id).execute();
+    const res = await fetch(`${t.url}/api/v1/items/${folder.id}/content`, { headers: { authorization: `Bearer ${ada.token}` } });
+    expect(res.status).toBe(200);
+    const names = zipEntryNames(Buffer.from(await res.arrayBuffer()));
+    expect(names.sort()).toEqual(['C__/', 'C__/.._.._x.bat', 'C_', 'C_ (2)', 'a_b.txt', 'a_b (2).txt', '_2J_bell'].sort());
+    // eslint-disable-next-line no-control-regex -- no entry may hold a control character
+    for (const name of names) expect(name).not.toMatch(/^\/|\\|:|(^|\/)\.\.(\/|$)|[\u0000-\u001f\u007f-\u009f]/);
+
+    const several = await fetch(`${t.url}/api/v1/workspaces/${ada.workspace.id}/zip?ids=${folder.id},${evil.id}`, { headers: { authorization: `Bearer ${ada.token}` } });
+    expect(zipEntryNames(Buffer.from(await several.arrayBuffer()))).toEqual(expect.arrayContaining(['Drop/C__/.._.._x.bat', 'C__/.._.._x.bat']));
   });
 
   it('downloads a folder, and several items, as a zip whose length is known up front', async () => {

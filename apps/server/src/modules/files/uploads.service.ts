@@ -24,6 +24,7 @@ import {
   insertUploadedFiles,
   insertUploads,
   insertVersion,
+  lockWorkspaceRoom,
   setUploadState,
   type NewUpload,
   type UploadForCompletion,
@@ -34,6 +35,8 @@ const MAX_PARTS = 10_000;
 const MIB = 1024 * 1024;
 const PART_URL_TTL_SECONDS = 3600;
 const SIGN_WITH_START = 8;
+/** Open uploads end as others complete: worth asking again after this long. */
+const OPEN_UPLOAD_RETRY_SECONDS = 30;
 
 /** The setting's part size, grown (in whole MiB) until the file fits in 10,000 parts. */
 export function partSizeFor(size: number, base: number): number {
@@ -63,10 +66,21 @@ export function presentUpload(u: UploadRow): TUpload {
 
 const mimeOf = (name: string, declared?: string) => (declared && declared !== 'application/octet-stream' ? declared : lookup(name) || declared || 'application/octet-stream');
 
-/** Refuses `adding` bytes past the quota, before any work (completion checks again as it counts them). */
-function requireQuota(usage: Usage, adding: number): void {
-  if (usage.quota_bytes !== null && Number(usage.used_bytes) + adding > Number(usage.quota_bytes)) {
-    throw new AppError('quota_exceeded', undefined, { quotaBytes: Number(usage.quota_bytes), usedBytes: Number(usage.used_bytes), neededBytes: adding });
+/**
+ * Refuses `adding` bytes past the quota, before any work (completion checks again as it counts
+ * them). At the start the bytes open uploads reserve count as used: each upload reserves its
+ * declared size until it completes, is cancelled or expires.
+ */
+function requireQuota(usage: Usage, adding: number, reserved = 0): void {
+  if (usage.quota_bytes !== null && Number(usage.used_bytes) + reserved + adding > Number(usage.quota_bytes)) {
+    throw new AppError('quota_exceeded', undefined, { quotaBytes: Number(usage.quota_bytes), usedBytes: Number(usage.used_bytes), reservedBytes: reserved, neededBytes: adding });
+  }
+}
+
+/** Open uploads cost storage until they end: one person may have `max` at once. */
+function requireOpenSlot(open: number, max: number): void {
+  if (open >= max) {
+    throw new AppError('rate_limited', `You have ${max} uploads in progress. Finish or cancel some to start more.`, { openUploads: open, maxOpenUploads: max, retryAfter: OPEN_UPLOAD_RETRY_SECONDS });
   }
 }
 
@@ -133,8 +147,9 @@ interface StartPlan {
 /**
  * Opens several uploads into one workspace (the route's; null: the targets' own, for a new
  * version) with a handful of statements whatever their number:
- * the folders' access in one query, the names and the quota in one, the rows in one. No
- * transaction: nothing here is visible, and completion checks everything again.
+ * the folders' access in one query, the names and the quota in one, the rows in one. The quota
+ * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
+ * row: starts running at once would each see the others' room as free (completion checks again).
  */
 export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
@@ -156,43 +171,49 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
     return { input, parentId: input.parentId, name: input.name, itemId: null };
   });
   const live = plans.filter((p): p is StartPlan => !(p instanceof AppError));
-  if (workspaceId && live.length) {
-    const { usage, clashIds } = await findFolderSlots(db, workspaceId, live.map((p) => ({ parentId: p.parentId, name: p.name })));
-    let adding = 0;
-    for (const [i, plan] of live.entries()) {
-      try {
-        if (!plan.input.versionOf && clashIds[i]) plan.itemId = await resolveConflict(db, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
-        requireQuota(usage, adding + plan.input.size);
-        adding += plan.input.size;
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        plans[plans.indexOf(plan)] = error;
+  const { opened, rows } = await inTransaction(db, async (tx) => {
+    if (workspaceId && live.length) {
+      await lockWorkspaceRoom(tx, workspaceId);
+      const { usage, openUploads, clashIds } = await findFolderSlots(tx, workspaceId, actor.user.id, live.map((p) => ({ parentId: p.parentId, name: p.name })));
+      let adding = 0;
+      let opening = 0;
+      for (const [i, plan] of live.entries()) {
+        try {
+          requireOpenSlot(openUploads + opening, env.MAX_OPEN_UPLOADS);
+          if (!plan.input.versionOf && clashIds[i]) plan.itemId = await resolveConflict(tx, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
+          requireQuota(usage, adding + plan.input.size, usage.reserved_bytes);
+          adding += plan.input.size;
+          opening++;
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          plans[plans.indexOf(plan)] = error;
+        }
       }
     }
-  }
-  const opened = await eachOutcome(plans, 16, async (plan): Promise<NewUpload> => {
-    if (plan instanceof AppError) throw plan;
-    const partSize = partSizeFor(plan.input.size, env.UPLOAD_PART_SIZE);
-    const mimeType = mimeOf(plan.name, plan.input.mimeType);
-    const key = `${workspaceId}/${uuidv7()}`;
-    return {
-      workspace_id: workspaceId!,
-      parent_id: plan.parentId,
-      item_id: plan.itemId,
-      name: plan.name,
-      on_conflict: plan.input.versionOf ? ('replace' as const) : plan.input.onConflict,
-      size_bytes: plan.input.size,
-      mime_type: mimeType,
-      sha256: plan.input.sha256 ?? null,
-      part_size: partSize,
-      part_count: Math.max(1, Math.ceil(plan.input.size / partSize)),
-      blob_key: key,
-      storage_upload_id: await storage.createMultipart(key, mimeType),
-      author_id: actor.user.id,
-      expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
-    };
+    const opened = await eachOutcome(plans, 16, async (plan): Promise<NewUpload> => {
+      if (plan instanceof AppError) throw plan;
+      const partSize = partSizeFor(plan.input.size, env.UPLOAD_PART_SIZE);
+      const mimeType = mimeOf(plan.name, plan.input.mimeType);
+      const key = `${workspaceId}/${uuidv7()}`;
+      return {
+        workspace_id: workspaceId!,
+        parent_id: plan.parentId,
+        item_id: plan.itemId,
+        name: plan.name,
+        on_conflict: plan.input.versionOf ? ('replace' as const) : plan.input.onConflict,
+        size_bytes: plan.input.size,
+        mime_type: mimeType,
+        sha256: plan.input.sha256 ?? null,
+        part_size: partSize,
+        part_count: Math.max(1, Math.ceil(plan.input.size / partSize)),
+        blob_key: key,
+        storage_upload_id: await storage.createMultipart(key, mimeType),
+        author_id: actor.user.id,
+        expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
+      };
+    });
+    return { opened, rows: await insertUploads(tx, opened.filter((o): o is NewUpload => !(o instanceof AppError))) };
   });
-  const rows = await insertUploads(db, opened.filter((o): o is NewUpload => !(o instanceof AppError)));
   let r = 0;
   return Promise.all(
     opened.map(async (o) => {
@@ -205,10 +226,16 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
   );
 }
 
+/** The length part `n` must have: the part size, the last part what remains. */
+function partLength(upload: UploadRow, n: number): number {
+  const partSize = Number(upload.part_size);
+  return n < upload.part_count ? partSize : Number(upload.size_bytes) - partSize * (upload.part_count - 1);
+}
+
 async function signUrls(storage: StorageDriver, upload: UploadRow, partNumbers: number[]): Promise<TSignedPart[]> {
   const signed: TSignedPart[] = [];
   for (const n of [...new Set(partNumbers)]) {
-    const s = await storage.signPart(upload.blob_key, upload.storage_upload_id, n, PART_URL_TTL_SECONDS, { onlyPart: upload.part_count === 1 });
+    const s = await storage.signPart(upload.blob_key, upload.storage_upload_id, n, partLength(upload, n), PART_URL_TTL_SECONDS, { onlyPart: upload.part_count === 1 });
     signed.push({ partNumber: n, method: 'PUT', url: s.url, expiresAt: s.expiresAt.toISOString() });
   }
   return signed;
@@ -264,16 +291,13 @@ export async function signParts(ctx: AppContext, actor: Actor, id: string, partN
 
 /** Every part present with exactly the size the plan gives it; otherwise which ones to send again. */
 function checkParts(upload: UploadRow, parts: StoredPart[]): void {
-  const size = Number(upload.size_bytes);
-  const partSize = Number(upload.part_size);
   const have = new Map(parts.map((p) => [p.partNumber, p]));
   const missing: number[] = [];
   const wrong: number[] = [];
   for (let n = 1; n <= upload.part_count; n++) {
     const part = have.get(n);
-    const expected = n < upload.part_count ? partSize : size - partSize * (upload.part_count - 1);
     if (!part) missing.push(n);
-    else if (part.size !== expected) wrong.push(n);
+    else if (part.size !== partLength(upload, n)) wrong.push(n);
   }
   if (missing.length || wrong.length) {
     throw new AppError('invalid_input', missing.length ? `Parts missing: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? '…' : ''}.` : `Parts of the wrong size: ${wrong.join(', ')}.`, {
@@ -334,11 +358,17 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Completed | Verified> => {
     if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
     const upload = found.get(input.id);
-    if (upload?.state === 'completed' && upload.result_item_id) {
-      const access = await requireItem(db, actor, upload.result_item_id, 'view').catch(() => undefined);
-      if (access) return { upload: presentUpload(upload), item: presentItem(access.item, access.role) };
+    const finished = upload && (await finishedUpload(db, actor, upload));
+    if (finished) return finished;
+    try {
+      return await verifyUpload(ctx, requireOpen(upload), input, upload?.parent_id ? parents.get(upload.parent_id) : undefined);
+    } catch (error) {
+      // A call completing the same upload at once took its parts from under this one: answer its file.
+      const now = upload && (await findOwnUpload(db, upload.id, actor.user.id));
+      const completed = now && (await finishedUpload(db, actor, now));
+      if (completed) return completed;
+      throw error;
     }
-    return verifyUpload(ctx, requireOpen(upload), input, upload?.parent_id ? parents.get(upload.parent_id) : undefined);
   });
 
   // The common case, new files under free names, is one statement; anything else completes on its own.
@@ -354,6 +384,32 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
 }
 
 const isVerified = (o: Outcome<Completed | Verified>): o is Verified => !(o instanceof AppError) && 'parent' in o;
+
+/** A completed upload's answer, the same for every call that completes it: the upload and its file (undefined while it is open, or when the file is no longer visible). */
+async function finishedUpload(db: Db, actor: Actor, upload: UploadRow): Promise<Completed | undefined> {
+  if (upload.state !== 'completed' || !upload.result_item_id) return undefined;
+  const access = await requireItem(db, actor, upload.result_item_id, 'view').catch(() => undefined);
+  return access && { upload: presentUpload(upload), item: presentItem(access.item, access.role) };
+}
+
+/**
+ * The upload's parts joined into its object — or the object an earlier call joined, when the
+ * storage no longer knows the upload (a retry after a crash, or a call completing it at the same time).
+ */
+async function joinParts(storage: StorageDriver, upload: UploadRow): Promise<{ size: number; sha256?: string | undefined }> {
+  const joinedBefore = async (error: unknown) => {
+    const object = await storage.stat(upload.blob_key);
+    if (!object) throw error;
+    return object;
+  };
+  const parts = await storage.listParts(upload.blob_key, upload.storage_upload_id).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'upload_expired') return null;
+    throw error;
+  });
+  if (!parts) return joinedBefore(new AppError('upload_expired'));
+  checkParts(upload, parts);
+  return storage.completeMultipart(upload.blob_key, upload.storage_upload_id, parts).catch(joinedBefore);
+}
 
 /** Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256 checked. */
 async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input: CompleteInput, parentAccess: ItemAccess | AppError | undefined): Promise<Verified> {
@@ -376,20 +432,7 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
     throw error;
   }
 
-  // The parts — unless an earlier call already joined them, and the storage knows the upload no more.
-  const joining = await storage.listParts(upload.blob_key, upload.storage_upload_id).then(
-    (parts) => ({ parts }),
-    async (error: unknown) => {
-      const object = error instanceof AppError && error.code === 'upload_expired' ? await storage.stat(upload.blob_key) : null;
-      if (!object) throw error;
-      return { object };
-    },
-  );
-  let joined: { size: number; sha256?: string | undefined };
-  if ('parts' in joining) {
-    checkParts(upload, joining.parts);
-    joined = await storage.completeMultipart(upload.blob_key, upload.storage_upload_id, joining.parts);
-  } else joined = joining.object;
+  const joined = await joinParts(storage, upload);
   const sha256 = joined.sha256 ?? (await hashObject(storage, upload.blob_key));
   const expected = input.sha256 ?? upload.sha256;
   if (joined.size !== Number(upload.size_bytes) || (expected && expected !== sha256)) {
@@ -416,7 +459,11 @@ const TAKE_CAREFUL_PATH = Symbol('take the careful path');
 /** The careful way: the upload locked, the name settled again, a new file or a new version, usage counted within the quota. */
 function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
   return inTransaction(db, async (tx) => {
-    const locked = requireOpen(await findOwnUpload(tx, v.upload.id, actor.user.id, { lock: true }));
+    const row = await findOwnUpload(tx, v.upload.id, actor.user.id, { lock: true });
+    // Another call completed it while this one joined the bytes: the same answer as that call's.
+    const finished = row && (await finishedUpload(tx, actor, row));
+    if (finished) return finished;
+    const locked = requireOpen(row);
     let replaceId = locked.item_id;
     let name = locked.name;
     if (!replaceId) {

@@ -93,6 +93,8 @@ beforeAll(async () => {
     guest: await g.membership(guest, workspace.id, 'guest'),
   };
   colleague = { person: colleaguePerson, home: await g.membership(colleaguePerson, workspace.id, 'member') };
+  // A guest is in the workspace only while something in it is shared with them.
+  await g.grant((await g.folder(owner, workspace.rootId, 'For the guest')).id, { user: guest }, 'viewer');
   elsewhere = await g.person('Elsewhere');
 });
 afterAll(() => t.close());
@@ -130,6 +132,76 @@ describe.each(['owner', 'admin', 'member', 'guest', 'outsider'] as Role[])('as %
           : rank < RANK[endpoint.need] ? 403
           : endpoint.ok;
         expect(res.status, `${role} ${endpoint.name} on ${relation}: ${JSON.stringify(res.body)}`).toBe(expected);
+      });
+    }
+  }
+});
+
+/**
+ * Moves across trees: every workspace role × where the item is × where it goes, against ADR 0017
+ * written out here: someone who manages the item may move it anywhere they may edit; anyone else
+ * only within the same root, and nowhere their role on it would be stronger.
+ */
+type Place = 'shared' | 'shared-editor-grant' | 'own' | 'colleague' | 'colleague-editor-grant' | 'colleague-manager-grant' | 'colleague-item-editor-grant' | 'within';
+const SOURCES: Exclude<Place, 'within'>[] = ['shared', 'shared-editor-grant', 'own', 'colleague', 'colleague-editor-grant', 'colleague-manager-grant', 'colleague-item-editor-grant'];
+const TARGETS: Place[] = ['shared', 'shared-editor-grant', 'own', 'colleague', 'colleague-editor-grant', 'colleague-manager-grant', 'within'];
+type Member = Exclude<Role, 'outsider'>;
+
+function rankAt(role: Member, place: Exclude<Place, 'within'>): number {
+  const team = role === 'owner' || role === 'admin' ? RANK.manage : role === 'member' ? RANK.edit : RANK.none;
+  switch (place) {
+    case 'shared': return team;
+    case 'shared-editor-grant': return Math.max(team, RANK.edit);
+    case 'own': return role === 'guest' ? RANK.view : RANK.manage;
+    case 'colleague': return RANK.none;
+    case 'colleague-editor-grant': case 'colleague-item-editor-grant': return RANK.edit;
+    case 'colleague-manager-grant': return RANK.manage;
+  }
+}
+const rootOf = (place: Place) => (place.startsWith('shared') ? 'shared' : place.startsWith('colleague') ? 'colleague' : 'own');
+
+function expectedMove(role: Member, source: Exclude<Place, 'within'>, target: Place): number {
+  const from = rankAt(role, source);
+  if (from === RANK.none) return 404;
+  if (from < RANK.edit) return 403;
+  // "within" is a folder beside the item: the caller has there what they have on the source folder (a grant on the item alone reaches only the item).
+  const to = rankAt(role, target !== 'within' ? target : source === 'colleague-item-editor-grant' ? 'colleague' : source);
+  if (to === RANK.none) return 404;
+  if (to < RANK.edit) return 403;
+  const sameRoot = target === 'within' || rootOf(source) === rootOf(target);
+  return from === RANK.manage || (sameRoot && to <= from) ? 200 : 403;
+}
+
+describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across trees as %s', (role) => {
+  const folderIn = async (maker: Person, parentId: string) => (await maker.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `m-${Math.random()}`, parentId })).body.id as string;
+  /** A folder in a place, granted to the caller as the place says; and who manages that tree. */
+  async function place(p: Exclude<Place, 'within'>, grantOnFolder = true): Promise<{ folder: string; manager: Person }> {
+    const caller = people[role];
+    if (p === 'own') return { folder: role === 'guest' ? homes.guest : await folderIn(caller, homes[role]), manager: caller };
+    const [maker, parent] = p.startsWith('shared') ? [people.owner, workspace.rootId] : [colleague.person, colleague.home];
+    const folder = await folderIn(maker, parent);
+    const grant = p.endsWith('editor-grant') ? 'editor' : p.endsWith('manager-grant') ? 'manager' : null;
+    if (grant && grantOnFolder) await given(t.ctx, t.url).grant(folder, { user: caller }, grant);
+    return { folder, manager: maker };
+  }
+
+  for (const source of SOURCES) {
+    if (role === 'guest' && source === 'own') continue; // nothing can be put in a guest's own root
+    for (const target of TARGETS) {
+      it(`from ${source} to ${target}`, async () => {
+        const caller = people[role];
+        const from = await place(source, source !== 'colleague-item-editor-grant');
+        const item = await folderIn(from.manager, from.folder);
+        if (source === 'colleague-item-editor-grant') await given(t.ctx, t.url).grant(item, { user: caller }, 'editor');
+        const to = target === 'within' ? await folderIn(from.manager, from.folder) : (await place(target)).folder;
+        const res = await caller.call('PATCH', `/items/${item}`, { parentId: to });
+        const expected = expectedMove(role, source, target);
+        expect(res.status, `${role} moving from ${source} to ${target}: ${JSON.stringify(res.body)}`).toBe(expected);
+        if (expected === 403) expect(res.body.error.code).toBe('forbidden');
+        // Whoever managed the item still has it where it is (refused), or manages it still (moved by a non-manager).
+        const seen = await from.manager.call('GET', `/items/${item}`);
+        if (expected !== 200) expect(seen.body).toMatchObject({ parentId: from.folder, role: 'manager' });
+        else if (rankAt(role, source) < RANK.manage) expect(seen.body).toMatchObject({ parentId: to, role: 'manager' });
       });
     }
   }

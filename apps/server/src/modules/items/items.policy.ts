@@ -12,8 +12,10 @@ import { findAccess, findAccessMany, lockItem, type AccessRow } from './items.re
  *   nothing of it unless something in it is shared with them.
  * - A "My files" root's tree belongs to its member, who manages it (a guest only sees theirs);
  *   nobody else sees it unless something in it is shared with them.
- * - Grants on an item hold for everything below it; the strongest grant or base role wins.
- * - Not a member of the item's workspace, or no role at all: the item does not exist for the caller.
+ * - Grants on an item hold for everything below it; the strongest grant or base role wins. A
+ *   grant to the workspace holds for its members, owners and admins, never for guests.
+ * - Not a member of the item's workspace (a guest is one only while something in it is shared with
+ *   them), or no role at all: the item does not exist for the caller.
  */
 export const RANK: Record<TItemRole, number> = { viewer: 1, commenter: 2, editor: 3, manager: 4 };
 const ROLE_OF_RANK: (TItemRole | null)[] = [null, 'viewer', 'commenter', 'editor', 'manager'];
@@ -77,6 +79,19 @@ export async function requireDocument(db: Db, actor: Actor, id: string, action: 
 export async function requireItems(db: Db, actor: Actor, ids: string[], action: ItemAction): Promise<Map<string, ItemAccess | AppError>> {
   const rows = await findAccessMany(db, [...new Set(ids)], actor.user.id);
   return new Map(ids.map((id) => [id, judge(rows.get(id), action, {})]));
+}
+
+/**
+ * Whether the caller may move an item (which they may edit) into a folder (which they may edit).
+ * Someone who manages the item may take it anywhere, as they may delete it forever. Anyone else
+ * moves it only within the tree their access comes from: the same root (so whoever manages that
+ * root keeps it) and nowhere their own role on it would be stronger (ADR 0017).
+ */
+export function requireMove(item: ItemAccess, target: ItemAccess): void {
+  if (item.role === 'manager') return;
+  if (item.chain.at(-1) !== target.chain.at(-1) || RANK[target.role] > RANK[item.role]) {
+    throw new AppError('forbidden', 'Only someone who manages this item can move it there: it would leave the folders its access comes from.');
+  }
 }
 
 function judge(row: AccessRow | undefined, action: ItemAction, options: { inTrash?: boolean }): ItemAccess | AppError {

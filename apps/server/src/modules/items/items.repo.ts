@@ -1,6 +1,7 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
+import { LIVE_MEMBERSHIP } from '../workspaces/workspaces.repo.ts';
 
 type Q = Kysely<Database>;
 
@@ -19,9 +20,9 @@ export interface AccessRow extends ItemRow {
   root_id: string | null;
   /** True when a folder above the item is in the trash (so the item is in the trash with it). */
   trashed_above: boolean;
-  /** The strongest live grant on the item or an ancestor for this user or their workspace (1 viewer … 4 manager), 0 for none. */
+  /** The strongest live grant on the item or an ancestor for this user or (unless they are a guest) their workspace (1 viewer … 4 manager), 0 for none. */
   grant_rank: number;
-  /** The caller's membership of the item's workspace (null: not a member). */
+  /** The caller's membership of the item's workspace (null: not a member, or a guest nothing is shared with any more). */
   member_role: 'owner' | 'admin' | 'member' | 'guest' | null;
   member_home_id: string | null;
   workspace_root_id: string | null;
@@ -50,11 +51,11 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string): 
         WHERE c.start_id = i.id
           AND (g.expires_at IS NULL OR g.expires_at > now())
           AND ((g.principal_type = 'user' AND g.principal_id = ${userId})
-            OR (g.principal_type = 'workspace' AND g.principal_id = i.workspace_id))), 0) AS grant_rank,
+            OR (g.principal_type = 'workspace' AND g.principal_id = i.workspace_id AND m.role <> 'guest'))), 0) AS grant_rank,
       m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug
     FROM items i
     JOIN workspaces w ON w.id = i.workspace_id
-    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId}
+    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
     WHERE i.id = ANY(${itemIds}::uuid[])
   `.execute(db);
   return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));

@@ -1,4 +1,4 @@
-import { ZChildrenQuery, ZCopyItemRequest, ZCreateItemRequest, ZItemList, ZIdParams, ZItem, ZItemPage, ZListQuery, ZRestoreResult, ZUpdateItemRequest } from '@cabinet/contracts';
+import { ZChildrenQuery, ZCopyItemRequest, ZCreateItemRequest, ZId, ZItemList, ZIdParams, ZItem, ZItemPage, ZRestoreResult, ZTrashQuery, ZUpdateItemRequest, ZWorkspaceParams } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,8 +6,6 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { requireActor } from '../auth/actor.ts';
 import { copyItem, createItem, emptyTrash, listRecent, listStarred, starItem, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
-
-const ZWorkspaceParams = z.object({ ws: z.string().min(1).max(64) });
 
 /** `If-Match: "3"` (or 3) → 3; absent → undefined. */
 function ifMatchVersion(header: string | undefined): number | undefined {
@@ -30,7 +28,7 @@ export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['items'],
         summary: 'List a folder: folders first, then by the sort key; keyset pages',
-        params: ZWorkspaceParams.extend({ id: z.uuid() }),
+        params: ZWorkspaceParams.extend({ id: ZId }),
         querystring: ZChildrenQuery,
         response: { 200: ZItemPage },
       },
@@ -72,7 +70,7 @@ export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   r.get(
     '/workspaces/:ws/trash',
-    { schema: { tags: ['items'], summary: 'What you trashed or own in the trash, newest first', params: ZWorkspaceParams, querystring: ZListQuery, response: { 200: ZItemPage } } },
+    { schema: { tags: ['items'], summary: 'What you trashed or own in the trash, newest first', params: ZWorkspaceParams, querystring: ZTrashQuery, response: { 200: ZItemPage } } },
     async (req) => listTrash(ctx.db, requireActor(req), req.params.ws, req.query),
   );
   r.post(

@@ -1,4 +1,4 @@
-import { uuidv7, type TChildrenQuery, type TCreateItemRequest, type TItem, type TItemRole, type TUpdateItemRequest } from '@cabinet/contracts';
+import { encodeCursor, uuidv7, type TChildrenPosition, type TChildrenQuery, type TTrashPosition, type TTrashQuery, type TCreateItemRequest, type TItem, type TItemRole, type TUpdateItemRequest } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -9,8 +9,7 @@ import { publish } from '../events/events.ts';
 import { findDocumentState, replaceDocumentState, saveDocumentState, type DocumentContent } from '../documents/documents.repo.ts';
 import { withItemsRenamed } from '@cabinet/doc-schema/server';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
-import { effectiveRoles, requireItem } from './items.policy.ts';
-import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
+import { effectiveRoles, requireItem, requireItems, requireMove } from './items.policy.ts';
 import {
   blobInUse,
   claimExpiredTrash,
@@ -31,7 +30,6 @@ import {
   setTrashed,
   siblingNamesLike,
   updateItemPlacement,
-  type ChildSort,
 } from './items.repo.ts';
 
 const MAX_DEPTH = 64;
@@ -108,28 +106,14 @@ export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> 
   return presentItem(item, role);
 }
 
-interface Cursor {
-  f: boolean;
-  k: string | number;
-  i: string;
-}
-
 export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: string, folderId: string, q: TChildrenQuery): Promise<{ items: TItem[]; nextCursor: string | null }> {
   const { item: folder, role, workspaceSlug } = await requireItem(db, actor, folderId, 'view');
   if (folder.workspace_id !== workspaceIdOrSlug && workspaceSlug !== workspaceIdOrSlug) throw new AppError('not_found');
-  let after: [boolean, string | number, string] | undefined;
-  if (q.cursor) {
-    try {
-      const c = JSON.parse(Buffer.from(q.cursor, 'base64url').toString('utf8')) as Cursor;
-      after = [Boolean(c.f), c.k, String(c.i)];
-    } catch {
-      throw new AppError('invalid_input', 'The cursor is not one this listing gave.', { fields: [{ path: 'querystring.cursor', message: 'is not valid' }] });
-    }
-  }
-  const rows = await findChildrenPage(db, folder.id, { sort: q.sort as ChildSort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
+  const after: [boolean, string, string] | undefined = q.cursor ? [q.cursor.f, q.cursor.k, q.cursor.i] : undefined;
+  const rows = await findChildrenPage(db, folder.id, { sort: q.sort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > q.limit && last ? Buffer.from(JSON.stringify({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies Cursor)).toString('base64url') : null;
+  const nextCursor = rows.length > q.limit && last ? encodeCursor({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies TChildrenPosition) : null;
   // Children inherit the folder's role; a grant further down can only raise it, which a later call on that item shows.
   return { items: page.map((r) => presentItem(r, role)), nextCursor };
 }
@@ -153,6 +137,7 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
       if (target.item.workspace_id !== item.workspace_id) throw new AppError('forbidden', 'Items cannot move to another workspace.');
       if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only move into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
       if (target.chain.includes(item.id)) throw new AppError('cycle');
+      requireMove(access, target);
       if (target.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
       parentId = target.item.id;
     }
@@ -178,25 +163,24 @@ export async function trashItem(db: Db, actor: Actor, id: string): Promise<TItem
 
 /**
  * Brings a trashed unit back where it was. When that folder is itself in the trash, it comes
- * back into its owner's "My files" instead, and says so; a name taken meanwhile gets a free one.
+ * back at the top of the tree it was in (the shared root, or the "My files" it was in) and says
+ * so: never into another tree, whose managers would take it from the ones it had (ADR 0017). A
+ * name taken meanwhile gets a free one.
  */
-export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ item: TItem; restoredInto: 'original' | 'home' }> {
+export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ item: TItem; restoredInto: 'original' | 'root' }> {
   return inTransaction(db, async (tx) => {
-    const { item } = await requireItem(tx, actor, id, 'edit', { lock: true, inTrash: true });
-    const parent = item.parent_id ? await findItem(tx, item.parent_id) : undefined;
-    const parentFacts = parent ? await findAccess(tx, parent.id, actor.user.id) : undefined;
-    const parentUsable = parent && parent.state === 'active' && parentFacts && !parentFacts.trashed_above;
-    let parentId = parent?.id;
-    if (!parentUsable) {
-      const home = await findMemberWorkspace(tx, item.owner_id, item.workspace_id);
-      if (!home?.home_item_id) throw new AppError('not_found', 'The original folder is gone and the owner has no My files here.');
-      parentId = home.home_item_id;
+    const { item, chain } = await requireItem(tx, actor, id, 'edit', { lock: true, inTrash: true });
+    const parent = item.parent_id ? await findAccess(tx, item.parent_id, actor.user.id) : undefined;
+    const parentUsable = !!parent && parent.state === 'active' && !parent.trashed_above;
+    const parentId = parentUsable ? parent.id : chain.at(-1)!;
+    if (!parentUsable && (await requireItems(tx, actor, [parentId], 'edit')).get(parentId) instanceof AppError) {
+      throw new AppError('forbidden', 'The folder it was in is in the trash: restore that folder first.');
     }
-    const name = (await findActiveSibling(tx, parentId!, item.name)) ? await suggestFreeName(tx, parentId!, item.name) : item.name;
-    const restored = await setRestored(tx, item.id, { parentId: parentId!, name }, actor.user.id);
+    const name = (await findActiveSibling(tx, parentId, item.name)) ? await suggestFreeName(tx, parentId, item.name) : item.name;
+    const restored = await setRestored(tx, item.id, { parentId, name }, actor.user.id);
     const { role } = await requireItem(tx, actor, restored.id, 'view');
-    await publish(tx, item.workspace_id, { type: 'item.restored', itemId: item.id, parentIds: [parentId!] });
-    return { item: presentItem(restored, role), restoredInto: parentUsable ? 'original' : 'home' };
+    await publish(tx, item.workspace_id, { type: 'item.restored', itemId: item.id, parentIds: [parentId] });
+    return { item: presentItem(restored, role), restoredInto: parentUsable ? 'original' : 'root' };
   });
 }
 
@@ -239,17 +223,9 @@ export async function purgeExpiredTrash(db: Db, retentionDays: number): Promise<
   });
 }
 
-export async function listTrash(db: Db, actor: Actor, workspaceIdOrSlug: string, q: { cursor?: string | undefined; limit: number }): Promise<{ items: TItem[]; nextCursor: string | null }> {
+export async function listTrash(db: Db, actor: Actor, workspaceIdOrSlug: string, q: TTrashQuery): Promise<{ items: TItem[]; nextCursor: string | null }> {
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
-  let before: { at: string; id: string } | undefined;
-  if (q.cursor) {
-    try {
-      before = JSON.parse(Buffer.from(q.cursor, 'base64url').toString('utf8')) as { at: string; id: string };
-    } catch {
-      throw new AppError('invalid_input', 'The cursor is not one this listing gave.', { fields: [{ path: 'querystring.cursor', message: 'is not valid' }] });
-    }
-  }
-  const rows = await findTrashPage(db, workspace.id, actor.user.id, q.limit + 1, before);
+  const rows = await findTrashPage(db, workspace.id, actor.user.id, q.limit + 1, q.cursor);
   const page = rows.slice(0, q.limit);
   const roles = await effectiveRoles(db, actor, page.map((r) => r.id));
   const items = page.flatMap((row) => {
@@ -257,7 +233,7 @@ export async function listTrash(db: Db, actor: Actor, workspaceIdOrSlug: string,
     return access ? [presentItem(row, access.role)] : [];
   });
   const last = page.at(-1);
-  return { items, nextCursor: rows.length > q.limit && last ? Buffer.from(JSON.stringify({ at: last.trashed_at!.toISOString(), id: last.id })).toString('base64url') : null };
+  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor({ at: last.trashed_at!.toISOString(), id: last.id } satisfies TTrashPosition) : null };
 }
 
 /** Deletes for good everything in the caller's trash that they may delete. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collabClients, until } from '../../testing/collab-client.ts';
 import { given } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -37,5 +38,19 @@ describe('stars and recent', () => {
     expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/recent`))).toEqual(['b.txt', 'a.txt']);
     await ada.call('GET', `/items/${a.body.item.id}/content`);
     expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/recent`))).toEqual(['a.txt', 'b.txt']);
+  });
+
+  it('puts a document a person opens at the top of their Recent', async () => {
+    const ada = await g.person();
+    const notes = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: ada.workspace.homeId })).body;
+    await g.upload(ada, ada.workspace.homeId, 'a.txt', Buffer.from('a'));
+    const clients = collabClients(t.url);
+    try {
+      const { outcome } = clients.connect(notes.id, ada.token);
+      await until(() => outcome.synced, 'the document to open');
+      expect(names(await ada.call('GET', `/workspaces/${ada.workspace.id}/recent`))).toEqual(['Notes', 'a.txt']);
+    } finally {
+      clients.destroyAll();
+    }
   });
 });

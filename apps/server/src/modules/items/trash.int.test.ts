@@ -31,14 +31,16 @@ it('trashes a folder with everything in it as one unit, and restores the same un
   expect(await names(ada, `/workspaces/${ada.workspace.id}/trash`)).toEqual([]);
 });
 
-it("restores into the owner's My files when the original folder is in the trash too, and says so", async () => {
+it('restores at the top of the tree it was in when the original folder is in the trash too, and says so', async () => {
   const ada = await g.person();
-  const outer = await folder(ada, ada.workspace.rootId, 'Outer');
-  const child = await folder(ada, outer.id, 'Child');
-  await ada.call('POST', `/items/${child.id}/trash`);
-  await ada.call('POST', `/items/${outer.id}/trash`);
-  const restored = await ada.call('POST', `/items/${child.id}/restore`);
-  expect(restored.body).toMatchObject({ restoredInto: 'home', item: { parentId: ada.workspace.homeId } });
+  for (const root of [ada.workspace.rootId, ada.workspace.homeId]) {
+    const outer = await folder(ada, root, `Outer ${root}`);
+    const child = await folder(ada, outer.id, 'Child');
+    await ada.call('POST', `/items/${child.id}/trash`);
+    await ada.call('POST', `/items/${outer.id}/trash`);
+    const restored = await ada.call('POST', `/items/${child.id}/restore`);
+    expect(restored.body).toMatchObject({ restoredInto: 'root', item: { parentId: root } });
+  }
 });
 
 it('deletes forever only from the trash, and empties the trash', async () => {

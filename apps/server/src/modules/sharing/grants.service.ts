@@ -27,6 +27,8 @@ export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGra
 /**
  * Shares an item (managers): with the whole workspace, or with one person. Someone with an
  * account who is not in the workspace joins it as a guest, who sees only what is shared with them.
+ * By email, only an account whose address is verified counts; one that never proved it is treated
+ * as no account yet (`invalid_input`), so it gains nothing.
  */
 export async function createGrant(db: Db, actor: Actor, id: string, input: TCreateGrantRequest): Promise<TGrant> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
@@ -36,8 +38,12 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
     let principalId = item.workspace_id;
     if (input.principal.type === 'user') {
       const principal = input.principal;
-      const user = 'email' in principal ? (await findUsersByEmail(tx, principal.email)).find((u) => u.status === 'active') : await tx.selectFrom('users').selectAll().where('id', '=', principal.id).executeTakeFirst();
-      if (!user) throw invalid('body.principal', 'No one with that address has signed in to Cabinet yet.');
+      // An address reaches only an account that proved it: anyone may sign up claiming any address.
+      const user =
+        'email' in principal
+          ? (await findUsersByEmail(tx, principal.email)).find((u) => u.status === 'active' && u.email_verified)
+          : await tx.selectFrom('users').selectAll().where('id', '=', principal.id).where('status', '=', 'active').executeTakeFirst();
+      if (!user) throw invalid('body.principal', 'No one with that address has signed in to Cabinet and confirmed it yet.');
       const member = await tx.selectFrom('memberships').select('role').where('workspace_id', '=', item.workspace_id).where('user_id', '=', user.id).executeTakeFirst();
       if (!member) await insertMembership(tx, { workspaceId: item.workspace_id, userId: user.id, role: 'guest' });
       principalId = user.id;

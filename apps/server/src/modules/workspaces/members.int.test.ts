@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { given } from '../../testing/given.ts';
+import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -18,6 +18,7 @@ describe('the member list', () => {
     const dee = await g.person('Dee Outside');
     await g.membership(bea, ada.workspace.id, 'member');
     await g.membership(cy, ada.workspace.id, 'guest');
+    await g.grant((await g.folder(ada, ada.workspace.rootId, 'For Cy')).id, { user: cy }, 'viewer');
     const all = await bea.call('GET', `/workspaces/${ada.workspace.id}/members`);
     expect(all.status).toBe(200);
     expect(all.body.items.map((m: { name: string; role: string }) => [m.name, m.role])).toEqual([
@@ -31,5 +32,45 @@ describe('the member list', () => {
     expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
     expect((await dee.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('not_found');
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?limit=0`)).body.error.code).toBe('invalid_input');
+  });
+});
+
+describe('a guest', () => {
+  const ids = async (p: Person) => (await p.call('GET', '/workspaces')).body.items.map((w: { id: string }) => w.id);
+
+  it('is in the workspace only while something is shared with them: not after the last share is removed or runs out', async () => {
+    const ada = await g.person('Ada');
+    const cy = await g.person('Cy');
+    const email = (await cy.call('GET', '/me')).body.user.email as string;
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
+    const other = await g.folder(ada, ada.workspace.rootId, 'Other');
+    const grant = (await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email }, role: 'viewer' })).body;
+    expect(await ids(cy)).toContain(ada.workspace.id);
+    const homeId = (await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body.homeId as string;
+
+    expect((await ada.call('DELETE', `/items/${folder.id}/grants/${grant.id}`)).status).toBe(204);
+    expect(await ids(cy)).not.toContain(ada.workspace.id);
+    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body.error.code).toBe('not_found');
+    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/trash`)).status).toBe(404);
+    expect((await cy.call('GET', `/items/${homeId}`)).status).toBe(404);
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.items.map((m: { userId: string }) => m.userId)).not.toContain(cy.id);
+
+    // Shared again, they are back (as a guest, with the same My files); a share that has run out counts for nothing.
+    await g.grant(other.id, { user: cy }, 'viewer', new Date(Date.now() - 1000));
+    expect(await ids(cy)).not.toContain(ada.workspace.id);
+    await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'viewer' });
+    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body).toMatchObject({ role: 'guest', homeId });
+  });
+
+  it('is not shown the usage, the quota or the member list, even with shares', async () => {
+    const ada = await g.person('Ada');
+    const cy = await g.person('Cy');
+    await g.membership(cy, ada.workspace.id, 'guest');
+    await g.grant((await g.folder(ada, ada.workspace.rootId, 'Shared')).id, { user: cy }, 'editor');
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1_000_000, used_bytes: 1234 }).where('id', '=', ada.workspace.id).execute();
+    const seen = [(await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body, (await cy.call('GET', '/workspaces')).body.items.find((w: { id: string }) => w.id === ada.workspace.id)];
+    for (const w of seen) expect(w).toMatchObject({ role: 'guest', quotaBytes: null, usedBytes: null });
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}`)).body).toMatchObject({ quotaBytes: 1_000_000, usedBytes: 1234 });
+    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
   });
 });

@@ -1,5 +1,5 @@
 import { uuidv7 } from '@cabinet/contracts';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, MembershipsTable } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -16,12 +16,23 @@ export interface MemberWorkspaceRow {
   home_item_id: string | null;
 }
 
+/**
+ * Whether the membership `m` counts: every member's does; a guest's only while a live grant (one
+ * not expired) in the workspace is theirs. A guest whose last share was removed or ran out is not
+ * in the workspace for anyone, themselves included. For any query naming memberships `m`.
+ */
+export const LIVE_MEMBERSHIP = sql<boolean>`(m.role <> 'guest' OR EXISTS (
+  SELECT 1 FROM item_grants lg JOIN items li ON li.id = lg.item_id
+   WHERE lg.principal_type = 'user' AND lg.principal_id = m.user_id AND li.workspace_id = m.workspace_id
+     AND (lg.expires_at IS NULL OR lg.expires_at > now())))`;
+
 function memberWorkspaces(db: Q, userId: string) {
   return db
     .selectFrom('workspaces as w')
     .innerJoin('memberships as m', 'm.workspace_id', 'w.id')
     .select(['w.id', 'w.slug', 'w.name', 'w.quota_bytes', 'w.used_bytes', 'w.root_item_id', 'm.role', 'm.home_item_id'])
-    .where('m.user_id', '=', userId);
+    .where('m.user_id', '=', userId)
+    .where(LIVE_MEMBERSHIP);
 }
 
 export function listMemberWorkspaces(db: Q, userId: string): Promise<MemberWorkspaceRow[]> {
@@ -61,14 +72,15 @@ export async function insertMembership(db: Q, m: { workspaceId: string; userId: 
   return homeId;
 }
 
-/** Active members whose name or email contains `q` (all when it is empty), by name. */
+/** Active members (guests while something is shared with them) whose name or email contains `q` (all when it is empty), by name. */
 export function findMembers(db: Q, workspaceId: string, q: string, limit: number) {
   let query = db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select(['u.id as user_id', 'u.name', 'u.email', 'm.role'])
     .where('m.workspace_id', '=', workspaceId)
-    .where('u.status', '=', 'active');
+    .where('u.status', '=', 'active')
+    .where(LIVE_MEMBERSHIP);
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.email', 'ilike', pattern)]));

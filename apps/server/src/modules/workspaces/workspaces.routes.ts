@@ -1,7 +1,6 @@
-import { ZCreateWorkspaceRequest, ZMemberList, ZMembersQuery, ZWorkspace, ZWorkspaceList } from '@cabinet/contracts';
+import { ZCreateWorkspaceRequest, ZMemberList, ZMembersQuery, ZWorkspace, ZWorkspaceList, ZWorkspaceParams } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../auth/actor.ts';
 import { createWorkspace, getWorkspace, listMembers, listWorkspaces } from './workspaces.service.ts';
@@ -19,7 +18,7 @@ export async function workspacesRoutes(app: FastifyInstance, ctx: AppContext) {
   );
   r.get(
     '/workspaces/:ws',
-    { schema: { tags: ['workspaces'], summary: 'One workspace, by id or slug', params: z.object({ ws: z.string().min(1).max(64) }), response: { 200: ZWorkspace } } },
+    { schema: { tags: ['workspaces'], summary: 'One workspace, by id or slug', params: ZWorkspaceParams, response: { 200: ZWorkspace } } },
     async (req) => getWorkspace(ctx.db, requireActor(req).user, req.params.ws),
   );
   r.get(
@@ -28,7 +27,7 @@ export async function workspacesRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags: ['workspaces'],
         summary: 'Members of a workspace, optionally those whose name or email contains q (not for guests)',
-        params: z.object({ ws: z.string().min(1).max(64) }),
+        params: ZWorkspaceParams,
         querystring: ZMembersQuery,
         response: { 200: ZMemberList },
       },

@@ -15,7 +15,9 @@ import {
 
 type Q = Kysely<Database>;
 
+/** A guest is shown neither the quota nor the usage: they see only what is shared with them. */
 export function presentWorkspace(w: MemberWorkspaceRow): TWorkspace {
+  const guest = w.role === 'guest';
   return {
     id: w.id,
     slug: w.slug,
@@ -23,8 +25,8 @@ export function presentWorkspace(w: MemberWorkspaceRow): TWorkspace {
     role: w.role,
     rootId: w.root_item_id!,
     homeId: w.home_item_id!,
-    quotaBytes: w.quota_bytes === null ? null : Number(w.quota_bytes),
-    usedBytes: Number(w.used_bytes),
+    quotaBytes: guest || w.quota_bytes === null ? null : Number(w.quota_bytes),
+    usedBytes: guest ? null : Number(w.used_bytes),
   };
 }
 

@@ -1,4 +1,5 @@
 import { Center, Loader } from '@mantine/core';
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { useWorkspaceEvents } from '../../features/items/hooks/use-workspace-events.ts';
 import { UploadsProvider } from '../../features/uploads/components/uploads-provider.tsx';
@@ -19,7 +20,16 @@ export function WorkspaceLayout() {
       ) : missing ? (
         <NotFoundView what="workspace" />
       ) : (
-        <Outlet context={workspace} />
+        // A page's module is fetched when it is first opened: meanwhile the frame stays.
+        <Suspense
+          fallback={
+            <Center py="xl">
+              <Loader aria-label="Loading" />
+            </Center>
+          }
+        >
+          <Outlet context={workspace} />
+        </Suspense>
       )}
     </Shell>
     </UploadsProvider>

@@ -6,7 +6,7 @@ export function OfflineBanner() {
   const { online } = useNetwork();
   if (online) return null;
   return (
-    <Alert color="yellow" icon={<IconWifiOff aria-hidden />} radius={0} py={6} role="status">
+    <Alert color="yellow" icon={<IconWifiOff aria-hidden />} radius={0} py={6} mb="md" role="status">
       You are offline. Cabinet will catch up when the connection returns.
     </Alert>
   );

@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 /** A notification saying what just happened, with an Undo button that reverses it. */
 export function showUndo(message: ReactNode, undo: () => void) {
   const id = notifications.show({
+    // Long enough to read and reach for Undo.
+    autoClose: 8000,
     message: (
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm">{message}</Text>

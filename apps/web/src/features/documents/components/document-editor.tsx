@@ -47,12 +47,14 @@ export interface DocumentEditorProps {
   /** The caller's role allows: editing the text, commenting, managing (restoring revisions, deleting others' comments). */
   can: { edit: boolean; comment: boolean; manage: boolean };
   me: { id: string; name: string };
+  /** The person's role on the document changed while it was open. */
+  onAccessChange?: (readOnly: boolean) => void;
 }
 
 /** The editor of one document, shared live with everyone who has it open, with its comments beside it. */
-export function DocumentEditor({ workspaceId, documentId, title, can, me }: DocumentEditorProps) {
+export function DocumentEditor({ workspaceId, documentId, title, can, me, onAccessChange }: DocumentEditorProps) {
   const editable = can.edit;
-  const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id });
+  const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id, onAccessChange });
   const [asking, setAsking] = useState<'link' | 'image' | 'history'>();
   const fileInput = useRef<HTMLInputElement>(null);
   // "File" in the slash menu opens the file picker at once, while the keypress still counts as the person's doing.

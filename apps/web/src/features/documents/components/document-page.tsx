@@ -1,4 +1,5 @@
 import { Anchor, Breadcrumbs, Group, Skeleton, Stack, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import type { TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -21,6 +22,11 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   if (item.isPending || me.isPending) return <Skeleton h={320} />;
   if (!item.data || !me.data) return <Title order={1}>Document not found</Title>;
   const editable = canEdit(item.data);
+  // A share changed while the document is open: the item's role (and with it the editor) follows.
+  const accessChanged = (readOnly: boolean) => {
+    void item.refetch();
+    notifications.show({ message: readOnly ? 'Your access to this document changed: you can now only read it.' : 'Your access to this document changed: you can now edit it.' });
+  };
   return (
     <Stack gap="md">
       <nav aria-label="Folder path">
@@ -38,7 +44,7 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         </Title>
         <DocumentMenu documentId={documentId} canRename={editable} onRename={() => setRenaming(true)} />
       </Group>
-      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} can={{ edit: editable, comment: item.data.role !== 'viewer', manage: item.data.role === 'manager' }} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} />
+      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} can={{ edit: editable, comment: item.data.role !== 'viewer', manage: item.data.role === 'manager' }} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} onAccessChange={accessChanged} />
       {renaming && (
         <NameDialog title="Rename document" label="Document name" submitLabel="Rename" initial={item.data.name} onClose={() => setRenaming(false)} onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })} />
       )}

@@ -1,7 +1,10 @@
 import { HocuspocusProvider } from '@hocuspocus/provider';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
+
+/** Reasons the server gives for closing a document whose access went (PRODUCT.md §8 codes). */
+const ACCESS_GONE = new Set(['not_found', 'unauthenticated', 'session_expired', 'forbidden']);
 
 /** How the connection to the collaboration server stands, in the words the page shows. */
 export type SyncState = 'connecting' | 'saving' | 'saved' | 'offline' | 'refused';
@@ -18,8 +21,12 @@ export interface Collaborator {
  * on without a network and merges when it comes back; a reader keeps none, since the server would
  * drop what a reader's copy holds anyway.
  */
-export function useCollaboration(documentId: string, options: { keepOffline: boolean; userId: string }) {
+export function useCollaboration(documentId: string, options: { keepOffline: boolean; userId: string; onAccessChange?: (readOnly: boolean) => void }) {
   const { keepOffline, userId } = options;
+  const onAccessChange = useRef(options.onAccessChange);
+  useEffect(() => {
+    onAccessChange.current = options.onAccessChange;
+  });
   const { document, provider, local } = useMemo(() => {
     const document = new Y.Doc();
     // One copy per person and document: someone else signing in on this browser starts from the server.
@@ -62,6 +69,22 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     provider.on('synced', update);
     provider.on('unsyncedChanges', update);
     provider.on('authenticationFailed', refused);
+    // The server says when the person's role on the document changed while it was open (a share
+    // lowered or raised); access taken away closes the socket, and the reconnection is refused.
+    const told = ({ payload }: { payload: string }) => {
+      try {
+        const message = JSON.parse(payload) as { type?: string; readOnly?: boolean };
+        if (message.type === 'access' && typeof message.readOnly === 'boolean') onAccessChange.current?.(message.readOnly);
+      } catch {
+        // Not a message of ours.
+      }
+    };
+    provider.on('stateless', told);
+    // Access taken away while the document is open closes it, with the reason as an error code.
+    const closed = ({ event }: { event: { reason?: string } }) => {
+      if (event.reason && ACCESS_GONE.has(event.reason)) refused();
+    };
+    provider.on('close', closed);
     provider.awareness?.on('change', present);
     window.addEventListener('online', online);
     // Without a network the socket is closed at once rather than left to time out: edits then wait

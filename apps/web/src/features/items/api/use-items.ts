@@ -1,4 +1,4 @@
-import type { TItem } from '@cabinet/contracts';
+import type { TItem, TRestoreResult } from '@cabinet/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
@@ -60,7 +60,7 @@ export function useItemMutations(ws: string) {
     createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'document', ...v }), ...options }),
     rename: useMutation({ mutationFn: (v: { id: string; name: string }) => api<TItem>('PATCH', `/items/${v.id}`, { name: v.name }), ...options }),
     trash: useMutation({ mutationFn: (id: string) => api<TItem>('POST', `/items/${id}/trash`), ...options }),
-    restore: useMutation({ mutationFn: (id: string) => api<{ item: TItem; restoredInto: 'original' | 'home' }>('POST', `/items/${id}/restore`), ...options }),
+    restore: useMutation({ mutationFn: (id: string) => api<TRestoreResult>('POST', `/items/${id}/restore`), ...options }),
     purge: useMutation({ mutationFn: (id: string) => api<void>('DELETE', `/items/${id}`), ...options }),
     move: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('PATCH', `/items/${v.id}`, { parentId: v.parentId }), ...options }),
     copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('POST', `/items/${v.id}/copy`, { parentId: v.parentId }), ...options }),

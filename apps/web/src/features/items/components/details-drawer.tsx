@@ -1,9 +1,10 @@
 import { Drawer, Stack, Table, Text } from '@mantine/core';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useMe } from '../../auth/api/use-me.ts';
-import { formatBytes, formatDate } from '../../../lib/format.ts';
+import { formatDate } from '../../../lib/format.ts';
 import { useAncestors } from '../api/use-items.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
+import { itemSize } from './item-name.tsx';
 
 /** An item's facts: type, size, owner, modified, where it is. */
 export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
@@ -11,8 +12,8 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
   const ancestors = useAncestors(item.id);
   const location = (ancestors.data ?? []).map((a) => folderTitle(a, workspace)).join(' / ');
   const rows: [string, string][] = [
-    ['Type', item.kind === 'folder' ? 'Folder' : (item.mimeType ?? 'File')],
-    ['Size', item.kind === 'folder' ? '—' : `${formatBytes(item.size)} (${item.size.toLocaleString()} bytes)`],
+    ['Type', item.kind === 'folder' ? 'Folder' : item.kind === 'document' ? 'Document' : (item.mimeType ?? 'File')],
+    ['Size', item.kind === 'file' ? `${itemSize(item)} (${item.size.toLocaleString()} bytes)` : '—'],
     ['Owner', item.ownerId === me.data?.user.id ? 'You' : 'Another member'],
     ['Modified', `${formatDate(item.updatedAt)}${item.updatedBy === me.data?.user.id ? ' by you' : ''}`],
     ['Location', location || '—'],

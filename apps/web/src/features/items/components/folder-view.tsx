@@ -16,6 +16,7 @@ import { canEdit } from './item-actions.tsx';
 import { ViewSwitch } from './view-switch.tsx';
 import { ITEM_DRAG_TYPE, ItemTable } from './item-table.tsx';
 import { NameDialog } from './name-dialog.tsx';
+import { NewDocumentDialog } from './new-document-dialog.tsx';
 
 const isFileDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
 const isItemDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes(ITEM_DRAG_TYPE);
@@ -121,7 +122,8 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
         </Breadcrumbs>
       </nav>
       <Group justify="space-between" gap="xs">
-        <Title order={1} fz="h2">
+        {/* Focusable from script: when the last row is trashed, the keyboard lands here. */}
+        <Title order={1} fz="h2" tabIndex={-1}>
           {title || <Skeleton h={28} w={160} />}
         </Title>
         <Group gap="xs">
@@ -214,7 +216,16 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
           aria-hidden
           pos="absolute"
           inset={0}
-          style={{ border: '2px dashed var(--mantine-primary-color-filled)', borderRadius: 8, background: 'var(--mantine-primary-color-light)', pointerEvents: 'none', display: 'grid', placeItems: 'center' }}
+          // Above everything in the view (the view switch, the sticky selection bar), and opaque: the tint is laid over the page's own background.
+          style={{
+            zIndex: 4,
+            border: '2px dashed var(--mantine-primary-color-filled)',
+            borderRadius: 8,
+            background: 'linear-gradient(var(--mantine-primary-color-light), var(--mantine-primary-color-light)), var(--mantine-color-body)',
+            pointerEvents: 'none',
+            display: 'grid',
+            placeItems: 'center',
+          }}
         >
           <Text fw={600}>Drop to upload to “{title}”</Text>
         </Box>
@@ -222,19 +233,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
       {creating === 'folder' && (
         <NameDialog title="New folder" label="Folder name" submitLabel="Create" initial="Untitled folder" onClose={() => setCreating(null)} onSubmit={(name) => m.createFolder.mutateAsync({ parentId: folderId, name })} />
       )}
-      {creating === 'document' && (
-        <NameDialog
-          title="New document"
-          label="Document name"
-          submitLabel="Create"
-          initial="Untitled document"
-          onClose={() => setCreating(null)}
-          onSubmit={async (name) => {
-            const doc = await m.createDocument.mutateAsync({ parentId: folderId, name });
-            void navigate(linkTo(doc)!);
-          }}
-        />
-      )}
+      {creating === 'document' && <NewDocumentDialog workspace={workspace} parentId={folderId} onClose={() => setCreating(null)} />}
     </Stack>
   );
 }

@@ -10,15 +10,22 @@ export const canEdit = (item: TItem | undefined) => item?.role === 'editor' || i
 /** The address of an item's bytes: a file's (shown when safe, else downloaded), a folder's as a zip. */
 export const contentUrl = (item: TItem, download = false) => `/api/v1/items/${item.id}/content${download ? '?download=1' : ''}`;
 
-/** Moves an item to the trash and offers to undo it. */
+/** Moves items to the trash and offers, in one notification, to undo it. */
 export function useTrashWithUndo(ws: string) {
   const m = useItemMutations(ws);
-  // mutateAsync, not mutate's callbacks: the row that asked is gone from the list by the time it succeeds.
-  return (item: TItem) =>
-    m.trash.mutateAsync(item.id).then(
-      () => showUndo(`“${item.name}” moved to the trash`, () => m.restore.mutate(item.id)),
-      (e: Error) => notifications.show({ color: 'red', message: e.message }),
-    );
+  // mutateAsync, not mutate's callbacks: the rows that asked are gone from the list by the time it succeeds.
+  return async (items: TItem[]): Promise<TItem[]> => {
+    const results = await Promise.allSettled(items.map((item) => m.trash.mutateAsync(item.id)));
+    const trashed = items.filter((_, i) => results[i]!.status === 'fulfilled');
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) notifications.show({ color: 'red', message: (failed.reason as Error).message });
+    if (trashed.length) {
+      showUndo(trashed.length === 1 ? `“${trashed[0]!.name}” moved to the trash` : `${trashed.length} items moved to the trash`, () => {
+        for (const item of trashed) m.restore.mutate(item.id);
+      });
+    }
+    return trashed;
+  };
 }
 
 export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions';
@@ -33,10 +40,10 @@ export function ItemActions(props: {
   /** Controlled from outside when the menu opens on a right click. */
   opened?: boolean;
   onChange?: (opened: boolean) => void;
+  onTrash: (item: TItem) => void;
 }) {
   const { item, ws, starred, onDialog } = props;
   const m = useItemMutations(ws);
-  const trash = useTrashWithUndo(ws);
   const editable = canEdit(item);
   return (
     <Menu position="bottom-end" withinPortal {...(props.opened !== undefined ? { opened: props.opened, onChange: props.onChange } : {})}>
@@ -75,7 +82,7 @@ export function ItemActions(props: {
               Move to…
             </Menu.Item>
             <Menu.Divider />
-            <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => void trash(item)}>
+            <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => props.onTrash(item)}>
               Move to trash
             </Menu.Item>
           </>

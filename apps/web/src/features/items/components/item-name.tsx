@@ -1,7 +1,17 @@
 import { Anchor, Group, Text } from '@mantine/core';
-import { IconFile, IconFolder, IconStarFilled } from '@tabler/icons-react';
+import { IconFile, IconFileText, IconFolder, IconStarFilled } from '@tabler/icons-react';
 import type { TItem } from '@cabinet/contracts';
 import { Link } from 'react-router';
+import { formatBytes } from '../../../lib/format.ts';
+
+/** A folder, a document (written in Cabinet) and a file (bytes uploaded) each look like what they are. */
+export function ItemIcon({ kind, size }: { kind: TItem['kind']; size: number }) {
+  const Icon = kind === 'folder' ? IconFolder : kind === 'document' ? IconFileText : IconFile;
+  return <Icon aria-hidden size={size} stroke={size > 24 ? 1.5 : 2} style={{ flexShrink: 0 }} />;
+}
+
+/** An item's size as lists show it: only a file's bytes mean something to a person. */
+export const itemSize = (item: TItem) => (item.kind === 'file' ? formatBytes(item.size) : '—');
 
 /**
  * An item's icon and name: a folder links into the app, a file to its bytes (shown in a new tab
@@ -16,7 +26,7 @@ export function ItemName({ item, to, starred = false, plain = false, bare = fals
   );
   return (
     <Group gap="xs" wrap="nowrap" miw={0}>
-      {!bare && (item.kind === 'folder' ? <IconFolder aria-hidden size={20} style={{ flexShrink: 0 }} /> : <IconFile aria-hidden size={20} style={{ flexShrink: 0 }} />)}
+      {!bare && <ItemIcon kind={item.kind} size={20} />}
       {to ? (
         <Anchor component={Link} to={to} underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
           {name}

@@ -1,17 +1,17 @@
 import { Box, Button, Card, Center, Checkbox, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
-import { IconDownload, IconFile, IconFolder, IconFolderShare, IconTrash, IconX } from '@tabler/icons-react';
+import { IconDownload, IconFolderShare, IconTrash, IconX } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type FocusEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { formatBytes, formatRelative } from '../../../lib/format.ts';
+import { formatRelative } from '../../../lib/format.ts';
 import { useItemMutations } from '../api/use-items.ts';
 import { useSelection } from '../hooks/use-selection.ts';
 import { DetailsDrawer } from './details-drawer.tsx';
 import { FolderPickerDialog } from './folder-picker-dialog.tsx';
 import { canEdit, contentUrl, ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
 import { VersionsDrawer } from './versions-drawer.tsx';
-import { ItemName } from './item-name.tsx';
+import { ItemIcon, ItemName, itemSize } from './item-name.tsx';
 import { NameDialog } from './name-dialog.tsx';
 
 /** The drag type that carries item ids between rows (and onto breadcrumbs). */
@@ -46,7 +46,10 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   const [columns, setColumns] = useState(4);
   const [offset, setOffset] = useState(0);
   const [dropTarget, setDropTarget] = useState<string>();
-  const [focus, setFocus] = useState(0);
+  // The row in focus, by id: rows come and go (trashed, uploaded, live changes) and it stays on its item.
+  const [focusId, setFocusId] = useState<string>();
+  // After a trash: the row to focus once the trashed rows have left the list.
+  const refocus = useRef<{ next: string | undefined; gone: Set<string>; heading: HTMLElement | null }>(undefined);
   const [menuFor, setMenuFor] = useState<string>();
   const [dialog, setDialog] = useState<{ kind: ItemDialog; items: TItem[] }>();
   const showDialog = (kind: ItemDialog, item: TItem) => setDialog({ kind, items: [item] });
@@ -74,6 +77,41 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   const top = rows[0] ? rows[0].start - offset : 0;
   const bottom = last ? virtualizer.getTotalSize() - (last.end - offset) : 0;
   const chosen = items.filter((i) => selection.selected.has(i.id));
+  const focus = Math.max(0, items.findIndex((i) => i.id === focusId));
+
+  const focusRow = (index: number) => {
+    virtualizer.scrollToIndex(Math.floor(index / perRow));
+    requestAnimationFrame(() => tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`)?.focus());
+  };
+  /**
+   * Trashes items (those the person may change) and keeps the keyboard where it was: on the row
+   * after them, else the one before, else — the list gone — on the view's heading; never the page.
+   */
+  const trashItems = (targets: TItem[]) => {
+    const gone = new Set(targets.filter(canEdit).map((i) => i.id));
+    if (!gone.size) return;
+    const indexes = items.flatMap((i, k) => (gone.has(i.id) ? [k] : []));
+    const after = items.slice(indexes.at(-1)! + 1).find((i) => !gone.has(i.id));
+    const before = items.slice(0, indexes[0]).findLast((i) => !gone.has(i.id));
+    const pending = { next: (after ?? before)?.id, gone, heading: tableRef.current?.closest('main')?.querySelector('h1') ?? null };
+    refocus.current = pending;
+    selection.clear();
+    void trash(items.filter((i) => gone.has(i.id))).then((trashed) => {
+      // Nothing went (refused, offline): the rows stay, and so does the focus.
+      if (!trashed.length && refocus.current === pending) refocus.current = undefined;
+    });
+  };
+  useEffect(() => {
+    const pending = refocus.current;
+    if (!pending || items.some((i) => pending.gone.has(i.id))) return;
+    refocus.current = undefined;
+    const index = items.findIndex((i) => i.id === pending.next);
+    // The row's onFocus makes it the row in focus.
+    if (index >= 0) focusRow(index);
+    else pending.heading?.focus();
+  });
+  // The list left the page with its last row: its heading takes the focus.
+  useEffect(() => () => refocus.current?.heading?.focus(), []);
 
   const open = (item: TItem) => {
     const to = linkTo(item);
@@ -82,11 +120,11 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   };
   const moveFocus = (index: number, extend: boolean) => {
     const next = Math.max(0, Math.min(items.length - 1, index));
-    setFocus(next);
-    virtualizer.scrollToIndex(Math.floor(next / perRow));
     const item = items[next];
-    if (item) selection.select(item.id, { range: extend });
-    requestAnimationFrame(() => tableRef.current?.querySelector<HTMLElement>(`[data-row="${next}"]`)?.focus());
+    if (!item) return;
+    setFocusId(item.id);
+    selection.select(item.id, { range: extend });
+    focusRow(next);
   };
   const onKeyDown = (e: KeyboardEvent) => {
     if ((e.target as HTMLElement).closest('input, [role="menu"], button:not([data-row])')) return;
@@ -101,15 +139,13 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     else if (e.key === 'Escape') selection.clear();
     else if (e.key === 'Enter' && item) open(item);
     else if (e.key === 'F2' && item && canEdit(item)) showDialog('rename', item);
-    else if ((e.key === 'Delete' || e.key === 'Backspace') && (chosen.length || item)) {
-      for (const target of chosen.length ? chosen : [item!]) if (canEdit(target)) void trash(target);
-      selection.clear();
-    } else return;
+    else if ((e.key === 'Delete' || e.key === 'Backspace') && (chosen.length || item)) trashItems(chosen.length ? chosen : [item!]);
+    else return;
     e.preventDefault();
   };
-  const onRowClick = (e: MouseEvent, index: number, item: TItem) => {
+  const onRowClick = (e: MouseEvent, item: TItem) => {
     if ((e.target as HTMLElement).closest('a, button, input')) return;
-    setFocus(index);
+    setFocusId(item.id);
     selection.select(item.id, { toggle: e.ctrlKey || e.metaKey, range: e.shiftKey });
   };
 
@@ -121,14 +157,18 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
       'data-row': index,
       tabIndex: index === focus ? 0 : -1,
       'aria-selected': isSelected,
-      onClick: (e: MouseEvent) => onRowClick(e, index, item),
+      onClick: (e: MouseEvent) => onRowClick(e, item),
       onDoubleClick: (e: MouseEvent) => {
         if (!(e.target as HTMLElement).closest('a, button, input')) open(item);
       },
-      onFocus: () => setFocus(index),
+      onFocus: (e: FocusEvent<HTMLElement>) => {
+        setFocusId(item.id);
+        // Keyboard focus carries the selection, as arrows do: Delete, F2 and Enter act on the row the person sees marked.
+        if (!isSelected && e.currentTarget.matches(':focus-visible, :has(:focus-visible)')) selection.select(item.id);
+      },
       onContextMenu: (e: MouseEvent) => {
         e.preventDefault();
-        setFocus(index);
+        setFocusId(item.id);
         if (!isSelected) selection.select(item.id);
         setMenuFor(item.id);
       },
@@ -167,6 +207,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
       onDialog={showDialog}
       opened={menuFor === item.id}
       onChange={(opened) => setMenuFor(opened ? item.id : undefined)}
+      onTrash={(target) => trashItems([target])}
     />
   );
   const checkbox = (item: TItem) => (
@@ -196,10 +237,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
                   variant="light"
                   color="red"
                   leftSection={<IconTrash aria-hidden size={16} />}
-                  onClick={() => {
-                    for (const item of chosen) void trash(item);
-                    selection.clear();
-                  }}
+                  onClick={() => trashItems(chosen)}
                 >
                   Move to trash
                 </Button>
@@ -232,11 +270,11 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
                       {actions(item)}
                     </Group>
                     <Center flex={1} c={item.kind === 'folder' ? 'var(--mantine-primary-color-filled)' : 'dimmed'} aria-hidden>
-                      {item.kind === 'folder' ? <IconFolder size={44} stroke={1.5} /> : <IconFile size={44} stroke={1.5} />}
+                      <ItemIcon kind={item.kind} size={44} />
                     </Center>
                     <ItemName item={item} to={linkTo(item)} starred={starredIds.has(item.id)} bare />
                     <Text size="xs" c="dimmed" truncate="end">
-                      {item.kind === 'folder' ? formatRelative(item.updatedAt) : `${formatBytes(item.size)} · ${formatRelative(item.updatedAt)}`}
+                      {item.kind === 'file' ? `${itemSize(item)} · ${formatRelative(item.updatedAt)}` : formatRelative(item.updatedAt)}
                     </Text>
                   </Card>
                 );
@@ -286,7 +324,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
                 </Table.Td>
                 <Table.Td visibleFrom="sm">
                   <Text size="sm" c="dimmed">
-                    {item.kind === 'folder' ? '—' : formatBytes(item.size)}
+                    {itemSize(item)}
                   </Text>
                 </Table.Td>
                 <Table.Td>{actions(item)}</Table.Td>
@@ -303,6 +341,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
           label="New name"
           submitLabel="Rename"
           initial={dialog.items[0]!.name}
+          keepExtension={dialog.items[0]!.kind === 'file'}
           onClose={() => setDialog(undefined)}
           onSubmit={(name) => m.rename.mutateAsync({ id: dialog.items[0]!.id, name })}
         />

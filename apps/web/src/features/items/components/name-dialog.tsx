@@ -1,11 +1,28 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { ZItemName } from '@cabinet/contracts';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 
 /** Asks for a name (new folder, rename), checks the naming rules before sending, and explains a clash. */
-export function NameDialog(props: { title: string; label: string; submitLabel: string; initial?: string; onSubmit: (name: string) => Promise<unknown>; onClose: () => void }) {
+export function NameDialog(props: {
+  title: string;
+  label: string;
+  submitLabel: string;
+  initial?: string;
+  /** A file's name: the part before its extension is selected, so typing keeps the extension. */
+  keepExtension?: boolean;
+  onSubmit: (name: string) => Promise<unknown>;
+  onClose: () => void;
+}) {
   const [name, setName] = useState(props.initial ?? '');
+  // The name shown first is selected when the field takes focus, so typing replaces it.
+  const selected = useRef(false);
+  const selectName = (input: HTMLInputElement) => {
+    if (selected.current) return;
+    selected.current = true;
+    const dot = props.keepExtension ? input.value.lastIndexOf('.') : -1;
+    input.setSelectionRange(0, dot > 0 ? dot : input.value.length);
+  };
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -32,7 +49,7 @@ export function NameDialog(props: { title: string; label: string; submitLabel: s
     <Modal opened onClose={props.onClose} title={props.title} centered>
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Stack>
-          <TextInput label={props.label} value={name} onChange={(e) => { setName(e.currentTarget.value); setError(null); }} error={error} data-autofocus required />
+          <TextInput label={props.label} value={name} onChange={(e) => { setName(e.currentTarget.value); setError(null); }} error={error} onFocus={(e) => selectName(e.currentTarget)} data-autofocus required />
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onClose}>Cancel</Button>
             <Button type="submit" loading={busy}>{props.submitLabel}</Button>

@@ -1,23 +1,37 @@
-import { Button, Group, Modal, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Button, Group, List, Skeleton, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconTrash } from '@tabler/icons-react';
-import type { TWorkspace } from '@cabinet/contracts';
-import { useState } from 'react';
+import type { TItem, TWorkspace } from '@cabinet/contracts';
+import { useRef, useState } from 'react';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatRelative } from '../../../lib/format.ts';
 import { useItemMutations, useTrash } from '../api/use-items.ts';
 import { ItemName } from './item-name.tsx';
 
+/** How many names the empty-trash dialog lists before it counts the rest. */
+const NAMED = 5;
+
+const what = (item: TItem) => (item.kind === 'folder' ? `“${item.name}” and everything in it` : item.kind === 'file' ? `“${item.name}” and all its versions` : `“${item.name}” and its history`);
+
 export function TrashView({ workspace }: { workspace: TWorkspace }) {
   const trash = useTrash(workspace.id);
   const m = useItemMutations(workspace.id);
-  const [confirmEmpty, setConfirmEmpty] = useState(false);
+  // Deleting forever is asked first: the whole trash, or one item.
+  const [confirm, setConfirm] = useState<{ all: true } | { item: TItem }>();
+  const heading = useRef<HTMLHeadingElement>(null);
   const items = trash.data ?? [];
+  const failed = (error: Error) => notifications.show({ color: 'red', message: error.message });
+  // The row's button is gone with it: the keyboard goes to the heading, not the page.
+  const done = () => {
+    setConfirm(undefined);
+    heading.current?.focus();
+  };
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={1} fz="h2">Trash</Title>
-        <Button variant="light" color="red" disabled={items.length === 0} onClick={() => setConfirmEmpty(true)}>Empty trash</Button>
+        <Title order={1} fz="h2" ref={heading} tabIndex={-1}>Trash</Title>
+        <Button variant="light" color="red" disabled={items.length === 0} onClick={() => setConfirm({ all: true })}>Empty trash</Button>
       </Group>
       <Text size="sm" c="dimmed">Items you moved to the trash, or own. Restore them, or delete them forever.</Text>
       {trash.isPending ? (
@@ -48,14 +62,18 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
                       aria-label={`Restore ${item.name}`}
                       onClick={() =>
                         m.restore.mutate(item.id, {
-                          onSuccess: (r) => notifications.show({ message: r.restoredInto === 'home' ? `“${r.item.name}” restored into My files: its folder is gone` : `“${r.item.name}” restored` }),
+                          onSuccess: (r) =>
+                            notifications.show({
+                              message: r.restoredInto === 'root' ? `“${r.item.name}” restored into ${r.item.parentId === workspace.rootId ? 'Workspace' : 'My files'}: its folder is gone` : `“${r.item.name}” restored`,
+                            }),
+                          onError: failed,
                         })
                       }
                     >
                       Restore
                     </Button>
                     {item.role === 'manager' && (
-                      <Button size="compact-sm" variant="subtle" color="red" aria-label={`Delete ${item.name} forever`} onClick={() => m.purge.mutate(item.id)}>
+                      <Button size="compact-sm" variant="subtle" color="red" aria-label={`Delete ${item.name} forever`} onClick={() => setConfirm({ item })}>
                         Delete forever
                       </Button>
                     )}
@@ -66,17 +84,36 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
           </Table.Tbody>
         </Table>
       )}
-      <Modal opened={confirmEmpty} onClose={() => setConfirmEmpty(false)} title="Empty the trash?" centered>
-        <Stack>
-          <Text size="sm">Everything in your trash will be deleted forever. This cannot be undone.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmEmpty(false)}>Cancel</Button>
-            <Button color="red" loading={m.emptyTrash.isPending} onClick={() => m.emptyTrash.mutate(undefined, { onSuccess: () => setConfirmEmpty(false) })}>
-              Delete forever
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {confirm && 'item' in confirm && (
+        <ConfirmDialog
+          title={`Delete “${confirm.item.name}” forever?`}
+          confirmLabel="Delete forever"
+          pending={m.purge.isPending}
+          onClose={() => setConfirm(undefined)}
+          onConfirm={() => m.purge.mutate(confirm.item.id, { onSuccess: done, onError: failed })}
+        >
+          <Text size="sm">{what(confirm.item)} will be deleted forever. This cannot be undone.</Text>
+        </ConfirmDialog>
+      )}
+      {confirm && 'all' in confirm && (
+        <ConfirmDialog
+          title="Empty the trash?"
+          confirmLabel="Delete forever"
+          pending={m.emptyTrash.isPending}
+          onClose={() => setConfirm(undefined)}
+          onConfirm={() => m.emptyTrash.mutate(undefined, { onSuccess: done, onError: failed })}
+        >
+          <Text size="sm">
+            {items.length === 1 ? 'This item' : `These ${items.length} items`} will be deleted forever{items.some((i) => i.kind === 'folder') ? ', folders with everything in them' : ''}. This cannot be undone.
+          </Text>
+          <List size="sm" aria-label="Items to delete forever">
+            {items.slice(0, NAMED).map((item) => (
+              <List.Item key={item.id}>{item.name}</List.Item>
+            ))}
+            {items.length > NAMED && <List.Item>and {items.length - NAMED} more</List.Item>}
+          </List>
+        </ConfirmDialog>
+      )}
     </Stack>
   );
 }

@@ -28,8 +28,10 @@ export function UploadsPanel() {
   const totals = manager.totals();
   const percent = totals.size > 0 ? Math.floor((totals.loaded / totals.size) * 100) : 100;
   const waiting = tasks.filter((t) => t.state === 'needs-file').length;
+  const asking = tasks.filter((t) => t.state === 'conflict').length;
   const title =
     totals.active > 0 ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}`
+    : asking > 0 ? `${asking} ${asking === 1 ? 'upload waits' : 'uploads wait'} for your answer`
     : waiting > 0 ? `${waiting} ${waiting === 1 ? 'upload' : 'uploads'} to resume`
     : tasks.some((t) => t.state === 'failed') ? 'Some uploads failed'
     : tasks.some((t) => t.state === 'paused') ? 'Uploads paused'

@@ -189,10 +189,12 @@ export class UploadManager {
     return settled;
   }
 
-  /** Brings back the person's unfinished uploads (after a reload): each waits for its file. */
+  /** Brings back the person's unfinished uploads (after a reload), with the bytes the storage already holds: each waits for its file. */
   async loadUnfinished(workspaceId: string) {
     const { items } = await api<{ items: TUpload[] }>('GET', `/workspaces/${workspaceId}/uploads`);
-    for (const upload of items) {
+    const unknown = items.filter((upload) => !this.tasks.some((t) => t.uploadId === upload.id));
+    const statuses = await Promise.all(unknown.map((upload) => api<TUploadStatus>('GET', `/uploads/${upload.id}`).catch(() => ({ ...upload, parts: [] }))));
+    for (const upload of statuses) {
       if (this.tasks.some((t) => t.uploadId === upload.id)) continue;
       this.push({
         workspaceId,
@@ -202,6 +204,7 @@ export class UploadManager {
         file: undefined,
         uploadId: upload.id,
         state: 'needs-file',
+        loaded: upload.parts.reduce((sum, p) => sum + p.size, 0),
         onConflict: upload.onConflict,
         versionOf: upload.itemId ?? undefined,
       });

@@ -2,14 +2,19 @@ import { Button, Menu, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCheck, IconPlus, IconSelector } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
+import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useWorkspaces } from '../api/use-workspaces.ts';
-import { CreateWorkspaceModal } from './create-workspace-modal.tsx';
+
+// Fetched when first asked for, not with every page.
+const CreateWorkspaceModal = lazy(() => import('./create-workspace-modal.tsx').then((m) => ({ default: m.CreateWorkspaceModal })));
 
 export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined }) {
   const workspaces = useWorkspaces();
   const navigate = useNavigate();
   const [creating, { open, close }] = useDisclosure(false);
+  // Mounted from the first request on, so it opens and closes (returning focus) as before.
+  const [asked, setAsked] = useState(false);
   return (
     <>
       <Menu position="bottom-start" width={260} shadow="md">
@@ -30,12 +35,20 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
             </Menu.Item>
           ))}
           <Menu.Divider />
-          <Menu.Item leftSection={<IconPlus aria-hidden size={16} />} onClick={open}>
+          <Menu.Item leftSection={<IconPlus aria-hidden size={16} />} onClick={() => {
+              setAsked(true);
+              open();
+            }}
+          >
             Create workspace
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      <CreateWorkspaceModal opened={creating} onClose={close} />
+      {asked && (
+        <Suspense fallback={null}>
+          <CreateWorkspaceModal opened={creating} onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }

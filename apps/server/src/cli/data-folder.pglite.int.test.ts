@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn } from '../testing/browser.ts';
+import { socketPath } from '../infra/data-dir/hold.ts';
+import { serverProcess } from '../testing/server-process.ts';
+import { freePort } from '../testing/test-app.ts';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
+
+/** Writes raw bytes to the server's socket and collects what it answers until it closes the connection. */
+function rawExchange(dataDir: string, lines: string | null): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath(dataDir));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', () => {});
+    socket.once('connect', () => {
+      if (lines !== null) socket.write(lines);
+    });
+    socket.once('close', () => resolve(answer));
+  });
+}
+
+/** The embedded database is one process's: the server holds its data folder and commands go through it. */
+describe('the data folder of the embedded database', () => {
+  let server: Awaited<ReturnType<typeof serverProcess>>;
+  beforeAll(async () => {
+    server = await serverProcess({ DATABASE_URL: '' });
+    await server.start();
+  });
+  afterAll(() => server.dispose());
+
+  const me = async (token: string) => (await server.call(token, 'GET', '/me')).body?.user?.email as string | undefined;
+
+  it('runs commands beside a running server through it: what they print is true at once and after restarts', async () => {
+    const ann = server.person('ann@example.com', 'Ann');
+    expect(await me(ann)).toBe('ann@example.com');
+    const { browser } = await signIn(server.url, 'ann@example.com', 'process-test-password-1');
+    expect((await browser.api('GET', '/api/v1/me')).body.user.email).toBe('ann@example.com');
+
+    await server.stop();
+    await server.start();
+    expect(await me(ann)).toBe('ann@example.com');
+    // A second account after the restart: no duplicate the database no longer shows.
+    const bob = server.person('bob@example.com', 'Bob');
+    expect(await me(bob)).toBe('bob@example.com');
+    expect(() => server.cli('user', 'create', '--email', 'ann@example.com', '--name', 'Ann again', '--password', 'process-test-password-1')).toThrow(/already exists/);
+
+    // Killed without tidying up: the next start takes the folder over, and everything is there.
+    await server.kill();
+    await server.start();
+    expect(await me(ann)).toBe('ann@example.com');
+    expect(await me(bob)).toBe('bob@example.com');
+    expect(server.cli('migrate')).toBe('The database is up to date.');
+    expect(server.cli('doctor')).toContain('✓ identity provider: embedded provider');
+  }, 300_000);
+
+  it('refuses a second server on the same folder with a clear message, and the first keeps serving', async () => {
+    const port = await freePort();
+    const second = spawn(process.execPath, [bin, 'serve'], {
+      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+    });
+    let stderr = '';
+    second.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => second.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`A Cabinet server is already running on the data folder ${server.dataDir}`);
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  }, 120_000);
+
+  it('lets only the folder owner reach the server', () => {
+    expect(statSync(path.join(server.dataDir, 'cabinet.sock')).mode & 0o777).toBe(0o600);
+  });
+
+  it('answers only the commands it knows (a name on Object’s prototype is unknown) and says nothing of its settings', async () => {
+    for (const command of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const answer = await rawExchange(server.dataDir, `${JSON.stringify({ command, options: {} })}\n`);
+      expect(answer, command).toContain('Unknown command');
+      expect(answer, command).toContain('{"exit":2}');
+      expect(answer, command).not.toContain('SESSION_SECRET');
+    }
+  });
+
+  it('closes a malformed line, a line too long and a client that never sends, and keeps serving', async () => {
+    expect(await rawExchange(server.dataDir, 'not json\n')).toContain('{"exit":2}');
+    expect(await rawExchange(server.dataDir, 'null\n')).toContain('{"exit":2}');
+    expect(await rawExchange(server.dataDir, 'x'.repeat(2 * 1024 * 1024))).toBe('');
+    expect(await rawExchange(server.dataDir, null)).toBe('');
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    expect(server.cli('migrate')).toBe('The database is up to date.');
+  }, 120_000);
+});

@@ -1,0 +1,94 @@
+import { documentText } from '@cabinet/doc-schema/server';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client.ts';
+import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
+import { given } from '../testing/given.ts';
+import { TcpProxy } from '../testing/tcp-proxy.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts';
+import { freePort, startTestApp, type TestApp } from '../testing/test-app.ts';
+
+/**
+ * A server with a pool of two connections, reaching PostgreSQL through a relay that can be cut.
+ * Many editors leave at once while the pool is busy, or while the database is away: the process
+ * stays up (an unhandled rejection would fail this run), and every edit is stored in the end.
+ */
+let proxy: TcpProxy;
+let direct: TestDatabase;
+let throughProxy: Database;
+let t: TestApp;
+let clients: ReturnType<typeof collabClients>;
+
+beforeAll(async () => {
+  direct = await createTestDatabase();
+  const url = new URL(direct.url!);
+  proxy = new TcpProxy(url.hostname, Number(url.port || 5432), await freePort());
+  await proxy.up();
+  url.host = `127.0.0.1:${proxy.port}`;
+  throughProxy = await openDatabase({ databaseUrl: url.href, dataDir: '', poolSize: 2 });
+  // Every editor here comes from one address: the cap on sockets per address is lifted.
+  t = await startTestApp({ DATABASE_POOL_SIZE: '2', COLLAB_SOCKETS_PER_ADDRESS: '1000' }, { db: { database: throughProxy, url: url.href, drop: () => throughProxy.close() } });
+  clients = collabClients(t.url);
+});
+afterAll(async () => {
+  clients.destroyAll();
+  await t.close();
+  await proxy.down();
+  await direct.drop();
+});
+
+/** `n` editors, each with a document of their own open, each having typed a line the server has. */
+async function editorsAtWork(n: number, label: string) {
+  const g = given(t.ctx, t.url);
+  const ada = await g.person('Ada');
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: `${label} ${i}`, parentId: ada.workspace.homeId })).body.id);
+  const editors = ids.map((id) => clients.connect(id, ada.token));
+  await until(() => editors.every((e) => e.outcome.synced), 'every editor to sync', 60_000);
+  const lines = ids.map((_, i) => `${label}: the line of editor ${i}`);
+  editors.forEach((e, i) => addParagraph(e.document, lines[i]!));
+  await until(() => editors.every((e) => e.provider.unsyncedChanges === 0), 'every edit to reach the server', 60_000);
+  return { ada, ids, editors, lines };
+}
+
+/** What the database holds for these documents (read past the relay): stored text, and how many revisions. */
+async function stored(ids: string[]) {
+  const db = direct.database.db;
+  const texts = await db.selectFrom('document_contents').select(['item_id', 'text']).where('item_id', 'in', ids).execute();
+  const revisions = await db.selectFrom('document_revisions').select(['item_id', 'text']).where('item_id', 'in', ids).execute();
+  const byId = new Map(texts.map((r) => [r.item_id, r.text]));
+  const revised = new Map(revisions.map((r) => [r.item_id, r.text]));
+  return { texts: ids.map((id) => byId.get(id) ?? null), revisions: ids.map((id) => revised.get(id) ?? null) };
+}
+
+describe('editors leaving at once', () => {
+  it('120 leave while the pool is held busy longer than a connection is waited for: all queue, all is stored', async () => {
+    const { ids, editors, lines } = await editorsAtWork(120, 'storm');
+    // Both pool connections held for longer than the pool's five-second wait.
+    const held = Promise.all([0, 1].map(() => sql`SELECT pg_sleep(7)`.execute(t.ctx.db)));
+    await new Promise((r) => setTimeout(r, 200));
+    for (const e of editors) e.provider.destroy();
+    await held;
+    await expect.poll(() => stored(ids), { timeout: 90_000, interval: 1000 }).toEqual({ texts: lines, revisions: lines });
+    expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+  }, 180_000);
+
+  it('100 leave while PostgreSQL is unreachable: the server stays up, and once it is back every edit and revision is stored', async () => {
+    const { ada, ids, editors, lines } = await editorsAtWork(100, 'outage');
+    // Typed; leaving saves what is not saved yet, and records a revision.
+    const before = await stored(ids);
+    await proxy.down();
+    for (const e of editors) e.provider.destroy();
+    // Well after the saves were due (two seconds), the process is up and answering.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+    expect(await stored(ids)).toEqual(before);
+
+    await proxy.up();
+    await expect.poll(() => stored(ids), { timeout: 90_000, interval: 1000 }).toEqual({ texts: lines, revisions: lines });
+    // And a document opened again serves what was typed before the outage.
+    const again = clients.connect(ids[0]!, ada.token);
+    await until(() => again.outcome.synced, 'a later editor to sync', 30_000);
+    expect(documentText(again.document)).toBe(lines[0]);
+  }, 180_000);
+});

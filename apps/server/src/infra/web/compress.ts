@@ -1,0 +1,40 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** A smaller answer fits in a packet or two: compressing it would save nothing worth the work. */
+const THRESHOLD = 1024;
+
+/** Of Brotli and gzip, the one the client accepts with the higher weight (Brotli on a tie), if either. */
+export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | undefined {
+  const weights = new Map<string, number>();
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.split(';').map((s) => s.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    if (name) weights.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const weight = (encoding: string) => weights.get(encoding) ?? weights.get('*') ?? 0;
+  return (['br', 'gzip'] as const).filter((e) => weight(e) > 0).sort((a, b) => weight(b) - weight(a))[0];
+}
+
+/**
+ * An onSend hook for the API: JSON answers of 1 KB or more go out compressed, at fast levels and in
+ * the thread pool rather than the event loop. Only serialized payloads (strings) are touched:
+ * streamed downloads and zips are streams, and Server-Sent Events take the socket over, so none
+ * of them is ever buffered or re-encoded.
+ */
+export async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+  if (typeof payload !== 'string' || payload.length < THRESHOLD || reply.hasHeader('content-encoding')) return payload;
+  if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  const encoding = acceptedEncoding(req.headers['accept-encoding']);
+  if (!encoding) return payload;
+  reply.header('content-encoding', encoding).removeHeader('content-length');
+  return encoding === 'br'
+    ? brotliAsync(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } })
+    : gzipAsync(payload, { level: 6 });
+}

@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.ts';
+import { taskFailure, TaskError, WorkerFailure, WorkerPool } from './pool.ts';
+
+const FIXTURE = new URL('./pool.fixture.ts', import.meta.url);
+let pool: WorkerPool | undefined;
+const start = (options: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) => (pool = new WorkerPool({ threads: 1, queue: 2, memoryMb: 64, timeoutMs: 5_000, ...options }));
+afterEach(() => pool?.close());
+
+const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('the task to fail'), (error: unknown) => error);
+
+// Each worker loads tsx first: seconds on a busy machine, more than the unit tests' default.
+describe('the worker pool', { timeout: 60_000 }, () => {
+  it('runs a module’s function in a worker and answers its result', async () => {
+    expect(await start().run(FIXTURE, 'echo', { a: [1, 2], b: new Uint8Array([3]) })).toEqual({ a: [1, 2], b: new Uint8Array([3]) });
+  });
+
+  it('refuses an input that cannot be copied to a thread, and goes on', async () => {
+    const workers = start();
+    expect(await failure(workers.run(FIXTURE, 'echo', { callback: () => 1 }))).toMatchObject({ name: 'DataCloneError' });
+    expect(await workers.run(FIXTURE, 'echo', 'next')).toBe('next');
+  });
+
+  it('answers an error the task threw with its code, as the error catalogue names it', async () => {
+    const error = await failure(start().run(FIXTURE, 'refuse', null));
+    expect(error).toBeInstanceOf(TaskError);
+    const answer = taskFailure(error, 'too much', 5_000);
+    expect(answer).toBeInstanceOf(AppError);
+    expect(answer).toMatchObject({ code: 'unsupported_media_type', message: 'Not a file this reads.' });
+  });
+
+  it('ends a worker out of memory, and the next task gets a new one', async () => {
+    const workers = start();
+    const error = await failure(workers.run(FIXTURE, 'hoard', null));
+    expect(error).toMatchObject({ reason: 'memory' });
+    expect(taskFailure(error, 'This file is too complex to import', 5_000)).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^This file is too complex to import: it needs more memory/) });
+    expect(await workers.run(FIXTURE, 'echo', 'after')).toBe('after');
+  });
+
+  it('ends a worker past the time limit, and one that crashes, and goes on', async () => {
+    const workers = start({ timeoutMs: 500 });
+    expect(await failure(workers.run(FIXTURE, 'spin', null))).toMatchObject({ reason: 'timeout' });
+    expect(await failure(workers.run(FIXTURE, 'crash', null))).toMatchObject({ reason: 'crashed' });
+    expect(await workers.run(FIXTURE, 'echo', 'still here')).toBe('still here');
+  });
+
+  it('refuses a task at once when the queue is full, as rate_limited', async () => {
+    const workers = start({ timeoutMs: 1_000 });
+    const running = [0, 1, 2].map(() => failure(workers.run(FIXTURE, 'spin', null)));
+    const refused = await failure(workers.run(FIXTURE, 'echo', 'one too many'));
+    expect(refused).toBeInstanceOf(WorkerFailure);
+    expect(taskFailure(refused, 'x', 1_000)).toMatchObject({ code: 'rate_limited', details: { retryAfter: 5 } });
+    for (const error of await Promise.all(running)) expect(error).toMatchObject({ reason: 'timeout' });
+  });
+});

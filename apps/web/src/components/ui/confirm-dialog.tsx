@@ -1,0 +1,31 @@
+import { Button, Group, Modal, Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/**
+ * Asks before something that cannot be undone. The dialog names what will go; Enter confirms
+ * (the confirming button has the focus), Escape and Cancel leave everything as it was.
+ */
+export function ConfirmDialog({ title, confirmLabel, pending, onConfirm, onClose, children }: { title: string; confirmLabel: string; pending: boolean; onConfirm: () => void; onClose: () => void; children: ReactNode }) {
+  return (
+    <Modal opened onClose={onClose} title={title} centered>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!pending) onConfirm();
+        }}
+      >
+        <Stack>
+          {children}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" color="red" loading={pending} data-autofocus>
+              {confirmLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

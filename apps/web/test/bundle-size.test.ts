@@ -1,0 +1,82 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+// Reads the build `npm run build` made (npm run test:e2e builds, then runs this).
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+const manifestFile = path.join(dist, '.vite/manifest.json');
+if (!existsSync(manifestFile)) throw new Error(`No build in ${dist}: run \`npm run build\` first.`);
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+
+/** The chunk of `key` and every chunk it imports statically, as the browser fetches them before running it. */
+function withImports(key: string, into = new Set<string>()): Set<string> {
+  if (!into.has(key)) {
+    into.add(key);
+    for (const dep of manifest[key]!.imports ?? []) withImports(dep, into);
+  }
+  return into;
+}
+
+/** Brotli bytes of a file as sent: its `.br` copy, or the file itself when it is too small to be worth one. */
+const brotliBytes = (file: string) => statSync(existsSync(`${file}.br`) ? `${file}.br` : file).size;
+
+/**
+ * The script `/w/:ws` runs for its first paint: index.html's entry and what it imports, plus the
+ * route modules of the signed-in frame and home with theirs when they are chunks of their own.
+ */
+function homeChunks(): string[] {
+  const keys = withImports('index.html');
+  for (const route of ['src/app/routes/workspace-layout.tsx', 'src/app/routes/home.tsx']) if (manifest[route]) withImports(route, keys);
+  return [...keys].map((key) => path.join(dist, manifest[key]!.file));
+}
+
+describe('the browser app build', () => {
+  it('gives the signed-in home at most 150 KB of compressed script', () => {
+    const chunks = homeChunks();
+    const sizes = chunks.map((file) => `${path.basename(file)}: ${brotliBytes(file)} B`);
+    const total = chunks.reduce((sum, file) => sum + brotliBytes(file), 0);
+    expect(total, sizes.join(', ')).toBeLessThanOrEqual(150_000);
+  });
+
+  it('leaves the editor and the other pages out of the first load', () => {
+    const first = new Set(homeChunks());
+    for (const page of ['src/features/documents/components/document-page.tsx', 'src/app/routes/folder.tsx', 'src/app/routes/account.tsx']) {
+      expect(manifest[page], page).toBeDefined();
+      expect(first.has(path.join(dist, manifest[page]!.file)), page).toBe(false);
+    }
+  });
+
+  it('has a Brotli and a gzip copy of every script and style sheet, decoding to the original', () => {
+    const assets = Object.values(manifest)
+      .flatMap((chunk) => [chunk.file, ...((chunk as { css?: string[] }).css ?? [])])
+      .map((file) => path.join(dist, file))
+      .filter((file) => statSync(file).size > 1024);
+    expect(assets.length).toBeGreaterThan(2);
+    for (const file of new Set(assets)) {
+      const original = readFileSync(file);
+      expect(brotliDecompressSync(readFileSync(`${file}.br`)).equals(original), file).toBe(true);
+      expect(gunzipSync(readFileSync(`${file}.gz`)).equals(original), file).toBe(true);
+      expect(statSync(`${file}.br`).size, file).toBeLessThan(original.length);
+    }
+  });
+
+  it('links the favicon, the app’s logo, from index.html', () => {
+    const index = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    for (const icon of ['/favicon.ico', '/favicon.svg']) {
+      expect(index).toContain(`href="${icon}"`);
+      expect(existsSync(path.join(dist, icon)), icon).toBe(true);
+    }
+    // An ICO directory (type 1) with its images as PNG.
+    const ico = readFileSync(path.join(dist, 'favicon.ico'));
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2)]).toEqual([0, 1]);
+    expect(ico.readUInt16LE(4)).toBeGreaterThan(0);
+  });
+});
