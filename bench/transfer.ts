@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rename, rm, stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { BenchApp } from './setup.ts';
 
@@ -42,23 +43,19 @@ export async function uploadThroughCabinet(app: BenchApp, name: string, file: { 
   const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId, name, size, onConflict: 'keep_both' });
   if (started.status !== 201) throw new Error(JSON.stringify(started.body));
   const upload = started.body as { id: string; partSize: number; partCount: number; parts: { partNumber: number; url: string }[] };
-  // The first parts come signed with the start; the rest are signed eight at a time.
-  const queue = Array.from({ length: upload.partCount }, (_, i) => i + 1).filter((n) => !upload.parts.some((p) => p.partNumber === n));
-  const signedAtStart = [...upload.parts];
-  const worker = async () => {
-    while (queue.length || signedAtStart.length) {
-      const parts = signedAtStart.length
-        ? signedAtStart.splice(0, 1)
-        : ((await app.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: queue.splice(0, 8) })).body.parts as { partNumber: number; url: string }[]);
-      for (const part of parts) {
-        const start = (part.partNumber - 1) * upload.partSize;
-        const res = await fetch(part.url, { method: 'PUT', body: slice(file.chunks, start, Math.min(size, start + upload.partSize)) });
-        if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status}`);
-        await res.arrayBuffer();
-      }
+  // As the browser does: each of the `inFlight` lanes takes the next part; a part not signed yet
+  // is signed with the seven after it, which stay in the queue for whichever lane takes them.
+  const queue = Array.from({ length: upload.partCount }, (_, i) => i + 1);
+  const signed = new Map(upload.parts.map((p) => [p.partNumber, p.url]));
+  await putParts(file, size, upload.partSize, inFlight, async () => {
+    const n = queue.shift();
+    if (n === undefined) return undefined;
+    if (!signed.has(n)) {
+      const { parts } = (await app.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] })).body as { parts: { partNumber: number; url: string }[] };
+      for (const p of parts) signed.set(p.partNumber, p.url);
     }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
+    return { partNumber: n, url: signed.get(n)! };
+  });
   const done = await app.call('POST', `/uploads/${upload.id}/complete`, { sha256: file.sha256 });
   if (done.status !== 200) throw new Error(JSON.stringify(done.body));
   return done.body.item.id;
@@ -89,35 +86,173 @@ export async function uploadSmallFiles(app: BenchApp, names: string[], file: { c
 }
 
 /**
- * The crash-safe ceiling, built here from Node alone: a PUT streamed to a temporary file while
- * hashing SHA-256, then fsync and rename; and a GET streaming a file back.
+ * The bare crash-safe PUT of one small file, built here from Node alone: streamed to a temporary
+ * file while hashing SHA-256, then fsync and rename.
  */
 export async function bareFileServer(dir: string): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
-    const target = path.join(dir, 'object');
-    if (req.method === 'PUT') {
-      const tmp = path.join(dir, `.tmp-${Math.random().toString(36).slice(2)}`);
-      const out = createWriteStream(tmp);
-      const hash = createHash('sha256');
-      req.on('data', (chunk: Buffer) => hash.update(chunk));
-      req.pipe(out);
-      void finished(out).then(async () => {
-        const handle = await open(tmp, 'r');
-        await handle.sync();
-        await handle.close();
-        await rename(tmp, target);
-        res.end(hash.digest('hex'));
-      });
-      return;
-    }
-    void stat(target).then((info) => {
-      res.writeHead(200, { 'content-length': info.size, 'content-type': 'application/octet-stream' });
-      createReadStream(target).pipe(res);
+    const tmp = path.join(dir, `.tmp-${Math.random().toString(36).slice(2)}`);
+    const out = createWriteStream(tmp);
+    const hash = createHash('sha256');
+    req.on('data', (chunk: Buffer) => hash.update(chunk));
+    req.pipe(out);
+    void finished(out).then(async () => {
+      const handle = await open(tmp, 'r');
+      await handle.sync();
+      await handle.close();
+      await rename(tmp, path.join(dir, 'object'));
+      res.end(hash.digest('hex'));
     });
   });
+  await listen(server);
+  return { url: `${origin(server)}/object`, server };
+}
+
+async function listen(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/object`, server };
+}
+
+function origin(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+async function fsyncPath(p: string): Promise<void> {
+  const handle = await open(p, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The part files of an object's or an upload's folder, in part order, with their sizes. */
+async function partFiles(dir: string): Promise<{ file: string; size: number }[]> {
+  const parts: { n: number; file: string; size: number }[] = [];
+  for (const name of await readdir(dir)) {
+    const m = /^(\d+)\.(\d+)\.part$/.exec(name) ?? /^(\d+)\.[0-9a-f]{32}\.(\d+)(?:\.[0-9a-f]{64})?\.part$/.exec(name);
+    if (m) parts.push({ n: Number(m[1]), file: path.join(dir, name), size: Number(m[2]) });
+  }
+  return parts.sort((a, b) => a.n - b.n);
+}
+
+/**
+ * The baseline of the upload and download benchmarks: a bare multipart store, from Node alone,
+ * doing what Cabinet's local storage does and nothing else — no accounts, no database, no signed
+ * URLs. `POST /uploads` makes an upload's folder. `PUT /uploads/<id>/<n>` writes a part the way
+ * Cabinet writes one: through one file handle to a temporary file, fsync, rename to a name
+ * carrying its size. `POST /uploads/<id>/complete` with the SHA-256 as its body joins them as
+ * Cabinet does: reads the parts back in order to hash them, compares, fsyncs the folder, renames
+ * it into `objects/`, fsyncs that. `GET /objects/<id>` streams an object the way Cabinet serves
+ * one: lists the folder for the parts and the length, sends the same headers, and reads the parts
+ * one after another in 256 KiB chunks into the response. `GET /folder?path=…` does the same for
+ * any folder of parts — Cabinet's own stored object, so both read the same bytes.
+ */
+export async function bareMultipartServer(dir: string): Promise<{ url: string; server: Server }> {
+  const uploads = path.join(dir, 'multipart');
+  const objects = path.join(dir, 'objects');
+  await mkdir(uploads, { recursive: true });
+  await mkdir(objects, { recursive: true });
+  let next = 0;
+
+  async function writePart(upload: string, partNumber: number, body: AsyncIterable<Buffer>): Promise<void> {
+    const tmp = path.join(upload, `.tmp-${randomBytes(6).toString('hex')}`);
+    const file = await open(tmp, 'w');
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
+    }
+    await file.sync();
+    await file.close();
+    await rename(tmp, path.join(upload, `${partNumber}.${size}.part`));
+  }
+
+  async function complete(id: string, sha256: string): Promise<boolean> {
+    const upload = path.join(uploads, id);
+    const hash = createHash('sha256');
+    for (const part of await partFiles(upload)) for await (const chunk of createReadStream(part.file, { highWaterMark: MiB })) hash.update(chunk as Buffer);
+    if (hash.digest('hex') !== sha256) return false;
+    await fsyncPath(upload);
+    await rename(upload, path.join(objects, id));
+    await fsyncPath(objects);
+    return true;
+  }
+
+  async function serve(folder: string, res: ServerResponse): Promise<void> {
+    const parts = await partFiles(folder);
+    res.writeHead(200, {
+      'accept-ranges': 'bytes',
+      'content-type': 'application/octet-stream',
+      'content-disposition': "attachment; filename*=UTF-8''object.bin",
+      'cache-control': 'private, max-age=300',
+      'content-security-policy': "default-src 'none'; sandbox",
+      'content-length': String(parts.reduce((sum, p) => sum + p.size, 0)),
+    });
+    async function* bytes() {
+      for (const part of parts) yield* createReadStream(part.file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+    }
+    Readable.from(bytes()).pipe(res);
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://bare');
+    const [, area, id, step] = url.pathname.split('/');
+    const answer = async (): Promise<void> => {
+      if (req.method === 'POST' && area === 'uploads' && !id) {
+        const upload = String(next++);
+        await mkdir(path.join(uploads, upload));
+        res.end(upload);
+      } else if (req.method === 'PUT' && area === 'uploads' && id && step) {
+        await writePart(path.join(uploads, id), Number(step), req);
+        res.end();
+      } else if (req.method === 'POST' && area === 'uploads' && id && step === 'complete') {
+        let body = '';
+        for await (const chunk of req) body += String(chunk);
+        res.statusCode = (await complete(id, body)) ? 200 : 400;
+        res.end();
+      } else if (req.method === 'GET' && area === 'objects' && id) {
+        await serve(path.join(objects, id), res);
+      } else if (req.method === 'GET' && area === 'folder') {
+        await serve(url.searchParams.get('path')!, res);
+      } else {
+        res.statusCode = 404;
+        res.end();
+      }
+    };
+    answer().catch((error: unknown) => {
+      res.statusCode = 500;
+      res.end(String(error));
+    });
+  });
+  await listen(server);
+  return { url: origin(server), server };
+}
+
+/** A file's parts PUT `inFlight` at once, each part as Cabinet's client sends it. */
+export async function putParts(file: { chunks: Buffer[] }, size: number, partSize: number, inFlight: number, nextPart: () => Promise<{ partNumber: number; url: string } | undefined>): Promise<void> {
+  const worker = async () => {
+    for (let part = await nextPart(); part; part = await nextPart()) {
+      const start = (part.partNumber - 1) * partSize;
+      const res = await fetch(part.url, { method: 'PUT', body: slice(file.chunks, start, Math.min(size, start + partSize)) });
+      if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status}`);
+      await res.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+}
+
+/** The same file through the bare multipart store: start, PUT parts (`inFlight` at once), complete. Returns the object's id. */
+export async function uploadThroughBare(url: string, file: { chunks: Buffer[]; sha256: string }, size: number, partSize: number, inFlight = 4): Promise<string> {
+  const id = await (await fetch(`${url}/uploads`, { method: 'POST' })).text();
+  const queue = Array.from({ length: Math.max(1, Math.ceil(size / partSize)) }, (_, i) => i + 1);
+  await putParts(file, size, partSize, inFlight, async () => {
+    const n = queue.shift();
+    return n === undefined ? undefined : { partNumber: n, url: `${url}/uploads/${id}/${n}` };
+  });
+  const done = await fetch(`${url}/uploads/${id}/complete`, { method: 'POST', body: file.sha256 });
+  await done.arrayBuffer();
+  if (!done.ok) throw new Error(`bare complete: ${done.status}`);
+  return id;
 }
 
 /** PUTs the whole file in one streamed request. */
