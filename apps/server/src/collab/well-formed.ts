@@ -1,3 +1,4 @@
+import type { Extension } from '@hocuspocus/server';
 import * as decoding from 'lib0/decoding';
 import * as Y from 'yjs';
 
@@ -22,3 +23,14 @@ export function carriesWellFormedUpdate(message: Uint8Array): boolean {
     return false;
   }
 }
+
+/** The close code for a malformed update (4000–4999 are the application's). */
+const INVALID_UPDATE_CLOSE_CODE = 4400;
+
+/** A change that is not a Yjs update closes the socket before anything reads it (first of the extensions). */
+export const wellFormedUpdates: Extension = {
+  extensionName: 'cabinet-well-formed-updates',
+  async beforeHandleMessage({ update }) {
+    if (!carriesWellFormedUpdate(update)) throw Object.assign(new Error('invalid_update'), { code: INVALID_UPDATE_CLOSE_CODE, reason: 'invalid_update' });
+  },
+};

@@ -14,6 +14,19 @@ export async function replaceDocumentState(db: Q, itemId: string, state: Uint8Ar
   await db.updateTable('document_contents').set({ state, updated_at: new Date() }).where('item_id', '=', itemId).execute();
 }
 
+/** Copied documents start with their sources' state and text (a source never saved has nothing to copy). */
+export async function copyDocumentContents(db: Q, copies: { id: string; sourceId: string }[], by: string): Promise<void> {
+  for (let i = 0; i < copies.length; i += 500) {
+    const chunk = copies.slice(i, i + 500);
+    await sql`
+      INSERT INTO document_contents (item_id, state, text, updated_by)
+      SELECT p.copy_id, d.state, d.text, ${by}::uuid
+        FROM unnest(${chunk.map((c) => c.id)}::uuid[], ${chunk.map((c) => c.sourceId)}::uuid[]) AS p(copy_id, source_id)
+        JOIN document_contents d ON d.item_id = p.source_id
+    `.execute(db);
+  }
+}
+
 /** A document's stored form: the whole Yjs state as one update, and its plain text. */
 export interface DocumentContent {
   state: Uint8Array;

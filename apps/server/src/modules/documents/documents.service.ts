@@ -1,18 +1,78 @@
 import { buffer } from 'node:stream/consumers';
 import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
-import { documentNode, documentText, replaceDocument, stateDoc } from '@cabinet/doc-schema/server';
+import { documentNode, documentText, replaceDocument, stateDoc, withItemsRenamed } from '@cabinet/doc-schema/server';
 import type { AppContext } from '../../context.ts';
 import { findVersion } from '../files/files.repo.ts';
 import * as Y from 'yjs';
 import { inTransaction, type Db } from '../../db/client.ts';
+import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { taskFailure } from '../../infra/workers/pool.ts';
 import type { Actor } from '../auth/actor.ts';
+import { publish } from '../events/events.ts';
 import { requireDocument, requireItem } from '../items/items.policy.ts';
 import { createItem } from '../items/items.service.ts';
 import type * as DocumentExport from './document-export.ts';
 import { importFile } from './document-import.ts';
-import { findDocumentState, findRevision, findRevisions, insertRevision, saveDocumentState, type RevisionRow } from './documents.repo.ts';
+import { copyDocumentContents, findDocumentState, findRevision, findRevisions, insertRevision, replaceDocumentState, saveDocumentState, type DocumentContent, type RevisionRow } from './documents.repo.ts';
+
+export type { DocumentContent };
+
+/*
+ * This module is the one writer of a document's stored state (document_contents) and its
+ * revisions (document_revisions): the collaboration server's saves and revisions, a restore, a
+ * new or imported document and a copy all come through the functions below (ADR 0025).
+ */
+
+/** What a document in memory stores: its whole state as one Yjs update, and the text read from it. */
+export function documentContent(doc: Y.Doc): DocumentContent {
+  return { state: Y.encodeStateAsUpdate(doc), text: documentText(doc) };
+}
+
+/** A document's stored state (one Yjs update holding it all), if it was ever saved. */
+export function loadDocumentState(db: Db, itemId: string): Promise<Uint8Array | undefined> {
+  return findDocumentState(db, itemId);
+}
+
+/**
+ * Stores a document's state and text, and the item shows it changed (when, by whom, its size), in
+ * one transaction (the caller's, when it passes one). With `revision` the same state is recorded
+ * as a revision in it too. Others hear the item changed, unless `announce` is false (a document
+ * being created: its creation is announced instead). Answers the item, and the revision recorded.
+ */
+export async function storeDocument(
+  db: Db,
+  itemId: string,
+  content: DocumentContent,
+  o: { by: string | null; revision?: { authorIds: string[]; restoredFrom?: string }; announce?: boolean },
+): Promise<{ item: ItemRow; revision?: { id: string; createdAt: string } } | undefined> {
+  return inTransaction(db, async (tx) => {
+    const item = await saveDocumentState(tx, itemId, content.state, content.text, o.by);
+    if (!item) return undefined;
+    const revision = o.revision && (await insertRevision(tx, { itemId, ...content, ...o.revision }));
+    if (o.announce !== false) await publish(tx, item.workspace_id, { type: 'item.updated', itemId, parentIds: item.parent_id ? [item.parent_id] : [] });
+    return revision ? { item, revision } : { item };
+  });
+}
+
+/** Records a revision of a document as it is in memory, without storing its state (which its own saves do). */
+export async function recordRevision(db: Db, itemId: string, content: DocumentContent, authorIds: string[]): Promise<void> {
+  await insertRevision(db, { itemId, ...content, authorIds });
+}
+
+/**
+ * Documents copied with their items (in the copy's transaction, once the copied items exist): each
+ * starts as its source is stored. One whose pictures and attached files were copied with it
+ * (`relink`) names those copies instead of the originals (`renamed`: source id → copy id).
+ */
+export async function copyDocuments(db: Db, copies: { id: string; sourceId: string; relink: boolean }[], renamed: Map<string, string>, by: string): Promise<void> {
+  await copyDocumentContents(db, copies, by);
+  for (const copy of copies.filter((c) => c.relink)) {
+    const state = await findDocumentState(db, copy.id);
+    const relinked = state && withItemsRenamed(state, renamed);
+    if (relinked) await replaceDocumentState(db, copy.id, relinked);
+  }
+}
 
 /** Documents open for editing on this instance (the collaboration server). */
 export interface LiveDocuments {
@@ -78,7 +138,7 @@ export async function exportDocument(ctx: AppContext, actor: Actor, id: string, 
   const { item } = await requireItem(db, actor, id, 'view');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
   const open = live.openDocument(item.id);
-  const state = open ? Y.encodeStateAsUpdate(open) : await findDocumentState(db, item.id);
+  const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(db, item.id);
   const run = <T>(fn: keyof typeof DocumentExport, input: unknown) =>
     workers.run<T>(EXPORT_MODULE, fn, input).catch((error: unknown) => {
       throw taskFailure(error, 'This document is too large to export', workers.options.timeoutMs);
@@ -121,15 +181,13 @@ export async function getRevision(db: Db, actor: Actor, id: string, revisionId: 
 export async function restoreRevision(db: Db, actor: Actor, id: string, revisionId: string, live: LiveDocuments): Promise<TRevision> {
   const { item } = await requireDocument(db, actor, id, 'manage');
   const { revision, content } = await revisionContent(db, item.id, revisionId);
-  let restored: { state: Uint8Array; text: string } | undefined;
+  let restored: DocumentContent | undefined;
   await live.edit(item.id, (doc) => {
     replaceDocument(doc, content);
-    restored = { state: Y.encodeStateAsUpdate(doc), text: documentText(doc) };
+    restored = documentContent(doc);
   });
   // Stored here as well: with several instances another one may hold the document's save lock just now.
-  const createdAt = await inTransaction(db, async (tx) => {
-    await saveDocumentState(tx, item.id, restored!.state, restored!.text, actor.user.id);
-    return insertRevision(tx, { itemId: item.id, ...restored!, authorIds: [actor.user.id], restoredFrom: revisionId });
-  });
-  return { ...createdAt, itemId: item.id, authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }], label: null, restoredFrom: new Date(revision.created_at).toISOString() };
+  const stored = await storeDocument(db, item.id, restored!, { by: actor.user.id, revision: { authorIds: [actor.user.id], restoredFrom: revisionId } });
+  if (!stored?.revision) throw new AppError('not_found');
+  return { ...stored.revision, itemId: item.id, authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }], label: null, restoredFrom: new Date(revision.created_at).toISOString() };
 }

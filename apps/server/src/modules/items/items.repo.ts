@@ -238,7 +238,7 @@ export async function findActiveSubtree(db: Q, id: string): Promise<SubtreeRow[]
   return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
 }
 
-/** Inserts copied items (parents before children), their versions, which share the originals' bytes, and their documents' contents. */
+/** Inserts copied items (parents before children) and their versions, which share the originals' bytes. */
 export async function insertCopies(
   db: Q,
   copies: { id: string; sourceId: string; workspaceId: string; parentId: string; kind: ItemRow['kind']; name: string; ownerId: string; size: number; mimeType: string | null; version?: { id: string; blobKey: string; sha256: string } }[],
@@ -268,15 +268,6 @@ export async function insertCopies(
         .insertInto('file_versions')
         .values(versions.map((c) => ({ id: c.version!.id, item_id: c.id, number: 1, blob_key: c.version!.blobKey, size_bytes: c.size, sha256: c.version!.sha256, mime_type: c.mimeType ?? 'application/octet-stream', author_id: c.ownerId })))
         .execute();
-    }
-    const documents = chunk.filter((c) => c.kind === 'document');
-    if (documents.length) {
-      await sql`
-        INSERT INTO document_contents (item_id, state, text, updated_by)
-        SELECT p.copy_id, d.state, d.text, ${documents[0]!.ownerId}::uuid
-          FROM unnest(${documents.map((c) => c.id)}::uuid[], ${documents.map((c) => c.sourceId)}::uuid[]) AS p(copy_id, source_id)
-          JOIN document_contents d ON d.item_id = p.source_id
-      `.execute(db);
     }
   }
 }

@@ -6,8 +6,7 @@ import type { Actor } from '../auth/actor.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { publish } from '../events/events.ts';
-import { findDocumentState, replaceDocumentState, saveDocumentState, type DocumentContent } from '../documents/documents.repo.ts';
-import { withItemsRenamed } from '@cabinet/doc-schema/server';
+import { copyDocuments, storeDocument, type DocumentContent } from '../documents/documents.service.ts';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
 import { effectiveRoles, requireItem, requireItems, requireMove } from './items.policy.ts';
 import {
@@ -95,7 +94,7 @@ export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string
     if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
     await requireFreeName(tx, parent.item.id, input.name);
     let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
-    if (input.kind === 'document' && input.content) item = (await saveDocumentState(tx, item.id, input.content.state, input.content.text, actor.user.id)) ?? item;
+    if (input.kind === 'document' && input.content) item = (await storeDocument(tx, item.id, input.content, { by: actor.user.id, announce: false }))?.item ?? item;
     await publish(tx, workspace.id, { type: 'item.created', itemId: item.id, parentIds: [parent.item.id] });
     return presentItem(item, parent.role);
   }));
@@ -319,11 +318,8 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
       })),
     );
     // A copied document's pictures and attached files are its own copies, not the originals.
-    for (const row of subtree.filter((r) => r.kind === 'document' && subtree.some((c) => c.parent_id === r.id))) {
-      const state = await findDocumentState(tx, newIds.get(row.id)!);
-      const relinked = state && withItemsRenamed(state, newIds);
-      if (relinked) await replaceDocumentState(tx, newIds.get(row.id)!, relinked);
-    }
+    const documents = subtree.filter((r) => r.kind === 'document');
+    await copyDocuments(tx, documents.map((r) => ({ id: newIds.get(r.id)!, sourceId: r.id, relink: subtree.some((c) => c.parent_id === r.id) })), newIds, actor.user.id);
     const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
     await publish(tx, copy.workspace_id, { type: 'item.created', itemId: copy.id, parentIds: [target.item.id] });
     const { role } = await requireItem(tx, actor, copy.id, 'view');

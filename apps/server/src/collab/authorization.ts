@@ -1,0 +1,134 @@
+import type { IncomingMessage } from 'node:http';
+import { ZId, type TItemRole } from '@cabinet/contracts';
+import type { Connection, Extension } from '@hocuspocus/server';
+import type { AppContext } from '../context.ts';
+import { AppError, isDatabaseUnavailable } from '../errors.ts';
+import type { Limiter } from '../lib/limiter.ts';
+import type { Actor } from '../modules/auth/actor.ts';
+import { RANK, requireItem } from '../modules/items/items.policy.ts';
+import { upsertVisit } from '../modules/items/items.repo.ts';
+
+/*
+ * Who may open a document on the collaboration socket and whether the connection may write: the
+ * policy module decides (requireItem), this file only asks it, at the opening and again while the
+ * connection lasts.
+ */
+
+export type SocketActor = (req: { method: string; headers: IncomingMessage['headers']; ip: string }, token: string) => Promise<Actor>;
+
+/** What a connection remembers of its caller (Hocuspocus's connection context). */
+export interface CollabContext {
+  actor: Actor;
+  /** The caller again, from the credentials the socket opened with (a revoked session or token fails). */
+  reauthenticate: () => Promise<Actor>;
+  /** The document's workspace: a change of access there makes this connection look again. */
+  workspaceId: string;
+  /** When the caller and their access were last looked up. */
+  checkedAt: number;
+  /** A look in progress, and whether another must follow it (access changed again meanwhile). */
+  checking?: Promise<void> | undefined;
+  checkAgain?: boolean;
+  /** Why the connection was closed when access went (its messages are refused from then on). */
+  revoked?: string;
+}
+
+/** The close code for a caller whose access (session, token, account, share, the item itself) went. */
+const ACCESS_GONE_CLOSE_CODE = 4403;
+
+/**
+ * Access is looked up again on an update at most this often. A change of access is announced
+ * (AccessChange) and looked at at once; this catches what an announcement cannot (a share expiring).
+ */
+const RECHECK_MS = 5_000;
+
+/** The caller's address, from X-Forwarded-For only when TRUST_PROXY says a proxy sets it (as the HTTP routes take it). */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const forwarded = trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : '';
+  return forwarded || (req.socket.remoteAddress ?? '');
+}
+
+/** Read-only below editor, or for an API token without `write`: the server drops every update such a connection sends. */
+function readOnlyFor(actor: Actor, role: TItemRole): boolean {
+  return RANK[role] < RANK.editor || !actor.scopes.includes('write');
+}
+
+/**
+ * Who may keep a document open: looks again at the caller and their access. Access gone closes
+ * the connection with its reason; below editor (or a token without `write`) the connection becomes
+ * read-only, and the client is told. A database that does not answer is no verdict: the connection
+ * stays as it was and is looked at again shortly.
+ */
+export function accessChecker(ctx: AppContext, reads: Limiter) {
+  return function recheck(connection: Connection): Promise<void> {
+    const c = connection.context as CollabContext;
+    if (c.checking) {
+      c.checkAgain = true;
+      return c.checking;
+    }
+    const look = async () => {
+      do {
+        c.checkAgain = false;
+        c.checkedAt = Date.now();
+        try {
+          const { role } = await reads(async () => {
+            c.actor = await c.reauthenticate();
+            return requireItem(ctx.db, c.actor, connection.document.name, 'view');
+          });
+          const readOnly = readOnlyFor(c.actor, role);
+          if (readOnly !== connection.readOnly) {
+            connection.readOnly = readOnly;
+            connection.sendStateless(JSON.stringify({ type: 'access', readOnly }));
+          }
+        } catch (error) {
+          if (!(error instanceof AppError)) {
+            c.checkedAt = 0;
+            setTimeout(() => void (connection.document.hasConnection(connection) && recheck(connection)), RECHECK_MS).unref();
+            return;
+          }
+          c.revoked = error.code;
+          connection.close({ code: ACCESS_GONE_CLOSE_CODE, reason: error.code });
+          return;
+        }
+      } while (c.checkAgain);
+    };
+    c.checking = look().finally(() => (c.checking = undefined));
+    return c.checking;
+  };
+}
+
+/**
+ * Who may open a document: the socket's caller (API token, or the session cookie from Cabinet's
+ * own origin) must see the document item; below editor the connection is read-only. Every message
+ * then passes here: access withdrawn or lowered since it was last looked at closes the connection
+ * or makes it read-only before the message is applied.
+ */
+export function authorization(ctx: AppContext, socketActor: SocketActor, reads: Limiter, recheck: (connection: Connection) => Promise<void>, authenticated: WeakSet<IncomingMessage>): Extension {
+  return {
+    extensionName: 'cabinet-authorization',
+    async onAuthenticate({ token, documentName, request, connectionConfig }) {
+      try {
+        if (!ZId.safeParse(documentName).success) throw new AppError('not_found');
+        const reauthenticate = () => socketActor({ method: 'GET', headers: request.headers, ip: clientAddress(request, ctx.env.TRUST_PROXY) }, token);
+        const { actor, item, role } = await reads(async () => {
+          const actor = await reauthenticate();
+          return { actor, ...(await requireItem(ctx.db, actor, documentName, 'view')) };
+        });
+        if (item.kind !== 'document') throw new AppError('not_found');
+        // Opening a document is a visit: it goes to the top of the person's Recent.
+        await reads(() => upsertVisit(ctx.db, actor.user.id, item.id));
+        connectionConfig.readOnly = readOnlyFor(actor, role);
+        authenticated.add(request);
+        return { actor, reauthenticate, workspaceId: item.workspace_id, checkedAt: Date.now() } satisfies CollabContext;
+      } catch (error) {
+        // Hocuspocus refuses the socket ("permission denied") and tells the client this reason.
+        const code = error instanceof AppError ? error.code : isDatabaseUnavailable(error) ? 'database_unavailable' : 'internal';
+        throw Object.assign(new Error(code), { reason: code });
+      }
+    },
+    async beforeHandleMessage({ connection, context }) {
+      const c = context as CollabContext;
+      if (c.checking || Date.now() - c.checkedAt >= RECHECK_MS) await recheck(connection);
+      if (c.revoked) throw Object.assign(new Error(c.revoked), { code: ACCESS_GONE_CLOSE_CODE, reason: c.revoked });
+    },
+  };
+}
