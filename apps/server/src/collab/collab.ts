@@ -14,7 +14,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, isDatabaseUnavailable } from '../errors.ts';
 import { limiter, type Limiter } from '../lib/limiter.ts';
 import type { Actor } from '../modules/auth/actor.ts';
-import { publish, type EventHub } from '../modules/events/events.ts';
+import { record, type EventHub } from '../modules/events/events.ts';
 import { findDocumentState, insertRevision, saveDocumentState } from '../modules/documents/documents.repo.ts';
 import { RANK, requireItem } from '../modules/items/items.policy.ts';
 import { upsertVisit } from '../modules/items/items.repo.ts';
@@ -214,7 +214,8 @@ function persistence(ctx: AppContext, reads: Limiter, writer: ReturnType<typeof 
       unrevised.set(documentName, pending);
     },
     async onStoreDocument({ documentName, document, context }) {
-      const by = (context as Partial<CollabContext>).actor?.user.id ?? null;
+      const actor = (context as Partial<CollabContext>).actor ?? null;
+      const by = actor?.user.id ?? null;
       await writer.persist(`saving document ${documentName}`, async () => {
         // Read at each attempt: a retry stores the document as it is by then.
         const state = Y.encodeStateAsUpdate(document);
@@ -228,7 +229,7 @@ function persistence(ctx: AppContext, reads: Limiter, writer: ReturnType<typeof 
           await inTransaction(ctx.db, async (tx) => {
             const item = await saveDocumentState(tx, documentName, state, text, by);
             if (revise && item) await insertRevision(tx, { itemId: documentName, state, text, authorIds: [...pending.authors] });
-            if (item) await publish(tx, item.workspace_id, { type: 'item.updated', itemId: documentName, parentIds: item.parent_id ? [item.parent_id] : [] });
+            if (item) await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.updated', itemId: documentName, parentIds: [item.parent_id], data: { name: item.name } });
           });
         } catch (error) {
           if (revise) restore(documentName, pending);

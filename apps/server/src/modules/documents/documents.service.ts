@@ -8,6 +8,7 @@ import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { taskFailure } from '../../infra/workers/pool.ts';
 import type { Actor } from '../auth/actor.ts';
+import { record } from '../events/events.ts';
 import { requireDocument, requireItem } from '../items/items.policy.ts';
 import { createItem } from '../items/items.service.ts';
 import type * as DocumentExport from './document-export.ts';
@@ -129,6 +130,7 @@ export async function restoreRevision(db: Db, actor: Actor, id: string, revision
   // Stored here as well: with several instances another one may hold the document's save lock just now.
   const createdAt = await inTransaction(db, async (tx) => {
     await saveDocumentState(tx, item.id, restored!.state, restored!.text, actor.user.id);
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.updated', itemId: item.id, parentIds: [item.parent_id], data: { name: item.name, restoredRevision: revisionId } });
     return insertRevision(tx, { itemId: item.id, ...restored!, authorIds: [actor.user.id], restoredFrom: revisionId });
   });
   return { ...createdAt, itemId: item.id, authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }], label: null, restoredFrom: new Date(revision.created_at).toISOString() };
