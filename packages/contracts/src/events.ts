@@ -2,15 +2,43 @@ import { z } from 'zod';
 import { ZId } from './common.ts';
 
 /**
- * A change in a workspace, as `GET /workspaces/:ws/events` streams it (Server-Sent Events, one
- * `data:` line of JSON each). It names what changed and the folders whose listings it touches;
- * the browser fetches what it shows again. A person only hears of folders they can see.
+ * What can happen to what a workspace holds, as the activity record names it (one row per change,
+ * written by the change itself) and as the live stream sends it.
+ */
+export const ZActivityAction = z.enum([
+  'item.created',
+  'item.renamed',
+  'item.moved',
+  // The content changed: a document's text, or a file's new version.
+  'item.updated',
+  'item.trashed',
+  'item.restored',
+  'item.deleted',
+  // A grant given, changed or withdrawn.
+  'item.shared',
+  'comment.added',
+  'comment.edited',
+  'comment.resolved',
+  'comment.reopened',
+  'comment.deleted',
+]);
+export type TActivityAction = z.infer<typeof ZActivityAction>;
+
+/**
+ * A change in a workspace, as `GET /workspaces/:ws/events` streams it (Server-Sent Events: `id:`
+ * the activity record's id, `event: item`, one `data:` line of JSON). It names what changed and the
+ * folders whose listings it touches; the browser fetches what it shows again. A person only hears
+ * of folders they can see. `event: reset` (no data) says changes may have been missed: refetch.
  */
 export const ZItemEvent = z.object({
-  // comments.changed: a thread on the item was started, answered, edited, resolved, reopened or deleted.
-  type: z.enum(['item.created', 'item.updated', 'item.trashed', 'item.restored', 'item.deleted', 'comments.changed']),
+  type: ZActivityAction,
   itemId: ZId,
   /** The folders whose listings changed: the parent, and for a move the old parent too. */
   parentIds: z.array(ZId),
+  /** The browser tab that made the change (its X-Client-Id), which already shows it. */
+  clientId: z.string().nullable(),
 });
 export type TItemEvent = z.infer<typeof ZItemEvent>;
+
+/** The header a browser tab names itself with (8–64 of A–Z a–z 0–9 _ -), so it can tell its own changes. */
+export const CLIENT_ID_HEADER = 'x-client-id';

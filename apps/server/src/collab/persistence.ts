@@ -79,7 +79,7 @@ export function persistence(ctx: AppContext, reads: Limiter, writer: CollabWrite
       unrevised.set(documentName, pending);
     },
     async onStoreDocument({ documentName, document, context }) {
-      const by = (context as Partial<CollabContext>).actor?.user.id ?? null;
+      const by = (context as Partial<CollabContext>).actor ?? null;
       await writer.persist(`saving document ${documentName}`, async () => {
         // Read at each attempt: a retry stores the document as it is by then.
         const content = documentContent(document);

@@ -25,9 +25,10 @@ export interface Database {
   ping(): Promise<void>;
   /**
    * Calls `onMessage` with every NOTIFY on `channel` (from any instance on this database), until
-   * the returned function is called. A lost connection is re-established.
+   * the returned function is called. A lost connection is re-established, and then `onReconnect`
+   * is called: whatever was sent while it was away is lost.
    */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -85,7 +86,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: () => void)
     async ping() {
       await pool.query('SELECT 1');
     },
-    listen: (channel, onMessage) => listenPostgres(url, channel, onMessage),
+    listen: (channel, onMessage, onReconnect) => listenPostgres(url, channel, onMessage, onReconnect),
     async close() {
       await db.destroy();
       // Kysely ends the pool only if it ever used it; `locked` (migrations) uses it directly.
@@ -95,9 +96,10 @@ async function openPostgres(url: string, poolSize: number, onQuery?: () => void)
 }
 
 /** A connection of its own (LISTEN holds it), reconnecting after a second when the server goes away. */
-async function listenPostgres(url: string, channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>> {
+async function listenPostgres(url: string, channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
   let client: pg.Client | undefined;
   let closed = false;
+  let listened = false;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
@@ -114,6 +116,8 @@ async function listenPostgres(url: string, channel: string, onMessage: (payload:
       await c.connect();
       await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
       client = c;
+      if (listened) onReconnect?.();
+      listened = true;
     } catch (error) {
       await c.end().catch(() => {});
       throw error;

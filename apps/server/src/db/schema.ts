@@ -95,6 +95,22 @@ export interface MembershipsTable {
   updated_at: Timestamp;
 }
 
+export interface ActivityEventsTable {
+  id: Generated<number>;
+  workspace_id: string;
+  actor_kind: 'user' | 'token' | 'link' | 'system';
+  actor_user_id: string | null;
+  actor_token_id: string | null;
+  actor_link_id: string | null;
+  action: string;
+  item_id: string | null;
+  data: ColumnType<Record<string, unknown>, string | undefined, string>;
+  ip: string | null;
+  user_agent: string | null;
+  client_id: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface ItemGrantsTable {
   id: string;
   item_id: string;
@@ -222,6 +238,7 @@ export interface Database {
   document_contents: DocumentContentsTable;
   document_revisions: DocumentRevisionsTable;
   comments: CommentsTable;
+  activity_events: ActivityEventsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

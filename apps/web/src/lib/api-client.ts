@@ -1,4 +1,4 @@
-import { CSRF_COOKIE, CSRF_HEADER, type ErrorCode, type TErrorEnvelope } from '@cabinet/contracts';
+import { CLIENT_ID_HEADER, CSRF_COOKIE, CSRF_HEADER, type ErrorCode, type TErrorEnvelope } from '@cabinet/contracts';
 
 /** A failed call, carrying the stable code of the error catalogue; the app branches on `code` only. */
 export class ApiError extends Error {
@@ -11,6 +11,9 @@ export class ApiError extends Error {
     super(message);
   }
 }
+
+/** This tab's name on its writes: the live stream tells it which changes were its own. (Not randomUUID: plain http on a LAN has no secure context.) */
+export const CLIENT_ID = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 function csrfToken(): string {
   const match = document.cookie.split('; ').find((c) => c.startsWith(`${CSRF_COOKIE}=`));
@@ -54,7 +57,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
         credentials: 'same-origin',
         headers: {
           accept: 'application/json',
-          ...(idempotent ? {} : { [CSRF_HEADER]: csrfToken() }),
+          ...(idempotent ? {} : { [CSRF_HEADER]: csrfToken(), [CLIENT_ID_HEADER]: CLIENT_ID }),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -94,6 +97,7 @@ export function sendFile<T>(path: string, file: Blob, o: { onProgress: (fraction
     xhr.open('POST', `/api/v1${path}`);
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader(CSRF_HEADER, csrfToken());
+    xhr.setRequestHeader(CLIENT_ID_HEADER, CLIENT_ID);
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.upload.onprogress = (event) => event.lengthComputable && o.onProgress(event.loaded / event.total);
     xhr.onload = () => {

@@ -10,6 +10,11 @@ export interface Actor {
   sessionId: string | null;
   tokenId: string | null;
   scopes: TTokenScope[];
+  /** Where the call came from, for the activity record. */
+  ip: string;
+  userAgent: string | null;
+  /** The browser tab that called (X-Client-Id), so its own changes are not sent back to it. */
+  clientId: string | null;
 }
 
 declare module 'fastify' {

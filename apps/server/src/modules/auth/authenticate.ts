@@ -1,4 +1,4 @@
-import { CSRF_HEADER, type TTokenScope } from '@cabinet/contracts';
+import { CLIENT_ID_HEADER, CSRF_HEADER, type TTokenScope } from '@cabinet/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
@@ -25,6 +25,19 @@ interface Caller {
   ip: string;
 }
 
+const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** Where a call came from, as the activity record keeps it (bounded: headers are the caller's to fill). */
+function origin(req: Caller): Pick<Actor, 'ip' | 'userAgent' | 'clientId'> {
+  const agent = req.headers['user-agent'];
+  const client = req.headers[CLIENT_ID_HEADER];
+  return {
+    ip: req.ip,
+    userAgent: typeof agent === 'string' ? agent.slice(0, 512) : null,
+    clientId: typeof client === 'string' && CLIENT_ID.test(client) ? client : null,
+  };
+}
+
 export function authenticator(ctx: AppContext) {
   const publicOrigin = new URL(ctx.env.PUBLIC_URL).origin;
 
@@ -37,7 +50,7 @@ export function authenticator(ctx: AppContext) {
     const scopes = row.scopes as TTokenScope[];
     if (!SAFE_METHODS.has(req.method) && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchApiToken(ctx.db, row.id);
-    return { user, via: 'token', sessionId: null, tokenId: row.id, scopes };
+    return { user, via: 'token', sessionId: null, tokenId: row.id, scopes, ...origin(req) };
   }
 
   async function fromSession(req: Caller, token: string): Promise<Actor> {
@@ -58,7 +71,7 @@ export function authenticator(ctx: AppContext) {
       }
     }
     if (now - session.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchSession(ctx.db, session.id, req.ip);
-    return { user, via: 'session', sessionId: session.id, tokenId: null, scopes: ['read', 'write'] };
+    return { user, via: 'session', sessionId: session.id, tokenId: null, scopes: ['read', 'write'], ...origin(req) };
   }
 
   /**

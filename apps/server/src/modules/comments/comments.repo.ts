@@ -40,7 +40,7 @@ export async function findComment(db: Q, itemId: string, id: string) {
 }
 
 /** A thread's first comment (threadId omitted) or a reply. Answers the thread's id. */
-export async function insertComment(db: Q, c: { itemId: string; threadId?: string; anchor?: unknown; quote?: string; authorId: string; body: string }): Promise<string> {
+export async function insertComment(db: Q, c: { itemId: string; threadId?: string; anchor?: unknown; quote?: string; authorId: string; body: string }): Promise<{ threadId: string; commentId: string }> {
   const id = uuidv7();
   await db
     .insertInto('comments')
@@ -54,7 +54,7 @@ export async function insertComment(db: Q, c: { itemId: string; threadId?: strin
       body: c.body,
     })
     .execute();
-  return c.threadId ?? id;
+  return { threadId: c.threadId ?? id, commentId: id };
 }
 
 export async function updateCommentBody(db: Q, id: string, body: string): Promise<void> {

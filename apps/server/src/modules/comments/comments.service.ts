@@ -2,7 +2,8 @@ import type { TCommentThread, TCreateCommentRequest, TUpdateCommentRequest } fro
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import { publish } from '../events/events.ts';
+import type { TActivityAction } from '@cabinet/contracts';
+import { record } from '../events/events.ts';
 import { RANK, requireDocument, type ItemAccess } from '../items/items.policy.ts';
 import { deleteComment, findComment, findComments, insertComment, setThreadResolved, updateCommentBody, type CommentRow } from './comments.repo.ts';
 
@@ -30,8 +31,8 @@ function threads(rows: CommentRow[]): TCommentThread[] {
   return [...byThread.values()];
 }
 
-async function announce(db: Db, access: ItemAccess) {
-  await publish(db, access.item.workspace_id, { type: 'comments.changed', itemId: access.item.id, parentIds: access.item.parent_id ? [access.item.parent_id] : [] });
+function announce(db: Db, actor: Actor, access: ItemAccess, action: TActivityAction, data: { threadId: string; commentId: string }) {
+  return record(db, actor, { workspaceId: access.item.workspace_id, action, itemId: access.item.id, parentIds: [access.item.parent_id], data });
 }
 
 async function thread(db: Db, itemId: string, threadId: string): Promise<TCommentThread> {
@@ -53,10 +54,10 @@ export async function addComment(db: Db, actor: Actor, id: string, input: TCreat
       const root = await findComment(tx, access.item.id, input.threadId);
       if (!root || root.thread_id !== root.id) throw new AppError('not_found', 'No such thread on this document.');
     }
-    const threadId = await insertComment(tx, { itemId: access.item.id, threadId: input.threadId, anchor: input.anchor, quote: input.quote, authorId: actor.user.id, body: input.body });
+    const { threadId, commentId } = await insertComment(tx, { itemId: access.item.id, threadId: input.threadId, anchor: input.anchor, quote: input.quote, authorId: actor.user.id, body: input.body });
     // Answering a resolved thread opens it again.
     if (input.threadId) await setThreadResolved(tx, threadId, null);
-    await announce(tx, access);
+    await announce(tx, actor, access, 'comment.added', { threadId, commentId });
     return thread(tx, access.item.id, threadId);
   });
 }
@@ -70,12 +71,13 @@ export async function updateComment(db: Db, actor: Actor, id: string, commentId:
     if (change.body !== undefined) {
       if (comment.author_id !== actor.user.id) throw new AppError('forbidden', 'Only its author can change a comment.');
       await updateCommentBody(tx, comment.id, change.body);
+      await announce(tx, actor, access, 'comment.edited', { threadId: comment.thread_id, commentId: comment.id });
     }
     if (change.resolved !== undefined) {
       if (comment.thread_id !== comment.id) throw new AppError('invalid_input', 'Resolve a thread on its first comment.', { fields: [{ path: 'body.resolved', message: 'applies to a thread' }] });
       await setThreadResolved(tx, comment.id, change.resolved ? actor.user.id : null);
+      await announce(tx, actor, access, change.resolved ? 'comment.resolved' : 'comment.reopened', { threadId: comment.thread_id, commentId: comment.id });
     }
-    await announce(tx, access);
     return thread(tx, access.item.id, comment.thread_id);
   });
 }
@@ -88,6 +90,6 @@ export async function removeComment(db: Db, actor: Actor, id: string, commentId:
     if (!comment) throw new AppError('not_found');
     if (comment.author_id !== actor.user.id && RANK[access.role] < RANK.manager) throw new AppError('forbidden', 'Only its author or a manager can delete a comment.');
     await deleteComment(tx, comment.id);
-    await announce(tx, access);
+    await announce(tx, actor, access, 'comment.deleted', { threadId: comment.thread_id, commentId: comment.id });
   });
 }

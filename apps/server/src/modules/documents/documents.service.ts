@@ -9,7 +9,7 @@ import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { taskFailure } from '../../infra/workers/pool.ts';
 import type { Actor } from '../auth/actor.ts';
-import { publish } from '../events/events.ts';
+import { record } from '../events/events.ts';
 import { requireDocument, requireItem } from '../items/items.policy.ts';
 import { createItem } from '../items/items.service.ts';
 import type * as DocumentExport from './document-export.ts';
@@ -44,13 +44,16 @@ export async function storeDocument(
   db: Db,
   itemId: string,
   content: DocumentContent,
-  o: { by: string | null; revision?: { authorIds: string[]; restoredFrom?: string }; announce?: boolean },
+  o: { by: Actor | null; revision?: { authorIds: string[]; restoredFrom?: string }; announce?: boolean },
 ): Promise<{ item: ItemRow; revision?: { id: string; createdAt: string } } | undefined> {
   return inTransaction(db, async (tx) => {
-    const item = await saveDocumentState(tx, itemId, content.state, content.text, o.by);
+    const item = await saveDocumentState(tx, itemId, content.state, content.text, o.by?.user.id ?? null);
     if (!item) return undefined;
     const revision = o.revision && (await insertRevision(tx, { itemId, ...content, ...o.revision }));
-    if (o.announce !== false) await publish(tx, item.workspace_id, { type: 'item.updated', itemId, parentIds: item.parent_id ? [item.parent_id] : [] });
+    if (o.announce !== false) {
+      const data = { name: item.name, ...(o.revision?.restoredFrom ? { restoredRevision: o.revision.restoredFrom } : {}) };
+      await record(tx, o.by, { workspaceId: item.workspace_id, action: 'item.updated', itemId, parentIds: [item.parent_id], data });
+    }
     return revision ? { item, revision } : { item };
   });
 }
@@ -187,7 +190,7 @@ export async function restoreRevision(db: Db, actor: Actor, id: string, revision
     restored = documentContent(doc);
   });
   // Stored here as well: with several instances another one may hold the document's save lock just now.
-  const stored = await storeDocument(db, item.id, restored!, { by: actor.user.id, revision: { authorIds: [actor.user.id], restoredFrom: revisionId } });
+  const stored = await storeDocument(db, item.id, restored!, { by: actor, revision: { authorIds: [actor.user.id], restoredFrom: revisionId } });
   if (!stored?.revision) throw new AppError('not_found');
   return { ...stored.revision, itemId: item.id, authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }], label: null, restoredFrom: new Date(revision.created_at).toISOString() };
 }

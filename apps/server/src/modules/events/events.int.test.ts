@@ -1,15 +1,20 @@
 import type { TItemEvent } from '@cabinet/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
-/** Reads a Server-Sent Events stream, collecting the item events as they come. */
-async function watch(baseUrl: string, person: Person, workspaceId: string) {
+/** Reads a Server-Sent Events stream, collecting the item events (with their ids) and resets as they come. */
+async function watch(baseUrl: string, person: Person, workspaceId: string, lastEventId?: number) {
   const controller = new AbortController();
-  const res = await fetch(`${baseUrl}/api/v1/workspaces/${workspaceId}/events`, { headers: { authorization: `Bearer ${person.token}` }, signal: controller.signal });
+  const headers: Record<string, string> = { authorization: `Bearer ${person.token}`, ...(lastEventId ? { 'last-event-id': String(lastEventId) } : {}) };
+  const res = await fetch(`${baseUrl}/api/v1/workspaces/${workspaceId}/events`, { headers, signal: controller.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const events: TItemEvent[] = [];
+  const ids: number[] = [];
+  /** Every message in order: an item event's id, or 'reset'. */
+  const order: (number | 'reset')[] = [];
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   const pump = (async () => {
@@ -19,15 +24,22 @@ async function watch(baseUrl: string, person: Person, workspaceId: string) {
       buffer += value;
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
+        const lines = buffer.slice(0, end).split('\n');
         buffer = buffer.slice(end + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data) events.push(JSON.parse(data.slice(6)) as TItemEvent);
+        const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+        if (field('event') === 'reset') order.push('reset');
+        if (field('event') !== 'item') continue;
+        const id = Number(field('id'));
+        events.push(JSON.parse(field('data')!) as TItemEvent);
+        ids.push(id);
+        order.push(id);
       }
     }
   })();
   return {
     events,
+    ids,
+    order,
     async until(predicate: (e: TItemEvent) => boolean, timeoutMs = 5000): Promise<TItemEvent> {
       const started = Date.now();
       for (;;) {
@@ -64,10 +76,10 @@ describe('live events', () => {
     await g.membership(bea, ada.workspace.id, 'member');
     const stream = await watch(b.url, bea, ada.workspace.id);
     const folder = await g.folder(ada, ada.workspace.rootId, 'Live');
-    expect(await stream.until((e) => e.itemId === folder.id)).toEqual({ type: 'item.created', itemId: folder.id, parentIds: [ada.workspace.rootId] });
+    expect(await stream.until((e) => e.itemId === folder.id)).toEqual({ type: 'item.created', itemId: folder.id, parentIds: [ada.workspace.rootId], clientId: null });
     const inner = await g.folder(ada, ada.workspace.rootId, 'Inner');
     await ada.call('PATCH', `/items/${inner.id}`, { parentId: folder.id });
-    const moved = await stream.until((e) => e.type === 'item.updated' && e.itemId === inner.id);
+    const moved = await stream.until((e) => e.type === 'item.moved' && e.itemId === inner.id);
     expect(moved.parentIds.sort()).toEqual([ada.workspace.rootId, folder.id].sort());
     await ada.call('POST', `/items/${inner.id}/trash`);
     await stream.until((e) => e.type === 'item.trashed' && e.itemId === inner.id);
@@ -116,5 +128,67 @@ describe('live events', () => {
     const eve = await g.person();
     const res = await eve.call('GET', `/workspaces/${ada.workspace.id}/events`);
     expect(res.status).toBe(404);
+  });
+
+  it('says reset when it cannot know what a watcher missed, and replays what it missed when it can', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    // A first connection names no last event: the browser fetches what it shows.
+    const first = await watch(a.url, ada, ada.workspace.id);
+    const one = await g.folder(ada, ada.workspace.rootId, 'One');
+    await first.until((e) => e.itemId === one.id);
+    expect(first.order[0]).toBe('reset');
+    const lastSeen = first.ids.at(-1)!;
+    await first.close();
+    // Changes while away, then a reconnect naming the last one seen: exactly the missed ones, in order, and no reset.
+    const two = await g.folder(ada, ada.workspace.rootId, 'Two');
+    await ada.call('PATCH', `/items/${two.id}`, { name: 'Two (renamed)' });
+    const back = await watch(b.url, ada, ada.workspace.id, lastSeen);
+    const three = await g.folder(ada, ada.workspace.rootId, 'Three');
+    await back.until((e) => e.itemId === three.id);
+    expect(back.order).not.toContain('reset');
+    expect(back.events.map((e) => [e.type, e.itemId])).toEqual([
+      ['item.created', two.id],
+      ['item.renamed', two.id],
+      ['item.created', three.id],
+    ]);
+    expect(back.ids).toEqual([...back.ids].sort((x, y) => x - y));
+    await back.close();
+    // Nothing worth replaying from a forged or absurd id: a reset.
+    const forged = await watch(a.url, ada, ada.workspace.id, Number.MAX_SAFE_INTEGER);
+    const four = await g.folder(ada, ada.workspace.rootId, 'Four');
+    await forged.until((e) => e.itemId === four.id);
+    expect(forged.order[0]).toBe('reset');
+    await forged.close();
+  });
+
+  it('tells the browser tab that made a change which one it was (X-Client-Id), and keeps a malformed one out', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    const stream = await watch(a.url, ada, ada.workspace.id);
+    const mine = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Mine', parentId: ada.workspace.rootId }, { 'x-client-id': 'tab_0123456789' });
+    expect((await stream.until((e) => e.itemId === mine.body.id)).clientId).toBe('tab_0123456789');
+    const odd = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Odd', parentId: ada.workspace.rootId }, { 'x-client-id': 'x"><script>' });
+    expect((await stream.until((e) => e.itemId === odd.body.id)).clientId).toBeNull();
+    await stream.close();
+  });
+
+  it.runIf(process.env.TEST_DATABASE === 'postgres')('tells watchers to look again when an instance lost its LISTEN connection for a while', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    const stream = await watch(b.url, ada, ada.workspace.id);
+    const before = await g.folder(ada, ada.workspace.rootId, 'Before');
+    await stream.until((e) => e.itemId === before.id);
+    const resets = stream.order.filter((m) => m === 'reset').length;
+    // Every LISTEN connection on this test's database goes: each instance reconnects and says so.
+    await sql`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'`.execute(a.ctx.db);
+    const started = Date.now();
+    while (stream.order.filter((m) => m === 'reset').length === resets) {
+      if (Date.now() - started > 15_000) throw new Error('no reset after the LISTEN connection was lost');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const after = await g.folder(ada, ada.workspace.rootId, 'After');
+    await stream.until((e) => e.itemId === after.id);
+    await stream.close();
   });
 });

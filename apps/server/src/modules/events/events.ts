@@ -1,11 +1,14 @@
-import type { TItemEvent } from '@cabinet/contracts';
+import type { TActivityAction, TItemEvent } from '@cabinet/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database, Db } from '../../db/client.ts';
+import type { Actor } from '../auth/actor.ts';
 
 const CHANNEL = 'cabinet_events';
 
+/** What the trigger of migration 0010 announces for each recorded activity row. */
 interface Envelope {
   w: string;
+  id: number;
   e: TItemEvent;
 }
 
@@ -19,26 +22,77 @@ export interface AccessChange {
   u: string | null;
 }
 
-/**
- * Announces a change to everyone watching the workspace, on every instance. Sent with NOTIFY in
- * the caller's transaction, so it is heard only if that transaction commits, and only then.
- */
-export async function publish(db: Db, workspaceId: string, event: TItemEvent): Promise<void> {
-  const parentIds = [...new Set(event.parentIds.filter(Boolean))];
-  const payload: Envelope = { w: workspaceId, e: { ...event, parentIds } };
-  await sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(payload)})`.execute(db);
+/** A change to record: what was done (`item.created`…), in which workspace, to which item. */
+export interface Activity {
+  workspaceId: string;
+  action: TActivityAction;
+  itemId: string | null;
+  /** The folders whose listings it changed (the parent; for a move the old parent too). */
+  parentIds?: (string | null)[];
+  /** Whatever else the action needs to be understood later (names, roles…); small. */
+  data?: Record<string, unknown>;
+}
+
+/** The actor columns of a row: who did it, from where. `null`: Cabinet itself (a job). */
+function actorColumns(actor: Actor | null) {
+  return {
+    actor_kind: actor ? (actor.via === 'token' ? 'token' : 'user') : 'system',
+    actor_user_id: actor?.user.id ?? null,
+    actor_token_id: actor?.tokenId ?? null,
+    ip: actor?.ip ?? null,
+    user_agent: actor?.userAgent ?? null,
+    client_id: actor?.clientId ?? null,
+  } as const;
 }
 
 /**
- * `publish` of `item.created` as an SQL expression over rows of new items (columns `id`,
- * `workspace_id`, `parent_id` of `table`), for a statement that announces what it inserts.
+ * Records a change, in the caller's transaction: the one way a change is written down and
+ * announced (the row's trigger sends it to every instance, heard only if the transaction commits).
  */
-export function createdNotices(table: string): RawBuilder<unknown> {
+export async function record(db: Db, actor: Actor | null, activity: Activity): Promise<void> {
+  const parentIds = [...new Set((activity.parentIds ?? []).filter((id): id is string => !!id))];
+  await db
+    .insertInto('activity_events')
+    .values({ ...actorColumns(actor), workspace_id: activity.workspaceId, action: activity.action, item_id: activity.itemId, data: JSON.stringify({ ...activity.data, parentIds }) })
+    .execute();
+}
+
+/**
+ * `record` of `item.created` for every row of `table` (columns `id`, `workspace_id`,
+ * `parent_id`, `name`, `kind`), as a statement to run inside the statement that inserts them.
+ */
+export function recordCreated(table: string, actor: Actor | null): RawBuilder<unknown> {
+  const a = actorColumns(actor);
   const col = (c: string) => sql.ref(`${table}.${c}`);
-  return sql`pg_notify(${CHANNEL}, json_build_object('w', ${col('workspace_id')}, 'e', json_build_object('type', 'item.created', 'itemId', ${col('id')}, 'parentIds', json_build_array(${col('parent_id')})))::text)`;
+  return sql`INSERT INTO activity_events (workspace_id, actor_kind, actor_user_id, actor_token_id, ip, user_agent, client_id, action, item_id, data)
+    SELECT ${col('workspace_id')}, ${a.actor_kind}, ${a.actor_user_id}, ${a.actor_token_id}, ${a.ip}, ${a.user_agent}, ${a.client_id}, 'item.created', ${col('id')},
+           jsonb_build_object('parentIds', jsonb_build_array(${col('parent_id')}), 'name', ${col('name')}, 'kind', ${col('kind')})
+      FROM ${sql.table(table)}
+    RETURNING id`;
 }
 
-type Listener = (event: TItemEvent) => void;
+/**
+ * Recorded changes in a workspace after `afterId`, oldest first (a reconnecting listener catches
+ * up); undefined when the record never had `afterId` (it is not one of its ids), so nothing is known.
+ */
+export async function activitySince(db: Db, workspaceId: string, afterId: number, limit: number): Promise<{ id: number; event: TItemEvent }[] | undefined> {
+  const newest = await db.selectFrom('activity_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  if (afterId > Number(newest?.id ?? 0)) return undefined;
+  const rows = await db
+    .selectFrom('activity_events')
+    .select(['id', 'action', 'item_id', 'data', 'client_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '>', afterId)
+    .where('item_id', 'is not', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ id: Number(r.id), event: { type: r.action as TActivityAction, itemId: r.item_id!, parentIds: (r.data.parentIds as string[] | undefined) ?? [], clientId: r.client_id } }));
+}
+
+/** A recorded change, or `reset`: changes may have been missed (the instance lost its LISTEN for a while). */
+export type HubMessage = { id: number; event: TItemEvent } | 'reset';
+type Listener = (message: HubMessage) => void;
 type AccessListener = (change: AccessChange) => void;
 
 /** This instance's one LISTEN connection, fanned out to the browsers watching each workspace. */
@@ -59,7 +113,11 @@ export class EventHub {
         for (const listener of this.accessListeners) listener(envelope.access);
         return;
       }
-      for (const listener of this.listeners.get(envelope.w) ?? []) listener(envelope.e);
+      for (const listener of this.listeners.get(envelope.w) ?? []) listener({ id: envelope.id, event: envelope.e });
+    }, () => {
+      // What was announced while the connection was away is lost: everyone looks again.
+      for (const listener of this.accessListeners) listener({ w: null, u: null });
+      for (const set of this.listeners.values()) for (const listener of set) listener('reset');
     });
   }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { createdNotices } from '../events/events.ts';
+import { recordCreated } from '../events/events.ts';
 import { insertUploadedFiles } from './files.repo.ts';
 
 /** The one-statement completion of new files, and what it tells its caller when it cannot be the whole answer. */
@@ -23,7 +23,7 @@ async function openUpload(name: string, size = 10): Promise<string> {
 }
 
 const file = (uploadId: string, name: string) => ({ uploadId, workspaceId: ada.workspace.id, parentId: ada.workspace.homeId, name, ownerId: ada.id, size: 10, mimeType: 'text/plain', blobKey: `${ada.workspace.id}/test-${uploadId}`, sha256: '0'.repeat(64) });
-const completeAll = (files: ReturnType<typeof file>[], db: Db = t.ctx.db) => inTransaction(db, (tx) => insertUploadedFiles(tx, files, createdNotices('item')));
+const completeAll = (files: ReturnType<typeof file>[], db: Db = t.ctx.db) => inTransaction(db, (tx) => insertUploadedFiles(tx, files, recordCreated('item', null)));
 const complete = (uploadId: string, name: string, db: Db = t.ctx.db) => completeAll([file(uploadId, name)], db);
 
 const filesNamed = (name: string) => t.ctx.db.selectFrom('items').select('id').where('parent_id', '=', ada.workspace.homeId).where(sql`lower(name)`, '=', name.toLowerCase()).execute();

@@ -230,7 +230,7 @@ export interface UploadedFile {
 /**
  * The common end of uploads, in one statement: each upload becomes `completed`, a new file with
  * its first version appears under the upload's name, the uploader's visit is recorded, the
- * change is announced (`announce`: a NOTIFY per new item, built from the `item` rows) and the
+ * change is recorded (`announce`: an INSERT into activity_events from the `item` rows) and the
  * bytes are counted within each workspace's quota. `whole` is false when any upload was no
  * longer open or any name was taken meanwhile, `counted` when a quota refused: then the caller
  * rolls the transaction back and completes those uploads the careful way.
@@ -270,7 +270,7 @@ export async function insertUploadedFiles(db: Q, files: UploadedFile[], announce
        WHERE w.id = a.workspace_id AND (w.quota_bytes IS NULL OR w.used_bytes + a.bytes <= w.quota_bytes)
       RETURNING w.id
     ), announced AS (
-      SELECT ${announce} FROM item
+      ${announce}
     )
     SELECT item.*, (SELECT count(*) FROM done) AS completed, (SELECT count(*) FROM counted) AS counted,
            (SELECT count(*) FROM adding) AS workspaces, (SELECT count(*) FROM announced) AS announced

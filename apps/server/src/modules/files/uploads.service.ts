@@ -8,7 +8,7 @@ import { AppError } from '../../errors.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../auth/actor.ts';
-import { createdNotices, publish } from '../events/events.ts';
+import { record, recordCreated } from '../events/events.ts';
 import { requireItem, requireItems, type ItemAccess } from '../items/items.policy.ts';
 import { findActiveSibling, upsertVisit } from '../items/items.repo.ts';
 import { presentItem, suggestFreeName } from '../items/items.service.ts';
@@ -447,7 +447,7 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
 async function makeNewFiles(db: Db, actor: Actor, verified: Verified[]): Promise<Map<string, ItemRow> | undefined> {
   const files = verified.map((v) => ({ uploadId: v.upload.id, workspaceId: v.upload.workspace_id, parentId: v.parent.id, name: v.upload.name, ownerId: actor.user.id, ...v.file }));
   return inTransaction(db, async (tx) => {
-    const result = await insertUploadedFiles(tx, files, createdNotices('item'));
+    const result = await insertUploadedFiles(tx, files, recordCreated('item', actor));
     if (!result.whole || !result.counted) throw TAKE_CAREFUL_PATH;
     return new Map(result.items.map((item, i) => [files[i]!.uploadId, item]));
   }).catch((error: unknown) => (error === TAKE_CAREFUL_PATH ? undefined : Promise.reject(error)));
@@ -480,7 +480,13 @@ function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
       : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: actor.user.id, ...v.file });
     const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
     await upsertVisit(tx, actor.user.id, result.item.id);
-    await publish(tx, locked.workspace_id, { type: replaceId ? 'item.updated' : 'item.created', itemId: result.item.id, parentIds: [v.parent.id] });
+    await record(tx, actor, {
+      workspaceId: locked.workspace_id,
+      action: replaceId ? 'item.updated' : 'item.created',
+      itemId: result.item.id,
+      parentIds: [v.parent.id],
+      data: replaceId ? { name: result.item.name, version: result.version.number } : { name: result.item.name, kind: 'file' },
+    });
     if (!(await addUsage(tx, locked.workspace_id, v.file.size))) throw new AppError('quota_exceeded');
     return { upload: presentUpload(done), item: presentItem(result.item, v.role) };
   });

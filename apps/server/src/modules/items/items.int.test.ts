@@ -171,7 +171,7 @@ describe('documents', () => {
     // A document is no folder: nothing is created inside it.
     expect((await folder(ada, doc.body.id, 'inside')).body.error.code).toBe('invalid_input');
 
-    await storeDocument(t.ctx.db, doc.body.id, { state: new Uint8Array([1, 2, 3]), text: 'the plan' }, { by: ada.id });
+    await storeDocument(t.ctx.db, doc.body.id, { state: new Uint8Array([1, 2, 3]), text: 'the plan' }, { by: null });
     const copy = await ada.call('POST', `/items/${doc.body.id}/copy`, { parentId: notes.body.id });
     expect(copy.body).toMatchObject({ kind: 'document', name: 'Plan', parentId: notes.body.id });
     const content = await t.ctx.db.selectFrom('document_contents').select(['state', 'text']).where('item_id', '=', copy.body.id).executeTakeFirstOrThrow();

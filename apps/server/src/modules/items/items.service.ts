@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
-import { publish } from '../events/events.ts';
+import { record } from '../events/events.ts';
 import { copyDocuments, storeDocument, type DocumentContent } from '../documents/documents.service.ts';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
 import { effectiveRoles, requireItem, requireItems, requireMove } from './items.policy.ts';
@@ -94,8 +94,8 @@ export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string
     if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
     await requireFreeName(tx, parent.item.id, input.name);
     let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
-    if (input.kind === 'document' && input.content) item = (await storeDocument(tx, item.id, input.content, { by: actor.user.id, announce: false }))?.item ?? item;
-    await publish(tx, workspace.id, { type: 'item.created', itemId: item.id, parentIds: [parent.item.id] });
+    if (input.kind === 'document' && input.content) item = (await storeDocument(tx, item.id, input.content, { by: actor, announce: false }))?.item ?? item;
+    await record(tx, actor, { workspaceId: workspace.id, action: 'item.created', itemId: item.id, parentIds: [parent.item.id], data: { name: item.name, kind: item.kind } });
     return presentItem(item, parent.role);
   }));
 }
@@ -145,7 +145,13 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
     const moved = parentId !== item.parent_id;
     const updated = await updateItemPlacement(tx, item.id, { ...(name !== undefined ? { name: newName } : {}), ...(moved ? { parentId } : {}) }, actor.user.id);
     const after = moved ? await requireItem(tx, actor, item.id, 'view') : access;
-    await publish(tx, item.workspace_id, { type: 'item.updated', itemId: item.id, parentIds: [item.parent_id, parentId] });
+    await record(tx, actor, {
+      workspaceId: item.workspace_id,
+      action: moved ? 'item.moved' : 'item.renamed',
+      itemId: item.id,
+      parentIds: [item.parent_id, parentId],
+      data: { name: updated.name, ...(updated.name !== item.name ? { previousName: item.name } : {}), ...(moved ? { fromParentId: item.parent_id, toParentId: parentId } : {}) },
+    });
     return presentItem(updated, after.role);
   }));
 }
@@ -155,7 +161,7 @@ export async function trashItem(db: Db, actor: Actor, id: string): Promise<TItem
   return inTransaction(db, async (tx) => {
     const { item, role } = await requireItem(tx, actor, id, 'edit', { lock: true });
     if (item.parent_id === null) throw new AppError('forbidden', 'A root folder cannot be moved to the trash.');
-    await publish(tx, item.workspace_id, { type: 'item.trashed', itemId: item.id, parentIds: [item.parent_id] });
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.trashed', itemId: item.id, parentIds: [item.parent_id], data: { name: item.name } });
     return presentItem(await setTrashed(tx, item.id, actor.user.id), role);
   });
 }
@@ -178,7 +184,7 @@ export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ i
     const name = (await findActiveSibling(tx, parentId, item.name)) ? await suggestFreeName(tx, parentId, item.name) : item.name;
     const restored = await setRestored(tx, item.id, { parentId, name }, actor.user.id);
     const { role } = await requireItem(tx, actor, restored.id, 'view');
-    await publish(tx, item.workspace_id, { type: 'item.restored', itemId: item.id, parentIds: [parentId] });
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.restored', itemId: item.id, parentIds: [parentId], data: { name: restored.name, restoredInto: parentUsable ? 'original' : 'root' } });
     return { item: presentItem(restored, role), restoredInto: parentUsable ? 'original' : 'root' };
   });
 }
@@ -187,7 +193,7 @@ export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ i
 export async function purgeItem(db: Db, actor: Actor, id: string): Promise<void> {
   await inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'manage', { lock: true, inTrash: true });
-    await purgeUnits(tx, [item]);
+    await purgeUnits(tx, actor, [item]);
   });
 }
 
@@ -195,13 +201,13 @@ export async function purgeItem(db: Db, actor: Actor, id: string): Promise<void>
  * Deletes units' rows and gives their bytes back to the quota; the bytes themselves are deleted
  * by jobs queued in the same transaction, so they go exactly when the rows go.
  */
-async function purgeUnits(tx: Db, items: ItemRow[]): Promise<void> {
+async function purgeUnits(tx: Db, actor: Actor | null, items: ItemRow[]): Promise<void> {
   const freed = new Map<string, number>();
   for (const item of items) {
     const blobs = await subtreeBlobs(tx, item.id);
     await deleteSubtree(tx, item.id);
     for (const key of new Set(blobs.keys)) await enqueue(tx, 'blob.delete', { key });
-    await publish(tx, item.workspace_id, { type: 'item.deleted', itemId: item.id, parentIds: item.parent_id ? [item.parent_id] : [] });
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.deleted', itemId: item.id, parentIds: [item.parent_id], data: { name: item.name, kind: item.kind } });
     freed.set(item.workspace_id, (freed.get(item.workspace_id) ?? 0) + blobs.bytes);
   }
   // Last, as every writer of usage does (see addUsage).
@@ -217,7 +223,7 @@ export async function deleteBlobIfUnused(db: Db, storage: { delete(key: string):
 export async function purgeExpiredTrash(db: Db, retentionDays: number): Promise<number> {
   return inTransaction(db, async (tx) => {
     const expired = await claimExpiredTrash(tx, new Date(Date.now() - retentionDays * 86_400_000), 200);
-    await purgeUnits(tx, expired);
+    await purgeUnits(tx, null, expired);
     return expired.length;
   });
 }
@@ -254,7 +260,7 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
       const item = await findItem(tx, id);
       if (item) items.push(item);
     }
-    await purgeUnits(tx, items);
+    await purgeUnits(tx, actor, items);
   });
   return { deleted: ids.length };
 }
@@ -321,7 +327,7 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
     const documents = subtree.filter((r) => r.kind === 'document');
     await copyDocuments(tx, documents.map((r) => ({ id: newIds.get(r.id)!, sourceId: r.id, relink: subtree.some((c) => c.parent_id === r.id) })), newIds, actor.user.id);
     const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
-    await publish(tx, copy.workspace_id, { type: 'item.created', itemId: copy.id, parentIds: [target.item.id] });
+    await record(tx, actor, { workspaceId: copy.workspace_id, action: 'item.created', itemId: copy.id, parentIds: [target.item.id], data: { name: copy.name, kind: copy.kind, copiedFrom: source.item.id } });
     const { role } = await requireItem(tx, actor, copy.id, 'view');
     if (!(await addUsage(tx, source.item.workspace_id, bytes))) throw new AppError('quota_exceeded');
     return presentItem(copy, role);

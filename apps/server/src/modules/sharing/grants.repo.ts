@@ -41,7 +41,7 @@ export async function upsertGrant(db: Q, g: { itemId: string; type: 'user' | 'wo
   return row.id;
 }
 
-export async function deleteGrant(db: Q, itemId: string, id: string): Promise<boolean> {
-  const res = await db.deleteFrom('item_grants').where('item_id', '=', itemId).where('id', '=', id).executeTakeFirst();
-  return Number(res.numDeletedRows) > 0;
+/** The grant withdrawn (whom it was for), or undefined when the item has no such grant. */
+export async function deleteGrant(db: Q, itemId: string, id: string): Promise<{ principal_type: string; principal_id: string } | undefined> {
+  return db.deleteFrom('item_grants').where('item_id', '=', itemId).where('id', '=', id).returning(['principal_type', 'principal_id']).executeTakeFirst();
 }

@@ -5,6 +5,7 @@ import type { Actor } from '../auth/actor.ts';
 import { requireItem } from '../items/items.policy.ts';
 import { findUsersByEmail } from '../users/users.repo.ts';
 import { insertMembership } from '../workspaces/workspaces.repo.ts';
+import { record } from '../events/events.ts';
 import { deleteGrant, findGrants, upsertGrant, type GrantRow } from './grants.repo.ts';
 
 const present = (g: GrantRow): TGrant => ({
@@ -49,11 +50,17 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
       principalId = user.id;
     }
     const grantId = await upsertGrant(tx, { itemId: item.id, type: input.principal.type, principalId, role: input.role, expiresAt, by: actor.user.id });
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data: { grantId, principalType: input.principal.type, principalId, role: input.role } });
     return present((await findGrants(tx, item.id, grantId))[0]!);
   });
 }
 
 export async function removeGrant(db: Db, actor: Actor, id: string, grantId: string): Promise<void> {
-  const { item } = await requireItem(db, actor, id, 'manage');
-  if (!(await deleteGrant(db, item.id, grantId))) throw new AppError('not_found');
+  await inTransaction(db, async (tx) => {
+    const { item } = await requireItem(tx, actor, id, 'manage');
+    const withdrawn = await deleteGrant(tx, item.id, grantId);
+    if (!withdrawn) throw new AppError('not_found');
+    const data = { grantId, principalType: withdrawn.principal_type, principalId: withdrawn.principal_id, role: null };
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data });
+  });
 }

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { sendFile } from '../../../lib/api-client.ts';
+import { applyChange } from '../../../lib/changes.ts';
 import { ImportProgress } from '../components/import-progress.tsx';
 
 /** What the import file picker offers. */
@@ -35,13 +36,13 @@ export function useImportDocuments(ws: string) {
             onProgress: (fraction) => fraction - shown >= 0.02 && notifications.update(progress((shown = fraction))),
           });
           done({ color: 'green', message: `Imported “${doc.name}”` });
+          applyChange(client, ws, { type: 'item.created', itemId: doc.id, parentIds: [doc.parentId], item: doc });
           made.push(doc);
         } catch (error) {
           if (abort.signal.aborted) done({ color: 'gray', message: `Stopped importing “${file.name}”` });
           else done({ color: 'red', title: `“${file.name}” was not imported`, message: (error as Error).message });
         }
       }
-      await client.invalidateQueries({ queryKey: ['children', ws] });
       return made;
     },
     [client, ws],

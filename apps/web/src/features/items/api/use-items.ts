@@ -1,24 +1,17 @@
-import type { TItem, TRestoreResult } from '@cabinet/contracts';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TActivityAction, TItem, TRestoreResult } from '@cabinet/contracts';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { applyChange } from '../../../lib/changes.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 type Page = { items: TItem[]; nextCursor: string | null };
 
-export const itemKeys = {
-  item: (id: string) => ['item', id] as const,
-  children: (ws: string, id: string) => ['children', ws, id] as const,
-  ancestors: (id: string) => ['ancestors', id] as const,
-  trash: (ws: string) => ['trash', ws] as const,
-  starred: (ws: string) => ['starred', ws] as const,
-  recent: (ws: string) => ['recent', ws] as const,
-};
-
 export function useItem(id: string | undefined) {
-  return useQuery({ queryKey: itemKeys.item(id ?? ''), queryFn: () => api<TItem>('GET', `/items/${id}`), enabled: !!id });
+  return useQuery({ queryKey: queryKeys.item(id ?? ''), queryFn: () => api<TItem>('GET', `/items/${id}`), enabled: !!id });
 }
 
 export function useAncestors(id: string | undefined) {
-  return useQuery({ queryKey: itemKeys.ancestors(id ?? ''), queryFn: async () => (await api<Page>('GET', `/items/${id}/ancestors`)).items, enabled: !!id });
+  return useQuery({ queryKey: queryKeys.ancestors(id ?? ''), queryFn: async () => (await api<Page>('GET', `/items/${id}/ancestors`)).items, enabled: !!id });
 }
 
 const PAGE = 200;
@@ -26,7 +19,7 @@ const PAGE = 200;
 /** A folder's children, page by page (keyset cursors): the list asks for the next page as it scrolls near the end. */
 export function useChildren(ws: string, folderId: string | undefined) {
   const query = useInfiniteQuery({
-    queryKey: itemKeys.children(ws, folderId ?? ''),
+    queryKey: queryKeys.children(ws, folderId ?? ''),
     enabled: !!folderId,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) => api<Page>('GET', `/workspaces/${ws}/items/${folderId}/children?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
@@ -36,35 +29,62 @@ export function useChildren(ws: string, folderId: string | undefined) {
 }
 
 export function useStarred(ws: string) {
-  return useQuery({ queryKey: itemKeys.starred(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/starred`)).items });
+  return useQuery({ queryKey: queryKeys.starred(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/starred`)).items });
 }
 
 export function useRecent(ws: string) {
-  return useQuery({ queryKey: itemKeys.recent(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/recent`)).items });
+  return useQuery({ queryKey: queryKeys.recent(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/recent`)).items });
 }
 
 export function useTrash(ws: string) {
-  return useQuery({ queryKey: itemKeys.trash(ws), queryFn: async () => (await api<Page>('GET', `/workspaces/${ws}/trash?limit=1000`)).items });
+  return useQuery({ queryKey: queryKeys.trash(ws), queryFn: async () => (await api<Page>('GET', `/workspaces/${ws}/trash?limit=1000`)).items });
 }
 
-/** Writes that change listings: each refreshes the folders and the trash it touched. */
+/** The folder an item is listed in, as far as this tab knows (its cached entry, or a cached listing holding it). */
+function cachedParentOf(client: QueryClient, ws: string, id: string): string | null | undefined {
+  const own = client.getQueryData<TItem>(queryKeys.item(id));
+  if (own) return own.parentId;
+  for (const [key, data] of client.getQueriesData<InfiniteData<Page>>({ queryKey: queryKeys.allChildren(ws) })) {
+    if (data?.pages.some((p) => p.items.some((i) => i.id === id))) return key[2] as string;
+  }
+  return undefined;
+}
+
+/**
+ * Writes that change listings. Each answer goes through `applyChange`, as a live event would: the
+ * item's entry is set from the answer and only the listings it touched are fetched again.
+ */
 export function useItemMutations(ws: string) {
   const client = useQueryClient();
-  const refresh = () =>
-    Promise.all(
-      [['children', ws], itemKeys.trash(ws), itemKeys.starred(ws), itemKeys.recent(ws), ['item'], ['workspaces']].map((queryKey) => client.invalidateQueries({ queryKey })),
-    );
-  const options = { onSuccess: refresh };
+  const changed = (type: TActivityAction, item: TItem, also: (string | null | undefined)[] = []) =>
+    applyChange(client, ws, { type, itemId: item.id, parentIds: [item.parentId, ...also], item });
   return {
-    createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'folder', ...v }), ...options }),
-    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'document', ...v }), ...options }),
-    rename: useMutation({ mutationFn: (v: { id: string; name: string }) => api<TItem>('PATCH', `/items/${v.id}`, { name: v.name }), ...options }),
-    trash: useMutation({ mutationFn: (id: string) => api<TItem>('POST', `/items/${id}/trash`), ...options }),
-    restore: useMutation({ mutationFn: (id: string) => api<TRestoreResult>('POST', `/items/${id}/restore`), ...options }),
-    purge: useMutation({ mutationFn: (id: string) => api<void>('DELETE', `/items/${id}`), ...options }),
-    move: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('PATCH', `/items/${v.id}`, { parentId: v.parentId }), ...options }),
-    copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('POST', `/items/${v.id}/copy`, { parentId: v.parentId }), ...options }),
-    star: useMutation({ mutationFn: (v: { id: string; starred: boolean }) => api<void>(v.starred ? 'PUT' : 'DELETE', `/items/${v.id}/star`), ...options }),
-    emptyTrash: useMutation({ mutationFn: () => api<{ deleted: number }>('POST', `/workspaces/${ws}/trash/empty`), ...options }),
+    createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'folder', ...v }), onSuccess: (item) => changed('item.created', item) }),
+    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'document', ...v }), onSuccess: (item) => changed('item.created', item) }),
+    rename: useMutation({ mutationFn: (v: { id: string; name: string }) => api<TItem>('PATCH', `/items/${v.id}`, { name: v.name }), onSuccess: (item) => changed('item.renamed', item) }),
+    trash: useMutation({ mutationFn: (id: string) => api<TItem>('POST', `/items/${id}/trash`), onSuccess: (item) => changed('item.trashed', item) }),
+    restore: useMutation({ mutationFn: (id: string) => api<TRestoreResult>('POST', `/items/${id}/restore`), onSuccess: (result) => changed('item.restored', result.item) }),
+    purge: useMutation({
+      mutationFn: (id: string) => api<void>('DELETE', `/items/${id}`),
+      onSuccess: (_void, id) => {
+        client.removeQueries({ queryKey: queryKeys.item(id), exact: true });
+        applyChange(client, ws, { type: 'item.deleted', itemId: id, parentIds: [] });
+      },
+    }),
+    move: useMutation({
+      mutationFn: (v: { id: string; parentId: string }) => api<TItem>('PATCH', `/items/${v.id}`, { parentId: v.parentId }),
+      // Where it was, read before the answer replaces the cached entry.
+      onMutate: (v) => ({ from: cachedParentOf(client, ws, v.id) }),
+      onSuccess: (item, _v, context) => changed('item.moved', item, [context?.from]),
+    }),
+    copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('POST', `/items/${v.id}/copy`, { parentId: v.parentId }), onSuccess: (item) => changed('item.created', item) }),
+    star: useMutation({
+      mutationFn: (v: { id: string; starred: boolean }) => api<void>(v.starred ? 'PUT' : 'DELETE', `/items/${v.id}/star`),
+      onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.starred(ws) }),
+    }),
+    emptyTrash: useMutation({
+      mutationFn: () => api<{ deleted: number }>('POST', `/workspaces/${ws}/trash/empty`),
+      onSuccess: () => Promise.all([queryKeys.trash(ws), queryKeys.workspaces].map((queryKey) => client.invalidateQueries({ queryKey }))),
+    }),
   };
 }

@@ -4,13 +4,14 @@ import type { TFileVersion, TItem } from '@cabinet/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { canEdit } from './item-actions.tsx';
 
 /** A file's versions, newest first: download any of them, or upload a new one. */
 export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => void }) {
   const uploader = useUploader();
-  const versions = useQuery({ queryKey: ['versions', item.id, item.version], queryFn: async () => (await api<{ items: TFileVersion[] }>('GET', `/items/${item.id}/versions`)).items });
+  const versions = useQuery({ queryKey: [...queryKeys.versions(item.id), item.version], queryFn: async () => (await api<{ items: TFileVersion[] }>('GET', `/items/${item.id}/versions`)).items });
   return (
     <Drawer opened onClose={onClose} position="right" title={<Text fw={600} truncate="end">Versions of {item.name}</Text>}>
       <Stack>

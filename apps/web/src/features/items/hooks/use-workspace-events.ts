@@ -1,12 +1,14 @@
-import type { TItemEvent } from '@cabinet/contracts';
+import { type TItemEvent } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { itemKeys } from '../api/use-items.ts';
+import { CLIENT_ID } from '../../../lib/api-client.ts';
+import { applyChange, applyReset } from '../../../lib/changes.ts';
 
 /**
- * Listens to the workspace's live changes (Server-Sent Events) and refreshes what they touch:
- * the folders whose listings changed, the item itself, the trash, starred and recent lists.
- * EventSource reconnects by itself after a dropped connection or a server restart.
+ * Listens to the workspace's live changes (Server-Sent Events) and refreshes what they touch,
+ * through the same mapping as this tab's own writes (which it skips: their answers are in already).
+ * EventSource reconnects by itself and names the last change it saw; the server replays what was
+ * missed, or says `reset` when it cannot, and then everything shown is fetched again.
  */
 export function useWorkspaceEvents(workspaceId: string | undefined) {
   const client = useQueryClient();
@@ -15,14 +17,9 @@ export function useWorkspaceEvents(workspaceId: string | undefined) {
     const source = new EventSource(`/api/v1/workspaces/${workspaceId}/events`);
     source.addEventListener('item', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as TItemEvent;
-      if (event.type === 'comments.changed') return void client.invalidateQueries({ queryKey: ['comments', event.itemId] });
-      for (const parentId of event.parentIds) void client.invalidateQueries({ queryKey: itemKeys.children(workspaceId, parentId) });
-      void client.invalidateQueries({ queryKey: itemKeys.item(event.itemId) });
-      void client.invalidateQueries({ queryKey: itemKeys.ancestors(event.itemId) });
-      for (const key of [itemKeys.trash(workspaceId), itemKeys.starred(workspaceId), itemKeys.recent(workspaceId), ['workspaces']]) void client.invalidateQueries({ queryKey: key });
+      if (event.clientId !== CLIENT_ID) applyChange(client, workspaceId, event);
     });
-    // A reconnect may have missed changes: refresh what is on screen.
-    source.addEventListener('open', () => void client.invalidateQueries({ queryKey: ['children', workspaceId] }));
+    source.addEventListener('reset', () => applyReset(client, workspaceId));
     return () => source.close();
   }, [client, workspaceId]);
 }

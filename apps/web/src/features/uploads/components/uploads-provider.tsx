@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { applyChange } from '../../../lib/changes.ts';
 import { useUploadTasks } from '../hooks/use-uploader.ts';
 import type { UploadManager } from '../uploader/upload-manager.ts';
 import { UploadsContext } from '../uploader/uploads-context.ts';
@@ -26,13 +27,7 @@ export function UploadsProvider({ workspaceId, children }: { workspaceId: string
   const [arrival] = useState(() =>
     import('../uploader/upload-manager.ts').then(
       ({ UploadManager }) =>
-        new UploadManager((folderId) => {
-          void client.invalidateQueries({ queryKey: ['children'] });
-          void client.invalidateQueries({ queryKey: ['item', folderId] });
-          void client.invalidateQueries({ queryKey: ['workspaces'] });
-          void client.invalidateQueries({ queryKey: ['recent'] });
-          void client.invalidateQueries({ queryKey: ['versions'] });
-        }),
+        new UploadManager((ws, change) => applyChange(client, ws, change)),
     ),
   );
   const [manager, setManager] = useState<UploadManager>();

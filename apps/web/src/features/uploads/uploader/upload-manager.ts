@@ -11,6 +11,7 @@ import {
   type TUploadEntryError,
   type TUploadStatus,
 } from '@cabinet/contracts';
+import type { Change } from '../../../lib/changes.ts';
 import { api, ApiError } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile } from './hash-file.ts';
@@ -110,8 +111,8 @@ export class UploadManager {
   /** A conflict answer the person chose to apply to every conflict. */
   conflictAnswer: TOnConflict | 'skip' | undefined;
 
-  /** `onChanged` hears of each folder whose listing an upload changed. */
-  constructor(private readonly onChanged: (folderId: string) => void) {}
+  /** `onChanged` hears of each item an upload made or changed (a file, a version, a folder of a folder upload). */
+  constructor(private readonly onChanged: (workspaceId: string, change: Change) => void) {}
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -150,7 +151,7 @@ export class UploadManager {
   add(workspaceId: string, targetId: string, files: { file: File; path: string[] }[]) {
     for (const { file, path } of files) {
       if (file === emptyFolderMarker) {
-        void this.ensureFolders(workspaceId, targetId, path).then(() => this.onChanged(targetId), () => {});
+        void this.ensureFolders(workspaceId, targetId, path).catch(() => {});
         continue;
       }
       this.push({ workspaceId, targetId, folderPath: path, name: file.name, size: file.size, file, state: 'queued' });
@@ -426,8 +427,7 @@ export class UploadManager {
 
   private finish(task: UploadTask, result: TCompleteUploadResult) {
     this.update(task, { state: 'done', itemId: result.item.id, loaded: task.size });
-    this.onChanged(result.item.parentId!);
-    if (task.folderPath.length) this.onChanged(task.targetId);
+    this.onChanged(task.workspaceId, { type: task.versionOf || task.onConflict === 'replace' ? 'item.updated' : 'item.created', itemId: result.item.id, parentIds: [result.item.parentId], item: result.item });
   }
 
   /** A name conflict waits for an answer; anything else fails the task with a message for people. */
@@ -502,14 +502,18 @@ export class UploadManager {
       pending = (async () => {
         const parentId = await this.ensureFolders(workspaceId, rootId, path.slice(0, -1));
         const name = path.at(-1)!;
+        const create = async (folderName: string) => {
+          const folder = await api<TItem>('POST', `/workspaces/${workspaceId}/items`, { kind: 'folder', name: folderName, parentId });
+          this.onChanged(workspaceId, { type: 'item.created', itemId: folder.id, parentIds: [parentId], item: folder });
+          return folder.id;
+        };
         try {
-          return (await api<TItem>('POST', `/workspaces/${workspaceId}/items`, { kind: 'folder', name, parentId })).id;
+          return await create(name);
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'name_conflict')) throw error;
           const existing = await findChild(workspaceId, parentId, name);
           if (existing?.kind === 'folder') return existing.id;
-          const suggested = String(error.details?.suggestedName ?? `${name} (2)`);
-          return (await api<TItem>('POST', `/workspaces/${workspaceId}/items`, { kind: 'folder', name: suggested, parentId })).id;
+          return await create(String(error.details?.suggestedName ?? `${name} (2)`));
         }
       })();
       pending.catch(() => this.folders.delete(cacheKey));

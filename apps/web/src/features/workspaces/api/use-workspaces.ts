@@ -1,12 +1,11 @@
 import type { TCreateWorkspaceRequest, TWorkspace } from '@cabinet/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-
-export const workspacesKey = ['workspaces'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export function useWorkspaces() {
   return useQuery({
-    queryKey: workspacesKey,
+    queryKey: queryKeys.workspaces,
     queryFn: async () => (await api<{ items: TWorkspace[] }>('GET', '/workspaces')).items,
   });
 }
@@ -15,6 +14,6 @@ export function useCreateWorkspace() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: TCreateWorkspaceRequest) => api<TWorkspace>('POST', '/workspaces', input),
-    onSuccess: (created) => client.setQueryData<TWorkspace[]>(workspacesKey, (list) => [...(list ?? []), created]),
+    onSuccess: (created) => client.setQueryData<TWorkspace[]>(queryKeys.workspaces, (list) => [...(list ?? []), created]),
   });
 }

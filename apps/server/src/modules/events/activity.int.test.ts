@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given, type Person } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+/** The activity record: every change written down once, by the change's own transaction. */
+describe('activity record', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const rows = (workspaceId: string) =>
+    t.ctx.db.selectFrom('activity_events').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
+  const actions = async (workspaceId: string, itemId?: string) =>
+    (await rows(workspaceId)).filter((r) => !itemId || r.item_id === itemId).map((r) => r.action);
+
+  it('records each change to items once, with who did it, from where and what it was', async () => {
+    const g = given(t.ctx, t.url);
+    const ada = await g.person('Ada');
+    const ws = ada.workspace.id;
+    const headers = { 'user-agent': 'Cabinet tests/1.0', 'x-client-id': 'tab_activity01' };
+    const folder = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Plans', parentId: ada.workspace.rootId }, headers)).body;
+    const other = await g.folder(ada, ada.workspace.rootId, 'Archive');
+    await ada.call('PATCH', `/items/${folder.id}`, { name: 'Plans 2027' });
+    await ada.call('PATCH', `/items/${folder.id}`, { parentId: other.id });
+    const copy = (await ada.call('POST', `/items/${folder.id}/copy`, { parentId: ada.workspace.rootId })).body;
+    await ada.call('POST', `/items/${folder.id}/trash`);
+    await ada.call('POST', `/items/${folder.id}/restore`);
+    await ada.call('POST', `/items/${copy.id}/trash`);
+    expect((await ada.call('DELETE', `/items/${copy.id}`)).status).toBe(204);
+
+    expect(await actions(ws, folder.id)).toEqual(['item.created', 'item.renamed', 'item.moved', 'item.trashed', 'item.restored']);
+    expect(await actions(ws, copy.id)).toEqual(['item.created', 'item.trashed', 'item.deleted']);
+
+    const [created, renamed, moved] = (await rows(ws)).filter((r) => r.item_id === folder.id);
+    expect(created).toMatchObject({ actor_kind: 'token', actor_user_id: ada.id, user_agent: 'Cabinet tests/1.0', client_id: 'tab_activity01', data: { name: 'Plans', kind: 'folder', parentIds: [ada.workspace.rootId] } });
+    expect(created!.actor_token_id).toBeTruthy();
+    expect(created!.ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(renamed!.data).toMatchObject({ name: 'Plans 2027', previousName: 'Plans' });
+    expect(moved!.data).toMatchObject({ fromParentId: ada.workspace.rootId, toParentId: other.id });
+    const copied = (await rows(ws)).find((r) => r.item_id === copy.id && r.action === 'item.created');
+    expect(copied!.data).toMatchObject({ copiedFrom: folder.id });
+  });
+
+  it('records uploads (one at a time and in a batch), documents, comments and shares', async () => {
+    const g = given(t.ctx, t.url);
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const ws = ada.workspace.id;
+    const file = await g.upload(ada, ada.workspace.rootId, 'notes.txt', new TextEncoder().encode('hello'));
+    const fileId = file.body.item.id as string;
+    await g.upload(ada, ada.workspace.rootId, 'notes.txt', new TextEncoder().encode('hello again'), { onConflict: 'replace' });
+    expect(await actions(ws, fileId)).toEqual(['item.created', 'item.updated']);
+    const started = await ada.call('POST', `/workspaces/${ws}/uploads/batch`, { uploads: [1, 2, 3].map((i) => ({ parentId: ada.workspace.rootId, name: `batch-${i}.txt`, size: 1 })) });
+    const uploads = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
+    for (const u of uploads) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
+    const done = await ada.call('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id })) });
+    for (const { item } of done.body.results as { item: { id: string } }[]) {
+      const [row] = (await rows(ws)).filter((r) => r.item_id === item.id);
+      expect(row).toMatchObject({ action: 'item.created', actor_kind: 'token', actor_user_id: ada.id, data: { kind: 'file', parentIds: [ada.workspace.rootId] } });
+    }
+
+    const doc = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Plan', parentId: ada.workspace.rootId })).body;
+    const thread = (await ada.call('POST', `/items/${doc.id}/comments`, { body: 'First' })).body;
+    const reply = (await ada.call('POST', `/items/${doc.id}/comments`, { body: 'Second', threadId: thread.id })).body;
+    await ada.call('PATCH', `/items/${doc.id}/comments/${thread.id}`, { body: 'First, edited', resolved: true });
+    await ada.call('DELETE', `/items/${doc.id}/comments/${reply.comments[1].id}`);
+    expect(await actions(ws, doc.id)).toEqual(['item.created', 'comment.added', 'comment.added', 'comment.edited', 'comment.resolved', 'comment.deleted']);
+
+    const shared = await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' });
+    await ada.call('DELETE', `/items/${doc.id}/grants/${shared.body.id}`);
+    const grants = (await rows(ws)).filter((r) => r.action === 'item.shared');
+    expect(grants.map((r) => r.data)).toEqual([
+      expect.objectContaining({ principalType: 'user', principalId: bea.id, role: 'editor' }),
+      expect.objectContaining({ principalType: 'user', principalId: bea.id, role: null }),
+    ]);
+  });
+
+  it('records nothing for a change that did not happen', async () => {
+    const g = given(t.ctx, t.url);
+    const ada: Person = await g.person('Ada');
+    const ws = ada.workspace.id;
+    await g.folder(ada, ada.workspace.rootId, 'Taken');
+    const before = (await rows(ws)).length;
+    expect((await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Taken', parentId: ada.workspace.rootId })).status).toBe(409);
+    // The copy is written, then refused by the quota: its record goes with it.
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1 }).where('id', '=', ws).execute();
+    const file = await g.upload(ada, ada.workspace.homeId, 'big.txt', new TextEncoder().encode('x'));
+    expect(file.status).toBe(200);
+    const afterUpload = (await rows(ws)).length;
+    expect((await ada.call('POST', `/items/${file.body.item.id}/copy`, { parentId: ada.workspace.homeId })).body.error.code).toBe('quota_exceeded');
+    expect((await rows(ws)).length).toBe(afterUpload);
+    expect(afterUpload).toBe(before + 1);
+  });
+});

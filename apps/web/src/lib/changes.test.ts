@@ -1,0 +1,76 @@
+import type { TItem } from '@cabinet/contracts';
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { applyChange, applyReset } from './changes.ts';
+import { queryKeys } from './query-keys.ts';
+
+const ws = 'ws-1';
+const item = (id: string, parentId: string, name = id) => ({ id, parentId, name, kind: 'folder' }) as unknown as TItem;
+
+/** A cache holding what a workspace page shows; `stale()` lists the keys a change marked for fetching again. */
+function cache() {
+  const client = new QueryClient();
+  const keys = [
+    queryKeys.children(ws, 'root'),
+    queryKeys.children(ws, 'a'),
+    queryKeys.children(ws, 'b'),
+    queryKeys.item('x'),
+    queryKeys.item('y'),
+    queryKeys.ancestors('x'),
+    queryKeys.trash(ws),
+    queryKeys.starred(ws),
+    queryKeys.recent(ws),
+    queryKeys.workspaces,
+    queryKeys.comments('doc'),
+    queryKeys.versions('x'),
+  ];
+  for (const key of keys) client.setQueryData(key, { cached: true });
+  const stale = () =>
+    client
+      .getQueryCache()
+      .getAll()
+      .filter((q) => q.state.isInvalidated)
+      .map((q) => q.queryKey.join('/'))
+      .sort();
+  return { client, stale };
+}
+
+describe('applyChange', () => {
+  it('sets the answer of this tab’s own write and fetches only the listings it touched', () => {
+    const { client, stale } = cache();
+    const moved = item('x', 'b', 'Moved');
+    applyChange(client, ws, { type: 'item.moved', itemId: 'x', parentIds: ['a', 'b'], item: moved });
+    expect(client.getQueryData(queryKeys.item('x'))).toEqual(moved);
+    expect(stale()).toEqual(['ancestors/x', 'children/ws-1/a', 'children/ws-1/b', 'recent/ws-1', 'starred/ws-1']);
+  });
+
+  it('fetches the item again when a live event carries no answer', () => {
+    const { client, stale } = cache();
+    applyChange(client, ws, { type: 'item.trashed', itemId: 'x', parentIds: ['root'] });
+    expect(stale()).toEqual(['ancestors/x', 'children/ws-1/root', 'item/x', 'recent/ws-1', 'starred/ws-1', 'trash/ws-1']);
+  });
+
+  it('counts usage again when files come or go, and versions when content changes', () => {
+    const { client, stale } = cache();
+    applyChange(client, ws, { type: 'item.updated', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['children/ws-1/a', 'item/x', 'recent/ws-1', 'starred/ws-1', 'versions/x', 'workspaces']);
+  });
+
+  it('touches only the comments for a comment', () => {
+    const { client, stale } = cache();
+    applyChange(client, ws, { type: 'comment.added', itemId: 'doc', parentIds: ['a'] });
+    expect(stale()).toEqual(['comments/doc']);
+  });
+
+  it('looks at every item again when sharing changed what the caller may do', () => {
+    const { client, stale } = cache();
+    applyChange(client, ws, { type: 'item.shared', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['children/ws-1/a', 'children/ws-1/b', 'children/ws-1/root', 'item/x', 'item/y']);
+  });
+
+  it('fetches everything of the workspace again on a reset', () => {
+    const { client, stale } = cache();
+    applyReset(client, ws);
+    expect(stale()).toHaveLength(12);
+  });
+});

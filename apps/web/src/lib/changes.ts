@@ -1,0 +1,69 @@
+import type { TActivityAction, TItem } from '@cabinet/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import { queryKeys } from './query-keys.ts';
+
+/**
+ * A change the browser learnt of: a live event from the workspace's stream, or this tab's own
+ * write, whose answer (`item`) is then the item as it is now.
+ */
+export interface Change {
+  type: TActivityAction;
+  itemId: string;
+  /** The folders whose listings it changed (the parent; for a move the old parent too). */
+  parentIds: readonly (string | null | undefined)[];
+  item?: TItem;
+}
+
+/**
+ * The one mapping from a change to the cached answers it makes stale, used for live events, this
+ * tab's own writes (which set their answer instead of fetching it again; the stream then skips
+ * them by the tab's client id) and uploads.
+ */
+export function applyChange(client: QueryClient, ws: string, change: Change): void {
+  const stale = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
+  if (change.type.startsWith('comment.')) return stale(queryKeys.comments(change.itemId));
+  for (const parentId of new Set(change.parentIds)) if (parentId) stale(queryKeys.children(ws, parentId));
+  if (change.item) client.setQueryData(queryKeys.item(change.itemId), change.item);
+  else stale(queryKeys.item(change.itemId));
+  switch (change.type) {
+    case 'item.created':
+    case 'item.deleted':
+      // The workspace's usage.
+      stale(queryKeys.workspaces);
+      stale(queryKeys.recent(ws));
+      if (change.type === 'item.deleted') stale(queryKeys.trash(ws));
+      break;
+    case 'item.updated':
+      stale(queryKeys.workspaces);
+      stale(queryKeys.recent(ws));
+      stale(queryKeys.starred(ws));
+      stale(queryKeys.versions(change.itemId));
+      break;
+    case 'item.renamed':
+    case 'item.moved':
+      // Paths below it show its new name or place.
+      stale(queryKeys.allAncestors);
+      stale(queryKeys.recent(ws));
+      stale(queryKeys.starred(ws));
+      break;
+    case 'item.trashed':
+    case 'item.restored':
+      stale(queryKeys.allAncestors);
+      stale(queryKeys.trash(ws));
+      stale(queryKeys.recent(ws));
+      stale(queryKeys.starred(ws));
+      break;
+    case 'item.shared':
+      // What the caller may do with it, and below it, may have changed.
+      stale(queryKeys.items);
+      stale(queryKeys.allChildren(ws));
+      break;
+  }
+}
+
+/** Changes may have been missed (a reconnect the server could not replay): everything of the workspace is looked at again. */
+export function applyReset(client: QueryClient, ws: string): void {
+  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions]) {
+    void client.invalidateQueries({ queryKey });
+  }
+}

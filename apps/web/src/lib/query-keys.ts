@@ -1,0 +1,27 @@
+/**
+ * Every cache key of the browser's server state, in one place: a change (see changes.ts) names
+ * what it touches here, whichever feature shows it.
+ */
+export const queryKeys = {
+  me: ['me'] as const,
+  config: ['config'] as const,
+  workspaces: ['workspaces'] as const,
+  item: (id: string) => ['item', id] as const,
+  /** Every item's own entry (prefix). */
+  items: ['item'] as const,
+  children: (ws: string, folderId: string) => ['children', ws, folderId] as const,
+  /** Every folder listing of a workspace (prefix). */
+  allChildren: (ws: string) => ['children', ws] as const,
+  ancestors: (id: string) => ['ancestors', id] as const,
+  /** Every item's path (prefix). */
+  allAncestors: ['ancestors'] as const,
+  trash: (ws: string) => ['trash', ws] as const,
+  starred: (ws: string) => ['starred', ws] as const,
+  recent: (ws: string) => ['recent', ws] as const,
+  versions: (id: string) => ['versions', id] as const,
+  allVersions: ['versions'] as const,
+  comments: (documentId: string) => ['comments', documentId] as const,
+  allComments: ['comments'] as const,
+  revisions: (documentId: string) => ['revisions', documentId] as const,
+  revision: (documentId: string, revisionId: string) => ['revisions', documentId, revisionId] as const,
+};
