@@ -16,7 +16,7 @@ import { limiter, type Limiter } from '../lib/limiter.ts';
 import type { Actor } from '../modules/auth/actor.ts';
 import { publish, type EventHub } from '../modules/events/events.ts';
 import { findDocumentState, insertRevision, saveDocumentState } from '../modules/documents/documents.repo.ts';
-import { RANK, requireItem } from '../modules/items/items.policy.ts';
+import { requireItem } from '../modules/items/items.policy.ts';
 import { upsertVisit } from '../modules/items/items.repo.ts';
 import { inTransaction } from '../db/client.ts';
 
@@ -64,8 +64,8 @@ function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
 
 /**
  * Who may keep a document open: looks again at the caller and their access. Access gone closes
- * the connection with its reason; below editor (or a token without `write`) the connection becomes
- * read-only, and the client is told. A database that does not answer is no verdict: the connection
+ * the connection with its reason; without the `edit` ability (below editor, or a token without
+ * `write`) the connection becomes read-only, and the client is told. A database that does not answer is no verdict: the connection
  * stays as it was and is looked at again shortly.
  */
 function accessChecker(ctx: AppContext, reads: Limiter) {
@@ -80,11 +80,11 @@ function accessChecker(ctx: AppContext, reads: Limiter) {
         c.checkAgain = false;
         c.checkedAt = Date.now();
         try {
-          const { role } = await reads(async () => {
+          const { abilities } = await reads(async () => {
             c.actor = await c.reauthenticate();
             return requireItem(ctx.db, c.actor, connection.document.name, 'view');
           });
-          const readOnly = RANK[role] < RANK.editor || !c.actor.scopes.includes('write');
+          const readOnly = !abilities.edit;
           if (readOnly !== connection.readOnly) {
             connection.readOnly = readOnly;
             connection.sendStateless(JSON.stringify({ type: 'access', readOnly }));
@@ -108,8 +108,8 @@ function accessChecker(ctx: AppContext, reads: Limiter) {
 
 /**
  * Who may open a document: the socket's caller (API token, or the session cookie from Cabinet's
- * own origin) must see the document item; below editor the connection is read-only, so the
- * server drops every update it sends.
+ * own origin) must see the document item; without the `edit` ability the connection is read-only,
+ * so the server drops every update it sends.
  */
 function authorization(ctx: AppContext, socketActor: SocketActor, reads: Limiter, recheck: (connection: Connection) => Promise<void>, authenticated: WeakSet<IncomingMessage>): Extension {
   return {
@@ -118,14 +118,14 @@ function authorization(ctx: AppContext, socketActor: SocketActor, reads: Limiter
       try {
         if (!ZId.safeParse(documentName).success) throw new AppError('not_found');
         const reauthenticate = () => socketActor({ method: 'GET', headers: request.headers, ip: clientAddress(request, ctx.env.TRUST_PROXY) }, token);
-        const { actor, item, role } = await reads(async () => {
+        const { actor, item, abilities } = await reads(async () => {
           const actor = await reauthenticate();
           return { actor, ...(await requireItem(ctx.db, actor, documentName, 'view')) };
         });
         if (item.kind !== 'document') throw new AppError('not_found');
         // Opening a document is a visit: it goes to the top of the person's Recent.
         await reads(() => upsertVisit(ctx.db, actor.user.id, item.id));
-        connectionConfig.readOnly = RANK[role] < RANK.editor || !actor.scopes.includes('write');
+        connectionConfig.readOnly = !abilities.edit;
         authenticated.add(request);
         return { actor, reauthenticate, workspaceId: item.workspace_id, checkedAt: Date.now() } satisfies CollabContext;
       } catch (error) {
