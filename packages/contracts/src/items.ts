@@ -5,6 +5,40 @@ export const ZItemKind = z.enum(['folder', 'file', 'document']);
 export const ZItemRole = z.enum(['viewer', 'commenter', 'editor', 'manager']);
 export type TItemRole = z.infer<typeof ZItemRole>;
 
+/**
+ * What the caller may do with an item, as the server decides it (PRODUCT.md §6 and the item's
+ * kind and place): the server checks each call against the same answers, and the browser offers
+ * an action only when its ability is true. Each name below is also what a call asks for.
+ */
+export const ZItemAbilities = z.object({
+  /** See it and open it: read it, list a folder, a file's versions, a document's revisions and comments; star it; copy it. */
+  view: z.boolean(),
+  /** Have its bytes: a file's content (any version), a folder as a zip, a document exported. */
+  download: z.boolean(),
+  /** Documents: start, answer, resolve and reopen comment threads; change or delete one's own comments. */
+  comment: z.boolean(),
+  /** Documents: delete anyone's comment. */
+  deleteAnyComment: z.boolean(),
+  /** Change it: rename it, move it within the folders its access comes from, a document's text, a file's new version. Never a root folder. */
+  edit: z.boolean(),
+  /** Folders: create, upload, import, move or copy items into it. Documents: upload files into it (its pictures and attachments, ADR 0013). */
+  createInside: z.boolean(),
+  /** Move it (with everything in it) to the trash. Never a root folder. */
+  trash: z.boolean(),
+  /** An item in the trash: bring it back. */
+  restore: z.boolean(),
+  /** An item in the trash: delete it, and everything in it, forever. */
+  deleteForever: z.boolean(),
+  /** See and change who has access to it: grants. */
+  share: z.boolean(),
+  /** It is the caller's to manage: they may move it out of the folders their access comes from (ADR 0017). */
+  manage: z.boolean(),
+  /** Documents: make the document what it was at an earlier revision. */
+  restoreRevision: z.boolean(),
+});
+export type TItemAbilities = z.infer<typeof ZItemAbilities>;
+export type TItemAbility = keyof TItemAbilities;
+
 const encoder = new TextEncoder();
 
 /** PRODUCT.md §5: NFC, 1–255 bytes of UTF-8, no `/`, NUL or control characters, not `.` or `..`, no edge spaces. */
@@ -23,7 +57,7 @@ export const ZItemName = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-/** PRODUCT.md §7: the item as every call answers it; `role` is the caller's effective role on it. */
+/** PRODUCT.md §7: the item as every call answers it; `role` is the caller's effective role on it, `abilities` what that role lets them do with this item now. */
 export const ZItem = z.object({
   id: ZId,
   workspaceId: ZId,
@@ -37,6 +71,7 @@ export const ZItem = z.object({
   updatedBy: ZId.nullable(),
   version: z.number().int(),
   role: ZItemRole,
+  abilities: ZItemAbilities,
 });
 export type TItem = z.infer<typeof ZItem>;
 

@@ -1,11 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { ZId, type TItemRole } from '@cabinet/contracts';
+import { ZId } from '@cabinet/contracts';
 import type { Connection, Extension } from '@hocuspocus/server';
 import type { AppContext } from '../context.ts';
 import { AppError, isDatabaseUnavailable } from '../errors.ts';
 import type { Limiter } from '../lib/limiter.ts';
 import type { Actor } from '../modules/auth/actor.ts';
-import { RANK, requireItem } from '../modules/items/items.policy.ts';
+import { requireItem } from '../modules/items/items.policy.ts';
 import { upsertVisit } from '../modules/items/items.repo.ts';
 
 /*
@@ -47,10 +47,6 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
   return forwarded || (req.socket.remoteAddress ?? '');
 }
 
-/** Read-only below editor, or for an API token without `write`: the server drops every update such a connection sends. */
-function readOnlyFor(actor: Actor, role: TItemRole): boolean {
-  return RANK[role] < RANK.editor || !actor.scopes.includes('write');
-}
 
 /**
  * Who may keep a document open: looks again at the caller and their access. Access gone closes
@@ -70,11 +66,12 @@ export function accessChecker(ctx: AppContext, reads: Limiter) {
         c.checkAgain = false;
         c.checkedAt = Date.now();
         try {
-          const { role } = await reads(async () => {
+          const { abilities } = await reads(async () => {
             c.actor = await c.reauthenticate();
             return requireItem(ctx.db, c.actor, connection.document.name, 'view');
           });
-          const readOnly = readOnlyFor(c.actor, role);
+          // Without the edit ability (below editor, or a token that may only read) the connection is read-only.
+          const readOnly = !abilities.edit;
           if (readOnly !== connection.readOnly) {
             connection.readOnly = readOnly;
             connection.sendStateless(JSON.stringify({ type: 'access', readOnly }));
@@ -109,14 +106,14 @@ export function authorization(ctx: AppContext, socketActor: SocketActor, reads: 
       try {
         if (!ZId.safeParse(documentName).success) throw new AppError('not_found');
         const reauthenticate = () => socketActor({ method: 'GET', headers: request.headers, ip: clientAddress(request, ctx.env.TRUST_PROXY) }, token);
-        const { actor, item, role } = await reads(async () => {
+        const { actor, item, abilities } = await reads(async () => {
           const actor = await reauthenticate();
           return { actor, ...(await requireItem(ctx.db, actor, documentName, 'view')) };
         });
         if (item.kind !== 'document') throw new AppError('not_found');
         // Opening a document is a visit: it goes to the top of the person's Recent.
         await reads(() => upsertVisit(ctx.db, actor.user.id, item.id));
-        connectionConfig.readOnly = readOnlyFor(actor, role);
+        connectionConfig.readOnly = !abilities.edit;
         authenticated.add(request);
         return { actor, reauthenticate, workspaceId: item.workspace_id, checkedAt: Date.now() } satisfies CollabContext;
       } catch (error) {

@@ -1,4 +1,4 @@
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
+import { HocuspocusProvider, HocuspocusProviderWebsocket, MessageType } from '@hocuspocus/provider';
 import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
@@ -10,7 +10,8 @@ export function collabClients(baseUrl: string) {
   /** `headers` stand for a browser's cookie and Origin. */
   function connect(documentId: string, token: string, headers: Record<string, string> = {}) {
     const document = new Y.Doc();
-    const outcome = { failed: undefined as string | undefined, synced: false, closed: undefined as string | undefined, stateless: [] as string[] };
+    // `acks`: the server's answer to each change this client sent, in order: applied, or dropped (a read-only connection).
+    const outcome = { failed: undefined as string | undefined, synced: false, closed: undefined as string | undefined, stateless: [] as string[], acks: [] as boolean[] };
     class BrowserLikeSocket extends WebSocket {
       constructor(url: string, protocols?: string | string[]) {
         super(url, protocols, { headers });
@@ -27,6 +28,10 @@ export function collabClients(baseUrl: string) {
       onAuthenticationFailed: ({ reason }) => void (outcome.failed = reason),
       onSynced: () => void (outcome.synced = true),
       onStateless: ({ payload }) => void outcome.stateless.push(payload),
+      onMessage: ({ message }) => {
+        message.readVarString();
+        if (message.readVarUint() === MessageType.SyncStatus) outcome.acks.push(message.readVarUint() === 1);
+      },
       // The server ends this document's connection with a reason (the socket may carry others).
       onClose: ({ event }) => void (outcome.closed = event.reason || String(event.code)),
     });

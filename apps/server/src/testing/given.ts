@@ -29,6 +29,22 @@ export async function putParts(person: Person, upload: { id: string; partSize: n
   }
 }
 
+function calling(baseUrl: string, who: Omit<Person, 'call'>): Person {
+  return {
+    ...who,
+    async call(method, path, body, headers = {}) {
+      const res = await fetch(`${baseUrl}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${who.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.text();
+      const json = res.headers.get('content-type')?.includes('json');
+      return { status: res.status, body: text && json ? JSON.parse(text) : text || undefined, headers: res.headers };
+    },
+  };
+}
+
 /** Factories for integration tests: people with API tokens, memberships and grants, made directly and fast. */
 export function given(ctx: AppContext, baseUrl: string) {
   return {
@@ -46,21 +62,13 @@ export function given(ctx: AppContext, baseUrl: string) {
       const { token } = await createApiToken(ctx.db, user.id, { name: 'tests' });
       const own = (await ctx.db.selectFrom('memberships').select('workspace_id').where('user_id', '=', user.id).executeTakeFirstOrThrow()).workspace_id;
       const w = (await findMemberWorkspace(ctx.db, user.id, own))!;
-      return {
-        id: user.id,
-        token,
-        workspace: { id: w.id, rootId: w.root_item_id!, homeId: w.home_item_id! },
-        async call(method, path, body, headers = {}) {
-          const res = await fetch(`${baseUrl}/api/v1${path}`, {
-            method,
-            headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-            ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-          });
-          const text = await res.text();
-          const json = res.headers.get('content-type')?.includes('json');
-          return { status: res.status, body: text && json ? JSON.parse(text) : text || undefined, headers: res.headers };
-        },
-      };
+      return calling(baseUrl, { id: user.id, token, workspace: { id: w.id, rootId: w.root_item_id!, homeId: w.home_item_id! } });
+    },
+
+    /** The same person through an API token that may only read. */
+    async readOnly(person: Person): Promise<Person> {
+      const { token } = await createApiToken(ctx.db, person.id, { name: 'read-only tests', scopes: ['read'] });
+      return calling(baseUrl, { id: person.id, token, workspace: person.workspace });
     },
 
     /** Adds `person` to a workspace with a role; returns their "My files" root there. */

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
 import type { TActivityAction } from '@cabinet/contracts';
 import { record } from '../events/events.ts';
-import { RANK, requireDocument, type ItemAccess } from '../items/items.policy.ts';
+import { requireDocument, type ItemAccess } from '../items/items.policy.ts';
 import { deleteComment, findComment, findComments, insertComment, setThreadResolved, updateCommentBody, type CommentRow } from './comments.repo.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -82,13 +82,13 @@ export async function updateComment(db: Db, actor: Actor, id: string, commentId:
   });
 }
 
-/** A comment goes (its author, or a manager of the document); the first comment takes its thread with it. */
+/** A comment goes (its author, or whoever may delete anyone's comments there); the first comment takes its thread with it. */
 export async function removeComment(db: Db, actor: Actor, id: string, commentId: string): Promise<void> {
   await inTransaction(db, async (tx) => {
     const access = await requireDocument(tx, actor, id, 'comment');
     const comment = await findComment(tx, access.item.id, commentId);
     if (!comment) throw new AppError('not_found');
-    if (comment.author_id !== actor.user.id && RANK[access.role] < RANK.manager) throw new AppError('forbidden', 'Only its author or a manager can delete a comment.');
+    if (comment.author_id !== actor.user.id && !access.abilities.deleteAnyComment) throw new AppError('forbidden', 'Only its author or a manager can delete a comment.');
     await deleteComment(tx, comment.id);
     await announce(tx, actor, access, 'comment.deleted', { threadId: comment.thread_id, commentId: comment.id });
   });

@@ -59,8 +59,8 @@ export async function storeDocument(
 }
 
 /** Records a revision of a document as it is in memory, without storing its state (which its own saves do). */
-export async function recordRevision(db: Db, itemId: string, content: DocumentContent, authorIds: string[]): Promise<void> {
-  await insertRevision(db, { itemId, ...content, authorIds });
+export async function recordRevision(db: Db, itemId: string, content: DocumentContent, authorIds: string[]): Promise<{ id: string; createdAt: string }> {
+  return insertRevision(db, { itemId, ...content, authorIds });
 }
 
 /**
@@ -89,7 +89,7 @@ export interface LiveDocuments {
 export async function importDocument(ctx: AppContext, actor: Actor, ws: string, q: { parentId: string; fileName: string; onConflict: 'fail' | 'keep_both' }, bytes: Buffer): Promise<TItem> {
   const { db } = ctx;
   // Who may write there is known before the file is read.
-  await requireItem(db, actor, q.parentId, 'edit');
+  await requireItem(db, actor, q.parentId, 'createInside');
   const { name, ...document } = await importFile(ctx.workers, q.fileName, bytes);
   const create = (documentName: string) => createItem(db, actor, ws, { kind: 'document', name: documentName, parentId: q.parentId, content: document });
   try {
@@ -113,7 +113,7 @@ const MAX_PDF_IMAGES = 100;
 async function embeddableImages(ctx: AppContext, actor: Actor, sources: [src: string, itemId: string][]): Promise<Map<string, string>> {
   const images = new Map<string, string>();
   for (const [src, id] of sources.slice(0, MAX_PDF_IMAGES)) {
-    const access = await requireItem(ctx.db, actor, id, 'view').catch(() => undefined);
+    const access = await requireItem(ctx.db, actor, id, 'download').catch(() => undefined);
     const versionId = access?.item.kind === 'file' ? access.item.current_version_id : null;
     const version = versionId ? await findVersion(ctx.db, versionId) : undefined;
     if (!version || !PDF_IMAGE_TYPES.has(version.mime_type) || Number(version.size_bytes) > MAX_PDF_IMAGE_BYTES) continue;
@@ -138,7 +138,7 @@ const EXPORT_MODULE = new URL('./document-export.ts', import.meta.url);
 /** A document as a file to download: Markdown, HTML or PDF, named after it. Written in a worker: a long document does not hold up the server. */
 export async function exportDocument(ctx: AppContext, actor: Actor, id: string, format: TExportFormat, live: LiveDocuments): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
   const { db, workers } = ctx;
-  const { item } = await requireItem(db, actor, id, 'view');
+  const { item } = await requireItem(db, actor, id, 'download');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
   const open = live.openDocument(item.id);
   const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(db, item.id);
@@ -178,11 +178,11 @@ export async function getRevision(db: Db, actor: Actor, id: string, revisionId: 
 }
 
 /**
- * Brings a revision back (managers, as for file versions): the document becomes what it was, live
+ * Brings a revision back (whoever may restore revisions: managers, as for file versions): the document becomes what it was, live
  * for everyone editing it, and the restore is itself a new revision.
  */
 export async function restoreRevision(db: Db, actor: Actor, id: string, revisionId: string, live: LiveDocuments): Promise<TRevision> {
-  const { item } = await requireDocument(db, actor, id, 'manage');
+  const { item } = await requireDocument(db, actor, id, 'restoreRevision');
   const { revision, content } = await revisionContent(db, item.id, revisionId);
   let restored: DocumentContent | undefined;
   await live.edit(item.id, (doc) => {

@@ -52,7 +52,7 @@ export interface Zip {
  * `Range` and for the method asked; a folder's as a zip.
  */
 export async function getContent(ctx: AppContext, actor: Actor, id: string, o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' }): Promise<{ url: string } | Zip> {
-  const { item } = await requireItem(ctx.db, actor, id, 'view');
+  const { item } = await requireItem(ctx.db, actor, id, 'download');
   if (item.kind === 'folder') return zipItems(ctx, actor, item.workspace_id, [item.id]);
   if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to download.');
   const versionId = o.versionId ?? item.current_version_id;
@@ -121,7 +121,7 @@ export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug:
   };
   let single: ItemRow | undefined;
   for (const id of ids) {
-    const { item } = await requireItem(ctx.db, actor, id, 'view');
+    const { item } = await requireItem(ctx.db, actor, id, 'download');
     if (item.workspace_id !== workspace.id) throw new AppError('not_found');
     single = ids.length === 1 ? item : undefined;
     if (item.kind === 'folder') {

@@ -9,7 +9,7 @@ import { enqueue } from '../../infra/jobs/queue.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../auth/actor.ts';
 import { record, recordCreated } from '../events/events.ts';
-import { requireItem, requireItems, type ItemAccess } from '../items/items.policy.ts';
+import { accessWithRole, requireItem, requireItems, type ItemAccess } from '../items/items.policy.ts';
 import { findActiveSibling, upsertVisit } from '../items/items.repo.ts';
 import { presentItem, suggestFreeName } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
@@ -153,11 +153,13 @@ interface StartPlan {
  */
 export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
-  const targets = await requireItems(db, actor, inputs.map((i) => i.versionOf ?? i.parentId), 'edit');
+  // A new file goes into a folder (or a document) the caller may create in; a new version needs the file itself editable.
+  const parents = await requireItems(db, actor, inputs.flatMap((i) => (i.versionOf ? [] : [i.parentId])), 'createInside');
+  const files = await requireItems(db, actor, inputs.flatMap((i) => (i.versionOf ? [i.versionOf] : [])), 'edit');
   let workspaceId: string | undefined;
   const plans: Outcome<StartPlan>[] = inputs.map((input) => {
     if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
-    const target = targets.get(input.versionOf ?? input.parentId)!;
+    const target = input.versionOf ? files.get(input.versionOf)! : parents.get(input.parentId)!;
     if (target instanceof AppError) return target;
     // The target's access row names its workspace: the route's workspace (id or slug), when it names one, must be it.
     if (workspaceIdOrSlug !== null && target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug) return new AppError('not_found');
@@ -167,7 +169,6 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
       return { input, parentId: target.item.parent_id!, name: target.item.name, itemId: target.item.id };
     }
     // A file uploaded into a document is its attachment (an image in it, say): it shares the document's access, trash and fate.
-    if (target.item.kind === 'file') return new AppError('invalid_input', 'Files can only be uploaded into a folder or a document.', { fields: [{ path: 'body.parentId', message: 'is a file' }] });
     return { input, parentId: input.parentId, name: input.name, itemId: null };
   });
   const live = plans.filter((p): p is StartPlan => !(p instanceof AppError));
@@ -354,7 +355,7 @@ export function completeUpload(ctx: AppContext, actor: Actor, id: string, input:
 export async function completeUploads(ctx: AppContext, actor: Actor, inputs: CompleteInput[]): Promise<Outcome<Completed>[]> {
   const { db } = ctx;
   const found = await findOwnUploadsForCompletion(db, inputs.map((i) => i.id), actor.user.id);
-  const parents = await requireItems(db, actor, [...found.values()].map((u) => u.parent_id).filter((id): id is string => !!id), 'edit');
+  const parents = await requireItems(db, actor, [...found.values()].map((u) => u.parent_id).filter((id): id is string => !!id), 'createInside');
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Completed | Verified> => {
     if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
     const upload = found.get(input.id);
@@ -378,7 +379,7 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
     if (outcome instanceof AppError) throw outcome;
     if (!isVerified(outcome)) return outcome;
     const item = made?.get(outcome.upload.id);
-    if (item) return { upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }), item: presentItem(item, outcome.role) };
+    if (item) return { upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }), item: presentItem(item, accessWithRole(actor, item, outcome.role)) };
     return makeFile(db, actor, outcome);
   });
 }
@@ -389,7 +390,7 @@ const isVerified = (o: Outcome<Completed | Verified>): o is Verified => !(o inst
 async function finishedUpload(db: Db, actor: Actor, upload: UploadRow): Promise<Completed | undefined> {
   if (upload.state !== 'completed' || !upload.result_item_id) return undefined;
   const access = await requireItem(db, actor, upload.result_item_id, 'view').catch(() => undefined);
-  return access && { upload: presentUpload(upload), item: presentItem(access.item, access.role) };
+  return access && { upload: presentUpload(upload), item: presentItem(access.item, access) };
 }
 
 /**
@@ -488,7 +489,7 @@ function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
       data: replaceId ? { name: result.item.name, version: result.version.number } : { name: result.item.name, kind: 'file' },
     });
     if (!(await addUsage(tx, locked.workspace_id, v.file.size))) throw new AppError('quota_exceeded');
-    return { upload: presentUpload(done), item: presentItem(result.item, v.role) };
+    return { upload: presentUpload(done), item: presentItem(result.item, accessWithRole(actor, result.item, v.role)) };
   });
 }
 

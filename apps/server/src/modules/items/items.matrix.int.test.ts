@@ -1,11 +1,18 @@
-import { ERROR_STATUS, type ErrorCode } from '@cabinet/contracts';
+import { ERROR_STATUS, type ErrorCode, type TItemAbilities } from '@cabinet/contracts';
+import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { insertComment } from '../comments/comments.repo.ts';
+import { recordRevision } from '../documents/documents.service.ts';
 
 /**
  * Every item endpoint × workspace role × relation to the item, against PRODUCT.md §6 written
- * out here independently of the policy module: invisible → 404, visible but too weak → 403.
+ * out here independently of the policy module: invisible → 404, visible but too weak → 403. And
+ * in every cell the item's `abilities`, as the API reports them to the caller, say what the call
+ * does: the ability is true exactly when the call succeeds.
  */
 type Role = 'owner' | 'admin' | 'member' | 'guest' | 'outsider';
 type Relation = 'own' | 'colleague-private' | 'shared' | 'other-workspace';
@@ -33,34 +40,37 @@ interface Endpoint {
   need: Need;
   trashed?: boolean;
   ok: number;
+  /** The abilities that let the call succeed: the item's, and the sibling folder's when the call puts something there. */
+  allowed(item: TItemAbilities, sibling: TItemAbilities | null): boolean;
   call(p: Person, t: Target): ReturnType<Person['call']>;
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'GET /items/:id', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}`) },
-  { name: 'GET /items/:id/ancestors', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/ancestors`) },
-  { name: 'GET children', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/items/${t.id}/children`) },
-  { name: 'POST create inside', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/items`, { kind: 'folder', name: 'new', parentId: t.id }) },
-  { name: 'PATCH rename', need: 'edit', ok: 200, call: (p, t) => p.call('PATCH', `/items/${t.id}`, { name: `renamed-${Math.random()}` }) },
-  { name: 'PATCH move', need: 'edit', ok: 200, call: (p, t) => p.call('PATCH', `/items/${t.id}`, { parentId: t.sibling }) },
-  { name: 'POST trash', need: 'edit', ok: 200, call: (p, t) => p.call('POST', `/items/${t.id}/trash`) },
-  { name: 'POST restore', need: 'edit', trashed: true, ok: 200, call: (p, t) => p.call('POST', `/items/${t.id}/restore`) },
-  { name: 'DELETE forever', need: 'manage', trashed: true, ok: 204, call: (p, t) => p.call('DELETE', `/items/${t.id}`) },
+  { name: 'GET /items/:id', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}`) },
+  { name: 'GET /items/:id/ancestors', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}/ancestors`) },
+  { name: 'GET children', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/items/${t.id}/children`) },
+  { name: 'POST create inside', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/items`, { kind: 'folder', name: 'new', parentId: t.id }) },
+  { name: 'PATCH rename', need: 'edit', ok: 200, allowed: (a) => a.edit, call: (p, t) => p.call('PATCH', `/items/${t.id}`, { name: `renamed-${Math.random()}` }) },
+  { name: 'PATCH move', need: 'edit', ok: 200, allowed: (a, s) => a.edit && !!s?.createInside, call: (p, t) => p.call('PATCH', `/items/${t.id}`, { parentId: t.sibling }) },
+  { name: 'POST trash', need: 'edit', ok: 200, allowed: (a) => a.trash, call: (p, t) => p.call('POST', `/items/${t.id}/trash`) },
+  { name: 'POST restore', need: 'edit', trashed: true, ok: 200, allowed: (a) => a.restore, call: (p, t) => p.call('POST', `/items/${t.id}/restore`) },
+  { name: 'DELETE forever', need: 'manage', trashed: true, ok: 204, allowed: (a) => a.deleteForever, call: (p, t) => p.call('DELETE', `/items/${t.id}`) },
   // Copying into the sibling needs edit there; the sibling sits in the same tree, so it is the same role.
-  { name: 'POST copy', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/items/${t.id}/copy`, { parentId: t.sibling }) },
-  { name: 'PUT star', need: 'view', ok: 204, call: (p, t) => p.call('PUT', `/items/${t.id}/star`) },
-  { name: 'DELETE star', need: 'view', ok: 204, call: (p, t) => p.call('DELETE', `/items/${t.id}/star`) },
-  { name: 'GET versions', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/versions`) },
-  { name: 'GET content (zip)', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/content`) },
-  { name: 'GET zip of ids', need: 'view', ok: 200, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
-  { name: 'GET grants', need: 'manage', ok: 200, call: (p, t) => p.call('GET', `/items/${t.id}/grants`) },
-  { name: 'POST import a document into', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes') },
-  { name: 'POST upload into', need: 'edit', ok: 201, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }) },
+  { name: 'POST copy', need: 'edit', ok: 201, allowed: (a, s) => a.view && !!s?.createInside, call: (p, t) => p.call('POST', `/items/${t.id}/copy`, { parentId: t.sibling }) },
+  { name: 'PUT star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call('PUT', `/items/${t.id}/star`) },
+  { name: 'DELETE star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call('DELETE', `/items/${t.id}/star`) },
+  { name: 'GET versions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}/versions`) },
+  { name: 'GET content (zip)', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call('GET', `/items/${t.id}/content`) },
+  { name: 'GET zip of ids', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
+  { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call('GET', `/items/${t.id}/grants`) },
+  { name: 'POST import a document into', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes') },
+  { name: 'POST upload into', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }) },
   // A batch answers 200 and each entry for itself: the entry's error stands for the status its own call would have had.
   {
     name: 'POST upload batch into',
     need: 'edit',
     ok: 201,
+    allowed: (a) => a.createInside,
     call: async (p, t) => {
       const res = await p.call('POST', `/workspaces/${t.workspaceId}/uploads/batch`, { uploads: [{ parentId: t.id, name: 'up.bin', size: 1 }] });
       const entry = res.body.results?.[0] as { error?: { code: ErrorCode } } | undefined;
@@ -75,10 +85,13 @@ let homes: Record<Exclude<Role, 'outsider'>, string>;
 let colleague: { person: Person; home: string };
 let workspace: { id: string; rootId: string };
 let elsewhere: Person;
+let g: ReturnType<typeof given>;
+let clients: ReturnType<typeof collabClients>;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const g = given(t.ctx, t.url);
+  g = given(t.ctx, t.url);
+  clients = collabClients(t.url);
   const owner = await g.person('Owner');
   workspace = owner.workspace;
   const admin = await g.person('Admin');
@@ -97,14 +110,21 @@ beforeAll(async () => {
   await g.grant((await g.folder(owner, workspace.rootId, 'For the guest')).id, { user: guest }, 'viewer');
   elsewhere = await g.person('Elsewhere');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  clients.destroyAll();
+  await t.close();
+});
 
-/** A fresh folder (and a sibling to move into) for one cell, made by whoever may make it. */
+/**
+ * A fresh folder (and a sibling to move into) for one cell, made by whoever may make it. A folder
+ * for a trash cell is trashed by the caller when they may (so it is in their trash, with its
+ * abilities), else by its maker.
+ */
 async function target(role: Role, relation: Relation, trashed: boolean): Promise<Target> {
   const make = async (maker: Person, ws: string, parent: string) => {
     const folder = (await maker.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: `t-${Math.random()}`, parentId: parent })).body;
     const sibling = (await maker.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: `s-${Math.random()}`, parentId: parent })).body;
-    if (trashed) await maker.call('POST', `/items/${folder.id}/trash`);
+    if (trashed && (await people[role].call('POST', `/items/${folder.id}/trash`)).status !== 200) await maker.call('POST', `/items/${folder.id}/trash`);
     return { id: folder.id as string, sibling: sibling.id as string, workspaceId: ws, trashed };
   };
   if (relation === 'other-workspace') return make(elsewhere, elsewhere.workspace.id, elsewhere.workspace.rootId);
@@ -117,12 +137,24 @@ async function target(role: Role, relation: Relation, trashed: boolean): Promise
   return make(people[role], workspace.id, homes[role]);
 }
 
+/** The item's abilities as the API reports them to the caller: the item itself, or its entry in their trash; null when it reports none. */
+async function reportedAbilities(p: Person, from: 'item' | 'trash', workspaceId: string, id: string): Promise<TItemAbilities | null> {
+  if (from === 'item') {
+    const res = await p.call('GET', `/items/${id}`);
+    return res.status === 200 ? res.body.abilities : null;
+  }
+  const res = await p.call('GET', `/workspaces/${workspaceId}/trash?limit=200`);
+  return res.status === 200 ? ((res.body.items as { id: string; abilities: TItemAbilities }[]).find((i) => i.id === id)?.abilities ?? null) : null;
+}
+
 describe.each(['owner', 'admin', 'member', 'guest', 'outsider'] as Role[])('as %s', (role) => {
   for (const relation of ['own', 'colleague-private', 'shared', 'other-workspace'] as Relation[]) {
     for (const endpoint of ENDPOINTS) {
       // Nothing can be put in a guest's own root, so a guest's "own" cells are checked on that root itself.
       it(`${endpoint.name} on ${relation}`, async () => {
         const cell = await target(role, relation, !!endpoint.trashed && !(role === 'guest' && relation === 'own'));
+        const abilities = await reportedAbilities(people[role], cell.trashed ? 'trash' : 'item', cell.workspaceId, cell.id);
+        const siblingAbilities = await reportedAbilities(people[role], 'item', cell.workspaceId, cell.sibling);
         const res = await endpoint.call(people[role], cell);
         const rank = expectedRank(role, relation);
         const guestRoot = role === 'guest' && relation === 'own';
@@ -132,6 +164,8 @@ describe.each(['owner', 'admin', 'member', 'guest', 'outsider'] as Role[])('as %
           : rank < RANK[endpoint.need] ? 403
           : endpoint.ok;
         expect(res.status, `${role} ${endpoint.name} on ${relation}: ${JSON.stringify(res.body)}`).toBe(expected);
+        const succeeded = res.status >= 200 && res.status < 300;
+        expect(!!abilities && endpoint.allowed(abilities, siblingAbilities), `${role} ${endpoint.name} on ${relation}: abilities ${JSON.stringify(abilities)}`).toBe(succeeded);
       });
     }
   }
@@ -205,4 +239,129 @@ describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across 
       });
     }
   }
+});
+
+/**
+ * What only documents have — comments, revisions — with sharing and the collaboration socket, for
+ * each role a grant gives (and none, and an editor whose API token may only read), against
+ * PRODUCT.md §6 written out here; and, again, the document's reported abilities say what each call does.
+ */
+type DocumentAccess = 'none' | 'viewer' | 'commenter' | 'editor' | 'manager' | 'editor with a read-only token';
+const DOCUMENT_RANK: Record<DocumentAccess, number> = { none: 0, viewer: 1, commenter: 2, editor: 3, manager: 4, 'editor with a read-only token': 3 };
+const NEED_RANK = { view: 1, comment: 2, edit: 3, manage: 4 } as const;
+
+interface DocumentCell {
+  id: string;
+  /** A thread the colleague started. */
+  others: string;
+  /** A thread the caller started (when they could comment). */
+  own: string;
+  revision: string;
+  /** Someone else's grant on the document. */
+  grant: string;
+}
+
+interface DocumentEndpoint {
+  name: string;
+  need: keyof typeof NEED_RANK;
+  ok: number;
+  allowed(a: TItemAbilities): boolean;
+  call(p: Person, d: DocumentCell): ReturnType<Person['call']>;
+}
+
+const anchor = { start: { type: { client: 1, clock: 2 }, tname: null, item: { client: 1, clock: 5 }, assoc: 0 }, end: { type: null, tname: 'default', item: { client: 1, clock: 9 }, assoc: -1 } };
+
+const DOCUMENT_ENDPOINTS: DocumentEndpoint[] = [
+  { name: 'GET comments', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/comments`) },
+  { name: 'POST a new thread', need: 'comment', ok: 201, allowed: (a) => a.comment, call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'A thought', anchor, quote: 'text' }) },
+  { name: 'POST a reply', need: 'comment', ok: 201, allowed: (a) => a.comment, call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'Agreed', threadId: d.others }) },
+  { name: 'PATCH own comment', need: 'comment', ok: 200, allowed: (a) => a.comment, call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.own}`, { body: 'Better words' }) },
+  { name: 'PATCH resolve another’s thread', need: 'comment', ok: 200, allowed: (a) => a.comment, call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.others}`, { resolved: true }) },
+  { name: 'DELETE own comment', need: 'comment', ok: 204, allowed: (a) => a.comment, call: (p, d) => p.call('DELETE', `/items/${d.id}/comments/${d.own}`) },
+  { name: 'DELETE another’s comment', need: 'manage', ok: 204, allowed: (a) => a.deleteAnyComment, call: (p, d) => p.call('DELETE', `/items/${d.id}/comments/${d.others}`) },
+  { name: 'GET revisions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/revisions`) },
+  { name: 'GET a revision', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/revisions/${d.revision}`) },
+  { name: 'POST restore a revision', need: 'manage', ok: 201, allowed: (a) => a.restoreRevision, call: (p, d) => p.call('POST', `/items/${d.id}/revisions/${d.revision}/restore`) },
+  { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, d) => p.call('GET', `/items/${d.id}/grants`) },
+  { name: 'POST a grant', need: 'manage', ok: 201, allowed: (a) => a.share, call: (p, d) => p.call('POST', `/items/${d.id}/grants`, { principal: { type: 'user', id: bystander.id }, role: 'commenter' }) },
+  { name: 'DELETE a grant', need: 'manage', ok: 204, allowed: (a) => a.share, call: (p, d) => p.call('DELETE', `/items/${d.id}/grants/${d.grant}`) },
+  { name: 'GET export', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, d) => p.call('GET', `/items/${d.id}/export?format=markdown`) },
+];
+
+let grantee: Person;
+let bystander: Person;
+let granteeReading: Person;
+
+beforeAll(async () => {
+  grantee = await g.person('Grantee');
+  bystander = await g.person('Bystander');
+  await g.membership(grantee, workspace.id, 'member');
+  await g.membership(bystander, workspace.id, 'member');
+  granteeReading = await g.readOnly(grantee);
+});
+
+const callerFor = (access: DocumentAccess) => (access === 'editor with a read-only token' ? granteeReading : grantee);
+
+/** A fresh document in the colleague's My files, so only a grant gives the caller anything, with comments, a revision and a grant to act on. */
+async function documentCell(access: DocumentAccess): Promise<DocumentCell> {
+  const made = await colleague.person.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: `d-${Math.random()}`, parentId: colleague.home });
+  const id = made.body.id as string;
+  const role = access === 'editor with a read-only token' ? 'editor' : access;
+  if (role !== 'none') await g.grant(id, { user: grantee }, role);
+  await g.grant(id, { user: bystander }, 'viewer');
+  const grant = (await t.ctx.db.selectFrom('item_grants').select('id').where('item_id', '=', id).where('principal_id', '=', bystander.id).executeTakeFirstOrThrow()).id;
+  const { commentId: others } = await insertComment(t.ctx.db, { itemId: id, anchor, quote: 'text', authorId: colleague.person.id, body: 'From the colleague' });
+  // Written when the caller could comment (their role may have been lowered since).
+  const { commentId: own } = await insertComment(t.ctx.db, { itemId: id, anchor, quote: 'text', authorId: grantee.id, body: 'Mine' });
+  const earlier = new Y.Doc();
+  addParagraph(earlier, 'Earlier');
+  const { id: revision } = await recordRevision(t.ctx.db, id, { state: Y.encodeStateAsUpdate(earlier), text: 'Earlier' }, [colleague.person.id]);
+  return { id, others, own, revision, grant };
+}
+
+const ACCESSES: DocumentAccess[] = ['none', 'viewer', 'commenter', 'editor', 'manager', 'editor with a read-only token'];
+
+describe.each(ACCESSES)('a document, as %s', (access) => {
+  const rank = DOCUMENT_RANK[access];
+  const readOnlyToken = access === 'editor with a read-only token';
+
+  for (const endpoint of DOCUMENT_ENDPOINTS) {
+    it(endpoint.name, async () => {
+      const cell = await documentCell(access);
+      const caller = callerFor(access);
+      const abilities = await reportedAbilities(caller, 'item', workspace.id, cell.id);
+      const res = await endpoint.call(caller, cell);
+      const writes = endpoint.name.split(' ')[0] !== 'GET';
+      const expected = rank === 0 ? 404 : readOnlyToken && writes ? 403 : rank < NEED_RANK[endpoint.need] ? 403 : endpoint.ok;
+      expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
+      const succeeded = res.status >= 200 && res.status < 300;
+      expect(!!abilities && endpoint.allowed(abilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(succeeded);
+    });
+  }
+
+  it('the collaboration socket', async () => {
+    const cell = await documentCell(access);
+    const caller = callerFor(access);
+    const abilities = await reportedAbilities(caller, 'item', workspace.id, cell.id);
+    const expected = rank === 0 ? 'refused' : rank >= NEED_RANK.edit && !readOnlyToken ? 'writable' : 'read-only';
+    const watcher = clients.connect(cell.id, colleague.person.token);
+    const client = clients.connect(cell.id, caller.token);
+    await until(() => watcher.outcome.synced && (client.outcome.synced || !!client.outcome.failed), 'the socket to open or be refused');
+    let outcome: string;
+    if (client.outcome.failed) {
+      expect(client.outcome.failed).toBe('not_found');
+      outcome = 'refused';
+    } else {
+      addParagraph(client.document, 'From the caller');
+      // The server answers the change: applied (the watcher sees it) or dropped (read-only).
+      await until(() => client.outcome.acks.includes(false) || documentText(watcher.document).includes('From the caller'), 'the change to be applied or dropped');
+      outcome = documentText(watcher.document).includes('From the caller') ? 'writable' : 'read-only';
+    }
+    client.provider.destroy();
+    watcher.provider.destroy();
+    expect(outcome, `${access} on the socket`).toBe(expected);
+    // Opens ⇔ view; takes changes ⇔ edit.
+    expect(!!abilities?.view).toBe(outcome !== 'refused');
+    expect(!!abilities?.edit).toBe(outcome === 'writable');
+  });
 });

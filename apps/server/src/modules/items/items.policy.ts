@@ -1,4 +1,4 @@
-import type { TItemRole } from '@cabinet/contracts';
+import type { TItemAbilities, TItemAbility, TItemRole } from '@cabinet/contracts';
 import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -6,8 +6,12 @@ import type { Actor } from '../auth/actor.ts';
 import { findAccess, findAccessMany, lockItem, type AccessRow } from './items.repo.ts';
 
 /**
- * The one place that decides who may do what with an item (PRODUCT.md §6).
+ * The one place that decides who may do what with an item (PRODUCT.md §6), in two steps: the
+ * caller's role on the item, from where it is and what is shared; then what that role lets them
+ * do with this item now (its abilities, by its kind and place). Nothing else compares roles:
+ * services ask for an ability, and the browser shows what the item's abilities say.
  *
+ * Roles:
  * - The shared root's tree: workspace owners and admins manage it, members edit it, guests see
  *   nothing of it unless something in it is shared with them.
  * - A "My files" root's tree belongs to its member, who manages it (a guest only sees theirs);
@@ -17,15 +21,50 @@ import { findAccess, findAccessMany, lockItem, type AccessRow } from './items.re
  * - Not a member of the item's workspace (a guest is one only while something in it is shared with
  *   them), or no role at all: the item does not exist for the caller.
  */
-export const RANK: Record<TItemRole, number> = { viewer: 1, commenter: 2, editor: 3, manager: 4 };
+const RANK: Record<TItemRole, number> = { viewer: 1, commenter: 2, editor: 3, manager: 4 };
 const ROLE_OF_RANK: (TItemRole | null)[] = [null, 'viewer', 'commenter', 'editor', 'manager'];
 
-export type ItemAction = 'view' | 'comment' | 'edit' | 'manage';
-const NEEDED: Record<ItemAction, number> = { view: 1, comment: 2, edit: 3, manage: 4 };
+/** What abilities depend on besides the role. */
+export interface AbilityFacts {
+  role: TItemRole;
+  kind: ItemRow['kind'];
+  /** The shared root or a "My files": it stays where it is, as it is. */
+  root: boolean;
+  /** In use; in the trash itself; or inside a folder that is in the trash (which goes and comes back with it). */
+  place: 'active' | 'trashed' | 'in-trashed-folder';
+  /** The caller may change things: a session, or an API token with the `write` scope. */
+  writes: boolean;
+}
+
+/** PRODUCT.md §6's table for one item: what the caller may do with it. */
+export function abilitiesOf(f: AbilityFacts): TItemAbilities {
+  const active = f.place === 'active';
+  const trashed = f.place === 'trashed';
+  const document = f.kind === 'document';
+  const may = (least: TItemRole) => f.writes && RANK[f.role] >= RANK[least];
+  return {
+    view: active,
+    download: active,
+    comment: active && document && may('commenter'),
+    deleteAnyComment: active && document && may('manager'),
+    edit: active && !f.root && may('editor'),
+    createInside: active && f.kind !== 'file' && may('editor'),
+    trash: active && !f.root && may('editor'),
+    restore: trashed && may('editor'),
+    deleteForever: trashed && may('manager'),
+    share: active && may('manager'),
+    manage: active && may('manager'),
+    restoreRevision: active && document && may('manager'),
+  };
+}
+
+/** What is done with the trash: an item in the trash exists only for these, and other items not for them. */
+const TRASH_ABILITIES: ReadonlySet<TItemAbility> = new Set(['restore', 'deleteForever']);
 
 export interface ItemAccess {
   item: ItemRow;
   role: TItemRole;
+  abilities: TItemAbilities;
   /** From the item up to its root. */
   chain: string[];
   trashedAbove: boolean;
@@ -46,59 +85,81 @@ function roleOf(row: AccessRow): TItemRole | null {
   return ROLE_OF_RANK[Math.max(base, row.grant_rank)] ?? null;
 }
 
-/** The caller's role on each of several items, in one query; items they cannot see are missing. */
-export async function effectiveRoles(db: Db, actor: Actor, ids: string[]): Promise<Map<string, { role: TItemRole; chain: string[]; trashedAbove: boolean; item: ItemRow }>> {
-  const out = new Map<string, { role: TItemRole; chain: string[]; trashedAbove: boolean; item: ItemRow }>();
+/**
+ * The caller's role and abilities on an item whose role is known without looking it up: a
+ * folder's children have the folder's role (a grant further down can only raise it, which a call
+ * on that item shows), a new item its parent's.
+ */
+export function accessWithRole(actor: Actor, item: ItemRow, role: TItemRole, trashedAbove = false): { role: TItemRole; abilities: TItemAbilities } {
+  const place = item.state === 'trashed' ? 'trashed' : trashedAbove ? 'in-trashed-folder' : 'active';
+  return { role, abilities: abilitiesOf({ role, kind: item.kind, root: item.parent_id === null, place, writes: actor.scopes.includes('write') }) };
+}
+
+function accessOf(actor: Actor, row: AccessRow): ItemAccess | null {
+  const role = roleOf(row);
+  if (!role) return null;
+  return { item: row, ...accessWithRole(actor, row, role, row.trashed_above), chain: row.chain, trashedAbove: row.trashed_above, workspaceSlug: row.workspace_slug };
+}
+
+/** The caller's access to each of several items, in one query, whatever their place; items they have no role on are missing. */
+export async function findAccesses(db: Db, actor: Actor, ids: string[]): Promise<Map<string, ItemAccess>> {
+  const out = new Map<string, ItemAccess>();
   for (const [id, row] of await findAccessMany(db, ids, actor.user.id)) {
-    const role = roleOf(row);
-    if (role) out.set(id, { role, chain: row.chain, trashedAbove: row.trashed_above, item: row });
+    const access = accessOf(actor, row);
+    if (access) out.set(id, access);
   }
   return out;
 }
 
 /**
- * The item if the caller may do `action` with it: invisible → `not_found`; visible but too weak
- * → `forbidden`. Items in the trash (or inside a trashed folder) exist only for `inTrash` calls
- * (restore, delete forever), and those reach only items that were trashed themselves.
+ * The item if the caller may do `ability` with it: invisible → `not_found`; visible but not
+ * allowed → `forbidden`. Items in the trash (or inside a trashed folder) exist only for what is
+ * done with the trash (restore, delete forever), and those reach only items trashed themselves.
  */
-export async function requireItem(db: Db, actor: Actor, id: string, action: ItemAction, options: { lock?: boolean; inTrash?: boolean } = {}): Promise<ItemAccess> {
+export async function requireItem(db: Db, actor: Actor, id: string, ability: TItemAbility, options: { lock?: boolean } = {}): Promise<ItemAccess> {
   if (options.lock && !(await lockItem(db, id))) throw new AppError('not_found');
-  const access = judge(await findAccess(db, id, actor.user.id), action, options);
+  const access = judge(actor, await findAccess(db, id, actor.user.id), ability);
   if (access instanceof AppError) throw access;
   return access;
 }
 
 /** `requireItem` for what only documents have (comments, revisions): any other kind of item does not have them, so `not_found`. */
-export async function requireDocument(db: Db, actor: Actor, id: string, action: ItemAction): Promise<ItemAccess> {
-  const access = await requireItem(db, actor, id, action);
-  if (access.item.kind !== 'document') throw new AppError('not_found');
+export async function requireDocument(db: Db, actor: Actor, id: string, ability: TItemAbility): Promise<ItemAccess> {
+  const access = judge(actor, await findAccess(db, id, actor.user.id), ability, { document: true });
+  if (access instanceof AppError) throw access;
   return access;
 }
 
 /** `requireItem` for several items in one query: each id answers its access, or the error `requireItem` would throw. */
-export async function requireItems(db: Db, actor: Actor, ids: string[], action: ItemAction): Promise<Map<string, ItemAccess | AppError>> {
+export async function requireItems(db: Db, actor: Actor, ids: string[], ability: TItemAbility): Promise<Map<string, ItemAccess | AppError>> {
   const rows = await findAccessMany(db, [...new Set(ids)], actor.user.id);
-  return new Map(ids.map((id) => [id, judge(rows.get(id), action, {})]));
+  return new Map(ids.map((id) => [id, judge(actor, rows.get(id), ability)]));
 }
 
 /**
- * Whether the caller may move an item (which they may edit) into a folder (which they may edit).
- * Someone who manages the item may take it anywhere, as they may delete it forever. Anyone else
- * moves it only within the tree their access comes from: the same root (so whoever manages that
- * root keeps it) and nowhere their own role on it would be stronger (ADR 0017).
+ * Whether the caller may move an item (which they may edit) into a folder (which they may create
+ * in). Someone who manages the item may take it anywhere, as they may delete it forever. Anyone
+ * else moves it only within the tree their access comes from: the same root (so whoever manages
+ * that root keeps it) and nowhere their own role on it would be stronger (ADR 0017).
  */
 export function requireMove(item: ItemAccess, target: ItemAccess): void {
-  if (item.role === 'manager') return;
+  if (item.abilities.manage) return;
   if (item.chain.at(-1) !== target.chain.at(-1) || RANK[target.role] > RANK[item.role]) {
     throw new AppError('forbidden', 'Only someone who manages this item can move it there: it would leave the folders its access comes from.');
   }
 }
 
-function judge(row: AccessRow | undefined, action: ItemAction, options: { inTrash?: boolean }): ItemAccess | AppError {
-  const role = row ? roleOf(row) : null;
-  if (!row || !role) return new AppError('not_found');
-  const visible = options.inTrash ? row.state === 'trashed' : row.state === 'active' && !row.trashed_above;
-  if (!visible) return new AppError('not_found');
-  if (RANK[role] < NEEDED[action]) return new AppError('forbidden');
-  return { item: row, role, chain: row.chain, trashedAbove: row.trashed_above, workspaceSlug: row.workspace_slug };
+function judge(actor: Actor, row: AccessRow | undefined, ability: TItemAbility, options: { document?: boolean } = {}): ItemAccess | AppError {
+  const access = row && accessOf(actor, row);
+  if (!row || !access) return new AppError('not_found');
+  const there = TRASH_ABILITIES.has(ability) ? row.state === 'trashed' : row.state === 'active' && !row.trashed_above;
+  if (!there || (options.document && row.kind !== 'document')) return new AppError('not_found');
+  return access.abilities[ability] ? access : refusal(row, ability);
+}
+
+/** Why an ability is refused on an item the caller sees: its kind or place when those rule it out, else their role. */
+function refusal(item: ItemRow, ability: TItemAbility): AppError {
+  if (ability === 'createInside' && item.kind === 'file') return new AppError('invalid_input', 'Items can only go into a folder, and files into a document too.');
+  if (item.parent_id === null && (ability === 'edit' || ability === 'trash')) return new AppError('forbidden', 'A root folder cannot be renamed, moved or put in the trash.');
+  return new AppError('forbidden');
 }

@@ -1,4 +1,4 @@
-import { encodeCursor, uuidv7, type TChildrenPosition, type TChildrenQuery, type TTrashPosition, type TTrashQuery, type TCreateItemRequest, type TItem, type TItemRole, type TUpdateItemRequest } from '@cabinet/contracts';
+import { encodeCursor, uuidv7, type TChildrenPosition, type TChildrenQuery, type TTrashPosition, type TTrashQuery, type TCreateItemRequest, type TItem, type TItemAbilities, type TItemRole, type TUpdateItemRequest } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -8,7 +8,7 @@ import { enqueue } from '../../infra/jobs/queue.ts';
 import { record } from '../events/events.ts';
 import { copyDocuments, storeDocument, type DocumentContent } from '../documents/documents.service.ts';
 import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
-import { effectiveRoles, requireItem, requireItems, requireMove } from './items.policy.ts';
+import { accessWithRole, findAccesses, requireItem, requireItems, requireMove } from './items.policy.ts';
 import {
   blobInUse,
   claimExpiredTrash,
@@ -33,7 +33,8 @@ import {
 
 const MAX_DEPTH = 64;
 
-export function presentItem(item: ItemRow, role: TItemRole): TItem {
+/** An item as the caller sees it, with their role on it and what it lets them do (from the policy). */
+export function presentItem(item: ItemRow, access: { role: TItemRole; abilities: TItemAbilities }): TItem {
   return {
     id: item.id,
     workspaceId: item.workspace_id,
@@ -46,7 +47,8 @@ export function presentItem(item: ItemRow, role: TItemRole): TItem {
     updatedAt: item.updated_at.toISOString(),
     updatedBy: item.updated_by,
     version: item.version,
-    role,
+    role: access.role,
+    abilities: access.abilities,
   };
 }
 
@@ -84,11 +86,11 @@ async function catchNameClash<T>(db: Db, parentId: () => string | undefined, nam
   }
 }
 
-/** A new folder, or a new document (empty, or with `content` made elsewhere, e.g. by an import), in a folder the caller may edit. */
+/** A new folder, or a new document (empty, or with `content` made elsewhere, e.g. by an import), in a folder the caller may create in. */
 export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string, input: TCreateItemRequest & { name: string; content?: DocumentContent }): Promise<TItem> {
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   return catchNameClash(db, () => input.parentId, input.name, () => inTransaction(db, async (tx) => {
-    const parent = await requireItem(tx, actor, input.parentId, 'edit', { lock: true });
+    const parent = await requireItem(tx, actor, input.parentId, 'createInside', { lock: true });
     if (parent.item.workspace_id !== workspace.id) throw new AppError('not_found');
     if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be created inside a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
     if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
@@ -96,13 +98,13 @@ export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string
     let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
     if (input.kind === 'document' && input.content) item = (await storeDocument(tx, item.id, input.content, { by: actor, announce: false }))?.item ?? item;
     await record(tx, actor, { workspaceId: workspace.id, action: 'item.created', itemId: item.id, parentIds: [parent.item.id], data: { name: item.name, kind: item.kind } });
-    return presentItem(item, parent.role);
+    return presentItem(item, accessWithRole(actor, item, parent.role));
   }));
 }
 
 export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {
-  const { item, role } = await requireItem(db, actor, id, 'view');
-  return presentItem(item, role);
+  const access = await requireItem(db, actor, id, 'view');
+  return presentItem(access.item, access);
 }
 
 export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: string, folderId: string, q: TChildrenQuery): Promise<{ items: TItem[]; nextCursor: string | null }> {
@@ -114,7 +116,7 @@ export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: stri
   const last = page.at(-1);
   const nextCursor = rows.length > q.limit && last ? encodeCursor({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies TChildrenPosition) : null;
   // Children inherit the folder's role; a grant further down can only raise it, which a later call on that item shows.
-  return { items: page.map((r) => presentItem(r, role)), nextCursor };
+  return { items: page.map((r) => presentItem(r, accessWithRole(actor, r, role))), nextCursor };
 }
 
 /** Rename and/or move. `expectedVersion` comes from If-Match; a stale one is `version_mismatch`. */
@@ -128,11 +130,12 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
     }
     const access = await requireItem(tx, actor, id, 'edit', { lock: true });
     const { item } = access;
-    if (item.parent_id === null) throw new AppError('forbidden', 'A root folder cannot be renamed or moved.');
+    // Never a root: the policy gives no one `edit` on a root folder.
+    const from = item.parent_id!;
     if (expectedVersion !== undefined && expectedVersion !== item.version) throw new AppError('version_mismatch');
-    parentId = item.parent_id;
-    if (change.parentId !== undefined && change.parentId !== item.parent_id) {
-      const target = await requireItem(tx, actor, change.parentId, 'edit', { lock: true });
+    parentId = from;
+    if (change.parentId !== undefined && change.parentId !== from) {
+      const target = await requireItem(tx, actor, change.parentId, 'createInside', { lock: true });
       if (target.item.workspace_id !== item.workspace_id) throw new AppError('forbidden', 'Items cannot move to another workspace.');
       if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only move into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
       if (target.chain.includes(item.id)) throw new AppError('cycle');
@@ -142,27 +145,28 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
     }
     const newName = name ?? item.name;
     await requireFreeName(tx, parentId, newName, item.id);
-    const moved = parentId !== item.parent_id;
+    const moved = parentId !== from;
     const updated = await updateItemPlacement(tx, item.id, { ...(name !== undefined ? { name: newName } : {}), ...(moved ? { parentId } : {}) }, actor.user.id);
     const after = moved ? await requireItem(tx, actor, item.id, 'view') : access;
     await record(tx, actor, {
       workspaceId: item.workspace_id,
       action: moved ? 'item.moved' : 'item.renamed',
       itemId: item.id,
-      parentIds: [item.parent_id, parentId],
-      data: { name: updated.name, ...(updated.name !== item.name ? { previousName: item.name } : {}), ...(moved ? { fromParentId: item.parent_id, toParentId: parentId } : {}) },
+      parentIds: [from, parentId],
+      data: { name: updated.name, ...(updated.name !== item.name ? { previousName: item.name } : {}), ...(moved ? { fromParentId: from, toParentId: parentId } : {}) },
     });
-    return presentItem(updated, after.role);
+    return presentItem(updated, after);
   }));
 }
 
 /** Moves an item (and, with it, everything below it) to the trash: one unit, restored as one. */
 export async function trashItem(db: Db, actor: Actor, id: string): Promise<TItem> {
   return inTransaction(db, async (tx) => {
-    const { item, role } = await requireItem(tx, actor, id, 'edit', { lock: true });
-    if (item.parent_id === null) throw new AppError('forbidden', 'A root folder cannot be moved to the trash.');
+    const { item, role } = await requireItem(tx, actor, id, 'trash', { lock: true });
+    // Never a root: the policy lets no one trash a root folder.
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.trashed', itemId: item.id, parentIds: [item.parent_id], data: { name: item.name } });
-    return presentItem(await setTrashed(tx, item.id, actor.user.id), role);
+    const trashed = await setTrashed(tx, item.id, actor.user.id);
+    return presentItem(trashed, accessWithRole(actor, trashed, role));
   });
 }
 
@@ -174,25 +178,25 @@ export async function trashItem(db: Db, actor: Actor, id: string): Promise<TItem
  */
 export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ item: TItem; restoredInto: 'original' | 'root' }> {
   return inTransaction(db, async (tx) => {
-    const { item, chain } = await requireItem(tx, actor, id, 'edit', { lock: true, inTrash: true });
+    const { item, chain } = await requireItem(tx, actor, id, 'restore', { lock: true });
     const parent = item.parent_id ? await findAccess(tx, item.parent_id, actor.user.id) : undefined;
     const parentUsable = !!parent && parent.state === 'active' && !parent.trashed_above;
     const parentId = parentUsable ? parent.id : chain.at(-1)!;
-    if (!parentUsable && (await requireItems(tx, actor, [parentId], 'edit')).get(parentId) instanceof AppError) {
+    if (!parentUsable && (await requireItems(tx, actor, [parentId], 'createInside')).get(parentId) instanceof AppError) {
       throw new AppError('forbidden', 'The folder it was in is in the trash: restore that folder first.');
     }
     const name = (await findActiveSibling(tx, parentId, item.name)) ? await suggestFreeName(tx, parentId, item.name) : item.name;
     const restored = await setRestored(tx, item.id, { parentId, name }, actor.user.id);
-    const { role } = await requireItem(tx, actor, restored.id, 'view');
+    const access = await requireItem(tx, actor, restored.id, 'view');
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.restored', itemId: item.id, parentIds: [parentId], data: { name: restored.name, restoredInto: parentUsable ? 'original' : 'root' } });
-    return { item: presentItem(restored, role), restoredInto: parentUsable ? 'original' : 'root' };
+    return { item: presentItem(restored, access), restoredInto: parentUsable ? 'original' : 'root' };
   });
 }
 
 /** Deletes a trashed item and everything in it for good. */
 export async function purgeItem(db: Db, actor: Actor, id: string): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const { item } = await requireItem(tx, actor, id, 'manage', { lock: true, inTrash: true });
+    const { item } = await requireItem(tx, actor, id, 'deleteForever', { lock: true });
     await purgeUnits(tx, actor, [item]);
   });
 }
@@ -232,10 +236,10 @@ export async function listTrash(db: Db, actor: Actor, workspaceIdOrSlug: string,
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   const rows = await findTrashPage(db, workspace.id, actor.user.id, q.limit + 1, q.cursor);
   const page = rows.slice(0, q.limit);
-  const roles = await effectiveRoles(db, actor, page.map((r) => r.id));
+  const accesses = await findAccesses(db, actor, page.map((r) => r.id));
   const items = page.flatMap((row) => {
-    const access = roles.get(row.id);
-    return access ? [presentItem(row, access.role)] : [];
+    const access = accesses.get(row.id);
+    return access ? [presentItem(row, access)] : [];
   });
   const last = page.at(-1);
   return { items, nextCursor: rows.length > q.limit && last ? encodeCursor({ at: last.trashed_at!.toISOString(), id: last.id } satisfies TTrashPosition) : null };
@@ -248,8 +252,8 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
   let before: { at: string; id: string } | undefined;
   for (;;) {
     const rows = await findTrashPage(db, workspace.id, actor.user.id, 500, before);
-    const roles = await effectiveRoles(db, actor, rows.map((r) => r.id));
-    for (const row of rows) if (roles.get(row.id)?.role === 'manager') ids.push(row.id);
+    const accesses = await findAccesses(db, actor, rows.map((r) => r.id));
+    for (const row of rows) if (accesses.get(row.id)?.abilities.deleteForever) ids.push(row.id);
     const last = rows.at(-1);
     if (rows.length < 500 || !last) break;
     before = { at: last.trashed_at!.toISOString(), id: last.id };
@@ -268,22 +272,21 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
 /** The folders above an item that the caller can see, root first: the breadcrumbs. */
 export async function getAncestors(db: Db, actor: Actor, id: string): Promise<TItem[]> {
   const { chain } = await requireItem(db, actor, id, 'view');
-  const roles = await effectiveRoles(db, actor, chain.slice(1));
+  const accesses = await findAccesses(db, actor, chain.slice(1));
   const ancestors: TItem[] = [];
   for (const ancestorId of chain.slice(1)) {
-    const access = roles.get(ancestorId);
+    const access = accesses.get(ancestorId);
     // A guest sees the path only from the highest folder shared with them.
     if (!access) break;
-    ancestors.unshift(presentItem(access.item, access.role));
+    ancestors.unshift(presentItem(access.item, access));
   }
   return ancestors;
 }
 
-/** Whether the caller can see an item (a live update about it may reach them). */
 /** Of these items, those the caller can see now (active, not inside a trashed folder), in one query. */
 export async function visibleItems(db: Db, actor: Actor, ids: string[]): Promise<Set<string>> {
   const visible = new Set<string>();
-  for (const [id, access] of await effectiveRoles(db, actor, ids)) if (access.item.state === 'active' && !access.trashedAbove) visible.add(id);
+  for (const [id, access] of await findAccesses(db, actor, ids)) if (access.abilities.view) visible.add(id);
   return visible;
 }
 
@@ -295,7 +298,7 @@ export async function visibleItems(db: Db, actor: Actor, ids: string[]): Promise
 export async function copyItem(db: Db, actor: Actor, id: string, input: { parentId: string; name?: string | undefined }): Promise<TItem> {
   return inTransaction(db, async (tx) => {
     const source = await requireItem(tx, actor, id, 'view');
-    const target = await requireItem(tx, actor, input.parentId, 'edit', { lock: true });
+    const target = await requireItem(tx, actor, input.parentId, 'createInside', { lock: true });
     if (source.item.parent_id === null) throw new AppError('invalid_input', 'A root folder cannot be copied; copy what is in it.');
     if (target.item.workspace_id !== source.item.workspace_id) throw new AppError('forbidden', 'Items cannot be copied to another workspace.');
     if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be copied into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
@@ -328,9 +331,9 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
     await copyDocuments(tx, documents.map((r) => ({ id: newIds.get(r.id)!, sourceId: r.id, relink: subtree.some((c) => c.parent_id === r.id) })), newIds, actor.user.id);
     const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
     await record(tx, actor, { workspaceId: copy.workspace_id, action: 'item.created', itemId: copy.id, parentIds: [target.item.id], data: { name: copy.name, kind: copy.kind, copiedFrom: source.item.id } });
-    const { role } = await requireItem(tx, actor, copy.id, 'view');
+    const access = await requireItem(tx, actor, copy.id, 'view');
     if (!(await addUsage(tx, source.item.workspace_id, bytes))) throw new AppError('quota_exceeded');
-    return presentItem(copy, role);
+    return presentItem(copy, access);
   });
 }
 
@@ -341,10 +344,10 @@ export async function starItem(db: Db, actor: Actor, id: string, starred: boolea
 
 /** Items from the caller's list (stars or visits) that they can still see, in the list's order. */
 async function visibleOf(db: Db, actor: Actor, rows: ItemRow[]): Promise<TItem[]> {
-  const roles = await effectiveRoles(db, actor, rows.map((r) => r.id));
+  const accesses = await findAccesses(db, actor, rows.map((r) => r.id));
   return rows.flatMap((row) => {
-    const access = roles.get(row.id);
-    return access && !access.trashedAbove ? [presentItem(row, access.role)] : [];
+    const access = accesses.get(row.id);
+    return access?.abilities.view ? [presentItem(row, access)] : [];
   });
 }
 

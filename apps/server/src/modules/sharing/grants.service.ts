@@ -19,14 +19,14 @@ const present = (g: GrantRow): TGrant => ({
 
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
 
-/** Who has been given access to the item itself (managers). */
+/** Who has been given access to the item itself (whoever may share it). */
 export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGrant[]> {
-  const { item } = await requireItem(db, actor, id, 'manage');
+  const { item } = await requireItem(db, actor, id, 'share');
   return (await findGrants(db, item.id)).map(present);
 }
 
 /**
- * Shares an item (managers): with the whole workspace, or with one person. Someone with an
+ * Shares an item (whoever may share it: its managers): with the whole workspace, or with one person. Someone with an
  * account who is not in the workspace joins it as a guest, who sees only what is shared with them.
  * By email, only an account whose address is verified counts; one that never proved it is treated
  * as no account yet (`invalid_input`), so it gains nothing.
@@ -35,7 +35,7 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expiresAt', 'must be in the future');
   return inTransaction(db, async (tx) => {
-    const { item } = await requireItem(tx, actor, id, 'manage');
+    const { item } = await requireItem(tx, actor, id, 'share');
     let principalId = item.workspace_id;
     if (input.principal.type === 'user') {
       const principal = input.principal;
@@ -57,7 +57,7 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
 
 export async function removeGrant(db: Db, actor: Actor, id: string, grantId: string): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const { item } = await requireItem(tx, actor, id, 'manage');
+    const { item } = await requireItem(tx, actor, id, 'share');
     const withdrawn = await deleteGrant(tx, item.id, grantId);
     if (!withdrawn) throw new AppError('not_found');
     const data = { grantId, principalType: withdrawn.principal_type, principalId: withdrawn.principal_id, role: null };

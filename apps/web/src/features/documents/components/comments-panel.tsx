@@ -1,7 +1,7 @@
 import { ActionIcon, Avatar, Blockquote, Button, Group, Menu, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconDots, IconMessageCircle, IconRestore, IconTrash } from '@tabler/icons-react';
-import { ZCommentBody, type TCommentThread } from '@cabinet/contracts';
+import { ZCommentBody, type TCommentThread, type TItemAbilities } from '@cabinet/contracts';
 import { useState } from 'react';
 import { formatRelative } from '../../../lib/format.ts';
 import { useCommentMutations, useCommentThreads } from '../api/use-comments.ts';
@@ -60,7 +60,7 @@ function Composer({ label, submitLabel, onSubmit, onCancel, autoFocus }: { label
   );
 }
 
-function Thread({ thread, documentId, me, canComment, canManage, active, onActivate }: { thread: TCommentThread; documentId: string; me: string; canComment: boolean; canManage: boolean; active: boolean; onActivate: () => void }) {
+function Thread({ thread, documentId, me, abilities, active, onActivate }: { thread: TCommentThread; documentId: string; me: string; abilities: TItemAbilities; active: boolean; onActivate: () => void }) {
   const m = useCommentMutations(documentId);
   const failed = (error: Error) => notifications.show({ color: 'red', message: error.message });
   const [first] = thread.comments;
@@ -92,7 +92,7 @@ function Thread({ thread, documentId, me, canComment, canManage, active, onActiv
                 <Text size="xs" c="dimmed">
                   {formatRelative(c.createdAt)}
                 </Text>
-                {(c.author?.id === me || canManage) && canComment && (
+                {((c.author?.id === me && abilities.comment) || abilities.deleteAnyComment) && (
                   <Menu position="bottom-end">
                     <Menu.Target>
                       <ActionIcon size="sm" variant="subtle" color="gray" aria-label={c.id === thread.id ? 'Thread actions' : 'Comment actions'}>
@@ -119,7 +119,7 @@ function Thread({ thread, documentId, me, canComment, canManage, active, onActiv
           Resolved by {thread.resolvedBy?.name ?? 'someone'} {formatRelative(thread.resolvedAt)}
         </Text>
       )}
-      {canComment && (
+      {abilities.comment && (
         <>
           {active && !thread.resolvedAt && <Composer label="Reply" submitLabel="Reply" onSubmit={(body) => m.add.mutateAsync({ body, threadId: thread.id })} />}
           <Group justify="flex-end">
@@ -148,8 +148,8 @@ function Thread({ thread, documentId, me, canComment, canManage, active, onActiv
 export function CommentsPanel(props: {
   documentId: string;
   me: string;
-  canComment: boolean;
-  canManage: boolean;
+  /** The document's: who may comment, and delete others' comments. */
+  abilities: TItemAbilities;
   draft: NewThread | undefined;
   onDraftDone: () => void;
   active: string | undefined;
@@ -194,12 +194,12 @@ export function CommentsPanel(props: {
         <Stack align="center" gap={4} py="lg" c="dimmed">
           <IconMessageCircle aria-hidden size={28} />
           <Text size="sm" ta="center">
-            {show === 'open' ? (props.canComment ? 'No open comments. Select some text and choose Comment.' : 'No open comments.') : 'No resolved comments.'}
+            {show === 'open' ? (props.abilities.comment ? 'No open comments. Select some text and choose Comment.' : 'No open comments.') : 'No resolved comments.'}
           </Text>
         </Stack>
       )}
       {shown.map((t) => (
-        <Thread key={t.id} thread={t} documentId={props.documentId} me={props.me} canComment={props.canComment} canManage={props.canManage} active={props.active === t.id} onActivate={() => props.onActivate(t.id)} />
+        <Thread key={t.id} thread={t} documentId={props.documentId} me={props.me} abilities={props.abilities} active={props.active === t.id} onActivate={() => props.onActivate(t.id)} />
       ))}
     </Stack>
   );

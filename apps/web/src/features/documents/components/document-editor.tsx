@@ -2,6 +2,7 @@ import { Avatar, Badge, Button, Drawer, Group, Paper, Text, Tooltip } from '@man
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock, IconMessageCircle, IconMessagePlus } from '@tabler/icons-react';
+import type { TItemAbilities } from '@cabinet/contracts';
 import { attachmentPath } from '@cabinet/doc-schema';
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
@@ -44,16 +45,16 @@ export interface DocumentEditorProps {
   workspaceId: string;
   documentId: string;
   title: string;
-  /** The caller's role allows: editing the text, commenting, managing (restoring revisions, deleting others' comments). */
-  can: { edit: boolean; comment: boolean; manage: boolean };
+  /** What the caller may do with the document: edit its text, comment, delete others' comments, restore revisions. */
+  abilities: TItemAbilities;
   me: { id: string; name: string };
-  /** The person's role on the document changed while it was open. */
+  /** The person's access to the document changed while it was open. */
   onAccessChange?: (readOnly: boolean) => void;
 }
 
 /** The editor of one document, shared live with everyone who has it open, with its comments beside it. */
-export function DocumentEditor({ workspaceId, documentId, title, can, me, onAccessChange }: DocumentEditorProps) {
-  const editable = can.edit;
+export function DocumentEditor({ workspaceId, documentId, title, abilities, me, onAccessChange }: DocumentEditorProps) {
+  const editable = abilities.edit;
   const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id, onAccessChange });
   const [asking, setAsking] = useState<'link' | 'image' | 'history'>();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -67,13 +68,13 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me, onAcce
 
   const startComment = useCallback(
     (ed: Editor) => {
-      if (!can.comment) return;
+      if (!abilities.comment) return;
       const anchor = anchorForSelection(ed);
       if (!anchor) return void notifications.show({ message: 'Select the text you want to comment on first.' });
       setDraft(anchor);
       setCommentsOpen(true);
     },
-    [can.comment],
+    [abilities.comment],
   );
   const selectThread = useCallback((id: string) => {
     setActiveThread(id);
@@ -136,8 +137,7 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me, onAcce
     <CommentsPanel
       documentId={documentId}
       me={me.id}
-      canComment={can.comment}
-      canManage={can.manage}
+      abilities={abilities}
       draft={draft}
       onDraftDone={() => setDraft(undefined)}
       active={activeThread}
@@ -160,7 +160,7 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me, onAcce
           {!editable && (
             <Group gap={4}>
               <IconEye aria-hidden size={16} />
-              <Text size="sm">{can.comment ? 'Can comment' : 'View only'}</Text>
+              <Text size="sm">{abilities.comment ? 'Can comment' : 'View only'}</Text>
             </Group>
           )}
           <Group gap={4} role="status">
@@ -184,7 +184,7 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me, onAcce
       </Group>
       <Group align="flex-start" wrap="nowrap" gap="md">
         <Paper withBorder radius="md" mih={300} style={{ flex: 1, minWidth: 0 }}>
-          {editor && state !== 'refused' && (editable || can.comment) && (
+          {editor && state !== 'refused' && (editable || abilities.comment) && (
             <Paper px="xs" py={4} radius={0} style={{ borderBottom: '1px solid var(--mantine-color-default-border)', position: 'sticky', top: 0, zIndex: 2 }}>
               {editable ? (
                 <EditorToolbar editor={editor} onLink={() => setAsking('link')} onImage={() => setAsking('image')} onFile={() => fileInput.current?.click()} onComment={() => startComment(editor)} />
@@ -239,7 +239,7 @@ export function DocumentEditor({ workspaceId, documentId, title, can, me, onAcce
           onClose={close}
         />
       )}
-      {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={can.manage} onClose={close} />}
+      {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={abilities.restoreRevision} onClose={close} />}
       {editor && asking === 'image' && (
         <ImageDialog
           onUpload={(file) => {

@@ -1,9 +1,10 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots, IconFileTypeHtml, IconFileTypePdf, IconMarkdown, IconPencil } from '@tabler/icons-react';
+import type { TItemAbilities } from '@cabinet/contracts';
 import { exportUrl } from '../api/export-url.ts';
 
-/** What can be done with the document as a whole: rename it (editors) and download it in another format. */
-export function DocumentMenu({ documentId, canRename, onRename }: { documentId: string; canRename: boolean; onRename: () => void }) {
+/** What can be done with the document as a whole, as its abilities allow: rename it, and download it in another format. */
+export function DocumentMenu({ documentId, abilities, onRename }: { documentId: string; abilities: TItemAbilities; onRename: () => void }) {
   const icon = { 'aria-hidden': true, size: 16 } as const;
   return (
     <Menu position="bottom-end">
@@ -13,24 +14,26 @@ export function DocumentMenu({ documentId, canRename, onRename }: { documentId: 
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
-        {canRename && (
+        {abilities.edit && (
+          <Menu.Item leftSection={<IconPencil {...icon} />} onClick={onRename}>
+            Rename
+          </Menu.Item>
+        )}
+        {abilities.edit && abilities.download && <Menu.Divider />}
+        {abilities.download && (
           <>
-            <Menu.Item leftSection={<IconPencil {...icon} />} onClick={onRename}>
-              Rename
+            <Menu.Label>Export</Menu.Label>
+            <Menu.Item component="a" href={exportUrl(documentId, 'markdown')} download leftSection={<IconMarkdown {...icon} />}>
+              Markdown (.md)
             </Menu.Item>
-            <Menu.Divider />
+            <Menu.Item component="a" href={exportUrl(documentId, 'html')} download leftSection={<IconFileTypeHtml {...icon} />}>
+              Web page (.html)
+            </Menu.Item>
+            <Menu.Item component="a" href={exportUrl(documentId, 'pdf')} download leftSection={<IconFileTypePdf {...icon} />}>
+              PDF (.pdf)
+            </Menu.Item>
           </>
         )}
-        <Menu.Label>Export</Menu.Label>
-        <Menu.Item component="a" href={exportUrl(documentId, 'markdown')} download leftSection={<IconMarkdown {...icon} />}>
-          Markdown (.md)
-        </Menu.Item>
-        <Menu.Item component="a" href={exportUrl(documentId, 'html')} download leftSection={<IconFileTypeHtml {...icon} />}>
-          Web page (.html)
-        </Menu.Item>
-        <Menu.Item component="a" href={exportUrl(documentId, 'pdf')} download leftSection={<IconFileTypePdf {...icon} />}>
-          PDF (.pdf)
-        </Menu.Item>
       </Menu.Dropdown>
     </Menu>
   );

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMe } from '../../auth/api/use-me.ts';
 import { useAncestors, useItem, useItemMutations } from '../../items/api/use-items.ts';
-import { canEdit } from '../../items/components/item-actions.tsx';
 import { NameDialog } from '../../items/components/name-dialog.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { DocumentEditor } from './document-editor.tsx';
@@ -21,8 +20,8 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   const [renaming, setRenaming] = useState(false);
   if (item.isPending || me.isPending) return <Skeleton h={320} />;
   if (!item.data || !me.data) return <Title order={1}>Document not found</Title>;
-  const editable = canEdit(item.data);
-  // A share changed while the document is open: the item's role (and with it the editor) follows.
+  const { abilities } = item.data;
+  // A share changed while the document is open: the item's abilities (and with them the editor) follow.
   const accessChanged = (readOnly: boolean) => {
     void item.refetch();
     notifications.show({ message: readOnly ? 'Your access to this document changed: you can now only read it.' : 'Your access to this document changed: you can now edit it.' });
@@ -42,9 +41,9 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         <Title order={1} style={{ overflowWrap: 'anywhere' }}>
           {item.data.name}
         </Title>
-        <DocumentMenu documentId={documentId} canRename={editable} onRename={() => setRenaming(true)} />
+        <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} />
       </Group>
-      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} can={{ edit: editable, comment: item.data.role !== 'viewer', manage: item.data.role === 'manager' }} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} onAccessChange={accessChanged} />
+      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} abilities={abilities} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} onAccessChange={accessChanged} />
       {renaming && (
         <NameDialog title="Rename document" label="Document name" submitLabel="Rename" initial={item.data.name} onClose={() => setRenaming(false)} onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })} />
       )}

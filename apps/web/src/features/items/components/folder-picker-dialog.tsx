@@ -5,7 +5,6 @@ import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { useAncestors, useChildren, useItem, useItemMutations } from '../api/use-items.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
-import { canEdit } from './item-actions.tsx';
 
 /**
  * "Move to…" / "Copy to…": browse the folders (from My files or the Workspace root) and pick
@@ -82,7 +81,7 @@ export function FolderPickerDialog({ workspace, items, mode, onClose }: { worksp
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void submit()} loading={busy} disabled={!canEdit(folder.data) || (mode === 'move' && items.every((i) => i.parentId === folderId))}>
+          <Button onClick={() => void submit()} loading={busy} disabled={!folder.data?.abilities.createInside || (mode === 'move' && items.every((i) => i.parentId === folderId))}>
             {verb} here
           </Button>
         </Group>

@@ -12,7 +12,6 @@ import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-fi
 import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';
 import { folderTitle, useItemLinks } from '../hooks/use-item-links.ts';
 import { useViewMode } from '../hooks/use-view-mode.ts';
-import { canEdit } from './item-actions.tsx';
 import { ViewSwitch } from './view-switch.tsx';
 import { ITEM_DRAG_TYPE, ItemTable } from './item-table.tsx';
 import { NameDialog } from './name-dialog.tsx';
@@ -37,7 +36,8 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
   const folderInput = useRef<HTMLInputElement>(null);
   const importInput = useRef<HTMLInputElement>(null);
   const importDocuments = useImportDocuments(ws);
-  const editable = canEdit(folder.data);
+  // Things can be made, uploaded and dropped here.
+  const editable = !!folder.data?.abilities.createInside;
   const [view, setView] = useViewMode();
 
   /** Files dropped from the computer upload into `target`; items dragged from the list move there. */
@@ -105,7 +105,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
               size="sm"
               underline="hover"
               onDragOver={(e) => {
-                if (isItemDrag(e) && canEdit(a)) e.preventDefault();
+                if (isItemDrag(e) && a.abilities.createInside) e.preventDefault();
               }}
               onDrop={(e) => {
                 e.preventDefault();

@@ -5,8 +5,6 @@ import type { TItem } from '@cabinet/contracts';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useItemMutations } from '../api/use-items.ts';
 
-export const canEdit = (item: TItem | undefined) => item?.role === 'editor' || item?.role === 'manager';
-
 /** The address of an item's bytes: a file's (shown when safe, else downloaded), a folder's as a zip. */
 export const contentUrl = (item: TItem, download = false) => `/api/v1/items/${item.id}/content${download ? '?download=1' : ''}`;
 
@@ -30,7 +28,7 @@ export function useTrashWithUndo(ws: string) {
 
 export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions';
 
-/** The menu of one item: open, download, details, versions, star, rename, move, copy, trash — each offered only when the caller's role allows it. */
+/** The menu of one item: open, download, details, versions, star, rename, move, copy, trash — each offered only when the item's abilities allow it. */
 export function ItemActions(props: {
   item: TItem;
   ws: string;
@@ -44,7 +42,6 @@ export function ItemActions(props: {
 }) {
   const { item, ws, starred, onDialog } = props;
   const m = useItemMutations(ws);
-  const editable = canEdit(item);
   return (
     <Menu position="bottom-end" withinPortal {...(props.opened !== undefined ? { opened: props.opened, onChange: props.onChange } : {})}>
       <Menu.Target>
@@ -56,9 +53,11 @@ export function ItemActions(props: {
         <Menu.Item leftSection={<IconExternalLink aria-hidden size={16} />} onClick={() => props.onOpen(item)}>
           Open
         </Menu.Item>
-        <Menu.Item component="a" href={contentUrl(item, true)} leftSection={item.kind === 'folder' ? <IconFileZip aria-hidden size={16} /> : <IconDownload aria-hidden size={16} />}>
-          {item.kind === 'folder' ? 'Download as zip' : 'Download'}
-        </Menu.Item>
+        {item.abilities.download && (
+          <Menu.Item component="a" href={contentUrl(item, true)} leftSection={item.kind === 'folder' ? <IconFileZip aria-hidden size={16} /> : <IconDownload aria-hidden size={16} />}>
+            {item.kind === 'folder' ? 'Download as zip' : 'Download'}
+          </Menu.Item>
+        )}
         <Menu.Item leftSection={<IconInfoCircle aria-hidden size={16} />} onClick={() => onDialog('details', item)}>
           Details
         </Menu.Item>
@@ -73,7 +72,7 @@ export function ItemActions(props: {
         <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={() => onDialog('copy', item)}>
           Copy to…
         </Menu.Item>
-        {editable && (
+        {item.abilities.edit && (
           <>
             <Menu.Item leftSection={<IconPencil aria-hidden size={16} />} onClick={() => onDialog('rename', item)}>
               Rename
@@ -81,6 +80,10 @@ export function ItemActions(props: {
             <Menu.Item leftSection={<IconFolderShare aria-hidden size={16} />} onClick={() => onDialog('move', item)}>
               Move to…
             </Menu.Item>
+          </>
+        )}
+        {item.abilities.trash && (
+          <>
             <Menu.Divider />
             <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => props.onTrash(item)}>
               Move to trash

@@ -9,7 +9,7 @@ import { useItemMutations } from '../api/use-items.ts';
 import { useSelection } from '../hooks/use-selection.ts';
 import { DetailsDrawer } from './details-drawer.tsx';
 import { FolderPickerDialog } from './folder-picker-dialog.tsx';
-import { canEdit, contentUrl, ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
+import { contentUrl, ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
 import { VersionsDrawer } from './versions-drawer.tsx';
 import { ItemIcon, ItemName, itemSize } from './item-name.tsx';
 import { NameDialog } from './name-dialog.tsx';
@@ -84,11 +84,11 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     requestAnimationFrame(() => tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`)?.focus());
   };
   /**
-   * Trashes items (those the person may change) and keeps the keyboard where it was: on the row
+   * Trashes items (those the person may trash) and keeps the keyboard where it was: on the row
    * after them, else the one before, else — the list gone — on the view's heading; never the page.
    */
   const trashItems = (targets: TItem[]) => {
-    const gone = new Set(targets.filter(canEdit).map((i) => i.id));
+    const gone = new Set(targets.filter((i) => i.abilities.trash).map((i) => i.id));
     if (!gone.size) return;
     const indexes = items.flatMap((i, k) => (gone.has(i.id) ? [k] : []));
     const after = items.slice(indexes.at(-1)! + 1).find((i) => !gone.has(i.id));
@@ -138,7 +138,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     else if (e.key === 'a' && (e.ctrlKey || e.metaKey)) selection.selectAll();
     else if (e.key === 'Escape') selection.clear();
     else if (e.key === 'Enter' && item) open(item);
-    else if (e.key === 'F2' && item && canEdit(item)) showDialog('rename', item);
+    else if (e.key === 'F2' && item?.abilities.edit) showDialog('rename', item);
     else if ((e.key === 'Delete' || e.key === 'Backspace') && (chosen.length || item)) trashItems(chosen.length ? chosen : [item!]);
     else return;
     e.preventDefault();
@@ -151,7 +151,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
 
   /** What a row and a card share: focus, selection, opening, the context menu, dragging and dropping. */
   const itemProps = (item: TItem, index: number) => {
-    const droppable = item.kind === 'folder' && canEdit(item) && !!onDropOnFolder;
+    const droppable = item.kind === 'folder' && item.abilities.createInside && !!onDropOnFolder;
     const isSelected = selection.selected.has(item.id);
     return {
       'data-row': index,
@@ -172,9 +172,9 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
         if (!isSelected) selection.select(item.id);
         setMenuFor(item.id);
       },
-      draggable: canEdit(item),
+      draggable: item.abilities.edit,
       onDragStart: (e: DragEvent) => {
-        const ids = isSelected ? chosen.filter(canEdit).map((i) => i.id) : [item.id];
+        const ids = isSelected ? chosen.filter((i) => i.abilities.edit).map((i) => i.id) : [item.id];
         e.dataTransfer.setData(ITEM_DRAG_TYPE, JSON.stringify(ids));
         e.dataTransfer.effectAllowed = 'move';
       },
@@ -223,15 +223,17 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
               {chosen.length} selected
             </Text>
             <Group gap="xs">
-              <Button size="compact-sm" variant="light" component="a" href={`/api/v1/workspaces/${ws}/zip?ids=${chosen.map((i) => i.id).join(',')}`} leftSection={<IconDownload aria-hidden size={16} />}>
-                Download
-              </Button>
-              {chosen.every(canEdit) && (
+              {chosen.every((i) => i.abilities.download) && (
+                <Button size="compact-sm" variant="light" component="a" href={`/api/v1/workspaces/${ws}/zip?ids=${chosen.map((i) => i.id).join(',')}`} leftSection={<IconDownload aria-hidden size={16} />}>
+                  Download
+                </Button>
+              )}
+              {chosen.every((i) => i.abilities.edit) && (
                 <Button size="compact-sm" variant="light" leftSection={<IconFolderShare aria-hidden size={16} />} onClick={() => setDialog({ kind: 'move', items: chosen })}>
                   Move to…
                 </Button>
               )}
-              {chosen.every(canEdit) && (
+              {chosen.every((i) => i.abilities.trash) && (
                 <Button
                   size="compact-sm"
                   variant="light"

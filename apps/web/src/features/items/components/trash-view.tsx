@@ -21,6 +21,8 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
   const [confirm, setConfirm] = useState<{ all: true } | { item: TItem }>();
   const heading = useRef<HTMLHeadingElement>(null);
   const items = trash.data ?? [];
+  // Emptying the trash deletes what the person may delete forever; the rest stays for its managers.
+  const deletable = items.filter((i) => i.abilities.deleteForever);
   const failed = (error: Error) => notifications.show({ color: 'red', message: error.message });
   // The row's button is gone with it: the keyboard goes to the heading, not the page.
   const done = () => {
@@ -31,7 +33,7 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={1} fz="h2" ref={heading} tabIndex={-1}>Trash</Title>
-        <Button variant="light" color="red" disabled={items.length === 0} onClick={() => setConfirm({ all: true })}>Empty trash</Button>
+        <Button variant="light" color="red" disabled={deletable.length === 0} onClick={() => setConfirm({ all: true })}>Empty trash</Button>
       </Group>
       <Text size="sm" c="dimmed">Items you moved to the trash, or own. Restore them, or delete them forever.</Text>
       {trash.isPending ? (
@@ -56,6 +58,7 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
                 <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{formatRelative(item.updatedAt)}</Text></Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end" wrap="nowrap">
+                    {item.abilities.restore && (
                     <Button
                       size="compact-sm"
                       variant="light"
@@ -72,7 +75,8 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
                     >
                       Restore
                     </Button>
-                    {item.role === 'manager' && (
+                    )}
+                    {item.abilities.deleteForever && (
                       <Button size="compact-sm" variant="subtle" color="red" aria-label={`Delete ${item.name} forever`} onClick={() => setConfirm({ item })}>
                         Delete forever
                       </Button>
@@ -104,13 +108,13 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
           onConfirm={() => m.emptyTrash.mutate(undefined, { onSuccess: done, onError: failed })}
         >
           <Text size="sm">
-            {items.length === 1 ? 'This item' : `These ${items.length} items`} will be deleted forever{items.some((i) => i.kind === 'folder') ? ', folders with everything in them' : ''}. This cannot be undone.
+            {deletable.length === 1 ? 'This item' : `These ${deletable.length} items`} will be deleted forever{deletable.some((i) => i.kind === 'folder') ? ', folders with everything in them' : ''}. This cannot be undone.
           </Text>
           <List size="sm" aria-label="Items to delete forever">
-            {items.slice(0, NAMED).map((item) => (
+            {deletable.slice(0, NAMED).map((item) => (
               <List.Item key={item.id}>{item.name}</List.Item>
             ))}
-            {items.length > NAMED && <List.Item>and {items.length - NAMED} more</List.Item>}
+            {deletable.length > NAMED && <List.Item>and {deletable.length - NAMED} more</List.Item>}
           </List>
         </ConfirmDialog>
       )}

@@ -6,7 +6,6 @@ import { api } from '../../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
-import { canEdit } from './item-actions.tsx';
 
 /** A file's versions, newest first: download any of them, or upload a new one. */
 export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => void }) {
@@ -15,7 +14,7 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
   return (
     <Drawer opened onClose={onClose} position="right" title={<Text fw={600} truncate="end">Versions of {item.name}</Text>}>
       <Stack>
-        {canEdit(item) && (
+        {item.abilities.edit && (
           <FileButton onChange={(file) => file && uploader.addVersion(item, file)}>
             {(props) => (
               <Button {...props} variant="light" leftSection={<IconUpload aria-hidden size={16} />}>
