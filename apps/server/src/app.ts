@@ -1,4 +1,4 @@
-import { uuidv7 } from '@cabinet/contracts';
+import { allRoutes, uuidv7 } from '@cabinet/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { hmac } from './lib/crypto.ts';
-import { openApiTransform } from './infra/http/route.ts';
+import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
 import { compressJson } from './infra/web/compress.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
@@ -151,6 +151,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const collab = attachCollab(app, ctx, socketActor, hub);
   await app.register(
     async (api) => {
+      holdToDeclarations(api, allRoutes());
       api.addHook('onRequest', authenticate);
       api.addHook('onSend', compressJson);
       await configRoutes(api, ctx);

@@ -65,6 +65,23 @@ export function route<R extends RouteDeclaration>(app: FastifyInstance, declarat
 }
 
 /**
+ * Holds a scope to its declarations: registering a route without one throws, and the server is not
+ * ready while a declared route is not registered. So the contracts and the server cannot drift apart.
+ */
+export function holdToDeclarations(scope: FastifyInstance, declarations: readonly RouteDeclaration[]): void {
+  const registered = new Set<RouteDeclaration>();
+  scope.addHook('onRoute', (options) => {
+    const declaration = options.config?.route;
+    if (!declaration) throw new Error(`${String(options.method)} ${options.url} has no declaration: declare it in packages/contracts/src/routes and register it with route().`);
+    registered.add(declaration);
+  });
+  scope.addHook('onReady', async () => {
+    const missing = declarations.filter((declaration) => !registered.has(declaration));
+    if (missing.length) throw new Error(`Declared but not registered: ${missing.map((d) => `${d.method} ${d.path}`).join(', ')}.`);
+  });
+}
+
+/**
  * @fastify/swagger's transform: only public declarations are described, each with its success
  * answer and every error it may give (the §8 envelope, the codes named for each status).
  */

@@ -1,13 +1,13 @@
-import type { TMe, TPublicConfig } from '@cabinet/contracts';
+import { configApi, meApi } from '@cabinet/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/api-client.ts';
 
 export const meKey = ['me'] as const;
 
 export function useMe() {
-  return useQuery({ queryKey: meKey, queryFn: () => api<TMe>('GET', '/me') });
+  return useQuery({ queryKey: meKey, queryFn: () => call(meApi.get) });
 }
 
 export function usePublicConfig() {
-  return useQuery({ queryKey: ['config'], queryFn: () => api<TPublicConfig>('GET', '/config'), staleTime: Infinity });
+  return useQuery({ queryKey: ['config'], queryFn: () => call(configApi.get), staleTime: Infinity });
 }

@@ -1,8 +1,6 @@
-import type { TItem, TRestoreResult } from '@cabinet/contracts';
+import { itemsApi } from '@cabinet/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
-
-type Page = { items: TItem[]; nextCursor: string | null };
+import { call } from '../../../lib/api-client.ts';
 
 export const itemKeys = {
   item: (id: string) => ['item', id] as const,
@@ -14,11 +12,11 @@ export const itemKeys = {
 };
 
 export function useItem(id: string | undefined) {
-  return useQuery({ queryKey: itemKeys.item(id ?? ''), queryFn: () => api<TItem>('GET', `/items/${id}`), enabled: !!id });
+  return useQuery({ queryKey: itemKeys.item(id ?? ''), queryFn: () => call(itemsApi.get, { params: { id: id! } }), enabled: !!id });
 }
 
 export function useAncestors(id: string | undefined) {
-  return useQuery({ queryKey: itemKeys.ancestors(id ?? ''), queryFn: async () => (await api<Page>('GET', `/items/${id}/ancestors`)).items, enabled: !!id });
+  return useQuery({ queryKey: itemKeys.ancestors(id ?? ''), queryFn: async () => (await call(itemsApi.ancestors, { params: { id: id! } })).items, enabled: !!id });
 }
 
 const PAGE = 200;
@@ -29,22 +27,22 @@ export function useChildren(ws: string, folderId: string | undefined) {
     queryKey: itemKeys.children(ws, folderId ?? ''),
     enabled: !!folderId,
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => api<Page>('GET', `/workspaces/${ws}/items/${folderId}/children?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    queryFn: ({ pageParam }) => call(itemsApi.children, { params: { ws, id: folderId! }, query: { limit: PAGE, cursor: pageParam ?? undefined } }),
     getNextPageParam: (last) => last.nextCursor,
   });
   return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
 }
 
 export function useStarred(ws: string) {
-  return useQuery({ queryKey: itemKeys.starred(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/starred`)).items });
+  return useQuery({ queryKey: itemKeys.starred(ws), queryFn: async () => (await call(itemsApi.starred, { params: { ws } })).items });
 }
 
 export function useRecent(ws: string) {
-  return useQuery({ queryKey: itemKeys.recent(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/recent`)).items });
+  return useQuery({ queryKey: itemKeys.recent(ws), queryFn: async () => (await call(itemsApi.recent, { params: { ws } })).items });
 }
 
 export function useTrash(ws: string) {
-  return useQuery({ queryKey: itemKeys.trash(ws), queryFn: async () => (await api<Page>('GET', `/workspaces/${ws}/trash?limit=1000`)).items });
+  return useQuery({ queryKey: itemKeys.trash(ws), queryFn: async () => (await call(itemsApi.trashList, { params: { ws }, query: { limit: 1000 } })).items });
 }
 
 /** Writes that change listings: each refreshes the folders and the trash it touched. */
@@ -56,15 +54,15 @@ export function useItemMutations(ws: string) {
     );
   const options = { onSuccess: refresh };
   return {
-    createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'folder', ...v }), ...options }),
-    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'document', ...v }), ...options }),
-    rename: useMutation({ mutationFn: (v: { id: string; name: string }) => api<TItem>('PATCH', `/items/${v.id}`, { name: v.name }), ...options }),
-    trash: useMutation({ mutationFn: (id: string) => api<TItem>('POST', `/items/${id}/trash`), ...options }),
-    restore: useMutation({ mutationFn: (id: string) => api<TRestoreResult>('POST', `/items/${id}/restore`), ...options }),
-    purge: useMutation({ mutationFn: (id: string) => api<void>('DELETE', `/items/${id}`), ...options }),
-    move: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('PATCH', `/items/${v.id}`, { parentId: v.parentId }), ...options }),
-    copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('POST', `/items/${v.id}/copy`, { parentId: v.parentId }), ...options }),
-    star: useMutation({ mutationFn: (v: { id: string; starred: boolean }) => api<void>(v.starred ? 'PUT' : 'DELETE', `/items/${v.id}/star`), ...options }),
-    emptyTrash: useMutation({ mutationFn: () => api<{ deleted: number }>('POST', `/workspaces/${ws}/trash/empty`), ...options }),
+    createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'folder', ...v } }), ...options }),
+    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'document', ...v } }), ...options }),
+    rename: useMutation({ mutationFn: (v: { id: string; name: string }) => call(itemsApi.update, { params: { id: v.id }, body: { name: v.name } }), ...options }),
+    trash: useMutation({ mutationFn: (id: string) => call(itemsApi.trash, { params: { id } }), ...options }),
+    restore: useMutation({ mutationFn: (id: string) => call(itemsApi.restore, { params: { id } }), ...options }),
+    purge: useMutation({ mutationFn: (id: string) => call(itemsApi.purge, { params: { id } }), ...options }),
+    move: useMutation({ mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.update, { params: { id: v.id }, body: { parentId: v.parentId } }), ...options }),
+    copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.copy, { params: { id: v.id }, body: { parentId: v.parentId } }), ...options }),
+    star: useMutation({ mutationFn: (v: { id: string; starred: boolean }) => call(v.starred ? itemsApi.star : itemsApi.unstar, { params: { id: v.id } }), ...options }),
+    emptyTrash: useMutation({ mutationFn: () => call(itemsApi.emptyTrash, { params: { ws } }), ...options }),
   };
 }

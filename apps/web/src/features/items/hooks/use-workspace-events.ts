@@ -1,4 +1,4 @@
-import type { TItemEvent } from '@cabinet/contracts';
+import { eventsApi, urlOf, type TItemEvent } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { itemKeys } from '../api/use-items.ts';
@@ -12,7 +12,7 @@ export function useWorkspaceEvents(workspaceId: string | undefined) {
   const client = useQueryClient();
   useEffect(() => {
     if (!workspaceId) return;
-    const source = new EventSource(`/api/v1/workspaces/${workspaceId}/events`);
+    const source = new EventSource(urlOf(eventsApi.stream, { ws: workspaceId }));
     source.addEventListener('item', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as TItemEvent;
       if (event.type === 'comments.changed') return void client.invalidateQueries({ queryKey: ['comments', event.itemId] });

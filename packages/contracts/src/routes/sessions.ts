@@ -1,48 +1,6 @@
 import { defineRoute } from './define-route.ts';
 
-/** The installation, the caller, their sessions and API tokens, signing out. */
-export const configApi = {
-  get: defineRoute({
-    method: 'GET',
-    path: '/config',
-    tag: 'config',
-    summary: 'What the browser needs to know of the installation',
-    auth: 'none',
-    public: true,
-    responses: { 200: 'ZPublicConfig' },
-    errors: [],
-  }),
-  openApi: defineRoute({ method: 'GET', path: '/openapi.json', tag: 'config', summary: 'This API described in OpenAPI 3.1', auth: 'none', public: false, errors: [] }),
-};
-
-export const meApi = {
-  get: defineRoute({ method: 'GET', path: '/me', tag: 'account', summary: 'Who is calling', auth: 'read', public: true, responses: { 200: 'ZMe' }, errors: [] }),
-  update: defineRoute({
-    method: 'PATCH',
-    path: '/me',
-    tag: 'account',
-    summary: 'Change your display name',
-    auth: 'write',
-    public: true,
-    body: 'ZUpdateMeRequest',
-    responses: { 200: 'ZUser' },
-    errors: [],
-  }),
-};
-
-export const authApi = {
-  signOut: defineRoute({
-    method: 'POST',
-    path: '/auth/signout',
-    tag: 'auth',
-    summary: 'Sign out of this browser session',
-    auth: 'write',
-    public: true,
-    responses: { 200: 'ZSignOutResult' },
-    errors: [],
-  }),
-};
-
+/** The caller's sessions and API tokens (the account page). */
 export const sessionsApi = {
   list: defineRoute({ method: 'GET', path: '/sessions', tag: 'sessions', summary: 'List your active sessions', auth: 'read', public: true, responses: { 200: 'ZSessionList' }, errors: [] }),
   end: defineRoute({
