@@ -1,4 +1,4 @@
-import { CSRF_COOKIE, CSRF_HEADER, urlOf, type CallInput, type ErrorCode, type ResponseOf, type RouteDeclaration, type TErrorEnvelope } from '@cabinet/contracts';
+import { CSRF_COOKIE, CSRF_HEADER, urlOf, type AllOptional, type CallInput, type ErrorCode, type ResponseOf, type RouteDeclaration, type TErrorEnvelope } from '@cabinet/contracts';
 
 /** A failed call, carrying the stable code of the error catalogue; the app branches on `code` only. */
 export class ApiError extends Error {
@@ -44,7 +44,7 @@ function failure(status: number, payload: unknown): ApiError {
 const unreachable = () => new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
 
 /** The input a route takes; routes whose input is all optional can be called without one. */
-type Input<R> = {} extends CallInput<R> ? [input?: CallInput<R>] : [input: CallInput<R>];
+type Input<R> = AllOptional<CallInput<R>> extends true ? [input?: CallInput<R>] : [input: CallInput<R>];
 
 /**
  * Calls a declared route: JSON over `/api/v1` with the session cookie and, on state changes, the

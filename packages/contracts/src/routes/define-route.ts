@@ -72,7 +72,9 @@ export function successStatus(route: RouteDeclaration): number {
   return declared ?? 200;
 }
 
-type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : {} extends T ? { [P in K]?: T } : { [P in K]: T };
+/** True when every field of T is optional. */
+export type AllOptional<T> = Record<never, never> extends T ? true : false;
+type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : AllOptional<T> extends true ? { [P in K]?: T } : { [P in K]: T };
 /** What a caller gives: `params`, `query` and `body` as the route declares them (required when they must be). */
 export type CallInput<R> = Part<'params', ParamsIn<R>> & Part<'query', QueryIn<R>> & Part<'body', BodyIn<R>>;
 
