@@ -41,9 +41,9 @@ export interface RouteDeclaration {
   responses?: Readonly<Record<number, SchemaName | null>>;
   produces?: RouteProduces;
   /**
-   * The codes of the §8 catalogue this route answers for its own reasons. Those every route may
-   * answer — authentication, CSRF and scope, invalid input, an unavailable database, internal —
-   * are added by `errorsOf`.
+   * The codes of the §8 catalogue this route answers for its own reasons. Those that follow from
+   * the rest of the declaration — authentication, CSRF and scope, invalid input, a body that is not
+   * JSON, an unavailable database, internal — are added by `errorsOf`.
    */
   errors: readonly ErrorCode[];
 }
@@ -87,6 +87,8 @@ export function errorsOf(route: RouteDeclaration): ErrorCode[] {
   // Refused scope of a read-only token, or a state change without its CSRF header or from another origin.
   if (route.auth === 'write' || route.method !== 'GET') codes.add('forbidden');
   if (route.params || route.query || route.body) codes.add('invalid_input');
+  // A JSON body sent as anything else.
+  if (route.body && route.body !== 'file') codes.add('unsupported_media_type');
   for (const code of route.errors) codes.add(code);
   for (const code of ALWAYS) codes.add(code);
   return [...codes];

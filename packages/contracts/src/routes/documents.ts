@@ -12,7 +12,7 @@ export const documentsApi = {
     params: 'ZIdParams',
     query: 'ZExportQuery',
     produces: 'file',
-    errors: ['not_found', 'unsupported_media_type'],
+    errors: ['not_found', 'unsupported_media_type', 'rate_limited'],
   }),
   import: defineRoute({
     method: 'POST',
@@ -25,7 +25,7 @@ export const documentsApi = {
     query: 'ZImportQuery',
     body: 'file',
     responses: { 201: 'ZItem' },
-    errors: ['not_found', 'name_conflict', 'file_too_large', 'unsupported_media_type'],
+    errors: ['not_found', 'name_conflict', 'file_too_large', 'unsupported_media_type', 'rate_limited'],
   }),
   revisions: defineRoute({
     method: 'GET',

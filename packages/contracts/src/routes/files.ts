@@ -23,7 +23,7 @@ export const filesApi = {
     params: 'ZIdParams',
     body: 'ZStartVersionRequest',
     responses: { 201: 'ZStartedUpload' },
-    errors: ['not_found', 'file_too_large', 'quota_exceeded', 'storage_unavailable'],
+    errors: ['not_found', 'file_too_large', 'quota_exceeded', 'rate_limited', 'storage_unavailable'],
   }),
   content: defineRoute({
     method: 'GET',

@@ -12,7 +12,7 @@ export const uploadsApi = {
     params: 'ZWorkspaceParams',
     body: 'ZStartUploadRequest',
     responses: { 201: 'ZStartedUpload' },
-    errors: ['not_found', 'name_conflict', 'file_too_large', 'quota_exceeded', 'storage_unavailable'],
+    errors: ['not_found', 'name_conflict', 'file_too_large', 'quota_exceeded', 'rate_limited', 'storage_unavailable'],
   }),
   startMany: defineRoute({
     method: 'POST',
@@ -24,7 +24,7 @@ export const uploadsApi = {
     params: 'ZWorkspaceParams',
     body: 'ZStartUploadsRequest',
     responses: { 200: 'ZStartUploadsResponse' },
-    errors: ['not_found', 'storage_unavailable'],
+    errors: ['not_found', 'rate_limited', 'storage_unavailable'],
   }),
   unfinished: defineRoute({
     method: 'GET',

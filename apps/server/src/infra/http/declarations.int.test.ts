@@ -24,6 +24,6 @@ describe('the API and its declarations', () => {
       .map((route) => `${route.method} ${openApiPath(route.path)}`);
     expect(described.sort()).toEqual(declared.sort());
     const rename = doc.paths[openApiPath('/items/:id')]!.patch!;
-    expect(Object.keys(rename.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '412', '500', '503']);
+    expect(Object.keys(rename.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '412', '415', '500', '503']);
   });
 });
