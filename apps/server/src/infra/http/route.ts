@@ -13,7 +13,7 @@ import {
 } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -88,9 +88,14 @@ export function holdToDeclarations(scope: FastifyInstance, declarations: readonl
 export const openApiTransform: typeof jsonSchemaTransform = (input) => {
   const declaration = (input.route.config as { route?: RouteDeclaration } | undefined)?.route;
   if (!declaration?.public) return { schema: { hide: true }, url: input.url };
+  const described = jsonSchemaTransform(input);
   const byStatus = new Map<number, string[]>();
   for (const code of errorsOf(declaration)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  const errors = Object.fromEntries([...byStatus].map(([status, codes]) => [status, ZErrorEnvelope.describe(`Error: ${codes.join(', ')}`)]));
-  const response = { ...(input.schema.response as object | undefined), ...errors };
-  return jsonSchemaTransform({ ...input, schema: { ...input.schema, response } });
+  // The envelope is converted once and shared: converting it per route and status made the first document slow.
+  const errors = Object.fromEntries([...byStatus].map(([status, codes]) => [status, { ...errorEnvelopeJson(), description: `Error: ${codes.join(', ')}` }]));
+  const schema = described.schema as { response?: Record<string, unknown> };
+  return { ...described, schema: { ...schema, response: { ...schema.response, ...errors } } };
 };
+
+let envelopeJson: Record<string, unknown> | undefined;
+const errorEnvelopeJson = () => (envelopeJson ??= z.toJSONSchema(ZErrorEnvelope, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>);
