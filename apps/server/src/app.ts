@@ -1,14 +1,15 @@
-import { uuidv7 } from '@cabinet/contracts';
+import { allRoutes, uuidv7 } from '@cabinet/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { idpPlugin } from '@cabinet/idp';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { hmac } from './lib/crypto.ts';
+import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
 import { compressJson } from './infra/web/compress.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
@@ -90,8 +91,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    // Only the public API is described: sign-in, the embedded provider, storage and health are not part of it.
-    transform: (route) => (route.url.startsWith(`${API_PREFIX}/`) ? jsonSchemaTransform(route) : { schema: { hide: true }, url: route.url }),
+    // Only the public API is described, from the route declarations; sign-in, the embedded provider, storage and health are not part of it.
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',
@@ -150,9 +151,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const collab = attachCollab(app, ctx, socketActor, hub);
   await app.register(
     async (api) => {
+      holdToDeclarations(api, allRoutes());
       api.addHook('onRequest', authenticate);
       api.addHook('onSend', compressJson);
-      api.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
       await configRoutes(api, ctx);
       await authApiRoutes(api, ctx);
       await meRoutes(api, ctx);

@@ -89,3 +89,7 @@ export const ZWorkspaceRef = z.union([ZId, ZWorkspaceSlug], { error: 'Give a wor
 export const ZWorkspaceParams = z.object({ ws: ZWorkspaceRef });
 
 export const ZIdParams = z.object({ id: ZId });
+/** `If-Match`: the version a change was made against, to refuse it when stale (other headers pass). */
+export const ZIfMatchHeaders = z.looseObject({ 'if-match': z.string().optional() });
+/** A folder of a workspace in a path. */
+export const ZFolderParams = ZWorkspaceParams.extend({ id: ZId });

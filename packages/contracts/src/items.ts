@@ -131,3 +131,5 @@ export const ZCopyItemRequest = z.object({ parentId: ZId, name: ZItemName.option
 export type TCopyItemRequest = z.input<typeof ZCopyItemRequest>;
 
 export const ZItemList = z.object({ items: z.array(ZItem) });
+
+export const ZEmptyTrashResult = z.object({ deleted: z.number().int() });

@@ -13,3 +13,6 @@ export const ZSession = z.object({
 export type TSession = z.infer<typeof ZSession>;
 export const ZSessionList = z.object({ items: z.array(ZSession), nextCursor: z.string().nullable() });
 export const ZRevokeOthersResult = z.object({ revoked: z.number().int() });
+
+/** Where to send the browser after signing out, to end the identity provider's session too. */
+export const ZSignOutResult = z.object({ redirectUrl: z.string() });

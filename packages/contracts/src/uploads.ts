@@ -80,6 +80,8 @@ export type TStartedUpload = z.infer<typeof ZStartedUpload>;
 export const ZCompleteUploadRequest = z.object({
   /** The SHA-256 the browser computed while reading the file; checked against the stored bytes. */
   sha256: ZSha256.optional(),
+  /** What to do when a sibling took the name meanwhile. */
+  onConflict: ZOnConflict.optional(),
 });
 
 export const ZCompleteUploadResponse = z.object({ upload: ZUpload, item: ZItem });
@@ -98,6 +100,13 @@ export const ZFileVersion = z.object({
 });
 export type TFileVersion = z.infer<typeof ZFileVersion>;
 export type TCompleteUploadResult = z.infer<typeof ZCompleteUploadResponse>;
+export const ZFileVersionList = z.object({ items: z.array(ZFileVersion) });
+export const ZUploadList = z.object({ items: z.array(ZUpload) });
+
+/** `GET /items/:id/content`: a version other than the current one, and `download=1` for an attachment. */
+export const ZContentQuery = z.object({ version: z.uuid().optional(), download: z.enum(['0', '1']).optional() });
+/** `GET /workspaces/:ws/zip?ids=a,b,c`: the items to put in one zip. */
+export const ZZipQuery = z.object({ ids: z.string().transform((s) => s.split(',')).pipe(z.array(z.uuid()).min(1).max(1000)) });
 
 /**
  * Many uploads in one call, for many small files (a folder of them): each entry starts or
@@ -114,7 +123,7 @@ export const ZStartUploadsResponse = z.object({ results: z.array(z.union([z.obje
 export type TStartUploadsResponse = z.infer<typeof ZStartUploadsResponse>;
 
 export const ZCompleteUploadsRequest = z.object({
-  uploads: z.array(ZCompleteUploadRequest.extend({ id: ZId, onConflict: ZOnConflict.optional() })).min(1).max(UPLOAD_BATCH_MAX),
+  uploads: z.array(ZCompleteUploadRequest.extend({ id: ZId })).min(1).max(UPLOAD_BATCH_MAX),
 });
 export type TCompleteUploadsRequest = z.input<typeof ZCompleteUploadsRequest>;
 export const ZCompleteUploadsResponse = z.object({ results: z.array(z.union([ZCompleteUploadResponse, z.object({ error: ZEntryError })])) });

@@ -9,10 +9,11 @@ import StarterKit from '@tiptap/starter-kit';
 /** The Yjs fragment the editor binds to: the document's content lives under this name. */
 export const DOCUMENT_FRAGMENT = 'default';
 
-/** Where a Cabinet item a document shows or links to (a picture, an attached file) is read: access checked, then a signed redirect. */
-export const attachmentPath = (itemId: string) => `/api/v1/items/${itemId}/content`;
-
-/** The item a document's address names, when it is one of Cabinet's attachment paths (with or without a query). */
+/**
+ * The item a document's address names, when it is one of Cabinet's attachment paths (with or without
+ * a query): a picture or an attached file, read through `GET /items/:id/content` (access checked, then
+ * a signed redirect). The browser writes these addresses with the route's `urlOf`.
+ */
 export function attachmentId(url: string): string | undefined {
   return /^\/api\/v1\/items\/([0-9a-f-]{36})\/content(\?.*)?$/.exec(url)?.[1];
 }

@@ -1,4 +1,4 @@
-import { CLIENT_ID_HEADER, CSRF_COOKIE, CSRF_HEADER, type ErrorCode, type TErrorEnvelope } from '@cabinet/contracts';
+import { CLIENT_ID_HEADER, CSRF_COOKIE, CSRF_HEADER, urlOf, type AllOptional, type CallInput, type ErrorCode, type ResponseOf, type RouteDeclaration, type TErrorEnvelope } from '@cabinet/contracts';
 
 /** A failed call, carrying the stable code of the error catalogue; the app branches on `code` only. */
 export class ApiError extends Error {
@@ -46,13 +46,22 @@ function failure(status: number, payload: unknown): ApiError {
 
 const unreachable = () => new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
 
-/** JSON over `/api/v1` with the session cookie and CSRF header; 429 and 503 are retried with backoff. */
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const idempotent = method === 'GET' || method === 'HEAD';
+/** The input a route takes; routes whose input is all optional can be called without one. */
+type Input<R> = AllOptional<CallInput<R>> extends true ? [input?: CallInput<R>] : [input: CallInput<R>];
+
+/**
+ * Calls a declared route: JSON over `/api/v1` with the session cookie and, on state changes, the
+ * CSRF header; 429 and 503 are retried with backoff. Answers the route's declared response.
+ */
+export async function call<R extends RouteDeclaration>(route: R, ...[input]: Input<R>): Promise<ResponseOf<R>> {
+  const { method } = route;
+  const url = urlOf(route, input?.params, input?.query);
+  const body: unknown = input?.body;
+  const idempotent = method === 'GET';
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
-      res = await fetch(`/api/v1${path}`, {
+      res = await fetch(url, {
         method,
         credentials: 'same-origin',
         headers: {
@@ -74,18 +83,23 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
       await sleep(retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** attempt);
       continue;
     }
-    if (res.status === 204) return undefined as T;
+    if (res.status === 204) return undefined as ResponseOf<R>;
     const payload = (await res.json().catch(() => undefined)) as unknown;
-    if (res.ok) return payload as T;
+    if (res.ok) return payload as ResponseOf<R>;
     throw failure(res.status, payload);
   }
 }
 
 /**
- * POSTs a file as the request body (an import), reporting how much has gone and stopping when
- * `signal` aborts. XMLHttpRequest rather than fetch, because only it reports upload progress.
+ * Sends a file as the request body of a route that takes one (an import), reporting how much has
+ * gone and stopping when `signal` aborts. XMLHttpRequest rather than fetch, because only it reports upload progress.
  */
-export function sendFile<T>(path: string, file: Blob, o: { onProgress: (fraction: number) => void; signal: AbortSignal }): Promise<T> {
+export function sendFile<R extends RouteDeclaration & { body: 'file' }>(
+  route: R,
+  input: CallInput<R> & { body: Blob },
+  o: { onProgress: (fraction: number) => void; signal: AbortSignal },
+): Promise<ResponseOf<R>> {
+  const file: Blob = input.body;
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const stop = () => xhr.abort();
@@ -94,7 +108,7 @@ export function sendFile<T>(path: string, file: Blob, o: { onProgress: (fraction
       o.signal.removeEventListener('abort', stop);
       outcome();
     };
-    xhr.open('POST', `/api/v1${path}`);
+    xhr.open(route.method, urlOf(route, input.params, input.query));
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader(CSRF_HEADER, csrfToken());
     xhr.setRequestHeader(CLIENT_ID_HEADER, CLIENT_ID);
@@ -107,7 +121,7 @@ export function sendFile<T>(path: string, file: Blob, o: { onProgress: (fraction
       } catch {
         payload = undefined;
       }
-      settle(() => (xhr.status >= 200 && xhr.status < 300 ? resolve(payload as T) : reject(failure(xhr.status, payload))));
+      settle(() => (xhr.status >= 200 && xhr.status < 300 ? resolve(payload as ResponseOf<R>) : reject(failure(xhr.status, payload))));
     };
     xhr.onerror = () => settle(() => reject(unreachable()));
     xhr.onabort = () => settle(() => reject(new DOMException('Stopped', 'AbortError')));

@@ -5,7 +5,7 @@ export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,
-      // api() already retried what is worth retrying.
+      // call() already retried what is worth retrying.
       retry: false,
       refetchOnWindowFocus: (query) => !(query.state.error instanceof ApiError && query.state.error.status === 401),
     },

@@ -32,7 +32,7 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
     scope.put<{ Params: { uploadId: string; partNumber: string }; Querystring: Record<string, string> }>(
       `${LOCAL_PART_PATH}/:uploadId/:partNumber`,
-      { schema: { hide: true }, config: { public: true } },
+      { schema: { hide: true } },
       async (req, reply) => {
         const params = storage.signer.verify(`${LOCAL_PART_PATH}/${req.params.uploadId}/${req.params.partNumber}`, req.query);
         if (!params?.k || !params.l) throw new AppError('forbidden', 'This upload link is invalid or has expired.');
@@ -55,7 +55,6 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
     method: ['GET', 'HEAD'],
     url: LOCAL_BLOB_PATH,
     schema: { hide: true },
-    config: { public: true },
     handler: async (req, reply) => {
       const params = storage.signer.verify(LOCAL_BLOB_PATH, req.query);
       if (!params?.k) throw new AppError('forbidden', 'This download link is invalid or has expired.');

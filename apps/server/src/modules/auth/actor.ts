@@ -21,10 +21,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
   }
-  interface FastifyContextConfig {
-    /** Reachable without signing in. */
-    public?: boolean;
-  }
 }
 
 export function requireActor(req: FastifyRequest): Actor {

@@ -1,7 +1,9 @@
+import { authApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { route } from '../../infra/http/route.ts';
 import { deriveKey, decrypt, sha256 } from '../../lib/crypto.ts';
 import { clearSessionCookies, endSession, startSession } from '../sessions/sessions.service.ts';
 import { insertAuthRequest, takeAuthRequest } from './auth-requests.repo.ts';
@@ -97,31 +99,20 @@ export async function authBrowserRoutes(app: FastifyInstance, ctx: AppContext) {
 
 /** `POST /api/v1/auth/signout`: ends this session and answers where to send the browser to end the provider's. */
 export async function authApiRoutes(app: FastifyInstance, ctx: AppContext) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  r.post(
-    '/auth/signout',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign out of this browser session',
-        response: { 200: z.object({ redirectUrl: z.string() }) },
-      },
-    },
-    async (req, reply) => {
-      const actor = requireActor(req);
-      let redirectUrl = '/signin';
-      if (actor.sessionId) {
-        const session = await findSessionById(ctx.db, actor.sessionId);
-        await endSession(ctx, actor.user.id, actor.sessionId);
-        clearSessionCookies(ctx, reply);
-        const idToken = session?.id_token_sealed ? decrypt(deriveKey(ctx.env.SESSION_SECRET, 'provider-tokens'), session.id_token_sealed) : undefined;
-        try {
-          redirectUrl = (await ctx.rp.signOutUrl(idToken)) ?? redirectUrl;
-        } catch (error) {
-          req.log.warn({ err: error }, 'identity provider unreachable at sign-out');
-        }
+  route(app, authApi.signOut, async (req, reply) => {
+    const actor = requireActor(req);
+    let redirectUrl = '/signin';
+    if (actor.sessionId) {
+      const session = await findSessionById(ctx.db, actor.sessionId);
+      await endSession(ctx, actor.user.id, actor.sessionId);
+      clearSessionCookies(ctx, reply);
+      const idToken = session?.id_token_sealed ? decrypt(deriveKey(ctx.env.SESSION_SECRET, 'provider-tokens'), session.id_token_sealed) : undefined;
+      try {
+        redirectUrl = (await ctx.rp.signOutUrl(idToken)) ?? redirectUrl;
+      } catch (error) {
+        req.log.warn({ err: error }, 'identity provider unreachable at sign-out');
       }
-      return { redirectUrl };
-    },
-  );
+    }
+    return { redirectUrl };
+  });
 }

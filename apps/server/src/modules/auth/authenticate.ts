@@ -28,7 +28,7 @@ interface Caller {
 const CLIENT_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** Where a call came from, as the activity record keeps it (bounded: headers are the caller's to fill). */
-function origin(req: Caller): Pick<Actor, 'ip' | 'userAgent' | 'clientId'> {
+function whereFrom(req: Caller): Pick<Actor, 'ip' | 'userAgent' | 'clientId'> {
   const agent = req.headers['user-agent'];
   const client = req.headers[CLIENT_ID_HEADER];
   return {
@@ -41,16 +41,17 @@ function origin(req: Caller): Pick<Actor, 'ip' | 'userAgent' | 'clientId'> {
 export function authenticator(ctx: AppContext) {
   const publicOrigin = new URL(ctx.env.PUBLIC_URL).origin;
 
-  async function fromToken(req: Caller, token: string): Promise<Actor> {
+  /** `write`: the route changes something, which a token may do only with the write scope (any token may read). */
+  async function fromToken(req: Caller, token: string, write: boolean): Promise<Actor> {
     const found = await findApiTokenWithUser(ctx.db, sha256(token));
     const row = found?.token;
     if (!row || row.revoked_at || row.expires_at <= new Date()) throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
     const user = found.user;
     if (user.status !== 'active') throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
     const scopes = row.scopes as TTokenScope[];
-    if (!SAFE_METHODS.has(req.method) && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
+    if (write && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchApiToken(ctx.db, row.id);
-    return { user, via: 'token', sessionId: null, tokenId: row.id, scopes, ...origin(req) };
+    return { user, via: 'token', sessionId: null, tokenId: row.id, scopes, ...whereFrom(req) };
   }
 
   async function fromSession(req: Caller, token: string): Promise<Actor> {
@@ -71,7 +72,7 @@ export function authenticator(ctx: AppContext) {
       }
     }
     if (now - session.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchSession(ctx.db, session.id, req.ip);
-    return { user, via: 'session', sessionId: session.id, tokenId: null, scopes: ['read', 'write'], ...origin(req) };
+    return { user, via: 'session', sessionId: session.id, tokenId: null, scopes: ['read', 'write'], ...whereFrom(req) };
   }
 
   /**
@@ -80,20 +81,23 @@ export function authenticator(ctx: AppContext) {
    * alone would let any site open a socket in the visitor's name).
    */
   async function socketActor(req: Caller, token: string): Promise<Actor> {
-    if (token && token !== SESSION_TOKEN) return fromToken(req, token);
+    if (token && token !== SESSION_TOKEN) return fromToken(req, token, false);
     if (req.headers.origin !== publicOrigin) throw new AppError('forbidden', 'Connections from other sites are refused.');
     const cookie = fastifyCookie.parse(req.headers.cookie ?? '')[SESSION_COOKIE];
     if (!cookie) throw new AppError('unauthenticated');
     return fromSession(req, cookie);
   }
 
+  /** Who may call a route is its declaration's `auth` (a route without one is for signed-in callers). */
   async function authenticate(req: FastifyRequest): Promise<void> {
     req.actor = null;
+    const auth = req.routeOptions.config.route?.auth ?? 'write';
+    const open = auth === 'none';
     const authorization = req.headers.authorization;
     if (authorization) {
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
       if (!match) throw new AppError('unauthenticated', 'Use "Authorization: Bearer <api token>".');
-      req.actor = await fromToken(req, match[1]!);
+      req.actor = await fromToken(req, match[1]!, auth === 'write');
       return;
     }
     const cookie = req.cookies[SESSION_COOKIE];
@@ -102,11 +106,11 @@ export function authenticator(ctx: AppContext) {
         req.actor = await fromSession(req, cookie);
       } catch (error) {
         // A public route still answers to a caller whose cookie went stale.
-        if (!req.routeOptions.config.public) throw error;
+        if (!open) throw error;
       }
       return;
     }
-    if (!req.routeOptions.config.public) throw new AppError('unauthenticated');
+    if (!open) throw new AppError('unauthenticated');
   }
 
   return { authenticate, socketActor };

@@ -1,7 +1,7 @@
-import { ZWorkspaceParams } from '@cabinet/contracts';
+import { eventsApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
+import { route } from '../../infra/http/route.ts';
 import { requireActor } from '../auth/actor.ts';
 import { visibleItems } from '../items/items.service.ts';
 import { getWorkspace } from '../workspaces/workspaces.service.ts';
@@ -12,87 +12,78 @@ const KEEPALIVE_MS = 25_000;
 const REPLAY_LIMIT = 500;
 
 export async function eventsRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub) {
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/workspaces/:ws/events',
-    {
-      schema: {
-        tags: ['events'],
-        summary: 'Live changes in the workspace (Server-Sent Events; each `data:` is an ItemEvent)',
-        params: ZWorkspaceParams,
-      },
-    },
-    async (req, reply) => {
-      const actor = requireActor(req);
-      const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-content-type-options': 'nosniff',
-        'x-request-id': req.id,
-        // Proxies (nginx) must not hold the stream back.
-        'x-accel-buffering': 'no',
-      });
-      res.write(`retry: 3000\n: connected\n\n`);
+  route(app, eventsApi.stream, async (req, reply) => {
+    const actor = requireActor(req);
+    const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': req.id,
+      // Proxies (nginx) must not hold the stream back.
+      'x-accel-buffering': 'no',
+    });
+    res.write(`retry: 3000\n: connected\n\n`);
 
-      // Events go out in the order they happened. Those that arrive while a check runs wait and
-      // are checked together: one query for every folder and item they name, however many.
-      let pending: HubMessage[] = [];
-      // Held until what the browser missed is read, so that goes first.
-      let draining = true;
-      // Changes read from the record, which may also arrive live while it is read: sent once
-      // (the value says whether it was).
-      const replayed = new Map<number, boolean>();
-      const drain = async () => {
-        if (draining) return;
-        draining = true;
-        try {
-          while (pending.length) {
-            const messages = pending;
-            pending = [];
-            const events = messages.filter((m) => m !== 'reset');
-            const visible = events.length ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId]))]) : new Set<string>();
-            for (const message of messages) {
-              if (message === 'reset') {
-                res.write('event: reset\ndata: {}\n\n');
-                continue;
-              }
-              const { id, event } = message;
-              const sent = replayed.get(id);
-              if (sent) continue;
-              if (sent === false) replayed.set(id, true);
-              const parentIds = event.parentIds.filter((p) => visible.has(p));
-              if (parentIds.length || visible.has(event.itemId)) res.write(`id: ${id}\nevent: item\ndata: ${JSON.stringify({ ...event, parentIds })}\n\n`);
+    // Events go out in the order they happened. Those that arrive while a check runs wait and
+    // are checked together: one query for every folder and item they name, however many.
+    let pending: HubMessage[] = [];
+    // Held until what the browser missed is read, so that goes first.
+    let draining = true;
+    // Changes read from the record, which may also arrive live while it is read: sent once
+    // (the value says whether it was).
+    const replayed = new Map<number, boolean>();
+    const drain = async () => {
+      if (draining) return;
+      draining = true;
+      try {
+        while (pending.length) {
+          const messages = pending;
+          pending = [];
+          const events = messages.filter((m) => m !== 'reset');
+          const visible = events.length ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId]))]) : new Set<string>();
+          for (const message of messages) {
+            if (message === 'reset') {
+              res.write('event: reset\ndata: {}\n\n');
+              continue;
             }
+            const { id, event } = message;
+            const sent = replayed.get(id);
+            if (sent) continue;
+            if (sent === false) replayed.set(id, true);
+            const parentIds = event.parentIds.filter((p) => visible.has(p));
+            if (parentIds.length || visible.has(event.itemId)) res.write(`id: ${id}\nevent: item\ndata: ${JSON.stringify({ ...event, parentIds })}\n\n`);
           }
-        } catch {
-          // A database hiccup drops these events: the browser is told to look again.
-          res.write('event: reset\ndata: {}\n\n');
-        } finally {
-          draining = false;
         }
-      };
-      const unsubscribe = hub.subscribe(workspace.id, (message) => {
-        pending.push(message);
-        void drain();
-      });
-      // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
-      // it gets what it missed from the record, or, when that is too much, a reset.
-      const lastSeen = Number(req.headers['last-event-id']);
-      const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, REPLAY_LIMIT).catch(() => undefined) : undefined;
-      const catchUp = missed && missed.length < REPLAY_LIMIT ? missed : ['reset' as const];
-      for (const m of catchUp) if (m !== 'reset') replayed.set(m.id, false);
-      pending = [...catchUp, ...pending];
-      draining = false;
+      } catch {
+        // A database hiccup drops these events: the browser is told to look again.
+        res.write('event: reset\ndata: {}\n\n');
+      } finally {
+        draining = false;
+      }
+    };
+    const unsubscribe = hub.subscribe(workspace.id, (message) => {
+      pending.push(message);
       void drain();
-      const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-      keepalive.unref();
-      req.raw.on('close', () => {
-        clearInterval(keepalive);
-        unsubscribe();
-      });
-    },
-  );
+    });
+    // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
+    // it gets what it missed from the record, or, when that is too much, a reset.
+    const lastSeen = Number(req.headers['last-event-id']);
+    const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, REPLAY_LIMIT).catch(() => undefined) : undefined;
+    const catchUp = missed && missed.length < REPLAY_LIMIT ? missed : ['reset' as const];
+    for (const m of catchUp) if (m !== 'reset') replayed.set(m.id, false);
+    pending = [...catchUp, ...pending];
+    draining = false;
+    void drain();
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    req.raw.on('close', () => {
+      clearInterval(keepalive);
+      unsubscribe();
+    });
+    return reply;
+  });
 }

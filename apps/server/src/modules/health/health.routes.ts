@@ -11,8 +11,8 @@ async function probe(check: () => Promise<void>): Promise<'ok' | string> {
 }
 
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/healthz', { schema: { hide: true }, config: { public: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true }, config: { public: true } }, async (_req, reply) => {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const [database, storage] = await Promise.all([probe(() => ctx.database.ping()), probe(() => ctx.storage.check())]);
     const ready = database === 'ok' && storage === 'ok';
     return reply.code(ready ? 200 : 503).send({

@@ -1,17 +1,17 @@
-import type { TApiToken, TCreateApiTokenRequest, TCreatedApiToken } from '@cabinet/contracts';
+import { tokensApi, type TApiToken, type TCreateApiTokenRequest } from '@cabinet/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/api-client.ts';
 
 const key = ['api-tokens'] as const;
 
 export function useApiTokens() {
-  return useQuery({ queryKey: key, queryFn: async () => (await api<{ items: TApiToken[] }>('GET', '/tokens')).items });
+  return useQuery({ queryKey: key, queryFn: async () => (await call(tokensApi.list)).items });
 }
 
 export function useCreateApiToken() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: TCreateApiTokenRequest) => api<TCreatedApiToken>('POST', '/tokens', input),
+    mutationFn: (input: TCreateApiTokenRequest) => call(tokensApi.create, { body: input }),
     onSuccess: ({ token: _secret, ...created }) => client.setQueryData<TApiToken[]>(key, (list) => [created, ...(list ?? [])]),
   });
 }
@@ -19,7 +19,7 @@ export function useCreateApiToken() {
 export function useRevokeApiToken() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', `/tokens/${id}`),
+    mutationFn: (id: string) => call(tokensApi.revoke, { params: { id } }),
     onSuccess: (_void, id) => client.setQueryData<TApiToken[]>(key, (list) => list?.filter((t) => t.id !== id)),
   });
 }

@@ -1,17 +1,17 @@
-import type { TSession } from '@cabinet/contracts';
+import { sessionsApi, type TSession } from '@cabinet/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/api-client.ts';
 
 const key = ['sessions'] as const;
 
 export function useSessions() {
-  return useQuery({ queryKey: key, queryFn: async () => (await api<{ items: TSession[] }>('GET', '/sessions')).items });
+  return useQuery({ queryKey: key, queryFn: async () => (await call(sessionsApi.list)).items });
 }
 
 export function useRevokeSession() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api<void>('DELETE', `/sessions/${id}`),
+    mutationFn: (id: string) => call(sessionsApi.end, { params: { id } }),
     onSuccess: (_void, id) => client.setQueryData<TSession[]>(key, (list) => list?.filter((s) => s.id !== id)),
   });
 }
@@ -19,7 +19,7 @@ export function useRevokeSession() {
 export function useRevokeOtherSessions() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api<{ revoked: number }>('POST', '/sessions/revoke-others'),
+    mutationFn: () => call(sessionsApi.endOthers),
     onSuccess: () => client.setQueryData<TSession[]>(key, (list) => list?.filter((s) => s.current)),
   });
 }

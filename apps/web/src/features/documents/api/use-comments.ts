@@ -1,11 +1,11 @@
-import type { TCommentThread, TCreateCommentRequest } from '@cabinet/contracts';
+import { commentsApi, type TCommentThread, type TCreateCommentRequest } from '@cabinet/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** A document's threads; kept fresh by the workspace's live changes (comment.*). */
 export function useCommentThreads(documentId: string) {
-  return useQuery({ queryKey: queryKeys.comments(documentId), queryFn: async () => (await api<{ items: TCommentThread[] }>('GET', `/items/${documentId}/comments`)).items });
+  return useQuery({ queryKey: queryKeys.comments(documentId), queryFn: async () => (await call(commentsApi.threads, { params: { id: documentId } })).items });
 }
 
 export function useCommentMutations(documentId: string) {
@@ -15,11 +15,11 @@ export function useCommentMutations(documentId: string) {
   const onSuccess = (thread: TCommentThread) =>
     client.setQueryData<TCommentThread[]>(key, (list) => (list?.some((t) => t.id === thread.id) ? list.map((t) => (t.id === thread.id ? thread : t)) : [...(list ?? []), thread]));
   return {
-    add: useMutation({ mutationFn: (c: TCreateCommentRequest) => api<TCommentThread>('POST', `/items/${documentId}/comments`, c), onSuccess }),
-    resolve: useMutation({ mutationFn: (v: { threadId: string; resolved: boolean }) => api<TCommentThread>('PATCH', `/items/${documentId}/comments/${v.threadId}`, { resolved: v.resolved }), onSuccess }),
-    edit: useMutation({ mutationFn: (v: { commentId: string; body: string }) => api<TCommentThread>('PATCH', `/items/${documentId}/comments/${v.commentId}`, { body: v.body }), onSuccess }),
+    add: useMutation({ mutationFn: (c: TCreateCommentRequest) => call(commentsApi.add, { params: { id: documentId }, body: c }), onSuccess }),
+    resolve: useMutation({ mutationFn: (v: { threadId: string; resolved: boolean }) => call(commentsApi.update, { params: { id: documentId, commentId: v.threadId }, body: { resolved: v.resolved } }), onSuccess }),
+    edit: useMutation({ mutationFn: (v: { commentId: string; body: string }) => call(commentsApi.update, { params: { id: documentId, commentId: v.commentId }, body: { body: v.body } }), onSuccess }),
     remove: useMutation({
-      mutationFn: (commentId: string) => api<void>('DELETE', `/items/${documentId}/comments/${commentId}`),
+      mutationFn: (commentId: string) => call(commentsApi.remove, { params: { id: documentId, commentId } }),
       // A first comment takes its thread with it.
       onSuccess: (_void, commentId) =>
         client.setQueryData<TCommentThread[]>(key, (list) => list?.filter((t) => t.id !== commentId).map((t) => ({ ...t, comments: t.comments.filter((c) => c.id !== commentId) }))),

@@ -1,9 +1,8 @@
+import { filesApi, urlOf, type TItemAbilities } from '@cabinet/contracts';
 import { Avatar, Badge, Button, Drawer, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock, IconMessageCircle, IconMessagePlus } from '@tabler/icons-react';
-import type { TItemAbilities } from '@cabinet/contracts';
-import { attachmentPath } from '@cabinet/doc-schema';
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
@@ -92,8 +91,8 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
         uploader.addAttachment(workspaceId, documentId, file).then(
           (id) => {
             const content = file.type.startsWith('image/')
-              ? [{ type: 'image', attrs: { src: attachmentPath(id), alt: file.name.replace(/\.[^.]*$/, '') } }]
-              : [{ type: 'text', text: file.name, marks: [{ type: 'link', attrs: { href: `${attachmentPath(id)}?download=1` } }] }, { type: 'text', text: ' ' }];
+              ? [{ type: 'image', attrs: { src: urlOf(filesApi.content, { id }), alt: file.name.replace(/\.[^.]*$/, '') } }]
+              : [{ type: 'text', text: file.name, marks: [{ type: 'link', attrs: { href: urlOf(filesApi.content, { id }, { download: '1' }) } }] }, { type: 'text', text: ' ' }];
             if (ed.isDestroyed) return;
             if (at !== undefined) ed.chain().insertContentAt(Math.min(at, ed.state.doc.content.size), content).run();
             else ed.chain().focus().insertContent(content).run();

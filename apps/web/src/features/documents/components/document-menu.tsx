@@ -1,7 +1,6 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconDots, IconFileTypeHtml, IconFileTypePdf, IconMarkdown, IconPencil } from '@tabler/icons-react';
-import type { TItemAbilities } from '@cabinet/contracts';
-import { exportUrl } from '../api/export-url.ts';
+import { documentsApi, urlOf, type TItemAbilities } from '@cabinet/contracts';
 
 /** What can be done with the document as a whole, as its abilities allow: rename it, and download it in another format. */
 export function DocumentMenu({ documentId, abilities, onRename }: { documentId: string; abilities: TItemAbilities; onRename: () => void }) {
@@ -23,13 +22,13 @@ export function DocumentMenu({ documentId, abilities, onRename }: { documentId: 
         {abilities.download && (
           <>
             <Menu.Label>Export</Menu.Label>
-            <Menu.Item component="a" href={exportUrl(documentId, 'markdown')} download leftSection={<IconMarkdown {...icon} />}>
+            <Menu.Item component="a" href={urlOf(documentsApi.export, { id: documentId }, { format: 'markdown' })} download leftSection={<IconMarkdown {...icon} />}>
               Markdown (.md)
             </Menu.Item>
-            <Menu.Item component="a" href={exportUrl(documentId, 'html')} download leftSection={<IconFileTypeHtml {...icon} />}>
+            <Menu.Item component="a" href={urlOf(documentsApi.export, { id: documentId }, { format: 'html' })} download leftSection={<IconFileTypeHtml {...icon} />}>
               Web page (.html)
             </Menu.Item>
-            <Menu.Item component="a" href={exportUrl(documentId, 'pdf')} download leftSection={<IconFileTypePdf {...icon} />}>
+            <Menu.Item component="a" href={urlOf(documentsApi.export, { id: documentId }, { format: 'pdf' })} download leftSection={<IconFileTypePdf {...icon} />}>
               PDF (.pdf)
             </Menu.Item>
           </>

@@ -1,4 +1,4 @@
-import { MAX_IMPORT_BYTES, type TItem } from '@cabinet/contracts';
+import { documentsApi, MAX_IMPORT_BYTES, type TItem } from '@cabinet/contracts';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
@@ -30,7 +30,8 @@ export function useImportDocuments(ws: string) {
         try {
           if (file.size > MAX_IMPORT_BYTES) throw new Error(`It is too large to import: the limit is ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);
           let shown = 0;
-          const doc = await sendFile<TItem>(`/workspaces/${ws}/documents/import?parentId=${parentId}&fileName=${encodeURIComponent(file.name)}&onConflict=keep_both`, file, {
+          const input = { params: { ws }, query: { parentId, fileName: file.name, onConflict: 'keep_both' as const }, body: file };
+          const doc = await sendFile(documentsApi.import, input, {
             signal: abort.signal,
             // A new notch every few percent, not a redraw per network event.
             onProgress: (fraction) => fraction - shown >= 0.02 && notifications.update(progress((shown = fraction))),

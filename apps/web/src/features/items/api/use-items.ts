@@ -1,17 +1,17 @@
-import type { TActivityAction, TItem, TRestoreResult } from '@cabinet/contracts';
+import { itemsApi, type TActivityAction, type TItem } from '@cabinet/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/api-client.ts';
 import { applyChange } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 type Page = { items: TItem[]; nextCursor: string | null };
 
 export function useItem(id: string | undefined) {
-  return useQuery({ queryKey: queryKeys.item(id ?? ''), queryFn: () => api<TItem>('GET', `/items/${id}`), enabled: !!id });
+  return useQuery({ queryKey: queryKeys.item(id ?? ''), queryFn: () => call(itemsApi.get, { params: { id: id! } }), enabled: !!id });
 }
 
 export function useAncestors(id: string | undefined) {
-  return useQuery({ queryKey: queryKeys.ancestors(id ?? ''), queryFn: async () => (await api<Page>('GET', `/items/${id}/ancestors`)).items, enabled: !!id });
+  return useQuery({ queryKey: queryKeys.ancestors(id ?? ''), queryFn: async () => (await call(itemsApi.ancestors, { params: { id: id! } })).items, enabled: !!id });
 }
 
 const PAGE = 200;
@@ -22,22 +22,22 @@ export function useChildren(ws: string, folderId: string | undefined) {
     queryKey: queryKeys.children(ws, folderId ?? ''),
     enabled: !!folderId,
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => api<Page>('GET', `/workspaces/${ws}/items/${folderId}/children?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ''}`),
+    queryFn: ({ pageParam }) => call(itemsApi.children, { params: { ws, id: folderId! }, query: { limit: PAGE, cursor: pageParam ?? undefined } }),
     getNextPageParam: (last) => last.nextCursor,
   });
   return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
 }
 
 export function useStarred(ws: string) {
-  return useQuery({ queryKey: queryKeys.starred(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/starred`)).items });
+  return useQuery({ queryKey: queryKeys.starred(ws), queryFn: async () => (await call(itemsApi.starred, { params: { ws } })).items });
 }
 
 export function useRecent(ws: string) {
-  return useQuery({ queryKey: queryKeys.recent(ws), queryFn: async () => (await api<{ items: TItem[] }>('GET', `/workspaces/${ws}/recent`)).items });
+  return useQuery({ queryKey: queryKeys.recent(ws), queryFn: async () => (await call(itemsApi.recent, { params: { ws } })).items });
 }
 
 export function useTrash(ws: string) {
-  return useQuery({ queryKey: queryKeys.trash(ws), queryFn: async () => (await api<Page>('GET', `/workspaces/${ws}/trash?limit=1000`)).items });
+  return useQuery({ queryKey: queryKeys.trash(ws), queryFn: async () => (await call(itemsApi.trashList, { params: { ws }, query: { limit: 1000 } })).items });
 }
 
 /** The folder an item is listed in, as far as this tab knows (its cached entry, or a cached listing holding it). */
@@ -59,31 +59,31 @@ export function useItemMutations(ws: string) {
   const changed = (type: TActivityAction, item: TItem, also: (string | null | undefined)[] = []) =>
     applyChange(client, ws, { type, itemId: item.id, parentIds: [item.parentId, ...also], item });
   return {
-    createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'folder', ...v }), onSuccess: (item) => changed('item.created', item) }),
-    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => api<TItem>('POST', `/workspaces/${ws}/items`, { kind: 'document', ...v }), onSuccess: (item) => changed('item.created', item) }),
-    rename: useMutation({ mutationFn: (v: { id: string; name: string }) => api<TItem>('PATCH', `/items/${v.id}`, { name: v.name }), onSuccess: (item) => changed('item.renamed', item) }),
-    trash: useMutation({ mutationFn: (id: string) => api<TItem>('POST', `/items/${id}/trash`), onSuccess: (item) => changed('item.trashed', item) }),
-    restore: useMutation({ mutationFn: (id: string) => api<TRestoreResult>('POST', `/items/${id}/restore`), onSuccess: (result) => changed('item.restored', result.item) }),
+    createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'folder', ...v } }), onSuccess: (item) => changed('item.created', item) }),
+    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'document', ...v } }), onSuccess: (item) => changed('item.created', item) }),
+    rename: useMutation({ mutationFn: (v: { id: string; name: string }) => call(itemsApi.update, { params: { id: v.id }, body: { name: v.name } }), onSuccess: (item) => changed('item.renamed', item) }),
+    trash: useMutation({ mutationFn: (id: string) => call(itemsApi.trash, { params: { id } }), onSuccess: (item) => changed('item.trashed', item) }),
+    restore: useMutation({ mutationFn: (id: string) => call(itemsApi.restore, { params: { id } }), onSuccess: (result) => changed('item.restored', result.item) }),
     purge: useMutation({
-      mutationFn: (id: string) => api<void>('DELETE', `/items/${id}`),
+      mutationFn: (id: string) => call(itemsApi.purge, { params: { id } }),
       onSuccess: (_void, id) => {
         client.removeQueries({ queryKey: queryKeys.item(id), exact: true });
         applyChange(client, ws, { type: 'item.deleted', itemId: id, parentIds: [] });
       },
     }),
     move: useMutation({
-      mutationFn: (v: { id: string; parentId: string }) => api<TItem>('PATCH', `/items/${v.id}`, { parentId: v.parentId }),
+      mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.update, { params: { id: v.id }, body: { parentId: v.parentId } }),
       // Where it was, read before the answer replaces the cached entry.
       onMutate: (v) => ({ from: cachedParentOf(client, ws, v.id) }),
       onSuccess: (item, _v, context) => changed('item.moved', item, [context?.from]),
     }),
-    copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => api<TItem>('POST', `/items/${v.id}/copy`, { parentId: v.parentId }), onSuccess: (item) => changed('item.created', item) }),
+    copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.copy, { params: { id: v.id }, body: { parentId: v.parentId } }), onSuccess: (item) => changed('item.created', item) }),
     star: useMutation({
-      mutationFn: (v: { id: string; starred: boolean }) => api<void>(v.starred ? 'PUT' : 'DELETE', `/items/${v.id}/star`),
+      mutationFn: (v: { id: string; starred: boolean }) => call(v.starred ? itemsApi.star : itemsApi.unstar, { params: { id: v.id } }),
       onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.starred(ws) }),
     }),
     emptyTrash: useMutation({
-      mutationFn: () => api<{ deleted: number }>('POST', `/workspaces/${ws}/trash/empty`),
+      mutationFn: () => call(itemsApi.emptyTrash, { params: { ws } }),
       onSuccess: () => Promise.all([queryKeys.trash(ws), queryKeys.workspaces].map((queryKey) => client.invalidateQueries({ queryKey }))),
     }),
   };

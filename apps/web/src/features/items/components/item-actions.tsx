@@ -1,12 +1,12 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCopy, IconDots, IconDownload, IconExternalLink, IconFileZip, IconFolderShare, IconHistory, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash } from '@tabler/icons-react';
-import type { TItem } from '@cabinet/contracts';
+import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useItemMutations } from '../api/use-items.ts';
 
 /** The address of an item's bytes: a file's (shown when safe, else downloaded), a folder's as a zip. */
-export const contentUrl = (item: TItem, download = false) => `/api/v1/items/${item.id}/content${download ? '?download=1' : ''}`;
+export const contentUrl = (item: TItem, download = false) => urlOf(filesApi.content, { id: item.id }, { download: download ? '1' : undefined });
 
 /** Moves items to the trash and offers, in one notification, to undo it. */
 export function useTrashWithUndo(ws: string) {

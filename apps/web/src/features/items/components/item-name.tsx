@@ -1,6 +1,6 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { IconFile, IconFileText, IconFolder, IconStarFilled } from '@tabler/icons-react';
-import type { TItem } from '@cabinet/contracts';
+import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { Link } from 'react-router';
 import { formatBytes } from '../../../lib/format.ts';
 
@@ -32,7 +32,7 @@ export function ItemName({ item, to, starred = false, plain = false, bare = fals
           {name}
         </Anchor>
       ) : item.kind === 'file' && !plain ? (
-        <Anchor href={`/api/v1/items/${item.id}/content`} target="_blank" rel="noopener" underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
+        <Anchor href={urlOf(filesApi.content, { id: item.id })} target="_blank" rel="noopener" underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
           {name}
         </Anchor>
       ) : (

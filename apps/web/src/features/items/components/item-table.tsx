@@ -1,6 +1,6 @@
 import { Box, Button, Card, Center, Checkbox, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconDownload, IconFolderShare, IconTrash, IconX } from '@tabler/icons-react';
-import type { TItem, TWorkspace } from '@cabinet/contracts';
+import { filesApi, urlOf, type TItem, type TWorkspace } from '@cabinet/contracts';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type DragEvent, type FocusEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -224,7 +224,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
             </Text>
             <Group gap="xs">
               {chosen.every((i) => i.abilities.download) && (
-                <Button size="compact-sm" variant="light" component="a" href={`/api/v1/workspaces/${ws}/zip?ids=${chosen.map((i) => i.id).join(',')}`} leftSection={<IconDownload aria-hidden size={16} />}>
+                <Button size="compact-sm" variant="light" component="a" href={urlOf(filesApi.zip, { ws }, { ids: chosen.map((i) => i.id).join(',') })} leftSection={<IconDownload aria-hidden size={16} />}>
                   Download
                 </Button>
               )}

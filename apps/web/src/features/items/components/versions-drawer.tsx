@@ -1,8 +1,8 @@
 import { Anchor, Badge, Button, Drawer, FileButton, Group, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { IconUpload } from '@tabler/icons-react';
-import type { TFileVersion, TItem } from '@cabinet/contracts';
+import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client.ts';
+import { call } from '../../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
@@ -10,7 +10,7 @@ import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 /** A file's versions, newest first: download any of them, or upload a new one. */
 export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => void }) {
   const uploader = useUploader();
-  const versions = useQuery({ queryKey: [...queryKeys.versions(item.id), item.version], queryFn: async () => (await api<{ items: TFileVersion[] }>('GET', `/items/${item.id}/versions`)).items });
+  const versions = useQuery({ queryKey: [...queryKeys.versions(item.id), item.version], queryFn: async () => (await call(filesApi.versions, { params: { id: item.id } })).items });
   return (
     <Drawer opened onClose={onClose} position="right" title={<Text fw={600} truncate="end">Versions of {item.name}</Text>}>
       <Stack>
@@ -42,7 +42,7 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
                     </Text>
                   </Table.Td>
                   <Table.Td ta="right">
-                    <Anchor href={`/api/v1/items/${item.id}/content?version=${v.id}&download=1`} size="sm" aria-label={`Download version ${v.number}`}>
+                    <Anchor href={urlOf(filesApi.content, { id: item.id }, { version: v.id, download: '1' })} size="sm" aria-label={`Download version ${v.number}`}>
                       Download
                     </Anchor>
                   </Table.Td>

@@ -1,4 +1,4 @@
-import { type TItemEvent } from '@cabinet/contracts';
+import { eventsApi, urlOf, type TItemEvent } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { CLIENT_ID } from '../../../lib/api-client.ts';
@@ -14,7 +14,7 @@ export function useWorkspaceEvents(workspaceId: string | undefined) {
   const client = useQueryClient();
   useEffect(() => {
     if (!workspaceId) return;
-    const source = new EventSource(`/api/v1/workspaces/${workspaceId}/events`);
+    const source = new EventSource(urlOf(eventsApi.stream, { ws: workspaceId }));
     source.addEventListener('item', (message) => {
       const event = JSON.parse((message as MessageEvent<string>).data) as TItemEvent;
       if (event.clientId !== CLIENT_ID) applyChange(client, workspaceId, event);

@@ -1,18 +1,17 @@
 import {
   ERROR_STATUS,
+  filesApi,
+  itemsApi,
+  uploadsApi,
   type TCompleteUploadResult,
-  type TCompleteUploadsResponse,
   type TItem,
   type TOnConflict,
   type TSignedPart,
-  type TStartedUpload,
-  type TStartUploadsResponse,
-  type TUpload,
   type TUploadEntryError,
   type TUploadStatus,
 } from '@cabinet/contracts';
 import type { Change } from '../../../lib/changes.ts';
-import { api, ApiError } from '../../../lib/api-client.ts';
+import { ApiError, call } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile } from './hash-file.ts';
 import { putPart, PartRejected } from './put-part.ts';
@@ -192,9 +191,9 @@ export class UploadManager {
 
   /** Brings back the person's unfinished uploads (after a reload), with the bytes the storage already holds: each waits for its file. */
   async loadUnfinished(workspaceId: string) {
-    const { items } = await api<{ items: TUpload[] }>('GET', `/workspaces/${workspaceId}/uploads`);
+    const { items } = await call(uploadsApi.unfinished, { params: { ws: workspaceId } });
     const unknown = items.filter((upload) => !this.tasks.some((t) => t.uploadId === upload.id));
-    const statuses = await Promise.all(unknown.map((upload) => api<TUploadStatus>('GET', `/uploads/${upload.id}`).catch(() => ({ ...upload, parts: [] }))));
+    const statuses = await Promise.all(unknown.map((upload) => call(uploadsApi.get, { params: { id: upload.id } }).catch(() => ({ ...upload, parts: [] }))));
     for (const upload of statuses) {
       if (this.tasks.some((t) => t.uploadId === upload.id)) continue;
       this.push({
@@ -250,7 +249,7 @@ export class UploadManager {
     if (!task || ['done', 'cancelled', 'skipped'].includes(task.state)) return;
     this.running.get(key)?.abort.abort();
     this.update(task, { state: 'cancelled' });
-    if (task.uploadId) await api('DELETE', `/uploads/${task.uploadId}`).catch(() => {});
+    if (task.uploadId) await call(uploadsApi.abort, { params: { id: task.uploadId } }).catch(() => {});
     this.pump();
   }
 
@@ -264,7 +263,7 @@ export class UploadManager {
 
   private answer(task: UploadTask, answer: TOnConflict | 'skip') {
     if (answer === 'skip') {
-      if (task.uploadId) void api('DELETE', `/uploads/${task.uploadId}`).catch(() => {});
+      if (task.uploadId) void call(uploadsApi.abort, { params: { id: task.uploadId } }).catch(() => {});
       this.update(task, { state: 'skipped', suggestedName: undefined });
     } else {
       this.update(task, { state: 'queued', onConflict: answer, suggestedName: undefined });
@@ -339,14 +338,14 @@ export class UploadManager {
       if (!task.uploadId) {
         const mimeType = file.type ? { mimeType: file.type } : {};
         const upload = task.versionOf
-          ? await persist(() => api<TStartedUpload>('POST', `/items/${task.versionOf}/versions`, { size: task.size, ...mimeType }), signal)
-          : await persist(async () => api<TStartedUpload>('POST', `/workspaces/${task.workspaceId}/uploads`, await this.startRequest(task)), signal);
+          ? await persist(() => call(filesApi.startVersion, { params: { id: task.versionOf! }, body: { size: task.size, ...mimeType } }), signal)
+          : await persist(async () => call(uploadsApi.start, { params: { ws: task.workspaceId }, body: await this.startRequest(task) }), signal);
         task.uploadId = upload.id;
         run.signedAtStart = upload.parts;
         // Just started: the storage holds no part yet.
         status = { ...upload, parts: [] };
       } else {
-        status = await persist(() => api<TUploadStatus>('GET', `/uploads/${task.uploadId}`), signal);
+        status = await persist(() => call(uploadsApi.get, { params: { id: task.uploadId! } }), signal);
       }
       const hashing = hashFile(file, signal);
       hashing.catch(() => {});
@@ -358,7 +357,7 @@ export class UploadManager {
 
       this.update(task, { state: 'verifying' });
       const sha256 = await hashing;
-      this.finish(task, await persist(() => api<TCompleteUploadResult>('POST', `/uploads/${task.uploadId}/complete`, { sha256, onConflict: task.onConflict }), signal));
+      this.finish(task, await persist(() => call(uploadsApi.complete, { params: { id: task.uploadId! }, body: { sha256, onConflict: task.onConflict } }), signal));
     } catch (error) {
       if (isAbort(error) || signal.aborted) return;
       this.fail(task, error);
@@ -380,7 +379,7 @@ export class UploadManager {
       for (const task of tasks) this.update(task, { state: 'uploading', error: undefined });
       const starting = live();
       const requests = await persist(() => Promise.all(starting.map(({ task }) => this.startRequest(task))), group.signal);
-      const started = await persist(() => api<TStartUploadsResponse>('POST', `/workspaces/${tasks[0]!.workspaceId}/uploads/batch`, { uploads: requests }), group.signal);
+      const started = await persist(() => call(uploadsApi.startMany, { params: { ws: tasks[0]!.workspaceId }, body: { uploads: requests } }), group.signal);
       const sent = await Promise.all(
         starting.map(async ({ task, run }, i) => {
           const result = started.results[i]!;
@@ -404,7 +403,7 @@ export class UploadManager {
       );
       const ready = sent.filter((s): s is NonNullable<typeof s> => !!s && !s.run.abort.signal.aborted);
       if (!ready.length) return;
-      const done = await persist(() => api<TCompleteUploadsResponse>('POST', '/uploads/complete', { uploads: ready.map(({ task, sha256 }) => ({ id: task.uploadId!, sha256, onConflict: task.onConflict })) }), group.signal);
+      const done = await persist(() => call(uploadsApi.completeMany, { body: { uploads: ready.map(({ task, sha256 }) => ({ id: task.uploadId!, sha256, onConflict: task.onConflict })) } }), group.signal);
       await Promise.all(
         ready.map(async ({ task, run }, i) => {
           if (run.abort.signal.aborted) return;
@@ -460,7 +459,7 @@ export class UploadManager {
       const fresh = signed.get(n);
       if (fresh && new Date(fresh.expiresAt).getTime() - Date.now() > 60_000) return fresh;
       const batch = [n, ...queue.slice(0, SIGN_AHEAD - 1)];
-      const { parts } = await persist(() => api<{ parts: TSignedPart[] }>('POST', `/uploads/${task.uploadId}/parts`, { partNumbers: batch }), signal);
+      const { parts } = await persist(() => call(uploadsApi.signParts, { params: { id: task.uploadId! }, body: { partNumbers: batch } }), signal);
       for (const p of parts) signed.set(p.partNumber, p);
       return signed.get(n)!;
     };
@@ -503,7 +502,7 @@ export class UploadManager {
         const parentId = await this.ensureFolders(workspaceId, rootId, path.slice(0, -1));
         const name = path.at(-1)!;
         const create = async (folderName: string) => {
-          const folder = await api<TItem>('POST', `/workspaces/${workspaceId}/items`, { kind: 'folder', name: folderName, parentId });
+          const folder = await call(itemsApi.create, { params: { ws: workspaceId }, body: { kind: 'folder', name: folderName, parentId } });
           this.onChanged(workspaceId, { type: 'item.created', itemId: folder.id, parentIds: [parentId], item: folder });
           return folder.id;
         };
@@ -526,7 +525,7 @@ export class UploadManager {
 async function findChild(workspaceId: string, parentId: string, name: string): Promise<TItem | undefined> {
   let cursor: string | null = null;
   do {
-    const page: { items: TItem[]; nextCursor: string | null } = await api('GET', `/workspaces/${workspaceId}/items/${parentId}/children?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: { items: TItem[]; nextCursor: string | null } = await call(itemsApi.children, { params: { ws: workspaceId, id: parentId }, query: { limit: 1000, cursor: cursor ?? undefined } });
     const found = page.items.find((i) => i.name.toLowerCase() === name.normalize('NFC').toLowerCase());
     if (found) return found;
     cursor = page.nextCursor;

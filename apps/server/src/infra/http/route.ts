@@ -1,0 +1,101 @@
+import * as catalogue from '@cabinet/contracts';
+import {
+  ERROR_STATUS,
+  errorsOf,
+  successStatus,
+  ZErrorEnvelope,
+  type BodyOut,
+  type ParamsOut,
+  type QueryOut,
+  type ResponseOf,
+  type RouteDeclaration,
+  type SchemaName,
+} from '@cabinet/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract the route was registered from: who may call it (read by authentication), whether OpenAPI shows it. */
+    route?: RouteDeclaration;
+  }
+}
+
+/** A request as its route declares it: params, query and body parsed by the route's schemas. */
+export type DeclaredRequest<R> = Omit<FastifyRequest, 'params' | 'query' | 'body'> & { params: ParamsOut<R>; query: QueryOut<R>; body: BodyOut<R> };
+
+/**
+ * A route's handler: it answers the declared response, which is sent with the declared success
+ * status (none for 204), or sends something else itself and answers the reply (a redirect, a file, a stream).
+ */
+export type DeclaredHandler<R> = (req: DeclaredRequest<R>, reply: FastifyReply) => Promise<ResponseOf<R> | FastifyReply>;
+
+const schemaNamed = (name: SchemaName): z.ZodType => catalogue[name];
+
+/** The Fastify schema of a declaration: what validates the request and shapes the answer. */
+function schemaOf(route: RouteDeclaration): FastifySchema {
+  const response = Object.entries(route.responses ?? {}).filter((entry): entry is [string, SchemaName] => entry[1] !== null);
+  return {
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.auth === 'none' ? { security: [] } : {}),
+    ...(route.params ? { params: schemaNamed(route.params) } : {}),
+    ...(route.query ? { querystring: schemaNamed(route.query) } : {}),
+    ...(route.headers ? { headers: schemaNamed(route.headers) } : {}),
+    ...(route.body && route.body !== 'file' ? { body: schemaNamed(route.body) } : {}),
+    ...(response.length ? { response: Object.fromEntries(response.map(([status, name]) => [status, schemaNamed(name)])) } : {}),
+  };
+}
+
+/** Registers a declared route: method, URL, schemas, OpenAPI tags, and who may call it, all from the declaration. */
+export function route<R extends RouteDeclaration>(app: FastifyInstance, declaration: R, handler: DeclaredHandler<R>): void {
+  const status = successStatus(declaration);
+  app.route({
+    method: declaration.method,
+    url: declaration.path,
+    schema: schemaOf(declaration),
+    config: { route: declaration },
+    handler: async (req, reply) => {
+      const answer = await handler(req as unknown as DeclaredRequest<R>, reply);
+      if (answer === reply || reply.sent) return reply;
+      return status === 204 ? reply.code(204).send() : reply.code(status).send(answer);
+    },
+  });
+}
+
+/**
+ * Holds a scope to its declarations: registering a route without one throws, and the server is not
+ * ready while a declared route is not registered. So the contracts and the server cannot drift apart.
+ */
+export function holdToDeclarations(scope: FastifyInstance, declarations: readonly RouteDeclaration[]): void {
+  const registered = new Set<RouteDeclaration>();
+  scope.addHook('onRoute', (options) => {
+    const declaration = options.config?.route;
+    if (!declaration) throw new Error(`${String(options.method)} ${options.url} has no declaration: declare it in packages/contracts/src/routes and register it with route().`);
+    registered.add(declaration);
+  });
+  scope.addHook('onReady', async () => {
+    const missing = declarations.filter((declaration) => !registered.has(declaration));
+    if (missing.length) throw new Error(`Declared but not registered: ${missing.map((d) => `${d.method} ${d.path}`).join(', ')}.`);
+  });
+}
+
+/**
+ * @fastify/swagger's transform: only public declarations are described, each with its success
+ * answer and every error it may give (the §8 envelope, the codes named for each status).
+ */
+export const openApiTransform: typeof jsonSchemaTransform = (input) => {
+  const declaration = (input.route.config as { route?: RouteDeclaration } | undefined)?.route;
+  if (!declaration?.public) return { schema: { hide: true }, url: input.url };
+  const described = jsonSchemaTransform(input);
+  const byStatus = new Map<number, string[]>();
+  for (const code of errorsOf(declaration)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  // The envelope is converted once and shared: converting it per route and status made the first document slow.
+  const errors = Object.fromEntries([...byStatus].map(([status, codes]) => [status, { ...errorEnvelopeJson(), description: `Error: ${codes.join(', ')}` }]));
+  const schema = described.schema as { response?: Record<string, unknown> };
+  return { ...described, schema: { ...schema, response: { ...schema.response, ...errors } } };
+};
+
+let envelopeJson: Record<string, unknown> | undefined;
+const errorEnvelopeJson = () => (envelopeJson ??= z.toJSONSchema(ZErrorEnvelope, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>);

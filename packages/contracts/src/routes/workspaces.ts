@@ -1,0 +1,62 @@
+import { defineRoute } from './define-route.ts';
+
+export const workspacesApi = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/workspaces',
+    tag: 'workspaces',
+    summary: 'Workspaces you belong to',
+    auth: 'read',
+    public: true,
+    responses: { 200: 'ZWorkspaceList' },
+    errors: [],
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/workspaces',
+    tag: 'workspaces',
+    summary: 'Create a workspace you own',
+    auth: 'write',
+    public: true,
+    body: 'ZCreateWorkspaceRequest',
+    responses: { 201: 'ZWorkspace' },
+    errors: ['name_conflict'],
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/workspaces/:ws',
+    tag: 'workspaces',
+    summary: 'One workspace, by id or slug',
+    auth: 'read',
+    public: true,
+    params: 'ZWorkspaceParams',
+    responses: { 200: 'ZWorkspace' },
+    errors: ['not_found'],
+  }),
+  members: defineRoute({
+    method: 'GET',
+    path: '/workspaces/:ws/members',
+    tag: 'workspaces',
+    summary: 'Members of a workspace, optionally those whose name or email contains q (not for guests)',
+    auth: 'read',
+    public: true,
+    params: 'ZWorkspaceParams',
+    query: 'ZMembersQuery',
+    responses: { 200: 'ZMemberList' },
+    errors: ['not_found', 'forbidden'],
+  }),
+};
+
+export const eventsApi = {
+  stream: defineRoute({
+    method: 'GET',
+    path: '/workspaces/:ws/events',
+    tag: 'events',
+    summary: 'Live changes in the workspace (Server-Sent Events; each `data:` is an ItemEvent)',
+    auth: 'read',
+    public: true,
+    params: 'ZWorkspaceParams',
+    produces: 'event-stream',
+    errors: ['not_found'],
+  }),
+};
