@@ -1,0 +1,67 @@
+/**
+ * The code's boundaries, checked by `npm run lint:boundaries` (in `npm run lint`, so in npm test).
+ * Violations that existed when a rule came in are listed in .dependency-cruiser-known-violations.json
+ * and may only shrink: anything new fails. See docs/ARCHITECTURE.md and ADR 0028.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'Files depend on each other one way: a cycle means two of them are one, or a piece belongs elsewhere.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-feature-cycles',
+      // A warning until the cycles it reports today are broken (folder rules cannot be baselined).
+      severity: 'warn',
+      scope: 'folder',
+      comment: 'Server modules and browser features depend on each other one way.',
+      from: { path: '^apps/(server/src/modules|web/src/features)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-foreign-repository',
+      severity: 'error',
+      comment: "A module's SQL is its own: others call its service.",
+      from: { path: '^apps/server/src/(modules/([^/]+)|collab|cli|infra|jobs)' },
+      to: { path: '^apps/server/src/modules/([^/]+)/[^/]+[.]repo[.]ts$', pathNot: '^apps/server/src/modules/$2/' },
+    },
+    {
+      name: 'foundations-below-features',
+      severity: 'error',
+      comment: 'The database, infrastructure and helpers know nothing of the features built on them.',
+      from: { path: '^apps/server/src/(db|infra|lib)/' },
+      to: { path: '^apps/server/src/(modules|collab|cli)/' },
+    },
+    {
+      name: 'web-shared-below-features',
+      severity: 'error',
+      comment: "The browser app's shared pieces (lib, components/ui) know nothing of its features.",
+      from: { path: '^apps/web/src/(lib|components)/' },
+      to: { path: '^apps/web/src/(features|app)/' },
+    },
+    {
+      name: 'packages-below-apps',
+      severity: 'error',
+      comment: 'Shared packages are used by the apps, never the other way round.',
+      from: { path: '^packages/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'apps-apart',
+      severity: 'error',
+      comment: 'The browser app, the server and the provider share code only through packages/.',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/([^/]+)/', pathNot: '^apps/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(node_modules|/dist/|[.]test[.]tsx?$|/testing/)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};
