@@ -37,6 +37,7 @@ BEGIN
   PERFORM pg_notify('cabinet_events', json_build_object(
     'w', NEW.workspace_id,
     'id', NEW.id,
+    'by', NEW.actor_user_id,
     'e', json_build_object('type', NEW.action, 'itemId', NEW.item_id, 'parentIds', COALESCE(NEW.data -> 'parentIds', '[]'::jsonb), 'clientId', NEW.client_id)
   )::text);
   RETURN NULL;

@@ -171,6 +171,17 @@ describe('live events', () => {
     const odd = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Odd', parentId: ada.workspace.rootId }, { 'x-client-id': 'x"><script>' });
     expect((await stream.until((e) => e.itemId === odd.body.id)).clientId).toBeNull();
     await stream.close();
+    // Someone else never learns a tab's name, nor hides their changes from that tab by borrowing it.
+    const bea = await g.person();
+    await g.membership(bea, ada.workspace.id, 'member');
+    const theirs = await watch(a.url, bea, ada.workspace.id);
+    const seen = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Seen', parentId: ada.workspace.rootId }, { 'x-client-id': 'tab_0123456789' });
+    expect((await theirs.until((e) => e.itemId === seen.body.id)).clientId).toBeNull();
+    const adas = await watch(a.url, ada, ada.workspace.id);
+    const borrowed = await bea.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Borrowed', parentId: ada.workspace.rootId }, { 'x-client-id': 'tab_0123456789' });
+    expect((await adas.until((e) => e.itemId === borrowed.body.id)).clientId).toBeNull();
+    await theirs.close();
+    await adas.close();
   });
 
   it.runIf(process.env.TEST_DATABASE === 'postgres')('tells watchers to look again when an instance lost its LISTEN connection for a while', async () => {

@@ -50,12 +50,14 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext, hub: E
               res.write('event: reset\ndata: {}\n\n');
               continue;
             }
-            const { id, event } = message;
+            const { id, event, by } = message;
             const sent = replayed.get(id);
             if (sent) continue;
             if (sent === false) replayed.set(id, true);
             const parentIds = event.parentIds.filter((p) => visible.has(p));
-            if (parentIds.length || visible.has(event.itemId)) res.write(`id: ${id}\nevent: item\ndata: ${JSON.stringify({ ...event, parentIds })}\n\n`);
+            // The tab that made a change is named only to the person who made it: to anyone else it would be a handle to hide changes from that tab.
+            const shown = { ...event, parentIds, clientId: by === actor.user.id ? event.clientId : null };
+            if (parentIds.length || visible.has(event.itemId)) res.write(`id: ${id}\nevent: item\ndata: ${JSON.stringify(shown)}\n\n`);
           }
         }
       } catch {
@@ -69,21 +71,27 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext, hub: E
       pending.push(message);
       void drain();
     });
+    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    // Before anything is awaited: a browser gone while what it missed is read must not leave its listener behind.
+    const stop = () => {
+      clearInterval(keepalive);
+      unsubscribe();
+    };
+    res.on('close', stop);
     // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
     // it gets what it missed from the record, or, when that is too much, a reset.
     const lastSeen = Number(req.headers['last-event-id']);
     const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, REPLAY_LIMIT).catch(() => undefined) : undefined;
     const catchUp = missed && missed.length < REPLAY_LIMIT ? missed : ['reset' as const];
+    if (res.destroyed) {
+      stop();
+      return reply;
+    }
     for (const m of catchUp) if (m !== 'reset') replayed.set(m.id, false);
     pending = [...catchUp, ...pending];
     draining = false;
     void drain();
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
-    keepalive.unref();
-    req.raw.on('close', () => {
-      clearInterval(keepalive);
-      unsubscribe();
-    });
     return reply;
   });
 }

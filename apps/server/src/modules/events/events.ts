@@ -9,6 +9,8 @@ const CHANNEL = 'cabinet_events';
 interface Envelope {
   w: string;
   id: number;
+  /** Who made the change (their user id), or null (Cabinet itself). */
+  by: string | null;
   e: TItemEvent;
 }
 
@@ -75,23 +77,23 @@ export function recordCreated(table: string, actor: Actor | null): RawBuilder<un
  * Recorded changes in a workspace after `afterId`, oldest first (a reconnecting listener catches
  * up); undefined when the record never had `afterId` (it is not one of its ids), so nothing is known.
  */
-export async function activitySince(db: Db, workspaceId: string, afterId: number, limit: number): Promise<{ id: number; event: TItemEvent }[] | undefined> {
+export async function activitySince(db: Db, workspaceId: string, afterId: number, limit: number): Promise<{ id: number; by: string | null; event: TItemEvent }[] | undefined> {
   const newest = await db.selectFrom('activity_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
   if (afterId > Number(newest?.id ?? 0)) return undefined;
   const rows = await db
     .selectFrom('activity_events')
-    .select(['id', 'action', 'item_id', 'data', 'client_id'])
+    .select(['id', 'action', 'item_id', 'data', 'client_id', 'actor_user_id'])
     .where('workspace_id', '=', workspaceId)
     .where('id', '>', afterId)
     .where('item_id', 'is not', null)
     .orderBy('id')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ id: Number(r.id), event: { type: r.action as TActivityAction, itemId: r.item_id!, parentIds: (r.data.parentIds as string[] | undefined) ?? [], clientId: r.client_id } }));
+  return rows.map((r) => ({ id: Number(r.id), by: r.actor_user_id, event: { type: r.action as TActivityAction, itemId: r.item_id!, parentIds: (r.data.parentIds as string[] | undefined) ?? [], clientId: r.client_id } }));
 }
 
 /** A recorded change, or `reset`: changes may have been missed (the instance lost its LISTEN for a while). */
-export type HubMessage = { id: number; event: TItemEvent } | 'reset';
+export type HubMessage = { id: number; by: string | null; event: TItemEvent } | 'reset';
 type Listener = (message: HubMessage) => void;
 type AccessListener = (change: AccessChange) => void;
 
@@ -113,7 +115,7 @@ export class EventHub {
         for (const listener of this.accessListeners) listener(envelope.access);
         return;
       }
-      for (const listener of this.listeners.get(envelope.w) ?? []) listener({ id: envelope.id, event: envelope.e });
+      for (const listener of this.listeners.get(envelope.w) ?? []) listener({ id: envelope.id, by: envelope.by ?? null, event: envelope.e });
     }, () => {
       // What was announced while the connection was away is lost: everyone looks again.
       for (const listener of this.accessListeners) listener({ w: null, u: null });

@@ -58,6 +58,14 @@ export function abilitiesOf(f: AbilityFacts): TItemAbilities {
   };
 }
 
+/**
+ * Who has been given access to an item is seen by whoever may share it — and also through their
+ * API token that may only read, since looking changes nothing (`share` needs writing).
+ */
+export function maySeeGrants(access: ItemAccess): boolean {
+  return access.abilities.view && RANK[access.role] >= RANK.manager;
+}
+
 /** What is done with the trash: an item in the trash exists only for these, and other items not for them. */
 const TRASH_ABILITIES: ReadonlySet<TItemAbility> = new Set(['restore', 'deleteForever']);
 
@@ -154,12 +162,15 @@ function judge(actor: Actor, row: AccessRow | undefined, ability: TItemAbility, 
   if (!row || !access) return new AppError('not_found');
   const there = TRASH_ABILITIES.has(ability) ? row.state === 'trashed' : row.state === 'active' && !row.trashed_above;
   if (!there || (options.document && row.kind !== 'document')) return new AppError('not_found');
-  return access.abilities[ability] ? access : refusal(row, ability);
+  return access.abilities[ability] ? access : refusal(row, access, ability);
 }
 
 /** Why an ability is refused on an item the caller sees: its kind or place when those rule it out, else their role. */
-function refusal(item: ItemRow, ability: TItemAbility): AppError {
-  if (ability === 'createInside' && item.kind === 'file') return new AppError('invalid_input', 'Items can only go into a folder, and files into a document too.');
+function refusal(item: ItemRow, access: ItemAccess, ability: TItemAbility): AppError {
+  // A file holds nothing: said to whoever could otherwise put something there, the rest are refused for their role first.
+  if (ability === 'createInside' && item.kind === 'file' && access.abilities.edit) {
+    return new AppError('invalid_input', 'Items can only go into a folder, and files into a document too.', { fields: [{ path: 'body.parentId', message: 'is a file' }] });
+  }
   if (item.parent_id === null && (ability === 'edit' || ability === 'trash')) return new AppError('forbidden', 'A root folder cannot be renamed, moved or put in the trash.');
   return new AppError('forbidden');
 }

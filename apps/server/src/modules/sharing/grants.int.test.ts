@@ -83,6 +83,20 @@ describe('sharing an item', () => {
     expect((await cy.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'x', parentId: inside.id })).status).toBe(403);
   });
 
+  it('shows who has access to a manager reading through a token that may only read, who still cannot change it', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
+    await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'viewer' });
+    const reader = await g.readOnly(ada);
+    const list = await reader.call('GET', `/items/${folder.id}/grants`);
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((x: { principal: { id: string } }) => x.principal.id)).toEqual([bea.id]);
+    expect((await reader.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).status).toBe(403);
+    // A viewer sees the item, not who else has it.
+    expect((await bea.call('GET', `/items/${folder.id}/grants`)).status).toBe(403);
+  });
+
   it('is for managers, with a known person and an expiry still to come', async () => {
     const ada = await g.person('Ada');
     const bea = await g.person('Bea');

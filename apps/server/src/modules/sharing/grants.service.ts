@@ -2,7 +2,7 @@ import type { TCreateGrantRequest, TGrant } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../auth/actor.ts';
-import { requireItem } from '../items/items.policy.ts';
+import { requireItem, maySeeGrants } from '../items/items.policy.ts';
 import { findUsersByEmail } from '../users/users.repo.ts';
 import { insertMembership } from '../workspaces/workspaces.repo.ts';
 import { record } from '../events/events.ts';
@@ -21,8 +21,9 @@ const invalid = (path: string, message: string) => new AppError('invalid_input',
 
 /** Who has been given access to the item itself (whoever may share it). */
 export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGrant[]> {
-  const { item } = await requireItem(db, actor, id, 'share');
-  return (await findGrants(db, item.id)).map(present);
+  const access = await requireItem(db, actor, id, 'view');
+  if (!maySeeGrants(access)) throw new AppError('forbidden', 'Only those who may share it see who has access.');
+  return (await findGrants(db, access.item.id)).map(present);
 }
 
 /**
