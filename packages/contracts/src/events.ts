@@ -39,6 +39,3 @@ export const ZItemEvent = z.object({
   clientId: z.string().nullable(),
 });
 export type TItemEvent = z.infer<typeof ZItemEvent>;
-
-/** The header a browser tab names itself with (8–64 of A–Z a–z 0–9 _ -), so it can tell its own changes. */
-export const CLIENT_ID_HEADER = 'x-client-id';
