@@ -23,7 +23,8 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
   const stale = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
   if (change.type.startsWith('comment.')) return stale(queryKeys.comments(change.itemId));
   for (const parentId of new Set(change.parentIds)) if (parentId) stale(queryKeys.children(ws, parentId));
-  if (change.item) client.setQueryData(queryKeys.item(change.itemId), change.item);
+  // An answer replaces the entry a page already shows; a page opening a new item fetches it as any page does.
+  if (change.item && client.getQueryData(queryKeys.item(change.itemId))) client.setQueryData(queryKeys.item(change.itemId), change.item);
   else stale(queryKeys.item(change.itemId));
   switch (change.type) {
     case 'item.created':
