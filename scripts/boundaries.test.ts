@@ -33,32 +33,40 @@ async function broken(files: Record<string, string>): Promise<string[]> {
 }
 
 describe('the boundaries the code keeps (dependency-cruiser)', () => {
-  it('lets a module use another module’s service', async () => {
+  it('lets a module use what another module’s index offers', async () => {
     expect(
       await broken({
-        'apps/server/src/modules/items/items.service.ts': "import { f } from '../files/files.service.ts';\nexport const g = f;",
+        'apps/server/src/modules/items/items.service.ts': "import { f } from '../files/index.ts';\nexport const g = f;",
+        'apps/server/src/modules/files/index.ts': "export { f } from './files.service.ts';",
         'apps/server/src/modules/files/files.service.ts': "import { q } from './files.repo.ts';\nexport const f = q;",
         'apps/server/src/modules/files/files.repo.ts': 'export const q = 1;',
+        'apps/server/src/jobs.ts': "import { f } from './modules/files/index.ts';\nexport const j = f;",
       }),
     ).toEqual([]);
   });
 
-  it('fails a module reading another module’s repository', async () => {
+  it('fails a module, or the server around them, reaching past another module’s index', async () => {
     expect(
       await broken({
         'apps/server/src/modules/items/items.service.ts': "import { q } from '../files/files.repo.ts';\nexport const g = q;",
         'apps/server/src/modules/files/files.repo.ts': 'export const q = 1;',
       }),
-    ).toEqual(['no-foreign-repository']);
+    ).toEqual(['modules-through-index']);
+    expect(
+      await broken({
+        'apps/server/src/collab/persistence.ts': "import { f } from '../modules/files/files.service.ts';\nexport const p = f;",
+        'apps/server/src/modules/files/files.service.ts': 'export const f = 1;',
+      }),
+    ).toEqual(['modules-through-index']);
   });
 
   it('reports two modules depending on each other, however far round', async () => {
     expect(
       await broken({
-        'apps/server/src/modules/items/items.service.ts': "import { f } from '../files/files.service.ts';\nexport const g = f;",
-        'apps/server/src/modules/files/files.service.ts': "import { h } from '../events/events.ts';\nexport const f = h;",
-        'apps/server/src/modules/events/events.ts': "import { k } from '../items/items.policy.ts';\nexport const h = k;",
-        'apps/server/src/modules/items/items.policy.ts': 'export const k = 1;',
+        'apps/server/src/modules/items/items.service.ts': "import { f } from '../files/index.ts';\nexport const g = f;",
+        'apps/server/src/modules/files/index.ts': "import { h } from '../events/index.ts';\nexport const f = h;",
+        'apps/server/src/modules/events/index.ts': "import { k } from '../items/index.ts';\nexport const h = k;",
+        'apps/server/src/modules/items/index.ts': 'export const k = 1;',
       }),
     ).toEqual(['no-feature-cycles']);
   });
@@ -66,9 +74,9 @@ describe('the boundaries the code keeps (dependency-cruiser)', () => {
   it('fails a cycle between files, and foundations or packages reaching up', async () => {
     expect(
       await broken({
-        'apps/server/src/lib/a.ts': "import { b } from './b.ts';\nimport { s } from '../modules/items/items.service.ts';\nexport const a = b + s;",
+        'apps/server/src/lib/a.ts': "import { b } from './b.ts';\nimport { s } from '../modules/items/index.ts';\nexport const a = b + s;",
         'apps/server/src/lib/b.ts': "import { a } from './a.ts';\nexport const b = () => a;",
-        'apps/server/src/modules/items/items.service.ts': 'export const s = 1;',
+        'apps/server/src/modules/items/index.ts': 'export const s = 1;',
         'packages/contracts/src/index.ts': "import { a } from '../../../apps/server/src/lib/a.ts';\nexport const c = a;",
       }),
     ).toEqual(['foundations-below-features', 'no-cycles', 'packages-below-apps']);

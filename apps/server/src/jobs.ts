@@ -1,8 +1,7 @@
 import type { AppContext } from './context.ts';
 import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
-import { deleteEndedUploads, recomputeAllUsage } from './modules/files/files.repo.ts';
-import { discardUploadBytes, expireStaleUploads } from './modules/files/uploads.service.ts';
-import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/items.service.ts';
+import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, recomputeAllUsage } from './modules/files/index.ts';
+import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 
 const MINUTE = 60_000;
 

@@ -8,19 +8,7 @@ import { createTokenCommand } from './create-token.ts';
 import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
 import { migrateCommand } from './migrate.ts';
-
-/** A command's failure, in words an operator can act on; the command ends with exit code 1. */
-export class CommandFailed extends Error {}
-
-export interface CommandScope {
-  env: Env;
-  io: CommandIo;
-  /**
-   * The database, storage and provider. Run by itself, a command opens them (bringing the schema
-   * up to date unless `migrate: false`); sent to a running server, it shares the server's.
-   */
-  context(options?: { migrate?: boolean }): Promise<AppContext>;
-}
+import { CommandFailed, databaseHelp, type CommandScope } from './scope.ts';
 
 /** Every command that works on an installation's data, by the words that name it. */
 const commands: Record<string, (scope: CommandScope, options: never) => Promise<number | void>> = {
@@ -29,15 +17,6 @@ const commands: Record<string, (scope: CommandScope, options: never) => Promise<
   migrate: migrateCommand,
   doctor: doctorCommand,
 };
-
-export function databaseHelp(env: Env, error: unknown): string {
-  const reason = error instanceof Error ? error.message : String(error);
-  if (env.DATABASE_URL) {
-    const url = new URL(env.DATABASE_URL);
-    return `Cabinet cannot reach its database at ${url.hostname}:${url.port || 5432}${url.pathname} (${reason}).\nCheck the DATABASE_URL setting and that PostgreSQL is running.`;
-  }
-  return `Cabinet cannot open its embedded database in ${env.DATA_DIR}/db (${reason}).\nCheck the DATA_DIR setting, or set DATABASE_URL to use PostgreSQL.`;
-}
 
 /** Opens the installation (and brings its schema up to date), or throws CommandFailed saying which setting to check. */
 export async function openContext(env: Env, options: { migrate?: boolean } = {}): Promise<AppContext> {

@@ -1,7 +1,7 @@
 import { ZTokenScope } from '@cabinet/contracts';
-import { createApiToken } from '../modules/tokens/tokens.service.ts';
-import { findUsersByEmail } from '../modules/users/users.repo.ts';
-import { CommandFailed, type CommandScope } from './commands.ts';
+import { createApiToken } from '../modules/tokens/index.ts';
+import { findUsersByEmail } from '../modules/users/index.ts';
+import { CommandFailed, type CommandScope } from './scope.ts';
 
 export async function createTokenCommand({ context, io }: CommandScope, opts: { email: string; name: string; scopes: string; days: number }): Promise<void> {
   const scopes = opts.scopes.split(',').map((s) => s.trim());

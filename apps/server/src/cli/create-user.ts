@@ -1,9 +1,9 @@
 import { AccountStore, passwordChecker } from '@cabinet/idp';
 import { ZEmail } from '@cabinet/contracts';
 import { embeddedIssuer } from '../context.ts';
-import { updateUser } from '../modules/users/users.repo.ts';
-import { userForIdentity } from '../modules/auth/sign-in.service.ts';
-import { CommandFailed, type CommandScope } from './commands.ts';
+import { updateUser } from '../modules/users/index.ts';
+import { userForIdentity } from '../modules/auth/index.ts';
+import { CommandFailed, type CommandScope } from './scope.ts';
 
 export async function createUserCommand({ env, context, io }: CommandScope, opts: { email: string; name: string; password: string; admin: boolean }): Promise<void> {
   if (!env.embeddedIdp) {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { allMigrations } from '../db/migrate.ts';
-import { CommandFailed, databaseHelp, type CommandScope } from './commands.ts';
+import { CommandFailed, databaseHelp, type CommandScope } from './scope.ts';
 
 type Check = { name: string; run: () => Promise<string> };
 

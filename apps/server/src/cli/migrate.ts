@@ -1,5 +1,5 @@
 import { migrate } from '../db/migrate.ts';
-import type { CommandScope } from './commands.ts';
+import type { CommandScope } from './scope.ts';
 
 export async function migrateCommand({ context, io }: CommandScope): Promise<void> {
   const ctx = await context({ migrate: false });

@@ -4,9 +4,8 @@ import type { Connection, Extension } from '@hocuspocus/server';
 import type { AppContext } from '../context.ts';
 import { AppError, isDatabaseUnavailable } from '../errors.ts';
 import type { Limiter } from '../lib/limiter.ts';
-import type { Actor } from '../modules/auth/actor.ts';
-import { requireItem } from '../modules/items/items.policy.ts';
-import { upsertVisit } from '../modules/items/items.repo.ts';
+import type { Actor } from '../infra/http/actor.ts';
+import { requireItem, upsertVisit } from '../modules/items/index.ts';
 
 /*
  * Who may open a document on the collaboration socket and whether the connection may write: the

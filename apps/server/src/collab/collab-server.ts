@@ -2,9 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AppContext } from '../context.ts';
-import { authenticator } from '../modules/auth/authenticate.ts';
-import { EventHub } from '../modules/events/events.ts';
-import { healthRoutes } from '../modules/health/health.routes.ts';
+import { authenticator } from '../modules/auth/index.ts';
+import { EventHub } from '../modules/events/index.ts';
+import { healthRoutes } from '../modules/health/index.ts';
 import { createCollab, type Collab, type SocketActor } from './collab.ts';
 
 /** Serves the collaboration socket on `app`'s own port (upgrades to /collab), ended before the HTTP server closes. */

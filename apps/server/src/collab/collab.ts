@@ -5,8 +5,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type * as Y from 'yjs';
 import type { AppContext } from '../context.ts';
+import type { Actor } from '../infra/http/actor.ts';
 import { limiter } from '../lib/limiter.ts';
-import type { EventHub } from '../modules/events/events.ts';
+import type { EventHub } from '../modules/events/index.ts';
 import { accessChecker, authorization, clientAddress, type CollabContext, type SocketActor } from './authorization.ts';
 import { collabWriter, persistence } from './persistence.ts';
 import { redisExtension } from './redis.ts';
@@ -34,7 +35,7 @@ export interface Collab {
   /** The document as it stands in memory, when someone has it open on this instance. */
   openDocument(name: string): Y.Doc | undefined;
   /** Changes a document as one more editor would: everyone with it open sees the change, and it is saved. */
-  edit(name: string, change: (document: Y.Doc) => void): Promise<void>;
+  edit(name: string, change: (document: Y.Doc) => void, by: Actor): Promise<void>;
   /** Saves what is open and closes every socket. */
   close(): Promise<void>;
 }
@@ -106,8 +107,9 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
       return true;
     },
     openDocument: (name) => hocuspocus.documents.get(name),
-    async edit(name, change) {
-      const connection = await hocuspocus.openDirectConnection(name, {});
+    async edit(name, change, by) {
+      // Saved as the caller's edit: its save names them, as a socket's does.
+      const connection = await hocuspocus.openDirectConnection(name, { actor: by } satisfies Partial<CollabContext>);
       try {
         await connection.transact(change);
       } finally {

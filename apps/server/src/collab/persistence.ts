@@ -5,7 +5,7 @@ import * as Y from 'yjs';
 import type { AppContext } from '../context.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
 import type { Limiter } from '../lib/limiter.ts';
-import { documentContent, loadDocumentState, recordRevision, storeDocument } from '../modules/documents/documents.service.ts';
+import { documentContent, loadDocumentState, recordRevision, storeDocument } from '../modules/documents/index.ts';
 import type { CollabContext } from './authorization.ts';
 
 /** Edits since a document's last revision: since when, and by whom. */

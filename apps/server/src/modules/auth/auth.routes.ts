@@ -5,11 +5,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
 import { deriveKey, decrypt, sha256 } from '../../lib/crypto.ts';
-import { clearSessionCookies, endSession, startSession } from '../sessions/sessions.service.ts';
+import { clearSessionCookies, endSession, findSessionById, startSession } from '../sessions/index.ts';
 import { insertAuthRequest, takeAuthRequest } from './auth-requests.repo.ts';
 import { SignInRefused, userForIdentity } from './sign-in.service.ts';
-import { requireActor } from './actor.ts';
-import { findSessionById } from '../sessions/sessions.repo.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 
 const STATE_COOKIE = 'cabinet_auth_state';
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;

@@ -5,10 +5,9 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
-import { csrfTokenFor, idleCutoff, SESSION_COOKIE } from '../sessions/sessions.service.ts';
-import { findSessionWithUser, touchSession } from '../sessions/sessions.repo.ts';
-import { findApiTokenWithUser, touchApiToken } from '../tokens/tokens.repo.ts';
-import type { Actor } from './actor.ts';
+import { csrfTokenFor, findSessionWithUser, idleCutoff, SESSION_COOKIE, touchSession } from '../sessions/index.ts';
+import { findApiTokenWithUser, touchApiToken } from '../tokens/index.ts';
+import type { Actor } from '../../infra/http/actor.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // Recording every request would write on every read; once a minute is enough for "last used".

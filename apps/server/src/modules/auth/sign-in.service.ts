@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.ts';
 import { inTransaction } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { ProviderIdentity } from '../../infra/oidc/relying-party.ts';
-import { countUsers, findUserByIdentity, insertUser, lockUserCreation, updateUser } from '../users/users.repo.ts';
-import { endOtherSessions } from '../sessions/sessions.service.ts';
-import { createWorkspace } from '../workspaces/workspaces.service.ts';
+import { countUsers, findUserByIdentity, insertUser, lockUserCreation, updateUser } from '../users/index.ts';
+import { endOtherSessions } from '../sessions/index.ts';
+import { createWorkspace } from '../workspaces/index.ts';
 
 export class SignInRefused extends Error {
   constructor(readonly reason: 'deactivated' | 'no_email') {

@@ -2,7 +2,7 @@ import { commentsApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { addComment, listThreads, removeComment, updateComment } from './comments.service.ts';
 
 export async function commentsRoutes(app: FastifyInstance, ctx: AppContext) {

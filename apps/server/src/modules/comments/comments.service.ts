@@ -1,10 +1,10 @@
 import type { TCommentThread, TCreateCommentRequest, TUpdateCommentRequest } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { Actor } from '../auth/actor.ts';
+import type { Actor } from '../../infra/http/actor.ts';
 import type { TActivityAction } from '@cabinet/contracts';
-import { record } from '../events/events.ts';
-import { requireDocument, type ItemAccess } from '../items/items.policy.ts';
+import { record } from '../events/index.ts';
+import { requireDocument, type ItemAccess } from '../items/index.ts';
 import { deleteComment, findComment, findComments, insertComment, setThreadResolved, updateCommentBody, type CommentRow } from './comments.repo.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();

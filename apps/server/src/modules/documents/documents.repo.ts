@@ -34,17 +34,29 @@ export interface DocumentContent {
 }
 
 /** Saves a document's state and text; the item shows it changed, and by whom. Answers the item. */
-export async function saveDocumentState(db: Q, itemId: string, state: Uint8Array, text: string, by: string | null): Promise<ItemRow | undefined> {
-  await sql`
+/**
+ * Stores a document's state and text, and the item shows it changed (when, by whom, its size):
+ * only when the state differs from what is stored, so a save of what is already there (a server
+ * shutting down, a restore saved twice) changes nothing. `changed` says which it was.
+ */
+export async function saveDocumentState(db: Q, itemId: string, state: Uint8Array, text: string, by: string | null): Promise<{ item: ItemRow; changed: boolean } | undefined> {
+  const stored = await sql<{ item_id: string }>`
     INSERT INTO document_contents (item_id, state, text, updated_by) VALUES (${itemId}, ${state}, ${text}, ${by})
     ON CONFLICT (item_id) DO UPDATE SET state = excluded.state, text = excluded.text, updated_by = excluded.updated_by, updated_at = now()
+    WHERE document_contents.state IS DISTINCT FROM excluded.state
+    RETURNING item_id
   `.execute(db);
-  return db
+  if (!stored.rows.length) {
+    const item = await db.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+    return item && { item, changed: false };
+  }
+  const item = await db
     .updateTable('items')
     .set({ updated_at: new Date(), updated_by: by, size_bytes: state.byteLength })
     .where('id', '=', itemId)
     .returningAll()
     .executeTakeFirst();
+  return item && { item, changed: true };
 }
 
 export interface RevisionRow {

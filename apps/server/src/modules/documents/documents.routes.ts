@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
 import { attachment } from '../../lib/content-disposition.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { exportDocument, getRevision, importDocument, listRevisions, restoreRevision, type LiveDocuments } from './documents.service.ts';
 
 export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, live: LiveDocuments) {

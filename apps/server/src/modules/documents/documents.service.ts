@@ -2,16 +2,15 @@ import { buffer } from 'node:stream/consumers';
 import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
 import { documentNode, documentText, replaceDocument, stateDoc, withItemsRenamed } from '@cabinet/doc-schema/server';
 import type { AppContext } from '../../context.ts';
-import { findVersion } from '../files/files.repo.ts';
+import { findVersion } from '../files/index.ts';
 import * as Y from 'yjs';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { taskFailure } from '../../infra/workers/pool.ts';
-import type { Actor } from '../auth/actor.ts';
-import { record } from '../events/events.ts';
-import { requireDocument, requireItem } from '../items/items.policy.ts';
-import { createItem } from '../items/items.service.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { record } from '../events/index.ts';
+import { createItem, requireDocument, requireItem } from '../items/index.ts';
 import type * as DocumentExport from './document-export.ts';
 import { importFile } from './document-import.ts';
 import { copyDocumentContents, findDocumentState, findRevision, findRevisions, insertRevision, replaceDocumentState, saveDocumentState, type DocumentContent, type RevisionRow } from './documents.repo.ts';
@@ -36,7 +35,8 @@ export function loadDocumentState(db: Db, itemId: string): Promise<Uint8Array | 
 
 /**
  * Stores a document's state and text, and the item shows it changed (when, by whom, its size), in
- * one transaction (the caller's, when it passes one). With `revision` the same state is recorded
+ * one transaction (the caller's, when it passes one); a state equal to the stored one changes
+ * nothing and is not announced. With `revision` the same state is recorded
  * as a revision in it too. Others hear the item changed, unless `announce` is false (a document
  * being created: its creation is announced instead). Answers the item, and the revision recorded.
  */
@@ -47,10 +47,12 @@ export async function storeDocument(
   o: { by: Actor | null; revision?: { authorIds: string[]; restoredFrom?: string }; announce?: boolean },
 ): Promise<{ item: ItemRow; revision?: { id: string; createdAt: string } } | undefined> {
   return inTransaction(db, async (tx) => {
-    const item = await saveDocumentState(tx, itemId, content.state, content.text, o.by?.user.id ?? null);
-    if (!item) return undefined;
+    const saved = await saveDocumentState(tx, itemId, content.state, content.text, o.by?.user.id ?? null);
+    if (!saved) return undefined;
+    const { item, changed } = saved;
     const revision = o.revision && (await insertRevision(tx, { itemId, ...content, ...o.revision }));
-    if (o.announce !== false) {
+    // A save of what is stored already changed nothing: no one hears of it.
+    if (changed && o.announce !== false) {
       const data = { name: item.name, ...(o.revision?.restoredFrom ? { restoredRevision: o.revision.restoredFrom } : {}) };
       await record(tx, o.by, { workspaceId: item.workspace_id, action: 'item.updated', itemId, parentIds: [item.parent_id], data });
     }
@@ -81,8 +83,8 @@ export async function copyDocuments(db: Db, copies: { id: string; sourceId: stri
 export interface LiveDocuments {
   /** The document as it stands in memory, when someone has it open here. */
   openDocument(itemId: string): Y.Doc | undefined;
-  /** Changes a document as one more editor would: everyone with it open sees the change, and it is saved. */
-  edit(itemId: string, change: (document: Y.Doc) => void): Promise<void>;
+  /** Changes a document as `by` editing it would: everyone with it open sees the change, and it is saved as theirs. */
+  edit(itemId: string, change: (document: Y.Doc) => void, by: Actor): Promise<void>;
 }
 
 /** A new document in a folder, made from a Markdown, HTML or Word file; nothing is created when the file is not what it says. */
@@ -91,7 +93,8 @@ export async function importDocument(ctx: AppContext, actor: Actor, ws: string, 
   // Who may write there is known before the file is read.
   await requireItem(db, actor, q.parentId, 'createInside');
   const { name, ...document } = await importFile(ctx.workers, q.fileName, bytes);
-  const create = (documentName: string) => createItem(db, actor, ws, { kind: 'document', name: documentName, parentId: q.parentId, content: document });
+  const fill = async (tx: Db, item: ItemRow) => (await storeDocument(tx, item.id, document, { by: actor, announce: false }))?.item ?? item;
+  const create = (documentName: string) => createItem(db, actor, ws, { kind: 'document', name: documentName, parentId: q.parentId }, fill);
   try {
     return await create(name);
   } catch (error) {
@@ -185,10 +188,14 @@ export async function restoreRevision(db: Db, actor: Actor, id: string, revision
   const { item } = await requireDocument(db, actor, id, 'restoreRevision');
   const { revision, content } = await revisionContent(db, item.id, revisionId);
   let restored: DocumentContent | undefined;
-  await live.edit(item.id, (doc) => {
-    replaceDocument(doc, content);
-    restored = documentContent(doc);
-  });
+  await live.edit(
+    item.id,
+    (doc) => {
+      replaceDocument(doc, content);
+      restored = documentContent(doc);
+    },
+    actor,
+  );
   // Stored here as well: with several instances another one may hold the document's save lock just now.
   const stored = await storeDocument(db, item.id, restored!, { by: actor, revision: { authorIds: [actor.user.id], restoredFrom: revisionId } });
   if (!stored?.revision) throw new AppError('not_found');

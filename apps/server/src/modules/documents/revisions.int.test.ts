@@ -24,6 +24,7 @@ async function newDocument(owner: Person, parentId = owner.workspace.homeId) {
 }
 
 const revisions = async (person: Person, id: string) => (await person.call('GET', `/items/${id}/revisions`)).body;
+const activity = (itemId: string) => t.ctx.db.selectFrom('activity_events').selectAll().where('item_id', '=', itemId).orderBy('id').execute();
 
 async function edit(person: Person, id: string, text: string) {
   const client = clients.connect(id, person.token);
@@ -87,8 +88,13 @@ describe('revision history', () => {
     expect((await cy.call('POST', `/items/${id}/revisions/${draft.id}/restore`)).body.error.code).toBe('not_found');
     expect((await cy.call('GET', `/items/${id}/revisions`)).body.error.code).toBe('not_found');
 
+    const lastBefore = (await activity(id)).at(-1)!.id;
     const restored = await ada.call('POST', `/items/${id}/revisions/${draft.id}/restore`);
     expect(restored.status).toBe(201);
+    // The restore is Ada's one change, recorded once: the live edit is saved as hers, and the
+    // restore's own save of the same state changes nothing more.
+    const recorded = (await activity(id)).filter((r) => BigInt(r.id) > BigInt(lastBefore));
+    expect(recorded.map((r) => [r.action, r.actor_kind, r.actor_user_id])).toEqual([['item.updated', 'user', ada.id]]);
     expect(restored.body).toMatchObject({ restoredFrom: draft.createdAt, authors: [{ id: ada.id, name: 'Ada' }] });
     await until(() => documentText(watcher.document) === 'First draft', 'the restore to reach the open editor');
     const history = (await revisions(bea, id)).items;

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
+import { documentContent, storeDocument } from '../documents/index.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -92,5 +94,15 @@ describe('activity record', () => {
     expect((await ada.call('POST', `/items/${file.body.item.id}/copy`, { parentId: ada.workspace.homeId })).body.error.code).toBe('quota_exceeded');
     expect((await rows(ws)).length).toBe(afterUpload);
     expect(afterUpload).toBe(before + 1);
+
+    // A document saved as it is stored already (a server shutting down saves every open one).
+    const doc = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Unchanged', parentId: ada.workspace.homeId })).body;
+    const content = documentContent(new Y.Doc());
+    expect((await storeDocument(t.ctx.db, doc.id, content, { by: null }))?.item.id).toBe(doc.id);
+    const saved = await t.ctx.db.selectFrom('items').select(['updated_at', 'updated_by']).where('id', '=', doc.id).executeTakeFirstOrThrow();
+    const recorded = (await rows(ws)).length;
+    expect((await storeDocument(t.ctx.db, doc.id, content, { by: null }))?.item.id).toBe(doc.id);
+    expect(await t.ctx.db.selectFrom('items').select(['updated_at', 'updated_by']).where('id', '=', doc.id).executeTakeFirstOrThrow()).toEqual(saved);
+    expect((await rows(ws)).length).toBe(recorded);
   });
 });

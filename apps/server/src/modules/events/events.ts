@@ -1,7 +1,7 @@
 import type { TActivityAction, TItemEvent } from '@cabinet/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database, Db } from '../../db/client.ts';
-import type { Actor } from '../auth/actor.ts';
+import type { Actor } from '../../infra/http/actor.ts';
 
 const CHANNEL = 'cabinet_events';
 
@@ -75,11 +75,13 @@ export function recordCreated(table: string, actor: Actor | null): RawBuilder<un
 
 /**
  * Recorded changes in a workspace after `afterId`, oldest first (a reconnecting listener catches
- * up); undefined when the record never had `afterId` (it is not one of its ids), so nothing is known.
+ * up); undefined when `afterId` is not a change of this workspace recorded within `window`
+ * milliseconds (a database restored from a backup, a tab asleep for days): what was missed is not
+ * known, or is better fetched afresh.
  */
-export async function activitySince(db: Db, workspaceId: string, afterId: number, limit: number): Promise<{ id: number; by: string | null; event: TItemEvent }[] | undefined> {
-  const newest = await db.selectFrom('activity_events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
-  if (afterId > Number(newest?.id ?? 0)) return undefined;
+export async function activitySince(db: Db, workspaceId: string, afterId: number, o: { limit: number; window: number }): Promise<{ id: number; by: string | null; event: TItemEvent }[] | undefined> {
+  const seen = await db.selectFrom('activity_events').select(['workspace_id', 'created_at']).where('id', '=', afterId).executeTakeFirst();
+  if (!seen || seen.workspace_id !== workspaceId || Date.now() - new Date(seen.created_at).getTime() > o.window) return undefined;
   const rows = await db
     .selectFrom('activity_events')
     .select(['id', 'action', 'item_id', 'data', 'client_id', 'actor_user_id'])
@@ -87,7 +89,7 @@ export async function activitySince(db: Db, workspaceId: string, afterId: number
     .where('id', '>', afterId)
     .where('item_id', 'is not', null)
     .orderBy('id')
-    .limit(limit)
+    .limit(o.limit)
     .execute();
   return rows.map((r) => ({ id: Number(r.id), by: r.actor_user_id, event: { type: r.action as TActivityAction, itemId: r.item_id!, parentIds: (r.data.parentIds as string[] | undefined) ?? [], clientId: r.client_id } }));
 }

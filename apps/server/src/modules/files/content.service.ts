@@ -5,10 +5,9 @@ import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Actor } from '../auth/actor.ts';
-import { requireItem } from '../items/items.policy.ts';
-import { upsertVisit } from '../items/items.repo.ts';
-import { getWorkspace } from '../workspaces/workspaces.service.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { requireItem, upsertVisit } from '../items/index.ts';
+import { getWorkspace } from '../workspaces/index.ts';
 import { findSubtreeFiles, findVersion, findVersions } from './files.repo.ts';
 
 const DOWNLOAD_URL_TTL_SECONDS = 300;

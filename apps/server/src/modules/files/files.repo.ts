@@ -125,36 +125,9 @@ export function findVersions(db: Q, itemId: string): Promise<FileVersionRow[]> {
   return db.selectFrom('file_versions').selectAll().where('item_id', '=', itemId).where('state', '=', 'ready').orderBy('number', 'desc').execute();
 }
 
-/**
- * Adds bytes to what a workspace uses if its quota allows (removing bytes always succeeds);
- * false when it would exceed the quota. Every writer of usage does this as its transaction's
- * last statement, so the workspace row is held only while that transaction commits, and no two
- * writers can deadlock over it.
- */
-export async function addUsage(db: Q, workspaceId: string, bytes: number): Promise<boolean> {
-  if (bytes === 0) return true;
-  const row = await db
-    .updateTable('workspaces')
-    .set({ used_bytes: sql`greatest(used_bytes + ${bytes}, 0)` })
-    .where('id', '=', workspaceId)
-    .where((eb) => eb.or([eb('quota_bytes', 'is', null), eb(sql`used_bytes + ${bytes}`, '<=', eb.ref('quota_bytes')), eb.val(bytes < 0)]))
-    .returning('used_bytes')
-    .executeTakeFirst();
-  return !!row;
-}
-
 export interface Usage {
   quota_bytes: number | null;
   used_bytes: number;
-}
-
-/**
- * Holds the workspace's row until the caller's transaction ends, so that uploads starting at once
- * reserve its room one after another. A statement of its own: one that waited for the lock still
- * reads what it had read before waiting, so the checks come after it.
- */
-export async function lockWorkspaceRoom(db: Q, workspaceId: string): Promise<void> {
-  await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
 }
 
 /** Open uploads: taking parts, not yet past their expiry. */
@@ -293,19 +266,6 @@ export async function recomputeUsage(db: Q, workspaceId: string): Promise<number
     RETURNING used_bytes AS used
   `.execute(db);
   return Number(row.rows[0]?.used ?? 0);
-}
-
-/** The blob keys and byte total of every version held in an item's subtree (before it is purged). */
-export async function subtreeBlobs(db: Q, itemId: string): Promise<{ keys: string[]; bytes: number }> {
-  const rows = await sql<{ blob_key: string; size_bytes: number }>`
-    WITH RECURSIVE sub AS (
-      SELECT id FROM items WHERE id = ${itemId}
-      UNION ALL
-      SELECT i.id FROM items i JOIN sub s ON i.parent_id = s.id
-    )
-    SELECT v.blob_key, v.size_bytes FROM file_versions v JOIN sub ON v.item_id = sub.id
-  `.execute(db);
-  return { keys: rows.rows.map((r) => r.blob_key), bytes: rows.rows.reduce((sum, r) => sum + Number(r.size_bytes), 0) };
 }
 
 /** Active files and folders below a folder, with their path relative to it (for a zip). */

@@ -1,7 +1,7 @@
 import { filesApi, uploadsApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { getContent, listVersions, zipItems, type Zip } from './content.service.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';

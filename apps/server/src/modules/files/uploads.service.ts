@@ -7,14 +7,11 @@ import type { ItemRow, UploadRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
-import type { Actor } from '../auth/actor.ts';
-import { record, recordCreated } from '../events/events.ts';
-import { accessWithRole, requireItem, requireItems, type ItemAccess } from '../items/items.policy.ts';
-import { findActiveSibling, upsertVisit } from '../items/items.repo.ts';
-import { presentItem, suggestFreeName } from '../items/items.service.ts';
-import { getWorkspace } from '../workspaces/workspaces.service.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { record, recordCreated } from '../events/index.ts';
+import { accessWithRole, findActiveSibling, presentItem, requireItem, requireItems, suggestFreeName, upsertVisit, type ItemAccess } from '../items/index.ts';
+import { addUsage, getWorkspace, lockWorkspaceRoom } from '../workspaces/index.ts';
 import {
-  addUsage,
   claimStaleUploads,
   findActiveUploads,
   findFolderSlots,
@@ -24,7 +21,6 @@ import {
   insertUploadedFiles,
   insertUploads,
   insertVersion,
-  lockWorkspaceRoom,
   setUploadState,
   type NewUpload,
   type UploadForCompletion,

@@ -2,7 +2,7 @@ import type { TItemAbilities, TItemAbility, TItemRole } from '@cabinet/contracts
 import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Actor } from '../auth/actor.ts';
+import type { Actor } from '../../infra/http/actor.ts';
 import { findAccess, findAccessMany, lockItem, type AccessRow } from './items.repo.ts';
 
 /**

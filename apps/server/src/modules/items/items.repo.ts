@@ -1,7 +1,7 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
-import { LIVE_MEMBERSHIP } from '../workspaces/workspaces.repo.ts';
+import { LIVE_MEMBERSHIP } from '../workspaces/index.ts';
 
 type Q = Kysely<Database>;
 
@@ -270,6 +270,19 @@ export async function insertCopies(
         .execute();
     }
   }
+}
+
+/** The blob keys and byte total of every version held in an item's subtree (before it is purged). */
+export async function subtreeBlobs(db: Q, itemId: string): Promise<{ keys: string[]; bytes: number }> {
+  const rows = await sql<{ blob_key: string; size_bytes: number }>`
+    WITH RECURSIVE sub AS (
+      SELECT id FROM items WHERE id = ${itemId}
+      UNION ALL
+      SELECT i.id FROM items i JOIN sub s ON i.parent_id = s.id
+    )
+    SELECT v.blob_key, v.size_bytes FROM file_versions v JOIN sub ON v.item_id = sub.id
+  `.execute(db);
+  return { keys: rows.rows.map((r) => r.blob_key), bytes: rows.rows.reduce((sum, r) => sum + Number(r.size_bytes), 0) };
 }
 
 /** True while any version still names the blob (copies share bytes). */

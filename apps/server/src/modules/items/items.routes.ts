@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
-import { copyItem, createItem, emptyTrash, listRecent, listStarred, starItem, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem } from './items.service.ts';
+import { requireActor } from '../../infra/http/actor.ts';
+import { copyItem, createItem, emptyTrash, listRecent, listStarred, starItem, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem, type ItemContents } from './items.service.ts';
 
 /** `If-Match: "3"` (or 3) → 3; absent → undefined. */
 function ifMatchVersion(header: string | undefined): number | undefined {
@@ -14,7 +14,7 @@ function ifMatchVersion(header: string | undefined): number | undefined {
   return version;
 }
 
-export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function itemsRoutes(app: FastifyInstance, ctx: AppContext, contents: ItemContents) {
   route(app, itemsApi.create, async (req) => createItem(ctx.db, requireActor(req), req.params.ws, req.body));
   route(app, itemsApi.children, async (req) => listChildren(ctx.db, requireActor(req), req.params.ws, req.params.id, req.query));
   route(app, itemsApi.get, async (req, reply) => {
@@ -35,7 +35,7 @@ export async function itemsRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, itemsApi.trashList, async (req) => listTrash(ctx.db, requireActor(req), req.params.ws, req.query));
   route(app, itemsApi.emptyTrash, async (req) => emptyTrash(ctx.db, requireActor(req), req.params.ws));
   route(app, itemsApi.ancestors, async (req) => ({ items: await getAncestors(ctx.db, requireActor(req), req.params.id) }));
-  route(app, itemsApi.copy, async (req) => copyItem(ctx.db, requireActor(req), req.params.id, req.body));
+  route(app, itemsApi.copy, async (req) => copyItem(ctx.db, requireActor(req), req.params.id, req.body, contents));
   route(app, itemsApi.star, async (req) => {
     await starItem(ctx.db, requireActor(req), req.params.id, true);
   });

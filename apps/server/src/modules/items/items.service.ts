@@ -2,12 +2,10 @@ import { encodeCursor, uuidv7, type TChildrenPosition, type TChildrenQuery, type
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Actor } from '../auth/actor.ts';
-import { getWorkspace } from '../workspaces/workspaces.service.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { addUsage, getWorkspace } from '../workspaces/index.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
-import { record } from '../events/events.ts';
-import { copyDocuments, storeDocument, type DocumentContent } from '../documents/documents.service.ts';
-import { addUsage, subtreeBlobs } from '../files/files.repo.ts';
+import { record } from '../events/index.ts';
 import { accessWithRole, findAccesses, requireItem, requireItems, requireMove } from './items.policy.ts';
 import {
   blobInUse,
@@ -28,6 +26,7 @@ import {
   setRestored,
   setTrashed,
   siblingNamesLike,
+  subtreeBlobs,
   updateItemPlacement,
 } from './items.repo.ts';
 
@@ -86,8 +85,18 @@ async function catchNameClash<T>(db: Db, parentId: () => string | undefined, nam
   }
 }
 
-/** A new folder, or a new document (empty, or with `content` made elsewhere, e.g. by an import), in a folder the caller may create in. */
-export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string, input: TCreateItemRequest & { name: string; content?: DocumentContent }): Promise<TItem> {
+/**
+ * A new folder or document in a folder the caller may create in. `fill`, given by the module that
+ * owns what the item holds (a document's content made by an import), runs in the same transaction
+ * once the row exists, and answers the row as it then stands.
+ */
+export async function createItem(
+  db: Db,
+  actor: Actor,
+  workspaceIdOrSlug: string,
+  input: TCreateItemRequest & { name: string },
+  fill?: (tx: Db, item: ItemRow) => Promise<ItemRow>,
+): Promise<TItem> {
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   return catchNameClash(db, () => input.parentId, input.name, () => inTransaction(db, async (tx) => {
     const parent = await requireItem(tx, actor, input.parentId, 'createInside', { lock: true });
@@ -96,7 +105,7 @@ export async function createItem(db: Db, actor: Actor, workspaceIdOrSlug: string
     if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
     await requireFreeName(tx, parent.item.id, input.name);
     let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
-    if (input.kind === 'document' && input.content) item = (await storeDocument(tx, item.id, input.content, { by: actor, announce: false }))?.item ?? item;
+    if (fill) item = await fill(tx, item);
     await record(tx, actor, { workspaceId: workspace.id, action: 'item.created', itemId: item.id, parentIds: [parent.item.id], data: { name: item.name, kind: item.kind } });
     return presentItem(item, accessWithRole(actor, item, parent.role));
   }));
@@ -291,11 +300,21 @@ export async function visibleItems(db: Db, actor: Actor, ids: string[]): Promise
 }
 
 /**
+ * What items hold beyond their rows, copied by the modules that own it (the documents module:
+ * documents' stored state). Given by whoever wires the modules together (app.ts), so that items
+ * know nothing of the modules built on them.
+ */
+export interface ItemContents {
+  /** Documents copied with their items, in the copy's transaction; `renamed`: source id → copy id. */
+  copyDocuments(tx: Db, copies: { id: string; sourceId: string; relink: boolean }[], renamed: Map<string, string>, by: string): Promise<void>;
+}
+
+/**
  * Copies a file, or a folder with everything in it, into a folder. The copies are new items
  * owned by the caller; files share the originals' bytes (nothing is copied in storage) and count
  * against the quota. A name already taken in the target gets a free one.
  */
-export async function copyItem(db: Db, actor: Actor, id: string, input: { parentId: string; name?: string | undefined }): Promise<TItem> {
+export async function copyItem(db: Db, actor: Actor, id: string, input: { parentId: string; name?: string | undefined }, contents: ItemContents): Promise<TItem> {
   return inTransaction(db, async (tx) => {
     const source = await requireItem(tx, actor, id, 'view');
     const target = await requireItem(tx, actor, input.parentId, 'createInside', { lock: true });
@@ -328,7 +347,7 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
     );
     // A copied document's pictures and attached files are its own copies, not the originals.
     const documents = subtree.filter((r) => r.kind === 'document');
-    await copyDocuments(tx, documents.map((r) => ({ id: newIds.get(r.id)!, sourceId: r.id, relink: subtree.some((c) => c.parent_id === r.id) })), newIds, actor.user.id);
+    await contents.copyDocuments(tx, documents.map((r) => ({ id: newIds.get(r.id)!, sourceId: r.id, relink: subtree.some((c) => c.parent_id === r.id) })), newIds, actor.user.id);
     const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
     await record(tx, actor, { workspaceId: copy.workspace_id, action: 'item.created', itemId: copy.id, parentIds: [target.item.id], data: { name: copy.name, kind: copy.kind, copiedFrom: source.item.id } });
     const access = await requireItem(tx, actor, copy.id, 'view');

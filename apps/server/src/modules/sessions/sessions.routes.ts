@@ -2,7 +2,7 @@ import { sessionsApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { clearSessionCookies, endOtherSessions, endSession, listSessions } from './sessions.service.ts';
 
 export async function sessionsRoutes(app: FastifyInstance, ctx: AppContext) {

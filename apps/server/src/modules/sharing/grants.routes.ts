@@ -2,7 +2,7 @@ import { grantsApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { createGrant, listGrants, removeGrant } from './grants.service.ts';
 
 export async function grantsRoutes(app: FastifyInstance, ctx: AppContext) {

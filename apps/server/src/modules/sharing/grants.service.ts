@@ -1,11 +1,11 @@
 import type { TCreateGrantRequest, TGrant } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
-import type { Actor } from '../auth/actor.ts';
-import { requireItem, maySeeGrants } from '../items/items.policy.ts';
-import { findUsersByEmail } from '../users/users.repo.ts';
-import { insertMembership } from '../workspaces/workspaces.repo.ts';
-import { record } from '../events/events.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { record } from '../events/index.ts';
+import { maySeeGrants, requireItem } from '../items/index.ts';
+import { findShareableUser } from '../users/index.ts';
+import { addGuest } from '../workspaces/index.ts';
 import { deleteGrant, findGrants, upsertGrant, type GrantRow } from './grants.repo.ts';
 
 const present = (g: GrantRow): TGrant => ({
@@ -39,15 +39,9 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
     const { item } = await requireItem(tx, actor, id, 'share');
     let principalId = item.workspace_id;
     if (input.principal.type === 'user') {
-      const principal = input.principal;
-      // An address reaches only an account that proved it: anyone may sign up claiming any address.
-      const user =
-        'email' in principal
-          ? (await findUsersByEmail(tx, principal.email)).find((u) => u.status === 'active' && u.email_verified)
-          : await tx.selectFrom('users').selectAll().where('id', '=', principal.id).where('status', '=', 'active').executeTakeFirst();
+      const user = await findShareableUser(tx, input.principal);
       if (!user) throw invalid('body.principal', 'No one with that address has signed in to Cabinet and confirmed it yet.');
-      const member = await tx.selectFrom('memberships').select('role').where('workspace_id', '=', item.workspace_id).where('user_id', '=', user.id).executeTakeFirst();
-      if (!member) await insertMembership(tx, { workspaceId: item.workspace_id, userId: user.id, role: 'guest' });
+      await addGuest(tx, item.workspace_id, user.id);
       principalId = user.id;
     }
     const grantId = await upsertGrant(tx, { itemId: item.id, type: input.principal.type, principalId, role: input.role, expiresAt, by: actor.user.id });

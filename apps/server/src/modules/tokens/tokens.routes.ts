@@ -2,7 +2,7 @@ import { tokensApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { createApiToken, deleteApiToken, listApiTokens } from './tokens.service.ts';
 
 export async function tokensRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -2,7 +2,7 @@ import { meApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { presentUser } from './present-user.ts';
 import { updateUser } from './users.repo.ts';
 

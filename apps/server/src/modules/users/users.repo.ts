@@ -8,6 +8,10 @@ export function findUserByIdentity(db: Q, issuer: string, subject: string): Prom
   return db.selectFrom('users').selectAll().where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst();
 }
 
+export function findActiveUserById(db: Q, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).where('status', '=', 'active').executeTakeFirst();
+}
+
 export function findUsersByEmail(db: Q, email: string): Promise<UserRow[]> {
   return db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).execute();
 }

@@ -62,6 +62,10 @@ export async function insertWorkspace(db: Q, w: { name: string; slug: string; ow
 }
 
 /** A member and their private "My files" root. */
+export function findMembership(db: Q, workspaceId: string, userId: string): Promise<{ role: WorkspaceRole } | undefined> {
+  return db.selectFrom('memberships').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+}
+
 export async function insertMembership(db: Q, m: { workspaceId: string; userId: string; role: WorkspaceRole }): Promise<string> {
   const homeId = uuidv7();
   await db
@@ -86,4 +90,31 @@ export function findMembers(db: Q, workspaceId: string, q: string, limit: number
     query = query.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.email', 'ilike', pattern)]));
   }
   return query.orderBy('u.name').orderBy('u.id').limit(limit).execute();
+}
+
+/**
+ * Adds bytes to what a workspace uses if its quota allows (removing bytes always succeeds);
+ * false when it would exceed the quota. Every writer of usage does this as its transaction's
+ * last statement, so the workspace row is held only while that transaction commits, and no two
+ * writers can deadlock over it.
+ */
+export async function addUsage(db: Q, workspaceId: string, bytes: number): Promise<boolean> {
+  if (bytes === 0) return true;
+  const row = await db
+    .updateTable('workspaces')
+    .set({ used_bytes: sql`greatest(used_bytes + ${bytes}, 0)` })
+    .where('id', '=', workspaceId)
+    .where((eb) => eb.or([eb('quota_bytes', 'is', null), eb(sql`used_bytes + ${bytes}`, '<=', eb.ref('quota_bytes')), eb.val(bytes < 0)]))
+    .returning('used_bytes')
+    .executeTakeFirst();
+  return !!row;
+}
+
+/**
+ * Holds the workspace's row until the caller's transaction ends, so that uploads starting at once
+ * reserve its room one after another. A statement of its own: one that waited for the lock still
+ * reads what it had read before waiting, so the checks come after it.
+ */
+export async function lockWorkspaceRoom(db: Q, workspaceId: string): Promise<void> {
+  await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
 }

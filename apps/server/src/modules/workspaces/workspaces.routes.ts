@@ -2,7 +2,7 @@ import { workspacesApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
+import { requireActor } from '../../infra/http/actor.ts';
 import { createWorkspace, getWorkspace, listMembers, listWorkspaces } from './workspaces.service.ts';
 
 export async function workspacesRoutes(app: FastifyInstance, ctx: AppContext) {

@@ -5,6 +5,7 @@ import type { Database, UserRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import {
   findMembers,
+  findMembership,
   findMemberWorkspace,
   insertMembership,
   insertWorkspace,
@@ -85,4 +86,9 @@ export async function listMembers(db: Q, user: UserRow, idOrSlug: string, q: str
   const w = await getWorkspace(db, user, idOrSlug);
   if (w.role === 'guest') throw new AppError('forbidden', 'Guests cannot see the member list.');
   return (await findMembers(db, w.id, q, limit)).map((m) => ({ userId: m.user_id, name: m.name, email: m.email, role: m.role }));
+}
+
+/** Someone given access to an item in a workspace they are not in joins it as a guest, who sees only what is shared with them. */
+export async function addGuest(db: Q, workspaceId: string, userId: string): Promise<void> {
+  if (!(await findMembership(db, workspaceId, userId))) await insertMembership(db, { workspaceId, userId, role: 'guest' });
 }

@@ -1,7 +1,7 @@
 import { computePosition, flip, offset, shift } from '@floating-ui/dom';
 import { ReactRenderer } from '@tiptap/react';
 import type { SuggestionOptions, SuggestionProps } from '@tiptap/suggestion';
-import { SuggestionMenu, type SuggestionEntry, type SuggestionMenuHandle, type SuggestionMenuProps } from '../components/suggestion-menu.tsx';
+import { SuggestionMenu, type SuggestionEntry, type SuggestionMenuHandle, type SuggestionMenuProps } from './suggestion-menu.tsx';
 
 /**
  * Shows a suggestion (`/` blocks, `@` people) as a menu under the caret: Tiptap's suggestion

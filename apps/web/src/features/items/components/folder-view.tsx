@@ -6,7 +6,7 @@ import { useRef, useState, type DragEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
-import { IMPORT_ACCEPT, useImportDocuments } from '../../documents/hooks/use-import-documents.tsx';
+import { IMPORT_ACCEPT, useImportDocuments } from '../../uploads/import/use-import-documents.tsx';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
 import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from '../api/use-items.ts';

@@ -160,6 +160,21 @@ describe('live events', () => {
     await forged.until((e) => e.itemId === four.id);
     expect(forged.order[0]).toBe('reset');
     await forged.close();
+    // A change seen long ago (a tab asleep for hours): fetching afresh beats replaying the day.
+    await a.ctx.db.updateTable('activity_events').set({ created_at: new Date(Date.now() - 2 * 60 * 60_000) }).where('id', '=', lastSeen).execute();
+    const asleep = await watch(a.url, ada, ada.workspace.id, lastSeen);
+    const five = await g.folder(ada, ada.workspace.rootId, 'Five');
+    await asleep.until((e) => e.itemId === five.id);
+    expect(asleep.order[0]).toBe('reset');
+    expect(asleep.events.map((e) => e.itemId)).toEqual([five.id]);
+    await asleep.close();
+    // Another workspace's change names nothing of this one.
+    const bea = await g.person();
+    const elsewhere = await watch(a.url, bea, bea.workspace.id, lastSeen);
+    const six = await g.folder(bea, bea.workspace.rootId, 'Six');
+    await elsewhere.until((e) => e.itemId === six.id);
+    expect(elsewhere.order[0]).toBe('reset');
+    await elsewhere.close();
   });
 
   it('tells the browser tab that made a change which one it was (X-Client-Id), and keeps a malformed one out', async () => {

@@ -2,16 +2,18 @@ import { eventsApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../auth/actor.ts';
-import { visibleItems } from '../items/items.service.ts';
-import { getWorkspace } from '../workspaces/workspaces.service.ts';
-import { activitySince, type EventHub, type HubMessage } from './events.ts';
+import { requireActor } from '../../infra/http/actor.ts';
+import { visibleItems } from '../items/index.ts';
+import { getWorkspace } from '../workspaces/index.ts';
+import { activitySince, type EventHub, type HubMessage } from '../events/index.ts';
 
 const KEEPALIVE_MS = 25_000;
-// More missed changes than this and the browser is better off fetching what it shows again.
+// More missed changes than this, or missed over a longer time, and the browser is better off
+// fetching what it shows again.
 const REPLAY_LIMIT = 500;
+const REPLAY_WINDOW_MS = 60 * 60_000;
 
-export async function eventsRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub) {
+export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub) {
   route(app, eventsApi.stream, async (req, reply) => {
     const actor = requireActor(req);
     const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
@@ -82,7 +84,7 @@ export async function eventsRoutes(app: FastifyInstance, ctx: AppContext, hub: E
     // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
     // it gets what it missed from the record, or, when that is too much, a reset.
     const lastSeen = Number(req.headers['last-event-id']);
-    const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, REPLAY_LIMIT).catch(() => undefined) : undefined;
+    const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, { limit: REPLAY_LIMIT, window: REPLAY_WINDOW_MS }).catch(() => undefined) : undefined;
     const catchUp = missed && missed.length < REPLAY_LIMIT ? missed : ['reset' as const];
     if (res.destroyed) {
       stop();

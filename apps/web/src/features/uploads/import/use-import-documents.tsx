@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { sendFile } from '../../../lib/api-client.ts';
 import { applyChange } from '../../../lib/changes.ts';
-import { ImportProgress } from '../components/import-progress.tsx';
+import { ImportProgress } from './import-progress.tsx';
 
 /** What the import file picker offers. */
 export const IMPORT_ACCEPT = '.md,.markdown,.html,.htm,.docx';

@@ -1,0 +1,2 @@
+/** Comment threads on documents. */
+export { commentsRoutes } from './comments.routes.ts';

@@ -1,0 +1,3 @@
+/** Documents' stored state, revisions, import and export: the one writer of documents' tables (ADR 0025). */
+export { documentsRoutes } from './documents.routes.ts';
+export { copyDocuments, documentContent, loadDocumentState, recordRevision, storeDocument, type DocumentContent, type LiveDocuments } from './documents.service.ts';

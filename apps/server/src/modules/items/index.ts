@@ -1,0 +1,8 @@
+/**
+ * The tree of items and the one policy deciding who may do what with them (ADR 0024): what the
+ * modules built on items (files, documents, comments, sharing, the live stream) use.
+ */
+export { itemsRoutes } from './items.routes.ts';
+export { accessWithRole, maySeeGrants, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
+export { findActiveSibling, upsertVisit } from './items.repo.ts';
+export { createItem, deleteBlobIfUnused, presentItem, purgeExpiredTrash, suggestFreeName, visibleItems, type ItemContents } from './items.service.ts';

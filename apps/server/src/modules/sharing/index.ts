@@ -1,0 +1,2 @@
+/** Giving people access to items. */
+export { grantsRoutes } from './grants.routes.ts';
