@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
+import { barePut } from './bare-put.mjs';
 import type { BenchApp } from './setup.ts';
 
 export const MiB = 1024 * 1024;
@@ -85,25 +85,9 @@ export async function uploadSmallFiles(app: BenchApp, names: string[], file: { c
   for (const r of done.body.results as { item?: unknown }[]) if (!r.item) throw new Error(JSON.stringify(r));
 }
 
-/**
- * The bare crash-safe PUT of one small file, built here from Node alone: streamed to a temporary
- * file while hashing SHA-256, then fsync and rename.
- */
+/** The bare crash-safe PUT of one small file (bare-put.mjs), on a port of its own. */
 export async function bareFileServer(dir: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const tmp = path.join(dir, `.tmp-${Math.random().toString(36).slice(2)}`);
-    const out = createWriteStream(tmp);
-    const hash = createHash('sha256');
-    req.on('data', (chunk: Buffer) => hash.update(chunk));
-    req.pipe(out);
-    void finished(out).then(async () => {
-      const handle = await open(tmp, 'r');
-      await handle.sync();
-      await handle.close();
-      await rename(tmp, path.join(dir, 'object'));
-      res.end(hash.digest('hex'));
-    });
-  });
+  const server = createServer(barePut(dir));
   await listen(server);
   return { url: `${origin(server)}/object`, server };
 }

@@ -1,40 +1,31 @@
 import { documentText } from '@cabinet/doc-schema/server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../db/client.ts';
+import { startAppBehindProxy, type AppBehindProxy } from '../testing/app-behind-proxy.ts';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 import { given } from '../testing/given.ts';
-import { TcpProxy } from '../testing/tcp-proxy.ts';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import { freePort, startTestApp, type TestApp } from '../testing/test-app.ts';
+import type { TestApp } from '../testing/test-app.ts';
 
 /**
  * A server with a pool of two connections, reaching PostgreSQL through a relay that can be cut.
  * Many editors leave at once while the pool is busy, or while the database is away: the process
  * stays up (an unhandled rejection would fail this run), and every edit is stored in the end.
  */
-let proxy: TcpProxy;
-let direct: TestDatabase;
-let throughProxy: Database;
+let behind: AppBehindProxy;
+let proxy: AppBehindProxy['proxy'];
+let direct: AppBehindProxy['direct'];
 let t: TestApp;
 let clients: ReturnType<typeof collabClients>;
 
 beforeAll(async () => {
-  direct = await createTestDatabase();
-  const url = new URL(direct.url!);
-  proxy = new TcpProxy(url.hostname, Number(url.port || 5432), await freePort());
-  await proxy.up();
-  url.host = `127.0.0.1:${proxy.port}`;
-  throughProxy = await openDatabase({ databaseUrl: url.href, dataDir: '', poolSize: 2 });
   // Every editor here comes from one address: the cap on sockets per address is lifted.
-  t = await startTestApp({ DATABASE_POOL_SIZE: '2', COLLAB_SOCKETS_PER_ADDRESS: '1000' }, { db: { database: throughProxy, url: url.href, drop: () => throughProxy.close() } });
+  behind = await startAppBehindProxy({ DATABASE_POOL_SIZE: '2', COLLAB_SOCKETS_PER_ADDRESS: '1000' });
+  ({ proxy, direct, t } = behind);
   clients = collabClients(t.url);
 });
 afterAll(async () => {
   clients.destroyAll();
-  await t.close();
-  await proxy.down();
-  await direct.drop();
+  await behind.close();
 });
 
 /** `n` editors, each with a document of their own open, each having typed a line the server has. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineRoute, errorsOf, successStatus, urlOf } from './define-route.ts';
+import { defineAddressedRoute, defineRoute, errorsOf, successStatus, urlOf } from './define-route.ts';
 import { allRoutes, commentsApi, documentsApi, filesApi, itemsApi, workspacesApi } from './index.ts';
 
 describe('urlOf', () => {
@@ -41,5 +41,17 @@ describe('the route declarations', () => {
   it('add the errors of authentication and input checks to those a route names', () => {
     const route = defineRoute({ method: 'POST', path: '/x/:id', tag: 't', summary: 's', auth: 'write', public: true, params: 'ZIdParams', errors: ['name_conflict'] });
     expect(errorsOf(route).sort()).toEqual(['database_unavailable', 'forbidden', 'internal', 'invalid_input', 'name_conflict', 'session_expired', 'unauthenticated']);
+  });
+
+  it('give a route addressed by :ws or :id its params and not_found, as if written out', () => {
+    const common = { tag: 't', summary: 's', auth: 'write', public: true, body: 'ZCopyItemRequest', responses: { 201: 'ZItem' } } as const;
+    expect(defineAddressedRoute({ method: 'POST', path: '/items/:id/copy', ...common, errors: ['cycle'] })).toStrictEqual(
+      defineRoute({ method: 'POST', path: '/items/:id/copy', ...common, params: 'ZIdParams', errors: ['not_found', 'cycle'] }),
+    );
+    expect(defineAddressedRoute({ method: 'POST', path: '/workspaces/:ws/x', ...common, errors: [] }).params).toBe('ZWorkspaceParams');
+    // @ts-expect-error -- two parameters: their schema is not one of these
+    expect(() => defineAddressedRoute({ method: 'POST', path: '/items/:id/grants/:grantId', ...common, errors: [] })).toThrow('declare it with defineRoute');
+    // @ts-expect-error -- no parameter at all
+    expect(() => defineAddressedRoute({ method: 'POST', path: '/tokens', ...common, errors: [] })).toThrow('declare it with defineRoute');
   });
 });

@@ -51,6 +51,34 @@ export interface RouteDeclaration {
 /** Declares a route; the declaration keeps its literal types, which `call` and the server's handlers read. */
 export const defineRoute = <const R extends RouteDeclaration>(route: R): R => route;
 
+/** The params schema of each parameter that can address a route alone. */
+const ADDRESSES = { ws: 'ZWorkspaceParams', id: 'ZIdParams' } as const satisfies Record<string, SchemaName>;
+type Address = keyof typeof ADDRESSES;
+
+/** The one parameter of a path (`/items/:id/copy` → `id`); `never` when it has none or several. */
+type OnlyParam<P extends string> = P extends `${string}:${infer Tail}` ? (Tail extends `${infer Name}/${infer Rest}` ? (Rest extends `${string}:${string}` ? never : Name) : Tail) : never;
+type AddressOf<P extends string> = OnlyParam<P> extends infer N extends Address ? (typeof ADDRESSES)[N] : never;
+
+type AddressedInput = Omit<RouteDeclaration, 'params' | 'errors'> & { params?: never; errors: readonly Exclude<ErrorCode, 'not_found'>[] };
+type Flat<T> = { [K in keyof T]: T[K] } & {};
+export type AddressedRoute<R extends AddressedInput> = Flat<Omit<R, 'errors'> & { params: AddressOf<R['path']>; errors: readonly ['not_found', ...R['errors']] }>;
+
+/**
+ * Declares a route addressed by the one parameter of its path — a workspace (`/workspaces/:ws/trash`)
+ * or an id (`/items/:id/copy`, `/uploads/:id`): its params are that parameter's schema, and
+ * `not_found` (no such thing, or none you may see) comes before its own errors. The declaration is
+ * the one `defineRoute` would make with them written out, down to the order of its fields. Marked
+ * free of side effects, so that a bundle drops the declarations it does not call.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function defineAddressedRoute<const R extends AddressedInput>(route: R & { path: [AddressOf<R['path']>] extends [never] ? never : R['path'] }): AddressedRoute<R> {
+  const { method, path, tag, summary, auth, public: isPublic, errors, ...rest } = route;
+  const names = [...path.matchAll(/:([A-Za-z]\w*)/g)].map((match) => match[1]!);
+  const params = names.length === 1 && Object.hasOwn(ADDRESSES, names[0]!) ? ADDRESSES[names[0] as Address] : undefined;
+  if (!params) throw new Error(`${method} ${path}: not addressed by :ws or :id alone; declare it with defineRoute`);
+  return { method, path, tag, summary, auth, public: isPublic, params, ...rest, errors: ['not_found', ...errors] } as unknown as AddressedRoute<R>;
+}
+
 type Input<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer N extends SchemaName } ? z.input<SchemaOf<N>> : undefined;
 type Output<R, K extends 'params' | 'query' | 'body'> = R extends { [P in K]: infer N extends SchemaName } ? z.output<SchemaOf<N>> : undefined;
 

@@ -1,43 +1,40 @@
-import { defineRoute } from './define-route.ts';
+import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
 /** Documents: import and export, revisions, comments. */
 export const documentsApi = {
-  export: defineRoute({
+  export: defineAddressedRoute({
     method: 'GET',
     path: '/items/:id/export',
     tag: 'documents',
     summary: 'Download a document as Markdown, HTML or PDF',
     auth: 'read',
     public: true,
-    params: 'ZIdParams',
     query: 'ZExportQuery',
     produces: 'file',
-    errors: ['not_found', 'unsupported_media_type', 'rate_limited'],
+    errors: ['unsupported_media_type', 'rate_limited'],
   }),
-  import: defineRoute({
+  import: defineAddressedRoute({
     method: 'POST',
     path: '/workspaces/:ws/documents/import',
     tag: 'documents',
     summary: 'Make a new document from a Markdown (.md), HTML (.html) or Word (.docx) file sent as the body',
     auth: 'write',
     public: true,
-    params: 'ZWorkspaceParams',
     query: 'ZImportQuery',
     body: 'file',
     responses: { 201: 'ZItem' },
-    errors: ['not_found', 'name_conflict', 'file_too_large', 'unsupported_media_type', 'rate_limited'],
+    errors: ['name_conflict', 'file_too_large', 'unsupported_media_type', 'rate_limited'],
   }),
-  revisions: defineRoute({
+  revisions: defineAddressedRoute({
     method: 'GET',
     path: '/items/:id/revisions',
     tag: 'documents',
     summary: "A document's revisions, newest first",
     auth: 'read',
     public: true,
-    params: 'ZIdParams',
     query: 'ZRevisionsQuery',
     responses: { 200: 'ZRevisionPage' },
-    errors: ['not_found'],
+    errors: [],
   }),
   revision: defineRoute({
     method: 'GET',
@@ -64,28 +61,26 @@ export const documentsApi = {
 };
 
 export const commentsApi = {
-  threads: defineRoute({
+  threads: defineAddressedRoute({
     method: 'GET',
     path: '/items/:id/comments',
     tag: 'comments',
     summary: "A document's comment threads, open and resolved",
     auth: 'read',
     public: true,
-    params: 'ZIdParams',
     responses: { 200: 'ZCommentThreadList' },
-    errors: ['not_found'],
+    errors: [],
   }),
-  add: defineRoute({
+  add: defineAddressedRoute({
     method: 'POST',
     path: '/items/:id/comments',
     tag: 'comments',
     summary: 'Start a thread (on anchored text or the whole document), or reply with threadId (commenters and up)',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     body: 'ZCreateCommentRequest',
     responses: { 201: 'ZCommentThread' },
-    errors: ['not_found'],
+    errors: [],
   }),
   update: defineRoute({
     method: 'PATCH',
@@ -113,28 +108,26 @@ export const commentsApi = {
 };
 
 export const grantsApi = {
-  list: defineRoute({
+  list: defineAddressedRoute({
     method: 'GET',
     path: '/items/:id/grants',
     tag: 'sharing',
     summary: 'Who the item is shared with (managers)',
     auth: 'read',
     public: true,
-    params: 'ZIdParams',
     responses: { 200: 'ZGrantList' },
-    errors: ['not_found'],
+    errors: [],
   }),
-  create: defineRoute({
+  create: defineAddressedRoute({
     method: 'POST',
     path: '/items/:id/grants',
     tag: 'sharing',
     summary: 'Share the item with a person or the workspace (managers); a person outside the workspace joins as a guest',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     body: 'ZCreateGrantRequest',
     responses: { 201: 'ZGrant' },
-    errors: ['not_found'],
+    errors: [],
   }),
   remove: defineRoute({
     method: 'DELETE',

@@ -1,52 +1,48 @@
-import { defineRoute } from './define-route.ts';
+import { defineAddressedRoute } from './define-route.ts';
 
 /** Files' versions and bytes. */
 export const filesApi = {
-  versions: defineRoute({
+  versions: defineAddressedRoute({
     method: 'GET',
     path: '/items/:id/versions',
     tag: 'files',
     summary: "A file's versions, newest first",
     auth: 'read',
     public: true,
-    params: 'ZIdParams',
     responses: { 200: 'ZFileVersionList' },
-    errors: ['not_found'],
+    errors: [],
   }),
-  startVersion: defineRoute({
+  startVersion: defineAddressedRoute({
     method: 'POST',
     path: '/items/:id/versions',
     tag: 'files',
     summary: 'Start uploading a new version of a file',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     body: 'ZStartVersionRequest',
     responses: { 201: 'ZStartedUpload' },
-    errors: ['not_found', 'file_too_large', 'quota_exceeded', 'rate_limited', 'storage_unavailable'],
+    errors: ['file_too_large', 'quota_exceeded', 'rate_limited', 'storage_unavailable'],
   }),
-  content: defineRoute({
+  content: defineAddressedRoute({
     method: 'GET',
     path: '/items/:id/content',
     tag: 'files',
     summary: "A file's bytes: a redirect to a short-lived signed URL (Range and HEAD work there); a folder streams as a zip",
     auth: 'read',
     public: true,
-    params: 'ZIdParams',
     query: 'ZContentQuery',
     produces: 'redirect-or-zip',
-    errors: ['not_found', 'storage_unavailable'],
+    errors: ['storage_unavailable'],
   }),
-  zip: defineRoute({
+  zip: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/zip',
     tag: 'files',
     summary: 'Several items as one zip, streamed (exact Content-Length, so the download shows progress)',
     auth: 'read',
     public: true,
-    params: 'ZWorkspaceParams',
     query: 'ZZipQuery',
     produces: 'redirect-or-zip',
-    errors: ['not_found', 'storage_unavailable'],
+    errors: ['storage_unavailable'],
   }),
 };

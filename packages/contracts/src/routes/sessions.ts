@@ -1,18 +1,17 @@
-import { defineRoute } from './define-route.ts';
+import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
 /** The caller's sessions and API tokens (the account page). */
 export const sessionsApi = {
   list: defineRoute({ method: 'GET', path: '/sessions', tag: 'sessions', summary: 'List your active sessions', auth: 'read', public: true, responses: { 200: 'ZSessionList' }, errors: [] }),
-  end: defineRoute({
+  end: defineAddressedRoute({
     method: 'DELETE',
     path: '/sessions/:id',
     tag: 'sessions',
     summary: 'Sign out one session',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     responses: { 204: null },
-    errors: ['not_found'],
+    errors: [],
   }),
   endOthers: defineRoute({
     method: 'POST',
@@ -39,15 +38,14 @@ export const tokensApi = {
     responses: { 201: 'ZCreatedApiToken' },
     errors: [],
   }),
-  revoke: defineRoute({
+  revoke: defineAddressedRoute({
     method: 'DELETE',
     path: '/tokens/:id',
     tag: 'tokens',
     summary: 'Revoke an API token',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     responses: { 204: null },
-    errors: ['not_found'],
+    errors: [],
   }),
 };

@@ -1,76 +1,70 @@
-import { defineRoute } from './define-route.ts';
+import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
 /** Resumable uploads (PRODUCT.md §7): start, sign parts, complete, cancel. */
 export const uploadsApi = {
-  start: defineRoute({
+  start: defineAddressedRoute({
     method: 'POST',
     path: '/workspaces/:ws/uploads',
     tag: 'uploads',
     summary: 'Start a resumable upload (name, size and quota checked; nothing visible until complete)',
     auth: 'write',
     public: true,
-    params: 'ZWorkspaceParams',
     body: 'ZStartUploadRequest',
     responses: { 201: 'ZStartedUpload' },
-    errors: ['not_found', 'name_conflict', 'file_too_large', 'quota_exceeded', 'rate_limited', 'storage_unavailable'],
+    errors: ['name_conflict', 'file_too_large', 'quota_exceeded', 'rate_limited', 'storage_unavailable'],
   }),
-  startMany: defineRoute({
+  startMany: defineAddressedRoute({
     method: 'POST',
     path: '/workspaces/:ws/uploads/batch',
     tag: 'uploads',
     summary: 'Start many uploads at once (many small files); each answers for itself, in order',
     auth: 'write',
     public: true,
-    params: 'ZWorkspaceParams',
     body: 'ZStartUploadsRequest',
     responses: { 200: 'ZStartUploadsResponse' },
-    errors: ['not_found', 'rate_limited', 'storage_unavailable'],
+    errors: ['rate_limited', 'storage_unavailable'],
   }),
-  unfinished: defineRoute({
+  unfinished: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/uploads',
     tag: 'uploads',
     summary: 'Your unfinished uploads in the workspace',
     auth: 'read',
     public: true,
-    params: 'ZWorkspaceParams',
     responses: { 200: 'ZUploadList' },
-    errors: ['not_found'],
+    errors: [],
   }),
-  get: defineRoute({
+  get: defineAddressedRoute({
     method: 'GET',
     path: '/uploads/:id',
     tag: 'uploads',
     summary: 'An upload and the parts the storage holds (what a resumed upload skips)',
     auth: 'read',
     public: true,
-    params: 'ZIdParams',
     responses: { 200: 'ZUploadStatus' },
-    errors: ['not_found', 'storage_unavailable'],
+    errors: ['storage_unavailable'],
   }),
-  signParts: defineRoute({
+  signParts: defineAddressedRoute({
     method: 'POST',
     path: '/uploads/:id/parts',
     tag: 'uploads',
     summary: 'Short-lived URLs to PUT parts to (the bucket, or Cabinet for local storage)',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     body: 'ZSignPartsRequest',
     responses: { 200: 'ZSignPartsResponse' },
-    errors: ['not_found', 'upload_expired', 'storage_unavailable'],
+    errors: ['upload_expired', 'storage_unavailable'],
   }),
-  complete: defineRoute({
+  complete: defineAddressedRoute({
     method: 'POST',
     path: '/uploads/:id/complete',
     tag: 'uploads',
     summary: 'Join the parts, check size and SHA-256, and make the file appear',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     body: 'ZCompleteUploadRequest',
     responses: { 200: 'ZCompleteUploadResponse' },
-    errors: ['not_found', 'upload_expired', 'checksum_mismatch', 'name_conflict', 'quota_exceeded', 'storage_unavailable'],
+    errors: ['upload_expired', 'checksum_mismatch', 'name_conflict', 'quota_exceeded', 'storage_unavailable'],
   }),
   completeMany: defineRoute({
     method: 'POST',
@@ -83,15 +77,14 @@ export const uploadsApi = {
     responses: { 200: 'ZCompleteUploadsResponse' },
     errors: ['storage_unavailable'],
   }),
-  abort: defineRoute({
+  abort: defineAddressedRoute({
     method: 'DELETE',
     path: '/uploads/:id',
     tag: 'uploads',
     summary: 'Cancel an upload; its parts are removed',
     auth: 'write',
     public: true,
-    params: 'ZIdParams',
     responses: { 204: null },
-    errors: ['not_found'],
+    errors: [],
   }),
 };

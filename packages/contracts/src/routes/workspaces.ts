@@ -1,4 +1,4 @@
-import { defineRoute } from './define-route.ts';
+import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
 export const workspacesApi = {
   list: defineRoute({
@@ -22,41 +22,38 @@ export const workspacesApi = {
     responses: { 201: 'ZWorkspace' },
     errors: ['name_conflict'],
   }),
-  get: defineRoute({
+  get: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws',
     tag: 'workspaces',
     summary: 'One workspace, by id or slug',
     auth: 'read',
     public: true,
-    params: 'ZWorkspaceParams',
     responses: { 200: 'ZWorkspace' },
-    errors: ['not_found'],
+    errors: [],
   }),
-  members: defineRoute({
+  members: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/members',
     tag: 'workspaces',
     summary: 'Members of a workspace, optionally those whose name or email contains q (not for guests)',
     auth: 'read',
     public: true,
-    params: 'ZWorkspaceParams',
     query: 'ZMembersQuery',
     responses: { 200: 'ZMemberList' },
-    errors: ['not_found', 'forbidden'],
+    errors: ['forbidden'],
   }),
 };
 
 export const eventsApi = {
-  stream: defineRoute({
+  stream: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/events',
     tag: 'events',
     summary: 'Live changes in the workspace (Server-Sent Events; each `data:` is an ItemEvent)',
     auth: 'read',
     public: true,
-    params: 'ZWorkspaceParams',
     produces: 'event-stream',
-    errors: ['not_found'],
+    errors: [],
   }),
 };

@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openDatabase } from '../../db/client.ts';
+import { startAppBehindProxy, type AppBehindProxy } from '../../testing/app-behind-proxy.ts';
 import { signUp } from '../../testing/browser.ts';
-import { TcpProxy } from '../../testing/tcp-proxy.ts';
-import { createTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
-import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import type { TestApp } from '../../testing/test-app.ts';
 
-let proxy: TcpProxy;
-let direct: TestDatabase;
+// Cabinet talks to PostgreSQL only through the proxy, so cutting it is the database going away.
+let behind: AppBehindProxy;
+let proxy: AppBehindProxy['proxy'];
 let t: TestApp;
 
 beforeAll(async () => {
-  direct = await createTestDatabase();
-  const url = new URL(direct.url!);
-  proxy = new TcpProxy(url.hostname, Number(url.port || 5432), await freePort());
-  await proxy.up();
-  url.host = `127.0.0.1:${proxy.port}`;
-  // Cabinet talks to PostgreSQL only through the proxy, so cutting it is the database going away.
-  const throughProxy = await openDatabase({ databaseUrl: url.href, dataDir: '' });
-  t = await startTestApp({}, { db: { database: throughProxy, url: url.href, drop: () => throughProxy.close() } });
+  behind = await startAppBehindProxy();
+  ({ proxy, t } = behind);
 });
-afterAll(async () => {
-  await t.close();
-  await t.db.drop();
-  await proxy.down();
-  await direct.drop();
-});
+afterAll(() => behind.close());
 
 it('answers database_unavailable while PostgreSQL is unreachable, and recovers when it returns', async () => {
   const { browser } = await signUp(t.url);
