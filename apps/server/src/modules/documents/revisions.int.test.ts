@@ -94,7 +94,7 @@ describe('revision history', () => {
     // The restore is Ada's one change, recorded once: the live edit is saved as hers, and the
     // restore's own save of the same state changes nothing more.
     const recorded = (await activity(id)).filter((r) => BigInt(r.id) > BigInt(lastBefore));
-    expect(recorded.map((r) => [r.action, r.actor_kind, r.actor_user_id])).toEqual([['item.updated', 'user', ada.id]]);
+    expect(recorded.map((r) => [r.action, r.actor_kind, r.actor_user_id])).toEqual([['item.updated', 'token', ada.id]]);
     expect(restored.body).toMatchObject({ restoredFrom: draft.createdAt, authors: [{ id: ada.id, name: 'Ada' }] });
     await until(() => documentText(watcher.document) === 'First draft', 'the restore to reach the open editor');
     const history = (await revisions(bea, id)).items;
