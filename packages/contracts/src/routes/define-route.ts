@@ -28,6 +28,8 @@ export interface RouteDeclaration {
   path: `/${string}`;
   tag: string;
   summary: string;
+  /** More than the summary says, for the OpenAPI document (Markdown). */
+  description?: string;
   auth: RouteAuth;
   /** Part of the public API, described in the OpenAPI document; otherwise the browser's own. */
   public: boolean;

@@ -51,6 +51,13 @@ export const eventsApi = {
     path: '/workspaces/:ws/events',
     tag: 'events',
     summary: 'Live changes in the workspace (Server-Sent Events; each `data:` is an ItemEvent)',
+    description:
+      'Each change the caller may see comes as `event: item` with `id:` (its place in the activity record) and `data:` an ItemEvent ' +
+      '(`type`: item.created, item.renamed, item.moved, item.updated, item.trashed, item.restored, item.deleted, item.shared, ' +
+      'comment.added, comment.edited, comment.resolved, comment.reopened, comment.deleted; `itemId`; `parentIds`: the folders it ' +
+      'was in or went to; `clientId`: the X-Client-Id that made it, sent only to its maker). Reconnecting with `Last-Event-ID` ' +
+      'replays what was missed, in order, when that is at most 500 changes of the last hour; otherwise, and on a first connection, ' +
+      '`event: reset` says to fetch afresh whatever is shown. Comments (`: keepalive`) keep the connection open.',
     auth: 'read',
     public: true,
     produces: 'event-stream',

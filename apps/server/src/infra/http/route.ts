@@ -39,6 +39,7 @@ function schemaOf(route: RouteDeclaration): FastifySchema {
   return {
     tags: [route.tag],
     summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
     ...(route.auth === 'none' ? { security: [] } : {}),
     ...(route.params ? { params: schemaNamed(route.params) } : {}),
     ...(route.query ? { querystring: schemaNamed(route.query) } : {}),
