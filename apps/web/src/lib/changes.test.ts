@@ -1,7 +1,7 @@
 import type { TItem } from '@cabinet/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { applyChange, applyReset } from './changes.ts';
+import { applyChange, applyReset, foldersShowing } from './changes.ts';
 import { queryKeys } from './query-keys.ts';
 
 const ws = 'ws-1';
@@ -72,5 +72,20 @@ describe('applyChange', () => {
     const { client, stale } = cache();
     applyReset(client, ws);
     expect(stale()).toHaveLength(12);
+  });
+});
+
+describe('foldersShowing', () => {
+  it('names every folder a tab shows an item in, a stale listing too, so a move puts each right', () => {
+    const client = new QueryClient();
+    const page = (...items: TItem[]) => ({ pages: [{ items, nextCursor: null }], pageParams: [null] });
+    // Someone else moved x from a to b; this tab's entry and a's listing have not heard yet.
+    client.setQueryData(queryKeys.item('x'), item('x', 'a'));
+    client.setQueryData(queryKeys.children(ws, 'a'), page(item('x', 'a')));
+    client.setQueryData(queryKeys.children(ws, 'b'), page(item('x', 'b'), item('y', 'b')));
+    client.setQueryData(queryKeys.children(ws, 'c'), page(item('z', 'c')));
+    expect(foldersShowing(client, ws, 'x').sort()).toEqual(['a', 'b']);
+    expect(foldersShowing(client, ws, 'z')).toEqual(['c']);
+    expect(foldersShowing(client, ws, 'nowhere')).toEqual([]);
   });
 });

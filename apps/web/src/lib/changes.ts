@@ -1,5 +1,5 @@
 import type { TActivityAction, TItem } from '@cabinet/contracts';
-import type { QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './query-keys.ts';
 
 /**
@@ -67,4 +67,19 @@ export function applyReset(client: QueryClient, ws: string): void {
   for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions]) {
     void client.invalidateQueries({ queryKey });
   }
+}
+
+/**
+ * Every folder this tab shows an item in: its cached entry's parent, and each cached listing that
+ * holds it. After a move all of them are looked at again, so a listing that was already stale
+ * (someone else moved it first) is put right too.
+ */
+export function foldersShowing(client: QueryClient, ws: string, id: string): string[] {
+  const parents = new Set<string>();
+  const own = client.getQueryData<TItem>(queryKeys.item(id));
+  if (own?.parentId) parents.add(own.parentId);
+  for (const [key, data] of client.getQueriesData<InfiniteData<{ items: TItem[] }>>({ queryKey: queryKeys.allChildren(ws) })) {
+    if (data?.pages.some((p) => p.items.some((i) => i.id === id))) parents.add(key[2] as string);
+  }
+  return [...parents];
 }

@@ -1,7 +1,7 @@
 import { itemsApi, type TActivityAction, type TItem } from '@cabinet/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
-import { applyChange } from '../../../lib/changes.ts';
+import { applyChange, foldersShowing } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 type Page = { items: TItem[]; nextCursor: string | null };
@@ -40,16 +40,6 @@ export function useTrash(ws: string) {
   return useQuery({ queryKey: queryKeys.trash(ws), queryFn: async () => (await call(itemsApi.trashList, { params: { ws }, query: { limit: 1000 } })).items });
 }
 
-/** The folder an item is listed in, as far as this tab knows (its cached entry, or a cached listing holding it). */
-function cachedParentOf(client: QueryClient, ws: string, id: string): string | null | undefined {
-  const own = client.getQueryData<TItem>(queryKeys.item(id));
-  if (own) return own.parentId;
-  for (const [key, data] of client.getQueriesData<InfiniteData<Page>>({ queryKey: queryKeys.allChildren(ws) })) {
-    if (data?.pages.some((p) => p.items.some((i) => i.id === id))) return key[2] as string;
-  }
-  return undefined;
-}
-
 /**
  * Writes that change listings. Each answer goes through `applyChange`, as a live event would: the
  * item's entry is set from the answer and only the listings it touched are fetched again.
@@ -74,8 +64,8 @@ export function useItemMutations(ws: string) {
     move: useMutation({
       mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.update, { params: { id: v.id }, body: { parentId: v.parentId } }),
       // Where it was, read before the answer replaces the cached entry.
-      onMutate: (v) => ({ from: cachedParentOf(client, ws, v.id) }),
-      onSuccess: (item, _v, context) => changed('item.moved', item, [context?.from]),
+      onMutate: (v) => ({ from: foldersShowing(client, ws, v.id) }),
+      onSuccess: (item, _v, context) => changed('item.moved', item, context?.from ?? []),
     }),
     copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.copy, { params: { id: v.id }, body: { parentId: v.parentId } }), onSuccess: (item) => changed('item.created', item) }),
     star: useMutation({
