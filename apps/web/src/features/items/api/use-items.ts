@@ -1,10 +1,8 @@
 import { itemsApi, type TActivityAction, type TItem } from '@cabinet/contracts';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { applyChange, foldersShowing } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-
-type Page = { items: TItem[]; nextCursor: string | null };
 
 export function useItem(id: string | undefined) {
   return useQuery({ queryKey: queryKeys.item(id ?? ''), queryFn: () => call(itemsApi.get, { params: { id: id! } }), enabled: !!id });
