@@ -33,6 +33,24 @@ async function newDocument(owner: Person, name = 'Plan') {
 const storedText = async (id: string) => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text;
 
 describe('the collaboration socket', () => {
+  it('saves what is open when the server stops, as the last editor’s change', async () => {
+    const stopping = await startTestApp({}, { db: t.db });
+    const ada = await given(stopping.ctx, stopping.url).person('Ada');
+    const id = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Late', parentId: ada.workspace.homeId })).body.id as string;
+    const clients = collabClients(stopping.url);
+    const editor = clients.connect(id, ada.token);
+    await until(() => editor.outcome.synced, 'the editor to sync');
+    addParagraph(editor.document, 'Typed just before the stop');
+    // The server has it; its debounced save has not run yet when the server stops.
+    await until(() => editor.provider.unsyncedChanges === 0, 'the edit to reach the server');
+    await stopping.close();
+    clients.destroyAll();
+    expect(await storedText(id)).toContain('Typed just before the stop');
+    const saves = await t.ctx.db.selectFrom('activity_events').select(['actor_kind', 'actor_user_id']).where('item_id', '=', id).where('action', '=', 'item.updated').execute();
+    expect(saves.length).toBeGreaterThan(0);
+    expect(saves).toEqual(saves.map(() => ({ actor_kind: 'token', actor_user_id: ada.id })));
+  });
+
   it('carries one editor’s typing to another, saves it with its text, and serves it to the next one who opens it', async () => {
     const ada = await g.person('Ada');
     const id = await newDocument(ada);

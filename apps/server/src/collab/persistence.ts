@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as Y from 'yjs';
 import type { AppContext } from '../context.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
+import type { Actor } from '../infra/http/actor.ts';
 import type { Limiter } from '../lib/limiter.ts';
 import { documentContent, loadDocumentState, recordRevision, storeDocument } from '../modules/documents/index.ts';
 import type { CollabContext } from './authorization.ts';
@@ -63,6 +64,9 @@ export function collabWriter(writes: Limiter, log: FastifyBaseLogger) {
  */
 export function persistence(ctx: AppContext, reads: Limiter, writer: CollabWriter): Extension {
   const unrevised = new Map<string, Unrevised>();
+  // Who last changed each open document: a save with no one behind it (the server shutting down,
+  // a debounced save after the editor left) is still theirs.
+  const lastEditors = new Map<string, Actor>();
   const intervalMs = ctx.env.DOCUMENT_REVISION_MINUTES * 60_000;
   return {
     extensionName: 'cabinet-persistence',
@@ -72,14 +76,16 @@ export function persistence(ctx: AppContext, reads: Limiter, writer: CollabWrite
       return document;
     },
     async onChange({ documentName, context }) {
-      const by = (context as Partial<CollabContext>).actor?.user.id;
-      if (!by) return;
+      const actor = (context as Partial<CollabContext> | undefined)?.actor;
+      if (!actor) return;
+      lastEditors.set(documentName, actor);
+      const by = actor.user.id;
       const pending = unrevised.get(documentName) ?? { since: Date.now(), authors: new Set<string>() };
       pending.authors.add(by);
       unrevised.set(documentName, pending);
     },
     async onStoreDocument({ documentName, document, context }) {
-      const by = (context as Partial<CollabContext>).actor ?? null;
+      const by = (context as Partial<CollabContext> | undefined)?.actor ?? lastEditors.get(documentName) ?? null;
       await writer.persist(`saving document ${documentName}`, async () => {
         // Read at each attempt: a retry stores the document as it is by then.
         const content = documentContent(document);
@@ -95,6 +101,9 @@ export function persistence(ctx: AppContext, reads: Limiter, writer: CollabWrite
           throw error;
         }
       });
+    },
+    async afterUnloadDocument({ documentName }) {
+      lastEditors.delete(documentName);
     },
     // The last editor left: the edits since the last revision make one, written in the background
     // so the document's last save and unloading do not wait for it.
