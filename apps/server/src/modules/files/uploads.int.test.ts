@@ -372,6 +372,19 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     await putParts(ada, start.body, Buffer.from('four'));
     const v3 = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
     expect(v3.body.item).toMatchObject({ id: first.body.item.id, size: 4, version: 3 });
+
+    // Someone the file alone is shared with, as editor, adds a version too: their folder access does not matter.
+    const bea = await g.person();
+    await g.membership(bea, ada.workspace.id, 'guest');
+    await g.grant(first.body.item.id, { user: bea }, 'editor');
+    const theirs = await bea.call('POST', `/items/${first.body.item.id}/versions`, { size: 5 });
+    expect(theirs.status).toBe(201);
+    await putParts(bea, theirs.body, Buffer.from('fifth'));
+    const v4 = await bea.call('POST', `/uploads/${theirs.body.id}/complete`, {});
+    expect(v4.status).toBe(200);
+    expect(v4.body.item).toMatchObject({ id: first.body.item.id, size: 5, version: 4, role: 'editor' });
+    const recorded = await t.ctx.db.selectFrom('activity_events').select(['action', 'data']).where('item_id', '=', first.body.item.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(recorded).toMatchObject({ action: 'item.updated', data: { version: 4, parentIds: [ada.workspace.homeId] } });
   });
 
   it('takes a different answer to a name conflict that arose while uploading', async () => {

@@ -327,6 +327,7 @@ type Completed = { upload: TUpload; item: TItem };
 /** An upload whose bytes are joined and checked: what remains is to make its file appear. */
 interface Verified {
   upload: UploadForCompletion;
+  /** The folder of a new file; the file itself for a new version. */
   parent: ItemRow;
   role: TItemRole;
   onConflict: TOnConflict;
@@ -351,14 +352,19 @@ export function completeUpload(ctx: AppContext, actor: Actor, id: string, input:
 export async function completeUploads(ctx: AppContext, actor: Actor, inputs: CompleteInput[]): Promise<Outcome<Completed>[]> {
   const { db } = ctx;
   const found = await findOwnUploadsForCompletion(db, inputs.map((i) => i.id), actor.user.id);
-  const parents = await requireItems(db, actor, [...found.values()].map((u) => u.parent_id).filter((id): id is string => !!id), 'createInside');
+  // What each upload needs: to create in its folder, or, for a new version, to edit its file (which
+  // may be shared on its own, its folder not).
+  const uploads = [...found.values()];
+  const folders = await requireItems(db, actor, uploads.flatMap((u) => (!u.item_id && u.parent_id ? [u.parent_id] : [])), 'createInside');
+  const files = await requireItems(db, actor, uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])), 'edit');
+  const targetOf = (u: UploadForCompletion | undefined) => (u?.item_id ? files.get(u.item_id) : u?.parent_id ? folders.get(u.parent_id) : undefined);
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Completed | Verified> => {
     if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
     const upload = found.get(input.id);
     const finished = upload && (await finishedUpload(db, actor, upload));
     if (finished) return finished;
     try {
-      return await verifyUpload(ctx, requireOpen(upload), input, upload?.parent_id ? parents.get(upload.parent_id) : undefined);
+      return await verifyUpload(ctx, requireOpen(upload), input, targetOf(upload));
     } catch (error) {
       // A call completing the same upload at once took its parts from under this one: answer its file.
       const now = upload && (await findOwnUpload(db, upload.id, actor.user.id));
@@ -408,8 +414,11 @@ async function joinParts(storage: StorageDriver, upload: UploadRow): Promise<{ s
   return storage.completeMultipart(upload.blob_key, upload.storage_upload_id, parts).catch(joinedBefore);
 }
 
-/** Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256 checked. */
-async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input: CompleteInput, parentAccess: ItemAccess | AppError | undefined): Promise<Verified> {
+/**
+ * Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256
+ * checked. `targetAccess` is the caller's access to its folder (a new file) or its file (a new version).
+ */
+async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input: CompleteInput, targetAccess: ItemAccess | AppError | undefined): Promise<Verified> {
   const { db, storage } = ctx;
   if (input.sha256 && upload.sha256 && input.sha256 !== upload.sha256) {
     await failUpload(db, upload, 'The SHA-256 given on completion differs from the one given at the start.');
@@ -417,10 +426,10 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
   }
   const onConflict = input.onConflict ?? upload.on_conflict;
   // Settle the name before joining the parts, so a conflict leaves the upload open for another answer.
-  if (!upload.parent_id || !parentAccess) throw new AppError('not_found', 'The folder this upload was going to is gone.');
+  if (!upload.parent_id || !targetAccess) throw new AppError('not_found', upload.item_id ? 'The file this version was for is gone.' : 'The folder this upload was going to is gone.');
   // Checked once, here: a change of access in the milliseconds until the commit is not worth a second query.
-  if (parentAccess instanceof AppError) throw parentAccess;
-  const { item: parent, role } = parentAccess;
+  if (targetAccess instanceof AppError) throw targetAccess;
+  const { item: parent, role } = targetAccess;
   if (!upload.item_id && upload.clash_id && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
   try {
     requireQuota(upload, Number(upload.size_bytes));
@@ -481,7 +490,7 @@ function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
       workspaceId: locked.workspace_id,
       action: replaceId ? 'item.updated' : 'item.created',
       itemId: result.item.id,
-      parentIds: [v.parent.id],
+      parentIds: [result.item.parent_id],
       data: replaceId ? { name: result.item.name, version: result.version.number } : { name: result.item.name, kind: 'file' },
     });
     if (!(await addUsage(tx, locked.workspace_id, v.file.size))) throw new AppError('quota_exceeded');

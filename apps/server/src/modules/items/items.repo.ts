@@ -13,6 +13,12 @@ export function lockItem(db: Q, id: string): Promise<ItemRow | undefined> {
   return db.selectFrom('items').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
+/** Holds several items' rows until the transaction ends, taken in one order so two callers cannot deadlock. */
+export async function lockItems(db: Q, ids: string[]): Promise<ItemRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('items').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+}
+
 /** An item with everything its access depends on, read in one query. */
 export interface AccessRow extends ItemRow {
   /** Ids from the item up to its root, the item first. */

@@ -22,6 +22,7 @@ import {
   findItem,
   findTrashPage,
   insertItem,
+  lockItems,
   lockWorkspaceMoves,
   setRestored,
   setTrashed,
@@ -267,15 +268,14 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
     if (rows.length < 500 || !last) break;
     before = { at: last.trashed_at!.toISOString(), id: last.id };
   }
-  await inTransaction(db, async (tx) => {
-    const items: ItemRow[] = [];
-    for (const id of ids) {
-      const item = await findItem(tx, id);
-      if (item) items.push(item);
-    }
+  // Looked at again under lock: what was restored, moved out or changed hands since it was listed stays.
+  return inTransaction(db, async (tx) => {
+    const locked = await lockItems(tx, ids);
+    const accesses = await requireItems(tx, actor, ids, 'deleteForever');
+    const items = locked.filter((item) => !(accesses.get(item.id) instanceof AppError));
     await purgeUnits(tx, actor, items);
+    return { deleted: items.length };
   });
-  return { deleted: ids.length };
 }
 
 /** The folders above an item that the caller can see, root first: the breadcrumbs. */
