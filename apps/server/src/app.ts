@@ -161,7 +161,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       // Items know nothing of the modules built on them: what those add to a copy is given here.
       await itemsRoutes(api, ctx, { copyDocuments });
       await filesRoutes(api, ctx);
-      await liveRoutes(api, ctx, hub);
+      await liveRoutes(api, ctx, hub, authenticate);
       await documentsRoutes(api, ctx, collab);
       await commentsRoutes(api, ctx);
       await grantsRoutes(api, ctx);

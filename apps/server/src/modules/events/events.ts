@@ -131,7 +131,8 @@ export class EventHub {
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (set.size === 0) this.listeners.delete(workspaceId);
+      // Only its own set: a later subscriber may have made a new one since this one emptied.
+      if (set.size === 0 && this.listeners.get(workspaceId) === set) this.listeners.delete(workspaceId);
     };
   }
 

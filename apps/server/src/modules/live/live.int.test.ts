@@ -40,6 +40,8 @@ async function watch(baseUrl: string, person: Person, workspaceId: string, lastE
     events,
     ids,
     order,
+    /** Settles when the server ends the stream. */
+    ended: pump,
     async until(predicate: (e: TItemEvent) => boolean, timeoutMs = 5000): Promise<TItemEvent> {
       const started = Date.now();
       for (;;) {
@@ -175,6 +177,25 @@ describe('live events', () => {
     await elsewhere.until((e) => e.itemId === six.id);
     expect(elsewhere.order[0]).toBe('reset');
     await elsewhere.close();
+  });
+
+  it('ends the stream when its caller may no longer watch: a token revoked, a membership ended', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    const bea = await g.person();
+    await g.membership(bea, ada.workspace.id, 'member');
+    const revoked = await watch(a.url, ada, ada.workspace.id);
+    const removed = await watch(b.url, bea, ada.workspace.id);
+    const stays = await watch(a.url, ada, ada.workspace.id);
+    const settled = (p: Promise<void>) => Promise.race([p.then(() => 'ended'), new Promise((r) => setTimeout(() => r('open'), 5000))]);
+
+    await a.ctx.db.deleteFrom('memberships').where('workspace_id', '=', ada.workspace.id).where('user_id', '=', bea.id).execute();
+    expect(await settled(removed.ended)).toBe('ended');
+    // Ada's own stream stays while nothing of hers changed; revoking her token ends it.
+    expect(await Promise.race([stays.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('open'), 300))])).toBe('open');
+    await a.ctx.db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('user_id', '=', ada.id).execute();
+    expect(await settled(revoked.ended)).toBe('ended');
+    expect(await settled(stays.ended)).toBe('ended');
   });
 
   it('tells the browser tab that made a change which one it was (X-Client-Id), and keeps a malformed one out', async () => {

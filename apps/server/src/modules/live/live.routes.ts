@@ -1,6 +1,7 @@
 import { eventsApi } from '@cabinet/contracts';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { AppError, isDatabaseUnavailable } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
 import { requireActor } from '../../infra/http/actor.ts';
 import { visibleItems } from '../items/index.ts';
@@ -12,8 +13,14 @@ const KEEPALIVE_MS = 25_000;
 // fetching what it shows again.
 const REPLAY_LIMIT = 500;
 const REPLAY_WINDOW_MS = 60 * 60_000;
+// The caller is looked at again this often (and whenever their access is announced to change):
+// a session ended, a token revoked, an account disabled or a membership ended closes the stream.
+const RECHECK_MS = 60_000;
+// A browser that stops reading (its socket's buffer grows past this) is let go: it reconnects and catches up.
+const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub) {
+/** `authenticate` is the API's own hook: the stream's caller is authenticated again with the credentials it opened with. */
+export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub, authenticate: (req: FastifyRequest) => Promise<void>) {
   route(app, eventsApi.stream, async (req, reply) => {
     const actor = requireActor(req);
     const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
@@ -28,7 +35,13 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       // Proxies (nginx) must not hold the stream back.
       'x-accel-buffering': 'no',
     });
-    res.write(`retry: 3000\n: connected\n\n`);
+    /** Writes to the browser, unless it has stopped reading: then the stream ends (it reconnects and catches up). */
+    const send = (text: string) => {
+      if (res.destroyed || res.writableEnded) return;
+      res.write(text);
+      if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+    };
+    send(`retry: 3000\n: connected\n\n`);
 
     // Events go out in the order they happened. Those that arrive while a check runs wait and
     // are checked together: one query for every folder and item they name, however many.
@@ -49,7 +62,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
           const visible = events.length ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId]))]) : new Set<string>();
           for (const message of messages) {
             if (message === 'reset') {
-              res.write('event: reset\ndata: {}\n\n');
+              send('event: reset\ndata: {}\n\n');
               continue;
             }
             const { id, event, by } = message;
@@ -59,12 +72,12 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
             const parentIds = event.parentIds.filter((p) => visible.has(p));
             // The tab that made a change is named only to the person who made it: to anyone else it would be a handle to hide changes from that tab.
             const shown = { ...event, parentIds, clientId: by === actor.user.id ? event.clientId : null };
-            if (parentIds.length || visible.has(event.itemId)) res.write(`id: ${id}\nevent: item\ndata: ${JSON.stringify(shown)}\n\n`);
+            if (parentIds.length || visible.has(event.itemId)) send(`id: ${id}\nevent: item\ndata: ${JSON.stringify(shown)}\n\n`);
           }
         }
       } catch {
         // A database hiccup drops these events: the browser is told to look again.
-        res.write('event: reset\ndata: {}\n\n');
+        send('event: reset\ndata: {}\n\n');
       } finally {
         draining = false;
       }
@@ -73,19 +86,43 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       pending.push(message);
       void drain();
     });
-    const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS);
+    const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
+    const recheck = async () => {
+      try {
+        await authenticate(req);
+        if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
+        await getWorkspace(ctx.db, req.actor.user, workspace.id);
+      } catch (error) {
+        // The database away says nothing about the caller: the next look decides.
+        if (!isDatabaseUnavailable(error)) end();
+      }
+    };
+    const rechecks = setInterval(() => void recheck(), RECHECK_MS);
+    rechecks.unref();
+    const unwatch = hub.onAccessChange((change) => {
+      if ((change.u === null || change.u === actor.user.id) && (change.w === null || change.w === workspace.id)) void recheck();
+    });
     // Before anything is awaited: a browser gone while what it missed is read must not leave its listener behind.
+    let stopped = false;
     const stop = () => {
+      if (stopped) return;
+      stopped = true;
       clearInterval(keepalive);
+      clearInterval(rechecks);
+      unwatch();
       unsubscribe();
+    };
+    const end = () => {
+      stop();
+      res.end();
     };
     res.on('close', stop);
     // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
     // it gets what it missed from the record, or, when that is too much, a reset.
     const lastSeen = Number(req.headers['last-event-id']);
-    const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, { limit: REPLAY_LIMIT, window: REPLAY_WINDOW_MS }).catch(() => undefined) : undefined;
-    const catchUp = missed && missed.length < REPLAY_LIMIT ? missed : ['reset' as const];
+    const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, { limit: REPLAY_LIMIT + 1, window: REPLAY_WINDOW_MS }).catch(() => undefined) : undefined;
+    const catchUp = missed && missed.length <= REPLAY_LIMIT ? missed : ['reset' as const];
     if (res.destroyed) {
       stop();
       return reply;
