@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { DEFAULT_THEME, MantineProvider, createTheme, virtualColor, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, StrictMode, Suspense, useState, type ReactNode } from 'react';
@@ -8,8 +8,19 @@ import { createRoot } from 'react-dom/client';
 import { AppRoutes } from './app/router.tsx';
 import { queryClient } from './lib/query-client.ts';
 
+const red = DEFAULT_THEME.colors.red;
+/** Red with `shade` as its 6th step, the one a coloured menu item's text takes. */
+const redWith = (shade: string): MantineColorsTuple => [red[0], red[1], red[2], red[3], red[4], red[5], shade, red[7], red[8], red[9]];
+
 const theme = createTheme({
   primaryColor: 'blue',
+  colors: {
+    // Destructive actions (`color="danger"`): Mantine's red 6 is 3.3:1 on white and 4.1:1 on a dark
+    // menu, so each scheme takes its own shade — red 9 on light (5.5:1), red 4 on dark (5.9:1).
+    dangerLight: redWith(red[9]),
+    dangerDark: redWith(red[4]),
+    danger: virtualColor({ name: 'danger', light: 'dangerLight', dark: 'dangerDark' }),
+  },
   // Shade 8 keeps white button labels and link text above WCAG AA contrast.
   primaryShade: 8,
   defaultRadius: 'md',
@@ -20,6 +31,9 @@ const theme = createTheme({
     Anchor: { defaultProps: { underline: 'always' } },
     // Mantine's close buttons have no name of their own.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // The focus placeholder Mantine puts first in a menu is a role="presentation" child of role="menu",
+    // which a menu may not have; without it the first item takes the focus when a menu opens from the keyboard.
+    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },

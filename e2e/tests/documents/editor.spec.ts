@@ -106,3 +106,46 @@ test('pasted HTML keeps its text and structure but loses scripts, event handlers
   expect(await editor.evaluate((el) => el.querySelectorAll('script, iframe, [onclick], [onerror], a[href^="javascript"]').length)).toBe(0);
   expect(await page.evaluate(() => (window as unknown as { pwned: boolean }).pwned)).toBe(false);
 });
+
+test('the formatting toolbar is one Tab stop: arrows move along it, wrapping, and it remembers where the keyboard was', async ({ page }) => {
+  await signUp(page);
+  await newDocument(page, 'Toolbar keys');
+  const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
+  const button = (name: string) => toolbar.getByRole('button', { name, exact: true });
+  await page.keyboard.type('Some text');
+  await expect(button('Undo')).toBeEnabled();
+  // One control takes Tab; the rest are reached with arrows.
+  await expect(toolbar.locator('[tabindex="0"]')).toHaveCount(1);
+  await page.keyboard.press('Shift+Tab');
+  const first = toolbar.locator(':focus');
+  await expect(first).toHaveAttribute('tabindex', '0');
+  await page.keyboard.press('Home');
+  await expect(button('Undo')).toBeFocused();
+  // Redo cannot be used yet: the arrows pass it.
+  await page.keyboard.press('ArrowRight');
+  await expect(button('Heading 1')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(button('Heading 2')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(button('Undo')).toBeFocused();
+  // Left from the first wraps to the last, Right from the last to the first.
+  await page.keyboard.press('ArrowLeft');
+  await expect(button('Table')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(button('Undo')).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(button('Table')).toBeFocused();
+  // Tab leaves the toolbar; coming back lands on the control last used, the only one with tabindex=0.
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+  await expect(button('Quote')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(toolbar.locator(':focus')).toHaveCount(0);
+  await page.keyboard.press('Shift+Tab');
+  await expect(button('Quote')).toBeFocused();
+  await expect(button('Quote')).toHaveAttribute('tabindex', '0');
+  await expect(toolbar.locator('[tabindex="0"]')).toHaveCount(1);
+  // The controls still work from the keyboard.
+  await page.keyboard.press('Enter');
+  await expect(button('Quote')).toHaveAttribute('aria-pressed', 'true');
+});

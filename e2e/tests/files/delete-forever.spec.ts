@@ -17,6 +17,13 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByText('This folder is empty')).toBeVisible();
       await page.goto(`${home}/trash`);
       const trash = page.getByRole('table', { name: 'Items in the trash' });
+      await expect(trash.getByText('notes.txt')).toBeVisible();
+      // Nothing sticks out sideways, even at 360 px: the buttons stay on the screen.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      for (const button of await trash.getByRole('button').all()) {
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+      }
 
       // One item: the dialog names it; Escape leaves it in the trash.
       await trash.getByRole('button', { name: 'Delete draft.txt forever' }).click();
@@ -26,6 +33,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.keyboard.press('Escape');
       await expect(one).toBeHidden();
       await expect(trash.getByText('draft.txt')).toBeVisible();
+      // The keyboard is back on the button that asked, as it is after Cancel.
+      await expect(trash.getByRole('button', { name: 'Delete draft.txt forever' })).toBeFocused();
+      await page.keyboard.press('Enter');
+      await one.getByRole('button', { name: 'Cancel' }).click();
+      await expect(one).toBeHidden();
+      await expect(trash.getByRole('button', { name: 'Delete draft.txt forever' })).toBeFocused();
       // Enter deletes it.
       await trash.getByRole('button', { name: 'Delete draft.txt forever' }).click();
       await expect(one).toBeVisible();

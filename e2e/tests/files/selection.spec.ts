@@ -55,3 +55,105 @@ test('selects several items with the mouse and keyboard, downloads them as one z
   await expect(list.getByRole('link', { name: 'c.txt' })).toBeVisible();
   await expect(list.getByRole('link', { name: 'bee.txt' })).toBeVisible();
 });
+
+test('closing a dialog, drawer or row menu gives the keyboard back to the control that opened it, and leaves the selection alone', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByLabel('Files to upload').setInputFiles([
+    { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('alpha') },
+    { name: 'b.txt', mimeType: 'text/plain', buffer: Buffer.from('bravo') },
+  ]);
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('link', { name: 'b.txt' })).toBeVisible();
+  const selected = page.getByText(/\d+ selected$/);
+
+  // New folder and New document: Escape and Cancel give the focus back to their buttons.
+  for (const [button, field] of [['New folder', 'Folder name'], ['New document', 'Document name']] as const) {
+    await page.getByRole('button', { name: button }).click();
+    await expect(page.getByLabel(field)).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: button })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByLabel(field)).toBeFocused();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: button })).toBeFocused();
+  }
+
+  // A row's menu, from the keyboard: Escape closes it onto its button and selects nothing.
+  const actions = page.getByRole('button', { name: 'Actions for a.txt' });
+  await actions.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(actions).toBeFocused();
+  await expect(selected).toBeHidden();
+  await expect(list.getByRole('row', { name: /a\.txt/ })).toHaveAttribute('aria-selected', 'false');
+
+  // Choosing an item from the keyboard: the item acts, the focus comes back, the selection stays empty.
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Add star' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(actions).toBeFocused();
+  await actions.click();
+  await expect(page.getByRole('menuitem', { name: 'Remove star' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(selected).toBeHidden();
+
+  // Rename and Details from the row's menu (now gone): Escape, Cancel and the close button give the focus to the row's ⋯ button.
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  await expect(page.getByLabel('New name')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(actions).toBeFocused();
+  await actions.press('Enter');
+  await page.getByRole('menuitem', { name: 'Rename' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(actions).toBeFocused();
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Details' }).click();
+  await expect(page.getByRole('dialog', { name: 'a.txt' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(actions).toBeFocused();
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Details' }).click();
+  await page.getByRole('dialog', { name: 'a.txt' }).getByRole('button', { name: 'Close' }).click();
+  await expect(actions).toBeFocused();
+  await expect(selected).toBeHidden();
+
+  // Renamed from the menu: the focus is back on the row's ⋯ button, which now carries the new name.
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  await page.getByLabel('New name').fill('aa.txt');
+  await page.keyboard.press('Enter');
+  await expect(list.getByRole('link', { name: 'aa.txt' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Actions for aa.txt' })).toBeFocused();
+  await expect(selected).toBeHidden();
+
+  // F2 on a selected row: closing the dialog keeps that row in focus and selected, and nothing else.
+  await list.getByRole('row', { name: /b\.txt/ }).getByRole('cell').nth(2).click();
+  await expect(page.getByText('1 selected')).toBeVisible();
+  await page.keyboard.press('F2');
+  await page.keyboard.press('Escape');
+  await expect(list.getByRole('row', { name: /b\.txt/ })).toBeFocused();
+  await expect(page.getByText('1 selected')).toBeVisible();
+
+  // The keyboard still selects: arrows move the selection, Space adds the row in focus or takes it out.
+  await page.keyboard.press('ArrowUp');
+  await expect(list.getByRole('row', { name: /aa\.txt/ })).toBeFocused();
+  await expect(list.getByRole('row', { name: /aa\.txt/ })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByText('1 selected')).toBeVisible();
+  await page.keyboard.press('Space');
+  await expect(list.getByRole('row', { name: /aa\.txt/ })).toHaveAttribute('aria-selected', 'false');
+  await expect(selected).toBeHidden();
+  await page.keyboard.press('Space');
+  await expect(page.getByText('1 selected')).toBeVisible();
+  await page.keyboard.press('Shift+ArrowDown');
+  await expect(page.getByText('2 selected')).toBeVisible();
+});

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
 
 async function seriousViolations(page: Page) {
@@ -7,6 +7,20 @@ async function seriousViolations(page: Page) {
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** The contrast of a menu item's text on its menu's background. */
+function contrastOnMenu(item: Locator) {
+  return item.evaluate((el) => {
+    const rgb = (css: string) => css.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    const luminance = (css: string) => {
+      const [r, g, b] = rgb(css).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const text = luminance(getComputedStyle(el).color);
+    const menu = luminance(getComputedStyle(el.closest('[role="menu"]')!).backgroundColor);
+    return (Math.max(text, menu) + 0.05) / (Math.min(text, menu) + 0.05);
+  });
 }
 
 for (const scheme of ['light', 'dark'] as const) {
@@ -47,6 +61,15 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Create' }).click();
       await page.getByLabel('Files to upload').setInputFiles({ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('a') });
       await expect(page.getByText('Uploads complete')).toBeVisible();
+      // A row's menu: only menu items inside it, and its destructive item readable (4.5:1) on the menu.
+      await page.getByRole('button', { name: 'Actions for a.txt' }).click();
+      const trashItem = page.getByRole('menuitem', { name: 'Move to trash' });
+      await expect(trashItem).toBeVisible();
+      await expect(page.getByRole('menu')).toHaveCSS('opacity', '1');
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(await contrastOnMenu(trashItem)).toBeGreaterThanOrEqual(4.5);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('menu')).toHaveCount(0);
       await page.getByRole('checkbox', { name: 'Select a.txt' }).check();
       await expect(page.getByText('1 selected')).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);

@@ -31,6 +31,18 @@ for (const scheme of ['light', 'dark'] as const) {
       await expectHeaderFits(page, width);
       await shot('home');
       if (width === 360) {
+        // Escape closes the navigation and gives the keyboard back to its toggle, from the toggle or from inside.
+        await page.getByRole('button', { name: 'Open navigation' }).click();
+        await expect(page.getByRole('link', { name: 'My files' })).toBeVisible();
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('link', { name: 'My files' })).not.toBeInViewport();
+        await expect(page.getByRole('button', { name: 'Open navigation' })).toBeFocused();
+        await page.keyboard.press('Enter');
+        await expect(page.getByRole('link', { name: 'My files' })).toBeVisible();
+        await page.getByRole('link', { name: 'My files' }).focus();
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('link', { name: 'My files' })).not.toBeInViewport();
+        await expect(page.getByRole('button', { name: 'Open navigation' })).toBeFocused();
         await page.getByRole('button', { name: 'Open navigation' }).click();
         await expect(page.getByRole('link', { name: 'My files' })).toBeVisible();
         await shot('nav');

@@ -2,7 +2,7 @@ import { AppShell, Burger, Group, NavLink, Progress, Stack, Text } from '@mantin
 import { useDisclosure } from '@mantine/hooks';
 import { IconBuilding, IconClock, IconFolder, IconHome, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Logo } from '../components/ui/logo.tsx';
 import { OfflineBanner } from '../components/ui/offline-banner.tsx';
@@ -23,6 +23,18 @@ export const SECTIONS = [
 /** The signed-in frame: header with workspace switcher and account menu, navigation, storage use. */
 export function Shell({ workspace, children }: { workspace: TWorkspace | undefined; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // On a narrow screen the navigation opens over the page: Escape closes it and gives the keyboard back to its toggle.
+  useEffect(() => {
+    if (!opened) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      close();
+      toggleRef.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [opened, close]);
   const location = useLocation();
   const base = workspace ? `/w/${workspace.slug}` : undefined;
   return (
@@ -30,7 +42,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
       <AppShell.Header>
         <Group h="100%" px="sm" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap" miw={0}>
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <Burger ref={toggleRef} opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
             <Link to={base ?? '/'} aria-label="Cabinet home" style={{ color: 'inherit', textDecoration: 'none' }}>
               <Logo size="md" compact />
             </Link>

@@ -1,5 +1,6 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { IconLock } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useMe } from '../../auth/api/use-me.ts';
 import { useUpdateProfile } from '../api/use-update-profile.ts';
@@ -35,7 +36,15 @@ function ProfileForm({ savedName, email }: { savedName: string; email: string })
           maxLength={200}
           required
         />
-        <TextInput label="Email" value={email} readOnly description="Your email comes from your identity provider." />
+        {/* Not editable here: shown as text (no box, no caret to type into), still a labelled, read-only field for screen readers. */}
+        <TextInput
+          label="Email"
+          value={email}
+          readOnly
+          variant="unstyled"
+          leftSection={<IconLock aria-hidden size={16} />}
+          description="Your email comes from your identity provider; change it there."
+        />
         <Group>
           <Button type="submit" loading={update.isPending} disabled={name.trim() === savedName}>
             Save name

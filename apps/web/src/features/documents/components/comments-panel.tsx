@@ -100,7 +100,7 @@ function Thread({ thread, documentId, me, abilities, active, onActivate }: { thr
                       </ActionIcon>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      <Menu.Item color="red" leftSection={<IconTrash aria-hidden size={14} />} onClick={() => m.remove.mutate(c.id, { onError: failed })}>
+                      <Menu.Item color="danger" leftSection={<IconTrash aria-hidden size={14} />} onClick={() => m.remove.mutate(c.id, { onError: failed })}>
                         {c.id === thread.id ? 'Delete thread' : 'Delete comment'}
                       </Menu.Item>
                     </Menu.Dropdown>

@@ -28,7 +28,7 @@ import {
 } from '@tabler/icons-react';
 import type { Editor } from '@tiptap/core';
 import { useEditorState } from '@tiptap/react';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type FocusEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { CODE_LANGUAGES } from '../editor/extensions.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -52,6 +52,48 @@ function ToolButton({ label, shortcut, active, disabled, onClick, children }: { 
       </ActionIcon>
     </Tooltip>
   );
+}
+
+const CONTROLS = 'button:not(:disabled), select:not(:disabled)';
+
+/**
+ * The WAI-ARIA toolbar pattern: the toolbar is one Tab stop, Left/Right move between its controls
+ * (wrapping) and Home/End go to the first and last. The control last used keeps tabindex=0, so Tab
+ * comes back to it; the others have -1. Controls come and go (the code language, table options)
+ * and turn on and off (Undo), so the tab stops are laid out again after every render.
+ */
+function RovingToolbar({ label, children }: { label: string; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const current = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => layOut(ref.current, current));
+  const onFocus = (e: FocusEvent) => {
+    if (e.target instanceof HTMLElement && e.target.matches(CONTROLS) && ref.current?.contains(e.target)) {
+      current.current = e.target;
+      layOut(ref.current, current);
+    }
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || !['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key)) return;
+    const all = controlsOf(ref.current);
+    const at = all.indexOf(e.target as HTMLElement);
+    if (at < 0) return;
+    const next = e.key === 'Home' ? 0 : e.key === 'End' ? all.length - 1 : (at + (e.key === 'ArrowRight' ? 1 : -1) + all.length) % all.length;
+    e.preventDefault();
+    all[next]!.focus();
+  };
+  return (
+    <Group gap={2} role="toolbar" aria-label={label} wrap="wrap" ref={ref} onFocus={onFocus} onKeyDown={onKeyDown}>
+      {children}
+    </Group>
+  );
+}
+
+const controlsOf = (toolbar: HTMLElement | null) => [...(toolbar?.querySelectorAll<HTMLElement>(CONTROLS) ?? [])];
+
+function layOut(toolbar: HTMLElement | null, current: { current: HTMLElement | null }) {
+  const all = controlsOf(toolbar);
+  if (!current.current || !all.includes(current.current)) current.current = all[0] ?? null;
+  for (const el of all) el.tabIndex = el === current.current ? 0 : -1;
 }
 
 /** Formatting for the selection and the current block; every button is named for screen readers and says whether it is on. */
@@ -81,7 +123,7 @@ export function EditorToolbar({ editor, onLink, onImage, onFile, onComment }: { 
   const chain = () => editor.chain().focus();
   const icon = { 'aria-hidden': true, size: 18 } as const;
   return (
-    <Group gap={2} role="toolbar" aria-label="Formatting" wrap="wrap">
+    <RovingToolbar label="Formatting">
       <ToolButton label="Undo" shortcut={`${mod}Z`} disabled={!s.canUndo} onClick={() => chain().undo().run()}>
         <IconArrowBackUp {...icon} />
       </ToolButton>
@@ -163,7 +205,7 @@ export function EditorToolbar({ editor, onLink, onImage, onFile, onComment }: { 
             <Menu.Item leftSection={<IconColumnRemove {...icon} />} onClick={() => chain().deleteColumn().run()}>
               Delete column
             </Menu.Item>
-            <Menu.Item color="red" leftSection={<IconTableOff {...icon} />} onClick={() => chain().deleteTable().run()}>
+            <Menu.Item color="danger" leftSection={<IconTableOff {...icon} />} onClick={() => chain().deleteTable().run()}>
               Delete table
             </Menu.Item>
           </Menu.Dropdown>
@@ -182,6 +224,6 @@ export function EditorToolbar({ editor, onLink, onImage, onFile, onComment }: { 
           data={[{ value: '', label: 'Plain text' }, ...CODE_LANGUAGES.map((l) => ({ value: l, label: l }))]}
         />
       )}
-    </Group>
+    </RovingToolbar>
   );
 }

@@ -5,9 +5,11 @@ import { formatDate } from '../../../lib/format.ts';
 import { useAncestors } from '../api/use-items.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
 import { itemSize } from './item-name.tsx';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 /** An item's facts: type, size, owner, modified, where it is. */
 export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
+  useReturnFocus();
   const me = useMe();
   const ancestors = useAncestors(item.id);
   const location = (ancestors.data ?? []).map((a) => folderTitle(a, workspace)).join(' / ');

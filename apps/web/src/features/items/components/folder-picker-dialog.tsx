@@ -5,12 +5,14 @@ import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { useAncestors, useChildren, useItem, useItemMutations } from '../api/use-items.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 /**
  * "Move to…" / "Copy to…": browse the folders (from My files or the Workspace root) and pick
  * one. Moving into the items themselves is not offered; the server refuses a cycle anyway.
  */
 export function FolderPickerDialog({ workspace, items, mode, onClose }: { workspace: TWorkspace; items: TItem[]; mode: 'move' | 'copy'; onClose: () => void }) {
+  useReturnFocus();
   const [folderId, setFolderId] = useState(items[0]?.parentId ?? workspace.homeId);
   const folder = useItem(folderId);
   const ancestors = useAncestors(folderId);

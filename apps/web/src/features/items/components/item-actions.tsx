@@ -85,7 +85,7 @@ export function ItemActions(props: {
         {item.abilities.trash && (
           <>
             <Menu.Divider />
-            <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="red" onClick={() => props.onTrash(item)}>
+            <Menu.Item leftSection={<IconTrash aria-hidden size={16} />} color="danger" onClick={() => props.onTrash(item)}>
               Move to trash
             </Menu.Item>
           </>

@@ -38,7 +38,8 @@ interface ItemTableProps {
  * Items as a table, rendering only the rows near the viewport (the page scrolls, the table keeps
  * its real height), so a folder of 100,000 items scrolls as smoothly as one of ten. Rows select
  * like a file manager's (click, Ctrl/⌘-click, Shift-click, Ctrl/⌘-A) and answer the keyboard:
- * arrows move, Enter opens, Delete trashes, F2 renames; a right click opens the row's menu.
+ * arrows move (and select), Space adds the row in focus to the selection or takes it out, Enter
+ * opens, Delete trashes, F2 renames; a right click opens the row's menu.
  */
 export function ItemTable({ label, view = 'list', workspace, items, starredIds, linkTo, onNearEnd, onDropOnFolder }: ItemTableProps) {
   const ws = workspace.id;
@@ -57,6 +58,22 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   const m = useItemMutations(ws);
   const trash = useTrashWithUndo(ws);
   const navigate = useNavigate();
+  // Whether the person's last input was Tab: only that moves the selection with the focus.
+  const tabbing = useRef(false);
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      tabbing.current = e.key === 'Tab';
+    };
+    const onPointer = () => {
+      tabbing.current = false;
+    };
+    window.addEventListener('keydown', onKey, true);
+    window.addEventListener('pointerdown', onPointer, true);
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('pointerdown', onPointer, true);
+    };
+  }, []);
   useEffect(() => {
     const el = tableRef.current;
     if (!el) return;
@@ -137,6 +154,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     else if (e.key === 'End') moveFocus(items.length - 1, e.shiftKey);
     else if (e.key === 'a' && (e.ctrlKey || e.metaKey)) selection.selectAll();
     else if (e.key === 'Escape') selection.clear();
+    else if (e.key === ' ' && item) selection.select(item.id, { toggle: true });
     else if (e.key === 'Enter' && item) open(item);
     else if (e.key === 'F2' && item?.abilities.edit) showDialog('rename', item);
     else if ((e.key === 'Delete' || e.key === 'Backspace') && (chosen.length || item)) trashItems(chosen.length ? chosen : [item!]);
@@ -163,8 +181,9 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
       },
       onFocus: (e: FocusEvent<HTMLElement>) => {
         setFocusId(item.id);
-        // Keyboard focus carries the selection, as arrows do: Delete, F2 and Enter act on the row the person sees marked.
-        if (!isSelected && e.currentTarget.matches(':focus-visible, :has(:focus-visible)')) selection.select(item.id);
+        // Tabbing to a row carries the selection, as arrows do: Delete, F2 and Enter act on the row the person sees marked.
+        // Focus given back by a closing menu or dialog (Escape, Enter on an item, Cancel) leaves the selection as it was.
+        if (!isSelected && tabbing.current && e.currentTarget.matches(':focus-visible, :has(:focus-visible)')) selection.select(item.id);
       },
       onContextMenu: (e: MouseEvent) => {
         e.preventDefault();

@@ -2,6 +2,7 @@ import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { ZItemName } from '@cabinet/contracts';
 import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 /** Asks for a name (new folder, rename), checks the naming rules before sending, and explains a clash. */
 export function NameDialog(props: {
@@ -14,6 +15,7 @@ export function NameDialog(props: {
   onSubmit: (name: string) => Promise<unknown>;
   onClose: () => void;
 }) {
+  useReturnFocus();
   const [name, setName] = useState(props.initial ?? '');
   // The name shown first is selected when the field takes focus, so typing replaces it.
   const selected = useRef(false);

@@ -41,23 +41,25 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
       ) : items.length === 0 ? (
         <EmptyState icon={<IconTrash size={32} />} title="The trash is empty">Items you delete wait here, so you can change your mind.</EmptyState>
       ) : (
-        <Table verticalSpacing="xs" aria-label="Items in the trash">
+        // Fixed columns: a long name is cut short rather than pushing the buttons off a narrow screen,
+        // where the buttons stack instead of sitting side by side.
+        <Table verticalSpacing="xs" aria-label="Items in the trash" layout="fixed">
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>
-              <Table.Th visibleFrom="sm">Deleted</Table.Th>
-              <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+              <Table.Th visibleFrom="sm" w={160}>Deleted</Table.Th>
+              <Table.Th w={{ base: 136, sm: 230 }}><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
             {items.map((item) => (
               <Table.Tr key={item.id}>
-                <Table.Td>
+                <Table.Td style={{ overflow: 'hidden' }}>
                   <ItemName item={item} plain />
                 </Table.Td>
                 <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{formatRelative(item.updatedAt)}</Text></Table.Td>
                 <Table.Td>
-                  <Group gap="xs" justify="flex-end" wrap="nowrap">
+                  <Group gap="xs" justify="flex-end">
                     {item.abilities.restore && (
                     <Button
                       size="compact-sm"

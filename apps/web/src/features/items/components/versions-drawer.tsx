@@ -6,9 +6,11 @@ import { call } from '../../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 /** A file's versions, newest first: download any of them, or upload a new one. */
 export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => void }) {
+  useReturnFocus();
   const uploader = useUploader();
   const versions = useQuery({ queryKey: [...queryKeys.versions(item.id), item.version], queryFn: async () => (await call(filesApi.versions, { params: { id: item.id } })).items });
   return (
