@@ -18,6 +18,8 @@ export type SocketActor = (req: { method: string; headers: IncomingMessage['head
 /** What a connection remembers of its caller (Hocuspocus's connection context). */
 export interface CollabContext {
   actor: Actor;
+  /** A change made on the server whose caller stores it themselves (a restore, with its revision): saves through this connection skip it. */
+  storedByCaller?: true;
   /** The caller again, from the credentials the socket opened with (a revoked session or token fails). */
   reauthenticate: () => Promise<Actor>;
   /** The document's workspace: a change of access there makes this connection look again. */

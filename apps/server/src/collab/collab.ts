@@ -34,7 +34,7 @@ export interface Collab {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** The document as it stands in memory, when someone has it open on this instance. */
   openDocument(name: string): Y.Doc | undefined;
-  /** Changes a document as one more editor would: everyone with it open sees the change, and it is saved. */
+  /** Changes a document as `by` editing it would: everyone with it open sees the change; the caller stores it. */
   edit(name: string, change: (document: Y.Doc) => void, by: Actor): Promise<void>;
   /** Saves what is open and closes every socket. */
   close(): Promise<void>;
@@ -108,8 +108,8 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
     },
     openDocument: (name) => hocuspocus.documents.get(name),
     async edit(name, change, by) {
-      // Saved as the caller's edit: its save names them, as a socket's does.
-      const connection = await hocuspocus.openDirectConnection(name, { actor: by } satisfies Partial<CollabContext>);
+      // The caller's edit, which they store themselves (with its revision, in one transaction).
+      const connection = await hocuspocus.openDirectConnection(name, { actor: by, storedByCaller: true } satisfies Partial<CollabContext>);
       try {
         await connection.transact(change);
       } finally {

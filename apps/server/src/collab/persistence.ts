@@ -85,6 +85,7 @@ export function persistence(ctx: AppContext, reads: Limiter, writer: CollabWrite
       unrevised.set(documentName, pending);
     },
     async onStoreDocument({ documentName, document, context }) {
+      if ((context as Partial<CollabContext> | undefined)?.storedByCaller) return;
       const by = (context as Partial<CollabContext> | undefined)?.actor ?? lastEditors.get(documentName) ?? null;
       await writer.persist(`saving document ${documentName}`, async () => {
         // Read at each attempt: a retry stores the document as it is by then.

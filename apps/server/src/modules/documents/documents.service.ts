@@ -83,7 +83,7 @@ export async function copyDocuments(db: Db, copies: { id: string; sourceId: stri
 export interface LiveDocuments {
   /** The document as it stands in memory, when someone has it open here. */
   openDocument(itemId: string): Y.Doc | undefined;
-  /** Changes a document as `by` editing it would: everyone with it open sees the change, and it is saved as theirs. */
+  /** Changes a document as `by` editing it would: everyone with it open sees the change. The caller stores what it made. */
   edit(itemId: string, change: (document: Y.Doc) => void, by: Actor): Promise<void>;
 }
 
@@ -196,7 +196,7 @@ export async function restoreRevision(db: Db, actor: Actor, id: string, revision
     },
     actor,
   );
-  // Stored here as well: with several instances another one may hold the document's save lock just now.
+  // Stored here, with its revision, in one transaction (and on any instance: another one may hold the document's save lock just now).
   const stored = await storeDocument(db, item.id, restored!, { by: actor, revision: { authorIds: [actor.user.id], restoredFrom: revisionId } });
   if (!stored?.revision) throw new AppError('not_found');
   return { ...stored.revision, itemId: item.id, authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }], label: null, restoredFrom: new Date(revision.created_at).toISOString() };

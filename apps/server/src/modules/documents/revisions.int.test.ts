@@ -91,10 +91,10 @@ describe('revision history', () => {
     const lastBefore = (await activity(id)).at(-1)!.id;
     const restored = await ada.call('POST', `/items/${id}/revisions/${draft.id}/restore`);
     expect(restored.status).toBe(201);
-    // The restore is Ada's one change, recorded once: the live edit is saved as hers, and the
-    // restore's own save of the same state changes nothing more.
+    // The restore is Ada's one change, recorded once, as a restore: the live edit is stored by the
+    // restore itself, with its revision.
     const recorded = (await activity(id)).filter((r) => BigInt(r.id) > BigInt(lastBefore));
-    expect(recorded.map((r) => [r.action, r.actor_kind, r.actor_user_id])).toEqual([['item.updated', 'token', ada.id]]);
+    expect(recorded.map((r) => [r.action, r.actor_kind, r.actor_user_id, r.data.restoredRevision])).toEqual([['item.updated', 'token', ada.id, draft.id]]);
     expect(restored.body).toMatchObject({ restoredFrom: draft.createdAt, authors: [{ id: ada.id, name: 'Ada' }] });
     await until(() => documentText(watcher.document) === 'First draft', 'the restore to reach the open editor');
     const history = (await revisions(bea, id)).items;
