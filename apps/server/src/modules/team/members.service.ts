@@ -61,7 +61,7 @@ export async function removeMember(db: Db, actor: Actor, ws: string, userId: str
     if (!recipient || recipient.role === 'guest' || !recipient.home_item_id) throw invalid('query.filesTo', 'Choose a member of this workspace (not a guest) to receive their files.');
     let folder: { id: string; name: string } | null = null;
     if (target.home_item_id) {
-      const name = await handOverHome(tx, target.home_item_id, recipient.home_item_id, recipient.user_id, `${target.name.slice(0, 200)}'s files`);
+      const name = await handOverHome(tx, target.home_item_id, target.user_id, recipient.home_item_id, recipient.user_id, `${target.name.slice(0, 200)}'s files`);
       folder = { id: target.home_item_id, name };
     }
     await deleteGrantsTo(tx, workspace.id, userId);

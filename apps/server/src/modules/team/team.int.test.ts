@@ -79,6 +79,8 @@ describe('removing someone', () => {
     const { owner, admin, member, guest, outsider, ws } = await team();
     const memberHome = (await member.call('GET', `/workspaces/${ws}`)).body.homeId as string;
     const plans = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Plans', parentId: memberHome })).body;
+    const old = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Old drafts', parentId: memberHome })).body;
+    expect((await member.call('POST', `/items/${old.id}/trash`)).status).toBe(200);
     const shared = await g.folder(owner, owner.workspace.rootId, 'Shared with Mia');
     await g.grant(shared.id, { user: member }, 'editor');
     const del = (p: Person, who: Person, to: string) => p.call('DELETE', `/workspaces/${ws}/members/${who.id}?filesTo=${to}`);
@@ -110,6 +112,8 @@ describe('removing someone', () => {
     const handed = (await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items;
     expect(handed.map((i: { name: string }) => i.name)).toEqual(["Mia Member's files"]);
     expect((await admin.call('GET', `/workspaces/${ws}/items/${handed[0].id}/children`)).body.items.map((i: { id: string }) => i.id)).toEqual([plans.id]);
+    // What they had put in the trash is in the recipient's trash, to restore or let go.
+    expect((await admin.call('GET', `/workspaces/${ws}/trash`)).body.items.map((i: { id: string }) => i.id)).toContain(old.id);
     expect((await actions(ws)).find((a) => a.action === 'member.removed')).toMatchObject({ item_id: null, data: { userId: member.id, filesTo: admin.id } });
 
     // Back through an invitation, they start afresh; a second removal to the same person gets its own name.
@@ -162,7 +166,7 @@ describe('invitations', () => {
     expect(twice.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'accepted' } });
     expect((await t.ctx.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', ws).where('user_id', '=', invitee.id).execute())).toHaveLength(1);
     expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items[0]).toMatchObject({ state: 'accepted', uses: 1 });
-    expect((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()).state).toBe('accepted');
+    expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('accepted');
 
     // Someone who is already a member is not invited again.
     expect((await owner.call('POST', `/workspaces/${ws}/invitations`, { email, role: 'admin' })).body.error.code).toBe('invalid_input');
@@ -192,7 +196,7 @@ describe('invitations', () => {
     const usedUp = await c.call('POST', `/invitations/${token}/accept`);
     expect(usedUp.status).toBe(410);
     expect(usedUp.body.error.details.reason).toBe('accepted');
-    expect((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()).state).toBe('accepted');
+    expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('accepted');
 
     // A guest invited as a member becomes one.
     const memberLink = (await admin.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;

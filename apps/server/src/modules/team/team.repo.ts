@@ -57,15 +57,20 @@ async function nameTaken(db: Db, parentId: string, name: string): Promise<boolea
 }
 
 /**
- * Hands a private root over: it becomes a folder `name` (or `name (2)`…) in `toHomeId`, owned by
- * `toUserId`, with everything in it — trashed things too — so nothing is lost.
+ * Hands a private root over: it becomes a folder `name` (or `name (2)`…) in `toHomeId`, with
+ * everything in it — trashed things too. What the person owned there becomes `toUserId`'s, so it
+ * shows in their trash too and nothing is lost.
  */
-export async function handOverHome(db: Db, homeId: string, toHomeId: string, toUserId: string, name: string): Promise<string> {
+export async function handOverHome(db: Db, homeId: string, fromUserId: string, toHomeId: string, toUserId: string, name: string): Promise<string> {
+  await sql`
+    WITH RECURSIVE sub AS (SELECT id FROM items WHERE id = ${homeId} UNION ALL SELECT i.id FROM items i JOIN sub ON i.parent_id = sub.id)
+    UPDATE items SET owner_id = ${toUserId} WHERE id IN (SELECT id FROM sub) AND owner_id = ${fromUserId}
+  `.execute(db);
   let candidate = name;
   for (let n = 2; await nameTaken(db, toHomeId, candidate); n++) candidate = `${name} (${n})`;
   await db
     .updateTable('items')
-    .set({ parent_id: toHomeId, name: candidate, owner_id: toUserId, state: 'active', trashed_at: null, trashed_by: null, updated_at: new Date(), version: sql`version + 1` })
+    .set({ parent_id: toHomeId, name: candidate, owner_id: toUserId, updated_at: new Date(), version: sql`version + 1` })
     .where('id', '=', homeId)
     .execute();
   return candidate;
