@@ -24,7 +24,8 @@ export function useChangeRole(ws: string) {
   const client = useQueryClient();
   return useTeamChange(ws, async ({ userId, role }: { userId: string; role: TWorkspaceRole }) => {
     const member = await call(membersApi.update, { params: { ws, userId }, body: { role } });
-    if (role === 'owner') await client.invalidateQueries({ queryKey: queryKeys.workspaces });
+    // Handing over makes the caller an admin, and an admin may change their own role: the caller's role is read again.
+    await client.invalidateQueries({ queryKey: queryKeys.workspaces });
     return member;
   });
 }
