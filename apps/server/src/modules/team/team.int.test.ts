@@ -279,3 +279,25 @@ describe('invitations', () => {
     expect(limited.headers.get('retry-after')).toBe('600');
   });
 });
+
+describe('who may manage invitations', () => {
+  it('owner and admin list, make, resend and revoke them; members and guests are refused; outsiders do not see the workspace', async () => {
+    const { owner, admin, member, guest, outsider, ws } = await team();
+    const expected = { owner: 'ok', admin: 'ok', member: 'forbidden', guest: 'forbidden', outsider: 'not_found' } as const;
+    for (const [name, p] of Object.entries({ owner, admin, member, guest, outsider }) as [keyof typeof expected, Person][]) {
+      const mine = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email: `someone.${name}@example.com`, role: 'member' })).body;
+      const calls = [
+        await p.call('GET', `/workspaces/${ws}/invitations`),
+        await p.call('POST', `/workspaces/${ws}/invitations`, { role: 'guest' }),
+        await p.call('POST', `/workspaces/${ws}/invitations/${mine.id}/resend`),
+        await p.call('DELETE', `/workspaces/${ws}/invitations/${mine.id}`),
+      ];
+      for (const res of calls) expect(res.status < 300 ? 'ok' : res.body.error.code, `${name}: ${JSON.stringify(res.body)}`).toBe(expected[name]);
+    }
+    // Bad ids are bad input; another workspace's invitation is not found.
+    expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/nope`)).body.error.code).toBe('invalid_input');
+    const elsewhere = (await outsider.call('POST', `/workspaces/${outsider.workspace.id}/invitations`, { role: 'member' })).body;
+    expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/${elsewhere.id}`)).body.error.code).toBe('not_found');
+    expect((await owner.call('POST', `/workspaces/${ws}/invitations/${elsewhere.id}/resend`)).body.error.code).toBe('not_found');
+  });
+});
