@@ -6,7 +6,7 @@ import { idpPlugin } from '@cabinet/idp';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
-import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, type AppContext } from './context.ts';
+import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { hmac } from './lib/crypto.ts';
 import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
@@ -28,6 +28,7 @@ import { liveRoutes } from './modules/live/index.ts';
 import { attachCollab } from './collab/collab-server.ts';
 import { commentsRoutes } from './modules/comments/index.ts';
 import { grantsRoutes } from './modules/sharing/index.ts';
+import { teamRoutes } from './modules/team/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -128,7 +129,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       },
       lockout: { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES },
       signInAttemptsPerMinute: env.IDP_SIGNIN_ATTEMPTS_PER_MINUTE,
-      mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: path.join(env.DATA_DIR, 'outbox') },
+      mail: mailOptions(env),
       devOutboxPage: env.IDP_DEV_OUTBOX_PAGE,
       trustProxy: env.TRUST_PROXY,
       homeUrl: `${env.PUBLIC_URL}/signin`,
@@ -165,6 +166,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await documentsRoutes(api, ctx, collab);
       await commentsRoutes(api, ctx);
       await grantsRoutes(api, ctx);
+      await teamRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { createMailer, type Mailer } from '@cabinet/idp';
 import { openDatabase, type Database } from './db/client.ts';
 import type { Db } from './db/client.ts';
 import { isLoopback, type Env } from './env.ts';
@@ -15,11 +17,16 @@ export interface AppContext {
   rp: RelyingParty;
   /** Worker threads for parsing what users send (imports); see infra/workers. */
   workers: WorkerPool;
+  /** Mail Cabinet sends (invitations): SMTP, or the dev outbox the embedded provider also writes to. */
+  mailer: Mailer;
 }
 
 export const EMBEDDED_CLIENT_ID = 'cabinet';
 export const embeddedClientSecret = (secret: string) => hmac(secret, 'embedded-idp-client');
 export const embeddedIssuer = (env: Env) => `${env.PUBLIC_URL}/idp`;
+
+/** Where mail goes: the same settings for the provider's mail and Cabinet's own. */
+export const mailOptions = (env: Env) => ({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: path.join(env.DATA_DIR, 'outbox') });
 
 export function createRelyingParty(env: Env): RelyingParty {
   const issuer = env.OIDC_ISSUER ?? embeddedIssuer(env);
@@ -38,5 +45,5 @@ export function createRelyingParty(env: Env): RelyingParty {
 export async function createContext(env: Env, database?: Database): Promise<AppContext> {
   const db = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE }));
   const workers = new WorkerPool({ threads: env.WORKER_THREADS, queue: env.WORKER_THREADS * 4, memoryMb: env.WORKER_MEMORY_MB, timeoutMs: env.WORKER_TIMEOUT_SECONDS * 1000 });
-  return { env, database: db, db: db.db, storage: createStorage(env), rp: createRelyingParty(env), workers };
+  return { env, database: db, db: db.db, storage: createStorage(env), rp: createRelyingParty(env), workers, mailer: createMailer(mailOptions(env)) };
 }

@@ -21,6 +21,13 @@ export const ZActivityAction = z.enum([
   'comment.resolved',
   'comment.reopened',
   'comment.deleted',
+  // Who is in the workspace (no item: item_id is null, and the live stream does not send them).
+  'member.added',
+  'member.role_changed',
+  'member.removed',
+  'invitation.created',
+  'invitation.revoked',
+  'invitation.accepted',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;
 

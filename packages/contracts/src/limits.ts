@@ -1,6 +1,10 @@
 /** Defaults of PRODUCT.md §9 that both the browser and the server need to know. */
 export const LIMITS = {
   apiTokenMaxDays: 365,
+  /** An invitation's life when none is given, and the longest it may be. */
+  invitationDefaultDays: 7,
+  invitationMaxDays: 90,
+  invitationMaxUses: 1000,
 } as const;
 
 /** Header the browser sends on every state-changing call, echoing the CSRF cookie. */

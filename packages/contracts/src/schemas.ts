@@ -15,3 +15,4 @@ export * from './events.ts';
 export * from './documents.ts';
 export * from './comments.ts';
 export * from './grants.ts';
+export * from './team.ts';

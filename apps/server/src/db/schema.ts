@@ -95,6 +95,22 @@ export interface MembershipsTable {
   updated_at: Timestamp;
 }
 
+export interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string | null;
+  role: 'admin' | 'member' | 'guest';
+  token_hash: string;
+  expires_at: Timestamp;
+  max_uses: number | null;
+  uses: Generated<number>;
+  state: Generated<'pending' | 'accepted' | 'revoked' | 'expired'>;
+  created_by: string | null;
+  accepted_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface ActivityEventsTable {
   id: Generated<number>;
   workspace_id: string;
@@ -239,6 +255,7 @@ export interface Database {
   document_revisions: DocumentRevisionsTable;
   comments: CommentsTable;
   activity_events: ActivityEventsTable;
+  invitations: InvitationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,9 +1,9 @@
 import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, type ComponentType } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { HomePage } from './routes/home.tsx';
-import { NotFoundPage } from './routes/not-found.tsx';
+import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
 import { WorkspaceLayout } from './routes/workspace-layout.tsx';
 
@@ -24,6 +24,9 @@ const RecentRoute = page(() => import('./routes/folder.tsx').then((m) => m.Recen
 const StarredRoute = page(() => import('./routes/folder.tsx').then((m) => m.StarredRoute));
 const TrashRoute = page(() => import('./routes/folder.tsx').then((m) => m.TrashRoute));
 const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.DocumentRoute));
+const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
+const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
+const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const SectionPlaceholder = page(() => import('./routes/section-placeholder.tsx').then((m) => m.SectionPlaceholder));
 
 export function AppRoutes() {
@@ -38,6 +41,7 @@ export function AppRoutes() {
       >
         <Routes>
           <Route path="/signin" element={<SignInPage />} />
+          <Route path="/invite/:token" element={<InvitePage />} />
           <Route path="/" element={<RequireAuth><RootRedirect /></RequireAuth>} />
           <Route path="/account" element={<RequireAuth><AccountPage /></RequireAuth>} />
           <Route path="/w/:ws" element={<RequireAuth><WorkspaceLayout /></RequireAuth>}>
@@ -50,7 +54,11 @@ export function AppRoutes() {
             <Route path="f/:folderId" element={<FolderRoute />} />
             <Route path="d/:docId" element={<DocumentRoute />} />
             <Route path="search" element={<SectionPlaceholder section="search" />} />
-            <Route path="settings/*" element={<SectionPlaceholder section="settings" />} />
+            <Route path="settings" element={<SettingsLayout />}>
+              <Route index element={<Navigate to="members" replace />} />
+              <Route path="members" element={<MembersSettingsPage />} />
+              <Route path="*" element={<NotFoundView />} />
+            </Route>
           </Route>
           <Route path="*" element={<NotFoundPage />} />
         </Routes>

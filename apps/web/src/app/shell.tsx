@@ -1,6 +1,6 @@
 import { AppShell, Burger, Group, NavLink, Progress, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBuilding, IconClock, IconFolder, IconHome, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
+import { IconBuilding, IconClock, IconFolder, IconHome, IconSettings, IconStar, IconTrash, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -70,6 +70,18 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
                 />
               );
             })}
+          {base && (workspace?.role === 'owner' || workspace?.role === 'admin') && (
+            <NavLink
+              component={Link}
+              to={`${base}/settings/members`}
+              label="Members and settings"
+              leftSection={<IconSettings aria-hidden size={18} />}
+              active={location.pathname.startsWith(`${base}/settings`)}
+              variant="filled"
+              aria-current={location.pathname.startsWith(`${base}/settings`) ? 'page' : undefined}
+              onClick={close}
+            />
+          )}
         </AppShell.Section>
         {workspace && workspace.usedBytes !== null && (
           <AppShell.Section p="xs">

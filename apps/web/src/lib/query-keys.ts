@@ -23,5 +23,8 @@ export const queryKeys = {
   comments: (documentId: string) => ['comments', documentId] as const,
   allComments: ['comments'] as const,
   revisions: (documentId: string) => ['revisions', documentId] as const,
+  members: (ws: string) => ['members', ws] as const,
+  invitations: (ws: string) => ['invitations', ws] as const,
+  invitation: (token: string) => ['invitation', token] as const,
   revision: (documentId: string, revisionId: string) => ['revisions', documentId, revisionId] as const,
 };

@@ -58,7 +58,8 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
         while (pending.length) {
           const messages = pending;
           pending = [];
-          const events = messages.filter((m) => m !== 'reset');
+          // Changes to who is in the workspace name no item: they are not sent (the activity record keeps them).
+          const events = messages.filter((m) => m !== 'reset').filter((m) => m.event.itemId);
           const visible = events.length ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId]))]) : new Set<string>();
           for (const message of messages) {
             if (message === 'reset') {
@@ -66,6 +67,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
               continue;
             }
             const { id, event, by } = message;
+            if (!event.itemId) continue;
             const sent = replayed.get(id);
             if (sent) continue;
             if (sent === false) replayed.set(id, true);

@@ -1,6 +1,6 @@
 import { Button, Menu, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconCheck, IconPlus, IconSelector } from '@tabler/icons-react';
+import { IconCheck, IconPlus, IconSelector, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -35,6 +35,11 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
             </Menu.Item>
           ))}
           <Menu.Divider />
+          {current && (current.role === 'owner' || current.role === 'admin') && (
+            <Menu.Item leftSection={<IconUsers aria-hidden size={16} />} onClick={() => navigate(`/w/${current.slug}/settings/members`)}>
+              Members and invitations
+            </Menu.Item>
+          )}
           <Menu.Item leftSection={<IconPlus aria-hidden size={16} />} onClick={() => {
               setAsked(true);
               open();

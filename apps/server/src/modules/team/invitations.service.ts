@@ -1,0 +1,191 @@
+import { LIMITS, type TAcceptedInvitation, type TCreatedInvitation, type TCreateInvitationRequest, type TInvitation, type TInvitationPreview, type TWorkspaceRole } from '@cabinet/contracts';
+import type { AppContext } from '../../context.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { record } from '../events/index.ts';
+import { findMembership, insertMembership } from '../workspaces/index.ts';
+import { requireManager } from './members.service.ts';
+import {
+  countInvitationsSince,
+  findInvitation,
+  findInvitationByHash,
+  findWorkspaceSummary,
+  insertInvitation,
+  listInvitations,
+  memberWithEmail,
+  updateInvitation,
+  setRole,
+  type InvitationRow,
+} from './team.repo.ts';
+
+const DAY = 24 * 60 * 60_000;
+/** Invitations one person may make or mail again in a workspace in an hour: plenty for a team, too few for spam. */
+export const INVITATIONS_PER_HOUR = 50;
+
+const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
+const RANK: Record<TWorkspaceRole, number> = { guest: 0, member: 1, admin: 2, owner: 3 };
+
+/** Its state as people see it: a pending invitation past its expiry is expired. */
+const stateOf = (i: InvitationRow): TInvitation['state'] => (i.state === 'pending' && new Date(i.expires_at).getTime() <= Date.now() ? 'expired' : i.state);
+
+function present(i: InvitationRow): TInvitation {
+  return {
+    id: i.id,
+    workspaceId: i.workspace_id,
+    email: i.email,
+    role: i.role,
+    state: stateOf(i),
+    expiresAt: new Date(i.expires_at).toISOString(),
+    maxUses: i.max_uses,
+    uses: i.uses,
+    createdBy: i.created_by ? { id: i.created_by, name: i.created_by_name ?? '' } : null,
+    createdAt: new Date(i.created_at).toISOString(),
+  };
+}
+
+const urlOf = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_URL}/invite/${token}`;
+
+async function rateLimit(db: Db, workspaceId: string, userId: string): Promise<void> {
+  if ((await countInvitationsSince(db, workspaceId, userId, new Date(Date.now() - 60 * 60_000))) >= INVITATIONS_PER_HOUR) {
+    throw new AppError('rate_limited', `You have sent ${INVITATIONS_PER_HOUR} invitations in the last hour. Wait a while before sending more.`, { retryAfter: 600 });
+  }
+}
+
+async function mail(ctx: AppContext, to: string, o: { inviter: string; workspace: string; role: string; url: string; expiresAt: Date }): Promise<void> {
+  await ctx.mailer.send({
+    to,
+    subject: `${o.inviter} invited you to ${o.workspace} on Cabinet`,
+    text:
+      `${o.inviter} invited you to join the workspace “${o.workspace}” on Cabinet as ${o.role === 'admin' ? 'an admin' : `a ${o.role}`}.\n\n` +
+      `Open this link to accept (sign in, or create an account with this address):\n${o.url}\n\n` +
+      `The invitation expires on ${o.expiresAt.toUTCString()}. If you did not expect it, ignore this message.\n`,
+  });
+}
+
+export async function invitationsOf(db: Db, actor: Actor, ws: string): Promise<TInvitation[]> {
+  const workspace = await requireManager(db, actor, ws);
+  return (await listInvitations(db, workspace.id)).map(present);
+}
+
+/** An invitation by email (mailed now) or an invite link; the URL, which holds the token, is answered only here. */
+export async function createInvitation(ctx: AppContext, actor: Actor, ws: string, input: TCreateInvitationRequest): Promise<TCreatedInvitation> {
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : new Date(Date.now() + LIMITS.invitationDefaultDays * DAY);
+  if (expiresAt.getTime() <= Date.now()) throw invalid('body.expiresAt', 'must be in the future');
+  if (expiresAt.getTime() > Date.now() + LIMITS.invitationMaxDays * DAY) throw invalid('body.expiresAt', `must be within ${LIMITS.invitationMaxDays} days`);
+  if (input.email && input.maxUses !== undefined && input.maxUses !== 1) throw invalid('body.maxUses', 'an invitation by email is used once');
+  const token = randomToken(32);
+  const { invitation, workspace } = await inTransaction(ctx.db, async (tx) => {
+    const workspace = await requireManager(tx, actor, ws);
+    if (input.role === 'admin' && workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden');
+    await rateLimit(tx, workspace.id, actor.user.id);
+    if (input.email && (await memberWithEmail(tx, workspace.id, input.email))) throw invalid('body.email', 'This person is already a member of the workspace.');
+    const id = await insertInvitation(tx, {
+      workspaceId: workspace.id,
+      email: input.email ?? null,
+      role: input.role,
+      tokenHash: sha256(token),
+      expiresAt,
+      maxUses: input.email ? 1 : (input.maxUses ?? null),
+      createdBy: actor.user.id,
+    });
+    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.created', itemId: null, data: { invitationId: id, email: input.email ?? null, role: input.role } });
+    return { invitation: (await findInvitation(tx, workspace.id, id))!, workspace };
+  });
+  const url = urlOf(ctx, token);
+  if (input.email) await mail(ctx, input.email, { inviter: actor.user.name, workspace: workspace.name, role: input.role, url, expiresAt });
+  return { ...present(invitation), url };
+}
+
+export async function revokeInvitation(db: Db, actor: Actor, ws: string, id: string): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const workspace = await requireManager(tx, actor, ws);
+    const invitation = await findInvitation(tx, workspace.id, id);
+    if (!invitation) throw new AppError('not_found', 'No such invitation.');
+    if (invitation.state === 'revoked') return;
+    await updateInvitation(tx, id, { state: 'revoked' });
+    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.revoked', itemId: null, data: { invitationId: id, email: invitation.email, role: invitation.role } });
+  });
+}
+
+/** Mails a pending (or expired) invitation again with a new token — the old URL stops working — and a new expiry. */
+export async function resendInvitation(ctx: AppContext, actor: Actor, ws: string, id: string): Promise<TInvitation> {
+  const token = randomToken(32);
+  const expiresAt = new Date(Date.now() + LIMITS.invitationDefaultDays * DAY);
+  const { invitation, workspace } = await inTransaction(ctx.db, async (tx) => {
+    const workspace = await requireManager(tx, actor, ws);
+    const invitation = await findInvitation(tx, workspace.id, id);
+    if (!invitation) throw new AppError('not_found', 'No such invitation.');
+    if (!invitation.email) throw invalid('params.id', 'An invite link is not mailed: create a new link instead.');
+    if (invitation.state === 'accepted' || invitation.state === 'revoked') throw invalid('params.id', `This invitation was ${invitation.state}: invite the person again instead.`);
+    await rateLimit(tx, workspace.id, actor.user.id);
+    await updateInvitation(tx, id, { token_hash: sha256(token), expires_at: expiresAt, state: 'pending' });
+    return { invitation: (await findInvitation(tx, workspace.id, id))!, workspace };
+  });
+  await mail(ctx, invitation.email!, { inviter: actor.user.name, workspace: workspace.name, role: invitation.role, url: urlOf(ctx, token), expiresAt });
+  return present(invitation);
+}
+
+/** Why an invitation can no longer be accepted, or null while it can. */
+function refusal(i: InvitationRow): TInvitationPreview['state'] | null {
+  const state = stateOf(i);
+  if (state !== 'pending') return state;
+  if (i.max_uses !== null && i.uses >= i.max_uses) return 'used_up';
+  return null;
+}
+
+/** What the invitation page shows before anyone signs in: the workspace, the role, whether it still holds. */
+export async function previewInvitation(db: Db, token: string): Promise<TInvitationPreview> {
+  const invitation = await findInvitationByHash(db, sha256(token));
+  if (!invitation) throw new AppError('not_found', 'There is no such invitation. Check that the whole link was copied.');
+  const workspace = await findWorkspaceSummary(db, invitation.workspace_id);
+  return {
+    workspace,
+    role: invitation.role,
+    email: invitation.email,
+    state: refusal(invitation) ?? 'pending',
+    expiresAt: new Date(invitation.expires_at).toISOString(),
+    invitedBy: invitation.created_by_name,
+  };
+}
+
+const GONE: Record<string, string> = {
+  expired: 'This invitation has expired. Ask whoever invited you for a new one.',
+  revoked: 'This invitation was revoked. Ask whoever invited you for a new one.',
+  accepted: 'This invitation has already been used.',
+  used_up: 'This invite link has been used as many times as it allows. Ask whoever invited you for a new one.',
+};
+
+/**
+ * Joins the workspace with the invitation's role. An invitation by email holds only for someone
+ * signed in with that address, verified. Someone already in the workspace keeps the stronger of
+ * their role and the invitation's, and is never added twice.
+ */
+export async function acceptInvitation(db: Db, actor: Actor, token: string): Promise<TAcceptedInvitation> {
+  return inTransaction(db, async (tx) => {
+    const invitation = await findInvitationByHash(tx, sha256(token), true);
+    if (!invitation) throw new AppError('not_found', 'There is no such invitation. Check that the whole link was copied.');
+    const why = refusal(invitation);
+    if (why) throw new AppError('link_expired', GONE[why], { reason: why });
+    const user = actor.user;
+    if (invitation.email && (invitation.email.toLowerCase() !== user.email.toLowerCase() || !user.email_verified)) {
+      throw new AppError('forbidden', `This invitation was sent to another email address than the one you are signed in with (${user.email}). Sign in with the address it was sent to.`, { reason: 'wrong_email' });
+    }
+    const workspace = await findWorkspaceSummary(tx, invitation.workspace_id);
+    const existing = await findMembership(tx, workspace.id, user.id);
+    if (existing && RANK[existing.role] >= RANK[invitation.role]) return { workspace, role: existing.role, joined: false };
+    if (existing) {
+      await setRole(tx, workspace.id, user.id, invitation.role);
+      await record(tx, actor, { workspaceId: workspace.id, action: 'member.role_changed', itemId: null, data: { userId: user.id, from: existing.role, to: invitation.role, invitationId: invitation.id } });
+    } else {
+      await insertMembership(tx, { workspaceId: workspace.id, userId: user.id, role: invitation.role });
+      await record(tx, actor, { workspaceId: workspace.id, action: 'member.added', itemId: null, data: { userId: user.id, role: invitation.role, invitationId: invitation.id } });
+    }
+    const uses = invitation.uses + 1;
+    const usedUp = invitation.email !== null || (invitation.max_uses !== null && uses >= invitation.max_uses);
+    await updateInvitation(tx, invitation.id, { uses, accepted_by: user.id, ...(usedUp ? { state: 'accepted' as const } : {}) });
+    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.accepted', itemId: null, data: { invitationId: invitation.id, userId: user.id, role: invitation.role } });
+    return { workspace, role: invitation.role, joined: true };
+  });
+}

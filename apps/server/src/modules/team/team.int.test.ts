@@ -1,0 +1,303 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given, type Person } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { INVITATIONS_PER_HOUR } from './invitations.service.ts';
+
+let t: TestApp;
+let g: ReturnType<typeof given>;
+beforeAll(async () => {
+  t = await startTestApp();
+  g = given(t.ctx, t.url);
+});
+afterAll(() => t.close());
+
+const emailOf = async (p: Person) => (await p.call('GET', '/me')).body.user.email as string;
+const tokenOf = (url: string) => url.split('/invite/')[1]!;
+const actions = async (workspaceId: string) =>
+  (await t.ctx.db.selectFrom('activity_events').select(['action', 'item_id', 'data']).where('workspace_id', '=', workspaceId).orderBy('id').execute()).filter((r) => /^(member|invitation)\./.test(r.action));
+
+/** A workspace with one person of each role, and someone outside it. */
+async function team() {
+  const owner = await g.person('Olive Owner');
+  const admin = await g.person('Adam Admin');
+  const member = await g.person('Mia Member');
+  const guest = await g.person('Gus Guest');
+  const outsider = await g.person('Otto Outside');
+  const ws = owner.workspace.id;
+  await g.membership(admin, ws, 'admin');
+  await g.membership(member, ws, 'member');
+  await g.membership(guest, ws, 'guest');
+  await g.grant((await g.folder(owner, owner.workspace.rootId, 'For the guest')).id, { user: guest }, 'viewer');
+  return { owner, admin, member, guest, outsider, ws };
+}
+
+const roles = async (owner: Person, ws: string) =>
+  Object.fromEntries(((await owner.call('GET', `/workspaces/${ws}/members`)).body.items as { userId: string; role: string }[]).map((m) => [m.userId, m.role]));
+
+describe('changing roles', () => {
+  it('is for the owner and admins; admins cannot touch the owner nor make one; members, guests and outsiders are refused', async () => {
+    const { owner, admin, member, guest, outsider, ws } = await team();
+    const patch = (p: Person, who: Person, role: unknown) => p.call('PATCH', `/workspaces/${ws}/members/${who.id}`, { role });
+    expect((await patch(admin, member, 'admin')).body).toMatchObject({ userId: member.id, role: 'admin' });
+    expect((await patch(owner, member, 'member')).body.role).toBe('member');
+    expect((await patch(admin, owner, 'member')).body.error.code).toBe('forbidden');
+    expect((await patch(admin, member, 'owner')).body.error.code).toBe('forbidden');
+    expect((await patch(member, guest, 'member')).body.error.code).toBe('forbidden');
+    expect((await patch(guest, member, 'guest')).body.error.code).toBe('forbidden');
+    expect((await patch(outsider, member, 'guest')).body.error.code).toBe('not_found');
+    expect((await patch(owner, outsider, 'member')).body.error.code).toBe('not_found');
+    expect((await patch(owner, member, 'boss')).body.error.code).toBe('invalid_input');
+    expect((await owner.call('PATCH', `/workspaces/${ws}/members/not-an-id`, { role: 'member' })).body.error.code).toBe('invalid_input');
+    // The owner cannot step down but by handing over.
+    expect((await patch(owner, owner, 'admin')).body.error.code).toBe('forbidden');
+    // A read-only token changes nothing.
+    expect((await (await g.readOnly(owner)).call('PATCH', `/workspaces/${ws}/members/${member.id}`, { role: 'admin' })).status).toBe(403);
+    expect(await roles(owner, ws)).toMatchObject({ [owner.id]: 'owner', [admin.id]: 'admin', [member.id]: 'member' });
+    expect((await actions(ws)).map((a) => [a.action, a.item_id, a.data.to])).toEqual([
+      ['member.role_changed', null, 'admin'],
+      ['member.role_changed', null, 'member'],
+    ]);
+  });
+
+  it('hands the workspace over in one step: the new owner, and the old one an admin; there is always one owner', async () => {
+    const { owner, admin, member, guest, ws } = await team();
+    expect((await owner.call('PATCH', `/workspaces/${ws}/members/${guest.id}`, { role: 'owner' })).body.error.code).toBe('forbidden');
+    expect((await owner.call('PATCH', `/workspaces/${ws}/members/${member.id}`, { role: 'owner' })).body).toMatchObject({ role: 'owner' });
+    const now = await roles(owner, ws);
+    expect(Object.values(now).filter((r) => r === 'owner')).toHaveLength(1);
+    expect(now).toMatchObject({ [member.id]: 'owner', [owner.id]: 'admin', [admin.id]: 'admin' });
+    // The former owner is an admin now: they can no longer hand it over or touch the owner.
+    expect((await owner.call('PATCH', `/workspaces/${ws}/members/${admin.id}`, { role: 'owner' })).body.error.code).toBe('forbidden');
+    expect((await owner.call('PATCH', `/workspaces/${ws}/members/${member.id}`, { role: 'member' })).body.error.code).toBe('forbidden');
+  });
+});
+
+describe('removing someone', () => {
+  it('hands their My files to the chosen member as a folder, withdraws their access at once, and is recorded', async () => {
+    const { owner, admin, member, guest, outsider, ws } = await team();
+    const memberHome = (await member.call('GET', `/workspaces/${ws}`)).body.homeId as string;
+    const plans = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Plans', parentId: memberHome })).body;
+    const old = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Old drafts', parentId: memberHome })).body;
+    expect((await member.call('POST', `/items/${old.id}/trash`)).status).toBe(200);
+    const shared = await g.folder(owner, owner.workspace.rootId, 'Shared with Mia');
+    await g.grant(shared.id, { user: member }, 'editor');
+    const del = (p: Person, who: Person, to: string) => p.call('DELETE', `/workspaces/${ws}/members/${who.id}?filesTo=${to}`);
+
+    expect((await del(member, admin, owner.id)).body.error.code).toBe('forbidden');
+    expect((await del(guest, member, owner.id)).body.error.code).toBe('forbidden');
+    expect((await del(outsider, member, owner.id)).body.error.code).toBe('not_found');
+    expect((await del(admin, owner, admin.id)).body.error.code).toBe('forbidden');
+    expect((await del(owner, owner, admin.id)).body.error.code).toBe('forbidden');
+    expect((await del(owner, member, member.id)).body.error.code).toBe('invalid_input');
+    expect((await del(owner, member, guest.id)).body.error.code).toBe('invalid_input');
+    expect((await del(owner, member, outsider.id)).body.error.code).toBe('invalid_input');
+    expect((await owner.call('DELETE', `/workspaces/${ws}/members/${member.id}`)).body.error.code).toBe('invalid_input');
+    expect((await del(owner, outsider, owner.id)).body.error.code).toBe('not_found');
+
+    // Every instance hears that this person's access changed (migration 0009's trigger fires on the delete).
+    const heard: string[] = [];
+    const unlisten = await t.ctx.database.listen('cabinet_events', (payload) => heard.push(payload));
+    expect((await del(admin, member, admin.id)).status).toBe(204);
+    await expect.poll(() => heard.some((p) => JSON.parse(p).access?.u === member.id)).toBe(true);
+    await unlisten();
+
+    expect((await member.call('GET', `/workspaces/${ws}`)).body.error.code).toBe('not_found');
+    expect((await member.call('GET', `/items/${plans.id}`)).status).toBe(404);
+    expect((await member.call('GET', `/items/${shared.id}`)).status).toBe(404);
+    expect(await roles(owner, ws)).not.toHaveProperty(member.id);
+    // Their files are the admin's now, in a folder named after them.
+    const adminHome = (await admin.call('GET', `/workspaces/${ws}`)).body.homeId as string;
+    const handed = (await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items;
+    expect(handed.map((i: { name: string }) => i.name)).toEqual(["Mia Member's files"]);
+    expect((await admin.call('GET', `/workspaces/${ws}/items/${handed[0].id}/children`)).body.items.map((i: { id: string }) => i.id)).toEqual([plans.id]);
+    // What they had put in the trash is in the recipient's trash, to restore or let go.
+    expect((await admin.call('GET', `/workspaces/${ws}/trash`)).body.items.map((i: { id: string }) => i.id)).toContain(old.id);
+    expect((await actions(ws)).find((a) => a.action === 'member.removed')).toMatchObject({ item_id: null, data: { userId: member.id, filesTo: admin.id } });
+
+    // Back through an invitation, they start afresh; a second removal to the same person gets its own name.
+    const invite = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    expect((await member.call('POST', `/invitations/${tokenOf(invite.url)}/accept`)).body.joined).toBe(true);
+    expect((await del(owner, member, admin.id)).status).toBe(204);
+    expect((await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items.map((i: { name: string }) => i.name).sort()).toEqual(["Mia Member's files", "Mia Member's files (2)"]);
+  });
+});
+
+describe('invitations', () => {
+  it('by email: mailed with its link, listed for managers, accepted only by that verified address, once', async () => {
+    const { owner, admin, member, guest, outsider, ws } = await team();
+    const invitee = await g.person('Ivy Invitee');
+    const email = await emailOf(invitee);
+    const created = await admin.call('POST', `/workspaces/${ws}/invitations`, { email, role: 'member' });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ email, role: 'member', state: 'pending', uses: 0, maxUses: 1, createdBy: { id: admin.id, name: 'Adam Admin' } });
+    expect(created.body.url).toMatch(new RegExp(`^${t.url}/invite/[A-Za-z0-9_-]{43}$`));
+    const token = tokenOf(created.body.url);
+    // The token is not kept: only its hash.
+    const row = await t.ctx.db.selectFrom('invitations').selectAll().where('id', '=', created.body.id).executeTakeFirstOrThrow();
+    expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain(token);
+    const outbox = path.join(t.ctx.env.DATA_DIR, 'outbox');
+    const mails = readdirSync(outbox).map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; subject: string; text: string });
+    expect(mails.find((m) => m.to === email)).toMatchObject({ subject: expect.stringContaining('Adam Admin invited you'), text: expect.stringContaining(created.body.url) });
+
+    const list = await owner.call('GET', `/workspaces/${ws}/invitations`);
+    expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([created.body.id]);
+    expect(JSON.stringify(list.body)).not.toContain(token);
+    for (const p of [member, guest]) expect((await p.call('GET', `/workspaces/${ws}/invitations`)).body.error.code).toBe('forbidden');
+    expect((await outsider.call('GET', `/workspaces/${ws}/invitations`)).body.error.code).toBe('not_found');
+
+    // Anyone may look at it before signing in.
+    const preview = await fetch(`${t.url}/api/v1/invitations/${token}`);
+    expect(preview.status).toBe(200);
+    expect(await preview.json()).toMatchObject({ workspace: { id: ws, name: expect.any(String) }, role: 'member', email, state: 'pending', invitedBy: 'Adam Admin' });
+
+    const wrong = await outsider.call('POST', `/invitations/${token}/accept`);
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error).toMatchObject({ code: 'forbidden', details: { reason: 'wrong_email' } });
+    expect(await roles(owner, ws)).not.toHaveProperty(outsider.id);
+
+    const accepted = await invitee.call('POST', `/invitations/${token}/accept`);
+    expect(accepted.body).toMatchObject({ workspace: { id: ws }, role: 'member', joined: true });
+    expect((await invitee.call('GET', `/workspaces/${ws}`)).body.role).toBe('member');
+    const twice = await invitee.call('POST', `/invitations/${token}/accept`);
+    expect(twice.status).toBe(410);
+    expect(twice.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'accepted' } });
+    expect((await t.ctx.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', ws).where('user_id', '=', invitee.id).execute())).toHaveLength(1);
+    expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items[0]).toMatchObject({ state: 'accepted', uses: 1 });
+    expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('accepted');
+
+    // Someone who is already a member is not invited again.
+    expect((await owner.call('POST', `/workspaces/${ws}/invitations`, { email, role: 'admin' })).body.error.code).toBe('invalid_input');
+    expect((await actions(ws)).map((a) => a.action)).toEqual(['invitation.created', 'member.added', 'invitation.accepted']);
+  });
+
+  it('an unverified address does not count', async () => {
+    const { owner, ws } = await team();
+    const unverified = await g.person('Una Verified');
+    await t.ctx.db.updateTable('users').set({ email_verified: false }).where('id', '=', unverified.id).execute();
+    const created = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email: await emailOf(unverified), role: 'member' })).body;
+    expect((await unverified.call('POST', `/invitations/${tokenOf(created.url)}/accept`)).body.error.details.reason).toBe('wrong_email');
+  });
+
+  it('an invite link: anyone signed in joins with its role until it runs out; one already in is not added twice', async () => {
+    const { owner, admin, member, guest, ws } = await team();
+    const link = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'guest', maxUses: 2 })).body;
+    expect(link).toMatchObject({ email: null, maxUses: 2, role: 'guest' });
+    const token = tokenOf(link.url);
+    const a = await g.person('Link One');
+    const b = await g.person('Link Two');
+    const c = await g.person('Link Three');
+    expect((await a.call('POST', `/invitations/${token}/accept`)).body).toMatchObject({ role: 'guest', joined: true });
+    // Already a member (a stronger role): nothing changes, no use counted.
+    expect((await member.call('POST', `/invitations/${token}/accept`)).body).toMatchObject({ role: 'member', joined: false });
+    expect((await b.call('POST', `/invitations/${token}/accept`)).body.joined).toBe(true);
+    const usedUp = await c.call('POST', `/invitations/${token}/accept`);
+    expect(usedUp.status).toBe(410);
+    expect(usedUp.body.error.details.reason).toBe('accepted');
+    expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('accepted');
+
+    // A guest invited as a member becomes one.
+    const memberLink = (await admin.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    expect((await guest.call('POST', `/invitations/${tokenOf(memberLink.url)}/accept`)).body).toMatchObject({ role: 'member', joined: true });
+    expect((await roles(owner, ws))[guest.id]).toBe('member');
+  });
+
+  it('revoked or expired: the link stops working, with a clear reason; resent: a new link, the old one dead', async () => {
+    const { owner, admin, member, ws } = await team();
+    const someone = await g.person('Sam Someone');
+    const link = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    expect((await member.call('DELETE', `/workspaces/${ws}/invitations/${link.id}`)).body.error.code).toBe('forbidden');
+    expect((await admin.call('DELETE', `/workspaces/${ws}/invitations/${link.id}`)).status).toBe(204);
+    const revoked = await someone.call('POST', `/invitations/${tokenOf(link.url)}/accept`);
+    expect([revoked.status, revoked.body.error.details.reason]).toEqual([410, 'revoked']);
+    expect((await admin.call('DELETE', `/workspaces/${ws}/invitations/${someone.workspace.id}`)).body.error.code).toBe('not_found');
+
+    const soon = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member', expiresAt: new Date(Date.now() + 60_000).toISOString() })).body;
+    await t.ctx.db.updateTable('invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', soon.id).execute();
+    const expired = await someone.call('POST', `/invitations/${tokenOf(soon.url)}/accept`);
+    expect([expired.status, expired.body.error.details.reason]).toEqual([410, 'expired']);
+    expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items.find((i: { id: string }) => i.id === soon.id).state).toBe('expired');
+
+    // Resent: a new token, mailed; the old URL no longer works.
+    const email = await emailOf(someone);
+    const invited = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email, role: 'admin' })).body;
+    const resent = await owner.call('POST', `/workspaces/${ws}/invitations/${invited.id}/resend`);
+    expect(resent.body).toMatchObject({ id: invited.id, state: 'pending' });
+    expect((await someone.call('POST', `/invitations/${tokenOf(invited.url)}/accept`)).body.error.code).toBe('not_found');
+    const outbox = path.join(t.ctx.env.DATA_DIR, 'outbox');
+    const urls = readdirSync(outbox)
+      .map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; text: string })
+      .filter((m) => m.to === email)
+      .map((m) => /https?:\S+\/invite\/\S+/.exec(m.text)![0]);
+    const fresh = urls.find((u) => u !== invited.url)!;
+    expect((await someone.call('POST', `/invitations/${tokenOf(fresh)}/accept`)).body).toMatchObject({ role: 'admin', joined: true });
+    // Links are not mailed; accepted ones are not resent.
+    const plain = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    expect((await owner.call('POST', `/workspaces/${ws}/invitations/${plain.id}/resend`)).body.error.code).toBe('invalid_input');
+    expect((await owner.call('POST', `/workspaces/${ws}/invitations/${invited.id}/resend`)).body.error.code).toBe('invalid_input');
+    expect((await actions(ws)).map((a) => a.action)).toContain('invitation.revoked');
+  });
+
+  it('refuses bad input, unknown tokens, members, guests and outsiders; rate-limits making them', async () => {
+    const { owner, member, guest, outsider, ws } = await team();
+    const post = (p: Person, body: unknown) => p.call('POST', `/workspaces/${ws}/invitations`, body);
+    expect((await post(member, { role: 'member' })).body.error.code).toBe('forbidden');
+    expect((await post(guest, { role: 'member' })).body.error.code).toBe('forbidden');
+    expect((await post(outsider, { role: 'member' })).body.error.code).toBe('not_found');
+    for (const body of [
+      { role: 'owner' },
+      { role: 'member', email: 'not an address' },
+      { role: 'member', maxUses: 0 },
+      { role: 'member', expiresAt: 'tomorrow' },
+      { role: 'member', expiresAt: new Date(Date.now() - 1000).toISOString() },
+      { role: 'member', expiresAt: new Date(Date.now() + 100 * 86_400_000).toISOString() },
+      { role: 'member', email: 'x@example.com', maxUses: 3 },
+      {},
+    ]) {
+      const res = await post(owner, body);
+      expect(res.body.error?.code, JSON.stringify(body)).toBe('invalid_input');
+    }
+    expect((await fetch(`${t.url}/api/v1/invitations/${'x'.repeat(43)}`)).status).toBe(404);
+    expect((await fetch(`${t.url}/api/v1/invitations/short`)).status).toBe(400);
+    expect((await outsider.call('POST', `/invitations/${'y'.repeat(43)}/accept`)).body.error.code).toBe('not_found');
+    expect((await fetch(`${t.url}/api/v1/invitations/${'y'.repeat(43)}/accept`, { method: 'POST' })).status).toBe(401);
+
+    const rows = Array.from({ length: INVITATIONS_PER_HOUR }, (_, i) => ({
+      id: crypto.randomUUID(),
+      workspace_id: ws,
+      role: 'member' as const,
+      token_hash: `${i}`.padStart(64, '0') + ws,
+      expires_at: new Date(Date.now() + 86_400_000),
+      created_by: owner.id,
+    }));
+    await t.ctx.db.insertInto('invitations').values(rows).execute();
+    const limited = await post(owner, { role: 'member' });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+    expect(limited.headers.get('retry-after')).toBe('600');
+  });
+});
+
+describe('who may manage invitations', () => {
+  it('owner and admin list, make, resend and revoke them; members and guests are refused; outsiders do not see the workspace', async () => {
+    const { owner, admin, member, guest, outsider, ws } = await team();
+    const expected = { owner: 'ok', admin: 'ok', member: 'forbidden', guest: 'forbidden', outsider: 'not_found' } as const;
+    for (const [name, p] of Object.entries({ owner, admin, member, guest, outsider }) as [keyof typeof expected, Person][]) {
+      const mine = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email: `someone.${name}@example.com`, role: 'member' })).body;
+      const calls = [
+        await p.call('GET', `/workspaces/${ws}/invitations`),
+        await p.call('POST', `/workspaces/${ws}/invitations`, { role: 'guest' }),
+        await p.call('POST', `/workspaces/${ws}/invitations/${mine.id}/resend`),
+        await p.call('DELETE', `/workspaces/${ws}/invitations/${mine.id}`),
+      ];
+      for (const res of calls) expect(res.status < 300 ? 'ok' : res.body.error.code, `${name}: ${JSON.stringify(res.body)}`).toBe(expected[name]);
+    }
+    // Bad ids are bad input; another workspace's invitation is not found.
+    expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/nope`)).body.error.code).toBe('invalid_input');
+    const elsewhere = (await outsider.call('POST', `/workspaces/${outsider.workspace.id}/invitations`, { role: 'member' })).body;
+    expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/${elsewhere.id}`)).body.error.code).toBe('not_found');
+    expect((await owner.call('POST', `/workspaces/${ws}/invitations/${elsewhere.id}/resend`)).body.error.code).toBe('not_found');
+  });
+});

@@ -1,0 +1,131 @@
+import { Alert, Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconClockX, IconMailX } from '@tabler/icons-react';
+import type { TInvitationPreview } from '@cabinet/contracts';
+import { useNavigate, useParams } from 'react-router';
+import { Logo } from '../../components/ui/logo.tsx';
+import { useMe } from '../../features/auth/api/use-me.ts';
+import { useAcceptInvitation, useInvitationPreview } from '../../features/team/api/use-team.ts';
+import { ApiError } from '../../lib/api-client.ts';
+
+const ROLE_TEXT = { admin: 'an admin', member: 'a member', guest: 'a guest' } as const;
+
+const GONE: Record<Exclude<TInvitationPreview['state'], 'pending'>, { title: string; text: string }> = {
+  expired: { title: 'This invitation has expired', text: 'Ask whoever invited you to send a new one.' },
+  revoked: { title: 'This invitation was revoked', text: 'It no longer works. Ask whoever invited you if you should still join.' },
+  accepted: { title: 'This invitation has already been used', text: 'If you used it, the workspace is in your list. Otherwise ask for a new one.' },
+  used_up: { title: 'This invite link is used up', text: 'It has been used as many times as it allows. Ask whoever shared it for a new one.' },
+};
+
+function Frame({ children }: { children: React.ReactNode }) {
+  return (
+    <Center mih="100dvh" p="md" component="main">
+      <Paper withBorder radius="lg" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={460} shadow="sm">
+        <Stack gap="lg">
+          <Logo size="xl" />
+          {children}
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}
+
+/** `/invite/:token`: what the invitation is to, readable before signing in; signed in, join. */
+export function InvitePage() {
+  const { token = '' } = useParams();
+  const preview = useInvitationPreview(token);
+  const me = useMe();
+  const accept = useAcceptInvitation(token);
+  const navigate = useNavigate();
+  const here = `/invite/${encodeURIComponent(token)}`;
+  const signedIn = !!me.data;
+
+  if (preview.isPending || me.isPending) {
+    return (
+      <Center mih="100dvh">
+        <Loader aria-label="Loading invitation" />
+      </Center>
+    );
+  }
+  if (preview.error) {
+    const missing = preview.error instanceof ApiError && (preview.error.code === 'not_found' || preview.error.code === 'invalid_input');
+    return (
+      <Frame>
+        <Title order={1} fz="h2">
+          {missing ? 'This invitation does not exist' : 'The invitation could not be shown'}
+        </Title>
+        <Text c="dimmed">{missing ? 'Check that the whole link was copied, or ask for a new one.' : preview.error.message}</Text>
+        {!missing && <Button onClick={() => void preview.refetch()}>Try again</Button>}
+      </Frame>
+    );
+  }
+  const invitation = preview.data;
+  const { workspace } = invitation;
+  if (invitation.state !== 'pending') {
+    const gone = GONE[invitation.state];
+    return (
+      <Frame>
+        <IconClockX aria-hidden size={40} />
+        <Title order={1} fz="h2">
+          {gone.title}
+        </Title>
+        <Text>
+          It was an invitation to “{workspace.name}”. {gone.text}
+        </Text>
+        {signedIn && <Button onClick={() => void navigate('/')}>Go to your workspaces</Button>}
+      </Frame>
+    );
+  }
+  const wrongEmail = accept.error instanceof ApiError && accept.error.details?.reason === 'wrong_email';
+  const mismatch = signedIn && invitation.email && invitation.email.toLowerCase() !== me.data.user.email.toLowerCase();
+  return (
+    <Frame>
+      <div>
+        <Title order={1} fz="h2">
+          Join {workspace.name}
+        </Title>
+        <Text c="dimmed" mt={4}>
+          {invitation.invitedBy ? `${invitation.invitedBy} invited you` : 'You are invited'} to join “{workspace.name}” on Cabinet as {ROLE_TEXT[invitation.role]}
+          {invitation.role === 'guest' ? ', who sees only what is shared with them' : ''}.
+          {invitation.email ? ` The invitation is for ${invitation.email}.` : ''}
+        </Text>
+      </div>
+      {(mismatch || wrongEmail) && (
+        <Alert color="yellow" icon={<IconMailX aria-hidden />} role="alert" title="This invitation is for another address">
+          You are signed in as {me.data?.user.email}. Sign out, then sign in or create an account with {invitation.email ?? 'the address it was sent to'} and open this link again.
+        </Alert>
+      )}
+      {accept.error && !wrongEmail && (
+        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title="You did not join">
+          {accept.error.message}
+        </Alert>
+      )}
+      {signedIn ? (
+        <Stack gap="xs">
+          <Text size="sm">Signed in as {me.data.user.name} ({me.data.user.email}).</Text>
+          <Button
+            size="md"
+            loading={accept.isPending}
+            disabled={!!mismatch}
+            onClick={() =>
+              accept.mutate(undefined, {
+                // A guest sees the workspace once something is shared with them; until then, their own.
+                onSuccess: (joined) => void navigate(joined.role === 'guest' ? '/' : `/w/${joined.workspace.slug}`),
+              })
+            }
+          >
+            Join {workspace.name}
+          </Button>
+        </Stack>
+      ) : (
+        <Stack gap="xs">
+          <Button component="a" href={`/auth/login?returnTo=${encodeURIComponent(here)}`} size="md">
+            Sign in to join
+          </Button>
+          <Text size="sm" c="dimmed" ta="center">
+            New to Cabinet? Choose “Create an account” after continuing{invitation.email ? `, with ${invitation.email}` : ''}: you come back here afterwards.
+          </Text>
+        </Stack>
+      )}
+    </Frame>
+  );
+}

@@ -1,0 +1,69 @@
+import { invitationsApi, membersApi, workspacesApi, type TCreateInvitationRequest, type TWorkspaceRole } from '@cabinet/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+/** Everyone in the workspace (the first 100, by name). */
+export function useMembers(ws: string) {
+  return useQuery({ queryKey: queryKeys.members(ws), queryFn: async () => (await call(workspacesApi.members, { params: { ws }, query: { limit: 100 } })).items });
+}
+
+/** A change to who is in the workspace: the lists, and the caller's own role (handing over makes them an admin). */
+function useTeamChange<I, O>(ws: string, mutationFn: (input: I) => Promise<O>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: queryKeys.members(ws) });
+      void client.invalidateQueries({ queryKey: queryKeys.invitations(ws) });
+    },
+  });
+}
+
+export function useChangeRole(ws: string) {
+  const client = useQueryClient();
+  return useTeamChange(ws, async ({ userId, role }: { userId: string; role: TWorkspaceRole }) => {
+    const member = await call(membersApi.update, { params: { ws, userId }, body: { role } });
+    // Handing over makes the caller an admin, and an admin may change their own role: the caller's role is read again.
+    await client.invalidateQueries({ queryKey: queryKeys.workspaces });
+    return member;
+  });
+}
+
+export function useRemoveMember(ws: string) {
+  const client = useQueryClient();
+  return useTeamChange(ws, async ({ userId, filesTo }: { userId: string; filesTo: string }) => {
+    await call(membersApi.remove, { params: { ws, userId }, query: { filesTo } });
+    // The recipient's My files gained a folder.
+    void client.invalidateQueries({ queryKey: queryKeys.allChildren(ws) });
+  });
+}
+
+export function useInvitations(ws: string) {
+  return useQuery({ queryKey: queryKeys.invitations(ws), queryFn: async () => (await call(invitationsApi.list, { params: { ws } })).items });
+}
+
+export function useCreateInvitation(ws: string) {
+  return useTeamChange(ws, (body: TCreateInvitationRequest) => call(invitationsApi.create, { params: { ws }, body }));
+}
+
+export function useRevokeInvitation(ws: string) {
+  return useTeamChange(ws, (id: string) => call(invitationsApi.revoke, { params: { ws, id } }));
+}
+
+export function useResendInvitation(ws: string) {
+  return useTeamChange(ws, (id: string) => call(invitationsApi.resend, { params: { ws, id } }));
+}
+
+/** What an invitation is to, readable before signing in. */
+export function useInvitationPreview(token: string) {
+  return useQuery({ queryKey: queryKeys.invitation(token), queryFn: () => call(invitationsApi.preview, { params: { token } }), retry: false });
+}
+
+export function useAcceptInvitation(token: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(invitationsApi.accept, { params: { token } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.workspaces }),
+  });
+}

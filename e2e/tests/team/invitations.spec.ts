@@ -1,0 +1,143 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { apiCall } from '../../fixtures/api.ts';
+import { newPerson, signUp } from '../../fixtures/accounts.ts';
+
+async function expectNoHorizontalOverflow(page: Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member', async ({ page, browser }) => {
+  await signUp(page, newPerson('Olga Owner'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { slug: string; name: string };
+
+  // The way in: the workspace menu, and the navigation.
+  await page.getByRole('button', { name: `Workspace: ${workspace.name}. Switch workspace` }).click();
+  await page.getByRole('menuitem', { name: 'Members and invitations' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/settings/members$`));
+  await expect(page.getByRole('link', { name: 'Members and settings' })).toHaveAttribute('aria-current', 'page');
+  const members = page.getByRole('list', { name: 'Members' });
+  await expect(members.getByRole('listitem', { name: 'Olga Owner' })).toContainText('Owner');
+  await expect(page.getByText('No pending invitations')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Invite people' }).click();
+  const dialog = page.getByRole('dialog', { name: `Invite people to ${workspace.name}` });
+  await dialog.getByText('Invite link', { exact: true }).click();
+  await dialog.getByRole('textbox', { name: 'Maximum uses' }).fill('5');
+  await dialog.getByRole('button', { name: 'Create invite link' }).click();
+  const link = (await dialog.getByLabel('New invite link').textContent())!;
+  expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
+  await expect(dialog.getByRole('button', { name: 'Copy invite link' })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(page.getByRole('list', { name: 'Pending invitations' }).getByRole('listitem', { name: 'Invite link · 0 of 5 used' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Someone new, on a phone, in the dark theme.
+  const other = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+  const newcomer = await other.newPage();
+  await newcomer.goto(link);
+  await expect(newcomer.getByRole('heading', { name: `Join ${workspace.name}` })).toBeVisible();
+  await expect(newcomer.getByText('Olga Owner invited you')).toBeVisible();
+  await expectNoHorizontalOverflow(newcomer);
+  expect(await seriousViolations(newcomer)).toEqual([]);
+  await newcomer.getByRole('link', { name: 'Sign in to join' }).click();
+  await newcomer.getByRole('link', { name: 'Create an account' }).click();
+  const nina = newPerson('Nina Newcomer');
+  await newcomer.getByLabel('Name').fill(nina.name);
+  await newcomer.getByLabel('Email').fill(nina.email);
+  await newcomer.getByLabel('Password').fill(nina.password);
+  await newcomer.getByRole('button', { name: 'Create account' }).click();
+  await expect(newcomer.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  await newcomer.getByRole('link', { name: 'outbox' }).click();
+  await newcomer.getByRole('article', { name: 'Confirm your email address for Cabinet' }).filter({ hasText: `To ${nina.email} ` }).getByRole('link').click();
+
+  // Back at the invitation, signed in: one click joins.
+  await expect(newcomer).toHaveURL(link);
+  await expect(newcomer.getByText(`Signed in as Nina Newcomer (${nina.email})`)).toBeVisible();
+  await newcomer.getByRole('button', { name: `Join ${workspace.name}` }).click();
+  await expect(newcomer).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+  await expect(newcomer.getByRole('button', { name: `Workspace: ${workspace.name}. Switch workspace` })).toBeVisible();
+  // A member does not manage people: no way into the settings.
+  await newcomer.goto(`/w/${workspace.slug}/settings/members`);
+  await expect(newcomer.getByRole('heading', { name: 'Only the owner and admins see the workspace settings' })).toBeVisible();
+
+  // The owner sees them in the list, as a member; the link counts the use.
+  await page.reload();
+  await expect(members.getByRole('listitem', { name: 'Nina Newcomer' }).getByRole('combobox', { name: 'Role of Nina Newcomer' })).toHaveValue('Member');
+  await expect(page.getByRole('listitem', { name: 'Invite link · 1 of 5 used' })).toBeVisible();
+
+  // Opened again once joined: nothing more to do, and no second membership.
+  await newcomer.goto(link);
+  await newcomer.getByRole('button', { name: `Join ${workspace.name}` }).click();
+  await expect(newcomer).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+  await page.reload();
+  await expect(members.getByRole('listitem', { name: 'Nina Newcomer' })).toHaveCount(1);
+  await expect(page.getByRole('listitem', { name: 'Invite link · 1 of 5 used' })).toBeVisible();
+
+  // Revoked, the link shows a clear page.
+  await page.getByRole('button', { name: 'Revoke invitation: Invite link · 1 of 5 used' }).click();
+  await page.getByRole('dialog', { name: 'Revoke this invitation?' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(page.getByText('No pending invitations')).toBeVisible();
+  await newcomer.goto(link);
+  await expect(newcomer.getByRole('heading', { name: 'This invitation was revoked' })).toBeVisible();
+  await other.close();
+});
+
+test('the owner changes a role, hands the workspace over, and removes someone, giving their files to a member', async ({ page, browser }) => {
+  await signUp(page, newPerson('Oscar Owner'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; name: string };
+  const invite = async (role: string) => (await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role })).body.url as string;
+  const join = async (name: string) => {
+    const context = await browser.newContext();
+    const p = await context.newPage();
+    await signUp(p, newPerson(name));
+    await p.goto(await invite('member'));
+    await p.getByRole('button', { name: `Join ${workspace.name}` }).click();
+    await expect(p).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+    return { context, page: p };
+  };
+  const ann = await join('Ann Admin');
+  const ben = await join('Ben Member');
+  await apiCall(ben.page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Ben notes', parentId: (await apiCall(ben.page, 'GET', `/workspaces/${workspace.id}`)).body.homeId });
+
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto(`/w/${workspace.slug}/settings`);
+  await expect(page).toHaveURL(/\/settings\/members$/);
+  const members = page.getByRole('list', { name: 'Members' });
+  await expect(members.getByRole('listitem')).toHaveCount(3);
+  await expectNoHorizontalOverflow(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: 'test-results/screens/members-360-dark.png', fullPage: true });
+  expect(await seriousViolations(page)).toEqual([]);
+  await members.getByRole('combobox', { name: 'Role of Ann Admin' }).click();
+  await page.getByRole('option', { name: 'Admin' }).click();
+  await expect(page.getByText('Ann Admin is now admin')).toBeVisible();
+
+  // Removing Ben: his files go to Ann.
+  await members.getByRole('button', { name: 'More for Ben Member' }).click();
+  await page.getByRole('menuitem', { name: 'Remove from workspace' }).click();
+  const remove = page.getByRole('dialog', { name: 'Remove Ben Member?' });
+  await remove.getByRole('combobox', { name: 'Give their files to' }).click();
+  await page.getByRole('option', { name: /Ann Admin/ }).click();
+  await remove.getByRole('button', { name: 'Remove' }).click();
+  await expect(members.getByRole('listitem', { name: 'Ben Member' })).toHaveCount(0);
+  await ann.page.goto(`/w/${workspace.slug}/my`);
+  await ann.page.getByRole('link', { name: "Ben Member's files" }).click();
+  await expect(ann.page.getByRole('link', { name: 'Ben notes' })).toBeVisible();
+  await ben.page.goto(`/w/${workspace.slug}`);
+  await expect(ben.page.getByRole('heading', { name: 'This workspace does not exist' })).toBeVisible();
+
+  // Handing the workspace to Ann: Oscar becomes an admin.
+  await members.getByRole('button', { name: 'More for Ann Admin' }).click();
+  await page.getByRole('menuitem', { name: 'Transfer ownership' }).click();
+  await page.getByRole('dialog', { name: 'Make Ann Admin the owner?' }).getByRole('button', { name: 'Transfer ownership' }).click();
+  await expect(members.getByRole('listitem', { name: 'Ann Admin' })).toContainText('Owner');
+  await expect(members.getByRole('combobox', { name: 'Role of Oscar Owner' })).toHaveValue('Admin');
+  await ann.context.close();
+  await ben.context.close();
+});
