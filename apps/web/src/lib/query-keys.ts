@@ -18,6 +18,14 @@ export const queryKeys = {
   trash: (ws: string) => ['trash', ws] as const,
   starred: (ws: string) => ['starred', ws] as const,
   recent: (ws: string) => ['recent', ws] as const,
+  /** Shared with me: items shared with the person themself. */
+  shared: (ws: string) => ['shared', ws] as const,
+  /** Who has access to an item (its grants and those from the folders above). */
+  grants: (id: string) => ['grants', id] as const,
+  /** Every item's access list (prefix): a share on a folder changes what those below it inherit. */
+  allGrants: ['grants'] as const,
+  /** People of a workspace whose name or email contains `q`. */
+  members: (ws: string, q: string) => ['members', ws, q] as const,
   versions: (id: string) => ['versions', id] as const,
   allVersions: ['versions'] as const,
   comments: (documentId: string) => ['comments', documentId] as const,
