@@ -9,7 +9,7 @@ async function choose(page: Page, label: string, option: string) {
 }
 
 test('a folder shared with someone outside the workspace: they find it in Shared with me, open a document in it and edit it; the owner sees where their access comes from', async ({ page, browser }) => {
-  await signUp(page, newPerson('Olive Owner'));
+  const olive = await signUp(page, newPerson('Olive Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
   const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Project X', parentId: workspace.homeId })).body as { id: string };
   const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as { id: string };
@@ -26,6 +26,9 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   const dialog = page.getByRole('dialog', { name: 'Share “Project X”' });
   await expect(dialog.getByText('Olive Owner')).toBeVisible();
   await expect(dialog.getByText('Owner', { exact: true })).toBeVisible();
+  // People of the workspace are suggested by name.
+  await dialog.getByRole('combobox', { name: 'Person' }).fill('Oliv');
+  await expect(page.getByRole('option', { name: new RegExp(`Olive Owner.*${olive.email.replace(/[.+]/g, '\\$&')}`) })).toBeVisible();
   // An unknown address is refused in the dialog.
   await dialog.getByRole('combobox', { name: 'Person' }).fill('nobody-here@example.com');
   await expect(dialog.getByText(/join it as a guest/)).toBeVisible();
