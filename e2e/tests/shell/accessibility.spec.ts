@@ -46,6 +46,9 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Create' }).click();
       await expect(page.getByRole('link', { name: 'Untitled folder' })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
+      await page.getByRole('link', { name: 'Shared with me' }).click();
+      await expect(page.getByText('Nothing shared with you yet')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole('link', { name: 'Trash' }).click();
       await expect(page.getByText('The trash is empty')).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
@@ -86,6 +89,12 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'Actions for a.txt' }).click();
       await page.getByRole('menuitem', { name: 'Versions' }).click();
       await expect(page.getByRole('table', { name: 'Versions' })).toBeVisible();
+      await expect(page.getByRole('menu')).toHaveCount(0);
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Actions for a.txt' }).click();
+      await page.getByRole('menuitem', { name: 'Share…' }).click();
+      await expect(page.getByRole('dialog', { name: 'Share “a.txt”' }).getByText('Owner', { exact: true })).toBeVisible();
       await expect(page.getByRole('menu')).toHaveCount(0);
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');

@@ -22,6 +22,7 @@ const AccountPage = page(() => import('./routes/account.tsx').then((m) => m.Acco
 const FolderRoute = page(() => import('./routes/folder.tsx').then((m) => m.FolderRoute));
 const RecentRoute = page(() => import('./routes/folder.tsx').then((m) => m.RecentRoute));
 const StarredRoute = page(() => import('./routes/folder.tsx').then((m) => m.StarredRoute));
+const SharedRoute = page(() => import('./routes/folder.tsx').then((m) => m.SharedRoute));
 const TrashRoute = page(() => import('./routes/folder.tsx').then((m) => m.TrashRoute));
 const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.DocumentRoute));
 const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
@@ -47,7 +48,7 @@ export function AppRoutes() {
           <Route path="/w/:ws" element={<RequireAuth><WorkspaceLayout /></RequireAuth>}>
             <Route index element={<HomePage />} />
             <Route path="my" element={<FolderRoute root="home" />} />
-            <Route path="shared" element={<SectionPlaceholder section="shared" />} />
+            <Route path="shared" element={<SharedRoute />} />
             <Route path="recent" element={<RecentRoute />} />
             <Route path="starred" element={<StarredRoute />} />
             <Route path="trash" element={<TrashRoute />} />

@@ -10,10 +10,11 @@ import { UserMenu } from '../features/auth/components/user-menu.tsx';
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
 import { formatBytes } from '../lib/format.ts';
 
+/** `member`: not shown to a guest, who sees only what is shared with them and cannot put anything at a root. */
 export const SECTIONS = [
   { path: '', label: 'Home', icon: IconHome },
-  { path: 'my', label: 'My files', icon: IconFolder },
-  { path: 'workspace', label: 'Workspace', icon: IconBuilding },
+  { path: 'my', label: 'My files', icon: IconFolder, member: true },
+  { path: 'workspace', label: 'Workspace', icon: IconBuilding, member: true },
   { path: 'shared', label: 'Shared with me', icon: IconUsers },
   { path: 'recent', label: 'Recent', icon: IconClock },
   { path: 'starred', label: 'Starred', icon: IconStar },
@@ -54,7 +55,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
       <AppShell.Navbar p="xs" aria-label="Main">
         <AppShell.Section grow style={{ overflowY: 'auto' }}>
           {base &&
-            SECTIONS.map((s) => {
+            SECTIONS.filter((s) => !('member' in s) || workspace?.role !== 'guest').map((s) => {
               const to = s.path === 'workspace' ? `${base}/f/${workspace?.rootId}` : s.path ? `${base}/${s.path}` : base;
               return (
                 <NavLink

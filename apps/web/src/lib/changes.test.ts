@@ -56,6 +56,13 @@ describe('applyChange', () => {
     expect(stale()).toEqual(['children/ws-1/a', 'item/x', 'recent/ws-1', 'starred/ws-1', 'versions/x', 'workspaces']);
   });
 
+  it('looks again at Shared with me, and at who has access to the item and what is below it, when a share changes', () => {
+    const { client, stale } = cache();
+    for (const key of [queryKeys.shared(ws), queryKeys.grants('x'), queryKeys.grants('below-x')]) client.setQueryData(key, { cached: true });
+    applyChange(client, ws, { type: 'item.shared', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['children/ws-1/a', 'children/ws-1/b', 'children/ws-1/root', 'grants/below-x', 'grants/x', 'item/x', 'item/y', 'shared/ws-1']);
+  });
+
   it('touches only the comments for a comment', () => {
     const { client, stale } = cache();
     applyChange(client, ws, { type: 'comment.added', itemId: 'doc', parentIds: ['a'] });

@@ -42,10 +42,12 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
       break;
     case 'item.renamed':
     case 'item.moved':
-      // Paths below it show its new name or place.
+      // Paths below it show its new name or place; access lists name the folders it comes from.
       stale(queryKeys.allAncestors);
       stale(queryKeys.recent(ws));
       stale(queryKeys.starred(ws));
+      stale(queryKeys.shared(ws));
+      stale(queryKeys.allGrants);
       break;
     case 'item.trashed':
     case 'item.restored':
@@ -53,18 +55,21 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
       stale(queryKeys.trash(ws));
       stale(queryKeys.recent(ws));
       stale(queryKeys.starred(ws));
+      stale(queryKeys.shared(ws));
       break;
     case 'item.shared':
-      // What the caller may do with it, and below it, may have changed.
+      // What the caller may do with it, and below it, may have changed; and who has access, here and below.
       stale(queryKeys.items);
       stale(queryKeys.allChildren(ws));
+      stale(queryKeys.shared(ws));
+      stale(queryKeys.allGrants);
       break;
   }
 }
 
 /** Changes may have been missed (a reconnect the server could not replay): everything of the workspace is looked at again. */
 export function applyReset(client: QueryClient, ws: string): void {
-  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions]) {
+  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions]) {
     void client.invalidateQueries({ queryKey });
   }
 }

@@ -18,12 +18,23 @@ export const queryKeys = {
   trash: (ws: string) => ['trash', ws] as const,
   starred: (ws: string) => ['starred', ws] as const,
   recent: (ws: string) => ['recent', ws] as const,
+  /** Shared with me: items shared with the person themself. */
+  shared: (ws: string) => ['shared', ws] as const,
+  /** Who has access to an item (its grants and those from the folders above). */
+  grants: (id: string) => ['grants', id] as const,
+  /** Every item's access list (prefix): a share on a folder changes what those below it inherit. */
+  allGrants: ['grants'] as const,
+  /** A workspace's people, as its settings list them. */
+  members: (ws: string) => ['members', ws, 'list'] as const,
+  /** The few people of a workspace whose name or email contains `q`, suggested when sharing. */
+  memberSuggestions: (ws: string, q: string) => ['members', ws, 'suggestions', q] as const,
+  /** Every list of a workspace's people (prefix). */
+  allMembers: (ws: string) => ['members', ws] as const,
   versions: (id: string) => ['versions', id] as const,
   allVersions: ['versions'] as const,
   comments: (documentId: string) => ['comments', documentId] as const,
   allComments: ['comments'] as const,
   revisions: (documentId: string) => ['revisions', documentId] as const,
-  members: (ws: string) => ['members', ws] as const,
   invitations: (ws: string) => ['invitations', ws] as const,
   invitation: (token: string) => ['invitation', token] as const,
   revision: (documentId: string, revisionId: string) => ['revisions', documentId, revisionId] as const,

@@ -284,6 +284,7 @@ const DOCUMENT_ENDPOINTS: DocumentEndpoint[] = [
   { name: 'POST restore a revision', need: 'manage', ok: 201, allowed: (a) => a.restoreRevision, call: (p, d) => p.call('POST', `/items/${d.id}/revisions/${d.revision}/restore`) },
   { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, d) => p.call('GET', `/items/${d.id}/grants`) },
   { name: 'POST a grant', need: 'manage', ok: 201, allowed: (a) => a.share, call: (p, d) => p.call('POST', `/items/${d.id}/grants`, { principal: { type: 'user', id: bystander.id }, role: 'commenter' }) },
+  { name: 'PATCH a grant', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, d) => p.call('PATCH', `/items/${d.id}/grants/${d.grant}`, { role: 'editor' }) },
   { name: 'DELETE a grant', need: 'manage', ok: 204, allowed: (a) => a.share, call: (p, d) => p.call('DELETE', `/items/${d.id}/grants/${d.grant}`) },
   { name: 'GET export', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, d) => p.call('GET', `/items/${d.id}/export?format=markdown`) },
 ];

@@ -116,4 +116,121 @@ describe('sharing an item', () => {
     const later = new Date(Date.now() + 86_400_000).toISOString();
     expect((await share(ada, { principal: { type: 'user', id: cy.id }, role: 'viewer', expiresAt: later })).body.expiresAt).toBe(later);
   });
+
+  it('lists who has access: the owner, grants on the item, and those inherited from the folders above, nearest first', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const cy = await g.person('Cy');
+    await g.membership(bea, ada.workspace.id, 'member');
+    const top = await g.folder(ada, ada.workspace.homeId, 'Top');
+    const mid = await g.folder(ada, top.id, 'Mid');
+    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: mid.id })).body;
+    await ada.call('POST', `/items/${top.id}/grants`, { principal: { type: 'workspace' }, role: 'viewer' });
+    await ada.call('POST', `/items/${mid.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'commenter' });
+    await g.grant(top.id, { user: cy }, 'editor', new Date(Date.now() - 1000));
+    const direct = (await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).body;
+    expect(direct.inheritedFrom).toBeNull();
+
+    const list = (await ada.call('GET', `/items/${doc.id}/grants`)).body;
+    expect(list.owner).toMatchObject({ id: ada.id, name: 'Ada' });
+    // The expired grant on Top holds no more, and is not listed.
+    expect(list.items.map((x: { principal: { id: string }; role: string; inheritedFrom: unknown }) => [x.principal.id, x.role, x.inheritedFrom])).toEqual([
+      [bea.id, 'editor', null],
+      [cy.id, 'commenter', { id: mid.id, name: 'Mid' }],
+      [ada.workspace.id, 'viewer', { id: top.id, name: 'Top' }],
+    ]);
+
+    // An inherited grant changes or goes only on its own folder.
+    const fromMid = list.items[1].id as string;
+    expect((await ada.call('PATCH', `/items/${doc.id}/grants/${fromMid}`, { role: 'viewer' })).status).toBe(404);
+    expect((await ada.call('DELETE', `/items/${doc.id}/grants/${fromMid}`)).status).toBe(404);
+
+    // A manager of the document alone does not see the folders above it, nor what is shared there.
+    await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'manager' });
+    const theirs = (await cy.call('GET', `/items/${doc.id}/grants`)).body;
+    expect(theirs.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom).map((x: { inheritedFrom: { name: string } }) => x.inheritedFrom.name)).toEqual(['Mid']);
+  });
+
+  it('changes a grant’s role and expiry, recorded on the activity record', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
+    const grant = (await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'viewer' })).body;
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    const changed = await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'editor', expiresAt: later });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ id: grant.id, role: 'editor', expiresAt: later, principal: { id: bea.id } });
+    expect((await bea.call('GET', `/items/${folder.id}`)).body.role).toBe('editor');
+    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { expiresAt: null })).body).toMatchObject({ role: 'editor', expiresAt: null });
+
+    const events = await t.ctx.db.selectFrom('activity_events').select(['action', 'data']).where('item_id', '=', folder.id).where('action', '=', 'item.shared').orderBy('id').execute();
+    expect(events.map((e) => [e.action, (e.data as { role: string }).role])).toEqual([
+      ['item.shared', 'viewer'],
+      ['item.shared', 'editor'],
+      ['item.shared', 'editor'],
+    ]);
+
+    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, {})).body.error.code).toBe('invalid_input');
+    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'owner' })).body.error.code).toBe('invalid_input');
+    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { expiresAt: new Date(Date.now() - 1000).toISOString() })).body.error.code).toBe('invalid_input');
+    // Bea, an editor now, may not change who has access; an outsider finds nothing.
+    expect((await bea.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'manager' })).body.error.code).toBe('forbidden');
+    const outsider = await g.person('Outsider');
+    expect((await outsider.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'manager' })).body.error.code).toBe('not_found');
+    const other = await g.folder(ada, ada.workspace.rootId, 'Other');
+    expect((await ada.call('PATCH', `/items/${other.id}/grants/${grant.id}`, { role: 'viewer' })).body.error.code).toBe('not_found');
+  });
 });
+
+describe('shared with me', () => {
+  it('lists what was shared with the caller themself, newest share first, with who shared it and when, only what they can see', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const email = (await bea.call('GET', '/me')).body.user.email as string;
+    const first = await g.folder(ada, ada.workspace.homeId, 'First');
+    const inside = await g.folder(ada, first.id, 'Inside');
+    const second = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Second', parentId: ada.workspace.homeId })).body;
+    const everyone = await g.folder(ada, ada.workspace.homeId, 'For everyone');
+    await ada.call('POST', `/items/${first.id}/grants`, { principal: { type: 'user', email }, role: 'viewer' });
+    await ada.call('POST', `/items/${inside.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' });
+    await ada.call('POST', `/items/${second.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'commenter' });
+    await ada.call('POST', `/items/${everyone.id}/grants`, { principal: { type: 'workspace' }, role: 'viewer' });
+    // Ada's own workspace lists nothing shared with Ada.
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body).toEqual({ items: [], nextCursor: null });
+
+    const res = await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`);
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((x: { item: { name: string }; role: string }) => [x.item.name, x.role])).toEqual([
+      ['Second', 'commenter'],
+      ['Inside', 'editor'],
+      ['First', 'viewer'],
+    ]);
+    expect(res.body.items[0]).toMatchObject({ sharedBy: { id: ada.id, name: 'Ada' }, item: { kind: 'document', role: 'commenter', abilities: { comment: true } } });
+    expect(Date.parse(res.body.items[0].sharedAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    // Paging: one at a time, the same items in the same order.
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { item: { name: string } }[]; nextCursor: string | null } } = await bea.call('GET', `/workspaces/${ada.workspace.id}/shared?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      seen.push(...page.body.items.map((x) => x.item.name));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(['Second', 'Inside', 'First']);
+
+    // In the trash, or inside a folder in the trash, it is out of sight.
+    await ada.call('POST', `/items/${second.id}/trash`);
+    await ada.call('POST', `/items/${first.id}/trash`);
+    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items).toEqual([]);
+    await ada.call('POST', `/items/${first.id}/restore`);
+    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items.map((x: { item: { name: string } }) => x.item.name)).toEqual(['Inside', 'First']);
+
+    // Someone not in the workspace finds no such workspace; a bad cursor is invalid input.
+    const outsider = await g.person('Outsider');
+    expect((await outsider.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.error.code).toBe('not_found');
+    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared?cursor=nonsense`)).body.error.code).toBe('invalid_input');
+    // The guest sees no member list, only what is shared with them.
+    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
+  });
+});
+

@@ -1,6 +1,6 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely } from 'kysely';
-import type { Database, ItemGrantsTable } from '../../db/schema.ts';
+import type { Database, ItemGrantsTable, ItemRow } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
 
@@ -14,6 +14,11 @@ export interface GrantRow {
   created_at: Date;
   name: string;
   email: string | null;
+}
+
+/** A live grant on one of the folders above an item, with that folder's name. */
+export interface InheritedGrantRow extends GrantRow {
+  item_name: string;
 }
 
 /** The grants made on the item itself, with who they are for. */
@@ -44,4 +49,74 @@ export async function upsertGrant(db: Q, g: { itemId: string; type: 'user' | 'wo
 /** The grant withdrawn (whom it was for), or undefined when the item has no such grant. */
 export async function deleteGrant(db: Q, itemId: string, id: string): Promise<{ principal_type: string; principal_id: string } | undefined> {
   return db.deleteFrom('item_grants').where('item_id', '=', itemId).where('id', '=', id).returning(['principal_type', 'principal_id']).executeTakeFirst();
+}
+
+/** The live grants (not expired) on any of the given folders, with each folder's name. */
+export async function findLiveGrantsOn(db: Q, itemIds: string[]): Promise<InheritedGrantRow[]> {
+  if (itemIds.length === 0) return [];
+  const { rows } = await sql<InheritedGrantRow>`
+    SELECT g.id, g.item_id, g.principal_type, g.principal_id, g.role, g.expires_at, g.created_at,
+      COALESCE(NULLIF(u.name, ''), u.email, w.name, '') AS name, u.email, i.name AS item_name
+    FROM item_grants g
+    JOIN items i ON i.id = g.item_id
+    LEFT JOIN users u ON g.principal_type = 'user' AND u.id = g.principal_id
+    LEFT JOIN workspaces w ON g.principal_type = 'workspace' AND w.id = g.principal_id
+    WHERE g.item_id = ANY(${itemIds}::uuid[]) AND (g.expires_at IS NULL OR g.expires_at > now())
+    ORDER BY g.created_at, g.id
+  `.execute(db);
+  return rows;
+}
+
+/** Changes a grant on the item; answers whom it is for, or undefined when the item has no such grant. */
+export async function updateGrantRow(db: Q, itemId: string, id: string, change: { role?: ItemGrantsTable['role']; expiresAt?: Date | null }) {
+  return db
+    .updateTable('item_grants')
+    .set({ ...(change.role ? { role: change.role } : {}), ...(change.expiresAt !== undefined ? { expires_at: change.expiresAt } : {}), updated_at: new Date() })
+    .where('item_id', '=', itemId)
+    .where('id', '=', id)
+    .returning(['principal_type', 'principal_id', 'role', 'expires_at'])
+    .executeTakeFirst();
+}
+
+export interface PersonRow {
+  id: string;
+  name: string;
+  email: string | null;
+}
+
+export async function findPerson(db: Q, id: string | null): Promise<PersonRow | undefined> {
+  if (!id) return undefined;
+  return db.selectFrom('users').select(['id', sql<string>`COALESCE(NULLIF(name, ''), email, '')`.as('name'), 'email']).where('id', '=', id).executeTakeFirst();
+}
+
+export interface SharedRow {
+  grant_id: string;
+  grant_role: ItemGrantsTable['role'];
+  shared_at: Date;
+  shared_by_id: string | null;
+  shared_by_name: string | null;
+  shared_by_email: string | null;
+  item: ItemRow;
+}
+
+/**
+ * Active items of a workspace shared with one person themself (live grants to them, not to the
+ * workspace), newest share first, after the position given. Times count to the millisecond, as
+ * cursors carry them, so a page never skips or repeats a share.
+ */
+export async function findSharedWith(db: Q, userId: string, workspaceId: string, limit: number, before?: { at: string; id: string }): Promise<SharedRow[]> {
+  const { rows } = await sql<ItemRow & { grant_id: string; grant_role: ItemGrantsTable['role']; shared_at: Date; shared_by_id: string | null; shared_by_name: string | null; shared_by_email: string | null }>`
+    SELECT i.*, g.id AS grant_id, g.role AS grant_role, date_trunc('milliseconds', g.created_at) AS shared_at,
+      u.id AS shared_by_id, COALESCE(NULLIF(u.name, ''), u.email) AS shared_by_name, u.email AS shared_by_email
+    FROM item_grants g
+    JOIN items i ON i.id = g.item_id
+    LEFT JOIN users u ON u.id = g.created_by
+    WHERE g.principal_type = 'user' AND g.principal_id = ${userId}
+      AND (g.expires_at IS NULL OR g.expires_at > now())
+      AND i.workspace_id = ${workspaceId} AND i.state = 'active'
+      ${before ? sql`AND (date_trunc('milliseconds', g.created_at), g.id) < (${before.at}::timestamptz, ${before.id}::uuid)` : sql``}
+    ORDER BY date_trunc('milliseconds', g.created_at) DESC, g.id DESC
+    LIMIT ${limit}
+  `.execute(db);
+  return rows.map(({ grant_id, grant_role, shared_at, shared_by_id, shared_by_name, shared_by_email, ...item }) => ({ grant_id, grant_role, shared_at, shared_by_id, shared_by_name, shared_by_email, item }));
 }

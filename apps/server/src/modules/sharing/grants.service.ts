@@ -1,29 +1,43 @@
-import type { TCreateGrantRequest, TGrant } from '@cabinet/contracts';
+import { encodeCursor, type TCreateGrantRequest, type TGrant, type TGrantList, type TSharedPage, type TSharedPosition, type TSharedQuery, type TUpdateGrantRequest } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record } from '../events/index.ts';
-import { maySeeGrants, requireItem } from '../items/index.ts';
+import { findAccesses, maySeeGrants, presentItem, requireItem } from '../items/index.ts';
 import { findShareableUser } from '../users/index.ts';
-import { addGuest } from '../workspaces/index.ts';
-import { deleteGrant, findGrants, upsertGrant, type GrantRow } from './grants.repo.ts';
+import { addGuest, getWorkspace } from '../workspaces/index.ts';
+import { deleteGrant, findGrants, findLiveGrantsOn, findPerson, findSharedWith, updateGrantRow, upsertGrant, type GrantRow, type InheritedGrantRow } from './grants.repo.ts';
 
-const present = (g: GrantRow): TGrant => ({
+const present = (g: GrantRow | InheritedGrantRow): TGrant => ({
   id: g.id,
   itemId: g.item_id,
   principal: { type: g.principal_type, id: g.principal_id, name: g.name, email: g.email },
   role: g.role,
   expiresAt: g.expires_at ? new Date(g.expires_at).toISOString() : null,
   createdAt: new Date(g.created_at).toISOString(),
+  inheritedFrom: 'item_name' in g ? { id: g.item_id, name: g.item_name } : null,
 });
 
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
 
-/** Who has been given access to the item itself (whoever may share it). */
-export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGrant[]> {
+/**
+ * Who has access to an item (whoever may share it sees this): the grants on the item itself, then
+ * the live grants on the folders above it, nearest folder first — only folders the caller can see,
+ * since a folder they cannot see does not exist for them (its name would say otherwise) — and who
+ * owns it. Base roles from where the item is (the workspace's members in the shared root, a
+ * member's own My files) are not grants and are not listed.
+ */
+export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGrantList> {
   const access = await requireItem(db, actor, id, 'view');
   if (!maySeeGrants(access)) throw new AppError('forbidden', 'Only those who may share it see who has access.');
-  return (await findGrants(db, access.item.id)).map(present);
+  const above = access.chain.slice(1);
+  const seen = await findAccesses(db, actor, above);
+  const visible = above.filter((a) => seen.get(a)?.abilities.view);
+  const inherited = await findLiveGrantsOn(db, visible);
+  const depth = new Map(visible.map((a, i) => [a, i]));
+  inherited.sort((a, b) => depth.get(a.item_id)! - depth.get(b.item_id)!);
+  const owner = await findPerson(db, access.item.owner_id);
+  return { items: [...(await findGrants(db, access.item.id)), ...inherited].map(present), nextCursor: null, owner: owner ?? null };
 }
 
 /**
@@ -58,4 +72,39 @@ export async function removeGrant(db: Db, actor: Actor, id: string, grantId: str
     const data = { grantId, principalType: withdrawn.principal_type, principalId: withdrawn.principal_id, role: null };
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data });
   });
+}
+
+/** Changes the role or expiry of a grant on the item (whoever may share it); a grant inherited from a folder above changes there. */
+export async function updateGrant(db: Db, actor: Actor, id: string, grantId: string, input: TUpdateGrantRequest): Promise<TGrant> {
+  const expiresAt = input.expiresAt === undefined ? undefined : input.expiresAt === null ? null : new Date(input.expiresAt);
+  if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expiresAt', 'must be in the future');
+  return inTransaction(db, async (tx) => {
+    const { item } = await requireItem(tx, actor, id, 'share');
+    const changed = await updateGrantRow(tx, item.id, grantId, { ...(input.role ? { role: input.role } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}) });
+    if (!changed) throw new AppError('not_found');
+    const data = { grantId, principalType: changed.principal_type, principalId: changed.principal_id, role: changed.role, expiresAt: changed.expires_at ? new Date(changed.expires_at).toISOString() : null };
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data });
+    return present((await findGrants(tx, item.id, grantId))[0]!);
+  });
+}
+
+/**
+ * "Shared with me": items of the workspace shared with the caller themself — a grant to the whole
+ * workspace is not sharing with them — that they can see now (active, not inside a folder in the
+ * trash), newest share first, with who shared each and when. A page may hold fewer than `limit`
+ * items when some are out of sight; `nextCursor` says whether more may follow.
+ */
+export async function listSharedWithMe(db: Db, actor: Actor, workspaceIdOrSlug: string, q: TSharedQuery): Promise<TSharedPage> {
+  const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
+  const rows = await findSharedWith(db, actor.user.id, workspace.id, q.limit + 1, q.cursor);
+  const page = rows.slice(0, q.limit);
+  const accesses = await findAccesses(db, actor, page.map((r) => r.item.id));
+  const items = page.flatMap((r) => {
+    const access = accesses.get(r.item.id);
+    if (!access?.abilities.view) return [];
+    const sharedBy = r.shared_by_id ? { id: r.shared_by_id, name: r.shared_by_name ?? '', email: r.shared_by_email } : null;
+    return [{ item: presentItem(r.item, access), grantId: r.grant_id, role: r.grant_role, sharedAt: new Date(r.shared_at).toISOString(), sharedBy }];
+  });
+  const last = page.at(-1);
+  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor({ at: new Date(last.shared_at).toISOString(), id: last.grant_id } satisfies TSharedPosition) : null };
 }

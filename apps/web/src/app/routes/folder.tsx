@@ -6,6 +6,7 @@ import { IconClock, IconStar } from '@tabler/icons-react';
 import { useRecent, useStarred } from '../../features/items/api/use-items.ts';
 import { FolderView } from '../../features/items/components/folder-view.tsx';
 import { ItemListView } from '../../features/items/components/item-list-view.tsx';
+import { SharedView } from '../../features/items/components/shared-view.tsx';
 import { TrashView } from '../../features/items/components/trash-view.tsx';
 
 /** `/w/:ws/my` (My files), `/w/:ws/f/:folderId` (any folder). */
@@ -27,6 +28,10 @@ export function DocumentRoute() {
       <DocumentPage key={docId} workspace={workspace} documentId={docId!} />
     </Suspense>
   );
+}
+
+export function SharedRoute() {
+  return <SharedView workspace={useOutletContext<TWorkspace>()} />;
 }
 
 export function TrashRoute() {

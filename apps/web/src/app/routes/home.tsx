@@ -102,6 +102,14 @@ export function HomePage() {
         </Title>
         <Text c="dimmed">{workspace.name}</Text>
       </div>
+      {workspace.role === 'guest' ? (
+        <Paper withBorder radius="md" p="lg">
+          <Text>You are a guest here: you see only what others share with you.</Text>
+          <Anchor component={Link} to={`${base}/shared`}>
+            Open Shared with me
+          </Anchor>
+        </Paper>
+      ) : (
       <section aria-labelledby="quick-actions">
         <Title order={2} fz="h4" id="quick-actions" mb="sm">
           Quick actions
@@ -132,6 +140,7 @@ export function HomePage() {
           </Suspense>
         )}
       </section>
+      )}
       <Columns min="22rem">
         <Shortlist id="recent-heading" title="Recent" to={`${base}/recent`} workspace={workspace} query={recent} icon={IconClock} empty="Files you upload or open will be listed here." />
         <Shortlist id="starred-heading" title="Starred" to={`${base}/starred`} workspace={workspace} query={starred} icon={IconStar} empty="Star what you use often and it will wait for you here." />

@@ -1,10 +1,9 @@
 import { Stack, Title } from '@mantine/core';
-import { IconSearch, IconUsers } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 
 const SECTIONS: Record<string, { title: string; icon: ReactNode; text: string }> = {
-  shared: { title: 'Shared with me', icon: <IconUsers size={32} />, text: 'Files, folders and documents colleagues share with you will appear here.' },
   search: { title: 'Search', icon: <IconSearch size={32} />, text: 'Search across names, documents and the text inside files is coming.' },
 };
 

@@ -1,9 +1,9 @@
 import { ActionIcon, Menu } from '@mantine/core';
-import { IconDots, IconFileTypeHtml, IconFileTypePdf, IconMarkdown, IconPencil } from '@tabler/icons-react';
+import { IconDots, IconFileTypeHtml, IconFileTypePdf, IconMarkdown, IconPencil, IconUserShare } from '@tabler/icons-react';
 import { documentsApi, urlOf, type TItemAbilities } from '@cabinet/contracts';
 
-/** What can be done with the document as a whole, as its abilities allow: rename it, and download it in another format. */
-export function DocumentMenu({ documentId, abilities, onRename }: { documentId: string; abilities: TItemAbilities; onRename: () => void }) {
+/** What can be done with the document as a whole, as its abilities allow: share it, rename it, and download it in another format. */
+export function DocumentMenu({ documentId, abilities, onRename, onShare }: { documentId: string; abilities: TItemAbilities; onRename: () => void; onShare: () => void }) {
   const icon = { 'aria-hidden': true, size: 16 } as const;
   return (
     <Menu position="bottom-end">
@@ -13,12 +13,17 @@ export function DocumentMenu({ documentId, abilities, onRename }: { documentId: 
         </ActionIcon>
       </Menu.Target>
       <Menu.Dropdown>
+        {abilities.share && (
+          <Menu.Item leftSection={<IconUserShare {...icon} />} onClick={onShare}>
+            Share…
+          </Menu.Item>
+        )}
         {abilities.edit && (
           <Menu.Item leftSection={<IconPencil {...icon} />} onClick={onRename}>
             Rename
           </Menu.Item>
         )}
-        {abilities.edit && abilities.download && <Menu.Divider />}
+        {(abilities.edit || abilities.share) && abilities.download && <Menu.Divider />}
         {abilities.download && (
           <>
             <Menu.Label>Export</Menu.Label>

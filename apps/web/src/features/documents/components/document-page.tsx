@@ -9,6 +9,7 @@ import { NameDialog } from '../../items/components/name-dialog.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { DocumentEditor } from './document-editor.tsx';
 import { DocumentMenu } from './document-menu.tsx';
+import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
 
 /** `/w/:ws/d/:docId`: a document, its place in the tree, and the live editor. */
 export default function DocumentPage({ workspace, documentId }: { workspace: TWorkspace; documentId: string }) {
@@ -18,6 +19,7 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   const linkTo = useItemLinks(workspace);
   const m = useItemMutations(workspace.id);
   const [renaming, setRenaming] = useState(false);
+  const [sharing, setSharing] = useState(false);
   if (item.isPending || me.isPending) return <Skeleton h={320} />;
   if (!item.data || !me.data) return <Title order={1}>Document not found</Title>;
   const { abilities } = item.data;
@@ -41,9 +43,10 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         <Title order={1} style={{ overflowWrap: 'anywhere' }}>
           {item.data.name}
         </Title>
-        <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} />
+        <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} onShare={() => setSharing(true)} />
       </Group>
       <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} abilities={abilities} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} onAccessChange={accessChanged} />
+      {sharing && <ShareDialog item={item.data} workspace={workspace} onClose={() => setSharing(false)} />}
       {renaming && (
         <NameDialog title="Rename document" label="Document name" submitLabel="Rename" initial={item.data.name} onClose={() => setRenaming(false)} onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })} />
       )}

@@ -1,4 +1,6 @@
-import { Drawer, Stack, Table, Text } from '@mantine/core';
+import { Button, Drawer, Stack, Table, Text } from '@mantine/core';
+import { IconUserShare } from '@tabler/icons-react';
+import { useState } from 'react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useMe } from '../../auth/api/use-me.ts';
 import { formatDate } from '../../../lib/format.ts';
@@ -6,11 +8,13 @@ import { useAncestors } from '../api/use-items.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
 import { itemSize } from './item-name.tsx';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
+import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
 
-/** An item's facts: type, size, owner, modified, where it is. */
+/** An item's facts: type, size, owner, modified, where it is; and, for whoever may share it, a way to. */
 export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
   useReturnFocus();
   const me = useMe();
+  const [sharing, setSharing] = useState(false);
   const ancestors = useAncestors(item.id);
   const location = (ancestors.data ?? []).map((a) => folderTitle(a, workspace)).join(' / ');
   const rows: [string, string][] = [
@@ -34,7 +38,13 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
             ))}
           </Table.Tbody>
         </Table>
+        {item.abilities.share && (
+          <Button variant="light" leftSection={<IconUserShare aria-hidden size={18} />} onClick={() => setSharing(true)}>
+            Share…
+          </Button>
+        )}
       </Stack>
+      {sharing && <ShareDialog item={item} workspace={workspace} onClose={() => setSharing(false)} />}
     </Drawer>
   );
 }

@@ -1,6 +1,6 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconDots, IconDownload, IconExternalLink, IconFileZip, IconFolderShare, IconHistory, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconDots, IconDownload, IconExternalLink, IconFileZip, IconFolderShare, IconHistory, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash, IconUserShare } from '@tabler/icons-react';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useItemMutations } from '../api/use-items.ts';
@@ -26,9 +26,9 @@ export function useTrashWithUndo(ws: string) {
   };
 }
 
-export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions';
+export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions' | 'share';
 
-/** The menu of one item: open, download, details, versions, star, rename, move, copy, trash — each offered only when the item's abilities allow it. */
+/** The menu of one item: open, download, details, versions, share, star, rename, move, copy, trash — each offered only when the item's abilities allow it. */
 export function ItemActions(props: {
   item: TItem;
   ws: string;
@@ -64,6 +64,11 @@ export function ItemActions(props: {
         {item.kind === 'file' && (
           <Menu.Item leftSection={<IconHistory aria-hidden size={16} />} onClick={() => onDialog('versions', item)}>
             Versions
+          </Menu.Item>
+        )}
+        {item.abilities.share && (
+          <Menu.Item leftSection={<IconUserShare aria-hidden size={16} />} onClick={() => onDialog('share', item)}>
+            Share…
           </Menu.Item>
         )}
         <Menu.Item leftSection={starred ? <IconStarOff aria-hidden size={16} /> : <IconStar aria-hidden size={16} />} onClick={() => m.star.mutate({ id: item.id, starred: !starred })}>

@@ -1,5 +1,5 @@
 import { Box, Button, Card, Center, Checkbox, Group, Paper, Table, Text, VisuallyHidden } from '@mantine/core';
-import { IconDownload, IconFolderShare, IconTrash, IconX } from '@tabler/icons-react';
+import { IconDownload, IconFolderShare, IconTrash, IconUserShare, IconX } from '@tabler/icons-react';
 import { filesApi, urlOf, type TItem, type TWorkspace } from '@cabinet/contracts';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type DragEvent, type FocusEvent, type KeyboardEvent, type MouseEvent } from 'react';
@@ -13,6 +13,7 @@ import { contentUrl, ItemActions, useTrashWithUndo, type ItemDialog } from './it
 import { VersionsDrawer } from './versions-drawer.tsx';
 import { ItemIcon, ItemName, itemSize } from './item-name.tsx';
 import { NameDialog } from './name-dialog.tsx';
+import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
 
 /** The drag type that carries item ids between rows (and onto breadcrumbs). */
 export const ITEM_DRAG_TYPE = 'application/x-cabinet-items';
@@ -247,6 +248,11 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
                   Download
                 </Button>
               )}
+              {chosen.length === 1 && chosen[0]!.abilities.share && (
+                <Button size="compact-sm" variant="light" leftSection={<IconUserShare aria-hidden size={16} />} onClick={() => setDialog({ kind: 'share', items: chosen })}>
+                  Share
+                </Button>
+              )}
               {chosen.every((i) => i.abilities.edit) && (
                 <Button size="compact-sm" variant="light" leftSection={<IconFolderShare aria-hidden size={16} />} onClick={() => setDialog({ kind: 'move', items: chosen })}>
                   Move to…
@@ -368,6 +374,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
         />
       )}
       {dialog?.kind === 'details' && <DetailsDrawer item={dialog.items[0]!} workspace={workspace} onClose={() => setDialog(undefined)} />}
+      {dialog?.kind === 'share' && <ShareDialog item={dialog.items[0]!} workspace={workspace} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'versions' && <VersionsDrawer item={dialog.items[0]!} onClose={() => setDialog(undefined)} />}
       {(dialog?.kind === 'move' || dialog?.kind === 'copy') && (
         <FolderPickerDialog

@@ -14,7 +14,7 @@ function useTeamChange<I, O>(ws: string, mutationFn: (input: I) => Promise<O>) {
   return useMutation({
     mutationFn,
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: queryKeys.members(ws) });
+      void client.invalidateQueries({ queryKey: queryKeys.allMembers(ws) });
       void client.invalidateQueries({ queryKey: queryKeys.invitations(ws) });
     },
   });

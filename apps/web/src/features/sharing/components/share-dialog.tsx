@@ -1,0 +1,304 @@
+import { ActionIcon, Alert, Anchor, Autocomplete, Button, Divider, Group, Modal, SegmentedControl, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { IconCheck, IconLink, IconTrash, IconUserPlus } from '@tabler/icons-react';
+import { filesApi, urlOf, type TGrant, type TItem, type TItemRole, type TWorkspace } from '@cabinet/contracts';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
+
+const ROLES: { value: TItemRole; label: string }[] = [
+  { value: 'viewer', label: 'Viewer' },
+  { value: 'commenter', label: 'Commenter' },
+  { value: 'editor', label: 'Editor' },
+  { value: 'manager', label: 'Manager' },
+];
+const roleLabel = (role: TItemRole) => ROLES.find((r) => r.value === role)!.label;
+/** Loose on purpose: the server decides what an address is; this only picks the hint to show. */
+const looksLikeEmail = (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim());
+
+/** A day from a date field ("2026-12-31") as the end of that day where the person is; and back. */
+const endOfDay = (day: string) => new Date(`${day}T23:59:59`).toISOString();
+const dayOf = (iso: string | null) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+const tomorrow = () => dayOf(new Date(Date.now() + 86_400_000).toISOString());
+
+/** Where an item opens in the app, as a full address to send someone. */
+export function itemAppUrl(item: TItem, workspace: TWorkspace): string {
+  const base = `${window.location.origin}/w/${workspace.slug}`;
+  return item.kind === 'folder' ? `${base}/f/${item.id}` : item.kind === 'document' ? `${base}/d/${item.id}` : new URL(urlOf(filesApi.content, { id: item.id }), window.location.origin).href;
+}
+
+/** Who a grant is for, as people read it. Groups will be named the same way, by their name. */
+const principalName = (g: TGrant, workspace: TWorkspace) => (g.principal.type === 'workspace' ? `Everyone in ${workspace.name}` : g.principal.name || g.principal.email || 'Someone');
+
+/**
+ * Share an item: with a person (a member, or by email anyone with an account, who joins as a
+ * guest) or the whole workspace, with a role and an optional end; see who has access — the
+ * owner, grants on the item (change their role or end, or remove them), and grants from the
+ * folders above (changed on that folder) — and copy the item's link.
+ */
+export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  const grants = useGrants(item.id);
+  const m = useShareMutations(workspace.id, item);
+  const [target, setTarget] = useState<'user' | 'workspace'>('user');
+  const [person, setPerson] = useState('');
+  const [role, setRole] = useState<TItemRole>('viewer');
+  const [ends, setEnds] = useState('');
+  const [error, setError] = useState<string>();
+  const [removing, setRemoving] = useState<TGrant>();
+  const [copied, setCopied] = useState(false);
+  const [q] = useDebouncedValue(person.trim(), 200);
+  const guest = workspace.role === 'guest';
+  const suggestions = useMemberSuggestions(workspace.id, q, !guest && target === 'user');
+  const members = suggestions.data ?? [];
+  const known = members.find((p) => p.email.toLowerCase() === person.trim().toLowerCase());
+  const failed = (e: Error) => setError(e.message);
+
+  const submit = () => {
+    setError(undefined);
+    if (target === 'user' && !person.trim()) return setError('Type the name or email of the person to share with.');
+    if (target === 'user' && !known && !looksLikeEmail(person)) return setError('Choose someone from the list, or type their full email address.');
+    const principal = target === 'workspace' ? ({ type: 'workspace' } as const) : known ? ({ type: 'user', id: known.userId } as const) : ({ type: 'user', email: person.trim() } as const);
+    m.share.mutate(
+      { principal, role, expiresAt: ends ? endOfDay(ends) : null },
+      {
+        onSuccess: () => {
+          setPerson('');
+          setEnds('');
+        },
+        onError: failed,
+      },
+    );
+  };
+
+  const copyLink = async () => {
+    const url = itemAppUrl(item, workspace);
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+    } catch {
+      setError(`The link could not be copied here. Copy it by hand: ${url}`);
+    }
+  };
+
+  const list = grants.data?.items ?? [];
+  const direct = list.filter((g) => !g.inheritedFrom);
+  const inherited = list.filter((g) => g.inheritedFrom);
+
+  return (
+    <>
+      <Modal opened onClose={onClose} title={<Text fw={600} truncate="end">Share “{item.name}”</Text>} size="lg" fullScreen={!!phone}>
+        <Stack gap="md">
+          {error && (
+            <Alert color="red" title="Sharing did not change" withCloseButton closeButtonLabel="Dismiss" onClose={() => setError(undefined)}>
+              {error}
+            </Alert>
+          )}
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              submit();
+            }}
+          >
+            <Stack gap="sm">
+              <SegmentedControl
+                aria-label="Share with"
+                fullWidth
+                value={target}
+                onChange={(v) => setTarget(v as 'user' | 'workspace')}
+                data={[
+                  { value: 'user', label: 'A person' },
+                  { value: 'workspace', label: 'Whole workspace' },
+                ]}
+              />
+              {target === 'user' ? (
+                <Autocomplete
+                  label="Person"
+                  placeholder={guest ? 'Their email address' : 'Name or email'}
+                  value={person}
+                  onChange={setPerson}
+                  data={members.map((p) => p.email)}
+                  filter={({ options }) => options}
+                  renderOption={({ option }) => {
+                    const p = members.find((x) => x.email === option.value);
+                    return (
+                      <div>
+                        <Text size="sm">{p?.name || option.value}</Text>
+                        <Text size="xs" c="dimmed">
+                          {option.value}
+                        </Text>
+                      </div>
+                    );
+                  }}
+                  description={
+                    person.trim() && !known && looksLikeEmail(person)
+                      ? 'Not in this workspace: they join it as a guest and see only what is shared with them.'
+                      : guest
+                        ? 'Share by their email address.'
+                        : 'Someone in the workspace, or anyone by email.'
+                  }
+                  autoComplete="off"
+                />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  Everyone in {workspace.name} (its members, not its guests) gets this role.
+                </Text>
+              )}
+              <Group grow align="flex-start" gap="sm" wrap="wrap">
+                <Select label="Role" data={ROLES} value={role} onChange={(v) => v && setRole(v as TItemRole)} allowDeselect={false} miw={140} />
+                <TextInput label="Access ends (optional)" type="date" min={tomorrow()} value={ends} onChange={(e) => setEnds(e.currentTarget.value)} miw={150} />
+              </Group>
+              <Group justify="flex-end">
+                <Button type="submit" loading={m.share.isPending} leftSection={<IconUserPlus aria-hidden size={18} />}>
+                  Share
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+          <Divider />
+          <section aria-labelledby="who-has-access">
+            <Title order={3} fz="h5" id="who-has-access" mb="xs">
+              Who has access
+            </Title>
+            {grants.isPending ? (
+              <Skeleton h={80} />
+            ) : grants.error ? (
+              <Text size="sm" c="red">
+                {grants.error.message}
+              </Text>
+            ) : (
+              <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-labelledby="who-has-access">
+                {grants.data.owner && (
+                  <li>
+                    <Group justify="space-between" wrap="nowrap" gap="xs">
+                      <Person name={grants.data.owner.name} email={grants.data.owner.email} />
+                      <Text size="sm" c="dimmed">
+                        Owner
+                      </Text>
+                    </Group>
+                  </li>
+                )}
+                {direct.map((g) => {
+                  const name = principalName(g, workspace);
+                  return (
+                    <li key={g.id}>
+                      <Group justify="space-between" gap="xs" wrap="wrap">
+                        <Person name={name} email={g.principal.type === 'user' ? g.principal.email : null} />
+                        <Group gap="xs" wrap="nowrap">
+                          <Select
+                            size="xs"
+                            w={120}
+                            aria-label={`Role of ${name}`}
+                            data={ROLES}
+                            value={g.role}
+                            allowDeselect={false}
+                            onChange={(v) => v && v !== g.role && m.update.mutate({ grantId: g.id, role: v as TItemRole }, { onError: failed })}
+                          />
+                          <TextInput
+                            size="xs"
+                            w={140}
+                            type="date"
+                            aria-label={`Access of ${name} ends`}
+                            min={tomorrow()}
+                            value={dayOf(g.expiresAt)}
+                            onChange={(e) => {
+                              const day = e.currentTarget.value;
+                              m.update.mutate({ grantId: g.id, expiresAt: day ? endOfDay(day) : null }, { onError: failed });
+                            }}
+                          />
+                          <ActionIcon variant="subtle" color="red" aria-label={`Remove access of ${name}`} onClick={() => setRemoving(g)}>
+                            <IconTrash aria-hidden size={16} />
+                          </ActionIcon>
+                        </Group>
+                      </Group>
+                    </li>
+                  );
+                })}
+                {inherited.map((g) => {
+                  const from = g.inheritedFrom!;
+                  return (
+                    <li key={g.id}>
+                      <Group justify="space-between" gap="xs" wrap="wrap">
+                        <Person name={principalName(g, workspace)} email={g.principal.type === 'user' ? g.principal.email : null}>
+                          <Text size="xs" c="dimmed">
+                            from folder{' '}
+                            <Anchor component={Link} to={`/w/${workspace.slug}/f/${from.id}`} size="xs" onClick={onClose} aria-label={`Open folder ${from.name}`}>
+                              {from.name}
+                            </Anchor>
+                          </Text>
+                        </Person>
+                        <Text size="sm" c="dimmed">
+                          {roleLabel(g.role)}
+                          {g.expiresAt ? ` until ${new Date(g.expiresAt).toLocaleDateString()}` : ''}
+                        </Text>
+                      </Group>
+                    </li>
+                  );
+                })}
+                {direct.length + inherited.length === 0 && (
+                  <li>
+                    <Text size="sm" c="dimmed">
+                      Not shared with anyone yet. Whoever can see the folder it is in can see it too.
+                    </Text>
+                  </li>
+                )}
+              </Stack>
+            )}
+          </section>
+          <Group justify="space-between">
+            <Button variant="default" leftSection={copied ? <IconCheck aria-hidden size={18} /> : <IconLink aria-hidden size={18} />} onClick={() => void copyLink()}>
+              {copied ? 'Link copied' : 'Copy link'}
+            </Button>
+            <Button variant="subtle" onClick={onClose}>
+              Done
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+      {removing && (
+        <ConfirmDialog
+          title="Remove access?"
+          confirmLabel="Remove"
+          pending={m.remove.isPending}
+          onClose={() => setRemoving(undefined)}
+          onConfirm={() =>
+            m.remove.mutate(removing.id, {
+              onSuccess: () => setRemoving(undefined),
+              onError: (e) => {
+                setRemoving(undefined);
+                failed(e);
+              },
+            })
+          }
+        >
+          <Text>
+            {principalName(removing, workspace)} will no longer have access to “{item.name}” through this share. Access given on a folder above it stays.
+          </Text>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+/** A name, the address under it, and (for an inherited grant) where it comes from. */
+function Person({ name, email, children }: { name: string; email: string | null; children?: ReactNode }) {
+  return (
+    <Stack gap={0} miw={0} style={{ flex: '1 1 10rem' }}>
+      <Text size="sm" fw={500} truncate="end">
+        {name}
+      </Text>
+      {email && email !== name && (
+        <Text size="xs" c="dimmed" truncate="end">
+          {email}
+        </Text>
+      )}
+      {children}
+    </Stack>
+  );
+}

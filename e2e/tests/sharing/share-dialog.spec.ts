@@ -1,0 +1,110 @@
+import { expect, test, type Page } from '@playwright/test';
+import { apiCall } from '../../fixtures/api.ts';
+import { newPerson, signUp } from '../../fixtures/accounts.ts';
+
+/** Picks an option of a labelled select in the dialog. */
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('dialog').getByLabel(label, { exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('a folder shared with someone outside the workspace: they find it in Shared with me, open a document in it and edit it; the owner sees where their access comes from', async ({ page, browser }) => {
+  const olive = await signUp(page, newPerson('Olive Owner'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Project X', parentId: workspace.homeId })).body as { id: string };
+  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as { id: string };
+
+  // Bea, on a phone in the dark, has an account of her own and is not in Olive's workspace.
+  const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+  const other = await b.newPage();
+  const bea = await signUp(other, newPerson('Bea Guest'));
+
+  // Olive shares the folder from its row's menu, by Bea's address.
+  await page.goto(`/w/${workspace.slug}/my`);
+  await page.getByRole('button', { name: 'Actions for Project X' }).click();
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share “Project X”' });
+  await expect(dialog.getByText('Olive Owner')).toBeVisible();
+  await expect(dialog.getByText('Owner', { exact: true })).toBeVisible();
+  // People of the workspace are suggested by name.
+  await dialog.getByRole('combobox', { name: 'Person' }).fill('Oliv');
+  await expect(page.getByRole('option', { name: new RegExp(`Olive Owner.*${olive.email.replace(/[.+]/g, '\\$&')}`) })).toBeVisible();
+  // An unknown address is refused in the dialog.
+  await dialog.getByRole('combobox', { name: 'Person' }).fill('nobody-here@example.com');
+  await expect(dialog.getByText(/join it as a guest/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+  await expect(dialog.getByRole('alert')).toContainText('No one with that address');
+  await dialog.getByRole('button', { name: 'Dismiss' }).click();
+
+  await dialog.getByRole('combobox', { name: 'Person' }).fill(bea.email);
+  await choose(page, 'Role', 'Commenter');
+  await dialog.getByRole('button', { name: 'Share', exact: true }).click();
+  const list = dialog.getByRole('list', { name: 'Who has access' });
+  await expect(list.getByText('Bea Guest')).toBeVisible();
+  await expect(dialog.getByLabel('Role of Bea Guest')).toHaveValue('Commenter');
+  // Commenting is not enough to write: Olive makes her an editor.
+  await choose(page, 'Role of Bea Guest', 'Editor');
+  await expect(dialog.getByLabel('Role of Bea Guest')).toHaveValue('Editor');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  // Bea, a guest there, sees only what she may use, and the folder in Shared with me.
+  await other.goto(`/w/${workspace.slug}/shared`);
+  await expect(other.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  const shared = other.getByRole('table', { name: 'Shared with me' });
+  await expect(shared.getByRole('link', { name: 'Project X' })).toBeVisible();
+  await expect(shared.getByText(/Olive Owner · .* · Can edit/)).toBeVisible();
+  expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await other.getByRole('button', { name: 'Open navigation' }).click();
+  const nav = other.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Shared with me' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Workspace' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'My files' })).toHaveCount(0);
+  await other.getByRole('button', { name: 'Close navigation' }).click();
+
+  // Something else shared while she looks arrives in the list by itself.
+  const notes = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Loose notes', parentId: workspace.homeId })).body as { id: string };
+  const beaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
+  expect((await apiCall(page, 'POST', `/items/${notes.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'viewer' })).status).toBe(201);
+  await expect(shared.getByRole('link', { name: 'Loose notes' })).toBeVisible();
+
+  // She opens the folder, then the document in it, and writes.
+  await shared.getByRole('link', { name: 'Project X' }).click();
+  await expect(other).toHaveURL(new RegExp(`/f/${folder.id}$`));
+  await other.getByRole('link', { name: 'Plan' }).click();
+  const editor = other.getByLabel('Content of Plan');
+  await expect(other.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await editor.click();
+  await other.keyboard.type('Written by Bea');
+  await expect(other.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+
+  // Olive, on a phone in the dark too, sees Bea's words and, on the document, where Bea's access comes from.
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`/w/${workspace.slug}/d/${plan.id}`);
+  await expect(page.getByLabel('Content of Plan')).toContainText('Written by Bea');
+  await page.getByRole('button', { name: 'Document actions' }).click();
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  const docDialog = page.getByRole('dialog', { name: 'Share “Plan”' });
+  const entries = docDialog.getByRole('list', { name: 'Who has access' }).getByRole('listitem');
+  const inherited = entries.filter({ hasText: 'Bea Guest' });
+  await expect(inherited).toContainText('from folder Project X');
+  await expect(inherited).toContainText('Editor');
+  // Not changed here: on its folder.
+  await expect(docDialog.getByLabel('Role of Bea Guest')).toHaveCount(0);
+  await expect(docDialog.getByRole('button', { name: 'Remove access of Bea Guest' })).toHaveCount(0);
+  for (const control of [docDialog.getByRole('combobox', { name: 'Person' }), docDialog.getByRole('button', { name: 'Share', exact: true }), docDialog.getByRole('button', { name: 'Copy link' })]) await expect(control).toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await docDialog.getByRole('link', { name: 'Open folder Project X' }).click();
+  await expect(page).toHaveURL(new RegExp(`/f/${folder.id}$`));
+
+  // On the folder, Olive takes the access away again, after saying yes.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/w/${workspace.slug}/my`);
+  await page.getByRole('row', { name: /Project X/ }).getByRole('checkbox').check();
+  await page.getByLabel('Selection').getByRole('button', { name: 'Share', exact: true }).click();
+  const again = page.getByRole('dialog', { name: 'Share “Project X”' });
+  await again.getByRole('button', { name: 'Remove access of Bea Guest' }).click();
+  await page.getByRole('dialog', { name: 'Remove access?' }).getByRole('button', { name: 'Remove' }).click();
+  await expect(again.getByRole('list', { name: 'Who has access' }).getByText('Bea Guest')).toHaveCount(0);
+  await b.close();
+});
