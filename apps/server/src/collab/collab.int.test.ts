@@ -126,6 +126,14 @@ describe('the collaboration socket', () => {
     const elsewhere = connect(id, 'session', { cookie, origin: 'https://evil.example' });
     await until(() => elsewhere.outcome.failed !== undefined, 'the other site to be refused');
     expect(elsewhere.outcome.synced).toBe(false);
+    // A tab that names itself has its saves recorded as its own, so the live stream does not send them back to it.
+    const tab = connect(id, 'session:tab-0123456789', { cookie, origin: t.url });
+    await until(() => tab.outcome.synced, 'the tab to sync');
+    addParagraph(tab.document, 'From the tab');
+    tab.provider.destroy();
+    await expect
+      .poll(async () => (await t.ctx.db.selectFrom('activity_events').select('client_id').where('item_id', '=', id).where('action', '=', 'item.updated').execute()).map((r) => r.client_id), { timeout: 10_000 })
+      .toContain('tab-0123456789');
   });
 
   it('refuses a document the caller cannot see, a folder, an unknown name and a bad token', async () => {

@@ -116,7 +116,8 @@ export const grantsApi = {
     auth: 'read',
     public: true,
     responses: { 200: 'ZGrantList' },
-    errors: [],
+    // Anyone else who can see the item is told they may not see who has access.
+    errors: ['forbidden'],
   }),
   create: defineAddressedRoute({
     method: 'POST',

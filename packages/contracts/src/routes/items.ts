@@ -61,11 +61,11 @@ export const itemsApi = {
     method: 'POST',
     path: '/items/:id/restore',
     tag: 'items',
-    summary: 'Bring back from the trash; into My files when its folder is gone',
+    summary: 'Bring back from the trash (under a free name when its own is taken); to the top of its tree when its folder is gone',
     auth: 'write',
     public: true,
     responses: { 200: 'ZRestoreResult' },
-    errors: ['name_conflict'],
+    errors: [],
   }),
   purge: defineAddressedRoute({
     method: 'DELETE',

@@ -80,11 +80,14 @@ export function authenticator(ctx: AppContext) {
    * alone would let any site open a socket in the visitor's name).
    */
   async function socketActor(req: Caller, token: string): Promise<Actor> {
-    if (token && token !== SESSION_TOKEN) return fromToken(req, token, false);
+    // A browser sends `session`, or `session:<its tab's client id>` so that its own saves are not sent back to it.
+    const [kind, client] = token.split(':', 2);
+    if (token && kind !== SESSION_TOKEN) return fromToken(req, token, false);
     if (req.headers.origin !== publicOrigin) throw new AppError('forbidden', 'Connections from other sites are refused.');
     const cookie = fastifyCookie.parse(req.headers.cookie ?? '')[SESSION_COOKIE];
     if (!cookie) throw new AppError('unauthenticated');
-    return fromSession(req, cookie);
+    const actor = await fromSession(req, cookie);
+    return client && CLIENT_ID.test(client) ? { ...actor, clientId: client } : actor;
   }
 
   /** Who may call a route is its declaration's `auth` (a route without one is for signed-in callers). */
@@ -115,5 +118,5 @@ export function authenticator(ctx: AppContext) {
   return { authenticate, socketActor };
 }
 
-/** The token a browser sends on the collaboration socket: "use my session cookie". */
+/** The token a browser sends on the collaboration socket: "use my session cookie" (followed by `:` and its tab's client id). */
 export const SESSION_TOKEN = 'session';

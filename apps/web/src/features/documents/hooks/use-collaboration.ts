@@ -2,6 +2,7 @@ import { HocuspocusProvider } from '@hocuspocus/provider';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
+import { CLIENT_ID } from '../../../lib/api-client.ts';
 
 /** Reasons the server gives for closing a document whose access went (PRODUCT.md §8 codes). */
 const ACCESS_GONE = new Set(['not_found', 'unauthenticated', 'session_expired', 'forbidden']);
@@ -31,7 +32,7 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     const document = new Y.Doc();
     // One copy per person and document: someone else signing in on this browser starts from the server.
     const local = keepOffline ? new IndexeddbPersistence(`cabinet:${userId}:${documentId}`, document) : undefined;
-    const provider = new HocuspocusProvider({ url: `${window.location.origin.replace(/^http/, 'ws')}/collab`, name: documentId, document, token: 'session' });
+    const provider = new HocuspocusProvider({ url: `${window.location.origin.replace(/^http/, 'ws')}/collab`, name: documentId, document, token: `session:${CLIENT_ID}` });
     return { document, provider, local };
   }, [documentId, keepOffline, userId]);
   const [state, setState] = useState<SyncState>('connecting');
