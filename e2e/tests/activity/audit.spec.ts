@@ -1,7 +1,13 @@
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 /** Picks an option of a labelled select. */
 async function choose(page: Page, label: string, option: string) {
@@ -120,3 +126,29 @@ test("Home's quick actions: a new document opens the editor, Upload opens the fi
   await page.keyboard.press('Escape');
   await expect(page.getByRole('region', { name: 'Recent' }).getByRole('link', { name: 'notes.txt' })).toBeVisible();
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the audit log and an item's history have no serious accessibility violations (${scheme})`, async ({ browser }) => {
+    const context = await browser.newContext({ colorScheme: scheme });
+    const page = await context.newPage();
+    await signUp(page, newPerson('Axel Audit'));
+    const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
+    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Reports', parentId: workspace.homeId })).body as { id: string };
+    await apiCall(page, 'PATCH', `/items/${folder.id}`, { name: 'Reports 2027' });
+
+    await page.goto(`/w/${workspace.slug}/settings/audit`);
+    await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'renamed “Reports 2027” from “Reports”' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Filtering by the item's link finds its entries only.
+    await page.getByRole('textbox', { name: 'Item' }).fill(`${page.url().replace(/\/settings\/audit$/, '')}/f/${folder.id}`);
+    await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row')).toHaveCount(3);
+
+    await page.goto(`/w/${workspace.slug}/my`);
+    await page.getByRole('button', { name: 'Actions for Reports 2027' }).click();
+    await page.getByRole('menuitem', { name: 'Details' }).click();
+    await expect(page.getByRole('dialog').getByRole('list', { name: 'Activity' })).toContainText('You renamed it from “Reports”');
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
+}
