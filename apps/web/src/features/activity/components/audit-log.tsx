@@ -7,7 +7,7 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { describeUserAgent, formatDateTime } from '../../../lib/format.ts';
 import { useMembers } from '../../team/api/use-team.ts';
 import { activityCsvUrl, useWorkspaceActivity, type ActivityFilters } from '../api/use-activity.ts';
-import { ACTION_LABELS, actorName, describeAction } from './describe.ts';
+import { ACTION_LABELS, actorName, describeShown, foldSaves, type ShownEntry } from './describe.ts';
 
 const ACTION_OPTIONS = (Object.keys(ACTION_LABELS) as TActivityAction[]).map((value) => ({ value, label: ACTION_LABELS[value] }));
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
@@ -47,12 +47,12 @@ function Where({ e }: { e: TActivityEntry }) {
   );
 }
 
-const What = ({ e }: { e: TActivityEntry }) => (
+const What = ({ e }: { e: ShownEntry }) => (
   <Text size="sm" style={{ wordBreak: 'break-word' }}>
     <Text span size="xs" c="dimmed" display="block">
       {ACTION_LABELS[e.action]}
     </Text>
-    {describeAction(e, { onItem: false })}
+    {describeShown(e, { onItem: false })}
   </Text>
 );
 
@@ -81,7 +81,7 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
   const datesInvalid = !!after && !!before && after > before;
   const log = useWorkspaceActivity(workspace.id, datesInvalid ? {} : filters);
   const filtered = Object.keys(filters).length > 0;
-  const items = log.items ?? [];
+  const items = foldSaves(log.items ?? []);
   const clear = () => {
     setActorId(null);
     setAction(null);

@@ -97,3 +97,30 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return 'used an API token';
   }
 }
+
+/** An entry as a view lists it: `times` consecutive saves of a document by the same person shown as one. */
+export type ShownEntry = TActivityEntry & { times: number };
+
+/**
+ * Folds each run of consecutive document edits (`item.updated` without a file version) by the same
+ * actor on the same item into its newest entry, counting them: a document is stored every few
+ * seconds while people type, and one line "edited it (12 times)" says what a dozen would.
+ */
+export function foldSaves(entries: readonly TActivityEntry[]): ShownEntry[] {
+  const shown: ShownEntry[] = [];
+  for (const e of entries) {
+    const last = shown.at(-1);
+    const save = e.action === 'item.updated' && typeof e.data.version !== 'number';
+    if (save && last && last.action === 'item.updated' && typeof last.data.version !== 'number' && last.item?.id === e.item?.id && last.actor.id === e.actor.id && last.actor.kind === e.actor.kind) {
+      last.times += 1;
+      continue;
+    }
+    shown.push({ ...e, times: 1 });
+  }
+  return shown;
+}
+
+/** `describeAction`, with how many saves an entry stands for. */
+export function describeShown(e: ShownEntry, o: { onItem: boolean }): string {
+  return `${describeAction(e, o)}${e.times > 1 ? ` (${e.times} times)` : ''}`;
+}

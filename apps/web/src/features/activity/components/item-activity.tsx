@@ -2,13 +2,13 @@ import { Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useMe } from '../../auth/api/use-me.ts';
 import { formatDateTime, formatRelative } from '../../../lib/format.ts';
 import { useItemActivity } from '../api/use-activity.ts';
-import { actorName, describeAction } from './describe.ts';
+import { actorName, describeShown, foldSaves } from './describe.ts';
 
 /** An item's history in its details drawer: "Ada renamed it from X · 2 hours ago", newest first. */
 export function ItemActivity({ itemId }: { itemId: string }) {
   const me = useMe();
   const activity = useItemActivity(itemId);
-  const items = activity.items ?? [];
+  const items = foldSaves(activity.items ?? []);
   return (
     <section aria-labelledby="item-activity-heading">
       <Title order={3} fz="h5" id="item-activity-heading" mb="xs">
@@ -32,7 +32,7 @@ export function ItemActivity({ itemId }: { itemId: string }) {
                 <Text span fw={600}>
                   {actorName(e, me.data?.user.id)}
                 </Text>{' '}
-                {describeAction(e, { onItem: true })}
+                {describeShown(e, { onItem: true })}
                 <Text span c="dimmed">
                   {' · '}
                   <time dateTime={e.at} title={formatDateTime(e.at)}>
