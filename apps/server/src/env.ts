@@ -54,6 +54,7 @@ const ZSettings = z
     UPLOAD_EXPIRY_HOURS: int(1, 24 * 365).default(24),
     MAX_OPEN_UPLOADS: int(1, 1_000_000).default(500),
     TRASH_RETENTION_DAYS: int(1, 36500).default(30),
+    ACTIVITY_RETENTION_DAYS: int(0, 36500).default(365),
     DOCUMENT_REVISION_MINUTES: int(1, 24 * 60).default(10),
     COLLAB_SOCKETS_PER_ADDRESS: int(1).default(200),
     WORKER_THREADS: int(1, 64).default(2),

@@ -2,6 +2,7 @@ import type { AppContext } from './context.ts';
 import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
 import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, recomputeAllUsage } from './modules/files/index.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
+import { pruneActivity } from './modules/activity/index.ts';
 
 const MINUTE = 60_000;
 
@@ -12,6 +13,8 @@ export function jobDefinitions(ctx: AppContext): Record<string, JobDefinition> {
     'upload.discard': { run: (p) => discardUploadBytes(ctx.storage, p) },
     'uploads.expire': { everyMs: 15 * MINUTE, run: async () => void (await expireStaleUploads(ctx.db)) },
     'trash.purge': { everyMs: 60 * MINUTE, run: async () => void (await purgeExpiredTrash(ctx.db, ctx.env.TRASH_RETENTION_DAYS)) },
+    // The activity record is kept ACTIVITY_RETENTION_DAYS (0: for ever); older entries go in batches.
+    'activity.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneActivity(ctx.db, ctx.env.ACTIVITY_RETENTION_DAYS)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
     // An ended upload's row is only needed to answer a retried completion; a week is plenty.
     'uploads.forget': { everyMs: 24 * 60 * MINUTE, run: async () => void (await deleteEndedUploads(ctx.db, new Date(Date.now() - 7 * 24 * 60 * MINUTE))) },

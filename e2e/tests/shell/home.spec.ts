@@ -12,8 +12,8 @@ for (const scheme of ['light', 'dark'] as const) {
     const home = page.url();
     await expect(page.getByText(/coming soon/i)).toHaveCount(0);
 
-    // Write a document: it is made in My files and opens.
-    await page.getByRole('button', { name: /Write a document/ }).click();
+    // New document: it is made in My files and opens.
+    await page.getByRole('button', { name: /New document/ }).click();
     await page.getByLabel('Document name').fill('Agenda');
     await page.getByRole('button', { name: 'Create' }).click();
     await expect(page.getByLabel('Content of Agenda')).toBeVisible();

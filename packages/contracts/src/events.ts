@@ -28,6 +28,13 @@ export const ZActivityAction = z.enum([
   'invitation.created',
   'invitation.revoked',
   'invitation.accepted',
+  // Someone's account, recorded in each workspace they belong to (no item; not sent live).
+  'session.started',
+  'session.ended',
+  'token.created',
+  'token.revoked',
+  // A script used an API token (at most once an hour per token).
+  'token.used',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;
 

@@ -12,6 +12,7 @@ export * from './workspaces.ts';
 export * from './items.ts';
 export * from './uploads.ts';
 export * from './events.ts';
+export * from './activity.ts';
 export * from './documents.ts';
 export * from './comments.ts';
 export * from './grants.ts';

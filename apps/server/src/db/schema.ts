@@ -42,6 +42,8 @@ export interface ApiTokensTable {
   scopes: string[];
   expires_at: Timestamp;
   last_used_at: NullableTimestamp;
+  /** When its use was last written to the activity record (at most once an hour). */
+  use_recorded_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
   created_at: Timestamp;
 }

@@ -36,6 +36,17 @@ function cache() {
 }
 
 describe('applyChange', () => {
+  it('marks the item’s history and the audit log stale on every change, comments included', () => {
+    for (const type of ['comment.added', 'item.renamed'] as const) {
+      const client = new QueryClient();
+      client.setQueryData(queryKeys.itemActivity('x'), { cached: true });
+      client.setQueryData(queryKeys.workspaceActivity(ws, {}), { cached: true });
+      applyChange(client, ws, { type, itemId: 'x', parentIds: [] });
+      const stale = client.getQueryCache().getAll().filter((q) => q.state.isInvalidated).map((q) => q.queryKey.slice(0, 3).join('/'));
+      expect(stale.sort()).toEqual(['activity/item/x', `activity/workspace/${ws}`]);
+    }
+  });
+
   it('sets the answer of this tab’s own write and fetches only the listings it touched', () => {
     const { client, stale } = cache();
     const moved = item('x', 'b', 'Moved');

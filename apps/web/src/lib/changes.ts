@@ -21,6 +21,8 @@ export interface Change {
  */
 export function applyChange(client: QueryClient, ws: string, change: Change): void {
   const stale = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
+  // Every change is one more entry in the activity record.
+  stale(queryKeys.allActivity);
   if (change.type.startsWith('comment.')) return stale(queryKeys.comments(change.itemId));
   for (const parentId of new Set(change.parentIds)) if (parentId) stale(queryKeys.children(ws, parentId));
   // An answer replaces the entry a page already shows; a page opening a new item fetches it as any page does.
@@ -69,7 +71,7 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
 
 /** Changes may have been missed (a reconnect the server could not replay): everything of the workspace is looked at again. */
 export function applyReset(client: QueryClient, ws: string): void {
-  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions]) {
+  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions, queryKeys.allActivity]) {
     void client.invalidateQueries({ queryKey });
   }
 }

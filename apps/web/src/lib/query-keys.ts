@@ -38,4 +38,10 @@ export const queryKeys = {
   invitations: (ws: string) => ['invitations', ws] as const,
   invitation: (token: string) => ['invitation', token] as const,
   revision: (documentId: string, revisionId: string) => ['revisions', documentId, revisionId] as const,
+  /** What happened to one item (its details drawer). */
+  itemActivity: (id: string) => ['activity', 'item', id] as const,
+  /** A workspace's audit log, by its filters. */
+  workspaceActivity: (ws: string, filters: object) => ['activity', 'workspace', ws, filters] as const,
+  /** Every view of the activity record (prefix). */
+  allActivity: ['activity'] as const,
 };

@@ -103,7 +103,7 @@ export async function authApiRoutes(app: FastifyInstance, ctx: AppContext) {
     let redirectUrl = '/signin';
     if (actor.sessionId) {
       const session = await findSessionById(ctx.db, actor.sessionId);
-      await endSession(ctx, actor.user.id, actor.sessionId);
+      await endSession(ctx, actor, actor.sessionId);
       clearSessionCookies(ctx, reply);
       const idToken = session?.id_token_sealed ? decrypt(deriveKey(ctx.env.SESSION_SECRET, 'provider-tokens'), session.id_token_sealed) : undefined;
       try {

@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { csrfTokenFor, findSessionWithUser, idleCutoff, SESSION_COOKIE, touchSession } from '../sessions/index.ts';
-import { findApiTokenWithUser, touchApiToken } from '../tokens/index.ts';
+import { findApiTokenWithUser, noteTokenUse } from '../tokens/index.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -49,8 +49,10 @@ export function authenticator(ctx: AppContext) {
     if (user.status !== 'active') throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
     const scopes = row.scopes as TTokenScope[];
     if (write && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
-    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await touchApiToken(ctx.db, row.id);
-    return { user, via: 'token', sessionId: null, tokenId: row.id, scopes, ...whereFrom(req) };
+    const actor: Actor = { user, via: 'token', sessionId: null, tokenId: row.id, scopes, ...whereFrom(req) };
+    // Its use is recorded when "last used" is touched, at most once an hour (noteTokenUse).
+    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await noteTokenUse(ctx.db, actor, user.id, row.id);
+    return actor;
   }
 
   async function fromSession(req: Caller, token: string): Promise<Actor> {

@@ -52,5 +52,5 @@ export async function userForIdentity(ctx: AppContext, identity: ProviderIdentit
 /** Ends every session of the user behind a provider identity (after its password was reset). */
 export async function endSessionsOfIdentity(ctx: AppContext, issuer: string, subject: string): Promise<void> {
   const user = await findUserByIdentity(ctx.db, issuer, subject);
-  if (user) await endOtherSessions(ctx, user.id, null);
+  if (user) await endOtherSessions(ctx, user.id, null, null);
 }

@@ -59,6 +59,29 @@ export async function record(db: Db, actor: Actor | null, activity: Activity): P
     .execute();
 }
 
+/** Who changed an account, from where (at sign-in there is no `Actor` yet). */
+export type AccountActor = Pick<Actor, 'via' | 'tokenId' | 'userAgent' | 'clientId'> & { ip: string | null };
+
+/** A change to someone's account: a sign-in, a sign-out, an API token made, revoked or used. */
+export interface AccountActivity {
+  /** Whose account (the actor's, unless Cabinet itself acts). */
+  userId: string;
+  action: Extract<TActivityAction, `session.${string}` | `token.${string}`>;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * `record` for a change to someone's account, which belongs to no workspace: one row in each
+ * workspace they are in, so its owner and admins see it in their audit log. One statement.
+ */
+export async function recordAccount(db: Db, actor: AccountActor | null, activity: AccountActivity): Promise<void> {
+  const kind = actor ? (actor.via === 'token' ? 'token' : 'user') : 'system';
+  const data = JSON.stringify({ ...activity.data, parentIds: [] });
+  await sql`INSERT INTO activity_events (workspace_id, actor_kind, actor_user_id, actor_token_id, ip, user_agent, client_id, action, item_id, data)
+    SELECT m.workspace_id, ${kind}, ${activity.userId}, ${actor?.tokenId ?? null}, ${actor?.ip ?? null}, ${actor?.userAgent ?? null}, ${actor?.clientId ?? null}, ${activity.action}, NULL, ${data}::jsonb
+      FROM memberships m WHERE m.user_id = ${activity.userId}`.execute(db);
+}
+
 /**
  * `record` of `item.created` for every row of `table` (columns `id`, `workspace_id`,
  * `parent_id`, `name`, `kind`), as a statement to run inside the statement that inserts them.

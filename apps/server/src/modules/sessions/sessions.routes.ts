@@ -12,11 +12,11 @@ export async function sessionsRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   route(app, sessionsApi.end, async (req, reply) => {
     const actor = requireActor(req);
-    await endSession(ctx, actor.user.id, req.params.id);
+    await endSession(ctx, actor, req.params.id);
     if (req.params.id === actor.sessionId) clearSessionCookies(ctx, reply);
   });
   route(app, sessionsApi.endOthers, async (req) => {
     const actor = requireActor(req);
-    return { revoked: await endOtherSessions(ctx, actor.user.id, actor.sessionId) };
+    return { revoked: await endOtherSessions(ctx, actor.user.id, actor.sessionId, actor) };
   });
 }

@@ -4,6 +4,9 @@ import type { AppContext } from '../../context.ts';
 import type { SessionRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { deriveKey, encrypt, hmac, randomToken, sha256 } from '../../lib/crypto.ts';
+import { inTransaction } from '../../db/client.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { recordAccount, type AccountActor } from '../events/index.ts';
 import { insertSession, listActiveSessions, revokeOtherSessions, revokeSession } from './sessions.repo.ts';
 
 export const SESSION_COOKIE = 'cabinet_session';
@@ -24,14 +27,18 @@ export async function startSession(
   const token = randomToken();
   const key = deriveKey(ctx.env.SESSION_SECRET, 'provider-tokens');
   const expiresAt = new Date(Date.now() + ctx.env.SESSION_ABSOLUTE_DAYS * DAY);
-  const session = await insertSession(ctx.db, {
-    tokenHash: sha256(token),
-    userId: s.userId,
-    userAgent: s.userAgent?.slice(0, 500) ?? null,
-    ip: s.ip,
-    expiresAt,
-    idTokenSealed: s.idToken ? encrypt(key, s.idToken) : null,
-    refreshTokenSealed: s.refreshToken ? encrypt(key, s.refreshToken) : null,
+  const session = await inTransaction(ctx.db, async (tx) => {
+    const row = await insertSession(tx, {
+      tokenHash: sha256(token),
+      userId: s.userId,
+      userAgent: s.userAgent?.slice(0, 500) ?? null,
+      ip: s.ip,
+      expiresAt,
+      idTokenSealed: s.idToken ? encrypt(key, s.idToken) : null,
+      refreshTokenSealed: s.refreshToken ? encrypt(key, s.refreshToken) : null,
+    });
+    await recordAccount(tx, { via: 'session', tokenId: null, ip: s.ip, userAgent: row.user_agent, clientId: null }, { userId: s.userId, action: 'session.started', data: { sessionId: row.id } });
+    return row;
   });
   const base = { path: '/', sameSite: 'lax' as const, secure: ctx.env.secureCookies, expires: expiresAt };
   reply.setCookie(SESSION_COOKIE, token, { ...base, httpOnly: true });
@@ -62,10 +69,22 @@ export async function listSessions(ctx: AppContext, userId: string, currentId: s
   return (await listActiveSessions(ctx.db, userId, idleCutoff(ctx))).map((r) => presentSession(r, ctx, currentId));
 }
 
-export async function endSession(ctx: AppContext, userId: string, sessionId: string): Promise<void> {
-  if (!(await revokeSession(ctx.db, userId, sessionId))) throw new AppError('not_found', 'No such session.');
+/** Ends one of the actor's sessions (signing out, or ending a session elsewhere), recorded as `session.ended`. */
+export async function endSession(ctx: AppContext, actor: Actor, sessionId: string): Promise<void> {
+  await inTransaction(ctx.db, async (tx) => {
+    if (!(await revokeSession(tx, actor.user.id, sessionId))) throw new AppError('not_found', 'No such session.');
+    await recordAccount(tx, actor, { userId: actor.user.id, action: 'session.ended', data: { sessionId, current: sessionId === actor.sessionId } });
+  });
 }
 
-export function endOtherSessions(ctx: AppContext, userId: string, currentId: string | null): Promise<number> {
-  return revokeOtherSessions(ctx.db, userId, currentId);
+/**
+ * Ends every session of a user but `keepId` (the caller's own); recorded as one `session.ended`
+ * naming how many, when there were any. `by`: who did it (null: Cabinet, after a password reset).
+ */
+export function endOtherSessions(ctx: AppContext, userId: string, keepId: string | null, by: AccountActor | null): Promise<number> {
+  return inTransaction(ctx.db, async (tx) => {
+    const ended = await revokeOtherSessions(tx, userId, keepId);
+    if (ended > 0) await recordAccount(tx, by, { userId, action: 'session.ended', data: { others: ended } });
+    return ended;
+  });
 }

@@ -1,4 +1,4 @@
 /** API tokens for scripts and other programs. */
 export { tokensRoutes } from './tokens.routes.ts';
-export { createApiToken } from './tokens.service.ts';
-export { findApiTokenWithUser, touchApiToken } from './tokens.repo.ts';
+export { createApiToken, noteTokenUse, TOKEN_USE_RECORDED_EVERY_MS } from './tokens.service.ts';
+export { findApiTokenWithUser } from './tokens.repo.ts';

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { uuidv7 } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
 import type { ApiTokenRow, Database, UserRow } from '../../db/schema.ts';
@@ -37,8 +38,22 @@ export function revokeApiToken(db: Q, userId: string, id: string): Promise<ApiTo
     .executeTakeFirst();
 }
 
-export async function touchApiToken(db: Q, id: string): Promise<void> {
-  await db.updateTable('api_tokens').set({ last_used_at: new Date() }).where('id', '=', id).execute();
+/**
+ * Notes that a token was used; true when its use is to be recorded: the first use, or the first
+ * after `recordEveryMs` since it last was (decided by this one statement, so two calls at once
+ * cannot both record).
+ */
+export async function touchApiToken(db: Q, id: string, recordEveryMs: number): Promise<boolean> {
+  const row = await db
+    .updateTable('api_tokens')
+    .set({
+      last_used_at: sql`now()`,
+      use_recorded_at: sql`CASE WHEN use_recorded_at IS NULL OR use_recorded_at <= now() - make_interval(secs => ${recordEveryMs / 1000}) THEN now() ELSE use_recorded_at END`,
+    })
+    .where('id', '=', id)
+    .returning(sql<boolean>`use_recorded_at = now()`.as('record'))
+    .executeTakeFirst();
+  return row?.record === true;
 }
 
 /** A token and the user it acts for, in one query (every scripted request starts here). */
@@ -47,13 +62,13 @@ export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ 
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .selectAll('u')
-    .select(['t.id as t_id', 't.name as t_name', 't.token_hash as t_token_hash', 't.scopes as t_scopes', 't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.revoked_at as t_revoked_at', 't.created_at as t_created_at'])
+    .select(['t.id as t_id', 't.name as t_name', 't.token_hash as t_token_hash', 't.scopes as t_scopes', 't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.use_recorded_at as t_use_recorded_at', 't.revoked_at as t_revoked_at', 't.created_at as t_created_at'])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { t_id, t_name, t_token_hash, t_scopes, t_expires_at, t_last_used_at, t_revoked_at, t_created_at, ...user } = row;
+  const { t_id, t_name, t_token_hash, t_scopes, t_expires_at, t_last_used_at, t_use_recorded_at, t_revoked_at, t_created_at, ...user } = row;
   return {
-    token: { id: t_id, user_id: user.id, name: t_name, token_hash: t_token_hash, scopes: t_scopes, expires_at: t_expires_at, last_used_at: t_last_used_at, revoked_at: t_revoked_at, created_at: t_created_at },
+    token: { id: t_id, user_id: user.id, name: t_name, token_hash: t_token_hash, scopes: t_scopes, expires_at: t_expires_at, last_used_at: t_last_used_at, use_recorded_at: t_use_recorded_at, revoked_at: t_revoked_at, created_at: t_created_at },
     user,
   };
 }

@@ -7,8 +7,9 @@ import { createApiToken, deleteApiToken, listApiTokens } from './tokens.service.
 
 export async function tokensRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, tokensApi.list, async (req) => ({ items: await listApiTokens(ctx.db, requireActor(req).user.id), nextCursor: null }));
-  route(app, tokensApi.create, async (req) => createApiToken(ctx.db, requireActor(req).user.id, req.body));
+  route(app, tokensApi.create, async (req) => createApiToken(ctx.db, requireActor(req).user.id, req.body, requireActor(req)));
   route(app, tokensApi.revoke, async (req) => {
-    await deleteApiToken(ctx.db, requireActor(req).user.id, req.params.id);
+    const actor = requireActor(req);
+    await deleteApiToken(ctx.db, actor.user.id, req.params.id, actor);
   });
 }

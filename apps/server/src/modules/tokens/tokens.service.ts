@@ -1,9 +1,10 @@
 import { ZCreateApiTokenRequest, type TApiToken, type TCreateApiTokenRequest, type TCreatedApiToken } from '@cabinet/contracts';
-import type { Db } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import { recordAccount, type AccountActor } from '../events/index.ts';
 import type { ApiTokenRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { insertApiToken, listLiveApiTokens, revokeApiToken } from './tokens.repo.ts';
+import { insertApiToken, listLiveApiTokens, revokeApiToken, touchApiToken } from './tokens.repo.ts';
 
 export function presentApiToken(row: ApiTokenRow): TApiToken {
   return {
@@ -16,16 +17,20 @@ export function presentApiToken(row: ApiTokenRow): TApiToken {
   };
 }
 
-/** A new API token; the secret is returned once and only its hash is kept. */
-export async function createApiToken(db: Db, userId: string, input: TCreateApiTokenRequest): Promise<TCreatedApiToken> {
+/** A new API token; the secret is returned once and only its hash is kept. `by`: who made it (null: Cabinet's command line). */
+export async function createApiToken(db: Db, userId: string, input: TCreateApiTokenRequest, by: AccountActor | null = null): Promise<TCreatedApiToken> {
   const request = ZCreateApiTokenRequest.parse(input);
   const token = `cab_${randomToken(32)}`;
-  const row = await insertApiToken(db, {
-    userId,
-    name: request.name,
-    tokenHash: sha256(token),
-    scopes: [...new Set(request.scopes)],
-    expiresAt: new Date(Date.now() + request.expiresInDays * 24 * 3600 * 1000),
+  const row = await inTransaction(db, async (tx) => {
+    const created = await insertApiToken(tx, {
+      userId,
+      name: request.name,
+      tokenHash: sha256(token),
+      scopes: [...new Set(request.scopes)],
+      expiresAt: new Date(Date.now() + request.expiresInDays * 24 * 3600 * 1000),
+    });
+    await recordAccount(tx, by, { userId, action: 'token.created', data: { tokenId: created.id, tokenName: created.name, scopes: created.scopes } });
+    return created;
   });
   return { ...presentApiToken(row), token };
 }
@@ -34,6 +39,23 @@ export async function listApiTokens(db: Db, userId: string): Promise<TApiToken[]
   return (await listLiveApiTokens(db, userId)).map(presentApiToken);
 }
 
-export async function deleteApiToken(db: Db, userId: string, id: string): Promise<void> {
-  if (!(await revokeApiToken(db, userId, id))) throw new AppError('not_found', 'No such API token.');
+export async function deleteApiToken(db: Db, userId: string, id: string, by: AccountActor | null = null): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const revoked = await revokeApiToken(tx, userId, id);
+    if (!revoked) throw new AppError('not_found', 'No such API token.');
+    await recordAccount(tx, by, { userId, action: 'token.revoked', data: { tokenId: revoked.id, tokenName: revoked.name } });
+  });
+}
+
+/** How often a token's use is written to the activity record, at most. */
+export const TOKEN_USE_RECORDED_EVERY_MS = 60 * 60_000;
+
+/**
+ * Notes that a token was used (its "last used"), and once an hour records it as `token.used`, in
+ * one transaction: an update and, at most hourly, one insert.
+ */
+export async function noteTokenUse(db: Db, actor: AccountActor, userId: string, tokenId: string): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    if (await touchApiToken(tx, tokenId, TOKEN_USE_RECORDED_EVERY_MS)) await recordAccount(tx, actor, { userId, action: 'token.used', data: { tokenId } });
+  });
 }

@@ -1,10 +1,11 @@
 import { Anchor, Box, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
-import { IconClock, IconFilePlus, IconStar, IconUpload } from '@tabler/icons-react';
+import { IconClock, IconFilePlus, IconStar, IconUpload, IconUserPlus, IconUserShare } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useOutletContext } from 'react-router';
 import { useMe } from '../../features/auth/api/use-me.ts';
 import { useRecent, useStarred } from '../../features/items/api/use-items.ts';
+import { useSharedWithMe } from '../../features/sharing/api/use-sharing.ts';
 import { ItemName } from '../../features/items/components/item-name.tsx';
 import { useItemLinks } from '../../features/items/hooks/use-item-links.ts';
 import { useUploaderPromise } from '../../features/uploads/hooks/use-uploader.ts';
@@ -12,6 +13,7 @@ import { filesFromInput } from '../../features/uploads/uploader/collect-files.ts
 
 // Fetched when the person first asks for it: the name dialog brings the form and its validation.
 const NewDocumentDialog = lazy(() => import('../../features/items/components/new-document-dialog.tsx').then((m) => ({ default: m.NewDocumentDialog })));
+const InviteDialog = lazy(() => import('../../features/team/components/invite-dialog.tsx').then((m) => ({ default: m.InviteDialog })));
 
 /** How many items Home shows of Recent and Starred; their pages have the rest. */
 const SHOWN = 5;
@@ -44,7 +46,7 @@ function QuickAction({ icon: Icon, title, text, onClick }: { icon: typeof IconUp
 }
 
 /** The first few items of Recent or Starred, from the same query as their page, and a way there. */
-function Shortlist({ id, title, to, workspace, query, empty, icon: Icon }: { id: string; title: string; to: string; workspace: TWorkspace; query: { data: TItem[] | undefined; isPending: boolean }; empty: string; icon: typeof IconClock }) {
+function Shortlist({ id, title, linkLabel, to, workspace, query, empty, icon: Icon }: { id: string; title: string; linkLabel?: string; to: string; workspace: TWorkspace; query: { data: TItem[] | undefined; isPending: boolean }; empty: string; icon: typeof IconClock }) {
   const linkTo = useItemLinks(workspace);
   const items = query.data ?? [];
   return (
@@ -55,7 +57,7 @@ function Shortlist({ id, title, to, workspace, query, empty, icon: Icon }: { id:
         </Title>
         {items.length > 0 && (
           <Anchor component={Link} to={to} size="sm">
-            All {title.toLowerCase()}
+            {linkLabel ?? `All ${title.toLowerCase()}`}
           </Anchor>
         )}
       </Group>
@@ -88,6 +90,9 @@ export function HomePage() {
   const me = useMe();
   const recent = useRecent(workspace.id);
   const starred = useStarred(workspace.id);
+  const shared = useSharedWithMe(workspace.id);
+  const [inviting, setInviting] = useState(false);
+  const manages = workspace.role === 'owner' || workspace.role === 'admin';
   const uploader = useUploaderPromise();
   const navigate = useNavigate();
   const fileInput = useRef<HTMLInputElement>(null);
@@ -116,7 +121,8 @@ export function HomePage() {
         </Title>
         <Columns min="16rem">
           <QuickAction icon={IconUpload} title="Upload files" text="Into My files: any size, straight to storage, resumable after a dropped connection." onClick={() => fileInput.current?.click()} />
-          <QuickAction icon={IconFilePlus} title="Write a document" text="A new document in My files, to edit together in real time, with comments and history." onClick={() => setWriting(true)} />
+          <QuickAction icon={IconFilePlus} title="New document" text="A new document in My files, to edit together in real time, with comments and history." onClick={() => setWriting(true)} />
+          {manages && <QuickAction icon={IconUserPlus} title="Invite people" text="Ask colleagues to join by email, or make an invite link to send yourself." onClick={() => setInviting(true)} />}
         </Columns>
         <input
           ref={fileInput}
@@ -139,11 +145,26 @@ export function HomePage() {
             <NewDocumentDialog workspace={workspace} parentId={workspace.homeId} onClose={() => setWriting(false)} />
           </Suspense>
         )}
+        {inviting && (
+          <Suspense fallback={null}>
+            <InviteDialog workspace={workspace} onClose={() => setInviting(false)} />
+          </Suspense>
+        )}
       </section>
       )}
       <Columns min="22rem">
         <Shortlist id="recent-heading" title="Recent" to={`${base}/recent`} workspace={workspace} query={recent} icon={IconClock} empty="Files you upload or open will be listed here." />
         <Shortlist id="starred-heading" title="Starred" to={`${base}/starred`} workspace={workspace} query={starred} icon={IconStar} empty="Star what you use often and it will wait for you here." />
+        <Shortlist
+          id="shared-heading"
+          title="Recently shared with me"
+          linkLabel="All shared with me"
+          to={`${base}/shared`}
+          workspace={workspace}
+          query={{ data: shared.items?.map((s) => s.item), isPending: shared.isPending }}
+          icon={IconUserShare}
+          empty="When someone shares a file, folder or document with you, it appears here."
+        />
       </Columns>
     </Stack>
   );

@@ -9,6 +9,7 @@ import { folderTitle } from '../hooks/use-item-links.ts';
 import { itemSize } from './item-name.tsx';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
+import { ItemActivity } from '../../activity/components/item-activity.tsx';
 
 /** An item's facts: type, size, owner, modified, where it is; and, for whoever may share it, a way to. */
 export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
@@ -43,6 +44,7 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
             Share…
           </Button>
         )}
+        <ItemActivity itemId={item.id} />
       </Stack>
       {sharing && <ShareDialog item={item} workspace={workspace} onClose={() => setSharing(false)} />}
     </Drawer>

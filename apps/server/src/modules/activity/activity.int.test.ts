@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { given, type Person } from '../../testing/given.ts';
+import { signUp } from '../../testing/browser.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { csvCell, pruneActivity } from './activity.service.ts';
+
+const DAY = 24 * 60 * 60_000;
+
+/** The audit log, an item's history, their CSV export, what is recorded of accounts and tokens, and pruning by age. */
+describe('activity', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const accountRows = (userId: string, action: string) =>
+    t.ctx.db.selectFrom('activity_events').selectAll().where('actor_user_id', '=', userId).where('action', '=', action).orderBy('id').execute();
+
+  /** A workspace of Ada's with an admin, a member, a guest (shared one folder) and an outsider. */
+  async function team() {
+    const g = given(t.ctx, t.url);
+    const ada = await g.person('Ada');
+    const [admin, member, guest, outsider] = [await g.person('Alan'), await g.person('Mia'), await g.person('Gus'), await g.person('Olga')];
+    const ws = ada.workspace.id;
+    await g.membership(admin, ws, 'admin');
+    await g.membership(member, ws, 'member');
+    await g.membership(guest, ws, 'guest');
+    const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
+    await g.grant(folder.id, { user: guest }, 'viewer');
+    return { g, ada, admin, member, guest, outsider, ws, folder };
+  }
+
+  it('answers the audit log to the owner and admins only, newest first, with who, what, where and the item', async () => {
+    const { ada, admin, member, guest, outsider, ws, folder } = await team();
+    const headers = { 'user-agent': 'Audit tests/2.0' };
+    await ada.call('PATCH', `/items/${folder.id}`, { name: 'Plans 2027' }, headers);
+
+    const log = await ada.call('GET', `/workspaces/${ws}/activity`);
+    expect(log.status).toBe(200);
+    const [renamed] = log.body.items;
+    expect(renamed).toMatchObject({
+      action: 'item.renamed',
+      actor: { kind: 'token', id: ada.id, name: 'Ada' },
+      item: { id: folder.id, name: 'Plans 2027', kind: 'folder' },
+      userAgent: 'Audit tests/2.0',
+      data: { name: 'Plans 2027', previousName: 'Plans' },
+    });
+    expect(renamed.ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(renamed.actor.email).toContain('@example.com');
+    expect(renamed.data.parentIds).toBeUndefined();
+    const ids = (log.body.items as { id: string }[]).map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+
+    expect((await admin.call('GET', `/workspaces/${ws}/activity`)).status).toBe(200);
+    expect((await member.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('forbidden');
+    expect((await guest.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('not_found');
+    expect((await outsider.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('not_found');
+  });
+
+  it('filters by person, action, item and dates, and pages by cursor', async () => {
+    const { g, ada, admin, ws, folder } = await team();
+    const other = await g.folder(ada, ada.workspace.rootId, 'Other');
+    await admin.call('PATCH', `/items/${folder.id}`, { name: 'By the admin' });
+    await ada.call('PATCH', `/items/${other.id}`, { name: 'By Ada' });
+    await ada.call('POST', `/items/${other.id}/trash`);
+
+    const q = async (query: string) => (await ada.call('GET', `/workspaces/${ws}/activity?${query}`)).body;
+    const renames = await q('action=item.renamed');
+    expect(renames.items.map((e: { data: { name: string } }) => e.data.name)).toEqual(['By Ada', 'By the admin']);
+    const byAdmin = await q(`actorId=${admin.id}`);
+    expect(byAdmin.items.every((e: { actor: { id: string } }) => e.actor.id === admin.id)).toBe(true);
+    expect(byAdmin.items.map((e: { action: string }) => e.action)).toContain('item.renamed');
+    const aboutOther = await q(`itemId=${other.id}`);
+    expect(aboutOther.items.map((e: { action: string }) => e.action)).toEqual(['item.trashed', 'item.renamed', 'item.created']);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await q(`itemId=${other.id}&after=${today}&before=${today}`)).items).toHaveLength(3);
+    expect((await q(`itemId=${other.id}&before=2000-01-01`)).items).toHaveLength(0);
+    expect((await q(`itemId=${other.id}&after=${new Date(Date.now() + DAY).toISOString()}`)).items).toHaveLength(0);
+    expect((await ada.call('GET', `/workspaces/${ws}/activity?action=item.exploded`)).body.error.code).toBe('invalid_input');
+
+    // Pages of two, newest first, with no entry twice and none left out.
+    const all = (await q(`itemId=${other.id}`)).items.map((e: { id: string }) => e.id);
+    const first = await q(`itemId=${other.id}&limit=2`);
+    expect(first.items.map((e: { id: string }) => e.id)).toEqual(all.slice(0, 2));
+    expect(first.nextCursor).toBeTruthy();
+    const second = await q(`itemId=${other.id}&limit=2&cursor=${first.nextCursor}`);
+    expect(second.items.map((e: { id: string }) => e.id)).toEqual(all.slice(2));
+    expect(second.nextCursor).toBeNull();
+    expect((await ada.call('GET', `/workspaces/${ws}/activity?cursor=nonsense!`)).body.error.code).toBe('invalid_input');
+
+    // An item deleted forever keeps its name in the log, from the record.
+    expect((await ada.call('DELETE', `/items/${other.id}`)).status).toBe(204);
+    const gone = await q(`itemId=${other.id}`);
+    expect(gone.items[0]).toMatchObject({ action: 'item.deleted', item: { id: other.id, name: 'By Ada', kind: 'folder' } });
+  });
+
+  it("answers an item's history to whoever may see it, with addresses only for the owner and admins", async () => {
+    const { ada, guest, outsider, member, folder } = await team();
+    await ada.call('PATCH', `/items/${folder.id}`, { name: 'Plans v2' });
+    const seen = await guest.call('GET', `/items/${folder.id}/activity`);
+    expect(seen.status).toBe(200);
+    expect(seen.body.items.map((e: { action: string }) => e.action)).toEqual(['item.renamed', 'item.created']);
+    expect(seen.body.items.every((e: { ip: string | null; userAgent: string | null }) => e.ip === null && e.userAgent === null)).toBe(true);
+    expect((await member.call('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toBeNull();
+    expect((await ada.call('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toMatch(/127\.0\.0\.1|::1/);
+    expect((await outsider.call('GET', `/items/${folder.id}/activity`)).body.error.code).toBe('not_found');
+    // Only events about that item.
+    const other = await given(t.ctx, t.url).folder(ada, ada.workspace.rootId, 'Unrelated');
+    expect((await ada.call('GET', `/items/${folder.id}/activity`)).body.items.some((e: { item: { id: string } }) => e.item.id === other.id)).toBe(false);
+  });
+
+  it('exports the filtered log as CSV, with cells a spreadsheet would run as formulas made harmless', async () => {
+    const { ada, member, ws } = await team();
+    const risky = await given(t.ctx, t.url).folder(ada, ada.workspace.rootId, '=HYPERLINK("evil","x")');
+    await ada.call('PATCH', `/items/${risky.id}`, { name: '@SUM(1+1)' });
+
+    const res = await fetch(`${t.url}/api/v1/workspaces/${ws}/activity?format=csv&itemId=${risky.id}`, { headers: { authorization: `Bearer ${ada.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".+-activity-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('"Time","Actor","Actor email","Actor kind","Action","Item id","Item","IP address","User agent","Details"');
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain('"item.renamed"');
+    expect(lines[1]).toContain(`"${risky.id}","'@SUM(1+1)"`);
+    expect(lines.join('\n')).not.toMatch(/(^|,)"[=+\-@]/m);
+
+    const refused = await fetch(`${t.url}/api/v1/workspaces/${ws}/activity?format=csv`, { headers: { authorization: `Bearer ${member.token}` } });
+    expect(refused.status).toBe(403);
+    expect(csvCell('-2+3')).toBe(`"'-2+3"`);
+    expect(csvCell('+1')).toBe(`"'+1"`);
+    expect(csvCell('a "quoted", word')).toBe('"a ""quoted"", word"');
+    expect(csvCell(null)).toBe('""');
+  });
+
+  it('records sign-ins, sign-outs and API tokens made and revoked in each workspace of the person', async () => {
+    const { browser } = await signUp(t.url, { name: 'Signe' });
+    const me = (await browser.api('GET', '/api/v1/me')).body;
+    const userId = me.user.id as string;
+    const started = await accountRows(userId, 'session.started');
+    expect(started).toHaveLength(1);
+    expect(started[0]).toMatchObject({ actor_kind: 'user', item_id: null });
+    expect(started[0]!.ip).toMatch(/127\.0\.0\.1|::1/);
+
+    const created = await browser.api('POST', '/api/v1/tokens', { name: 'Backup script', scopes: ['read'] });
+    expect(created.status).toBe(201);
+    expect((await browser.api('DELETE', `/api/v1/tokens/${created.body.id}`)).status).toBe(204);
+    expect((await accountRows(userId, 'token.created'))[0]!.data).toMatchObject({ tokenId: created.body.id, tokenName: 'Backup script' });
+    expect((await accountRows(userId, 'token.revoked'))[0]!.data).toMatchObject({ tokenId: created.body.id });
+    expect(JSON.stringify(await accountRows(userId, 'token.created'))).not.toContain(created.body.token);
+
+    expect((await browser.api('POST', '/api/v1/auth/signout')).status).toBe(200);
+    expect(await accountRows(userId, 'session.ended')).toHaveLength(1);
+
+    // The owner reads them in the audit log, as "signed in" with no item.
+    const ws = started[0]!.workspace_id;
+    const g = given(t.ctx, t.url);
+    const owner = await g.person('Admin reader');
+    await g.membership(owner, ws, 'admin');
+    const log = await owner.call('GET', `/workspaces/${ws}/activity?action=session.started`);
+    expect(log.body.items).toEqual([expect.objectContaining({ action: 'session.started', item: null, actor: expect.objectContaining({ id: userId, name: 'Signe' }) })]);
+  });
+
+  it("records a token's use at most once an hour, when its last use is noted", async () => {
+    const g = given(t.ctx, t.url);
+    const ada: Person = await g.person('Tokens');
+    const tokenId = (await t.ctx.db.selectFrom('api_tokens').select('id').where('user_id', '=', ada.id).executeTakeFirstOrThrow()).id;
+    const used = async () => (await accountRows(ada.id, 'token.used')).length;
+    const call = () => ada.call('GET', `/workspaces/${ada.workspace.id}`);
+
+    await Promise.all([call(), call(), call()]);
+    expect(await used()).toBe(1);
+    const [row] = await accountRows(ada.id, 'token.used');
+    expect(row).toMatchObject({ actor_kind: 'token', actor_token_id: tokenId, workspace_id: ada.workspace.id, data: { tokenId } });
+
+    // "Last used" is noted again a minute later; the use is not recorded again within the hour.
+    await t.ctx.db.updateTable('api_tokens').set({ last_used_at: new Date(Date.now() - 2 * 60_000) }).where('id', '=', tokenId).execute();
+    await call();
+    expect(await used()).toBe(1);
+    const touched = await t.ctx.db.selectFrom('api_tokens').select(['last_used_at']).where('id', '=', tokenId).executeTakeFirstOrThrow();
+    expect(Date.now() - touched.last_used_at!.getTime()).toBeLessThan(60_000);
+
+    // An hour on, it is.
+    await t.ctx.db.updateTable('api_tokens').set({ last_used_at: new Date(Date.now() - 2 * 60_000), use_recorded_at: new Date(Date.now() - 61 * 60_000) }).where('id', '=', tokenId).execute();
+    await call();
+    expect(await used()).toBe(2);
+  });
+
+  it('deletes entries older than the retention period in bounded batches, and keeps everything at 0', async () => {
+    const g = given(t.ctx, t.url);
+    const ada = await g.person('Retention');
+    const ws = ada.workspace.id;
+    const old = new Date(Date.now() - 400 * DAY);
+    for (let i = 0; i < 5; i++) {
+      await t.ctx.db.insertInto('activity_events').values({ workspace_id: ws, actor_kind: 'system', action: 'item.created', item_id: null, data: JSON.stringify({ name: `old ${i}` }), created_at: old }).execute();
+    }
+    await g.folder(ada, ada.workspace.rootId, 'Recent');
+    const count = async () => (await t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', ws).executeTakeFirstOrThrow()).n;
+    const before = Number(await count());
+
+    expect(await pruneActivity(t.ctx.db, 0)).toBe(0);
+    expect(Number(await count())).toBe(before);
+    // Other tests' rows are recent: only these five are past 365 days.
+    expect(await pruneActivity(t.ctx.db, 365, { batch: 2 })).toBe(5);
+    expect(Number(await count())).toBe(before - 5);
+    const log = await ada.call('GET', `/workspaces/${ws}/activity?action=item.created`);
+    expect(log.body.items.map((e: { data: { name: string } }) => e.data.name)).toEqual(['Recent']);
+  });
+});

@@ -1,0 +1,152 @@
+import { encodeCursor, type TActivityEntry, type TActivityPage, type TActivityPosition, type TActivityAction } from '@cabinet/contracts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { requireItem } from '../items/index.ts';
+import { findMembership, getWorkspace } from '../workspaces/index.ts';
+import { deleteActivityBefore, findActivity, type ActivityFilter, type ActivityRow } from './activity.repo.ts';
+
+const DAY = 24 * 60 * 60_000;
+/** What the record keeps in `data` that is not for reading (the folders a change touched, for the live stream). */
+const INTERNAL = new Set(['parentIds']);
+/** Keys that could carry a secret or someone's content: never shown, whatever records them later. */
+const UNSAFE = /secret|hash|password|url|body|content|text|sealed/i;
+
+/** The fields of a record's data that are safe to show: small values under names that carry no secret. */
+export function safeData(data: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data ?? {})) {
+    if (INTERNAL.has(key) || UNSAFE.test(key)) continue;
+    const primitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+    if (primitive(value) || (Array.isArray(value) && value.length <= 20 && value.every(primitive))) out[key] = value;
+  }
+  return out;
+}
+
+function present(row: ActivityRow, showOrigin: boolean): TActivityEntry {
+  const data = row.data ?? {};
+  const recordedName = typeof data.name === 'string' ? data.name : null;
+  const recordedKind = data.kind === 'folder' || data.kind === 'file' || data.kind === 'document' ? data.kind : null;
+  return {
+    id: String(row.id),
+    at: new Date(row.created_at).toISOString(),
+    actor: { kind: row.actor_kind, id: row.actor_user_id, name: row.actor_name, email: row.actor_email },
+    action: row.action as TActivityAction,
+    item: row.item_id ? { id: row.item_id, name: row.item_name ?? recordedName, kind: row.item_kind ?? recordedKind } : null,
+    ip: showOrigin ? row.ip : null,
+    userAgent: showOrigin ? row.user_agent : null,
+    data: safeData(data),
+  };
+}
+
+/** `after`/`before` as given: a time, or a date (after: from the start of that day; before: up to its end, UTC). */
+export function boundOf(value: string | undefined, end: boolean): Date | undefined {
+  if (!value) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(Date.parse(`${value}T00:00:00Z`) + (end ? DAY : 0));
+  return new Date(value);
+}
+
+async function page(db: Db, filter: ActivityFilter, limit: number, showOrigin: boolean, cursor: TActivityPosition | undefined): Promise<TActivityPage> {
+  const rows = await findActivity(db, { ...filter, ...(cursor ? { beforeId: cursor.id } : {}) }, limit + 1);
+  const more = rows.length > limit;
+  const shown = rows.slice(0, limit);
+  return { items: shown.map((r) => present(r, showOrigin)), nextCursor: more ? encodeCursor({ id: Number(shown.at(-1)!.id) }) : null };
+}
+
+export interface WorkspaceActivityQuery {
+  cursor?: TActivityPosition | undefined;
+  limit: number;
+  actorId?: string | undefined;
+  action?: TActivityAction | undefined;
+  itemId?: string | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
+}
+
+/** The workspace of the audit log, for its owner and admins; members are refused, guests and outsiders find nothing. */
+async function requireAuditor(db: Db, actor: Actor, ws: string) {
+  const workspace = await getWorkspace(db, actor.user, ws);
+  if (workspace.role === 'guest') throw new AppError('not_found', 'No such workspace.');
+  if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins can read the audit log.');
+  return workspace;
+}
+
+function filterOf(workspaceId: string, q: WorkspaceActivityQuery): ActivityFilter {
+  const after = boundOf(q.after, false);
+  const before = boundOf(q.before, true);
+  return {
+    workspaceId,
+    ...(q.actorId ? { actorId: q.actorId } : {}),
+    ...(q.action ? { action: q.action } : {}),
+    ...(q.itemId ? { itemId: q.itemId } : {}),
+    ...(after ? { after } : {}),
+    ...(before ? { before } : {}),
+  };
+}
+
+/** `GET /workspaces/:ws/activity`: the audit log, newest first. */
+export async function workspaceActivity(db: Db, actor: Actor, ws: string, q: WorkspaceActivityQuery): Promise<TActivityPage> {
+  const workspace = await requireAuditor(db, actor, ws);
+  return page(db, filterOf(workspace.id, q), q.limit, true, q.cursor);
+}
+
+const CSV_BATCH = 500;
+const CSV_COLUMNS = ['Time', 'Actor', 'Actor email', 'Actor kind', 'Action', 'Item id', 'Item', 'IP address', 'User agent', 'Details'];
+
+/** One CSV cell, quoted; a cell a spreadsheet would read as a formula (= + - @, tab, return) starts with an apostrophe. */
+export function csvCell(value: unknown): string {
+  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`;
+
+/**
+ * `GET /workspaces/:ws/activity?format=csv`: every matching entry as CSV lines, read in batches
+ * by keyset as the file is sent. Access is checked before the first line.
+ */
+export async function workspaceActivityCsv(db: Db, actor: Actor, ws: string, q: WorkspaceActivityQuery): Promise<{ slug: string; lines: AsyncIterable<string> }> {
+  const workspace = await requireAuditor(db, actor, ws);
+  const filter = filterOf(workspace.id, q);
+  async function* lines() {
+    yield csvLine(CSV_COLUMNS);
+    let beforeId: number | undefined;
+    for (;;) {
+      const rows = await findActivity(db, { ...filter, ...(beforeId !== undefined ? { beforeId } : {}) }, CSV_BATCH);
+      for (const row of rows) {
+        const e = present(row, true);
+        yield csvLine([e.at, e.actor.name, e.actor.email, e.actor.kind, e.action, e.item?.id, e.item?.name, e.ip, e.userAgent, Object.keys(e.data).length ? e.data : '']);
+      }
+      if (rows.length < CSV_BATCH) return;
+      beforeId = Number(rows.at(-1)!.id);
+    }
+  }
+  return { slug: workspace.slug, lines: lines() };
+}
+
+/** `GET /items/:id/activity`: whoever may see the item sees its history; addresses and browsers only its workspace's owner and admins. */
+export async function itemActivity(db: Db, actor: Actor, id: string, q: { cursor?: TActivityPosition | undefined; limit: number }): Promise<TActivityPage> {
+  const access = await requireItem(db, actor, id, 'view');
+  const membership = await findMembership(db, access.item.workspace_id, actor.user.id);
+  const admin = membership?.role === 'owner' || membership?.role === 'admin';
+  return page(db, { workspaceId: access.item.workspace_id, itemId: access.item.id }, q.limit, admin, q.cursor);
+}
+
+/** Entries to delete in one statement, and statements in one run of the job (the rest waits for the next). */
+const PRUNE_BATCH = 5000;
+const PRUNE_BATCHES_PER_RUN = 200;
+
+/** Deletes entries older than `retentionDays` (0: keeps everything), in bounded batches; answers how many. */
+export async function pruneActivity(db: Db, retentionDays: number, o: { batch?: number; now?: number } = {}): Promise<number> {
+  if (retentionDays <= 0) return 0;
+  const batch = o.batch ?? PRUNE_BATCH;
+  const cutoff = new Date((o.now ?? Date.now()) - retentionDays * DAY);
+  let total = 0;
+  for (let i = 0; i < PRUNE_BATCHES_PER_RUN; i++) {
+    const deleted = await deleteActivityBefore(db, cutoff, batch);
+    total += deleted;
+    if (deleted < batch) break;
+  }
+  return total;
+}

@@ -1,0 +1,126 @@
+import type { TActivityAction, TActivityEntry } from '@cabinet/contracts';
+
+/** Each action as people read it, for the action filter. */
+export const ACTION_LABELS: Record<TActivityAction, string> = {
+  'item.created': 'Created',
+  'item.renamed': 'Renamed',
+  'item.moved': 'Moved',
+  'item.updated': 'Changed or new version',
+  'item.trashed': 'Moved to trash',
+  'item.restored': 'Restored',
+  'item.deleted': 'Deleted forever',
+  'item.shared': 'Shared',
+  'comment.added': 'Commented',
+  'comment.edited': 'Edited a comment',
+  'comment.resolved': 'Resolved a comment',
+  'comment.reopened': 'Reopened a comment',
+  'comment.deleted': 'Deleted a comment',
+  'member.added': 'Member joined',
+  'member.role_changed': 'Role changed',
+  'member.removed': 'Member removed',
+  'invitation.created': 'Invited',
+  'invitation.revoked': 'Invitation revoked',
+  'invitation.accepted': 'Invitation accepted',
+  'session.started': 'Signed in',
+  'session.ended': 'Signed out',
+  'token.created': 'API token created',
+  'token.revoked': 'API token revoked',
+  'token.used': 'API token used',
+};
+
+/** Who did it, as a sentence starts: a person's name, "Someone" for an account that is gone, or Cabinet. */
+export function actorName(e: TActivityEntry, meId?: string): string {
+  if (e.actor.kind === 'system' && !e.actor.id) return 'Cabinet';
+  if (e.actor.kind === 'link') return 'Someone with a link';
+  if (meId && e.actor.id === meId) return 'You';
+  return e.actor.name ?? 'A former member';
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
+
+/**
+ * What happened, after the actor's name: "renamed it from Plans", or, in the audit log (where the
+ * item is named beside it), "renamed Plans 2027 (was Plans)".
+ */
+export function describeAction(e: TActivityEntry, o: { onItem: boolean }): string {
+  const d = e.data;
+  const it = o.onItem ? 'it' : `“${e.item?.name ?? str(d.name) ?? 'an item'}”`;
+  const role = str(d.role);
+  switch (e.action) {
+    case 'item.created':
+      return d.copiedFrom ? `made ${it} as a copy` : `created ${it}`;
+    case 'item.renamed':
+      return `renamed ${it}${str(d.previousName) ? ` from “${str(d.previousName)}”` : ''}`;
+    case 'item.moved':
+      return `moved ${it}`;
+    case 'item.updated':
+      return typeof d.version === 'number' ? `uploaded version ${d.version} of ${it}` : `edited ${it}`;
+    case 'item.trashed':
+      return `moved ${it} to the trash`;
+    case 'item.restored':
+      return `restored ${it}`;
+    case 'item.deleted':
+      return `deleted ${it} forever`;
+    case 'item.shared':
+      return role ? `shared ${it} (${role})` : `stopped sharing ${it} with someone`;
+    case 'comment.added':
+      return `commented on ${it}`;
+    case 'comment.edited':
+      return `edited a comment on ${it}`;
+    case 'comment.resolved':
+      return `resolved a comment on ${it}`;
+    case 'comment.reopened':
+      return `reopened a comment on ${it}`;
+    case 'comment.deleted':
+      return `deleted a comment on ${it}`;
+    case 'member.added':
+      return `joined as ${role ?? 'member'}`;
+    case 'member.role_changed':
+      return `changed a role from ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'}`;
+    case 'member.removed':
+      return `removed ${str(d.name) ?? 'a member'} from the workspace`;
+    case 'invitation.created':
+      return `invited ${str(d.email) ?? 'people with a link'}${role ? ` as ${role}` : ''}`;
+    case 'invitation.revoked':
+      return `revoked the invitation of ${str(d.email) ?? 'an invite link'}`;
+    case 'invitation.accepted':
+      return `accepted an invitation${role ? ` as ${role}` : ''}`;
+    case 'session.started':
+      return 'signed in';
+    case 'session.ended':
+      return typeof d.others === 'number' ? `signed out everywhere else (${d.others} ${d.others === 1 ? 'session' : 'sessions'})` : d.current === false ? 'ended a session elsewhere' : 'signed out';
+    case 'token.created':
+      return `created the API token “${str(d.tokenName) ?? ''}”`;
+    case 'token.revoked':
+      return `revoked the API token “${str(d.tokenName) ?? ''}”`;
+    case 'token.used':
+      return 'used an API token';
+  }
+}
+
+/** An entry as a view lists it: `times` consecutive saves of a document by the same person shown as one. */
+export type ShownEntry = TActivityEntry & { times: number };
+
+/**
+ * Folds each run of consecutive document edits (`item.updated` without a file version) by the same
+ * actor on the same item into its newest entry, counting them: a document is stored every few
+ * seconds while people type, and one line "edited it (12 times)" says what a dozen would.
+ */
+export function foldSaves(entries: readonly TActivityEntry[]): ShownEntry[] {
+  const shown: ShownEntry[] = [];
+  for (const e of entries) {
+    const last = shown.at(-1);
+    const save = e.action === 'item.updated' && typeof e.data.version !== 'number';
+    if (save && last && last.action === 'item.updated' && typeof last.data.version !== 'number' && last.item?.id === e.item?.id && last.actor.id === e.actor.id && last.actor.kind === e.actor.kind) {
+      last.times += 1;
+      continue;
+    }
+    shown.push({ ...e, times: 1 });
+  }
+  return shown;
+}
+
+/** `describeAction`, with how many saves an entry stands for. */
+export function describeShown(e: ShownEntry, o: { onItem: boolean }): string {
+  return `${describeAction(e, o)}${e.times > 1 ? ` (${e.times} times)` : ''}`;
+}
