@@ -29,6 +29,7 @@ import { attachCollab } from './collab/collab-server.ts';
 import { commentsRoutes } from './modules/comments/index.ts';
 import { grantsRoutes } from './modules/sharing/index.ts';
 import { teamRoutes } from './modules/team/index.ts';
+import { groupsRoutes } from './modules/groups/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -167,6 +168,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await commentsRoutes(api, ctx);
       await grantsRoutes(api, ctx);
       await teamRoutes(api, ctx);
+      await groupsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

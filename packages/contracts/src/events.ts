@@ -28,6 +28,12 @@ export const ZActivityAction = z.enum([
   'invitation.created',
   'invitation.revoked',
   'invitation.accepted',
+  // Groups and who is in them (no item either).
+  'group.created',
+  'group.renamed',
+  'group.deleted',
+  'group.member_added',
+  'group.member_removed',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;
 

@@ -1,14 +1,18 @@
 import { Anchor, Group, NavLink, Paper, Stack, Title } from '@mantine/core';
-import { IconLock, IconUsers } from '@tabler/icons-react';
+import { IconLock, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation, useOutletContext } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { GroupsSection } from '../../features/groups/components/groups-section.tsx';
 import { InvitationsSection } from '../../features/team/components/invitations-section.tsx';
 import { MembersSection } from '../../features/team/components/members-section.tsx';
 
 /** The pages of a workspace's settings; each later settings page joins this list. */
-const PAGES = [{ path: 'members', label: 'Members', icon: IconUsers }] as const;
+const PAGES = [
+  { path: 'members', label: 'Members', icon: IconUsers },
+  { path: 'groups', label: 'Groups', icon: IconUsersGroup },
+] as const;
 
 export const mayManage = (w: TWorkspace | undefined) => w?.role === 'owner' || w?.role === 'admin';
 
@@ -67,5 +71,14 @@ export function MembersSettingsPage() {
         <InvitationsSection workspace={workspace} />
       </Section>
     </Stack>
+  );
+}
+
+export function GroupsSettingsPage() {
+  const workspace = useOutletContext<TWorkspace>();
+  return (
+    <Section id="groups" title="Groups">
+      <GroupsSection workspace={workspace} />
+    </Section>
   );
 }
