@@ -30,6 +30,7 @@ import { commentsRoutes } from './modules/comments/index.ts';
 import { grantsRoutes } from './modules/sharing/index.ts';
 import { teamRoutes } from './modules/team/index.ts';
 import { activityRoutes } from './modules/activity/index.ts';
+import { groupsRoutes } from './modules/groups/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -169,6 +170,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await grantsRoutes(api, ctx);
       await teamRoutes(api, ctx);
       await activityRoutes(api, ctx);
+      await groupsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

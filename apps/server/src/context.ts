@@ -39,6 +39,7 @@ export function createRelyingParty(env: Env): RelyingParty {
     scopes: env.OIDC_SCOPES,
     allowHttp: env.embeddedIdp || isLoopback(issuer),
     clockSkewSeconds: env.OIDC_CLOCK_SKEW_SECONDS,
+    groupsClaim: env.OIDC_GROUPS_CLAIM,
   });
 }
 

@@ -24,6 +24,13 @@ describe('settings', () => {
     expect(parseEnv({ ...base, HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
   });
 
+  it('takes a claim name for the groups claim, or none', () => {
+    expect(parseEnv(base).OIDC_GROUPS_CLAIM).toBeUndefined();
+    expect(parseEnv({ ...base, OIDC_GROUPS_CLAIM: 'groups' }).OIDC_GROUPS_CLAIM).toBe('groups');
+    expect(parseEnv({ ...base, OIDC_GROUPS_CLAIM: 'https://example.com/claims/groups' }).OIDC_GROUPS_CLAIM).toBe('https://example.com/claims/groups');
+    expect(() => parseEnv({ ...base, OIDC_GROUPS_CLAIM: 'my groups' })).toThrow(/OIDC_GROUPS_CLAIM: expected a claim name/);
+  });
+
   it('never shows the dev outbox behind a proxy', () => {
     expect(parseEnv({ ...base, TRUST_PROXY: 'true' }).IDP_DEV_OUTBOX_PAGE).toBe(false);
     expect(() => parseEnv({ ...base, TRUST_PROXY: 'true', IDP_DEV_OUTBOX_PAGE: 'true' })).toThrow(/IDP_DEV_OUTBOX_PAGE: cannot be on with TRUST_PROXY/);

@@ -41,6 +41,10 @@ const ZSettings = z
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     OIDC_PROVIDER_NAME: z.string().min(1).optional(),
     OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+    OIDC_GROUPS_CLAIM: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:/-]{1,100}$/, 'expected a claim name (letters, digits, and _ . : / -)')
+      .optional(),
     OIDC_CLOCK_SKEW_SECONDS: z.coerce.number({ message: 'expected a whole number of seconds' }).int().min(-86400).max(86400).default(0),
     STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'expected local or s3' }).default('local'),
     S3_ENDPOINT: httpUrl.optional(),

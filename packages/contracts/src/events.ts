@@ -35,6 +35,12 @@ export const ZActivityAction = z.enum([
   'token.revoked',
   // A script used an API token (at most once an hour per token).
   'token.used',
+  // Groups and who is in them (no item either).
+  'group.created',
+  'group.renamed',
+  'group.deleted',
+  'group.member_added',
+  'group.member_removed',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;
 

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { ZCursor, ZId, ZIsoTime, ZPageQuery } from './common.ts';
 import { ZItem, ZItemRole } from './items.ts';
 
-/** Who a grant is for: one person (by id, or by the email they sign in with), or everyone in the item's workspace. */
+/** Who a grant is for: one person (by id, or by the email they sign in with), a group of the item's workspace, or everyone in it. */
 export const ZGrantPrincipalRequest = z.union([
   z.object({ type: z.literal('user'), id: ZId }),
   z.object({ type: z.literal('user'), email: z.email() }),
+  z.object({ type: z.literal('group'), id: ZId }),
   z.object({ type: z.literal('workspace') }),
 ]);
 
@@ -30,7 +31,7 @@ export type TPersonWithEmail = z.infer<typeof ZPersonWithEmail>;
 export const ZGrant = z.object({
   id: ZId,
   itemId: ZId,
-  /** A group will be one more kind of principal, listed the same way. */
+  /** A group is named by its name; `email` is null for it and for the workspace. */
   principal: z.object({ type: z.enum(['user', 'group', 'workspace']), id: ZId, name: z.string(), email: z.string().nullable() }),
   role: ZItemRole,
   expiresAt: ZIsoTime.nullable(),
@@ -57,6 +58,8 @@ export const ZSharedItem = z.object({
   role: ZItemRole,
   sharedAt: ZIsoTime,
   sharedBy: ZPersonWithEmail.nullable(),
+  /** The group it was shared with, when it reached the caller through a group they are in; null when shared with them themself. */
+  group: z.object({ id: ZId, name: z.string() }).nullable(),
 });
 export type TSharedItem = z.infer<typeof ZSharedItem>;
 export const ZSharedPosition = z.object({ at: ZIsoTime, id: ZId });

@@ -17,3 +17,4 @@ export * from './documents.ts';
 export * from './comments.ts';
 export * from './grants.ts';
 export * from './team.ts';
+export * from './groups.ts';

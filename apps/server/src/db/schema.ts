@@ -113,6 +113,24 @@ export interface InvitationsTable {
   updated_at: Generated<Date>;
 }
 
+export interface GroupsTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface GroupMembersTable {
+  group_id: string;
+  workspace_id: string;
+  user_id: string;
+  source: Generated<'manual' | 'idp'>;
+  added_by: string | null;
+  created_at: Generated<Date>;
+}
+
 export interface ActivityEventsTable {
   id: Generated<number>;
   workspace_id: string;
@@ -258,6 +276,8 @@ export interface Database {
   comments: CommentsTable;
   activity_events: ActivityEventsTable;
   invitations: InvitationsTable;
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

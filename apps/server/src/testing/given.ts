@@ -94,14 +94,14 @@ export function given(ctx: AppContext, baseUrl: string) {
       return person.call('POST', `/uploads/${start.body.id}/complete`, {});
     },
 
-    async grant(itemId: string, principal: { user: Person } | { workspace: string }, role: 'viewer' | 'commenter' | 'editor' | 'manager', expiresAt: Date | null = null) {
+    async grant(itemId: string, principal: { user: Person } | { workspace: string } | { group: string }, role: 'viewer' | 'commenter' | 'editor' | 'manager', expiresAt: Date | null = null) {
       await ctx.db
         .insertInto('item_grants')
         .values({
           id: uuidv7(),
           item_id: itemId,
-          principal_type: 'user' in principal ? 'user' : 'workspace',
-          principal_id: 'user' in principal ? principal.user.id : principal.workspace,
+          principal_type: 'user' in principal ? 'user' : 'group' in principal ? 'group' : 'workspace',
+          principal_id: 'user' in principal ? principal.user.id : 'group' in principal ? principal.group : principal.workspace,
           role,
           expires_at: expiresAt,
         })

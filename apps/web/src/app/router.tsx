@@ -27,6 +27,7 @@ const TrashRoute = page(() => import('./routes/folder.tsx').then((m) => m.TrashR
 const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.DocumentRoute));
 const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
 const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
+const GroupsSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.GroupsSettingsPage));
 const AuditSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.AuditSettingsPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const SectionPlaceholder = page(() => import('./routes/section-placeholder.tsx').then((m) => m.SectionPlaceholder));
@@ -59,6 +60,7 @@ export function AppRoutes() {
             <Route path="settings" element={<SettingsLayout />}>
               <Route index element={<Navigate to="members" replace />} />
               <Route path="members" element={<MembersSettingsPage />} />
+              <Route path="groups" element={<GroupsSettingsPage />} />
               <Route path="audit" element={<AuditSettingsPage />} />
               <Route path="*" element={<NotFoundView />} />
             </Route>

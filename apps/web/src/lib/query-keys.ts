@@ -36,6 +36,12 @@ export const queryKeys = {
   allComments: ['comments'] as const,
   revisions: (documentId: string) => ['revisions', documentId] as const,
   invitations: (ws: string) => ['invitations', ws] as const,
+  /** A workspace's groups, with how many people each has. */
+  groups: (ws: string) => ['groups', ws, 'list'] as const,
+  /** The people of one group. */
+  groupMembers: (ws: string, groupId: string) => ['groups', ws, 'members', groupId] as const,
+  /** Everything about a workspace's groups (prefix). */
+  allGroups: (ws: string) => ['groups', ws] as const,
   invitation: (token: string) => ['invitation', token] as const,
   revision: (documentId: string, revisionId: string) => ['revisions', documentId, revisionId] as const,
   /** What happened to one item (its details drawer). */

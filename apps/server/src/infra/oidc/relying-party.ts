@@ -11,6 +11,8 @@ export interface RelyingPartyOptions {
   allowHttp: boolean;
   /** Seconds to add to this machine's clock when checking token times (for a clock known to be off). */
   clockSkewSeconds: number;
+  /** The claim (ID token or userinfo) listing the person's groups by name, when groups are kept in step with the provider. */
+  groupsClaim?: string | undefined;
 }
 
 export interface SignInStart {
@@ -35,6 +37,20 @@ export interface ProviderIdentity {
   picture: string | undefined;
   idToken: string | undefined;
   refreshToken: string | undefined;
+  /** The group names of the configured groups claim; undefined when none is configured or the provider did not send it. */
+  groups?: string[] | undefined;
+}
+
+/**
+ * The group names a claim carries: an array of strings (blank ones and anything else dropped), or
+ * one string. Undefined when the claim is absent or of another shape: then nothing is changed.
+ */
+export function groupsFromClaims(profile: Record<string, unknown>, claim: string | undefined): string[] | undefined {
+  if (!claim) return undefined;
+  const value = profile[claim];
+  if (typeof value === 'string') return value.trim() ? [value.trim()] : [];
+  if (!Array.isArray(value)) return undefined;
+  return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
 }
 
 /**
@@ -91,7 +107,8 @@ export class RelyingParty {
     });
     const claims = tokens.claims()!;
     let profile: Record<string, unknown> = claims;
-    if ((!claims.email || !claims.name) && tokens.access_token) {
+    const wantsGroups = !!this.options.groupsClaim && !(this.options.groupsClaim in claims);
+    if ((!claims.email || !claims.name || wantsGroups) && tokens.access_token) {
       profile = { ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub)), ...claims };
     }
     const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
@@ -104,6 +121,7 @@ export class RelyingParty {
       picture: str(profile.picture),
       idToken: tokens.id_token,
       refreshToken: tokens.refresh_token,
+      groups: groupsFromClaims(profile, this.options.groupsClaim),
     };
   }
 

@@ -5,6 +5,7 @@ import type { ProviderIdentity } from '../../infra/oidc/relying-party.ts';
 import { countUsers, findUserByIdentity, insertUser, lockUserCreation, updateUser } from '../users/index.ts';
 import { endOtherSessions } from '../sessions/index.ts';
 import { createWorkspace } from '../workspaces/index.ts';
+import { syncIdpGroups } from '../groups/index.ts';
 
 export class SignInRefused extends Error {
   constructor(readonly reason: 'deactivated' | 'no_email') {
@@ -17,6 +18,13 @@ export class SignInRefused extends Error {
  * installation's first user becomes instance admin; every new user gets a workspace of their own.
  */
 export async function userForIdentity(ctx: AppContext, identity: ProviderIdentity): Promise<UserRow> {
+  const user = await findOrCreateUser(ctx, identity);
+  // The provider's groups claim, when configured and sent: the person's groups follow it (ADR 0031).
+  if (identity.groups) await syncIdpGroups(ctx.db, user.id, identity.groups);
+  return user;
+}
+
+async function findOrCreateUser(ctx: AppContext, identity: ProviderIdentity): Promise<UserRow> {
   const existing = await findUserByIdentity(ctx.db, identity.issuer, identity.subject);
   if (existing) {
     if (existing.status !== 'active') throw new SignInRefused('deactivated');

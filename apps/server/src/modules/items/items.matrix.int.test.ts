@@ -366,3 +366,64 @@ describe.each(ACCESSES)('a document, as %s', (access) => {
     expect(!!abilities?.edit).toBe(outcome === 'writable');
   });
 });
+
+/**
+ * Access through a group: every item endpoint × what a group gives the caller (a member of the
+ * workspace with no role of their own in the colleague's My files), against PRODUCT.md §6 — the
+ * group's role on the folder shared and everything below, the strongest grant winning, nothing once
+ * the grant has expired or they are out of the group — and again the reported abilities say what
+ * each call does.
+ */
+type GroupAccess = 'group viewer' | 'group editor' | 'group manager' | 'group manager, expired' | 'group editor, out of the group' | 'group viewer and own editor grant';
+const GROUP_RANK: Record<GroupAccess, number> = {
+  'group viewer': RANK.view,
+  'group editor': RANK.edit,
+  'group manager': RANK.manage,
+  'group manager, expired': RANK.none,
+  'group editor, out of the group': RANK.none,
+  'group viewer and own editor grant': RANK.edit,
+};
+
+let grouped: Person;
+let team: string;
+let former: string;
+
+beforeAll(async () => {
+  grouped = await g.person('Grouped');
+  await g.membership(grouped, workspace.id, 'member');
+  const owner = people.owner;
+  team = (await owner.call('POST', `/workspaces/${workspace.id}/groups`, { name: 'Matrix team' })).body.id;
+  former = (await owner.call('POST', `/workspaces/${workspace.id}/groups`, { name: 'Matrix former' })).body.id;
+  for (const group of [team, former]) await owner.call('POST', `/workspaces/${workspace.id}/groups/${group}/members`, { userIds: [grouped.id] });
+  await owner.call('DELETE', `/workspaces/${workspace.id}/groups/${former}/members/${grouped.id}`);
+});
+
+/** A folder (and a sibling) inside a folder of the colleague's My files shared with a group as `access` says. */
+async function groupCell(access: GroupAccess, trashed: boolean): Promise<Target> {
+  const make = (parentId: string, name: string) => colleague.person.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `${name}-${Math.random()}`, parentId });
+  const shared = (await make(colleague.home, 'g')).body.id as string;
+  const role = access.startsWith('group viewer') ? 'viewer' : access.startsWith('group editor') ? 'editor' : 'manager';
+  const group = access.endsWith('out of the group') ? former : team;
+  await g.grant(shared, { group }, role, access.endsWith('expired') ? new Date(Date.now() - 1000) : null);
+  if (access.endsWith('own editor grant')) await g.grant(shared, { user: grouped }, 'editor');
+  const folder = (await make(shared, 't')).body.id as string;
+  const sibling = (await make(shared, 's')).body.id as string;
+  if (trashed && (await grouped.call('POST', `/items/${folder}/trash`)).status !== 200) await colleague.person.call('POST', `/items/${folder}/trash`);
+  return { id: folder, sibling, workspaceId: workspace.id, trashed };
+}
+
+describe.each(Object.keys(GROUP_RANK) as GroupAccess[])('through a group, as %s', (access) => {
+  for (const endpoint of ENDPOINTS) {
+    it(endpoint.name, async () => {
+      const cell = await groupCell(access, !!endpoint.trashed);
+      const abilities = await reportedAbilities(grouped, cell.trashed ? 'trash' : 'item', cell.workspaceId, cell.id);
+      const siblingAbilities = await reportedAbilities(grouped, 'item', cell.workspaceId, cell.sibling);
+      const res = await endpoint.call(grouped, cell);
+      const rank = GROUP_RANK[access];
+      const expected = rank === RANK.none ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
+      expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
+      const succeeded = res.status >= 200 && res.status < 300;
+      expect(!!abilities && endpoint.allowed(abilities, siblingAbilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(succeeded);
+    });
+  }
+});

@@ -17,7 +17,9 @@ import { findAccess, findAccessMany, lockItem, type AccessRow } from './items.re
  * - A "My files" root's tree belongs to its member, who manages it (a guest only sees theirs);
  *   nobody else sees it unless something in it is shared with them.
  * - Grants on an item hold for everything below it; the strongest grant or base role wins. A
- *   grant to the workspace holds for its members, owners and admins, never for guests.
+ *   grant to the workspace holds for its members, owners and admins, never for guests; a grant
+ *   to a group holds for the people in the group while they are members of the workspace (a
+ *   guest is never in a group, and one made a guest has no role from it).
  * - Not a member of the item's workspace (a guest is one only while something in it is shared with
  *   them), or no role at all: the item does not exist for the caller.
  */

@@ -4,6 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record } from '../events/index.ts';
 import { findAccesses, maySeeGrants, presentItem, requireItem } from '../items/index.ts';
+import { findGroupOf } from '../groups/index.ts';
 import { findShareableUser } from '../users/index.ts';
 import { addGuest, getWorkspace } from '../workspaces/index.ts';
 import { deleteGrant, findGrants, findLiveGrantsOn, findPerson, findSharedWith, updateGrantRow, upsertGrant, type GrantRow, type InheritedGrantRow } from './grants.repo.ts';
@@ -41,7 +42,7 @@ export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGra
 }
 
 /**
- * Shares an item (whoever may share it: its managers): with the whole workspace, or with one person. Someone with an
+ * Shares an item (whoever may share it: its managers): with the whole workspace, a group of it, or one person. Someone with an
  * account who is not in the workspace joins it as a guest, who sees only what is shared with them.
  * By email, only an account whose address is verified counts; one that never proved it is treated
  * as no account yet (`invalid_input`), so it gains nothing.
@@ -52,7 +53,11 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
   return inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
     let principalId = item.workspace_id;
-    if (input.principal.type === 'user') {
+    if (input.principal.type === 'group') {
+      const group = await findGroupOf(tx, item.workspace_id, input.principal.id);
+      if (!group) throw invalid('body.principal', 'No such group in this workspace.');
+      principalId = group.id;
+    } else if (input.principal.type === 'user') {
       const user = await findShareableUser(tx, input.principal);
       if (!user) throw invalid('body.principal', 'No one with that address has signed in to Cabinet and confirmed it yet.');
       await addGuest(tx, item.workspace_id, user.id);
@@ -89,8 +94,8 @@ export async function updateGrant(db: Db, actor: Actor, id: string, grantId: str
 }
 
 /**
- * "Shared with me": items of the workspace shared with the caller themself — a grant to the whole
- * workspace is not sharing with them — that they can see now (active, not inside a folder in the
+ * "Shared with me": items of the workspace shared with the caller themself or with a group they
+ * are in — a grant to the whole workspace is not sharing with them — that they can see now (active, not inside a folder in the
  * trash), newest share first, with who shared each and when. A page may hold fewer than `limit`
  * items when some are out of sight; `nextCursor` says whether more may follow.
  */
@@ -103,7 +108,8 @@ export async function listSharedWithMe(db: Db, actor: Actor, workspaceIdOrSlug: 
     const access = accesses.get(r.item.id);
     if (!access?.abilities.view) return [];
     const sharedBy = r.shared_by_id ? { id: r.shared_by_id, name: r.shared_by_name ?? '', email: r.shared_by_email } : null;
-    return [{ item: presentItem(r.item, access), grantId: r.grant_id, role: r.grant_role, sharedAt: new Date(r.shared_at).toISOString(), sharedBy }];
+    const group = r.group_id ? { id: r.group_id, name: r.group_name ?? '' } : null;
+    return [{ item: presentItem(r.item, access), grantId: r.grant_id, role: r.grant_role, sharedAt: new Date(r.shared_at).toISOString(), sharedBy, group }];
   });
   const last = page.at(-1);
   return { items, nextCursor: rows.length > q.limit && last ? encodeCursor({ at: new Date(last.shared_at).toISOString(), id: last.grant_id } satisfies TSharedPosition) : null };

@@ -3,6 +3,7 @@ import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record } from '../events/index.ts';
+import { leaveAllGroups } from '../groups/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
 import { deleteGrantsTo, deleteMembership, handOverHome, lockMember, setRole, type MemberRow } from './team.repo.ts';
 
@@ -48,7 +49,7 @@ export async function changeRole(db: Db, actor: Actor, ws: string, userId: strin
 /**
  * Removes someone from the workspace. Their "My files", with everything in it, becomes a folder
  * "<Name>'s files" in the recipient's "My files": nothing is deleted. What was shared with them
- * there is withdrawn. The owner cannot be removed (they hand the workspace over first).
+ * there is withdrawn, and they leave its groups. The owner cannot be removed (they hand the workspace over first).
  */
 export async function removeMember(db: Db, actor: Actor, ws: string, userId: string, filesTo: string): Promise<void> {
   await inTransaction(db, async (tx) => {
@@ -65,6 +66,7 @@ export async function removeMember(db: Db, actor: Actor, ws: string, userId: str
       folder = { id: target.home_item_id, name };
     }
     await deleteGrantsTo(tx, workspace.id, userId);
+    await leaveAllGroups(tx, actor, workspace.id, userId);
     await deleteMembership(tx, workspace.id, userId);
     await record(tx, actor, { workspaceId: workspace.id, action: 'member.removed', itemId: null, data: { userId, role: target.role, name: target.name, filesTo, folderId: folder?.id ?? null } });
     if (folder) {

@@ -1,9 +1,10 @@
 import { Anchor, Group, NavLink, Paper, Stack, Title } from '@mantine/core';
-import { IconHistory, IconLock, IconUsers } from '@tabler/icons-react';
+import { IconHistory, IconLock, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation, useOutletContext } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { GroupsSection } from '../../features/groups/components/groups-section.tsx';
 import { InvitationsSection } from '../../features/team/components/invitations-section.tsx';
 import { MembersSection } from '../../features/team/components/members-section.tsx';
 import { AuditLog } from '../../features/activity/components/audit-log.tsx';
@@ -11,6 +12,7 @@ import { AuditLog } from '../../features/activity/components/audit-log.tsx';
 /** The pages of a workspace's settings; each later settings page joins this list. */
 const PAGES = [
   { path: 'members', label: 'Members', icon: IconUsers },
+  { path: 'groups', label: 'Groups', icon: IconUsersGroup },
   { path: 'audit', label: 'Audit log', icon: IconHistory },
 ] as const;
 
@@ -71,6 +73,15 @@ export function MembersSettingsPage() {
         <InvitationsSection workspace={workspace} />
       </Section>
     </Stack>
+  );
+}
+
+export function GroupsSettingsPage() {
+  const workspace = useOutletContext<TWorkspace>();
+  return (
+    <Section id="groups" title="Groups">
+      <GroupsSection workspace={workspace} />
+    </Section>
   );
 }
 

@@ -26,6 +26,11 @@ export const ACTION_LABELS: Record<TActivityAction, string> = {
   'token.created': 'API token created',
   'token.revoked': 'API token revoked',
   'token.used': 'API token used',
+  'group.created': 'Group created',
+  'group.renamed': 'Group renamed',
+  'group.deleted': 'Group deleted',
+  'group.member_added': 'Added to a group',
+  'group.member_removed': 'Removed from a group',
 };
 
 /** Who did it, as a sentence starts: a person's name, "Someone" for an account that is gone, or Cabinet. */
@@ -95,6 +100,16 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return `revoked the API token “${str(d.tokenName) ?? ''}”`;
     case 'token.used':
       return 'used an API token';
+    case 'group.created':
+      return `created the group “${str(d.name) ?? ''}”`;
+    case 'group.renamed':
+      return `renamed the group “${str(d.from) ?? ''}” to “${str(d.to) ?? ''}”`;
+    case 'group.deleted':
+      return `deleted the group “${str(d.name) ?? ''}”`;
+    case 'group.member_added':
+      return `added someone to the group “${str(d.name) ?? ''}”${d.source === 'idp' ? ' (from the identity provider)' : ''}`;
+    case 'group.member_removed':
+      return `removed someone from the group “${str(d.name) ?? ''}”${d.reason === 'left_workspace' ? ' (they left the workspace)' : ''}`;
   }
 }
 

@@ -23,7 +23,7 @@ export function SharedView({ workspace }: { workspace: TWorkspace }) {
         Shared with me
       </Title>
       <Text size="sm" c="dimmed">
-        Folders, documents and files that others shared with you yourself, newest first. What is shared with the whole workspace is in Workspace.
+        Folders, documents and files that others shared with you yourself or with a group you are in, newest first. What is shared with the whole workspace is in Workspace.
       </Text>
       {shared.isPending ? (
         <Skeleton h={120} />
@@ -62,13 +62,19 @@ export function SharedView({ workspace }: { workspace: TWorkspace }) {
                       <ItemName item={s.item} to={linkTo(s.item)} />
                       {/* On a phone the other columns are hidden: the same facts under the name. */}
                       <Text size="xs" c="dimmed" hiddenFrom="sm" truncate="end">
-                        {by} · {formatRelative(s.sharedAt)} · {ROLE_LABEL[s.role]}
+                        {by}
+                        {s.group ? ` with ${s.group.name}` : ''} · {formatRelative(s.sharedAt)} · {ROLE_LABEL[s.role]}
                       </Text>
                     </Table.Td>
                     <Table.Td visibleFrom="sm">
                       <Text size="sm" truncate="end">
                         {by}
                       </Text>
+                      {s.group && (
+                        <Text size="xs" c="dimmed" truncate="end">
+                          with group {s.group.name}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td visibleFrom="sm">
                       <Text size="sm" c="dimmed" title={formatDateTime(s.sharedAt)}>

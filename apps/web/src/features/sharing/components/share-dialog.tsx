@@ -5,6 +5,7 @@ import { filesApi, urlOf, type TGrant, type TItem, type TItemRole, type TWorkspa
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { useGroups } from '../../groups/api/use-groups.ts';
 import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
 
 const ROLES: { value: TItemRole; label: string }[] = [
@@ -32,12 +33,12 @@ export function itemAppUrl(item: TItem, workspace: TWorkspace): string {
   return item.kind === 'folder' ? `${base}/f/${item.id}` : item.kind === 'document' ? `${base}/d/${item.id}` : new URL(urlOf(filesApi.content, { id: item.id }), window.location.origin).href;
 }
 
-/** Who a grant is for, as people read it. Groups will be named the same way, by their name. */
+/** Who a grant is for, as people read it: a person or a group by their name. */
 const principalName = (g: TGrant, workspace: TWorkspace) => (g.principal.type === 'workspace' ? `Everyone in ${workspace.name}` : g.principal.name || g.principal.email || 'Someone');
 
 /**
  * Share an item: with a person (a member, or by email anyone with an account, who joins as a
- * guest) or the whole workspace, with a role and an optional end; see who has access — the
+ * guest), a group of the workspace's people, or the whole workspace, with a role and an optional end; see who has access — the
  * owner, grants on the item (change their role or end, or remove them), and grants from the
  * folders above (changed on that folder) — and copy the item's link.
  */
@@ -45,8 +46,9 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
   const phone = useMediaQuery('(max-width: 36em)');
   const grants = useGrants(item.id);
   const m = useShareMutations(workspace.id, item);
-  const [target, setTarget] = useState<'user' | 'workspace'>('user');
+  const [target, setTarget] = useState<'user' | 'group' | 'workspace'>('user');
   const [person, setPerson] = useState('');
+  const [groupId, setGroupId] = useState<string | null>(null);
   const [role, setRole] = useState<TItemRole>('viewer');
   const [ends, setEnds] = useState('');
   const [error, setError] = useState<string>();
@@ -55,6 +57,8 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
   const [q] = useDebouncedValue(person.trim(), 200);
   const guest = workspace.role === 'guest';
   const suggestions = useMemberSuggestions(workspace.id, q, !guest && target === 'user');
+  // Guests do not see the workspace's groups.
+  const groups = useGroups(workspace.id, !guest && target === 'group');
   const members = suggestions.data ?? [];
   const known = members.find((p) => p.email.toLowerCase() === person.trim().toLowerCase());
   const failed = (e: Error) => setError(e.message);
@@ -63,12 +67,15 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
     setError(undefined);
     if (target === 'user' && !person.trim()) return setError('Type the name or email of the person to share with.');
     if (target === 'user' && !known && !looksLikeEmail(person)) return setError('Choose someone from the list, or type their full email address.');
-    const principal = target === 'workspace' ? ({ type: 'workspace' } as const) : known ? ({ type: 'user', id: known.userId } as const) : ({ type: 'user', email: person.trim() } as const);
+    if (target === 'group' && !groupId) return setError('Choose the group to share with.');
+    const principal =
+      target === 'workspace' ? ({ type: 'workspace' } as const) : target === 'group' && groupId ? ({ type: 'group', id: groupId } as const) : known ? ({ type: 'user', id: known.userId } as const) : ({ type: 'user', email: person.trim() } as const);
     m.share.mutate(
       { principal, role, expiresAt: ends ? endOfDay(ends) : null },
       {
         onSuccess: () => {
           setPerson('');
+          setGroupId(null);
           setEnds('');
         },
         onError: failed,
@@ -111,9 +118,10 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                 aria-label="Share with"
                 fullWidth
                 value={target}
-                onChange={(v) => setTarget(v as 'user' | 'workspace')}
+                onChange={(v) => setTarget(v as 'user' | 'group' | 'workspace')}
                 data={[
                   { value: 'user', label: 'A person' },
+                  ...(guest ? [] : [{ value: 'group', label: 'A group' }]),
                   { value: 'workspace', label: 'Whole workspace' },
                 ]}
               />
@@ -144,6 +152,18 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                         : 'Someone in the workspace, or anyone by email.'
                   }
                   autoComplete="off"
+                />
+              ) : target === 'group' ? (
+                <Select
+                  label="Group"
+                  placeholder={groups.isPending ? 'Loading groups…' : groups.data?.length ? 'Choose a group' : 'No groups yet'}
+                  data={(groups.data ?? []).map((g) => ({ value: g.id, label: `${g.name} (${g.memberCount === 1 ? '1 person' : `${g.memberCount} people`})` }))}
+                  value={groupId}
+                  onChange={setGroupId}
+                  searchable
+                  nothingFoundMessage="No group by that name"
+                  description={groups.error ? groups.error.message : groups.data?.length === 0 ? 'The owner and admins make groups in the workspace settings.' : 'Everyone in the group gets this role, and whoever leaves it loses it.'}
+                  comboboxProps={{ withinPortal: true }}
                 />
               ) : (
                 <Text size="sm" c="dimmed">
@@ -189,7 +209,9 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                   return (
                     <li key={g.id}>
                       <Group justify="space-between" gap="xs" wrap="wrap">
-                        <Person name={name} email={g.principal.type === 'user' ? g.principal.email : null} />
+                        <Person name={name} email={g.principal.type === 'user' ? g.principal.email : null}>
+                          {g.principal.type === 'group' && <GroupNote />}
+                        </Person>
                         <Group gap="xs" wrap="nowrap">
                           <Select
                             size="xs"
@@ -226,6 +248,7 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                     <li key={g.id}>
                       <Group justify="space-between" gap="xs" wrap="wrap">
                         <Person name={principalName(g, workspace)} email={g.principal.type === 'user' ? g.principal.email : null}>
+                          {g.principal.type === 'group' && <GroupNote />}
                           <Text size="xs" c="dimmed">
                             from folder{' '}
                             <Anchor component={Link} to={`/w/${workspace.slug}/f/${from.id}`} size="xs" onClick={onClose} aria-label={`Open folder ${from.name}`}>
@@ -300,5 +323,14 @@ function Person({ name, email, children }: { name: string; email: string | null;
       )}
       {children}
     </Stack>
+  );
+}
+
+/** Said under a group's name in who has access. */
+function GroupNote() {
+  return (
+    <Text size="xs" c="dimmed">
+      Group
+    </Text>
   );
 }

@@ -1,0 +1,88 @@
+import { documentText } from '@cabinet/doc-schema/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
+import { given, type Person } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+/**
+ * As collab/revocation.int.test.ts, for access that comes from a group: two instances on one
+ * database; the group changes through instance A while the sockets are open on instance B, and the
+ * reader never sends anything, so only the announcement of migration 0012's triggers can close them.
+ */
+let a: TestApp;
+let b: TestApp;
+let g: ReturnType<typeof given>;
+let clients: ReturnType<typeof collabClients>;
+
+beforeAll(async () => {
+  a = await startTestApp({ LOG_LEVEL: 'error' });
+  b = await startTestApp({ LOG_LEVEL: 'error' }, { db: a.db });
+  g = given(a.ctx, a.url);
+  clients = collabClients(b.url);
+});
+afterAll(async () => {
+  clients.destroyAll();
+  await b.close();
+  await a.close();
+});
+
+const storedText = async (id: string) => (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
+
+/** Ada's document in a folder of her My files shared with a group Bea (a member of the workspace) is in. */
+async function sharedThroughGroup() {
+  const ada = await g.person('Ada');
+  const bea = await g.person('Bea');
+  const ws = ada.workspace.id;
+  await g.membership(bea, ws, 'member');
+  const group = (await ada.call('POST', `/workspaces/${ws}/groups`, { name: 'Readers' })).body.id as string;
+  await ada.call('POST', `/workspaces/${ws}/groups/${group}/members`, { userIds: [bea.id] });
+  const folder = await g.folder(ada, ada.workspace.homeId, 'Shared');
+  const id = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body.id as string;
+  await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'group', id: group }, role: 'viewer' });
+  return { ada, bea, ws, group, id };
+}
+
+/** Ada and Bea have the document open on instance B; Bea hears Ada's edits, and from then on her socket sends nothing at all. */
+async function openTogether(ada: Person, bea: Person, id: string) {
+  const owner = clients.connect(id, ada.token);
+  const reader = clients.connect(id, bea.token);
+  await until(() => owner.outcome.synced && reader.outcome.synced, 'both to sync');
+  addParagraph(owner.document, 'Before');
+  await until(() => documentText(reader.document) === 'Before', 'the reader to hear the owner');
+  const socket = reader.provider.configuration.websocketProvider.webSocket as unknown as WebSocket;
+  socket.send = () => {};
+  return { owner, reader };
+}
+
+async function expectCutOff({ owner, reader }: Awaited<ReturnType<typeof openTogether>>, id: string) {
+  await until(() => reader.outcome.closed !== undefined, 'the reader’s connection to be closed', 15_000);
+  addParagraph(owner.document, 'After');
+  await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Before\nAfter');
+  expect(documentText(reader.document)).toBe('Before');
+  return reader.outcome.closed;
+}
+
+describe('a silent reader on another instance loses a document shared with their group within seconds', () => {
+  it('when they are taken out of the group', async () => {
+    const { ada, bea, ws, group, id } = await sharedThroughGroup();
+    const open = await openTogether(ada, bea, id);
+    expect((await ada.call('DELETE', `/workspaces/${ws}/groups/${group}/members/${bea.id}`)).status).toBe(204);
+    expect(await expectCutOff(open, id)).toBe('not_found');
+    expect((await bea.call('GET', `/items/${id}`)).status).toBe(404);
+  });
+
+  it('when the group is deleted', async () => {
+    const { ada, bea, ws, group, id } = await sharedThroughGroup();
+    const open = await openTogether(ada, bea, id);
+    expect((await ada.call('DELETE', `/workspaces/${ws}/groups/${group}`)).status).toBe(204);
+    expect(await expectCutOff(open, id)).toBe('not_found');
+  });
+
+  it('when they leave the workspace', async () => {
+    const { ada, bea, ws, id } = await sharedThroughGroup();
+    const open = await openTogether(ada, bea, id);
+    expect((await ada.call('DELETE', `/workspaces/${ws}/members/${bea.id}?filesTo=${ada.id}`)).status).toBe(204);
+    expect(await expectCutOff(open, id)).toBe('not_found');
+  });
+});

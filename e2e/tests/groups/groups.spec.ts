@@ -1,0 +1,120 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { apiCall } from '../../fixtures/api.ts';
+import { newPerson, signUp } from '../../fixtures/accounts.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test('an owner makes a group, adds a member to it and shares a folder with the group; the member finds it in Shared with me and edits a document in it; out of the group, it is gone', async ({ page, browser }) => {
+  await signUp(page, newPerson('Greta Owner'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Campaign', parentId: workspace.homeId })).body as { id: string };
+  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Brief', parentId: folder.id });
+
+  // Max joins the workspace as a member through an invite link, on a phone in the dark.
+  const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+  const other = await b.newPage();
+  await signUp(other, newPerson('Max Member'));
+  await other.goto((await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role: 'member' })).body.url as string);
+  await other.getByRole('button', { name: `Join ${workspace.name}` }).click();
+  await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+
+  // Greta, on a phone in the dark, opens the Groups page of the settings: none yet.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`/w/${workspace.slug}/settings/members`);
+  await page.getByRole('link', { name: 'Groups' }).click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/settings/groups$`));
+  await expect(page.getByRole('link', { name: 'Groups' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByText('No groups yet')).toBeVisible();
+
+  // A name is needed; then the group is made.
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await expect(page.getByText('Give the group a name')).toBeVisible();
+  await page.getByRole('textbox', { name: 'New group name' }).fill('Marketing');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  const groups = page.getByRole('list', { name: 'Groups' });
+  await expect(groups.getByRole('listitem', { name: 'Marketing' })).toContainText('0 people');
+  // The same name in another case is taken.
+  await page.getByRole('textbox', { name: 'New group name' }).fill('MARKETING');
+  await page.getByRole('button', { name: 'Create group' }).click();
+  await expect(page.getByText('A group with this name already exists in the workspace.')).toBeVisible();
+  await page.getByRole('textbox', { name: 'New group name' }).fill('');
+
+  // Open it and add Max.
+  await groups.getByRole('button', { name: 'Open group Marketing' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Group “Marketing”' });
+  await expect(dialog.getByText('No one is in this group yet.')).toBeVisible();
+  await dialog.getByLabel('Add people', { exact: true }).click();
+  await page.getByRole('option', { name: /Max Member/ }).click();
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(dialog.getByRole('list', { name: 'People in Marketing' }).getByText('Max Member')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  expect(await seriousViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(groups.getByRole('listitem', { name: 'Marketing' })).toContainText('1 person');
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // Renaming asks for the new name.
+  await groups.getByRole('button', { name: 'More for group Marketing' }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  const rename = page.getByRole('dialog', { name: 'Rename “Marketing”' });
+  await rename.getByRole('textbox', { name: 'Group name' }).fill('Marketing team');
+  await rename.getByRole('button', { name: 'Rename' }).click();
+  await expect(groups.getByRole('listitem', { name: 'Marketing team' })).toBeVisible();
+
+  // Greta shares the folder with the group, as an editor.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto(`/w/${workspace.slug}/my`);
+  await page.getByRole('button', { name: 'Actions for Campaign' }).click();
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  const share = page.getByRole('dialog', { name: 'Share “Campaign”' });
+  await share.getByText('A group', { exact: true }).click();
+  await share.getByLabel('Group', { exact: true }).click();
+  await page.getByRole('option', { name: 'Marketing team (1 person)' }).click();
+  await share.getByLabel('Role', { exact: true }).click();
+  await page.getByRole('option', { name: 'Editor', exact: true }).click();
+  await share.getByRole('button', { name: 'Share', exact: true }).click();
+  const access = share.getByRole('list', { name: 'Who has access' });
+  await expect(access.getByText('Marketing team')).toBeVisible();
+  await expect(share.getByLabel('Role of Marketing team')).toHaveValue('Editor');
+  await share.getByRole('button', { name: 'Done' }).click();
+
+  // Max finds it in Shared with me, with the group named, opens the document and writes.
+  await other.goto(`/w/${workspace.slug}/shared`);
+  const shared = other.getByRole('table', { name: 'Shared with me' });
+  await expect(shared.getByRole('link', { name: 'Campaign' })).toBeVisible();
+  await expect(shared.getByText(/Greta Owner with Marketing team · .* · Can edit/)).toBeVisible();
+  expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await shared.getByRole('link', { name: 'Campaign' }).click();
+  await expect(other).toHaveURL(new RegExp(`/f/${folder.id}$`));
+  await other.getByRole('link', { name: 'Brief' }).click();
+  await expect(other.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await other.getByLabel('Content of Brief').click();
+  await other.keyboard.type('Written by Max');
+  await expect(other.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await page.goto(`/w/${workspace.slug}/f/${folder.id}`);
+  await page.getByRole('link', { name: 'Brief' }).click();
+  await expect(page.getByLabel('Content of Brief')).toContainText('Written by Max');
+
+  // Greta takes Max out of the group: the folder is no longer his.
+  await page.goto(`/w/${workspace.slug}/settings/groups`);
+  await page.getByRole('button', { name: 'Open group Marketing team' }).click();
+  const again = page.getByRole('dialog', { name: 'Group “Marketing team”' });
+  await again.getByRole('button', { name: 'Remove Max Member from Marketing team' }).click();
+  await expect(again.getByText('No one is in this group yet.')).toBeVisible();
+  await again.getByRole('button', { name: 'Done' }).click();
+  await other.goto(`/w/${workspace.slug}/shared`);
+  await expect(other.getByText('Nothing shared with you yet')).toBeVisible();
+
+  // Deleting the group asks first.
+  await page.getByRole('list', { name: 'Groups' }).getByRole('button', { name: 'More for group Marketing team' }).click();
+  await page.getByRole('menuitem', { name: 'Delete group' }).click();
+  await page.getByRole('dialog', { name: 'Delete the group “Marketing team”?' }).getByRole('button', { name: 'Delete group' }).click();
+  await expect(page.getByText('No groups yet')).toBeVisible();
+  await b.close();
+});
