@@ -28,6 +28,14 @@ export const ZActivityAction = z.enum([
   'invitation.created',
   'invitation.revoked',
   'invitation.accepted',
+  // Public links: made, changed, revoked by a manager; opened and downloaded by a visitor (actor `link`).
+  'link.created',
+  'link.updated',
+  'link.revoked',
+  'link.viewed',
+  'link.downloaded',
+  // The workspace's link policy changed (no item).
+  'link.policy_changed',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;
 

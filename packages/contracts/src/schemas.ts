@@ -16,3 +16,4 @@ export * from './documents.ts';
 export * from './comments.ts';
 export * from './grants.ts';
 export * from './team.ts';
+export * from './links.ts';

@@ -27,7 +27,9 @@ const TrashRoute = page(() => import('./routes/folder.tsx').then((m) => m.TrashR
 const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.DocumentRoute));
 const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
 const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
+const LinksSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.LinksSettingsPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
+const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
 const SectionPlaceholder = page(() => import('./routes/section-placeholder.tsx').then((m) => m.SectionPlaceholder));
 
 export function AppRoutes() {
@@ -43,6 +45,7 @@ export function AppRoutes() {
         <Routes>
           <Route path="/signin" element={<SignInPage />} />
           <Route path="/invite/:token" element={<InvitePage />} />
+          <Route path="/s/:token" element={<PublicLinkPage />} />
           <Route path="/" element={<RequireAuth><RootRedirect /></RequireAuth>} />
           <Route path="/account" element={<RequireAuth><AccountPage /></RequireAuth>} />
           <Route path="/w/:ws" element={<RequireAuth><WorkspaceLayout /></RequireAuth>}>
@@ -58,6 +61,7 @@ export function AppRoutes() {
             <Route path="settings" element={<SettingsLayout />}>
               <Route index element={<Navigate to="members" replace />} />
               <Route path="members" element={<MembersSettingsPage />} />
+              <Route path="links" element={<LinksSettingsPage />} />
               <Route path="*" element={<NotFoundView />} />
             </Route>
           </Route>

@@ -38,4 +38,14 @@ export const queryKeys = {
   invitations: (ws: string) => ['invitations', ws] as const,
   invitation: (token: string) => ['invitation', token] as const,
   revision: (documentId: string, revisionId: string) => ['revisions', documentId, revisionId] as const,
+  /** An item's public links. */
+  links: (id: string) => ['links', id] as const,
+  /** Every list of links (prefix): an item's, and the workspace's for its admins. */
+  allLinks: ['links'] as const,
+  workspaceLinks: (ws: string) => ['links', 'workspace', ws] as const,
+  linkPolicy: (ws: string) => ['link-policy', ws] as const,
+  /** What a public link opens, as its visitor sees it; and an item under it. */
+  publicLink: (token: string) => ['public-link', token] as const,
+  publicItem: (token: string, id: string) => ['public-link', token, 'item', id] as const,
+  publicDocument: (token: string, id: string) => ['public-link', token, 'document', id] as const,
 };

@@ -3,6 +3,7 @@ import type { RouteDeclaration } from './define-route.ts';
 import { commentsApi, documentsApi, grantsApi } from './documents.ts';
 import { filesApi } from './files.ts';
 import { itemsApi } from './items.ts';
+import { linksApi, publicLinksApi } from './links.ts';
 import { authApi, meApi } from './me.ts';
 import { sessionsApi, tokensApi } from './sessions.ts';
 import { invitationsApi, membersApi } from './team.ts';
@@ -10,9 +11,9 @@ import { uploadsApi } from './uploads.ts';
 import { eventsApi, workspacesApi } from './workspaces.ts';
 
 export * from './define-route.ts';
-export { authApi, commentsApi, configApi, documentsApi, eventsApi, filesApi, grantsApi, invitationsApi, itemsApi, meApi, membersApi, sessionsApi, tokensApi, uploadsApi, workspacesApi };
+export { authApi, commentsApi, configApi, documentsApi, eventsApi, filesApi, grantsApi, invitationsApi, itemsApi, linksApi, meApi, membersApi, publicLinksApi, sessionsApi, tokensApi, uploadsApi, workspacesApi };
 
 // One file per area, so that a page's bundle holds the declarations it calls and not its neighbours'.
 /** Every route of `/api/v1`, for the server and the tests; the browser imports the areas it calls. */
 export const allRoutes = (): RouteDeclaration[] =>
-  [configApi, authApi, meApi, sessionsApi, tokensApi, workspacesApi, eventsApi, itemsApi, uploadsApi, filesApi, documentsApi, commentsApi, grantsApi, membersApi, invitationsApi].flatMap((area) => Object.values(area));
+  [configApi, authApi, meApi, sessionsApi, tokensApi, workspacesApi, eventsApi, itemsApi, uploadsApi, filesApi, documentsApi, commentsApi, grantsApi, membersApi, invitationsApi, linksApi, publicLinksApi].flatMap((area) => Object.values(area));

@@ -1,14 +1,18 @@
 import { Anchor, Group, NavLink, Paper, Stack, Title } from '@mantine/core';
-import { IconLock, IconUsers } from '@tabler/icons-react';
+import { IconLink, IconLock, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation, useOutletContext } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { InvitationsSection } from '../../features/team/components/invitations-section.tsx';
 import { MembersSection } from '../../features/team/components/members-section.tsx';
+import { LinkPolicySection, WorkspaceLinksSection } from '../../features/links/components/link-settings.tsx';
 
 /** The pages of a workspace's settings; each later settings page joins this list. */
-const PAGES = [{ path: 'members', label: 'Members', icon: IconUsers }] as const;
+const PAGES = [
+  { path: 'members', label: 'Members', icon: IconUsers },
+  { path: 'links', label: 'Public links', icon: IconLink },
+] as const;
 
 export const mayManage = (w: TWorkspace | undefined) => w?.role === 'owner' || w?.role === 'admin';
 
@@ -65,6 +69,20 @@ export function MembersSettingsPage() {
       </Section>
       <Section id="invitations" title="Invitations">
         <InvitationsSection workspace={workspace} />
+      </Section>
+    </Stack>
+  );
+}
+
+export function LinksSettingsPage() {
+  const workspace = useOutletContext<TWorkspace>();
+  return (
+    <Stack gap="lg">
+      <Section id="link-policy" title="Link policy">
+        <LinkPolicySection workspace={workspace} />
+      </Section>
+      <Section id="live-links" title="Live links">
+        <WorkspaceLinksSection workspace={workspace} />
       </Section>
     </Stack>
   );

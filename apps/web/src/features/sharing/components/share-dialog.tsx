@@ -5,6 +5,7 @@ import { filesApi, urlOf, type TGrant, type TItem, type TItemRole, type TWorkspa
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { LinksSection } from '../../links/components/links-section.tsx';
 import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
 
 const ROLES: { value: TItemRole; label: string }[] = [
@@ -251,6 +252,12 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
               </Stack>
             )}
           </section>
+          {grants.data && (
+            <>
+              <Divider />
+              <LinksSection item={item} workspace={workspace} />
+            </>
+          )}
           <Group justify="space-between">
             <Button variant="default" leftSection={copied ? <IconCheck aria-hidden size={18} /> : <IconLink aria-hidden size={18} />} onClick={() => void copyLink()}>
               {copied ? 'Link copied' : 'Copy link'}
