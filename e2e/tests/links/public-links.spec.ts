@@ -1,6 +1,12 @@
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 test('an owner makes a password link to a folder; a visitor without an account gives the password, reads the document in it and downloads the folder; revoked, the link has ended', async ({ page, browser }) => {
   await signUp(page, newPerson('Olive Owner'));
@@ -25,6 +31,7 @@ test('an owner makes a password link to a folder; a visitor without an account g
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await expect(row.getByText('Password', { exact: true })).toBeVisible();
   await expect(row.getByText('0 views · 0 downloads')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
   const url = (await apiCall(page, 'GET', `/items/${folder.id}/links`)).body.items[0].url as string;
   expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{40,}$/);
 
@@ -34,6 +41,7 @@ test('an owner makes a password link to a folder; a visitor without an account g
   const opened = await visitor.goto(url);
   expect(opened?.headers()['referrer-policy']).toBe('no-referrer');
   await expect(visitor.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
+  expect(await seriousViolations(visitor)).toEqual([]);
   await visitor.getByRole('textbox', { name: 'Password' }).fill('wrong password');
   await visitor.getByRole('button', { name: 'Open' }).click();
   await expect(visitor.getByRole('alert')).toContainText('That password is not right');
@@ -41,6 +49,7 @@ test('an owner makes a password link to a folder; a visitor without an account g
   await visitor.getByRole('button', { name: 'Open' }).click();
   await expect(visitor.getByRole('heading', { name: 'Press kit' })).toBeVisible();
   expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  expect(await seriousViolations(visitor)).toEqual([]);
 
   // The document in it, read-only, in a sandboxed frame; then back to the folder.
   await visitor.getByRole('button', { name: 'Open Release notes' }).click();
@@ -71,14 +80,18 @@ test('an admin sets the link policy and sees every live link; an expired link is
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; rootId: string };
   const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Handouts', parentId: workspace.rootId })).body as { id: string };
 
+  // The settings in the dark theme (the Share dialog's links are checked in the light one above).
+  await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`/w/${workspace.slug}/settings/links`);
   await expect(page.getByRole('heading', { name: 'Link policy' })).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   await page.getByRole('checkbox', { name: 'Limit how long a link lives' }).check();
   await page.getByLabel('Maximum lifetime (days)').fill('7');
   await page.getByRole('switch', { name: 'Require a password on new links' }).check();
   await page.getByRole('button', { name: 'Save link policy' }).click();
   await expect(page.getByText('Link policy saved')).toBeVisible();
   await expect(page.getByText('No live links')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
 
   // The policy holds: a link without a password is refused, one with a far expiry too.
   expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(400);
@@ -88,6 +101,7 @@ test('an admin sets the link policy and sees every live link; an expired link is
   expect(made.status).toBe(201);
   await page.reload();
   await expect(page.getByRole('listitem', { name: 'Link to Handouts' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
 
   await page.waitForTimeout(3500);
   const v = await browser.newContext({ colorScheme: 'dark' });
@@ -95,6 +109,8 @@ test('an admin sets the link policy and sees every live link; an expired link is
   await visitor.goto(made.body.url as string);
   await expect(visitor.getByRole('heading', { name: 'This link has ended' })).toBeVisible();
   await expect(visitor.getByText(/It has expired/)).toBeVisible();
+  await expect(visitor.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  expect(await seriousViolations(visitor)).toEqual([]);
   await v.close();
 
   await page.reload();

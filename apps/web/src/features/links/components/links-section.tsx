@@ -125,7 +125,7 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
             </Group>
             <Group justify="space-between" wrap="wrap" gap="sm">
               <Checkbox label="Allow downloads" checked={downloads} onChange={(e) => setDownloads(e.currentTarget.checked)} />
-              <Button type="submit" variant="light" loading={m.create.isPending} leftSection={<IconLink aria-hidden size={18} />}>
+              <Button type="submit" variant="default" loading={m.create.isPending} leftSection={<IconLink aria-hidden size={18} />}>
                 Create link
               </Button>
             </Group>
@@ -185,7 +185,7 @@ function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; l
               <Text size="sm" fw={500}>
                 {name}
               </Text>
-              <Badge size="sm" variant="light" color={live ? 'green' : 'gray'}>
+              <Badge size="sm" variant="light" color={live ? undefined : 'gray'}>
                 {STATE_LABEL[link.state]}
               </Badge>
               {link.hasPassword && (
