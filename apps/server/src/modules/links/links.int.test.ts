@@ -226,6 +226,26 @@ describe('visiting a link', () => {
     expect((await v.call('GET', `/links/${token}/items/${folder.id}/content`)).status).toBe(403);
   });
 
+  it('opens a file: its name and size, shown in the page, downloaded unless the link forbids it', async () => {
+    const owner = await g.person();
+    const up = await g.upload(owner, owner.workspace.rootId, 'photo.png', new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), { mimeType: 'image/png' });
+    const fileId = up.body.item.id as string;
+    const link = await makeLink(owner, fileId, { downloadAllowed: false });
+    const token = tokenOf(link.url);
+    const v = visitor();
+    expect((await v.call('GET', `/links/${token}`)).body).toMatchObject({ downloadAllowed: false, item: { id: fileId, kind: 'file', name: 'photo.png', size: 8 } });
+    const shown = await v.call('GET', `/links/${token}/items/${fileId}`);
+    expect(shown.body).toMatchObject({ trail: [{ id: fileId, name: 'photo.png' }], children: [] });
+    expect((await v.call('GET', `/links/${token}/items/${fileId}/content`)).status).toBe(302);
+    const refused = await v.call('GET', `/links/${token}/items/${fileId}/content?download=1`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('forbidden');
+    expect((await owner.call('GET', `/items/${fileId}/links`)).body.items[0]).toMatchObject({ views: 1, downloads: 0 });
+    // In the trash, the link's file is gone for its visitor.
+    await owner.call('POST', `/items/${fileId}/trash`);
+    expect((await v.call('GET', `/links/${token}/items/${fileId}/content`)).status).toBe(404);
+  });
+
   it('shows a document read-only, as HTML', async () => {
     const owner = await g.person();
     const doc = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Launch plan', parentId: owner.workspace.rootId });
