@@ -78,11 +78,24 @@ const NOBODY = '00000000-0000-0000-0000-000000000000';
  * above it is in the trash. For callers that are not people (a public link's visitor), whose right
  * comes from the item a link opens rather than from a role.
  */
-export async function findPlace(db: Q, itemId: string): Promise<{ item: ItemRow; chain: string[]; trashedAbove: boolean } | undefined> {
-  const row = (await findAccessMany(db, [itemId], NOBODY)).get(itemId);
-  if (!row) return undefined;
-  const { chain, trashed_above, root_id: _r, grant_rank: _g, member_role: _m, member_home_id: _h, workspace_root_id: _w, workspace_slug: _s, ...item } = row;
-  return { item, chain, trashedAbove: trashed_above };
+export async function findPlace(db: Q, itemId: string): Promise<Place | undefined> {
+  return (await findPlaces(db, [itemId])).get(itemId);
+}
+
+export interface Place {
+  item: ItemRow;
+  chain: string[];
+  trashedAbove: boolean;
+}
+
+/** `findPlace` for several items in one query; items that do not exist are missing. */
+export async function findPlaces(db: Q, itemIds: string[]): Promise<Map<string, Place>> {
+  const out = new Map<string, Place>();
+  for (const [id, row] of await findAccessMany(db, itemIds, NOBODY)) {
+    const { chain, trashed_above, root_id: _r, grant_rank: _g, member_role: _m, member_home_id: _h, workspace_root_id: _w, workspace_slug: _s, ...item } = row;
+    out.set(id, { item, chain, trashedAbove: trashed_above });
+  }
+  return out;
 }
 
 /** A new folder or (empty) document. */

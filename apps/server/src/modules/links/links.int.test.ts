@@ -320,6 +320,7 @@ describe('visiting a link', () => {
 
     await owner.call('POST', `/items/${parent.id}/trash`);
     expect((await v.call('GET', `/links/${token}`)).status).toBe(404);
+    expect((await owner.call('GET', `/workspaces/${owner.workspace.id}/links`)).body.items).toEqual([]);
     await owner.call('POST', `/items/${parent.id}/restore`);
     expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
 

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { decrypt, deriveKey, encrypt, randomToken, sha256 } from '../../lib/crypto.ts';
 import { record } from '../events/index.ts';
-import { maySeeGrants, requireItem } from '../items/index.ts';
+import { findPlaces, maySeeGrants, requireItem } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
 import { hashLinkPassword } from './link-password.ts';
 import { findLinksOf, findLiveLinks, findPolicySettings, insertLink, mergeSettings, updateLinkRow, type LinkRow } from './links.repo.ts';
@@ -122,10 +122,13 @@ export async function revokeLink(db: Db, actor: Actor, id: string, linkId: strin
   });
 }
 
-/** Every live link of the workspace, for its owner and admins. */
+/** Every live link of the workspace (not revoked or expired, its item in place), for its owner and admins. */
 export async function workspaceLinks(ctx: AppContext, actor: Actor, ws: string): Promise<TWorkspaceLinkList> {
   const workspace = await requireAdmin(ctx.db, actor, ws);
-  const rows = await findLiveLinks(ctx.db, workspace.id);
+  const found = await findLiveLinks(ctx.db, workspace.id);
+  // A link whose item is inside a folder in the trash does not work now: it is not live.
+  const places = await findPlaces(ctx.db, [...new Set(found.map((r) => r.item_id))]);
+  const rows = found.filter((r) => places.get(r.item_id)?.trashedAbove === false);
   return { items: rows.map((r) => ({ ...presentLink(ctx, r), item: { id: r.item_id, name: r.item_name, kind: r.item_kind } })), nextCursor: null };
 }
 
