@@ -31,6 +31,7 @@ import { grantsRoutes } from './modules/sharing/index.ts';
 import { teamRoutes } from './modules/team/index.ts';
 import { activityRoutes } from './modules/activity/index.ts';
 import { groupsRoutes } from './modules/groups/index.ts';
+import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -76,7 +77,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
     reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
+    // A public link's page and answers hold its token in their address: they set no-referrer themselves (ADR 0032).
+    if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');
     reply.header('x-frame-options', 'DENY');
     if (env.secureCookies) reply.header('strict-transport-security', 'max-age=31536000');
   });
@@ -171,6 +173,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await teamRoutes(api, ctx);
       await activityRoutes(api, ctx);
       await groupsRoutes(api, ctx);
+      await linksRoutes(api, ctx, collab);
     },
     { prefix: API_PREFIX },
   );
@@ -179,6 +182,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0]!;
     if ((req.method === 'GET' || req.method === 'HEAD') && !/^\/(api|idp|auth|storage)(\/|$)/.test(url) && !path.extname(url)) {
+      // A public link's page holds its token in the address: never sent on to another site as a Referer.
+      if (url.startsWith('/s/')) reply.header('referrer-policy', 'no-referrer');
       return sendIndex(req, reply);
     }
     return sendError(reply, new AppError('not_found', 'No such address.'));

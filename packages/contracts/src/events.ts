@@ -41,6 +41,14 @@ export const ZActivityAction = z.enum([
   'group.deleted',
   'group.member_added',
   'group.member_removed',
+  // Public links: made, changed, revoked by a manager; opened and downloaded by a visitor (actor `link`).
+  'link.created',
+  'link.updated',
+  'link.revoked',
+  'link.viewed',
+  'link.downloaded',
+  // The workspace's link policy changed (no item).
+  'link.policy_changed',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;
 

@@ -18,3 +18,4 @@ export * from './comments.ts';
 export * from './grants.ts';
 export * from './team.ts';
 export * from './groups.ts';
+export * from './links.ts';

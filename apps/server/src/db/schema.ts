@@ -147,6 +147,30 @@ export interface ActivityEventsTable {
   created_at: Generated<Date>;
 }
 
+export interface ShareLinksTable {
+  id: string;
+  workspace_id: string;
+  item_id: string;
+  kind: 'view' | 'file_request';
+  token_hash: string;
+  token_sealed: string;
+  password_hash: string | null;
+  expires_at: NullableTimestamp;
+  download_allowed: boolean;
+  revoked_at: NullableTimestamp;
+  views: Generated<number>;
+  downloads: Generated<number>;
+  created_by: string | null;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
+export interface ShareLinkFailuresTable {
+  link_id: string;
+  ip: string;
+  at: Generated<Date>;
+}
+
 export interface ItemGrantsTable {
   id: string;
   item_id: string;
@@ -278,6 +302,8 @@ export interface Database {
   invitations: InvitationsTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
+  share_links: ShareLinksTable;
+  share_link_failures: ShareLinkFailuresTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -29,7 +29,9 @@ const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.
 const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
 const GroupsSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.GroupsSettingsPage));
 const AuditSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.AuditSettingsPage));
+const LinksSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.LinksSettingsPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
+const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
 const SectionPlaceholder = page(() => import('./routes/section-placeholder.tsx').then((m) => m.SectionPlaceholder));
 
 export function AppRoutes() {
@@ -45,6 +47,7 @@ export function AppRoutes() {
         <Routes>
           <Route path="/signin" element={<SignInPage />} />
           <Route path="/invite/:token" element={<InvitePage />} />
+          <Route path="/s/:token" element={<PublicLinkPage />} />
           <Route path="/" element={<RequireAuth><RootRedirect /></RequireAuth>} />
           <Route path="/account" element={<RequireAuth><AccountPage /></RequireAuth>} />
           <Route path="/w/:ws" element={<RequireAuth><WorkspaceLayout /></RequireAuth>}>
@@ -62,6 +65,7 @@ export function AppRoutes() {
               <Route path="members" element={<MembersSettingsPage />} />
               <Route path="groups" element={<GroupsSettingsPage />} />
               <Route path="audit" element={<AuditSettingsPage />} />
+              <Route path="links" element={<LinksSettingsPage />} />
               <Route path="*" element={<NotFoundView />} />
             </Route>
           </Route>

@@ -24,6 +24,8 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
   // Every change is one more entry in the activity record.
   stale(queryKeys.allActivity);
   if (change.type.startsWith('comment.')) return stale(queryKeys.comments(change.itemId));
+  // A public link made, changed or used: its item's list of links and the workspace's (counts included); the item itself is as it was.
+  if (change.type.startsWith('link.')) return stale(queryKeys.allLinks);
   for (const parentId of new Set(change.parentIds)) if (parentId) stale(queryKeys.children(ws, parentId));
   // An answer replaces the entry a page already shows; a page opening a new item fetches it as any page does.
   if (change.item && client.getQueryData(queryKeys.item(change.itemId))) client.setQueryData(queryKeys.item(change.itemId), change.item);

@@ -50,4 +50,14 @@ export const queryKeys = {
   workspaceActivity: (ws: string, filters: object) => ['activity', 'workspace', ws, filters] as const,
   /** Every view of the activity record (prefix). */
   allActivity: ['activity'] as const,
+  /** An item's public links. */
+  links: (id: string) => ['links', id] as const,
+  /** Every list of links (prefix): an item's, and the workspace's for its admins. */
+  allLinks: ['links'] as const,
+  workspaceLinks: (ws: string) => ['links', 'workspace', ws] as const,
+  linkPolicy: (ws: string) => ['link-policy', ws] as const,
+  /** What a public link opens, as its visitor sees it; and an item under it. */
+  publicLink: (token: string) => ['public-link', token] as const,
+  publicItem: (token: string, id: string) => ['public-link', token, 'item', id] as const,
+  publicDocument: (token: string, id: string) => ['public-link', token, 'document', id] as const,
 };

@@ -155,6 +155,19 @@ export async function exportDocument(ctx: AppContext, actor: Actor, id: string, 
   return { body: typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), contentType, filename: `${item.name}.${extension}` };
 }
 
+/**
+ * A document as HTML, for a caller whose right to read it was checked elsewhere (a public link's
+ * visitor). Pictures stay as the document names them.
+ */
+export async function documentHtml(ctx: AppContext, item: ItemRow, live: LiveDocuments): Promise<string> {
+  const open = live.openDocument(item.id);
+  const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(ctx.db, item.id);
+  const body = await ctx.workers.run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'html', title: item.name, images: new Map<string, string>() }).catch((error: unknown) => {
+    throw taskFailure(error, 'This document is too large to show', ctx.workers.options.timeoutMs);
+  });
+  return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+}
+
 function presentRevision(r: RevisionRow): TRevision {
   return { id: r.id, itemId: r.item_id, createdAt: new Date(r.created_at).toISOString(), authors: r.authors, label: r.label, restoredFrom: r.restored_from_at ? new Date(r.restored_from_at).toISOString() : null };
 }

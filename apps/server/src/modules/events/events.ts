@@ -35,12 +35,24 @@ export interface Activity {
   data?: Record<string, unknown>;
 }
 
+/** Someone without an account holding a public link: the link is who they are (actor kind `link`). */
+export interface LinkVisitor {
+  via: 'link';
+  linkId: string;
+  ip: string;
+  userAgent: string | null;
+}
+
 /** The actor columns of a row: who did it, from where. `null`: Cabinet itself (a job). */
-function actorColumns(actor: Actor | null) {
+function actorColumns(actor: Actor | LinkVisitor | null) {
+  if (actor?.via === 'link') {
+    return { actor_kind: 'link', actor_user_id: null, actor_token_id: null, actor_link_id: actor.linkId, ip: actor.ip, user_agent: actor.userAgent, client_id: null } as const;
+  }
   return {
     actor_kind: actor ? (actor.via === 'token' ? 'token' : 'user') : 'system',
     actor_user_id: actor?.user.id ?? null,
     actor_token_id: actor?.tokenId ?? null,
+    actor_link_id: null,
     ip: actor?.ip ?? null,
     user_agent: actor?.userAgent ?? null,
     client_id: actor?.clientId ?? null,
@@ -51,7 +63,7 @@ function actorColumns(actor: Actor | null) {
  * Records a change, in the caller's transaction: the one way a change is written down and
  * announced (the row's trigger sends it to every instance, heard only if the transaction commits).
  */
-export async function record(db: Db, actor: Actor | null, activity: Activity): Promise<void> {
+export async function record(db: Db, actor: Actor | LinkVisitor | null, activity: Activity): Promise<void> {
   const parentIds = [...new Set((activity.parentIds ?? []).filter((id): id is string => !!id))];
   await db
     .insertInto('activity_events')

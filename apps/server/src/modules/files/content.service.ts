@@ -110,29 +110,65 @@ function zipSegment(name: string): string {
  */
 export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, ids: string[]): Promise<Zip> {
   const workspace = await getWorkspace(ctx.db, actor.user, workspaceIdOrSlug);
-  const entries: ZipEntry[] = [];
-  const used = new Set<string>();
-  const unique = (name: string) => {
-    let candidate = name;
-    for (let n = 2; used.has(candidate.toLowerCase()); n++) candidate = name.replace(/(\.[^./]*)?$/, (ext) => ` (${n})${ext}`);
-    used.add(candidate.toLowerCase());
-    return candidate;
-  };
+  const zip = new ZipBuilder();
   let single: ItemRow | undefined;
   for (const id of ids) {
     const { item } = await requireItem(ctx.db, actor, id, 'download');
     if (item.workspace_id !== workspace.id) throw new AppError('not_found');
     single = ids.length === 1 ? item : undefined;
+    await zip.add(ctx.db, item, ids.length > 1);
+  }
+  return zip.finish(ctx, single?.kind === 'folder' ? `${single.name}.zip` : `${workspace.name} files.zip`);
+}
+
+/**
+ * A folder (everything in it) as a zip, for a caller whose right to it was checked elsewhere (a
+ * public link's visitor: the link holds for everything under its item).
+ */
+export async function zipFolder(ctx: AppContext, folder: ItemRow): Promise<Zip> {
+  const zip = new ZipBuilder();
+  await zip.add(ctx.db, folder, false);
+  return zip.finish(ctx, `${folder.name}.zip`);
+}
+
+/** A file's current bytes as a short-lived signed URL, for a caller whose right to it was checked elsewhere (a public link's visitor). */
+export async function signedFileUrl(ctx: AppContext, item: ItemRow, download: boolean): Promise<string> {
+  const version = item.current_version_id ? await findVersion(ctx.db, item.current_version_id) : undefined;
+  if (!version || version.item_id !== item.id || version.state !== 'ready') throw new AppError('not_found');
+  return ctx.storage.signDownload(version.blob_key, {
+    ttlSeconds: DOWNLOAD_URL_TTL_SECONDS,
+    filename: item.name,
+    contentType: version.mime_type,
+    disposition: dispositionFor(version.mime_type, download),
+    method: 'GET',
+  });
+}
+
+/** The entries of a zip being made: names kept unique (case-insensitively) and safe to unzip. */
+class ZipBuilder {
+  private readonly entries: ZipEntry[] = [];
+  private readonly used = new Set<string>();
+
+  private unique(name: string): string {
+    let candidate = name;
+    for (let n = 2; this.used.has(candidate.toLowerCase()); n++) candidate = name.replace(/(\.[^./]*)?$/, (ext) => ` (${n})${ext}`);
+    this.used.add(candidate.toLowerCase());
+    return candidate;
+  }
+
+  /** An item: a folder with everything in it (in a folder of its own name when `nested`), or a file. */
+  async add(db: Db, item: ItemRow, nested: boolean): Promise<void> {
+    const { entries } = this;
     if (item.kind === 'folder') {
-      const top = ids.length === 1 ? '' : `${unique(zipSegment(item.name))}/`;
+      const top = nested ? `${this.unique(zipSegment(item.name))}/` : '';
       if (top) entries.push({ name: top, lastModified: item.updated_at });
-      const rows = await findSubtreeFiles(ctx.db, item.id);
+      const rows = await findSubtreeFiles(db, item.id);
       // Each path made safe segment by segment, a folder before what is in it, kept unique once made safe; a folder's contents follow its new path.
       const paths = new Map<string, string>();
       for (const row of [...rows].sort((a, b) => a.path.split('/').length - b.path.split('/').length)) {
         const cut = row.path.lastIndexOf('/');
         const parent = cut < 0 ? top : `${paths.get(row.path.slice(0, cut))}/`;
-        paths.set(row.path, unique(parent + zipSegment(row.path.slice(cut + 1))));
+        paths.set(row.path, this.unique(parent + zipSegment(row.path.slice(cut + 1))));
       }
       for (const row of rows) {
         // Below a visible folder everything is visible (roles are inherited and only ever add).
@@ -140,18 +176,21 @@ export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug:
         else if (row.blob_key) entries.push({ name: paths.get(row.path)!, lastModified: row.updated_at, size: row.size, blobKey: row.blob_key });
       }
     } else if (item.kind === 'file' && item.current_version_id) {
-      const version = await findVersion(ctx.db, item.current_version_id);
-      if (version) entries.push({ name: unique(zipSegment(item.name)), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
+      const version = await findVersion(db, item.current_version_id);
+      if (version) entries.push({ name: this.unique(zipSegment(item.name)), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
     }
   }
-  const length = Number(predictLength(entries.map((e) => (e.blobKey ? { name: e.name, size: e.size!, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified }))));
-  const storage = ctx.storage;
-  async function* files() {
-    for (const e of entries) {
-      if (!e.blobKey) yield { name: e.name, lastModified: e.lastModified };
-      else yield { name: e.name, lastModified: e.lastModified, size: e.size!, input: (await storage.read(e.blobKey)) as AsyncIterable<Buffer> };
+
+  finish(ctx: AppContext, filename: string): Zip {
+    const { entries } = this;
+    const length = Number(predictLength(entries.map((e) => (e.blobKey ? { name: e.name, size: e.size!, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified }))));
+    const storage = ctx.storage;
+    async function* files() {
+      for (const e of entries) {
+        if (!e.blobKey) yield { name: e.name, lastModified: e.lastModified };
+        else yield { name: e.name, lastModified: e.lastModified, size: e.size!, input: (await storage.read(e.blobKey)) as AsyncIterable<Buffer> };
+      }
     }
+    return { filename, length, stream: Readable.fromWeb(makeZip(files(), { length }) as import('node:stream/web').ReadableStream) };
   }
-  const filename = single?.kind === 'folder' ? `${single.name}.zip` : `${workspace.name} files.zip`;
-  return { filename, length, stream: Readable.fromWeb(makeZip(files(), { length }) as import('node:stream/web').ReadableStream) };
 }

@@ -2,3 +2,4 @@
 export { filesRoutes } from './files.routes.ts';
 export { deleteEndedUploads, findVersion, recomputeAllUsage } from './files.repo.ts';
 export { discardUploadBytes, expireStaleUploads } from './uploads.service.ts';
+export { signedFileUrl, zipFolder, type Zip } from './content.service.ts';

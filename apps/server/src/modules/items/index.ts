@@ -4,5 +4,5 @@
  */
 export { itemsRoutes } from './items.routes.ts';
 export { accessWithRole, findAccesses, maySeeGrants, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
-export { findActiveSibling, upsertVisit } from './items.repo.ts';
+export { findActiveSibling, findPlace, findPlaces, upsertVisit } from './items.repo.ts';
 export { createItem, deleteBlobIfUnused, presentItem, purgeExpiredTrash, suggestFreeName, visibleItems, type ItemContents } from './items.service.ts';

@@ -63,6 +63,8 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET content (zip)', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call('GET', `/items/${t.id}/content`) },
   { name: 'GET zip of ids', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
   { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call('GET', `/items/${t.id}/grants`) },
+  { name: 'GET links', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call('GET', `/items/${t.id}/links`) },
+  { name: 'POST a link', need: 'manage', ok: 201, allowed: (a) => a.share, call: (p, t) => p.call('POST', `/items/${t.id}/links`, { kind: 'view', password: 'matrix password' }) },
   { name: 'POST import a document into', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes') },
   { name: 'POST upload into', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }) },
   // A batch answers 200 and each entry for itself: the entry's error stands for the status its own call would have had.

@@ -73,6 +73,33 @@ export async function findAccess(db: Q, itemId: string, userId: string): Promise
   return (await findAccessMany(db, [itemId], userId)).get(itemId);
 }
 
+const NOBODY = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * Where an item is, whoever asks: its row, the ids from it up to its root, and whether a folder
+ * above it is in the trash. For callers that are not people (a public link's visitor), whose right
+ * comes from the item a link opens rather than from a role.
+ */
+export async function findPlace(db: Q, itemId: string): Promise<Place | undefined> {
+  return (await findPlaces(db, [itemId])).get(itemId);
+}
+
+export interface Place {
+  item: ItemRow;
+  chain: string[];
+  trashedAbove: boolean;
+}
+
+/** `findPlace` for several items in one query; items that do not exist are missing. */
+export async function findPlaces(db: Q, itemIds: string[]): Promise<Map<string, Place>> {
+  const out = new Map<string, Place>();
+  for (const [id, row] of await findAccessMany(db, itemIds, NOBODY)) {
+    const { chain, trashed_above, root_id: _r, grant_rank: _g, member_role: _m, member_home_id: _h, workspace_root_id: _w, workspace_slug: _s, ...item } = row;
+    out.set(id, { item, chain, trashedAbove: trashed_above });
+  }
+  return out;
+}
+
 /** A new folder or (empty) document. */
 export async function insertItem(db: Q, f: { kind: 'folder' | 'document'; workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {
   return db

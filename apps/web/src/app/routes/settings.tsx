@@ -1,5 +1,5 @@
 import { Anchor, Group, NavLink, Paper, Stack, Title } from '@mantine/core';
-import { IconHistory, IconLock, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { IconHistory, IconLink, IconLock, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation, useOutletContext } from 'react-router';
@@ -8,11 +8,13 @@ import { GroupsSection } from '../../features/groups/components/groups-section.t
 import { InvitationsSection } from '../../features/team/components/invitations-section.tsx';
 import { MembersSection } from '../../features/team/components/members-section.tsx';
 import { AuditLog } from '../../features/activity/components/audit-log.tsx';
+import { LinkPolicySection, WorkspaceLinksSection } from '../../features/links/components/link-settings.tsx';
 
 /** The pages of a workspace's settings; each later settings page joins this list. */
 const PAGES = [
   { path: 'members', label: 'Members', icon: IconUsers },
   { path: 'groups', label: 'Groups', icon: IconUsersGroup },
+  { path: 'links', label: 'Public links', icon: IconLink },
   { path: 'audit', label: 'Audit log', icon: IconHistory },
 ] as const;
 
@@ -91,5 +93,19 @@ export function AuditSettingsPage() {
     <Section id="audit" title="Audit log">
       <AuditLog workspace={workspace} />
     </Section>
+  );
+}
+
+export function LinksSettingsPage() {
+  const workspace = useOutletContext<TWorkspace>();
+  return (
+    <Stack gap="lg">
+      <Section id="link-policy" title="Link policy">
+        <LinkPolicySection workspace={workspace} />
+      </Section>
+      <Section id="live-links" title="Live links">
+        <WorkspaceLinksSection workspace={workspace} />
+      </Section>
+    </Stack>
   );
 }

@@ -31,6 +31,12 @@ export const ACTION_LABELS: Record<TActivityAction, string> = {
   'group.deleted': 'Group deleted',
   'group.member_added': 'Added to a group',
   'group.member_removed': 'Removed from a group',
+  'link.created': 'Public link made',
+  'link.updated': 'Public link changed',
+  'link.revoked': 'Public link revoked',
+  'link.viewed': 'Public link opened',
+  'link.downloaded': 'Downloaded through a link',
+  'link.policy_changed': 'Link policy changed',
 };
 
 /** Who did it, as a sentence starts: a person's name, "Someone" for an account that is gone, or Cabinet. */
@@ -110,6 +116,18 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return `added someone to the group “${str(d.name) ?? ''}”${d.source === 'idp' ? ' (from the identity provider)' : ''}`;
     case 'group.member_removed':
       return `removed someone from the group “${str(d.name) ?? ''}”${d.reason === 'left_workspace' ? ' (they left the workspace)' : ''}`;
+    case 'link.created':
+      return `made a public link to ${it}${d.hasPassword ? ' (with a password)' : ''}`;
+    case 'link.updated':
+      return `changed a public link to ${it}`;
+    case 'link.revoked':
+      return `revoked a public link to ${it}`;
+    case 'link.viewed':
+      return `opened ${it}`;
+    case 'link.downloaded':
+      return `downloaded ${it}`;
+    case 'link.policy_changed':
+      return 'changed the link policy';
   }
 }
 

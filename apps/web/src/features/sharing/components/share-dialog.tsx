@@ -6,6 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { useGroups } from '../../groups/api/use-groups.ts';
+import { LinksSection } from '../../links/components/links-section.tsx';
 import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
 
 const ROLES: { value: TItemRole; label: string }[] = [
@@ -274,6 +275,12 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
               </Stack>
             )}
           </section>
+          {grants.data && (
+            <>
+              <Divider />
+              <LinksSection item={item} workspace={workspace} />
+            </>
+          )}
           <Group justify="space-between">
             <Button variant="default" leftSection={copied ? <IconCheck aria-hidden size={18} /> : <IconLink aria-hidden size={18} />} onClick={() => void copyLink()}>
               {copied ? 'Link copied' : 'Copy link'}

@@ -1,0 +1,165 @@
+import { uuidv7 } from '@cabinet/contracts';
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import type { ItemRow } from '../../db/schema.ts';
+
+export interface LinkRow {
+  id: string;
+  workspace_id: string;
+  item_id: string;
+  kind: 'view' | 'file_request';
+  token_hash: string;
+  token_sealed: string;
+  password_hash: string | null;
+  expires_at: Date | null;
+  download_allowed: boolean;
+  revoked_at: Date | null;
+  views: number;
+  downloads: number;
+  created_by: string | null;
+  created_by_name: string | null;
+  created_at: Date;
+}
+
+const linkColumns = (db: Db) =>
+  db
+    .selectFrom('share_links as l')
+    .leftJoin('users as u', 'u.id', 'l.created_by')
+    .select([
+      'l.id',
+      'l.workspace_id',
+      'l.item_id',
+      'l.kind',
+      'l.token_hash',
+      'l.token_sealed',
+      'l.password_hash',
+      'l.expires_at',
+      'l.download_allowed',
+      'l.revoked_at',
+      'l.views',
+      'l.downloads',
+      'l.created_by',
+      'u.name as created_by_name',
+      'l.created_at',
+    ]);
+
+export function insertLink(db: Db, f: { workspaceId: string; itemId: string; tokenHash: string; tokenSealed: string; passwordHash: string | null; expiresAt: Date | null; downloadAllowed: boolean; by: string }): Promise<{ id: string }> {
+  return db
+    .insertInto('share_links')
+    .values({
+      id: uuidv7(),
+      workspace_id: f.workspaceId,
+      item_id: f.itemId,
+      kind: 'view',
+      token_hash: f.tokenHash,
+      token_sealed: f.tokenSealed,
+      password_hash: f.passwordHash,
+      expires_at: f.expiresAt,
+      download_allowed: f.downloadAllowed,
+      created_by: f.by,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+/** The links of an item (or one of them), newest first. */
+export function findLinksOf(db: Db, itemId: string, linkId?: string): Promise<LinkRow[]> {
+  let q = linkColumns(db).where('l.item_id', '=', itemId);
+  if (linkId) q = q.where('l.id', '=', linkId);
+  return q.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').execute() as Promise<LinkRow[]>;
+}
+
+export function findLinkByHash(db: Db, tokenHash: string): Promise<LinkRow | undefined> {
+  return linkColumns(db).where('l.token_hash', '=', tokenHash).executeTakeFirst() as Promise<LinkRow | undefined>;
+}
+
+/** The workspace's links that still work: not revoked, not expired, on an item not in the trash itself. */
+export async function findLiveLinks(db: Db, workspaceId: string): Promise<(LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[]> {
+  return (await linkColumns(db)
+    .innerJoin('items as i', 'i.id', 'l.item_id')
+    .select(['i.name as item_name', 'i.kind as item_kind'])
+    .where('l.workspace_id', '=', workspaceId)
+    .where('l.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('l.expires_at', 'is', null), eb('l.expires_at', '>', sql<Date>`now()`)]))
+    .where('i.state', '=', 'active')
+    .orderBy('l.created_at', 'desc')
+    .orderBy('l.id', 'desc')
+    .limit(1000)
+    .execute()) as (LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[];
+}
+
+export async function updateLinkRow(db: Db, id: string, change: { passwordHash?: string | null; expiresAt?: Date | null; downloadAllowed?: boolean; revoked?: true }): Promise<void> {
+  await db
+    .updateTable('share_links')
+    .set({
+      ...(change.passwordHash !== undefined ? { password_hash: change.passwordHash } : {}),
+      ...(change.expiresAt !== undefined ? { expires_at: change.expiresAt } : {}),
+      ...(change.downloadAllowed !== undefined ? { download_allowed: change.downloadAllowed } : {}),
+      ...(change.revoked ? { revoked_at: new Date() } : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function countUse(db: Db, id: string, what: 'views' | 'downloads'): Promise<void> {
+  await db
+    .updateTable('share_links')
+    .set({ [what]: sql`${sql.ref(what)} + 1` })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Wrong passwords for a link from one address since `since`, and when the oldest of them was. */
+export async function recentFailures(db: Db, linkId: string, ip: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+  const row = await db
+    .selectFrom('share_link_failures')
+    .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(at)`.as('oldest')])
+    .where('link_id', '=', linkId)
+    .where('ip', '=', ip)
+    .where('at', '>', since)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
+}
+
+export async function addFailure(db: Db, linkId: string, ip: string, olderThan: Date): Promise<void> {
+  await db.deleteFrom('share_link_failures').where('link_id', '=', linkId).where('at', '<=', olderThan).execute();
+  await db.insertInto('share_link_failures').values({ link_id: linkId, ip }).execute();
+}
+
+/** The active items in a folder, folders first, then by name. */
+export function findActiveChildren(db: Db, folderId: string): Promise<ItemRow[]> {
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('parent_id', '=', folderId)
+    .where('state', '=', 'active')
+    .orderBy(sql`kind = 'folder'`, 'desc')
+    .orderBy(sql`lower(name)`)
+    .limit(1000)
+    .execute();
+}
+
+/** The names of items, by id. */
+export async function findNames(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('items').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+const POLICY_KEYS = ['linksAllowed', 'linkPasswordRequired', 'maxLinkLifetimeDays'] as const;
+
+/** What workspaces.settings says of links (keys missing: the defaults of PRODUCT §9). */
+export async function findPolicySettings(db: Db, workspaceId: string): Promise<Record<string, unknown>> {
+  const row = await db.selectFrom('workspaces').select('settings').where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  const settings = row.settings ?? {};
+  return Object.fromEntries(POLICY_KEYS.map((k) => [k, settings[k]]));
+}
+
+export async function mergeSettings(db: Db, workspaceId: string, change: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('workspaces')
+    .set({ settings: sql`coalesce(settings, '{}'::jsonb) || ${JSON.stringify(change)}::jsonb`, updated_at: new Date() })
+    .where('id', '=', workspaceId)
+    .execute();
+}

@@ -1,0 +1,58 @@
+import { linksApi, publicLinksApi } from '@cabinet/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { requireActor } from '../../infra/http/actor.ts';
+import { route } from '../../infra/http/route.ts';
+import { attachment } from '../../lib/content-disposition.ts';
+import type { LiveDocuments } from '../documents/index.ts';
+import { createLink, getPolicy, listLinks, revokeLink, updateLink, updatePolicy, workspaceLinks } from './links.service.ts';
+import { LINK_COOKIE, unlockLink, visitContent, visitDocument, visitItem, visitLink, type Visit } from './visit.service.ts';
+
+/**
+ * Answers to a link's visitor are private to them (never kept by a shared cache) and the address,
+ * which holds the token, is never sent on as a Referer.
+ */
+function visitorHeaders(reply: FastifyReply): void {
+  reply.header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer');
+}
+
+function visitOf(req: FastifyRequest<{ Params: { token: string } }>): Visit {
+  const ua = req.headers['user-agent'];
+  return { token: req.params.token, cookie: req.cookies[LINK_COOKIE], ip: req.ip, userAgent: typeof ua === 'string' ? ua.slice(0, 512) : null };
+}
+
+export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: LiveDocuments) {
+  route(app, linksApi.list, async (req) => listLinks(ctx, requireActor(req), req.params.id));
+  route(app, linksApi.create, async (req) => createLink(ctx, requireActor(req), req.params.id, req.body));
+  route(app, linksApi.update, async (req) => updateLink(ctx, requireActor(req), req.params.id, req.params.linkId, req.body));
+  route(app, linksApi.revoke, async (req) => {
+    await revokeLink(ctx.db, requireActor(req), req.params.id, req.params.linkId);
+  });
+  route(app, linksApi.workspace, async (req) => workspaceLinks(ctx, requireActor(req), req.params.ws));
+  route(app, linksApi.policy, async (req) => getPolicy(ctx.db, requireActor(req), req.params.ws));
+  route(app, linksApi.updatePolicy, async (req) => updatePolicy(ctx.db, requireActor(req), req.params.ws, req.body));
+
+  route(app, publicLinksApi.open, async (req, reply) => {
+    visitorHeaders(reply);
+    return visitLink(ctx, visitOf(req));
+  });
+  route(app, publicLinksApi.unlock, async (req, reply) => {
+    visitorHeaders(reply);
+    const cookie = await unlockLink(ctx, visitOf(req), req.body.password);
+    reply.setCookie(LINK_COOKIE, cookie.value, { path: cookie.path, httpOnly: true, sameSite: 'strict', secure: ctx.env.secureCookies, maxAge: cookie.maxAge });
+  });
+  route(app, publicLinksApi.item, async (req, reply) => {
+    visitorHeaders(reply);
+    return visitItem(ctx, visitOf(req), req.params.itemId);
+  });
+  route(app, publicLinksApi.content, async (req, reply) => {
+    visitorHeaders(reply);
+    const content = await visitContent(ctx, visitOf(req), req.params.itemId, req.query.download === '1');
+    if ('url' in content) return reply.redirect(content.url, 302);
+    return reply.header('content-type', 'application/zip').header('content-length', content.length).header('content-disposition', attachment(content.filename)).send(content.stream);
+  });
+  route(app, publicLinksApi.document, async (req, reply) => {
+    visitorHeaders(reply);
+    return visitDocument(ctx, visitOf(req), req.params.itemId, live);
+  });
+}

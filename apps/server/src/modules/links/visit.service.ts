@@ -1,0 +1,141 @@
+import { LIMITS, type TPublicDocument, type TPublicFolder, type TPublicItem, type TPublicLink } from '@cabinet/contracts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import type { ItemRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import { hmac, safeEqual, sha256 } from '../../lib/crypto.ts';
+import { documentHtml, type LiveDocuments } from '../documents/index.ts';
+import { record, type LinkVisitor } from '../events/index.ts';
+import { signedFileUrl, zipFolder, type Zip } from '../files/index.ts';
+import { findPlace } from '../items/index.ts';
+import { verifyLinkPassword } from './link-password.ts';
+import { linkState } from './links.service.ts';
+import { addFailure, countUse, findActiveChildren, findLinkByHash, findNames, recentFailures, type LinkRow } from './links.repo.ts';
+
+/** How long a link's password, once given, holds in that browser. */
+export const LINK_SESSION_SECONDS = 12 * 60 * 60;
+export const LINK_COOKIE = 'cabinet_link';
+
+/** Who is visiting and with what: the token from the path, the cookie set by `unlock` (if any), and where they are. */
+export interface Visit {
+  token: string;
+  cookie: string | undefined;
+  ip: string;
+  userAgent: string | null;
+}
+
+const visitorOf = (link: LinkRow, v: Visit): LinkVisitor => ({ via: 'link', linkId: link.id, ip: v.ip, userAgent: v.userAgent });
+
+/**
+ * The proof that this browser gave the link's password: `<expiry>.<mac>`, the MAC over the link,
+ * its current password hash and the expiry. A new password (or none) and the end of the link end
+ * it; it is sent only to this link's API paths (the cookie's path holds the token).
+ */
+export function linkSessionFor(secret: string, link: Pick<LinkRow, 'id' | 'password_hash'>, expiresAt: number): string {
+  return `${expiresAt}.${hmac(secret, `link-session:${link.id}:${link.password_hash ?? ''}:${expiresAt}`)}`;
+}
+
+function unlocked(secret: string, link: LinkRow, cookie: string | undefined): boolean {
+  if (!link.password_hash) return true;
+  const [exp, mac] = (cookie ?? '').split('.');
+  const expiresAt = Number(exp);
+  if (!mac || !Number.isSafeInteger(expiresAt) || expiresAt * 1000 <= Date.now()) return false;
+  return safeEqual(cookie!, linkSessionFor(secret, link, expiresAt));
+}
+
+/** The link behind a token, if it still works: revoked or past its expiry → `link_expired`; its item in the trash or gone → `not_found`. */
+async function liveLink(db: Db, token: string): Promise<{ link: LinkRow; root: ItemRow }> {
+  const link = await findLinkByHash(db, sha256(token));
+  if (!link) throw new AppError('not_found', 'No such link.');
+  const state = linkState(link);
+  if (state !== 'active') throw new AppError('link_expired', state === 'revoked' ? 'This link was turned off by the person who shared it.' : 'This link has expired.', { reason: state });
+  const place = await findPlace(db, link.item_id);
+  if (!place || place.item.state !== 'active' || place.trashedAbove) throw new AppError('not_found', 'What this link shared is no longer there.');
+  return { link, root: place.item };
+}
+
+async function openLink(ctx: AppContext, v: Visit): Promise<{ link: LinkRow; root: ItemRow }> {
+  const found = await liveLink(ctx.db, v.token);
+  if (!unlocked(ctx.env.SESSION_SECRET, found.link, v.cookie)) throw new AppError('link_password_required', 'This link needs its password.');
+  return found;
+}
+
+/** An item under the link's item (or that item itself), with the ids from it up to the link's item. */
+async function itemUnder(ctx: AppContext, link: LinkRow, itemId: string): Promise<{ item: ItemRow; trail: string[] }> {
+  const place = await findPlace(ctx.db, itemId);
+  const at = place ? place.chain.indexOf(link.item_id) : -1;
+  if (!place || at < 0 || place.item.state !== 'active' || place.trashedAbove) throw new AppError('not_found');
+  return { item: place.item, trail: place.chain.slice(0, at + 1).reverse() };
+}
+
+const presentPublic = (i: ItemRow): TPublicItem => ({ id: i.id, kind: i.kind, name: i.name, size: Number(i.size_bytes), mimeType: i.mime_type, updatedAt: new Date(i.updated_at).toISOString() });
+
+/** What a link opens; counts a view and records it (actor: the link). */
+export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink> {
+  const { link, root } = await openLink(ctx, v);
+  await countUse(ctx.db, link.id, 'views');
+  await record(ctx.db, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.viewed', itemId: root.id, data: { linkId: link.id } });
+  return { kind: link.kind, item: presentPublic(root), downloadAllowed: link.download_allowed, expiresAt: link.expires_at ? new Date(link.expires_at).toISOString() : null };
+}
+
+/**
+ * Checks a link's password. From one address, at most `LIMITS.linkPasswordTries` wrong ones in
+ * the window; past that the address is refused (`rate_limited`) until the oldest try leaves the
+ * window — whatever it sends, so a guesser learns nothing — while other addresses still get in.
+ * Answers the cookie's value and lifetime.
+ */
+export async function unlockLink(ctx: AppContext, v: Visit, password: string): Promise<{ value: string; maxAge: number; path: string }> {
+  const { link } = await liveLink(ctx.db, v.token);
+  const window = LIMITS.linkPasswordWindowMinutes * 60_000;
+  const since = new Date(Date.now() - window);
+  if (link.password_hash) {
+    const failures = await recentFailures(ctx.db, link.id, v.ip, since);
+    if (failures.count >= LIMITS.linkPasswordTries) {
+      const retryAfter = Math.max(1, Math.ceil(((failures.oldest?.getTime() ?? Date.now()) + window - Date.now()) / 1000));
+      throw new AppError('rate_limited', 'Too many wrong passwords from here. Wait a while before trying again.', { retryAfter });
+    }
+    if (!(await verifyLinkPassword(password, link.password_hash))) {
+      await addFailure(ctx.db, link.id, v.ip, since);
+      throw new AppError('link_password_required', 'That is not the password of this link.', { wrong: true });
+    }
+  }
+  const expiresAt = Math.floor(Date.now() / 1000) + LINK_SESSION_SECONDS;
+  return { value: linkSessionFor(ctx.env.SESSION_SECRET, link, expiresAt), maxAge: LINK_SESSION_SECONDS, path: linkCookiePath(v.token) };
+}
+
+export const linkCookiePath = (token: string) => `/api/v1/links/${token}`;
+
+/** An item under the link: the folders from the link's item down to it, and a folder's contents. */
+export async function visitItem(ctx: AppContext, v: Visit, itemId: string): Promise<TPublicFolder> {
+  const { link } = await openLink(ctx, v);
+  const { item, trail } = await itemUnder(ctx, link, itemId);
+  const names = await findNames(ctx.db, trail);
+  const children = item.kind === 'folder' ? await findActiveChildren(ctx.db, item.id) : [];
+  return { item: presentPublic(item), trail: trail.map((id) => ({ id, name: names.get(id) ?? '' })), children: children.map(presentPublic) };
+}
+
+/**
+ * A file's bytes (a signed URL) or a folder as a zip. Downloading (`download`, and every zip) is
+ * refused when the link forbids it, and counted; showing an image or text in the page is not.
+ */
+export async function visitContent(ctx: AppContext, v: Visit, itemId: string, download: boolean): Promise<{ url: string } | Zip> {
+  const { link } = await openLink(ctx, v);
+  const { item } = await itemUnder(ctx, link, itemId);
+  const downloading = download || item.kind === 'folder';
+  if (downloading && !link.download_allowed) throw new AppError('forbidden', 'This link does not allow downloads.');
+  if (item.kind === 'document') throw new AppError('unsupported_media_type', 'A document is read on the page.');
+  const answer = item.kind === 'folder' ? await zipFolder(ctx, item) : { url: await signedFileUrl(ctx, item, download) };
+  if (downloading) {
+    await countUse(ctx.db, link.id, 'downloads');
+    await record(ctx.db, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.downloaded', itemId: item.id, data: { linkId: link.id, name: item.name } });
+  }
+  return answer;
+}
+
+/** A document under the link as HTML (read-only), shown by the page in a sandboxed frame. */
+export async function visitDocument(ctx: AppContext, v: Visit, itemId: string, live: LiveDocuments): Promise<TPublicDocument> {
+  const { link } = await openLink(ctx, v);
+  const { item } = await itemUnder(ctx, link, itemId);
+  if (item.kind !== 'document') throw new AppError('not_found');
+  return { title: item.name, html: await documentHtml(ctx, item, live) };
+}

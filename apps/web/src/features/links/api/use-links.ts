@@ -1,0 +1,101 @@
+import { linksApi, publicLinksApi, urlOf, type TCreateLinkRequest, type TUpdateLinkPolicy, type TUpdateLinkRequest } from '@cabinet/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError, call } from '../../../lib/api-client.ts';
+import { applyChange } from '../../../lib/changes.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+/** An item's public links (its managers). */
+export function useLinks(id: string) {
+  return useQuery({ queryKey: queryKeys.links(id), queryFn: async () => (await call(linksApi.list, { params: { id } })).items });
+}
+
+/** Making, changing and revoking an item's links; each goes through `applyChange`, as the live event would. */
+export function useLinkMutations(ws: string, itemId: string) {
+  const client = useQueryClient();
+  const changed = (type: 'link.created' | 'link.updated' | 'link.revoked') => () => applyChange(client, ws, { type, itemId, parentIds: [] });
+  return {
+    create: useMutation({ mutationFn: (body: TCreateLinkRequest) => call(linksApi.create, { params: { id: itemId }, body }), onSuccess: changed('link.created') }),
+    update: useMutation({ mutationFn: (v: { linkId: string; body: TUpdateLinkRequest }) => call(linksApi.update, { params: { id: itemId, linkId: v.linkId }, body: v.body }), onSuccess: changed('link.updated') }),
+    revoke: useMutation({ mutationFn: (linkId: string) => call(linksApi.revoke, { params: { id: itemId, linkId } }), onSuccess: changed('link.revoked') }),
+  };
+}
+
+/** Revoking a link from the workspace's list, where only the link and its item are known. */
+export function useRevokeWorkspaceLink(ws: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { itemId: string; linkId: string }) => call(linksApi.revoke, { params: { id: v.itemId, linkId: v.linkId } }),
+    onSuccess: (_, v) => applyChange(client, ws, { type: 'link.revoked', itemId: v.itemId, parentIds: [] }),
+  });
+}
+
+/** Every live link of the workspace (owner and admins). */
+export function useWorkspaceLinks(ws: string) {
+  return useQuery({ queryKey: queryKeys.workspaceLinks(ws), queryFn: async () => (await call(linksApi.workspace, { params: { ws } })).items });
+}
+
+export function useLinkPolicy(ws: string) {
+  return useQuery({ queryKey: queryKeys.linkPolicy(ws), queryFn: () => call(linksApi.policy, { params: { ws } }) });
+}
+
+export function useUpdateLinkPolicy(ws: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TUpdateLinkPolicy) => call(linksApi.updatePolicy, { params: { ws }, body }),
+    onSuccess: (policy) => client.setQueryData(queryKeys.linkPolicy(ws), policy),
+  });
+}
+
+// The visitor's side: no account. Errors that say what the link needs (its password, that it
+// ended) are answers to show, not failures to retry.
+const final = (_: number, error: Error) => !(error instanceof ApiError && ['link_password_required', 'link_expired', 'not_found', 'invalid_input', 'forbidden'].includes(error.code));
+
+export function usePublicLink(token: string) {
+  return useQuery({ queryKey: queryKeys.publicLink(token), queryFn: () => call(publicLinksApi.open, { params: { token } }), retry: (n, e) => n < 2 && final(n, e), staleTime: Infinity });
+}
+
+export function usePublicItem(token: string, itemId: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.publicItem(token, itemId ?? ''),
+    queryFn: () => call(publicLinksApi.item, { params: { token, itemId: itemId! } }),
+    enabled: !!itemId,
+    retry: (n, e) => n < 2 && final(n, e),
+  });
+}
+
+export function usePublicDocument(token: string, itemId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.publicDocument(token, itemId),
+    queryFn: () => call(publicLinksApi.document, { params: { token, itemId } }),
+    enabled,
+    retry: (n, e) => n < 2 && final(n, e),
+  });
+}
+
+/**
+ * Gives a link's password. Not through `call`: a refusal for too many tries says how long to wait,
+ * which the page shows rather than waiting in silence.
+ */
+export function useUnlockLink(token: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (password: string) => {
+      const res = await fetch(urlOf(publicLinksApi.unlock, { token }), {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { accept: 'application/json', 'content-type': 'application/json' },
+        body: JSON.stringify({ password }),
+      }).catch(() => {
+        throw new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
+      });
+      if (res.status === 204) return;
+      const payload = (await res.json().catch(() => undefined)) as { error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined;
+      const retryAfter = Number(res.headers.get('retry-after'));
+      throw new ApiError(res.status, (payload?.error?.code ?? 'internal') as ApiError['code'], payload?.error?.message ?? 'Something went wrong.', { ...payload?.error?.details, ...(retryAfter > 0 ? { retryAfter } : {}) });
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.publicLink(token) }),
+  });
+}
+
+/** Where a visitor's browser gets an item's bytes: shown in the page, or downloaded (a folder as a zip). */
+export const publicContentUrl = (token: string, itemId: string, download: boolean) => urlOf(publicLinksApi.content, { token, itemId }, download ? { download: '1' } : {});

@@ -1,0 +1,263 @@
+import { ActionIcon, Alert, Badge, Button, Checkbox, Group, PasswordInput, Skeleton, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconLink, IconTrash } from '@tabler/icons-react';
+import { LIMITS, type TItem, type TLink, type TLinkPolicy, type TWorkspace } from '@cabinet/contracts';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { formatDate } from '../../../lib/format.ts';
+import { useLinkMutations, useLinkPolicy, useLinks } from '../api/use-links.ts';
+
+/** A day from a date field ("2026-12-31") as the end of that day where the person is; and back. */
+export const endOfDay = (day: string) => new Date(`${day}T23:59:59`).toISOString();
+export const dayOf = (iso: string | null | Date) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+const inDays = (n: number) => dayOf(new Date(Date.now() + n * 86_400_000));
+/** The last day a link may run to under the policy (the server checks to the minute, so the day before the limit). */
+const lastDay = (policy: TLinkPolicy | undefined) => (policy?.maxLifetimeDays ? inDays(policy.maxLifetimeDays - 1) : undefined);
+
+export const STATE_LABEL: Record<TLink['state'], string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
+
+/** Copies a link's address, saying so for two seconds; or shows it to copy by hand. */
+export function CopyLinkButton({ url, label, onFailed }: { url: string; label: string; onFailed: (message: string) => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <Tooltip label={copied ? 'Copied' : 'Copy link'}>
+      <ActionIcon
+        variant="subtle"
+        aria-label={copied ? `${label} copied` : label}
+        onClick={() =>
+          void navigator.clipboard.writeText(url).then(
+            () => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 2000);
+            },
+            () => onFailed(`The link could not be copied here. Copy it by hand: ${url}`),
+          )
+        }
+      >
+        {copied ? <IconCheck aria-hidden size={16} /> : <IconCopy aria-hidden size={16} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/**
+ * The Share dialog's public links: make one (optional password and end, downloads allowed or
+ * not) within the workspace's policy, copy its address, see how often it was opened and
+ * downloaded, change it, or revoke it.
+ */
+export function LinksSection({ item, workspace }: { item: TItem; workspace: TWorkspace }) {
+  const links = useLinks(item.id);
+  const policy = useLinkPolicy(workspace.id);
+  const m = useLinkMutations(workspace.id, item.id);
+  const [password, setPassword] = useState('');
+  const [ends, setEnds] = useState('');
+  const [downloads, setDownloads] = useState(true);
+  const [error, setError] = useState<string>();
+  const [revoking, setRevoking] = useState<TLink>();
+  const failed = (e: Error) => setError(e.message);
+  const p = policy.data;
+  const mustEnd = p?.maxLifetimeDays != null;
+
+  const create = () => {
+    setError(undefined);
+    if (p?.passwordRequired && !password) return setError('Links in this workspace need a password.');
+    if (password && password.length < LIMITS.linkPasswordMin) return setError(`A link's password needs at least ${LIMITS.linkPasswordMin} characters.`);
+    m.create.mutate(
+      { kind: 'view', ...(password ? { password } : {}), ...(ends ? { expiresAt: endOfDay(ends) } : {}), downloadAllowed: downloads },
+      {
+        onSuccess: () => {
+          setPassword('');
+          setEnds('');
+        },
+        onError: failed,
+      },
+    );
+  };
+
+  return (
+    <section aria-labelledby="public-links">
+      <Title order={3} fz="h5" id="public-links" mb="xs">
+        Public links
+      </Title>
+      {error && (
+        <Alert color="red" mb="sm" title="The link did not change" withCloseButton closeButtonLabel="Dismiss" onClose={() => setError(undefined)}>
+          {error}
+        </Alert>
+      )}
+      {p && !p.linksAllowed ? (
+        <Text size="sm" c="dimmed">
+          This workspace does not allow public links. Its owner and admins can change that in the workspace settings.
+        </Text>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            create();
+          }}
+        >
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              Anyone with the link can see “{item.name}”{item.kind === 'folder' ? ' and everything in it' : ''} without an account.
+            </Text>
+            <Group grow align="flex-start" gap="sm" wrap="wrap">
+              <PasswordInput
+                label={p?.passwordRequired ? 'Link password' : 'Link password (optional)'}
+                description={`At least ${LIMITS.linkPasswordMin} characters`}
+                value={password}
+                onChange={(e) => setPassword(e.currentTarget.value)}
+                autoComplete="new-password"
+                required={p?.passwordRequired}
+                miw={160}
+              />
+              <TextInput
+                label={mustEnd ? 'Link expires' : 'Link expires (optional)'}
+                description={mustEnd ? `At most ${p.maxLifetimeDays} days from now` : 'Never, if left empty'}
+                type="date"
+                min={inDays(1)}
+                max={lastDay(p)}
+                value={ends}
+                onChange={(e) => setEnds(e.currentTarget.value)}
+                miw={150}
+              />
+            </Group>
+            <Group justify="space-between" wrap="wrap" gap="sm">
+              <Checkbox label="Allow downloads" checked={downloads} onChange={(e) => setDownloads(e.currentTarget.checked)} />
+              <Button type="submit" variant="default" loading={m.create.isPending} leftSection={<IconLink aria-hidden size={18} />}>
+                Create link
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+      {links.isPending ? (
+        <Skeleton h={48} mt="sm" />
+      ) : links.error ? (
+        <Text size="sm" c="red" mt="sm">
+          {links.error.message}
+        </Text>
+      ) : links.data.length === 0 ? (
+        <Text size="sm" c="dimmed" mt="sm">
+          No public links yet.
+        </Text>
+      ) : (
+        <Stack component="ul" gap="sm" p={0} mt="sm" mb={0} style={{ listStyle: 'none' }} aria-label="Links to this item">
+          {links.data.map((link, i) => (
+            <LinkRow key={link.id} n={links.data.length - i} link={link} policy={p} onRevoke={() => setRevoking(link)} onFailed={setError} update={(body) => m.update.mutate({ linkId: link.id, body }, { onError: failed })} />
+          ))}
+        </Stack>
+      )}
+      {revoking && (
+        <ConfirmDialog
+          title="Revoke this link?"
+          confirmLabel="Revoke link"
+          pending={m.revoke.isPending}
+          onClose={() => setRevoking(undefined)}
+          onConfirm={() =>
+            m.revoke.mutate(revoking.id, {
+              onSuccess: () => setRevoking(undefined),
+              onError: (e) => {
+                setRevoking(undefined);
+                failed(e);
+              },
+            })
+          }
+        >
+          <Text>Anyone opening it will be told the link has ended. This cannot be undone; you can make a new link.</Text>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; link: TLink; policy: TLinkPolicy | undefined; onRevoke: () => void; onFailed: (m: string) => void; update: (body: { password?: string | null; expiresAt?: string | null; downloadAllowed?: boolean }) => void }) {
+  const [newPassword, setNewPassword] = useState<string>();
+  const name = `Link ${n}`;
+  const live = link.state === 'active';
+  return (
+    <li aria-label={name}>
+      <Stack gap={4}>
+        <Group justify="space-between" gap="xs" wrap="nowrap">
+          <Stack gap={0} miw={0} style={{ flex: 1 }}>
+            <Group gap="xs" wrap="wrap">
+              <Text size="sm" fw={500}>
+                {name}
+              </Text>
+              <Badge size="sm" variant="light" color={live ? undefined : 'gray'}>
+                {STATE_LABEL[link.state]}
+              </Badge>
+              {link.hasPassword && (
+                <Badge size="sm" variant="outline">
+                  Password
+                </Badge>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed">
+              {link.views} {link.views === 1 ? 'view' : 'views'} · {link.downloads} {link.downloads === 1 ? 'download' : 'downloads'}
+              {link.expiresAt ? ` · ${live ? 'expires' : 'ended'} ${formatDate(link.expiresAt)}` : ''}
+            </Text>
+          </Stack>
+          {live && (
+            <Group gap={4} wrap="nowrap">
+              <CopyLinkButton url={link.url} label={`Copy ${name}`} onFailed={onFailed} />
+              <ActionIcon variant="subtle" color="red" aria-label={`Revoke ${name}`} onClick={onRevoke}>
+                <IconTrash aria-hidden size={16} />
+              </ActionIcon>
+            </Group>
+          )}
+        </Group>
+        {live && (
+          <Group gap="sm" wrap="wrap" align="flex-end">
+            <TextInput
+              size="xs"
+              w={150}
+              type="date"
+              aria-label={`${name} expires`}
+              min={inDays(1)}
+              max={lastDay(policy)}
+              value={dayOf(link.expiresAt)}
+              onChange={(e) => {
+                const day = e.currentTarget.value;
+                if (day || policy?.maxLifetimeDays == null) update({ expiresAt: day ? endOfDay(day) : null });
+              }}
+            />
+            <Switch size="sm" label="Downloads" aria-label={`${name} allows downloads`} checked={link.downloadAllowed} onChange={(e) => update({ downloadAllowed: e.currentTarget.checked })} />
+            {newPassword === undefined ? (
+              <>
+                <Button size="compact-xs" variant="subtle" onClick={() => setNewPassword('')} aria-label={`${link.hasPassword ? 'Change password of' : 'Set a password on'} ${name}`}>
+                  {link.hasPassword ? 'Change password' : 'Set password'}
+                </Button>
+                {link.hasPassword && !policy?.passwordRequired && (
+                  <Button size="compact-xs" variant="subtle" color="red" onClick={() => update({ password: null })} aria-label={`Remove the password of ${name}`}>
+                    Remove password
+                  </Button>
+                )}
+              </>
+            ) : (
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  if (newPassword.length < LIMITS.linkPasswordMin) return onFailed(`A link's password needs at least ${LIMITS.linkPasswordMin} characters.`);
+                  update({ password: newPassword });
+                  setNewPassword(undefined);
+                }}
+              >
+                <Group gap={4} wrap="nowrap">
+                  <PasswordInput size="xs" w={160} aria-label={`New password of ${name}`} value={newPassword} onChange={(e) => setNewPassword(e.currentTarget.value)} autoComplete="new-password" autoFocus />
+                  <Button size="compact-xs" type="submit">
+                    Save
+                  </Button>
+                  <Button size="compact-xs" variant="subtle" onClick={() => setNewPassword(undefined)}>
+                    Cancel
+                  </Button>
+                </Group>
+              </form>
+            )}
+          </Group>
+        )}
+      </Stack>
+    </li>
+  );
+}
