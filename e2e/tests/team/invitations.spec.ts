@@ -34,7 +34,7 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
   await expect(dialog.getByRole('button', { name: 'Copy invite link' })).toBeVisible();
   await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('list', { name: 'Pending invitations' }).getByRole('listitem', { name: 'Invite link · 0 of 5 used' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Invitations not yet accepted' }).getByRole('listitem', { name: 'Invite link · 0 of 5 used' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
   // Someone new, on a phone, in the dark theme.

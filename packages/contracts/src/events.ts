@@ -27,6 +27,8 @@ export const ZActivityAction = z.enum([
   'member.removed',
   'invitation.created',
   'invitation.revoked',
+  // Mailed again with a new link (counts towards the sending limits).
+  'invitation.resent',
   'invitation.accepted',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;

@@ -1,4 +1,4 @@
-import { invitationsApi, membersApi, workspacesApi, type TCreateInvitationRequest, type TWorkspaceRole } from '@cabinet/contracts';
+import { invitationsApi, membersApi, workspacesApi, type TCreateInvitationRequest, type TInvitation, type TWorkspaceRole } from '@cabinet/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -39,8 +39,21 @@ export function useRemoveMember(ws: string) {
   });
 }
 
+/** Every invitation of the workspace, newest first, read page after page. */
 export function useInvitations(ws: string) {
-  return useQuery({ queryKey: queryKeys.invitations(ws), queryFn: async () => (await call(invitationsApi.list, { params: { ws } })).items });
+  return useQuery({
+    queryKey: queryKeys.invitations(ws),
+    queryFn: async () => {
+      const all: TInvitation[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await call(invitationsApi.list, { params: { ws }, query: { limit: 200, ...(cursor ? { cursor } : {}) } });
+        all.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
+  });
 }
 
 export function useCreateInvitation(ws: string) {
