@@ -513,3 +513,26 @@ describe('the request log', () => {
     }
   });
 });
+
+describe('the member list', () => {
+  it('comes a page at a time, by name, and shows managers deactivated accounts as such', async () => {
+    const { owner, admin, member, guest, ws } = await team();
+    const gone = await g.person('Zed Gone');
+    await g.membership(gone, ws, 'member');
+    await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', gone.id).execute();
+    const seen: { userId: string; status?: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { userId: string; status?: string }[]; nextCursor: string | null } } = await admin.call('GET', `/workspaces/${ws}/members?limit=2&include=deactivated${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.items);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen.map((m) => m.userId)).toEqual([admin.id, guest.id, member.id, owner.id, gone.id]);
+    expect(seen.find((m) => m.userId === gone.id)!.status).toBe('deactivated');
+    expect(seen.find((m) => m.userId === owner.id)!.status).toBe('active');
+    // Without asking, and for mentions, only active accounts; members may not ask for the rest.
+    expect((await member.call('GET', `/workspaces/${ws}/members`)).body.items.map((m: { userId: string }) => m.userId)).not.toContain(gone.id);
+    expect((await member.call('GET', `/workspaces/${ws}/members?include=deactivated`)).body.error.code).toBe('forbidden');
+  });
+});
