@@ -36,13 +36,21 @@ import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
-/** One JSON line per request, with its id; headers (cookies, tokens) and query strings are never logged. */
+/**
+ * A request's path as the log keeps it: a secret in the path (an invitation's or a public link's
+ * token, after `/invite/`, `/invitations/` or `/s/`) is masked, so whoever reads the logs cannot use it.
+ */
+export function loggedPath(url: string): string {
+  return url.split('?')[0]!.replace(/\/(invite|invitations|s)\/[^/]+/g, '/$1/…');
+}
+
+/** One JSON line per request, with its id; headers (cookies, tokens), query strings and tokens in paths are never logged. */
 class OneLinePerRequest extends LogController {
   override incomingRequest() {}
   override requestCompleted(error: Error | null, req: FastifyRequest, reply: FastifyReply) {
     const line = {
       method: req.method,
-      url: ((req.raw as { originalUrl?: string }).originalUrl ?? req.url).split('?')[0],
+      url: loggedPath((req.raw as { originalUrl?: string }).originalUrl ?? req.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
       userId: req.actor?.user.id,

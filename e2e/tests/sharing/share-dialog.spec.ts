@@ -108,3 +108,38 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await expect(again.getByRole('list', { name: 'Who has access' }).getByText('Bea Guest')).toHaveCount(0);
   await b.close();
 });
+
+test('a grant’s end date is saved when the field is left, not at every keystroke, and only for a day still to come', async ({ page, browser }) => {
+  await signUp(page, newPerson('Elsa Expiry'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
+  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Dated', parentId: workspace.homeId });
+  const folder = (await apiCall(page, 'GET', `/workspaces/${workspace.id}/items/${workspace.homeId}/children`)).body.items[0] as { id: string };
+  const b = await browser.newContext();
+  const dan = await signUp(await b.newPage(), newPerson('Dan Dated'));
+  await apiCall(page, 'POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email: dan.email }, role: 'viewer' });
+  await b.close();
+
+  const patches: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'PATCH' && r.url().includes('/grants/')) patches.push(r.postData() ?? '');
+  });
+  await page.goto(`/w/${workspace.slug}/my`);
+  await page.getByRole('button', { name: 'Actions for Dated' }).click();
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share “Dated”' });
+  const ends = dialog.getByLabel('Access of Dan Dated ends');
+  // A day gone: refused in the field, nothing sent.
+  await ends.fill('2020-01-01');
+  await ends.blur();
+  await expect(dialog.getByText('Choose a day still to come')).toBeVisible();
+  expect(patches).toEqual([]);
+  const next = new Date(Date.now() + 30 * 86_400_000);
+  const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+  await ends.fill(day);
+  expect(patches).toEqual([]);
+  await ends.press('Enter');
+  await expect.poll(() => patches.length).toBe(1);
+  expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
+  await expect(dialog.getByText('Choose a day still to come')).toHaveCount(0);
+  await expect(ends).toHaveValue(day);
+});

@@ -34,7 +34,7 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
   await expect(dialog.getByRole('button', { name: 'Copy invite link' })).toBeVisible();
   await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(page.getByRole('list', { name: 'Pending invitations' }).getByRole('listitem', { name: 'Invite link · 0 of 5 used' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Invitations not yet accepted' }).getByRole('listitem', { name: 'Invite link · 0 of 5 used' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
   // Someone new, on a phone, in the dark theme.
@@ -140,4 +140,19 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
   await expect(members.getByRole('combobox', { name: 'Role of Oscar Owner' })).toHaveValue('Admin');
   await ann.context.close();
   await ben.context.close();
+});
+
+test('an expired invitation by email stays in the list, marked expired, and can be sent again', async ({ page }) => {
+  await signUp(page, newPerson('Rita Resender'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string };
+  const made = await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { email: 'late.reader@example.com', role: 'member', expiresAt: new Date(Date.now() + 2_000).toISOString() });
+  expect(made.status).toBe(201);
+  await page.waitForTimeout(2_500);
+  await page.goto(`/w/${workspace.slug}/settings/members`);
+  const row = page.getByRole('list', { name: 'Invitations not yet accepted' }).getByRole('listitem', { name: 'late.reader@example.com' });
+  await expect(row).toContainText('Expired');
+  await row.getByRole('button', { name: 'Send the invitation to late.reader@example.com again' }).click();
+  await expect(page.getByText('Invitation sent again to late.reader@example.com')).toBeVisible();
+  await expect(row).not.toContainText('Expired');
+  await expect(row).toContainText('expires');
 });

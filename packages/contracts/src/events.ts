@@ -27,6 +27,8 @@ export const ZActivityAction = z.enum([
   'member.removed',
   'invitation.created',
   'invitation.revoked',
+  // Mailed again with a new link (counts towards the sending limits).
+  'invitation.resent',
   'invitation.accepted',
   // Someone's account, recorded in each workspace they belong to (no item; not sent live).
   'session.started',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZEmail, ZId, ZIsoTime, ZWorkspaceParams, ZWorkspaceSlug } from './common.ts';
+import { ZCursor, ZEmail, ZId, ZIsoTime, ZPageQuery, ZWorkspaceParams, ZWorkspaceSlug } from './common.ts';
 import { ZWorkspaceRole } from './workspaces.ts';
 
 /** A member of a workspace, by the workspace and their user id. */
@@ -15,16 +15,26 @@ export type TUpdateMemberRequest = z.infer<typeof ZUpdateMemberRequest>;
 /** `DELETE /workspaces/:ws/members/:userId?filesTo=`: who receives the removed person's "My files" (nothing is deleted). */
 export const ZRemoveMemberQuery = z.object({ filesTo: ZId });
 
-/** The roles an invitation can give: ownership is handed over, never given by invitation. */
+/**
+ * The roles an invitation gives (older invitations may hold `guest`): ownership is handed over,
+ * never given by invitation.
+ */
 export const ZInvitationRole = z.enum(['admin', 'member', 'guest']);
 export type TInvitationRole = z.infer<typeof ZInvitationRole>;
+/**
+ * The roles a new invitation can give. Guests are made by sharing something with them (ADR 0029):
+ * a guest joining through an invitation would see nothing at all.
+ */
+export const ZNewInvitationRole = z.enum(['admin', 'member'], {
+  error: 'An invitation makes a member or an admin; to let someone in as a guest, share an item with them instead',
+});
 export const ZInvitationState = z.enum(['pending', 'accepted', 'revoked', 'expired']);
 export type TInvitationState = z.infer<typeof ZInvitationState>;
 
 /** `POST /workspaces/:ws/invitations`: to one address (mailed), or, without one, an invite link. */
 export const ZCreateInvitationRequest = z.object({
   email: ZEmail.optional(),
-  role: ZInvitationRole,
+  role: ZNewInvitationRole,
   /** Default: 7 days from now; at most 90. */
   expiresAt: ZIsoTime.optional(),
   /** How many people may join with an invite link (no limit when absent); an invitation by email is used once. */
@@ -52,6 +62,10 @@ export const ZCreatedInvitation = ZInvitation.extend({ url: z.string() });
 export type TCreatedInvitation = z.infer<typeof ZCreatedInvitation>;
 export const ZInvitationList = z.object({ items: z.array(ZInvitation), nextCursor: z.string().nullable() });
 export const ZInvitationParams = ZWorkspaceParams.extend({ id: ZId });
+/** A position in the invitations list (newest first; ids are time-ordered). */
+export const ZInvitationsPosition = z.object({ id: ZId });
+export const ZInvitationsQuery = ZPageQuery(ZCursor(ZInvitationsPosition));
+export type TInvitationsQuery = z.infer<typeof ZInvitationsQuery>;
 
 /** The token of an invitation's URL. */
 export const ZInvitationTokenParams = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'is not an invitation token') });

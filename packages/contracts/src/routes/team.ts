@@ -36,9 +36,10 @@ export const invitationsApi = {
     method: 'GET',
     path: '/workspaces/:ws/invitations',
     tag: 'team',
-    summary: 'Invitations to the workspace, newest first (owners and admins)',
+    summary: 'Invitations to the workspace, newest first (owners and admins), a page at a time',
     auth: 'read',
     public: true,
+    query: 'ZInvitationsQuery',
     responses: { 200: 'ZInvitationList' },
     errors: ['forbidden'],
   }),
@@ -57,18 +58,19 @@ export const invitationsApi = {
     method: 'DELETE',
     path: '/workspaces/:ws/invitations/:id',
     tag: 'team',
-    summary: 'Revoke an invitation (owners and admins): its URL stops working',
+    summary: 'Revoke a pending or expired invitation (owners and admins): its URL stops working; an accepted one cannot be revoked',
     auth: 'write',
     public: true,
     params: 'ZInvitationParams',
     responses: { 204: null },
-    errors: ['not_found'],
+    errors: ['not_found', 'invalid_input'],
   }),
   resend: defineRoute({
     method: 'POST',
     path: '/workspaces/:ws/invitations/:id/resend',
     tag: 'team',
-    summary: 'Mail an invitation again with a new URL (the old one stops working) and a new expiry (owners and admins)',
+    summary: 'Mail an invitation again with a new URL (the old one stops working once the mail is sent) and a new expiry (owners and admins)',
+    description: 'At most 5 sends of one invitation an hour, and 50 invitations made or resent by one person an hour across all workspaces (`rate_limited`).',
     auth: 'write',
     public: true,
     params: 'ZInvitationParams',
@@ -93,7 +95,8 @@ export const invitationsApi = {
     summary: 'Join the workspace with the invitation\'s role (an invitation by email: only its verified address)',
     description:
       '`link_expired` (410) when the invitation has expired, was revoked, was already used or is used up (`details.reason`: expired, revoked, accepted, used_up); ' +
-      '`forbidden` (403) when it was sent to another address than the caller\'s verified one (`details.reason`: wrong_email). Someone already in the workspace ' +
+      '`forbidden` (403) when it was sent to another address than the caller\'s (`details.reason`: wrong_email) or to the caller\'s address not yet confirmed (`unverified_email`); ' +
+      '`link_expired` with `details.reason` `revoked` too when whoever made it no longer manages the workspace. Someone already in the workspace ' +
       'with this role or a stronger one is not added twice: `joined` is false and no use is counted.',
     auth: 'write',
     public: true,

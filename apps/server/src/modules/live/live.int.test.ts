@@ -124,6 +124,31 @@ describe('live events', () => {
     await stream.close();
   });
 
+  it('tells a watcher to look again when their own role in the workspace changes, not when someone else\'s does', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    const bea = await g.person();
+    const cid = await g.person();
+    await g.membership(bea, ada.workspace.id, 'member');
+    await g.membership(cid, ada.workspace.id, 'member');
+    const stream = await watch(b.url, bea, ada.workspace.id);
+    try {
+      const first = await g.folder(ada, ada.workspace.rootId, 'First');
+      await stream.until((e) => e.itemId === first.id);
+      // A stream opened afresh starts with a reset; what counts is what comes after.
+      const after = (id: number) => stream.order.slice(stream.order.indexOf(id) + 1);
+      const firstId = stream.ids[stream.events.findIndex((e) => e.itemId === first.id)]!;
+      expect((await ada.call('PATCH', `/workspaces/${ada.workspace.id}/members/${cid.id}`, { role: 'admin' })).status).toBe(200);
+      const marker = await g.folder(ada, ada.workspace.rootId, 'Marker');
+      await stream.until((e) => e.itemId === marker.id);
+      expect(after(firstId)).not.toContain('reset');
+      expect((await ada.call('PATCH', `/workspaces/${ada.workspace.id}/members/${bea.id}`, { role: 'admin' })).status).toBe(200);
+      await expect.poll(() => after(firstId).includes('reset')).toBe(true);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('is not open to people outside the workspace', async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();

@@ -90,20 +90,31 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
     });
     const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
-    const recheck = async () => {
+    /** Whether the caller may still watch: when not, the stream ends. */
+    const recheck = async (): Promise<boolean> => {
       try {
         await authenticate(req);
         if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
         await getWorkspace(ctx.db, req.actor.user, workspace.id);
+        return true;
       } catch (error) {
         // The database away says nothing about the caller: the next look decides.
         if (!isDatabaseUnavailable(error)) end();
+        return false;
       }
     };
     const rechecks = setInterval(() => void recheck(), RECHECK_MS);
     rechecks.unref();
     const unwatch = hub.onAccessChange((change) => {
-      if ((change.u === null || change.u === actor.user.id) && (change.w === null || change.w === workspace.id)) void recheck();
+      if (!((change.u === null || change.u === actor.user.id) && (change.w === null || change.w === workspace.id))) return;
+      // The caller's own role in this workspace changed (a membership row of theirs): what they may do
+      // changed with it, so the browser reads the workspace and what it shows again.
+      const ownRole = change.u === actor.user.id && change.w === workspace.id;
+      void recheck().then((still) => {
+        if (!still || !ownRole) return;
+        pending.push('reset');
+        void drain();
+      });
     });
     // Before anything is awaited: a browser gone while what it missed is read must not leave its listener behind.
     let stopped = false;

@@ -145,10 +145,15 @@ describe('sharing an item', () => {
     expect((await ada.call('PATCH', `/items/${doc.id}/grants/${fromMid}`, { role: 'viewer' })).status).toBe(404);
     expect((await ada.call('DELETE', `/items/${doc.id}/grants/${fromMid}`)).status).toBe(404);
 
-    // A manager of the document alone does not see the folders above it, nor what is shared there.
+    // A manager of the document alone does not see what is shared on the folders above it: Cy may
+    // view Mid (as a commenter) but not see who has access there, and cannot see Top at all.
     await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'manager' });
     const theirs = (await cy.call('GET', `/items/${doc.id}/grants`)).body;
-    expect(theirs.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom).map((x: { inheritedFrom: { name: string } }) => x.inheritedFrom.name)).toEqual(['Mid']);
+    expect(theirs.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom)).toEqual([]);
+    // Made a manager of Mid, Cy sees Mid's grants, still not Top's.
+    await ada.call('POST', `/items/${mid.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'manager' });
+    const now = (await cy.call('GET', `/items/${doc.id}/grants`)).body;
+    expect(now.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom).map((x: { inheritedFrom: { name: string } }) => x.inheritedFrom.name)).toEqual(['Mid']);
   });
 
   it('changes a grant’s role and expiry, recorded on the activity record', async () => {
@@ -206,6 +211,8 @@ describe('shared with me', () => {
       ['First', 'viewer'],
     ]);
     expect(res.body.items[0]).toMatchObject({ sharedBy: { id: ada.id, name: 'Ada' }, item: { kind: 'document', role: 'commenter', abilities: { comment: true } } });
+    // Bea is a guest: she sees who shared it by name, not by address.
+    expect(res.body.items.map((x: { sharedBy: { email: string | null } }) => x.sharedBy.email)).toEqual([null, null, null]);
     expect(Date.parse(res.body.items[0].sharedAt)).toBeGreaterThan(Date.now() - 60_000);
 
     // Paging: one at a time, the same items in the same order.
@@ -234,3 +241,48 @@ describe('shared with me', () => {
   });
 });
 
+
+describe('who has access, as each caller may see it', () => {
+  it('a guest managing an item sees names, not addresses; grants above are listed only where the caller may see them; expired grants are not listed', async () => {
+    const ada = await g.person('Ada');
+    const bea = await g.person('Bea');
+    const gus = await g.person('Gus');
+    const mia = await g.person('Mia');
+    const ws = ada.workspace.id;
+    await g.membership(mia, ws, 'member');
+    await g.membership(gus, ws, 'guest');
+    const parent = await g.folder(ada, ada.workspace.rootId, 'Parent');
+    const child = await g.folder(ada, parent.id, 'Child');
+    await g.grant(parent.id, { user: bea }, 'viewer');
+    await g.grant(child.id, { user: gus }, 'manager');
+    await g.grant(child.id, { user: mia }, 'manager');
+    // An expired grant on the item gives nothing: it is not listed, as expired grants above are not.
+    await g.grant(child.id, { workspace: ws }, 'editor', new Date(Date.now() - 60_000));
+
+    const byAda = (await ada.call('GET', `/items/${child.id}/grants`)).body;
+    expect(byAda.items.map((x: { principal: { id: string } }) => x.principal.id).sort()).toEqual([bea.id, gus.id, mia.id].sort());
+    expect(byAda.owner.email).toEqual(expect.stringContaining('@'));
+
+    // Mia manages the child but is only an editor of the parent: the parent's grants are not hers to see.
+    const byMia = (await mia.call('GET', `/items/${child.id}/grants`)).body;
+    expect(byMia.items.map((x: { principal: { id: string } }) => x.principal.id).sort()).toEqual([gus.id, mia.id].sort());
+    expect(byMia.items.every((x: { inheritedFrom: unknown }) => x.inheritedFrom === null)).toBe(true);
+    expect(byMia.items.find((x: { principal: { id: string } }) => x.principal.id === gus.id).principal.email).toEqual(expect.stringContaining('@'));
+
+    // Gus, a guest, manages the child: names only.
+    const byGus = await gus.call('GET', `/items/${child.id}/grants`);
+    expect(byGus.status).toBe(200);
+    expect(byGus.body.items.map((x: { principal: { email: string | null } }) => x.principal.email)).toEqual([null, null]);
+    expect(byGus.body.owner).toMatchObject({ id: ada.id, name: 'Ada', email: null });
+  });
+
+  it('a member sees who shared something with them by address too', async () => {
+    const ada = await g.person('Ada');
+    const mia = await g.person('Mia');
+    await g.membership(mia, ada.workspace.id, 'member');
+    const doc = await g.folder(ada, ada.workspace.homeId, 'For Mia');
+    await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: mia.id }, role: 'viewer' });
+    const email = (await ada.call('GET', '/me')).body.user.email as string;
+    expect((await mia.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items[0].sharedBy).toEqual({ id: ada.id, name: 'Ada', email });
+  });
+});

@@ -9,10 +9,11 @@ import { findShareableUser } from '../users/index.ts';
 import { addGuest, getWorkspace } from '../workspaces/index.ts';
 import { deleteGrant, findGrants, findLiveGrantsOn, findPerson, findSharedWith, updateGrantRow, upsertGrant, type GrantRow, type InheritedGrantRow } from './grants.repo.ts';
 
-const present = (g: GrantRow | InheritedGrantRow): TGrant => ({
+/** `withEmail` false for a guest: people's addresses are for the workspace's own members, not for guests. */
+const present = (g: GrantRow | InheritedGrantRow, withEmail = true): TGrant => ({
   id: g.id,
   itemId: g.item_id,
-  principal: { type: g.principal_type, id: g.principal_id, name: g.name, email: g.email },
+  principal: { type: g.principal_type, id: g.principal_id, name: g.name, email: withEmail ? g.email : null },
   role: g.role,
   expiresAt: g.expires_at ? new Date(g.expires_at).toISOString() : null,
   createdAt: new Date(g.created_at).toISOString(),
@@ -22,23 +23,34 @@ const present = (g: GrantRow | InheritedGrantRow): TGrant => ({
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
 
 /**
- * Who has access to an item (whoever may share it sees this): the grants on the item itself, then
- * the live grants on the folders above it, nearest folder first — only folders the caller can see,
- * since a folder they cannot see does not exist for them (its name would say otherwise) — and who
- * owns it. Base roles from where the item is (the workspace's members in the shared root, a
- * member's own My files) are not grants and are not listed.
+ * Who has access to an item (whoever may share it sees this): the live grants on the item itself
+ * (an expired grant gives nothing and is not listed, on the item as above it), then the live grants
+ * on the folders above it, nearest folder first — only folders where the caller may see who has
+ * access (as they may here) — and who owns it. Base roles from where the item is (the workspace's
+ * members in the shared root, a member's own My files) are not grants and are not listed. A guest
+ * managing an item sees names, not email addresses.
  */
 export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGrantList> {
   const access = await requireItem(db, actor, id, 'view');
   if (!maySeeGrants(access)) throw new AppError('forbidden', 'Only those who may share it see who has access.');
+  const { role } = await getWorkspace(db, actor.user, access.item.workspace_id);
+  const withEmail = role !== 'guest';
   const above = access.chain.slice(1);
   const seen = await findAccesses(db, actor, above);
-  const visible = above.filter((a) => seen.get(a)?.abilities.view);
+  const visible = above.filter((a) => {
+    const there = seen.get(a);
+    return there ? maySeeGrants(there) : false;
+  });
   const inherited = await findLiveGrantsOn(db, visible);
   const depth = new Map(visible.map((a, i) => [a, i]));
   inherited.sort((a, b) => depth.get(a.item_id)! - depth.get(b.item_id)!);
   const owner = await findPerson(db, access.item.owner_id);
-  return { items: [...(await findGrants(db, access.item.id)), ...inherited].map(present), nextCursor: null, owner: owner ?? null };
+  const own = (await findGrants(db, access.item.id)).filter((g) => !g.expires_at || new Date(g.expires_at).getTime() > Date.now());
+  return {
+    items: [...own, ...inherited].map((g) => present(g, withEmail)),
+    nextCursor: null,
+    owner: owner ? { ...owner, email: withEmail ? owner.email : null } : null,
+  };
 }
 
 /**
@@ -107,7 +119,8 @@ export async function listSharedWithMe(db: Db, actor: Actor, workspaceIdOrSlug: 
   const items = page.flatMap((r) => {
     const access = accesses.get(r.item.id);
     if (!access?.abilities.view) return [];
-    const sharedBy = r.shared_by_id ? { id: r.shared_by_id, name: r.shared_by_name ?? '', email: r.shared_by_email } : null;
+    // A guest sees who shared something with them by name, not by address.
+    const sharedBy = r.shared_by_id ? { id: r.shared_by_id, name: r.shared_by_name ?? '', email: workspace.role === 'guest' ? null : r.shared_by_email } : null;
     const group = r.group_id ? { id: r.group_id, name: r.group_name ?? '' } : null;
     return [{ item: presentItem(r.item, access), grantId: r.grant_id, role: r.grant_role, sharedAt: new Date(r.shared_at).toISOString(), sharedBy, group }];
   });

@@ -1,4 +1,4 @@
-import { LIMITS, type TAcceptedInvitation, type TCreatedInvitation, type TCreateInvitationRequest, type TInvitation, type TInvitationPreview, type TWorkspaceRole } from '@cabinet/contracts';
+import { encodeCursor, LIMITS, type TAcceptedInvitation, type TCreatedInvitation, type TCreateInvitationRequest, type TInvitation, type TInvitationPreview, type TInvitationsQuery, type TWorkspaceRole } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -8,8 +8,11 @@ import { record } from '../events/index.ts';
 import { findMembership, insertMembership } from '../workspaces/index.ts';
 import { requireManager } from './members.service.ts';
 import {
-  countInvitationsSince,
+  activeRoleOf,
+  countSendsSince,
   findInvitation,
+  findPendingFor,
+  lockUser,
   findInvitationByHash,
   findWorkspaceSummary,
   insertInvitation,
@@ -21,8 +24,11 @@ import {
 } from './team.repo.ts';
 
 const DAY = 24 * 60 * 60_000;
-/** Invitations one person may make or mail again in a workspace in an hour: plenty for a team, too few for spam. */
+const HOUR = 60 * 60_000;
+/** Invitations one person may send (make or mail again), in all workspaces together, in an hour: plenty for a team, too few for spam. */
 export const INVITATIONS_PER_HOUR = 50;
+/** How often one invitation may be mailed in an hour. */
+export const RESENDS_PER_HOUR = 5;
 
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
 const RANK: Record<TWorkspaceRole, number> = { guest: 0, member: 1, admin: 2, owner: 3 };
@@ -47,9 +53,26 @@ function present(i: InvitationRow): TInvitation {
 
 const urlOf = (ctx: AppContext, token: string) => `${ctx.env.PUBLIC_URL}/invite/${token}`;
 
-async function rateLimit(db: Db, workspaceId: string, userId: string): Promise<void> {
-  if ((await countInvitationsSince(db, workspaceId, userId, new Date(Date.now() - 60 * 60_000))) >= INVITATIONS_PER_HOUR) {
+/** Counts every send by the person (from the activity record), wherever and however often. */
+async function rateLimit(db: Db, userId: string, invitationId?: string): Promise<void> {
+  const since = new Date(Date.now() - HOUR);
+  // One person's sends are counted one after another, so two at once cannot both slip under the limit.
+  await lockUser(db, userId);
+  if ((await countSendsSince(db, userId, since)) >= INVITATIONS_PER_HOUR) {
     throw new AppError('rate_limited', `You have sent ${INVITATIONS_PER_HOUR} invitations in the last hour. Wait a while before sending more.`, { retryAfter: 600 });
+  }
+  if (invitationId && (await countSendsSince(db, userId, since, invitationId)) >= RESENDS_PER_HOUR) {
+    throw new AppError('rate_limited', `This invitation was sent ${RESENDS_PER_HOUR} times in the last hour. Wait a while before sending it again.`, { retryAfter: 600 });
+  }
+}
+
+/** Mails inside the transaction: when the mail cannot be sent nothing is changed (no invitation made, the old link still works). */
+async function mailOrUndo(ctx: AppContext, to: string, o: Parameters<typeof mail>[2], resend: boolean): Promise<void> {
+  try {
+    await mail(ctx, to, o);
+  } catch (error) {
+    const what = resend ? 'The invitation was not sent again: the link sent before still works.' : 'The invitation was not made.';
+    throw Object.assign(new AppError('internal', `The email to ${to} could not be sent, so nothing changed. ${what} Try again later.`), { cause: error });
   }
 }
 
@@ -64,9 +87,11 @@ async function mail(ctx: AppContext, to: string, o: { inviter: string; workspace
   });
 }
 
-export async function invitationsOf(db: Db, actor: Actor, ws: string): Promise<TInvitation[]> {
+export async function invitationsOf(db: Db, actor: Actor, ws: string, q: TInvitationsQuery): Promise<{ items: TInvitation[]; nextCursor: string | null }> {
   const workspace = await requireManager(db, actor, ws);
-  return (await listInvitations(db, workspace.id)).map(present);
+  const rows = await listInvitations(db, workspace.id, q.limit + 1, q.cursor?.id);
+  const page = rows.slice(0, q.limit);
+  return { items: page.map(present), nextCursor: rows.length > q.limit ? encodeCursor({ id: page.at(-1)!.id }) : null };
 }
 
 /** An invitation by email (mailed now) or an invite link; the URL, which holds the token, is answered only here. */
@@ -76,11 +101,14 @@ export async function createInvitation(ctx: AppContext, actor: Actor, ws: string
   if (expiresAt.getTime() > Date.now() + LIMITS.invitationMaxDays * DAY) throw invalid('body.expiresAt', `must be within ${LIMITS.invitationMaxDays} days`);
   if (input.email && input.maxUses !== undefined && input.maxUses !== 1) throw invalid('body.maxUses', 'an invitation by email is used once');
   const token = randomToken(32);
-  const { invitation, workspace } = await inTransaction(ctx.db, async (tx) => {
+  const url = urlOf(ctx, token);
+  const invitation = await inTransaction(ctx.db, async (tx) => {
     const workspace = await requireManager(tx, actor, ws);
-    if (input.role === 'admin' && workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden');
-    await rateLimit(tx, workspace.id, actor.user.id);
+    await rateLimit(tx, actor.user.id);
     if (input.email && (await memberWithEmail(tx, workspace.id, input.email))) throw invalid('body.email', 'This person is already a member of the workspace.');
+    if (input.email && (await findPendingFor(tx, workspace.id, input.email))) {
+      throw invalid('body.email', 'This address already has a pending invitation: send that one again from the list instead.');
+    }
     const id = await insertInvitation(tx, {
       workspaceId: workspace.id,
       email: input.email ?? null,
@@ -91,10 +119,9 @@ export async function createInvitation(ctx: AppContext, actor: Actor, ws: string
       createdBy: actor.user.id,
     });
     await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.created', itemId: null, data: { invitationId: id, email: input.email ?? null, role: input.role } });
-    return { invitation: (await findInvitation(tx, workspace.id, id))!, workspace };
+    if (input.email) await mailOrUndo(ctx, input.email, { inviter: actor.user.name, workspace: workspace.name, role: input.role, url, expiresAt }, false);
+    return (await findInvitation(tx, workspace.id, id))!;
   });
-  const url = urlOf(ctx, token);
-  if (input.email) await mail(ctx, input.email, { inviter: actor.user.name, workspace: workspace.name, role: input.role, url, expiresAt });
   return { ...present(invitation), url };
 }
 
@@ -104,35 +131,39 @@ export async function revokeInvitation(db: Db, actor: Actor, ws: string, id: str
     const invitation = await findInvitation(tx, workspace.id, id);
     if (!invitation) throw new AppError('not_found', 'No such invitation.');
     if (invitation.state === 'revoked') return;
+    if (invitation.state === 'accepted') throw invalid('params.id', 'This invitation was already accepted: remove the person from the members list instead.');
     await updateInvitation(tx, id, { state: 'revoked' });
     await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.revoked', itemId: null, data: { invitationId: id, email: invitation.email, role: invitation.role } });
   });
 }
 
-/** Mails a pending (or expired) invitation again with a new token — the old URL stops working — and a new expiry. */
+/**
+ * Mails a pending (or expired) invitation again with a new token and a new expiry. The old URL
+ * stops working only once the new one is mailed: when the mail fails, nothing changes.
+ */
 export async function resendInvitation(ctx: AppContext, actor: Actor, ws: string, id: string): Promise<TInvitation> {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + LIMITS.invitationDefaultDays * DAY);
-  const { invitation, workspace } = await inTransaction(ctx.db, async (tx) => {
+  return inTransaction(ctx.db, async (tx) => {
     const workspace = await requireManager(tx, actor, ws);
     const invitation = await findInvitation(tx, workspace.id, id);
     if (!invitation) throw new AppError('not_found', 'No such invitation.');
     if (!invitation.email) throw invalid('params.id', 'An invite link is not mailed: create a new link instead.');
     if (invitation.state === 'accepted' || invitation.state === 'revoked') throw invalid('params.id', `This invitation was ${invitation.state}: invite the person again instead.`);
-    await rateLimit(tx, workspace.id, actor.user.id);
+    await rateLimit(tx, actor.user.id, id);
     await updateInvitation(tx, id, { token_hash: sha256(token), expires_at: expiresAt, state: 'pending' });
-    return { invitation: (await findInvitation(tx, workspace.id, id))!, workspace };
+    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.resent', itemId: null, data: { invitationId: id, email: invitation.email, role: invitation.role } });
+    await mailOrUndo(ctx, invitation.email, { inviter: actor.user.name, workspace: workspace.name, role: invitation.role, url: urlOf(ctx, token), expiresAt }, true);
+    return present((await findInvitation(tx, workspace.id, id))!);
   });
-  await mail(ctx, invitation.email!, { inviter: actor.user.name, workspace: workspace.name, role: invitation.role, url: urlOf(ctx, token), expiresAt });
-  return present(invitation);
 }
 
 /** Why an invitation can no longer be accepted, or null while it can. */
 function refusal(i: InvitationRow): TInvitationPreview['state'] | null {
+  // A link at its limit is `accepted` in the list; to whoever follows it, it is used up.
+  if (i.state !== 'revoked' && i.email === null && i.max_uses !== null && i.uses >= i.max_uses) return 'used_up';
   const state = stateOf(i);
-  if (state !== 'pending') return state;
-  if (i.max_uses !== null && i.uses >= i.max_uses) return 'used_up';
-  return null;
+  return state === 'pending' ? null : state;
 }
 
 /** What the invitation page shows before anyone signs in: the workspace, the role, whether it still holds. */
@@ -168,11 +199,24 @@ export async function acceptInvitation(db: Db, actor: Actor, token: string): Pro
     if (!invitation) throw new AppError('not_found', 'There is no such invitation. Check that the whole link was copied.');
     const why = refusal(invitation);
     if (why) throw new AppError('link_expired', GONE[why], { reason: why });
+    // An invitation speaks for whoever made it: once they no longer manage the workspace, it does not hold.
+    const makerRole = invitation.created_by ? await activeRoleOf(tx, invitation.workspace_id, invitation.created_by) : undefined;
+    if (makerRole !== 'owner' && makerRole !== 'admin') {
+      throw new AppError('link_expired', 'Whoever made this invitation no longer manages the workspace, so it no longer holds. Ask the workspace owner or an admin for a new one.', { reason: 'revoked' });
+    }
     const user = actor.user;
-    if (invitation.email && (invitation.email.toLowerCase() !== user.email.toLowerCase() || !user.email_verified)) {
+    if (invitation.email && invitation.email.toLowerCase() !== user.email.toLowerCase()) {
       throw new AppError('forbidden', `This invitation was sent to another email address than the one you are signed in with (${user.email}). Sign in with the address it was sent to.`, { reason: 'wrong_email' });
     }
+    if (invitation.email && !user.email_verified) {
+      throw new AppError('forbidden', `Confirm your email address (${user.email}) first, then open this invitation again.`, { reason: 'unverified_email' });
+    }
+    if (invitation.role === 'guest') {
+      throw new AppError('link_expired', 'Invitations no longer make guests: ask whoever invited you to share what you need with you instead.', { reason: 'revoked' });
+    }
     const workspace = await findWorkspaceSummary(tx, invitation.workspace_id);
+    // Two invitations to one workspace accepted at once by one person: the second waits and sees the first's membership.
+    await lockUser(tx, user.id);
     const existing = await findMembership(tx, workspace.id, user.id);
     if (existing && RANK[existing.role] >= RANK[invitation.role]) return { workspace, role: existing.role, joined: false };
     if (existing) {

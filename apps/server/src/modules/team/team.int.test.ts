@@ -1,9 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { INVITATIONS_PER_HOUR } from './invitations.service.ts';
+import { INVITATIONS_PER_HOUR, RESENDS_PER_HOUR } from './invitations.service.ts';
+import { filesFolderName } from './members.service.ts';
 
 let t: TestApp;
 let g: ReturnType<typeof given>;
@@ -119,6 +122,8 @@ describe('removing someone', () => {
     // Back through an invitation, they start afresh; a second removal to the same person gets its own name.
     const invite = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
     expect((await member.call('POST', `/invitations/${tokenOf(invite.url)}/accept`)).body.joined).toBe(true);
+    const newHome = (await member.call('GET', `/workspaces/${ws}`)).body.homeId as string;
+    expect((await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'New plans', parentId: newHome })).status).toBe(201);
     expect((await del(owner, member, admin.id)).status).toBe(204);
     expect((await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items.map((i: { name: string }) => i.name).sort()).toEqual(["Mia Member's files", "Mia Member's files (2)"]);
   });
@@ -178,25 +183,32 @@ describe('invitations', () => {
     const unverified = await g.person('Una Verified');
     await t.ctx.db.updateTable('users').set({ email_verified: false }).where('id', '=', unverified.id).execute();
     const created = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email: await emailOf(unverified), role: 'member' })).body;
-    expect((await unverified.call('POST', `/invitations/${tokenOf(created.url)}/accept`)).body.error.details.reason).toBe('wrong_email');
+    const refused = await unverified.call('POST', `/invitations/${tokenOf(created.url)}/accept`);
+    expect(refused.body.error.details.reason).toBe('unverified_email');
+    expect(refused.body.error.message).toMatch(/Confirm your email address/);
   });
 
   it('an invite link: anyone signed in joins with its role until it runs out; one already in is not added twice', async () => {
     const { owner, admin, member, guest, ws } = await team();
-    const link = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'guest', maxUses: 2 })).body;
-    expect(link).toMatchObject({ email: null, maxUses: 2, role: 'guest' });
+    const link = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member', maxUses: 2 })).body;
+    expect(link).toMatchObject({ email: null, maxUses: 2, role: 'member' });
     const token = tokenOf(link.url);
     const a = await g.person('Link One');
     const b = await g.person('Link Two');
     const c = await g.person('Link Three');
-    expect((await a.call('POST', `/invitations/${token}/accept`)).body).toMatchObject({ role: 'guest', joined: true });
-    // Already a member (a stronger role): nothing changes, no use counted.
+    expect((await a.call('POST', `/invitations/${token}/accept`)).body).toMatchObject({ role: 'member', joined: true });
+    // Already in (the same role or a stronger one): nothing changes, no use counted.
     expect((await member.call('POST', `/invitations/${token}/accept`)).body).toMatchObject({ role: 'member', joined: false });
+    expect((await admin.call('POST', `/invitations/${token}/accept`)).body).toMatchObject({ role: 'admin', joined: false });
     expect((await b.call('POST', `/invitations/${token}/accept`)).body.joined).toBe(true);
     const usedUp = await c.call('POST', `/invitations/${token}/accept`);
     expect(usedUp.status).toBe(410);
-    expect(usedUp.body.error.details.reason).toBe('accepted');
-    expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('accepted');
+    expect(usedUp.body.error.details.reason).toBe('used_up');
+    expect(usedUp.body.error.message).toMatch(/used as many times as it allows/);
+    expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('used_up');
+    expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items.find((i: { id: string }) => i.id === link.id)).toMatchObject({ state: 'accepted', uses: 2 });
+    // An accepted invitation is not revoked (PRODUCT §4: accepted is final).
+    expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/${link.id}`)).body.error.code).toBe('invalid_input');
 
     // A guest invited as a member becomes one.
     const memberLink = (await admin.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
@@ -246,6 +258,9 @@ describe('invitations', () => {
     expect((await post(member, { role: 'member' })).body.error.code).toBe('forbidden');
     expect((await post(guest, { role: 'member' })).body.error.code).toBe('forbidden');
     expect((await post(outsider, { role: 'member' })).body.error.code).toBe('not_found');
+    const asGuest = await post(owner, { role: 'guest' });
+    expect(asGuest.body.error.code).toBe('invalid_input');
+    expect(asGuest.body.error.details.fields[0].message).toMatch(/share an item with them instead/);
     for (const body of [
       { role: 'owner' },
       { role: 'member', email: 'not an address' },
@@ -264,15 +279,15 @@ describe('invitations', () => {
     expect((await outsider.call('POST', `/invitations/${'y'.repeat(43)}/accept`)).body.error.code).toBe('not_found');
     expect((await fetch(`${t.url}/api/v1/invitations/${'y'.repeat(43)}/accept`, { method: 'POST' })).status).toBe(401);
 
-    const rows = Array.from({ length: INVITATIONS_PER_HOUR }, (_, i) => ({
-      id: crypto.randomUUID(),
-      workspace_id: ws,
-      role: 'member' as const,
-      token_hash: `${i}`.padStart(64, '0') + ws,
-      expires_at: new Date(Date.now() + 86_400_000),
-      created_by: owner.id,
+    // Sends count wherever they were made: here, sends recorded in the owner's own other workspace.
+    const rows = Array.from({ length: INVITATIONS_PER_HOUR }, () => ({
+      workspace_id: outsider.workspace.id,
+      actor_kind: 'user' as const,
+      actor_user_id: owner.id,
+      action: 'invitation.resent',
+      data: JSON.stringify({ invitationId: crypto.randomUUID() }),
     }));
-    await t.ctx.db.insertInto('invitations').values(rows).execute();
+    await t.ctx.db.insertInto('activity_events').values(rows).execute();
     const limited = await post(owner, { role: 'member' });
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('rate_limited');
@@ -288,7 +303,7 @@ describe('who may manage invitations', () => {
       const mine = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email: `someone.${name}@example.com`, role: 'member' })).body;
       const calls = [
         await p.call('GET', `/workspaces/${ws}/invitations`),
-        await p.call('POST', `/workspaces/${ws}/invitations`, { role: 'guest' }),
+        await p.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' }),
         await p.call('POST', `/workspaces/${ws}/invitations/${mine.id}/resend`),
         await p.call('DELETE', `/workspaces/${ws}/invitations/${mine.id}`),
       ];
@@ -299,5 +314,225 @@ describe('who may manage invitations', () => {
     const elsewhere = (await outsider.call('POST', `/workspaces/${outsider.workspace.id}/invitations`, { role: 'member' })).body;
     expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/${elsewhere.id}`)).body.error.code).toBe('not_found');
     expect((await owner.call('POST', `/workspaces/${ws}/invitations/${elsewhere.id}/resend`)).body.error.code).toBe('not_found');
+  });
+});
+
+describe('whoever made an invitation stops speaking for it', () => {
+  it('an admin demoted or removed loses their pending invitations; one whose maker no longer manages the workspace is refused', async () => {
+    const { owner, admin, member, ws } = await team();
+    const other = await g.person('Ada Second');
+    await g.membership(other, ws, 'admin');
+    const byAdmin = (await admin.call('POST', `/workspaces/${ws}/invitations`, { role: 'admin' })).body;
+    const byOther = (await other.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    const byOwner = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    expect((await owner.call('PATCH', `/workspaces/${ws}/members/${admin.id}`, { role: 'member' })).status).toBe(200);
+    const list = (await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items as { id: string; state: string }[];
+    expect(list.find((i) => i.id === byAdmin.id)!.state).toBe('revoked');
+    expect(list.find((i) => i.id === byOwner.id)!.state).toBe('pending');
+    const joiner = await g.person('Jo Joiner');
+    const refused = await joiner.call('POST', `/invitations/${tokenOf(byAdmin.url)}/accept`);
+    expect([refused.status, refused.body.error.details.reason]).toEqual([410, 'revoked']);
+    // Removed: the same.
+    expect((await owner.call('DELETE', `/workspaces/${ws}/members/${other.id}?filesTo=${owner.id}`)).status).toBe(204);
+    expect((await joiner.call('POST', `/invitations/${tokenOf(byOther.url)}/accept`)).body.error.details.reason).toBe('revoked');
+    // Should the maker lose the role some other way, accepting still checks who made it.
+    const fresh = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    const third = await g.person('Tess Third');
+    await g.membership(third, ws, 'admin');
+    const byThird = (await third.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    await t.ctx.db.updateTable('memberships').set({ role: 'member' }).where('workspace_id', '=', ws).where('user_id', '=', third.id).execute();
+    const gone = await joiner.call('POST', `/invitations/${tokenOf(byThird.url)}/accept`);
+    expect(gone.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'revoked' } });
+    expect(gone.body.error.message).toMatch(/no longer manages the workspace/);
+    expect((await joiner.call('POST', `/invitations/${tokenOf(fresh.url)}/accept`)).body.joined).toBe(true);
+    expect((await member.call('GET', `/workspaces/${ws}`)).body.role).toBe('member');
+  });
+});
+
+describe('at the same moment', () => {
+  it('two hand-overs at once leave one owner; removing X to Y and Y to X at once does not deadlock', async () => {
+    const { owner, admin, member, ws } = await team();
+    const results = await Promise.all([
+      owner.call('PATCH', `/workspaces/${ws}/members/${admin.id}`, { role: 'owner' }),
+      owner.call('PATCH', `/workspaces/${ws}/members/${member.id}`, { role: 'owner' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 403]);
+    expect(Object.values(await roles(admin, ws)).filter((r) => r === 'owner')).toHaveLength(1);
+
+    const x = await g.person('Xena X');
+    const y = await g.person('Yuri Y');
+    await g.membership(x, ws, 'member');
+    await g.membership(y, ws, 'member');
+    const newOwner = results[0]!.status === 200 ? admin : member;
+    const both = await Promise.all([
+      newOwner.call('DELETE', `/workspaces/${ws}/members/${x.id}?filesTo=${y.id}`),
+      newOwner.call('DELETE', `/workspaces/${ws}/members/${y.id}?filesTo=${x.id}`),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([204, 400]);
+  });
+
+  it('two invitations to one workspace accepted at once by one person: one membership, no error', async () => {
+    const { owner, admin, ws } = await team();
+    const a = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    const b = (await admin.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
+    const joiner = await g.person('Double Joiner');
+    const results = await Promise.all([joiner.call('POST', `/invitations/${tokenOf(a.url)}/accept`), joiner.call('POST', `/invitations/${tokenOf(b.url)}/accept`)]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(results.map((r) => r.body.joined).sort()).toEqual([false, true]);
+    expect(await t.ctx.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', ws).where('user_id', '=', joiner.id).execute()).toHaveLength(1);
+  });
+});
+
+describe('sending invitations', () => {
+  it('every send counts, resends too: each is recorded, one invitation is mailed at most 5 times an hour, and one address gets one pending invitation', async () => {
+    const { owner, ws } = await team();
+    const invited = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'twice@example.com', role: 'member' })).body;
+    const again = await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'TWICE@example.com', role: 'admin' });
+    expect(again.body.error.code).toBe('invalid_input');
+    expect(again.body.error.message).toMatch(/already has a pending invitation/);
+    for (let i = 1; i < RESENDS_PER_HOUR; i++) expect((await owner.call('POST', `/workspaces/${ws}/invitations/${invited.id}/resend`)).status).toBe(200);
+    const limited = await owner.call('POST', `/workspaces/${ws}/invitations/${invited.id}/resend`);
+    expect([limited.status, limited.body.error.code]).toEqual([429, 'rate_limited']);
+    expect((await actions(ws)).filter((a) => a.action === 'invitation.resent')).toHaveLength(RESENDS_PER_HOUR - 1);
+    // Another invitation is not held back by this one's limit.
+    expect((await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'other@example.com', role: 'member' })).status).toBe(201);
+  });
+
+  it('when the mail cannot be sent nothing changes: no invitation made, and a resent one keeps its old link', async () => {
+    const { owner, ws } = await team();
+    const someone = await g.person('Mail Less');
+    const email = await emailOf(someone);
+    const invited = (await owner.call('POST', `/workspaces/${ws}/invitations`, { email, role: 'member' })).body;
+    const send = t.ctx.mailer.send;
+    t.ctx.mailer.send = () => Promise.reject(new Error('mail server down'));
+    try {
+      const resent = await owner.call('POST', `/workspaces/${ws}/invitations/${invited.id}/resend`);
+      expect(resent.status).toBe(500);
+      expect(resent.body.error.message).toMatch(/could not be sent.*the link sent before still works/);
+      const made = await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'nobody.mailed@example.com', role: 'member' });
+      expect(made.body.error.message).toMatch(/could not be sent.*The invitation was not made/);
+    } finally {
+      t.ctx.mailer.send = send;
+    }
+    const list = (await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items as { email: string }[];
+    expect(list.map((i) => i.email)).toEqual([email]);
+    // Retrying works, and the first link was never killed.
+    expect((await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'nobody.mailed@example.com', role: 'member' })).status).toBe(201);
+    expect((await someone.call('POST', `/invitations/${tokenOf(invited.url)}/accept`)).body.joined).toBe(true);
+  });
+
+  it('the list comes a page at a time', async () => {
+    const { owner, ws } = await team();
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body.id);
+    const first = (await owner.call('GET', `/workspaces/${ws}/invitations?limit=3`)).body;
+    expect(first.items).toHaveLength(3);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = (await owner.call('GET', `/workspaces/${ws}/invitations?limit=3&cursor=${first.nextCursor}`)).body;
+    expect(second.nextCursor).toBeNull();
+    expect([...first.items, ...second.items].map((i: { id: string }) => i.id)).toEqual([...made].reverse());
+  });
+});
+
+describe('accounts that are deactivated', () => {
+  it('cannot be made owner nor receive a removed person\'s files', async () => {
+    const { owner, admin, member, ws } = await team();
+    await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', admin.id).execute();
+    const handOver = await owner.call('PATCH', `/workspaces/${ws}/members/${admin.id}`, { role: 'owner' });
+    expect(handOver.body.error.code).toBe('invalid_input');
+    const remove = await owner.call('DELETE', `/workspaces/${ws}/members/${member.id}?filesTo=${admin.id}`);
+    expect(remove.body.error.code).toBe('invalid_input');
+    expect((await roles(owner, ws))[owner.id]).toBe('owner');
+  });
+});
+
+describe('what a removed person leaves', () => {
+  it('what they trashed outside their My files is in the recipient\'s trash; an empty My files is not handed over', async () => {
+    const { owner, admin, member, guest, ws } = await team();
+    const shared = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Shared scraps', parentId: owner.workspace.rootId })).body;
+    const ownersThing = await g.folder(owner, owner.workspace.rootId, 'Owner thing');
+    expect((await member.call('POST', `/items/${shared.id}/trash`)).status).toBe(200);
+    expect((await member.call('POST', `/items/${ownersThing.id}/trash`)).status).toBe(200);
+    expect((await owner.call('DELETE', `/workspaces/${ws}/members/${member.id}?filesTo=${admin.id}`)).status).toBe(204);
+    const trash = (await admin.call('GET', `/workspaces/${ws}/trash`)).body.items.map((i: { id: string }) => i.id);
+    expect(trash).toEqual(expect.arrayContaining([shared.id, ownersThing.id]));
+    // The member's My files was empty, and so is the guest's: no folder lands in the recipient's My files.
+    expect((await owner.call('DELETE', `/workspaces/${ws}/members/${guest.id}?filesTo=${admin.id}`)).status).toBe(204);
+    const adminHome = (await admin.call('GET', `/workspaces/${ws}`)).body.homeId as string;
+    expect((await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items).toEqual([]);
+  });
+
+  it('the folder is named after them within the name rules, even for names that break them', async () => {
+    expect(filesFolderName('A/B\u0007 C ')).toBe("A-B C's files");
+    expect(filesFolderName('   ')).toBe("Former member's files");
+    const long = filesFolderName('é'.repeat(300));
+    expect(new TextEncoder().encode(long).length).toBeLessThanOrEqual(255);
+    expect(long.endsWith("'s files")).toBe(true);
+    expect(filesFolderName('x\uD83D')).toBe("x's files");
+    expect(filesFolderName('😀'.repeat(100)).includes('\uFFFD')).toBe(false);
+
+    const { owner, admin, member, ws } = await team();
+    const weird = `M/${'ß'.repeat(200)}`;
+    await t.ctx.db.updateTable('users').set({ name: weird }).where('id', '=', member.id).execute();
+    const memberHome = (await member.call('GET', `/workspaces/${ws}`)).body.homeId as string;
+    expect((await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Stuff', parentId: memberHome })).status).toBe(201);
+    const adminHome = (await admin.call('GET', `/workspaces/${ws}`)).body.homeId as string;
+    // A folder already named so, differently cased: SQL's lower() decides, as the unique index does.
+    const name = filesFolderName(weird);
+    expect((await admin.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: name.toLowerCase(), parentId: adminHome })).status).toBe(201);
+    expect((await owner.call('DELETE', `/workspaces/${ws}/members/${member.id}?filesTo=${admin.id}`)).status).toBe(204);
+    const names = (await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items.map((i: { name: string }) => i.name);
+    expect(names).toHaveLength(2);
+    expect(names).toContain(`${name} (2)`);
+  });
+});
+
+describe('the request log', () => {
+  it('never holds an invitation\'s token', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const app = await buildApp(t.ctx, { logger: { level: 'info', stream }, webDist: path.join(t.dataDir, 'no-web-build') });
+    try {
+      const token = 'T0kenT0kenT0kenT0kenT0kenT0kenT0kenT0ken123';
+      await app.inject({ method: 'GET', url: `/api/v1/invitations/${token}` });
+      await app.inject({ method: 'POST', url: `/api/v1/invitations/${token}/accept` });
+      await app.inject({ method: 'GET', url: `/invite/${token}?x=1` });
+      await app.inject({ method: 'GET', url: `/s/${token}` });
+      const logged = lines.join('');
+      expect(logged).toContain('/api/v1/invitations/…/accept');
+      expect(logged).toContain('/invite/…');
+      expect(logged).toContain('/s/…');
+      expect(logged).not.toContain(token);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the member list', () => {
+  it('comes a page at a time, by name, and shows managers deactivated accounts as such', async () => {
+    const { owner, admin, member, guest, ws } = await team();
+    const gone = await g.person('Zed Gone');
+    await g.membership(gone, ws, 'member');
+    await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', gone.id).execute();
+    const seen: { userId: string; status?: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { items: { userId: string; status?: string }[]; nextCursor: string | null } } = await admin.call('GET', `/workspaces/${ws}/members?limit=2&include=deactivated${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.body.items);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen.map((m) => m.userId)).toEqual([admin.id, guest.id, member.id, owner.id, gone.id]);
+    expect(seen.find((m) => m.userId === gone.id)!.status).toBe('deactivated');
+    expect(seen.find((m) => m.userId === owner.id)!.status).toBe('active');
+    // Without asking, and for mentions, only active accounts; members may not ask for the rest.
+    expect((await member.call('GET', `/workspaces/${ws}/members`)).body.items.map((m: { userId: string }) => m.userId)).not.toContain(gone.id);
+    expect((await member.call('GET', `/workspaces/${ws}/members?include=deactivated`)).body.error.code).toBe('forbidden');
   });
 });

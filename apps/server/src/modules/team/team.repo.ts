@@ -4,13 +4,33 @@ import type { Db } from '../../db/client.ts';
 import type { InvitationsTable } from '../../db/schema.ts';
 import type { WorkspaceRole } from '../workspaces/index.ts';
 
-/** A member with what the rules about them need: their role, name and private root. */
+/** A member with what the rules about them need: their role, name, account status and private root. */
 export interface MemberRow {
   user_id: string;
   name: string;
   email: string;
+  status: 'active' | 'deactivated';
   role: WorkspaceRole;
   home_item_id: string | null;
+}
+
+/**
+ * Several people's memberships, held until the transaction ends, locked one after another in the
+ * order of their user ids: two changes touching the same two people (a hand-over each way, removing
+ * X to Y and Y to X) then wait for each other instead of deadlocking.
+ */
+export async function lockMembers(db: Db, workspaceId: string, userIds: string[]): Promise<Map<string, MemberRow>> {
+  const held = new Map<string, MemberRow>();
+  for (const id of [...new Set(userIds)].sort()) {
+    const row = await lockMember(db, workspaceId, id);
+    if (row) held.set(id, row);
+  }
+  return held;
+}
+
+/** Holds a person's account row until the transaction ends: two joins by one person go one after another. */
+export async function lockUser(db: Db, userId: string): Promise<void> {
+  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
 }
 
 /** Someone's membership, held until the transaction ends (two changes to one person go one after another). */
@@ -18,7 +38,7 @@ export function lockMember(db: Db, workspaceId: string, userId: string): Promise
   return db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['m.user_id', 'u.name', 'u.email', 'm.role', 'm.home_item_id'])
+    .select(['m.user_id', 'u.name', 'u.email', 'u.status', 'm.role', 'm.home_item_id'])
     .where('m.workspace_id', '=', workspaceId)
     .where('m.user_id', '=', userId)
     .forUpdate('m')
@@ -44,36 +64,40 @@ export async function deleteGrantsTo(db: Db, workspaceId: string, userId: string
     .execute();
 }
 
-/** Whether `parentId` has an active child called `name` (case folded, as the unique index compares). */
-async function nameTaken(db: Db, parentId: string, name: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('items')
-    .select('id')
-    .where('parent_id', '=', parentId)
-    .where('state', '=', 'active')
-    .where(sql`lower(name)`, '=', name.toLowerCase())
-    .executeTakeFirst();
-  return !!row;
+/** Whether a folder holds anything at all (in the trash too). */
+export async function hasChildren(db: Db, folderId: string): Promise<boolean> {
+  return !!(await db.selectFrom('items').select('id').where('parent_id', '=', folderId).limit(1).executeTakeFirst());
+}
+
+/** An empty private root of someone leaving: nothing in it, nothing to hand over (nothing refers to it once the membership is gone). */
+export async function deleteEmptyHome(db: Db, homeId: string): Promise<void> {
+  await db.deleteFrom('items').where('id', '=', homeId).where('parent_id', 'is', null).execute();
 }
 
 /**
- * Hands a private root over: it becomes a folder `name` (or `name (2)`…) in `toHomeId`, with
- * everything in it — trashed things too. What the person owned there becomes `toUserId`'s, so it
- * shows in their trash too and nothing is lost.
+ * Hands a private root over: it becomes a folder `name` in `toHomeId`, with everything in it —
+ * trashed things too. What the person owned there becomes `toUserId`'s. Anything else of the
+ * workspace the person owned and put in the trash (outside their My files) becomes the recipient's
+ * too, so it shows in the recipient's trash instead of in nobody's. (This reaches into the items
+ * table from here because it is one statement of the removal's transaction; the name itself is
+ * chosen through the items module.)
  */
-export async function handOverHome(db: Db, homeId: string, fromUserId: string, toHomeId: string, toUserId: string, name: string): Promise<string> {
+export async function handOverHome(db: Db, homeId: string, fromUserId: string, toHomeId: string, toUserId: string, name: string): Promise<void> {
   await sql`
     WITH RECURSIVE sub AS (SELECT id FROM items WHERE id = ${homeId} UNION ALL SELECT i.id FROM items i JOIN sub ON i.parent_id = sub.id)
     UPDATE items SET owner_id = ${toUserId} WHERE id IN (SELECT id FROM sub) AND owner_id = ${fromUserId}
   `.execute(db);
-  let candidate = name;
-  for (let n = 2; await nameTaken(db, toHomeId, candidate); n++) candidate = `${name} (${n})`;
   await db
     .updateTable('items')
-    .set({ parent_id: toHomeId, name: candidate, owner_id: toUserId, updated_at: new Date(), version: sql`version + 1` })
+    .set({ parent_id: toHomeId, name, owner_id: toUserId, updated_at: new Date(), version: sql`version + 1` })
     .where('id', '=', homeId)
     .execute();
-  return candidate;
+}
+
+/** What the person put in the trash in the workspace (wherever it is) is the recipient's to restore or let go. */
+export async function handOverTrash(db: Db, workspaceId: string, fromUserId: string, toUserId: string): Promise<void> {
+  await db.updateTable('items').set({ trashed_by: toUserId }).where('workspace_id', '=', workspaceId).where('trashed_by', '=', fromUserId).execute();
+  await db.updateTable('items').set({ owner_id: toUserId }).where('workspace_id', '=', workspaceId).where('owner_id', '=', fromUserId).where('state', '=', 'trashed').execute();
 }
 
 export type InvitationRow = Omit<Selectable<InvitationsTable>, 'updated_at'> & { created_by_name: string | null };
@@ -85,8 +109,48 @@ function invitations(db: Db) {
     .select(['i.id', 'i.workspace_id', 'i.email', 'i.role', 'i.token_hash', 'i.expires_at', 'i.max_uses', 'i.uses', 'i.state', 'i.created_by', 'i.accepted_by', 'i.created_at', 'u.name as created_by_name']);
 }
 
-export function listInvitations(db: Db, workspaceId: string): Promise<InvitationRow[]> {
-  return invitations(db).where('i.workspace_id', '=', workspaceId).orderBy('i.created_at', 'desc').orderBy('i.id', 'desc').limit(200).execute();
+/** Invitations of a workspace, newest first (ids are time-ordered), after the id given. */
+export function listInvitations(db: Db, workspaceId: string, limit: number, beforeId?: string): Promise<InvitationRow[]> {
+  let q = invitations(db).where('i.workspace_id', '=', workspaceId);
+  if (beforeId) q = q.where('i.id', '<', beforeId);
+  return q.orderBy('i.id', 'desc').limit(limit).execute();
+}
+
+/** A pending invitation to this address (case folded) in the workspace that has not expired. */
+export function findPendingFor(db: Db, workspaceId: string, email: string): Promise<{ id: string } | undefined> {
+  return db
+    .selectFrom('invitations')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('state', '=', 'pending')
+    .where('expires_at', '>', new Date())
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** Revokes the pending invitations a person made in a workspace (they no longer manage it); answers them. */
+export async function revokeInvitationsBy(db: Db, workspaceId: string, userId: string): Promise<{ id: string; email: string | null; role: InvitationRow['role'] }[]> {
+  return db
+    .updateTable('invitations')
+    .set({ state: 'revoked', updated_at: new Date() })
+    .where('workspace_id', '=', workspaceId)
+    .where('created_by', '=', userId)
+    .where('state', '=', 'pending')
+    .returning(['id', 'email', 'role'])
+    .execute();
+}
+
+/** A person's role in a workspace now, or undefined when they are not in it (or their account is deactivated). */
+export async function activeRoleOf(db: Db, workspaceId: string, userId: string): Promise<WorkspaceRole | undefined> {
+  const row = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select('m.role')
+    .where('m.workspace_id', '=', workspaceId)
+    .where('m.user_id', '=', userId)
+    .where('u.status', '=', 'active')
+    .executeTakeFirst();
+  return row?.role;
 }
 
 export function findInvitation(db: Db, workspaceId: string, id: string): Promise<InvitationRow | undefined> {
@@ -115,15 +179,20 @@ export async function updateInvitation(db: Db, id: string, set: { state?: Invita
   await db.updateTable('invitations').set({ ...set, updated_at: new Date() }).where('id', '=', id).execute();
 }
 
-/** How many invitations a person made (or mailed again) in a workspace since `since`. */
-export async function countInvitationsSince(db: Db, workspaceId: string, userId: string, since: Date): Promise<number> {
-  const row = await db
-    .selectFrom('invitations')
+/**
+ * How many invitations a person sent (made or mailed again) in any workspace since `since`, as the
+ * activity record has them — every send counts, however many times one invitation was resent.
+ * `invitationId` counts only the sends of that one invitation.
+ */
+export async function countSendsSince(db: Db, userId: string, since: Date, invitationId?: string): Promise<number> {
+  let q = db
+    .selectFrom('activity_events')
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('workspace_id', '=', workspaceId)
-    .where('created_by', '=', userId)
-    .where((eb) => eb.or([eb('created_at', '>', since), eb('updated_at', '>', since)]))
-    .executeTakeFirstOrThrow();
+    .where('actor_user_id', '=', userId)
+    .where('action', 'in', ['invitation.created', 'invitation.resent'])
+    .where('created_at', '>', since);
+  if (invitationId) q = q.where(sql`data->>'invitationId'`, '=', invitationId);
+  const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -9,7 +9,7 @@ import { changeRole, removeMember } from './members.service.ts';
 export async function teamRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, membersApi.update, async (req) => changeRole(ctx.db, requireActor(req), req.params.ws, req.params.userId, req.body.role));
   route(app, membersApi.remove, async (req) => removeMember(ctx.db, requireActor(req), req.params.ws, req.params.userId, req.query.filesTo));
-  route(app, invitationsApi.list, async (req) => ({ items: await invitationsOf(ctx.db, requireActor(req), req.params.ws), nextCursor: null }));
+  route(app, invitationsApi.list, async (req) => invitationsOf(ctx.db, requireActor(req), req.params.ws, req.query));
   route(app, invitationsApi.create, async (req) => createInvitation(ctx, requireActor(req), req.params.ws, req.body));
   route(app, invitationsApi.revoke, async (req) => revokeInvitation(ctx.db, requireActor(req), req.params.ws, req.params.id));
   route(app, invitationsApi.resend, async (req) => resendInvitation(ctx, requireActor(req), req.params.ws, req.params.id));

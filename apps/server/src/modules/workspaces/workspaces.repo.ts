@@ -76,15 +76,23 @@ export async function insertMembership(db: Q, m: { workspaceId: string; userId: 
   return homeId;
 }
 
-/** Active members (guests while something is shared with them) whose name or email contains `q` (all when it is empty), by name. */
-export function findMembers(db: Q, workspaceId: string, q: string, limit: number) {
+/**
+ * Active members (guests while something is shared with them) whose name or email contains `q`
+ * (all when it is empty), by name then id, after the position given; `withDeactivated` lists
+ * deactivated accounts too.
+ */
+export function findMembers(db: Q, workspaceId: string, q: string, limit: number, o: { after?: { name: string; id: string }; withDeactivated?: boolean } = {}) {
   let query = db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id as user_id', 'u.name', 'u.email', 'm.role'])
+    .select(['u.id as user_id', 'u.name', 'u.email', 'm.role', 'u.status'])
     .where('m.workspace_id', '=', workspaceId)
-    .where('u.status', '=', 'active')
     .where(LIVE_MEMBERSHIP);
+  if (!o.withDeactivated) query = query.where('u.status', '=', 'active');
+  if (o.after) {
+    const { name, id } = o.after;
+    query = query.where((eb) => eb.or([eb('u.name', '>', name), eb.and([eb('u.name', '=', name), eb('u.id', '>', id)])]));
+  }
   if (q) {
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.email', 'ilike', pattern)]));

@@ -9,8 +9,5 @@ export async function workspacesRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, workspacesApi.list, async (req) => ({ items: await listWorkspaces(ctx.db, requireActor(req).user), nextCursor: null }));
   route(app, workspacesApi.create, async (req) => createWorkspace(ctx.db, requireActor(req).user, req.body));
   route(app, workspacesApi.get, async (req) => getWorkspace(ctx.db, requireActor(req).user, req.params.ws));
-  route(app, workspacesApi.members, async (req) => ({
-    items: await listMembers(ctx.db, requireActor(req).user, req.params.ws, req.query.q ?? '', req.query.limit),
-    nextCursor: null,
-  }));
+  route(app, workspacesApi.members, async (req) => listMembers(ctx.db, requireActor(req).user, req.params.ws, req.query));
 }

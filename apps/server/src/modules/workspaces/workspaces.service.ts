@@ -1,4 +1,4 @@
-import type { TCreateWorkspaceRequest, TMember, TWorkspace } from '@cabinet/contracts';
+import { encodeCursor, type TCreateWorkspaceRequest, type TMember, type TMembersPosition, type TMembersQuery, type TWorkspace } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/client.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
@@ -82,10 +82,18 @@ export async function getWorkspace(db: Q, user: UserRow, idOrSlug: string): Prom
 }
 
 /** The workspace's members, for mentions and sharing; a guest sees only what is shared with them, not who else is here. */
-export async function listMembers(db: Q, user: UserRow, idOrSlug: string, q: string, limit: number): Promise<TMember[]> {
+export async function listMembers(db: Q, user: UserRow, idOrSlug: string, query: TMembersQuery): Promise<{ items: TMember[]; nextCursor: string | null }> {
   const w = await getWorkspace(db, user, idOrSlug);
   if (w.role === 'guest') throw new AppError('forbidden', 'Guests cannot see the member list.');
-  return (await findMembers(db, w.id, q, limit)).map((m) => ({ userId: m.user_id, name: m.name, email: m.email, role: m.role }));
+  const withDeactivated = query.include === 'deactivated';
+  if (withDeactivated && w.role !== 'owner' && w.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins see deactivated accounts.');
+  const rows = await findMembers(db, w.id, query.q ?? '', query.limit + 1, { after: query.cursor, withDeactivated });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((m) => ({ userId: m.user_id, name: m.name, email: m.email, role: m.role, ...(withDeactivated ? { status: m.status } : {}) })),
+    nextCursor: rows.length > query.limit && last ? encodeCursor({ name: last.name, id: last.user_id } satisfies TMembersPosition) : null,
+  };
 }
 
 /** Someone given access to an item in a workspace they are not in joins it as a guest, who sees only what is shared with them. */

@@ -76,7 +76,10 @@ export function InvitePage() {
     );
   }
   const wrongEmail = accept.error instanceof ApiError && accept.error.details?.reason === 'wrong_email';
+  const unverifiedError = accept.error instanceof ApiError && accept.error.details?.reason === 'unverified_email';
   const mismatch = signedIn && invitation.email && invitation.email.toLowerCase() !== me.data.user.email.toLowerCase();
+  // The right address, not yet confirmed: the person confirms it, not another account.
+  const unverified = !mismatch && (unverifiedError || (signedIn && !!invitation.email && !me.data.user.emailVerified));
   return (
     <Frame>
       <div>
@@ -94,7 +97,12 @@ export function InvitePage() {
           You are signed in as {me.data?.user.email}. Sign out, then sign in or create an account with {invitation.email ?? 'the address it was sent to'} and open this link again.
         </Alert>
       )}
-      {accept.error && !wrongEmail && (
+      {unverified && (
+        <Alert color="yellow" icon={<IconMailX aria-hidden />} role="alert" title="Confirm your email address first">
+          This invitation is for {invitation.email ?? me.data?.user.email}, which is your address, but it is not confirmed yet. Confirm it with the message Cabinet sent you, then open this link again.
+        </Alert>
+      )}
+      {accept.error && !wrongEmail && !unverifiedError && (
         <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title="You did not join">
           {accept.error.message}
         </Alert>
@@ -105,7 +113,7 @@ export function InvitePage() {
           <Button
             size="md"
             loading={accept.isPending}
-            disabled={!!mismatch}
+            disabled={!!mismatch || unverified}
             onClick={() =>
               accept.mutate(undefined, {
                 // A guest sees the workspace once something is shared with them; until then, their own.

@@ -99,7 +99,7 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
             placeholder="Anyone"
             clearable
             searchable
-            data={(members.data ?? []).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }))}
+            data={(members.items ?? []).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }))}
             value={actorId}
             onChange={setActorId}
           />

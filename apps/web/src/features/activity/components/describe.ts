@@ -21,6 +21,7 @@ export const ACTION_LABELS: Record<TActivityAction, string> = {
   'invitation.created': 'Invited',
   'invitation.revoked': 'Invitation revoked',
   'invitation.accepted': 'Invitation accepted',
+  'invitation.resent': 'Invitation sent again',
   'session.started': 'Signed in',
   'session.ended': 'Signed out',
   'token.created': 'API token created',
@@ -94,6 +95,8 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return `invited ${str(d.email) ?? 'people with a link'}${role ? ` as ${role}` : ''}`;
     case 'invitation.revoked':
       return `revoked the invitation of ${str(d.email) ?? 'an invite link'}`;
+    case 'invitation.resent':
+      return `sent the invitation of ${str(d.email) ?? 'someone'} again`;
     case 'invitation.accepted':
       return `accepted an invitation${role ? ` as ${role}` : ''}`;
     case 'session.started':

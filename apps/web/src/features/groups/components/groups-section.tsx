@@ -179,7 +179,7 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inGroup = new Set(members.data?.map((m) => m.userId));
-  const candidates = (everyone.data ?? []).filter((m) => m.role !== 'guest' && !inGroup.has(m.userId)).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
+  const candidates = (everyone.items ?? []).filter((m) => m.role !== 'guest' && m.status !== 'deactivated' && !inGroup.has(m.userId)).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

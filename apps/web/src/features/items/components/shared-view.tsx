@@ -25,7 +25,7 @@ export function SharedView({ workspace }: { workspace: TWorkspace }) {
       <Text size="sm" c="dimmed">
         Folders, documents and files that others shared with you yourself or with a group you are in, newest first. What is shared with the whole workspace is in Workspace.
       </Text>
-      {shared.isPending ? (
+      {shared.isPending || shared.searching ? (
         <Skeleton h={120} />
       ) : shared.error ? (
         <Text c="red">{shared.error.message}</Text>

@@ -1,5 +1,6 @@
 import { grantsApi, workspacesApi, type TCreateGrantRequest, type TItem, type TItemRole } from '@cabinet/contracts';
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { call } from '../../../lib/api-client.ts';
 import { applyChange } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -43,5 +44,12 @@ export function useSharedWithMe(ws: string) {
     queryFn: ({ pageParam }) => call(grantsApi.sharedWithMe, { params: { ws }, query: { limit: 100, cursor: pageParam ?? undefined } }),
     getNextPageParam: (last) => last.nextCursor,
   });
-  return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
+  const items = query.data?.pages.flatMap((p) => p.items);
+  // A page can come back empty with more to follow (what it held is out of sight): read on until something shows or nothing is left.
+  const empty = !!items && items.length === 0;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  useEffect(() => {
+    if (empty && hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [empty, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  return { ...query, items, searching: empty && hasNextPage };
 }

@@ -26,6 +26,45 @@ const dayOf = (iso: string | null) => {
   const d = new Date(iso);
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
+/**
+ * The day a grant's access ends. Typing a date changes nothing yet: the change is sent when the
+ * field is left or Enter is pressed, and only for an empty field (no end) or a day still to come.
+ */
+function ExpiryInput({ name, value, onCommit }: { name: string; value: string | null; onCommit: (expiresAt: string | null) => void }) {
+  const [draft, setDraft] = useState(dayOf(value));
+  const [invalid, setInvalid] = useState(false);
+  const commit = () => {
+    if (draft === dayOf(value)) return setInvalid(false);
+    if (!draft) {
+      setInvalid(false);
+      return onCommit(null);
+    }
+    const ends = /^\d{4}-\d{2}-\d{2}$/.test(draft) ? new Date(`${draft}T23:59:59`) : null;
+    if (!ends || Number.isNaN(ends.getTime()) || ends.getTime() <= Date.now()) return setInvalid(true);
+    setInvalid(false);
+    onCommit(ends.toISOString());
+  };
+  return (
+    <TextInput
+      size="xs"
+      w={140}
+      type="date"
+      aria-label={`Access of ${name} ends`}
+      min={tomorrow()}
+      value={draft}
+      error={invalid ? 'Choose a day still to come' : undefined}
+      onChange={(e) => setDraft(e.currentTarget.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          commit();
+        }
+      }}
+    />
+  );
+}
+
 const tomorrow = () => dayOf(new Date(Date.now() + 86_400_000).toISOString());
 
 /** Where an item opens in the app, as a full address to send someone. */
@@ -223,17 +262,12 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                             allowDeselect={false}
                             onChange={(v) => v && v !== g.role && m.update.mutate({ grantId: g.id, role: v as TItemRole }, { onError: failed })}
                           />
-                          <TextInput
-                            size="xs"
-                            w={140}
-                            type="date"
-                            aria-label={`Access of ${name} ends`}
-                            min={tomorrow()}
-                            value={dayOf(g.expiresAt)}
-                            onChange={(e) => {
-                              const day = e.currentTarget.value;
-                              m.update.mutate({ grantId: g.id, expiresAt: day ? endOfDay(day) : null }, { onError: failed });
-                            }}
+<ExpiryInput
+                            // A new expiry from the server starts the field afresh.
+                            key={g.expiresAt ?? 'none'}
+                            name={name}
+                            value={g.expiresAt}
+                            onCommit={(expiresAt) => m.update.mutate({ grantId: g.id, expiresAt }, { onError: failed })}
                           />
                           <ActionIcon variant="subtle" color="red" aria-label={`Remove access of ${name}`} onClick={() => setRemoving(g)}>
                             <IconTrash aria-hidden size={16} />

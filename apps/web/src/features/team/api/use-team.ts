@@ -1,11 +1,17 @@
-import { invitationsApi, membersApi, workspacesApi, type TCreateInvitationRequest, type TWorkspaceRole } from '@cabinet/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { invitationsApi, membersApi, workspacesApi, type TCreateInvitationRequest, type TInvitation, type TWorkspaceRole } from '@cabinet/contracts';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** Everyone in the workspace (the first 100, by name). */
+/** Everyone in the workspace, deactivated accounts too, by name, a page of 100 at a time. */
 export function useMembers(ws: string) {
-  return useQuery({ queryKey: queryKeys.members(ws), queryFn: async () => (await call(workspacesApi.members, { params: { ws }, query: { limit: 100 } })).items });
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.members(ws),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => call(workspacesApi.members, { params: { ws }, query: { limit: 100, include: 'deactivated', ...(pageParam ? { cursor: pageParam } : {}) } }),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
 }
 
 /** A change to who is in the workspace: the lists, and the caller's own role (handing over makes them an admin). */
@@ -39,8 +45,21 @@ export function useRemoveMember(ws: string) {
   });
 }
 
+/** Every invitation of the workspace, newest first, read page after page. */
 export function useInvitations(ws: string) {
-  return useQuery({ queryKey: queryKeys.invitations(ws), queryFn: async () => (await call(invitationsApi.list, { params: { ws } })).items });
+  return useQuery({
+    queryKey: queryKeys.invitations(ws),
+    queryFn: async () => {
+      const all: TInvitation[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await call(invitationsApi.list, { params: { ws }, query: { limit: 200, ...(cursor ? { cursor } : {}) } });
+        all.push(...page.items);
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return all;
+    },
+  });
 }
 
 export function useCreateInvitation(ws: string) {

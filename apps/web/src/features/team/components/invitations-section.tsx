@@ -13,14 +13,14 @@ const InviteDialog = lazy(() => import('./invite-dialog.tsx').then((m) => ({ def
 
 const describe = (i: TInvitation) => (i.email ?? (i.maxUses ? `Invite link · ${i.uses} of ${i.maxUses} used` : `Invite link · used ${i.uses} time${i.uses === 1 ? '' : 's'}`));
 
-/** Invitations still waiting to be accepted, and the button that makes new ones. */
+/** Invitations still waiting to be accepted (and expired ones by email, to send again), and the button that makes new ones. */
 export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
   const invitations = useInvitations(workspace.id);
   const revoke = useRevokeInvitation(workspace.id);
   const resend = useResendInvitation(workspace.id);
   const [inviting, setInviting] = useState(false);
   const [revoking, setRevoking] = useState<TInvitation | null>(null);
-  const pending = invitations.data?.filter((i) => i.state === 'pending') ?? [];
+  const pending = invitations.data?.filter((i) => i.state === 'pending' || (i.state === 'expired' && i.email)) ?? [];
   return (
     <Stack>
       <Group justify="space-between" wrap="wrap">
@@ -43,7 +43,7 @@ export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
         </EmptyState>
       )}
       {pending.length > 0 && (
-        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Pending invitations">
+        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Invitations not yet accepted">
           {pending.map((i) => (
             <Paper component="li" key={i.id} withBorder p="sm" radius="md" aria-label={describe(i)}>
               <Group justify="space-between" wrap="nowrap" gap="sm">
@@ -57,7 +57,12 @@ export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
                       <Badge size="xs" variant="light" component="span" mr={6}>
                         {ROLE_LABELS[i.role]}
                       </Badge>
-                      expires {formatDate(i.expiresAt)}
+                      {i.state === 'expired' ? (
+                        <Badge size="xs" variant="light" color="orange" component="span" mr={6}>
+                          Expired
+                        </Badge>
+                      ) : null}
+                      {i.state === 'expired' ? 'expired' : 'expires'} {formatDate(i.expiresAt)}
                       {i.createdBy ? ` · by ${i.createdBy.name}` : ''}
                     </Text>
                   </div>

@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { IconAlertCircle, IconCheck, IconCopy } from '@tabler/icons-react';
-import { LIMITS, type TCreatedInvitation, type TInvitationRole, type TWorkspace } from '@cabinet/contracts';
+import { LIMITS, type TCreatedInvitation, type TCreateInvitationRequest, type TWorkspace } from '@cabinet/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateInvitation } from '../api/use-team.ts';
@@ -12,7 +12,7 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
   const create = useCreateInvitation(workspace.id);
   const [mode, setMode] = useState<'email' | 'link'>('email');
   const [emails, setEmails] = useState('');
-  const [role, setRole] = useState<TInvitationRole>('member');
+  const [role, setRole] = useState<TCreateInvitationRequest['role']>('member');
   const [days, setDays] = useState<number | string>(LIMITS.invitationDefaultDays);
   const [maxUses, setMaxUses] = useState<number | string>('');
   const [error, setError] = useState<string | null>(null);
@@ -21,9 +21,10 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
   const roles = [
     { value: 'member', label: 'Member: works in the shared workspace' },
     { value: 'admin', label: 'Admin: also manages people' },
-    { value: 'guest', label: 'Guest: sees only what is shared with them' },
   ];
-  const expiresAt = () => new Date(Date.now() + (Number(days) || LIMITS.invitationDefaultDays) * 86_400_000).toISOString();
+  // The longest allowed expiry is kept an hour short of the limit: this device's clock may run ahead of the server's.
+  const expiresAt = () =>
+    new Date(Date.now() + Math.min((Number(days) || LIMITS.invitationDefaultDays) * 86_400_000, LIMITS.invitationMaxDays * 86_400_000 - 3_600_000)).toISOString();
   const message = (e: unknown) => (e instanceof ApiError ? ((e.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? e.message) : 'Something went wrong.');
 
   const submit = async (event: FormEvent) => {
@@ -79,7 +80,7 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
               Anyone with the link can join until it expires or is used up. Share it only with the people you mean.
             </Text>
           )}
-          <Select label="Role" data={roles} value={role} onChange={(v) => v && setRole(v as TInvitationRole)} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+          <Select label="Role" data={roles} value={role} description="Guests are not invited: share an item with them instead." onChange={(v) => v && setRole(v as TCreateInvitationRequest['role'])} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
           <Group grow wrap="wrap" align="flex-start">
             <NumberInput label="Expires in (days)" value={days} onChange={setDays} min={1} max={LIMITS.invitationMaxDays} miw={140} />
             {mode === 'link' && <NumberInput label="Maximum uses" description="Empty: no limit" value={maxUses} onChange={setMaxUses} min={1} max={LIMITS.invitationMaxUses} miw={140} />}

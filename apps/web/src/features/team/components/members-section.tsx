@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Avatar, Badge, Group, Loader, Menu, Paper, Select, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Avatar, Badge, Button, Group, Loader, Menu, Paper, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCrown, IconDots, IconUserMinus } from '@tabler/icons-react';
 import type { TMember, TWorkspace, TWorkspaceRole } from '@cabinet/contracts';
@@ -24,18 +24,19 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
   const failed = (error: Error) => notifications.show({ color: 'red', title: 'Not changed', message: error.message });
 
   if (members.isPending) return <Loader aria-label="Loading members" />;
-  if (members.error) {
+  if (members.error || !members.items) {
     return (
       <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title="The members could not be shown">
-        {members.error.message}
+        {members.error?.message}
       </Alert>
     );
   }
   return (
     <>
       <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Members">
-        {members.data.map((m) => {
+        {members.items.map((m) => {
           const you = m.userId === myId;
+          const deactivated = m.status === 'deactivated';
           // Admins leave the owner alone; the owner's own role changes only by handing over.
           const locked = m.role === 'owner';
           return (
@@ -50,6 +51,11 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
                       {m.name}
                       {you ? ' (you)' : ''}
                     </Text>
+                    {deactivated && (
+                      <Badge size="xs" color="gray" variant="outline">
+                        Deactivated
+                      </Badge>
+                    )}
                     <Text size="xs" c="dimmed" truncate>
                       {m.email}
                     </Text>
@@ -86,7 +92,7 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
                         </ActionIcon>
                       </Menu.Target>
                       <Menu.Dropdown>
-                        {isOwner && m.role !== 'guest' && (
+                        {isOwner && m.role !== 'guest' && !deactivated && (
                           <Menu.Item leftSection={<IconCrown aria-hidden size={16} />} onClick={() => setHandingTo(m)}>
                             Transfer ownership
                           </Menu.Item>
@@ -103,7 +109,14 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
           );
         })}
       </Stack>
-      {removing && myId && <RemoveMemberDialog workspace={workspace} member={removing} members={members.data} defaultRecipient={myId} onClose={() => setRemoving(null)} />}
+      {members.hasNextPage && (
+        <Group justify="center">
+          <Button variant="default" loading={members.isFetchingNextPage} onClick={() => void members.fetchNextPage()}>
+            Show more members
+          </Button>
+        </Group>
+      )}
+      {removing && myId && <RemoveMemberDialog workspace={workspace} member={removing} members={members.items} defaultRecipient={myId} onClose={() => setRemoving(null)} />}
       {handingTo && (
         <ConfirmDialog
           title={`Make ${handingTo.name} the owner?`}
@@ -134,7 +147,7 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
 
 function RemoveMemberDialog({ workspace, member, members, defaultRecipient, onClose }: { workspace: TWorkspace; member: TMember; members: TMember[]; defaultRecipient: string; onClose: () => void }) {
   const remove = useRemoveMember(workspace.id);
-  const candidates = members.filter((m) => m.userId !== member.userId && m.role !== 'guest').map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
+  const candidates = members.filter((m) => m.userId !== member.userId && m.role !== 'guest' && m.status !== 'deactivated').map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
   const [recipient, setRecipient] = useState<string | null>(candidates.some((c) => c.value === defaultRecipient) ? defaultRecipient : (candidates[0]?.value ?? null));
   return (
     <ConfirmDialog
