@@ -38,10 +38,10 @@ export const API_PREFIX = '/api/v1';
 
 /**
  * A request's path as the log keeps it: a secret in the path (an invitation's or a public link's
- * token, after `/invite/`, `/invitations/` or `/s/`) is masked, so whoever reads the logs cannot use it.
+ * token, after `/invite/`, `/invitations/`, `/s/` or `/links/`) is masked, so whoever reads the logs cannot use it.
  */
 export function loggedPath(url: string): string {
-  return url.split('?')[0]!.replace(/\/(invite|invitations|s)\/[^/]+/g, '/$1/…');
+  return url.split('?')[0]!.replace(/\/(invite|invitations|s|links)\/[^/]+/g, '/$1/…');
 }
 
 /** One JSON line per request, with its id; headers (cookies, tokens), query strings and tokens in paths are never logged. */

@@ -488,7 +488,7 @@ describe('what a removed person leaves', () => {
 });
 
 describe('the request log', () => {
-  it('never holds an invitation\'s token', async () => {
+  it('never holds an invitation\'s or a public link\'s token', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _enc, done) {
@@ -503,10 +503,12 @@ describe('the request log', () => {
       await app.inject({ method: 'POST', url: `/api/v1/invitations/${token}/accept` });
       await app.inject({ method: 'GET', url: `/invite/${token}?x=1` });
       await app.inject({ method: 'GET', url: `/s/${token}` });
+      await app.inject({ method: 'POST', url: `/api/v1/links/${token}/unlock`, payload: { password: 'not this one' } });
       const logged = lines.join('');
       expect(logged).toContain('/api/v1/invitations/…/accept');
       expect(logged).toContain('/invite/…');
       expect(logged).toContain('/s/…');
+      expect(logged).toContain('/api/v1/links/…/unlock');
       expect(logged).not.toContain(token);
     } finally {
       await app.close();
