@@ -1,5 +1,6 @@
-import { ActionIcon, Alert, Button, Checkbox, Code, CopyButton, Group, NumberInput, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconKey, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Button, Checkbox, Code, Group, NumberInput, Paper, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { IconKey, IconTrash } from '@tabler/icons-react';
+import { ShownOnce } from '../../../components/ui/shown-once.tsx';
 import type { TCreatedApiToken, TTokenScope } from '@cabinet/contracts';
 import { useState, type FormEvent } from 'react';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -65,23 +66,7 @@ export function ApiTokensSection() {
       </form>
       {created && (
         <Alert color="green" title={`Token “${created.name}” created`} withCloseButton closeButtonLabel="Dismiss" onClose={() => setCreated(null)} role="status">
-          <Stack gap="xs">
-            <Text size="sm">Copy it now: it will not be shown again.</Text>
-            <Group gap="xs" wrap="nowrap">
-              <Code style={{ wordBreak: 'break-all' }} aria-label="New API token">
-                {created.token}
-              </Code>
-              <CopyButton value={created.token}>
-                {({ copied, copy }) => (
-                  <Tooltip label={copied ? 'Copied' : 'Copy'}>
-                    <ActionIcon variant="light" onClick={copy} aria-label="Copy token">
-                      {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </CopyButton>
-            </Group>
-          </Stack>
+          <ShownOnce value={created.token} label="New API token" copyLabel="Copy token" />
         </Alert>
       )}
       {tokens.data?.length === 0 && (

@@ -1,5 +1,6 @@
-import { ActionIcon, Alert, Button, Code, CopyButton, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Text, Textarea, Tooltip } from '@mantine/core';
-import { IconAlertCircle, IconCheck, IconCopy } from '@tabler/icons-react';
+import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Text, Textarea } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { ShownOnce } from '../../../components/ui/shown-once.tsx';
 import { LIMITS, type TCreatedInvitation, type TCreateInvitationRequest, type TWorkspace } from '@cabinet/contracts';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -97,23 +98,7 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
           )}
           {mode === 'link' && link && (
             <Alert color="green" role="status" title="Invite link created">
-              <Stack gap="xs">
-                <Text size="sm">Copy it now: it will not be shown again.</Text>
-                <Group gap="xs" wrap="nowrap">
-                  <Code style={{ wordBreak: 'break-all' }} aria-label="New invite link">
-                    {link.url}
-                  </Code>
-                  <CopyButton value={link.url}>
-                    {({ copied, copy }) => (
-                      <Tooltip label={copied ? 'Copied' : 'Copy'}>
-                        <ActionIcon variant="light" onClick={copy} aria-label="Copy invite link">
-                          {copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                        </ActionIcon>
-                      </Tooltip>
-                    )}
-                  </CopyButton>
-                </Group>
-              </Stack>
+              <ShownOnce value={link.url} label="New invite link" copyLabel="Copy invite link" />
             </Alert>
           )}
           <Group justify="flex-end">
