@@ -1,25 +1,11 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import type { ItemRow } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { ItemRow, ShareLinksTable } from '../../db/schema.ts';
 
-export interface LinkRow {
-  id: string;
-  workspace_id: string;
-  item_id: string;
-  kind: 'view' | 'file_request';
-  token_hash: string;
-  token_sealed: string;
-  password_hash: string | null;
-  expires_at: Date | null;
-  download_allowed: boolean;
-  revoked_at: Date | null;
-  views: number;
-  downloads: number;
-  created_by: string | null;
-  created_by_name: string | null;
-  created_at: Date;
-}
+/** A link as its owners see it: its row (without when it was last changed) and who made it. */
+export type LinkRow = Omit<Selectable<ShareLinksTable>, 'updated_at'> & { created_by_name: string | null };
 
 const linkColumns = (db: Db) =>
   db
