@@ -10,7 +10,12 @@ export const LIMITS = {
   /** Wrong link passwords from one address within the window before it is refused for a while. */
   linkPasswordTries: 10,
   linkPasswordWindowMinutes: 10,
+  /** What a link's page shows of a file itself: plain text up to this size (and pictures); the rest only by download. */
+  linkTextPreviewBytes: 200_000,
 } as const;
+
+/** Pictures a public link's page shows in itself: the one kind of file, besides short text, it serves when downloads are off. */
+export const LINK_PREVIEW_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp'] as const;
 
 /** Header the browser sends on every state-changing call, echoing the CSRF cookie. */
 export const CSRF_HEADER = 'x-csrf-token';

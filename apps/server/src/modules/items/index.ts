@@ -3,6 +3,6 @@
  * modules built on items (files, documents, comments, sharing, the live stream) use.
  */
 export { itemsRoutes } from './items.routes.ts';
-export { accessWithRole, findAccesses, maySeeGrants, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
+export { accessWithRole, findAccesses, maySeeGrants, mayShareNow, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
 export { findActiveSibling, findPlace, findPlaces, upsertVisit } from './items.repo.ts';
 export { createItem, deleteBlobIfUnused, presentItem, purgeExpiredTrash, suggestFreeName, visibleItems, type ItemContents } from './items.service.ts';

@@ -111,6 +111,16 @@ function accessOf(actor: Actor, row: AccessRow): ItemAccess | null {
   return { item: row, ...accessWithRole(actor, row, role, row.trashed_above), chain: row.chain, trashedAbove: row.trashed_above, workspaceSlug: row.workspace_slug };
 }
 
+/**
+ * Whether a person, by id, may share an item now (they manage it): what they shared in their own
+ * name, such as a public link, holds only while this does.
+ */
+export async function mayShareNow(db: Db, userId: string, itemId: string): Promise<boolean> {
+  const row = await findAccess(db, itemId, userId);
+  const role = row ? roleOf(row) : null;
+  return !!role && RANK[role] >= RANK.manager;
+}
+
 /** The caller's access to each of several items, in one query, whatever their place; items they have no role on are missing. */
 export async function findAccesses(db: Db, actor: Actor, ids: string[]): Promise<Map<string, ItemAccess>> {
   const out = new Map<string, ItemAccess>();

@@ -241,6 +241,11 @@ describe('visiting a link', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');
     expect((await owner.call('GET', `/items/${fileId}/links`)).body.items[0]).toMatchObject({ views: 1, downloads: 0 });
+    // A file the page does not show in itself (a PDF) is only ever downloaded: not through this link.
+    const pdf = await g.upload(owner, owner.workspace.rootId, 'terms.pdf', new TextEncoder().encode('%PDF-1.4'), { mimeType: 'application/pdf' });
+    const pdfLink = await makeLink(owner, pdf.body.item.id, { downloadAllowed: false });
+    const pdfToken = tokenOf(pdfLink.url);
+    expect((await v.call('GET', `/links/${pdfToken}/items/${pdf.body.item.id}/content`)).body.error.code).toBe('forbidden');
     // In the trash, the link's file is gone for its visitor.
     await owner.call('POST', `/items/${fileId}/trash`);
     expect((await v.call('GET', `/links/${token}/items/${fileId}/content`)).status).toBe(404);
@@ -304,6 +309,26 @@ describe('visiting a link', () => {
     const friend = visitor('198.51.100.2');
     expect((await friend.call('POST', `/links/${token}/unlock`, { password: 'right password' })).status).toBe(204);
     expect((await friend.call('GET', `/links/${token}`)).status).toBe(200);
+  });
+
+  it('ends when its maker may no longer share the item: access lowered, account disabled', async () => {
+    const owner = await g.person();
+    const bea = await g.person();
+    await g.membership(bea, owner.workspace.id, 'member');
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Handed out');
+    await g.grant(folder.id, { user: bea }, 'manager');
+    const link = await makeLink(bea, folder.id);
+    const token = tokenOf(link.url);
+    const v = visitor();
+    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    await t.ctx.db.updateTable('item_grants').set({ role: 'viewer' }).where('item_id', '=', folder.id).where('principal_id', '=', bea.id).execute();
+    const ended = await v.call('GET', `/links/${token}`);
+    expect(ended.status).toBe(410);
+    expect(ended.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'maker' } });
+    await t.ctx.db.updateTable('item_grants').set({ role: 'manager' }).where('item_id', '=', folder.id).where('principal_id', '=', bea.id).execute();
+    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', bea.id).execute();
+    expect((await v.call('GET', `/links/${token}`)).body.error.code).toBe('link_expired');
   });
 
   it('ends with expiry and revocation (link_expired), stops while its item is in the trash, and follows the item when it moves', async () => {

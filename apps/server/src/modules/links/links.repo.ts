@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 import type { ItemRow, ShareLinksTable } from '../../db/schema.ts';
 
 /** A link as its owners see it: its row (without when it was last changed) and who made it. */
-export type LinkRow = Omit<Selectable<ShareLinksTable>, 'updated_at'> & { created_by_name: string | null };
+export type LinkRow = Omit<Selectable<ShareLinksTable>, 'updated_at'> & { created_by_name: string | null; created_by_status: 'active' | 'deactivated' | null };
 
 const linkColumns = (db: Db) =>
   db
@@ -26,6 +26,7 @@ const linkColumns = (db: Db) =>
       'l.downloads',
       'l.created_by',
       'u.name as created_by_name',
+      'u.status as created_by_status',
       'l.created_at',
     ]);
 

@@ -1,4 +1,4 @@
-import { LIMITS, type TPublicDocument, type TPublicFolder, type TPublicItem, type TPublicLink } from '@cabinet/contracts';
+import { LIMITS, LINK_PREVIEW_IMAGE_TYPES, type TPublicDocument, type TPublicFolder, type TPublicItem, type TPublicLink } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
@@ -7,7 +7,7 @@ import { hmac, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { documentHtml, type LiveDocuments } from '../documents/index.ts';
 import { record, type LinkVisitor } from '../events/index.ts';
 import { signedFileUrl, zipFolder, type Zip } from '../files/index.ts';
-import { findPlace } from '../items/index.ts';
+import { findPlace, mayShareNow } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
 import { linkState } from './links.service.ts';
 import { addFailure, countUse, findActiveChildren, findLinkByHash, findNames, recentFailures, type LinkRow } from './links.repo.ts';
@@ -51,6 +51,11 @@ async function liveLink(db: Db, token: string): Promise<{ link: LinkRow; root: I
   if (state !== 'active') throw new AppError('link_expired', state === 'revoked' ? 'This link was turned off by the person who shared it.' : 'This link has expired.', { reason: state });
   const place = await findPlace(db, link.item_id);
   if (!place || place.item.state !== 'active' || place.trashedAbove) throw new AppError('not_found', 'What this link shared is no longer there.');
+  // A link is its maker's sharing: it ends when they may no longer share the item (they left the
+  // workspace, their account was disabled, their access was lowered or withdrawn).
+  if (!link.created_by || link.created_by_status !== 'active' || !(await mayShareNow(db, link.created_by, link.item_id))) {
+    throw new AppError('link_expired', 'This link has ended: the person who shared it may no longer share it.', { reason: 'maker' });
+  }
   return { link, root: place.item };
 }
 
@@ -114,14 +119,20 @@ export async function visitItem(ctx: AppContext, v: Visit, itemId: string): Prom
   return { item: presentPublic(item), trail: trail.map((id) => ({ id, name: names.get(id) ?? '' })), children: children.map(presentPublic) };
 }
 
+/** What the link's page shows of a file itself (a picture, short plain text): served without counting as a download. */
+const shownOnThePage = (item: ItemRow) =>
+  item.kind === 'file' &&
+  ((LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mime_type ?? '') || (item.mime_type === 'text/plain' && Number(item.size_bytes) <= LIMITS.linkTextPreviewBytes));
+
 /**
- * A file's bytes (a signed URL) or a folder as a zip. Downloading (`download`, and every zip) is
+ * A file's bytes (a signed URL) or a folder as a zip. Anything but what the page shows in itself
+ * counts as downloading, which the link may forbid. Downloading (`download`, and every zip) is
  * refused when the link forbids it, and counted; showing an image or text in the page is not.
  */
 export async function visitContent(ctx: AppContext, v: Visit, itemId: string, download: boolean): Promise<{ url: string } | Zip> {
   const { link } = await openLink(ctx, v);
   const { item } = await itemUnder(ctx, link, itemId);
-  const downloading = download || item.kind === 'folder';
+  const downloading = download || item.kind === 'folder' || !shownOnThePage(item);
   if (downloading && !link.download_allowed) throw new AppError('forbidden', 'This link does not allow downloads.');
   if (item.kind === 'document') throw new AppError('unsupported_media_type', 'A document is read on the page.');
   const answer = item.kind === 'folder' ? await zipFolder(ctx, item) : { url: await signedFileUrl(ctx, item, download) };

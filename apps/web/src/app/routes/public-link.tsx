@@ -1,6 +1,6 @@
 import { Alert, Anchor, Breadcrumbs, Button, Center, Container, Group, Image, Loader, Paper, PasswordInput, Skeleton, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconClockX, IconDownload, IconFile, IconFileText, IconFolder, IconLock, IconUnlink } from '@tabler/icons-react';
-import type { TPublicItem } from '@cabinet/contracts';
+import { LIMITS, LINK_PREVIEW_IMAGE_TYPES, type TPublicItem } from '@cabinet/contracts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
@@ -9,9 +9,7 @@ import { publicContentUrl, usePublicDocument, usePublicItem, usePublicLink, useU
 import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
 
-const IMAGE = /^image\/(png|jpeg|gif|webp|avif|bmp)$/;
 /** Text shown in the page: plain text up to this size (larger files are downloaded). */
-const TEXT_PREVIEW_MAX = 200_000;
 
 function Frame({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
   return (
@@ -241,7 +239,7 @@ function FolderListing({ items, onOpen }: { items: TPublicItem[]; onOpen: (id: s
 /** A cheap preview: an image as itself, short plain text as text; anything else only by its download. */
 function FilePreview({ token, item }: { token: string; item: TPublicItem }) {
   const [text, setText] = useState<string>();
-  const isText = item.mimeType === 'text/plain' && item.size <= TEXT_PREVIEW_MAX;
+  const isText = item.mimeType === 'text/plain' && item.size <= LIMITS.linkTextPreviewBytes;
   useEffect(() => {
     if (!isText) return;
     const controller = new AbortController();
@@ -250,7 +248,7 @@ function FilePreview({ token, item }: { token: string; item: TPublicItem }) {
       .then(setText, () => undefined);
     return () => controller.abort();
   }, [token, item.id, isText]);
-  if (item.mimeType && IMAGE.test(item.mimeType)) return <Image src={publicContentUrl(token, item.id, false)} alt={item.name} radius="md" fit="contain" mah={600} />;
+  if (item.mimeType && (LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mimeType)) return <Image src={publicContentUrl(token, item.id, false)} alt={item.name} radius="md" fit="contain" mah={600} />;
   if (isText && text !== undefined) {
     return (
       <Paper withBorder p="sm" radius="md" component="pre" aria-label={`Contents of ${item.name}`} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 600, overflow: 'auto', margin: 0, fontSize: 'var(--mantine-font-size-sm)' }}>
