@@ -309,6 +309,14 @@ describe('visiting a link', () => {
     const friend = visitor('198.51.100.2');
     expect((await friend.call('POST', `/links/${token}/unlock`, { password: 'right password' })).status).toBe(204);
     expect((await friend.call('GET', `/links/${token}`)).status).toBe(200);
+    // Tries sent all at once count as many: no more than the limit get a check.
+    const burst = visitor('198.51.100.3');
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => burst.call('POST', `/links/${token}/unlock`, { password: `burst ${i}` })));
+    expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(10);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(20);
+    // A right password is no wrong try: ten of them in a row do not lock anyone out.
+    const regular = visitor('198.51.100.4');
+    for (let i = 0; i < 11; i++) expect((await regular.call('POST', `/links/${token}/unlock`, { password: 'right password' })).status).toBe(204);
   });
 
   it('ends when its maker may no longer share the item: access lowered, account disabled', async () => {

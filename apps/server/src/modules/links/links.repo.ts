@@ -97,8 +97,16 @@ export async function countUse(db: Db, id: string, what: 'views' | 'downloads'):
     .execute();
 }
 
-/** Wrong passwords for a link from one address since `since`, and when the oldest of them was. */
-export async function recentFailures(db: Db, linkId: string, ip: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
+/**
+ * Takes a password attempt for a link from one address: written before the password is checked,
+ * so attempts sent at once all count (a right one is forgotten after). Answers the attempts from
+ * that address since `since`, this one included, the oldest of them, and this one's time.
+ */
+export async function takeAttempt(db: Db, linkId: string, ip: string, since: Date): Promise<{ count: number; oldest: Date | null; at: Date }> {
+  await db.deleteFrom('share_link_failures').where('link_id', '=', linkId).where('at', '<=', since).execute();
+  // Its time to the millisecond, as JavaScript holds it, so that it can be found again to forget it.
+  const at = new Date();
+  await db.insertInto('share_link_failures').values({ link_id: linkId, ip, at }).execute();
   const row = await db
     .selectFrom('share_link_failures')
     .select([sql<number>`count(*)::int`.as('count'), sql<Date | null>`min(at)`.as('oldest')])
@@ -106,12 +114,12 @@ export async function recentFailures(db: Db, linkId: string, ip: string, since: 
     .where('ip', '=', ip)
     .where('at', '>', since)
     .executeTakeFirstOrThrow();
-  return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null };
+  return { count: Number(row.count), oldest: row.oldest ? new Date(row.oldest) : null, at };
 }
 
-export async function addFailure(db: Db, linkId: string, ip: string, olderThan: Date): Promise<void> {
-  await db.deleteFrom('share_link_failures').where('link_id', '=', linkId).where('at', '<=', olderThan).execute();
-  await db.insertInto('share_link_failures').values({ link_id: linkId, ip }).execute();
+/** An attempt that was the right password: it is no failure. */
+export async function forgetAttempt(db: Db, linkId: string, ip: string, at: Date): Promise<void> {
+  await db.deleteFrom('share_link_failures').where('link_id', '=', linkId).where('ip', '=', ip).where('at', '=', at).execute();
 }
 
 /** The active items in a folder, folders first, then by name. */

@@ -10,7 +10,7 @@ import { signedFileUrl, zipFolder, type Zip } from '../files/index.ts';
 import { findPlace, mayShareNow } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
 import { linkState } from './links.service.ts';
-import { addFailure, countUse, findActiveChildren, findLinkByHash, findNames, recentFailures, type LinkRow } from './links.repo.ts';
+import { countUse, findActiveChildren, findLinkByHash, findNames, forgetAttempt, takeAttempt, type LinkRow } from './links.repo.ts';
 
 /** How long a link's password, once given, holds in that browser. */
 export const LINK_SESSION_SECONDS = 12 * 60 * 60;
@@ -84,9 +84,10 @@ export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink>
 }
 
 /**
- * Checks a link's password. From one address, at most `LIMITS.linkPasswordTries` wrong ones in
- * the window; past that the address is refused (`rate_limited`) until the oldest try leaves the
- * window — whatever it sends, so a guesser learns nothing — while other addresses still get in.
+ * Checks a link's password. From one address, at most `LIMITS.linkPasswordTries` tries that were
+ * not the right password in the window; past that the address is refused (`rate_limited`), and
+ * each refused try counts too, until the tries leave the window — whatever it sends, so a guesser
+ * learns nothing — while other addresses still get in.
  * Answers the cookie's value and lifetime.
  */
 export async function unlockLink(ctx: AppContext, v: Visit, password: string): Promise<{ value: string; maxAge: number; path: string }> {
@@ -94,15 +95,15 @@ export async function unlockLink(ctx: AppContext, v: Visit, password: string): P
   const window = LIMITS.linkPasswordWindowMinutes * 60_000;
   const since = new Date(Date.now() - window);
   if (link.password_hash) {
-    const failures = await recentFailures(ctx.db, link.id, v.ip, since);
-    if (failures.count >= LIMITS.linkPasswordTries) {
-      const retryAfter = Math.max(1, Math.ceil(((failures.oldest?.getTime() ?? Date.now()) + window - Date.now()) / 1000));
+    // Counted before the (slow) check: tries sent all at once cannot slip past the limit together.
+    const attempt = await takeAttempt(ctx.db, link.id, v.ip, since);
+    // A refused try still counts: forgetting it would let tries sent at the same moment through.
+    if (attempt.count > LIMITS.linkPasswordTries) {
+      const retryAfter = Math.max(1, Math.ceil(((attempt.oldest?.getTime() ?? Date.now()) + window - Date.now()) / 1000));
       throw new AppError('rate_limited', 'Too many wrong passwords from here. Wait a while before trying again.', { retryAfter });
     }
-    if (!(await verifyLinkPassword(password, link.password_hash))) {
-      await addFailure(ctx.db, link.id, v.ip, since);
-      throw new AppError('link_password_required', 'That is not the password of this link.', { wrong: true });
-    }
+    if (!(await verifyLinkPassword(password, link.password_hash))) throw new AppError('link_password_required', 'That is not the password of this link.', { wrong: true });
+    await forgetAttempt(ctx.db, link.id, v.ip, attempt.at);
   }
   const expiresAt = Math.floor(Date.now() / 1000) + LINK_SESSION_SECONDS;
   return { value: linkSessionFor(ctx.env.SESSION_SECRET, link, expiresAt), maxAge: LINK_SESSION_SECONDS, path: linkCookiePath(v.token) };
