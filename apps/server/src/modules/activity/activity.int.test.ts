@@ -105,6 +105,15 @@ describe('activity', () => {
     expect((await member.call('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toBeNull();
     expect((await ada.call('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toMatch(/127\.0\.0\.1|::1/);
     expect((await outsider.call('GET', `/items/${folder.id}/activity`)).body.error.code).toBe('not_found');
+    // Who it was shared with, and its links, only for those who may see who has access; no addresses for a guest.
+    expect((await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'workspace' }, role: 'commenter' })).status).toBe(201);
+    expect((await ada.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
+    const byGuest = (await guest.call('GET', `/items/${folder.id}/activity`)).body.items as { action: string; actor: { email: string | null } }[];
+    expect(byGuest.map((e) => e.action)).toEqual(['item.renamed', 'item.created']);
+    expect(byGuest.every((e) => e.actor.email === null)).toBe(true);
+    const byAda = (await ada.call('GET', `/items/${folder.id}/activity`)).body.items as { action: string; actor: { email: string | null } }[];
+    expect(byAda.map((e) => e.action)).toEqual(['link.created', 'item.shared', 'item.renamed', 'item.created']);
+    expect(byAda[0]!.actor.email).toMatch(/^ada\./);
     // Only events about that item.
     const other = await given(t.ctx, t.url).folder(ada, ada.workspace.rootId, 'Unrelated');
     expect((await ada.call('GET', `/items/${folder.id}/activity`)).body.items.some((e: { item: { id: string } }) => e.item.id === other.id)).toBe(false);

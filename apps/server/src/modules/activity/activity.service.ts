@@ -2,7 +2,7 @@ import { encodeCursor, type TActivityEntry, type TActivityPage, type TActivityPo
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { requireItem } from '../items/index.ts';
+import { maySeeGrants, requireItem } from '../items/index.ts';
 import { findMembership, getWorkspace } from '../workspaces/index.ts';
 import { deleteActivityBefore, findActivity, type ActivityFilter, type ActivityRow } from './activity.repo.ts';
 
@@ -23,18 +23,26 @@ export function safeData(data: Record<string, unknown>): Record<string, unknown>
   return out;
 }
 
-function present(row: ActivityRow, showOrigin: boolean): TActivityEntry {
+/** What a reader is shown of entries: where they came from (admins), people's addresses (not to guests), and which entries at all. */
+interface Shown {
+  origin: boolean;
+  emails: boolean;
+  entry?: (row: ActivityRow) => boolean;
+}
+const EVERYTHING: Shown = { origin: true, emails: true };
+
+function present(row: ActivityRow, show: Shown): TActivityEntry {
   const data = row.data ?? {};
   const recordedName = typeof data.name === 'string' ? data.name : null;
   const recordedKind = data.kind === 'folder' || data.kind === 'file' || data.kind === 'document' ? data.kind : null;
   return {
     id: String(row.id),
     at: new Date(row.created_at).toISOString(),
-    actor: { kind: row.actor_kind, id: row.actor_user_id, name: row.actor_name, email: row.actor_email },
+    actor: { kind: row.actor_kind, id: row.actor_user_id, name: row.actor_name, email: show.emails ? row.actor_email : null },
     action: row.action as TActivityAction,
     item: row.item_id ? { id: row.item_id, name: row.item_name ?? recordedName, kind: row.item_kind ?? recordedKind } : null,
-    ip: showOrigin ? row.ip : null,
-    userAgent: showOrigin ? row.user_agent : null,
+    ip: show.origin ? row.ip : null,
+    userAgent: show.origin ? row.user_agent : null,
     data: safeData(data),
   };
 }
@@ -46,11 +54,13 @@ export function boundOf(value: string | undefined, end: boolean): Date | undefin
   return new Date(value);
 }
 
-async function page(db: Db, filter: ActivityFilter, limit: number, showOrigin: boolean, cursor: TActivityPosition | undefined): Promise<TActivityPage> {
+async function page(db: Db, filter: ActivityFilter, limit: number, show: Shown, cursor: TActivityPosition | undefined): Promise<TActivityPage> {
   const rows = await findActivity(db, { ...filter, ...(cursor ? { beforeId: cursor.id } : {}) }, limit + 1);
   const more = rows.length > limit;
-  const shown = rows.slice(0, limit);
-  return { items: shown.map((r) => present(r, showOrigin)), nextCursor: more ? encodeCursor({ id: Number(shown.at(-1)!.id) }) : null };
+  const read = rows.slice(0, limit);
+  // The cursor follows what was read: entries left out do not end the history early.
+  const items = read.filter((r) => !show.entry || show.entry(r)).map((r) => present(r, show));
+  return { items, nextCursor: more ? encodeCursor({ id: Number(read.at(-1)!.id) }) : null };
 }
 
 export interface WorkspaceActivityQuery {
@@ -87,7 +97,7 @@ function filterOf(workspaceId: string, q: WorkspaceActivityQuery): ActivityFilte
 /** `GET /workspaces/:ws/activity`: the audit log, newest first. */
 export async function workspaceActivity(db: Db, actor: Actor, ws: string, q: WorkspaceActivityQuery): Promise<TActivityPage> {
   const workspace = await requireAuditor(db, actor, ws);
-  return page(db, filterOf(workspace.id, q), q.limit, true, q.cursor);
+  return page(db, filterOf(workspace.id, q), q.limit, EVERYTHING, q.cursor);
 }
 
 const CSV_BATCH = 500;
@@ -115,7 +125,7 @@ export async function workspaceActivityCsv(db: Db, actor: Actor, ws: string, q: 
     for (;;) {
       const rows = await findActivity(db, { ...filter, ...(beforeId !== undefined ? { beforeId } : {}) }, CSV_BATCH);
       for (const row of rows) {
-        const e = present(row, true);
+        const e = present(row, EVERYTHING);
         yield csvLine([e.at, e.actor.name, e.actor.email, e.actor.kind, e.action, e.item?.id, e.item?.name, e.ip, e.userAgent, Object.keys(e.data).length ? e.data : '']);
       }
       if (rows.length < CSV_BATCH) return;
@@ -125,12 +135,18 @@ export async function workspaceActivityCsv(db: Db, actor: Actor, ws: string, q: 
   return { slug: workspace.slug, lines: lines() };
 }
 
-/** `GET /items/:id/activity`: whoever may see the item sees its history; addresses and browsers only its workspace's owner and admins. */
+/**
+ * `GET /items/:id/activity`: whoever may see the item sees its history; network addresses and
+ * browsers only its workspace's owner and admins; people's addresses not guests (as elsewhere);
+ * who it was shared with and its public links only those who may see who has access.
+ */
 export async function itemActivity(db: Db, actor: Actor, id: string, q: { cursor?: TActivityPosition | undefined; limit: number }): Promise<TActivityPage> {
   const access = await requireItem(db, actor, id, 'view');
   const membership = await findMembership(db, access.item.workspace_id, actor.user.id);
   const admin = membership?.role === 'owner' || membership?.role === 'admin';
-  return page(db, { workspaceId: access.item.workspace_id, itemId: access.item.id }, q.limit, admin, q.cursor);
+  const sharing = maySeeGrants(access);
+  const show: Shown = { origin: admin, emails: membership?.role !== 'guest', ...(sharing ? {} : { entry: (r: ActivityRow) => r.action !== 'item.shared' && !r.action.startsWith('link.') }) };
+  return page(db, { workspaceId: access.item.workspace_id, itemId: access.item.id }, q.limit, show, q.cursor);
 }
 
 /** Entries to delete in one statement, and statements in one run of the job (the rest waits for the next). */
