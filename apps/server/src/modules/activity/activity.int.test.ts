@@ -143,7 +143,7 @@ describe('activity', () => {
     expect(csvCell(null)).toBe('""');
   });
 
-  it('records sign-ins, sign-outs and API tokens made and revoked in each workspace of the person', async () => {
+  it('records sign-ins, sign-outs and API tokens made and revoked in each workspace the person is a member of', async () => {
     const { browser } = await signUp(t.url, { name: 'Signe' });
     const me = (await browser.api('GET', '/api/v1/me')).body;
     const userId = me.user.id as string;
@@ -178,6 +178,9 @@ describe('activity', () => {
     const used = async () => (await accountRows(ada.id, 'token.used')).length;
     const call = () => ada.call('GET', `/workspaces/${ada.workspace.id}`);
 
+    // A workspace where Ada is only a guest hears nothing of her account.
+    const host = await g.person('Host');
+    await g.membership(ada, host.workspace.id, 'guest');
     await Promise.all([call(), call(), call()]);
     expect(await used()).toBe(1);
     const [row] = await accountRows(ada.id, 'token.used');

@@ -84,14 +84,15 @@ export interface AccountActivity {
 
 /**
  * `record` for a change to someone's account, which belongs to no workspace: one row in each
- * workspace they are in, so its owner and admins see it in their audit log. One statement.
+ * workspace they are a member of, so its owner and admins see it in their audit log; not where
+ * they are a guest, whose admins have no say over their account. One statement.
  */
 export async function recordAccount(db: Db, actor: AccountActor | null, activity: AccountActivity): Promise<void> {
   const kind = actor ? (actor.via === 'token' ? 'token' : 'user') : 'system';
   const data = JSON.stringify({ ...activity.data, parentIds: [] });
   await sql`INSERT INTO activity_events (workspace_id, actor_kind, actor_user_id, actor_token_id, ip, user_agent, client_id, action, item_id, data)
     SELECT m.workspace_id, ${kind}, ${activity.userId}, ${actor?.tokenId ?? null}, ${actor?.ip ?? null}, ${actor?.userAgent ?? null}, ${actor?.clientId ?? null}, ${activity.action}, NULL, ${data}::jsonb
-      FROM memberships m WHERE m.user_id = ${activity.userId}`.execute(db);
+      FROM memberships m WHERE m.user_id = ${activity.userId} AND m.role <> 'guest'`.execute(db);
 }
 
 /**
