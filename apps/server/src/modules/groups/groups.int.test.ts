@@ -212,6 +212,10 @@ describe('sharing with a group', () => {
     expect((await colleague.call('GET', `/items/${folder.id}`)).body.role).toBe('commenter');
     await owner.call('PATCH', `/workspaces/${ws}/members/${colleague.id}`, { role: 'guest' });
     expect((await colleague.call('GET', `/items/${folder.id}`)).status).toBe(404);
+    // …and leaves the group, so a later promotion does not bring back what the group was given.
+    expect(await t.ctx.db.selectFrom('group_members').select('user_id').where('group_id', '=', group.id).where('user_id', '=', colleague.id).execute()).toEqual([]);
+    await owner.call('PATCH', `/workspaces/${ws}/members/${colleague.id}`, { role: 'member' });
+    expect((await colleague.call('GET', `/items/${folder.id}`)).status).toBe(404);
     // Withdrawn: gone.
     expect((await owner.call('DELETE', `/items/${folder.id}/grants/${grantId}`)).status).toBe(204);
     expect((await member.call('GET', `/items/${folder.id}`)).status).toBe(404);

@@ -66,6 +66,8 @@ export async function changeRole(db: Db, actor: Actor, ws: string, userId: strin
     }
     await setRole(tx, workspace.id, userId, role);
     if (MANAGES(target.role) && !MANAGES(role)) await revokeInvitationsOf(tx, actor, workspace.id, userId);
+    // Guests are in no group (ADR 0031): made a guest, they leave them all, so nothing a group was given comes back with a later promotion.
+    if (role === 'guest' && target.role !== 'guest') await leaveAllGroups(tx, actor, workspace.id, userId);
     await record(tx, actor, { workspaceId: workspace.id, action: 'member.role_changed', itemId: null, data: { userId, from: target.role, to: role } });
     return present(target, role);
   });
