@@ -71,6 +71,25 @@ export async function record(db: Db, actor: Actor | LinkVisitor | null, activity
     .execute();
 }
 
+/**
+ * `record` for a link visitor's page view: at most once per link, address and item within
+ * `withinMs`, so a page reloaded again and again (or a script) neither floods the record nor makes
+ * every open page of the workspace look again.
+ */
+export async function recordVisit(db: Db, visitor: LinkVisitor, activity: Activity & { itemId: string }, withinMs: number): Promise<void> {
+  const recent = await db
+    .selectFrom('activity_events')
+    .select('id')
+    .where('actor_link_id', '=', visitor.linkId)
+    .where('created_at', '>', new Date(Date.now() - withinMs))
+    .where('ip', '=', visitor.ip)
+    .where('action', '=', activity.action)
+    .where('item_id', '=', activity.itemId)
+    .limit(1)
+    .executeTakeFirst();
+  if (!recent) await record(db, visitor, activity);
+}
+
 /** Who changed an account, from where (at sign-in there is no `Actor` yet). */
 export type AccountActor = Pick<Actor, 'via' | 'tokenId' | 'userAgent' | 'clientId'> & { ip: string | null };
 

@@ -218,6 +218,11 @@ describe('visiting a link', () => {
     const rows = await t.ctx.db.selectFrom('activity_events').select(['action', 'actor_kind', 'actor_link_id', 'actor_user_id', 'ip']).where('actor_link_id', '=', link.id).orderBy('id').execute();
     expect(rows.map((r) => r.action)).toEqual(['link.viewed', 'link.downloaded', 'link.downloaded']);
     expect(rows.every((r) => r.actor_kind === 'link' && r.actor_user_id === null && r.ip === '203.0.113.7')).toBe(true);
+    // Opened again and again from one address: every view counted, recorded once an hour.
+    for (let i = 0; i < 3; i++) expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    expect((await owner.call('GET', `/items/${folder.id}/links`)).body.items[0]).toMatchObject({ views: 4 });
+    const viewed = await t.ctx.db.selectFrom('activity_events').select('id').where('actor_link_id', '=', link.id).where('action', '=', 'link.viewed').execute();
+    expect(viewed).toHaveLength(1);
 
     // A link that forbids downloads still shows the page, but gives no download and no zip.
     await owner.call('PATCH', `/items/${folder.id}/links/${link.id}`, { downloadAllowed: false });

@@ -1,11 +1,11 @@
 import { LIMITS, LINK_PREVIEW_IMAGE_TYPES, type TPublicDocument, type TPublicFolder, type TPublicItem, type TPublicLink } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Db } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { hmac, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { documentHtml, type LiveDocuments } from '../documents/index.ts';
-import { record, type LinkVisitor } from '../events/index.ts';
+import { record, recordVisit, type LinkVisitor } from '../events/index.ts';
 import { signedFileUrl, zipFolder, type Zip } from '../files/index.ts';
 import { findPlace, mayShareNow } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
@@ -15,6 +15,8 @@ import { countUse, findActiveChildren, findLinkByHash, findNames, forgetAttempt,
 /** How long a link's password, once given, holds in that browser. */
 export const LINK_SESSION_SECONDS = 12 * 60 * 60;
 export const LINK_COOKIE = 'cabinet_link';
+/** A visitor's views of a link are all counted, and recorded at most this often per address. */
+const VIEW_RECORDED_EVERY_MS = 60 * 60_000;
 
 /** Who is visiting and with what: the token from the path, the cookie set by `unlock` (if any), and where they are. */
 export interface Visit {
@@ -78,8 +80,10 @@ const presentPublic = (i: ItemRow): TPublicItem => ({ id: i.id, kind: i.kind, na
 /** What a link opens; counts a view and records it (actor: the link). */
 export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink> {
   const { link, root } = await openLink(ctx, v);
-  await countUse(ctx.db, link.id, 'views');
-  await record(ctx.db, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.viewed', itemId: root.id, data: { linkId: link.id } });
+  await inTransaction(ctx.db, async (tx) => {
+    await countUse(tx, link.id, 'views');
+    await recordVisit(tx, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.viewed', itemId: root.id, data: { linkId: link.id } }, VIEW_RECORDED_EVERY_MS);
+  });
   return { kind: link.kind, item: presentPublic(root), downloadAllowed: link.download_allowed, expiresAt: link.expires_at ? new Date(link.expires_at).toISOString() : null };
 }
 
@@ -138,8 +142,10 @@ export async function visitContent(ctx: AppContext, v: Visit, itemId: string, do
   if (item.kind === 'document') throw new AppError('unsupported_media_type', 'A document is read on the page.');
   const answer = item.kind === 'folder' ? await zipFolder(ctx, item) : { url: await signedFileUrl(ctx, item, download) };
   if (downloading) {
-    await countUse(ctx.db, link.id, 'downloads');
-    await record(ctx.db, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.downloaded', itemId: item.id, data: { linkId: link.id, name: item.name } });
+    await inTransaction(ctx.db, async (tx) => {
+      await countUse(tx, link.id, 'downloads');
+      await record(tx, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.downloaded', itemId: item.id, data: { linkId: link.id, name: item.name } });
+    });
   }
   return answer;
 }
