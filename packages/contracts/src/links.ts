@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime } from './common.ts';
+import { ZId, ZIsoTime, ZWorkspaceRef } from './common.ts';
 import { ZItemKind } from './items.ts';
 import { LIMITS } from './limits.ts';
 
@@ -48,6 +48,7 @@ export type TLink = z.infer<typeof ZLink>;
 export const ZLinkList = z.object({ items: z.array(ZLink), nextCursor: z.string().nullable() });
 export type TLinkList = z.infer<typeof ZLinkList>;
 export const ZLinkParams = z.object({ id: ZId, linkId: ZId });
+export const ZWorkspaceLinkParams = z.object({ ws: ZWorkspaceRef, linkId: ZId });
 
 /** A live link of the workspace, for its admins: with the item it opens (null name: deleted) and who made it. */
 export const ZWorkspaceLink = ZLink.extend({ item: z.object({ id: ZId, name: z.string(), kind: ZItemKind }) });

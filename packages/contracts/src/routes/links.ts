@@ -57,6 +57,17 @@ export const linksApi = {
     responses: { 200: 'ZWorkspaceLinkList' },
     errors: ['forbidden'],
   }),
+  revokeInWorkspace: defineRoute({
+    method: 'DELETE',
+    path: '/workspaces/:ws/links/:linkId',
+    tag: 'links',
+    summary: 'Revoke any link of the workspace (owners and admins), whoever made it and wherever its item is',
+    auth: 'write',
+    public: true,
+    params: 'ZWorkspaceLinkParams',
+    responses: { 204: null },
+    errors: ['not_found', 'forbidden'],
+  }),
   policy: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/link-policy',

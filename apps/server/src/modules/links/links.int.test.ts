@@ -173,6 +173,19 @@ describe('the workspace link policy and list', () => {
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(1);
     expect(list.body.items[0]).toMatchObject({ id: made.id, item: { id: folder.id, name: 'Policy', kind: 'folder' }, createdBy: { id: owner.id }, views: 0, downloads: 0, hasPassword: true });
+
+    // Admins revoke any link from that list, even one to a member's My files, where they have no role.
+    await t.ctx.db.updateTable('workspaces').set({ settings: JSON.stringify({}) }).where('id', '=', ws).execute();
+    const home = (await t.ctx.db.selectFrom('memberships').select('home_item_id').where('workspace_id', '=', ws).where('user_id', '=', member.id).executeTakeFirstOrThrow()).home_item_id!;
+    const own = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Mine', parentId: home })).body as { id: string };
+    const members = await makeLink(member, own.id);
+    expect((await admin.call('DELETE', `/items/${own.id}/links/${members.id}`)).status).toBe(404);
+    for (const [who, status] of [[member, 403], [guest, 403], [outsider, 404]] as const) {
+      expect((await who.call('DELETE', `/workspaces/${ws}/links/${members.id}`)).status).toBe(status);
+    }
+    expect((await admin.call('DELETE', `/workspaces/${ws}/links/${members.id}`)).status).toBe(204);
+    expect((await visitor().call('GET', `/links/${tokenOf(members.url)}`)).body.error).toMatchObject({ code: 'link_expired' });
+    expect((await admin.call('DELETE', `/workspaces/${ws}/links/0190a0a0-0000-7000-8000-000000000000`)).status).toBe(404);
   });
 });
 

@@ -56,6 +56,10 @@ export function findLinksOf(db: Db, itemId: string, linkId?: string): Promise<Li
   return q.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').execute() as Promise<LinkRow[]>;
 }
 
+export function findWorkspaceLink(db: Db, workspaceId: string, linkId: string): Promise<LinkRow | undefined> {
+  return linkColumns(db).where('l.workspace_id', '=', workspaceId).where('l.id', '=', linkId).executeTakeFirst() as Promise<LinkRow | undefined>;
+}
+
 export function findLinkByHash(db: Db, tokenHash: string): Promise<LinkRow | undefined> {
   return linkColumns(db).where('l.token_hash', '=', tokenHash).executeTakeFirst() as Promise<LinkRow | undefined>;
 }

@@ -5,7 +5,7 @@ import { requireActor } from '../../infra/http/actor.ts';
 import { route } from '../../infra/http/route.ts';
 import { attachment } from '../../lib/content-disposition.ts';
 import type { LiveDocuments } from '../documents/index.ts';
-import { createLink, getPolicy, listLinks, revokeLink, updateLink, updatePolicy, workspaceLinks } from './links.service.ts';
+import { createLink, getPolicy, listLinks, revokeLink, revokeWorkspaceLink, updateLink, updatePolicy, workspaceLinks } from './links.service.ts';
 import { LINK_COOKIE, unlockLink, visitContent, visitDocument, visitItem, visitLink, type Visit } from './visit.service.ts';
 
 /**
@@ -27,6 +27,9 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   route(app, linksApi.update, async (req) => updateLink(ctx, requireActor(req), req.params.id, req.params.linkId, req.body));
   route(app, linksApi.revoke, async (req) => {
     await revokeLink(ctx.db, requireActor(req), req.params.id, req.params.linkId);
+  });
+  route(app, linksApi.revokeInWorkspace, async (req) => {
+    await revokeWorkspaceLink(ctx.db, requireActor(req), req.params.ws, req.params.linkId);
   });
   route(app, linksApi.workspace, async (req) => workspaceLinks(ctx, requireActor(req), req.params.ws));
   route(app, linksApi.policy, async (req) => getPolicy(ctx.db, requireActor(req), req.params.ws));

@@ -8,7 +8,7 @@ import { record } from '../events/index.ts';
 import { findPlaces, maySeeGrants, requireItem } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
 import { hashLinkPassword } from './link-password.ts';
-import { findLinksOf, findLiveLinks, findPolicySettings, insertLink, mergeSettings, updateLinkRow, type LinkRow } from './links.repo.ts';
+import { findLinksOf, findLiveLinks, findPolicySettings, findWorkspaceLink, insertLink, mergeSettings, updateLinkRow, type LinkRow } from './links.repo.ts';
 
 const DAY = 24 * 60 * 60_000;
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
@@ -119,6 +119,21 @@ export async function revokeLink(db: Db, actor: Actor, id: string, linkId: strin
     if (link.revoked_at) return;
     await updateLinkRow(tx, link.id, { revoked: true });
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.revoked', itemId: item.id, parentIds: [item.parent_id], data: { linkId } });
+  });
+}
+
+/**
+ * Revokes any link of the workspace (its owner and admins), whoever made it: a link to something in
+ * a member's My files, which admins have no role on, is theirs to end as well.
+ */
+export async function revokeWorkspaceLink(db: Db, actor: Actor, ws: string, linkId: string): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    const workspace = await requireAdmin(tx, actor, ws);
+    const link = await findWorkspaceLink(tx, workspace.id, linkId);
+    if (!link) throw new AppError('not_found');
+    if (link.revoked_at) return;
+    await updateLinkRow(tx, link.id, { revoked: true });
+    await record(tx, actor, { workspaceId: workspace.id, action: 'link.revoked', itemId: link.item_id, data: { linkId, byAdmin: true } });
   });
 }
 

@@ -24,7 +24,7 @@ export function useLinkMutations(ws: string, itemId: string) {
 export function useRevokeWorkspaceLink(ws: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (v: { itemId: string; linkId: string }) => call(linksApi.revoke, { params: { id: v.itemId, linkId: v.linkId } }),
+    mutationFn: (v: { itemId: string; linkId: string }) => call(linksApi.revokeInWorkspace, { params: { ws, linkId: v.linkId } }),
     onSuccess: (_, v) => applyChange(client, ws, { type: 'link.revoked', itemId: v.itemId, parentIds: [] }),
   });
 }
