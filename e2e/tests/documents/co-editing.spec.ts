@@ -45,6 +45,7 @@ for (const scheme of ['light', 'dark'] as const) {
     await signUp(page);
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await page.getByRole('link', { name: 'My files' }).click();
+    await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
     await page.getByRole('button', { name: 'New document' }).click();
     await page.getByLabel('Document name').fill('A document with a long name on a narrow screen');
     await page.getByRole('button', { name: 'Create' }).click();

@@ -107,6 +107,7 @@ for (const scheme of ['light', 'dark'] as const) {
     test('the document editor has no serious accessibility violations', async ({ page }) => {
       await signUp(page);
       await page.getByRole('link', { name: 'My files' }).click();
+      await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
       await page.getByRole('button', { name: 'New document' }).click();
       await page.getByRole('button', { name: 'Create' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
