@@ -32,7 +32,6 @@ const AuditSettingsPage = page(() => import('./routes/settings.tsx').then((m) =>
 const LinksSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.LinksSettingsPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
-const SectionPlaceholder = page(() => import('./routes/section-placeholder.tsx').then((m) => m.SectionPlaceholder));
 
 export function AppRoutes() {
   return (
@@ -59,7 +58,6 @@ export function AppRoutes() {
             <Route path="trash" element={<TrashRoute />} />
             <Route path="f/:folderId" element={<FolderRoute />} />
             <Route path="d/:docId" element={<DocumentRoute />} />
-            <Route path="search" element={<SectionPlaceholder section="search" />} />
             <Route path="settings" element={<SettingsLayout />}>
               <Route index element={<Navigate to="members" replace />} />
               <Route path="members" element={<MembersSettingsPage />} />
