@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import path from 'node:path';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
+import { trustHop } from './lib/client-address.ts';
 import { hmac } from './lib/crypto.ts';
 import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
 import { compressJson } from './infra/web/compress.ts';
@@ -33,6 +34,7 @@ import { activityRoutes } from './modules/activity/index.ts';
 import { groupsRoutes } from './modules/groups/index.ts';
 import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
+import { NotificationDeriver, notificationsRoutes } from './modules/notifications/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -72,7 +74,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const app = Fastify({
     logger: options.logger ?? false,
     genReqId: () => uuidv7(),
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: trustHop(env.TRUST_PROXY),
     logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     frameworkErrors: (error, req, reply) => void sendError(reply, toAppError(error, req)),
@@ -143,7 +145,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       signInAttemptsPerMinute: env.IDP_SIGNIN_ATTEMPTS_PER_MINUTE,
       mail: mailOptions(env),
       devOutboxPage: env.IDP_DEV_OUTBOX_PAGE,
-      trustProxy: env.TRUST_PROXY,
+      trustProxy: env.TRUST_PROXY !== false,
       homeUrl: `${env.PUBLIC_URL}/signin`,
       onPasswordReset: (accountId) => endSessionsOfIdentity(ctx, embeddedIssuer(env), accountId),
     });
@@ -156,6 +158,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const hub = new EventHub();
   await hub.start(ctx.database);
   app.addHook('onClose', () => hub.stop());
+  // Notifications are made from the activity record right after a change commits, on whichever
+  // instance hears it first (the recurring job catches up on anything not heard).
+  const deriver = new NotificationDeriver(ctx.db, (error) => app.log.error({ err: error }, 'notifications could not be made'));
+  hub.onRecorded((recorded) => {
+    if (NotificationDeriver.concerns(recorded.action)) deriver.wake();
+  });
+  app.addHook('onClose', () => deriver.stop());
   app.addHook('onClose', () => ctx.workers.close());
 
   const { authenticate, socketActor } = authenticator(ctx);
@@ -182,6 +191,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await activityRoutes(api, ctx);
       await groupsRoutes(api, ctx);
       await linksRoutes(api, ctx, collab);
+      await notificationsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

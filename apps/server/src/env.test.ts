@@ -31,6 +31,18 @@ describe('settings', () => {
     expect(() => parseEnv({ ...base, OIDC_GROUPS_CLAIM: 'my groups' })).toThrow(/OIDC_GROUPS_CLAIM: expected a claim name/);
   });
 
+  it('trusts no proxy, every proxy, a number of hops, or the proxies listed', () => {
+    expect(parseEnv(base).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ ...base, TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ ...base, TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(parseEnv({ ...base, TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(parseEnv({ ...base, TRUST_PROXY: '10.0.0.0/8, 192.0.2.7,fd00::/8' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '192.0.2.7', 'fd00::/8']);
+    for (const bad of ['proxy.example.com', '10.0.0.0/33', 'fd00::/129', '10.0.0.1/8/2']) {
+      expect(() => parseEnv({ ...base, TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: expected true, false, a number of proxy hops/);
+    }
+    expect(parseEnv({ ...base, TRUST_PROXY: '1' }).IDP_DEV_OUTBOX_PAGE).toBe(false);
+  });
+
   it('never shows the dev outbox behind a proxy', () => {
     expect(parseEnv({ ...base, TRUST_PROXY: 'true' }).IDP_DEV_OUTBOX_PAGE).toBe(false);
     expect(() => parseEnv({ ...base, TRUST_PROXY: 'true', IDP_DEV_OUTBOX_PAGE: 'true' })).toThrow(/IDP_DEV_OUTBOX_PAGE: cannot be on with TRUST_PROXY/);

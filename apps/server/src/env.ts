@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { TrustProxy } from './lib/client-address.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
@@ -19,6 +21,25 @@ const bytes = (min: number) =>
       return Math.floor(Number(m[1]) * UNITS[m[2]!.toLowerCase()]!);
     })
     .refine((n) => n >= min && n <= Number.MAX_SAFE_INTEGER, `expected at least ${min} bytes`);
+
+/** TRUST_PROXY: true or false, a number of proxy hops, or the proxies' addresses and CIDR ranges, comma-separated. */
+const trustProxy = z.string().transform((v, ctx): TrustProxy => {
+  const text = v.trim().toLowerCase();
+  if (['true', 'yes'].includes(text)) return true;
+  if (['false', 'no', '0', ''].includes(text)) return false;
+  if (/^\d+$/.test(text)) return Number(text);
+  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= max))) {
+      ctx.addIssue({ code: 'custom', message: 'expected true, false, a number of proxy hops, or proxy addresses and CIDR ranges like 10.0.0.0/8,fd00::/8' });
+      return z.NEVER;
+    }
+  }
+  return entries;
+});
 
 const httpUrl = z
   .url({ message: 'expected an absolute http(s) URL, like https://cabinet.example.com' })
@@ -60,6 +81,7 @@ const ZSettings = z
     TRASH_RETENTION_DAYS: int(1, 36500).default(30),
     ACTIVITY_RETENTION_DAYS: int(0, 36500).default(365),
     DOCUMENT_REVISION_MINUTES: int(1, 24 * 60).default(10),
+    NOTIFICATION_MAIL_DELAY_MINUTES: int(0, 7 * 24 * 60).default(10),
     COLLAB_SOCKETS_PER_ADDRESS: int(1).default(200),
     WORKER_THREADS: int(1, 64).default(2),
     WORKER_MEMORY_MB: int(64, 65536).default(768),
@@ -72,7 +94,7 @@ const ZSettings = z
     SESSION_IDLE_DAYS: int(1, 3650).default(14),
     SESSION_ABSOLUTE_DAYS: int(1, 3650).default(90),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: bool.default(false),
+    TRUST_PROXY: trustProxy.default(false),
     IDP_PASSWORD_MIN_LENGTH: int(1, 1024).default(12),
     IDP_PASSWORD_MAX_LENGTH: int(8, 4096).default(128),
     IDP_PASSWORD_REQUIRE: z
@@ -100,7 +122,7 @@ const ZSettings = z
         if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when STORAGE_DRIVER=s3' });
       }
     }
-    if (s.IDP_DEV_OUTBOX_PAGE && s.TRUST_PROXY) {
+    if (s.IDP_DEV_OUTBOX_PAGE && s.TRUST_PROXY !== false) {
       ctx.addIssue({ code: 'custom', path: ['IDP_DEV_OUTBOX_PAGE'], message: 'cannot be on with TRUST_PROXY: behind a proxy every caller looks local, so anyone could read reset links' });
     }
     if (s.IDP_PASSWORD_MAX_LENGTH < s.IDP_PASSWORD_MIN_LENGTH) {
@@ -161,7 +183,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     DATA_DIR: dataDir,
     PUBLIC_URL,
     SESSION_SECRET: s.SESSION_SECRET ?? dataDirSecret(dataDir),
-    IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL && !s.TRUST_PROXY),
+    IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL && s.TRUST_PROXY === false),
     embeddedIdp: !s.OIDC_ISSUER,
     secureCookies: PUBLIC_URL.startsWith('https://'),
   };

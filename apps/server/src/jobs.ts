@@ -3,6 +3,7 @@ import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jo
 import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, recomputeAllUsage } from './modules/files/index.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 import { pruneActivity } from './modules/activity/index.ts';
+import { deriveNotifications, mailUnreadNotifications } from './modules/notifications/index.ts';
 
 const MINUTE = 60_000;
 
@@ -15,6 +16,10 @@ export function jobDefinitions(ctx: AppContext): Record<string, JobDefinition> {
     'trash.purge': { everyMs: 60 * MINUTE, run: async () => void (await purgeExpiredTrash(ctx.db, ctx.env.TRASH_RETENTION_DAYS)) },
     // The activity record is kept ACTIVITY_RETENTION_DAYS (0: for ever); older entries go in batches.
     'activity.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneActivity(ctx.db, ctx.env.ACTIVITY_RETENTION_DAYS)) },
+    // Notifications are made as changes are heard; this catches up on any not heard (an instance down, a lost LISTEN).
+    'notifications.derive': { everyMs: MINUTE, run: async () => void (await deriveNotifications(ctx.db)) },
+    // Notifications left unread NOTIFICATION_MAIL_DELAY_MINUTES are mailed, once, one mail per person.
+    'notifications.mail': { everyMs: MINUTE, run: async () => void (await mailUnreadNotifications(ctx, ctx.env.NOTIFICATION_MAIL_DELAY_MINUTES)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
     // An ended upload's row is only needed to answer a retried completion; a week is plenty.
     'uploads.forget': { everyMs: 24 * 60 * MINUTE, run: async () => void (await deleteEndedUploads(ctx.db, new Date(Date.now() - 7 * 24 * 60 * MINUTE))) },

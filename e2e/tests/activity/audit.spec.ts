@@ -64,6 +64,16 @@ test('the owner sees what happened in the audit log, filters it and exports it a
   await expect(log.getByRole('row').filter({ hasText: 'shared “Budget 2027”' })).toHaveCount(1);
   await expect(log.getByRole('row').filter({ hasText: 'signed in' }).first()).toContainText('Olive Owner');
 
+  // Filtered by person, found on the server as their name is typed: Olive's entries only.
+  const searched = page.waitForRequest((r) => /\/members\?/.test(r.url()) && new URL(r.url()).searchParams.get('q') === 'Oli');
+  await page.getByRole('combobox', { name: 'Person', exact: true }).fill('Oli');
+  await searched;
+  await page.getByRole('option', { name: /^Olive Owner/ }).click();
+  await expect(page.getByRole('combobox', { name: 'Person', exact: true })).toHaveValue(/^Olive Owner/);
+  await expect(log.getByRole('row').filter({ hasText: 'shared “Budget 2027”' })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Clear filters' }).first().click();
+  await expect(page.getByRole('combobox', { name: 'Person', exact: true })).toHaveValue('');
+
   // Filtered by action: only the rename.
   await choose(page, 'Action', 'Renamed');
   await expect(log.getByRole('row')).toHaveCount(2);

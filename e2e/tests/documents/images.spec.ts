@@ -1,17 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 
-test('an image and a file from this computer go into the document and reach a reader it is shared with', async ({ browser }) => {
-  const a = await browser.newContext();
-  const page = await a.newPage();
-  await signUp(page, newPerson('Ida Images'));
-  const editor = await newDocument(page, 'Report');
-  await page.keyboard.type('Sales went up:');
-  await page.keyboard.press('Enter');
-
-  // A picture drawn in the page, as a PNG file.
+/** Draws a 120×60 picture in the page and puts it into the document from "this computer", as a PNG file; answers the picture in the editor. */
+async function insertPicture(page: Page, editor: Locator, name: string): Promise<Locator> {
   const png = Buffer.from(
     (await page.evaluate(() => {
       const canvas = document.createElement('canvas');
@@ -26,9 +19,21 @@ test('an image and a file from this computer go into the document and reach a re
   );
   await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Image' }).click();
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: 'Upload from this computer' }).click()]);
-  await chooser.setFiles({ name: 'sales chart.png', mimeType: 'image/png', buffer: png });
-  const image = editor.getByRole('img', { name: 'sales chart' });
+  await chooser.setFiles({ name: `${name}.png`, mimeType: 'image/png', buffer: png });
+  const image = editor.getByRole('img', { name });
   await expect(image).toBeVisible();
+  return image;
+}
+
+test('an image and a file from this computer go into the document and reach a reader it is shared with', async ({ browser }) => {
+  const a = await browser.newContext();
+  const page = await a.newPage();
+  await signUp(page, newPerson('Ida Images'));
+  const editor = await newDocument(page, 'Report');
+  await page.keyboard.type('Sales went up:');
+  await page.keyboard.press('Enter');
+
+  const image = await insertPicture(page, editor, 'sales chart');
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
   // Any other file becomes a link that downloads it.
   await page.keyboard.press('End');
@@ -52,4 +57,27 @@ test('an image and a file from this computer go into the document and reach a re
   expect(await download.text()).toBe('month,sales\njan,10\n');
   await a.close();
   await b.close();
+});
+
+test("a document's picture shows to the visitor of a password link, in the sandboxed frame that sends no session or cookie", async ({ page, browser }) => {
+  await signUp(page, newPerson('Lena Linker'));
+  const editor = await newDocument(page, 'Brochure');
+  await page.keyboard.type('Our new shop:');
+  await page.keyboard.press('Enter');
+  const image = await insertPicture(page, editor, 'shop front');
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  const documentId = page.url().split('/d/')[1]!;
+  const link = await apiCall(page, 'POST', `/items/${documentId}/links`, { kind: 'view', password: 'sunny figures', downloadAllowed: false });
+  expect(link.status).toBe(201);
+
+  const v = await browser.newContext();
+  const visitor = await v.newPage();
+  await visitor.goto(link.body.url as string);
+  await visitor.getByRole('textbox', { name: 'Password' }).fill('sunny figures');
+  await visitor.getByRole('button', { name: 'Open' }).click();
+  await expect(visitor.getByRole('heading', { name: 'Brochure' })).toBeVisible();
+  const shown = visitor.frameLocator('iframe[title="Document Brochure"]').getByRole('img', { name: 'shop front' });
+  await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+  await v.close();
 });

@@ -27,6 +27,35 @@ test('a second window sees folders appear, get renamed and go away without a rel
   await expect(list.getByText('This folder is empty')).toBeVisible();
 });
 
+test('a page opened afresh fetches what it shows once: its live stream does not make it fetch everything again', async ({ page }) => {
+  await signUp(page);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  const url = page.url();
+  // What the stream says, as the page hears it.
+  await page.addInitScript(() => {
+    const Native = window.EventSource;
+    window.EventSource = class extends Native {
+      constructor(...args: ConstructorParameters<typeof EventSource>) {
+        super(...args);
+        for (const type of ['ready', 'reset']) this.addEventListener(type, () => ((window as unknown as { heard: string[] }).heard ??= []).push(type));
+      }
+    };
+  });
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname.startsWith('/api/v1/')) fetched.push(new URL(r.url()).pathname);
+  });
+  await page.goto(url);
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { heard?: string[] }).heard)).toEqual(['ready']);
+  // A request sent now comes after any the stream's first words set off.
+  await page.evaluate(() => fetch('/api/v1/me'));
+  const children = fetched.filter((p) => p.endsWith('/children'));
+  expect(children).toHaveLength(1);
+  expect(fetched.filter((p) => p === '/api/v1/workspaces')).toHaveLength(1);
+});
+
 test('stars a file, finds it in Starred and Recent, and moves it by dragging onto a folder', async ({ page }) => {
   await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();

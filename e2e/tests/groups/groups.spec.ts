@@ -48,7 +48,10 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await groups.getByRole('button', { name: 'Open group Marketing' }).click();
   const dialog = page.getByRole('dialog', { name: 'Group “Marketing”' });
   await expect(dialog.getByText('No one is in this group yet.')).toBeVisible();
-  await dialog.getByLabel('Add people', { exact: true }).click();
+  // People are searched on the server as a name is typed (a workspace may have thousands), members only.
+  const searched = page.waitForRequest((r) => /\/members\?/.test(r.url()) && new URL(r.url()).searchParams.get('q') === 'Max' && new URL(r.url()).searchParams.get('exclude') === 'guests');
+  await dialog.getByLabel('Add people', { exact: true }).fill('Max');
+  await searched;
   await page.getByRole('option', { name: /Max Member/ }).click();
   await dialog.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(dialog.getByRole('list', { name: 'People in Marketing' }).getByText('Max Member')).toBeVisible();
@@ -90,6 +93,13 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await expect(shared.getByRole('link', { name: 'Campaign' })).toBeVisible();
   await expect(shared.getByText(/Greta Owner with Marketing team · .* · Can edit/)).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  // Shared with Max himself too, as a viewer: still one row, as its latest share, with the stronger role.
+  const maxId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
+  const direct = (await apiCall(page, 'POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: maxId }, role: 'viewer' })).body as { id: string };
+  await expect(shared.getByText(/^Greta Owner · .* · Can edit/)).toBeVisible();
+  await expect(shared.getByRole('link', { name: 'Campaign' })).toHaveCount(1);
+  expect((await apiCall(page, 'DELETE', `/items/${folder.id}/grants/${direct.id}`)).status).toBe(204);
+  await expect(shared.getByText(/Greta Owner with Marketing team · .* · Can edit/)).toBeVisible();
   await shared.getByRole('link', { name: 'Campaign' }).click();
   await expect(other).toHaveURL(new RegExp(`/f/${folder.id}$`));
   await other.getByRole('link', { name: 'Brief' }).click();
@@ -101,20 +111,54 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await page.getByRole('link', { name: 'Brief' }).click();
   await expect(page.getByLabel('Content of Brief')).toContainText('Written by Max');
 
-  // Greta takes Max out of the group: the folder is no longer his.
+  // Greta takes Max out of the group: the folder is no longer his, gone from his Shared with me as he looks at it.
+  await other.goto(`/w/${workspace.slug}/shared`);
+  await expect(shared.getByRole('link', { name: 'Campaign' })).toBeVisible();
   await page.goto(`/w/${workspace.slug}/settings/groups`);
   await page.getByRole('button', { name: 'Open group Marketing team' }).click();
   const again = page.getByRole('dialog', { name: 'Group “Marketing team”' });
   await again.getByRole('button', { name: 'Remove Max Member from Marketing team' }).click();
   await expect(again.getByText('No one is in this group yet.')).toBeVisible();
   await again.getByRole('button', { name: 'Done' }).click();
-  await other.goto(`/w/${workspace.slug}/shared`);
   await expect(other.getByText('Nothing shared with you yet')).toBeVisible();
 
   // Deleting the group asks first.
   await page.getByRole('list', { name: 'Groups' }).getByRole('button', { name: 'More for group Marketing team' }).click();
   await page.getByRole('menuitem', { name: 'Delete group' }).click();
   await page.getByRole('dialog', { name: 'Delete the group “Marketing team”?' }).getByRole('button', { name: 'Delete group' }).click();
+  await expect(page.getByText('No groups yet')).toBeVisible();
+  await b.close();
+});
+
+test('changes to groups arrive by themselves: in the group list of an open settings page, and in Shared with me when a group with shares is deleted', async ({ page, browser }) => {
+  await signUp(page, newPerson('Gil Owner'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; rootId: string; name: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Launch', parentId: workspace.rootId })).body as { id: string };
+  const b = await browser.newContext();
+  const other = await b.newPage();
+  await signUp(other, newPerson('Mia Member'));
+  await other.goto((await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role: 'member' })).body.url as string);
+  await other.getByRole('button', { name: `Join ${workspace.name}` }).click();
+  await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+  const miaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
+
+  // The groups page is open while a group is made elsewhere (another tab, a script).
+  await page.goto(`/w/${workspace.slug}/settings/groups`);
+  await expect(page.getByText('No groups yet')).toBeVisible();
+  const group = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/groups`, { name: 'Launch crew' })).body as { id: string };
+  const groups = page.getByRole('list', { name: 'Groups' });
+  await expect(groups.getByRole('listitem', { name: 'Launch crew' })).toContainText('0 people');
+  await apiCall(page, 'POST', `/workspaces/${workspace.id}/groups/${group.id}/members`, { userIds: [miaId] });
+  await expect(groups.getByRole('listitem', { name: 'Launch crew' })).toContainText('1 person');
+
+  // Mia looks at what is shared with her when the group's share comes, and when the group goes.
+  await other.goto(`/w/${workspace.slug}/shared`);
+  await expect(other.getByText('Nothing shared with you yet')).toBeVisible();
+  expect((await apiCall(page, 'POST', `/items/${folder.id}/grants`, { principal: { type: 'group', id: group.id }, role: 'viewer' })).status).toBe(201);
+  const shared = other.getByRole('table', { name: 'Shared with me' });
+  await expect(shared.getByRole('link', { name: 'Launch' })).toBeVisible();
+  expect((await apiCall(page, 'DELETE', `/workspaces/${workspace.id}/groups/${group.id}`)).status).toBe(204);
+  await expect(other.getByText('Nothing shared with you yet')).toBeVisible();
   await expect(page.getByText('No groups yet')).toBeVisible();
   await b.close();
 });

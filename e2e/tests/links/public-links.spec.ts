@@ -96,14 +96,15 @@ test('an admin sets the link policy and sees every live link; an expired link is
   // The policy holds: a link without a password is refused, one with a far expiry too.
   expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(400);
   expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() })).status).toBe(400);
-  // A link that ends in three seconds.
-  const made = await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: new Date(Date.now() + 3000).toISOString() });
+  // A link that ends soon: long enough for the list to show it on a loaded machine.
+  const endsAt = Date.now() + 15_000;
+  const made = await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: new Date(endsAt).toISOString() });
   expect(made.status).toBe(201);
   await page.reload();
   await expect(page.getByRole('listitem', { name: 'Link to Handouts' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
 
-  await page.waitForTimeout(3500);
+  await page.waitForTimeout(Math.max(0, endsAt - Date.now() + 500));
   const v = await browser.newContext({ colorScheme: 'dark' });
   const visitor = await v.newPage();
   await visitor.goto(made.body.url as string);
@@ -116,3 +117,59 @@ test('an admin sets the link policy and sees every live link; an expired link is
   await page.reload();
   await expect(page.getByText('No live links')).toBeVisible();
 });
+
+/** The contrast of an element's text on the background of the dialog it is in. */
+function contrastInDialog(el: import('@playwright/test').Locator) {
+  return el.evaluate((node) => {
+    const rgb = (css: string) => css.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    const luminance = (css: string) => {
+      const [r, g, b] = rgb(css).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const text = luminance(getComputedStyle(node).color);
+    const back = luminance(getComputedStyle(node.closest('.mantine-Modal-content')!).backgroundColor);
+    return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
+  });
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`a link's end date is saved when the field is left or Enter is pressed, never half-typed, and its error is readable (${scheme})`, async ({ browser }) => {
+    const context = await browser.newContext({ colorScheme: scheme });
+    const page = await context.newPage();
+    await signUp(page, newPerson('Lena Links'));
+    const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
+    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Flyers', parentId: workspace.homeId })).body as { id: string };
+    expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
+    const patches: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'PATCH' && r.url().includes('/links/')) patches.push(r.postData() ?? '');
+    });
+    await page.goto(`/w/${workspace.slug}/my`);
+    await page.getByRole('button', { name: 'Actions for Flyers' }).click();
+    await page.getByRole('menuitem', { name: 'Share…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share “Flyers”' });
+    const ends = dialog.getByLabel('Link 1 expires');
+    // Typed digit by digit from the month on, as a person does (the year passes through 0002, 0020…): nothing is sent while they type.
+    await ends.focus();
+    await page.keyboard.type('01012020');
+    await expect(ends).toHaveValue('2020-01-01');
+    expect(patches).toEqual([]);
+    await ends.blur();
+    const error = dialog.getByText('Choose a day still to come');
+    await expect(error).toBeVisible();
+    expect(patches).toEqual([]);
+    expect(await contrastInDialog(error)).toBeGreaterThanOrEqual(4.5);
+    expect(await seriousViolations(page)).toEqual([]);
+    const next = new Date(Date.now() + 10 * 86_400_000);
+    const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+    await ends.fill(day);
+    expect(patches).toEqual([]);
+    await ends.press('Enter');
+    await expect.poll(() => patches.length).toBe(1);
+    expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
+    await expect(error).toHaveCount(0);
+    await expect(dialog.getByRole('listitem', { name: 'Link 1' })).toContainText('expires');
+    await expect(ends).toHaveValue(day);
+    await context.close();
+  });
+}

@@ -48,6 +48,11 @@ export const ZCreateCommentRequest = z
     threadId: ZId.optional(),
     anchor: ZCommentAnchor.optional(),
     quote: ZMultilineText(1000).optional(),
+    /**
+     * The people the comment mentions (`@Name` in its body, picked from the workspace's people):
+     * each is notified, if they can see the document (ADR 0034).
+     */
+    mentions: z.array(ZId).max(20).optional(),
   })
   .refine((c) => !c.threadId || (!c.anchor && c.quote === undefined), 'A reply takes its thread’s place in the text: give threadId or an anchor, not both');
 export type TCreateCommentRequest = z.infer<typeof ZCreateCommentRequest>;

@@ -37,7 +37,8 @@ export const ZActivityAction = z.enum([
   'token.revoked',
   // A script used an API token (at most once an hour per token).
   'token.used',
-  // Groups and who is in them (no item either).
+  // Groups and who is in them (no item either; the live stream sends them as `event: group` to
+  // everyone in the workspace but its guests).
   'group.created',
   'group.renamed',
   'group.deleted',
@@ -59,6 +60,9 @@ export type TActivityAction = z.infer<typeof ZActivityAction>;
  * the activity record's id, `event: item`, one `data:` line of JSON). It names what changed and the
  * folders whose listings it touches; the browser fetches what it shows again. A person only hears
  * of folders they can see. `event: reset` (no data) says changes may have been missed: refetch.
+ * A stream opened afresh (no Last-Event-ID) first replays the changes of the last minute — what a
+ * page read just before it may not show — then says `event: ready` with the `id:` of the
+ * workspace's latest change, which the browser names when it reconnects.
  */
 export const ZItemEvent = z.object({
   type: ZActivityAction,
@@ -69,3 +73,14 @@ export const ZItemEvent = z.object({
   clientId: z.string().nullable(),
 });
 export type TItemEvent = z.infer<typeof ZItemEvent>;
+
+/**
+ * A change to the workspace's groups (`event: group` on the same stream, to its members, not its
+ * guests): a group made, renamed or deleted, or someone added or taken out. What is shared with a
+ * group reaches its people, so their Shared with me, and every list of groups, may have changed.
+ */
+export const ZGroupEvent = z.object({
+  type: ZActivityAction.extract(['group.created', 'group.renamed', 'group.deleted', 'group.member_added', 'group.member_removed']),
+  clientId: z.string().nullable(),
+});
+export type TGroupEvent = z.infer<typeof ZGroupEvent>;

@@ -12,6 +12,9 @@ export const LIMITS = {
   linkPasswordWindowMinutes: 10,
   /** What a link's page shows of a file itself: plain text up to this size (and pictures); the rest only by download. */
   linkTextPreviewBytes: 200_000,
+  /** A file request's visitors, per link and address: uploads open at once, and uploads started within an hour (ADR 0035). */
+  linkOpenUploads: 20,
+  linkUploadStartsPerHour: 300,
 } as const;
 
 /** Pictures a public link's page shows in itself: the one kind of file, besides short text, it serves when downloads are off. */

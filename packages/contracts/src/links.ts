@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { ZId, ZIsoTime, ZWorkspaceRef } from './common.ts';
+import { ZCursor, ZId, ZIsoTime, ZPageQuery, ZWorkspaceRef } from './common.ts';
 import { ZItemKind } from './items.ts';
 import { LIMITS } from './limits.ts';
+import { ZCompleteUploadRequest, ZSignedPart, ZStartUploadRequest, ZUpload, ZUploadPart } from './uploads.ts';
 
 export const ZLinkKind = z.enum(['view', 'file_request']);
 export type TLinkKind = z.infer<typeof ZLinkKind>;
@@ -10,11 +11,12 @@ export type TLinkKind = z.infer<typeof ZLinkKind>;
 const ZLinkPassword = z.string().min(LIMITS.linkPasswordMin, `At least ${LIMITS.linkPasswordMin} characters`).max(256, 'At most 256 characters');
 
 /**
- * `POST /items/:id/links`: a public link to the item. Only view links are made for now (a
- * file-request link, which lets visitors upload, is not offered yet).
+ * `POST /items/:id/links`: a public link to the item. `view` opens it (and what is under it);
+ * `file_request`, on a folder only, lets visitors upload into it without seeing anything in it
+ * (ADR 0035) — downloads do not apply to it.
  */
 export const ZCreateLinkRequest = z.object({
-  kind: z.literal('view'),
+  kind: ZLinkKind,
   password: ZLinkPassword.optional(),
   expiresAt: ZIsoTime.nullable().optional(),
   downloadAllowed: z.boolean().optional(),
@@ -32,7 +34,8 @@ export const ZLinkState = z.enum(['active', 'expired', 'revoked']);
 /** A public link as its item's managers (and the workspace's admins) see it, with its URL to copy. */
 export const ZLink = z.object({
   id: ZId,
-  url: z.string(),
+  /** Null when its address cannot be read back (kept sealed under an earlier SESSION_SECRET): the link works, but a new one must be made to share it again. */
+  url: z.string().nullable(),
   itemId: ZId,
   kind: ZLinkKind,
   state: ZLinkState,
@@ -41,6 +44,8 @@ export const ZLink = z.object({
   downloadAllowed: z.boolean(),
   views: z.number().int(),
   downloads: z.number().int(),
+  /** Files uploaded through it (a file request). */
+  uploads: z.number().int(),
   createdBy: z.object({ id: ZId, name: z.string() }).nullable(),
   createdAt: ZIsoTime,
 });
@@ -48,6 +53,10 @@ export type TLink = z.infer<typeof ZLink>;
 export const ZLinkList = z.object({ items: z.array(ZLink), nextCursor: z.string().nullable() });
 export type TLinkList = z.infer<typeof ZLinkList>;
 export const ZLinkParams = z.object({ id: ZId, linkId: ZId });
+/** `?cursor=&limit=` of a list of links, newest first (ids are time-ordered). */
+export const ZLinksPosition = z.object({ id: ZId });
+export const ZLinksQuery = ZPageQuery(ZCursor(ZLinksPosition));
+export type TLinksQuery = z.infer<typeof ZLinksQuery>;
 export const ZWorkspaceLinkParams = z.object({ ws: ZWorkspaceRef, linkId: ZId });
 
 /** A live link of the workspace, for its admins: with the item it opens (null name: deleted) and who made it. */
@@ -77,12 +86,46 @@ export const ZLinkContentQuery = z.object({ download: z.enum(['0', '1']).optiona
 /** An item as a link's visitor sees it: nothing about who owns it or where it sits above the link. */
 export const ZPublicItem = z.object({ id: ZId, kind: ZItemKind, name: z.string(), size: z.number().int(), mimeType: z.string().nullable(), updatedAt: ZIsoTime });
 export type TPublicItem = z.infer<typeof ZPublicItem>;
-/** `GET /links/:token`: what the link opens. */
-export const ZPublicLink = z.object({ kind: ZLinkKind, item: ZPublicItem, downloadAllowed: z.boolean(), expiresAt: ZIsoTime.nullable() });
+/**
+ * `GET /links/:token`: what the link opens. A file request names its folder only (no size, the
+ * time the link was made), who asks for the files, and the largest file it takes.
+ */
+export const ZPublicLink = z.object({
+  kind: ZLinkKind,
+  item: ZPublicItem,
+  downloadAllowed: z.boolean(),
+  expiresAt: ZIsoTime.nullable(),
+  /** A file request: the name of who asks for the files; null for a view link. */
+  requestedBy: z.string().nullable(),
+  /** A file request: the largest file it takes, in bytes; null for a view link. */
+  maxFileSize: z.number().int().nullable(),
+});
 export type TPublicLink = z.infer<typeof ZPublicLink>;
-/** `GET /links/:token/items/:itemId`: an item under the link, the folders from the link's item down to it, and a folder's contents. */
-export const ZPublicFolder = z.object({ item: ZPublicItem, trail: z.array(z.object({ id: ZId, name: z.string() })), children: z.array(ZPublicItem) });
+/** `GET /links/:token/items/:itemId`: an item under the link, the folders from the link's item down to it, and a page of a folder's contents. */
+export const ZPublicFolder = z.object({ item: ZPublicItem, trail: z.array(z.object({ id: ZId, name: z.string() })), children: z.array(ZPublicItem), nextCursor: z.string().nullable() });
+/** A position in a folder's listing for a link's visitor: folders first, then by name (case folded), then id. */
+export const ZPublicChildPosition = z.object({ folder: z.boolean(), name: z.string().max(1000), id: ZId });
+export const ZPublicFolderQuery = ZPageQuery(ZCursor(ZPublicChildPosition));
+export type TPublicFolderQuery = z.infer<typeof ZPublicFolderQuery>;
 export type TPublicFolder = z.infer<typeof ZPublicFolder>;
 /** `GET /links/:token/items/:itemId/document`: a document as HTML, to show in a sandboxed frame (no script runs in it). */
 export const ZPublicDocument = z.object({ title: z.string(), html: z.string() });
 export type TPublicDocument = z.infer<typeof ZPublicDocument>;
+
+/**
+ * A file request's visitor uploads with the protocol of PRODUCT §7 (start, sign parts, PUT them,
+ * complete), on routes under the link. What they are told of an upload says nothing of the folder:
+ * not its workspace, not the name a file was stored under, not the file made.
+ */
+export const ZLinkUploadParams = z.object({ token: ZLinkToken, uploadId: ZId });
+export const ZLinkStartUploadRequest = ZStartUploadRequest.pick({ name: true, size: true, mimeType: true, sha256: true });
+export type TLinkStartUploadRequest = z.input<typeof ZLinkStartUploadRequest>;
+export const ZLinkUpload = ZUpload.pick({ id: true, name: true, size: true, mimeType: true, partSize: true, partCount: true, state: true, expiresAt: true, createdAt: true });
+export type TLinkUpload = z.infer<typeof ZLinkUpload>;
+export const ZLinkStartedUpload = ZLinkUpload.extend({ parts: z.array(ZSignedPart) });
+export type TLinkStartedUpload = z.infer<typeof ZLinkStartedUpload>;
+export const ZLinkUploadStatus = ZLinkUpload.extend({ parts: z.array(ZUploadPart) });
+export type TLinkUploadStatus = z.infer<typeof ZLinkUploadStatus>;
+export const ZLinkCompleteUploadRequest = ZCompleteUploadRequest.pick({ sha256: true });
+export const ZLinkCompleteUploadResponse = z.object({ upload: ZLinkUpload });
+export type TLinkCompleteUploadResponse = z.infer<typeof ZLinkCompleteUploadResponse>;

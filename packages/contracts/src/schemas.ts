@@ -19,3 +19,4 @@ export * from './grants.ts';
 export * from './team.ts';
 export * from './groups.ts';
 export * from './links.ts';
+export * from './notifications.ts';

@@ -48,5 +48,7 @@ export const ZMembersQuery = z.object({
   cursor: ZCursor(ZMembersPosition).optional(),
   /** `deactivated`: deactivated accounts too, shown as such (owners and admins only). */
   include: z.enum(['deactivated']).optional(),
+  /** `guests`: members only, as when choosing people for a group. */
+  exclude: z.enum(['guests']).optional(),
 });
 export type TMembersQuery = z.infer<typeof ZMembersQuery>;

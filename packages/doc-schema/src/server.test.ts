@@ -151,3 +151,16 @@ describe('reading a long Markdown file', () => {
     expect(node.toJSON().content.map((n: { type: string }) => n.type)).toEqual(['taskList', 'table', 'orderedList', 'table', 'taskList', 'table', 'orderedList', 'table']);
   });
 });
+
+describe('HTML with pictures at other addresses', () => {
+  it('writes the pictures it is given by item id at their new address, and every other address as it is', () => {
+    const [a, b] = ['0190a0a0-0000-7000-8000-00000000000a', '0190a0a0-0000-7000-8000-00000000000b'];
+    const node = fromMarkdown(`![mine](/api/v1/items/${a}/content) ![theirs](/api/v1/items/${b}/content) ![web](https://example.com/w.png) [file](/api/v1/items/${a}/content?download=1)`);
+    const html = toHTML(node, new Map([[a, 'https://storage.example/blob?s=1&e=2']]));
+    expect(html).toContain('src="https://storage.example/blob?s=1&amp;e=2"');
+    expect(html).toContain(`src="/api/v1/items/${b}/content"`);
+    expect(html).toContain('src="https://example.com/w.png"');
+    expect(html).toContain(`href="/api/v1/items/${a}/content?download=1"`);
+    expect(toHTML(node)).toContain(`src="/api/v1/items/${a}/content"`);
+  });
+});

@@ -125,6 +125,22 @@ export function documentText(source: Y.Doc | PMNode): string {
   return getText(node, { blockSeparator: '\n', textSerializers }).replace(/\n{2,}/g, '\n').replace(/\0/g, '').trim();
 }
 
+/** The people a document mentions (the ids of its mention nodes), each once, in order. */
+export function documentMentions(source: Y.Doc | PMNode): string[] {
+  const node = source instanceof Y.Doc ? rawNode(source) : source;
+  const ids = new Set<string>();
+  node.descendants((n) => {
+    if (n.type.name === 'mention' && typeof n.attrs.id === 'string' && n.attrs.id) ids.add(n.attrs.id);
+  });
+  return [...ids];
+}
+
+/** A document's text and the people it mentions, read from one pass of the schema over its Yjs state (what every save stores). */
+export function documentSummary(doc: Y.Doc): { text: string; mentions: string[] } {
+  const node = rawNode(doc);
+  return { text: documentText(node), mentions: documentMentions(node) };
+}
+
 export function fromMarkdown(source: string): PMNode {
   return nodeFromJSON(markdown().parse(source));
 }
@@ -137,7 +153,17 @@ export function fromHTML(html: string): PMNode {
   return nodeFromJSON(generateJSON(html, extensions));
 }
 
-/** The document's body as HTML (no `<html>` around it). */
-export function toHTML(node: PMNode): string {
-  return generateHTML(node.toJSON(), extensions);
+/**
+ * The document's body as HTML (no `<html>` around it). `pictures` gives other addresses for
+ * pictures that are Cabinet items (by item id); every other address is written as it is.
+ */
+export function toHTML(node: PMNode, pictures?: ReadonlyMap<string, string>): string {
+  const json = node.toJSON() as JSONContent;
+  if (!pictures?.size) return generateHTML(json, extensions);
+  const walk = (n: JSONContent): JSONContent => {
+    const id = n.type === 'image' && typeof n.attrs?.src === 'string' ? attachmentId(n.attrs.src) : undefined;
+    const src = id && pictures.get(id);
+    return { ...n, ...(src ? { attrs: { ...n.attrs, src } } : {}), ...(n.content ? { content: n.content.map(walk) } : {}) };
+  };
+  return generateHTML(walk(json), extensions);
 }

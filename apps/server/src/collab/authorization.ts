@@ -3,6 +3,7 @@ import { ZId } from '@cabinet/contracts';
 import type { Connection, Extension } from '@hocuspocus/server';
 import type { AppContext } from '../context.ts';
 import { AppError, isDatabaseUnavailable } from '../errors.ts';
+import { clientAddress, trustHop } from '../lib/client-address.ts';
 import type { Limiter } from '../lib/limiter.ts';
 import type { Actor } from '../infra/http/actor.ts';
 import { requireItem, upsertVisit } from '../modules/items/index.ts';
@@ -42,11 +43,6 @@ const ACCESS_GONE_CLOSE_CODE = 4403;
  */
 const RECHECK_MS = 5_000;
 
-/** The caller's address, from X-Forwarded-For only when TRUST_PROXY says a proxy sets it (as the HTTP routes take it). */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const forwarded = trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]!.trim() : '';
-  return forwarded || (req.socket.remoteAddress ?? '');
-}
 
 
 /**
@@ -101,12 +97,14 @@ export function accessChecker(ctx: AppContext, reads: Limiter) {
  * or makes it read-only before the message is applied.
  */
 export function authorization(ctx: AppContext, socketActor: SocketActor, reads: Limiter, recheck: (connection: Connection) => Promise<void>, authenticated: WeakSet<IncomingMessage>): Extension {
+  // The caller's address as the HTTP routes take it (TRUST_PROXY).
+  const trust = trustHop(ctx.env.TRUST_PROXY);
   return {
     extensionName: 'cabinet-authorization',
     async onAuthenticate({ token, documentName, request, connectionConfig }) {
       try {
         if (!ZId.safeParse(documentName).success) throw new AppError('not_found');
-        const reauthenticate = () => socketActor({ method: 'GET', headers: request.headers, ip: clientAddress(request, ctx.env.TRUST_PROXY) }, token);
+        const reauthenticate = () => socketActor({ method: 'GET', headers: request.headers, ip: clientAddress(request, trust) }, token);
         const { actor, item, abilities } = await reads(async () => {
           const actor = await reauthenticate();
           return { actor, ...(await requireItem(ctx.db, actor, documentName, 'view')) };

@@ -6,9 +6,10 @@ import { WebSocketServer } from 'ws';
 import type * as Y from 'yjs';
 import type { AppContext } from '../context.ts';
 import type { Actor } from '../infra/http/actor.ts';
+import { clientAddress, rateKey, trustHop } from '../lib/client-address.ts';
 import { limiter } from '../lib/limiter.ts';
 import type { EventHub } from '../modules/events/index.ts';
-import { accessChecker, authorization, clientAddress, type CollabContext, type SocketActor } from './authorization.ts';
+import { accessChecker, authorization, type CollabContext, type SocketActor } from './authorization.ts';
 import { collabWriter, persistence } from './persistence.ts';
 import { redisExtension } from './redis.ts';
 import { wellFormedUpdates } from './well-formed.ts';
@@ -75,11 +76,12 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
   // The HTTP server waits for upgraded sockets when it closes: they are ended here.
   const upgraded = new Set<Duplex>();
   const openPerAddress = new Map<string, number>();
+  const trust = trustHop(ctx.env.TRUST_PROXY);
   return {
     handleUpgrade(req, socket, head) {
       if (new URL(req.url ?? '/', 'http://cabinet').pathname !== COLLAB_PATH) return false;
       // A cap per address: one caller cannot hold every file descriptor the server has.
-      const address = clientAddress(req, ctx.env.TRUST_PROXY);
+      const address = rateKey(clientAddress(req, trust));
       const open = openPerAddress.get(address) ?? 0;
       if (open >= ctx.env.COLLAB_SOCKETS_PER_ADDRESS) {
         socket.end('HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');

@@ -15,6 +15,8 @@ export interface UsersTable {
   avatar_url: string | null;
   status: Generated<'active' | 'deactivated'>;
   is_instance_admin: Generated<boolean>;
+  /** Mail about notifications left unread (ADR 0034). */
+  notify_by_email: Generated<boolean>;
   last_seen_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -160,6 +162,7 @@ export interface ShareLinksTable {
   revoked_at: NullableTimestamp;
   views: Generated<number>;
   downloads: Generated<number>;
+  uploads: Generated<number>;
   created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
@@ -217,6 +220,9 @@ export interface UploadsTable {
   failure: string | null;
   result_item_id: string | null;
   author_id: string;
+  /** The file-request link it came through (its visitor uploads; `author_id` is the link's maker), and from which address. */
+  link_id: Generated<string | null>;
+  link_ip: Generated<string | null>;
   expires_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -254,6 +260,8 @@ export interface DocumentContentsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   updated_by: string | null;
+  /** The people the document mentions as of this save (their ids). */
+  mentions: Generated<string[]>;
 }
 
 export interface DocumentRevisionsTable {
@@ -281,6 +289,26 @@ export interface CommentsTable {
   resolved_by: string | null;
 }
 
+export interface NotificationsTable {
+  id: string;
+  user_id: string;
+  workspace_id: string;
+  kind: 'shared' | 'mentioned' | 'replied' | 'invited';
+  item_id: string | null;
+  actor_id: string | null;
+  thread_id: string | null;
+  comment_id: string | null;
+  event_id: BigIntColumn;
+  created_at: Timestamp;
+  read_at: NullableTimestamp;
+  mailed_at: NullableTimestamp;
+}
+
+export interface NotificationProgressTable {
+  id: Generated<boolean>;
+  last_event_id: BigIntColumn;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -304,6 +332,8 @@ export interface Database {
   group_members: GroupMembersTable;
   share_links: ShareLinksTable;
   share_link_failures: ShareLinkFailuresTable;
+  notifications: NotificationsTable;
+  notification_progress: NotificationProgressTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

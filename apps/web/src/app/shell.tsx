@@ -7,6 +7,7 @@ import { Link, useLocation } from 'react-router';
 import { Logo } from '../components/ui/logo.tsx';
 import { OfflineBanner } from '../components/ui/offline-banner.tsx';
 import { UserMenu } from '../features/auth/components/user-menu.tsx';
+import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
 import { formatBytes } from '../lib/format.ts';
 
@@ -49,7 +50,10 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
             </Link>
             <WorkspaceSwitcher current={workspace} />
           </Group>
-          <UserMenu />
+          <Group gap={4} wrap="nowrap">
+            <NotificationBell />
+            <UserMenu />
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">

@@ -1,7 +1,7 @@
 import type { TItem } from '@cabinet/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { applyChange, applyReset, foldersShowing } from './changes.ts';
+import { applyChange, applyGroupChange, applyReset, foldersShowing } from './changes.ts';
 import { queryKeys } from './query-keys.ts';
 
 const ws = 'ws-1';
@@ -90,6 +90,30 @@ describe('applyChange', () => {
     const { client, stale } = cache();
     applyReset(client, ws);
     expect(stale()).toHaveLength(12);
+  });
+});
+
+describe('applyGroupChange', () => {
+  const withGroups = () => {
+    const c = cache();
+    for (const key of [queryKeys.shared(ws), queryKeys.grants('x'), queryKeys.groups(ws), queryKeys.groupMembers(ws, 'g')]) c.client.setQueryData(key, { cached: true });
+    return c;
+  };
+
+  it('looks again at the groups and at who has access when a group is made or renamed, not at what anyone sees', () => {
+    const { client, stale } = withGroups();
+    applyGroupChange(client, ws, 'group.renamed');
+    expect(stale()).toEqual(['grants/x', 'groups/ws-1/list', 'groups/ws-1/members/g']);
+  });
+
+  it('looks again at Shared with me and at what the caller may open when someone joins or leaves a group, or it is deleted', () => {
+    for (const type of ['group.member_added', 'group.member_removed', 'group.deleted'] as const) {
+      const { client, stale } = withGroups();
+      applyGroupChange(client, ws, type);
+      expect(stale()).toEqual([
+        'children/ws-1/a', 'children/ws-1/b', 'children/ws-1/root', 'grants/x', 'groups/ws-1/list', 'groups/ws-1/members/g', 'item/x', 'item/y', 'recent/ws-1', 'shared/ws-1', 'starred/ws-1',
+      ]);
+    }
   });
 });
 

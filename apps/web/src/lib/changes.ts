@@ -1,4 +1,4 @@
-import type { TActivityAction, TItem } from '@cabinet/contracts';
+import type { TActivityAction, TGroupEvent, TItem } from '@cabinet/contracts';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './query-keys.ts';
 
@@ -33,6 +33,8 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
   switch (change.type) {
     case 'item.created':
     case 'item.deleted':
+      // A file a file request's visitor sent counts on its link (ADR 0035).
+      if (change.type === 'item.created') stale(queryKeys.allLinks);
       // The workspace's usage.
       stale(queryKeys.workspaces);
       stale(queryKeys.recent(ws));
@@ -71,9 +73,33 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
   }
 }
 
+/** The person's notifications changed (made, or read in another tab): the bell reads them again. */
+export function applyNotice(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: queryKeys.notifications });
+}
+
+/**
+ * A change to the workspace's groups, from the live stream or this tab: the lists of groups and
+ * their people, and who has access to an item (which names groups and their sizes). Someone added
+ * to or taken out of a group, or a group deleted, changes what its people see: Shared with me,
+ * what they may do with an item, and the folders they can open.
+ */
+export function applyGroupChange(client: QueryClient, ws: string, type: TGroupEvent['type']): void {
+  const stale = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
+  stale(queryKeys.allActivity);
+  stale(queryKeys.allGroups(ws));
+  stale(queryKeys.allGrants);
+  if (type === 'group.created' || type === 'group.renamed') return;
+  stale(queryKeys.shared(ws));
+  stale(queryKeys.items);
+  stale(queryKeys.allChildren(ws));
+  stale(queryKeys.recent(ws));
+  stale(queryKeys.starred(ws));
+}
+
 /** Changes may have been missed (a reconnect the server could not replay): everything of the workspace is looked at again. */
 export function applyReset(client: QueryClient, ws: string): void {
-  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions, queryKeys.allActivity]) {
+  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions, queryKeys.allActivity, queryKeys.notifications]) {
     void client.invalidateQueries({ queryKey });
   }
 }

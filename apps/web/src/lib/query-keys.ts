@@ -28,6 +28,8 @@ export const queryKeys = {
   members: (ws: string) => ['members', ws, 'list'] as const,
   /** The few people of a workspace whose name or email contains `q`, suggested when sharing. */
   memberSuggestions: (ws: string, q: string) => ['members', ws, 'suggestions', q] as const,
+  /** People of a workspace found by what was typed in a picker (a group's Add people, the audit log's Person). */
+  memberSearch: (ws: string, q: string, filters: object) => ['members', ws, 'search', q, filters] as const,
   /** Every list of a workspace's people (prefix). */
   allMembers: (ws: string) => ['members', ws] as const,
   versions: (id: string) => ['versions', id] as const,
@@ -56,6 +58,10 @@ export const queryKeys = {
   allLinks: ['links'] as const,
   workspaceLinks: (ws: string) => ['links', 'workspace', ws] as const,
   linkPolicy: (ws: string) => ['link-policy', ws] as const,
+  /** The person's notifications, page by page, with their unread count (the bell). */
+  notifications: ['notifications', 'list'] as const,
+  /** Whether unread notifications are mailed. */
+  notificationSettings: ['notifications', 'settings'] as const,
   /** What a public link opens, as its visitor sees it; and an item under it. */
   publicLink: (token: string) => ['public-link', token] as const,
   publicItem: (token: string, id: string) => ['public-link', token, 'item', id] as const,

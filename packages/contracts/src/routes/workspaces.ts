@@ -36,7 +36,7 @@ export const workspacesApi = {
     method: 'GET',
     path: '/workspaces/:ws/members',
     tag: 'workspaces',
-    summary: 'Members of a workspace, optionally those whose name or email contains q (not for guests)',
+    summary: 'Members of a workspace, optionally those whose name or email contains q, or members without guests (not for guests)',
     auth: 'read',
     public: true,
     query: 'ZMembersQuery',
@@ -55,9 +55,13 @@ export const eventsApi = {
       'Each change the caller may see comes as `event: item` with `id:` (its place in the activity record) and `data:` an ItemEvent ' +
       '(`type`: item.created, item.renamed, item.moved, item.updated, item.trashed, item.restored, item.deleted, item.shared, ' +
       'comment.added, comment.edited, comment.resolved, comment.reopened, comment.deleted; `itemId`; `parentIds`: the folders it ' +
-      'was in or went to; `clientId`: the X-Client-Id that made it, sent only to its maker). Reconnecting with `Last-Event-ID` ' +
-      'replays what was missed, in order, when that is at most 500 changes of the last hour; otherwise, and on a first connection, ' +
-      '`event: reset` says to fetch afresh whatever is shown. Comments (`: keepalive`) keep the connection open.',
+      'was in or went to; `clientId`: the X-Client-Id that made it, sent only to its maker). To everyone but guests, a change to the ' +
+      'groups comes as `event: group` with `id:` and `data:` a GroupEvent (`type`: group.created, group.renamed, group.deleted, ' +
+      'group.member_added, group.member_removed; `clientId`). A first connection (no `Last-Event-ID`) gets the changes of the last ' +
+      'minute, then `event: ready` whose `id:` is the latest change. Reconnecting with `Last-Event-ID` ' +
+      'replays what was missed, in order, when that is at most 500 changes of the last hour; otherwise ' +
+      '`event: reset` says to fetch afresh whatever is shown. `event: notifications` (no id) says the caller\'s notifications changed, ' +
+      'in any workspace: read `GET /notifications` again. Comments (`: keepalive`) keep the connection open.',
     auth: 'read',
     public: true,
     produces: 'event-stream',

@@ -54,7 +54,7 @@ describe('activity', () => {
 
     expect((await admin.call('GET', `/workspaces/${ws}/activity`)).status).toBe(200);
     expect((await member.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('forbidden');
-    expect((await guest.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('not_found');
+    expect((await guest.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('forbidden');
     expect((await outsider.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('not_found');
   });
 

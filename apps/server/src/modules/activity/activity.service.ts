@@ -73,10 +73,9 @@ export interface WorkspaceActivityQuery {
   before?: string | undefined;
 }
 
-/** The workspace of the audit log, for its owner and admins; members are refused, guests and outsiders find nothing. */
+/** The workspace of the audit log, for its owner and admins; members and guests (who know the workspace) are refused, outsiders find nothing. */
 async function requireAuditor(db: Db, actor: Actor, ws: string) {
   const workspace = await getWorkspace(db, actor.user, ws);
-  if (workspace.role === 'guest') throw new AppError('not_found', 'No such workspace.');
   if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins can read the audit log.');
   return workspace;
 }

@@ -73,3 +73,16 @@ export async function setThreadResolved(db: Q, threadId: string, by: string | nu
 export async function deleteComment(db: Q, id: string): Promise<void> {
   await db.deleteFrom('comments').where((eb) => eb.or([eb('id', '=', id), eb('thread_id', '=', id)])).execute();
 }
+
+/** Who wrote in a thread before a comment of it (the people a reply answers), each once. */
+export async function findThreadAuthorsBefore(db: Q, threadId: string, commentId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('comments')
+    .select('author_id')
+    .distinct()
+    .where('thread_id', '=', threadId)
+    .where('id', '<', commentId)
+    .where('author_id', 'is not', null)
+    .execute();
+  return rows.map((r) => r.author_id!);
+}

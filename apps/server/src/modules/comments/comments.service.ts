@@ -31,7 +31,7 @@ function threads(rows: CommentRow[]): TCommentThread[] {
   return [...byThread.values()];
 }
 
-function announce(db: Db, actor: Actor, access: ItemAccess, action: TActivityAction, data: { threadId: string; commentId: string }) {
+function announce(db: Db, actor: Actor, access: ItemAccess, action: TActivityAction, data: { threadId: string; commentId: string; mentioned?: string[] }) {
   return record(db, actor, { workspaceId: access.item.workspace_id, action, itemId: access.item.id, parentIds: [access.item.parent_id], data });
 }
 
@@ -57,7 +57,9 @@ export async function addComment(db: Db, actor: Actor, id: string, input: TCreat
     const { threadId, commentId } = await insertComment(tx, { itemId: access.item.id, threadId: input.threadId, anchor: input.anchor, quote: input.quote, authorId: actor.user.id, body: input.body });
     // Answering a resolved thread opens it again.
     if (input.threadId) await setThreadResolved(tx, threadId, null);
-    await announce(tx, actor, access, 'comment.added', { threadId, commentId });
+    // Whom it mentions is kept in the record, where notifications read it (ADR 0034); naming oneself tells no one.
+    const mentioned = [...new Set(input.mentions ?? [])].filter((m) => m !== actor.user.id);
+    await announce(tx, actor, access, 'comment.added', { threadId, commentId, ...(mentioned.length ? { mentioned } : {}) });
     return thread(tx, access.item.id, threadId);
   });
 }

@@ -1,2 +1,3 @@
 /** Comment threads on documents. */
 export { commentsRoutes } from './comments.routes.ts';
+export { findThreadAuthorsBefore } from './comments.repo.ts';

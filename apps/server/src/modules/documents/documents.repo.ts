@@ -14,13 +14,13 @@ export async function replaceDocumentState(db: Q, itemId: string, state: Uint8Ar
   await db.updateTable('document_contents').set({ state, updated_at: new Date() }).where('item_id', '=', itemId).execute();
 }
 
-/** Copied documents start with their sources' state and text (a source never saved has nothing to copy). */
+/** Copied documents start with their sources' state, text and mentions (a source never saved has nothing to copy). */
 export async function copyDocumentContents(db: Q, copies: { id: string; sourceId: string }[], by: string): Promise<void> {
   for (let i = 0; i < copies.length; i += 500) {
     const chunk = copies.slice(i, i + 500);
     await sql`
-      INSERT INTO document_contents (item_id, state, text, updated_by)
-      SELECT p.copy_id, d.state, d.text, ${by}::uuid
+      INSERT INTO document_contents (item_id, state, text, updated_by, mentions)
+      SELECT p.copy_id, d.state, d.text, ${by}::uuid, d.mentions
         FROM unnest(${chunk.map((c) => c.id)}::uuid[], ${chunk.map((c) => c.sourceId)}::uuid[]) AS p(copy_id, source_id)
         JOIN document_contents d ON d.item_id = p.source_id
     `.execute(db);
@@ -31,32 +31,43 @@ export async function copyDocumentContents(db: Q, copies: { id: string; sourceId
 export interface DocumentContent {
   state: Uint8Array;
   text: string;
+  /** The people it mentions (ids); absent where no one wrote it (an import): kept as stored. */
+  mentions?: string[];
 }
 
-/** Saves a document's state and text; the item shows it changed, and by whom. Answers the item. */
 /**
  * Stores a document's state and text, and the item shows it changed (when, by whom, its size):
  * only when the state differs from what is stored, so a save of what is already there (a server
- * shutting down, a restore saved twice) changes nothing. `changed` says which it was.
+ * shutting down, a restore saved twice) changes nothing. `changed` says which it was;
+ * `mentionedBefore` the people the stored state mentioned (read in the same statement).
  */
-export async function saveDocumentState(db: Q, itemId: string, state: Uint8Array, text: string, by: string | null): Promise<{ item: ItemRow; changed: boolean } | undefined> {
-  const stored = await sql<{ item_id: string }>`
-    INSERT INTO document_contents (item_id, state, text, updated_by) VALUES (${itemId}, ${state}, ${text}, ${by})
-    ON CONFLICT (item_id) DO UPDATE SET state = excluded.state, text = excluded.text, updated_by = excluded.updated_by, updated_at = now()
+export async function saveDocumentState(
+  db: Q,
+  itemId: string,
+  c: { state: Uint8Array; text: string; mentions?: string[] | undefined },
+  by: string | null,
+): Promise<{ item: ItemRow; changed: boolean; mentionedBefore: string[] } | undefined> {
+  const mentions = c.mentions ?? null;
+  // The statement's snapshot reads the row as it was before this statement changes it.
+  const stored = await sql<{ item_id: string; before: string[] | null }>`
+    WITH before AS (SELECT mentions FROM document_contents WHERE item_id = ${itemId})
+    INSERT INTO document_contents (item_id, state, text, updated_by, mentions) VALUES (${itemId}, ${c.state}, ${c.text}, ${by}, COALESCE(${mentions}::text[], '{}'))
+    ON CONFLICT (item_id) DO UPDATE SET state = excluded.state, text = excluded.text, updated_by = excluded.updated_by, updated_at = now(),
+      mentions = CASE WHEN ${mentions}::text[] IS NULL THEN document_contents.mentions ELSE excluded.mentions END
     WHERE document_contents.state IS DISTINCT FROM excluded.state
-    RETURNING item_id
+    RETURNING item_id, (SELECT mentions FROM before) AS before
   `.execute(db);
   if (!stored.rows.length) {
     const item = await db.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
-    return item && { item, changed: false };
+    return item && { item, changed: false, mentionedBefore: [] };
   }
   const item = await db
     .updateTable('items')
-    .set({ updated_at: new Date(), updated_by: by, size_bytes: state.byteLength })
+    .set({ updated_at: new Date(), updated_by: by, size_bytes: c.state.byteLength })
     .where('id', '=', itemId)
     .returningAll()
     .executeTakeFirst();
-  return item && { item, changed: true };
+  return item && { item, changed: true, mentionedBefore: stored.rows[0]!.before ?? [] };
 }
 
 export interface RevisionRow {

@@ -1,6 +1,6 @@
 import { buffer } from 'node:stream/consumers';
 import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
-import { documentNode, documentText, replaceDocument, stateDoc, withItemsRenamed } from '@cabinet/doc-schema/server';
+import { documentNode, documentSummary, replaceDocument, stateDoc, withItemsRenamed } from '@cabinet/doc-schema/server';
 import type { AppContext } from '../../context.ts';
 import { findVersion } from '../files/index.ts';
 import * as Y from 'yjs';
@@ -23,10 +23,13 @@ export type { DocumentContent };
  * new or imported document and a copy all come through the functions below (ADR 0025).
  */
 
-/** What a document in memory stores: its whole state as one Yjs update, and the text read from it. */
+/** What a document in memory stores: its whole state as one Yjs update, and the text and mentions read from it. */
 export function documentContent(doc: Y.Doc): DocumentContent {
-  return { state: Y.encodeStateAsUpdate(doc), text: documentText(doc) };
+  return { state: Y.encodeStateAsUpdate(doc), ...documentSummary(doc) };
 }
+
+/** At most this many people are named as newly mentioned by one save (a pasted list of everyone is not a reason to mail everyone). */
+const MAX_NEW_MENTIONS = 50;
 
 /** A document's stored state (one Yjs update holding it all), if it was ever saved. */
 export function loadDocumentState(db: Db, itemId: string): Promise<Uint8Array | undefined> {
@@ -47,13 +50,16 @@ export async function storeDocument(
   o: { by: Actor | null; revision?: { authorIds: string[]; restoredFrom?: string }; announce?: boolean },
 ): Promise<{ item: ItemRow; revision?: { id: string; createdAt: string } } | undefined> {
   return inTransaction(db, async (tx) => {
-    const saved = await saveDocumentState(tx, itemId, content.state, content.text, o.by?.user.id ?? null);
+    const saved = await saveDocumentState(tx, itemId, content, o.by?.user.id ?? null);
     if (!saved) return undefined;
-    const { item, changed } = saved;
+    const { item, changed, mentionedBefore } = saved;
     const revision = o.revision && (await insertRevision(tx, { itemId, ...content, ...o.revision }));
     // A save of what is stored already changed nothing: no one hears of it.
     if (changed && o.announce !== false) {
-      const data = { name: item.name, ...(o.revision?.restoredFrom ? { restoredRevision: o.revision.restoredFrom } : {}) };
+      // The people this save mentions who were not mentioned before: notifications read them from the record (ADR 0034).
+      const before = new Set(mentionedBefore);
+      const mentioned = (content.mentions ?? []).filter((id) => !before.has(id)).slice(0, MAX_NEW_MENTIONS);
+      const data = { name: item.name, ...(o.revision?.restoredFrom ? { restoredRevision: o.revision.restoredFrom } : {}), ...(mentioned.length ? { mentioned } : {}) };
       await record(tx, o.by, { workspaceId: item.workspace_id, action: 'item.updated', itemId, parentIds: [item.parent_id], data });
     }
     return revision ? { item, revision } : { item };
@@ -157,12 +163,13 @@ export async function exportDocument(ctx: AppContext, actor: Actor, id: string, 
 
 /**
  * A document as HTML, for a caller whose right to read it was checked elsewhere (a public link's
- * visitor). Pictures stay as the document names them.
+ * visitor). Pictures that are Cabinet items take the addresses `pictures` gives (by item id);
+ * the others stay as the document names them.
  */
-export async function documentHtml(ctx: AppContext, item: ItemRow, live: LiveDocuments): Promise<string> {
+export async function documentHtml(ctx: AppContext, item: ItemRow, live: LiveDocuments, pictures = new Map<string, string>()): Promise<string> {
   const open = live.openDocument(item.id);
   const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(ctx.db, item.id);
-  const body = await ctx.workers.run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'html', title: item.name, images: new Map<string, string>() }).catch((error: unknown) => {
+  const body = await ctx.workers.run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'html', title: item.name, images: new Map<string, string>(), pictures }).catch((error: unknown) => {
     throw taskFailure(error, 'This document is too large to show', ctx.workers.options.timeoutMs);
   });
   return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');

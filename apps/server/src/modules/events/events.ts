@@ -11,7 +11,7 @@ interface Envelope {
   id: number;
   /** Who made the change (their user id), or null (Cabinet itself). */
   by: string | null;
-  e: TItemEvent;
+  e: RecordedChange['event'];
 }
 
 /**
@@ -118,15 +118,32 @@ export async function recordAccount(db: Db, actor: AccountActor | null, activity
  * `record` of `item.created` for every row of `table` (columns `id`, `workspace_id`,
  * `parent_id`, `name`, `kind`), as a statement to run inside the statement that inserts them.
  */
-export function recordCreated(table: string, actor: Actor | null): RawBuilder<unknown> {
+export function recordCreated(table: string, actor: Actor | LinkVisitor | null): RawBuilder<unknown> {
   const a = actorColumns(actor);
   const col = (c: string) => sql.ref(`${table}.${c}`);
-  return sql`INSERT INTO activity_events (workspace_id, actor_kind, actor_user_id, actor_token_id, ip, user_agent, client_id, action, item_id, data)
-    SELECT ${col('workspace_id')}, ${a.actor_kind}, ${a.actor_user_id}, ${a.actor_token_id}, ${a.ip}, ${a.user_agent}, ${a.client_id}, 'item.created', ${col('id')},
+  return sql`INSERT INTO activity_events (workspace_id, actor_kind, actor_user_id, actor_token_id, actor_link_id, ip, user_agent, client_id, action, item_id, data)
+    SELECT ${col('workspace_id')}, ${a.actor_kind}, ${a.actor_user_id}, ${a.actor_token_id}, ${a.actor_link_id}, ${a.ip}, ${a.user_agent}, ${a.client_id}, 'item.created', ${col('id')},
            jsonb_build_object('parentIds', jsonb_build_array(${col('parent_id')}), 'name', ${col('name')}, 'kind', ${col('kind')})
       FROM ${sql.table(table)}
     RETURNING id`;
 }
+
+/** A recorded change as the live stream hears it: one to an item, or (itemId null) one to the workspace's groups. */
+export type RecordedChange = { id: number; by: string | null; event: Omit<TItemEvent, 'itemId'> & { itemId: string | null } };
+
+/** The changes a live stream sends: those to items, and those to groups (who is in one changes what they see). */
+const streamed = (db: Db, workspaceId: string) =>
+  db
+    .selectFrom('activity_events')
+    .select(['id', 'action', 'item_id', 'data', 'client_id', 'actor_user_id'])
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) => eb.or([eb('item_id', 'is not', null), eb('action', 'like', 'group.%')]));
+
+const asChange = (r: { id: string | number; action: string; item_id: string | null; data: Record<string, unknown>; client_id: string | null; actor_user_id: string | null }): RecordedChange => ({
+  id: Number(r.id),
+  by: r.actor_user_id,
+  event: { type: r.action as TActivityAction, itemId: r.item_id, parentIds: (r.data.parentIds as string[] | undefined) ?? [], clientId: r.client_id },
+});
 
 /**
  * Recorded changes in a workspace after `afterId`, oldest first (a reconnecting listener catches
@@ -134,37 +151,46 @@ export function recordCreated(table: string, actor: Actor | null): RawBuilder<un
  * milliseconds (a database restored from a backup, a tab asleep for days): what was missed is not
  * known, or is better fetched afresh.
  */
-export async function activitySince(db: Db, workspaceId: string, afterId: number, o: { limit: number; window: number }): Promise<{ id: number; by: string | null; event: TItemEvent }[] | undefined> {
+export async function activitySince(db: Db, workspaceId: string, afterId: number, o: { limit: number; window: number }): Promise<RecordedChange[] | undefined> {
   const seen = await db.selectFrom('activity_events').select(['workspace_id', 'created_at']).where('id', '=', afterId).executeTakeFirst();
   if (!seen || seen.workspace_id !== workspaceId || Date.now() - new Date(seen.created_at).getTime() > o.window) return undefined;
-  const rows = await db
-    .selectFrom('activity_events')
-    .select(['id', 'action', 'item_id', 'data', 'client_id', 'actor_user_id'])
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '>', afterId)
-    .where('item_id', 'is not', null)
-    .orderBy('id')
-    .limit(o.limit)
-    .execute();
-  return rows.map((r) => ({ id: Number(r.id), by: r.actor_user_id, event: { type: r.action as TActivityAction, itemId: r.item_id!, parentIds: (r.data.parentIds as string[] | undefined) ?? [], clientId: r.client_id } }));
+  const rows = await streamed(db, workspaceId).where('id', '>', afterId).orderBy('id').limit(o.limit).execute();
+  return rows.map(asChange);
+}
+
+/**
+ * For a listener starting afresh: the changes of the last `withinMs` milliseconds, oldest first
+ * (at most `limit`), and the id of the workspace's latest recorded change of any kind (null when
+ * there is none), from which it can later ask for what it missed.
+ */
+export async function recentActivity(db: Db, workspaceId: string, o: { limit: number; withinMs: number }): Promise<{ changes: RecordedChange[]; latestId: number | null }> {
+  const rows = await streamed(db, workspaceId).where('created_at', '>', new Date(Date.now() - o.withinMs)).orderBy('id').limit(o.limit).execute();
+  const latest = await db.selectFrom('activity_events').select((eb) => eb.fn.max('id').as('id')).where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return { changes: rows.map(asChange), latestId: latest?.id == null ? null : Number(latest.id) };
 }
 
 /** A recorded change, or `reset`: changes may have been missed (the instance lost its LISTEN for a while). */
-export type HubMessage = { id: number; by: string | null; event: TItemEvent } | 'reset';
+export type HubMessage = RecordedChange | 'reset';
 type Listener = (message: HubMessage) => void;
 type AccessListener = (change: AccessChange) => void;
+/** A recorded change anywhere (workspace, row id, action): what readers of the record (notifications) wake on. */
+type RecordedListener = (recorded: { workspaceId: string; id: number; action: TActivityAction }) => void;
+/** A person's notifications changed (made, read): `null` when notices may have been missed. */
+type NoticeListener = (userId: string | null) => void;
 
 /** This instance's one LISTEN connection, fanned out to the browsers watching each workspace. */
 export class EventHub {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly accessListeners = new Set<AccessListener>();
+  private readonly recordedListeners = new Set<RecordedListener>();
+  private readonly noticeListeners = new Set<NoticeListener>();
   private unlisten: (() => Promise<void>) | undefined;
 
   async start(database: Database): Promise<void> {
     this.unlisten = await database.listen(CHANNEL, (payload) => {
-      let envelope: Envelope | { access: AccessChange };
+      let envelope: Envelope | { access: AccessChange } | { notice: string };
       try {
-        envelope = JSON.parse(payload) as Envelope | { access: AccessChange };
+        envelope = JSON.parse(payload) as Envelope | { access: AccessChange } | { notice: string };
       } catch {
         return;
       }
@@ -172,10 +198,16 @@ export class EventHub {
         for (const listener of this.accessListeners) listener(envelope.access);
         return;
       }
+      if ('notice' in envelope) {
+        for (const listener of this.noticeListeners) listener(envelope.notice);
+        return;
+      }
+      for (const listener of this.recordedListeners) listener({ workspaceId: envelope.w, id: envelope.id, action: envelope.e.type });
       for (const listener of this.listeners.get(envelope.w) ?? []) listener({ id: envelope.id, by: envelope.by ?? null, event: envelope.e });
     }, () => {
       // What was announced while the connection was away is lost: everyone looks again.
       for (const listener of this.accessListeners) listener({ w: null, u: null });
+      for (const listener of this.noticeListeners) listener(null);
       for (const set of this.listeners.values()) for (const listener of set) listener('reset');
     });
   }
@@ -197,9 +229,23 @@ export class EventHub {
     return () => this.accessListeners.delete(listener);
   }
 
+  /** Hears every change recorded in any workspace, on every instance. */
+  onRecorded(listener: RecordedListener): () => void {
+    this.recordedListeners.add(listener);
+    return () => this.recordedListeners.delete(listener);
+  }
+
+  /** Hears whose notifications changed (migration 0016's trigger), on every instance. */
+  onNotice(listener: NoticeListener): () => void {
+    this.noticeListeners.add(listener);
+    return () => this.noticeListeners.delete(listener);
+  }
+
   async stop(): Promise<void> {
     await this.unlisten?.();
     this.listeners.clear();
     this.accessListeners.clear();
+    this.recordedListeners.clear();
+    this.noticeListeners.clear();
   }
 }

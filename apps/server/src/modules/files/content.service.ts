@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { TFileVersion } from '@cabinet/contracts';
+import { LINK_PREVIEW_IMAGE_TYPES, type TFileVersion } from '@cabinet/contracts';
 import { makeZip, predictLength } from 'client-zip';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -8,7 +8,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { requireItem, upsertVisit } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
-import { findSubtreeFiles, findVersion, findVersions } from './files.repo.ts';
+import { findAttachedPictures, findSubtreeFiles, findVersion, findVersions } from './files.repo.ts';
 
 const DOWNLOAD_URL_TTL_SECONDS = 300;
 
@@ -142,6 +142,19 @@ export async function signedFileUrl(ctx: AppContext, item: ItemRow, download: bo
     disposition: dispositionFor(version.mime_type, download),
     method: 'GET',
   });
+}
+
+/**
+ * A document's own pictures (files in it a page shows: PNG, JPEG, GIF, WebP, AVIF, BMP) as
+ * short-lived signed URLs of their bytes, by item id, for a caller whose right to the document was
+ * checked elsewhere (a public link's visitor). Pictures of other items are not among them.
+ */
+export async function signedPictureUrls(ctx: AppContext, documentId: string): Promise<Map<string, string>> {
+  const pictures = await findAttachedPictures(ctx.db, documentId, LINK_PREVIEW_IMAGE_TYPES);
+  const urls = await Promise.all(
+    pictures.map(async (p) => [p.id, await ctx.storage.signDownload(p.blob_key, { ttlSeconds: DOWNLOAD_URL_TTL_SECONDS, filename: p.name, contentType: p.mime_type, disposition: 'inline', method: 'GET' })] as const),
+  );
+  return new Map(urls);
 }
 
 /** The entries of a zip being made: names kept unique (case-insensitively) and safe to unzip. */

@@ -1,10 +1,22 @@
 import { uuidv7 } from '@cabinet/contracts';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, FileVersionRow, ItemRow, UploadRow, UploadState } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
 
-export type NewUpload = Omit<UploadRow, 'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at'>;
+export type NewUpload = Omit<UploadRow, 'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at' | 'link_id' | 'link_ip'> & { link_id: string | null; link_ip: string | null };
+
+/**
+ * Whose uploads: a person's own (`linkId` null), or those made through one file-request link
+ * (ADR 0035), which are its maker's by `author_id` and yet never theirs to see or finish.
+ */
+export interface UploadOwner {
+  authorId: string;
+  linkId: string | null;
+}
+
+const ownedBy = (owner: UploadOwner) => (eb: ExpressionBuilder<Database, 'uploads'>) =>
+  eb.and([eb('uploads.author_id', '=', owner.authorId), owner.linkId ? eb('uploads.link_id', '=', owner.linkId) : eb('uploads.link_id', 'is', null)]);
 
 /** Several uploads in one statement, answered in the order given. */
 export async function insertUploads(db: Q, uploads: NewUpload[]): Promise<UploadRow[]> {
@@ -15,8 +27,8 @@ export async function insertUploads(db: Q, uploads: NewUpload[]): Promise<Upload
 }
 
 /** The caller's own upload: nobody else's upload exists for them. */
-export function findOwnUpload(db: Q, id: string, authorId: string, o: { lock?: boolean } = {}): Promise<UploadRow | undefined> {
-  let q = db.selectFrom('uploads').selectAll().where('id', '=', id).where('author_id', '=', authorId);
+export function findOwnUpload(db: Q, id: string, owner: UploadOwner, o: { lock?: boolean } = {}): Promise<UploadRow | undefined> {
+  let q = db.selectFrom('uploads').selectAll().where('id', '=', id).where(ownedBy(owner));
   if (o.lock) q = q.forUpdate();
   return q.executeTakeFirst();
 }
@@ -26,6 +38,7 @@ export function findActiveUploads(db: Q, authorId: string, workspaceId: string):
     .selectFrom('uploads')
     .selectAll()
     .where('author_id', '=', authorId)
+    .where('link_id', 'is', null)
     .where('workspace_id', '=', workspaceId)
     .where('state', 'in', ['created', 'uploading'])
     .orderBy('created_at')
@@ -60,6 +73,11 @@ export function claimStaleUploads(db: Q, before: Date, limit: number): Promise<U
     .forUpdate()
     .skipLocked()
     .execute();
+}
+
+/** A link's open uploads, locked for the caller's transaction. */
+export function claimLinkUploads(db: Q, linkId: string): Promise<UploadRow[]> {
+  return db.selectFrom('uploads').selectAll().where('link_id', '=', linkId).where('state', 'in', ['created', 'uploading']).forUpdate().execute();
 }
 
 export async function insertFile(
@@ -121,6 +139,20 @@ export function findVersion(db: Q, id: string): Promise<FileVersionRow | undefin
   return db.selectFrom('file_versions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** A document's own pictures: the files in it (not in the trash) whose current bytes are of one of `types`. */
+export function findAttachedPictures(db: Q, documentId: string, types: readonly string[]): Promise<{ id: string; name: string; blob_key: string; mime_type: string }[]> {
+  return db
+    .selectFrom('items as i')
+    .innerJoin('file_versions as v', 'v.id', 'i.current_version_id')
+    .select(['i.id', 'i.name', 'v.blob_key', 'v.mime_type'])
+    .where('i.parent_id', '=', documentId)
+    .where('i.kind', '=', 'file')
+    .where('i.state', '=', 'active')
+    .where('v.state', '=', 'ready')
+    .where('v.mime_type', 'in', types)
+    .execute();
+}
+
 export function findVersions(db: Q, itemId: string): Promise<FileVersionRow[]> {
   return db.selectFrom('file_versions').selectAll().where('item_id', '=', itemId).where('state', '=', 'ready').orderBy('number', 'desc').execute();
 }
@@ -136,18 +168,21 @@ const openUpload = sql<boolean>`u.state IN ('created', 'uploading') AND u.expire
 /**
  * The checks before uploads' work, in one statement: for each (folder, name), the active item
  * already there under that name, if any; what the workspace uses and may use, and the bytes its
- * open uploads reserve; how many uploads the author has open.
+ * open uploads reserve; how many uploads the author has open — a person's own, or a link's from
+ * one address (`ip`) — and how many that link took from that address within the last hour.
  */
 export async function findFolderSlots(
   db: Q,
   workspaceId: string,
-  authorId: string,
+  owner: UploadOwner & { ip: string | null },
   slots: { parentId: string; name: string }[],
-): Promise<{ usage: Usage & { reserved_bytes: number }; openUploads: number; clashIds: (string | null)[] }> {
-  const rows = await sql<Usage & { reserved_bytes: number | string; open_uploads: number | string; clash_ids: (string | null)[] }>`
+): Promise<{ usage: Usage & { reserved_bytes: number }; openUploads: number; recentStarts: number; clashIds: (string | null)[] }> {
+  const mine = owner.linkId ? sql`u.link_id = ${owner.linkId} AND u.link_ip = ${owner.ip}` : sql`u.author_id = ${owner.authorId} AND u.link_id IS NULL`;
+  const rows = await sql<Usage & { reserved_bytes: number | string; open_uploads: number | string; recent_starts: number | string; clash_ids: (string | null)[] }>`
     SELECT w.quota_bytes, w.used_bytes,
       (SELECT coalesce(sum(u.size_bytes), 0) FROM uploads u WHERE u.workspace_id = w.id AND ${openUpload}) AS reserved_bytes,
-      (SELECT count(*) FROM uploads u WHERE u.author_id = ${authorId} AND ${openUpload}) AS open_uploads,
+      (SELECT count(*) FROM uploads u WHERE ${mine} AND ${openUpload}) AS open_uploads,
+      ${owner.linkId ? sql`(SELECT count(*) FROM uploads u WHERE ${mine} AND u.created_at > now() - interval '1 hour')` : sql`0`} AS recent_starts,
       (
       SELECT array_agg((SELECT i.id FROM items i WHERE i.parent_id = s.parent_id AND i.state = 'active' AND lower(i.name) = lower(s.name) LIMIT 1) ORDER BY s.n)
         FROM unnest(${slots.map((x) => x.parentId)}::uuid[], ${slots.map((x) => x.name)}::text[]) WITH ORDINALITY AS s(parent_id, name, n)
@@ -159,6 +194,7 @@ export async function findFolderSlots(
   return {
     usage: { quota_bytes: row.quota_bytes === null ? null : Number(row.quota_bytes), used_bytes: Number(row.used_bytes), reserved_bytes: Number(row.reserved_bytes) },
     openUploads: Number(row.open_uploads),
+    recentStarts: Number(row.recent_starts),
     clashIds: row.clash_ids ?? [],
   };
 }
@@ -166,7 +202,7 @@ export async function findFolderSlots(
 export type UploadForCompletion = UploadRow & Usage & { clash_id: string | null };
 
 /** The caller's own uploads with what completing each will meet: an active item under its name in its folder, and its workspace's usage. */
-export async function findOwnUploadsForCompletion(db: Q, ids: string[], authorId: string): Promise<Map<string, UploadForCompletion>> {
+export async function findOwnUploadsForCompletion(db: Q, ids: string[], owner: UploadOwner): Promise<Map<string, UploadForCompletion>> {
   const rows = await db
     .selectFrom('uploads as u')
     .innerJoin('workspaces as w', 'w.id', 'u.workspace_id')
@@ -183,7 +219,8 @@ export async function findOwnUploadsForCompletion(db: Q, ids: string[], authorId
         .as('clash_id'),
     )
     .where('u.id', 'in', ids)
-    .where('u.author_id', '=', authorId)
+    .where('u.author_id', '=', owner.authorId)
+    .where((eb) => (owner.linkId ? eb('u.link_id', '=', owner.linkId) : eb('u.link_id', 'is', null)))
     .execute();
   return new Map(rows.map((r) => [r.id, { ...r, clash_id: r.clash_id ?? null }]));
 }
@@ -202,13 +239,14 @@ export interface UploadedFile {
 
 /**
  * The common end of uploads, in one statement: each upload becomes `completed`, a new file with
- * its first version appears under the upload's name, the uploader's visit is recorded, the
+ * its first version appears under the upload's name, the uploader's visit is recorded (`visit`:
+ * not for a link's visitor, whose files belong to someone who has not seen them), the
  * change is recorded (`announce`: an INSERT into activity_events from the `item` rows) and the
  * bytes are counted within each workspace's quota. `whole` is false when any upload was no
  * longer open or any name was taken meanwhile, `counted` when a quota refused: then the caller
  * rolls the transaction back and completes those uploads the careful way.
  */
-export async function insertUploadedFiles(db: Q, files: UploadedFile[], announce: RawBuilder<unknown>): Promise<{ items: ItemRow[]; whole: boolean; counted: boolean }> {
+export async function insertUploadedFiles(db: Q, files: UploadedFile[], announce: RawBuilder<unknown>, o: { visit: boolean } = { visit: true }): Promise<{ items: ItemRow[]; whole: boolean; counted: boolean }> {
   const now = new Date();
   const rows = files.map((f) => ({ ...f, itemId: uuidv7(), versionId: uuidv7() }));
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
@@ -234,7 +272,7 @@ export async function insertUploadedFiles(db: Q, files: UploadedFile[], announce
        WHERE u.id = x.upload_id AND u.state IN ('created', 'uploading')
       RETURNING u.id
     ), visit AS (
-      INSERT INTO item_visits (user_id, item_id, visited_at) SELECT owner_id, id, ${now} FROM item
+      INSERT INTO item_visits (user_id, item_id, visited_at) SELECT owner_id, id, ${now} FROM item WHERE ${o.visit}
       ON CONFLICT (user_id, item_id) DO UPDATE SET visited_at = excluded.visited_at
     ), adding AS (
       SELECT workspace_id, sum(size_bytes) AS bytes FROM item GROUP BY workspace_id

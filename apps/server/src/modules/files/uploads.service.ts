@@ -1,18 +1,20 @@
 import { createHash } from 'node:crypto';
-import { uuidv7, type TItem, type TItemRole, type TOnConflict, type TSignedPart, type TStartedUpload, type TUpload, type TUploadStatus } from '@cabinet/contracts';
+import { LIMITS, uuidv7, type TItem, type TItemRole, type TOnConflict, type TSignedPart, type TStartedUpload, type TUpload, type TUploadStatus } from '@cabinet/contracts';
 import { lookup } from 'mime-types';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow, UploadRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { rateKey } from '../../lib/client-address.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { record, recordCreated } from '../events/index.ts';
-import { accessWithRole, findActiveSibling, presentItem, requireItem, requireItems, suggestFreeName, upsertVisit, type ItemAccess } from '../items/index.ts';
+import { record, recordCreated, type LinkVisitor } from '../events/index.ts';
+import { accessWithRole, findActiveSibling, presentItem, requireItem, requireItems, suggestFreeName, upsertVisit } from '../items/index.ts';
 import { addUsage, getWorkspace, lockWorkspaceRoom } from '../workspaces/index.ts';
 import {
   claimStaleUploads,
+  claimLinkUploads,
   findActiveUploads,
   findFolderSlots,
   findOwnUpload,
@@ -24,6 +26,7 @@ import {
   setUploadState,
   type NewUpload,
   type UploadForCompletion,
+  type UploadOwner,
   type Usage,
 } from './files.repo.ts';
 
@@ -33,6 +36,38 @@ const PART_URL_TTL_SECONDS = 3600;
 const SIGN_WITH_START = 8;
 /** Open uploads end as others complete: worth asking again after this long. */
 const OPEN_UPLOAD_RETRY_SECONDS = 30;
+
+/**
+ * A file request's visitor (ADR 0035): uploads into the link's folder alone — which the link's
+ * service checked before the call — never replaces a file, and is recorded as the link. The files
+ * belong to the link's maker; the uploads stay the link's own (`UploadOwner`).
+ */
+export interface LinkUploader extends LinkVisitor {
+  /** Who made the link: the files become theirs. */
+  ownerId: string;
+  folder: ItemRow;
+  /** Counts files made through the link, in the transaction that makes them. */
+  counted: (db: Db, files: number) => Promise<void>;
+}
+
+/** Who uploads: a person (by session or token), or a file request's visitor. */
+export type Uploader = Actor | LinkUploader;
+
+const isVisitor = (u: Uploader): u is LinkUploader => u.via === 'link';
+const ownerOf = (u: Uploader): UploadOwner => (isVisitor(u) ? { authorId: u.ownerId, linkId: u.linkId } : { authorId: u.user.id, linkId: null });
+
+/** Where an upload goes (a folder, or a file for a new version), and the uploader's role on it (none for a visitor). */
+interface Target {
+  item: ItemRow;
+  role: TItemRole | null;
+  workspaceSlug?: string;
+}
+
+/** What the uploader may upload to: a person, by their access; a visitor, the link's folder and nothing else. */
+async function targetsOf(db: Db, u: Uploader, ids: string[], ability: 'createInside' | 'edit'): Promise<Map<string, Target | AppError>> {
+  if (!isVisitor(u)) return requireItems(db, u, ids, ability);
+  return new Map(ids.map((id) => [id, ability === 'createInside' && id === u.folder.id ? { item: u.folder, role: null } : new AppError('not_found')]));
+}
 
 /** The setting's part size, grown (in whole MiB) until the file fits in 10,000 parts. */
 export function partSizeFor(size: number, base: number): number {
@@ -73,10 +108,17 @@ function requireQuota(usage: Usage, adding: number, reserved = 0): void {
   }
 }
 
-/** Open uploads cost storage until they end: one person may have `max` at once. */
+/** Open uploads cost storage until they end: one person (or one address on a link) may have `max` at once. */
 function requireOpenSlot(open: number, max: number): void {
   if (open >= max) {
     throw new AppError('rate_limited', `You have ${max} uploads in progress. Finish or cancel some to start more.`, { openUploads: open, maxOpenUploads: max, retryAfter: OPEN_UPLOAD_RETRY_SECONDS });
+  }
+}
+
+/** A link's visitor starts at most so many uploads an hour from one address: a script cannot keep the workspace's room reserved. */
+function requireStartsLeft(started: number): void {
+  if (started >= LIMITS.linkUploadStartsPerHour) {
+    throw new AppError('rate_limited', 'Too many uploads from here through this link. Wait a while before uploading more.', { retryAfter: 3600 });
   }
 }
 
@@ -124,7 +166,7 @@ async function eachOutcome<I, T>(items: I[], width: number, fn: (item: I, index:
  * Opens an upload: checks the folder, the name, the size and the quota, then asks the storage
  * for a multipart upload. Nothing is visible until it completes.
  */
-export function startUpload(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
+export function startUpload(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
   return one(startUploads(ctx, actor, workspaceIdOrSlug, [input]));
 }
 
@@ -147,11 +189,15 @@ interface StartPlan {
  * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
  * row: starts running at once would each see the others' room as free (completion checks again).
  */
-export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
+export async function startUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
+  const owner = ownerOf(actor);
+  const visitor = isVisitor(actor);
+  // A visitor's limits count by address, an IPv6 one by its /64: its single addresses are theirs to change.
+  const address = visitor ? rateKey(actor.ip) : null;
   // A new file goes into a folder (or a document) the caller may create in; a new version needs the file itself editable.
-  const parents = await requireItems(db, actor, inputs.flatMap((i) => (i.versionOf ? [] : [i.parentId])), 'createInside');
-  const files = await requireItems(db, actor, inputs.flatMap((i) => (i.versionOf ? [i.versionOf] : [])), 'edit');
+  const parents = await targetsOf(db, actor, inputs.flatMap((i) => (i.versionOf ? [] : [i.parentId])), 'createInside');
+  const files = await targetsOf(db, actor, inputs.flatMap((i) => (i.versionOf ? [i.versionOf] : [])), 'edit');
   let workspaceId: string | undefined;
   const plans: Outcome<StartPlan>[] = inputs.map((input) => {
     if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
@@ -171,12 +217,13 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
   const { opened, rows } = await inTransaction(db, async (tx) => {
     if (workspaceId && live.length) {
       await lockWorkspaceRoom(tx, workspaceId);
-      const { usage, openUploads, clashIds } = await findFolderSlots(tx, workspaceId, actor.user.id, live.map((p) => ({ parentId: p.parentId, name: p.name })));
+      const { usage, openUploads, recentStarts, clashIds } = await findFolderSlots(tx, workspaceId, { ...owner, ip: address }, live.map((p) => ({ parentId: p.parentId, name: p.name })));
       let adding = 0;
       let opening = 0;
       for (const [i, plan] of live.entries()) {
         try {
-          requireOpenSlot(openUploads + opening, env.MAX_OPEN_UPLOADS);
+          requireOpenSlot(openUploads + opening, visitor ? LIMITS.linkOpenUploads : env.MAX_OPEN_UPLOADS);
+          if (visitor) requireStartsLeft(recentStarts + opening);
           if (!plan.input.versionOf && clashIds[i]) plan.itemId = await resolveConflict(tx, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
           requireQuota(usage, adding + plan.input.size, usage.reserved_bytes);
           adding += plan.input.size;
@@ -205,7 +252,9 @@ export async function startUploads(ctx: AppContext, actor: Actor, workspaceIdOrS
         part_count: Math.max(1, Math.ceil(plan.input.size / partSize)),
         blob_key: key,
         storage_upload_id: await storage.createMultipart(key, mimeType),
-        author_id: actor.user.id,
+        author_id: owner.authorId,
+        link_id: owner.linkId,
+        link_ip: address,
         expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
       };
     });
@@ -239,9 +288,10 @@ async function signUrls(storage: StorageDriver, upload: UploadRow, partNumbers: 
 }
 
 /** A name taken in the folder: refuse with a free name, plan to take a free one, or replace that file. Returns the file to replace. */
-async function resolveConflict(db: Db, actor: Actor, onConflict: TOnConflict, parentId: string, name: string, clashId: string): Promise<string | null> {
+async function resolveConflict(db: Db, actor: Uploader, onConflict: TOnConflict, parentId: string, name: string, clashId: string): Promise<string | null> {
   if (onConflict === 'keep_both') return null;
-  if (onConflict === 'replace') {
+  // A visitor replaces nothing (their uploads keep both, ADR 0035).
+  if (onConflict === 'replace' && !isVisitor(actor)) {
     const existing = await requireItem(db, actor, clashId, 'edit');
     if (existing.item.kind === 'file') return existing.item.id;
   }
@@ -257,8 +307,8 @@ function requireOpen<U extends UploadRow>(upload: U | undefined): U {
   return upload;
 }
 
-export async function getUpload(ctx: AppContext, actor: Actor, id: string): Promise<TUploadStatus> {
-  const upload = await findOwnUpload(ctx.db, id, actor.user.id);
+export async function getUpload(ctx: AppContext, actor: Uploader, id: string): Promise<TUploadStatus> {
+  const upload = await findOwnUpload(ctx.db, id, ownerOf(actor));
   if (!upload) throw new AppError('not_found');
   const open = upload.state === 'created' || upload.state === 'uploading';
   const parts = open ? await ctx.storage.listParts(upload.blob_key, upload.storage_upload_id).catch((error: unknown) => {
@@ -274,8 +324,8 @@ export async function listUploads(ctx: AppContext, actor: Actor, workspaceIdOrSl
 }
 
 /** Short-lived URLs to PUT parts to; each signing keeps the upload alive for another expiry period. */
-export async function signParts(ctx: AppContext, actor: Actor, id: string, partNumbers: number[]): Promise<TSignedPart[]> {
-  const upload = requireOpen(await findOwnUpload(ctx.db, id, actor.user.id));
+export async function signParts(ctx: AppContext, actor: Uploader, id: string, partNumbers: number[]): Promise<TSignedPart[]> {
+  const upload = requireOpen(await findOwnUpload(ctx.db, id, ownerOf(actor)));
   const outOfRange = partNumbers.filter((n) => n > upload.part_count);
   if (outOfRange.length) {
     throw new AppError('invalid_input', `This upload has parts 1 to ${upload.part_count}.`, { fields: [{ path: 'body.partNumbers', message: `${outOfRange.join(', ')} out of range` }] });
@@ -324,12 +374,14 @@ interface CompleteInput {
   onConflict?: TOnConflict | undefined;
 }
 type Completed = { upload: TUpload; item: TItem };
+/** What completing answers: a visitor is told of their upload alone, not of the file, whose name may not be the one they gave. */
+type Finished = { upload: TUpload; item: TItem | null };
 /** An upload whose bytes are joined and checked: what remains is to make its file appear. */
 interface Verified {
   upload: UploadForCompletion;
   /** The folder of a new file; the file itself for a new version. */
   parent: ItemRow;
-  role: TItemRole;
+  role: TItemRole | null;
   onConflict: TOnConflict;
   file: { size: number; mimeType: string; blobKey: string; sha256: string };
 }
@@ -344,21 +396,32 @@ export function completeUpload(ctx: AppContext, actor: Actor, id: string, input:
   return one(completeUploads(ctx, actor, [{ ...input, id }]));
 }
 
+/** Completes a file request's upload: into the link's folder, under a free name when its own is taken; the answer is the upload alone. */
+export async function completeLinkUpload(ctx: AppContext, visitor: LinkUploader, id: string, input: { sha256?: string | undefined }): Promise<TUpload> {
+  return (await one(completeAll(ctx, visitor, [{ ...input, id, onConflict: 'keep_both' }]))).upload;
+}
+
+/** A person's uploads completed: each answers with its file (only a visitor's answer lacks it). */
+export async function completeUploads(ctx: AppContext, actor: Actor, inputs: CompleteInput[]): Promise<Outcome<Completed>[]> {
+  return (await completeAll(ctx, actor, inputs)) as Outcome<Completed>[];
+}
+
 /**
  * Completes several uploads: the uploads, their folders' access and the names in two queries,
  * the bytes joined and checked a few at a time, and the new files made in one statement; an
  * upload that needs more (a replacement, a name taken meanwhile) completes on its own.
  */
-export async function completeUploads(ctx: AppContext, actor: Actor, inputs: CompleteInput[]): Promise<Outcome<Completed>[]> {
+async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInput[]): Promise<Outcome<Finished>[]> {
   const { db } = ctx;
-  const found = await findOwnUploadsForCompletion(db, inputs.map((i) => i.id), actor.user.id);
+  const owner = ownerOf(actor);
+  const found = await findOwnUploadsForCompletion(db, inputs.map((i) => i.id), owner);
   // What each upload needs: to create in its folder, or, for a new version, to edit its file (which
   // may be shared on its own, its folder not).
   const uploads = [...found.values()];
-  const folders = await requireItems(db, actor, uploads.flatMap((u) => (!u.item_id && u.parent_id ? [u.parent_id] : [])), 'createInside');
-  const files = await requireItems(db, actor, uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])), 'edit');
+  const folders = await targetsOf(db, actor, uploads.flatMap((u) => (!u.item_id && u.parent_id ? [u.parent_id] : [])), 'createInside');
+  const files = await targetsOf(db, actor, uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])), 'edit');
   const targetOf = (u: UploadForCompletion | undefined) => (u?.item_id ? files.get(u.item_id) : u?.parent_id ? folders.get(u.parent_id) : undefined);
-  const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Completed | Verified> => {
+  const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Finished | Verified> => {
     if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
     const upload = found.get(input.id);
     const finished = upload && (await finishedUpload(db, actor, upload));
@@ -367,7 +430,7 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
       return await verifyUpload(ctx, requireOpen(upload), input, targetOf(upload));
     } catch (error) {
       // A call completing the same upload at once took its parts from under this one: answer its file.
-      const now = upload && (await findOwnUpload(db, upload.id, actor.user.id));
+      const now = upload && (await findOwnUpload(db, upload.id, owner));
       const completed = now && (await finishedUpload(db, actor, now));
       if (completed) return completed;
       throw error;
@@ -381,16 +444,17 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
     if (outcome instanceof AppError) throw outcome;
     if (!isVerified(outcome)) return outcome;
     const item = made?.get(outcome.upload.id);
-    if (item) return { upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }), item: presentItem(item, accessWithRole(actor, item, outcome.role)) };
+    if (item) return { upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }), item: isVisitor(actor) ? null : presentItem(item, accessWithRole(actor, item, outcome.role!)) };
     return makeFile(db, actor, outcome);
   });
 }
 
-const isVerified = (o: Outcome<Completed | Verified>): o is Verified => !(o instanceof AppError) && 'parent' in o;
+const isVerified = (o: Outcome<Finished | Verified>): o is Verified => !(o instanceof AppError) && 'parent' in o;
 
 /** A completed upload's answer, the same for every call that completes it: the upload and its file (undefined while it is open, or when the file is no longer visible). */
-async function finishedUpload(db: Db, actor: Actor, upload: UploadRow): Promise<Completed | undefined> {
+async function finishedUpload(db: Db, actor: Uploader, upload: UploadRow): Promise<Finished | undefined> {
   if (upload.state !== 'completed' || !upload.result_item_id) return undefined;
+  if (isVisitor(actor)) return { upload: presentUpload(upload), item: null };
   const access = await requireItem(db, actor, upload.result_item_id, 'view').catch(() => undefined);
   return access && { upload: presentUpload(upload), item: presentItem(access.item, access) };
 }
@@ -418,7 +482,7 @@ async function joinParts(storage: StorageDriver, upload: UploadRow): Promise<{ s
  * Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256
  * checked. `targetAccess` is the caller's access to its folder (a new file) or its file (a new version).
  */
-async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input: CompleteInput, targetAccess: ItemAccess | AppError | undefined): Promise<Verified> {
+async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input: CompleteInput, targetAccess: Target | AppError | undefined): Promise<Verified> {
   const { db, storage } = ctx;
   if (input.sha256 && upload.sha256 && input.sha256 !== upload.sha256) {
     await failUpload(db, upload, 'The SHA-256 given on completion differs from the one given at the start.');
@@ -450,11 +514,13 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
 }
 
 /** New files for verified uploads, all in one statement; undefined when any of them needs the careful way (then none is made here). */
-async function makeNewFiles(db: Db, actor: Actor, verified: Verified[]): Promise<Map<string, ItemRow> | undefined> {
-  const files = verified.map((v) => ({ uploadId: v.upload.id, workspaceId: v.upload.workspace_id, parentId: v.parent.id, name: v.upload.name, ownerId: actor.user.id, ...v.file }));
+async function makeNewFiles(db: Db, actor: Uploader, verified: Verified[]): Promise<Map<string, ItemRow> | undefined> {
+  const ownerId = ownerOf(actor).authorId;
+  const files = verified.map((v) => ({ uploadId: v.upload.id, workspaceId: v.upload.workspace_id, parentId: v.parent.id, name: v.upload.name, ownerId, ...v.file }));
   return inTransaction(db, async (tx) => {
-    const result = await insertUploadedFiles(tx, files, recordCreated('item', actor));
+    const result = await insertUploadedFiles(tx, files, recordCreated('item', actor), { visit: !isVisitor(actor) });
     if (!result.whole || !result.counted) throw TAKE_CAREFUL_PATH;
+    if (isVisitor(actor)) await actor.counted(tx, result.items.length);
     return new Map(result.items.map((item, i) => [files[i]!.uploadId, item]));
   }).catch((error: unknown) => (error === TAKE_CAREFUL_PATH ? undefined : Promise.reject(error)));
 }
@@ -463,9 +529,10 @@ async function makeNewFiles(db: Db, actor: Actor, verified: Verified[]): Promise
 const TAKE_CAREFUL_PATH = Symbol('take the careful path');
 
 /** The careful way: the upload locked, the name settled again, a new file or a new version, usage counted within the quota. */
-function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
+function makeFile(db: Db, actor: Uploader, v: Verified): Promise<Finished> {
+  const owner = ownerOf(actor);
   return inTransaction(db, async (tx) => {
-    const row = await findOwnUpload(tx, v.upload.id, actor.user.id, { lock: true });
+    const row = await findOwnUpload(tx, v.upload.id, owner, { lock: true });
     // Another call completed it while this one joined the bytes: the same answer as that call's.
     const finished = row && (await finishedUpload(tx, actor, row));
     if (finished) return finished;
@@ -474,18 +541,20 @@ function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
     let name = locked.name;
     if (!replaceId) {
       const clash = await findActiveSibling(tx, v.parent.id, name);
-      if (clash && v.onConflict === 'replace') {
+      if (clash && v.onConflict === 'replace' && !isVisitor(actor)) {
         const existing = await requireItem(tx, actor, clash.id, 'edit');
         if (existing.item.kind === 'file') replaceId = existing.item.id;
       }
       // A name taken since the check above (or kept on purpose) gets a free one.
       if (clash && !replaceId) name = await suggestFreeName(tx, v.parent.id, name);
     }
-    const result = replaceId
-      ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: actor.user.id, ...v.file })
-      : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: actor.user.id, ...v.file });
+    // Only a person's upload replaces (a visitor's never has `replaceId`).
+    const result = replaceId && !isVisitor(actor)
+      ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: owner.authorId, ...v.file })
+      : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: owner.authorId, ...v.file });
     const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
-    await upsertVisit(tx, actor.user.id, result.item.id);
+    if (isVisitor(actor)) await actor.counted(tx, 1);
+    else await upsertVisit(tx, owner.authorId, result.item.id);
     await record(tx, actor, {
       workspaceId: locked.workspace_id,
       action: replaceId ? 'item.updated' : 'item.created',
@@ -494,12 +563,12 @@ function makeFile(db: Db, actor: Actor, v: Verified): Promise<Completed> {
       data: replaceId ? { name: result.item.name, version: result.version.number } : { name: result.item.name, kind: 'file' },
     });
     if (!(await addUsage(tx, locked.workspace_id, v.file.size))) throw new AppError('quota_exceeded');
-    return { upload: presentUpload(done), item: presentItem(result.item, accessWithRole(actor, result.item, v.role)) };
+    return { upload: presentUpload(done), item: isVisitor(actor) ? null : presentItem(result.item, accessWithRole(actor, result.item, v.role!)) };
   });
 }
 
-export async function abortUpload(ctx: AppContext, actor: Actor, id: string): Promise<void> {
-  const upload = await findOwnUpload(ctx.db, id, actor.user.id);
+export async function abortUpload(ctx: AppContext, actor: Uploader, id: string): Promise<void> {
+  const upload = await findOwnUpload(ctx.db, id, ownerOf(actor));
   if (!upload) throw new AppError('not_found');
   if (upload.state === 'completed') throw new AppError('invalid_input', 'This upload is already complete; move the file to the trash instead.');
   if (upload.state !== 'created' && upload.state !== 'uploading') return;
@@ -507,6 +576,17 @@ export async function abortUpload(ctx: AppContext, actor: Actor, id: string): Pr
     await setUploadState(tx, upload.id, { state: 'aborted' });
     await enqueue(tx, 'upload.discard', { key: upload.blob_key, uploadId: upload.storage_upload_id });
   });
+}
+
+/**
+ * Ends the open uploads of a link, in the caller's transaction (the link was revoked): their
+ * reserved room is free at once, their bytes go, and none of them can complete any more.
+ */
+export async function abortLinkUploads(db: Db, linkId: string): Promise<void> {
+  for (const upload of await claimLinkUploads(db, linkId)) {
+    await setUploadState(db, upload.id, { state: 'aborted' });
+    await enqueue(db, 'upload.discard', { key: upload.blob_key, uploadId: upload.storage_upload_id });
+  }
 }
 
 /** Removes what an ended upload left in storage: its parts and, if it got that far, the joined bytes. */

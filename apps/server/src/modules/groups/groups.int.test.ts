@@ -161,6 +161,11 @@ describe('groups', () => {
     const removed = await t.ctx.db.selectFrom('activity_events').select('data').where('workspace_id', '=', ws).where('action', '=', 'group.member_removed').execute();
     expect(removed.map((r) => (r.data as { groupId: string; userId: string }).groupId).sort()).toEqual([a.id, b.id].sort());
     expect(removed.every((r) => (r.data as { userId: string }).userId === member.id)).toBe(true);
+    // The database holds to it too: no one is in a group through a membership of another workspace, nor without one.
+    const elsewhere = await g.person('Elsewhere');
+    const row = (workspaceId: string, userId: string) => ({ group_id: a.id, workspace_id: workspaceId, user_id: userId });
+    await expect(t.ctx.db.insertInto('group_members').values(row(elsewhere.workspace.id, elsewhere.id)).execute()).rejects.toThrow(/foreign key/);
+    await expect(t.ctx.db.insertInto('group_members').values(row(ws, member.id)).execute()).rejects.toThrow(/foreign key/);
   });
 });
 
@@ -266,6 +271,42 @@ describe('sharing with a group', () => {
     expect((await owner.call('GET', `/workspaces/${ws}/shared`)).body.items).toEqual([]);
     await owner.call('DELETE', `/workspaces/${ws}/groups/${group.id}/members/${member.id}`);
     expect((await member.call('GET', `/workspaces/${ws}/shared`)).body.items.map((x: { item: { name: string } }) => x.item.name)).toEqual(['Just for Member']);
+  });
+
+  it('shows an item shared with someone both themself and through groups once, with the strongest role, as its latest share, across pages', async () => {
+    const { ws, people } = await team();
+    const { owner, admin, member } = people;
+    const writers = (await owner.call('POST', groupsOf(owner, ws), { name: 'Writers' })).body;
+    const readers = (await owner.call('POST', groupsOf(owner, ws), { name: 'Readers' })).body;
+    for (const group of [writers, readers]) await owner.call('POST', `/workspaces/${ws}/groups/${group.id}/members`, { userIds: [member.id] });
+    const make = async (name: string) => (await owner.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name, parentId: owner.workspace.homeId })).body as { id: string };
+    const share = (id: string, principal: object, role: string, by = owner) => by.call('POST', `/items/${id}/grants`, { principal, role });
+    const plan = await make('Plan');
+    const notes = await make('Notes');
+    // Plan: first to Writers as editor, then to Member as viewer (by the admin, made a manager of it), then to Readers as viewer.
+    await share(plan.id, { type: 'user', id: admin.id }, 'manager');
+    await share(plan.id, { type: 'group', id: writers.id }, 'editor');
+    await share(notes.id, { type: 'user', id: member.id }, 'commenter');
+    await share(plan.id, { type: 'user', id: member.id }, 'viewer', admin);
+    await share(plan.id, { type: 'group', id: readers.id }, 'viewer');
+    type Shared = { item: { name: string; role: string }; role: string; group: { name: string } | null; sharedBy: { id: string } | null };
+    const all = (await member.call('GET', `/workspaces/${ws}/shared`)).body.items as Shared[];
+    expect(all.map((x) => [x.item.name, x.role, x.group?.name ?? null, x.sharedBy?.id])).toEqual([
+      ['Plan', 'editor', 'Readers', owner.id],
+      ['Notes', 'commenter', null, owner.id],
+    ]);
+    expect(all[0]!.item.role).toBe('editor');
+    // A page of one at a time: each item once, in the same order.
+    const first = (await member.call('GET', `/workspaces/${ws}/shared?limit=1`)).body;
+    const second = (await member.call('GET', `/workspaces/${ws}/shared?limit=1&cursor=${first.nextCursor}`)).body;
+    expect([...first.items, ...second.items].map((x: Shared) => x.item.name)).toEqual(['Plan', 'Notes']);
+    expect(second.nextCursor).toBeNull();
+    // Out of the groups, what is shared with them themself remains, with its own role.
+    for (const group of [writers, readers]) await owner.call('DELETE', `/workspaces/${ws}/groups/${group.id}/members/${member.id}`);
+    expect(((await member.call('GET', `/workspaces/${ws}/shared`)).body.items as Shared[]).map((x) => [x.item.name, x.role, x.sharedBy?.id])).toEqual([
+      ['Plan', 'viewer', admin.id],
+      ['Notes', 'commenter', owner.id],
+    ]);
   });
 });
 

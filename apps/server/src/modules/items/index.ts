@@ -1,8 +1,8 @@
 /**
  * The tree of items and the one policy deciding who may do what with them (ADR 0024): what the
- * modules built on items (files, documents, comments, sharing, the live stream) use.
+ * modules built on items (files, documents, comments, sharing, team, the live stream) use.
  */
 export { itemsRoutes } from './items.routes.ts';
 export { accessWithRole, findAccesses, maySeeGrants, mayShareNow, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
-export { findActiveSibling, findPlace, findPlaces, upsertVisit } from './items.repo.ts';
+export { deleteEmptyHome, findActiveSibling, findPlace, findPlaces, handOverHome, handOverTrash, hasChildren, upsertVisit } from './items.repo.ts';
 export { createItem, deleteBlobIfUnused, presentItem, purgeExpiredTrash, suggestFreeName, visibleItems, type ItemContents } from './items.service.ts';

@@ -371,3 +371,38 @@ export function findRecent(db: Q, userId: string, workspaceId: string, limit: nu
 export function claimExpiredTrash(db: Q, before: Date, limit: number): Promise<ItemRow[]> {
   return db.selectFrom('items').selectAll().where('state', '=', 'trashed').where('trashed_at', '<', before).orderBy('trashed_at').limit(limit).forUpdate().skipLocked().execute();
 }
+
+/** Whether a folder holds anything at all (in the trash too). */
+export async function hasChildren(db: Q, folderId: string): Promise<boolean> {
+  return !!(await db.selectFrom('items').select('id').where('parent_id', '=', folderId).limit(1).executeTakeFirst());
+}
+
+/** An empty private root of someone leaving: nothing in it, nothing to hand over (nothing refers to it once the membership is gone). */
+export async function deleteEmptyHome(db: Q, homeId: string): Promise<void> {
+  await db.deleteFrom('items').where('id', '=', homeId).where('parent_id', 'is', null).execute();
+}
+
+/**
+ * Hands a private root over: it becomes a folder `name` in `toHomeId`, with everything in it —
+ * trashed things too. What the person owned there becomes `toUserId`'s. Anything else of the
+ * workspace the person owned and put in the trash (outside their My files) becomes the recipient's
+ * too, so it shows in the recipient's trash instead of in nobody's. Done in the transaction of the
+ * team module's removal, which chooses the name.
+ */
+export async function handOverHome(db: Q, homeId: string, fromUserId: string, toHomeId: string, toUserId: string, name: string): Promise<void> {
+  await sql`
+    WITH RECURSIVE sub AS (SELECT id FROM items WHERE id = ${homeId} UNION ALL SELECT i.id FROM items i JOIN sub ON i.parent_id = sub.id)
+    UPDATE items SET owner_id = ${toUserId} WHERE id IN (SELECT id FROM sub) AND owner_id = ${fromUserId}
+  `.execute(db);
+  await db
+    .updateTable('items')
+    .set({ parent_id: toHomeId, name, owner_id: toUserId, updated_at: new Date(), version: sql`version + 1` })
+    .where('id', '=', homeId)
+    .execute();
+}
+
+/** What the person put in the trash in the workspace (wherever it is) is the recipient's to restore or let go. */
+export async function handOverTrash(db: Q, workspaceId: string, fromUserId: string, toUserId: string): Promise<void> {
+  await db.updateTable('items').set({ trashed_by: toUserId }).where('workspace_id', '=', workspaceId).where('trashed_by', '=', fromUserId).execute();
+  await db.updateTable('items').set({ owner_id: toUserId }).where('workspace_id', '=', workspaceId).where('owner_id', '=', fromUserId).where('state', '=', 'trashed').execute();
+}

@@ -1,5 +1,9 @@
+import { documentUpdate, fromMarkdown } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveKey, encrypt, randomToken } from '../../lib/crypto.ts';
+import { storeDocument } from '../documents/index.ts';
 import { given, type Person } from '../../testing/given.ts';
+import { linkVisitor } from '../../testing/link-visitor.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -13,32 +17,8 @@ afterAll(() => t.close());
 
 const tokenOf = (url: string) => url.split('/s/')[1]!;
 
-/** A browser without an account: keeps the cookies the server sets for it, and comes from `ip`. */
-function visitor(ip = '203.0.113.7') {
-  const jar = new Map<string, { value: string; path: string }>();
-  return {
-    jar,
-    async call(method: string, path: string, body?: unknown) {
-      const url = `/api/v1${path}`;
-      const cookie = [...jar].filter(([, c]) => url.startsWith(c.path)).map(([k, c]) => `${k}=${c.value}`).join('; ');
-      const res = await fetch(`${t.url}${url}`, {
-        method,
-        redirect: 'manual',
-        headers: { 'x-forwarded-for': ip, ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      for (const line of res.headers.getSetCookie()) {
-        const [pair, ...attrs] = line.split(';').map((s) => s.trim());
-        const [name, value] = pair!.split('=');
-        const path = attrs.find((a) => a.toLowerCase().startsWith('path='))?.slice(5) ?? '/';
-        jar.set(name!, { value: value!, path });
-      }
-      const type = res.headers.get('content-type') ?? '';
-      const text = type.includes('json') ? await res.text() : '';
-      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-    },
-  };
-}
+/** A browser without an account, from `ip`. */
+const visitor = (ip?: string) => linkVisitor(t.url, ip);
 
 async function makeLink(person: Person, itemId: string, body: Record<string, unknown> = {}) {
   const res = await person.call('POST', `/items/${itemId}/links`, { kind: 'view', ...body });
@@ -189,6 +169,95 @@ describe('the workspace link policy and list', () => {
   });
 });
 
+describe('a manager who is not an admin', () => {
+  it('shares by link only within the policy: none when links are off, a password when one is needed, no longer than the maximum, and cannot change the policy', async () => {
+    const owner = await g.person('Owner');
+    const [member, guest] = (await Promise.all(['Member', 'Guest'].map((n) => g.person(n)))) as [Person, Person];
+    const ws = owner.workspace.id;
+    await g.membership(member, ws, 'member');
+    await g.membership(guest, ws, 'guest');
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Managed');
+    await g.grant(folder.id, { user: member }, 'manager');
+    await g.grant(folder.id, { user: guest }, 'manager');
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    for (const who of [member, guest]) {
+      const live = await makeLink(who, folder.id, { password: 'long enough', expiresAt: inDays(3) });
+      await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: false });
+      expect((await who.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).body.error.code).toBe('forbidden');
+      expect((await who.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: true })).body.error.code).toBe('forbidden');
+      await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: true, passwordRequired: true, maxLifetimeDays: 7 });
+      const bad = async (res: Promise<{ status: number; body: any }>, field: string) => {
+        const answer = await res;
+        expect([answer.status, answer.body.error.details.fields[0].path]).toEqual([400, field]);
+      };
+      await bad(who.call('POST', `/items/${folder.id}/links`, { kind: 'view' }), 'body.password');
+      await bad(who.call('POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: inDays(8) }), 'body.expiresAt');
+      // A link made before keeps working, but is not stretched past the policy nor stripped of its password.
+      await bad(who.call('PATCH', `/items/${folder.id}/links/${live.id}`, { expiresAt: inDays(30) }), 'body.expiresAt');
+      await bad(who.call('PATCH', `/items/${folder.id}/links/${live.id}`, { password: null }), 'body.password');
+      expect((await who.call('POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: inDays(6) })).status).toBe(201);
+      await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { passwordRequired: false, maxLifetimeDays: null });
+    }
+  });
+});
+
+describe('lists of links and a visitor\'s folder', () => {
+  it('come a page at a time; a link whose address cannot be read back is listed without one, and breaks nothing', async () => {
+    const owner = await g.person();
+    const ws = owner.workspace.id;
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Paged');
+    const made: string[] = [];
+    for (let i = 0; i < 5; i++) made.push((await makeLink(owner, folder.id)).id);
+    const all = async (path: string) => {
+      const seen: { id: string; url: string | null }[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { status: number; body: { items: { id: string; url: string | null }[]; nextCursor: string | null } } = await owner.call('GET', `${path}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(page.status).toBe(200);
+        expect(page.body.items.length).toBeLessThanOrEqual(2);
+        seen.push(...page.body.items);
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      return seen;
+    };
+    expect((await all(`/items/${folder.id}/links`)).map((l) => l.id)).toEqual([...made].reverse());
+    // A link whose item sits in a trashed folder is not live: left out of the workspace's list, which goes on past it.
+    const binned = await g.folder(owner, owner.workspace.rootId, 'Binned');
+    const inside = await g.folder(owner, binned.id, 'Inside');
+    await makeLink(owner, inside.id);
+    const later = await makeLink(owner, folder.id);
+    await owner.call('POST', `/items/${binned.id}/trash`);
+    expect((await all(`/workspaces/${ws}/links`)).map((l) => l.id)).toEqual([later.id, ...[...made].reverse()]);
+    expect((await owner.call('GET', `/items/${folder.id}/links?limit=1001`)).status).toBe(400);
+    expect((await owner.call('GET', `/items/${folder.id}/links?cursor=not-a-cursor`)).status).toBe(400);
+
+    // Sealed under another secret (SESSION_SECRET changed since): no address, the rest as before.
+    await t.ctx.db.updateTable('share_links').set({ token_sealed: encrypt(deriveKey(randomToken(), 'share-link-token'), 'gone') }).where('id', '=', made[2]!).execute();
+    for (const path of [`/items/${folder.id}/links`, `/workspaces/${ws}/links`]) {
+      const listed = await all(path);
+      expect(listed.find((l) => l.id === made[2])!.url).toBeNull();
+      expect(listed.filter((l) => l.id !== made[2]).every((l) => l.url?.startsWith(`${t.ctx.env.PUBLIC_URL}/s/`))).toBe(true);
+    }
+
+    // A visitor's folder: folders first, then by name whatever its case, a page at a time.
+    const shown = await g.folder(owner, owner.workspace.rootId, 'Shown');
+    for (const name of ['beta', 'Alpha', 'gamma']) await owner.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name, parentId: shown.id });
+    for (const name of ['Zed', 'arc']) await g.folder(owner, shown.id, name);
+    const token = tokenOf((await makeLink(owner, shown.id)).url);
+    const v = visitor();
+    const names: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { body: { children: { name: string }[]; nextCursor: string | null } } = await v.call('GET', `/links/${token}/items/${shown.id}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(page.body.children.length).toBeLessThanOrEqual(2);
+      names.push(...page.body.children.map((c) => c.name));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(names).toEqual(['arc', 'Zed', 'Alpha', 'beta', 'gamma']);
+    expect((await v.call('GET', `/links/${token}/items/${shown.id}`)).body).toMatchObject({ nextCursor: null });
+  });
+});
+
 describe('visiting a link', () => {
   it('opens a folder: listing, navigation below it only, zip download counted; answers are private and send no Referer', async () => {
     const owner = await g.person();
@@ -283,6 +352,53 @@ describe('visiting a link', () => {
     expect((await v.call('GET', `/links/${token}/items/${doc.body.id}/content`)).status).toBe(415);
   });
 
+  it("shows a document's own pictures through short-lived signed URLs that need no cookie, and no other item's", async () => {
+    const owner = await g.person();
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Handbook');
+    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Welcome', parentId: folder.id })).body;
+    const other = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Other', parentId: folder.id })).body;
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
+    const chart = (await g.upload(owner, doc.id, 'chart.png', png)).body.item;
+    const notes = (await g.upload(owner, doc.id, 'notes.pdf', new TextEncoder().encode('%PDF-1.4'), { mimeType: 'application/pdf' })).body.item;
+    const theirs = (await g.upload(owner, other.id, 'theirs.png', png)).body.item;
+    const markdown = `![chart](/api/v1/items/${chart.id}/content) ![theirs](/api/v1/items/${theirs.id}/content) ![notes](/api/v1/items/${notes.id}/content) ![web](https://example.com/web.png)`;
+    await storeDocument(t.ctx.db, doc.id, { state: documentUpdate(fromMarkdown(markdown)), text: '' }, { by: null });
+    const link = await makeLink(owner, folder.id, { password: 'open sesame', downloadAllowed: false });
+    const token = tokenOf(link.url);
+    const v = visitor();
+    expect((await v.call('POST', `/links/${token}/unlock`, { password: 'open sesame' })).status).toBe(204);
+
+    const shown = await v.call('GET', `/links/${token}/items/${doc.id}/document`);
+    expect(shown.status).toBe(200);
+    const sources = new Map([...(shown.body.html as string).matchAll(/<img[^>]*?src="([^"]*)"[^>]*?alt="([^"]*)"/g)].map((m) => [m[2]!, m[1]!.replaceAll('&amp;', '&')]));
+    expect([...sources.keys()].sort()).toEqual(['chart', 'notes', 'theirs', 'web']);
+    // The document's own picture: a signed address of its bytes, fetched with no session and no cookie.
+    const signed = sources.get('chart')!;
+    expect(signed).not.toContain(chart.id);
+    expect(signed).not.toContain(token);
+    const bytes = await fetch(new URL(signed, t.url), { headers: { 'x-forwarded-for': '198.51.100.9' } });
+    expect(bytes.status).toBe(200);
+    expect(Buffer.from(await bytes.arrayBuffer())).toEqual(Buffer.from(png));
+    // Another document's picture, a file in it that is no picture, and the web keep their addresses.
+    expect(sources.get('theirs')).toBe(`/api/v1/items/${theirs.id}/content`);
+    expect(sources.get('notes')).toBe(`/api/v1/items/${notes.id}/content`);
+    expect(sources.get('web')).toBe('https://example.com/web.png');
+    expect((await fetch(`${t.url}/api/v1/items/${theirs.id}/content`)).status).toBe(401);
+    // Showing pictures is part of the page: not a download, nothing recorded for them.
+    const listed = (await owner.call('GET', `/items/${folder.id}/links`)).body.items.find((l: { id: string }) => l.id === link.id);
+    expect(listed.downloads).toBe(0);
+    const downloads = await t.ctx.db.selectFrom('activity_events').select('id').where('action', '=', 'link.downloaded').where('workspace_id', '=', owner.workspace.id).execute();
+    expect(downloads).toHaveLength(0);
+
+    // A picture of a document reached by its own link is signed as well; once the link ends, the document is refused.
+    const docLink = await makeLink(owner, doc.id);
+    const direct = await v.call('GET', `/links/${tokenOf(docLink.url)}/items/${doc.id}/document`);
+    expect(direct.body.html).not.toContain(`/api/v1/items/${chart.id}/content`);
+    await owner.call('DELETE', `/items/${folder.id}/links/${link.id}`);
+    const ended = await v.call('GET', `/links/${token}/items/${doc.id}/document`);
+    expect(ended.body.error.code).toBe('link_expired');
+  });
+
   it('asks for the password; the cookie it sets holds for that link alone, and a new password ends it', async () => {
     const owner = await g.person();
     const folder = await g.folder(owner, owner.workspace.rootId, 'Locked');
@@ -335,6 +451,27 @@ describe('visiting a link', () => {
     // A right password is no wrong try: ten of them in a row do not lock anyone out.
     const regular = visitor('198.51.100.4');
     for (let i = 0; i < 11; i++) expect((await regular.call('POST', `/links/${token}/unlock`, { password: 'right password' })).status).toBe(204);
+  });
+
+  it('behind one trusted proxy, counts the address the proxy saw: what the caller writes into X-Forwarded-For changes nothing, and an IPv6 caller counts by its /64', async () => {
+    // One hop trusted: the test is the proxy, and appends the address it "saw" last.
+    const proxied = await startTestApp({ LOG_LEVEL: 'error', TRUST_PROXY: '1' }, { db: t.db });
+    try {
+      const owner = await g.person();
+      const folder = await g.folder(owner, owner.workspace.rootId, 'Behind a proxy');
+      const token = tokenOf((await makeLink(owner, folder.id, { password: 'right password' })).url);
+      const unlock = (forwarded: string, password: string) =>
+        fetch(`${proxied.url}/api/v1/links/${token}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded }, body: JSON.stringify({ password }) });
+      for (let i = 0; i < 10; i++) expect((await unlock(`10.9.8.${i}, 203.0.113.50`, `guess ${i}`)).status).toBe(401);
+      expect((await unlock('10.9.9.9, 203.0.113.50', 'right password')).status).toBe(429);
+      expect((await unlock('203.0.113.51', 'right password')).status).toBe(204);
+      // Ten guesses from ten addresses of one /64 are ten guesses from one caller.
+      for (let i = 0; i < 10; i++) expect((await unlock(`2001:db8:7:7::${i + 1}`, `guess ${i}`)).status).toBe(401);
+      expect((await unlock('2001:db8:7:7:ffff::1', 'right password')).status).toBe(429);
+      expect((await unlock('2001:db8:7:8::1', 'right password')).status).toBe(204);
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('ends when its maker may no longer share the item: access lowered, account disabled', async () => {

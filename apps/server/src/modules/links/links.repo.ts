@@ -24,20 +24,21 @@ const linkColumns = (db: Db) =>
       'l.revoked_at',
       'l.views',
       'l.downloads',
+      'l.uploads',
       'l.created_by',
       'u.name as created_by_name',
       'u.status as created_by_status',
       'l.created_at',
     ]);
 
-export function insertLink(db: Db, f: { workspaceId: string; itemId: string; tokenHash: string; tokenSealed: string; passwordHash: string | null; expiresAt: Date | null; downloadAllowed: boolean; by: string }): Promise<{ id: string }> {
+export function insertLink(db: Db, f: { workspaceId: string; itemId: string; kind: LinkRow['kind']; tokenHash: string; tokenSealed: string; passwordHash: string | null; expiresAt: Date | null; downloadAllowed: boolean; by: string }): Promise<{ id: string }> {
   return db
     .insertInto('share_links')
     .values({
       id: uuidv7(),
       workspace_id: f.workspaceId,
       item_id: f.itemId,
-      kind: 'view',
+      kind: f.kind,
       token_hash: f.tokenHash,
       token_sealed: f.tokenSealed,
       password_hash: f.passwordHash,
@@ -49,11 +50,13 @@ export function insertLink(db: Db, f: { workspaceId: string; itemId: string; tok
     .executeTakeFirstOrThrow();
 }
 
-/** The links of an item (or one of them), newest first. */
-export function findLinksOf(db: Db, itemId: string, linkId?: string): Promise<LinkRow[]> {
+/** The links of an item (or one of them), newest first (ids are time-ordered); a page of `limit` after `beforeId`. */
+export function findLinksOf(db: Db, itemId: string, o: { linkId?: string; limit?: number; beforeId?: string | undefined } = {}): Promise<LinkRow[]> {
   let q = linkColumns(db).where('l.item_id', '=', itemId);
-  if (linkId) q = q.where('l.id', '=', linkId);
-  return q.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').execute() as Promise<LinkRow[]>;
+  if (o.linkId) q = q.where('l.id', '=', o.linkId);
+  if (o.beforeId) q = q.where('l.id', '<', o.beforeId);
+  if (o.limit) q = q.limit(o.limit);
+  return q.orderBy('l.id', 'desc').execute() as Promise<LinkRow[]>;
 }
 
 export function findWorkspaceLink(db: Db, workspaceId: string, linkId: string): Promise<LinkRow | undefined> {
@@ -64,19 +67,17 @@ export function findLinkByHash(db: Db, tokenHash: string): Promise<LinkRow | und
   return linkColumns(db).where('l.token_hash', '=', tokenHash).executeTakeFirst() as Promise<LinkRow | undefined>;
 }
 
-/** The workspace's links that still work: not revoked, not expired, on an item not in the trash itself. */
-export async function findLiveLinks(db: Db, workspaceId: string): Promise<(LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[]> {
-  return (await linkColumns(db)
+/** The workspace's links that still work (not revoked, not expired, on an item not in the trash itself), newest first; a page of `limit` after `beforeId`. */
+export async function findLiveLinks(db: Db, workspaceId: string, limit: number, beforeId?: string): Promise<(LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[]> {
+  let q = linkColumns(db)
     .innerJoin('items as i', 'i.id', 'l.item_id')
     .select(['i.name as item_name', 'i.kind as item_kind'])
     .where('l.workspace_id', '=', workspaceId)
     .where('l.revoked_at', 'is', null)
     .where((eb) => eb.or([eb('l.expires_at', 'is', null), eb('l.expires_at', '>', sql<Date>`now()`)]))
-    .where('i.state', '=', 'active')
-    .orderBy('l.created_at', 'desc')
-    .orderBy('l.id', 'desc')
-    .limit(1000)
-    .execute()) as (LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[];
+    .where('i.state', '=', 'active');
+  if (beforeId) q = q.where('l.id', '<', beforeId);
+  return (await q.orderBy('l.id', 'desc').limit(limit).execute()) as (LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[];
 }
 
 export async function updateLinkRow(db: Db, id: string, change: { passwordHash?: string | null; expiresAt?: Date | null; downloadAllowed?: boolean; revoked?: true }): Promise<void> {
@@ -93,10 +94,10 @@ export async function updateLinkRow(db: Db, id: string, change: { passwordHash?:
     .execute();
 }
 
-export async function countUse(db: Db, id: string, what: 'views' | 'downloads'): Promise<void> {
+export async function countUse(db: Db, id: string, what: 'views' | 'downloads' | 'uploads', n = 1): Promise<void> {
   await db
     .updateTable('share_links')
-    .set({ [what]: sql`${sql.ref(what)} + 1` })
+    .set({ [what]: sql`${sql.ref(what)} + ${n}` })
     .where('id', '=', id)
     .execute();
 }
@@ -126,16 +127,19 @@ export async function forgetAttempt(db: Db, linkId: string, ip: string, at: Date
   await db.deleteFrom('share_link_failures').where('link_id', '=', linkId).where('ip', '=', ip).where('at', '=', at).execute();
 }
 
-/** The active items in a folder, folders first, then by name. */
-export function findActiveChildren(db: Db, folderId: string): Promise<ItemRow[]> {
-  return db
-    .selectFrom('items')
-    .selectAll()
-    .where('parent_id', '=', folderId)
-    .where('state', '=', 'active')
-    .orderBy(sql`kind = 'folder'`, 'desc')
+/** Where an item falls in a folder's listing: folders first (0), then by name case folded, then id. */
+const listingKey = sql<unknown>`(CASE WHEN kind = 'folder' THEN 0 ELSE 1 END, lower(name), id)`;
+
+/** A page of the active items in a folder, folders first, then by name; after the position given. */
+export function findActiveChildren(db: Db, folderId: string, limit: number, after?: { folder: boolean; name: string; id: string }): Promise<(ItemRow & { name_key: string })[]> {
+  // The name as the database folds it, for the cursor: JavaScript's case folding may differ.
+  let q = db.selectFrom('items').selectAll().select(sql<string>`lower(name)`.as('name_key')).where('parent_id', '=', folderId).where('state', '=', 'active');
+  if (after) q = q.where(sql<boolean>`${listingKey} > (${after.folder ? 0 : 1}, ${after.name}, ${after.id}::uuid)`);
+  return q
+    .orderBy(sql`CASE WHEN kind = 'folder' THEN 0 ELSE 1 END`)
     .orderBy(sql`lower(name)`)
-    .limit(1000)
+    .orderBy('id')
+    .limit(limit)
     .execute();
 }
 

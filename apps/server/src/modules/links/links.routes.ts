@@ -6,7 +6,8 @@ import { route } from '../../infra/http/route.ts';
 import { attachment } from '../../lib/content-disposition.ts';
 import type { LiveDocuments } from '../documents/index.ts';
 import { createLink, getPolicy, listLinks, revokeLink, revokeWorkspaceLink, updateLink, updatePolicy, workspaceLinks } from './links.service.ts';
-import { LINK_COOKIE, unlockLink, visitContent, visitDocument, visitItem, visitLink, type Visit } from './visit.service.ts';
+import { AppError } from '../../errors.ts';
+import { abortLinkUpload, completeUploadThroughLink, LINK_COOKIE, linkUploadStatus, signLinkUploadParts, startLinkUpload, unlockLink, visitContent, visitDocument, visitItem, visitLink, type Visit } from './visit.service.ts';
 
 /**
  * Answers to a link's visitor are private to them (never kept by a shared cache) and the address,
@@ -22,7 +23,18 @@ function visitOf(req: FastifyRequest<{ Params: { token: string } }>): Visit {
 }
 
 export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: LiveDocuments) {
-  route(app, linksApi.list, async (req) => listLinks(ctx, requireActor(req), req.params.id));
+  const publicOrigin = new URL(ctx.env.PUBLIC_URL).origin;
+  /**
+   * A visitor's upload calls change things with no session, hence no CSRF token: a browser's call
+   * from another site is refused (the link's cookie, SameSite=Strict, would not go with it anyway).
+   */
+  const uploading = (req: FastifyRequest, reply: FastifyReply) => {
+    visitorHeaders(reply);
+    const origin = req.headers.origin;
+    if ((origin && origin !== publicOrigin) || (!origin && req.headers['sec-fetch-site'] === 'cross-site')) throw new AppError('forbidden', 'Cross-site requests are refused.');
+  };
+
+  route(app, linksApi.list, async (req) => listLinks(ctx, requireActor(req), req.params.id, req.query));
   route(app, linksApi.create, async (req) => createLink(ctx, requireActor(req), req.params.id, req.body));
   route(app, linksApi.update, async (req) => updateLink(ctx, requireActor(req), req.params.id, req.params.linkId, req.body));
   route(app, linksApi.revoke, async (req) => {
@@ -31,7 +43,7 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   route(app, linksApi.revokeInWorkspace, async (req) => {
     await revokeWorkspaceLink(ctx.db, requireActor(req), req.params.ws, req.params.linkId);
   });
-  route(app, linksApi.workspace, async (req) => workspaceLinks(ctx, requireActor(req), req.params.ws));
+  route(app, linksApi.workspace, async (req) => workspaceLinks(ctx, requireActor(req), req.params.ws, req.query));
   route(app, linksApi.policy, async (req) => getPolicy(ctx.db, requireActor(req), req.params.ws));
   route(app, linksApi.updatePolicy, async (req) => updatePolicy(ctx.db, requireActor(req), req.params.ws, req.body));
 
@@ -46,7 +58,7 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   });
   route(app, publicLinksApi.item, async (req, reply) => {
     visitorHeaders(reply);
-    return visitItem(ctx, visitOf(req), req.params.itemId);
+    return visitItem(ctx, visitOf(req), req.params.itemId, req.query);
   });
   route(app, publicLinksApi.content, async (req, reply) => {
     visitorHeaders(reply);
@@ -57,5 +69,26 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   route(app, publicLinksApi.document, async (req, reply) => {
     visitorHeaders(reply);
     return visitDocument(ctx, visitOf(req), req.params.itemId, live);
+  });
+
+  route(app, publicLinksApi.startUpload, async (req, reply) => {
+    uploading(req, reply);
+    return startLinkUpload(ctx, visitOf(req), req.body);
+  });
+  route(app, publicLinksApi.upload, async (req, reply) => {
+    visitorHeaders(reply);
+    return linkUploadStatus(ctx, visitOf(req), req.params.uploadId);
+  });
+  route(app, publicLinksApi.signParts, async (req, reply) => {
+    uploading(req, reply);
+    return { parts: await signLinkUploadParts(ctx, visitOf(req), req.params.uploadId, req.body.partNumbers) };
+  });
+  route(app, publicLinksApi.completeUpload, async (req, reply) => {
+    uploading(req, reply);
+    return completeUploadThroughLink(ctx, visitOf(req), req.params.uploadId, req.body);
+  });
+  route(app, publicLinksApi.abortUpload, async (req, reply) => {
+    uploading(req, reply);
+    await abortLinkUpload(ctx, visitOf(req), req.params.uploadId);
   });
 }

@@ -1,10 +1,11 @@
-import { type TCreateLinkRequest, type TLink, type TLinkList, type TLinkPolicy, type TUpdateLinkPolicy, type TUpdateLinkRequest, type TWorkspace, type TWorkspaceLinkList } from '@cabinet/contracts';
+import { encodeCursor, type TCreateLinkRequest, type TLink, type TLinkList, type TLinksQuery, type TLinkPolicy, type TUpdateLinkPolicy, type TUpdateLinkRequest, type TWorkspace, type TWorkspaceLinkList } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { decrypt, deriveKey, encrypt, randomToken, sha256 } from '../../lib/crypto.ts';
 import { record } from '../events/index.ts';
+import { abortLinkUploads } from '../files/index.ts';
 import { findPlaces, maySeeGrants, requireItem } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
 import { hashLinkPassword } from './link-password.ts';
@@ -20,10 +21,19 @@ export const linkState = (l: Pick<LinkRow, 'revoked_at' | 'expires_at'>, now = D
 /** The key tokens are sealed with: derived from the instance secret for this use alone. */
 const sealKey = (ctx: AppContext) => deriveKey(ctx.env.SESSION_SECRET, 'share-link-token');
 
+/** The link's address, or null when its token was sealed under another secret (SESSION_SECRET changed since): the link still works, but its address cannot be given again. */
+function urlOf(ctx: AppContext, l: LinkRow): string | null {
+  try {
+    return `${ctx.env.PUBLIC_URL}/s/${decrypt(sealKey(ctx), l.token_sealed)}`;
+  } catch {
+    return null;
+  }
+}
+
 export function presentLink(ctx: AppContext, l: LinkRow): TLink {
   return {
     id: l.id,
-    url: `${ctx.env.PUBLIC_URL}/s/${decrypt(sealKey(ctx), l.token_sealed)}`,
+    url: urlOf(ctx, l),
     itemId: l.item_id,
     kind: l.kind,
     state: linkState(l),
@@ -32,6 +42,7 @@ export function presentLink(ctx: AppContext, l: LinkRow): TLink {
     downloadAllowed: l.download_allowed,
     views: l.views,
     downloads: l.downloads,
+    uploads: l.uploads,
     createdBy: l.created_by ? { id: l.created_by, name: l.created_by_name ?? '' } : null,
     createdAt: new Date(l.created_at).toISOString(),
   };
@@ -61,30 +72,37 @@ function checkExpiry(expiresAt: Date | null, policy: TLinkPolicy): void {
   if (expiresAt.getTime() > Date.now() + policy.maxLifetimeDays * DAY) throw invalid('body.expiresAt', `must be within ${policy.maxLifetimeDays} days`);
 }
 
-export async function listLinks(ctx: AppContext, actor: Actor, id: string): Promise<TLinkList> {
+export async function listLinks(ctx: AppContext, actor: Actor, id: string, q: TLinksQuery): Promise<TLinkList> {
   const access = await requireItem(ctx.db, actor, id, 'view');
   if (!maySeeGrants(access)) throw new AppError('forbidden', 'Only those who may share it see its links.');
-  return { items: (await findLinksOf(ctx.db, access.item.id)).map((l) => presentLink(ctx, l)), nextCursor: null };
+  const rows = await findLinksOf(ctx.db, access.item.id, { limit: q.limit + 1, beforeId: q.cursor?.id });
+  const page = rows.slice(0, q.limit);
+  return { items: page.map((l) => presentLink(ctx, l)), nextCursor: rows.length > q.limit ? encodeCursor({ id: page.at(-1)!.id }) : null };
 }
 
 /**
  * A public link to an item (whoever may share it), within the workspace's policy. With a maximum
  * lifetime and no expiry given, the link lives that long. The token is in the URL answered here
- * and nowhere else; only its hash is kept.
+ * and nowhere else; only its hash is kept. A file request is made on a folder only; downloads do
+ * not apply to it (ADR 0035).
  */
 export async function createLink(ctx: AppContext, actor: Actor, id: string, input: TCreateLinkRequest): Promise<TLink> {
   const token = randomToken(32);
   const passwordHash = input.password ? await hashLinkPassword(input.password) : null;
   const link = await inTransaction(ctx.db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
+    const request = input.kind === 'file_request';
+    if (request && item.kind !== 'folder') throw invalid('body.kind', 'a file request is made on a folder');
+    if (request && input.downloadAllowed) throw invalid('body.downloadAllowed', 'a file request lets no one download');
+    const downloadAllowed = request ? false : (input.downloadAllowed ?? true);
     const policy = await policyOf(tx, item.workspace_id);
     if (!policy.linksAllowed) throw new AppError('forbidden', 'This workspace does not allow public links.');
     if (policy.passwordRequired && !passwordHash) throw invalid('body.password', 'links in this workspace need a password');
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : policy.maxLifetimeDays !== null ? new Date(Date.now() + policy.maxLifetimeDays * DAY) : null;
     checkExpiry(expiresAt, policy);
-    const { id: linkId } = await insertLink(tx, { workspaceId: item.workspace_id, itemId: item.id, tokenHash: sha256(token), tokenSealed: encrypt(sealKey(ctx), token), passwordHash, expiresAt, downloadAllowed: input.downloadAllowed ?? true, by: actor.user.id });
-    await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.created', itemId: item.id, parentIds: [item.parent_id], data: { linkId, kind: 'view', hasPassword: !!passwordHash, expiresAt: expiresAt?.toISOString() ?? null, downloadAllowed: input.downloadAllowed ?? true } });
-    return (await findLinksOf(tx, item.id, linkId))[0]!;
+    const { id: linkId } = await insertLink(tx, { workspaceId: item.workspace_id, itemId: item.id, kind: input.kind, tokenHash: sha256(token), tokenSealed: encrypt(sealKey(ctx), token), passwordHash, expiresAt, downloadAllowed, by: actor.user.id });
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.created', itemId: item.id, parentIds: [item.parent_id], data: { linkId, kind: input.kind, hasPassword: !!passwordHash, expiresAt: expiresAt?.toISOString() ?? null, downloadAllowed } });
+    return (await findLinksOf(tx, item.id, { linkId }))[0]!;
   });
   return presentLink(ctx, link);
 }
@@ -94,30 +112,32 @@ export async function updateLink(ctx: AppContext, actor: Actor, id: string, link
   const passwordHash = input.password ? await hashLinkPassword(input.password) : input.password === null ? null : undefined;
   return inTransaction(ctx.db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
-    const link = (await findLinksOf(tx, item.id, linkId))[0];
+    const link = (await findLinksOf(tx, item.id, { linkId }))[0];
     if (!link) throw new AppError('not_found');
     const state = linkState(link);
     if (state !== 'active') throw new AppError('link_expired', 'This link has ended; make a new one.', { reason: state });
+    if (link.kind === 'file_request' && input.downloadAllowed) throw invalid('body.downloadAllowed', 'a file request lets no one download');
     const policy = await policyOf(tx, item.workspace_id);
     if (passwordHash === null && policy.passwordRequired) throw invalid('body.password', 'links in this workspace need a password');
     const expiresAt = input.expiresAt === undefined ? undefined : input.expiresAt === null ? null : new Date(input.expiresAt);
     if (expiresAt !== undefined) checkExpiry(expiresAt, policy);
     await updateLinkRow(tx, link.id, { passwordHash, expiresAt, downloadAllowed: input.downloadAllowed });
-    const changed = (await findLinksOf(tx, item.id, linkId))[0]!;
+    const changed = (await findLinksOf(tx, item.id, { linkId }))[0]!;
     const data = { linkId, hasPassword: changed.password_hash !== null, passwordChanged: passwordHash !== undefined, expiresAt: changed.expires_at ? new Date(changed.expires_at).toISOString() : null, downloadAllowed: changed.download_allowed };
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.updated', itemId: item.id, parentIds: [item.parent_id], data });
     return presentLink(ctx, changed);
   });
 }
 
-/** Revokes a link (whoever may share its item); revoking one already revoked changes nothing. */
+/** Revokes a link (whoever may share its item); revoking one already revoked changes nothing. Its visitors' open uploads end with it. */
 export async function revokeLink(db: Db, actor: Actor, id: string, linkId: string): Promise<void> {
   await inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
-    const link = (await findLinksOf(tx, item.id, linkId))[0];
+    const link = (await findLinksOf(tx, item.id, { linkId }))[0];
     if (!link) throw new AppError('not_found');
     if (link.revoked_at) return;
     await updateLinkRow(tx, link.id, { revoked: true });
+    await abortLinkUploads(tx, link.id);
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.revoked', itemId: item.id, parentIds: [item.parent_id], data: { linkId } });
   });
 }
@@ -133,18 +153,23 @@ export async function revokeWorkspaceLink(db: Db, actor: Actor, ws: string, link
     if (!link) throw new AppError('not_found');
     if (link.revoked_at) return;
     await updateLinkRow(tx, link.id, { revoked: true });
+    await abortLinkUploads(tx, link.id);
     await record(tx, actor, { workspaceId: workspace.id, action: 'link.revoked', itemId: link.item_id, data: { linkId, byAdmin: true } });
   });
 }
 
 /** Every live link of the workspace (not revoked or expired, its item in place), for its owner and admins. */
-export async function workspaceLinks(ctx: AppContext, actor: Actor, ws: string): Promise<TWorkspaceLinkList> {
+export async function workspaceLinks(ctx: AppContext, actor: Actor, ws: string, q: TLinksQuery): Promise<TWorkspaceLinkList> {
   const workspace = await requireAdmin(ctx.db, actor, ws);
-  const found = await findLiveLinks(ctx.db, workspace.id);
-  // A link whose item is inside a folder in the trash does not work now: it is not live.
-  const places = await findPlaces(ctx.db, [...new Set(found.map((r) => r.item_id))]);
-  const rows = found.filter((r) => places.get(r.item_id)?.trashedAbove === false);
-  return { items: rows.map((r) => ({ ...presentLink(ctx, r), item: { id: r.item_id, name: r.item_name, kind: r.item_kind } })), nextCursor: null };
+  const found = await findLiveLinks(ctx.db, workspace.id, q.limit + 1, q.cursor?.id);
+  const read = found.slice(0, q.limit);
+  // A link whose item is inside a folder in the trash does not work now: it is not live. The cursor follows what was read, so leaving it out does not end the list early.
+  const places = await findPlaces(ctx.db, [...new Set(read.map((r) => r.item_id))]);
+  const rows = read.filter((r) => places.get(r.item_id)?.trashedAbove === false);
+  return {
+    items: rows.map((r) => ({ ...presentLink(ctx, r), item: { id: r.item_id, name: r.item_name, kind: r.item_kind } })),
+    nextCursor: found.length > q.limit ? encodeCursor({ id: read.at(-1)!.id }) : null,
+  };
 }
 
 export async function getPolicy(db: Db, actor: Actor, ws: string): Promise<TLinkPolicy> {

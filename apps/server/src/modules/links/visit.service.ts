@@ -1,12 +1,28 @@
-import { LIMITS, LINK_PREVIEW_IMAGE_TYPES, type TPublicDocument, type TPublicFolder, type TPublicItem, type TPublicLink } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  LIMITS,
+  LINK_PREVIEW_IMAGE_TYPES,
+  type TLinkStartedUpload,
+  type TLinkStartUploadRequest,
+  type TLinkUpload,
+  type TLinkUploadStatus,
+  type TPublicDocument,
+  type TPublicFolder,
+  type TPublicFolderQuery,
+  type TPublicItem,
+  type TPublicLink,
+  type TSignedPart,
+  type TUpload,
+} from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { rateKey } from '../../lib/client-address.ts';
 import { hmac, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { documentHtml, type LiveDocuments } from '../documents/index.ts';
 import { record, recordVisit, type LinkVisitor } from '../events/index.ts';
-import { signedFileUrl, zipFolder, type Zip } from '../files/index.ts';
+import { abortUpload, completeLinkUpload, getUpload, signedFileUrl, signedPictureUrls, signParts, startUpload, zipFolder, type LinkUploader, type Zip } from '../files/index.ts';
 import { findPlace, mayShareNow } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
 import { linkState } from './links.service.ts';
@@ -67,6 +83,13 @@ async function openLink(ctx: AppContext, v: Visit): Promise<{ link: LinkRow; roo
   return found;
 }
 
+/** A view link, open: a file request shows nothing of its folder (ADR 0035). */
+async function openViewLink(ctx: AppContext, v: Visit): Promise<{ link: LinkRow; root: ItemRow }> {
+  const found = await openLink(ctx, v);
+  if (found.link.kind !== 'view') throw new AppError('forbidden', 'This link only takes files; it shows nothing.');
+  return found;
+}
+
 /** An item under the link's item (or that item itself), with the ids from it up to the link's item. */
 async function itemUnder(ctx: AppContext, link: LinkRow, itemId: string): Promise<{ item: ItemRow; trail: string[] }> {
   const place = await findPlace(ctx.db, itemId);
@@ -84,7 +107,13 @@ export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink>
     await countUse(tx, link.id, 'views');
     await recordVisit(tx, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.viewed', itemId: root.id, data: { linkId: link.id } }, VIEW_RECORDED_EVERY_MS);
   });
-  return { kind: link.kind, item: presentPublic(root), downloadAllowed: link.download_allowed, expiresAt: link.expires_at ? new Date(link.expires_at).toISOString() : null };
+  const expiresAt = link.expires_at ? new Date(link.expires_at).toISOString() : null;
+  if (link.kind === 'file_request') {
+    // Its folder by name alone: not its size or when it last changed, which would tell of others' uploads.
+    const item = { ...presentPublic(root), size: 0, updatedAt: new Date(link.created_at).toISOString() };
+    return { kind: link.kind, item, downloadAllowed: false, expiresAt, requestedBy: link.created_by_name, maxFileSize: ctx.env.MAX_FILE_SIZE };
+  }
+  return { kind: link.kind, item: presentPublic(root), downloadAllowed: link.download_allowed, expiresAt, requestedBy: null, maxFileSize: null };
 }
 
 /**
@@ -100,14 +129,16 @@ export async function unlockLink(ctx: AppContext, v: Visit, password: string): P
   const since = new Date(Date.now() - window);
   if (link.password_hash) {
     // Counted before the (slow) check: tries sent all at once cannot slip past the limit together.
-    const attempt = await takeAttempt(ctx.db, link.id, v.ip, since);
+    // An IPv6 caller counts by their /64: the addresses in it are all theirs to change.
+    const from = rateKey(v.ip);
+    const attempt = await takeAttempt(ctx.db, link.id, from, since);
     // A refused try still counts: forgetting it would let tries sent at the same moment through.
     if (attempt.count > LIMITS.linkPasswordTries) {
       const retryAfter = Math.max(1, Math.ceil(((attempt.oldest?.getTime() ?? Date.now()) + window - Date.now()) / 1000));
       throw new AppError('rate_limited', 'Too many wrong passwords from here. Wait a while before trying again.', { retryAfter });
     }
     if (!(await verifyLinkPassword(password, link.password_hash))) throw new AppError('link_password_required', 'That is not the password of this link.', { wrong: true });
-    await forgetAttempt(ctx.db, link.id, v.ip, attempt.at);
+    await forgetAttempt(ctx.db, link.id, from, attempt.at);
   }
   const expiresAt = Math.floor(Date.now() / 1000) + LINK_SESSION_SECONDS;
   return { value: linkSessionFor(ctx.env.SESSION_SECRET, link, expiresAt), maxAge: LINK_SESSION_SECONDS, path: linkCookiePath(v.token) };
@@ -116,12 +147,19 @@ export async function unlockLink(ctx: AppContext, v: Visit, password: string): P
 export const linkCookiePath = (token: string) => `/api/v1/links/${token}`;
 
 /** An item under the link: the folders from the link's item down to it, and a folder's contents. */
-export async function visitItem(ctx: AppContext, v: Visit, itemId: string): Promise<TPublicFolder> {
-  const { link } = await openLink(ctx, v);
+export async function visitItem(ctx: AppContext, v: Visit, itemId: string, q: TPublicFolderQuery): Promise<TPublicFolder> {
+  const { link } = await openViewLink(ctx, v);
   const { item, trail } = await itemUnder(ctx, link, itemId);
   const names = await findNames(ctx.db, trail);
-  const children = item.kind === 'folder' ? await findActiveChildren(ctx.db, item.id) : [];
-  return { item: presentPublic(item), trail: trail.map((id) => ({ id, name: names.get(id) ?? '' })), children: children.map(presentPublic) };
+  const rows = item.kind === 'folder' ? await findActiveChildren(ctx.db, item.id, q.limit + 1, q.cursor) : [];
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    item: presentPublic(item),
+    trail: trail.map((id) => ({ id, name: names.get(id) ?? '' })),
+    children: page.map(presentPublic),
+    nextCursor: rows.length > q.limit && last ? encodeCursor({ folder: last.kind === 'folder', name: last.name_key, id: last.id }) : null,
+  };
 }
 
 /** What the link's page shows of a file itself (a picture, short plain text): served without counting as a download. */
@@ -135,7 +173,7 @@ const shownOnThePage = (item: ItemRow) =>
  * refused when the link forbids it, and counted; showing an image or text in the page is not.
  */
 export async function visitContent(ctx: AppContext, v: Visit, itemId: string, download: boolean): Promise<{ url: string } | Zip> {
-  const { link } = await openLink(ctx, v);
+  const { link } = await openViewLink(ctx, v);
   const { item } = await itemUnder(ctx, link, itemId);
   const downloading = download || item.kind === 'folder' || !shownOnThePage(item);
   if (downloading && !link.download_allowed) throw new AppError('forbidden', 'This link does not allow downloads.');
@@ -150,10 +188,67 @@ export async function visitContent(ctx: AppContext, v: Visit, itemId: string, do
   return answer;
 }
 
-/** A document under the link as HTML (read-only), shown by the page in a sandboxed frame. */
+/**
+ * A document under the link as HTML (read-only), shown by the page in a sandboxed frame. The
+ * frame has an origin of its own and sends no cookie, so the document's own pictures (files in it,
+ * hence under the link) are given as short-lived signed URLs of their bytes; every other picture
+ * keeps its address. Showing them is part of the page: not counted as downloads.
+ */
 export async function visitDocument(ctx: AppContext, v: Visit, itemId: string, live: LiveDocuments): Promise<TPublicDocument> {
-  const { link } = await openLink(ctx, v);
+  const { link } = await openViewLink(ctx, v);
   const { item } = await itemUnder(ctx, link, itemId);
   if (item.kind !== 'document') throw new AppError('not_found');
-  return { title: item.name, html: await documentHtml(ctx, item, live) };
+  return { title: item.name, html: await documentHtml(ctx, item, live, await signedPictureUrls(ctx, item.id)) };
+}
+
+/**
+ * A file request's visitor, once its link is open (live, its folder in place, its password given):
+ * an uploader who reaches the link's folder alone and whose uploads are the link's own. Checked
+ * again on every call, so an upload stops the moment its link ends.
+ */
+async function openRequest(ctx: AppContext, v: Visit): Promise<LinkUploader> {
+  const { link, root } = await openLink(ctx, v);
+  if (link.kind !== 'file_request' || root.kind !== 'folder') throw new AppError('forbidden', 'This link does not take files.');
+  return { ...visitorOf(link, v), ownerId: link.created_by!, folder: root, counted: (db, files) => countUse(db, link.id, 'uploads', files) };
+}
+
+/**
+ * A full workspace, as a visitor is told of it: the quota, the bytes used and those reserved
+ * would let them follow what others put in the folder (and the workspace's size), so none is said.
+ */
+async function roomUntold<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'quota_exceeded') throw new AppError('quota_exceeded');
+    throw error;
+  }
+}
+
+/** An upload as its visitor sees it: nothing of where it went. */
+const presentLinkUpload = (u: TUpload): TLinkUpload => ({ id: u.id, name: u.name, size: u.size, mimeType: u.mimeType, partSize: u.partSize, partCount: u.partCount, state: u.state, expiresAt: u.expiresAt, createdAt: u.createdAt });
+
+/** Starts an upload into the file request's folder; a name already there is kept, and the new file takes a free one when it completes. */
+export async function startLinkUpload(ctx: AppContext, v: Visit, input: TLinkStartUploadRequest): Promise<TLinkStartedUpload> {
+  const visitor = await openRequest(ctx, v);
+  const started = await roomUntold(startUpload(ctx, visitor, visitor.folder.workspace_id, { ...input, parentId: visitor.folder.id, onConflict: 'keep_both' }));
+  return { ...presentLinkUpload(started), parts: started.parts };
+}
+
+export async function linkUploadStatus(ctx: AppContext, v: Visit, uploadId: string): Promise<TLinkUploadStatus> {
+  const status = await getUpload(ctx, await openRequest(ctx, v), uploadId);
+  return { ...presentLinkUpload(status), parts: status.parts };
+}
+
+export async function signLinkUploadParts(ctx: AppContext, v: Visit, uploadId: string, partNumbers: number[]): Promise<TSignedPart[]> {
+  return signParts(ctx, await openRequest(ctx, v), uploadId, partNumbers);
+}
+
+/** Completes an upload: the file appears in the folder (its maker's), recorded as made by the link and counted on it. */
+export async function completeUploadThroughLink(ctx: AppContext, v: Visit, uploadId: string, input: { sha256?: string | undefined }): Promise<{ upload: TLinkUpload }> {
+  return { upload: presentLinkUpload(await roomUntold(completeLinkUpload(ctx, await openRequest(ctx, v), uploadId, input))) };
+}
+
+export async function abortLinkUpload(ctx: AppContext, v: Visit, uploadId: string): Promise<void> {
+  await abortUpload(ctx, await openRequest(ctx, v), uploadId);
 }

@@ -13,8 +13,11 @@ async function watch(baseUrl: string, person: Person, workspaceId: string, lastE
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const events: TItemEvent[] = [];
   const ids: number[] = [];
-  /** Every message in order: an item event's id, or 'reset'. */
-  const order: (number | 'reset')[] = [];
+  /** Every message in order: an item event's id, 'reset', 'ready', or a group event's type. */
+  const order: (number | string)[] = [];
+  const groups: { id: number; type: string; clientId: string | null }[] = [];
+  /** The id `event: ready` carried. */
+  let readyId: number | undefined;
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   const pump = (async () => {
@@ -28,6 +31,15 @@ async function watch(baseUrl: string, person: Person, workspaceId: string, lastE
         buffer = buffer.slice(end + 2);
         const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
         if (field('event') === 'reset') order.push('reset');
+        if (field('event') === 'ready') {
+          order.push('ready');
+          readyId = Number(field('id'));
+        }
+        if (field('event') === 'group') {
+          const group = JSON.parse(field('data')!) as { type: string; clientId: string | null };
+          groups.push({ id: Number(field('id')), ...group });
+          order.push(group.type);
+        }
         if (field('event') !== 'item') continue;
         const id = Number(field('id'));
         events.push(JSON.parse(field('data')!) as TItemEvent);
@@ -40,6 +52,10 @@ async function watch(baseUrl: string, person: Person, workspaceId: string, lastE
     events,
     ids,
     order,
+    groups,
+    get readyId() {
+      return readyId;
+    },
     /** Settles when the server ends the stream. */
     ended: pump,
     async until(predicate: (e: TItemEvent) => boolean, timeoutMs = 5000): Promise<TItemEvent> {
@@ -103,6 +119,35 @@ describe('live events', () => {
     await stream.close();
   });
 
+  it('tells the members of a workspace, not its guests, when its groups change; the person who made the change hears it with their tab', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    const bea = await g.person();
+    const gus = await g.person();
+    const ws = ada.workspace.id;
+    await g.membership(bea, ws, 'member');
+    await g.membership(gus, ws, 'guest');
+    // A guest is in the workspace through what is shared with them.
+    const shared = await g.folder(ada, ada.workspace.rootId, 'For the guest');
+    await g.grant(shared.id, { user: gus }, 'viewer');
+    const member = await watch(b.url, bea, ws);
+    const guest = await watch(a.url, gus, ws);
+    const own = await watch(a.url, ada, ws);
+    const group = (await ada.call('POST', `/workspaces/${ws}/groups`, { name: 'Crew' }, { 'x-client-id': 'tab_0123456789' })).body as { id: string };
+    await ada.call('POST', `/workspaces/${ws}/groups/${group.id}/members`, { userIds: [bea.id] });
+    await ada.call('DELETE', `/workspaces/${ws}/groups/${group.id}/members/${bea.id}`);
+    await ada.call('DELETE', `/workspaces/${ws}/groups/${group.id}`);
+    // Made where everyone watching sees it: once it has come, so would anything before it.
+    const marker = await g.folder(ada, shared.id, 'After the groups');
+    for (const stream of [member, guest, own]) await stream.until((e) => e.itemId === marker.id);
+    const heard = (s: typeof member) => s.groups.map((x) => x.type);
+    await expect.poll(() => heard(member)).toEqual(['group.created', 'group.member_added', 'group.member_removed', 'group.deleted']);
+    expect(member.groups[0]!.clientId).toBeNull();
+    expect(own.groups[0]).toMatchObject({ type: 'group.created', clientId: 'tab_0123456789' });
+    expect(heard(guest)).toEqual([]);
+    for (const stream of [member, guest, own]) await stream.close();
+  });
+
   it('hears a burst of new files in the order they came, and only those it may see', async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();
@@ -135,7 +180,7 @@ describe('live events', () => {
     try {
       const first = await g.folder(ada, ada.workspace.rootId, 'First');
       await stream.until((e) => e.itemId === first.id);
-      // A stream opened afresh starts with a reset; what counts is what comes after.
+      // What counts is what comes after the first change.
       const after = (id: number) => stream.order.slice(stream.order.indexOf(id) + 1);
       const firstId = stream.ids[stream.events.findIndex((e) => e.itemId === first.id)]!;
       expect((await ada.call('PATCH', `/workspaces/${ada.workspace.id}/members/${cid.id}`, { role: 'admin' })).status).toBe(200);
@@ -160,11 +205,25 @@ describe('live events', () => {
   it('says reset when it cannot know what a watcher missed, and replays what it missed when it can', async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();
-    // A first connection names no last event: the browser fetches what it shows.
+    // A change just before a first connection (a page read what it shows, then opened its stream):
+    // the connection replays it, then says it is ready, with no reset to fetch everything again.
+    const zero = await g.folder(ada, ada.workspace.rootId, 'Zero');
     const first = await watch(a.url, ada, ada.workspace.id);
     const one = await g.folder(ada, ada.workspace.rootId, 'One');
     await first.until((e) => e.itemId === one.id);
-    expect(first.order[0]).toBe('reset');
+    expect(first.order).not.toContain('reset');
+    const place = (id: string) => first.order.indexOf(first.ids[first.events.findIndex((e) => e.itemId === id && e.type === 'item.created')]!);
+    expect(place(zero.id)).toBeGreaterThanOrEqual(0);
+    expect(first.order.indexOf('ready')).toBeGreaterThan(place(zero.id));
+    expect(first.order.indexOf('ready')).toBeLessThan(place(one.id));
+    // The ready names the latest change then: coming back with it replays only what followed.
+    const fromReady = await watch(b.url, ada, ada.workspace.id, first.readyId);
+    const oneAndAHalf = await g.folder(ada, ada.workspace.rootId, 'One and a half');
+    await fromReady.until((e) => e.itemId === oneAndAHalf.id);
+    expect(fromReady.order).not.toContain('reset');
+    expect(fromReady.events.map((e) => e.itemId)).toEqual([one.id, oneAndAHalf.id]);
+    await fromReady.close();
+    await first.until((e) => e.itemId === oneAndAHalf.id);
     const lastSeen = first.ids.at(-1)!;
     await first.close();
     // Changes while away, then a reconnect naming the last one seen: exactly the missed ones, in order, and no reset.

@@ -6,13 +6,17 @@ import { route } from '../../infra/http/route.ts';
 import { requireActor } from '../../infra/http/actor.ts';
 import { visibleItems } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
-import { activitySince, type EventHub, type HubMessage } from '../events/index.ts';
+import { activitySince, recentActivity, type EventHub, type HubMessage, type RecordedChange } from '../events/index.ts';
 
 const KEEPALIVE_MS = 25_000;
 // More missed changes than this, or missed over a longer time, and the browser is better off
 // fetching what it shows again.
 const REPLAY_LIMIT = 500;
 const REPLAY_WINDOW_MS = 60 * 60_000;
+// A stream opened afresh replays the changes of this last while: a page reads what it shows just
+// before its stream is up, and what changed in between would otherwise stay unseen. The browser
+// refetches anything older than its 30 seconds of freshness when shown, so a minute covers it.
+const FRESH_REPLAY_MS = 60_000;
 // The caller is looked at again this often (and whenever their access is announced to change):
 // a session ended, a token revoked, an account disabled or a membership ended closes the stream.
 const RECHECK_MS = 60_000;
@@ -24,6 +28,8 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
   route(app, eventsApi.stream, async (req, reply) => {
     const actor = requireActor(req);
     const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
+    // Looked at again with the caller (a guest made a member hears of groups from then on).
+    let role = workspace.role;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -45,7 +51,9 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
 
     // Events go out in the order they happened. Those that arrive while a check runs wait and
     // are checked together: one query for every folder and item they name, however many.
-    let pending: HubMessage[] = [];
+    // `ready`: a fresh stream's catch-up is over; its id is the change a reconnect names.
+    type Message = HubMessage | { ready: number | null };
+    let pending: Message[] = [];
     // Held until what the browser missed is read, so that goes first.
     let draining = true;
     // Changes read from the record, which may also arrive live while it is read: sent once
@@ -59,21 +67,30 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
           const messages = pending;
           pending = [];
           // Changes to who is in the workspace name no item: they are not sent (the activity record keeps them).
-          const events = messages.filter((m) => m !== 'reset').filter((m) => m.event.itemId);
-          const visible = events.length ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId]))]) : new Set<string>();
+          const events = messages.filter((m): m is RecordedChange => m !== 'reset' && !('ready' in m) && !!m.event.itemId);
+          const visible = events.length ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId!]))]) : new Set<string>();
           for (const message of messages) {
             if (message === 'reset') {
               send('event: reset\ndata: {}\n\n');
               continue;
             }
+            if ('ready' in message) {
+              send(`${message.ready === null ? '' : `id: ${message.ready}\n`}event: ready\ndata: {}\n\n`);
+              continue;
+            }
             const { id, event, by } = message;
-            if (!event.itemId) continue;
             const sent = replayed.get(id);
             if (sent) continue;
             if (sent === false) replayed.set(id, true);
-            const parentIds = event.parentIds.filter((p) => visible.has(p));
             // The tab that made a change is named only to the person who made it: to anyone else it would be a handle to hide changes from that tab.
-            const shown = { ...event, parentIds, clientId: by === actor.user.id ? event.clientId : null };
+            const clientId = by === actor.user.id ? event.clientId : null;
+            if (!event.itemId) {
+              // Groups are not for guests to see; their people are, so a group's change reaches everyone else.
+              if (event.type.startsWith('group.') && role !== 'guest') send(`id: ${id}\nevent: group\ndata: ${JSON.stringify({ type: event.type, clientId })}\n\n`);
+              continue;
+            }
+            const parentIds = event.parentIds.filter((p) => visible.has(p));
+            const shown = { ...event, parentIds, clientId };
             if (parentIds.length || visible.has(event.itemId)) send(`id: ${id}\nevent: item\ndata: ${JSON.stringify(shown)}\n\n`);
           }
         }
@@ -88,6 +105,11 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       pending.push(message);
       void drain();
     });
+    // The caller's notifications changed (whichever workspace they concern): the browser reads its count again.
+    // No `id:`, so the change replayed on reconnect stays the last one seen.
+    const unnotice = hub.onNotice((userId) => {
+      if (userId === null || userId === actor.user.id) send('event: notifications\ndata: {}\n\n');
+    });
     const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
     keepalive.unref();
     /** Whether the caller may still watch: when not, the stream ends. */
@@ -95,7 +117,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       try {
         await authenticate(req);
         if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
-        await getWorkspace(ctx.db, req.actor.user, workspace.id);
+        role = (await getWorkspace(ctx.db, req.actor.user, workspace.id)).role;
         return true;
       } catch (error) {
         // The database away says nothing about the caller: the next look decides.
@@ -124,6 +146,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       clearInterval(keepalive);
       clearInterval(rechecks);
       unwatch();
+      unnotice();
       unsubscribe();
     };
     const end = () => {
@@ -132,15 +155,22 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
     };
     res.on('close', stop);
     // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
-    // it gets what it missed from the record, or, when that is too much, a reset.
+    // it gets what it missed from the record, or, when that is too much, a reset. One starting
+    // afresh gets the last minute's changes and the id to come back with.
     const lastSeen = Number(req.headers['last-event-id']);
-    const missed = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? await activitySince(ctx.db, workspace.id, lastSeen, { limit: REPLAY_LIMIT + 1, window: REPLAY_WINDOW_MS }).catch(() => undefined) : undefined;
-    const catchUp = missed && missed.length <= REPLAY_LIMIT ? missed : ['reset' as const];
+    let catchUp: Message[];
+    if (Number.isSafeInteger(lastSeen) && lastSeen > 0) {
+      const missed = await activitySince(ctx.db, workspace.id, lastSeen, { limit: REPLAY_LIMIT + 1, window: REPLAY_WINDOW_MS }).catch(() => undefined);
+      catchUp = missed && missed.length <= REPLAY_LIMIT ? missed : ['reset'];
+    } else {
+      const recent = await recentActivity(ctx.db, workspace.id, { limit: REPLAY_LIMIT + 1, withinMs: FRESH_REPLAY_MS }).catch(() => undefined);
+      catchUp = recent && recent.changes.length <= REPLAY_LIMIT ? [...recent.changes, { ready: recent.latestId }] : ['reset'];
+    }
     if (res.destroyed) {
       stop();
       return reply;
     }
-    for (const m of catchUp) if (m !== 'reset') replayed.set(m.id, false);
+    for (const m of catchUp) if (m !== 'reset' && !('ready' in m)) replayed.set(m.id, false);
     pending = [...catchUp, ...pending];
     draining = false;
     void drain();

@@ -75,8 +75,9 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
       await addGuest(tx, item.workspace_id, user.id);
       principalId = user.id;
     }
-    const grantId = await upsertGrant(tx, { itemId: item.id, type: input.principal.type, principalId, role: input.role, expiresAt, by: actor.user.id });
-    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data: { grantId, principalType: input.principal.type, principalId, role: input.role } });
+    const { id: grantId, added } = await upsertGrant(tx, { itemId: item.id, type: input.principal.type, principalId, role: input.role, expiresAt, by: actor.user.id });
+    // `added`: a new grant (notifications tell its people, ADR 0034), not a role changed by sharing again.
+    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data: { grantId, principalType: input.principal.type, principalId, role: input.role, added } });
     return present((await findGrants(tx, item.id, grantId))[0]!);
   });
 }

@@ -1,2 +1,3 @@
 /** Giving people access to items. */
 export { grantsRoutes } from './grants.routes.ts';
+export { deleteGrantsTo } from './grants.repo.ts';

@@ -19,6 +19,8 @@ import {
   listInvitations,
   memberWithEmail,
   updateInvitation,
+  deleteUnsentInvitation,
+  restoreInvitationToken,
   setRole,
   type InvitationRow,
 } from './team.repo.ts';
@@ -66,11 +68,16 @@ async function rateLimit(db: Db, userId: string, invitationId?: string): Promise
   }
 }
 
-/** Mails inside the transaction: when the mail cannot be sent nothing is changed (no invitation made, the old link still works). */
-async function mailOrUndo(ctx: AppContext, to: string, o: Parameters<typeof mail>[2], resend: boolean): Promise<void> {
+/**
+ * Mails once the change is committed, so a slow mail server holds no transaction and a change that
+ * did not happen is never mailed. When the mail cannot be sent, `undo` puts things back as they
+ * were (no invitation made; the link sent before works again) and the caller is told.
+ */
+async function mailOrUndo(ctx: AppContext, to: string, o: Parameters<typeof mail>[2], resend: boolean, undo: () => Promise<void>): Promise<void> {
   try {
     await mail(ctx, to, o);
   } catch (error) {
+    await undo();
     const what = resend ? 'The invitation was not sent again: the link sent before still works.' : 'The invitation was not made.';
     throw Object.assign(new AppError('internal', `The email to ${to} could not be sent, so nothing changed. ${what} Try again later.`), { cause: error });
   }
@@ -119,10 +126,20 @@ export async function createInvitation(ctx: AppContext, actor: Actor, ws: string
       createdBy: actor.user.id,
     });
     await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.created', itemId: null, data: { invitationId: id, email: input.email ?? null, role: input.role } });
-    if (input.email) await mailOrUndo(ctx, input.email, { inviter: actor.user.name, workspace: workspace.name, role: input.role, url, expiresAt }, false);
-    return (await findInvitation(tx, workspace.id, id))!;
+    return { row: (await findInvitation(tx, workspace.id, id))!, workspaceName: workspace.name };
   });
-  return { ...present(invitation), url };
+  const { row } = invitation;
+  if (input.email) {
+    const email = input.email;
+    await mailOrUndo(ctx, email, { inviter: actor.user.name, workspace: invitation.workspaceName, role: input.role, url, expiresAt }, false, () =>
+      inTransaction(ctx.db, async (tx) => {
+        // Unless it was revoked meanwhile: no one holds its link, so it goes, and the record says why.
+        if (!(await deleteUnsentInvitation(tx, row.id, sha256(token)))) return;
+        await record(tx, actor, { workspaceId: row.workspace_id, action: 'invitation.revoked', itemId: null, data: { invitationId: row.id, email, role: row.role, reason: 'not_mailed' } });
+      }),
+    );
+  }
+  return { ...present(row), url };
 }
 
 export async function revokeInvitation(db: Db, actor: Actor, ws: string, id: string): Promise<void> {
@@ -144,7 +161,7 @@ export async function revokeInvitation(db: Db, actor: Actor, ws: string, id: str
 export async function resendInvitation(ctx: AppContext, actor: Actor, ws: string, id: string): Promise<TInvitation> {
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + LIMITS.invitationDefaultDays * DAY);
-  return inTransaction(ctx.db, async (tx) => {
+  const sent = await inTransaction(ctx.db, async (tx) => {
     const workspace = await requireManager(tx, actor, ws);
     const invitation = await findInvitation(tx, workspace.id, id);
     if (!invitation) throw new AppError('not_found', 'No such invitation.');
@@ -153,9 +170,14 @@ export async function resendInvitation(ctx: AppContext, actor: Actor, ws: string
     await rateLimit(tx, actor.user.id, id);
     await updateInvitation(tx, id, { token_hash: sha256(token), expires_at: expiresAt, state: 'pending' });
     await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.resent', itemId: null, data: { invitationId: id, email: invitation.email, role: invitation.role } });
-    await mailOrUndo(ctx, invitation.email, { inviter: actor.user.name, workspace: workspace.name, role: invitation.role, url: urlOf(ctx, token), expiresAt }, true);
-    return present((await findInvitation(tx, workspace.id, id))!);
+    return { before: invitation, email: invitation.email, workspace, after: (await findInvitation(tx, workspace.id, id))! };
   });
+  const { before, email, workspace } = sent;
+  // The try still counts towards the limits (its record stays); the link sent before works again.
+  await mailOrUndo(ctx, email, { inviter: actor.user.name, workspace: workspace.name, role: before.role, url: urlOf(ctx, token), expiresAt }, true, () =>
+    restoreInvitationToken(ctx.db, id, sha256(token), { token_hash: before.token_hash, expires_at: new Date(before.expires_at), state: before.state }),
+  );
+  return present(sent.after);
 }
 
 /** Why an invitation can no longer be accepted, or null while it can. */

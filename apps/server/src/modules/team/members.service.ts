@@ -4,9 +4,10 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record } from '../events/index.ts';
 import { leaveAllGroups } from '../groups/index.ts';
-import { findActiveSibling, suggestFreeName } from '../items/index.ts';
+import { deleteEmptyHome, findActiveSibling, handOverHome, handOverTrash, hasChildren, suggestFreeName } from '../items/index.ts';
+import { deleteGrantsTo } from '../sharing/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
-import { deleteEmptyHome, deleteGrantsTo, deleteMembership, handOverHome, handOverTrash, hasChildren, lockMembers, revokeInvitationsBy, setRole, type MemberRow } from './team.repo.ts';
+import { deleteMembership, lockMembers, revokeInvitationsBy, setRole, type MemberRow } from './team.repo.ts';
 
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
 const MANAGES = (role: TWorkspaceRole | undefined) => role === 'owner' || role === 'admin';

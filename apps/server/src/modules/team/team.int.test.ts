@@ -3,8 +3,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { insertSession } from '../sessions/sessions.repo.ts';
 import { INVITATIONS_PER_HOUR, RESENDS_PER_HOUR } from './invitations.service.ts';
 import { filesFolderName } from './members.service.ts';
 
@@ -126,6 +128,50 @@ describe('removing someone', () => {
     expect((await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'New plans', parentId: newHome })).status).toBe(201);
     expect((await del(owner, member, admin.id)).status).toBe(204);
     expect((await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items.map((i: { name: string }) => i.name).sort()).toEqual(["Mia Member's files", "Mia Member's files (2)"]);
+  });
+});
+
+describe('someone removed', () => {
+  it('loses the workspace at once by every session and token, and their live stream within seconds; what they shared with others stays shared', async () => {
+    const { owner, member, ws } = await team();
+    const colleague = await g.person('Cleo Colleague');
+    await g.membership(colleague, ws, 'member');
+    const memberHome = (await member.call('GET', `/workspaces/${ws}`)).body.homeId as string;
+    // Shared by them from their My files, and from a folder of the shared root they were given to manage.
+    const theirs = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Handbook', parentId: memberHome })).body.id as string;
+    const managed = await g.folder(owner, owner.workspace.rootId, 'Managed by Mia');
+    await g.grant(managed.id, { user: member }, 'manager');
+    for (const item of [theirs, managed.id]) {
+      expect((await member.call('POST', `/items/${item}/grants`, { principal: { type: 'user', id: colleague.id }, role: 'editor' })).status).toBe(201);
+    }
+    const reader = await g.readOnly(member);
+    const sessionToken = randomToken();
+    await insertSession(t.ctx.db, { tokenHash: sha256(sessionToken), userId: member.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() + 86_400_000), idTokenSealed: null, refreshTokenSealed: null });
+    const bySession = () => fetch(`${t.url}/api/v1/workspaces/${ws}`, { headers: { cookie: `cabinet_session=${sessionToken}` } });
+    expect((await bySession()).status).toBe(200);
+    const stream = await fetch(`${t.url}/api/v1/workspaces/${ws}/events`, { headers: { authorization: `Bearer ${member.token}` } });
+    expect(stream.status).toBe(200);
+    const streamEnded = (async () => {
+      const r = stream.body!.getReader();
+      while (!(await r.read()).done);
+    })();
+
+    const removedAt = Date.now();
+    expect((await owner.call('DELETE', `/workspaces/${ws}/members/${member.id}?filesTo=${owner.id}`)).status).toBe(204);
+    for (const who of [member, reader]) {
+      expect((await who.call('GET', `/workspaces/${ws}`)).status).toBe(404);
+      expect((await who.call('GET', `/items/${managed.id}`)).status).toBe(404);
+    }
+    expect((await bySession()).status).toBe(404);
+    await streamEnded;
+    expect(Date.now() - removedAt).toBeLessThan(10_000);
+
+    // Their shares were given on the workspace's behalf: the colleague keeps both.
+    for (const item of [theirs, managed.id]) {
+      const seen = await colleague.call('GET', `/items/${item}`);
+      expect([seen.status, seen.body.role]).toEqual([200, 'editor']);
+    }
+    expect((await colleague.call('PATCH', `/items/${theirs}`, { name: 'Handbook 2' })).status).toBe(200);
   });
 });
 
@@ -419,6 +465,39 @@ describe('sending invitations', () => {
     // Retrying works, and the first link was never killed.
     expect((await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'nobody.mailed@example.com', role: 'member' })).status).toBe(201);
     expect((await someone.call('POST', `/invitations/${tokenOf(invited.url)}/accept`)).body.joined).toBe(true);
+  });
+
+  it('mails only once the invitation is made: a slow mail server holds nothing up, a refused invitation is never mailed, and one whose mail failed is withdrawn on the record', async () => {
+    const { owner, ws } = await team();
+    const send = t.ctx.mailer.send;
+    const mailed: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    t.ctx.mailer.send = async (m) => {
+      mailed.push(m.to);
+      await held;
+    };
+    try {
+      const slow = owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'slow.mail@example.com', role: 'member' });
+      await expect.poll(() => mailed).toEqual(['slow.mail@example.com']);
+      // While the mail is on its way, the same person's next invitation (which takes the same lock) goes through.
+      const meanwhile = await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' });
+      expect(meanwhile.status).toBe(201);
+      release();
+      expect((await slow).status).toBe(201);
+      // Refused inside its transaction: never mailed.
+      expect((await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'SLOW.mail@example.com', role: 'member' })).status).toBe(400);
+      expect(mailed).toEqual(['slow.mail@example.com']);
+      t.ctx.mailer.send = () => Promise.reject(new Error('mail server down'));
+      expect((await owner.call('POST', `/workspaces/${ws}/invitations`, { email: 'unlucky@example.com', role: 'member' })).status).toBe(500);
+    } finally {
+      t.ctx.mailer.send = send;
+    }
+    const recorded = (await actions(ws)).filter((a) => (a.data as { email?: string }).email === 'unlucky@example.com').map((a) => [a.action, (a.data as { reason?: string }).reason]);
+    expect(recorded).toEqual([
+      ['invitation.created', undefined],
+      ['invitation.revoked', 'not_mailed'],
+    ]);
   });
 
   it('the list comes a page at a time', async () => {

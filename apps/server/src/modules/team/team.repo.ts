@@ -54,51 +54,10 @@ export async function deleteMembership(db: Db, workspaceId: string, userId: stri
   await db.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
 }
 
-/** What was shared with a person in a workspace is no longer theirs once they leave it. */
-export async function deleteGrantsTo(db: Db, workspaceId: string, userId: string): Promise<void> {
-  await db
-    .deleteFrom('item_grants')
-    .where('principal_type', '=', 'user')
-    .where('principal_id', '=', userId)
-    .where('item_id', 'in', (eb) => eb.selectFrom('items').select('id').where('workspace_id', '=', workspaceId))
-    .execute();
-}
 
-/** Whether a folder holds anything at all (in the trash too). */
-export async function hasChildren(db: Db, folderId: string): Promise<boolean> {
-  return !!(await db.selectFrom('items').select('id').where('parent_id', '=', folderId).limit(1).executeTakeFirst());
-}
 
-/** An empty private root of someone leaving: nothing in it, nothing to hand over (nothing refers to it once the membership is gone). */
-export async function deleteEmptyHome(db: Db, homeId: string): Promise<void> {
-  await db.deleteFrom('items').where('id', '=', homeId).where('parent_id', 'is', null).execute();
-}
 
-/**
- * Hands a private root over: it becomes a folder `name` in `toHomeId`, with everything in it —
- * trashed things too. What the person owned there becomes `toUserId`'s. Anything else of the
- * workspace the person owned and put in the trash (outside their My files) becomes the recipient's
- * too, so it shows in the recipient's trash instead of in nobody's. (This reaches into the items
- * table from here because it is one statement of the removal's transaction; the name itself is
- * chosen through the items module.)
- */
-export async function handOverHome(db: Db, homeId: string, fromUserId: string, toHomeId: string, toUserId: string, name: string): Promise<void> {
-  await sql`
-    WITH RECURSIVE sub AS (SELECT id FROM items WHERE id = ${homeId} UNION ALL SELECT i.id FROM items i JOIN sub ON i.parent_id = sub.id)
-    UPDATE items SET owner_id = ${toUserId} WHERE id IN (SELECT id FROM sub) AND owner_id = ${fromUserId}
-  `.execute(db);
-  await db
-    .updateTable('items')
-    .set({ parent_id: toHomeId, name, owner_id: toUserId, updated_at: new Date(), version: sql`version + 1` })
-    .where('id', '=', homeId)
-    .execute();
-}
 
-/** What the person put in the trash in the workspace (wherever it is) is the recipient's to restore or let go. */
-export async function handOverTrash(db: Db, workspaceId: string, fromUserId: string, toUserId: string): Promise<void> {
-  await db.updateTable('items').set({ trashed_by: toUserId }).where('workspace_id', '=', workspaceId).where('trashed_by', '=', fromUserId).execute();
-  await db.updateTable('items').set({ owner_id: toUserId }).where('workspace_id', '=', workspaceId).where('owner_id', '=', fromUserId).where('state', '=', 'trashed').execute();
-}
 
 export type InvitationRow = Omit<Selectable<InvitationsTable>, 'updated_at'> & { created_by_name: string | null };
 
@@ -177,6 +136,17 @@ export async function insertInvitation(
 
 export async function updateInvitation(db: Db, id: string, set: { state?: InvitationRow['state']; token_hash?: string; expires_at?: Date; uses?: number; accepted_by?: string }): Promise<void> {
   await db.updateTable('invitations').set({ ...set, updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+/** An invitation whose mail could not be sent, if it is still as it was made (pending, never used, its token unchanged); answers whether it went. */
+export async function deleteUnsentInvitation(db: Db, id: string, tokenHash: string): Promise<boolean> {
+  const gone = await db.deleteFrom('invitations').where('id', '=', id).where('token_hash', '=', tokenHash).where('state', '=', 'pending').where('uses', '=', 0).returning('id').execute();
+  return gone.length > 0;
+}
+
+/** Puts back an invitation's token, expiry and state from before a resend whose mail could not be sent, if nothing changed it since. */
+export async function restoreInvitationToken(db: Db, id: string, sentTokenHash: string, before: { token_hash: string; expires_at: Date; state: InvitationRow['state'] }): Promise<void> {
+  await db.updateTable('invitations').set({ ...before, updated_at: new Date() }).where('id', '=', id).where('token_hash', '=', sentTokenHash).execute();
 }
 
 /**

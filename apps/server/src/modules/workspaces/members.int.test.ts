@@ -28,6 +28,10 @@ describe('the member list', () => {
     ]);
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=tur`)).body.items.map((m: { userId: string }) => m.userId)).toEqual([bea.id]);
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=%25`)).body.items).toEqual([]);
+    // Searched on the server, as a picker does while someone types: members only, for a group.
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u&exclude=guests`)).body.items.map((m: { name: string }) => m.name)).toEqual(['Bea Turing']);
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u`)).body.items.map((m: { name: string }) => m.name)).toEqual(['Bea Turing', 'Cy Guest']);
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?exclude=owners`)).body.error.code).toBe('invalid_input');
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?limit=1`)).body.items).toHaveLength(1);
     expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
     expect((await dee.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('not_found');

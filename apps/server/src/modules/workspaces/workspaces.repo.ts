@@ -79,9 +79,9 @@ export async function insertMembership(db: Q, m: { workspaceId: string; userId: 
 /**
  * Active members (guests while something is shared with them) whose name or email contains `q`
  * (all when it is empty), by name then id, after the position given; `withDeactivated` lists
- * deactivated accounts too.
+ * deactivated accounts too, `withoutGuests` leaves guests out.
  */
-export function findMembers(db: Q, workspaceId: string, q: string, limit: number, o: { after?: { name: string; id: string }; withDeactivated?: boolean } = {}) {
+export function findMembers(db: Q, workspaceId: string, q: string, limit: number, o: { after?: { name: string; id: string }; withDeactivated?: boolean; withoutGuests?: boolean } = {}) {
   let query = db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
@@ -89,6 +89,7 @@ export function findMembers(db: Q, workspaceId: string, q: string, limit: number
     .where('m.workspace_id', '=', workspaceId)
     .where(LIVE_MEMBERSHIP);
   if (!o.withDeactivated) query = query.where('u.status', '=', 'active');
+  if (o.withoutGuests) query = query.where('m.role', '<>', 'guest');
   if (o.after) {
     const { name, id } = o.after;
     query = query.where((eb) => eb.or([eb('u.name', '>', name), eb.and([eb('u.name', '=', name), eb('u.id', '>', id)])]));

@@ -87,7 +87,7 @@ export async function listMembers(db: Q, user: UserRow, idOrSlug: string, query:
   if (w.role === 'guest') throw new AppError('forbidden', 'Guests cannot see the member list.');
   const withDeactivated = query.include === 'deactivated';
   if (withDeactivated && w.role !== 'owner' && w.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins see deactivated accounts.');
-  const rows = await findMembers(db, w.id, query.q ?? '', query.limit + 1, { after: query.cursor, withDeactivated });
+  const rows = await findMembers(db, w.id, query.q ?? '', query.limit + 1, { after: query.cursor, withDeactivated, withoutGuests: query.exclude === 'guests' });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

@@ -4,6 +4,7 @@ import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx
 import { ApiTokensSection } from '../../features/account/components/api-tokens-section.tsx';
 import { ProfileSection } from '../../features/account/components/profile-section.tsx';
 import { SessionsSection } from '../../features/account/components/sessions-section.tsx';
+import { MailSetting } from '../../features/notifications/components/mail-setting.tsx';
 import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
 import { Shell } from '../shell.tsx';
 
@@ -36,6 +37,9 @@ export function AccountPage() {
             </Text>
             <ColorSchemeControl />
           </Stack>
+        </Section>
+        <Section id="notifications" title="Notifications">
+          <MailSetting />
         </Section>
         <Section id="sessions" title="Sessions">
           <SessionsSection />

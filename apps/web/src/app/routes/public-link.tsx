@@ -5,6 +5,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
+import { FileRequestPage } from '../../features/links/components/file-request-page.tsx';
 import { publicContentUrl, usePublicDocument, usePublicItem, usePublicLink, useUnlockLink } from '../../features/links/api/use-links.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
@@ -66,6 +67,13 @@ export function PublicLinkPage() {
         </Title>
         <Text c="dimmed">{missing ? 'It may have been copied incompletely, or what it shared is no longer there.' : link.error.message}</Text>
         {!missing && <Button onClick={() => void link.refetch()}>Try again</Button>}
+      </Frame>
+    );
+  }
+  if (link.data.kind === 'file_request') {
+    return (
+      <Frame>
+        <FileRequestPage token={token} link={link.data} />
       </Frame>
     );
   }
@@ -137,7 +145,7 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
       </Frame>
     );
   }
-  const { item, trail, children } = current.data;
+  const { item, trail, children } = current.shown!;
   return (
     <Frame wide>
       {trail.length > 1 && (
@@ -170,12 +178,19 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
       </Group>
       <Text size="sm" c="dimmed">
         {item.kind === 'file' ? `${formatBytes(item.size)} · ` : ''}
-        {item.kind === 'folder' ? `${children.length} item${children.length === 1 ? '' : 's'} · ` : ''}
+        {item.kind === 'folder' ? `${children.length}${current.hasNextPage ? '+' : ''} item${children.length === 1 && !current.hasNextPage ? '' : 's'} · ` : ''}
         updated {formatDate(item.updatedAt)}
         {expiresAt ? ` · link expires ${formatDate(expiresAt)}` : ''}
         {downloadAllowed ? '' : ' · downloads are turned off for this link'}
       </Text>
       {item.kind === 'folder' && <FolderListing items={children} onOpen={open} />}
+      {item.kind === 'folder' && current.hasNextPage && (
+        <Group justify="center">
+          <Button variant="default" loading={current.isFetchingNextPage} onClick={() => void current.fetchNextPage()}>
+            Show more
+          </Button>
+        </Group>
+      )}
       {item.kind === 'file' && <FilePreview token={token} item={item} />}
       {item.kind === 'document' && <DocumentView token={token} item={item} />}
     </Frame>

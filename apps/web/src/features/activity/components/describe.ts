@@ -60,7 +60,7 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
   const role = str(d.role);
   switch (e.action) {
     case 'item.created':
-      return d.copiedFrom ? `made ${it} as a copy` : `created ${it}`;
+      return d.copiedFrom ? `made ${it} as a copy` : e.actor.kind === 'link' ? `uploaded ${it}` : `created ${it}`;
     case 'item.renamed':
       return `renamed ${it}${str(d.previousName) ? ` from “${str(d.previousName)}”` : ''}`;
     case 'item.moved':
@@ -94,7 +94,7 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'invitation.created':
       return `invited ${str(d.email) ?? 'people with a link'}${role ? ` as ${role}` : ''}`;
     case 'invitation.revoked':
-      return `revoked the invitation of ${str(d.email) ?? 'an invite link'}`;
+      return `revoked the invitation of ${str(d.email) ?? 'an invite link'}${d.reason === 'not_mailed' ? ' (its email could not be sent)' : d.reason === 'maker_left' ? ' (its maker no longer manages the workspace)' : ''}`;
     case 'invitation.resent':
       return `sent the invitation of ${str(d.email) ?? 'someone'} again`;
     case 'invitation.accepted':
@@ -120,7 +120,7 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'group.member_removed':
       return `removed someone from the group “${str(d.name) ?? ''}”${d.reason === 'left_workspace' ? ' (they left the workspace)' : ''}`;
     case 'link.created':
-      return `made a public link to ${it}${d.hasPassword ? ' (with a password)' : ''}`;
+      return `${d.kind === 'file_request' ? 'made a file request for' : 'made a public link to'} ${it}${d.hasPassword ? ' (with a password)' : ''}`;
     case 'link.updated':
       return `changed a public link to ${it}`;
     case 'link.revoked':

@@ -1,8 +1,11 @@
-import { ActionIcon, Avatar, Blockquote, Button, Group, Menu, SegmentedControl, Stack, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Avatar, Blockquote, Button, Group, Menu, Paper, SegmentedControl, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconDots, IconMessageCircle, IconRestore, IconTrash } from '@tabler/icons-react';
 import { ZCommentBody, type TCommentThread, type TItemAbilities } from '@cabinet/contracts';
-import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { findMembers } from '../api/members.ts';
 import { formatRelative } from '../../../lib/format.ts';
 import { useCommentMutations, useCommentThreads } from '../api/use-comments.ts';
 
@@ -11,17 +14,62 @@ export interface NewThread {
   quote: string;
 }
 
-function Composer({ label, submitLabel, onSubmit, onCancel, autoFocus }: { label: string; submitLabel: string; onSubmit: (body: string) => Promise<unknown>; onCancel?: () => void; autoFocus?: boolean }) {
+interface Suggestion {
+  id: string;
+  label: string;
+  email: string;
+}
+
+/** The `@name` being typed just before the caret, if any: where it starts and what follows the `@`. */
+function mentionAt(text: string, caret: number): { start: number; query: string } | undefined {
+  const match = /(^|\s)@([^\s@]{0,40})$/.exec(text.slice(0, caret));
+  return match ? { start: caret - match[2]!.length - 1, query: match[2]! } : undefined;
+}
+
+/**
+ * A comment's text box. `@` followed by a name suggests the workspace's people (as in the
+ * document): arrows move, Enter or Tab picks, Escape closes the list. Whom it mentions goes with
+ * the comment, so they are told (those who cannot see the document are not).
+ */
+function Composer({ workspaceId, label, submitLabel, onSubmit, onCancel, autoFocus }: { workspaceId: string; label: string; submitLabel: string; onSubmit: (body: string, mentions: string[]) => Promise<unknown>; onCancel?: () => void; autoFocus?: boolean }) {
   const [body, setBody] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [typing, setTyping] = useState<{ start: number; query: string }>();
+  const [active, setActive] = useState(0);
+  const [picked, setPicked] = useState<Suggestion[]>([]);
+  const listId = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  const suggestions = useQuery({
+    queryKey: queryKeys.memberSuggestions(workspaceId, typing?.query ?? ''),
+    queryFn: async () => (await findMembers(workspaceId, typing?.query ?? '')).map((m): Suggestion => ({ id: m.userId, label: m.name || m.email, email: m.email })),
+    enabled: !!typing,
+  });
+  const options = typing ? (suggestions.data ?? []) : [];
+  const showList = !!typing && options.length > 0;
+  const follow = (el: HTMLTextAreaElement) => {
+    const next = mentionAt(el.value, el.selectionStart);
+    setTyping((t) => (t?.start === next?.start && t?.query === next?.query ? t : next));
+    if (next?.query !== typing?.query) setActive(0);
+  };
+  const pick = (s: Suggestion) => {
+    if (!typing) return;
+    const inserted = `@${s.label} `;
+    const caret = typing.start + 1 + typing.query.length;
+    setBody((b) => b.slice(0, typing.start) + inserted + b.slice(caret));
+    setPicked((p) => (p.some((x) => x.id === s.id) ? p : [...p, s]));
+    setTyping(undefined);
+    requestAnimationFrame(() => box.current?.setSelectionRange(typing.start + inserted.length, typing.start + inserted.length));
+  };
   const submit = async () => {
     const parsed = ZCommentBody.safeParse(body);
     if (!parsed.success) return setError(parsed.error.issues[0]?.message);
     setBusy(true);
     try {
-      await onSubmit(parsed.data);
+      // Only those still named in the text: a mention typed and then deleted tells no one.
+      await onSubmit(parsed.data, picked.filter((p) => parsed.data.includes(`@${p.label}`)).map((p) => p.id));
       setBody('');
+      setPicked([]);
     } catch (e) {
       setError((e as Error).message);
     } finally {
@@ -31,8 +79,9 @@ function Composer({ label, submitLabel, onSubmit, onCancel, autoFocus }: { label
   return (
     <Stack gap={6}>
       <Textarea
+        ref={box}
         aria-label={label}
-        placeholder={label}
+        placeholder={`${label} (type @ to mention someone)`}
         autosize
         minRows={2}
         maxRows={8}
@@ -40,12 +89,67 @@ function Composer({ label, submitLabel, onSubmit, onCancel, autoFocus }: { label
         error={error}
         data-autofocus={autoFocus || undefined}
         autoFocus={autoFocus}
-        onChange={(e) => (setBody(e.currentTarget.value), setError(undefined))}
+        aria-controls={showList ? listId : undefined}
+        aria-activedescendant={showList ? `${listId}-${active}` : undefined}
+        onChange={(e) => {
+          setBody(e.currentTarget.value);
+          setError(undefined);
+          follow(e.currentTarget);
+        }}
+        onSelect={(e) => follow(e.currentTarget)}
+        onBlur={() => setTyping(undefined)}
         onKeyDown={(e) => {
+          if (showList) {
+            if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+              e.preventDefault();
+              setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : options.length - 1)) % options.length);
+              return;
+            }
+            if (e.key === 'Enter' || e.key === 'Tab') {
+              e.preventDefault();
+              const s = options[active];
+              if (s) pick(s);
+              return;
+            }
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              setTyping(undefined);
+              return;
+            }
+          }
           if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) void submit();
           if (e.key === 'Escape' && onCancel) onCancel();
         }}
       />
+      {showList && (
+        <Paper withBorder shadow="sm" p={4}>
+          <Stack gap={0} role="listbox" id={listId} aria-label="Mention someone">
+            {options.map((s, i) => (
+              <UnstyledButton
+                key={s.id}
+                id={`${listId}-${i}`}
+                role="option"
+                aria-selected={i === active}
+                tabIndex={-1}
+                // The text box keeps the focus: a click must not take it away before the pick.
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => pick(s)}
+                onMouseEnter={() => setActive(i)}
+                px="xs"
+                py={4}
+                style={{ borderRadius: 'var(--mantine-radius-sm)', background: i === active ? 'var(--mantine-color-default-hover)' : undefined }}
+              >
+                <Text size="sm">{s.label}</Text>
+                {s.email && (
+                  <Text size="xs" c="dimmed">
+                    {s.email}
+                  </Text>
+                )}
+              </UnstyledButton>
+            ))}
+          </Stack>
+        </Paper>
+      )}
       <Group justify="flex-end" gap="xs">
         {onCancel && (
           <Button size="xs" variant="default" onClick={onCancel}>
@@ -60,7 +164,7 @@ function Composer({ label, submitLabel, onSubmit, onCancel, autoFocus }: { label
   );
 }
 
-function Thread({ thread, documentId, me, abilities, active, onActivate }: { thread: TCommentThread; documentId: string; me: string; abilities: TItemAbilities; active: boolean; onActivate: () => void }) {
+function Thread({ thread, workspaceId, documentId, me, abilities, active, onActivate }: { thread: TCommentThread; workspaceId: string; documentId: string; me: string; abilities: TItemAbilities; active: boolean; onActivate: () => void }) {
   const m = useCommentMutations(documentId);
   const failed = (error: Error) => notifications.show({ color: 'red', message: error.message });
   const [first] = thread.comments;
@@ -121,7 +225,7 @@ function Thread({ thread, documentId, me, abilities, active, onActivate }: { thr
       )}
       {abilities.comment && (
         <>
-          {active && !thread.resolvedAt && <Composer label="Reply" submitLabel="Reply" onSubmit={(body) => m.add.mutateAsync({ body, threadId: thread.id })} />}
+          {active && !thread.resolvedAt && <Composer workspaceId={workspaceId} label="Reply" submitLabel="Reply" onSubmit={(body, mentions) => m.add.mutateAsync({ body, threadId: thread.id, mentions })} />}
           <Group justify="flex-end">
             <Button
               size="compact-xs"
@@ -146,6 +250,7 @@ function Thread({ thread, documentId, me, abilities, active, onActivate }: { thr
  * replies. Picking a thread marks its text in the document.
  */
 export function CommentsPanel(props: {
+  workspaceId: string;
   documentId: string;
   me: string;
   /** The document's: who may comment, and delete others' comments. */
@@ -160,6 +265,13 @@ export function CommentsPanel(props: {
   const [show, setShow] = useState<'open' | 'resolved'>('open');
   const all = threads.data ?? [];
   const shown = all.filter((t) => (show === 'open' ? !t.resolvedAt : t.resolvedAt));
+  // A thread opened from elsewhere (a notification) shows among its kind, resolved or not.
+  const activeResolved = all.find((t) => t.id === props.active)?.resolvedAt;
+  const [shownActive, setShownActive] = useState<string>();
+  if (props.active !== shownActive && activeResolved !== undefined) {
+    setShownActive(props.active);
+    setShow(activeResolved ? 'resolved' : 'open');
+  }
   return (
     <Stack gap="sm" aria-label="Comments" role="region">
       <SegmentedControl
@@ -178,12 +290,13 @@ export function CommentsPanel(props: {
             {props.draft.quote}
           </Blockquote>
           <Composer
+            workspaceId={props.workspaceId}
             label="Comment"
             submitLabel="Comment"
             autoFocus
             onCancel={props.onDraftDone}
-            onSubmit={async (body) => {
-              const thread = await m.add.mutateAsync({ body, anchor: props.draft!.anchor, quote: props.draft!.quote });
+            onSubmit={async (body, mentions) => {
+              const thread = await m.add.mutateAsync({ body, anchor: props.draft!.anchor, quote: props.draft!.quote, mentions });
               props.onDraftDone();
               props.onActivate(thread.id);
             }}
@@ -199,7 +312,7 @@ export function CommentsPanel(props: {
         </Stack>
       )}
       {shown.map((t) => (
-        <Thread key={t.id} thread={t} documentId={props.documentId} me={props.me} abilities={props.abilities} active={props.active === t.id} onActivate={() => props.onActivate(t.id)} />
+        <Thread key={t.id} thread={t} workspaceId={props.workspaceId} documentId={props.documentId} me={props.me} abilities={props.abilities} active={props.active === t.id} onActivate={() => props.onActivate(t.id)} />
       ))}
     </Stack>
   );

@@ -6,6 +6,7 @@ import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLo
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { useCommentThreads } from '../api/use-comments.ts';
 import { anchorForSelection, showCommentAnchors, threadRange } from '../editor/comment-anchors.ts';
@@ -59,9 +60,21 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
   const fileInput = useRef<HTMLInputElement>(null);
   // "File" in the slash menu opens the file picker at once, while the keypress still counts as the person's doing.
   const ask = useCallback((what: 'image' | 'file') => (what === 'file' ? fileInput.current?.click() : setAsking(what)), []);
-  const [commentsOpen, setCommentsOpen] = useState(false);
+  // `?thread=`: opened at a comment thread (from a notification).
+  const [search] = useSearchParams();
+  const threadParam = search.get('thread') ?? undefined;
+  const [commentsOpen, setCommentsOpen] = useState(!!threadParam);
   const [draft, setDraft] = useState<NewThread>();
-  const [activeThread, setActiveThread] = useState<string>();
+  const [activeThread, setActiveThread] = useState<string | undefined>(threadParam);
+  // Another thread asked for while the document is open: it opens there too.
+  const [askedThread, setAskedThread] = useState(threadParam);
+  if (threadParam !== askedThread) {
+    setAskedThread(threadParam);
+    if (threadParam) {
+      setActiveThread(threadParam);
+      setCommentsOpen(true);
+    }
+  }
   const wide = useMediaQuery('(min-width: 64em)');
   const threads = useCommentThreads(documentId);
 
@@ -134,6 +147,7 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
   const openThreads = threads.data?.filter((t) => !t.resolvedAt).length ?? 0;
   const panel = (
     <CommentsPanel
+      workspaceId={workspaceId}
       documentId={documentId}
       me={me.id}
       abilities={abilities}

@@ -1,5 +1,5 @@
 import { ActionIcon, Alert, Badge, Button, Group, Loader, Menu, Modal, MultiSelect, Paper, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconDots, IconPencil, IconTrash, IconUserMinus, IconUsersGroup } from '@tabler/icons-react';
 import type { TGroup, TWorkspace } from '@cabinet/contracts';
@@ -7,7 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useMembers } from '../../team/api/use-team.ts';
+import { useMemberSearch } from '../../team/api/use-team.ts';
 import { useAddGroupMembers, useCreateGroup, useDeleteGroup, useGroupMembers, useGroups, useRemoveGroupMember, useRenameGroup } from '../api/use-groups.ts';
 
 /** The message of a refused call, the field's own when the server names one. */
@@ -171,21 +171,36 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
   const phone = useMediaQuery('(max-width: 36em)');
   const ws = workspace.id;
   const members = useGroupMembers(ws, group.id);
-  const everyone = useMembers(ws);
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 200);
+  // Searched on the server as the person types: a workspace may have thousands of people.
+  const found = useMemberSearch(ws, q, { withoutGuests: true });
   const add = useAddGroupMembers(ws);
   const take = useRemoveGroupMember(ws);
   const [chosen, setChosen] = useState<string[]>([]);
+  // The names of those chosen, which stay shown whatever is searched next.
+  const [chosenLabels, setChosenLabels] = useState<Record<string, string>>({});
   // The list closes after each pick, so it never covers the Add button on a phone.
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inGroup = new Set(members.data?.map((m) => m.userId));
-  const candidates = (everyone.items ?? []).filter((m) => m.role !== 'guest' && m.status !== 'deactivated' && !inGroup.has(m.userId)).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
+  const candidates = (found.data ?? []).filter((m) => !inGroup.has(m.userId)).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
+  const options = [...chosen.filter((id) => !candidates.some((c) => c.value === id)).map((id) => ({ value: id, label: chosenLabels[id] ?? id })), ...candidates];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     if (chosen.length === 0) return setError('Choose someone to add');
-    add.mutate({ groupId: group.id, userIds: chosen }, { onSuccess: () => setChosen([]), onError: (e) => setError(messageOf(e)) });
+    add.mutate(
+      { groupId: group.id, userIds: chosen },
+      {
+        onSuccess: () => {
+          setChosen([]);
+          setSearch('');
+        },
+        onError: (e) => setError(messageOf(e)),
+      },
+    );
   };
 
   return (
@@ -195,21 +210,28 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
           <Group align="flex-end" gap="sm" wrap="wrap">
             <MultiSelect
               label="Add people"
-              placeholder={candidates.length ? 'Choose members of the workspace' : 'Everyone is in this group'}
-              data={candidates}
+              placeholder={chosen.length ? undefined : 'Type a name or email'}
+              data={options}
               value={chosen}
-              onChange={setChosen}
+              onChange={(ids) => {
+                setChosenLabels((labels) => ({ ...labels, ...Object.fromEntries(options.filter((o) => ids.includes(o.value)).map((o) => [o.value, o.label])) }));
+                setChosen(ids);
+              }}
+              searchValue={search}
+              onSearchChange={setSearch}
+              // The server already matched what was typed.
+              filter={({ options: shown }) => shown}
+              nothingFoundMessage={found.isFetching ? 'Searching…' : q ? 'No one else in the workspace by that name or email' : 'Everyone is in this group'}
               dropdownOpened={picking}
               onDropdownOpen={() => setPicking(true)}
               onDropdownClose={() => setPicking(false)}
               onOptionSubmit={() => setPicking(false)}
               searchable
               error={error}
-              disabled={candidates.length === 0}
               comboboxProps={{ withinPortal: true }}
               style={{ flex: '1 1 220px' }}
             />
-            <Button type="submit" loading={add.isPending} disabled={candidates.length === 0}>
+            <Button type="submit" loading={add.isPending}>
               Add
             </Button>
           </Group>

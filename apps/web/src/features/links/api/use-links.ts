@@ -1,12 +1,18 @@
 import { linksApi, publicLinksApi, urlOf, type TCreateLinkRequest, type TUpdateLinkPolicy, type TUpdateLinkRequest } from '@cabinet/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, call } from '../../../lib/api-client.ts';
 import { applyChange } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** An item's public links (its managers). */
+/** An item's public links (its managers), newest first, a page of 100 at a time. */
 export function useLinks(id: string) {
-  return useQuery({ queryKey: queryKeys.links(id), queryFn: async () => (await call(linksApi.list, { params: { id } })).items });
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.links(id),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => call(linksApi.list, { params: { id }, query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } }),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
 }
 
 /** Making, changing and revoking an item's links; each goes through `applyChange`, as the live event would. */
@@ -29,9 +35,15 @@ export function useRevokeWorkspaceLink(ws: string) {
   });
 }
 
-/** Every live link of the workspace (owner and admins). */
+/** Every live link of the workspace (owner and admins), newest first, a page of 100 at a time. */
 export function useWorkspaceLinks(ws: string) {
-  return useQuery({ queryKey: queryKeys.workspaceLinks(ws), queryFn: async () => (await call(linksApi.workspace, { params: { ws } })).items });
+  const query = useInfiniteQuery({
+    queryKey: queryKeys.workspaceLinks(ws),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => call(linksApi.workspace, { params: { ws }, query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } }),
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
 }
 
 export function useLinkPolicy(ws: string) {
@@ -54,20 +66,33 @@ export function usePublicLink(token: string) {
   return useQuery({ queryKey: queryKeys.publicLink(token), queryFn: () => call(publicLinksApi.open, { params: { token } }), retry: (n, e) => n < 2 && final(n, e), staleTime: Infinity });
 }
 
+/** An item under the link; a folder's contents a page of 100 at a time (the item and its trail come with each page). */
 export function usePublicItem(token: string, itemId: string | undefined) {
-  return useQuery({
+  const query = useInfiniteQuery({
     queryKey: queryKeys.publicItem(token, itemId ?? ''),
-    queryFn: () => call(publicLinksApi.item, { params: { token, itemId: itemId! } }),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => call(publicLinksApi.item, { params: { token, itemId: itemId! }, query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } }),
+    getNextPageParam: (last) => last.nextCursor,
     enabled: !!itemId,
     retry: (n, e) => n < 2 && final(n, e),
   });
+  const first = query.data?.pages[0];
+  return { ...query, shown: first && { item: first.item, trail: first.trail, children: query.data!.pages.flatMap((p) => p.children) } };
 }
 
+/**
+ * A document as its visitor reads it. Its pictures come as signed URLs that live five minutes and
+ * change with every answer, and a new answer reloads the frame: it is not asked again when the
+ * window comes back into focus (the frame would jump to its top under the reader), and is asked
+ * again when shown after four minutes, before what it names has expired.
+ */
 export function usePublicDocument(token: string, itemId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.publicDocument(token, itemId),
     queryFn: () => call(publicLinksApi.document, { params: { token, itemId } }),
     enabled,
+    staleTime: 4 * 60_000,
+    refetchOnWindowFocus: false,
     retry: (n, e) => n < 2 && final(n, e),
   });
 }

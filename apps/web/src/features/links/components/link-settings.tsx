@@ -8,7 +8,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useLinkPolicy, useRevokeWorkspaceLink, useUpdateLinkPolicy, useWorkspaceLinks } from '../api/use-links.ts';
-import { CopyLinkButton } from './links-section.tsx';
+import { CopyLinkButton, usageOf } from './links-section.tsx';
 
 /** The workspace's link policy: whether links may be made, whether they need a password, how long they may live. */
 export function LinkPolicySection({ workspace }: { workspace: TWorkspace }) {
@@ -84,7 +84,7 @@ export function WorkspaceLinksSection({ workspace }: { workspace: TWorkspace }) 
       </Alert>
     );
   }
-  if (links.data.length === 0) {
+  if (links.items!.length === 0) {
     return (
       <EmptyState icon={<IconLink size={32} />} title="No live links">
         Links made from an item’s Share dialog appear here until they expire or are revoked.
@@ -94,7 +94,7 @@ export function WorkspaceLinksSection({ workspace }: { workspace: TWorkspace }) 
   return (
     <>
       <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Live links">
-        {links.data.map((l) => (
+        {links.items!.map((l) => (
           <Paper component="li" key={l.id} withBorder p="sm" radius="md" aria-label={`Link to ${l.item.name}`}>
             <Group justify="space-between" wrap="nowrap" gap="sm">
               <div style={{ minWidth: 0 }}>
@@ -108,12 +108,18 @@ export function WorkspaceLinksSection({ workspace }: { workspace: TWorkspace }) 
                   </Anchor>
                 )}
                 <Text size="xs" c="dimmed">
+                  {l.kind === 'file_request' && (
+                    <Badge size="xs" variant="outline" color="grape" component="span" mr={6}>
+                      File request
+                    </Badge>
+                  )}
                   {l.hasPassword && (
                     <Badge size="xs" variant="outline" component="span" mr={6}>
                       Password
                     </Badge>
                   )}
-                  {l.expiresAt ? `expires ${formatDate(l.expiresAt)}` : 'no expiry'} · {l.views} views · {l.downloads} downloads{l.downloadAllowed ? '' : ' (not allowed)'}
+                  {l.expiresAt ? `expires ${formatDate(l.expiresAt)}` : 'no expiry'} · {usageOf(l)}
+                  {l.kind === 'view' && !l.downloadAllowed ? ' (downloads not allowed)' : ''}
                   {l.createdBy ? ` · by ${l.createdBy.name}` : ''}
                 </Text>
               </div>
@@ -129,6 +135,13 @@ export function WorkspaceLinksSection({ workspace }: { workspace: TWorkspace }) 
           </Paper>
         ))}
       </Stack>
+      {links.hasNextPage && (
+        <Group justify="center" mt="sm">
+          <Button variant="default" loading={links.isFetchingNextPage} onClick={() => void links.fetchNextPage()}>
+            Show more links
+          </Button>
+        </Group>
+      )}
       {revoking && (
         <ConfirmDialog
           title="Revoke this link?"

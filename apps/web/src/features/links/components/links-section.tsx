@@ -1,27 +1,32 @@
-import { ActionIcon, Alert, Badge, Button, Checkbox, Group, PasswordInput, Skeleton, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Checkbox, Group, PasswordInput, Radio, Skeleton, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconLink, IconTrash } from '@tabler/icons-react';
-import { LIMITS, type TItem, type TLink, type TLinkPolicy, type TWorkspace } from '@cabinet/contracts';
+import { LIMITS, type TItem, type TLink, type TLinkKind, type TLinkPolicy, type TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { EndDayInput, endOfDay, inDays } from '../../../components/ui/end-day-input.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useLinkMutations, useLinkPolicy, useLinks } from '../api/use-links.ts';
 
-/** A day from a date field ("2026-12-31") as the end of that day where the person is; and back. */
-export const endOfDay = (day: string) => new Date(`${day}T23:59:59`).toISOString();
-export const dayOf = (iso: string | null | Date) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-const inDays = (n: number) => dayOf(new Date(Date.now() + n * 86_400_000));
 /** The last day a link may run to under the policy (the server checks to the minute, so the day before the limit). */
 const lastDay = (policy: TLinkPolicy | undefined) => (policy?.maxLifetimeDays ? inDays(policy.maxLifetimeDays - 1) : undefined);
 
 export const STATE_LABEL: Record<TLink['state'], string> = { active: 'Active', expired: 'Expired', revoked: 'Revoked' };
 
-/** Copies a link's address, saying so for two seconds; or shows it to copy by hand. */
-export function CopyLinkButton({ url, label, onFailed }: { url: string; label: string; onFailed: (message: string) => void }) {
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+/** How a link was used: opened and downloaded (a view link), or opened and uploaded to (a file request). */
+export const usageOf = (l: Pick<TLink, 'kind' | 'views' | 'downloads' | 'uploads'>) =>
+  `${plural(l.views, 'view', 'views')} · ${l.kind === 'file_request' ? plural(l.uploads, 'upload', 'uploads') : plural(l.downloads, 'download', 'downloads')}`;
+
+/** Copies a link's address, saying so for two seconds; or shows it to copy by hand. Without an address (it could not be read back), says so. */
+export function CopyLinkButton({ url, label, onFailed }: { url: string | null; label: string; onFailed: (message: string) => void }) {
   const [copied, setCopied] = useState(false);
+  if (url === null) {
+    return (
+      <Text size="xs" c="dimmed" maw={180}>
+        Link address unavailable — make a new link
+      </Text>
+    );
+  }
   return (
     <Tooltip label={copied ? 'Copied' : 'Copy link'}>
       <ActionIcon
@@ -45,8 +50,9 @@ export function CopyLinkButton({ url, label, onFailed }: { url: string; label: s
 
 /**
  * The Share dialog's public links: make one (optional password and end, downloads allowed or
- * not) within the workspace's policy, copy its address, see how often it was opened and
- * downloaded, change it, or revoke it.
+ * not) within the workspace's policy — on a folder, a view link or a file request (ADR 0035) —
+ * copy its address, see how often it was opened and downloaded or uploaded to, change it, or
+ * revoke it.
  */
 export function LinksSection({ item, workspace }: { item: TItem; workspace: TWorkspace }) {
   const links = useLinks(item.id);
@@ -55,6 +61,8 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
   const [password, setPassword] = useState('');
   const [ends, setEnds] = useState('');
   const [downloads, setDownloads] = useState(true);
+  const [kind, setKind] = useState<TLinkKind>('view');
+  const request = item.kind === 'folder' && kind === 'file_request';
   const [error, setError] = useState<string>();
   const [revoking, setRevoking] = useState<TLink>();
   const failed = (e: Error) => setError(e.message);
@@ -66,7 +74,7 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
     if (p?.passwordRequired && !password) return setError('Links in this workspace need a password.');
     if (password && password.length < LIMITS.linkPasswordMin) return setError(`A link's password needs at least ${LIMITS.linkPasswordMin} characters.`);
     m.create.mutate(
-      { kind: 'view', ...(password ? { password } : {}), ...(ends ? { expiresAt: endOfDay(ends) } : {}), downloadAllowed: downloads },
+      { kind: request ? 'file_request' : 'view', ...(password ? { password } : {}), ...(ends ? { expiresAt: endOfDay(ends) } : {}), ...(request ? {} : { downloadAllowed: downloads }) },
       {
         onSuccess: () => {
           setPassword('');
@@ -99,8 +107,18 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
           }}
         >
           <Stack gap="xs">
+            {item.kind === 'folder' && (
+              <Radio.Group label="Kind of link" value={kind} onChange={(v) => setKind(v as TLinkKind)}>
+                <Group gap="md" mt={4}>
+                  <Radio value="view" label="View link" />
+                  <Radio value="file_request" label="File request" />
+                </Group>
+              </Radio.Group>
+            )}
             <Text size="sm" c="dimmed">
-              Anyone with the link can see “{item.name}”{item.kind === 'folder' ? ' and everything in it' : ''} without an account.
+              {request
+                ? `Anyone with the link can upload files into “${item.name}” without an account. They see nothing in it, not even what others sent.`
+                : `Anyone with the link can see “${item.name}”${item.kind === 'folder' ? ' and everything in it' : ''} without an account.`}
             </Text>
             <Group grow align="flex-start" gap="sm" wrap="wrap">
               <PasswordInput
@@ -124,7 +142,7 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
               />
             </Group>
             <Group justify="space-between" wrap="wrap" gap="sm">
-              <Checkbox label="Allow downloads" checked={downloads} onChange={(e) => setDownloads(e.currentTarget.checked)} />
+              {request ? <span /> : <Checkbox label="Allow downloads" checked={downloads} onChange={(e) => setDownloads(e.currentTarget.checked)} />}
               <Button type="submit" variant="default" loading={m.create.isPending} leftSection={<IconLink aria-hidden size={18} />}>
                 Create link
               </Button>
@@ -138,16 +156,23 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
         <Text size="sm" c="red" mt="sm">
           {links.error.message}
         </Text>
-      ) : links.data.length === 0 ? (
+      ) : links.items!.length === 0 ? (
         <Text size="sm" c="dimmed" mt="sm">
           No public links yet.
         </Text>
       ) : (
         <Stack component="ul" gap="sm" p={0} mt="sm" mb={0} style={{ listStyle: 'none' }} aria-label="Links to this item">
-          {links.data.map((link, i) => (
-            <LinkRow key={link.id} n={links.data.length - i} link={link} policy={p} onRevoke={() => setRevoking(link)} onFailed={setError} update={(body) => m.update.mutate({ linkId: link.id, body }, { onError: failed })} />
+          {links.items!.map((link, i, all) => (
+            <LinkRow key={link.id} n={all.length - i} link={link} policy={p} onRevoke={() => setRevoking(link)} onFailed={setError} update={(body) => m.update.mutate({ linkId: link.id, body }, { onError: failed })} />
           ))}
         </Stack>
+      )}
+      {links.hasNextPage && (
+        <Group justify="center" mt="sm">
+          <Button variant="default" size="xs" loading={links.isFetchingNextPage} onClick={() => void links.fetchNextPage()}>
+            Show more links
+          </Button>
+        </Group>
       )}
       {revoking && (
         <ConfirmDialog
@@ -188,6 +213,11 @@ function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; l
               <Badge size="sm" variant="light" color={live ? undefined : 'gray'}>
                 {STATE_LABEL[link.state]}
               </Badge>
+              {link.kind === 'file_request' && (
+                <Badge size="sm" variant="outline" color="grape">
+                  File request
+                </Badge>
+              )}
               {link.hasPassword && (
                 <Badge size="sm" variant="outline">
                   Password
@@ -195,7 +225,7 @@ function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; l
               )}
             </Group>
             <Text size="xs" c="dimmed">
-              {link.views} {link.views === 1 ? 'view' : 'views'} · {link.downloads} {link.downloads === 1 ? 'download' : 'downloads'}
+              {usageOf(link)}
               {link.expiresAt ? ` · ${live ? 'expires' : 'ended'} ${formatDate(link.expiresAt)}` : ''}
             </Text>
           </Stack>
@@ -210,20 +240,16 @@ function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; l
         </Group>
         {live && (
           <Group gap="sm" wrap="wrap" align="flex-end">
-            <TextInput
-              size="xs"
-              w={150}
-              type="date"
-              aria-label={`${name} expires`}
-              min={inDays(1)}
+            <EndDayInput
+              // A new end from the server starts the field afresh.
+              key={link.expiresAt ?? 'none'}
+              label={`${name} expires`}
+              value={link.expiresAt}
               max={lastDay(policy)}
-              value={dayOf(link.expiresAt)}
-              onChange={(e) => {
-                const day = e.currentTarget.value;
-                if (day || policy?.maxLifetimeDays == null) update({ expiresAt: day ? endOfDay(day) : null });
-              }}
+              required={policy?.maxLifetimeDays != null}
+              onCommit={(expiresAt) => update({ expiresAt })}
             />
-            <Switch size="sm" label="Downloads" aria-label={`${name} allows downloads`} checked={link.downloadAllowed} onChange={(e) => update({ downloadAllowed: e.currentTarget.checked })} />
+            {link.kind === 'view' && <Switch size="sm" label="Downloads" aria-label={`${name} allows downloads`} checked={link.downloadAllowed} onChange={(e) => update({ downloadAllowed: e.currentTarget.checked })} />}
             {newPassword === undefined ? (
               <>
                 <Button size="compact-xs" variant="subtle" onClick={() => setNewPassword('')} aria-label={`${link.hasPassword ? 'Change password of' : 'Set a password on'} ${name}`}>

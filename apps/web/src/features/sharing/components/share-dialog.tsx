@@ -5,6 +5,7 @@ import { filesApi, urlOf, type TGrant, type TItem, type TItemRole, type TWorkspa
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { EndDayInput, endOfDay, inDays } from '../../../components/ui/end-day-input.tsx';
 import { useGroups } from '../../groups/api/use-groups.ts';
 import { LinksSection } from '../../links/components/links-section.tsx';
 import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
@@ -19,53 +20,7 @@ const roleLabel = (role: TItemRole) => ROLES.find((r) => r.value === role)!.labe
 /** Loose on purpose: the server decides what an address is; this only picks the hint to show. */
 const looksLikeEmail = (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim());
 
-/** A day from a date field ("2026-12-31") as the end of that day where the person is; and back. */
-const endOfDay = (day: string) => new Date(`${day}T23:59:59`).toISOString();
-const dayOf = (iso: string | null) => {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
-/**
- * The day a grant's access ends. Typing a date changes nothing yet: the change is sent when the
- * field is left or Enter is pressed, and only for an empty field (no end) or a day still to come.
- */
-function ExpiryInput({ name, value, onCommit }: { name: string; value: string | null; onCommit: (expiresAt: string | null) => void }) {
-  const [draft, setDraft] = useState(dayOf(value));
-  const [invalid, setInvalid] = useState(false);
-  const commit = () => {
-    if (draft === dayOf(value)) return setInvalid(false);
-    if (!draft) {
-      setInvalid(false);
-      return onCommit(null);
-    }
-    const ends = /^\d{4}-\d{2}-\d{2}$/.test(draft) ? new Date(`${draft}T23:59:59`) : null;
-    if (!ends || Number.isNaN(ends.getTime()) || ends.getTime() <= Date.now()) return setInvalid(true);
-    setInvalid(false);
-    onCommit(ends.toISOString());
-  };
-  return (
-    <TextInput
-      size="xs"
-      w={140}
-      type="date"
-      aria-label={`Access of ${name} ends`}
-      min={tomorrow()}
-      value={draft}
-      error={invalid ? 'Choose a day still to come' : undefined}
-      onChange={(e) => setDraft(e.currentTarget.value)}
-      onBlur={commit}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') {
-          e.preventDefault();
-          commit();
-        }
-      }}
-    />
-  );
-}
-
-const tomorrow = () => dayOf(new Date(Date.now() + 86_400_000).toISOString());
+const tomorrow = () => inDays(1);
 
 /** Where an item opens in the app, as a full address to send someone. */
 export function itemAppUrl(item: TItem, workspace: TWorkspace): string {
@@ -262,10 +217,10 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                             allowDeselect={false}
                             onChange={(v) => v && v !== g.role && m.update.mutate({ grantId: g.id, role: v as TItemRole }, { onError: failed })}
                           />
-<ExpiryInput
-                            // A new expiry from the server starts the field afresh.
+<EndDayInput
+                            // A new end from the server starts the field afresh.
                             key={g.expiresAt ?? 'none'}
-                            name={name}
+                            label={`Access of ${name} ends`}
                             value={g.expiresAt}
                             onCommit={(expiresAt) => m.update.mutate({ grantId: g.id, expiresAt }, { onError: failed })}
                           />

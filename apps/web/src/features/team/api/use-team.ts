@@ -1,5 +1,5 @@
 import { invitationsApi, membersApi, workspacesApi, type TCreateInvitationRequest, type TInvitation, type TWorkspaceRole } from '@cabinet/contracts';
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -12,6 +12,21 @@ export function useMembers(ws: string) {
     getNextPageParam: (last) => last.nextCursor,
   });
   return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
+}
+
+/**
+ * The first people of the workspace whose name or email contains `q`, searched on the server as
+ * someone types, so a picker works in a workspace of any size; members only with `withoutGuests`,
+ * deactivated accounts too with `withDeactivated` (owners and admins).
+ */
+export function useMemberSearch(ws: string, q: string, o: { withoutGuests?: boolean; withDeactivated?: boolean } = {}) {
+  const filters = { ...(o.withoutGuests ? { exclude: 'guests' as const } : {}), ...(o.withDeactivated ? { include: 'deactivated' as const } : {}) };
+  return useQuery({
+    queryKey: queryKeys.memberSearch(ws, q, filters),
+    queryFn: async () => (await call(workspacesApi.members, { params: { ws }, query: { limit: 20, ...(q ? { q } : {}), ...filters } })).items,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
 }
 
 /** A change to who is in the workspace: the lists, and the caller's own role (handing over makes them an admin). */

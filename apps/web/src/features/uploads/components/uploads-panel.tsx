@@ -81,7 +81,8 @@ export function UploadsPanel() {
   );
 }
 
-function UploadRow({ task }: { task: UploadTask }) {
+/** One upload: its progress and state, and what can be done with it (pause, resume, retry, cancel, give its file again). */
+export function UploadRow({ task }: { task: UploadTask }) {
   const manager = useUploader();
   const [fileError, setFileError] = useState<string>();
   const percent = task.size > 0 ? Math.floor((task.loaded / task.size) * 100) : task.state === 'done' ? 100 : 0;

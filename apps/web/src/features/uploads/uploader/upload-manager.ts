@@ -1,20 +1,10 @@
-import {
-  ERROR_STATUS,
-  filesApi,
-  itemsApi,
-  uploadsApi,
-  type TCompleteUploadResult,
-  type TItem,
-  type TOnConflict,
-  type TSignedPart,
-  type TUploadEntryError,
-  type TUploadStatus,
-} from '@cabinet/contracts';
+import { ERROR_STATUS, filesApi, itemsApi, uploadsApi, type TItem, type TOnConflict, type TSignedPart, type TUploadEntryError } from '@cabinet/contracts';
 import type { Change } from '../../../lib/changes.ts';
 import { ApiError, call } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile } from './hash-file.ts';
 import { putPart, PartRejected } from './put-part.ts';
+import { appTransport, type UploadProgress, type UploadTransport } from './transport.ts';
 
 export type UploadTaskState = 'queued' | 'uploading' | 'verifying' | 'paused' | 'conflict' | 'needs-file' | 'done' | 'failed' | 'cancelled' | 'skipped';
 
@@ -110,8 +100,14 @@ export class UploadManager {
   /** A conflict answer the person chose to apply to every conflict. */
   conflictAnswer: TOnConflict | 'skip' | undefined;
 
-  /** `onChanged` hears of each item an upload made or changed (a file, a version, a folder of a folder upload). */
-  constructor(private readonly onChanged: (workspaceId: string, change: Change) => void) {}
+  /**
+   * `onChanged` hears of each item an upload made or changed (a file, a version, a folder of a
+   * folder upload); `api` is where the calls go (a file request's visitor uploads through its link).
+   */
+  constructor(
+    private readonly onChanged: (workspaceId: string, change: Change) => void,
+    private readonly api: UploadTransport = appTransport,
+  ) {}
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -212,6 +208,20 @@ export class UploadManager {
     this.emit();
   }
 
+  /**
+   * Brings back uploads known by their ids (a link's visitor keeps theirs in the browser, having no
+   * list on the server), with the bytes the storage already holds: each open one waits for its file.
+   */
+  async reopen(workspaceId: string, targetId: string, known: { id: string; name: string }[]) {
+    const unknown = known.filter((k) => !this.tasks.some((t) => t.uploadId === k.id));
+    const found = await Promise.all(unknown.map((k) => this.api.status(k.id).then((status) => ({ name: k.name, status }), () => undefined)));
+    for (const f of found) {
+      if (!f || !['created', 'uploading'].includes(f.status.state) || this.tasks.some((t) => t.uploadId === f.status.id)) continue;
+      this.push({ workspaceId, targetId, name: f.name, size: f.status.size, file: undefined, uploadId: f.status.id, state: 'needs-file', loaded: f.status.parts.reduce((sum, p) => sum + p.size, 0) });
+    }
+    this.emit();
+  }
+
   /** The file for an upload that lost it in a reload; it must be the same size (and, checked at the end, the same bytes). */
   provideFile(key: string, file: File): string | undefined {
     const task = this.find(key);
@@ -249,7 +259,7 @@ export class UploadManager {
     if (!task || ['done', 'cancelled', 'skipped'].includes(task.state)) return;
     this.running.get(key)?.abort.abort();
     this.update(task, { state: 'cancelled' });
-    if (task.uploadId) await call(uploadsApi.abort, { params: { id: task.uploadId } }).catch(() => {});
+    if (task.uploadId) await this.api.abort(task.uploadId).catch(() => {});
     this.pump();
   }
 
@@ -263,7 +273,7 @@ export class UploadManager {
 
   private answer(task: UploadTask, answer: TOnConflict | 'skip') {
     if (answer === 'skip') {
-      if (task.uploadId) void call(uploadsApi.abort, { params: { id: task.uploadId } }).catch(() => {});
+      if (task.uploadId) void this.api.abort(task.uploadId).catch(() => {});
       this.update(task, { state: 'skipped', suggestedName: undefined });
     } else {
       this.update(task, { state: 'queued', onConflict: answer, suggestedName: undefined });
@@ -298,7 +308,7 @@ export class UploadManager {
   }
 
   /** Small new files go in batches; a batch takes one of the FILES_AT_ONCE places, like one big file. */
-  private isBatchable = (t: UploadTask) => !t.uploadId && !t.versionOf && t.size <= SMALL_FILE_BYTES;
+  private isBatchable = (t: UploadTask) => !!this.api.batches && !t.uploadId && !t.versionOf && t.size <= SMALL_FILE_BYTES;
   private jobs = 0;
 
   private pump() {
@@ -334,18 +344,18 @@ export class UploadManager {
     const file = task.file!;
     try {
       this.update(task, { state: 'uploading', error: undefined });
-      let status: TUploadStatus;
+      let status: UploadProgress;
       if (!task.uploadId) {
         const mimeType = file.type ? { mimeType: file.type } : {};
         const upload = task.versionOf
           ? await persist(() => call(filesApi.startVersion, { params: { id: task.versionOf! }, body: { size: task.size, ...mimeType } }), signal)
-          : await persist(async () => call(uploadsApi.start, { params: { ws: task.workspaceId }, body: await this.startRequest(task) }), signal);
+          : await persist(async () => this.api.start(task.workspaceId, await this.startRequest(task)), signal);
         task.uploadId = upload.id;
         run.signedAtStart = upload.parts;
         // Just started: the storage holds no part yet.
         status = { ...upload, parts: [] };
       } else {
-        status = await persist(() => call(uploadsApi.get, { params: { id: task.uploadId! } }), signal);
+        status = await persist(() => this.api.status(task.uploadId!), signal);
       }
       const hashing = hashFile(file, signal);
       hashing.catch(() => {});
@@ -357,7 +367,7 @@ export class UploadManager {
 
       this.update(task, { state: 'verifying' });
       const sha256 = await hashing;
-      this.finish(task, await persist(() => call(uploadsApi.complete, { params: { id: task.uploadId! }, body: { sha256, onConflict: task.onConflict } }), signal));
+      this.finish(task, await persist(() => this.api.complete(task.uploadId!, { sha256, onConflict: task.onConflict }), signal));
     } catch (error) {
       if (isAbort(error) || signal.aborted) return;
       this.fail(task, error);
@@ -379,10 +389,11 @@ export class UploadManager {
       for (const task of tasks) this.update(task, { state: 'uploading', error: undefined });
       const starting = live();
       const requests = await persist(() => Promise.all(starting.map(({ task }) => this.startRequest(task))), group.signal);
-      const started = await persist(() => call(uploadsApi.startMany, { params: { ws: tasks[0]!.workspaceId }, body: { uploads: requests } }), group.signal);
+      const batches = this.api.batches!;
+      const started = await persist(() => batches.start(tasks[0]!.workspaceId, requests), group.signal);
       const sent = await Promise.all(
         starting.map(async ({ task, run }, i) => {
-          const result = started.results[i]!;
+          const result = started[i]!;
           if ('error' in result) {
             await settle(task, run, entryError(result.error));
             return undefined;
@@ -403,11 +414,11 @@ export class UploadManager {
       );
       const ready = sent.filter((s): s is NonNullable<typeof s> => !!s && !s.run.abort.signal.aborted);
       if (!ready.length) return;
-      const done = await persist(() => call(uploadsApi.completeMany, { body: { uploads: ready.map(({ task, sha256 }) => ({ id: task.uploadId!, sha256, onConflict: task.onConflict })) } }), group.signal);
+      const done = await persist(() => batches.complete(ready.map(({ task, sha256 }) => ({ id: task.uploadId!, sha256, onConflict: task.onConflict }))), group.signal);
       await Promise.all(
         ready.map(async ({ task, run }, i) => {
           if (run.abort.signal.aborted) return;
-          const result = done.results[i]!;
+          const result = done[i]!;
           if ('error' in result) await settle(task, run, entryError(result.error));
           else this.finish(task, result);
         }),
@@ -424,9 +435,11 @@ export class UploadManager {
     return { parentId, name: task.name, size: task.size, ...(task.file?.type ? { mimeType: task.file.type } : {}), onConflict: task.onConflict };
   }
 
-  private finish(task: UploadTask, result: TCompleteUploadResult) {
-    this.update(task, { state: 'done', itemId: result.item.id, loaded: task.size });
-    this.onChanged(task.workspaceId, { type: task.versionOf || task.onConflict === 'replace' ? 'item.updated' : 'item.created', itemId: result.item.id, parentIds: [result.item.parentId], item: result.item });
+  /** A visitor's upload is told of no file: nothing to show it in. */
+  private finish(task: UploadTask, result: { item?: TItem }) {
+    const { item } = result;
+    this.update(task, { state: 'done', itemId: item?.id, loaded: task.size });
+    if (item) this.onChanged(task.workspaceId, { type: task.versionOf || task.onConflict === 'replace' ? 'item.updated' : 'item.created', itemId: item.id, parentIds: [item.parentId], item });
   }
 
   /** A name conflict waits for an answer; anything else fails the task with a message for people. */
@@ -450,7 +463,7 @@ export class UploadManager {
   }
 
   /** PUTs the missing parts, a few at a time, signing URLs a batch ahead; a part that fails is retried. */
-  private async sendParts(task: UploadTask, run: Running, upload: TUploadStatus, missing: number[]) {
+  private async sendParts(task: UploadTask, run: Running, upload: UploadProgress, missing: number[]) {
     const { signal } = run.abort;
     const file = task.file!;
     const queue = [...missing];
@@ -459,7 +472,7 @@ export class UploadManager {
       const fresh = signed.get(n);
       if (fresh && new Date(fresh.expiresAt).getTime() - Date.now() > 60_000) return fresh;
       const batch = [n, ...queue.slice(0, SIGN_AHEAD - 1)];
-      const { parts } = await persist(() => call(uploadsApi.signParts, { params: { id: task.uploadId! }, body: { partNumbers: batch } }), signal);
+      const parts = await persist(() => this.api.signParts(task.uploadId!, batch), signal);
       for (const p of parts) signed.set(p.partNumber, p);
       return signed.get(n)!;
     };

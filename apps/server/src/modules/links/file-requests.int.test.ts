@@ -1,0 +1,289 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIMITS } from '@cabinet/contracts';
+import { given, sha256Hex, type Person } from '../../testing/given.ts';
+import { linkVisitor, type LinkVisitorClient } from '../../testing/link-visitor.ts';
+import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
+
+const MiB = 1024 * 1024;
+const s3 = testS3Settings();
+const drivers: [string, Record<string, string>][] = [['local disk', { STORAGE_DRIVER: 'local' }]];
+if (s3) drivers.push(['S3', s3]);
+
+const tokenOf = (url: string) => url.split('/s/')[1]!;
+
+/** File requests (ADR 0035): made on folders; visitors upload into them with the app's protocol and see nothing in them. */
+describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
+  let t: TestApp;
+  let g: ReturnType<typeof given>;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    // Behind a proxy, so each visitor's address can be told apart (X-Forwarded-For).
+    const settings: Record<string, string> = { ...driverSettings, PORT: String(port), LOG_LEVEL: 'error', TRUST_PROXY: 'true', UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '32MiB' };
+    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
+    t = await startTestApp(settings);
+    g = given(t.ctx, t.url);
+  });
+  afterAll(() => t.close());
+
+  const visitor = (ip?: string) => linkVisitor(t.url, ip);
+  const children = async (p: Person, folderId: string) =>
+    (await p.call('GET', `/workspaces/${p.workspace.id}/items/${folderId}/children`)).body.items as { id: string; name: string; size: number; ownerId: string }[];
+  const linkOf = async (p: Person, itemId: string, linkId: string) => ((await p.call('GET', `/items/${itemId}/links`)).body.items as { id: string; uploads: number; views: number }[]).find((l) => l.id === linkId)!;
+
+  async function request(owner: Person, folderId: string, body: Record<string, unknown> = {}) {
+    const res = await owner.call('POST', `/items/${folderId}/links`, { kind: 'file_request', ...body });
+    if (res.status !== 201) throw new Error(`no file request: ${JSON.stringify(res.body)}`);
+    return { ...(res.body as { id: string; url: string }), token: tokenOf(res.body.url) };
+  }
+
+  /** A visitor's upload start to finish: start, sign, PUT each part where the URL says (the bucket, or Cabinet), complete. */
+  async function visitorUpload(v: LinkVisitorClient, token: string, name: string, bytes: Uint8Array) {
+    const start = await v.call('POST', `/links/${token}/uploads`, { name, size: bytes.length, sha256: sha256Hex(bytes) });
+    if (start.status !== 201) return { start, complete: undefined };
+    await putVisitorParts(v, token, start.body, bytes);
+    return { start, complete: await v.call('POST', `/links/${token}/uploads/${start.body.id}/complete`, {}) };
+  }
+
+  async function putVisitorParts(v: LinkVisitorClient, token: string, upload: { id: string; partSize: number; partCount: number }, bytes: Uint8Array) {
+    const signed = await v.call('POST', `/links/${token}/uploads/${upload.id}/parts`, { partNumbers: Array.from({ length: upload.partCount }, (_, i) => i + 1) });
+    expect(signed.status).toBe(200);
+    for (const part of signed.body.parts as { partNumber: number; url: string }[]) {
+      const res = await fetch(part.url, { method: 'PUT', body: bytes.subarray((part.partNumber - 1) * upload.partSize, part.partNumber * upload.partSize) });
+      expect(res.ok).toBe(true);
+    }
+  }
+
+  it('is made on a folder only, by whoever may share it, within the policy; it never allows downloads', async () => {
+    const owner = await g.person('Olive');
+    const member = await g.person();
+    await g.membership(member, owner.workspace.id, 'member');
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Submissions');
+    const file = (await g.upload(owner, owner.workspace.rootId, 'brief.txt', new TextEncoder().encode('hi'))).body.item as { id: string };
+    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: owner.workspace.rootId })).body as { id: string };
+
+    const made = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', password: 'drop it here' });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ kind: 'file_request', itemId: folder.id, downloadAllowed: false, hasPassword: true, views: 0, downloads: 0, uploads: 0 });
+    for (const id of [file.id, doc.id]) {
+      const refused = await owner.call('POST', `/items/${id}/links`, { kind: 'file_request' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details.fields).toEqual([{ path: 'body.kind', message: 'a file request is made on a folder' }]);
+    }
+    const downloads = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', downloadAllowed: true });
+    expect(downloads.body.error.details.fields[0].path).toBe('body.downloadAllowed');
+    expect((await owner.call('PATCH', `/items/${folder.id}/links/${made.body.id}`, { downloadAllowed: true })).status).toBe(400);
+    // A member edits in the shared root but does not manage it.
+    expect((await member.call('POST', `/items/${folder.id}/links`, { kind: 'file_request' })).status).toBe(403);
+    // The workspace's policy holds as for view links.
+    await owner.call('PATCH', `/workspaces/${owner.workspace.id}/link-policy`, { passwordRequired: true });
+    expect((await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request' })).body.error.details.fields[0].path).toBe('body.password');
+    await owner.call('PATCH', `/workspaces/${owner.workspace.id}/link-policy`, { linksAllowed: false });
+    expect((await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', password: 'long enough' })).status).toBe(403);
+    await owner.call('PATCH', `/workspaces/${owner.workspace.id}/link-policy`, { linksAllowed: true, passwordRequired: false });
+
+    const created = await t.ctx.db.selectFrom('activity_events').select('data').where('item_id', '=', folder.id).where('action', '=', 'link.created').executeTakeFirstOrThrow();
+    expect(created.data).toMatchObject({ kind: 'file_request', downloadAllowed: false, hasPassword: true });
+  });
+
+  it('takes a visitor’s upload in parts after its password: the file lands in the folder, the maker’s, recorded as the link and counted once', async () => {
+    const owner = await g.person('Olive Owner');
+    const folder = await g.folder(owner, owner.workspace.homeId, 'Applications');
+    await g.upload(owner, folder.id, 'private.txt', new TextEncoder().encode('not for visitors'));
+    const link = await request(owner, folder.id, { password: 'drop it here' });
+    const v = visitor();
+
+    // The password first, for everything.
+    expect((await v.call('GET', `/links/${link.token}`)).body.error.code).toBe('link_password_required');
+    expect((await v.call('POST', `/links/${link.token}/uploads`, { name: 'cv.pdf', size: 3 })).body.error.code).toBe('link_password_required');
+    expect((await v.call('POST', `/links/${link.token}/unlock`, { password: 'drop it here' })).status).toBe(204);
+    const opened = await v.call('GET', `/links/${link.token}`);
+    expect(opened.body).toEqual({
+      kind: 'file_request',
+      item: { id: folder.id, kind: 'folder', name: 'Applications', size: 0, mimeType: null, updatedAt: expect.any(String) },
+      downloadAllowed: false,
+      expiresAt: null,
+      requestedBy: 'Olive Owner',
+      maxFileSize: 32 * MiB,
+    });
+
+    // Three parts, straight to the storage; the answers say nothing of the workspace or the file made.
+    const bytes = randomBytes(11 * MiB + 7);
+    const start = await v.call('POST', `/links/${link.token}/uploads`, { name: 'portfolio.zip', size: bytes.length });
+    expect(start.status).toBe(201);
+    expect(start.headers.get('cache-control')).toBe('private, no-store');
+    expect(start.body).toMatchObject({ name: 'portfolio.zip', size: bytes.length, partSize: 5 * MiB, partCount: 3, state: 'created', mimeType: 'application/zip' });
+    expect(Object.keys(start.body).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'mimeType', 'name', 'partCount', 'partSize', 'parts', 'size', 'state']);
+    await putVisitorParts(v, link.token, start.body, bytes);
+    const status = await v.call('GET', `/links/${link.token}/uploads/${start.body.id}`);
+    expect(status.body.parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1, 2, 3]);
+    expect(await children(owner, folder.id)).toHaveLength(1);
+
+    // The upload is the link's own: not in its maker's unfinished uploads, not theirs to finish.
+    expect((await owner.call('GET', `/workspaces/${owner.workspace.id}/uploads`)).body.items).toEqual([]);
+    expect((await owner.call('POST', `/uploads/${start.body.id}/complete`, {})).status).toBe(404);
+
+    const done = await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    expect(done.status).toBe(200);
+    expect(done.body).toEqual({ upload: expect.objectContaining({ id: start.body.id, name: 'portfolio.zip', state: 'completed' }) });
+    expect(done.body.upload).not.toHaveProperty('resultItemId');
+    // Completing again answers the same.
+    expect((await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, {})).body).toEqual(done.body);
+
+    const files = await children(owner, folder.id);
+    const made = files.find((f) => f.name === 'portfolio.zip')!;
+    expect(made).toMatchObject({ size: bytes.length, ownerId: owner.id });
+    // Nobody visited it on the maker's behalf (until they open it below).
+    expect(await t.ctx.db.selectFrom('item_visits').select('user_id').where('item_id', '=', made.id).execute()).toEqual([]);
+    const redirect = await fetch(`${t.url}/api/v1/items/${made.id}/content`, { headers: { authorization: `Bearer ${owner.token}` }, redirect: 'manual' });
+    expect(Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer()).equals(bytes)).toBe(true);
+    const rows = await t.ctx.db.selectFrom('activity_events').select(['action', 'actor_kind', 'actor_user_id', 'actor_link_id', 'ip']).where('item_id', '=', made.id).execute();
+    expect(rows).toEqual([{ action: 'item.created', actor_kind: 'link', actor_user_id: null, actor_link_id: link.id, ip: '203.0.113.7' }]);
+    expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 1, views: 1 });
+  });
+
+  it('shows nothing of the folder and lets nothing be downloaded', async () => {
+    const owner = await g.person();
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Inbox');
+    const secret = (await g.upload(owner, folder.id, 'salaries.csv', new TextEncoder().encode('a,b'))).body.item as { id: string };
+    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as { id: string };
+    const link = await request(owner, folder.id);
+    const v = visitor();
+    for (const path of [`/items/${folder.id}`, `/items/${secret.id}`, `/items/${folder.id}/content`, `/items/${secret.id}/content?download=1`, `/items/${secret.id}/content`, `/items/${doc.id}/document`]) {
+      const res = await v.call('GET', `/links/${link.token}${path}`);
+      expect(res.status, path).toBe(403);
+      expect(res.body.error.code).toBe('forbidden');
+    }
+    expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ downloads: 0 });
+    // And a view link takes no upload.
+    const view = (await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).body as { url: string };
+    expect((await v.call('POST', `/links/${tokenOf(view.url)}/uploads`, { name: 'x.txt', size: 1 })).status).toBe(403);
+  });
+
+  it('binds each upload to its link: another link’s visitor, or a person, cannot reach it', async () => {
+    const owner = await g.person();
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Drop A');
+    const other = await g.folder(owner, owner.workspace.rootId, 'Drop B');
+    const a = await request(owner, folder.id);
+    const b = await request(owner, other.id);
+    const v = visitor();
+    const bytes = new TextEncoder().encode('mine');
+    const started = (await v.call('POST', `/links/${a.token}/uploads`, { name: 'a.txt', size: bytes.length })).body as { id: string };
+    const own = (await owner.call('POST', `/workspaces/${owner.workspace.id}/uploads`, { parentId: other.id, name: 'own.txt', size: 3 })).body as { id: string };
+    for (const [token, id] of [[b.token, started.id], [a.token, own.id]] as const) {
+      expect((await v.call('GET', `/links/${token}/uploads/${id}`)).status).toBe(404);
+      expect((await v.call('POST', `/links/${token}/uploads/${id}/parts`, { partNumbers: [1] })).status).toBe(404);
+      expect((await v.call('POST', `/links/${token}/uploads/${id}/complete`, {})).status).toBe(404);
+      expect((await v.call('DELETE', `/links/${token}/uploads/${id}`)).status).toBe(404);
+    }
+    expect((await owner.call('GET', `/uploads/${started.id}`)).status).toBe(404);
+    expect((await owner.call('DELETE', `/uploads/${started.id}`)).status).toBe(404);
+    // Its own visitor may cancel it.
+    expect((await v.call('DELETE', `/links/${a.token}/uploads/${started.id}`)).status).toBe(204);
+    expect((await v.call('POST', `/links/${a.token}/uploads/${started.id}/parts`, { partNumbers: [1] })).body.error.code).toBe('upload_expired');
+  });
+
+  it('refuses uploads the moment the link ends: revoked mid-way, nothing is written; expired, nothing starts; its folder in the trash, not found', async () => {
+    const owner = await g.person();
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Late');
+    const link = await request(owner, folder.id);
+    const v = visitor();
+    const bytes = randomBytes(1000);
+    const start = await v.call('POST', `/links/${link.token}/uploads`, { name: 'late.bin', size: bytes.length });
+    await putVisitorParts(v, link.token, start.body, bytes);
+    expect((await owner.call('DELETE', `/items/${folder.id}/links/${link.id}`)).status).toBe(204);
+    const refused = await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, {});
+    expect(refused.status).toBe(410);
+    expect(refused.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'revoked' } });
+    expect(await children(owner, folder.id)).toEqual([]);
+    // Its open uploads ended with it: their room is free and their bytes are on their way out.
+    const row = await t.ctx.db.selectFrom('uploads').select(['state', 'blob_key']).where('id', '=', start.body.id).executeTakeFirstOrThrow();
+    expect(row.state).toBe('aborted');
+    const discards = await t.ctx.db.selectFrom('jobs').select('payload').where('kind', '=', 'upload.discard').execute();
+    expect(discards.map((j) => (j.payload as { key: string }).key)).toContain(row.blob_key);
+    expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 0 });
+
+    const expiring = await request(owner, folder.id);
+    await t.ctx.db.updateTable('share_links').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', expiring.id).execute();
+    const expired = await v.call('POST', `/links/${expiring.token}/uploads`, { name: 'x.bin', size: 1 });
+    expect(expired.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'expired' } });
+
+    const trashed = await request(owner, folder.id);
+    expect((await owner.call('POST', `/items/${folder.id}/trash`)).status).toBe(200);
+    expect((await v.call('POST', `/links/${trashed.token}/uploads`, { name: 'x.bin', size: 1 })).status).toBe(404);
+    expect((await owner.call('POST', `/items/${folder.id}/restore`)).status).toBe(200);
+    expect((await v.call('POST', `/links/${trashed.token}/uploads`, { name: 'x.bin', size: 1 })).status).toBe(201);
+  });
+
+  it('never replaces and never tells: a name already in the folder gets a free one, and the visitor’s answers are the same either way', async () => {
+    const owner = await g.person();
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Reports');
+    const original = new TextEncoder().encode('the original');
+    await g.upload(owner, folder.id, 'report.pdf', original);
+    const link = await request(owner, folder.id);
+    const v = visitor();
+    const bytes = new TextEncoder().encode('a visitor’s report');
+    const taken = await visitorUpload(v, link.token, 'Report.pdf', bytes);
+    const free = await visitorUpload(v, link.token, 'summary.pdf', bytes);
+    expect(taken.start.status).toBe(201);
+    expect(taken.complete!.status).toBe(200);
+    const shape = (r: { body: Record<string, unknown> }) => Object.keys(r.body).sort();
+    expect(shape(taken.start)).toEqual(shape(free.start));
+    expect(taken.complete!.body.upload).toMatchObject({ name: 'Report.pdf', state: 'completed' });
+    expect(Object.keys(taken.complete!.body.upload).sort()).toEqual(Object.keys(free.complete!.body.upload).sort());
+
+    const names = (await children(owner, folder.id)).map((f) => f.name).sort();
+    expect(names).toEqual(['report.pdf', 'Report (2).pdf', 'summary.pdf'].sort());
+    const kept = (await children(owner, folder.id)).find((f) => f.name === 'report.pdf')!;
+    expect(kept.size).toBe(original.length);
+    expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 2 });
+  });
+
+  it('keeps within the quota and the size limit, and bounds what one address may hold open without touching anyone else', async () => {
+    const owner = await g.person();
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Big');
+    const link = await request(owner, folder.id);
+    const v = visitor('198.51.100.1');
+    const tooBig = await v.call('POST', `/links/${link.token}/uploads`, { name: 'huge.iso', size: 33 * MiB });
+    expect(tooBig.body.error.code).toBe('file_too_large');
+
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', owner.workspace.id).execute();
+    const over = await v.call('POST', `/links/${link.token}/uploads`, { name: 'big.bin', size: 6000 });
+    expect(over.status).toBe(507);
+    expect(over.body.error.code).toBe('quota_exceeded');
+    // Nothing of the workspace's room is told: used bytes would follow others' uploads into the folder.
+    expect(over.body.error.details ?? {}).toEqual({});
+    // Room taken meanwhile: completion checks again and writes nothing.
+    const bytes = randomBytes(3000);
+    const start = await v.call('POST', `/links/${link.token}/uploads`, { name: 'fits.bin', size: bytes.length });
+    await putVisitorParts(v, link.token, start.body, bytes);
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 2000 }).where('id', '=', owner.workspace.id).execute();
+    const full = await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, {});
+    expect(full.body.error.code).toBe('quota_exceeded');
+    expect(full.body.error.details ?? {}).toEqual({});
+    expect(await children(owner, folder.id)).toEqual([]);
+    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: null }).where('id', '=', owner.workspace.id).execute();
+
+    // One address holds at most so many open uploads on a link; another address, and the maker, still upload.
+    for (let i = 0; i < LIMITS.linkOpenUploads; i++) expect((await v.call('POST', `/links/${link.token}/uploads`, { name: `f${i}.txt`, size: 1 })).status).toBe(201);
+    const limited = await v.call('POST', `/links/${link.token}/uploads`, { name: 'one-more.txt', size: 1 });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+    expect((await visitor('198.51.100.2').call('POST', `/links/${link.token}/uploads`, { name: 'other.txt', size: 1 })).status).toBe(201);
+    // An IPv6 address counts by its /64: the next address in it is the same visitor; the next /64 is someone else.
+    for (let i = 0; i < LIMITS.linkOpenUploads; i++) expect((await visitor('2001:db8:1:1::1').call('POST', `/links/${link.token}/uploads`, { name: `v6-${i}.txt`, size: 1 })).status).toBe(201);
+    expect((await visitor('2001:db8:1:1::2').call('POST', `/links/${link.token}/uploads`, { name: 'v6-next.txt', size: 1 })).status).toBe(429);
+    expect((await visitor('2001:db8:1:2::1').call('POST', `/links/${link.token}/uploads`, { name: 'v6-other.txt', size: 1 })).status).toBe(201);
+    expect((await g.upload(owner, folder.id, 'owner.txt', new TextEncoder().encode('x'))).status).toBe(200);
+  });
+
+  it('refuses a visitor’s upload call from another site', async () => {
+    const owner = await g.person();
+    const folder = await g.folder(owner, owner.workspace.rootId, 'Cross');
+    const link = await request(owner, folder.id);
+    const res = await visitor().call('POST', `/links/${link.token}/uploads`, { name: 'x.txt', size: 1 }, { origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+  });
+});

@@ -1,0 +1,74 @@
+import type { TNotification } from '@cabinet/contracts';
+import type { AppContext } from '../../context.ts';
+import { claimForMail, findNotificationsById, findPeopleToMail, findUser, unclaimForMail } from './notifications.repo.ts';
+import { present } from './notifications.service.ts';
+
+/** People mailed per pass; the rest wait for the next one (every minute). */
+const PEOPLE_PER_PASS = 200;
+/** Notifications listed in one mail; the mail says how many more wait in Cabinet. */
+const LISTED = 20;
+
+/** Where a notification opens, for a mail: the document (at the thread), the folder, or Shared with me for a file. */
+export function linkOf(publicUrl: string, n: TNotification): string {
+  const base = `${publicUrl}/w/${encodeURIComponent(n.workspace.slug)}`;
+  if (!n.item) return base;
+  if (n.item.kind === 'document') return `${base}/d/${n.item.id}${n.threadId ? `?thread=${n.threadId}` : ''}`;
+  if (n.item.kind === 'folder') return `${base}/f/${n.item.id}`;
+  return `${base}/shared`;
+}
+
+/** One line of a mail: who did what to which item (its name only: nothing of its content). */
+export function sentenceOf(n: TNotification): string {
+  const who = n.actor?.name || 'Someone';
+  const what = n.item ? `“${n.item.name}”` : 'an item';
+  switch (n.kind) {
+    case 'shared':
+      return `${who} shared ${what} with you`;
+    case 'mentioned':
+      return n.commentId ? `${who} mentioned you in a comment on ${what}` : `${who} mentioned you in ${what}`;
+    case 'replied':
+      return `${who} replied to a comment on ${what}`;
+    case 'invited':
+      return `${who} invited you to ${n.workspace.name}`;
+  }
+}
+
+/**
+ * Mails each person the notifications they left unread for `delayMinutes` and were never mailed:
+ * one mail per person per pass, each notification in at most one mail (claimed before sending, put
+ * back if the mail could not go, the others still mailed). Someone who turned mail off has theirs marked and never mailed.
+ * Only items the person can still see are named; with none left, no mail. Answers the mails sent.
+ */
+export async function mailUnreadNotifications(ctx: AppContext, delayMinutes: number): Promise<number> {
+  const cutoff = new Date(Date.now() - delayMinutes * 60_000);
+  let sent = 0;
+  let failed: unknown;
+  for (const userId of await findPeopleToMail(ctx.db, cutoff, PEOPLE_PER_PASS)) {
+    const claimed = await claimForMail(ctx.db, userId, cutoff);
+    const user = await findUser(ctx.db, userId);
+    if (!claimed.length || !user || user.status !== 'active' || !user.notify_by_email) continue;
+    const shown = (await present(ctx.db, user, await findNotificationsById(ctx.db, claimed))).filter((n) => n.item).reverse();
+    if (!shown.length) continue;
+    const listed = shown.slice(0, LISTED);
+    const lines = listed.map((n) => `• ${sentenceOf(n)} (${n.workspace.name})\n  ${linkOf(ctx.env.PUBLIC_URL, n)}`);
+    const more = shown.length - listed.length;
+    try {
+      await ctx.mailer.send({
+        to: user.email,
+        subject: shown.length === 1 ? `${sentenceOf(shown[0]!)} on Cabinet` : `You have ${shown.length} unread notifications on Cabinet`,
+        text:
+          `Hello ${user.name || user.email},\n\nWhile you were away:\n\n${lines.join('\n\n')}\n\n` +
+          (more > 0 ? `…and ${more} more in Cabinet.\n\n` : '') +
+          `Each is mailed once. To stop these emails, turn off “Send me mail about notifications I haven't read” in your account: ${ctx.env.PUBLIC_URL}/account\n`,
+      });
+      sent++;
+    } catch (error) {
+      await unclaimForMail(ctx.db, claimed);
+      // One address the mail server refuses must not hold up everyone after it, pass after pass.
+      failed ??= error;
+    }
+  }
+  // Failing the pass keeps the error on the job for an operator; the others were mailed.
+  if (failed !== undefined) throw failed;
+  return sent;
+}

@@ -1,0 +1,291 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
+import * as Y from 'yjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collabClients, until } from '../../testing/collab-client.ts';
+import { given, type Person } from '../../testing/given.ts';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { deriveNotifications, mailUnreadNotifications } from './index.ts';
+
+let t: TestApp;
+let g: ReturnType<typeof given>;
+let clients: ReturnType<typeof collabClients>;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  g = given(t.ctx, t.url);
+  clients = collabClients(t.url);
+});
+afterAll(async () => {
+  clients.destroyAll();
+  await t.close();
+});
+
+interface Listed {
+  id: string;
+  kind: string;
+  item: { id: string; kind: string; name: string } | null;
+  actor: { id: string; name: string } | null;
+  workspace: { id: string; slug: string; name: string };
+  threadId: string | null;
+  commentId: string | null;
+  readAt: string | null;
+}
+const list = async (p: Person, query = ''): Promise<{ items: Listed[]; nextCursor: string | null; unreadCount: number }> => (await p.call('GET', `/notifications${query}`)).body;
+/** Everything recorded so far has been read for notifications (the live path may still be on its way: this waits for nothing). */
+const settled = () => deriveNotifications(t.ctx.db);
+type Page = Awaited<ReturnType<typeof list>>;
+/** The person's notifications once `ready` holds of them (within 15 s). */
+async function eventually(p: Person, ready: (page: Page) => boolean): Promise<Page> {
+  for (let i = 0; i < 150; i++) {
+    const page = await list(p);
+    if (ready(page)) return page;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the notifications did not come');
+}
+const share = (by: Person, itemId: string, principal: object, role = 'viewer') => by.call('POST', `/items/${itemId}/grants`, { principal, role });
+const doc = async (p: Person, name = `Plan ${Math.random()}`) => (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId: p.workspace.rootId })).body as { id: string; name: string };
+const emailOf = async (p: Person) => (await p.call('GET', '/me')).body.user.email as string;
+const outbox = () => {
+  const dir = path.join(t.ctx.env.DATA_DIR, 'outbox');
+  return existsSync(dir) ? readdirSync(dir).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; subject: string; text: string }) : [];
+};
+
+describe('notifications', () => {
+  it('tells a person something was shared with them, live and listed, and not the one who shared it', async () => {
+    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const plan = await doc(ada, 'Roadmap');
+    expect((await share(ada, plan.id, { type: 'user', id: bea.id })).status).toBe(201);
+    // Made as the change is heard, without anyone asking for it.
+    const page = await eventually(bea, (p) => p.unreadCount > 0);
+    expect(page.unreadCount).toBe(1);
+    expect(page.items).toEqual([
+      expect.objectContaining({ kind: 'shared', item: { id: plan.id, kind: 'document', name: 'Roadmap' }, actor: { id: ada.id, name: 'Ada' }, workspace: expect.objectContaining({ id: ada.workspace.id }), threadId: null, commentId: null, readAt: null }),
+    ]);
+    expect((await list(ada)).items).toEqual([]);
+    // Sharing again (a new role) says nothing new while the first is unread.
+    await share(ada, plan.id, { type: 'user', id: bea.id }, 'editor');
+    await settled();
+    expect((await list(bea)).unreadCount).toBe(1);
+  });
+
+  it('tells the person’s open pages at once on the live stream of whichever workspace they watch, and no one else', async () => {
+    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const streams = await Promise.all([bea, ada].map(async (p) => {
+      const controller = new AbortController();
+      // Bea watches her own workspace; the share is in Ada's.
+      const res = await fetch(`${t.url}/api/v1/workspaces/${p.workspace.id}/events`, { headers: { authorization: `Bearer ${p.token}` }, signal: controller.signal });
+      const heard = { text: '', controller };
+      void (async () => {
+        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+          if (done) return;
+          heard.text += value;
+        }
+      })();
+      return heard;
+    }));
+    const [beaHeard, adaHeard] = streams as [(typeof streams)[number], (typeof streams)[number]];
+    await until(() => beaHeard.text.includes(': connected') && adaHeard.text.includes(': connected'), 'both streams to open');
+    await share(ada, (await doc(ada)).id, { type: 'user', id: bea.id });
+    await until(() => beaHeard.text.includes('event: notifications\ndata: {}'), 'Bea to hear of her notification', 5000);
+    await bea.call('POST', '/notifications/read', { all: true });
+    await until(() => beaHeard.text.split('event: notifications').length === 3, 'Bea’s other pages to hear she read it', 5000);
+    expect(adaHeard.text).not.toContain('event: notifications');
+    for (const s of streams) s.controller.abort();
+  });
+
+  it('tells each member of a group a thing was shared with, but not the sharer in it; the whole workspace is no one in particular', async () => {
+    const [ada, bea, cy] = [await g.person('Ada'), await g.person('Bea'), await g.person('Cy')];
+    for (const p of [bea, cy]) await g.membership(p, ada.workspace.id, 'member');
+    const group = (await ada.call('POST', `/workspaces/${ada.workspace.id}/groups`, { name: `Team ${Math.random()}` })).body;
+    await ada.call('POST', `/workspaces/${ada.workspace.id}/groups/${group.id}/members`, { userIds: [ada.id, bea.id, cy.id] });
+    const folder = await g.folder(ada, ada.workspace.homeId, 'Specs');
+    expect((await share(ada, folder.id, { type: 'group', id: group.id })).status).toBe(201);
+    const other = await g.folder(ada, ada.workspace.homeId, 'Everyone');
+    expect((await share(ada, other.id, { type: 'workspace' })).status).toBe(201);
+    await settled();
+    for (const p of [bea, cy]) expect((await list(p)).items.map((n) => [n.kind, n.item?.name])).toEqual([['shared', 'Specs']]);
+    expect((await list(ada)).items).toEqual([]);
+  });
+
+  it('tells people mentioned in a comment and everyone who wrote in a thread of a reply, never the replier, once each', async () => {
+    const [ada, bea, cy, dee] = [await g.person('Ada'), await g.person('Bea'), await g.person('Cy'), await g.person('Dee')];
+    const plan = await doc(ada);
+    for (const p of [bea, cy]) {
+      await g.membership(p, ada.workspace.id, 'guest');
+      await g.grant(plan.id, { user: p }, 'commenter');
+    }
+    // Dee cannot see the document: mentioning her tells her nothing.
+    const thread = (await bea.call('POST', `/items/${plan.id}/comments`, { body: '@Ada @Dee is this right?', mentions: [ada.id, dee.id, bea.id] })).body;
+    await settled();
+    expect((await list(ada)).items).toEqual([expect.objectContaining({ kind: 'mentioned', actor: { id: bea.id, name: 'Bea' }, threadId: thread.id, commentId: thread.id })]);
+    expect((await list(dee)).items).toEqual([]);
+    expect((await list(bea)).items).toEqual([]);
+    // Cy replies mentioning Bea, who also wrote in the thread: one notification, the mention.
+    const reply = (await cy.call('POST', `/items/${plan.id}/comments`, { body: 'Yes @Bea', threadId: thread.id, mentions: [bea.id] })).body.comments[1];
+    await settled();
+    expect((await list(bea)).items).toEqual([expect.objectContaining({ kind: 'mentioned', threadId: thread.id, commentId: reply.id })]);
+    expect((await list(ada)).items.map((n) => n.kind)).toEqual(['mentioned']);
+    // Ada replies: Bea and Cy wrote there before her; Ada is not told of her own reply.
+    await ada.call('POST', `/items/${plan.id}/comments`, { body: 'Thanks both', threadId: thread.id });
+    await settled();
+    expect((await list(bea)).items.map((n) => n.kind)).toEqual(['replied', 'mentioned']);
+    expect((await list(cy)).items).toEqual([expect.objectContaining({ kind: 'replied', actor: { id: ada.id, name: 'Ada' }, threadId: thread.id })]);
+    expect((await list(ada)).items.map((n) => n.kind)).toEqual(['mentioned']);
+  });
+
+  it('tells people newly mentioned in a document as it is saved, not again on later saves, and not those who cannot see it', async () => {
+    const [ada, bea, dee] = [await g.person('Ada'), await g.person('Bea'), await g.person('Dee')];
+    const plan = await doc(ada, 'Minutes');
+    await g.membership(bea, ada.workspace.id, 'member');
+    const editor = clients.connect(plan.id, ada.token);
+    await until(() => editor.outcome.synced, 'the editor to sync');
+    const mention = (id: string, label: string) => {
+      const paragraph = new Y.XmlElement('paragraph');
+      const node = new Y.XmlElement('mention');
+      node.setAttribute('id', id);
+      node.setAttribute('label', label);
+      paragraph.insert(0, [new Y.XmlText('Ask '), node]);
+      editor.document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
+    };
+    mention(bea.id, 'Bea');
+    mention(dee.id, 'Dee');
+    const page = await eventually(bea, (p) => p.items.length > 0);
+    expect(page.items).toEqual([expect.objectContaining({ kind: 'mentioned', item: { id: plan.id, kind: 'document', name: 'Minutes' }, actor: { id: ada.id, name: 'Ada' }, threadId: null })]);
+    // Another save that still mentions Bea says nothing new.
+    const before = (await t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
+    const paragraph = new Y.XmlElement('paragraph');
+    paragraph.insert(0, [new Y.XmlText('More words')]);
+    editor.document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
+    for (let i = 0; i < 150; i++) {
+      const now = (await t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
+      if (Number(now) > Number(before)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await settled();
+    expect((await list(bea)).items).toHaveLength(1);
+    expect((await list(dee)).items).toEqual([]);
+    expect((await list(ada)).items).toEqual([]);
+  });
+
+  it('reads recent changes behind its position again, so one committed late is not missed, and makes nothing twice', async () => {
+    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const plan = await doc(ada, 'Late');
+    await share(ada, plan.id, { type: 'user', id: bea.id });
+    await eventually(bea, (p) => p.items.length === 1);
+    // As if the change had committed after the position moved past it: no notification, position beyond.
+    await t.ctx.db.deleteFrom('notifications').where('user_id', '=', bea.id).execute();
+    // A pass woken by a change reads only what is past the position: each save does not read a thousand changes again.
+    await deriveNotifications(t.ctx.db, { lookBack: false });
+    expect((await list(bea)).items).toEqual([]);
+    // The recurring pass reads the recent ones behind it.
+    await settled();
+    expect((await list(bea)).items.map((n) => n.item?.name)).toEqual(['Late']);
+    await settled();
+    expect((await list(bea)).items).toHaveLength(1);
+  });
+
+  it('no longer names an item whose share was withdrawn or that went to the trash', async () => {
+    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const [secret, binned] = [await doc(ada, 'Salaries'), await doc(ada, 'Old plan')];
+    const grant = (await share(ada, secret.id, { type: 'user', id: bea.id })).body;
+    await share(ada, binned.id, { type: 'user', id: bea.id });
+    await settled();
+    expect((await list(bea)).items.map((n) => n.item?.name)).toEqual(['Old plan', 'Salaries']);
+    expect((await ada.call('DELETE', `/items/${secret.id}/grants/${grant.id}`)).status).toBe(204);
+    expect((await ada.call('POST', `/items/${binned.id}/trash`)).status).toBe(200);
+    const page = await list(bea);
+    expect(page.items.map((n) => [n.kind, n.item, n.actor?.name])).toEqual([
+      ['shared', null, 'Ada'],
+      ['shared', null, 'Ada'],
+    ]);
+    expect(JSON.stringify(page)).not.toContain('Salaries');
+    expect(page.unreadCount).toBe(2);
+  });
+
+  it('marks some or all as read, only the caller’s own, and pages newest first', async () => {
+    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const docs = [];
+    for (let i = 0; i < 3; i++) {
+      const d = await doc(ada, `Doc ${i}`);
+      docs.push(d);
+      await share(ada, d.id, { type: 'user', id: bea.id });
+    }
+    await settled();
+    const first = await list(bea, '?limit=2');
+    expect(first.items.map((n) => n.item?.name)).toEqual(['Doc 2', 'Doc 1']);
+    const second = await list(bea, `?limit=2&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    expect(second.items.map((n) => n.item?.name)).toEqual(['Doc 0']);
+    expect(second.nextCursor).toBeNull();
+    // Someone else's ids change nothing.
+    expect((await ada.call('POST', '/notifications/read', { ids: [first.items[0]!.id] })).body).toEqual({ unreadCount: 0 });
+    expect((await bea.call('POST', '/notifications/read', { ids: [first.items[0]!.id] })).body).toEqual({ unreadCount: 2 });
+    expect((await list(bea, '?unread=true')).items.map((n) => n.item?.name)).toEqual(['Doc 1', 'Doc 0']);
+    expect((await list(bea)).items[0]!.readAt).toEqual(expect.any(String));
+    expect((await bea.call('POST', '/notifications/read', { all: true })).body).toEqual({ unreadCount: 0 });
+    expect((await bea.call('POST', '/notifications/read', { all: true, ids: [first.items[0]!.id] })).body.error.code).toBe('invalid_input');
+    expect((await bea.call('POST', '/notifications/read', {})).body.error.code).toBe('invalid_input');
+  });
+
+  it('mails what was left unread, once, one mail per person, unless the person turned mail off', async () => {
+    const [ada, bea, cy, dee] = [await g.person('Ada'), await g.person('Bea'), await g.person('Cy'), await g.person('Dee')];
+    const [one, two, three] = [await doc(ada, 'Budget'), await doc(ada, 'Hiring'), await doc(ada, 'Withdrawn')];
+    for (const d of [one, two]) await share(ada, d.id, { type: 'user', id: bea.id });
+    const withdrawn = (await share(ada, three.id, { type: 'user', id: bea.id })).body;
+    await share(ada, one.id, { type: 'user', id: cy.id });
+    await share(ada, one.id, { type: 'user', id: dee.id });
+    expect((await cy.call('GET', '/me/notification-settings')).body).toEqual({ emailUnread: true });
+    expect((await cy.call('PATCH', '/me/notification-settings', { emailUnread: false })).body).toEqual({ emailUnread: false });
+    await settled();
+    await dee.call('POST', '/notifications/read', { all: true });
+    await ada.call('DELETE', `/items/${three.id}/grants/${withdrawn.id}`);
+
+    // Not yet: they are younger than the delay.
+    expect(await mailUnreadNotifications(t.ctx, 10)).toBe(0);
+    // Other tests' people, with unread notifications of their own, are mailed too.
+    expect(await mailUnreadNotifications(t.ctx, 0)).toBeGreaterThanOrEqual(1);
+    const beaEmail = await emailOf(bea);
+    const [beaMail, ...others] = outbox().filter((m) => m.to === beaEmail);
+    expect(others).toEqual([]);
+    expect(beaMail!.subject).toBe('You have 2 unread notifications on Cabinet');
+    expect(beaMail!.text).toContain(`Ada shared “Budget” with you`);
+    expect(beaMail!.text).toContain(`${t.url}/w/`);
+    expect(beaMail!.text).toContain(`/d/${two.id}`);
+    // Nothing of what Bea can no longer see.
+    expect(beaMail!.text).not.toContain('Withdrawn');
+    const cyEmail = await emailOf(cy);
+    const deeEmail = await emailOf(dee);
+    expect(outbox().filter((m) => m.to === cyEmail || m.to === deeEmail)).toEqual([]);
+    // Each notification is mailed once: a second pass sends nothing, even with mail turned back on.
+    await cy.call('PATCH', '/me/notification-settings', { emailUnread: true });
+    const count = outbox().length;
+    expect(await mailUnreadNotifications(t.ctx, 0)).toBe(0);
+    expect(outbox()).toHaveLength(count);
+  });
+
+  it('mails everyone else when the mail server refuses one address, and mails that person on a later pass', async () => {
+    const [ada, eve, fay] = [await g.person('Ada'), await g.person('Eve'), await g.person('Fay')];
+    const d = await doc(ada, 'Quarterly');
+    await share(ada, d.id, { type: 'user', id: eve.id });
+    await share(ada, d.id, { type: 'user', id: fay.id });
+    await settled();
+    const [eveEmail, fayEmail] = [await emailOf(eve), await emailOf(fay)];
+    const send = t.ctx.mailer.send;
+    t.ctx.mailer.send = (m) => (m.to === eveEmail ? Promise.reject(new Error('mailbox refused')) : send.call(t.ctx.mailer, m));
+    try {
+      await expect(mailUnreadNotifications(t.ctx, 0)).rejects.toThrow('mailbox refused');
+    } finally {
+      t.ctx.mailer.send = send;
+    }
+    expect(outbox().filter((m) => m.to === fayEmail)).toHaveLength(1);
+    expect(outbox().filter((m) => m.to === eveEmail)).toEqual([]);
+    // Eve's notification was put back: the next pass mails it.
+    expect(await mailUnreadNotifications(t.ctx, 0)).toBeGreaterThanOrEqual(1);
+    expect(outbox().filter((m) => m.to === eveEmail)).toHaveLength(1);
+    expect(outbox().filter((m) => m.to === fayEmail)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,153 @@
+import { Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconCircleCheck, IconInbox, IconUpload } from '@tabler/icons-react';
+import type { TPublicLink } from '@cabinet/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, useSyncExternalStore, type DragEvent } from 'react';
+import { formatBytes, formatDate, formatDateTime } from '../../../lib/format.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { UploadRow } from '../../uploads/components/uploads-panel.tsx';
+import { UploadManager, type UploadTask } from '../../uploads/uploader/upload-manager.ts';
+import { UploadsContext } from '../../uploads/uploader/uploads-context.ts';
+import { linkTransport } from '../api/link-uploads.ts';
+
+/**
+ * What this browser keeps of its uploads through one link: the open ones (to resume after a
+ * reload) and the ones sent. A visitor has no account, so nothing on the server lists them — and
+ * nothing there lists anyone else's.
+ */
+interface Kept {
+  open: { id: string; name: string }[];
+  sent: { id: string; name: string; size: number; at: string }[];
+}
+const keyOf = (token: string) => `cabinet:file-request:${token}`;
+function readKept(token: string): Kept {
+  try {
+    const kept = JSON.parse(localStorage.getItem(keyOf(token)) ?? '') as Partial<Kept>;
+    return { open: Array.isArray(kept.open) ? kept.open : [], sent: Array.isArray(kept.sent) ? kept.sent : [] };
+  } catch {
+    return { open: [], sent: [] };
+  }
+}
+
+const ENDED: UploadTask['state'][] = ['done', 'cancelled', 'skipped'];
+
+/**
+ * `/s/:token` for a file request (ADR 0035): the folder's name and who asks, a drop zone and a
+ * "Choose files" button, each file's progress (pause, cancel, retry), and what this browser sent.
+ * The uploads are the app's own uploader, through the link's routes.
+ */
+export function FileRequestPage({ token, link }: { token: string; link: TPublicLink }) {
+  const client = useQueryClient();
+  const folderId = link.item.id;
+  const [manager] = useState(
+    () => new UploadManager(() => {}, linkTransport(token, { maxFileSize: link.maxFileSize, onLinkLost: () => void client.invalidateQueries({ queryKey: queryKeys.publicLink(token) }) })),
+  );
+  const uploads = useMemo(() => ({ manager, arrival: Promise.resolve(manager) }), [manager]);
+  const tasks = useSyncExternalStore(manager.subscribe, manager.getSnapshot);
+  const [kept, setKept] = useState(() => readKept(token));
+  const [dragging, setDragging] = useState(false);
+
+  // Uploads left open by an earlier visit come back, waiting for their files.
+  useEffect(() => {
+    const open = readKept(token).open;
+    if (open.length) manager.reopen('', folderId, open).catch(() => {});
+  }, [manager, token, folderId]);
+
+  // Keeps the open uploads and the sent files of this browser as the uploads change.
+  useEffect(
+    () =>
+      manager.subscribe(() => {
+        const now = manager.getSnapshot();
+        setKept((before) => {
+          const sent = [...before.sent];
+          for (const t of now) if (t.state === 'done' && t.uploadId && !sent.some((s) => s.id === t.uploadId)) sent.push({ id: t.uploadId, name: t.name, size: t.size, at: new Date().toISOString() });
+          const open = now.filter((t) => t.uploadId && !ENDED.includes(t.state)).map((t) => ({ id: t.uploadId!, name: t.name }));
+          const next = { open, sent };
+          localStorage.setItem(keyOf(token), JSON.stringify(next));
+          return next;
+        });
+      }),
+    [manager, token],
+  );
+
+  const add = (files: File[]) => {
+    // A dropped folder arrives as an entry with no type and no bytes: only files are taken.
+    const taken = files.filter((f) => f.size > 0 || f.type !== '');
+    if (taken.length) manager.add('', folderId, taken.map((file) => ({ file, path: [] })));
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    add([...e.dataTransfer.files]);
+  };
+  const active = tasks.filter((t) => !ENDED.includes(t.state));
+
+  return (
+    <UploadsContext.Provider value={uploads}>
+      <Group gap="sm" wrap="nowrap" miw={0}>
+        <IconInbox aria-hidden size={28} style={{ flex: 'none' }} />
+        <Title order={1} fz="h3" style={{ overflowWrap: 'anywhere' }}>
+          {link.item.name}
+        </Title>
+      </Group>
+      <Text>{link.requestedBy ? `${link.requestedBy} asks you for files.` : 'You are asked for files.'} What you upload goes into this folder; you cannot see what is in it, and no one else who has this link sees what you send.</Text>
+      <Text size="sm" c="dimmed">
+        {link.maxFileSize ? `Files up to ${formatBytes(link.maxFileSize)} each` : 'Any number of files'}
+        {link.expiresAt ? ` · this link expires ${formatDate(link.expiresAt)}` : ''}
+      </Text>
+      <Paper
+        component="section"
+        aria-label="Drop files here"
+        withBorder
+        radius="md"
+        p="xl"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+        style={{ borderStyle: 'dashed', borderWidth: 2, borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined, background: dragging ? 'var(--mantine-primary-color-light)' : undefined }}
+      >
+        <Stack align="center" gap="xs">
+          <IconUpload aria-hidden size={32} />
+          <Text ta="center">Drag files here, or</Text>
+          <FileButton multiple onChange={(files) => add(files)}>
+            {(props) => (
+              <Button {...props} leftSection={<IconUpload aria-hidden size={18} />}>
+                Choose files
+              </Button>
+            )}
+          </FileButton>
+        </Stack>
+      </Paper>
+      {active.length > 0 && (
+        <Stack gap={10} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Uploads in progress">
+          {active.map((task) => (
+            <UploadRow key={task.key} task={task} />
+          ))}
+        </Stack>
+      )}
+      {kept.sent.length > 0 && (
+        <section aria-labelledby="sent-files">
+          <Title order={2} fz="h5" id="sent-files" mb="xs">
+            Sent from this browser
+          </Title>
+          <Stack gap={6} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Files you sent">
+            {kept.sent.map((s) => (
+              <Group component="li" key={s.id} gap="xs" wrap="nowrap">
+                <IconCircleCheck aria-hidden size={18} color="var(--mantine-color-teal-filled)" style={{ flex: 'none' }} />
+                <Text size="sm" style={{ overflowWrap: 'anywhere', flex: 1 }}>
+                  {s.name}
+                </Text>
+                <Text size="xs" c="dimmed" style={{ flex: 'none' }}>
+                  {formatBytes(s.size)} · {formatDateTime(s.at)}
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        </section>
+      )}
+    </UploadsContext.Provider>
+  );
+}

@@ -1,0 +1,143 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { apiCall } from '../../fixtures/api.ts';
+import { newPerson, signUp } from '../../fixtures/accounts.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+function tempFile(name: string, text: string | Buffer): string {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-request-')), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+test('an owner asks for files with a password; a visitor without an account sends one and sees nothing else; the owner finds it in the folder', async ({ page, browser }) => {
+  await signUp(page, newPerson('Olive Owner'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Applications', parentId: workspace.homeId })).body as { id: string };
+  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Shortlist', parentId: folder.id });
+
+  // Olive makes a file request with a password from the folder's Share dialog.
+  await page.goto(`/w/${workspace.slug}/my`);
+  await page.getByRole('button', { name: 'Actions for Applications' }).click();
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share “Applications”' });
+  await expect(dialog.getByRole('checkbox', { name: 'Allow downloads' })).toBeVisible();
+  await dialog.getByRole('radio', { name: 'File request' }).check();
+  await expect(dialog.getByRole('checkbox', { name: 'Allow downloads' })).toHaveCount(0);
+  await expect(dialog.getByText(/can upload files into “Applications”/)).toBeVisible();
+  await dialog.getByLabel('Link password (optional)').fill('blue harbour');
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  const row = dialog.getByRole('list', { name: 'Links to this item' }).getByRole('listitem', { name: 'Link 1' });
+  await expect(row.getByText('File request', { exact: true })).toBeVisible();
+  await expect(row.getByText('0 views · 0 uploads')).toBeVisible();
+  await expect(row.getByRole('switch', { name: 'Link 1 allows downloads' })).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  const link = (await apiCall(page, 'GET', `/items/${folder.id}/links`)).body.items[0] as { url: string; kind: string };
+  expect(link.kind).toBe('file_request');
+
+  // A visitor on a phone, in the dark theme, with no account: the password first.
+  const v = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+  const visitor = await v.newPage();
+  await visitor.goto(link.url);
+  await expect(visitor.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
+  await visitor.getByRole('textbox', { name: 'Password' }).fill('blue harbour');
+  await visitor.getByRole('button', { name: 'Open' }).click();
+  await expect(visitor.getByRole('heading', { name: 'Applications', level: 1 })).toBeVisible();
+  await expect(visitor.getByText('Olive Owner asks you for files.', { exact: false })).toBeVisible();
+  // Nothing of the folder is shown, and asking for its listing is refused.
+  await expect(visitor.getByText('Shortlist')).toHaveCount(0);
+  await expect(visitor.getByRole('table')).toHaveCount(0);
+  const token = link.url.split('/s/')[1]!;
+  const listing = await visitor.evaluate(async (u) => (await fetch(u)).status, `/api/v1/links/${token}/items/${folder.id}`);
+  expect(listing).toBe(403);
+  await expect(visitor.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  expect(await seriousViolations(visitor)).toEqual([]);
+
+  // A file chosen from the keyboard: the button opens the picker.
+  await visitor.getByRole('button', { name: 'Choose files' }).focus();
+  const [chooser] = await Promise.all([visitor.waitForEvent('filechooser'), visitor.keyboard.press('Enter')]);
+  await chooser.setFiles(tempFile('cover letter.txt', 'Dear Olive,\nplease find my application.\n'));
+  const sent = visitor.getByRole('list', { name: 'Files you sent' });
+  await expect(sent.getByText('cover letter.txt')).toBeVisible({ timeout: 30_000 });
+  await expect(visitor.getByRole('list', { name: 'Uploads in progress' })).toHaveCount(0);
+  expect(await seriousViolations(visitor)).toEqual([]);
+
+  // After a reload the browser still lists what it sent.
+  await visitor.reload();
+  await expect(visitor.getByRole('list', { name: 'Files you sent' }).getByText('cover letter.txt')).toBeVisible();
+  await v.close();
+
+  // Olive sees the upload counted, and the file in the folder.
+  await expect(row.getByText('1 view · 1 upload')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByRole('link', { name: 'Applications' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Applications', level: 1 })).toBeVisible();
+  await expect(page.getByText('cover letter.txt')).toBeVisible();
+});
+
+test("a visitor's upload in parts resumes after a reload once the same file is chosen again, sending only the parts it lacked", async ({ page, browser }) => {
+  await signUp(page, newPerson('Rhea Requester'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; homeId: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Scans', parentId: workspace.homeId })).body as { id: string };
+  const link = (await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'file_request' })).body as { url: string };
+  const token = link.url.split('/s/')[1]!;
+  // Parts of 5 MiB on the test server: three of them.
+  const bytes = randomBytes(12 * 1024 * 1024 + 5);
+  const file = tempFile('scan.bin', bytes);
+
+  const v = await browser.newContext();
+  const visitor = await v.newPage();
+  await visitor.goto(link.url);
+  await expect(visitor.getByRole('heading', { name: 'Scans', level: 1 })).toBeVisible();
+  // A part PUT (to Cabinet on local storage, to the bucket on S3) and its number.
+  const isPart = (url: URL) => url.pathname.startsWith('/storage/parts/') || url.searchParams.has('partNumber');
+  const partOf = (url: string) => Number(new URL(url).searchParams.get('partNumber') ?? new URL(url).pathname.split('/').at(-1));
+  // One part goes through; then the network drops.
+  let through: number | undefined;
+  await visitor.route(isPart, async (route) => {
+    if (through === undefined) {
+      through = partOf(route.request().url());
+      await route.continue();
+    } else await route.abort('internetdisconnected');
+  });
+  const [chooser] = await Promise.all([visitor.waitForEvent('filechooser'), visitor.getByRole('button', { name: 'Choose files' }).click()]);
+  await chooser.setFiles(file);
+  // The upload this browser keeps to resume, and the part the server holds of it.
+  const openUpload = () => visitor.evaluate((key) => (JSON.parse(localStorage.getItem(key) ?? '{}') as { open?: { id: string }[] }).open?.[0]?.id, `cabinet:file-request:${token}`);
+  await expect.poll(openUpload).toBeTruthy();
+  const uploadId = (await openUpload())!;
+  const storedParts = async () => ((await (await visitor.request.get(`/api/v1/links/${token}/uploads/${uploadId}`)).json()) as { parts: { partNumber: number }[] }).parts.map((p) => p.partNumber);
+  await expect.poll(storedParts, { timeout: 20_000 }).toEqual([through]);
+
+  await visitor.reload();
+  await visitor.unroute(isPart);
+  const sentAfter: number[] = [];
+  await visitor.route(isPart, async (route) => {
+    sentAfter.push(partOf(route.request().url()));
+    await route.continue();
+  });
+  const inProgress = visitor.getByRole('list', { name: 'Uploads in progress' });
+  await expect(inProgress.getByText('Choose the file again to resume')).toBeVisible();
+  const [again] = await Promise.all([visitor.waitForEvent('filechooser'), inProgress.getByRole('button', { name: 'Choose “scan.bin” to resume' }).click()]);
+  await again.setFiles(file);
+  await expect(visitor.getByRole('list', { name: 'Files you sent' }).getByText('scan.bin')).toBeVisible({ timeout: 30_000 });
+  await expect(inProgress).toHaveCount(0);
+  // Only the parts the server lacked were sent again.
+  expect(sentAfter.sort()).toEqual([1, 2, 3].filter((n) => n !== through));
+  await v.close();
+
+  // The owner finds one file, with the visitor's bytes.
+  const children = (await apiCall(page, 'GET', `/workspaces/${workspace.id}/items/${folder.id}/children`)).body.items as { id: string; name: string }[];
+  expect(children.map((c) => c.name)).toEqual(['scan.bin']);
+  const stored = await page.request.get(`/api/v1/items/${children[0]!.id}/content`);
+  expect(createHash('sha256').update(await stored.body()).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+});

@@ -1,0 +1,100 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { apiCall } from '../../fixtures/api.ts';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({ page, browser }) => {
+  // Two people signing up and a document opened on each side.
+  test.setTimeout(120_000);
+  await signUp(page, newPerson('Olive Owner'));
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
+  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Launch plan', parentId: workspace.homeId })).body as { id: string };
+
+  // Bea, on a phone, in her own workspace, with nothing yet.
+  const b = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const other = await b.newPage();
+  await signUp(other, newPerson('Bea Member'));
+  const bell = other.getByRole('button', { name: /^Notifications/ });
+  await expect(bell).toHaveAccessibleName('Notifications');
+  await bell.click();
+  const list = other.getByRole('dialog', { name: 'Notifications' });
+  await expect(list.getByText('No notifications yet.', { exact: false })).toBeVisible();
+  // Escape closes the list and gives the keyboard back to the bell.
+  await other.keyboard.press('Escape');
+  await expect(list).toBeHidden();
+  await expect(bell).toBeFocused();
+
+  // Olive shares the document with Bea: Bea's bell counts it without a reload.
+  const beaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
+  expect((await apiCall(page, 'POST', `/items/${plan.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'commenter' })).status).toBe(201);
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+
+  // Keyboard only: open the list, check it, open the document from it.
+  await bell.focus();
+  await other.keyboard.press('Enter');
+  const entry = list.getByRole('button', { name: 'Unread: Olive Owner shared “Launch plan” with you' });
+  await expect(entry).toBeVisible();
+  expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  expect(await seriousViolations(other)).toEqual([]);
+  await entry.focus();
+  await other.keyboard.press('Enter');
+  await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}/d/${plan.id}$`));
+  await expect(other.getByLabel('Content of Launch plan')).toBeVisible();
+  await expect(bell).toHaveAccessibleName('Notifications');
+
+  // Olive opens the document and comments, mentioning Bea by picking her after @.
+  await page.goto(`/w/${workspace.slug}/d/${plan.id}`);
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await page.getByRole('button', { name: 'Comments' }).click();
+  // A comment on the whole document goes through the same composer as any thread's reply: start one by API, then reply in the page.
+  const thread = (await apiCall(page, 'POST', `/items/${plan.id}/comments`, { body: 'Who checks the numbers?' })).body as { id: string };
+  const comments = page.getByRole('region', { name: 'Comments' });
+  const article = comments.getByRole('article', { name: 'Comment by Olive Owner' });
+  await article.click();
+  const reply = article.getByLabel('Reply');
+  await reply.pressSequentially('Could you, @Be');
+  await expect(page.getByRole('listbox', { name: 'Mention someone' }).getByRole('option', { name: /Bea Member/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(reply).toHaveValue('Could you, @Bea Member ');
+  await article.getByRole('button', { name: 'Reply' }).click();
+  await expect(article).toContainText('Could you, @Bea Member');
+
+  // Bea is told, and the list opens the document with the thread.
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+  await bell.click();
+  await list.getByRole('button', { name: 'Unread: Olive Owner mentioned you in a comment on “Launch plan”' }).click();
+  await expect(other).toHaveURL(new RegExp(`/d/${plan.id}\\?thread=${thread.id}$`));
+  await expect(other.getByRole('dialog', { name: 'Comments' }).getByText('Could you, @Bea Member')).toBeVisible();
+  await expect(bell).toHaveAccessibleName('Notifications');
+
+  // Two more shares; "Mark all as read" clears the count and keeps the entries, read.
+  await other.keyboard.press('Escape');
+  await expect(other.getByRole('dialog', { name: 'Comments' })).toBeHidden();
+  for (const name of ['Budget', 'Hiring']) {
+    const made = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name, parentId: workspace.homeId })).body as { id: string };
+    await apiCall(page, 'POST', `/items/${made.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'viewer' });
+  }
+  await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
+  await bell.click();
+  await list.getByRole('button', { name: 'Mark all as read' }).click();
+  await expect(bell).toHaveAccessibleName('Notifications');
+  await expect(list.getByRole('button', { name: 'Olive Owner shared “Hiring” with you' })).toBeVisible();
+  await b.close();
+});
+
+test('the account has a switch for mail about unread notifications', async ({ page }) => {
+  await signUp(page, newPerson('Mia Mail'));
+  await page.goto('/account');
+  const mail = page.getByRole('switch', { name: "Send me mail about notifications I haven't read" });
+  await expect(mail).toBeChecked();
+  await mail.click();
+  await expect(mail).not.toBeChecked();
+  await page.reload();
+  await expect(page.getByRole('switch', { name: "Send me mail about notifications I haven't read" })).not.toBeChecked();
+  expect((await apiCall(page, 'GET', '/me/notification-settings')).body).toEqual({ emailUnread: false });
+});

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ZCursor, ZId, ZIsoTime } from './common.ts';
+import { ZPersonRef } from './documents.ts';
+import { ZItemKind } from './items.ts';
+
+/**
+ * Why a person is told: something was shared with them (`shared`), they were mentioned in a
+ * document or a comment (`mentioned`), a thread they wrote in got a reply (`replied`), or they were
+ * invited to a workspace (`invited`, reserved: not made yet).
+ */
+export const ZNotificationKind = z.enum(['shared', 'mentioned', 'replied', 'invited']);
+export type TNotificationKind = z.infer<typeof ZNotificationKind>;
+
+/**
+ * One notification. `item` is null when the person can no longer see it (access withdrawn, in the
+ * trash): then nothing about it is told but that something happened. `threadId` and `commentId`
+ * name the place in a document (a comment) to open at.
+ */
+export const ZNotification = z.object({
+  id: ZId,
+  kind: ZNotificationKind,
+  workspace: z.object({ id: ZId, slug: z.string(), name: z.string() }),
+  item: z.object({ id: ZId, kind: ZItemKind, name: z.string() }).nullable(),
+  actor: ZPersonRef.nullable(),
+  threadId: ZId.nullable(),
+  commentId: ZId.nullable(),
+  createdAt: ZIsoTime,
+  readAt: ZIsoTime.nullable(),
+});
+export type TNotification = z.infer<typeof ZNotification>;
+
+export const ZNotificationPosition = z.object({ id: ZId });
+export const ZNotificationsQuery = z.object({
+  cursor: ZCursor(ZNotificationPosition).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  /** `true`: only those not read yet. */
+  unread: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+});
+export type TNotificationsQuery = z.infer<typeof ZNotificationsQuery>;
+
+/** Newest first, with how many of all the caller's notifications are unread. */
+export const ZNotificationPage = z.object({ items: z.array(ZNotification), nextCursor: z.string().nullable(), unreadCount: z.number().int().min(0) });
+export type TNotificationPage = z.infer<typeof ZNotificationPage>;
+
+/** Mark some (`ids`, the caller's own; others are ignored) or `all` as read. */
+export const ZMarkNotificationsReadRequest = z
+  .object({ ids: z.array(ZId).min(1).max(500).optional(), all: z.literal(true).optional() })
+  .refine((r) => (r.ids === undefined) !== (r.all === undefined), 'Give ids or all, not both');
+export type TMarkNotificationsReadRequest = z.infer<typeof ZMarkNotificationsReadRequest>;
+export const ZMarkNotificationsReadResult = z.object({ unreadCount: z.number().int().min(0) });
+
+/** Per person: mail about notifications still unread a few minutes after they came. */
+export const ZNotificationSettings = z.object({ emailUnread: z.boolean() });
+export type TNotificationSettings = z.infer<typeof ZNotificationSettings>;
