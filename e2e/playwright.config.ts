@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,9 @@ const baseURL = `http://localhost:${port}`;
 // against an app whose bytes go straight from the browser to the bucket.
 const s3 = process.env.TEST_S3_ENDPOINT ? { port: port + 1, url: `http://localhost:${port + 1}` } : undefined;
 // A fresh installation every run: its own data folder and embedded database.
+// Debian's headless shell when it is installed (as .ci/run installs it): the same engine without the
+// full browser's windowing, so the tests' two browsers leave the app more of a small machine's time.
+const chromium = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
 
@@ -28,7 +31,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromium,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { newPerson, signIn, signUp } from '../../fixtures/accounts.ts';
+import { newPerson, signIn, signUp, signUpThroughPages } from '../../fixtures/accounts.ts';
 
 test('a new person signs up, sees their workspace, signs out and back in', async ({ page }) => {
-  const person = await signUp(page, newPerson('Ada Lovelace'));
+  const person = await signUpThroughPages(page, newPerson('Ada Lovelace'));
   await expect(page.getByRole('heading', { name: 'Welcome, Ada' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Workspace: Ada's workspace/ })).toBeVisible();
 
