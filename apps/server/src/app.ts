@@ -109,7 +109,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',
-    uiConfig: { docExpansion: 'list' },
+    // Each area of the API (a tag) opens when asked: the page draws its headings at once rather than
+    // every one of its operations, and a tag's operations are shown by a click.
+    uiConfig: { docExpansion: 'none' },
     // The UI's own policy (its scripts by hash; its styles inline, as it sets some at run time), framed by
     // no one and usable over plain http.
     staticCSP: true,

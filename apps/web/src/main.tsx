@@ -30,11 +30,13 @@ const theme = createTheme({
     // Links inside text are underlined so they do not rely on colour alone.
     Anchor: { defaultProps: { underline: 'always' } },
     // Mantine's close buttons have no name of their own.
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // A long title (a dialog about an item with a long name) ends in "…" rather than pushing the
+    // close button off a phone's screen.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } }, styles: { title: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } } },
     // The focus placeholder Mantine puts first in a menu is a role="presentation" child of role="menu",
     // which a menu may not have; without it the first item takes the focus when a menu opens from the keyboard.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } }, styles: { title: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },
 });

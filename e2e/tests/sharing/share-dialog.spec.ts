@@ -143,3 +143,22 @@ test('a grant’s end date is saved when the field is left, not at every keystro
   await expect(dialog.getByText('Choose a day still to come')).toHaveCount(0);
   await expect(ends).toHaveValue(day);
 });
+
+test('on a phone, the Share dialog of an item with a long name keeps its title on one line and its close button on screen', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+  const page = await context.newPage();
+  await signUp(page);
+  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
+  const name = 'Quarterly planning notes for the whole engineering team and everyone else';
+  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name, parentId: workspace.homeId });
+  await page.goto(`/w/${workspace.slug}/my`);
+  await page.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Share…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Share “${name}”` });
+  await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: `Actions for ${name}` })).toBeFocused();
+  await context.close();
+});

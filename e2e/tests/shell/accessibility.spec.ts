@@ -130,6 +130,16 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.getByRole('button', { name: 'History' }).click();
       await expect(page.getByRole('dialog', { name: 'Revision history' })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog', { name: 'Revision history' })).toHaveCount(0);
+      // The Share dialog over the document; Escape gives the keyboard back to the menu's button.
+      await page.getByRole('button', { name: 'Document actions' }).click();
+      await page.getByRole('menuitem', { name: /Share/ }).click();
+      await expect(page.getByRole('dialog', { name: /Share/ })).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog', { name: /Share/ })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Document actions' })).toBeFocused();
     });
   });
 }

@@ -29,6 +29,22 @@ export const ZNotification = z.object({
 });
 export type TNotification = z.infer<typeof ZNotification>;
 
+/** What happened, in a sentence (the bell's list and the mail): who, what, on which item, or that it can no longer be opened. */
+export function describeNotification(n: TNotification): string {
+  const who = n.actor?.name || 'Someone';
+  const what = n.item ? `“${n.item.name}”` : 'an item you can no longer open';
+  switch (n.kind) {
+    case 'shared':
+      return `${who} shared ${what} with you`;
+    case 'mentioned':
+      return n.commentId ? `${who} mentioned you in a comment on ${what}` : `${who} mentioned you in ${what}`;
+    case 'replied':
+      return `${who} replied to a comment on ${what}`;
+    case 'invited':
+      return `${who} invited you to ${n.workspace.name}`;
+  }
+}
+
 export const ZNotificationPosition = z.object({ id: ZId });
 export const ZNotificationsQuery = z.object({
   cursor: ZCursor(ZNotificationPosition).optional(),

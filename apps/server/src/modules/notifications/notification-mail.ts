@@ -1,4 +1,4 @@
-import type { TNotification } from '@cabinet/contracts';
+import { describeNotification, type TNotification } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { claimForMail, findNotificationsById, findPeopleToMail, findUser, unclaimForMail } from './notifications.repo.ts';
 import { present } from './notifications.service.ts';
@@ -15,22 +15,6 @@ export function linkOf(publicUrl: string, n: TNotification): string {
   if (n.item.kind === 'document') return `${base}/d/${n.item.id}${n.threadId ? `?thread=${n.threadId}` : ''}`;
   if (n.item.kind === 'folder') return `${base}/f/${n.item.id}`;
   return `${base}/shared`;
-}
-
-/** One line of a mail: who did what to which item (its name only: nothing of its content). */
-export function sentenceOf(n: TNotification): string {
-  const who = n.actor?.name || 'Someone';
-  const what = n.item ? `“${n.item.name}”` : 'an item';
-  switch (n.kind) {
-    case 'shared':
-      return `${who} shared ${what} with you`;
-    case 'mentioned':
-      return n.commentId ? `${who} mentioned you in a comment on ${what}` : `${who} mentioned you in ${what}`;
-    case 'replied':
-      return `${who} replied to a comment on ${what}`;
-    case 'invited':
-      return `${who} invited you to ${n.workspace.name}`;
-  }
 }
 
 /**
@@ -50,12 +34,12 @@ export async function mailUnreadNotifications(ctx: AppContext, delayMinutes: num
     const shown = (await present(ctx.db, user, await findNotificationsById(ctx.db, claimed))).filter((n) => n.item).reverse();
     if (!shown.length) continue;
     const listed = shown.slice(0, LISTED);
-    const lines = listed.map((n) => `• ${sentenceOf(n)} (${n.workspace.name})\n  ${linkOf(ctx.env.PUBLIC_URL, n)}`);
+    const lines = listed.map((n) => `• ${describeNotification(n)} (${n.workspace.name})\n  ${linkOf(ctx.env.PUBLIC_URL, n)}`);
     const more = shown.length - listed.length;
     try {
       await ctx.mailer.send({
         to: user.email,
-        subject: shown.length === 1 ? `${sentenceOf(shown[0]!)} on Cabinet` : `You have ${shown.length} unread notifications on Cabinet`,
+        subject: shown.length === 1 ? `${describeNotification(shown[0]!)} on Cabinet` : `You have ${shown.length} unread notifications on Cabinet`,
         text:
           `Hello ${user.name || user.email},\n\nWhile you were away:\n\n${lines.join('\n\n')}\n\n` +
           (more > 0 ? `…and ${more} more in Cabinet.\n\n` : '') +

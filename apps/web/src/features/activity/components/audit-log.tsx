@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Group, Loader, Paper, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertCircle, IconDownload, IconFilterOff, IconHistory } from '@tabler/icons-react';
 import type { TActivityAction, TActivityEntry, TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { describeUserAgent, formatDateTime } from '../../../lib/format.ts';
-import { useMemberSearch } from '../../team/api/use-team.ts';
+import { PersonPicker, type PersonOption } from '../../team/components/person-picker.tsx';
 import { activityCsvUrl, useWorkspaceActivity, type ActivityFilters } from '../api/use-activity.ts';
 import { ACTION_LABELS, actorName, describeShown, foldSaves, type ShownEntry } from './describe.ts';
 
@@ -63,15 +63,8 @@ const What = ({ e }: { e: ShownEntry }) => (
  */
 export function AuditLog({ workspace }: { workspace: TWorkspace }) {
   const wide = useMediaQuery('(min-width: 48em)', true);
-  const [actorId, setActorId] = useState<string | null>(null);
-  // The person chosen, shown as chosen whatever the search finds next.
-  const [actor, setActor] = useState<{ value: string; label: string } | null>(null);
-  const [personSearch, setPersonSearch] = useState('');
-  // What is typed is searched on the server (not the chosen person's own label, shown in the field once chosen).
-  const [personQ] = useDebouncedValue(personSearch === actor?.label ? '' : personSearch.trim(), 200);
-  const members = useMemberSearch(workspace.id, personQ, { withDeactivated: true });
-  const people = (members.data ?? []).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
-  const personOptions = actor && !people.some((p) => p.value === actor.value) ? [actor, ...people] : people;
+  const [actor, setActor] = useState<PersonOption | null>(null);
+  const actorId = actor?.value;
   const [action, setAction] = useState<TActivityAction | null>(null);
   const [itemText, setItemText] = useState('');
   const [after, setAfter] = useState('');
@@ -90,9 +83,7 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
   const filtered = Object.keys(filters).length > 0;
   const items = foldSaves(log.items ?? []);
   const clear = () => {
-    setActorId(null);
     setActor(null);
-    setPersonSearch('');
     setAction(null);
     setItemText('');
     setAfter('');
@@ -103,28 +94,11 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
     <Stack gap="md">
       <Paper component="form" role="search" aria-label="Filter the audit log" withBorder radius="md" p="sm" onSubmit={(e) => e.preventDefault()}>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
-          <Select
-            label="Person"
-            placeholder="Anyone"
-            clearable
-            searchable
-            data={personOptions}
-            value={actorId}
-            onChange={(id, option) => {
-              setActorId(id);
-              setActor(id ? option : null);
-            }}
-            searchValue={personSearch}
-            onSearchChange={setPersonSearch}
-            // The server already matched what was typed.
-            filter={({ options }) => options}
-            nothingFoundMessage={members.isFetching ? 'Searching…' : 'No one by that name or email'}
-          />
+          <PersonPicker ws={workspace.id} label="Person" placeholder="Anyone" clearable withDeactivated value={actor} onChange={setActor} />
           <Select label="Action" placeholder="Any action" clearable searchable data={ACTION_OPTIONS} value={action} onChange={(v) => setAction(v as TActivityAction | null)} />
           <TextInput
             label="Item"
-            placeholder="Item id or link"
-            description="Paste a link to the item, or its id"
+            placeholder="Paste its link or id"
             value={itemText}
             onChange={(e) => setItemText(e.currentTarget.value)}
             error={itemInvalid ? 'This is not a link to an item nor an item id' : undefined}

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useSearchParams } from 'react-router';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { useCommentThreads } from '../api/use-comments.ts';
+import { colorFor } from '../editor/caret-color.ts';
 import { anchorForSelection, showCommentAnchors, threadRange } from '../editor/comment-anchors.ts';
 import { editorExtensions } from '../editor/extensions.ts';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
@@ -27,19 +28,8 @@ const STATE_LABEL: Record<SyncState, { text: string; icon: ReactNode }> = {
   refused: { text: 'This document cannot be opened', icon: <IconLock aria-hidden size={16} color="var(--mantine-color-red-7)" /> },
 };
 
-/** A caret colour for a person, the same on every screen (`#rrggbb`, as the caret extension needs). */
-export function colorFor(id: string): string {
-  let h = 0;
-  for (const c of id) h = (h * 31 + c.charCodeAt(0)) % 360;
-  const f = (n: number) => {
-    const k = (n + h / 30) % 12;
-    const v = 0.45 - 0.35 * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(v * 255).toString(16).padStart(2, '0');
-  };
-  return `#${f(0)}${f(8)}${f(4)}`;
-}
-
-const editorAttributes = (title: string) => ({ 'aria-label': `Content of ${title}`, class: 'cabinet-document' });
+// A text box by its role too: a labelled element must have one (the label names what it is the content of).
+const editorAttributes = (title: string, editable: boolean) => ({ role: 'textbox', 'aria-multiline': 'true', ...(editable ? {} : { 'aria-readonly': 'true' }), 'aria-label': `Content of ${title}`, class: 'cabinet-document' });
 
 export interface DocumentEditorProps {
   workspaceId: string;
@@ -120,14 +110,14 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
     {
       editable,
       extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: ask, comments: { select: selectThread, comment: startComment }, onFiles: insertFiles }),
-      editorProps: { attributes: editorAttributes(title) },
+      editorProps: { attributes: editorAttributes(title, editable) },
     },
     [document, provider, editable],
   );
   // A renamed document's editor is named anew without being rebuilt.
   useEffect(() => {
-    editor?.setOptions({ editorProps: { attributes: editorAttributes(title) } });
-  }, [editor, title]);
+    editor?.setOptions({ editorProps: { attributes: editorAttributes(title, editable) } });
+  }, [editor, title, editable]);
   // The threads' text is marked in the document, the picked one more strongly.
   useEffect(() => {
     if (editor && !editor.isDestroyed) showCommentAnchors(editor, threads.data ?? [], commentsOpen ? activeThread : undefined);

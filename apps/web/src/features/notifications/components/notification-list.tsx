@@ -1,27 +1,11 @@
 import { Button, Group, Loader, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBell, IconChecks, IconFileText, IconFile, IconFolder, IconMessageCircle } from '@tabler/icons-react';
-import { filesApi, urlOf, type TNotification, type TWorkspace } from '@cabinet/contracts';
+import { describeNotification, filesApi, urlOf, type TNotification, type TWorkspace } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { formatRelative } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useMarkRead, useNotifications } from '../api/use-notifications.ts';
-
-/** What happened, in a sentence: who, what, on which item (or that it can no longer be opened). */
-export function describeNotification(n: TNotification): string {
-  const who = n.actor?.name || 'Someone';
-  const what = n.item ? `“${n.item.name}”` : 'an item you can no longer open';
-  switch (n.kind) {
-    case 'shared':
-      return `${who} shared ${what} with you`;
-    case 'mentioned':
-      return n.commentId ? `${who} mentioned you in a comment on ${what}` : `${who} mentioned you in ${what}`;
-    case 'replied':
-      return `${who} replied to a comment on ${what}`;
-    case 'invited':
-      return `${who} invited you to ${n.workspace.name}`;
-  }
-}
 
 function KindIcon({ n }: { n: TNotification }) {
   const Icon = n.commentId ? IconMessageCircle : n.item?.kind === 'folder' ? IconFolder : n.item?.kind === 'file' ? IconFile : IconFileText;

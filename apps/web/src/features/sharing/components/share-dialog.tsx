@@ -6,6 +6,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EndDayInput, endOfDay, inDays } from '../../../components/ui/end-day-input.tsx';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 import { useGroups } from '../../groups/api/use-groups.ts';
 import { LinksSection } from '../../links/components/links-section.tsx';
 import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
@@ -38,6 +39,7 @@ const principalName = (g: TGrant, workspace: TWorkspace) => (g.principal.type ==
  * folders above (changed on that folder) — and copy the item's link.
  */
 export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
+  useReturnFocus();
   const phone = useMediaQuery('(max-width: 36em)');
   const grants = useGrants(item.id);
   const m = useShareMutations(workspace.id, item);

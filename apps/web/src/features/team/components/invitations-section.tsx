@@ -48,7 +48,7 @@ export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
             <Paper component="li" key={i.id} withBorder p="sm" radius="md" aria-label={describe(i)}>
               <Group justify="space-between" wrap="nowrap" gap="sm">
                 <Group gap="sm" wrap="nowrap" miw={0}>
-                  {i.email ? <IconMail aria-hidden size={20} /> : <IconLink aria-hidden size={20} />}
+                  {i.email ? <IconMail aria-hidden size={20} style={{ flexShrink: 0 }} /> : <IconLink aria-hidden size={20} style={{ flexShrink: 0 }} />}
                   <div style={{ minWidth: 0 }}>
                     <Text fw={600} size="sm" truncate>
                       {describe(i)}
@@ -67,7 +67,7 @@ export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
                     </Text>
                   </div>
                 </Group>
-                <Group gap={4} wrap="nowrap">
+                <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
                   {i.email && (
                     <Tooltip label="Send again">
                       <ActionIcon

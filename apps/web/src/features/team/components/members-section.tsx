@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { useMe } from '../../auth/api/use-me.ts';
 import { initials } from '../../auth/components/user-menu.tsx';
 import { useChangeRole, useMembers, useRemoveMember } from '../api/use-team.ts';
+import { PersonPicker, type PersonOption } from './person-picker.tsx';
 
 export const ROLE_LABELS: Record<TWorkspaceRole, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', guest: 'Guest' };
 const ROLE_OPTIONS = (['admin', 'member', 'guest'] as const).map((value) => ({ value, label: ROLE_LABELS[value] }));
@@ -116,7 +117,7 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
           </Button>
         </Group>
       )}
-      {removing && myId && <RemoveMemberDialog workspace={workspace} member={removing} members={members.items} defaultRecipient={myId} onClose={() => setRemoving(null)} />}
+      {removing && me.data && <RemoveMemberDialog workspace={workspace} member={removing} defaultRecipient={{ value: me.data.user.id, label: `${me.data.user.name} (${me.data.user.email})` }} onClose={() => setRemoving(null)} />}
       {handingTo && (
         <ConfirmDialog
           title={`Make ${handingTo.name} the owner?`}
@@ -145,10 +146,10 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
   );
 }
 
-function RemoveMemberDialog({ workspace, member, members, defaultRecipient, onClose }: { workspace: TWorkspace; member: TMember; members: TMember[]; defaultRecipient: string; onClose: () => void }) {
+function RemoveMemberDialog({ workspace, member, defaultRecipient, onClose }: { workspace: TWorkspace; member: TMember; defaultRecipient: PersonOption; onClose: () => void }) {
   const remove = useRemoveMember(workspace.id);
-  const candidates = members.filter((m) => m.userId !== member.userId && m.role !== 'guest' && m.status !== 'deactivated').map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
-  const [recipient, setRecipient] = useState<string | null>(candidates.some((c) => c.value === defaultRecipient) ? defaultRecipient : (candidates[0]?.value ?? null));
+  // Any active member but the one removed, searched on the server; the remover by default.
+  const [recipient, setRecipient] = useState<PersonOption | null>(defaultRecipient);
   return (
     <ConfirmDialog
       title={`Remove ${member.name}?`}
@@ -158,7 +159,7 @@ function RemoveMemberDialog({ workspace, member, members, defaultRecipient, onCl
       onConfirm={() =>
         recipient &&
         remove.mutate(
-          { userId: member.userId, filesTo: recipient },
+          { userId: member.userId, filesTo: recipient.value },
           {
             onSuccess: () => {
               onClose();
@@ -172,7 +173,7 @@ function RemoveMemberDialog({ workspace, member, members, defaultRecipient, onCl
       <Text size="sm">
         {member.name} will lose access to “{workspace.name}” at once, including documents they have open. Their files are not deleted: their “My files” moves, as a folder “{member.name}'s files”, into the “My files” of the person you choose.
       </Text>
-      <Select label="Give their files to" data={candidates} value={recipient} onChange={setRecipient} allowDeselect={false} searchable required comboboxProps={{ withinPortal: true }} />
+      <PersonPicker ws={workspace.id} label="Give their files to" required withoutGuests exclude={[member.userId]} value={recipient} onChange={setRecipient} />
     </ConfirmDialog>
   );
 }
