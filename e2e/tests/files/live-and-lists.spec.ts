@@ -89,6 +89,8 @@ test('moves several selected items at once by dragging them onto a breadcrumb', 
   await page.getByRole('button', { name: 'Create' }).click();
   await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'Inner' }).click();
   const list = page.getByRole('table', { name: 'Contents of Inner' });
+  // Files go where the page is: chosen before Inner is shown, they would go to My files.
+  await expect(page.getByRole('heading', { name: 'Inner', level: 1 })).toBeVisible();
   await page.getByLabel('Files to upload').setInputFiles([
     { name: 'x.txt', mimeType: 'text/plain', buffer: Buffer.from('x') },
     { name: 'y.txt', mimeType: 'text/plain', buffer: Buffer.from('y') },

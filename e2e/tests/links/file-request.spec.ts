@@ -64,6 +64,7 @@ test('an owner asks for files with a password; a visitor without an account send
 
   // A file chosen from the keyboard: the button opens the picker.
   await visitor.getByRole('button', { name: 'Choose files' }).focus();
+  await expect(visitor.getByRole('button', { name: 'Choose files' })).toBeFocused();
   const [chooser] = await Promise.all([visitor.waitForEvent('filechooser'), visitor.keyboard.press('Enter')]);
   await chooser.setFiles(tempFile('cover letter.txt', 'Dear Olive,\nplease find my application.\n'));
   const sent = visitor.getByRole('list', { name: 'Files you sent' });
