@@ -2,6 +2,9 @@ import { HocuspocusProvider, HocuspocusProviderWebsocket, MessageType } from '@h
 import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { afterAll, beforeAll } from 'vitest';
+import { given } from './given.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 /** Clients of a test server's collaboration socket, as scripts or browsers open it; `destroyAll` closes them. */
 export function collabClients(baseUrl: string) {
@@ -66,3 +69,34 @@ export function addParagraph(document: Y.Doc, text: string) {
   document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
 }
 
+
+/**
+ * The app a test file of documents needs: started before its tests with people to make (`g`) and
+ * collaboration clients (`clients`), all closed after them. Read `t`, `g` and `clients` inside tests.
+ */
+export function collabTestApp() {
+  let state: { t: TestApp; g: ReturnType<typeof given>; clients: ReturnType<typeof collabClients> } | undefined;
+  beforeAll(async () => {
+    const t = await startTestApp();
+    state = { t, g: given(t.ctx, t.url), clients: collabClients(t.url) };
+  });
+  afterAll(async () => {
+    state?.clients.destroyAll();
+    await state?.t.close();
+  });
+  const started = () => {
+    if (!state) throw new Error('The test app starts in beforeAll');
+    return state;
+  };
+  return {
+    get t() {
+      return started().t;
+    },
+    get g() {
+      return started().g;
+    },
+    get clients() {
+      return started().clients;
+    },
+  };
+}

@@ -1,31 +1,20 @@
 import { documentText } from '@cabinet/doc-schema/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
-import { given, type Person } from '../../testing/given.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
+import { type Person } from '../../testing/given.ts';
 
-let t: TestApp;
-let g: ReturnType<typeof given>;
-let clients: ReturnType<typeof collabClients>;
-beforeAll(async () => {
-  t = await startTestApp();
-  g = given(t.ctx, t.url);
-  clients = collabClients(t.url);
-});
-afterAll(async () => {
-  clients.destroyAll();
-  await t.close();
-});
+
+const app = collabTestApp();
 
 const anchor = { start: { type: { client: 1, clock: 2 }, tname: null, item: { client: 1, clock: 5 }, assoc: 0 }, end: { type: null, tname: 'default', item: { client: 1, clock: 9 }, assoc: -1 } };
 
 /** Ada's document in a shared folder, Bea commenting on it, Cy viewing it, Dee outside. */
 async function setting() {
-  const [ada, bea, cy, dee] = [await g.person('Ada'), await g.person('Bea'), await g.person('Cy'), await g.person('Dee')];
-  const folder = await g.folder(ada, ada.workspace.rootId, `Notes ${Math.random()}`);
-  for (const p of [bea, cy]) await g.membership(p, ada.workspace.id, 'guest');
-  await g.grant(folder.id, { user: bea }, 'commenter');
-  await g.grant(folder.id, { user: cy }, 'viewer');
+  const [ada, bea, cy, dee] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy'), await app.g.person('Dee')];
+  const folder = await app.g.folder(ada, ada.workspace.rootId, `Notes ${Math.random()}`);
+  for (const p of [bea, cy]) await app.g.membership(p, ada.workspace.id, 'guest');
+  await app.g.grant(folder.id, { user: bea }, 'commenter');
+  await app.g.grant(folder.id, { user: cy }, 'viewer');
   const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body;
   return { ada, bea, cy, dee, doc, folder };
 }
@@ -52,8 +41,8 @@ describe('comments', () => {
 
   it('keeps a commenter from editing the document itself', async () => {
     const { ada, bea, doc } = await setting();
-    const owner = clients.connect(doc.id, ada.token);
-    const commenter = clients.connect(doc.id, bea.token);
+    const owner = app.clients.connect(doc.id, ada.token);
+    const commenter = app.clients.connect(doc.id, bea.token);
     await until(() => owner.outcome.synced && commenter.outcome.synced, 'both to sync');
     addParagraph(commenter.document, 'Sneaked in');
     addParagraph(owner.document, 'From Ada');

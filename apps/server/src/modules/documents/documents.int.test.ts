@@ -4,25 +4,14 @@ import JSZip from 'jszip';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
+import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
-let t: TestApp;
-let g: ReturnType<typeof given>;
-let clients: ReturnType<typeof collabClients>;
-beforeAll(async () => {
-  t = await startTestApp();
-  g = given(t.ctx, t.url);
-  clients = collabClients(t.url);
-});
-afterAll(async () => {
-  clients.destroyAll();
-  await t.close();
-});
+const app = collabTestApp();
 
 /** Sends a file's bytes to the import call, as a script or the browser does. */
-async function importFile(person: Person, parentId: string, fileName: string, bytes: Uint8Array | string, query = '', url = t.url) {
+async function importFile(person: Person, parentId: string, fileName: string, bytes: Uint8Array | string, query = '', url = app.t.url) {
   const res = await fetch(`${url}/api/v1/workspaces/${person.workspace.id}/documents/import?parentId=${parentId}&fileName=${encodeURIComponent(fileName)}${query}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/octet-stream' },
@@ -32,7 +21,7 @@ async function importFile(person: Person, parentId: string, fileName: string, by
 }
 
 async function exportAs(person: Person, id: string, format: string) {
-  const res = await fetch(`${t.url}/api/v1/items/${id}/export?format=${format}`, { headers: { authorization: `Bearer ${person.token}` } });
+  const res = await fetch(`${app.t.url}/api/v1/items/${id}/export?format=${format}`, { headers: { authorization: `Bearer ${person.token}` } });
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -83,7 +72,7 @@ console.log('ready');
 
 describe('importing documents', () => {
   it('makes a document from Markdown that exports back with its headings, lists, tables, code, links and images', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const res = await importFile(ada, ada.workspace.homeId, 'release plan.md', MARKDOWN);
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ kind: 'document', name: 'release plan', parentId: ada.workspace.homeId, role: 'manager' });
@@ -100,13 +89,13 @@ describe('importing documents', () => {
     expect((await exportAs(ada, again.body.id, 'markdown')).bytes.toString('utf8')).toBe(text);
 
     // Editors see the imported content on the collaboration socket.
-    const editor = clients.connect(res.body.id, ada.token);
+    const editor = app.clients.connect(res.body.id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
     expect(documentText(editor.document)).toContain('Ship on time, see the board.');
   });
 
   it('takes HTML without its scripts, handlers or javascript: links', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const res = await importFile(ada, ada.workspace.homeId, 'page.html', '<h2 onclick="steal()">Notes</h2><script>alert(1)</script><p>Read <a href="javascript:alert(1)">this</a> and <a href="https://example.com">that</a><img src="x" onerror="alert(2)"></p><iframe src="https://evil.example"></iframe>');
     expect(res.status).toBe(201);
     const html = (await exportAs(ada, res.body.id, 'html')).bytes.toString('utf8');
@@ -117,7 +106,7 @@ describe('importing documents', () => {
   });
 
   it('makes a document from a Word file', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const bytes = await docx('<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Quarterly report</w:t></w:r></w:p><w:p><w:r><w:t>All is well.</w:t></w:r></w:p>');
     const res = await importFile(ada, ada.workspace.homeId, 'Report.DOCX', bytes);
     expect(res.status).toBe(201);
@@ -126,7 +115,7 @@ describe('importing documents', () => {
   });
 
   it('refuses a file that is not what its name says, or of a kind it cannot read, and creates nothing', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
     for (const [name, bytes] of [
       ['picture.docx', png],
@@ -144,7 +133,7 @@ describe('importing documents', () => {
   });
 
   it('answers a name already taken with name_conflict, or takes a free name when asked to keep both', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     expect((await importFile(ada, ada.workspace.homeId, 'notes.md', 'one')).status).toBe(201);
     const clash = await importFile(ada, ada.workspace.homeId, 'Notes.md', 'two');
     expect(clash.status).toBe(409);
@@ -155,8 +144,8 @@ describe('importing documents', () => {
   });
 
   it('makes nothing of a file whose sender gives up half way', async () => {
-    const ada = await g.person();
-    const { port } = new URL(t.url);
+    const ada = await app.g.person();
+    const { port } = new URL(app.t.url);
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.write(
@@ -171,7 +160,7 @@ describe('importing documents', () => {
   });
 
   it('refuses a file over the import limit as file_too_large', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const res = await importFile(ada, ada.workspace.homeId, 'huge.md', new Uint8Array(20 * 1024 * 1024 + 1).fill(0x61));
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('file_too_large');
@@ -179,12 +168,12 @@ describe('importing documents', () => {
   });
 
   it('lets a viewer export but not import, and hides the folder from outsiders', async () => {
-    const ada = await g.person();
-    const bea = await g.person();
-    const cy = await g.person();
-    const folder = await g.folder(ada, ada.workspace.rootId, 'Shared');
-    await g.membership(bea, ada.workspace.id, 'guest');
-    await g.grant(folder.id, { user: bea }, 'viewer');
+    const ada = await app.g.person();
+    const bea = await app.g.person();
+    const cy = await app.g.person();
+    const folder = await app.g.folder(ada, ada.workspace.rootId, 'Shared');
+    await app.g.membership(bea, ada.workspace.id, 'guest');
+    await app.g.grant(folder.id, { user: bea }, 'viewer');
     const doc = await importFile(ada, folder.id, 'plan.md', '# Plan');
     expect((await exportAs(bea, doc.body.id, 'markdown')).bytes.toString('utf8')).toBe('# Plan');
     expect((await importFile(bea, folder.id, 'mine.md', 'x')).body.error.code).toBe('forbidden');
@@ -195,9 +184,9 @@ describe('importing documents', () => {
 
 describe('importing hostile files', () => {
   /** Imports while asking the server whether it is alive: it answers, whatever the import is doing. */
-  async function importWhileServing(person: Person, fileName: string, bytes: Uint8Array | string, app: TestApp = t) {
-    const importing = importFile(person, person.workspace.homeId, fileName, bytes, '', app.url);
-    const health = await fetch(`${app.url}/healthz`);
+  async function importWhileServing(person: Person, fileName: string, bytes: Uint8Array | string, server: TestApp = app.t) {
+    const importing = importFile(person, person.workspace.homeId, fileName, bytes, '', server.url);
+    const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     return importing;
   }
@@ -208,7 +197,7 @@ describe('importing hostile files', () => {
   };
 
   it('refuses a Word file that unpacks past the import limit (a zip bomb), before reading it', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const zip = new JSZip();
     zip.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>');
     zip.file('word/document.xml', `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${'<w:p><w:r><w:t>a</w:t></w:r></w:p>'.repeat(1_200_000)}</w:body></w:document>`);
@@ -221,35 +210,35 @@ describe('importing hostile files', () => {
   });
 
   it('refuses a Word file with more paragraphs than an import takes', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const res = await importWhileServing(ada, 'long.docx', await docx('<w:p><w:r><w:t>a</w:t></w:r></w:p>'.repeat(40_000)));
     expectTooComplex(res, /more than 30,000 paragraphs/);
   });
 
   it('imports 20,000 Markdown paragraphs whole', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const source = Array.from({ length: 20_000 }, (_, i) => `Paragraph ${i + 1} of the long file.`).join('\n\n');
     const res = await importWhileServing(ada, 'long.md', source);
     expect(res.status).toBe(201);
     // Written in a worker too: the server answers while a long document is exported.
     const exporting = exportAs(ada, res.body.id, 'markdown');
-    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${app.t.url}/healthz`)).status).toBe(200);
     expect((await exporting).bytes.toString('utf8')).toBe(source);
   });
 
   it('refuses 2 MiB of <p>a</p> as too many elements', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     expectTooComplex(await importWhileServing(ada, 'many.html', '<p>a</p>'.repeat(262_144)), /more than 30,000 paragraphs/);
     expect(await children(ada, ada.workspace.homeId)).toEqual([]);
   });
 
   it('refuses 10 MB of Markdown on one line, without overflowing the parser', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     expectTooComplex(await importWhileServing(ada, 'line.md', 'a'.repeat(10_000_000)), /a line is longer than 20,000 characters/);
   });
 
   it('names a document from a file whose name is not a valid item name by a name that is', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const res = await importFile(ada, ada.workspace.homeId, '.. .md', '# Dots');
     expect(res.status).toBe(201);
     expect(res.body.name).toBe('Imported document');
@@ -304,9 +293,9 @@ describe('importing hostile files', () => {
 
 describe('exporting documents', () => {
   it('exports what editors have typed, before it is saved, as Markdown, HTML and PDF', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const created = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Minutes', parentId: ada.workspace.homeId });
-    const editor = clients.connect(created.body.id, ada.token);
+    const editor = app.clients.connect(created.body.id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
     addParagraph(editor.document, 'Decided: ship on Friday');
     await expect.poll(async () => (await exportAs(ada, created.body.id, 'markdown')).bytes.toString('utf8')).toBe('Decided: ship on Friday');
@@ -321,7 +310,7 @@ describe('exporting documents', () => {
   });
 
   it('prints every kind of block to PDF', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const doc = await importFile(ada, ada.workspace.homeId, 'all.md', MARKDOWN + '\n---\n\nText with a @mention-like word and ![](https://example.com/x.png) inline.\n');
     const pdf = await exportAs(ada, doc.body.id, 'pdf');
     expect(pdf.status).toBe(200);
@@ -329,8 +318,8 @@ describe('exporting documents', () => {
   });
 
   it('exports only documents', async () => {
-    const ada = await g.person();
-    const folder = await g.folder(ada, ada.workspace.homeId, 'Box');
+    const ada = await app.g.person();
+    const folder = await app.g.folder(ada, ada.workspace.homeId, 'Box');
     const res = await exportAs(ada, folder.id, 'pdf');
     expect(res.status).toBe(415);
     expect((await exportAs(ada, folder.id, 'docx')).status).toBe(400);
@@ -339,35 +328,35 @@ describe('exporting documents', () => {
 
 describe('attachments', () => {
   it('uploads an image into a document, readable by whoever may read the document and gone with it to the trash', async () => {
-    const ada = await g.person();
-    const bea = await g.person();
-    const cy = await g.person();
-    const folder = await g.folder(ada, ada.workspace.rootId, 'Docs');
+    const ada = await app.g.person();
+    const bea = await app.g.person();
+    const cy = await app.g.person();
+    const folder = await app.g.folder(ada, ada.workspace.rootId, 'Docs');
     const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Illustrated', parentId: folder.id })).body;
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
-    const done = await g.upload(ada, doc.id, 'chart.png', png);
+    const done = await app.g.upload(ada, doc.id, 'chart.png', png);
     expect(done.status).toBe(200);
     const image = done.body.item;
     expect(image).toMatchObject({ kind: 'file', parentId: doc.id, name: 'chart.png' });
     // The same name again is kept beside it, as the browser asks.
-    expect((await g.upload(ada, doc.id, 'chart.png', png, { onConflict: 'keep_both' })).body.item.name).not.toBe('chart.png');
+    expect((await app.g.upload(ada, doc.id, 'chart.png', png, { onConflict: 'keep_both' })).body.item.name).not.toBe('chart.png');
 
-    await g.membership(bea, ada.workspace.id, 'guest');
-    await g.grant(doc.id, { user: bea }, 'viewer');
-    const read = await fetch(`${t.url}/api/v1/items/${image.id}/content`, { headers: { authorization: `Bearer ${bea.token}` } });
+    await app.g.membership(bea, ada.workspace.id, 'guest');
+    await app.g.grant(doc.id, { user: bea }, 'viewer');
+    const read = await fetch(`${app.t.url}/api/v1/items/${image.id}/content`, { headers: { authorization: `Bearer ${bea.token}` } });
     expect(read.status).toBe(200);
     expect(Buffer.from(await read.arrayBuffer())).toEqual(Buffer.from(png));
     expect((await cy.call('GET', `/items/${image.id}/content`)).status).toBe(404);
     // A viewer cannot add attachments.
-    expect((await g.upload(bea, doc.id, 'mine.png', png)).body.error.code).toBe('forbidden');
+    expect((await app.g.upload(bea, doc.id, 'mine.png', png)).body.error.code).toBe('forbidden');
     // Files take no attachments.
-    expect((await g.upload(ada, image.id, 'nested.png', png)).body.error.code).toBe('invalid_input');
+    expect((await app.g.upload(ada, image.id, 'nested.png', png)).body.error.code).toBe('invalid_input');
 
     // A PDF carries the document's own pictures (a real PNG), and survives one that is not.
     const real = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-    const dot = (await g.upload(ada, doc.id, 'dot.png', real)).body.item;
+    const dot = (await app.g.upload(ada, doc.id, 'dot.png', real)).body.item;
     const pictured = async (ids: string[]) => {
-      const editor = clients.connect(doc.id, ada.token);
+      const editor = app.clients.connect(doc.id, ada.token);
       await until(() => editor.outcome.synced, 'the editor to sync');
       const fragment = editor.document.getXmlFragment('default');
       fragment.delete(0, fragment.length);
@@ -398,10 +387,10 @@ describe('attachments', () => {
 
 describe('copying a document', () => {
   it('gives the copy its own attachments, and its text points at them', async () => {
-    const ada = await g.person();
+    const ada = await app.g.person();
     const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Original', parentId: ada.workspace.homeId })).body;
-    const picture = (await g.upload(ada, doc.id, 'pic.png', Uint8Array.from([1, 2, 3]))).body.item;
-    const editor = clients.connect(doc.id, ada.token);
+    const picture = (await app.g.upload(ada, doc.id, 'pic.png', Uint8Array.from([1, 2, 3]))).body.item;
+    const editor = app.clients.connect(doc.id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
     const paragraph = new Y.XmlElement('paragraph');
     const image = new Y.XmlElement('image');

@@ -1,21 +1,10 @@
 import { documentText } from '@cabinet/doc-schema/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
-import { given, type Person } from '../../testing/given.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
+import { type Person } from '../../testing/given.ts';
 
-let t: TestApp;
-let g: ReturnType<typeof given>;
-let clients: ReturnType<typeof collabClients>;
-beforeAll(async () => {
-  t = await startTestApp();
-  g = given(t.ctx, t.url);
-  clients = collabClients(t.url);
-});
-afterAll(async () => {
-  clients.destroyAll();
-  await t.close();
-});
+
+const app = collabTestApp();
 afterEach(() => vi.useRealTimers());
 
 async function newDocument(owner: Person, parentId = owner.workspace.homeId) {
@@ -24,10 +13,10 @@ async function newDocument(owner: Person, parentId = owner.workspace.homeId) {
 }
 
 const revisions = async (person: Person, id: string) => (await person.call('GET', `/items/${id}/revisions`)).body;
-const activity = (itemId: string) => t.ctx.db.selectFrom('activity_events').selectAll().where('item_id', '=', itemId).orderBy('id').execute();
+const activity = (itemId: string) => app.t.ctx.db.selectFrom('activity_events').selectAll().where('item_id', '=', itemId).orderBy('id').execute();
 
 async function edit(person: Person, id: string, text: string) {
-  const client = clients.connect(id, person.token);
+  const client = app.clients.connect(id, person.token);
   await until(() => client.outcome.synced, 'the editor to sync');
   addParagraph(client.document, text);
   return client;
@@ -35,10 +24,10 @@ async function edit(person: Person, id: string, text: string) {
 
 describe('revision history', () => {
   it('records a revision with its authors when the last editor leaves, not before', async () => {
-    const ada = await g.person('Ada');
-    const bea = await g.person('Bea');
-    await g.membership(bea, ada.workspace.id, 'member');
-    const folder = await g.folder(ada, ada.workspace.rootId, 'Team');
+    const ada = await app.g.person('Ada');
+    const bea = await app.g.person('Bea');
+    await app.g.membership(bea, ada.workspace.id, 'member');
+    const folder = await app.g.folder(ada, ada.workspace.rootId, 'Team');
     const id = await newDocument(ada, folder.id);
     const first = await edit(ada, id, 'From Ada');
     const second = await edit(bea, id, 'From Bea');
@@ -56,14 +45,14 @@ describe('revision history', () => {
   });
 
   it('records a revision while editing goes on, once the edits span the revision interval', async () => {
-    const ada = await g.person('Ada');
+    const ada = await app.g.person('Ada');
     const id = await newDocument(ada);
     const client = await edit(ada, id, 'Morning');
-    await expect.poll(async () => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text, { timeout: 10_000 }).toBe('Morning');
+    await expect.poll(async () => (await app.t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text, { timeout: 10_000 }).toBe('Morning');
     expect((await revisions(ada, id)).items).toEqual([]);
     // The interval is the installation's setting, as the browser learns it.
-    const minutes = ((await (await fetch(`${t.url}/api/v1/config`)).json()) as { documentRevisionMinutes: number }).documentRevisionMinutes;
-    expect(minutes).toBe(t.ctx.env.DOCUMENT_REVISION_MINUTES);
+    const minutes = ((await (await fetch(`${app.t.url}/api/v1/config`)).json()) as { documentRevisionMinutes: number }).documentRevisionMinutes;
+    expect(minutes).toBe(app.t.ctx.env.DOCUMENT_REVISION_MINUTES);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (minutes * 60 + 1) * 1000 });
     addParagraph(client.document, 'Afternoon');
     await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);
@@ -71,11 +60,11 @@ describe('revision history', () => {
   });
 
   it('restores a revision live for everyone editing, as a new revision, for managers only', async () => {
-    const ada = await g.person('Ada');
-    const bea = await g.person('Bea');
-    const cy = await g.person('Cy');
-    await g.membership(bea, ada.workspace.id, 'member');
-    const folder = await g.folder(ada, ada.workspace.rootId, 'Shared');
+    const ada = await app.g.person('Ada');
+    const bea = await app.g.person('Bea');
+    const cy = await app.g.person('Cy');
+    await app.g.membership(bea, ada.workspace.id, 'member');
+    const folder = await app.g.folder(ada, ada.workspace.rootId, 'Shared');
     const id = await newDocument(ada, folder.id);
     (await edit(ada, id, 'First draft')).provider.destroy();
     await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);

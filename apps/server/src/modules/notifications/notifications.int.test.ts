@@ -2,25 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
 import * as Y from 'yjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collabClients, until } from '../../testing/collab-client.ts';
-import { given, type Person } from '../../testing/given.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { collabTestApp, until } from '../../testing/collab-client.ts';
+import { type Person } from '../../testing/given.ts';
+
 import { deriveNotifications, mailUnreadNotifications } from './index.ts';
 
-let t: TestApp;
-let g: ReturnType<typeof given>;
-let clients: ReturnType<typeof collabClients>;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  g = given(t.ctx, t.url);
-  clients = collabClients(t.url);
-});
-afterAll(async () => {
-  clients.destroyAll();
-  await t.close();
-});
+const app = collabTestApp();
 
 interface Listed {
   id: string;
@@ -34,7 +22,7 @@ interface Listed {
 }
 const list = async (p: Person, query = ''): Promise<{ items: Listed[]; nextCursor: string | null; unreadCount: number }> => (await p.call('GET', `/notifications${query}`)).body;
 /** Everything recorded so far has been read for notifications (the live path may still be on its way: this waits for nothing). */
-const settled = () => deriveNotifications(t.ctx.db);
+const settled = () => deriveNotifications(app.t.ctx.db);
 type Page = Awaited<ReturnType<typeof list>>;
 /** The person's notifications once `ready` holds of them (within 15 s). */
 async function eventually(p: Person, ready: (page: Page) => boolean): Promise<Page> {
@@ -49,13 +37,13 @@ const share = (by: Person, itemId: string, principal: object, role = 'viewer') =
 const doc = async (p: Person, name = `Plan ${Math.random()}`) => (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId: p.workspace.rootId })).body as { id: string; name: string };
 const emailOf = async (p: Person) => (await p.call('GET', '/me')).body.user.email as string;
 const outbox = () => {
-  const dir = path.join(t.ctx.env.DATA_DIR, 'outbox');
+  const dir = path.join(app.t.ctx.env.DATA_DIR, 'outbox');
   return existsSync(dir) ? readdirSync(dir).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; subject: string; text: string }) : [];
 };
 
 describe('notifications', () => {
   it('tells a person something was shared with them, live and listed, and not the one who shared it', async () => {
-    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
     const plan = await doc(ada, 'Roadmap');
     expect((await share(ada, plan.id, { type: 'user', id: bea.id })).status).toBe(201);
     // Made as the change is heard, without anyone asking for it.
@@ -72,11 +60,11 @@ describe('notifications', () => {
   });
 
   it('tells the person’s open pages at once on the live stream of whichever workspace they watch, and no one else', async () => {
-    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
     const streams = await Promise.all([bea, ada].map(async (p) => {
       const controller = new AbortController();
       // Bea watches her own workspace; the share is in Ada's.
-      const res = await fetch(`${t.url}/api/v1/workspaces/${p.workspace.id}/events`, { headers: { authorization: `Bearer ${p.token}` }, signal: controller.signal });
+      const res = await fetch(`${app.t.url}/api/v1/workspaces/${p.workspace.id}/events`, { headers: { authorization: `Bearer ${p.token}` }, signal: controller.signal });
       const heard = { text: '', controller };
       void (async () => {
         const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -99,13 +87,13 @@ describe('notifications', () => {
   });
 
   it('tells each member of a group a thing was shared with, but not the sharer in it; the whole workspace is no one in particular', async () => {
-    const [ada, bea, cy] = [await g.person('Ada'), await g.person('Bea'), await g.person('Cy')];
-    for (const p of [bea, cy]) await g.membership(p, ada.workspace.id, 'member');
+    const [ada, bea, cy] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy')];
+    for (const p of [bea, cy]) await app.g.membership(p, ada.workspace.id, 'member');
     const group = (await ada.call('POST', `/workspaces/${ada.workspace.id}/groups`, { name: `Team ${Math.random()}` })).body;
     await ada.call('POST', `/workspaces/${ada.workspace.id}/groups/${group.id}/members`, { userIds: [ada.id, bea.id, cy.id] });
-    const folder = await g.folder(ada, ada.workspace.homeId, 'Specs');
+    const folder = await app.g.folder(ada, ada.workspace.homeId, 'Specs');
     expect((await share(ada, folder.id, { type: 'group', id: group.id })).status).toBe(201);
-    const other = await g.folder(ada, ada.workspace.homeId, 'Everyone');
+    const other = await app.g.folder(ada, ada.workspace.homeId, 'Everyone');
     expect((await share(ada, other.id, { type: 'workspace' })).status).toBe(201);
     await settled();
     for (const p of [bea, cy]) expect((await list(p)).items.map((n) => [n.kind, n.item?.name])).toEqual([['shared', 'Specs']]);
@@ -113,11 +101,11 @@ describe('notifications', () => {
   });
 
   it('tells people mentioned in a comment and everyone who wrote in a thread of a reply, never the replier, once each', async () => {
-    const [ada, bea, cy, dee] = [await g.person('Ada'), await g.person('Bea'), await g.person('Cy'), await g.person('Dee')];
+    const [ada, bea, cy, dee] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy'), await app.g.person('Dee')];
     const plan = await doc(ada);
     for (const p of [bea, cy]) {
-      await g.membership(p, ada.workspace.id, 'guest');
-      await g.grant(plan.id, { user: p }, 'commenter');
+      await app.g.membership(p, ada.workspace.id, 'guest');
+      await app.g.grant(plan.id, { user: p }, 'commenter');
     }
     // Dee cannot see the document: mentioning her tells her nothing.
     const thread = (await bea.call('POST', `/items/${plan.id}/comments`, { body: '@Ada @Dee is this right?', mentions: [ada.id, dee.id, bea.id] })).body;
@@ -139,10 +127,10 @@ describe('notifications', () => {
   });
 
   it('tells people newly mentioned in a document as it is saved, not again on later saves, and not those who cannot see it', async () => {
-    const [ada, bea, dee] = [await g.person('Ada'), await g.person('Bea'), await g.person('Dee')];
+    const [ada, bea, dee] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Dee')];
     const plan = await doc(ada, 'Minutes');
-    await g.membership(bea, ada.workspace.id, 'member');
-    const editor = clients.connect(plan.id, ada.token);
+    await app.g.membership(bea, ada.workspace.id, 'member');
+    const editor = app.clients.connect(plan.id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
     const mention = (id: string, label: string) => {
       const paragraph = new Y.XmlElement('paragraph');
@@ -157,12 +145,12 @@ describe('notifications', () => {
     const page = await eventually(bea, (p) => p.items.length > 0);
     expect(page.items).toEqual([expect.objectContaining({ kind: 'mentioned', item: { id: plan.id, kind: 'document', name: 'Minutes' }, actor: { id: ada.id, name: 'Ada' }, threadId: null })]);
     // Another save that still mentions Bea says nothing new.
-    const before = (await t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
+    const before = (await app.t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
     const paragraph = new Y.XmlElement('paragraph');
     paragraph.insert(0, [new Y.XmlText('More words')]);
     editor.document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
     for (let i = 0; i < 150; i++) {
-      const now = (await t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
+      const now = (await app.t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
       if (Number(now) > Number(before)) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -173,14 +161,14 @@ describe('notifications', () => {
   });
 
   it('reads recent changes behind its position again, so one committed late is not missed, and makes nothing twice', async () => {
-    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
     const plan = await doc(ada, 'Late');
     await share(ada, plan.id, { type: 'user', id: bea.id });
     await eventually(bea, (p) => p.items.length === 1);
     // As if the change had committed after the position moved past it: no notification, position beyond.
-    await t.ctx.db.deleteFrom('notifications').where('user_id', '=', bea.id).execute();
+    await app.t.ctx.db.deleteFrom('notifications').where('user_id', '=', bea.id).execute();
     // A pass woken by a change reads only what is past the position: each save does not read a thousand changes again.
-    await deriveNotifications(t.ctx.db, { lookBack: false });
+    await deriveNotifications(app.t.ctx.db, { lookBack: false });
     expect((await list(bea)).items).toEqual([]);
     // The recurring pass reads the recent ones behind it.
     await settled();
@@ -190,7 +178,7 @@ describe('notifications', () => {
   });
 
   it('no longer names an item whose share was withdrawn or that went to the trash', async () => {
-    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
     const [secret, binned] = [await doc(ada, 'Salaries'), await doc(ada, 'Old plan')];
     const grant = (await share(ada, secret.id, { type: 'user', id: bea.id })).body;
     await share(ada, binned.id, { type: 'user', id: bea.id });
@@ -208,7 +196,7 @@ describe('notifications', () => {
   });
 
   it('marks some or all as read, only the caller’s own, and pages newest first', async () => {
-    const [ada, bea] = [await g.person('Ada'), await g.person('Bea')];
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
     const docs = [];
     for (let i = 0; i < 3; i++) {
       const d = await doc(ada, `Doc ${i}`);
@@ -232,7 +220,7 @@ describe('notifications', () => {
   });
 
   it('mails what was left unread, once, one mail per person, unless the person turned mail off', async () => {
-    const [ada, bea, cy, dee] = [await g.person('Ada'), await g.person('Bea'), await g.person('Cy'), await g.person('Dee')];
+    const [ada, bea, cy, dee] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy'), await app.g.person('Dee')];
     const [one, two, three] = [await doc(ada, 'Budget'), await doc(ada, 'Hiring'), await doc(ada, 'Withdrawn')];
     for (const d of [one, two]) await share(ada, d.id, { type: 'user', id: bea.id });
     const withdrawn = (await share(ada, three.id, { type: 'user', id: bea.id })).body;
@@ -245,15 +233,15 @@ describe('notifications', () => {
     await ada.call('DELETE', `/items/${three.id}/grants/${withdrawn.id}`);
 
     // Not yet: they are younger than the delay.
-    expect(await mailUnreadNotifications(t.ctx, 10)).toBe(0);
+    expect(await mailUnreadNotifications(app.t.ctx, 10)).toBe(0);
     // Other tests' people, with unread notifications of their own, are mailed too.
-    expect(await mailUnreadNotifications(t.ctx, 0)).toBeGreaterThanOrEqual(1);
+    expect(await mailUnreadNotifications(app.t.ctx, 0)).toBeGreaterThanOrEqual(1);
     const beaEmail = await emailOf(bea);
     const [beaMail, ...others] = outbox().filter((m) => m.to === beaEmail);
     expect(others).toEqual([]);
     expect(beaMail!.subject).toBe('You have 2 unread notifications on Cabinet');
     expect(beaMail!.text).toContain(`Ada shared “Budget” with you`);
-    expect(beaMail!.text).toContain(`${t.url}/w/`);
+    expect(beaMail!.text).toContain(`${app.t.url}/w/`);
     expect(beaMail!.text).toContain(`/d/${two.id}`);
     // Nothing of what Bea can no longer see.
     expect(beaMail!.text).not.toContain('Withdrawn');
@@ -263,28 +251,28 @@ describe('notifications', () => {
     // Each notification is mailed once: a second pass sends nothing, even with mail turned back on.
     await cy.call('PATCH', '/me/notification-settings', { emailUnread: true });
     const count = outbox().length;
-    expect(await mailUnreadNotifications(t.ctx, 0)).toBe(0);
+    expect(await mailUnreadNotifications(app.t.ctx, 0)).toBe(0);
     expect(outbox()).toHaveLength(count);
   });
 
   it('mails everyone else when the mail server refuses one address, and mails that person on a later pass', async () => {
-    const [ada, eve, fay] = [await g.person('Ada'), await g.person('Eve'), await g.person('Fay')];
+    const [ada, eve, fay] = [await app.g.person('Ada'), await app.g.person('Eve'), await app.g.person('Fay')];
     const d = await doc(ada, 'Quarterly');
     await share(ada, d.id, { type: 'user', id: eve.id });
     await share(ada, d.id, { type: 'user', id: fay.id });
     await settled();
     const [eveEmail, fayEmail] = [await emailOf(eve), await emailOf(fay)];
-    const send = t.ctx.mailer.send;
-    t.ctx.mailer.send = (m) => (m.to === eveEmail ? Promise.reject(new Error('mailbox refused')) : send.call(t.ctx.mailer, m));
+    const send = app.t.ctx.mailer.send;
+    app.t.ctx.mailer.send = (m) => (m.to === eveEmail ? Promise.reject(new Error('mailbox refused')) : send.call(app.t.ctx.mailer, m));
     try {
-      await expect(mailUnreadNotifications(t.ctx, 0)).rejects.toThrow('mailbox refused');
+      await expect(mailUnreadNotifications(app.t.ctx, 0)).rejects.toThrow('mailbox refused');
     } finally {
-      t.ctx.mailer.send = send;
+      app.t.ctx.mailer.send = send;
     }
     expect(outbox().filter((m) => m.to === fayEmail)).toHaveLength(1);
     expect(outbox().filter((m) => m.to === eveEmail)).toEqual([]);
     // Eve's notification was put back: the next pass mails it.
-    expect(await mailUnreadNotifications(t.ctx, 0)).toBeGreaterThanOrEqual(1);
+    expect(await mailUnreadNotifications(app.t.ctx, 0)).toBeGreaterThanOrEqual(1);
     expect(outbox().filter((m) => m.to === eveEmail)).toHaveLength(1);
     expect(outbox().filter((m) => m.to === fayEmail)).toHaveLength(1);
   });
