@@ -35,6 +35,7 @@ import { groupsRoutes } from './modules/groups/index.ts';
 import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 import { NotificationDeriver, notificationsRoutes } from './modules/notifications/index.ts';
+import { SearchIndexer, searchRoutes } from './modules/search/index.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -168,6 +169,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   app.addHook('onClose', () => deriver.stop());
   app.addHook('onClose', () => ctx.workers.close());
+  // Search's access lists and texts are worked out right after a change to an item commits, on
+  // every instance that hears it (they share the queue); the recurring job catches up.
+  const indexer = new SearchIndexer({ db: ctx.db, storage: ctx.storage, extractors: ctx.extractors, log: app.log });
+  hub.onRecorded((recorded) => {
+    if (recorded.action.startsWith('item.')) indexer.wake();
+  });
+  app.addHook('onClose', async () => {
+    await indexer.stop();
+    await ctx.extractors.close();
+  });
 
   const { authenticate, socketActor } = authenticator(ctx);
   const collab = attachCollab(app, ctx, socketActor, hub);
@@ -194,6 +205,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await groupsRoutes(api, ctx);
       await linksRoutes(api, ctx, collab);
       await notificationsRoutes(api, ctx);
+      await searchRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -86,6 +86,10 @@ const ZSettings = z
     WORKER_THREADS: int(1, 64).default(2),
     WORKER_MEMORY_MB: int(64, 65536).default(768),
     WORKER_TIMEOUT_SECONDS: int(1, 3600).default(30),
+    // Reading text out of files for search, in the background: its own threads, so imports never wait behind it.
+    SEARCH_EXTRACT_THREADS: int(1, 64).default(1),
+    SEARCH_EXTRACT_MEMORY_MB: int(64, 65536).default(1024),
+    SEARCH_EXTRACT_TIMEOUT_SECONDS: int(1, 3600).default(120),
     REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
     REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected letters, digits and _ . : -').default('cabinet'),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL').optional(),

@@ -20,3 +20,4 @@ export * from './team.ts';
 export * from './groups.ts';
 export * from './links.ts';
 export * from './notifications.ts';
+export * from './search.ts';

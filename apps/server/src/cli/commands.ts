@@ -8,6 +8,7 @@ import { createTokenCommand } from './create-token.ts';
 import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
 import { migrateCommand } from './migrate.ts';
+import { reindexSearchCommand } from './reindex-search.ts';
 import { CommandFailed, databaseHelp, type CommandScope } from './scope.ts';
 
 /** Every command that works on an installation's data, by the words that name it. */
@@ -16,6 +17,7 @@ const commands: Record<string, (scope: CommandScope, options: never) => Promise<
   'token create': createTokenCommand,
   migrate: migrateCommand,
   doctor: doctorCommand,
+  'search reindex': reindexSearchCommand,
 };
 
 /** Opens the installation (and brings its schema up to date), or throws CommandFailed saying which setting to check. */

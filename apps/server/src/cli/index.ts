@@ -81,6 +81,13 @@ token
   .option('--days <days>', 'days until it expires (at most 365)', positiveInt, 90)
   .action(run('token create'));
 
+const searchCommand = program.command('search').description('the search index');
+searchCommand
+  .command('reindex')
+  .description("read every file's text again and work out again who may find what, with progress")
+  .option('--workspace <slug>', 'only this workspace (by its address)')
+  .action(run('search reindex'));
+
 program.command('doctor').description('check settings, database, storage and the identity provider').action(run('doctor'));
 
 await program.parseAsync(process.argv);

@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { PGlite, types as pgliteTypes, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -131,12 +133,20 @@ async function listenPostgres(url: string, channel: string, onMessage: (payload:
   };
 }
 
+/**
+ * How every embedded database is opened: bigints as numbers, and the extensions search's indexes
+ * use (ADR 0036), which PGlite loads only when asked here.
+ */
+export function pgliteOptions(extra: PGliteOptions = {}): PGliteOptions {
+  return { parsers: { [pgliteTypes.INT8]: toNumber }, extensions: { pg_trgm, btree_gin }, ...extra };
+}
+
 async function openPGlite(options: DatabaseOptions): Promise<Database> {
   let pglite = options.pglite;
   if (!pglite) {
     const dir = path.join(options.dataDir, 'db');
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir, { parsers: { [pgliteTypes.INT8]: toNumber } });
+    pglite = new PGlite(dir, pgliteOptions());
   }
   await pglite.waitReady;
   const handle = pglite;

@@ -309,6 +309,30 @@ export interface NotificationProgressTable {
   last_event_id: BigIntColumn;
 }
 
+/** One item's search entry (ADR 0036); the tsvector columns are written and read through SQL only. */
+export interface SearchEntriesTable {
+  item_id: string;
+  workspace_id: string;
+  name: string;
+  body: Generated<string>;
+  acl: Generated<string[]>;
+  path: Generated<string[]>;
+  text_state: Generated<'none' | 'pending' | 'ready' | 'truncated' | 'unsupported' | 'failed'>;
+  text_error: string | null;
+  text_version_id: string | null;
+  indexed_at: NullableTimestamp;
+  access_at: NullableTimestamp;
+}
+
+export interface SearchTasksTable {
+  item_id: string;
+  kind: 'text' | 'access';
+  queued_at: Generated<Date>;
+  generation: Generated<number>;
+  locked_until: NullableTimestamp;
+  attempts: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -334,6 +358,8 @@ export interface Database {
   share_link_failures: ShareLinkFailuresTable;
   notifications: NotificationsTable;
   notification_progress: NotificationProgressTable;
+  search_entries: SearchEntriesTable;
+  search_tasks: SearchTasksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,7 +5,8 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
 import { allMigrations, migrate } from '../db/migrate.ts';
-import { PGLITE_TEMPLATE_ENV, PG_TEMPLATE_ENV, pgliteOptions } from './test-database.ts';
+import { pgliteOptions } from '../db/client.ts';
+import { PGLITE_TEMPLATE_ENV, PG_TEMPLATE_ENV } from './test-database.ts';
 
 /**
  * Migrates one template per run, which test files then clone: a PGlite data dir (kept

@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { PGlite, types, type PGliteOptions } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openDatabase, type Database } from '../db/client.ts';
+import { openDatabase, pgliteOptions, type Database } from '../db/client.ts';
 
 export const PGLITE_TEMPLATE_ENV = 'CABINET_TEST_PGLITE_TEMPLATE';
 export const PG_TEMPLATE_ENV = 'CABINET_TEST_PG_TEMPLATE';
 
-export function pgliteOptions(extra: PGliteOptions = {}): PGliteOptions {
-  return { parsers: { [types.INT8]: (v: string) => Number(v) }, ...extra };
-}
 
 export interface TestDatabase {
   database: Database;

@@ -1,0 +1,4 @@
+// Search (ADR 0036): what the rest of the server may use.
+export { searchRoutes } from './search.routes.ts';
+export { catchUpSearch, indexPending, SearchIndexer, type IndexerDeps } from './search-indexer.ts';
+export { countTasks, queueEverything } from './search.repo.ts';

@@ -1,0 +1,193 @@
+import type { Db } from '../../db/client.ts';
+import type { StorageDriver } from '../../infra/storage/driver.ts';
+import type { WorkerPool } from '../../infra/workers/pool.ts';
+import { bytesNeeded, extractText, MAX_EXTRACTED_CHARS } from './extract-stub.ts';
+import { MARK_END, MARK_START } from './search-query.ts';
+import {
+  claimTasks,
+  computeAccess,
+  findDocumentText,
+  findTextSource,
+  finishTask,
+  postponeTask,
+  propagateAccess,
+  queueEndedGrants,
+  saveNoText,
+  saveText,
+  type ClaimedTask,
+  type TaskKind,
+} from './search.repo.ts';
+
+export interface IndexerDeps {
+  db: Db;
+  storage: StorageDriver;
+  extractors: WorkerPool;
+  log?: { error(obj: unknown, msg: string): void };
+}
+
+/** How long a claimed task is held before another instance may take it (an instance that died mid-task). */
+const LEASE_MS = 10 * 60_000;
+/** Tries before a file's text is given up on (marked failed); extraction failures are answers, not tries. */
+const MAX_ATTEMPTS = 5;
+/** Children worked out per statement while an access list goes down a tree: short statements, so requests never wait long behind one. */
+const ACCESS_BATCH = 500;
+
+/**
+ * Works off what is queued: access lists first (what may be found by whom), then texts. Returns
+ * how many tasks it did. Stops after `budgetMs` so a long backlog leaves room for a fresh wake.
+ */
+export async function indexPending(deps: IndexerDeps, o: { budgetMs?: number; onProgress?: (done: number) => void } = {}): Promise<number> {
+  const until = Date.now() + (o.budgetMs ?? Number.POSITIVE_INFINITY);
+  let done = 0;
+  for (const kind of ['access', 'text'] as const) {
+    while (Date.now() < until) {
+      const tasks = await claimTasks(deps.db, kind, kind === 'access' ? 20 : 4, LEASE_MS);
+      if (tasks.length === 0) break;
+      for (const task of tasks) {
+        await runTask(deps, kind, task);
+        o.onProgress?.(++done);
+      }
+    }
+  }
+  return done;
+}
+
+async function runTask(deps: IndexerDeps, kind: TaskKind, task: ClaimedTask): Promise<void> {
+  try {
+    if (kind === 'access') await indexAccess(deps.db, task.item_id);
+    else await indexText(deps, task.item_id);
+    await finishTask(deps.db, kind, task);
+  } catch (error) {
+    deps.log?.error({ err: error, item: task.item_id, task: kind, attempt: task.attempts }, 'search indexing failed');
+    if (task.attempts >= MAX_ATTEMPTS) {
+      if (kind === 'text') await saveNoText(deps.db, task.item_id, { state: 'failed', error: 'Its text could not be read.', versionId: null }).catch(() => {});
+      await finishTask(deps.db, kind, task).catch(() => {});
+    } else {
+      await postponeTask(deps.db, kind, task.item_id, 2 ** task.attempts * 5_000).catch(() => {});
+    }
+  }
+}
+
+/** An item's access list and then its subtree's, a level at a time. */
+async function indexAccess(db: Db, itemId: string): Promise<void> {
+  if (!(await computeAccess(db, itemId))) return;
+  let level = [itemId];
+  for (let depth = 0; level.length > 0 && depth <= 64; depth++) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i += ACCESS_BATCH) next.push(...(await propagateAccess(db, level.slice(i, i + ACCESS_BATCH))));
+    level = next;
+  }
+}
+
+/** Text as the index takes it: no NUL or other control characters (nor the highlight marks), at most the cap. */
+export function cleanText(text: string): { text: string; truncated: boolean } {
+  const truncated = text.length > MAX_EXTRACTED_CHARS;
+  const cut = truncated ? text.slice(0, MAX_EXTRACTED_CHARS) : text;
+  // eslint-disable-next-line no-control-regex
+  const clean = cut.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ').replaceAll(MARK_START, ' ').replaceAll(MARK_END, ' ');
+  return { text: clean.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, ''), truncated };
+}
+
+async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
+  const src = await findTextSource(deps.db, itemId);
+  if (!src || src.kind === 'folder') return;
+  if (src.kind === 'document') {
+    const { text, truncated } = cleanText(await findDocumentText(deps.db, itemId));
+    return saveBody(deps.db, itemId, src.lang, text, truncated, null);
+  }
+  const versionId = src.current_version_id;
+  // An upload not complete has no version yet; its completion queues the text again.
+  if (!versionId || !src.blob_key) return;
+  if (src.text_version_id === versionId && src.text_state !== 'pending') return;
+  const file = { mimeType: src.mime_type ?? 'application/octet-stream', name: src.name, size: src.size_bytes ?? 0 };
+  const need = bytesNeeded(file);
+  if (need === null) return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
+  if (need === 'tooLarge') return saveNoText(deps.db, itemId, { state: 'failed', error: 'It is too large for its text to be read.', versionId });
+  const bytes = await readHead(deps.storage, src.blob_key, need);
+  const extraction = await extractText(deps.extractors, { bytes, mimeType: file.mimeType, name: file.name } as never);
+  if (extraction.state === 'unsupported') return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
+  if (extraction.state === 'failed') return saveNoText(deps.db, itemId, { state: 'failed', error: extraction.reason, versionId });
+  const { text, truncated } = cleanText(extraction.text);
+  return saveBody(deps.db, itemId, src.lang, text, truncated || extraction.truncated, versionId);
+}
+
+/** Saves text to search by; a text whose index would pass PostgreSQL's limit for one (1 MB of words and places) is halved until it fits. */
+async function saveBody(db: Db, itemId: string, lang: string, text: string, truncated: boolean, versionId: string | null): Promise<void> {
+  for (let body = text, cut = truncated; ; body = body.slice(0, Math.floor(body.length / 2)), cut = true) {
+    try {
+      return await saveText(db, itemId, { lang, body, state: cut ? 'truncated' : 'ready', versionId });
+    } catch (error) {
+      if ((error as { code?: string }).code !== '54000' || body.length < 1024) throw error;
+    }
+  }
+}
+
+/** The first `bytes` of a stored object. */
+async function readHead(storage: StorageDriver, key: string, bytes: number): Promise<Uint8Array> {
+  if (bytes <= 0) return new Uint8Array();
+  const stream = await storage.read(key, { start: 0, end: bytes - 1 });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= bytes) break;
+  }
+  stream.destroy();
+  return new Uint8Array(Buffer.concat(chunks).subarray(0, bytes));
+}
+
+/**
+ * Runs `indexPending` soon after a change is heard (on any instance), one pass at a time, changes
+ * heard during a pass making one more. The recurring job catches up on what was not heard and on
+ * grants that ended (their access lists are worked out again).
+ */
+export class SearchIndexer {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: IndexerDeps,
+    private readonly delayMs = 200,
+  ) {}
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    // Saves in quick succession (a document as people type) make one pass.
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.run();
+    }, this.delayMs);
+  }
+
+  private run() {
+    this.running = indexPending(this.deps, { budgetMs: 60_000 })
+      .then(() => undefined)
+      .catch((error: unknown) => this.deps.log?.error({ err: error }, 'search indexing could not reach the database'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+/** The recurring job: grants that ended since the last run have their lists worked out again, then whatever is queued. */
+export async function catchUpSearch(deps: IndexerDeps, everyMs: number): Promise<void> {
+  await queueEndedGrants(deps.db, 2 * everyMs);
+  await indexPending(deps, { budgetMs: everyMs });
+}

@@ -1,0 +1,192 @@
+import { describe, expect, it } from 'vitest';
+import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
+import type { Person } from '../../testing/given.ts';
+import { countTasks, indexPending } from './index.ts';
+
+const app = collabTestApp();
+
+interface Result {
+  item: { id: string; name: string; kind: string; parentId: string };
+  parent: { id: string; name: string } | null;
+  snippet: string;
+  matches: Array<{ field: 'name' | 'snippet'; start: number; end: number }>;
+  matchedIn: 'name' | 'text' | 'similar' | 'filters';
+}
+
+/** Everything queued for search is done: here, or by the server's own indexer, which may hold some of it. */
+async function settled() {
+  for (;;) {
+    await indexPending({ db: app.t.ctx.db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
+    if ((await countTasks(app.t.ctx.db)) === 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const find = async (p: Person, query: Record<string, string>, ws = p.workspace.id) => {
+  const res = await p.call('GET', `/workspaces/${ws}/search?${new URLSearchParams(query)}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { results: Result[]; nextCursor: string | null };
+};
+const names = async (p: Person, q: string, extra: Record<string, string> = {}, ws?: string) => (await find(p, { q, ...extra }, ws)).results.map((r) => r.item.name);
+const upload = async (p: Person, parentId: string, name: string, text: string) => {
+  const res = await app.g.upload(p, parentId, name, new TextEncoder().encode(text));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.item as { id: string };
+};
+const doc = async (p: Person, name: string, parentId = p.workspace.rootId) => (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId })).body as { id: string };
+
+describe('search', () => {
+  it('finds a file by any part of its name, as a prefix, names before text, with where the words are', async () => {
+    const ada = await app.g.person('Ada');
+    await upload(ada, ada.workspace.rootId, 'Q3-report_final.pdf', 'not really a pdf');
+    await upload(ada, ada.workspace.rootId, 'QuarterlyReview.txt', 'the report is late');
+    await upload(ada, ada.workspace.rootId, 'notes.txt', 'nothing to see');
+    await settled();
+    expect(await names(ada, 'report')).toEqual(['Q3-report_final.pdf', 'QuarterlyReview.txt']);
+    const [byName, byText] = (await find(ada, { q: 'report' })).results;
+    expect(byName).toMatchObject({ matchedIn: 'name', matches: [{ field: 'name', start: 3, end: 9 }], parent: { id: ada.workspace.rootId, name: expect.any(String) } });
+    expect(byText).toMatchObject({ matchedIn: 'text', snippet: 'the report is late', matches: [{ field: 'snippet', start: 4, end: 10 }] });
+    // As you type: from the first letters, and by the words a name is made of.
+    expect(await names(ada, 'quart')).toEqual(['QuarterlyReview.txt']);
+    expect(await names(ada, 'review')).toEqual(['QuarterlyReview.txt']);
+    expect(await names(ada, 'final')).toEqual(['Q3-report_final.pdf']);
+    // A phrase in quotes; a word left out.
+    expect(await names(ada, '"report is late"')).toEqual(['QuarterlyReview.txt']);
+    // Words not in that order are no match (at most a name like what was typed).
+    expect((await find(ada, { q: '"late report"' })).results.filter((r) => r.matchedIn !== 'similar')).toEqual([]);
+    expect(await names(ada, 'report -late')).toEqual(['Q3-report_final.pdf']);
+    // A name with a typo, when nothing matches exactly.
+    const similar = await find(ada, { q: 'reprot' });
+    expect(similar.results.map((r) => [r.item.name, r.matchedIn])).toContainEqual(['Q3-report_final.pdf', 'similar']);
+  });
+
+  it('finds words typed into a document once it is saved', async () => {
+    const ada = await app.g.person('Ada');
+    const plan = await doc(ada, 'Plan');
+    const { document, outcome } = app.clients.connect(plan.id, ada.token);
+    await until(() => outcome.synced, 'sync');
+    addParagraph(document, 'The zanzibar budget for the next year');
+    // Saved as the editor saves (debounced), then indexed.
+    for (let i = 0; ; i++) {
+      await settled();
+      const found = await find(ada, { q: 'zanzibar' });
+      if (found.results.length) {
+        expect(found.results[0]).toMatchObject({ item: { id: plan.id, kind: 'document' }, matchedIn: 'text' });
+        expect(found.results[0]!.snippet).toContain('zanzibar budget');
+        break;
+      }
+      if (i > 100) throw new Error('the document was never found');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Stemmed in the workspace's language: "budgets" finds "budget".
+    expect(await names(ada, 'budgets')).toEqual(['Plan']);
+  });
+
+  it('finds only what the caller may see: not others\u2019 files, and not a moment after a share is withdrawn, before the index has caught up', async () => {
+    const [ada, bea, cal] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cal')];
+    await app.g.membership(bea, ada.workspace.id, 'member');
+    const secret = await app.g.folder(ada, ada.workspace.homeId, 'Private');
+    const inside = await upload(ada, secret.id, 'okapi-plans.txt', 'okapi');
+    await upload(ada, ada.workspace.rootId, 'okapi-shared.txt', 'okapi');
+    await settled();
+    expect(await names(ada, 'okapi')).toEqual(['okapi-plans.txt', 'okapi-shared.txt']);
+    // Bea is a member: the shared root's file, not Ada's own files.
+    expect(await names(bea, 'okapi', {}, ada.workspace.id)).toEqual(['okapi-shared.txt']);
+    // Cal is not in the workspace at all.
+    expect((await cal.call('GET', `/workspaces/${ada.workspace.id}/search?q=okapi`)).status).toBe(404);
+
+    const grant = await ada.call('POST', `/items/${secret.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'viewer' });
+    expect(grant.status).toBe(201);
+    await settled();
+    expect((await names(bea, 'okapi', {}, ada.workspace.id)).sort()).toEqual(['okapi-plans.txt', 'okapi-shared.txt']);
+
+    // Withdrawn: gone at once, though the index has not caught up.
+    expect((await ada.call('DELETE', `/items/${secret.id}/grants/${grant.body.id}`)).status).toBe(204);
+    expect(await names(bea, 'okapi', {}, ada.workspace.id)).toEqual(['okapi-shared.txt']);
+    // In the trash: gone for everyone at once, and out of the index after.
+    expect((await ada.call('POST', `/items/${inside.id}/trash`)).status).toBe(200);
+    expect(await names(ada, 'okapi')).toEqual(['okapi-shared.txt']);
+    await settled();
+    const entry = await app.t.ctx.db.selectFrom('search_entries').select('acl').where('item_id', '=', inside.id).executeTakeFirstOrThrow();
+    expect(entry.acl).toEqual([]);
+  });
+
+  it('lets a guest find only what is shared with them, through a folder above it', async () => {
+    const [ada, gus] = [await app.g.person('Ada'), await app.g.person('Gus')];
+    const folder = await app.g.folder(ada, ada.workspace.rootId, 'Shared');
+    const sub = await app.g.folder(ada, folder.id, 'Sub');
+    await upload(ada, sub.id, 'wombat.txt', 'x');
+    await upload(ada, ada.workspace.rootId, 'wombat-other.txt', 'x');
+    expect((await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: gus.id }, role: 'viewer' })).status).toBe(201);
+    await settled();
+    expect(await names(gus, 'wombat', {}, ada.workspace.id)).toEqual(['wombat.txt']);
+  });
+
+  it('narrows by type, owner, time and folder, and lists by filters alone', async () => {
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
+    await app.g.membership(bea, ada.workspace.id, 'member');
+    const folder = await app.g.folder(ada, ada.workspace.rootId, 'Kestrel folder');
+    await upload(ada, folder.id, 'kestrel.csv', 'a,b');
+    await doc(ada, 'Kestrel notes');
+    const beas = (await bea.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Kestrel by Bea', parentId: ada.workspace.rootId })).body;
+    await settled();
+    expect((await names(ada, 'kestrel')).sort()).toEqual(['Kestrel by Bea', 'Kestrel folder', 'Kestrel notes', 'kestrel.csv']);
+    expect(await names(ada, 'kestrel', { type: 'folder' })).toEqual(['Kestrel folder']);
+    expect(await names(ada, 'kestrel', { type: 'spreadsheet' })).toEqual(['kestrel.csv']);
+    expect((await names(ada, 'kestrel', { type: 'document' })).sort()).toEqual(['Kestrel by Bea', 'Kestrel notes']);
+    expect(await names(ada, 'kestrel', { ownerId: bea.id })).toEqual(['Kestrel by Bea']);
+    expect(await names(ada, 'kestrel', { parentId: folder.id })).toEqual(['kestrel.csv']);
+    expect(await names(ada, 'kestrel', { modifiedAfter: '2000-01-01', modifiedBefore: new Date(Date.now() + 60_000).toISOString() })).toHaveLength(4);
+    expect(await names(ada, 'kestrel', { modifiedAfter: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+    const listed = await find(ada, { ownerId: bea.id });
+    expect(listed.results.map((r) => [r.item.id, r.matchedIn])).toEqual([[beas.id, 'filters']]);
+    // Neither words nor filters: nothing to look for.
+    expect(await find(ada, { q: '' })).toEqual({ results: [], nextCursor: null });
+  });
+
+  it('pages through many results, each once', async () => {
+    const ada = await app.g.person('Ada');
+    for (let i = 0; i < 12; i++) await doc(ada, `Heron ${String(i).padStart(2, '0')}`);
+    for (let i = 0; i < 3; i++) await upload(ada, ada.workspace.rootId, `file-${i}.txt`, 'heron in the text');
+    await settled();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { results: Result[]; nextCursor: string | null } = await find(ada, { q: 'heron', limit: '4', ...(cursor ? { cursor } : {}) });
+      seen.push(...page.results.map((r) => r.item.name));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(15);
+    expect(new Set(seen).size).toBe(15);
+    // Names first, then text.
+    expect(seen.slice(0, 12).every((n) => n.startsWith('Heron'))).toBe(true);
+  });
+
+  it('answers any query, however odd, with results or none, never an error', async () => {
+    const ada = await app.g.person('Ada');
+    await upload(ada, ada.workspace.rootId, 'データ-東京.txt', 'مرحبا بالعالم');
+    await settled();
+    for (const q of ['&|!():*', "'; DROP TABLE items; --", '"unbalanced', '""', '-', '-"', 'a'.repeat(10_000), '\\', 'x:*', '!!!', 'the', '<mark>x</mark>', '🙂']) {
+      const res = await ada.call('GET', `/workspaces/${ada.workspace.id}/search?${new URLSearchParams({ q })}`);
+      expect(res.status, q).toBe(200);
+    }
+    expect(await names(ada, '東京')).toEqual(['データ-東京.txt']);
+    expect(await names(ada, 'مرحبا')).toEqual(['データ-東京.txt']);
+    const bad = await ada.call('GET', `/workspaces/${ada.workspace.id}/search?q=x&limit=0&type=nope&cursor=zz`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('invalid_input');
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/search?q=${'y'.repeat(10_001)}`)).status).toBe(400);
+  });
+
+  it("says whether a file's text is searchable, and why not", async () => {
+    const ada = await app.g.person('Ada');
+    const text = await upload(ada, ada.workspace.rootId, 'readme.txt', 'hello');
+    const binary = await app.g.upload(ada, ada.workspace.rootId, 'archive.bin', new Uint8Array([0, 1, 2, 3, 0, 0]));
+    // Pending until read (the server may have read it already).
+    expect(['pending', 'ready']).toContain((await ada.call('GET', `/items/${text.id}/search-text`)).body.state);
+    await settled();
+    expect((await ada.call('GET', `/items/${text.id}/search-text`)).body).toMatchObject({ state: 'ready', error: null, indexedAt: expect.any(String) });
+    expect((await ada.call('GET', `/items/${binary.body.item.id}/search-text`)).body).toMatchObject({ state: 'unsupported' });
+    const bea = await app.g.person('Bea');
+    expect((await bea.call('GET', `/items/${text.id}/search-text`)).status).toBe(404);
+  });
+});

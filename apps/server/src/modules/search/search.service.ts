@@ -1,0 +1,116 @@
+import { encodeCursor, MAX_SEARCH_OFFSET, type TSearchPage, type TSearchResult, type TSearchTextState, type TSearchType, type ZSearchQuery } from '@cabinet/contracts';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { findAccesses, presentItem, requireItem } from '../items/index.ts';
+import { getWorkspace } from '../workspaces/index.ts';
+import { excludedQuery, MARK_END, MARK_START, nameMatches, parseSearch, readHeadline, wantedQuery, wantedWords } from './search-query.ts';
+import { findByName, findByText, findEntry, findFiltered, findHeadlines, findPrincipals, findSearchLanguage, findSimilarNames, type SearchFilters } from './search.repo.ts';
+
+const SPREADSHEETS = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel', 'application/vnd.oasis.opendocument.spreadsheet', 'text/csv', 'text/tab-separated-values'];
+const PRESENTATIONS = ['application/vnd.openxmlformats-officedocument.presentationml.presentation', 'application/vnd.ms-powerpoint', 'application/vnd.oasis.opendocument.presentation'];
+
+/** What each `type` finds: kinds of item, and for families of files their mime types (`image/`: any image). */
+const TYPES: Record<TSearchType, Pick<SearchFilters, 'kinds' | 'mimePrefixes'>> = {
+  folder: { kinds: ['folder'] },
+  document: { kinds: ['document'] },
+  file: { kinds: ['file'] },
+  image: { kinds: ['file'], mimePrefixes: ['image/'] },
+  pdf: { kinds: ['file'], mimePrefixes: ['application/pdf'] },
+  spreadsheet: { kinds: ['file'], mimePrefixes: SPREADSHEETS },
+  presentation: { kinds: ['file'], mimePrefixes: PRESENTATIONS },
+  video: { kinds: ['file'], mimePrefixes: ['video/'] },
+  audio: { kinds: ['file'], mimePrefixes: ['audio/'] },
+  text: { kinds: ['file'], mimePrefixes: ['text/', 'application/json', 'application/xml'] },
+};
+
+const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
+
+type Query = z.output<typeof ZSearchQuery>;
+type Found = { id: string; matchedIn: TSearchResult['matchedIn'] };
+
+/**
+ * Search (ADR 0036): names first, then text, then names close to a typo; each tier answered by
+ * the index's access lists, and the page checked again against the policy, so an item whose access
+ * list is behind a change (a share withdrawn a moment ago, the trash) is never shown.
+ */
+export async function search(db: Db, actor: Actor, ws: string, query: Query): Promise<TSearchPage> {
+  const w = await getWorkspace(db, actor.user, ws);
+  const offset = query.cursor?.o ?? 0;
+  const limit = Math.min(query.limit, MAX_SEARCH_OFFSET - offset);
+  const filters: SearchFilters = {
+    ...(query.type ? TYPES[query.type] : {}),
+    ...(query.ownerId ? { ownerId: query.ownerId } : {}),
+    ...(query.modifiedAfter ? { modifiedAfter: new Date(query.modifiedAfter) } : {}),
+    ...(query.modifiedBefore ? { modifiedBefore: new Date(query.modifiedBefore) } : {}),
+    ...(query.parentId ? { parentId: query.parentId } : {}),
+  };
+  const terms = parseSearch(query.q);
+  const wanted = wantedQuery(terms);
+  const filtered = Object.keys(filters).length > 0;
+  if (limit <= 0 || (!wanted && !filtered)) return { results: [], nextCursor: null };
+
+  const scope = { workspaceId: w.id, principals: await findPrincipals(db, w.id, actor.user.id, w.role === 'guest'), filters };
+  let found: Found[];
+  let more: boolean;
+  let lang = 'simple';
+  if (!wanted) {
+    const ids = await findFiltered(db, scope, { limit: limit + 1, offset });
+    found = ids.slice(0, limit).map((id) => ({ id, matchedIn: 'filters' }));
+    more = ids.length > limit;
+  } else {
+    lang = await findSearchLanguage(db, w.id);
+    const q = { wanted, excluded: excludedQuery(terms), lang };
+    // Names are a short list: read to the end of this page, so the text tier knows where it starts.
+    const byName = await findByName(db, scope, q, { limit: offset + limit + 1, offset: 0 });
+    if (byName.length > offset + limit) {
+      found = byName.slice(offset, offset + limit).map((id) => ({ id, matchedIn: 'name' }));
+      more = true;
+    } else {
+      const fromNames: Found[] = byName.slice(offset).map((id) => ({ id, matchedIn: 'name' }));
+      const need = limit - fromNames.length;
+      const byText = await findByText(db, scope, q, { limit: need + 1, offset: Math.max(0, offset - byName.length) });
+      found = [...fromNames, ...byText.slice(0, need).map((id): Found => ({ id, matchedIn: 'text' }))];
+      more = byText.length > need;
+      if (offset === 0 && found.length === 0) {
+        found = (await findSimilarNames(db, scope, wantedWords(terms).join(' '), limit)).map((id) => ({ id, matchedIn: 'similar' }));
+      }
+    }
+  }
+  const nextCursor = more && offset + limit < MAX_SEARCH_OFFSET ? encodeCursor({ o: offset + limit }) : null;
+  return { results: await present(db, actor, found, wanted ? { wanted, lang, words: wantedWords(terms) } : null), nextCursor };
+}
+
+/** The page as the caller may see it (checked against the policy), with where each item is and where the words are. */
+async function present(db: Db, actor: Actor, found: Found[], q: { wanted: string; lang: string; words: string[] } | null): Promise<TSearchResult[]> {
+  const accesses = await findAccesses(db, actor, found.map((f) => f.id));
+  const visible = found.filter((f) => accesses.get(f.id)?.abilities.view);
+  const parentIds = [...new Set(visible.flatMap((f) => accesses.get(f.id)?.item.parent_id ?? []))];
+  const [parents, headlines] = await Promise.all([
+    findAccesses(db, actor, parentIds),
+    q ? findHeadlines(db, visible.map((f) => f.id), q, HEADLINE_OPTIONS) : Promise.resolve(new Map<string, string>()),
+  ]);
+  return visible.map((f) => {
+    const access = accesses.get(f.id)!;
+    const parent = access.item.parent_id ? parents.get(access.item.parent_id) : undefined;
+    const headline = headlines.get(f.id);
+    const { snippet, matches } = headline === undefined ? { snippet: '', matches: [] } : readHeadline(headline);
+    return {
+      item: presentItem(access.item, access),
+      parent: parent?.abilities.view ? { id: parent.item.id, name: parent.item.name } : null,
+      snippet,
+      matches: [
+        ...(q ? nameMatches(access.item.name, q.words).map((m) => ({ field: 'name' as const, ...m })) : []),
+        ...matches.map((m) => ({ field: 'snippet' as const, ...m })),
+      ],
+      matchedIn: f.matchedIn,
+    };
+  });
+}
+
+/** Whether an item's text is searchable yet (its details panel). */
+export async function searchTextState(db: Db, actor: Actor, itemId: string): Promise<TSearchTextState> {
+  await requireItem(db, actor, itemId, 'view');
+  const entry = await findEntry(db, itemId);
+  return { state: entry?.text_state ?? 'pending', error: entry?.text_error ?? null, indexedAt: entry?.indexed_at?.toISOString() ?? null };
+}
