@@ -90,6 +90,14 @@ describe('the cabinet command', () => {
     expect(doctor.stdout).toContain('✓ database');
     expect(doctor.stdout).toContain('✓ storage');
 
+    const reindexed = await cabinet(['search', 'reindex'], env);
+    expect(reindexed.code, reindexed.stderr).toBe(0);
+    expect(reindexed.stderr).toMatch(/Reindexing [\d,]+ roots, files and documents/);
+    expect(reindexed.stdout).toMatch(/Reindexed: [\d,]+ tasks done/);
+    const nowhere = await cabinet(['search', 'reindex', '--workspace', 'no-such-place'], env);
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('No workspace has the address no-such-place.');
+
     const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
     const t = await startTestApp(env, { db: { database, url: env.DATABASE_URL, drop: () => database.close() } });
     try {

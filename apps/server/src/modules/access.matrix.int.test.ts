@@ -184,6 +184,7 @@ const ITEM_ENTRIES: Record<string, Entry> = {
   'PATCH /items/:id/links/:linkId': { rule: 'share', ok: 200, run: async (c, x) => c('PATCH', `/items/${x.item}/links/${await linkOn(x)}`, { downloadAllowed: false }) },
   'DELETE /items/:id/links/:linkId': { rule: 'share', ok: 204, run: async (c, x) => c('DELETE', `/items/${x.item}/links/${await linkOn(x)}`) },
   'GET /items/:id/activity': { rule: 'view', ok: 200, run: (c, x) => c('GET', `/items/${x.item}/activity`) },
+  'GET /items/:id/search-text': { rule: 'view', ok: 200, run: (c, x) => c('GET', `/items/${x.item}/search-text`) },
 };
 
 /** The workspace routes: the team, groups, links and policy, the audit log; and what is the caller's own. */
@@ -231,6 +232,8 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
   'PATCH /workspaces/:ws/link-policy': { rule: 'admin', ok: 200, run: (c, x) => c('PATCH', `/workspaces/${x.ws}/link-policy`, { linksAllowed: true }) },
   'GET /workspaces/:ws/activity': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity`) },
   'GET /workspaces/:ws/activity?format=csv': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity?format=csv`) },
+  // Looking for the very names nobody but their owner may find.
+  'GET /workspaces/:ws/search': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/search?q=${encodeURIComponent(SECRET)}`) },
   'GET /workspaces/:ws/trash': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/trash`) },
   'POST /workspaces/:ws/trash/empty': { rule: 'in workspace', ok: 200, run: (c, x) => c('POST', `/workspaces/${x.ws}/trash/empty`) },
   'GET /workspaces/:ws/starred': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/starred`) },

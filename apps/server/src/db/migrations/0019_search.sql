@@ -56,7 +56,7 @@ CREATE TABLE search_tasks (
   attempts integer NOT NULL DEFAULT 0,
   PRIMARY KEY (item_id, kind)
 );
-CREATE INDEX search_tasks_due ON search_tasks (queued_at);
+CREATE INDEX search_tasks_due ON search_tasks (kind, queued_at);
 
 CREATE FUNCTION cabinet_search_queue(item uuid, task text) RETURNS void LANGUAGE sql AS $$
   INSERT INTO search_tasks (item_id, kind) VALUES (item, task)
@@ -70,11 +70,13 @@ DECLARE
   parent search_entries%ROWTYPE;
 BEGIN
   SELECT * INTO parent FROM search_entries WHERE item_id = NEW.parent_id;
-  INSERT INTO search_entries (item_id, workspace_id, name, name_tsv, acl, path, text_state)
+  INSERT INTO search_entries (item_id, workspace_id, name, name_tsv, acl, path, text_state, access_at)
   VALUES (NEW.id, NEW.workspace_id, NEW.name, cabinet_name_tsv(NEW.name),
     CASE WHEN NEW.state = 'active' AND parent.item_id IS NOT NULL THEN parent.acl ELSE '{}' END,
     CASE WHEN parent.item_id IS NOT NULL THEN parent.path || parent.item_id ELSE '{}' END,
-    CASE WHEN NEW.kind = 'folder' THEN 'none' ELSE 'pending' END);
+    CASE WHEN NEW.kind = 'folder' THEN 'none' ELSE 'pending' END,
+    -- As current as its parent's: a folder made and filled at once needs no work per child.
+    CASE WHEN NEW.state = 'active' THEN parent.access_at END);
   IF parent.item_id IS NULL OR NEW.state <> 'active' OR parent.access_at IS NULL THEN
     PERFORM cabinet_search_queue(NEW.id, 'access');
   END IF;

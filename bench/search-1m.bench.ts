@@ -1,0 +1,216 @@
+import { uuidv7 } from '@cabinet/contracts';
+import { sql } from 'kysely';
+import { insertMembership } from '../apps/server/src/modules/workspaces/index.ts';
+import { indexPending } from '../apps/server/src/modules/search/index.ts';
+import { findByName, findByText, findSimilarNames, type Scope } from '../apps/server/src/modules/search/search.repo.ts';
+import { excludedQuery, parseSearch, wantedQuery, wantedWords } from '../apps/server/src/modules/search/search-query.ts';
+import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
+import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
+import { percentile, report } from './report.ts';
+import { startBenchApp } from './setup.ts';
+
+/** 1,000,000 items on PostgreSQL (DATABASE_URL); 100,000 on PGlite, or BENCH_SEARCH_ITEMS. */
+const ITEMS = Number(process.env.BENCH_SEARCH_ITEMS ?? (process.env.DATABASE_URL ? 1_000_000 : 100_000));
+const FOLDERS = Math.round(ITEMS / 20);
+const TOP = Math.round(FOLDERS / 50);
+const VOCABULARY = 20_000;
+const SAMPLES = 60;
+const RUNS = 3;
+
+/** A fixed vocabulary of pronounceable words (the same every run), to write names and text with. */
+function vocabulary(): string[] {
+  // mulberry32: a small seeded generator (Math.random cannot be seeded).
+  let seed = 42;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const onsets = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'br', 'st', 'tr', 'pl', 'gr', 'ch', 'sh'];
+  const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
+  const codas = ['', '', 'n', 'r', 's', 't', 'l', 'nd', 'st', 'ck'];
+  const words = new Set<string>();
+  while (words.size < VOCABULARY) {
+    const syllables = 1 + Math.floor(random() * 3);
+    let w = '';
+    for (let i = 0; i < syllables; i++) w += onsets[Math.floor(random() * onsets.length)]! + vowels[Math.floor(random() * vowels.length)]! + codas[Math.floor(random() * codas.length)]!;
+    if (w.length >= 4) words.add(w);
+  }
+  return [...words];
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/**
+ * search-1m: a workspace of ITEMS items (FOLDERS folders in two levels, the rest files and
+ * documents with names and text written from a 20,000-word vocabulary, word use falling off as in
+ * real text), searched through the API by two people: its owner, who sees everything, and a guest
+ * who sees about 5% (the folders shared with them). p50 and p95 per query class; baseline: the same
+ * tiers' SQL without any access list (what the index costs to answer with no permission at all),
+ * in the same run. Also: building the text indexes from scratch, and how long a grant on a folder
+ * of 10,000 items takes to reach search.
+ */
+export default async function searchBench() {
+  const app = await startBenchApp();
+  const db = app.t.ctx.db;
+  const ws = app.workspace;
+  const owner = (await app.call('GET', '/me')).body.user.id as string;
+  const words = vocabulary();
+  // The rare word: in one item of 20,000.
+  const RARE = 'quokkaberg';
+
+  const setupStart = performance.now();
+  const step = (what: string) => console.log(`  … ${what} (${((performance.now() - setupStart) / 1000).toFixed(0)} s)`);
+  // Indexes are built after the rows (as a bulk load or a rebuild would), so the build is measured on its own.
+  await sql`DROP INDEX search_entries_names, search_entries_bodies, search_entries_names_trgm, search_entries_paths`.execute(db);
+  const folderIds = Array.from({ length: FOLDERS }, () => uuidv7());
+  const tops = folderIds.slice(0, TOP);
+  const subfolders = folderIds.slice(TOP);
+  const insertItems = async (rows: Array<{ id: string; parent: string; kind: string; name: string; mime: string | null; hoursAgo: number }>) => {
+    await sql`
+      INSERT INTO items (id, workspace_id, parent_id, kind, name, owner_id, size_bytes, mime_type, updated_by, updated_at)
+      SELECT r.id, ${ws.id}, r.parent, r.kind, r.name, ${owner}, 1000, r.mime, ${owner}, now() - r.hours * interval '1 hour'
+      FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => r.parent)}::uuid[], ${rows.map((r) => r.kind)}::text[], ${rows.map((r) => r.name)}::text[],
+        ${rows.map((r) => r.mime)}::text[], ${rows.map((r) => r.hoursAgo)}::int[]) AS r(id, parent, kind, name, mime, hours)`.execute(db);
+  };
+  await insertItems(tops.map((id, n) => ({ id, parent: ws.rootId, kind: 'folder', name: `Area ${n}`, mime: null, hoursAgo: 0 })));
+  for (let i = 0; i < subfolders.length; i += 5000) {
+    await insertItems(subfolders.slice(i, i + 5000).map((id, k) => ({ id, parent: tops[(i + k) % TOP]!, kind: 'folder', name: `${words[(i + k) % VOCABULARY]} ${i + k}`, mime: null, hoursAgo: 0 })));
+  }
+  step('folders');
+  // Word use falls off with rank, as in real text: the word of rank r about as often as r^(-2/3).
+  let seed = 7;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+  const word = (power: number) => words[Math.floor(VOCABULARY * random() ** power)]!;
+  const leaves = ITEMS - FOLDERS;
+  const EXTENSIONS = [['', null], ['.pdf', 'application/pdf'], ['.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']] as const;
+  for (let from = 0; from < leaves; from += 5000) {
+    const n = Math.min(5000, leaves - from);
+    // Names: two words, a number and an extension; a third are documents. Text: 40 to 160 words; the rare word in one item of 20,000.
+    const rows = Array.from({ length: n }, (_, k) => {
+      const i = from + k;
+      const [ext, mime] = EXTENSIONS[i % 3]!;
+      return { id: uuidv7(), parent: subfolders[i % subfolders.length]!, kind: i % 3 === 0 ? 'document' : 'file', name: `${word(2)}-${word(2)}_${i}${ext}`, mime, hoursAgo: i % 1000 };
+    });
+    await insertItems(rows);
+    const bodies = rows.map((_, k) => Array.from({ length: 40 + ((from + k) * 31) % 120 }, () => word(3)).join(' ') + ((from + k) % 20_000 === 7 ? ` ${RARE}` : ''));
+    await sql`
+      UPDATE search_entries e SET body = t.body, text_state = 'ready'
+      FROM unnest(${rows.map((r) => r.id)}::uuid[], ${bodies}::text[]) AS t(id, body) WHERE e.item_id = t.id`.execute(db);
+  }
+  // The work the triggers queued item by item is done in bulk here: text above, access lists from the root down below.
+  await sql`DELETE FROM search_tasks`.execute(db);
+  await sql`SELECT cabinet_search_queue(${ws.rootId}, 'access')`.execute(db);
+  step('text');
+  const loaded = performance.now();
+  await sql`UPDATE search_entries SET body_tsv = to_tsvector('english', body) WHERE body <> ''`.execute(db);
+  const vectors = performance.now();
+  await sql`CREATE INDEX search_entries_names ON search_entries USING gin (workspace_id, name_tsv, acl)`.execute(db);
+  await sql`CREATE INDEX search_entries_bodies ON search_entries USING gin (workspace_id, body_tsv, acl)`.execute(db);
+  await sql`CREATE INDEX search_entries_names_trgm ON search_entries USING gin (lower(name) gin_trgm_ops)`.execute(db);
+  await sql`CREATE INDEX search_entries_paths ON search_entries USING gin (path)`.execute(db);
+  const indexed = performance.now();
+  // Access lists from the roots down, as the indexer works them out.
+  await indexPending({ db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
+  const accessDone = performance.now();
+  await sql`ANALYZE`.execute(db);
+
+  // The guest: folders shared with them that hold about 5% of the items.
+  const guest = await userForIdentity(app.t.ctx, { issuer: 'https://bench.example', subject: `guest-${uuidv7()}`, email: `guest-${Date.now()}@example.com`, emailVerified: true, name: 'Guest', picture: undefined, idToken: undefined, refreshToken: undefined });
+  await insertMembership(db, { workspaceId: ws.id, userId: guest.id, role: 'guest' });
+  const shared = Math.max(1, Math.round(TOP / 20));
+  await sql`
+    INSERT INTO item_grants (id, item_id, principal_type, principal_id, role)
+    SELECT gen_random_uuid(), t, 'user', ${guest.id}, 'viewer' FROM unnest(${tops.slice(0, shared)}::uuid[]) t`.execute(db);
+  await indexPending({ db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
+  const { token: guestToken } = await createApiToken(db, guest.id, { name: 'bench' });
+  const visible = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE ${guest.id}::uuid = ANY(acl)`.execute(db);
+  console.log(`  ${ITEMS.toLocaleString('en')} items (${FOLDERS.toLocaleString('en')} folders); the guest sees ${visible.rows[0]!.n.toLocaleString('en')}`);
+  console.log(
+    `  setup: rows and text ${((loaded - setupStart) / 1000).toFixed(1)} s; index build: text vectors ${((vectors - loaded) / 1000).toFixed(1)} s, GIN and trigram indexes ${((indexed - vectors) / 1000).toFixed(1)} s; access lists ${((accessDone - indexed) / 1000).toFixed(1)} s`,
+  );
+
+  const frequency = async (word: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE body_tsv @@ to_tsquery('english', ${`'${word}'`})`.execute(db)).rows[0]!.n;
+  const medium = words[3000]!;
+  const classes: Record<string, string> = {
+    'rare word': RARE,
+    'medium word': medium,
+    'common word': words[0]!,
+    'two words': `${words[1]} ${words[40]}`,
+    '3-letter prefix': words[500]!.slice(0, 3),
+    'name with a typo': `${words[2]!.slice(0, -2)}${words[2]!.at(-1)}${words[2]!.at(-2)}`,
+  };
+  for (const [name, q] of Object.entries(classes)) console.log(`  ${name}: "${q}" in the text of ${(await frequency(parseSearch(q)[0]!.words[0]!)).toLocaleString('en')} items`);
+
+  const call = async (token: string, q: string) => {
+    const res = await fetch(`${app.t.url}/api/v1/workspaces/${ws.id}/search?q=${encodeURIComponent(q)}&limit=20`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { results: unknown[] };
+  };
+  // The baseline: the same tiers' SQL (names, then text, then near names), with no access list at all.
+  const bare = async (q: string) => {
+    const terms = parseSearch(q);
+    const scope: Scope = { workspaceId: ws.id, principals: null, filters: {} };
+    const query = { wanted: wantedQuery(terms)!, excluded: excludedQuery(terms), lang: 'english' };
+    const byName = await findByName(db, scope, query, { limit: 21, offset: 0 });
+    if (byName.length > 20) return;
+    const byText = await findByText(db, scope, query, { limit: 21 - byName.length, offset: 0 });
+    if (byName.length + byText.length === 0) await findSimilarNames(db, scope, wantedWords(terms).join(' '), 20);
+  };
+
+  for (const [who, token] of [['owner (sees all)', app.token], ['guest (sees ~5%)', guestToken]] as const) {
+    for (const [name, q] of Object.entries(classes)) {
+      await call(token, q);
+      const p50s: number[] = [];
+      const p95s: number[] = [];
+      const base50: number[] = [];
+      const base95: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const times: number[] = [];
+        const baseline: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) {
+          times.push(await timed(() => call(token, q)));
+          baseline.push(await timed(() => bare(q)));
+        }
+        p50s.push(percentile(times, 50));
+        p95s.push(percentile(times, 95));
+        base50.push(percentile(baseline, 50));
+        base95.push(percentile(baseline, 95));
+      }
+      report(`search-1m ${who} ${name} p50`, 'ms', p50s, base50);
+      report(`search-1m ${who} ${name} p95`, 'ms', p95s, base95);
+    }
+  }
+
+  // A grant on a folder of 10,000 items: from the call to the guest finding an item inside.
+  const big = (await app.call('POST', `/workspaces/${ws.id}/items`, { kind: 'folder', name: 'Grant target', parentId: ws.rootId })).body.id as string;
+  await sql`
+    INSERT INTO items (id, workspace_id, parent_id, kind, name, owner_id, size_bytes, updated_by)
+    SELECT gen_random_uuid(), ${ws.id}, ${big}, 'document', 'Wallaroo note ' || n, ${owner}, 0, ${owner} FROM generate_series(1, 10000) n`.execute(db);
+  await indexPending({ db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
+  const grants: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const started = performance.now();
+    const grant = await app.call('POST', `/items/${big}/grants`, { principal: { type: 'user', id: guest.id }, role: 'viewer' });
+    // The server's own indexer works it off, woken by the change.
+    while ((await call(guestToken, 'wallaroo')).results.length === 0) await new Promise((r) => setTimeout(r, 20));
+    grants.push(performance.now() - started);
+    await app.call('DELETE', `/items/${big}/grants/${grant.body.id}`);
+    await indexPending({ db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
+  }
+  const renames: number[] = [];
+  for (let run = 0; run < RUNS; run++) renames.push(await timed(() => app.call('PATCH', `/items/${big}`, { name: `Grant target ${run}` })));
+  report('search-1m grant on 10,000 items reaches search', 'ms', grants, renames);
+  console.log('  baseline: renaming that folder (one change, no access lists)');
+  await app.close();
+}
