@@ -108,6 +108,9 @@ describe('search', () => {
     await settled();
     const entry = await app.t.ctx.db.selectFrom('search_entries').select('acl').where('item_id', '=', inside.id).executeTakeFirstOrThrow();
     expect(entry.acl).toEqual([]);
+    // Out of the workspace: nothing of it is found any more.
+    expect((await ada.call('DELETE', `/workspaces/${ada.workspace.id}/members/${bea.id}?filesTo=${ada.id}`)).status).toBe(204);
+    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/search?q=okapi`)).status).toBe(404);
   });
 
   it('lets a guest find only what is shared with them, through a folder above it', async () => {
