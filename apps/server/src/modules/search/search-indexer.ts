@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { StorageDriver } from '../../infra/storage/driver.ts';
 import type { WorkerPool } from '../../infra/workers/pool.ts';
-import { bytesNeeded, extractText, MAX_EXTRACTED_CHARS } from './extract-stub.ts';
+import { bytesNeeded, extractText, MAX_EXTRACTED_CHARS } from './extract/index.ts';
 import { MARK_END, MARK_START } from './search-query.ts';
 import {
   claimTasks,
@@ -104,7 +104,9 @@ async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
   if (need === null) return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
   if (need === 'tooLarge') return saveNoText(deps.db, itemId, { state: 'failed', error: 'It is too large for its text to be read.', versionId });
   const bytes = await readHead(deps.storage, src.blob_key, need);
-  const extraction = await extractText(deps.extractors, { bytes, mimeType: file.mimeType, name: file.name } as never);
+  const extraction = await extractText(deps.extractors, { bytes, mimeType: file.mimeType, name: file.name, size: file.size });
+  // Not the file's fault (the pool was full, a worker crashed): tried again later, a bounded number of times.
+  if (extraction.state === 'failed' && extraction.transient) throw new Error(extraction.reason);
   if (extraction.state === 'unsupported') return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
   if (extraction.state === 'failed') return saveNoText(deps.db, itemId, { state: 'failed', error: extraction.reason, versionId });
   const { text, truncated } = cleanText(extraction.text);
