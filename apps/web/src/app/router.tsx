@@ -25,6 +25,7 @@ const StarredRoute = page(() => import('./routes/folder.tsx').then((m) => m.Star
 const SharedRoute = page(() => import('./routes/folder.tsx').then((m) => m.SharedRoute));
 const TrashRoute = page(() => import('./routes/folder.tsx').then((m) => m.TrashRoute));
 const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.DocumentRoute));
+const SearchRoute = page(() => import('./routes/search.tsx').then((m) => m.SearchRoute));
 const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
 const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
 const GroupsSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.GroupsSettingsPage));
@@ -58,6 +59,7 @@ export function AppRoutes() {
             <Route path="trash" element={<TrashRoute />} />
             <Route path="f/:folderId" element={<FolderRoute />} />
             <Route path="d/:docId" element={<DocumentRoute />} />
+            <Route path="search" element={<SearchRoute />} />
             <Route path="settings" element={<SettingsLayout />}>
               <Route index element={<Navigate to="members" replace />} />
               <Route path="members" element={<MembersSettingsPage />} />

@@ -8,6 +8,7 @@ import { Logo } from '../components/ui/logo.tsx';
 import { OfflineBanner } from '../components/ui/offline-banner.tsx';
 import { UserMenu } from '../features/auth/components/user-menu.tsx';
 import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
+import { SearchLauncher } from '../features/search/components/search-launcher.tsx';
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
 import { formatBytes } from '../lib/format.ts';
 
@@ -51,6 +52,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
             <WorkspaceSwitcher current={workspace} />
           </Group>
           <Group gap={4} wrap="nowrap">
+            {workspace && <SearchLauncher workspace={workspace} />}
             <NotificationBell />
             <UserMenu />
           </Group>

@@ -46,15 +46,21 @@ function failure(status: number, payload: unknown): ApiError {
 
 const unreachable = () => new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
 
+/** How a call is made: `signal` abandons it (a query that is no longer wanted, such as a search typed further). */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
 /** The input a route takes; routes whose input is all optional can be called without one. */
-type Input<R> = AllOptional<CallInput<R>> extends true ? [input?: CallInput<R>] : [input: CallInput<R>];
+type Input<R> = AllOptional<CallInput<R>> extends true ? [input?: CallInput<R>, options?: CallOptions] : [input: CallInput<R>, options?: CallOptions];
 
 /**
  * Calls a declared route: JSON over `/api/v1` with the session cookie and, on state changes, the
  * CSRF header; 429 and 503 are retried with backoff. Answers the route's declared response.
  */
-export async function call<R extends RouteDeclaration>(route: R, ...[input]: Input<R>): Promise<ResponseOf<R>> {
+export async function call<R extends RouteDeclaration>(route: R, ...[input, options]: Input<R>): Promise<ResponseOf<R>> {
   const { method } = route;
+  const signal = options?.signal;
   const url = urlOf(route, input?.params, input?.query);
   const body: unknown = input?.body;
   const idempotent = method === 'GET';
@@ -70,8 +76,11 @@ export async function call<R extends RouteDeclaration>(route: R, ...[input]: Inp
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(signal ? { signal } : {}),
       });
-    } catch {
+    } catch (error) {
+      // Abandoned on purpose: no retry, and the caller (TanStack Query) knows the abort for what it is.
+      if (signal?.aborted) throw error;
       if (idempotent && attempt < 4) {
         await sleep(500 * 2 ** attempt);
         continue;

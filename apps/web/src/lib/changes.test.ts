@@ -1,7 +1,7 @@
 import type { TItem } from '@cabinet/contracts';
 import { QueryClient } from '@tanstack/react-query';
-import { describe, expect, it } from 'vitest';
-import { applyChange, applyGroupChange, applyReset, foldersShowing } from './changes.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { applyChange, applyGroupChange, applyReset, foldersShowing, SEARCH_CATCH_UP_MS } from './changes.ts';
 import { queryKeys } from './query-keys.ts';
 
 const ws = 'ws-1';
@@ -114,6 +114,70 @@ describe('applyGroupChange', () => {
         'children/ws-1/a', 'children/ws-1/b', 'children/ws-1/root', 'grants/x', 'groups/ws-1/list', 'groups/ws-1/members/g', 'item/x', 'item/y', 'recent/ws-1', 'shared/ws-1', 'starred/ws-1',
       ]);
     }
+  });
+});
+
+describe('searches after a change', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  /**
+   * A cache with a search of this workspace, one of another workspace, and a file's text state;
+   * `stale()` names those marked stale since it was last asked (and makes them fresh again).
+   */
+  function searches() {
+    const client = new QueryClient();
+    const keys = { here: queryKeys.search(ws, { q: 'plan', limit: 8 }), there: queryKeys.search('ws-2', { q: 'plan', limit: 8 }), text: queryKeys.searchText('x') };
+    const fresh = () => Object.values(keys).forEach((key) => client.setQueryData(key, { cached: true }));
+    fresh();
+    const stale = () => {
+      const names = Object.entries(keys)
+        .filter(([, key]) => client.getQueryState(key)?.isInvalidated)
+        .map(([name]) => name);
+      fresh();
+      return names;
+    };
+    return { client, stale };
+  }
+
+  it('marks the workspace’s searches stale at once, and again as the index catches up with a saved text, once for a burst of changes', () => {
+    vi.useFakeTimers();
+    const { client, stale } = searches();
+    applyChange(client, ws, { type: 'item.updated', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['here', 'text']);
+    applyChange(client, ws, { type: 'item.updated', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['here', 'text']);
+    let now = 0;
+    for (const ms of SEARCH_CATCH_UP_MS) {
+      vi.advanceTimersByTime(ms - 1 - now);
+      expect(stale()).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect(stale()).toEqual(['here']);
+      now = ms;
+    }
+    vi.advanceTimersByTime(60_000);
+    expect(stale()).toEqual([]);
+  });
+
+  it('looks once at a rename, which the index has as soon as it is written, and not at all at a comment', () => {
+    vi.useFakeTimers();
+    const { client, stale } = searches();
+    applyChange(client, ws, { type: 'item.renamed', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['here']);
+    applyChange(client, ws, { type: 'comment.added', itemId: 'x', parentIds: ['a'] });
+    vi.advanceTimersByTime(60_000);
+    expect(stale()).toEqual([]);
+  });
+
+  it('looks again when someone joins or leaves a group (not when one is renamed), and everything on a reset', () => {
+    vi.useFakeTimers();
+    const { client, stale } = searches();
+    applyGroupChange(client, ws, 'group.renamed');
+    expect(stale()).toEqual([]);
+    applyGroupChange(client, ws, 'group.member_removed');
+    expect(stale()).toEqual(['here']);
+    applyReset(client, ws);
+    expect(stale()).toEqual(['here', 'text']);
   });
 });
 

@@ -15,6 +15,33 @@ export interface Change {
 }
 
 /**
+ * When searches are looked at again after a change the index reads in the background (texts and
+ * access lists, ADR 0036): usually caught up by the first, the second for a slow moment.
+ */
+export const SEARCH_CATCH_UP_MS = [1500, 5000];
+const catchingUp = new WeakMap<QueryClient, Set<string>>();
+
+/**
+ * Searches shown now are fetched again at once (those not shown are only marked stale: nothing is
+ * fetched for them); when the change is one the index reads in the background, again a moment
+ * later. Those looks are shared by every change of the moment, so a burst of saves costs two.
+ */
+export function staleSearch(client: QueryClient, ws: string, o: { indexed: boolean }): void {
+  const again = () => void client.invalidateQueries({ queryKey: queryKeys.allSearch(ws) });
+  again();
+  const pending = catchingUp.get(client) ?? new Set<string>();
+  catchingUp.set(client, pending);
+  if (!o.indexed || pending.has(ws)) return;
+  pending.add(ws);
+  for (const [i, ms] of SEARCH_CATCH_UP_MS.entries()) {
+    setTimeout(() => {
+      again();
+      if (i === SEARCH_CATCH_UP_MS.length - 1) pending.delete(ws);
+    }, ms);
+  }
+}
+
+/**
  * The one mapping from a change to the cached answers it makes stale, used for live events, this
  * tab's own writes (which set their answer instead of fetching it again; the stream then skips
  * them by the tab's client id) and uploads.
@@ -30,6 +57,9 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
   // An answer replaces the entry a page already shows; a page opening a new item fetches it as any page does.
   if (change.item && client.getQueryData(queryKeys.item(change.itemId))) client.setQueryData(queryKeys.item(change.itemId), change.item);
   else stale(queryKeys.item(change.itemId));
+  // Names are searchable as they are written; texts (a saved document, a file's new version) and
+  // who may see what (a share, a move, a restore) a moment later.
+  staleSearch(client, ws, { indexed: change.type !== 'item.renamed' && change.type !== 'item.trashed' && change.type !== 'item.deleted' });
   switch (change.type) {
     case 'item.created':
     case 'item.deleted':
@@ -45,6 +75,7 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
       stale(queryKeys.recent(ws));
       stale(queryKeys.starred(ws));
       stale(queryKeys.versions(change.itemId));
+      stale(queryKeys.searchText(change.itemId));
       break;
     case 'item.renamed':
     case 'item.moved':
@@ -90,6 +121,7 @@ export function applyGroupChange(client: QueryClient, ws: string, type: TGroupEv
   stale(queryKeys.allGroups(ws));
   stale(queryKeys.allGrants);
   if (type === 'group.created' || type === 'group.renamed') return;
+  staleSearch(client, ws, { indexed: true });
   stale(queryKeys.shared(ws));
   stale(queryKeys.items);
   stale(queryKeys.allChildren(ws));
@@ -99,7 +131,7 @@ export function applyGroupChange(client: QueryClient, ws: string, type: TGroupEv
 
 /** Changes may have been missed (a reconnect the server could not replay): everything of the workspace is looked at again. */
 export function applyReset(client: QueryClient, ws: string): void {
-  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions, queryKeys.allActivity, queryKeys.notifications]) {
+  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions, queryKeys.allActivity, queryKeys.notifications, queryKeys.allSearch(ws), queryKeys.allSearchText]) {
     void client.invalidateQueries({ queryKey });
   }
 }

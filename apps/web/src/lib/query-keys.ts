@@ -62,6 +62,15 @@ export const queryKeys = {
   notifications: ['notifications', 'list'] as const,
   /** Whether unread notifications are mailed. */
   notificationSettings: ['notifications', 'settings'] as const,
+  /** One search of a workspace: what was typed and the filters, as the API takes them (with the page size). */
+  search: (ws: string, query: object) => ['search', ws, query] as const,
+  /** Every search of a workspace (prefix): the palette's and the search page's. */
+  allSearch: (ws: string) => ['search', ws] as const,
+  /** Whether an item's text can be searched yet (its details panel). */
+  searchText: (id: string) => ['search-text', id] as const,
+  allSearchText: ['search-text'] as const,
+  /** The workspace's people by id, to name the owners of search results (members only). */
+  people: (ws: string) => ['members', ws, 'people'] as const,
   /** What a public link opens, as its visitor sees it; and an item under it. */
   publicLink: (token: string) => ['public-link', token] as const,
   publicItem: (token: string, id: string) => ['public-link', token, 'item', id] as const,

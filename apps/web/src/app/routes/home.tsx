@@ -1,19 +1,14 @@
 import { Anchor, Box, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
-import { IconClock, IconFilePlus, IconStar, IconUpload, IconUserPlus, IconUserShare } from '@tabler/icons-react';
+import { IconClock, IconStar, IconUserShare } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
-import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useOutletContext } from 'react-router';
+import { useId, type ReactNode } from 'react';
+import { Link, useOutletContext } from 'react-router';
 import { useMe } from '../../features/auth/api/use-me.ts';
 import { useRecent, useStarred } from '../../features/items/api/use-items.ts';
 import { useSharedWithMe } from '../../features/sharing/api/use-sharing.ts';
 import { ItemName } from '../../features/items/components/item-name.tsx';
 import { useItemLinks } from '../../features/items/hooks/use-item-links.ts';
-import { useUploaderPromise } from '../../features/uploads/hooks/use-uploader.ts';
-import { filesFromInput } from '../../features/uploads/uploader/collect-files.ts';
-
-// Fetched when the person first asks for it: the name dialog brings the form and its validation.
-const NewDocumentDialog = lazy(() => import('../../features/items/components/new-document-dialog.tsx').then((m) => ({ default: m.NewDocumentDialog })));
-const InviteDialog = lazy(() => import('../../features/team/components/invite-dialog.tsx').then((m) => ({ default: m.InviteDialog })));
+import { useQuickActions, type QuickAction as TQuickAction } from '../../features/items/components/quick-actions.tsx';
 
 /** How many items Home shows of Recent and Starred; their pages have the rest. */
 const SHOWN = 5;
@@ -24,10 +19,10 @@ function Columns({ min, children }: { min: string; children: ReactNode }) {
 }
 
 /** A card-sized button named by its title alone (a name that took in the text would also answer to, say, "New document"). */
-function QuickAction({ icon: Icon, title, text, onClick }: { icon: typeof IconUpload; title: string; text: string; onClick: () => void }) {
+function QuickAction({ action: { icon: Icon, title, text, run } }: { action: TQuickAction }) {
   const textId = useId();
   return (
-    <UnstyledButton onClick={onClick} w="100%" h="100%" aria-describedby={textId}>
+    <UnstyledButton onClick={run} w="100%" h="100%" aria-describedby={textId}>
       <Paper withBorder radius="md" p="lg" h="100%">
         <Group wrap="nowrap" align="flex-start">
           <ThemeIcon variant="light" size="lg" aria-hidden>
@@ -91,12 +86,8 @@ export function HomePage() {
   const recent = useRecent(workspace.id);
   const starred = useStarred(workspace.id);
   const shared = useSharedWithMe(workspace.id);
-  const [inviting, setInviting] = useState(false);
-  const manages = workspace.role === 'owner' || workspace.role === 'admin';
-  const uploader = useUploaderPromise();
-  const navigate = useNavigate();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [writing, setWriting] = useState(false);
+  // Guests put nothing at a root: they have Shared with me instead.
+  const quick = useQuickActions(workspace, workspace.role === 'guest' ? undefined : { id: workspace.homeId, name: 'My files', to: `/w/${workspace.slug}/my` });
   const base = `/w/${workspace.slug}`;
   const firstName = me.data?.user.name.split(/\s+/)[0];
   return (
@@ -120,36 +111,14 @@ export function HomePage() {
           Quick actions
         </Title>
         <Columns min="16rem">
-          <QuickAction icon={IconUpload} title="Upload files" text="Into My files: any size, straight to storage, resumable after a dropped connection." onClick={() => fileInput.current?.click()} />
-          <QuickAction icon={IconFilePlus} title="New document" text="A new document in My files, to edit together in real time, with comments and history." onClick={() => setWriting(true)} />
-          {manages && <QuickAction icon={IconUserPlus} title="Invite people" text="Ask colleagues to join by email, or make an invite link to send yourself." onClick={() => setInviting(true)} />}
+          {/* A folder is made where it belongs (My files, a folder, the palette): Home keeps to its three cards. */}
+          {quick.actions
+            .filter((a) => a.id !== 'new-folder')
+            .map((a) => (
+              <QuickAction key={a.id} action={a} />
+            ))}
         </Columns>
-        <input
-          ref={fileInput}
-          type="file"
-          multiple
-          hidden
-          aria-label="Upload into My files"
-          onChange={(e) => {
-            if (e.currentTarget.files) {
-              const files = filesFromInput(e.currentTarget.files);
-              void uploader.then((m) => m.add(workspace.id, workspace.homeId, files));
-            }
-            e.currentTarget.value = '';
-            // The files arrive where the person can see them.
-            void navigate(`${base}/my`);
-          }}
-        />
-        {writing && (
-          <Suspense fallback={null}>
-            <NewDocumentDialog workspace={workspace} parentId={workspace.homeId} onClose={() => setWriting(false)} />
-          </Suspense>
-        )}
-        {inviting && (
-          <Suspense fallback={null}>
-            <InviteDialog workspace={workspace} onClose={() => setInviting(false)} />
-          </Suspense>
-        )}
+        {quick.element}
       </section>
       )}
       <Columns min="22rem">

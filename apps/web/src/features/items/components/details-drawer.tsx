@@ -5,6 +5,7 @@ import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useMe } from '../../auth/api/use-me.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useAncestors } from '../api/use-items.ts';
+import { describeSearchText, useSearchText } from '../api/use-search-text.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
 import { itemSize } from './item-name.tsx';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
@@ -18,6 +19,8 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
   const [sharing, setSharing] = useState(false);
   const ancestors = useAncestors(item.id);
   const location = (ancestors.data ?? []).map((a) => folderTitle(a, workspace)).join(' / ');
+  // Whether the words inside a file can be found yet (a document's are, a moment after it is saved).
+  const text = useSearchText(item.id, item.kind === 'file');
   const rows: [string, string][] = [
     ['Type', item.kind === 'folder' ? 'Folder' : item.kind === 'document' ? 'Document' : (item.mimeType ?? 'File')],
     ['Size', item.kind === 'file' ? `${itemSize(item)} (${item.size.toLocaleString()} bytes)` : '—'],
@@ -25,6 +28,7 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
     ['Modified', `${formatDate(item.updatedAt)}${item.updatedBy === me.data?.user.id ? ' by you' : ''}`],
     ['Location', location || '—'],
     ['Your access', item.role[0]!.toUpperCase() + item.role.slice(1)],
+    ...(item.kind === 'file' ? [['Search', text.data ? describeSearchText(text.data) : text.isError ? 'Not known right now' : 'Checking…'] as [string, string]] : []),
   ];
   return (
     <Drawer opened onClose={onClose} position="right" title={<Text fw={600} truncate="end">{item.name}</Text>} aria-label={`Details of ${item.name}`}>

@@ -1,6 +1,6 @@
 import { Anchor, Box, Breadcrumbs, Button, Group, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFileImport, IconFilePlus, IconFileUpload, IconFolderOpen, IconFolderPlus, IconFolderUp, IconUpload } from '@tabler/icons-react';
+import { IconFileImport, IconFilePlus, IconFileUpload, IconFolderOpen, IconFolderPlus, IconFolderUp, IconSearch, IconUpload } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -14,7 +14,7 @@ import { folderTitle, useItemLinks } from '../hooks/use-item-links.ts';
 import { useViewMode } from '../hooks/use-view-mode.ts';
 import { ViewSwitch } from './view-switch.tsx';
 import { ITEM_DRAG_TYPE, ItemTable } from './item-table.tsx';
-import { NameDialog } from './name-dialog.tsx';
+import { NewFolderDialog } from './new-folder-dialog.tsx';
 import { NewDocumentDialog } from './new-document-dialog.tsx';
 
 const isFileDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
@@ -127,6 +127,10 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
           {title || <Skeleton h={28} w={160} />}
         </Title>
         <Group gap="xs">
+          {/* The search page, narrowed to this folder and everything below it. */}
+          <Button component={Link} to={`/w/${workspace.slug}/search?in=${folderId}`} variant="default" size="xs" leftSection={<IconSearch aria-hidden size={16} />}>
+            Search in this folder
+          </Button>
           <ViewSwitch value={view} onChange={setView} />
           {editable && (
           <Group gap="xs">
@@ -231,7 +235,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
         </Box>
       )}
       {creating === 'folder' && (
-        <NameDialog title="New folder" label="Folder name" submitLabel="Create" initial="Untitled folder" onClose={() => setCreating(null)} onSubmit={(name) => m.createFolder.mutateAsync({ parentId: folderId, name })} />
+        <NewFolderDialog workspace={workspace} parentId={folderId} onClose={() => setCreating(null)} />
       )}
       {creating === 'document' && <NewDocumentDialog workspace={workspace} parentId={folderId} onClose={() => setCreating(null)} />}
     </Stack>
