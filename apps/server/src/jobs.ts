@@ -4,7 +4,7 @@ import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, recomputeAl
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 import { pruneActivity } from './modules/activity/index.ts';
 import { deriveNotifications, mailUnreadNotifications } from './modules/notifications/index.ts';
-import { catchUpSearch } from './modules/search/index.ts';
+import { catchUpSearch, relanguage } from './modules/search/index.ts';
 
 const MINUTE = 60_000;
 
@@ -23,6 +23,8 @@ export function jobDefinitions(ctx: AppContext): Record<string, JobDefinition> {
     'notifications.mail': { everyMs: MINUTE, run: async () => void (await mailUnreadNotifications(ctx, ctx.env.NOTIFICATION_MAIL_DELAY_MINUTES)) },
     // Search's queue is worked off as changes are heard; this catches up, and works out again the access lists of grants that ended.
     'search.index': { everyMs: MINUTE / 2, run: () => catchUpSearch({ db: ctx.db, storage: ctx.storage, extractors: ctx.extractors }, MINUTE / 2) },
+    // Texts indexed before a workspace's search language changed are read again in the new one.
+    'search.language': { everyMs: MINUTE / 2, run: async () => void (await relanguage(ctx.db, MINUTE / 2)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
     // An ended upload's row is only needed to answer a retried completion; a week is plenty.
     'uploads.forget': { everyMs: 24 * 60 * MINUTE, run: async () => void (await deleteEndedUploads(ctx.db, new Date(Date.now() - 7 * 24 * 60 * MINUTE))) },

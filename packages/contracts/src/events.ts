@@ -52,6 +52,8 @@ export const ZActivityAction = z.enum([
   'link.downloaded',
   // The workspace's link policy changed (no item).
   'link.policy_changed',
+  // The language of the workspace's texts for search changed (no item).
+  'search.language_changed',
 ]);
 export type TActivityAction = z.infer<typeof ZActivityAction>;
 

@@ -233,6 +233,9 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
   'GET /workspaces/:ws/activity': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity`) },
   'GET /workspaces/:ws/activity?format=csv': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity?format=csv`) },
   // Looking for the very names nobody but their owner may find.
+  'GET /workspaces/:ws/search-settings': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/search-settings`) },
+  // Set to what it is, so nothing is read again between cells.
+  'PATCH /workspaces/:ws/search-settings': { rule: 'admin', ok: 200, run: (c, x) => c('PATCH', `/workspaces/${x.ws}/search-settings`, { language: 'english' }) },
   'GET /workspaces/:ws/search': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/search?q=${encodeURIComponent(SECRET)}`) },
   'GET /workspaces/:ws/trash': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/trash`) },
   'POST /workspaces/:ws/trash/empty': { rule: 'in workspace', ok: 200, run: (c, x) => c('POST', `/workspaces/${x.ws}/trash/empty`) },

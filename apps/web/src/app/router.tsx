@@ -28,6 +28,7 @@ const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.Doc
 const SearchRoute = page(() => import('./routes/search.tsx').then((m) => m.SearchRoute));
 const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
 const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
+const SearchSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.SearchSettingsPage));
 const GroupsSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.GroupsSettingsPage));
 const AuditSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.AuditSettingsPage));
 const LinksSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.LinksSettingsPage));
@@ -66,6 +67,7 @@ export function AppRoutes() {
               <Route path="groups" element={<GroupsSettingsPage />} />
               <Route path="audit" element={<AuditSettingsPage />} />
               <Route path="links" element={<LinksSettingsPage />} />
+              <Route path="search" element={<SearchSettingsPage />} />
               <Route path="*" element={<NotFoundView />} />
             </Route>
           </Route>

@@ -69,6 +69,8 @@ export const queryKeys = {
   /** Whether an item's text can be searched yet (its details panel). */
   searchText: (id: string) => ['search-text', id] as const,
   allSearchText: ['search-text'] as const,
+  /** The workspace's search language. */
+  searchSettings: (ws: string) => ['search-settings', ws] as const,
   /** The workspace's people by id, to name the owners of search results (members only). */
   people: (ws: string) => ['members', ws, 'people'] as const,
   /** What a public link opens, as its visitor sees it; and an item under it. */

@@ -158,11 +158,3 @@ export async function findPolicySettings(db: Db, workspaceId: string): Promise<R
   const settings = row.settings ?? {};
   return Object.fromEntries(POLICY_KEYS.map((k) => [k, settings[k]]));
 }
-
-export async function mergeSettings(db: Db, workspaceId: string, change: Record<string, unknown>): Promise<void> {
-  await db
-    .updateTable('workspaces')
-    .set({ settings: sql`coalesce(settings, '{}'::jsonb) || ${JSON.stringify(change)}::jsonb`, updated_at: new Date() })
-    .where('id', '=', workspaceId)
-    .execute();
-}

@@ -7,9 +7,9 @@ import { decrypt, deriveKey, encrypt, randomToken, sha256 } from '../../lib/cryp
 import { record } from '../events/index.ts';
 import { abortLinkUploads } from '../files/index.ts';
 import { findPlaces, maySeeGrants, requireItem } from '../items/index.ts';
-import { getWorkspace } from '../workspaces/index.ts';
+import { getWorkspace, mergeSettings } from '../workspaces/index.ts';
 import { hashLinkPassword } from './link-password.ts';
-import { findLinksOf, findLiveLinks, findPolicySettings, findWorkspaceLink, insertLink, mergeSettings, updateLinkRow, type LinkRow } from './links.repo.ts';
+import { findLinksOf, findLiveLinks, findPolicySettings, findWorkspaceLink, insertLink, updateLinkRow, type LinkRow } from './links.repo.ts';
 
 const DAY = 24 * 60 * 60_000;
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });

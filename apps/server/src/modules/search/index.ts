@@ -2,3 +2,4 @@
 export { searchRoutes } from './search.routes.ts';
 export { catchUpSearch, indexPending, SearchIndexer, type IndexerDeps } from './search-indexer.ts';
 export { countTasks, queueEverything } from './search.repo.ts';
+export { relanguage } from './search-settings.ts';

@@ -127,3 +127,12 @@ export async function addUsage(db: Q, workspaceId: string, bytes: number): Promi
 export async function lockWorkspaceRoom(db: Q, workspaceId: string): Promise<void> {
   await db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).forUpdate().execute();
 }
+
+/** Merges `change` into the workspace's settings (JSON): the keys given replace theirs, the others stay. */
+export async function mergeSettings(db: Q, workspaceId: string, change: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('workspaces')
+    .set({ settings: sql`coalesce(settings, '{}'::jsonb) || ${JSON.stringify(change)}::jsonb`, updated_at: new Date() })
+    .where('id', '=', workspaceId)
+    .execute();
+}

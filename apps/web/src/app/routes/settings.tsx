@@ -1,5 +1,5 @@
 import { Anchor, Group, NavLink, Paper, Stack, Title } from '@mantine/core';
-import { IconHistory, IconLink, IconLock, IconUsers, IconUsersGroup } from '@tabler/icons-react';
+import { IconHistory, IconLink, IconLock, IconSearch, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation, useOutletContext } from 'react-router';
@@ -9,12 +9,14 @@ import { InvitationsSection } from '../../features/team/components/invitations-s
 import { MembersSection } from '../../features/team/components/members-section.tsx';
 import { AuditLog } from '../../features/activity/components/audit-log.tsx';
 import { LinkPolicySection, WorkspaceLinksSection } from '../../features/links/components/link-settings.tsx';
+import { SearchSettingsSection } from '../../features/search/components/search-settings.tsx';
 
 /** The pages of a workspace's settings; each later settings page joins this list. */
 const PAGES = [
   { path: 'members', label: 'Members', icon: IconUsers },
   { path: 'groups', label: 'Groups', icon: IconUsersGroup },
   { path: 'links', label: 'Public links', icon: IconLink },
+  { path: 'search', label: 'Search', icon: IconSearch },
   { path: 'audit', label: 'Audit log', icon: IconHistory },
 ] as const;
 
@@ -107,5 +109,14 @@ export function LinksSettingsPage() {
         <WorkspaceLinksSection workspace={workspace} />
       </Section>
     </Stack>
+  );
+}
+
+export function SearchSettingsPage() {
+  const workspace = useOutletContext<TWorkspace>();
+  return (
+    <Section id="search-language" title="Search language">
+      <SearchSettingsSection workspace={workspace} />
+    </Section>
   );
 }

@@ -1,4 +1,4 @@
-import type { TActivityAction, TActivityEntry } from '@cabinet/contracts';
+import { SEARCH_LANGUAGES, type TActivityAction, type TActivityEntry, type TSearchLanguage } from '@cabinet/contracts';
 
 /** Each action as people read it, for the action filter. */
 export const ACTION_LABELS: Record<TActivityAction, string> = {
@@ -38,6 +38,7 @@ export const ACTION_LABELS: Record<TActivityAction, string> = {
   'link.viewed': 'Public link opened',
   'link.downloaded': 'Downloaded through a link',
   'link.policy_changed': 'Link policy changed',
+  'search.language_changed': 'Search language changed',
 };
 
 /** Who did it, as a sentence starts: a person's name, "Someone" for an account that is gone, or Cabinet. */
@@ -131,6 +132,9 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return `downloaded ${it}`;
     case 'link.policy_changed':
       return 'changed the link policy';
+    case 'search.language_changed':
+      if (d.language === 'simple') return 'set search to match words only as written';
+      return typeof d.language === 'string' && Object.hasOwn(SEARCH_LANGUAGES, d.language) ? `set the language of search to ${SEARCH_LANGUAGES[d.language as TSearchLanguage]}` : 'changed the language of search';
   }
 }
 

@@ -1,0 +1,41 @@
+import type { TSearchLanguage, TSearchSettings, TUpdateSearchSettings } from '@cabinet/contracts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { record } from '../events/index.ts';
+import { getWorkspace, mergeSettings } from '../workspaces/index.ts';
+import { findSearchSettings, RELANGUAGE_KEY, RELANGUAGE_START, relanguageBatch } from './search-settings.repo.ts';
+
+/** Entries read again in one statement: a moment's work, so a workspace's row is never locked long. */
+const RELANGUAGE_BATCH = 2000;
+
+export async function getSearchSettings(db: Db, actor: Actor, ws: string): Promise<TSearchSettings> {
+  const workspace = await getWorkspace(db, actor.user, ws);
+  const s = await findSearchSettings(db, workspace.id);
+  return { language: s.language as TSearchLanguage, updating: s.updating };
+}
+
+/**
+ * Sets the language of the workspace's texts (owners and admins). Searches use it at once; texts
+ * indexed before are read again in it in the background (`relanguage`), a batch at a time, while
+ * search goes on. Names match as written in every language, so they are found throughout.
+ */
+export async function updateSearchSettings(db: Db, actor: Actor, ws: string, input: TUpdateSearchSettings): Promise<TSearchSettings> {
+  return inTransaction(db, async (tx) => {
+    const workspace = await getWorkspace(tx, actor.user, ws);
+    if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins change how the workspace is searched.');
+    const before = await findSearchSettings(tx, workspace.id);
+    if (before.language === input.language) return { language: input.language, updating: before.updating };
+    await mergeSettings(tx, workspace.id, { searchLanguage: input.language, [RELANGUAGE_KEY]: RELANGUAGE_START });
+    await record(tx, actor, { workspaceId: workspace.id, action: 'search.language_changed', itemId: null, data: { language: input.language, previous: before.language } });
+    return { language: input.language, updating: true };
+  });
+}
+
+/** Reads texts again in their workspace's new language until none wait or `budgetMs` has passed; how many batches it did. */
+export async function relanguage(db: Db, budgetMs: number): Promise<number> {
+  const until = Date.now() + budgetMs;
+  let batches = 0;
+  while (Date.now() < until && (await relanguageBatch(db, RELANGUAGE_BATCH))) batches++;
+  return batches;
+}
