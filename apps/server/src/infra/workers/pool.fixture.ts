@@ -21,3 +21,13 @@ export const spin = (): never => {
 export function crash(): void {
   process.exit(3);
 }
+
+/** Holds on to ever more memory outside the heap (buffers), as a decoder of pictures or pages does; then waits. */
+export async function hoardBuffers(): Promise<never> {
+  const held: Buffer[] = [];
+  for (let i = 0; i < 40; i++) held.push(Buffer.alloc(16 * 1024 * 1024, 1));
+  for (;;) await new Promise((r) => setTimeout(r, 1000 + held.length));
+}
+
+/** The environment the worker sees. */
+export const environment = () => ({ ...process.env });

@@ -37,6 +37,12 @@ describe('the worker pool', { timeout: 60_000 }, () => {
     expect(await workers.run(FIXTURE, 'echo', 'after')).toBe('after');
   });
 
+  it('ends a worker whose memory outside the heap grows past its allowance, and gives parsers no environment when told', async () => {
+    const workers = start({ env: {} });
+    expect(await failure(workers.run(FIXTURE, 'hoardBuffers', null))).toMatchObject({ reason: 'memory' });
+    expect(await workers.run(FIXTURE, 'environment', null)).toEqual({});
+  });
+
   it('ends a worker past the time limit, and one that crashes, and goes on', async () => {
     const workers = start({ timeoutMs: 500 });
     expect(await failure(workers.run(FIXTURE, 'spin', null))).toMatchObject({ reason: 'timeout' });

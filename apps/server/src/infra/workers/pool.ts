@@ -6,11 +6,19 @@ export interface WorkerPoolOptions {
   threads: number;
   /** Tasks that may wait for a worker; past that the pool answers `busy` at once. */
   queue: number;
-  /** Heap a worker may use; past it the worker is ended and its task fails with `memory`. */
+  /** Heap a worker may use, and how much the process's resident memory may grow while its task runs; past either the worker is ended and its task fails with `memory`. */
   memoryMb: number;
   /** Time a task may take (from when its module is loaded); past it the worker is ended and its task fails with `timeout`. */
   timeoutMs: number;
+  /**
+   * The environment the workers see; by default a copy of the server's. Parsers of what users
+   * upload get none: nothing of the server's secrets is within their reach.
+   */
+  env?: Record<string, string>;
 }
+
+/** How often a running task's memory outside the heap is looked at. */
+const RSS_CHECK_MS = 250;
 
 /** Why a task did not finish: the pool was full, or its worker was ended (too slow, out of memory, crashed). */
 export class WorkerFailure extends Error {
@@ -63,6 +71,8 @@ interface Slot {
   ready: boolean;
   task?: Task;
   timer?: NodeJS.Timeout;
+  /** Looks at the process's memory while the task runs (see spawn). */
+  watch?: NodeJS.Timeout;
   /** Why the worker ended, when the pool or its limits ended it. */
   failure?: WorkerFailure;
 }
@@ -106,6 +116,7 @@ export class WorkerPool {
   private spawn(task: Task): void {
     const { memoryMb } = this.options;
     const worker = new Worker(WORKER_FILE, {
+      ...(this.options.env ? { env: this.options.env } : {}),
       resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.min(64, memoryMb / 8)) },
       stdout: false,
       stderr: false,
@@ -125,10 +136,22 @@ export class WorkerPool {
           slot.failure = new WorkerFailure('timeout');
           void worker.terminate();
         }, this.options.timeoutMs);
+        // The heap limit does not count buffers, WebAssembly or native libraries' memory (a small
+        // PDF can decode to gigabytes of them): the process's resident memory may not grow by more
+        // than the worker's allowance while its task runs, or the worker is ended.
+        const base = process.memoryUsage.rss();
+        slot.watch = setInterval(() => {
+          if (process.memoryUsage.rss() - base <= memoryMb * 1024 * 1024) return;
+          slot.failure = new WorkerFailure('memory');
+          clearInterval(slot.watch);
+          void worker.terminate();
+        }, RSS_CHECK_MS);
+        slot.watch.unref();
         return;
       }
       const done = slot.task;
       clearTimeout(slot.timer);
+      clearInterval(slot.watch);
       slot.task = undefined;
       if (message.error) done?.reject(new TaskError(message.error.name, message.error.message, message.error.code, message.error.details));
       else done?.resolve(message.output);
@@ -139,6 +162,7 @@ export class WorkerPool {
     });
     worker.on('exit', () => {
       clearTimeout(slot.timer);
+      clearInterval(slot.watch);
       this.slots.delete(slot);
       slot.task?.reject(slot.failure ?? new WorkerFailure('crashed'));
       slot.task = undefined;

@@ -1,5 +1,8 @@
 // Text of uploaded files for search (ADR 0036): what the rest of the server may use. Parsing runs
 // in the extractors' worker pool (extract-task.ts); this file loads none of the parsers.
+// libvips (sharp) is loaded on the main thread before any worker uses it: loaded first in a worker,
+// it is unloaded when that worker ends, and the process can crash (sharp's documented rule for threads).
+import 'sharp';
 import { WorkerFailure, type WorkerPool } from '../../../infra/workers/pool.ts';
 import type { ExtractInput, Extraction } from './extraction.ts';
 import { claimedKind } from './file-kind.ts';
@@ -25,8 +28,9 @@ export function bytesNeeded(f: { mimeType: string; name: string; size: number })
 const TASK = new URL('./extract-task.ts', import.meta.url);
 
 /**
- * A file's text, read in a worker of `workers` (its memory and time limits end a file that asks
- * too much, and only that file). Never throws: every failure is `failed`. `size` is the whole
+ * A file's text, read in a worker of `workers` (its heap, the process's memory growth and its time
+ * are limited: a file that asks too much is ended, and only that file; native code that crashes
+ * outright takes the process with it, which the supervisor restarts). Never throws: every failure is `failed`. `size` is the whole
  * file's when `bytes` is only its head, so the text is marked truncated.
  */
 export async function extractText(workers: WorkerPool, f: { bytes: Uint8Array; mimeType: string; name: string; size?: number }): Promise<Extraction> {

@@ -44,9 +44,12 @@ async function parse(zip: OfficeZip, name: string, sink: TextSink | null, handle
   }
 }
 
-/** Word: mammoth reads the text; what it unpacks (every XML part) is first unpacked once and counted, so a bomb stops before mammoth holds it. */
+/**
+ * Word: mammoth reads the text. What it may unpack (any part: relationships can name a main
+ * document of any name) is first unpacked once and counted, so a bomb stops before mammoth holds it.
+ */
 async function readDocx(zip: OfficeZip, bytes: Uint8Array, sink: TextSink): Promise<void> {
-  const parts = zip.names().filter((n) => /\.(xml|rels)$/.test(n));
+  const parts = zip.names();
   zip.checkDeclared(parts);
   for (const part of parts) await zip.read(part, () => {});
   let text: string;
