@@ -22,16 +22,17 @@ export const SEARCH_CATCH_UP_MS = [1500, 5000];
 const catchingUp = new WeakMap<QueryClient, Set<string>>();
 
 /**
- * Searches shown now are fetched again at once (those not shown are only marked stale: nothing is
- * fetched for them); when the change is one the index reads in the background, again a moment
- * later. Those looks are shared by every change of the moment, so a burst of saves costs two.
+ * Searches shown now are fetched again (those not shown are only marked stale: nothing is fetched
+ * for them): at once, and when the change is one the index reads in the background, again a moment
+ * later. While such looks are due, a change adds none: a burst of saves costs three.
  */
 export function staleSearch(client: QueryClient, ws: string, o: { indexed: boolean }): void {
   const again = () => void client.invalidateQueries({ queryKey: queryKeys.allSearch(ws) });
-  again();
   const pending = catchingUp.get(client) ?? new Set<string>();
   catchingUp.set(client, pending);
-  if (!o.indexed || pending.has(ws)) return;
+  if (pending.has(ws)) return;
+  again();
+  if (!o.indexed) return;
   pending.add(ws);
   for (const [i, ms] of SEARCH_CATCH_UP_MS.entries()) {
     setTimeout(() => {

@@ -17,10 +17,10 @@ export async function findSearchSettings(db: Q, workspaceId: string): Promise<{ 
   return row.rows[0];
 }
 
-/** Whether the database has this text search configuration (a server may lack a language another has). */
-export async function hasTextConfig(db: Q, name: string): Promise<boolean> {
-  const row = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_ts_config WHERE cfgname = ${name}`.execute(db);
-  return (row.rows[0]?.n ?? 0) > 0;
+/** The text search configurations the database has (a server may lack a language another has). */
+export async function findTextConfigs(db: Q): Promise<string[]> {
+  const rows = await sql<{ name: string }>`SELECT cfgname::text AS name FROM pg_ts_config ORDER BY cfgname`.execute(db);
+  return rows.rows.map((r) => r.name);
 }
 
 /**

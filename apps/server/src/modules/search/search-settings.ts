@@ -1,10 +1,10 @@
-import type { TSearchLanguage, TSearchSettings, TUpdateSearchSettings } from '@cabinet/contracts';
+import type { TSearchSettings, TUpdateSearchSettings } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError, invalidInput } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record } from '../events/index.ts';
 import { getWorkspace, mergeSettings } from '../workspaces/index.ts';
-import { findSearchSettings, hasTextConfig, RELANGUAGE_KEY, RELANGUAGE_START, relanguageBatch } from './search-settings.repo.ts';
+import { findSearchSettings, findTextConfigs, RELANGUAGE_KEY, RELANGUAGE_START, relanguageBatch } from './search-settings.repo.ts';
 
 /** Entries read again in one statement: at most this many, and about this much text (a few seconds of stemming). */
 const RELANGUAGE_BATCH = { size: 2000, bytes: 4 * 1024 * 1024 };
@@ -13,7 +13,7 @@ export async function getSearchSettings(db: Db, actor: Actor, ws: string): Promi
   const workspace = await getWorkspace(db, actor.user, ws);
   const s = await findSearchSettings(db, workspace.id);
   if (!s) throw new AppError('not_found', 'This workspace does not exist.');
-  return { language: s.language as TSearchLanguage, updating: s.updating };
+  return { ...s, languages: await findTextConfigs(db) };
 }
 
 /**
@@ -27,13 +27,14 @@ export async function updateSearchSettings(db: Db, actor: Actor, ws: string, inp
     if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins change how the workspace is searched.');
     const before = await findSearchSettings(tx, workspace.id);
     if (!before) throw new AppError('not_found', 'This workspace does not exist.');
-    if (!(await hasTextConfig(tx, input.language))) {
+    const languages = await findTextConfigs(tx);
+    if (!languages.includes(input.language)) {
       throw invalidInput([{ path: 'body.language', message: 'this database cannot stem words in that language; choose another' }]);
     }
-    if (before.language === input.language) return { language: input.language, updating: before.updating };
+    if (before.language === input.language) return { language: input.language, languages, updating: before.updating };
     await mergeSettings(tx, workspace.id, { searchLanguage: input.language, [RELANGUAGE_KEY]: RELANGUAGE_START });
     await record(tx, actor, { workspaceId: workspace.id, action: 'search.language_changed', itemId: null, data: { language: input.language, previous: before.language } });
-    return { language: input.language, updating: true };
+    return { language: input.language, languages, updating: true };
   });
 }
 

@@ -1,4 +1,4 @@
-import { SEARCH_LANGUAGES, type TActivityAction, type TActivityEntry, type TSearchLanguage } from '@cabinet/contracts';
+import type { TActivityAction, TActivityEntry } from '@cabinet/contracts';
 
 /** Each action as people read it, for the action filter. */
 export const ACTION_LABELS: Record<TActivityAction, string> = {
@@ -134,7 +134,8 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return 'changed the link policy';
     case 'search.language_changed':
       if (d.language === 'simple') return 'set search to match words only as written';
-      return typeof d.language === 'string' && Object.hasOwn(SEARCH_LANGUAGES, d.language) ? `set the language of search to ${SEARCH_LANGUAGES[d.language as TSearchLanguage]}` : 'changed the language of search';
+      // The languages are named by their English names, in small letters.
+      return typeof d.language === 'string' && d.language ? `set the language of search to ${d.language[0]!.toUpperCase()}${d.language.slice(1)}` : 'changed the language of search';
   }
 }
 

@@ -19,7 +19,7 @@ export function describeSearchText(s: TSearchTextState): string {
     case 'ready':
       return 'Text indexed';
     case 'truncated':
-      return 'Text indexed (first 1 MiB)';
+      return 'Text partly indexed (its first 1 MiB, or the pages read in time)';
     case 'pending':
       return 'Waiting to be read';
     case 'failed':

@@ -31,7 +31,8 @@ export function SearchLauncher({ workspace }: { workspace: TWorkspace }) {
   };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (!(MAC ? e.metaKey : e.ctrlKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== 'k') return;
+      // The K key wherever it is, and whatever it types (a Cyrillic or Greek layout types another letter).
+      if (!(MAC ? e.metaKey : e.ctrlKey) || e.altKey || e.shiftKey || (e.key.toLowerCase() !== 'k' && e.code !== 'KeyK')) return;
       e.preventDefault();
       setLoaded(true);
       setOpened(true);
@@ -59,6 +60,7 @@ export function SearchLauncher({ workspace }: { workspace: TWorkspace }) {
               onKeyDown={(e) => {
                 if (e.key !== 'Enter') return;
                 e.preventDefault();
+                // Built here, not by search-filters.ts: the header is in the first page's script, the search page's code is not.
                 void navigate(`/w/${workspace.slug}/search${text.trim() ? `?q=${encodeURIComponent(text.trim())}` : ''}`);
               }}
             />

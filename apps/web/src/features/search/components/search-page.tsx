@@ -1,8 +1,9 @@
 import { Alert, Anchor, Box, Button, CloseButton, Group, Loader, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAlertCircle, IconFilterOff, IconFolder, IconSearch, IconZoomQuestion } from '@tabler/icons-react';
-import { filesApi, urlOf, type TSearchResult, type TSearchType, type TWorkspace } from '@cabinet/contracts';
+import type { TSearchResult, TSearchType, TWorkspace } from '@cabinet/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { contentUrl } from '../../items/components/item-actions.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatRelative } from '../../../lib/format.ts';
@@ -12,18 +13,19 @@ import { ItemIcon } from '../../items/components/item-name.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { PersonPicker } from '../../team/components/person-picker.tsx';
 import { usePeopleNames, useSearch } from '../api/use-search.ts';
-import { placeOf } from '../place.ts';
+import { onlySimilar, placeOf } from '../place.ts';
 import { filtersFromParams, hasFilters, isEmptySearch, MODIFIED_LABELS, NO_FILTERS, paramsOf, searchQueryOf, TYPE_LABELS, type Modified, type SearchFilters } from '../search-filters.ts';
 import { Highlighted } from './highlighted.tsx';
+import { HEARD_ONLY } from './status-style.ts';
 
 const TYPE_OPTIONS = [{ value: 'any', label: 'Any type' }, ...Object.entries(TYPE_LABELS).map(([value, label]) => ({ value, label }))];
 const MODIFIED_OPTIONS = Object.entries(MODIFIED_LABELS).map(([value, label]) => ({ value, label }));
 
 function ResultRow({ result, workspace, owner }: { result: TSearchResult; workspace: TWorkspace; owner: string | undefined }) {
   const { item, matches, snippet } = result;
-  const to = useItemLinks(workspace)(item);
+  const linkTo = useItemLinks(workspace);
+  const to = linkTo(item);
   const place = placeOf(result, workspace);
-  const base = `/w/${workspace.slug}`;
   const name = <Highlighted text={item.name} matches={matches} field="name" />;
   const nameProps = { fw: 500, underline: 'hover', c: 'var(--mantine-color-text)', style: { overflowWrap: 'anywhere' } } as const;
   return (
@@ -38,7 +40,7 @@ function ResultRow({ result, workspace, owner }: { result: TSearchResult; worksp
           </Anchor>
         ) : (
           // A file opens its bytes, shown in a new tab when the type is safe to show (as in folders).
-          <Anchor href={urlOf(filesApi.content, { id: item.id })} target="_blank" rel="noopener" {...nameProps}>
+          <Anchor href={contentUrl(item)} target="_blank" rel="noopener" {...nameProps}>
             {name}
           </Anchor>
         )}
@@ -51,7 +53,7 @@ function ResultRow({ result, workspace, owner }: { result: TSearchResult; worksp
           {place && result.parent && (
             <>
               In{' '}
-              <Anchor component={Link} to={result.parent.id === workspace.homeId ? `${base}/my` : `${base}/f/${result.parent.id}`} size="xs" c="dimmed">
+              <Anchor component={Link} to={linkTo({ id: result.parent.id, kind: 'folder' })!} size="xs" c="dimmed">
                 {place}
               </Anchor>
               {' · '}
@@ -107,30 +109,33 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
   const change = (next: Partial<SearchFilters>, o: { replace?: boolean } = {}) => setParams((prev) => paramsOf({ ...filtersFromParams(prev), ...next }), { replace: !!o.replace });
   // The words as typed; the address follows when typing pauses (replacing its entry: Back does not walk back letter by letter).
   const [draft, setDraft] = useState(filters.q);
-  const [sent, setSent] = useState(filters.q);
+  // The words last put in the address from the field: the address's words differ from them only
+  // when it changed otherwise (back, forward, a link), and then the field shows the address's.
+  const sent = useRef(filters.q);
   const sendWords = useDebouncedCallback((q: string) => {
-    setSent(q);
+    sent.current = q;
     change({ q }, { replace: true });
   }, 250);
-  // The address changed otherwise (back, forward, a link): the field shows its words.
-  if (filters.q !== sent) {
-    setSent(filters.q);
+  useEffect(() => {
+    if (filters.q === sent.current) return;
+    sent.current = filters.q;
     setDraft(filters.q);
-  }
+  }, [filters.q]);
   const clearFilters = () => change({ ...NO_FILTERS, q: filters.q });
 
   // Near the end of the list, the next page is fetched.
   const sentinel = useRef<HTMLDivElement>(null);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = search;
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = search;
   useEffect(() => {
     const el = sentinel.current;
-    if (!el || !hasNextPage) return;
+    // After a page failed to load, the next try is the person's ("Load more"), not the observer's at once.
+    if (!el || !hasNextPage || isFetchNextPageError) return;
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
     }, { rootMargin: '400px 0px' });
     observer.observe(el);
     return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
 
   useEffect(() => {
     document.title = filters.q ? `${filters.q} · Search · Cabinet` : 'Search · Cabinet';
@@ -140,7 +145,7 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
   }, [filters.q]);
 
   const results = search.results ?? [];
-  const similar = results.length > 0 && results[0]!.matchedIn === 'similar';
+  const similar = onlySimilar(results);
   const ownerOf = (r: TSearchResult) => (r.item.ownerId === me ? 'you' : people?.get(r.item.ownerId));
 
   let body;
@@ -213,7 +218,8 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
     );
   }
 
-  const count = search.data && !search.isPlaceholderData && results.length > 0 ? `${results.length}${hasNextPage ? '+' : ''} ${results.length === 1 ? 'result' : 'results'}` : '';
+  const settled = !!search.data && !search.isPlaceholderData && !isEmptySearch(query);
+  const count = !settled ? '' : results.length > 0 ? `${results.length}${hasNextPage ? '+' : ''} ${results.length === 1 ? 'result' : 'results'}` : filters.q ? `No results for “${filters.q}”` : 'Nothing matches these filters';
   return (
     <Stack gap="md" maw={960}>
       <Title order={1} fz="h2">
@@ -241,8 +247,8 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
               sendWords(e.currentTarget.value.trim());
             }}
             autoComplete="off"
-            // Opened from the header, the field is where the person goes on typing.
-            autoFocus={!filters.q && !filtered}
+            // Opened from the header or a folder, the field is where the person goes on typing.
+            autoFocus={!filters.q}
           />
           <SimpleGrid cols={{ base: 2, md: guest ? 3 : 4 }} spacing="sm" verticalSpacing="xs">
             <Select label="Type" data={TYPE_OPTIONS} value={filters.type ?? 'any'} onChange={(v) => change({ type: !v || v === 'any' ? null : (v as TSearchType) })} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
@@ -283,7 +289,8 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
           )}
         </Stack>
       </Box>
-      <Text size="sm" c="dimmed" role="status">
+      {/* The count; with none, what the empty state's heading says, to a screen reader. */}
+      <Text size="sm" c="dimmed" role="status" style={settled && results.length === 0 ? HEARD_ONLY : undefined}>
         {count}
       </Text>
       {body}

@@ -1,17 +1,19 @@
 import { Group, Kbd, Loader, Modal, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowRight, IconSearch } from '@tabler/icons-react';
-import { filesApi, urlOf, type TItem, type TSearchResult, type TWorkspace } from '@cabinet/contracts';
+import type { TItem, TSearchResult, TWorkspace } from '@cabinet/contracts';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { useItem, useRecent } from '../../items/api/use-items.ts';
+import { contentUrl } from '../../items/components/item-actions.tsx';
 import { ItemIcon } from '../../items/components/item-name.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { useQuickActions, type QuickAction } from '../../items/components/quick-actions.tsx';
 import { useQuickSearch } from '../api/use-search.ts';
-import { placeOf } from '../place.ts';
+import { onlySimilar, placeOf } from '../place.ts';
 import { searchPageUrl } from '../search-filters.ts';
 import { Highlighted } from './highlighted.tsx';
+import { HEARD_ONLY } from './status-style.ts';
 
 /** How many recent items the palette offers before anything is typed. */
 const RECENT = 6;
@@ -21,6 +23,8 @@ interface Option {
   key: string;
   /** Its accessible name: the item's name or the action's title alone; where it is (and a snippet) describe it. */
   label: string;
+  /** The ids of what describes it, when it has a place or a snippet. */
+  describedBy?: string;
   run: () => void;
   content: ReactNode;
 }
@@ -119,15 +123,16 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const id = useId();
   const optionId = (key: string) => `${id}-option-${key}`;
+  const describedBy = (key: string, where: boolean, snippet: boolean) => [where && `${optionId(key)}-where`, snippet && `${optionId(key)}-snippet`].filter(Boolean).join(' ') || undefined;
 
   const openItem = (item: TItem) => {
     onClose();
     const to = linkTo(item);
     if (to) void navigate(to);
-    else window.open(urlOf(filesApi.content, { id: item.id }), '_blank', 'noopener');
+    else window.open(contentUrl(item), '_blank', 'noopener');
   };
   const results = typed ? (search.data?.results ?? []) : [];
-  const similar = results.length > 0 && results.every((r) => r.matchedIn === 'similar');
+  const similar = onlySimilar(results);
   const sections: Section[] = [];
   if (!typed) {
     const items = (recent.data ?? []).slice(0, RECENT);
@@ -136,7 +141,7 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
     sections.push({
       key: 'results',
       label: similar ? 'No exact matches. Names like what you typed:' : 'Results',
-      options: results.map((r) => ({ key: r.item.id, label: r.item.name, run: () => openItem(r.item), content: <ItemOption item={r.item} result={r} workspace={workspace} id={optionId(r.item.id)} /> })),
+      options: results.map((r) => ({ key: r.item.id, label: r.item.name, describedBy: describedBy(r.item.id, !!placeOf(r, workspace), !!r.snippet), run: () => openItem(r.item), content: <ItemOption item={r.item} result={r} workspace={workspace} id={optionId(r.item.id)} /> })),
     });
   }
   sections.push({
@@ -151,6 +156,7 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
           a.run();
         },
         label: a.title,
+        describedBy: describedBy(a.id, !!a.where, false),
         content: <ActionOption icon={a.icon} title={a.title} hint={a.where} id={optionId(a.id)} />,
       })),
   });
@@ -194,19 +200,24 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
     if (activeId) document.getElementById(activeId)?.scrollIntoView({ block: 'nearest' });
   }, [activeId]);
 
+  // Results shown while newer ones are on their way are those of fewer letters.
+  const waiting = !!typed && (search.isPending || debounced !== typed || search.isPlaceholderData);
   const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
     if (e.nativeEvent.isComposing || !options.length) return;
     const at = active ? options.indexOf(active) : 0;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       const next = (at + (e.key === 'ArrowDown' ? 1 : -1) + options.length) % options.length;
       setActiveKey(options[next]!.key);
-    } else if (e.key === 'Enter') active?.run();
+    } else if (e.key === 'Enter') {
+      // Before the results of what is typed have come, Enter on a result of fewer letters is for all results (the search page).
+      if (waiting && !activeKey && results.some((r) => r.item.id === active?.key)) options.find((o) => o.key === 'all')?.run();
+      else active?.run();
+    }
     else return;
     e.preventDefault();
   };
 
   // What a screen reader hears as results arrive, and what the eye sees while they do.
-  const waiting = !!typed && (search.isPending || debounced !== typed || search.isPlaceholderData);
   const status = !typed
     ? ''
     : search.isError
@@ -248,13 +259,10 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
             spellCheck={false}
             style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
           />
-          {quiet ? (
-            <VisuallyHidden role="status">{status}</VisuallyHidden>
-          ) : (
-            <Text role="status" size="sm" c="dimmed" px="md" pt={status ? 'sm' : 0}>
-              {status}
-            </Text>
-          )}
+          {/* One region throughout, heard always and seen while there is no list to show the count. */}
+          <Text role="status" size="sm" c="dimmed" px="md" pt={status ? 'sm' : 0} style={quiet ? HEARD_ONLY : undefined}>
+            {status}
+          </Text>
           {options.length > 0 && (
             // The list scrolls by itself, so it is in the tab order (a keyboard can scroll it) and
             // answers the same keys as the field: arrows move, Enter opens.
@@ -280,7 +288,7 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
                       id={optionId(o.key)}
                       role="option"
                       aria-label={o.label}
-                      aria-describedby={`${optionId(o.key)}-where ${optionId(o.key)}-snippet`}
+                      aria-describedby={o.describedBy}
                       aria-selected={o === active}
                       onMouseDown={(e) => e.preventDefault()}
                       onMouseMove={() => o !== active && setActiveKey(o.key)}

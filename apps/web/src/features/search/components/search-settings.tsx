@@ -1,11 +1,12 @@
 import { Alert, Button, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { SEARCH_LANGUAGES, type TSearchLanguage, type TSearchSettings, type TWorkspace } from '@cabinet/contracts';
+import type { TSearchLanguage, TSearchSettings, TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { useSearchSettings, useUpdateSearchSettings } from '../api/use-search-settings.ts';
 
-const LANGUAGE_OPTIONS = Object.entries(SEARCH_LANGUAGES).map(([value, label]) => ({ value, label }));
+/** A language as the database names it (`english`), as people read it (English); `simple` is no language. */
+const languageName = (name: string) => (name === 'simple' ? 'No language: words match only as written' : name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()));
 
 /**
  * The language of the workspace's documents and files, whose word forms search matches ("house"
@@ -43,7 +44,7 @@ function LanguageForm({ workspace, saved }: { workspace: TWorkspace; saved: TSea
         <Select
           label="Language of documents and files"
           description="Search matches the forms of a word in this language: “house” also finds “houses”. Names always match as written."
-          data={LANGUAGE_OPTIONS}
+          data={saved.languages.map((value) => ({ value, label: languageName(value) }))}
           value={language}
           onChange={(v) => v && setLanguage(v as TSearchLanguage)}
           allowDeselect={false}
@@ -54,10 +55,10 @@ function LanguageForm({ workspace, saved }: { workspace: TWorkspace; saved: TSea
           {saved.updating ? (
             <Group gap={6} component="span">
               <Loader size={12} aria-hidden />
-              Texts already indexed are being read again in {SEARCH_LANGUAGES[saved.language]}. Search works meanwhile; some words may match only once that is done.
+              Texts already indexed are being read again{saved.language === 'simple' ? '' : ` in ${languageName(saved.language)}`}. Search works meanwhile; some words may match only once that is done.
             </Group>
           ) : (
-            `Texts are indexed in ${SEARCH_LANGUAGES[saved.language]}.`
+            saved.language === 'simple' ? 'Words in texts match only as written.' : `Texts are indexed in ${languageName(saved.language)}.`
           )}
         </Text>
         <Group>
