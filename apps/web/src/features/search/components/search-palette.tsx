@@ -185,15 +185,19 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
   // Where the focus was when the palette opened (also on its first opening, which mounts it): it
   // goes back there on closing, unless what the palette did put it somewhere (a dialog it opened).
   const returnTo = useRef<HTMLElement | null>(null);
+  // The page it opened on: when the palette took the person elsewhere, the focus starts there instead.
+  const openedOn = useRef('');
   const content = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    if (opened) returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!opened) return;
+    returnTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    openedOn.current = window.location.href;
   }, [opened]);
   const afterClose = () => {
     onTextChange('');
     const focused = document.activeElement;
     const lost = !focused || focused === document.body || !!content.current?.contains(focused);
-    if (lost && returnTo.current?.isConnected) returnTo.current.focus({ preventScroll: true });
+    if (lost && window.location.href === openedOn.current && returnTo.current?.isConnected) returnTo.current.focus({ preventScroll: true });
   };
   // The option under the keyboard stays in view as the arrows move it.
   useEffect(() => {
