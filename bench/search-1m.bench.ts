@@ -2,8 +2,9 @@ import { uuidv7 } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { insertMembership } from '../apps/server/src/modules/workspaces/index.ts';
 import { indexPending } from '../apps/server/src/modules/search/index.ts';
-import { findByName, findByText, findSimilarNames, type Scope } from '../apps/server/src/modules/search/search.repo.ts';
-import { excludedQuery, parseSearch, wantedQuery, wantedWords } from '../apps/server/src/modules/search/search-query.ts';
+import { findRanked } from '../apps/server/src/modules/search/search.service.ts';
+import type { Scope } from '../apps/server/src/modules/search/search.repo.ts';
+import { parseSearch } from '../apps/server/src/modules/search/search-query.ts';
 import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
 import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
 import { percentile, report } from './report.ts';
@@ -109,6 +110,8 @@ export default async function searchBench() {
       FROM unnest(${rows.map((r) => r.id)}::uuid[], ${bodies}::text[]) AS t(id, body) WHERE e.item_id = t.id`.execute(db);
   }
   // The work the triggers queued item by item is done in bulk here: text above, access lists from the root down below.
+  // New items took their parent's list where it was worked out already: cleared, so every list is worked out below.
+  await sql`UPDATE search_entries SET acl = '{}', path = '{}', access_at = NULL WHERE item_id NOT IN (${ws.rootId}, ${ws.homeId})`.execute(db);
   await sql`DELETE FROM search_tasks`.execute(db);
   await sql`SELECT cabinet_search_queue(${ws.rootId}, 'access')`.execute(db);
   step('text');
@@ -116,14 +119,20 @@ export default async function searchBench() {
   await sql`UPDATE search_entries SET body_tsv = to_tsvector('english', body) WHERE body <> ''`.execute(db);
   const vectors = performance.now();
   await sql`CREATE INDEX search_entries_names ON search_entries USING gin (workspace_id, name_tsv, acl)`.execute(db);
-  await sql`CREATE INDEX search_entries_bodies ON search_entries USING gin (workspace_id, body_tsv, acl)`.execute(db);
+  await sql`CREATE INDEX search_entries_bodies ON search_entries USING gin (workspace_id, body_tsv, body_tf, acl)`.execute(db);
   await sql`CREATE INDEX search_entries_names_trgm ON search_entries USING gin (lower(name) gin_trgm_ops)`.execute(db);
   await sql`CREATE INDEX search_entries_paths ON search_entries USING gin (path)`.execute(db);
   const indexed = performance.now();
   // Access lists from the roots down, as the indexer works them out.
   await indexPending({ db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
   const accessDone = performance.now();
-  await sql`ANALYZE`.execute(db);
+  // `cabinet search reindex` over lists that are current: every list worked out again, none written.
+  await sql`SELECT cabinet_search_queue(${ws.rootId}, 'access')`.execute(db);
+  await indexPending({ db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
+  const reindexDone = performance.now();
+  // Every entry was rewritten: the old versions are gone in a steady state (autovacuum), so here too.
+  await sql`VACUUM ANALYZE`.execute(db);
+  const vacuumed = performance.now();
 
   // The guest: folders shared with them that hold about 5% of the items.
   const guest = await userForIdentity(app.t.ctx, { issuer: 'https://bench.example', subject: `guest-${uuidv7()}`, email: `guest-${Date.now()}@example.com`, emailVerified: true, name: 'Guest', picture: undefined, idToken: undefined, refreshToken: undefined });
@@ -137,7 +146,7 @@ export default async function searchBench() {
   const visible = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE ${guest.id}::uuid = ANY(acl)`.execute(db);
   console.log(`  ${ITEMS.toLocaleString('en')} items (${FOLDERS.toLocaleString('en')} folders); the guest sees ${visible.rows[0]!.n.toLocaleString('en')}`);
   console.log(
-    `  setup: rows and text ${((loaded - setupStart) / 1000).toFixed(1)} s; index build: text vectors ${((vectors - loaded) / 1000).toFixed(1)} s, GIN and trigram indexes ${((indexed - vectors) / 1000).toFixed(1)} s; access lists ${((accessDone - indexed) / 1000).toFixed(1)} s`,
+    `  setup: rows and text ${((loaded - setupStart) / 1000).toFixed(1)} s; index build: text vectors ${((vectors - loaded) / 1000).toFixed(1)} s, GIN and trigram indexes ${((indexed - vectors) / 1000).toFixed(1)} s; access lists ${((accessDone - indexed) / 1000).toFixed(1)} s (every one written), again unchanged ${((reindexDone - accessDone) / 1000).toFixed(1)} s; vacuum ${((vacuumed - reindexDone) / 1000).toFixed(1)} s`,
   );
 
   const frequency = async (word: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE body_tsv @@ to_tsquery('english', ${`'${word}'`})`.execute(db)).rows[0]!.n;
@@ -153,19 +162,16 @@ export default async function searchBench() {
   for (const [name, q] of Object.entries(classes)) console.log(`  ${name}: "${q}" in the text of ${(await frequency(parseSearch(q)[0]!.words[0]!)).toLocaleString('en')} items`);
 
   const call = async (token: string, q: string) => {
-    const res = await fetch(`${app.t.url}/api/v1/workspaces/${ws.id}/search?q=${encodeURIComponent(q)}&limit=20`, { headers: { authorization: `Bearer ${token}` } });
+    const url = `${app.t.url}/api/v1/workspaces/${ws.id}/search?q=${encodeURIComponent(q)}&limit=20`;
+    // A kept-alive connection the server closed while the setup held the event loop (PGlite) fails once: asked again.
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } }).catch(() => fetch(url, { headers: { authorization: `Bearer ${token}` } }));
     if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as { results: unknown[] };
   };
   // The baseline: the same tiers' SQL (names, then text, then near names), with no access list at all.
   const bare = async (q: string) => {
-    const terms = parseSearch(q);
-    const scope: Scope = { workspaceId: ws.id, principals: null, filters: {} };
-    const query = { wanted: wantedQuery(terms)!, excluded: excludedQuery(terms), lang: 'english' };
-    const byName = await findByName(db, scope, query, { limit: 21, offset: 0 });
-    if (byName.length > 20) return;
-    const byText = await findByText(db, scope, query, { limit: 21 - byName.length, offset: 0 });
-    if (byName.length + byText.length === 0) await findSimilarNames(db, scope, wantedWords(terms).join(' '), 20);
+    const scope: Scope = { workspaceId: ws.id, principals: null, narrow: false, filters: {} };
+    await findRanked(db, scope, parseSearch(q), 'english', { limit: 20, offset: 0 });
   };
 
   for (const [who, token] of [['owner (sees all)', app.token], ['guest (sees ~5%)', guestToken]] as const) {
@@ -197,7 +203,16 @@ export default async function searchBench() {
   await sql`
     INSERT INTO items (id, workspace_id, parent_id, kind, name, owner_id, size_bytes, updated_by)
     SELECT gen_random_uuid(), ${ws.id}, ${big}, 'document', 'Wallaroo note ' || n, ${owner}, 0, ${owner} FROM generate_series(1, 10000) n`.execute(db);
+  // Their text is written here in bulk, not read one by one by the indexer.
+  await sql`DELETE FROM search_tasks WHERE kind = 'text'`.execute(db);
   await indexPending({ db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors });
+  // Text like the others' (a grant rewrites every entry below it into the text index too).
+  let n = 0;
+  const bodies = await sql<{ item_id: string }>`SELECT item_id FROM search_entries WHERE path @> ARRAY[${big}]::uuid[]`.execute(db);
+  await sql`
+    UPDATE search_entries e SET body = t.body, body_tsv = to_tsvector('english', t.body), text_state = 'ready'
+    FROM unnest(${bodies.rows.map((r) => r.item_id)}::uuid[], ${bodies.rows.map(() => Array.from({ length: 40 + (n++ * 31) % 120 }, () => word(3)).join(' '))}::text[]) AS t(id, body)
+    WHERE e.item_id = t.id`.execute(db);
   const grants: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const started = performance.now();

@@ -93,7 +93,7 @@ async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
   if (!src || src.kind === 'folder') return;
   if (src.kind === 'document') {
     const { text, truncated } = cleanText(await findDocumentText(deps.db, itemId));
-    return saveBody(deps.db, itemId, src.lang, text, truncated, null);
+    return saveBody(deps.db, itemId, text, truncated, null);
   }
   const versionId = src.current_version_id;
   // An upload not complete has no version yet; its completion queues the text again.
@@ -110,14 +110,14 @@ async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
   if (extraction.state === 'unsupported') return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
   if (extraction.state === 'failed') return saveNoText(deps.db, itemId, { state: 'failed', error: extraction.reason, versionId });
   const { text, truncated } = cleanText(extraction.text);
-  return saveBody(deps.db, itemId, src.lang, text, truncated || extraction.truncated, versionId);
+  return saveBody(deps.db, itemId, text, truncated || extraction.truncated, versionId);
 }
 
 /** Saves text to search by; a text whose index would pass PostgreSQL's limit for one (1 MB of words and places) is halved until it fits. */
-async function saveBody(db: Db, itemId: string, lang: string, text: string, truncated: boolean, versionId: string | null): Promise<void> {
+async function saveBody(db: Db, itemId: string, text: string, truncated: boolean, versionId: string | null): Promise<void> {
   for (let body = text, cut = truncated; ; body = body.slice(0, Math.floor(body.length / 2)), cut = true) {
     try {
-      return await saveText(db, itemId, { lang, body, state: cut ? 'truncated' : 'ready', versionId });
+      return await saveText(db, itemId, { body, state: cut ? 'truncated' : 'ready', versionId });
     } catch (error) {
       if ((error as { code?: string }).code !== '54000' || body.length < 1024) throw error;
     }
@@ -136,7 +136,9 @@ async function readHead(storage: StorageDriver, key: string, bytes: number): Pro
     if (size >= bytes) break;
   }
   stream.destroy();
-  return new Uint8Array(Buffer.concat(chunks).subarray(0, bytes));
+  // One copy: the chunks into a buffer of the size wanted (for a large file, its own memory, handed to the extractor's thread whole).
+  const head = Buffer.concat(chunks, Math.min(size, bytes));
+  return new Uint8Array(head.buffer, head.byteOffset, head.byteLength);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { excludedQuery, nameMatches, parseSearch, readHeadline, wantedQuery, MARK_END, MARK_START } from './search-query.ts';
+import { excludedQuery, nameMatches, parseSearch, readHeadline, wantedQuery, wantedTextQuery, MARK_END, MARK_START } from './search-query.ts';
 
 describe('reading what a person typed', () => {
   it('reads words as prefixes, quotes as phrases and a minus as leaving out', () => {
@@ -11,6 +11,8 @@ describe('reading what a person typed', () => {
     ]);
     expect(wantedQuery(terms)).toBe("'report':* & ('quarterly' <-> 'results':*)");
     expect(excludedQuery(terms)).toBe("'draft'");
+    // Text is matched by whole words: no prefixes.
+    expect(wantedTextQuery(terms)).toBe("'report' & ('quarterly' <-> 'results')");
   });
 
   it('splits a hyphenated name into a phrase and keeps letters of every script', () => {

@@ -33,11 +33,21 @@ export function parseSearch(input: string): SearchTerm[] {
 const quote = (word: string) => `'${word}'`;
 
 /**
- * The terms to find as `to_tsquery` text, all of them: every word quoted, the last word of each
- * term a prefix. Null when there is none.
+ * The terms to find in names as `to_tsquery` text, all of them: every word quoted, the last word of
+ * each term a prefix (names are found as you type). Null when there is none.
  */
 export function wantedQuery(terms: SearchTerm[]): string | null {
   const wanted = terms.filter((t) => !t.exclude).map((t) => phrase(t, true));
+  return wanted.length ? wanted.join(' & ') : null;
+}
+
+/**
+ * The terms to find in text as `to_tsquery` text: whole words (stemmed by the workspace's
+ * language), no prefixes. A prefix of a word in text is a scan over every word it starts (at a
+ * million items, thousands of posting lists), and ranking by how often a word is used needs the word.
+ */
+export function wantedTextQuery(terms: SearchTerm[]): string | null {
+  const wanted = terms.filter((t) => !t.exclude).map((t) => phrase(t, false));
   return wanted.length ? wanted.join(' & ') : null;
 }
 

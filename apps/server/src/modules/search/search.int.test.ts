@@ -146,6 +146,26 @@ describe('search', () => {
     expect(await find(ada, { q: '' })).toEqual({ results: [], nextCursor: null });
   });
 
+  it('ranks text by how often the word is used, whether or not a page of items uses it twice', async () => {
+    const ada = await app.g.person('Ada');
+    await upload(ada, ada.workspace.rootId, 'a.txt', 'ibis');
+    await upload(ada, ada.workspace.rootId, 'b.txt', 'ibis ibis ibis and more');
+    await upload(ada, ada.workspace.rootId, 'c.txt', 'an ibis, another ibis');
+    await upload(ada, ada.workspace.rootId, 'd.txt', 'ibis '.repeat(40));
+    await settled();
+    expect(await names(ada, 'ibis')).toEqual(['d.txt', 'b.txt', 'c.txt', 'a.txt']);
+    // Pages of one: each from the few that use it most, then those that use it once.
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { results: Result[]; nextCursor: string | null } = await find(ada, { q: 'ibis', limit: '1', ...(cursor ? { cursor } : {}) });
+      paged.push(...page.results.map((r) => r.item.name));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(['d.txt', 'b.txt', 'c.txt', 'a.txt']);
+    expect(await names(ada, 'ibis another')).toEqual(['c.txt']);
+  });
+
   it('pages through many results, each once', async () => {
     const ada = await app.g.person('Ada');
     for (let i = 0; i < 12; i++) await doc(ada, `Heron ${String(i).padStart(2, '0')}`);

@@ -33,14 +33,32 @@ export interface Scope {
   workspaceId: string;
   /** Who the caller is to access lists; null: no access list is looked at (the benchmark's baseline). */
   principals: string[] | null;
+  /**
+   * The caller sees a small part of the workspace (a guest, through what is shared with them): the
+   * index answers their access list together with the words. Otherwise most of what has the words
+   * is theirs to see, and each entry found is checked on its row instead, which is cheaper than
+   * intersecting with a posting list as long as the workspace.
+   */
+  narrow: boolean;
   filters: SearchFilters;
+}
+
+/** Whether a filter needs the item's row (kind, type, owner, time), not only its entry. */
+function needsItems(f: SearchFilters): boolean {
+  return !!(f.kinds?.length || f.mimePrefixes?.length || f.ownerId || f.modifiedAfter || f.modifiedBefore);
+}
+
+/** The entries searched, with their items only when a filter reads them (a join per entry found costs at a million). */
+function entries(s: Scope): RawBuilder<unknown> {
+  return needsItems(s.filters) ? sql`search_entries e JOIN items i ON i.id = e.item_id` : sql`search_entries e`;
 }
 
 /** The conditions every search shares: the workspace, what the caller may find, not a root, the filters. */
 function scoped(s: Scope): RawBuilder<unknown> {
   const f = s.filters;
   const parts: RawBuilder<unknown>[] = [sql`e.workspace_id = ${s.workspaceId}`, sql`cardinality(e.path) > 0`];
-  if (s.principals) parts.push(sql`e.acl && ${s.principals}::uuid[]`);
+  // `IS TRUE` keeps the condition out of the index (checked on each row found): see `narrow`.
+  if (s.principals) parts.push(s.narrow ? sql`e.acl && ${s.principals}::uuid[]` : sql`(e.acl && ${s.principals}::uuid[]) IS TRUE`);
   if (f.kinds?.length) parts.push(sql`i.kind = ANY(${f.kinds}::text[])`);
   if (f.mimePrefixes?.length) parts.push(sql`(${sql.join(f.mimePrefixes.map((m) => (m.endsWith('/') ? sql`i.mime_type LIKE ${`${m}%`}` : sql`i.mime_type = ${m}`)), sql` OR `)})`);
   if (f.ownerId) parts.push(sql`i.owner_id = ${f.ownerId}`);
@@ -55,25 +73,106 @@ export interface Page {
   offset: number;
 }
 
-/** Items whose name has every wanted word (as prefixes) and which have none left out, best first. */
-export async function findByName(db: Q, s: Scope, q: { wanted: string; excluded: string | null; lang: string }, page: Page): Promise<string[]> {
+/** What is looked for: in names (words as prefixes), in text (whole words), and what is left out of both. */
+export interface Wanted {
+  names: string;
+  text: string;
+  excluded: string | null;
+  lang: string;
+}
+
+/** Names ranked at most: a word in one name of fifty at a million items is 20,000 names to read. */
+const NAME_CANDIDATES = 2000;
+
+/**
+ * Items whose name has every wanted word (as prefixes) and which have none left out, best first:
+ * ranked among the first NAME_CANDIDATES found (all of them, for all but the commonest words).
+ */
+export async function findByName(db: Q, s: Scope, q: Wanted, page: Page): Promise<string[]> {
   const rows = await sql<{ item_id: string }>`
-    SELECT e.item_id FROM search_entries e JOIN items i ON i.id = e.item_id
-    WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', ${q.wanted}) ${excluding(q)}
-    ORDER BY ts_rank(e.name_tsv, to_tsquery('simple', ${q.wanted})) DESC, length(e.name), e.item_id
+    SELECT e.item_id FROM (
+      SELECT e.item_id, e.name, e.name_tsv FROM ${entries(s)}
+      WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)}
+      LIMIT ${Math.max(NAME_CANDIDATES, page.offset + page.limit)}) e
+    ORDER BY ts_rank(e.name_tsv, to_tsquery('simple', ${q.names})) DESC, length(e.name), e.item_id
     LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db);
   return rows.rows.map((r) => r.item_id);
 }
 
-/** Items whose text has every wanted word and whose name does not (those were found by name), best first. */
-export async function findByText(db: Q, s: Scope, q: { wanted: string; excluded: string | null; lang: string }, page: Page): Promise<string[]> {
-  const rows = await sql<{ item_id: string }>`
-    SELECT e.item_id FROM search_entries e JOIN items i ON i.id = e.item_id
-    WHERE ${scoped(s)} AND e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.wanted})
-      AND NOT e.name_tsv @@ to_tsquery('simple', ${q.wanted}) ${excluding(q)}
-    ORDER BY ts_rank(e.body_tsv, to_tsquery(${q.lang}::regconfig, ${q.wanted})) DESC, e.item_id
-    LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db);
-  return rows.rows.map((r) => r.item_id);
+/** The lexemes each word is indexed as in a language (none for a stop word), in the order given. */
+export async function findLexemes(db: Q, words: string[], lang: string): Promise<string[][]> {
+  if (words.length === 0) return [];
+  const rows = await sql<{ lexemes: string[] }>`
+    SELECT tsvector_to_array(to_tsvector(${lang}::regconfig, w)) AS lexemes FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, n) ORDER BY n`.execute(db);
+  return rows.rows.map((r) => r.lexemes);
+}
+
+/** How often a word is used, in `body_tf`'s steps (migration 0020), most first. */
+const TF_STEPS = [192, 128, 96, 64, 48, 32, 24, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2];
+/** Candidates ranked for several words: enough that the best by the lead word's use are among them. */
+const MULTI_CANDIDATES = 100;
+/** The steps probed for several words. */
+const MULTI_STEPS = [24, 16, 12, 8, 6, 4, 3, 2];
+
+const tsLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+/** Entries that use `lexeme` at least TF_STEPS[k] times, as a query on `body_tf`. */
+const usedAtLeast = (lexeme: string, k: number) => TF_STEPS.slice(0, k + 1).map((n) => tsLexeme(`${lexeme}#${n}`)).join(' | ');
+
+/**
+ * Items whose text has every wanted word and whose name does not (those were found by name), best
+ * first (ts_rank), without scoring every item that has the words (ADR 0036). `lead` is the lexeme
+ * of one wanted word (null: none has exactly one). The index is asked for the entries that use the
+ * lead at least 192, 128, … 2 times (`body_tf`), going down until there are enough for the page,
+ * and only those are ranked. For a single word that is exact: ts_rank grows with how often the
+ * word is used and with nothing else. For several words it ranks the entries that use the lead
+ * most (at least MULTI_CANDIDATES of them), so an item using the lead less but the others far more
+ * can rank lower than it would among all.
+ */
+export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | null; single: boolean }, page: Page): Promise<string[]> {
+  const need = page.offset + page.limit;
+  const cap = Math.max(need, MULTI_CANDIDATES);
+  const textQuery = sql`to_tsquery(${q.lang}::regconfig, ${q.text})`;
+  // For one word, its `body_tf` words imply it: the index need not intersect with its posting list too.
+  const base = (implied: boolean) =>
+    sql`${scoped(s)} AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)} ${implied ? sql`` : sql`AND e.body_tsv @@ ${textQuery}`}`;
+  const rankedAmong = async (candidates: RawBuilder<unknown>, limit = page.limit, offset = page.offset) =>
+    (
+      await sql<{ item_id: string }>`
+        SELECT e.item_id FROM search_entries e WHERE e.item_id IN (${candidates})
+        ORDER BY ts_rank(e.body_tsv, ${textQuery}) DESC, e.item_id LIMIT ${limit} OFFSET ${offset}`.execute(db)
+    ).rows.map((r) => r.item_id);
+  // No word to rank by: the best of a capped set, as found.
+  if (!q.lead) return rankedAmong(sql`SELECT e.item_id FROM ${entries(s)} WHERE ${base(false)} LIMIT ${cap}`);
+
+  const enough = q.single ? need : cap;
+  // For several words every probe also intersects the other words' long posting lists: fewer, coarser steps.
+  const steps = TF_STEPS.flatMap((n, k) => (q.single || MULTI_STEPS.includes(n) ? [usedAtLeast(q.lead!, k)] : []));
+  const usedAtLeastStep = (k: number) => sql`SELECT e.item_id FROM ${entries(s)} WHERE ${base(q.single)} AND e.body_tf @@ ${steps[k - 1]!}::tsquery`;
+  // The first step (most uses first) with enough entries; each probe stops counting at `enough`.
+  const probe = await sql<{ k: number; n: number }>`
+    WITH RECURSIVE probe(k, n) AS (
+      SELECT 1, (SELECT count(*)::int FROM (SELECT 1 FROM ${entries(s)} WHERE ${base(q.single)} AND e.body_tf @@ (${steps}::text[])[1]::tsquery LIMIT ${enough}) x)
+      UNION ALL
+      SELECT p.k + 1, (SELECT count(*)::int FROM (SELECT 1 FROM ${entries(s)} WHERE ${base(q.single)} AND e.body_tf @@ (${steps}::text[])[p.k + 1]::tsquery LIMIT ${enough}) x)
+      FROM probe p WHERE p.n < ${enough} AND p.k < ${steps.length}
+    )
+    SELECT k, n FROM probe ORDER BY k DESC LIMIT 1`.execute(db);
+  const { k, n } = probe.rows[0]!;
+  if (n >= enough) {
+    if (q.single) return rankedAmong(usedAtLeastStep(k));
+    // Everything of the step before (fewer than `cap`), and `cap` of this one.
+    return rankedAmong(k > 1 ? sql`${usedAtLeastStep(k - 1)} UNION (${usedAtLeastStep(k)} LIMIT ${cap})` : sql`${usedAtLeastStep(k)} LIMIT ${cap}`);
+  }
+  // Fewer than enough use the lead twice or more: the rest use it once.
+  if (!q.single) return rankedAmong(sql`${usedAtLeastStep(k)} UNION (SELECT e.item_id FROM ${entries(s)} WHERE ${base(false)} LIMIT ${cap})`);
+  // One word used once ranks alike in every item: those follow by id, their vectors unread.
+  const often = await rankedAmong(usedAtLeastStep(k), need, 0);
+  const once = (
+    await sql<{ item_id: string }>`
+      SELECT e.item_id FROM ${entries(s)} WHERE ${base(false)} AND e.item_id <> ALL(${often}::uuid[])
+      ORDER BY e.item_id LIMIT ${need - often.length}`.execute(db)
+  ).rows.map((r) => r.item_id);
+  return [...often, ...once].slice(page.offset, need);
 }
 
 function excluding(q: { excluded: string | null; lang: string }): RawBuilder<unknown> {
@@ -81,14 +180,31 @@ function excluding(q: { excluded: string | null; lang: string }): RawBuilder<unk
   return sql`AND NOT e.name_tsv @@ to_tsquery('simple', ${q.excluded}) AND NOT e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.excluded})`;
 }
 
-/** Items whose name has a word close to what was typed (a typo), most alike first: trigram likeness. */
-export async function findSimilarNames(db: Q, s: Scope, typed: string, limit: number): Promise<string[]> {
+/** Words of names looked at per typed word, the closest. */
+const NEAR_WORDS = 8;
+
+/**
+ * Items whose name has a word close to what was typed (a typo), most alike first: the words of
+ * names (`search_words`) close to each typed word by trigrams, then the names that have one of them
+ * through the names index, and of those the ones alike enough to all that was typed.
+ */
+export async function findSimilarNames(db: Q, s: Scope, words: string[], limit: number): Promise<string[]> {
+  if (words.length === 0) return [];
   return db.transaction().execute(async (tx) => {
     // The operator, not the function, is what the trigram index answers; its threshold is a setting.
     await sql`SET LOCAL pg_trgm.word_similarity_threshold = 0.4`.execute(tx);
+    // The planner prices a scan of the words below the index, not counting a similarity per word.
+    await sql`SET LOCAL enable_seqscan = off`.execute(tx);
+    const typed = words.join(' ');
+    // One lookup per typed word, each with the word as a constant: the trigram index answers it.
+    const near = sql.join(
+      words.map((w) => sql`(SELECT word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS})`),
+      sql` UNION `,
+    );
     const rows = await sql<{ item_id: string }>`
-      SELECT e.item_id FROM search_entries e JOIN items i ON i.id = e.item_id
-      WHERE ${scoped(s)} AND ${typed} <% lower(e.name)
+      SELECT e.item_id FROM ${entries(s)}
+      WHERE ${scoped(s)} AND e.name_tsv @@ (SELECT to_tsquery('simple', coalesce(string_agg(word, ' | '), '')) FROM (${near}) near)
+        AND ${typed} <% lower(e.name)
       ORDER BY word_similarity(${typed}, lower(e.name)) DESC, e.item_id
       LIMIT ${limit}`.execute(tx);
     return rows.rows.map((r) => r.item_id);
@@ -116,6 +232,13 @@ export async function findHeadlines(db: Q, ids: string[], q: { wanted: string; l
     SELECT item_id, ts_headline(${q.lang}::regconfig, left(body, 100000), to_tsquery(${q.lang}::regconfig, ${q.wanted}), ${options}) AS headline
     FROM search_entries WHERE item_id = ANY(${ids}::uuid[]) AND body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.wanted})`.execute(db);
   return new Map(rows.rows.map((r) => [r.item_id, r.headline]));
+}
+
+/** Each item's parent (roots have none). */
+export async function findParentIds(db: Q, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await sql<{ id: string; parent_id: string }>`SELECT id, parent_id FROM items WHERE id = ANY(${ids}::uuid[]) AND parent_id IS NOT NULL`.execute(db);
+  return new Map(rows.rows.map((r) => [r.id, r.parent_id]));
 }
 
 export async function findEntry(db: Q, itemId: string) {
@@ -196,7 +319,6 @@ export async function queueEndedGrants(db: Q, withinMs: number): Promise<void> {
 export interface TextSource {
   kind: 'folder' | 'file' | 'document';
   workspace_id: string;
-  lang: string;
   current_version_id: string | null;
   text_version_id: string | null;
   text_state: SearchEntriesTable['text_state']['__select__'];
@@ -206,12 +328,12 @@ export interface TextSource {
   name: string;
 }
 
-/** What reading an item's text needs: its kind, the workspace's language, and a file's current version. */
+/** What reading an item's text needs: its kind and a file's current version (the language is the workspace's when the text is saved). */
 export async function findTextSource(db: Q, itemId: string): Promise<TextSource | undefined> {
   const rows = await sql<TextSource>`
-    SELECT i.kind, i.workspace_id, coalesce(w.settings->>'searchLanguage', 'english') AS lang, i.current_version_id, e.text_version_id, e.text_state,
+    SELECT i.kind, i.workspace_id, i.current_version_id, e.text_version_id, e.text_state,
       v.blob_key, v.size_bytes, v.mime_type, i.name
-    FROM items i JOIN workspaces w ON w.id = i.workspace_id JOIN search_entries e ON e.item_id = i.id
+    FROM items i JOIN search_entries e ON e.item_id = i.id
     LEFT JOIN file_versions v ON v.id = i.current_version_id
     WHERE i.id = ${itemId}`.execute(db);
   const row = rows.rows[0];
@@ -224,11 +346,12 @@ export async function findDocumentText(db: Q, itemId: string): Promise<string> {
 }
 
 /** The text to search an item by, indexed in its workspace's language. */
-export async function saveText(db: Q, itemId: string, t: { lang: string; body: string; state: 'ready' | 'truncated'; versionId: string | null }): Promise<void> {
+export async function saveText(db: Q, itemId: string, t: { body: string; state: 'ready' | 'truncated'; versionId: string | null }): Promise<void> {
+  // Stemmed in the workspace's language as it is now: it may have changed while the text was read.
   await sql`
-    UPDATE search_entries SET body = ${t.body}, body_tsv = to_tsvector(${t.lang}::regconfig, ${t.body}),
+    UPDATE search_entries e SET body = ${t.body}, body_tsv = to_tsvector(coalesce(w.settings->>'searchLanguage', 'english')::regconfig, ${t.body}),
       text_state = ${t.state}, text_error = NULL, text_version_id = ${t.versionId}, indexed_at = now()
-    WHERE item_id = ${itemId}`.execute(db);
+    FROM workspaces w WHERE w.id = e.workspace_id AND e.item_id = ${itemId}`.execute(db);
 }
 
 /** No text to search by: a type not read, or reading failed (why, for the details panel). */
@@ -270,19 +393,59 @@ export async function computeAccess(db: Q, itemId: string): Promise<boolean> {
 }
 
 /**
- * The access lists of the children of `parents`, from their parents' (worked out first) and their
- * own grants. Answers the children that may hold items themselves, the next level down.
+ * The access lists and paths of the children of `parents`, from their parents' (worked out first)
+ * and their own grants, set-based: the grants of the level read in one join, and only the entries
+ * whose list or path changes written. A rewritten entry goes again into every index, its text's
+ * included (a hundred words or more each): those writes are gathered in the GIN indexes' pending
+ * lists for the whole statement and merged into them in one pass at its end, rather than merged
+ * every 4 MB as they come (the default), which costs twice as much. Answers the children that may
+ * hold items themselves, the next level down.
  */
 export async function propagateAccess(db: Q, parents: string[]): Promise<string[]> {
-  const rows = await sql<{ item_id: string; kind: string }>`
-    UPDATE search_entries e SET
-      acl = CASE WHEN i.state = 'trashed' OR p.acl = '{}' THEN '{}'::uuid[] ELSE ARRAY(
-        SELECT DISTINCT u FROM unnest(p.acl || ARRAY(
-          SELECT g.principal_id FROM item_grants g WHERE g.item_id = i.id AND (g.expires_at IS NULL OR g.expires_at > now()))) AS u ORDER BY u) END,
-      path = p.path || p.item_id,
-      access_at = now()
-    FROM items i JOIN search_entries p ON p.item_id = i.parent_id
-    WHERE e.item_id = i.id AND i.parent_id = ANY(${parents}::uuid[])
-    RETURNING e.item_id, i.kind`.execute(db);
-  return rows.rows.filter((r) => r.kind !== 'file').map((r) => r.item_id);
+  return db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL gin_pending_list_limit = '128MB'`.execute(tx);
+    await sql`SET LOCAL maintenance_work_mem = '128MB'`.execute(tx);
+    // A level is at most some thousands of rows, each found by its key: a misestimate (a table not
+    // analyzed since a bulk load) must not turn a lookup into a hash join over a million entries.
+    await sql`SET LOCAL enable_hashjoin = off`.execute(tx);
+    await sql`SET LOCAL enable_mergejoin = off`.execute(tx);
+    const rows = await sql<{ id: string; written: number }>`
+      WITH parents AS MATERIALIZED (
+        SELECT item_id, acl, path FROM search_entries WHERE item_id = ANY(${parents}::uuid[])
+      ), kids AS (
+        SELECT i.id, i.kind, i.state, p.acl AS parent_acl, p.path || p.item_id AS path
+        FROM parents p CROSS JOIN LATERAL (SELECT c.id, c.kind, c.state FROM items c WHERE c.parent_id = p.item_id) i
+      ), granted AS (
+        SELECT g.item_id, array_agg(g.principal_id) AS principals
+        FROM item_grants g JOIN kids k ON k.id = g.item_id
+        WHERE g.expires_at IS NULL OR g.expires_at > now()
+        GROUP BY g.item_id
+      ), worked AS (
+        SELECT k.id, k.kind, k.path,
+          CASE WHEN k.state = 'trashed' OR k.parent_acl = '{}' THEN '{}'::uuid[]
+            WHEN gr.item_id IS NULL THEN k.parent_acl
+            ELSE ARRAY(SELECT DISTINCT u FROM unnest(k.parent_acl || gr.principals) AS u ORDER BY u) END AS acl
+        FROM kids k LEFT JOIN granted gr ON gr.item_id = k.id
+      ), written AS (
+        UPDATE search_entries e SET acl = w.acl, path = w.path, access_at = now()
+        FROM worked w
+        WHERE e.item_id = w.id AND (e.acl <> w.acl OR e.path <> w.path OR e.access_at IS NULL)
+        RETURNING 1
+      )
+      SELECT id, (SELECT count(*)::int FROM written) AS written FROM worked WHERE kind <> 'file'`.execute(tx);
+    if ((rows.rows[0]?.written ?? 0) > 0 || rows.rows.length === 0) await flushPendingEntries(tx);
+    return rows.rows.map((r) => r.id);
+  });
+}
+
+/**
+ * The search indexes' pending lists merged into the indexes now (searches read a pending list entry
+ * by entry). Only the indexes' owner may: a server running as another role leaves it to the next
+ * writer and to autovacuum.
+ */
+async function flushPendingEntries(db: Q): Promise<void> {
+  await sql`
+    SELECT gin_clean_pending_list(x.indexrelid) FROM pg_index x
+    JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_am a ON a.oid = c.relam
+    WHERE x.indrelid = 'search_entries'::regclass AND a.amname = 'gin' AND pg_has_role(c.relowner, 'USAGE')`.execute(db);
 }

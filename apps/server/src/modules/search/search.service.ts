@@ -4,8 +4,8 @@ import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { findAccesses, presentItem, requireItem } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
-import { excludedQuery, MARK_END, MARK_START, nameMatches, parseSearch, readHeadline, wantedQuery, wantedWords } from './search-query.ts';
-import { findByName, findByText, findEntry, findFiltered, findHeadlines, findPrincipals, findSearchLanguage, findSimilarNames, type SearchFilters } from './search.repo.ts';
+import { excludedQuery, MARK_END, MARK_START, nameMatches, parseSearch, readHeadline, wantedQuery, wantedTextQuery, wantedWords, type SearchTerm } from './search-query.ts';
+import { findByName, findByText, findEntry, findFiltered, findHeadlines, findLexemes, findParentIds, findPrincipals, findSearchLanguage, findSimilarNames, type Page, type Scope, type SearchFilters } from './search.repo.ts';
 
 const SPREADSHEETS = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel', 'application/vnd.oasis.opendocument.spreadsheet', 'text/csv', 'text/tab-separated-values'];
 const PRESENTATIONS = ['application/vnd.openxmlformats-officedocument.presentationml.presentation', 'application/vnd.ms-powerpoint', 'application/vnd.oasis.opendocument.presentation'];
@@ -24,10 +24,10 @@ const TYPES: Record<TSearchType, Pick<SearchFilters, 'kinds' | 'mimePrefixes'>> 
   text: { kinds: ['file'], mimePrefixes: ['text/', 'application/json', 'application/xml'] },
 };
 
-const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
+const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxWords=30, MinWords=12, ShortWord=0, MaxFragments=2, FragmentDelimiter=" … "`;
 
 type Query = z.output<typeof ZSearchQuery>;
-type Found = { id: string; matchedIn: TSearchResult['matchedIn'] };
+export type Found = { id: string; matchedIn: TSearchResult['matchedIn'] };
 
 /**
  * Search (ADR 0036): names first, then text, then names close to a typo; each tier answered by
@@ -50,7 +50,7 @@ export async function search(db: Db, actor: Actor, ws: string, query: Query): Pr
   const filtered = Object.keys(filters).length > 0;
   if (limit <= 0 || (!wanted && !filtered)) return { results: [], nextCursor: null };
 
-  const scope = { workspaceId: w.id, principals: await findPrincipals(db, w.id, actor.user.id, w.role === 'guest'), filters };
+  const scope: Scope = { workspaceId: w.id, principals: await findPrincipals(db, w.id, actor.user.id, w.role === 'guest'), narrow: w.role === 'guest', filters };
   let found: Found[];
   let more: boolean;
   let lang = 'simple';
@@ -60,36 +60,50 @@ export async function search(db: Db, actor: Actor, ws: string, query: Query): Pr
     more = ids.length > limit;
   } else {
     lang = await findSearchLanguage(db, w.id);
-    const q = { wanted, excluded: excludedQuery(terms), lang };
-    // Names are a short list: read to the end of this page, so the text tier knows where it starts.
-    const byName = await findByName(db, scope, q, { limit: offset + limit + 1, offset: 0 });
-    if (byName.length > offset + limit) {
-      found = byName.slice(offset, offset + limit).map((id) => ({ id, matchedIn: 'name' }));
-      more = true;
-    } else {
-      const fromNames: Found[] = byName.slice(offset).map((id) => ({ id, matchedIn: 'name' }));
-      const need = limit - fromNames.length;
-      const byText = await findByText(db, scope, q, { limit: need + 1, offset: Math.max(0, offset - byName.length) });
-      found = [...fromNames, ...byText.slice(0, need).map((id): Found => ({ id, matchedIn: 'text' }))];
-      more = byText.length > need;
-      if (offset === 0 && found.length === 0) {
-        found = (await findSimilarNames(db, scope, wantedWords(terms).join(' '), limit)).map((id) => ({ id, matchedIn: 'similar' }));
-      }
-    }
+    ({ found, more } = await findRanked(db, scope, terms, lang, { limit, offset }));
   }
   const nextCursor = more && offset + limit < MAX_SEARCH_OFFSET ? encodeCursor({ o: offset + limit }) : null;
-  return { results: await present(db, actor, found, wanted ? { wanted, lang, words: wantedWords(terms) } : null), nextCursor };
+  const text = wantedTextQuery(terms);
+  return { results: await present(db, actor, found, wanted && text ? { wanted: text, lang, words: wantedWords(terms) } : null), nextCursor };
+}
+
+/**
+ * One page of what the words find, in order: names first (their posting lists are short), then
+ * text, read only when names do not fill the page, then names close to what was typed when neither
+ * finds anything (ADR 0036). Exported for the benchmark, whose baseline is this without access lists.
+ */
+export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang: string, page: Page): Promise<{ found: Found[]; more: boolean }> {
+  const { limit, offset } = page;
+  const q = { names: wantedQuery(terms)!, text: wantedTextQuery(terms)!, excluded: excludedQuery(terms), lang };
+  // Names are a short list: read to the end of this page, so the text tier knows where it starts.
+  const byName = await findByName(db, scope, q, { limit: offset + limit + 1, offset: 0 });
+  if (byName.length > offset + limit) return { found: byName.slice(offset, offset + limit).map((id) => ({ id, matchedIn: 'name' })), more: true };
+  const fromNames: Found[] = byName.slice(offset).map((id) => ({ id, matchedIn: 'name' }));
+  const need = limit - fromNames.length;
+  const words = wantedWords(terms);
+  // The word the text tier ranks by: the first that is one lexeme (not a stop word).
+  const lexemes = await findLexemes(db, words, lang);
+  const lead = lexemes.find((l) => l.length === 1)?.[0] ?? null;
+  const byText = await findByText(db, scope, { ...q, lead, single: words.length === 1 && terms.filter((t) => !t.exclude).length === 1 }, { limit: need + 1, offset: Math.max(0, offset - byName.length) });
+  let found = [...fromNames, ...byText.slice(0, need).map((id): Found => ({ id, matchedIn: 'text' }))];
+  const more = byText.length > need;
+  if (offset === 0 && found.length === 0) {
+    found = (await findSimilarNames(db, scope, words, limit)).map((id) => ({ id, matchedIn: 'similar' }));
+  }
+  return { found, more };
 }
 
 /** The page as the caller may see it (checked against the policy), with where each item is and where the words are. */
 async function present(db: Db, actor: Actor, found: Found[], q: { wanted: string; lang: string; words: string[] } | null): Promise<TSearchResult[]> {
-  const accesses = await findAccesses(db, actor, found.map((f) => f.id));
-  const visible = found.filter((f) => accesses.get(f.id)?.abilities.view);
-  const parentIds = [...new Set(visible.flatMap((f) => accesses.get(f.id)?.item.parent_id ?? []))];
-  const [parents, headlines] = await Promise.all([
+  const ids = found.map((f) => f.id);
+  // The checks, the parents' checks and the snippets at once (each a few milliseconds): what is not visible is dropped after.
+  const parentIds = [...new Set((await findParentIds(db, ids)).values())];
+  const [accesses, parents, headlines] = await Promise.all([
+    findAccesses(db, actor, ids),
     findAccesses(db, actor, parentIds),
-    q ? findHeadlines(db, visible.map((f) => f.id), q, HEADLINE_OPTIONS) : Promise.resolve(new Map<string, string>()),
+    q ? findHeadlines(db, ids, q, HEADLINE_OPTIONS) : Promise.resolve(new Map<string, string>()),
   ]);
+  const visible = found.filter((f) => accesses.get(f.id)?.abilities.view);
   return visible.map((f) => {
     const access = accesses.get(f.id)!;
     const parent = access.item.parent_id ? parents.get(access.item.parent_id) : undefined;
