@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
-import { firstWorkspace, uploadHere } from '../../fixtures/search.ts';
+import { firstWorkspace, joinAsMember, uploadHere } from '../../fixtures/search.ts';
 
 const file = (name: string, mimeType: string) => ({ name, mimeType, buffer: readFileSync(new URL(`../../fixtures/files/${name}`, import.meta.url)) });
 
@@ -40,13 +40,7 @@ test('words inside an uploaded PDF, a Word document and a scanned picture are fo
   }
 
   // A member of the same workspace, given nothing: none of them, on the search page or in the palette.
-  const other = await browser.newContext();
-  const mia = await other.newPage();
-  await signUp(mia, newPerson('Mia Member'));
-  const invite = await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role: 'member' });
-  await mia.goto(invite.body.url as string);
-  await mia.getByRole('button', { name: `Join ${workspace.name}` }).click();
-  await expect(mia).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+  const { context: other, page: mia } = await joinAsMember(browser, page, workspace, 'Mia Member');
   for (const { upload, word } of FILES) {
     await mia.goto(`/w/${workspace.slug}/search?q=${word}`);
     await expect(mia.getByRole('heading', { name: `No results for “${word}”` })).toBeVisible();

@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
-import { firstWorkspace, makeItem, uploadHere } from '../../fixtures/search.ts';
+import { firstWorkspace, joinAsMember, makeItem, uploadHere } from '../../fixtures/search.ts';
 
 /** Picks an option of one of the search page's filters. */
 async function choose(page: Page, label: string, option: string) {
@@ -123,13 +122,7 @@ test('a person who was not given access finds none of another’s private files,
   }).toPass();
 
   // Quinn joins the workspace as a member, in a browser of her own.
-  const q = await browser.newContext();
-  const quinn = await q.newPage();
-  await signUp(quinn, newPerson('Quinn Member'));
-  const invite = await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role: 'member' });
-  await quinn.goto(invite.body.url as string);
-  await quinn.getByRole('button', { name: `Join ${workspace.name}` }).click();
-  await expect(quinn).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+  const { context: q, page: quinn } = await joinAsMember(browser, page, workspace, 'Quinn Member');
 
   // She finds the team's document, and nothing of Pia's own: not by name, not by the words inside.
   await quinn.goto(`/w/${workspace.slug}/search?q=moonbeam`);
