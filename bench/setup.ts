@@ -23,7 +23,7 @@ export interface BenchApp {
 export async function startBenchApp(settings: Record<string, string> = {}): Promise<BenchApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
   let queries = 0;
-  const own = process.env.DATABASE_URL ? await benchDatabase(process.env.DATABASE_URL) : undefined;
+  const own = process.env.DATABASE_URL ? await benchDatabase(process.env.DATABASE_URL, process.env.BENCH_DATABASE) : undefined;
   const database = await openDatabase({ databaseUrl: own?.url, dataDir, onQuery: () => void queries++ });
   await migrate(database);
   const t = await startTestApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...settings }, { db: { database, url: own?.url, drop: () => database.close() } });
@@ -68,18 +68,25 @@ export async function startBenchApp(settings: Record<string, string> = {}): Prom
   };
 }
 
-/** A database of the benchmark's own on the PostgreSQL server of DATABASE_URL, dropped afterwards. */
-async function benchDatabase(base: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `cabinet_bench_${Date.now().toString(36)}`;
+/**
+ * A database of the benchmark's own on the PostgreSQL server of DATABASE_URL, dropped afterwards;
+ * or, with BENCH_DATABASE=<name>, that one, made if missing and kept (a benchmark whose data takes
+ * long to build, search-1m, measures again on what an earlier run built).
+ */
+async function benchDatabase(base: string, kept?: string): Promise<{ url: string; drop(): Promise<void> }> {
+  if (kept && !/^[a-z_][a-z0-9_]*$/.test(kept)) throw new Error('BENCH_DATABASE: a lower-case name of letters, digits and _');
+  const name = kept ?? `cabinet_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  const exists = kept ? (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [kept])).rowCount : 0;
+  if (!exists) await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {
     url: url.href,
     async drop() {
+      if (kept) return;
       const a = new pg.Client({ connectionString: base });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

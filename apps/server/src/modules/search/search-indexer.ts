@@ -1,8 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { StorageDriver } from '../../infra/storage/driver.ts';
 import type { WorkerPool } from '../../infra/workers/pool.ts';
-import { bytesNeeded, extractText, MAX_EXTRACTED_CHARS } from './extract/index.ts';
-import { MARK_END, MARK_START } from './search-query.ts';
+import { bytesNeeded, extractText, TextSink } from './extract/index.ts';
 import {
   claimTasks,
   computeAccess,
@@ -79,20 +78,18 @@ async function indexAccess(db: Db, itemId: string): Promise<void> {
   }
 }
 
-/** Text as the index takes it: no NUL or other control characters (nor the highlight marks), at most the cap. */
-export function cleanText(text: string): { text: string; truncated: boolean } {
-  const truncated = text.length > MAX_EXTRACTED_CHARS;
-  const cut = truncated ? text.slice(0, MAX_EXTRACTED_CHARS) : text;
-  // eslint-disable-next-line no-control-regex
-  const clean = cut.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, ' ').replaceAll(MARK_START, ' ').replaceAll(MARK_END, ' ');
-  return { text: clean.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, ''), truncated };
+/** A document's text as the index takes it (as a file's is read: TextSink). */
+function documentText(text: string): { text: string; truncated: boolean } {
+  const sink = new TextSink();
+  sink.text(text);
+  return sink.result();
 }
 
 async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
   const src = await findTextSource(deps.db, itemId);
   if (!src || src.kind === 'folder') return;
   if (src.kind === 'document') {
-    const { text, truncated } = cleanText(await findDocumentText(deps.db, itemId));
+    const { text, truncated } = documentText(await findDocumentText(deps.db, itemId));
     return saveBody(deps.db, itemId, text, truncated, null);
   }
   const versionId = src.current_version_id;
@@ -109,8 +106,7 @@ async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
   if (extraction.state === 'failed' && extraction.transient) throw new Error(extraction.reason);
   if (extraction.state === 'unsupported') return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
   if (extraction.state === 'failed') return saveNoText(deps.db, itemId, { state: 'failed', error: extraction.reason, versionId });
-  const { text, truncated } = cleanText(extraction.text);
-  return saveBody(deps.db, itemId, text, truncated || extraction.truncated, versionId);
+  return saveBody(deps.db, itemId, extraction.text, extraction.truncated, versionId);
 }
 
 /** Saves text to search by; a text whose index would pass PostgreSQL's limit for one (1 MB of words and places) is halved until it fits. */

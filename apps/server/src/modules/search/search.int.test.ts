@@ -164,6 +164,14 @@ describe('search', () => {
     } while (cursor);
     expect(paged).toEqual(['d.txt', 'b.txt', 'c.txt', 'a.txt']);
     expect(await names(ada, 'ibis another')).toEqual(['c.txt']);
+    // Several words: the items with all of them, those using them most first, whichever step of use each is found at.
+    await upload(ada, ada.workspace.rootId, 'e.txt', 'egret heron egret heron egret heron egret');
+    await upload(ada, ada.workspace.rootId, 'f.txt', 'egret and a heron');
+    await upload(ada, ada.workspace.rootId, 'g.txt', 'egret egret egret egret egret egret');
+    await upload(ada, ada.workspace.rootId, 'h.txt', 'egret egret, heron heron');
+    await settled();
+    expect(await names(ada, 'egret heron')).toEqual(['e.txt', 'h.txt', 'f.txt']);
+    expect(await names(ada, 'heron egret')).toEqual(['e.txt', 'h.txt', 'f.txt']);
   });
 
   it('pages through many results, each once', async () => {

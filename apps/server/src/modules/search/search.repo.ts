@@ -115,18 +115,18 @@ const MULTI_CANDIDATES = 100;
 const MULTI_STEPS = [24, 16, 12, 8, 6, 4, 3, 2];
 
 const tsLexeme = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
-/** Entries that use `lexeme` at least TF_STEPS[k] times, as a query on `body_tf`. */
-const usedAtLeast = (lexeme: string, k: number) => TF_STEPS.slice(0, k + 1).map((n) => tsLexeme(`${lexeme}#${n}`)).join(' | ');
+/** `body_tf`'s words for using `lexeme` `counts` times, as one query. */
+const usedTimes = (lexeme: string, counts: number[]) => counts.map((n) => tsLexeme(`${lexeme}#${n}`)).join(' | ');
 
 /**
  * Items whose text has every wanted word and whose name does not (those were found by name), best
  * first (ts_rank), without scoring every item that has the words (ADR 0036). `lead` is the lexeme
  * of one wanted word (null: none has exactly one). The index is asked for the entries that use the
- * lead at least 192, 128, … 2 times (`body_tf`), going down until there are enough for the page,
- * and only those are ranked. For a single word that is exact: ts_rank grows with how often the
- * word is used and with nothing else. For several words it ranks the entries that use the lead
- * most (at least MULTI_CANDIDATES of them), so an item using the lead less but the others far more
- * can rank lower than it would among all.
+ * lead 192 or more, 128 to 191, … 2 times (`body_tf`), a step at a time, until there are enough for
+ * the page, and only those are ranked. For a single word that is exact: ts_rank grows with how
+ * often the word is used and with nothing else. For several words it ranks the entries that use
+ * the lead most (at least MULTI_CANDIDATES of them), so an item using the lead less but the others
+ * far more can rank lower than it would among all.
  */
 export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | null; single: boolean }, page: Page): Promise<string[]> {
   const need = page.offset + page.limit;
@@ -143,30 +143,48 @@ export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | n
     ).rows.map((r) => r.item_id);
   // No word to rank by: the best of a capped set, as found.
   if (!q.lead) return rankedAmong(sql`SELECT e.item_id FROM ${entries(s)} WHERE ${base(false)} LIMIT ${cap}`);
+  const lead = q.lead;
 
-  const enough = q.single ? need : cap;
-  // For several words every probe also intersects the other words' long posting lists: fewer, coarser steps.
-  const steps = TF_STEPS.flatMap((n, k) => (q.single || MULTI_STEPS.includes(n) ? [usedAtLeast(q.lead!, k)] : []));
-  const usedAtLeastStep = (k: number) => sql`SELECT e.item_id FROM ${entries(s)} WHERE ${base(q.single)} AND e.body_tf @@ ${steps[k - 1]!}::tsquery`;
-  // The first step (most uses first) with enough entries; each probe stops counting at `enough`.
+  // The steps, most uses first, each as the counts it adds (disjoint: each probe reads only its own
+  // entries and looks up only its own words); for several words fewer, coarser steps, as every
+  // probe also intersects the other words' long posting lists.
+  const bounds = q.single ? TF_STEPS : MULTI_STEPS;
+  const steps = bounds.map((low, k) => usedTimes(lead, TF_STEPS.filter((n) => n >= low && (k === 0 || n < bounds[k - 1]!))));
+  const usedAtLeast = (k: number) => steps.slice(0, k).join(' | ');
+  const stepEntries = (tf: RawBuilder<unknown>, implied: boolean) => sql`SELECT e.item_id FROM ${entries(s)} WHERE ${base(implied)} AND e.body_tf @@ ${tf}::tsquery`;
+
+  if (!q.single) {
+    // The entries of each step, going down until there are `cap`; those (the last step's at most
+    // `cap`) ranked, read by key: the index is not asked again.
+    const probe = await sql<{ ids: string[] }>`
+      WITH RECURSIVE probe(k, ids) AS (
+        SELECT 1, ARRAY(${stepEntries(sql`(${steps}::text[])[1]`, false)} LIMIT ${cap})
+        UNION ALL
+        SELECT p.k + 1, p.ids || ARRAY(${stepEntries(sql`(${steps}::text[])[p.k + 1]`, false)} LIMIT ${cap})
+        FROM probe p WHERE cardinality(p.ids) < ${cap} AND p.k < ${steps.length}
+      )
+      SELECT ids FROM probe ORDER BY k DESC LIMIT 1`.execute(db);
+    const ids = probe.rows[0]!.ids;
+    // Fewer than `cap` use the lead twice or more: some of those that use it once join them.
+    if (ids.length < cap) return rankedAmong(sql`SELECT unnest(${ids}::uuid[]) UNION (SELECT e.item_id FROM ${entries(s)} WHERE ${base(false)} LIMIT ${cap})`);
+    return rankedAmong(sql`SELECT unnest(${ids}::uuid[])`);
+  }
+
+  // One word: how many use it at each step, down to the first step with enough (each probe
+  // counting no further than it must).
   const probe = await sql<{ k: number; n: number }>`
     WITH RECURSIVE probe(k, n) AS (
-      SELECT 1, (SELECT count(*)::int FROM (SELECT 1 FROM ${entries(s)} WHERE ${base(q.single)} AND e.body_tf @@ (${steps}::text[])[1]::tsquery LIMIT ${enough}) x)
+      SELECT 1, (SELECT count(*)::int FROM (${stepEntries(sql`(${steps}::text[])[1]`, true)} LIMIT ${need}) x)
       UNION ALL
-      SELECT p.k + 1, (SELECT count(*)::int FROM (SELECT 1 FROM ${entries(s)} WHERE ${base(q.single)} AND e.body_tf @@ (${steps}::text[])[p.k + 1]::tsquery LIMIT ${enough}) x)
-      FROM probe p WHERE p.n < ${enough} AND p.k < ${steps.length}
+      SELECT p.k + 1, p.n + (SELECT count(*)::int FROM (${stepEntries(sql`(${steps}::text[])[p.k + 1]`, true)} LIMIT ${need} - p.n) x)
+      FROM probe p WHERE p.n < ${need} AND p.k < ${steps.length}
     )
     SELECT k, n FROM probe ORDER BY k DESC LIMIT 1`.execute(db);
   const { k, n } = probe.rows[0]!;
-  if (n >= enough) {
-    if (q.single) return rankedAmong(usedAtLeastStep(k));
-    // Everything of the step before (fewer than `cap`), and `cap` of this one.
-    return rankedAmong(k > 1 ? sql`${usedAtLeastStep(k - 1)} UNION (${usedAtLeastStep(k)} LIMIT ${cap})` : sql`${usedAtLeastStep(k)} LIMIT ${cap}`);
-  }
-  // Fewer than enough use the lead twice or more: the rest use it once.
-  if (!q.single) return rankedAmong(sql`${usedAtLeastStep(k)} UNION (SELECT e.item_id FROM ${entries(s)} WHERE ${base(false)} LIMIT ${cap})`);
-  // One word used once ranks alike in every item: those follow by id, their vectors unread.
-  const often = await rankedAmong(usedAtLeastStep(k), need, 0);
+  // Every entry of that step and above ranks above every entry below it: ranked among themselves.
+  if (n >= need) return rankedAmong(stepEntries(sql`${usedAtLeast(k)}`, true));
+  // Fewer than enough use it twice or more; the rest use it once and rank alike: they follow by id, their vectors unread.
+  const often = n > 0 ? await rankedAmong(stepEntries(sql`${usedAtLeast(k)}`, true), need, 0) : [];
   const once = (
     await sql<{ item_id: string }>`
       SELECT e.item_id FROM ${entries(s)} WHERE ${base(false)} AND e.item_id <> ALL(${often}::uuid[])
@@ -182,11 +200,15 @@ function excluding(q: { excluded: string | null; lang: string }): RawBuilder<unk
 
 /** Words of names looked at per typed word, the closest. */
 const NEAR_WORDS = 8;
+/** Names read per word close to a typed one. */
+const NAMES_PER_WORD = 40;
 
 /**
  * Items whose name has a word close to what was typed (a typo), most alike first: the words of
- * names (`search_words`) close to each typed word by trigrams, then the names that have one of them
- * through the names index, and of those the ones alike enough to all that was typed.
+ * names (`search_words`) close to each typed word by trigrams, then for each of them some of the
+ * names that have it, through the names index, and of those the ones alike enough to all that was
+ * typed. At most NAMES_PER_WORD names are read per close word, so a typo of a word in a hundred
+ * thousand names reads hundreds of rows, not all of them.
  */
 export async function findSimilarNames(db: Q, s: Scope, words: string[], limit: number): Promise<string[]> {
   if (words.length === 0) return [];
@@ -201,11 +223,16 @@ export async function findSimilarNames(db: Q, s: Scope, words: string[], limit: 
       words.map((w) => sql`(SELECT word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS})`),
       sql` UNION `,
     );
+    // The likeness to all that was typed is checked on each name read (`IS TRUE`: not through the
+    // names' trigram index, which would answer every name sharing a trigram with it).
     const rows = await sql<{ item_id: string }>`
-      SELECT e.item_id FROM ${entries(s)}
-      WHERE ${scoped(s)} AND e.name_tsv @@ (SELECT to_tsquery('simple', coalesce(string_agg(word, ' | '), '')) FROM (${near}) near)
-        AND ${typed} <% lower(e.name)
-      ORDER BY word_similarity(${typed}, lower(e.name)) DESC, e.item_id
+      SELECT c.item_id FROM (
+        SELECT DISTINCT c.item_id, c.name FROM (${near}) near CROSS JOIN LATERAL (
+          SELECT e.item_id, e.name FROM ${entries(s)}
+          WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', quote_literal(near.word))
+          LIMIT ${NAMES_PER_WORD}) c) c
+      WHERE (${typed} <% lower(c.name)) IS TRUE
+      ORDER BY word_similarity(${typed}, lower(c.name)) DESC, c.item_id
       LIMIT ${limit}`.execute(tx);
     return rows.rows.map((r) => r.item_id);
   });

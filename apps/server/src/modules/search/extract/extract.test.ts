@@ -9,7 +9,8 @@ import type { Content, TDocumentDefinitions } from 'pdfmake';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WorkerPool } from '../../../infra/workers/pool.ts';
-import { bytesNeeded, extractText, MAX_EXTRACTED_CHARS, type Extraction } from './index.ts';
+import { MARK_END, MARK_START } from '../search-query.ts';
+import { bytesNeeded, extractText, MAX_EXTRACTED_CHARS, TextSink, type Extraction } from './index.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -95,6 +96,17 @@ const DOCX_PARTS = {
 };
 const docxBody = (paragraphs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.map((p) => `<w:p><w:r><w:t>${p}</w:t></w:r></w:p>`).join('')}</w:body></w:document>`;
+
+describe('TextSink', () => {
+  it('takes a document’s text as a file’s: control characters, the snippet marks and lone surrogate halves dropped, whitespace made one, at most the cap', () => {
+    const sink = new TextSink();
+    sink.text(`  Budget\u0000 for ${MARK_START}2027${MARK_END}\ud800 \n\n\n next\tline  `);
+    expect(sink.result()).toEqual({ text: 'Budget for 2027\nnext line', truncated: false });
+    const long = new TextSink();
+    long.text('a'.repeat(MAX_EXTRACTED_CHARS + 10));
+    expect(long.result()).toEqual({ text: 'a'.repeat(MAX_EXTRACTED_CHARS), truncated: true });
+  });
+});
 
 describe('bytesNeeded', () => {
   it('reads the head of text, whole documents and images up to their caps, and nothing of a type it does not read', () => {

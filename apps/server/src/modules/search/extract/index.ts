@@ -10,6 +10,7 @@ import { MARKUP_HEAD_BYTES, MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES, TEXT_HEAD_BYTES
 
 export type { Extraction } from './extraction.ts';
 export { MAX_EXTRACTED_CHARS } from './limits.ts';
+export { TextSink } from './text-sink.ts';
 
 /**
  * How many leading bytes of a file the extractor needs, by its name and media type: null for a

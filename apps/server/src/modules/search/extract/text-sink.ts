@@ -8,15 +8,16 @@ export class ExtractFailure extends Error {
 }
 
 // Control characters (C0 but tab and line breaks, DEL, C1), soft hyphens (they split words in PDFs),
-// byte order marks, noncharacters and halves of surrogate pairs: none is text to search, and
-// PostgreSQL's text rejects NUL.
+// byte order marks, noncharacters, the two private-use characters snippets are marked with
+// (search-query's MARK_START and MARK_END) and halves of surrogate pairs: none is text to search,
+// and PostgreSQL's text rejects NUL.
 // eslint-disable-next-line no-control-regex
-const DROPPED = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const DROPPED = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\ue000\ue001\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const SPACES = /\s+/g;
 const BREAK = /[\n\r\u2028\u2029\f\v]/;
 
 /**
- * Collects a file's text as the index takes it: control characters dropped, each run of
+ * Collects a file's or a document's text as the index takes it: control characters dropped, each run of
  * whitespace made one space (or one line break when it held one), and at most
  * MAX_EXTRACTED_CHARS UTF-16 code units. Readers ask `full` and stop reading there, so a large file
  * costs no more than its first MiB of text.
