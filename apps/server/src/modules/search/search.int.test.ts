@@ -120,8 +120,11 @@ describe('search', () => {
     await upload(ada, sub.id, 'wombat.txt', 'x');
     await upload(ada, ada.workspace.rootId, 'wombat-other.txt', 'x');
     expect((await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: gus.id }, role: 'viewer' })).status).toBe(201);
+    // Gus's own workspace has one too (his name in its lists): searching Ada's finds only hers.
+    await upload(gus, gus.workspace.homeId, 'wombat-mine.txt', 'wombat wombat');
     await settled();
     expect(await names(gus, 'wombat', {}, ada.workspace.id)).toEqual(['wombat.txt']);
+    expect(await names(gus, 'wombat')).toEqual(['wombat-mine.txt']);
   });
 
   it('narrows by type, owner, time and folder, and lists by filters alone', async () => {

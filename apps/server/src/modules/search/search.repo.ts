@@ -56,7 +56,10 @@ function entries(s: Scope): RawBuilder<unknown> {
 /** The conditions every search shares: the workspace, what the caller may find, not a root, the filters. */
 function scoped(s: Scope): RawBuilder<unknown> {
   const f = s.filters;
-  const parts: RawBuilder<unknown>[] = [sql`e.workspace_id = ${s.workspaceId}`, sql`cardinality(e.path) > 0`];
+  // For a narrow caller the list bounds the scan (what is shared with them, anywhere): the workspace
+  // is checked on each entry found, rather than by intersecting with a posting list as long as it.
+  const workspace = s.narrow && s.principals ? sql`(e.workspace_id = ${s.workspaceId}) IS TRUE` : sql`e.workspace_id = ${s.workspaceId}`;
+  const parts: RawBuilder<unknown>[] = [workspace, sql`cardinality(e.path) > 0`];
   // `IS TRUE` keeps the condition out of the index (checked on each row found): see `narrow`.
   if (s.principals) parts.push(s.narrow ? sql`e.acl && ${s.principals}::uuid[]` : sql`(e.acl && ${s.principals}::uuid[]) IS TRUE`);
   if (f.kinds?.length) parts.push(sql`i.kind = ANY(${f.kinds}::text[])`);
@@ -128,13 +131,16 @@ const usedTimes = (lexeme: string, counts: number[]) => counts.map((n) => tsLexe
  * the lead most (at least MULTI_CANDIDATES of them), so an item using the lead less but the others
  * far more can rank lower than it would among all.
  */
-export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | null; single: boolean }, page: Page): Promise<string[]> {
+export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | null; single: boolean; rest: string | null }, page: Page): Promise<string[]> {
   const need = page.offset + page.limit;
   const cap = Math.max(need, MULTI_CANDIDATES);
   const textQuery = sql`to_tsquery(${q.lang}::regconfig, ${q.text})`;
-  // For one word, its `body_tf` words imply it: the index need not intersect with its posting list too.
-  const base = (implied: boolean) =>
-    sql`${scoped(s)} AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)} ${implied ? sql`` : sql`AND e.body_tsv @@ ${textQuery}`}`;
+  // Where a step of `body_tf` is asked for, its words imply the lead: the index need not intersect
+  // with the lead's posting list (as long as the workspace, for a common word) too, only with the rest's.
+  const base = (implied: boolean) => {
+    const text = !implied ? sql`AND e.body_tsv @@ ${textQuery}` : q.rest ? sql`AND e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.rest})` : sql``;
+    return sql`${scoped(s)} AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)} ${text}`;
+  };
   const rankedAmong = async (candidates: RawBuilder<unknown>, limit = page.limit, offset = page.offset) =>
     (
       await sql<{ item_id: string }>`
@@ -158,9 +164,9 @@ export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | n
     // `cap`) ranked, read by key: the index is not asked again.
     const probe = await sql<{ ids: string[] }>`
       WITH RECURSIVE probe(k, ids) AS (
-        SELECT 1, ARRAY(${stepEntries(sql`(${steps}::text[])[1]`, false)} LIMIT ${cap})
+        SELECT 1, ARRAY(${stepEntries(sql`(${steps}::text[])[1]`, q.rest !== null)} LIMIT ${cap})
         UNION ALL
-        SELECT p.k + 1, p.ids || ARRAY(${stepEntries(sql`(${steps}::text[])[p.k + 1]`, false)} LIMIT ${cap})
+        SELECT p.k + 1, p.ids || ARRAY(${stepEntries(sql`(${steps}::text[])[p.k + 1]`, q.rest !== null)} LIMIT ${cap})
         FROM probe p WHERE cardinality(p.ids) < ${cap} AND p.k < ${steps.length}
       )
       SELECT ids FROM probe ORDER BY k DESC LIMIT 1`.execute(db);
