@@ -126,6 +126,17 @@ test('the header’s search field opens the palette when clicked or typed in, an
   await page.keyboard.press('Escape');
   await expect(field).toHaveValue('');
 
+  // A word composed with an input method (Japanese, Chinese…) is finished in the field, then goes on in the palette.
+  await field.focus();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'はー', selectionStart: 2, selectionEnd: 2 });
+  await expect(field).toHaveValue('はー');
+  await expect(palette).toBeHidden();
+  await cdp.send('Input.insertText', { text: 'ハーバー' });
+  await expect(palette.getByRole('combobox', { name: 'Search' })).toHaveValue('ハーバー');
+  await page.keyboard.press('Escape');
+  await expect(field).toHaveValue('');
+
   // Enter in the field: the search page, whose own field takes the words.
   await field.focus();
   await page.keyboard.press('Enter');

@@ -57,6 +57,16 @@ describe('search', () => {
     // A name with a typo, when nothing matches exactly.
     const similar = await find(ada, { q: 'reprot' });
     expect(similar.results.map((r) => [r.item.name, r.matchedIn])).toContainEqual(['Q3-report_final.pdf', 'similar']);
+    // Typos in two words: the name close to both first.
+    await upload(ada, ada.workspace.rootId, 'annual-report.txt', 'x');
+    await upload(ada, ada.workspace.rootId, 'annual-budget-plan.txt', 'x');
+    await settled();
+    expect((await find(ada, { q: 'anual budgte' })).results.map((r) => [r.item.name, r.matchedIn])[0]).toEqual(['annual-budget-plan.txt', 'similar']);
+    // A phrase of one word said twice is the words side by side, not the word used twice anywhere.
+    await upload(ada, ada.workspace.rootId, 'apart.txt', 'bora is far from the other bora');
+    await upload(ada, ada.workspace.rootId, 'together.txt', 'we sailed to bora bora');
+    await settled();
+    expect(await names(ada, '"bora bora"')).toEqual(['together.txt']);
   });
 
   it('finds words typed into a document once it is saved', async () => {

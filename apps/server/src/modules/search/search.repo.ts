@@ -102,12 +102,17 @@ export async function findByName(db: Q, s: Scope, q: Wanted, page: Page): Promis
   return rows.rows.map((r) => r.item_id);
 }
 
-/** The lexemes each word is indexed as in a language (none for a stop word), in the order given. */
-export async function findLexemes(db: Q, words: string[], lang: string): Promise<string[][]> {
+/**
+ * The lexemes each word is indexed as in a language (none for a stop word), in the order given;
+ * `one`: the word's query is that one lexeme (a word the parser splits into tokens, even the same
+ * one twice, is a phrase, which `body_tf` cannot stand in for).
+ */
+export async function findLexemes(db: Q, words: string[], lang: string): Promise<Array<{ lexemes: string[]; one: boolean }>> {
   if (words.length === 0) return [];
-  const rows = await sql<{ lexemes: string[] }>`
-    SELECT tsvector_to_array(to_tsvector(${lang}::regconfig, w)) AS lexemes FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, n) ORDER BY n`.execute(db);
-  return rows.rows.map((r) => r.lexemes);
+  const rows = await sql<{ lexemes: string[]; one: boolean }>`
+    SELECT tsvector_to_array(to_tsvector(${lang}::regconfig, w)) AS lexemes, numnode(to_tsquery(${lang}::regconfig, quote_literal(w))) = 1 AS one
+    FROM unnest(${words}::text[]) WITH ORDINALITY AS u(w, n) ORDER BY n`.execute(db);
+  return rows.rows;
 }
 
 /** How often a word is used, in `body_tf`'s steps (migration 0020), most first. */
@@ -211,9 +216,11 @@ const NAMES_PER_WORD = 40;
 
 /**
  * Items whose name has a word close to what was typed (a typo), most alike first: the words of
- * names (`search_words`) close to each typed word by trigrams, then for each of them some of the
- * names that have it, through the names index, and of those the ones alike enough to all that was
- * typed. At most NAMES_PER_WORD names are read per close word, so a typo of a word in a hundred
+ * names (`search_words`) close to each typed word by trigrams, then names that have them through
+ * the names index, and of those the ones alike enough to all that was typed. Candidates: at most
+ * NAMES_PER_WORD names for each close word (all such names are about as alike to one typed word);
+ * for several typed words, also the names that have a close word for each of them, the likeliest
+ * to be meant, which a few names per close word could miss. So a typo of a word in a hundred
  * thousand names reads hundreds of rows, not all of them.
  */
 export async function findSimilarNames(db: Q, s: Scope, words: string[], limit: number): Promise<string[]> {
@@ -225,18 +232,26 @@ export async function findSimilarNames(db: Q, s: Scope, words: string[], limit: 
     await sql`SET LOCAL enable_seqscan = off`.execute(tx);
     const typed = words.join(' ');
     // One lookup per typed word, each with the word as a constant: the trigram index answers it.
-    const near = sql.join(
-      words.map((w) => sql`(SELECT word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS})`),
-      sql` UNION `,
+    const closeTo = (w: string) => sql`SELECT word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS}`;
+    const near = sql.join(words.map((w) => sql`(${closeTo(w)})`), sql` UNION `);
+    const perWord = sql`
+      SELECT c.item_id, c.name FROM (${near}) near CROSS JOIN LATERAL (
+        SELECT e.item_id, e.name FROM ${entries(s)}
+        WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', quote_literal(near.word))
+        LIMIT ${NAMES_PER_WORD}) c`;
+    // A close word for each typed word, in one query: (a | b) & (c | d); none (null) when a typed word has none.
+    const each = sql.join(
+      words.map((w) => sql`(SELECT '(' || string_agg(quote_literal(word), ' | ') || ')' FROM (${closeTo(w)}) near)`),
+      sql` || ' & ' || `,
     );
+    const all = sql`
+      (SELECT e.item_id, e.name FROM ${entries(s)}
+      WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', ${each})
+      LIMIT ${NAMES_PER_WORD * NEAR_WORDS})`;
     // The likeness to all that was typed is checked on each name read (`IS TRUE`: not through the
     // names' trigram index, which would answer every name sharing a trigram with it).
     const rows = await sql<{ item_id: string }>`
-      SELECT c.item_id FROM (
-        SELECT DISTINCT c.item_id, c.name FROM (${near}) near CROSS JOIN LATERAL (
-          SELECT e.item_id, e.name FROM ${entries(s)}
-          WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', quote_literal(near.word))
-          LIMIT ${NAMES_PER_WORD}) c) c
+      SELECT c.item_id FROM (${perWord} ${words.length > 1 ? sql`UNION ${all}` : sql``}) c
       WHERE (${typed} <% lower(c.name)) IS TRUE
       ORDER BY word_similarity(${typed}, lower(c.name)) DESC, c.item_id
       LIMIT ${limit}`.execute(tx);

@@ -81,16 +81,17 @@ export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang
   const fromNames: Found[] = byName.slice(offset).map((id) => ({ id, matchedIn: 'name' }));
   const need = limit - fromNames.length;
   const words = wantedWords(terms);
-  // The word the text tier ranks by: the first that is one lexeme (not a stop word).
+  // The word the text tier ranks by: the first that is one lexeme (not a stop word, not split in tokens).
   const lexemes = await findLexemes(db, words, lang);
-  const leadAt = lexemes.findIndex((l) => l.length === 1);
-  const lead = leadAt >= 0 ? lexemes[leadAt]![0]! : null;
+  const leadAt = lexemes.findIndex((l) => l.one && l.lexemes.length === 1);
+  const lead = leadAt >= 0 ? lexemes[leadAt]!.lexemes[0]! : null;
   const wanted = terms.filter((t) => !t.exclude);
-  const single = words.length === 1 && wanted.length === 1;
+  // One word alone (a phrase of one word said twice is a phrase).
+  const single = wanted.length === 1 && wanted[0]!.words.length === 1;
   // The other terms, when the lead is a term of its own (not in a phrase) and each of theirs is indexed (no stop word alone).
   const leadTerm = wanted.findIndex((t) => t.words.length === 1 && t.words[0] === words[leadAt]);
   const others = wanted.filter((_, i) => i !== leadTerm);
-  const indexed = others.every((t) => t.words.every((w) => lexemes[words.indexOf(w)]!.length > 0));
+  const indexed = others.every((t) => t.words.every((w) => lexemes[words.indexOf(w)]!.lexemes.length > 0));
   const rest = !single && leadTerm >= 0 && others.length > 0 && indexed ? wantedTextQuery(others) : null;
   const byText = await findByText(db, scope, { ...q, lead, single, rest }, { limit: need + 1, offset: Math.max(0, offset - byName.length) });
   let found = [...fromNames, ...byText.slice(0, need).map((id): Found => ({ id, matchedIn: 'text' }))];

@@ -98,10 +98,10 @@ const docxBody = (paragraphs: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.map((p) => `<w:p><w:r><w:t>${p}</w:t></w:r></w:p>`).join('')}</w:body></w:document>`;
 
 describe('TextSink', () => {
-  it('takes a document’s text as a file’s: control characters, the snippet marks and lone surrogate halves dropped, whitespace made one, at most the cap', () => {
+  it('takes a document’s text as a file’s: control characters and the snippet marks separate words, soft hyphens and lone surrogate halves are dropped, whitespace made one, at most the cap', () => {
     const sink = new TextSink();
-    sink.text(`  Budget\u0000 for ${MARK_START}2027${MARK_END}\ud800 \n\n\n next\tline  `);
-    expect(sink.result()).toEqual({ text: 'Budget for 2027\nnext line', truncated: false });
+    sink.text(`  Budget\u0000for ${MARK_START}2027${MARK_END}\ud800 \n\n\n next\tline  bud\u00adget`);
+    expect(sink.result()).toEqual({ text: 'Budget for 2027\nnext line budget', truncated: false });
     const long = new TextSink();
     long.text('a'.repeat(MAX_EXTRACTED_CHARS + 10));
     expect(long.result()).toEqual({ text: 'a'.repeat(MAX_EXTRACTED_CHARS), truncated: true });

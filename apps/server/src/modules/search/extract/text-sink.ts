@@ -7,12 +7,13 @@ export class ExtractFailure extends Error {
   }
 }
 
-// Control characters (C0 but tab and line breaks, DEL, C1), soft hyphens (they split words in PDFs),
-// byte order marks, noncharacters, the two private-use characters snippets are marked with
-// (search-query's MARK_START and MARK_END) and halves of surrogate pairs: none is text to search,
-// and PostgreSQL's text rejects NUL.
+// Control characters (C0 but tab and line breaks, DEL, C1), noncharacters and the two private-use
+// characters snippets are marked with (search-query's MARK_START and MARK_END; icon fonts in PDFs
+// map glyphs there too) separate words; soft hyphens (they split words in PDFs), byte order marks
+// and halves of surrogate pairs are dropped. None is text to search, and PostgreSQL's text rejects NUL.
 // eslint-disable-next-line no-control-regex
-const DROPPED = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\ue000\ue001\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const SEPARATING = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\ue000\ue001\ufffe\uffff]/g;
+const DROPPED = /[\u00ad\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const SPACES = /\s+/g;
 const BREAK = /[\n\r\u2028\u2029\f\v]/;
 
@@ -39,7 +40,7 @@ export class TextSink {
   /** Adds text as it appears in the file. */
   text(raw: string): void {
     if (this.capped || raw.length === 0) return;
-    const clean = raw.replace(DROPPED, '').replace(SPACES, (space) => (BREAK.test(space) ? '\n' : ' '));
+    const clean = raw.replace(SEPARATING, ' ').replace(DROPPED, '').replace(SPACES, (space) => (BREAK.test(space) ? '\n' : ' '));
     // Whitespace at either end joins the separators around this piece.
     const first = clean[0];
     const last = clean.length > 1 ? clean[clean.length - 1] : undefined;

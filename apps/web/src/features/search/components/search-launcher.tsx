@@ -56,9 +56,11 @@ export function SearchLauncher({ workspace }: { workspace: TWorkspace }) {
               value={text}
               onFocus={preload}
               onClick={() => open()}
-              onChange={(e) => open(e.currentTarget.value)}
+              // A word being composed (an input method) is left to finish in this field: the palette opens with it.
+              onChange={(e) => ((e.nativeEvent as InputEvent).isComposing ? setText(e.currentTarget.value) : open(e.currentTarget.value))}
+              onCompositionEnd={(e) => open(e.currentTarget.value)}
               onKeyDown={(e) => {
-                if (e.key !== 'Enter') return;
+                if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
                 e.preventDefault();
                 // Built here, not by search-filters.ts: the header is in the first page's script, the search page's code is not.
                 void navigate(`/w/${workspace.slug}/search${text.trim() ? `?q=${encodeURIComponent(text.trim())}` : ''}`);
