@@ -20,16 +20,25 @@ const SAMPLES = 60;
 const builtName = `search-1m bench, ${ITEMS} items`;
 const RUNS = 3;
 
-/** A fixed vocabulary of pronounceable words (the same every run), to write names and text with. */
-function vocabulary(): string[] {
-  // mulberry32: a small seeded generator (Math.random cannot be seeded).
-  let seed = 42;
-  const random = () => {
+/** Numbers in [0, 1) that are the same every run from the same seed (mulberry32: Math.random cannot be seeded). */
+function seeded(seed: number): () => number {
+  return () => {
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/** Words of `words` picked as in real text: the word of rank r about as often as r^(-1/power). */
+function wordPicker(words: string[], seed: number): (power: number) => string {
+  const random = seeded(seed);
+  return (power) => words[Math.floor(VOCABULARY * random() ** power)]!;
+}
+
+/** A fixed vocabulary of pronounceable words (the same every run), to write names and text with. */
+function vocabulary(): string[] {
+  const random = seeded(42);
   const onsets = ['b', 'c', 'd', 'f', 'g', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'r', 's', 't', 'v', 'w', 'br', 'st', 'tr', 'pl', 'gr', 'ch', 'sh'];
   const vowels = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ou'];
   const codas = ['', '', 'n', 'r', 's', 't', 'l', 'nd', 'st', 'ck'];
@@ -91,15 +100,8 @@ async function build(app: BenchApp, words: string[], RARE: string): Promise<{ id
     await insertItems(subfolders.slice(i, i + 5000).map((id, k) => ({ id, parent: tops[(i + k) % TOP]!, kind: 'folder', name: `${words[(i + k) % VOCABULARY]} ${i + k}`, mime: null, hoursAgo: 0 })));
   }
   step('folders');
-  // Word use falls off with rank, as in real text: the word of rank r about as often as r^(-2/3).
-  let seed = 7;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const word = (power: number) => words[Math.floor(VOCABULARY * random() ** power)]!;
+  // Word use falls off with rank, as in real text.
+  const word = wordPicker(words, 7);
   const leaves = ITEMS - FOLDERS;
   const EXTENSIONS = [['', null], ['.pdf', 'application/pdf'], ['.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']] as const;
   for (let from = 0; from < leaves; from += 5000) {
@@ -183,14 +185,7 @@ export default async function searchBench() {
     if (res.status >= 400) throw new Error(`${method} ${p} answered ${res.status}: ${text}`);
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
-  let seed = 11;
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  const word = (power: number) => words[Math.floor(VOCABULARY * random() ** power)]!;
+  const word = wordPicker(words, 11);
 
   const frequency = async (word: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE body_tsv @@ to_tsquery('english', ${`'${word}'`})`.execute(db)).rows[0]!.n;
   const medium = words[3000]!;

@@ -26,6 +26,17 @@ const find = async (p: Person, query: Record<string, string>, ws = p.workspace.i
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { results: Result[]; nextCursor: string | null };
 };
+/** Every page of a search, `limit` at a time, following the cursors: the names in order. */
+const allPages = async (p: Person, q: string, limit: number) => {
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { results: Result[]; nextCursor: string | null } = await find(p, { q, limit: String(limit), ...(cursor ? { cursor } : {}) });
+    seen.push(...page.results.map((r) => r.item.name));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return seen;
+};
 const names = async (p: Person, q: string, extra: Record<string, string> = {}, ws?: string) => (await find(p, { q, ...extra }, ws)).results.map((r) => r.item.name);
 const upload = async (p: Person, parentId: string, name: string, text: string) => {
   const res = await app.g.upload(p, parentId, name, new TextEncoder().encode(text));
@@ -168,14 +179,7 @@ describe('search', () => {
     await settled();
     expect(await names(ada, 'ibis')).toEqual(['d.txt', 'b.txt', 'c.txt', 'a.txt']);
     // Pages of one: each from the few that use it most, then those that use it once.
-    const paged: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { results: Result[]; nextCursor: string | null } = await find(ada, { q: 'ibis', limit: '1', ...(cursor ? { cursor } : {}) });
-      paged.push(...page.results.map((r) => r.item.name));
-      cursor = page.nextCursor;
-    } while (cursor);
-    expect(paged).toEqual(['d.txt', 'b.txt', 'c.txt', 'a.txt']);
+    expect(await allPages(ada, 'ibis', 1)).toEqual(['d.txt', 'b.txt', 'c.txt', 'a.txt']);
     expect(await names(ada, 'ibis another')).toEqual(['c.txt']);
     // Several words: the items with all of them, those using them most first, whichever step of use each is found at.
     await upload(ada, ada.workspace.rootId, 'e.txt', 'egret heron egret heron egret heron egret');
@@ -192,13 +196,7 @@ describe('search', () => {
     for (let i = 0; i < 12; i++) await doc(ada, `Heron ${String(i).padStart(2, '0')}`);
     for (let i = 0; i < 3; i++) await upload(ada, ada.workspace.rootId, `file-${i}.txt`, 'heron in the text');
     await settled();
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { results: Result[]; nextCursor: string | null } = await find(ada, { q: 'heron', limit: '4', ...(cursor ? { cursor } : {}) });
-      seen.push(...page.results.map((r) => r.item.name));
-      cursor = page.nextCursor;
-    } while (cursor);
+    const seen = await allPages(ada, 'heron', 4);
     expect(seen).toHaveLength(15);
     expect(new Set(seen).size).toBe(15);
     // Names first, then text.

@@ -232,25 +232,29 @@ export async function findSimilarNames(db: Q, s: Scope, words: string[], limit: 
     await sql`SET LOCAL enable_seqscan = off`.execute(tx);
     const typed = words.join(' ');
     // One lookup per typed word, each with the word as a constant: the trigram index answers it.
-    const closeTo = (w: string) => sql`SELECT word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS}`;
-    const near = sql.join(words.map((w) => sql`(${closeTo(w)})`), sql` UNION `);
+    // The close words of each typed word (n), looked up once: one lookup per typed word, each with
+    // the word as a constant, which the trigram index answers.
+    const close = sql.join(
+      words.map((w, n) => sql`(SELECT ${n}::int AS n, word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS})`),
+      sql` UNION ALL `,
+    );
     const perWord = sql`
-      SELECT c.item_id, c.name FROM (${near}) near CROSS JOIN LATERAL (
+      SELECT c.item_id, c.name FROM (SELECT DISTINCT word FROM close) near CROSS JOIN LATERAL (
         SELECT e.item_id, e.name FROM ${entries(s)}
         WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', quote_literal(near.word))
         LIMIT ${NAMES_PER_WORD}) c`;
     // A close word for each typed word, in one query: (a | b) & (c | d); none (null) when a typed word has none.
-    const each = sql.join(
-      words.map((w) => sql`(SELECT '(' || string_agg(quote_literal(word), ' | ') || ')' FROM (${closeTo(w)}) near)`),
-      sql` || ' & ' || `,
-    );
+    const each = sql`
+      SELECT CASE WHEN count(*) = ${words.length} THEN string_agg(g.words, ' & ') END
+      FROM (SELECT '(' || string_agg(quote_literal(word), ' | ') || ')' AS words FROM close GROUP BY n) g`;
     const all = sql`
       (SELECT e.item_id, e.name FROM ${entries(s)}
-      WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', ${each})
+      WHERE ${scoped(s)} AND e.name_tsv @@ to_tsquery('simple', (${each}))
       LIMIT ${NAMES_PER_WORD * NEAR_WORDS})`;
     // The likeness to all that was typed is checked on each name read (`IS TRUE`: not through the
     // names' trigram index, which would answer every name sharing a trigram with it).
     const rows = await sql<{ item_id: string }>`
+      WITH close AS MATERIALIZED (${close})
       SELECT c.item_id FROM (${perWord} ${words.length > 1 ? sql`UNION ${all}` : sql``}) c
       WHERE (${typed} <% lower(c.name)) IS TRUE
       ORDER BY word_similarity(${typed}, lower(c.name)) DESC, c.item_id
