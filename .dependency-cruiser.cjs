@@ -22,7 +22,7 @@ module.exports = {
     {
       name: 'modules-through-index',
       severity: 'error',
-      comment: "A server module is used through its index.ts, which names what it offers; its repository (its SQL), services and routes are its own.",
+      comment: 'A server module is used through its index.ts, which names what it offers; its repository (its SQL), services and routes are its own.',
       from: { path: '^apps/server/src/(modules/([^/]+)/|(?!modules/))' },
       to: { path: '^apps/server/src/modules/[^/]+/', pathNot: ['^apps/server/src/modules/$2/', '^apps/server/src/modules/[^/]+/index[.]ts$'] },
     },

@@ -26,7 +26,11 @@ export default defineConfig({
           include: ['apps/**/src/**/*.int.test.ts'],
           // *.pg.int.test.ts need a PostgreSQL server (an outage cannot be staged on an embedded database);
           // *.pglite.int.test.ts are about the embedded database itself.
-          exclude: ['**/node_modules/**', ...(db === 'postgres' ? ['**/*.pglite.int.test.ts'] : ['**/*.pg.int.test.ts']), ...(redis ? [] : ['**/*.redis.int.test.ts'])],
+          exclude: [
+            '**/node_modules/**',
+            ...(db === 'postgres' ? ['**/*.pglite.int.test.ts'] : ['**/*.pg.int.test.ts']),
+            ...(redis ? [] : ['**/*.redis.int.test.ts']),
+          ],
           env: { TEST_DATABASE: db },
           testTimeout: 60_000,
           hookTimeout: 120_000,

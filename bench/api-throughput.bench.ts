@@ -14,7 +14,9 @@ const RUNS = 5;
 /** Answers per second from the load generator (a worker thread of its own) against one URL. */
 function load(url: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load.mjs', import.meta.url), { workerData: { url, headers, connections: CONNECTIONS, durationMs: DURATION_MS, warmUpMs: WARM_UP_MS } });
+    const worker = new Worker(new URL('./load.mjs', import.meta.url), {
+      workerData: { url, headers, connections: CONNECTIONS, durationMs: DURATION_MS, warmUpMs: WARM_UP_MS },
+    });
     worker.once('message', resolve);
     worker.once('error', reject);
   });
@@ -39,13 +41,29 @@ export default async function apiThroughput() {
     const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (!bearer) return reply.code(401).send({ code: 'unauthenticated' });
     const tokenHash = createHash('sha256').update(bearer).digest('hex');
-    const { rows } = await sql<{ id: string; email: string; email_verified: boolean; name: string; avatar_url: string | null; is_instance_admin: boolean; created_at: Date }>`
+    const { rows } = await sql<{
+      id: string;
+      email: string;
+      email_verified: boolean;
+      name: string;
+      avatar_url: string | null;
+      is_instance_admin: boolean;
+      created_at: Date;
+    }>`
       SELECT u.id, u.email, u.email_verified, u.name, u.avatar_url, u.is_instance_admin, u.created_at
       FROM api_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.status = 'active'`.execute(db);
     const u = rows[0];
     if (!u) return reply.code(401).send({ code: 'unauthenticated' });
-    const user = { id: u.id, email: u.email, emailVerified: u.email_verified, name: u.name, avatarUrl: u.avatar_url, isInstanceAdmin: u.is_instance_admin, createdAt: new Date(u.created_at).toISOString() };
+    const user = {
+      id: u.id,
+      email: u.email,
+      emailVerified: u.email_verified,
+      name: u.name,
+      avatarUrl: u.avatar_url,
+      isInstanceAdmin: u.is_instance_admin,
+      createdAt: new Date(u.created_at).toISOString(),
+    };
     return { user, via: 'token', sessionId: null };
   });
   const barePort = await freePort();
@@ -56,7 +74,8 @@ export default async function apiThroughput() {
   const cabinetUrl = `${t.url}/api/v1/me`;
   const bareUrl = `http://127.0.0.1:${barePort}/me`;
   const [fromCabinet, fromBare] = await Promise.all([cabinetUrl, bareUrl].map(async (url) => (await fetch(url, { headers })).json()));
-  if (JSON.stringify(fromCabinet) !== JSON.stringify(fromBare)) throw new Error(`The baseline answers otherwise: ${JSON.stringify(fromBare)} / ${JSON.stringify(fromCabinet)}`);
+  if (JSON.stringify(fromCabinet) !== JSON.stringify(fromBare))
+    throw new Error(`The baseline answers otherwise: ${JSON.stringify(fromBare)} / ${JSON.stringify(fromCabinet)}`);
 
   const values: number[] = [];
   const baselines: number[] = [];

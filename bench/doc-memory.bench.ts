@@ -45,9 +45,19 @@ export default async function docMemory() {
   const baselines: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const port = await freePort();
-    const bare = spawn(process.execPath, [path.join(here, 'bare-collab-server.mjs')], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const bare = spawn(process.execPath, [path.join(here, 'bare-collab-server.mjs')], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise((resolve) => bare.stdout.once('data', resolve));
-    baselines.push(await perDocument(`http://127.0.0.1:${port}`, bare.pid!, Array.from({ length: DOCUMENTS + 1 }, (_, i) => `run-${run}-doc-${i}`), 'none'));
+    baselines.push(
+      await perDocument(
+        `http://127.0.0.1:${port}`,
+        bare.pid!,
+        Array.from({ length: DOCUMENTS + 1 }, (_, i) => `run-${run}-doc-${i}`),
+        'none',
+      ),
+    );
     bare.kill('SIGKILL');
 
     const server = await serverProcess();
@@ -56,7 +66,10 @@ export default async function docMemory() {
       await server.start();
       const workspace = (await server.call(token, 'GET', '/workspaces')).body.items[0];
       const names: string[] = [];
-      for (let i = 0; i <= DOCUMENTS; i++) names.push((await server.call(token, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: workspace.homeId })).body.id);
+      for (let i = 0; i <= DOCUMENTS; i++)
+        names.push(
+          (await server.call(token, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: workspace.homeId })).body.id,
+        );
       values.push(await perDocument(server.url, server.pid()!, names, token));
     } finally {
       await server.dispose();

@@ -30,7 +30,15 @@ export default async function docOpen() {
   const server = await serverProcess();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const email = 'doc-open@example.com';
@@ -43,7 +51,9 @@ export default async function docOpen() {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'text/markdown' },
       body: markdown,
     }).then((r) => r.json() as Promise<{ id: string }>);
-    const html = await fetch(`${server.url}/api/v1/items/${imported.id}/export?format=html`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+    const html = await fetch(`${server.url}/api/v1/items/${imported.id}/export?format=html`, { headers: { authorization: `Bearer ${token}` } }).then((r) =>
+      r.text(),
+    );
     const bare = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
     const barePort = await freePort();
     await new Promise<void>((resolve) => bare.listen(barePort, '127.0.0.1', resolve));

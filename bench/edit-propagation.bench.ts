@@ -66,7 +66,11 @@ export default async function editPropagation() {
   const values = { p50: [] as number[], p95: [] as number[] };
   const baselines = { p50: [] as number[], p95: [] as number[] };
   for (let run = 0; run < RUNS; run++) {
-    const b = await measure(bareUrl, names.map((n) => `${n}-${run}`), 'none');
+    const b = await measure(
+      bareUrl,
+      names.map((n) => `${n}-${run}`),
+      'none',
+    );
     baselines.p50.push(percentile(b, 50));
     baselines.p95.push(percentile(b, 95));
     const v = await measure(app.t.url, names, app.token);

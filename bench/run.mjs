@@ -7,7 +7,9 @@ import { register } from 'tsx/esm/api';
 
 register();
 const here = path.dirname(fileURLToPath(import.meta.url));
-const all = readdirSync(here).filter((f) => f.endsWith('.bench.ts')).map((f) => f.replace(/\.bench\.ts$/, ''));
+const all = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .map((f) => f.replace(/\.bench\.ts$/, ''));
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((w) => !all.includes(w));
 if (unknown.length) {

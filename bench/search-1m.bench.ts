@@ -46,7 +46,8 @@ function vocabulary(): string[] {
   while (words.size < VOCABULARY) {
     const syllables = 1 + Math.floor(random() * 3);
     let w = '';
-    for (let i = 0; i < syllables; i++) w += onsets[Math.floor(random() * onsets.length)]! + vowels[Math.floor(random() * vowels.length)]! + codas[Math.floor(random() * codas.length)]!;
+    for (let i = 0; i < syllables; i++)
+      w += onsets[Math.floor(random() * onsets.length)]! + vowels[Math.floor(random() * vowels.length)]! + codas[Math.floor(random() * codas.length)]!;
     if (w.length >= 4) words.add(w);
   }
   return [...words];
@@ -97,23 +98,40 @@ async function build(app: BenchApp, words: string[], RARE: string): Promise<{ id
   };
   await insertItems(tops.map((id, n) => ({ id, parent: ws.rootId, kind: 'folder', name: `Area ${n}`, mime: null, hoursAgo: 0 })));
   for (let i = 0; i < subfolders.length; i += 5000) {
-    await insertItems(subfolders.slice(i, i + 5000).map((id, k) => ({ id, parent: tops[(i + k) % TOP]!, kind: 'folder', name: `${words[(i + k) % VOCABULARY]} ${i + k}`, mime: null, hoursAgo: 0 })));
+    await insertItems(
+      subfolders
+        .slice(i, i + 5000)
+        .map((id, k) => ({ id, parent: tops[(i + k) % TOP]!, kind: 'folder', name: `${words[(i + k) % VOCABULARY]} ${i + k}`, mime: null, hoursAgo: 0 })),
+    );
   }
   step('folders');
   // Word use falls off with rank, as in real text.
   const word = wordPicker(words, 7);
   const leaves = ITEMS - FOLDERS;
-  const EXTENSIONS = [['', null], ['.pdf', 'application/pdf'], ['.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']] as const;
+  const EXTENSIONS = [
+    ['', null],
+    ['.pdf', 'application/pdf'],
+    ['.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  ] as const;
   for (let from = 0; from < leaves; from += 5000) {
     const n = Math.min(5000, leaves - from);
     // Names: two words, a number and an extension; a third are documents. Text: 40 to 160 words; the rare word in one item of 20,000.
     const rows = Array.from({ length: n }, (_, k) => {
       const i = from + k;
       const [ext, mime] = EXTENSIONS[i % 3]!;
-      return { id: uuidv7(), parent: subfolders[i % subfolders.length]!, kind: i % 3 === 0 ? 'document' : 'file', name: `${word(2)}-${word(2)}_${i}${ext}`, mime, hoursAgo: i % 1000 };
+      return {
+        id: uuidv7(),
+        parent: subfolders[i % subfolders.length]!,
+        kind: i % 3 === 0 ? 'document' : 'file',
+        name: `${word(2)}-${word(2)}_${i}${ext}`,
+        mime,
+        hoursAgo: i % 1000,
+      };
     });
     await insertItems(rows);
-    const bodies = rows.map((_, k) => Array.from({ length: 40 + ((from + k) * 31) % 120 }, () => word(3)).join(' ') + ((from + k) % 20_000 === 7 ? ` ${RARE}` : ''));
+    const bodies = rows.map(
+      (_, k) => Array.from({ length: 40 + (((from + k) * 31) % 120) }, () => word(3)).join(' ') + ((from + k) % 20_000 === 7 ? ` ${RARE}` : ''),
+    );
     await sql`
       UPDATE search_entries e SET body = t.body, text_state = 'ready'
       FROM unnest(${rows.map((r) => r.id)}::uuid[], ${bodies}::text[]) AS t(id, body) WHERE e.item_id = t.id`.execute(db);
@@ -144,7 +162,16 @@ async function build(app: BenchApp, words: string[], RARE: string): Promise<{ id
   const vacuumed = performance.now();
 
   // The guest: folders shared with them that hold about 5% of the items.
-  const guest = await userForIdentity(app.t.ctx, { issuer: 'https://bench.example', subject: `guest-${uuidv7()}`, email: `guest-${Date.now()}@example.com`, emailVerified: true, name: 'Guest', picture: undefined, idToken: undefined, refreshToken: undefined });
+  const guest = await userForIdentity(app.t.ctx, {
+    issuer: 'https://bench.example',
+    subject: `guest-${uuidv7()}`,
+    email: `guest-${Date.now()}@example.com`,
+    emailVerified: true,
+    name: 'Guest',
+    picture: undefined,
+    idToken: undefined,
+    refreshToken: undefined,
+  });
   await insertMembership(db, { workspaceId: ws.id, userId: guest.id, role: 'guest' });
   const shared = Math.max(1, Math.round(TOP / 20));
   await sql`
@@ -178,16 +205,23 @@ export default async function searchBench() {
   const ownerToken = (await createApiToken(db, owner, { name: 'bench' })).token;
   const { token: guestToken } = await createApiToken(db, guest.id, { name: 'bench' });
   const visible = await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE ${guest.id}::uuid = ANY(acl)`.execute(db);
-  console.log(`  ${ITEMS.toLocaleString('en')} items (${FOLDERS.toLocaleString('en')} folders)${kept.rows[0] ? ', built by an earlier run' : ''}; the guest sees ${visible.rows[0]!.n.toLocaleString('en')}`);
+  console.log(
+    `  ${ITEMS.toLocaleString('en')} items (${FOLDERS.toLocaleString('en')} folders)${kept.rows[0] ? ', built by an earlier run' : ''}; the guest sees ${visible.rows[0]!.n.toLocaleString('en')}`,
+  );
   const as = async (token: string, method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${app.t.url}/api/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(`${app.t.url}/api/v1${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await res.text();
     if (res.status >= 400) throw new Error(`${method} ${p} answered ${res.status}: ${text}`);
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
   const word = wordPicker(words, 11);
 
-  const frequency = async (word: string) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE body_tsv @@ to_tsquery('english', ${`'${word}'`})`.execute(db)).rows[0]!.n;
+  const frequency = async (word: string) =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE body_tsv @@ to_tsquery('english', ${`'${word}'`})`.execute(db)).rows[0]!.n;
   const medium = words[3000]!;
   const classes: Record<string, string> = {
     'rare word': RARE,
@@ -197,7 +231,8 @@ export default async function searchBench() {
     '3-letter prefix': words[500]!.slice(0, 3),
     'name with a typo': `${words[2]!.slice(0, -2)}${words[2]!.at(-1)}${words[2]!.at(-2)}`,
   };
-  for (const [name, q] of Object.entries(classes)) console.log(`  ${name}: "${q}" in the text of ${(await frequency(parseSearch(q)[0]!.words[0]!)).toLocaleString('en')} items`);
+  for (const [name, q] of Object.entries(classes))
+    console.log(`  ${name}: "${q}" in the text of ${(await frequency(parseSearch(q)[0]!.words[0]!)).toLocaleString('en')} items`);
 
   const call = async (token: string, q: string) => {
     const url = `${app.t.url}/api/v1/workspaces/${ws.id}/search?q=${encodeURIComponent(q)}&limit=20`;
@@ -222,7 +257,14 @@ export default async function searchBench() {
   for (const [who, token, scope] of people) {
     for (const [name, q] of Object.entries(classes)) {
       await call(token, q);
-      const figures = { api50: [] as number[], api95: [] as number[], apiBase50: [] as number[], apiBase95: [] as number[], rank95: [] as number[], rankBase95: [] as number[] };
+      const figures = {
+        api50: [] as number[],
+        api95: [] as number[],
+        apiBase50: [] as number[],
+        apiBase95: [] as number[],
+        rank95: [] as number[],
+        rankBase95: [] as number[],
+      };
       for (let run = 0; run < RUNS; run++) {
         const api: number[] = [];
         const apiBase: number[] = [];
@@ -268,13 +310,17 @@ export default async function searchBench() {
     const bodies = await sql<{ item_id: string }>`SELECT item_id FROM search_entries WHERE path @> ARRAY[${id}]::uuid[]`.execute(db);
     await sql`
       UPDATE search_entries e SET body = t.body, body_tsv = to_tsvector('english', t.body), text_state = 'ready'
-      FROM unnest(${bodies.rows.map((r) => r.item_id)}::uuid[], ${bodies.rows.map(() => Array.from({ length: 40 + (n++ * 31) % 120 }, () => word(3)).join(' '))}::text[]) AS t(id, body)
+      FROM unnest(${bodies.rows.map((r) => r.item_id)}::uuid[], ${bodies.rows.map(() => Array.from({ length: 40 + ((n++ * 31) % 120) }, () => word(3)).join(' '))}::text[]) AS t(id, body)
       WHERE e.item_id = t.id`.execute(db);
     return id;
   }
   const revoking = async () =>
-    (await sql<{ busy: boolean }>`
-      SELECT EXISTS (SELECT 1 FROM search_tasks WHERE kind = 'access') OR EXISTS (SELECT 1 FROM search_entries WHERE path @> ARRAY[${big}]::uuid[] AND ${guest.id}::uuid = ANY(acl)) AS busy`.execute(db)).rows[0]!.busy;
+    (
+      await sql<{ busy: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM search_tasks WHERE kind = 'access') OR EXISTS (SELECT 1 FROM search_entries WHERE path @> ARRAY[${big}]::uuid[] AND ${guest.id}::uuid = ANY(acl)) AS busy`.execute(
+        db,
+      )
+    ).rows[0]!.busy;
   const grants: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const started = performance.now();

@@ -15,9 +15,11 @@ const RUNS = 3;
 async function inParallel(count: number, width: number, one: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) await one(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await one(next++);
+    }),
+  );
   return count / ((performance.now() - start) / 1000);
 }
 
@@ -56,7 +58,8 @@ export default async function smallFiles() {
   const bare = await bareFileServer(dir);
   const file = syntheticFile(SIZE);
   const body = randomBytes(SIZE);
-  const folder = async (name: string) => (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name, parentId: app.workspace.homeId })).body.id as string;
+  const folder = async (name: string) =>
+    (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name, parentId: app.workspace.homeId })).body.id as string;
   const warm = await folder('warm-up');
   await inParallel(400, IN_FLIGHT, (i) => uploadThroughCabinet(app, `warm-${i}.bin`, file, SIZE, 1, warm));
   await sql`ANALYZE`.execute(app.t.ctx.db);
@@ -68,7 +71,18 @@ export default async function smallFiles() {
   for (let run = 0; run < RUNS; run++) {
     baselines.push(await inParallel(FILES, IN_FLIGHT, async () => (await fetch(bare.url, { method: 'PUT', body })).text()));
     const into = await folder(`batched ${run}`);
-    batched.push(await inParallel(FILES / 8, 2, (b) => uploadSmallFiles(app, Array.from({ length: 8 }, (_, i) => `small-${b * 8 + i}.bin`), file, SIZE, into, parts)) * 8);
+    batched.push(
+      (await inParallel(FILES / 8, 2, (b) =>
+        uploadSmallFiles(
+          app,
+          Array.from({ length: 8 }, (_, i) => `small-${b * 8 + i}.bin`),
+          file,
+          SIZE,
+          into,
+          parts,
+        ),
+      )) * 8,
+    );
     const alone = await folder(`single ${run}`);
     single.push(await inParallel(FILES, IN_FLIGHT, (i) => uploadThroughCabinet(app, `small-${i}.bin`, file, SIZE, 1, alone)));
   }

@@ -39,7 +39,14 @@ export function slice(chunks: Buffer[], start: number, end: number): Buffer {
 }
 
 /** A file through Cabinet's real upload protocol: start, sign, PUT parts (`inFlight` at once), complete. Returns the item id. */
-export async function uploadThroughCabinet(app: BenchApp, name: string, file: { chunks: Buffer[]; sha256: string }, size: number, inFlight = 4, parentId = app.workspace.homeId): Promise<string> {
+export async function uploadThroughCabinet(
+  app: BenchApp,
+  name: string,
+  file: { chunks: Buffer[]; sha256: string },
+  size: number,
+  inFlight = 4,
+  parentId = app.workspace.homeId,
+): Promise<string> {
   const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId, name, size, onConflict: 'keep_both' });
   if (started.status !== 201) throw new Error(JSON.stringify(started.body));
   const upload = started.body as { id: string; partSize: number; partCount: number; parts: { partNumber: number; url: string }[] };
@@ -51,7 +58,9 @@ export async function uploadThroughCabinet(app: BenchApp, name: string, file: { 
     const n = queue.shift();
     if (n === undefined) return undefined;
     if (!signed.has(n)) {
-      const { parts } = (await app.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] })).body as { parts: { partNumber: number; url: string }[] };
+      const { parts } = (await app.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] })).body as {
+        parts: { partNumber: number; url: string }[];
+      };
       for (const p of parts) signed.set(p.partNumber, p.url);
     }
     return { partNumber: n, url: signed.get(n)! };
@@ -65,8 +74,17 @@ export async function uploadThroughCabinet(app: BenchApp, name: string, file: { 
  * Small files as the browser sends them: one call starts them all, each file's one part is PUT
  * (through `limit`, which bounds the parts in flight), one call completes them all.
  */
-export async function uploadSmallFiles(app: BenchApp, names: string[], file: { chunks: Buffer[]; sha256: string }, size: number, parentId: string, limit: <T>(fn: () => Promise<T>) => Promise<T>): Promise<void> {
-  const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads/batch`, { uploads: names.map((name) => ({ parentId, name, size, onConflict: 'keep_both' })) });
+export async function uploadSmallFiles(
+  app: BenchApp,
+  names: string[],
+  file: { chunks: Buffer[]; sha256: string },
+  size: number,
+  parentId: string,
+  limit: <T>(fn: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads/batch`, {
+    uploads: names.map((name) => ({ parentId, name, size, onConflict: 'keep_both' })),
+  });
   const uploads = (started.body.results as { upload?: { id: string; parts: { url: string }[] } }[]).map((r) => {
     if (!r.upload) throw new Error(JSON.stringify(r));
     return r.upload;
@@ -144,7 +162,7 @@ export async function bareMultipartServer(dir: string): Promise<{ url: string; s
     let size = 0;
     for await (const chunk of body) {
       size += chunk.length;
-      for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
+      for (let offset = 0; offset < chunk.length;) offset += (await file.write(chunk, offset)).bytesWritten;
     }
     await file.sync();
     await file.close();
@@ -213,7 +231,13 @@ export async function bareMultipartServer(dir: string): Promise<{ url: string; s
 }
 
 /** A file's parts PUT `inFlight` at once, each part as Cabinet's client sends it. */
-export async function putParts(file: { chunks: Buffer[] }, size: number, partSize: number, inFlight: number, nextPart: () => Promise<{ partNumber: number; url: string } | undefined>): Promise<void> {
+export async function putParts(
+  file: { chunks: Buffer[] },
+  size: number,
+  partSize: number,
+  inFlight: number,
+  nextPart: () => Promise<{ partNumber: number; url: string } | undefined>,
+): Promise<void> {
   const worker = async () => {
     for (let part = await nextPart(); part; part = await nextPart()) {
       const start = (part.partNumber - 1) * partSize;
@@ -226,7 +250,13 @@ export async function putParts(file: { chunks: Buffer[] }, size: number, partSiz
 }
 
 /** The same file through the bare multipart store: start, PUT parts (`inFlight` at once), complete. Returns the object's id. */
-export async function uploadThroughBare(url: string, file: { chunks: Buffer[]; sha256: string }, size: number, partSize: number, inFlight = 4): Promise<string> {
+export async function uploadThroughBare(
+  url: string,
+  file: { chunks: Buffer[]; sha256: string },
+  size: number,
+  partSize: number,
+  inFlight = 4,
+): Promise<string> {
   const id = await (await fetch(`${url}/uploads`, { method: 'POST' })).text();
   const queue = Array.from({ length: Math.max(1, Math.ceil(size / partSize)) }, (_, i) => i + 1);
   await putParts(file, size, partSize, inFlight, async () => {

@@ -14,7 +14,18 @@ async function bulkFolders(app: BenchApp, parentId: string, count: number, prefi
   for (let i = 0; i < ids.length; i += 5000) {
     await app.t.ctx.db
       .insertInto('items')
-      .values(ids.slice(i, i + 5000).map((id, k) => ({ id, workspace_id: app.workspace.id, parent_id: parentId, kind: 'folder' as const, name: `${prefix} ${String(i + k).padStart(6, '0')}`, owner_id: owner, size_bytes: 0, updated_by: owner })))
+      .values(
+        ids.slice(i, i + 5000).map((id, k) => ({
+          id,
+          workspace_id: app.workspace.id,
+          parent_id: parentId,
+          kind: 'folder' as const,
+          name: `${prefix} ${String(i + k).padStart(6, '0')}`,
+          owner_id: owner,
+          size_bytes: 0,
+          updated_by: owner,
+        })),
+      )
       .execute();
   }
   await sql`ANALYZE items`.execute(app.t.ctx.db);
@@ -36,7 +47,8 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
  */
 export default async function tree() {
   const app = await startBenchApp();
-  const big = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Big', parentId: app.workspace.homeId })).body.id as string;
+  const big = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Big', parentId: app.workspace.homeId })).body
+    .id as string;
   await bulkFolders(app, big, ITEMS, 'item');
   const list = (cursor?: string) => app.call('GET', `/workspaces/${app.workspace.id}/items/${big}/children?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
 
@@ -69,7 +81,8 @@ export default async function tree() {
   console.log(`  SQL statements per listing (authentication included): first page ${firstQueries}, deep page ${deepQueries}`);
 
   // move-10k: a folder holding 10,000 descendants (100 folders of 99 each), moved back and forth.
-  const tree = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Tree', parentId: app.workspace.homeId })).body.id as string;
+  const tree = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Tree', parentId: app.workspace.homeId })).body
+    .id as string;
   const branches = await bulkFolders(app, tree, 100, 'branch');
   for (const b of branches) await bulkFolders(app, b, DESCENDANTS / 100 - 1, 'leaf');
   const a = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'A', parentId: app.workspace.homeId })).body.id as string;
@@ -77,10 +90,12 @@ export default async function tree() {
   const moves: number[] = [];
   const renames: number[] = [];
   for (let i = 0; i < 20; i++) {
-    moves.push(await timed(async () => {
-      const res = await app.call('PATCH', `/items/${tree}`, { parentId: i % 2 ? a : b });
-      if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    }));
+    moves.push(
+      await timed(async () => {
+        const res = await app.call('PATCH', `/items/${tree}`, { parentId: i % 2 ? a : b });
+        if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+      }),
+    );
     renames.push(await timed(() => app.call('PATCH', `/items/${tree}`, { name: `Tree ${i}` })));
   }
   report('move-10k', 'ms', moves, renames);

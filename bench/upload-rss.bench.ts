@@ -38,9 +38,24 @@ export default async function uploadRss() {
   cli('user', 'create', '--email', 'rss@example.com', '--name', 'RSS', '--password', 'rss-bench-password-1');
   const token = cli('token', 'create', '--email', 'rss@example.com', '--name', 'bench');
   const server: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' });
-  for (let i = 0; i < 600 && !(await fetch(`${url}/readyz`).then((r) => r.ok, () => false)); i++) await new Promise((r) => setTimeout(r, 100));
+  for (
+    let i = 0;
+    i < 600 &&
+    !(await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    ));
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 100));
   const call = async (method: string, p: string, body?: unknown): Promise<any> =>
-    (await fetch(`${url}/api/v1${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) })).json();
+    (
+      await fetch(`${url}/api/v1${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
+    ).json();
 
   const bare = spawn(process.execPath, [path.join(here, 'bare-put-server.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
   const barePort = await new Promise<number>((resolve) => bare.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));

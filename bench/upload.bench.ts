@@ -46,7 +46,12 @@ export default async function upload() {
     ];
     for (const work of run % 2 ? uploads.reverse() : uploads) await work();
 
-    const { blob_key } = await app.t.ctx.db.selectFrom('items').innerJoin('file_versions', 'file_versions.id', 'items.current_version_id').select('file_versions.blob_key').where('items.id', '=', itemId).executeTakeFirstOrThrow();
+    const { blob_key } = await app.t.ctx.db
+      .selectFrom('items')
+      .innerJoin('file_versions', 'file_versions.id', 'items.current_version_id')
+      .select('file_versions.blob_key')
+      .where('items.id', '=', itemId)
+      .executeTakeFirstOrThrow();
     const stored = path.join(app.t.ctx.env.DATA_DIR, 'blobs', 'objects', blob_key);
     const downloads = [
       async () =>

@@ -35,53 +35,63 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   projects: [
     { name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } },
     ...(s3 ? [{ name: 'chromium-s3', testMatch: /files\/uploads\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: s3.url } }] : []),
   ],
-  webServer: [{
-    // As `npm start` starts it, once the browser app is built (npm run test:e2e builds it first).
-    command: 'node apps/server/bin/cabinet.mjs serve',
-    cwd: root,
-    url: `${baseURL}/readyz`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      PUBLIC_URL: baseURL,
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      LOG_LEVEL: 'warn',
-      IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
-      // Small parts, so a test file of a few MB is uploaded in several.
-      UPLOAD_PART_SIZE: '5MiB',
+  webServer: [
+    {
+      // As `npm start` starts it, once the browser app is built (npm run test:e2e builds it first).
+      command: 'node apps/server/bin/cabinet.mjs serve',
+      cwd: root,
+      url: `${baseURL}/readyz`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: baseURL,
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'warn',
+        IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
+        // Small parts, so a test file of a few MB is uploaded in several.
+        UPLOAD_PART_SIZE: '5MiB',
+      },
     },
-  },
-  ...(s3
-    ? [
-        {
-          command: 'node e2e/fixtures/serve-on-s3.mjs',
-          cwd: root,
-          url: `${s3.url}/readyz`,
-          timeout: 120_000,
-          reuseExistingServer: false,
-          stdout: 'ignore' as const,
-          stderr: 'pipe' as const,
-          env: {
-            PORT: String(s3.port),
-            PUBLIC_URL: s3.url,
-            DATA_DIR: `${dataDir}-s3`,
-            DATABASE_URL: '',
-            LOG_LEVEL: 'warn',
-            IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
-            UPLOAD_PART_SIZE: '5MiB',
+    ...(s3
+      ? [
+          {
+            command: 'node e2e/fixtures/serve-on-s3.mjs',
+            cwd: root,
+            url: `${s3.url}/readyz`,
+            timeout: 120_000,
+            reuseExistingServer: false,
+            stdout: 'ignore' as const,
+            stderr: 'pipe' as const,
+            env: {
+              PORT: String(s3.port),
+              PUBLIC_URL: s3.url,
+              DATA_DIR: `${dataDir}-s3`,
+              DATABASE_URL: '',
+              LOG_LEVEL: 'warn',
+              IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
+              UPLOAD_PART_SIZE: '5MiB',
+            },
           },
-        },
-      ]
-    : [])],
+        ]
+      : []),
+  ],
 });

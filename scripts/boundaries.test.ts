@@ -20,11 +20,14 @@ async function broken(files: Record<string, string>): Promise<string[]> {
   process.chdir(dir);
   try {
     const { tsConfig: _ts, ...options } = config.options;
-    const result = await cruise(['apps', 'packages'].filter((p) => Object.keys(files).some((f) => f.startsWith(p))), {
-      ...options,
-      validate: true,
-      ruleSet: { forbidden: config.forbidden } as never,
-    });
+    const result = await cruise(
+      ['apps', 'packages'].filter((p) => Object.keys(files).some((f) => f.startsWith(p))),
+      {
+        ...options,
+        validate: true,
+        ruleSet: { forbidden: config.forbidden } as never,
+      },
+    );
     const output = result.output as ICruiseResult;
     return [...new Set([...output.summary.violations.map((v) => v.rule.name)])].sort();
   } finally {

@@ -22,7 +22,10 @@ function precompress(): Plugin {
       const files = (readdirSync(outDir, { recursive: true }) as string[]).map((f) => path.join(outDir, f));
       for (const file of files.filter((f) => /\.(js|css|svg|wasm)$/.test(f) && statSync(f).size > 1024)) {
         const bytes = readFileSync(file);
-        writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+        );
         writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
       }
     },

@@ -110,10 +110,10 @@ export class AccountStore {
   /** A single-use reset token valid for one hour; only its hash is stored. */
   async createReset(accountId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.sql.query(
-      `INSERT INTO idp_password_resets (token_hash, account_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`,
-      [tokenHash(token), accountId],
-    );
+    await this.sql.query(`INSERT INTO idp_password_resets (token_hash, account_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [
+      tokenHash(token),
+      accountId,
+    ]);
     return token;
   }
 

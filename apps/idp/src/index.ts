@@ -87,7 +87,11 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
   const send = (reply: FastifyReply, body: string, status = 200) =>
     reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
   const expired = (reply: FastifyReply) =>
-    send(reply, messagePage('This sign-in page has expired', 'Go back to Cabinet and start signing in again.', { href: options.homeUrl, label: 'Back to Cabinet' }), 400);
+    send(
+      reply,
+      messagePage('This sign-in page has expired', 'Go back to Cabinet and start signing in again.', { href: options.homeUrl, label: 'Back to Cabinet' }),
+      400,
+    );
 
   async function details(req: FastifyRequest, reply: FastifyReply) {
     try {
@@ -140,7 +144,11 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const wait = limiter.hit(req.ip);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return send(reply, renderSignIn(interaction.uid, { email, errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }), 429);
+        return send(
+          reply,
+          renderSignIn(interaction.uid, { email, errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }),
+          429,
+        );
       }
       if (!email || !password) return send(reply, renderSignIn(interaction.uid, { email, errors: ['Enter your email and password.'] }), 400);
       const result = await accounts.signIn(email, password);
@@ -202,7 +210,11 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const wait = limiter.hit(`signup:${req.ip}`);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return send(reply, renderSignUp(interaction.uid, { fields, errors: [`Too many sign-ups from your network. Wait ${wait} seconds and try again.`] }), 429);
+        return send(
+          reply,
+          renderSignUp(interaction.uid, { fields, errors: [`Too many sign-ups from your network. Wait ${wait} seconds and try again.`] }),
+          429,
+        );
       }
       const account = await accounts.create({ name, email, password });
       if (account) await sendVerification(account, interaction.uid);
@@ -219,7 +231,11 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const wait = limiter.hit(`signup:${req.ip}`);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return send(reply, renderCheckEmail(req, interaction.uid, email, { errors: [`Too many requests from your network. Wait ${wait} seconds and try again.`] }), 429);
+        return send(
+          reply,
+          renderCheckEmail(req, interaction.uid, email, { errors: [`Too many requests from your network. Wait ${wait} seconds and try again.`] }),
+          429,
+        );
       }
       const account = await accounts.findByEmail(email);
       if (account && !account.email_verified) await sendVerification(account, interaction.uid);
@@ -233,7 +249,15 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     const renderConfirm = (params: VerifyParams, email: string, errors?: string[]) =>
       confirmEmailPage({ action: `${mount}/interaction/${encodeURIComponent(params.uid)}/verify/${encodeURIComponent(params.token)}`, email, errors });
     const verifyExpired = (reply: FastifyReply) =>
-      send(reply, messagePage('This link has expired', 'Links to confirm an address work once, for one day. To confirm the address now, choose a new password with “Forgot password?” on the sign-in page: that link goes to the same address.', { href: options.homeUrl, label: 'Back to Cabinet' }), 410);
+      send(
+        reply,
+        messagePage(
+          'This link has expired',
+          'Links to confirm an address work once, for one day. To confirm the address now, choose a new password with “Forgot password?” on the sign-in page: that link goes to the same address.',
+          { href: options.homeUrl, label: 'Back to Cabinet' },
+        ),
+        410,
+      );
     const confirmed = (reply: FastifyReply) =>
       send(reply, messagePage('Email confirmed', 'Your email address is confirmed.', { href: options.homeUrl, label: 'Continue to Cabinet' }));
 
@@ -271,9 +295,15 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     pages.post<{ Querystring: { uid?: string }; Body: Form }>(`${mount}/forgot`, async (req, reply) => {
       const email = (req.body?.email ?? '').trim();
       const backUrl = req.query.uid ? signInUrl(req.query.uid) : undefined;
-      if (!EMAIL.test(email)) return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, errors: ['Enter a valid email address'] }), 400);
+      if (!EMAIL.test(email))
+        return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, errors: ['Enter a valid email address'] }), 400);
       const wait = limiter.hit(`forgot:${req.ip}`);
-      if (wait > 0) return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, errors: [`Too many requests. Wait ${wait} seconds and try again.`] }), 429);
+      if (wait > 0)
+        return send(
+          reply,
+          forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, errors: [`Too many requests. Wait ${wait} seconds and try again.`] }),
+          429,
+        );
       const account = await accounts.findByEmail(email);
       if (account) {
         const token = await accounts.createReset(account.id);
@@ -289,7 +319,14 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     const renderReset = (token: string, extra: { password?: { error?: string }; errors?: string[] } = {}) =>
       resetPage({ action: `${mount}/reset/${encodeURIComponent(token)}`, passwordHint: policy.describe(), ...extra });
     const resetExpired = (reply: FastifyReply) =>
-      send(reply, messagePage('This reset link has expired', 'Reset links work once, for one hour. Ask for a new one from the sign-in page.', { href: options.homeUrl, label: 'Back to Cabinet' }), 410);
+      send(
+        reply,
+        messagePage('This reset link has expired', 'Reset links work once, for one hour. Ask for a new one from the sign-in page.', {
+          href: options.homeUrl,
+          label: 'Back to Cabinet',
+        }),
+        410,
+      );
 
     pages.get<{ Params: { token: string } }>(`${mount}/reset/:token`, async (req, reply) => {
       if (!(await accounts.findReset(req.params.token))) return resetExpired(reply);
@@ -305,7 +342,10 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const accountId = await accounts.completeReset(req.params.token, password);
       if (!accountId) return resetExpired(reply);
       await options.onPasswordReset?.(accountId);
-      return send(reply, messagePage('Password changed', 'Your new password is set. Sign in to Cabinet with it.', { href: options.homeUrl, label: 'Back to Cabinet' }));
+      return send(
+        reply,
+        messagePage('Password changed', 'Your new password is set. Sign in to Cabinet with it.', { href: options.homeUrl, label: 'Back to Cabinet' }),
+      );
     });
 
     if (outboxShown) {

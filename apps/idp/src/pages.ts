@@ -41,13 +41,41 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 // The mark of apps/web's Logo: Tabler's "folders" icon.
-const LOGO = html`<svg aria-hidden="true" width="36" height="36" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"><path d="M9 3h3l2 2h5a2 2 0 0 1 2 2v7a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-9a2 2 0 0 1 2 -2"/><path d="M17 16v2a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-9a2 2 0 0 1 2 -2h2"/></svg>`;
+const LOGO = html`<svg
+  aria-hidden="true"
+  width="36"
+  height="36"
+  viewBox="0 0 24 24"
+  fill="none"
+  stroke="currentColor"
+  stroke-width="1.8"
+  stroke-linecap="round"
+  stroke-linejoin="round"
+>
+  <path d="M9 3h3l2 2h5a2 2 0 0 1 2 2v7a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-9a2 2 0 0 1 2 -2" />
+  <path d="M17 16v2a2 2 0 0 1 -2 2h-10a2 2 0 0 1 -2 -2v-9a2 2 0 0 1 2 -2h2" />
+</svg>`;
 
 export function page(title: string, body: Html): string {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · Cabinet</title><style>${raw(STYLE)}</style></head>
-<body><main><div class="card"><div class="brand">${LOGO}<span>Cabinet</span></div>${body}</div></main></body></html>`.value;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>${title} · Cabinet</title>
+        <style>
+          ${raw(STYLE)}
+        </style>
+      </head>
+      <body>
+        <main>
+          <div class="card">
+            <div class="brand">${LOGO}<span>Cabinet</span></div>
+            ${body}
+          </div>
+        </main>
+      </body>
+    </html>`.value;
 }
 
 export interface FieldState {
@@ -67,12 +95,19 @@ function field(opts: {
 }): Html {
   const describedBy = [opts.hint ? `${opts.id}-hint` : '', opts.state?.error ? `${opts.id}-error` : ''].filter(Boolean).join(' ');
   return html`<label for="${opts.id}">${opts.label}</label>
-<input id="${opts.id}" name="${opts.id}" type="${opts.type}" autocomplete="${opts.autocomplete}"
- ${opts.required !== false ? html`required` : ''} ${opts.autofocus ? html`autofocus` : ''}
- ${opts.type !== 'password' && opts.state?.value ? html`value="${opts.state.value}"` : ''}
- ${opts.state?.error ? html`aria-invalid="true"` : ''} ${describedBy ? html`aria-describedby="${describedBy}"` : ''}>
-${opts.hint ? html`<div class="hint" id="${opts.id}-hint">${opts.hint}</div>` : ''}
-${opts.state?.error ? html`<div class="field-error" id="${opts.id}-error">${opts.state.error}</div>` : ''}`;
+    <input
+      id="${opts.id}"
+      name="${opts.id}"
+      type="${opts.type}"
+      autocomplete="${opts.autocomplete}"
+      ${opts.required !== false ? html`required` : ''}
+      ${opts.autofocus ? html`autofocus` : ''}
+      ${opts.type !== 'password' && opts.state?.value ? html`value="${opts.state.value}"` : ''}
+      ${opts.state?.error ? html`aria-invalid="true"` : ''}
+      ${describedBy ? html`aria-describedby="${describedBy}"` : ''}
+    />
+    ${opts.hint ? html`<div class="hint" id="${opts.id}-hint">${opts.hint}</div>` : ''}
+    ${opts.state?.error ? html`<div class="field-error" id="${opts.id}-error">${opts.state.error}</div>` : ''}`;
 }
 
 function alert(messages: string[] | undefined, kind: 'error' | 'ok' = 'error'): Html | '' {
@@ -80,19 +115,26 @@ function alert(messages: string[] | undefined, kind: 'error' | 'ok' = 'error'): 
   const role = kind === 'error' ? 'alert' : 'status';
   return messages.length === 1
     ? html`<div class="alert ${kind === 'ok' ? 'ok' : ''}" role="${role}">${messages[0]}</div>`
-    : html`<div class="alert" role="${role}">Please fix the following:<ul>${messages.map((m) => html`<li>${m}</li>`)}</ul></div>`;
+    : html`<div class="alert" role="${role}">
+        Please fix the following:
+        <ul>
+          ${messages.map((m) => html`<li>${m}</li>`)}
+        </ul>
+      </div>`;
 }
 
 export function signInPage(o: { action: string; signUpUrl: string; forgotUrl: string; email?: string; errors?: string[]; notice?: string }) {
   return page(
     'Sign in',
-    html`<h1>Sign in</h1><p class="muted">Use your Cabinet account.</p>
-${alert(o.errors)}${o.notice ? alert([o.notice], 'ok') : ''}
-<form method="post" action="${o.action}" novalidate>
-${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', state: { value: o.email ?? '' }, autofocus: !o.email })}
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: !!o.email })}
-<button type="submit">Sign in</button></form>
-<div class="links"><a href="${o.forgotUrl}">Forgot password?</a><a href="${o.signUpUrl}">Create an account</a></div>`,
+    html`<h1>Sign in</h1>
+      <p class="muted">Use your Cabinet account.</p>
+      ${alert(o.errors)}${o.notice ? alert([o.notice], 'ok') : ''}
+      <form method="post" action="${o.action}" novalidate>
+        ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', state: { value: o.email ?? '' }, autofocus: !o.email })}
+        ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: !!o.email })}
+        <button type="submit">Sign in</button>
+      </form>
+      <div class="links"><a href="${o.forgotUrl}">Forgot password?</a><a href="${o.signUpUrl}">Create an account</a></div>`,
   );
 }
 
@@ -107,32 +149,42 @@ export function signUpPage(o: {
   const focus = (['name', 'email', 'password'] as const).find((id) => o.fields?.[id]?.error) ?? 'name';
   return page(
     'Create an account',
-    html`<h1>Create an account</h1><p class="muted">Your workspace is ready as soon as you sign up.</p>
-${alert(o.errors)}
-<form method="post" action="${o.action}" novalidate>
-${field({ id: 'name', label: 'Name', type: 'text', autocomplete: 'name', state: o.fields?.name, autofocus: focus === 'name' })}
-${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: o.fields?.email, autofocus: focus === 'email' })}
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', state: o.fields?.password, hint: o.passwordHint, autofocus: focus === 'password' })}
-<button type="submit">Create account</button></form>
-<div class="links"><span class="muted">Already have an account?</span><a href="${o.signInUrl}">Sign in</a></div>`,
+    html`<h1>Create an account</h1>
+      <p class="muted">Your workspace is ready as soon as you sign up.</p>
+      ${alert(o.errors)}
+      <form method="post" action="${o.action}" novalidate>
+        ${field({ id: 'name', label: 'Name', type: 'text', autocomplete: 'name', state: o.fields?.name, autofocus: focus === 'name' })}
+        ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: o.fields?.email, autofocus: focus === 'email' })}
+        ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', state: o.fields?.password, hint: o.passwordHint, autofocus: focus === 'password' })}
+        <button type="submit">Create account</button>
+      </form>
+      <div class="links"><span class="muted">Already have an account?</span><a href="${o.signInUrl}">Sign in</a></div>`,
   );
 }
 
 /** After sign-up (also for an address that already has an account, so the page tells nobody which). */
 /** On an installation without a mail server, a person on this machine is told where the mail waits. */
-const outboxNote = (url: string | undefined) => (url ? html`<p>No mail server is set up on this installation: the message waits in its <a href="${url}">outbox</a>.</p>` : '');
+const outboxNote = (url: string | undefined) =>
+  url ? html`<p>No mail server is set up on this installation: the message waits in its <a href="${url}">outbox</a>.</p>` : '';
 
-export function checkEmailPage(o: { email: string; resendAction: string; signInUrl: string; outboxUrl?: string | undefined; notice?: string; errors?: string[] }) {
+export function checkEmailPage(o: {
+  email: string;
+  resendAction: string;
+  signInUrl: string;
+  outboxUrl?: string | undefined;
+  notice?: string;
+  errors?: string[];
+}) {
   return page(
     'Check your email',
     html`<h1>Check your email</h1>
-<p>We sent a link to <strong>${o.email}</strong>. Open it to confirm your address and finish signing in.</p>
-${alert(o.errors)}${o.notice ? alert([o.notice], 'ok') : ''}
-${outboxNote(o.outboxUrl)}
-<p class="muted">You can also sign in with your password now and confirm your address later.</p>
-<form method="post" action="${o.resendAction}"><input type="hidden" name="email" value="${o.email}">
-<button type="submit" class="secondary">Send the link again</button></form>
-<div class="links"><a href="${o.signInUrl}">Sign in</a></div>`,
+      <p>We sent a link to <strong>${o.email}</strong>. Open it to confirm your address and finish signing in.</p>
+      ${alert(o.errors)}${o.notice ? alert([o.notice], 'ok') : ''} ${outboxNote(o.outboxUrl)}
+      <p class="muted">You can also sign in with your password now and confirm your address later.</p>
+      <form method="post" action="${o.resendAction}">
+        <input type="hidden" name="email" value="${o.email}" /> <button type="submit" class="secondary">Send the link again</button>
+      </form>
+      <div class="links"><a href="${o.signInUrl}">Sign in</a></div>`,
   );
 }
 
@@ -140,57 +192,85 @@ ${outboxNote(o.outboxUrl)}
 export function confirmEmailPage(o: { action: string; email: string; errors?: string[] | undefined }) {
   return page(
     'Confirm your email',
-    html`<h1>Confirm your email</h1><p>Enter the password of the Cabinet account for <strong>${o.email}</strong> to confirm the address.</p>
-${alert(o.errors)}
-<form method="post" action="${o.action}" novalidate>
-${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: true })}
-<button type="submit">Confirm email</button></form>`,
+    html`<h1>Confirm your email</h1>
+      <p>Enter the password of the Cabinet account for <strong>${o.email}</strong> to confirm the address.</p>
+      ${alert(o.errors)}
+      <form method="post" action="${o.action}" novalidate>
+        ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: true })}
+        <button type="submit">Confirm email</button>
+      </form>`,
   );
 }
 
-export function forgotPage(o: { action: string; backUrl: string | undefined; email?: string; errors?: string[]; sent?: boolean; outboxUrl?: string | undefined }) {
+export function forgotPage(o: {
+  action: string;
+  backUrl: string | undefined;
+  email?: string;
+  errors?: string[];
+  sent?: boolean;
+  outboxUrl?: string | undefined;
+}) {
   return page(
     'Forgot password',
     html`<h1>Reset your password</h1>
-${o.sent ? html`${alert(['If an account exists for that address, we have sent it a link to choose a new password. The link works for one hour.'], 'ok')}${outboxNote(o.outboxUrl)}` : html`<p class="muted">We will email you a link to choose a new password.</p>`}
-${alert(o.errors)}
-<form method="post" action="${o.action}" novalidate>
-${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: { value: o.email ?? '' }, autofocus: true })}
-<button type="submit">Send reset link</button></form>
-${o.backUrl ? html`<div class="links"><a href="${o.backUrl}">Back to sign in</a></div>` : ''}`,
+      ${o.sent ? html`${alert(['If an account exists for that address, we have sent it a link to choose a new password. The link works for one hour.'], 'ok')}${outboxNote(o.outboxUrl)}` : html`<p class="muted">We will email you a link to choose a new password.</p>`}
+      ${alert(o.errors)}
+      <form method="post" action="${o.action}" novalidate>
+        ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: { value: o.email ?? '' }, autofocus: true })}
+        <button type="submit">Send reset link</button>
+      </form>
+      ${o.backUrl ? html`<div class="links"><a href="${o.backUrl}">Back to sign in</a></div>` : ''}`,
   );
 }
 
 export function resetPage(o: { action: string; passwordHint: string; password?: FieldState; errors?: string[] }) {
   return page(
     'Choose a new password',
-    html`<h1>Choose a new password</h1>${alert(o.errors)}
-<form method="post" action="${o.action}" novalidate>
-${field({ id: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', state: o.password, hint: o.passwordHint, autofocus: true })}
-<button type="submit">Set password</button></form>`,
+    html`<h1>Choose a new password</h1>
+      ${alert(o.errors)}
+      <form method="post" action="${o.action}" novalidate>
+        ${field({ id: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', state: o.password, hint: o.passwordHint, autofocus: true })}
+        <button type="submit">Set password</button>
+      </form>`,
   );
 }
 
 export function messagePage(title: string, message: string, link?: { href: string; label: string }) {
-  return page(title, html`<h1>${title}</h1><p>${message}</p>${link ? html`<div class="links"><a href="${link.href}">${link.label}</a></div>` : ''}`);
+  return page(
+    title,
+    html`<h1>${title}</h1>
+      <p>${message}</p>
+      ${link ? html`<div class="links"><a href="${link.href}">${link.label}</a></div>` : ''}`,
+  );
 }
 
 export function outboxPage(messages: OutboxMessage[]) {
-  const linkify = (text: string) =>
-    text.split(/(https?:\/\/\S+)/).map((part, i) => (i % 2 ? html`<a href="${part}">${part}</a>` : part));
+  const linkify = (text: string) => text.split(/(https?:\/\/\S+)/).map((part, i) => (i % 2 ? html`<a href="${part}">${part}</a>` : part));
   return page(
     'Outbox',
-    html`<h1>Outbox</h1><p class="muted">Mail the embedded provider would send, newest first. Configure SMTP_URL to deliver it instead.</p>
-${messages.length === 0 ? html`<p>No mail yet.</p>` : ''}
-${messages.map(
-  (m) => html`<article class="mail" aria-label="${m.subject}"><h2>${m.subject}</h2>
-<p class="muted">To ${m.to} · ${m.createdAt}</p><pre>${linkify(m.text)}</pre></article>`,
-)}`,
+    html`<h1>Outbox</h1>
+      <p class="muted">Mail the embedded provider would send, newest first. Configure SMTP_URL to deliver it instead.</p>
+      ${messages.length === 0 ? html`<p>No mail yet.</p>` : ''}
+      ${messages.map(
+        (m) =>
+          html`<article class="mail" aria-label="${m.subject}">
+            <h2>${m.subject}</h2>
+            <p class="muted">To ${m.to} · ${m.createdAt}</p>
+            <pre>${linkify(m.text)}</pre>
+          </article>`,
+      )}`,
   );
 }
 
 /** oidc-provider's sign-out confirmation, submitted at once: the person already chose to sign out in Cabinet. */
 export function logoutPage(form: string) {
   const withChoice = form.replace('</form>', '<input type="hidden" name="logout" value="yes"><button type="submit">Sign out</button></form>');
-  return page('Signing out', html`<h1>Signing out…</h1>${raw(withChoice)}<script>${raw(SIGN_OUT_SCRIPT)}</script>`);
+  return page(
+    'Signing out',
+    html`<h1>Signing out…</h1>
+      ${raw(withChoice)}
+      <script>
+        ${raw(SIGN_OUT_SCRIPT)};
+      </script>`,
+  );
 }

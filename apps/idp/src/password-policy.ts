@@ -52,7 +52,10 @@ export function passwordChecker(policy: PasswordPolicy): PasswordChecker {
     },
     describe() {
       const parts = [`${policy.minLength} to ${policy.maxLength} characters`];
-      if (policy.require.length) parts.push(`with ${policy.require.map((c) => ({ lower: 'a lowercase letter', upper: 'an uppercase letter', digit: 'a digit', symbol: 'a symbol' })[c]).join(', ')}`);
+      if (policy.require.length)
+        parts.push(
+          `with ${policy.require.map((c) => ({ lower: 'a lowercase letter', upper: 'an uppercase letter', digit: 'a digit', symbol: 'a symbol' })[c]).join(', ')}`,
+        );
       return `Use ${parts.join(' ')}; common passwords are refused.`;
     },
   };

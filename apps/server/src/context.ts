@@ -47,7 +47,27 @@ export function createRelyingParty(env: Env): RelyingParty {
 
 export async function createContext(env: Env, database?: Database): Promise<AppContext> {
   const db = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE }));
-  const workers = new WorkerPool({ threads: env.WORKER_THREADS, queue: env.WORKER_THREADS * 4, memoryMb: env.WORKER_MEMORY_MB, timeoutMs: env.WORKER_TIMEOUT_SECONDS * 1000 });
-  const extractors = new WorkerPool({ threads: env.SEARCH_EXTRACT_THREADS, queue: env.SEARCH_EXTRACT_THREADS * 2, memoryMb: env.SEARCH_EXTRACT_MEMORY_MB, timeoutMs: env.SEARCH_EXTRACT_TIMEOUT_SECONDS * 1000, env: {} });
-  return { env, database: db, db: db.db, storage: createStorage(env), rp: createRelyingParty(env), workers, extractors, mailer: createMailer(mailOptions(env)) };
+  const workers = new WorkerPool({
+    threads: env.WORKER_THREADS,
+    queue: env.WORKER_THREADS * 4,
+    memoryMb: env.WORKER_MEMORY_MB,
+    timeoutMs: env.WORKER_TIMEOUT_SECONDS * 1000,
+  });
+  const extractors = new WorkerPool({
+    threads: env.SEARCH_EXTRACT_THREADS,
+    queue: env.SEARCH_EXTRACT_THREADS * 2,
+    memoryMb: env.SEARCH_EXTRACT_MEMORY_MB,
+    timeoutMs: env.SEARCH_EXTRACT_TIMEOUT_SECONDS * 1000,
+    env: {},
+  });
+  return {
+    env,
+    database: db,
+    db: db.db,
+    storage: createStorage(env),
+    rp: createRelyingParty(env),
+    workers,
+    extractors,
+    mailer: createMailer(mailOptions(env)),
+  };
 }

@@ -6,7 +6,14 @@ const base = { SESSION_SECRET: 'k'.repeat(40), DATA_DIR: '/tmp/cabinet-env-test'
 describe('settings', () => {
   it('defaults to the embedded provider, local storage and port 8080', () => {
     const env = parseEnv(base);
-    expect(env).toMatchObject({ PORT: 8080, PUBLIC_URL: 'http://localhost:8080', embeddedIdp: true, STORAGE_DRIVER: 'local', secureCookies: false, IDP_DEV_OUTBOX_PAGE: true });
+    expect(env).toMatchObject({
+      PORT: 8080,
+      PUBLIC_URL: 'http://localhost:8080',
+      embeddedIdp: true,
+      STORAGE_DRIVER: 'local',
+      secureCookies: false,
+      IDP_DEV_OUTBOX_PAGE: true,
+    });
   });
 
   it('uses secure cookies and no dev outbox page behind https', () => {

@@ -5,9 +5,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { TrustProxy } from './lib/client-address.ts';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z.coerce.number({ message: 'expected a whole number' }).int('expected a whole number').min(min).max(max);
 const UNITS: Record<string, number> = { '': 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3, tib: 1024 ** 4, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 };
@@ -28,7 +26,10 @@ const trustProxy = z.string().transform((v, ctx): TrustProxy => {
   if (['true', 'yes'].includes(text)) return true;
   if (['false', 'no', '0', ''].includes(text)) return false;
   if (/^\d+$/.test(text)) return Number(text);
-  const entries = text.split(',').map((e) => e.trim()).filter(Boolean);
+  const entries = text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     const [address = '', bits, extra] = entry.split('/');
     const family = isIP(address);
@@ -90,9 +91,18 @@ const ZSettings = z
     SEARCH_EXTRACT_THREADS: int(1, 64).default(1),
     SEARCH_EXTRACT_MEMORY_MB: int(64, 65536).default(1024),
     SEARCH_EXTRACT_TIMEOUT_SECONDS: int(1, 3600).default(120),
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'expected a redis:// URL').optional(),
-    REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected letters, digits and _ . : -').default('cabinet'),
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL').optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'expected a redis:// URL')
+      .optional(),
+    REDIS_PREFIX: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'expected letters, digits and _ . : -')
+      .default('cabinet'),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'expected an smtp:// or smtps:// URL')
+      .optional(),
     MAIL_FROM: z.string().min(3).default('Cabinet <no-reply@cabinet.local>'),
     SESSION_SECRET: z.string().min(32, 'expected at least 32 characters of random text').optional(),
     SESSION_IDLE_DAYS: int(1, 3650).default(14),
@@ -115,7 +125,12 @@ const ZSettings = z
     const hosted = [s.OIDC_ISSUER, s.OIDC_CLIENT_ID, s.OIDC_CLIENT_SECRET];
     if (hosted.some(Boolean) && !hosted.every(Boolean)) {
       for (const key of ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
-        if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when any OIDC_* setting is set (a hosted identity provider needs issuer, client id and secret)' });
+        if (!s[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'required when any OIDC_* setting is set (a hosted identity provider needs issuer, client id and secret)',
+          });
       }
     }
     if (s.OIDC_ISSUER && s.OIDC_ISSUER.startsWith('http://') && !isLoopback(s.OIDC_ISSUER)) {
@@ -127,7 +142,11 @@ const ZSettings = z
       }
     }
     if (s.IDP_DEV_OUTBOX_PAGE && s.TRUST_PROXY !== false) {
-      ctx.addIssue({ code: 'custom', path: ['IDP_DEV_OUTBOX_PAGE'], message: 'cannot be on with TRUST_PROXY: behind a proxy every caller looks local, so anyone could read reset links' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['IDP_DEV_OUTBOX_PAGE'],
+        message: 'cannot be on with TRUST_PROXY: behind a proxy every caller looks local, so anyone could read reset links',
+      });
     }
     if (s.IDP_PASSWORD_MAX_LENGTH < s.IDP_PASSWORD_MIN_LENGTH) {
       ctx.addIssue({ code: 'custom', path: ['IDP_PASSWORD_MAX_LENGTH'], message: 'must be at least IDP_PASSWORD_MIN_LENGTH' });

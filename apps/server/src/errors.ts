@@ -57,7 +57,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (e.code && CONNECTION_ERRORS.has(e.code)) return true;
   // SQLSTATE class 08 (connection exception), 57P01–57P03 (server shutting down or starting).
   if (e.code && (/^08/.test(e.code) || /^57P0[1-3]$/.test(e.code))) return true;
-  if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? '')) return true;
+  if (/Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(e.message ?? ''))
+    return true;
   return Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable);
 }
 
@@ -111,13 +112,17 @@ export function toAppError(error: unknown, request: FastifyRequest): AppError {
 export function answerUnparsableRequest(error: Error & { code?: string }, socket: Duplex) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const message =
-    error.code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.'
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'The request did not arrive in time.'
-    : 'The request is not valid HTTP.';
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'The request headers are too large.'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'The request did not arrive in time.'
+        : 'The request is not valid HTTP.';
   const requestId = uuidv7();
   const body = JSON.stringify(envelope('invalid_input', message, requestId, { fields: [{ path: 'request', message }] }));
   if (socket.writable) {
-    socket.write(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
   socket.destroy();
 }

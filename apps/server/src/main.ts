@@ -30,7 +30,9 @@ async function holdForServer(env: Env, ctx: Promise<AppContext>): Promise<DataDi
   if (env.DATABASE_URL) return undefined;
   const handle = async (request: ControlRequest, io: CommandIo) => {
     if (request.command === 'serve') {
-      io.err(`\nA Cabinet server is already running on the data folder ${env.DATA_DIR} (${env.PUBLIC_URL}); its embedded database can be open in one process only.\nStop that server first, or give this one another DATA_DIR (or DATABASE_URL).\n\n`);
+      io.err(
+        `\nA Cabinet server is already running on the data folder ${env.DATA_DIR} (${env.PUBLIC_URL}); its embedded database can be open in one process only.\nStop that server first, or give this one another DATA_DIR (or DATABASE_URL).\n\n`,
+      );
       return 1;
     }
     return runCommand(env, request, io, await ctx);
@@ -42,9 +44,14 @@ async function holdForServer(env: Env, ctx: Promise<AppContext>): Promise<DataDi
     } catch (error) {
       if (!(error instanceof DataDirBusy)) throw error;
     }
-    const answer = await sendToHolder(env.DATA_DIR, { command: 'serve', options: {} }, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }).catch((e: unknown) => (e instanceof ForeignSocket ? fail(e.message) : undefined));
+    const answer = await sendToHolder(
+      env.DATA_DIR,
+      { command: 'serve', options: {} },
+      { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) },
+    ).catch((e: unknown) => (e instanceof ForeignSocket ? fail(e.message) : undefined));
     if (answer && 'exit' in answer) process.exit(answer.exit || 1);
-    if (Date.now() > deadline) fail(`A \`cabinet\` command has held the data folder ${env.DATA_DIR} for 30 seconds. Wait for it to end, then start the server again.`);
+    if (Date.now() > deadline)
+      fail(`A \`cabinet\` command has held the data folder ${env.DATA_DIR} for 30 seconds. Wait for it to end, then start the server again.`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -82,7 +89,10 @@ export async function serve(): Promise<FastifyInstance> {
  */
 export async function serveCollab(): Promise<FastifyInstance> {
   const env = loadSettings();
-  if (!env.DATABASE_URL || !env.REDIS_URL) fail('`cabinet collab` runs beside `cabinet serve` and shares documents with it through PostgreSQL and Redis: set DATABASE_URL and REDIS_URL (the same as the other servers).');
+  if (!env.DATABASE_URL || !env.REDIS_URL)
+    fail(
+      '`cabinet collab` runs beside `cabinet serve` and shares documents with it through PostgreSQL and Redis: set DATABASE_URL and REDIS_URL (the same as the other servers).',
+    );
   const ctx = await openMigratedContext(env);
   const app = await buildCollabServer(ctx, { logger: { level: env.LOG_LEVEL } });
   await listenUntilStopped(app, env, async () => {
@@ -114,6 +124,10 @@ async function listenUntilStopped(app: FastifyInstance, env: Env, stop: () => Pr
     await app.listen({ port: env.PORT, host: env.HOST });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    fail(code === 'EADDRINUSE' ? `Port ${env.PORT} is already in use. Stop what uses it or set the PORT setting.` : `Cabinet could not listen on ${env.HOST}:${env.PORT}: ${(error as Error).message}`);
+    fail(
+      code === 'EADDRINUSE'
+        ? `Port ${env.PORT} is already in use. Stop what uses it or set the PORT setting.`
+        : `Cabinet could not listen on ${env.HOST}:${env.PORT}: ${(error as Error).message}`,
+    );
   }
 }

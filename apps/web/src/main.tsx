@@ -32,11 +32,17 @@ const theme = createTheme({
     // Mantine's close buttons have no name of their own.
     // A long title (a dialog about an item with a long name) ends in "…" rather than pushing the
     // close button off a phone's screen.
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } }, styles: { title: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } } },
+    Modal: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
+      styles: { title: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } },
+    },
     // The focus placeholder Mantine puts first in a menu is a role="presentation" child of role="menu",
     // which a menu may not have; without it the first item takes the focus when a menu opens from the keyboard.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } }, styles: { title: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } } },
+    Drawer: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
+      styles: { title: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } },
+    },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },
 });

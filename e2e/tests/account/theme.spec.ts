@@ -6,7 +6,11 @@ test('switches to the dark theme and keeps it after a reload', async ({ page }) 
   await page.goto('/account');
   const html = page.locator('html');
   // The segmented control's radios are visually hidden behind their labels, which take the click.
-  const choose = (name: string) => page.getByRole('radiogroup', { name: 'Theme' }).locator('label', { hasText: new RegExp(`^${name}$`) }).click();
+  const choose = (name: string) =>
+    page
+      .getByRole('radiogroup', { name: 'Theme' })
+      .locator('label', { hasText: new RegExp(`^${name}$`) })
+      .click();
   await expect(page.getByRole('radio', { name: 'System' })).toBeChecked();
   await choose('Dark');
   await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');

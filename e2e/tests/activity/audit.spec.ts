@@ -6,7 +6,9 @@ import { newPerson, signUp } from '../../fixtures/accounts.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 /** Picks an option of a labelled select. */
@@ -15,7 +17,10 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-test('the owner sees what happened in the audit log, filters it and exports it as CSV; an item shows its own history; Home shows what was shared', async ({ page, browser }) => {
+test('the owner sees what happened in the audit log, filters it and exports it as CSV; an item shows its own history; Home shows what was shared', async ({
+  page,
+  browser,
+}) => {
   // Bea has an account of her own; she will be given a folder.
   const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
   const other = await b.newPage();
@@ -82,7 +87,9 @@ test('the owner sees what happened in the audit log, filters it and exports it a
   // The export holds the filtered rows.
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   expect(download.suggestedFilename()).toMatch(new RegExp(`^${workspace.slug}-activity-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
-  const csv = readFileSync((await download.path())!, 'utf8').trimEnd().split('\r\n');
+  const csv = readFileSync((await download.path())!, 'utf8')
+    .trimEnd()
+    .split('\r\n');
   expect(csv[0]).toContain('"Time","Actor","Actor email"');
   expect(csv).toHaveLength(2);
   expect(csv[1]).toContain('"Olive Owner"');
@@ -143,7 +150,9 @@ for (const scheme of ['light', 'dark'] as const) {
     const page = await context.newPage();
     await signUp(page, newPerson('Axel Audit'));
     const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Reports', parentId: workspace.homeId })).body as { id: string };
+    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Reports', parentId: workspace.homeId })).body as {
+      id: string;
+    };
     await apiCall(page, 'PATCH', `/items/${folder.id}`, { name: 'Reports 2027' });
 
     await page.goto(`/w/${workspace.slug}/settings/audit`);

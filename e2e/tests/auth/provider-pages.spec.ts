@@ -90,7 +90,10 @@ test('the API docs render under their content policy', async ({ page }) => {
   expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
   await expect(page.getByRole('heading', { name: /Cabinet API/ })).toBeVisible();
   // Each area opens when asked.
-  await page.getByRole('heading', { name: /^account/ }).getByRole('button').click();
+  await page
+    .getByRole('heading', { name: /^account/ })
+    .getByRole('button')
+    .click();
   await expect(page.getByText('/api/v1/me').first()).toBeVisible();
   expect(refused).toEqual([]);
 });

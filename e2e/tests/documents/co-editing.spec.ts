@@ -3,7 +3,10 @@ import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 
-test('two people write one document at once: each sees the other here, their named caret, and their typing live; all of it after a reload', async ({ page, browser }) => {
+test('two people write one document at once: each sees the other here, their named caret, and their typing live; all of it after a reload', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, newPerson('Ada Writer'));
   const editor = await newDocument(page, 'Meeting notes');
   await page.keyboard.type('Hello team');
@@ -14,7 +17,9 @@ test('two people write one document at once: each sees the other here, their nam
   await signUp(other, newPerson('Bea Second'));
   // By account, not by address: an address reaches only an account that confirmed it.
   const bea = (await apiCall(other, 'GET', '/me')).body.user as { id: string };
-  expect((await apiCall(page, 'POST', `/items/${page.url().split('/d/')[1]}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).status).toBe(201);
+  expect((await apiCall(page, 'POST', `/items/${page.url().split('/d/')[1]}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).status).toBe(
+    201,
+  );
   await other.goto(page.url());
   const otherEditor = other.getByLabel('Content of Meeting notes');
   await expect(otherEditor).toContainText('Hello team');

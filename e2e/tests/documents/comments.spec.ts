@@ -47,7 +47,10 @@ test('comments on selected text, replies from another window, resolves and reope
   await expect(comments.getByText('No open comments.', { exact: false })).toBeVisible();
   await expect(editor.locator('.comment-anchor')).toHaveCount(0);
   await comments.getByText(/^Resolved \(/).click();
-  await comments.getByRole('article', { name: /on “Friday”/ }).getByRole('button', { name: 'Reopen' }).click();
+  await comments
+    .getByRole('article', { name: /on “Friday”/ })
+    .getByRole('button', { name: 'Reopen' })
+    .click();
   await comments.getByText(/^Open \(/).click();
   await expect(comments.getByRole('article', { name: /on “Friday”/ })).toBeVisible();
   await expect(editor.locator('.comment-anchor')).toHaveText('Friday');

@@ -26,7 +26,10 @@ test('lists revisions, shows one against the document now, and restores it live 
 
   await page.getByRole('button', { name: 'History' }).click();
   const drawer = page.getByRole('dialog', { name: 'Revision history' });
-  await drawer.getByRole('list', { name: 'Revisions' }).getByRole('button', { name: /Edited by/ }).click();
+  await drawer
+    .getByRole('list', { name: 'Revisions' })
+    .getByRole('button', { name: /Edited by/ })
+    .click();
   const compared = drawer.getByLabel('Revision compared with the current document');
   await expect(compared).toContainText('Launch on Friday.');
   await expect(compared.locator('.compare-only-current')).toHaveText('Actually, wait until Monday.');

@@ -6,15 +6,17 @@ import { newDocument } from '../../fixtures/documents.ts';
 /** Draws a 120×60 picture in the page and puts it into the document from "this computer", as a PNG file; answers the picture in the editor. */
 async function insertPicture(page: Page, editor: Locator, name: string): Promise<Locator> {
   const png = Buffer.from(
-    (await page.evaluate(() => {
-      const canvas = document.createElement('canvas');
-      canvas.width = 120;
-      canvas.height = 60;
-      const c = canvas.getContext('2d')!;
-      c.fillStyle = '#1c7ed6';
-      c.fillRect(0, 0, 120, 60);
-      return canvas.toDataURL('image/png');
-    })).split(',')[1]!,
+    (
+      await page.evaluate(() => {
+        const canvas = document.createElement('canvas');
+        canvas.width = 120;
+        canvas.height = 60;
+        const c = canvas.getContext('2d')!;
+        c.fillStyle = '#1c7ed6';
+        c.fillRect(0, 0, 120, 60);
+        return canvas.toDataURL('image/png');
+      })
+    ).split(',')[1]!,
     'base64',
   );
   await page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Image' }).click();
@@ -37,7 +39,10 @@ test('an image and a file from this computer go into the document and reach a re
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
   // Any other file becomes a link that downloads it.
   await page.keyboard.press('End');
-  const [files] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Attach file' }).click()]);
+  const [files] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('toolbar', { name: 'Formatting' }).getByRole('button', { name: 'Attach file' }).click(),
+  ]);
   await files.setFiles({ name: 'figures.csv', mimeType: 'text/csv', buffer: Buffer.from('month,sales\njan,10\n') });
   const attachment = editor.getByRole('link', { name: 'figures.csv' });
   await expect(attachment).toHaveAttribute('href', /\/api\/v1\/items\/[0-9a-f-]+\/content\?download=1$/);

@@ -55,7 +55,21 @@ test('imports a Markdown file as a document and exports it again as Markdown, HT
   const md = await download(/Markdown/);
   expect(md.name).toBe('Handbook.md');
   const text = md.bytes.toString('utf8');
-  for (const piece of ['# Handbook', '**the team**', '[the guide](https://example.com/guide)', '## First week', '- laptop', '  - email', '1. meet', '- [ ] read this', '- [x] sign in', '> Ask anything.', '```python', '| Monday', '![team photo](https://example.com/team.png)'])
+  for (const piece of [
+    '# Handbook',
+    '**the team**',
+    '[the guide](https://example.com/guide)',
+    '## First week',
+    '- laptop',
+    '  - email',
+    '1. meet',
+    '- [ ] read this',
+    '- [x] sign in',
+    '> Ask anything.',
+    '```python',
+    '| Monday',
+    '![team photo](https://example.com/team.png)',
+  ])
     expect(text).toContain(piece);
   const html = await download(/Web page/);
   expect(html.name).toBe('Handbook.html');
@@ -79,7 +93,9 @@ test('explains a file that is not what its name says, and makes nothing', async 
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.getByRole('menuitem', { name: /Import as document/ }).click();
-  await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Report.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('just some text, not a Word file') });
+  await page
+    .getByLabel('Files to import as documents')
+    .setInputFiles({ name: 'Report.docx', mimeType: 'application/octet-stream', buffer: Buffer.from('just some text, not a Word file') });
   await expect(page.getByText('“Report.docx” was not imported')).toBeVisible();
   await expect(page.getByText('This file is not a Word document (.docx).')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
@@ -94,7 +110,9 @@ test('shows an import’s progress and stops it on Cancel, making nothing', asyn
   await page.route('**/documents/import**', (route) => void (held = route));
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
   await page.getByRole('menuitem', { name: /Import as document/ }).click();
-  await page.getByLabel('Files to import as documents').setInputFiles({ name: 'Notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nSome text.') });
+  await page
+    .getByLabel('Files to import as documents')
+    .setInputFiles({ name: 'Notes.md', mimeType: 'text/markdown', buffer: Buffer.from('# Notes\n\nSome text.') });
   await expect(page.getByRole('progressbar', { name: 'Importing Notes.md' })).toHaveAttribute('aria-valuenow', /^\d+$/);
   await expect(page.getByText('Importing “Notes.md”')).toBeVisible();
   await expect.poll(() => !!held).toBe(true);

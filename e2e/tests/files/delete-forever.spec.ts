@@ -9,7 +9,9 @@ for (const scheme of ['light', 'dark'] as const) {
       await signUp(page);
       const home = page.url();
       await page.goto(`${home}/my`);
-      await page.getByLabel('Files to upload').setInputFiles(['draft.txt', 'notes.txt'].map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
+      await page
+        .getByLabel('Files to upload')
+        .setInputFiles(['draft.txt', 'notes.txt'].map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
       const list = page.getByRole('table', { name: 'Contents of My files' });
       await expect(list.getByRole('link', { name: 'notes.txt' })).toBeVisible();
       await list.getByRole('row', { name: /draft\.txt/ }).press('Control+a');

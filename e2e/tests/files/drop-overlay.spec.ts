@@ -22,13 +22,16 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.screenshot({ path: `test-results/screens/drop-overlay-${width}-${scheme}.png` });
       // What is painted at the switch's middle is the overlay (it lets the drop through, so it is asked to take the pointer for the check).
       const box = (await page.getByRole('radiogroup', { name: 'View' }).boundingBox())!;
-      const onTop = await overlay.evaluate((text, [x, y]) => {
-        const layer = text.parentElement!;
-        layer.style.pointerEvents = 'auto';
-        const hit = document.elementFromPoint(x!, y!);
-        layer.style.pointerEvents = 'none';
-        return layer.contains(hit);
-      }, [box.x + box.width / 2, box.y + box.height / 2]);
+      const onTop = await overlay.evaluate(
+        (text, [x, y]) => {
+          const layer = text.parentElement!;
+          layer.style.pointerEvents = 'auto';
+          const hit = document.elementFromPoint(x!, y!);
+          layer.style.pointerEvents = 'none';
+          return layer.contains(hit);
+        },
+        [box.x + box.width / 2, box.y + box.height / 2],
+      );
       expect(onTop).toBe(true);
       await context.close();
     });

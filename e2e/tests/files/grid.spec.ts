@@ -16,7 +16,10 @@ test('shows a folder as a grid of cards that select, open and answer the keyboar
   await page.getByRole('radiogroup', { name: 'View' }).getByText('Grid').click();
   const grid = page.getByRole('grid', { name: 'Contents of My files' });
   await expect(grid.getByRole('gridcell')).toHaveCount(3);
-  await grid.getByRole('gridcell').filter({ hasText: 'one.txt' }).click({ position: { x: 80, y: 70 } });
+  await grid
+    .getByRole('gridcell')
+    .filter({ hasText: 'one.txt' })
+    .click({ position: { x: 80, y: 70 } });
   await page.keyboard.press('ArrowRight');
   await expect(grid.getByRole('gridcell', { selected: true })).toContainText('two.txt');
   await page.keyboard.press('Shift+ArrowLeft');

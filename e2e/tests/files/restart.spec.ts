@@ -25,10 +25,23 @@ async function startServer(): Promise<void> {
   server = spawn(process.execPath, ['apps/server/bin/cabinet.mjs', 'serve'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, PORT: String(port), PUBLIC_URL: baseURL, DATA_DIR: dataDir, DATABASE_URL: '', STORAGE_DRIVER: 'local', LOG_LEVEL: 'warn', UPLOAD_PART_SIZE: '5MiB', IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_URL: baseURL,
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      STORAGE_DRIVER: 'local',
+      LOG_LEVEL: 'warn',
+      UPLOAD_PART_SIZE: '5MiB',
+      IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
+    },
   });
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-    const ready = await fetch(`${baseURL}/readyz`).then((r) => r.ok, () => false);
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+    const ready = await fetch(`${baseURL}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((r) => setTimeout(r, 200));
   }

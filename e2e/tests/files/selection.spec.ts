@@ -14,8 +14,16 @@ test('selects several items with the mouse and keyboard, downloads them as one z
   await expect(list.getByRole('link', { name: 'c.txt' })).toBeVisible();
 
   // Click one row, Shift-click another: the range is selected.
-  await list.getByRole('row', { name: /a\.txt/ }).getByRole('cell').nth(2).click();
-  await list.getByRole('row', { name: /b\.txt/ }).getByRole('cell').nth(2).click({ modifiers: ['Shift'] });
+  await list
+    .getByRole('row', { name: /a\.txt/ })
+    .getByRole('cell')
+    .nth(2)
+    .click();
+  await list
+    .getByRole('row', { name: /b\.txt/ })
+    .getByRole('cell')
+    .nth(2)
+    .click({ modifiers: ['Shift'] });
   await expect(page.getByText('2 selected')).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download' }).click()]);
   const zip = readFileSync((await download.path())!);
@@ -30,7 +38,11 @@ test('selects several items with the mouse and keyboard, downloads them as one z
   await expect(page.getByText(/selected$/)).toBeHidden();
 
   // Arrows move, F2 renames the row in focus.
-  await list.getByRole('row', { name: /a\.txt/ }).getByRole('cell').nth(2).click();
+  await list
+    .getByRole('row', { name: /a\.txt/ })
+    .getByRole('cell')
+    .nth(2)
+    .click();
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('F2');
   await page.getByLabel('New name').fill('bee.txt');
@@ -68,7 +80,10 @@ test('closing a dialog, drawer or row menu gives the keyboard back to the contro
   const selected = page.getByText(/\d+ selected$/);
 
   // New folder and New document: Escape and Cancel give the focus back to their buttons.
-  for (const [button, field] of [['New folder', 'Folder name'], ['New document', 'Document name']] as const) {
+  for (const [button, field] of [
+    ['New folder', 'Folder name'],
+    ['New document', 'Document name'],
+  ] as const) {
     await page.getByRole('button', { name: button }).click();
     await expect(page.getByLabel(field)).toBeFocused();
     await page.keyboard.press('Escape');
@@ -137,7 +152,11 @@ test('closing a dialog, drawer or row menu gives the keyboard back to the contro
   await expect(selected).toBeHidden();
 
   // F2 on a selected row: closing the dialog keeps that row in focus and selected, and nothing else.
-  await list.getByRole('row', { name: /b\.txt/ }).getByRole('cell').nth(2).click();
+  await list
+    .getByRole('row', { name: /b\.txt/ })
+    .getByRole('cell')
+    .nth(2)
+    .click();
   await expect(page.getByText('1 selected')).toBeVisible();
   await page.keyboard.press('F2');
   // Escape before the dialog is there would be the list's own (it clears the selection).

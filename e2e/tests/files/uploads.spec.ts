@@ -60,11 +60,14 @@ test('uploads files dropped on the page and on a folder row', async ({ page }) =
   await expect(list.getByRole('link', { name: 'Inbox' })).toBeVisible();
 
   const drop = async (target: ReturnType<Page['locator']>, name: string, text: string) => {
-    const dataTransfer = await page.evaluateHandle(([n, t]) => {
-      const dt = new DataTransfer();
-      dt.items.add(new File([t], n, { type: 'text/plain' }));
-      return dt;
-    }, [name, text] as const);
+    const dataTransfer = await page.evaluateHandle(
+      ([n, t]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([t], n, { type: 'text/plain' }));
+        return dt;
+      },
+      [name, text] as const,
+    );
     await target.dispatchEvent('dragover', { dataTransfer });
     await target.dispatchEvent('drop', { dataTransfer });
   };
@@ -163,7 +166,10 @@ test('resumes an interrupted upload after a reload, once the file is chosen agai
   await expect(uploads(page).getByText('1 upload to resume')).toBeVisible();
   await expect(uploads(page).getByText('Choose the file again to resume')).toBeVisible();
   // The panel counts the bytes already stored, not 0.
-  await expect(uploads(page).getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute('aria-valuenow', String(Math.floor(((await stored()) / bytes.length) * 100)));
+  await expect(uploads(page).getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute(
+    'aria-valuenow',
+    String(Math.floor(((await stored()) / bytes.length) * 100)),
+  );
   await page.screenshot({ path: 'test-results/screens/upload-resume.png' });
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), uploads(page).getByRole('button', { name: 'Choose “backup.tar” to resume' }).click()]);
   await chooser.setFiles(file);
@@ -208,7 +214,11 @@ test('shows a hostile file name as text and serves its bytes as an attachment', 
   await page.getByLabel('Files to upload').setInputFiles({ name, mimeType: 'text/html', buffer: Buffer.from('<script>alert(1)</script>') });
   const list = page.getByRole('table', { name: 'Contents of My files' });
   await expect(list.getByRole('link', { name })).toBeVisible();
-  await page.getByLabel('Files to upload').setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>') });
+  await page.getByLabel('Files to upload').setInputFiles({
+    name: 'logo.svg',
+    mimeType: 'image/svg+xml',
+    buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+  });
   await expect(list.getByRole('link', { name: 'logo.svg' })).toBeVisible();
   // Opening either gets it as an attachment, never rendered on the app's origin.
   for (const file of [name, 'logo.svg']) {

@@ -5,13 +5,20 @@ import { newPerson, signUp } from '../../fixtures/accounts.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-test('an owner makes a group, adds a member to it and shares a folder with the group; the member finds it in Shared with me and edits a document in it; out of the group, it is gone', async ({ page, browser }) => {
+test('an owner makes a group, adds a member to it and shares a folder with the group; the member finds it in Shared with me and edits a document in it; out of the group, it is gone', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, newPerson('Greta Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Campaign', parentId: workspace.homeId })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Campaign', parentId: workspace.homeId })).body as {
+    id: string;
+  };
   await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Brief', parentId: folder.id });
 
   // Max joins the workspace as a member through an invite link, on a phone in the dark.
@@ -49,7 +56,9 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   const dialog = page.getByRole('dialog', { name: 'Group “Marketing”' });
   await expect(dialog.getByText('No one is in this group yet.')).toBeVisible();
   // People are searched on the server as a name is typed (a workspace may have thousands), members only.
-  const searched = page.waitForRequest((r) => /\/members\?/.test(r.url()) && new URL(r.url()).searchParams.get('q') === 'Max' && new URL(r.url()).searchParams.get('exclude') === 'guests');
+  const searched = page.waitForRequest(
+    (r) => /\/members\?/.test(r.url()) && new URL(r.url()).searchParams.get('q') === 'Max' && new URL(r.url()).searchParams.get('exclude') === 'guests',
+  );
   await dialog.getByLabel('Add people', { exact: true }).fill('Max');
   await searched;
   await page.getByRole('option', { name: /Max Member/ }).click();
@@ -130,10 +139,15 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await b.close();
 });
 
-test('changes to groups arrive by themselves: in the group list of an open settings page, and in Shared with me when a group with shares is deleted', async ({ page, browser }) => {
+test('changes to groups arrive by themselves: in the group list of an open settings page, and in Shared with me when a group with shares is deleted', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, newPerson('Gil Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; rootId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Launch', parentId: workspace.rootId })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Launch', parentId: workspace.rootId })).body as {
+    id: string;
+  };
   const b = await browser.newContext();
   const other = await b.newPage();
   await signUp(other, newPerson('Mia Member'));

@@ -9,7 +9,9 @@ import { newPerson, signUp } from '../../fixtures/accounts.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 function tempFile(name: string, text: string | Buffer): string {
@@ -18,10 +20,14 @@ function tempFile(name: string, text: string | Buffer): string {
   return file;
 }
 
-test('an owner asks for files with a password; a visitor without an account sends one and sees nothing else; the owner finds it in the folder', async ({ page, browser }) => {
+test('an owner asks for files with a password; a visitor without an account sends one and sees nothing else; the owner finds it in the folder', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, newPerson('Olive Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Applications', parentId: workspace.homeId })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Applications', parentId: workspace.homeId }))
+    .body as { id: string };
   await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Shortlist', parentId: folder.id });
 
   // Olive makes a file request with a password from the folder's Share dialog.
@@ -92,7 +98,9 @@ test('an owner asks for files with a password; a visitor without an account send
 test("a visitor's upload in parts resumes after a reload once the same file is chosen again, sending only the parts it lacked", async ({ page, browser }) => {
   await signUp(page, newPerson('Rhea Requester'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; homeId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Scans', parentId: workspace.homeId })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Scans', parentId: workspace.homeId })).body as {
+    id: string;
+  };
   const link = (await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'file_request' })).body as { url: string };
   const token = link.url.split('/s/')[1]!;
   // Parts of 5 MiB on the test server: three of them.
@@ -117,10 +125,14 @@ test("a visitor's upload in parts resumes after a reload once the same file is c
   const [chooser] = await Promise.all([visitor.waitForEvent('filechooser'), visitor.getByRole('button', { name: 'Choose files' }).click()]);
   await chooser.setFiles(file);
   // The upload this browser keeps to resume, and the part the server holds of it.
-  const openUpload = () => visitor.evaluate((key) => (JSON.parse(localStorage.getItem(key) ?? '{}') as { open?: { id: string }[] }).open?.[0]?.id, `cabinet:file-request:${token}`);
+  const openUpload = () =>
+    visitor.evaluate((key) => (JSON.parse(localStorage.getItem(key) ?? '{}') as { open?: { id: string }[] }).open?.[0]?.id, `cabinet:file-request:${token}`);
   await expect.poll(openUpload).toBeTruthy();
   const uploadId = (await openUpload())!;
-  const storedParts = async () => ((await (await visitor.request.get(`/api/v1/links/${token}/uploads/${uploadId}`)).json()) as { parts: { partNumber: number }[] }).parts.map((p) => p.partNumber);
+  const storedParts = async () =>
+    ((await (await visitor.request.get(`/api/v1/links/${token}/uploads/${uploadId}`)).json()) as { parts: { partNumber: number }[] }).parts.map(
+      (p) => p.partNumber,
+    );
   await expect.poll(storedParts, { timeout: 20_000 }).toEqual([through]);
 
   await visitor.reload();
@@ -144,5 +156,9 @@ test("a visitor's upload in parts resumes after a reload once the same file is c
   const children = (await apiCall(page, 'GET', `/workspaces/${workspace.id}/items/${folder.id}/children`)).body.items as { id: string; name: string }[];
   expect(children.map((c) => c.name)).toEqual(['scan.bin']);
   const stored = await page.request.get(`/api/v1/items/${children[0]!.id}/content`);
-  expect(createHash('sha256').update(await stored.body()).digest('hex')).toBe(createHash('sha256').update(bytes).digest('hex'));
+  expect(
+    createHash('sha256')
+      .update(await stored.body())
+      .digest('hex'),
+  ).toBe(createHash('sha256').update(bytes).digest('hex'));
 });

@@ -5,13 +5,20 @@ import { newPerson, signUp } from '../../fixtures/accounts.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-test('an owner makes a password link to a folder; a visitor without an account gives the password, reads the document in it and downloads the folder; revoked, the link has ended', async ({ page, browser }) => {
+test('an owner makes a password link to a folder; a visitor without an account gives the password, reads the document in it and downloads the folder; revoked, the link has ended', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, newPerson('Olive Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Press kit', parentId: workspace.homeId })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Press kit', parentId: workspace.homeId })).body as {
+    id: string;
+  };
   await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Release notes', parentId: folder.id });
 
   // Olive makes a link with a password from the Share dialog.
@@ -78,7 +85,9 @@ test('an owner makes a password link to a folder; a visitor without an account g
 test('an admin sets the link policy and sees every live link; an expired link is refused to its visitor', async ({ page, browser }) => {
   await signUp(page, newPerson('Ada Admin'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; rootId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Handouts', parentId: workspace.rootId })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Handouts', parentId: workspace.rootId })).body as {
+    id: string;
+  };
 
   // The settings in the dark theme (the Share dialog's links are checked in the light one above).
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -95,7 +104,15 @@ test('an admin sets the link policy and sees every live link; an expired link is
 
   // The policy holds: a link without a password is refused, one with a far expiry too.
   expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(400);
-  expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() })).status).toBe(400);
+  expect(
+    (
+      await apiCall(page, 'POST', `/items/${folder.id}/links`, {
+        kind: 'view',
+        password: 'long enough',
+        expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      })
+    ).status,
+  ).toBe(400);
   // A link that ends soon: long enough for the list to show it on a loaded machine.
   const endsAt = Date.now() + 15_000;
   const made = await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: new Date(endsAt).toISOString() });
@@ -121,7 +138,11 @@ test('an admin sets the link policy and sees every live link; an expired link is
 /** The contrast of an element's text on the background of the dialog it is in. */
 function contrastInDialog(el: import('@playwright/test').Locator) {
   return el.evaluate((node) => {
-    const rgb = (css: string) => css.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    const rgb = (css: string) =>
+      css
+        .match(/[\d.]+/g)!
+        .slice(0, 3)
+        .map(Number);
     const luminance = (css: string) => {
       const [r, g, b] = rgb(css).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
       return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
@@ -133,12 +154,16 @@ function contrastInDialog(el: import('@playwright/test').Locator) {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`a link's end date is saved when the field is left or Enter is pressed, never half-typed, and its error is readable (${scheme})`, async ({ browser }) => {
+  test(`a link's end date is saved when the field is left or Enter is pressed, never half-typed, and its error is readable (${scheme})`, async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ colorScheme: scheme });
     const page = await context.newPage();
     await signUp(page, newPerson('Lena Links'));
     const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Flyers', parentId: workspace.homeId })).body as { id: string };
+    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Flyers', parentId: workspace.homeId })).body as {
+      id: string;
+    };
     expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
     const patches: string[] = [];
     page.on('request', (r) => {

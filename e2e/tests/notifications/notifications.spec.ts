@@ -5,15 +5,21 @@ import { apiCall } from '../../fixtures/api.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({ page, browser }) => {
+test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({
+  page,
+  browser,
+}) => {
   // Two people signing up and a document opened on each side.
   test.setTimeout(120_000);
   await signUp(page, newPerson('Olive Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Launch plan', parentId: workspace.homeId })).body as { id: string };
+  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Launch plan', parentId: workspace.homeId }))
+    .body as { id: string };
 
   // Bea, on a phone, in her own workspace, with nothing yet.
   const b = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -76,7 +82,9 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await other.keyboard.press('Escape');
   await expect(other.getByRole('dialog', { name: 'Comments' })).toBeHidden();
   for (const name of ['Budget', 'Hiring']) {
-    const made = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name, parentId: workspace.homeId })).body as { id: string };
+    const made = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name, parentId: workspace.homeId })).body as {
+      id: string;
+    };
     await apiCall(page, 'POST', `/items/${made.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'viewer' });
   }
   await expect(bell).toHaveAccessibleName('Notifications, 2 unread');

@@ -13,7 +13,9 @@ async function seriousViolations(page: Page) {
 const noHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`the search palette and the search page have no serious accessibility violations, on a desktop and a phone, in the ${scheme} theme`, async ({ browser }) => {
+  test(`the search palette and the search page have no serious accessibility violations, on a desktop and a phone, in the ${scheme} theme`, async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ colorScheme: scheme, viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await signUp(page, newPerson('Alex Axe'));
@@ -22,7 +24,10 @@ for (const scheme of ['light', 'dark'] as const) {
     await makeItem(page, workspace, 'document', 'Meadow flowers, a very long name to see how the rows cope with it on a phone', folder.id);
     await makeItem(page, workspace, 'document', 'Meadow birds');
 
-    for (const viewport of [{ width: 1280, height: 800 }, { width: 360, height: 740 }]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 360, height: 740 },
+    ]) {
       await page.setViewportSize(viewport);
       await page.goto(`/w/${workspace.slug}/f/${folder.id}`);
       await expect(page.getByRole('heading', { name: 'Meadow surveys', level: 1 })).toBeVisible();

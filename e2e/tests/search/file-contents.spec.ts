@@ -9,17 +9,27 @@ const file = (name: string, mimeType: string) => ({ name, mimeType, buffer: read
 /** A word of each file, found only inside it: the PDF's text layer, the Word document's body, the picture's print (by OCR). */
 const FILES = [
   { upload: file('harbour-survey.pdf', 'application/pdf'), word: 'pelican', passage: /silt near the pelican jetty/ },
-  { upload: file('allotment-minutes.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'), word: 'rhubarb', passage: /rhubarb rota starts in spring/ },
+  {
+    upload: file('allotment-minutes.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'),
+    word: 'rhubarb',
+    passage: /rhubarb rota starts in spring/,
+  },
   { upload: file('scanned-note.png', 'image/png'), word: 'zymurgy', passage: /7319 zymurgy/ },
 ];
 
-test('words inside an uploaded PDF, a Word document and a scanned picture are found, with the passage; a member not given access finds none of them', async ({ page, browser }) => {
+test('words inside an uploaded PDF, a Word document and a scanned picture are found, with the passage; a member not given access finds none of them', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   await signUp(page, newPerson('Olive Owner'));
   const workspace = await firstWorkspace(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
-  await uploadHere(page, FILES.map((f) => f.upload));
+  await uploadHere(
+    page,
+    FILES.map((f) => f.upload),
+  );
 
   // Each file's details say its text was read (a picture's by OCR, which takes a few seconds).
   for (const { upload } of FILES) {

@@ -4,7 +4,10 @@ import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { firstWorkspace, makeItem, openPalette } from '../../fixtures/search.ts';
 
-test('a word written in a document is found from the Ctrl-K palette in another window, within seconds, by a person it is shared with', async ({ page, browser }) => {
+test('a word written in a document is found from the Ctrl-K palette in another window, within seconds, by a person it is shared with', async ({
+  page,
+  browser,
+}) => {
   await signUp(page, newPerson('Ada Writer'));
   const workspace = await firstWorkspace(page);
   const editor = await newDocument(page, 'Field diary');
@@ -38,7 +41,9 @@ test('a word written in a document is found from the Ctrl-K palette in another w
   await b.close();
 });
 
-test('from the keyboard alone: Control+K, arrows and Enter open an item, actions make things where the person is, Escape gives the focus back', async ({ page }) => {
+test('from the keyboard alone: Control+K, arrows and Enter open an item, actions make things where the person is, Escape gives the focus back', async ({
+  page,
+}) => {
   await signUp(page, newPerson('Kim Keys'));
   const workspace = await firstWorkspace(page);
   const orchard = await makeItem(page, workspace, 'folder', 'Orchard');
@@ -54,7 +59,9 @@ test('from the keyboard alone: Control+K, arrows and Enter open an item, actions
   // Nothing typed yet: the actions, putting things here, in My files.
   let palette = await openPalette(page);
   const input = palette.getByRole('combobox', { name: 'Search' });
-  await expect(palette.getByRole('group', { name: 'Actions' }).getByRole('option', { name: 'New folder', exact: true })).toHaveAccessibleDescription('In My files');
+  await expect(palette.getByRole('group', { name: 'Actions' }).getByRole('option', { name: 'New folder', exact: true })).toHaveAccessibleDescription(
+    'In My files',
+  );
   await expect(palette.getByRole('option', { name: /Upload files/ })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(palette).toHaveCount(0);

@@ -8,7 +8,9 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-test('words inside an uploaded text file and part of a name are found on the search page, marked; type and modified filters narrow them, in the address', async ({ page }) => {
+test('words inside an uploaded text file and part of a name are found on the search page, marked; type and modified filters narrow them, in the address', async ({
+  page,
+}) => {
   await signUp(page, newPerson('Sam Seeker'));
   const workspace = await firstWorkspace(page);
   await makeItem(page, workspace, 'document', 'Quarry budget');

@@ -8,11 +8,18 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-test('a folder shared with someone outside the workspace: they find it in Shared with me, open a document in it and edit it; the owner sees where their access comes from', async ({ page, browser }) => {
+test('a folder shared with someone outside the workspace: they find it in Shared with me, open a document in it and edit it; the owner sees where their access comes from', async ({
+  page,
+  browser,
+}) => {
   const olive = await signUp(page, newPerson('Olive Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Project X', parentId: workspace.homeId })).body as { id: string };
-  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Project X', parentId: workspace.homeId })).body as {
+    id: string;
+  };
+  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as {
+    id: string;
+  };
 
   // Bea, on a phone in the dark, has an account of her own and is not in Olive's workspace.
   const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
@@ -62,7 +69,8 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await other.getByRole('button', { name: 'Close navigation' }).click();
 
   // Something else shared while she looks arrives in the list by itself.
-  const notes = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Loose notes', parentId: workspace.homeId })).body as { id: string };
+  const notes = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Loose notes', parentId: workspace.homeId }))
+    .body as { id: string };
   const beaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
   expect((await apiCall(page, 'POST', `/items/${notes.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'viewer' })).status).toBe(201);
   await expect(shared.getByRole('link', { name: 'Loose notes' })).toBeVisible();
@@ -92,7 +100,12 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   // Not changed here: on its folder.
   await expect(docDialog.getByLabel('Role of Bea Guest')).toHaveCount(0);
   await expect(docDialog.getByRole('button', { name: 'Remove access of Bea Guest' })).toHaveCount(0);
-  for (const control of [docDialog.getByRole('combobox', { name: 'Person' }), docDialog.getByRole('button', { name: 'Share', exact: true }), docDialog.getByRole('button', { name: 'Copy link' })]) await expect(control).toBeInViewport();
+  for (const control of [
+    docDialog.getByRole('combobox', { name: 'Person' }),
+    docDialog.getByRole('button', { name: 'Share', exact: true }),
+    docDialog.getByRole('button', { name: 'Copy link' }),
+  ])
+    await expect(control).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await docDialog.getByRole('link', { name: 'Open folder Project X' }).click();
   await expect(page).toHaveURL(new RegExp(`/f/${folder.id}$`));
@@ -100,7 +113,10 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   // On the folder, Olive takes the access away again, after saying yes.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('row', { name: /Project X/ }).getByRole('checkbox').check();
+  await page
+    .getByRole('row', { name: /Project X/ })
+    .getByRole('checkbox')
+    .check();
   await page.getByLabel('Selection').getByRole('button', { name: 'Share', exact: true }).click();
   const again = page.getByRole('dialog', { name: 'Share “Project X”' });
   await again.getByRole('button', { name: 'Remove access of Bea Guest' }).click();

@@ -12,7 +12,11 @@ async function seriousViolations(page: Page) {
 /** The contrast of a menu item's text on its menu's background. */
 function contrastOnMenu(item: Locator) {
   return item.evaluate((el) => {
-    const rgb = (css: string) => css.match(/[\d.]+/g)!.slice(0, 3).map(Number);
+    const rgb = (css: string) =>
+      css
+        .match(/[\d.]+/g)!
+        .slice(0, 3)
+        .map(Number);
     const luminance = (css: string) => {
       const [r, g, b] = rgb(css).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
       return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;

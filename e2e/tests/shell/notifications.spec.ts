@@ -4,8 +4,13 @@ import { signUp } from '../../fixtures/accounts.ts';
 const names = Array.from({ length: 10 }, (_, i) => `file-${i}.txt`);
 
 for (const scheme of ['light', 'dark'] as const) {
-  for (const viewport of [{ width: 1280, height: 560 }, { width: 360, height: 640 }]) {
-    test(`notifications stack a few at a time, have a named close button, and never cover a row's menu (${viewport.width} px, ${scheme})`, async ({ browser }) => {
+  for (const viewport of [
+    { width: 1280, height: 560 },
+    { width: 360, height: 640 },
+  ]) {
+    test(`notifications stack a few at a time, have a named close button, and never cover a row's menu (${viewport.width} px, ${scheme})`, async ({
+      browser,
+    }) => {
       const context = await browser.newContext({ viewport, colorScheme: scheme });
       const page = await context.newPage();
       await signUp(page);

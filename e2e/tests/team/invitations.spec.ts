@@ -9,7 +9,9 @@ async function expectNoHorizontalOverflow(page: Page) {
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member', async ({ page, browser }) => {
@@ -54,7 +56,11 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   await newcomer.getByRole('button', { name: 'Create account' }).click();
   await expect(newcomer.getByRole('heading', { name: 'Check your email' })).toBeVisible();
   await newcomer.getByRole('link', { name: 'outbox' }).click();
-  await newcomer.getByRole('article', { name: 'Confirm your email address for Cabinet' }).filter({ hasText: `To ${nina.email} ` }).getByRole('link').click();
+  await newcomer
+    .getByRole('article', { name: 'Confirm your email address for Cabinet' })
+    .filter({ hasText: `To ${nina.email} ` })
+    .getByRole('link')
+    .click();
 
   // Back at the invitation, signed in: one click joins.
   await expect(newcomer).toHaveURL(link);
@@ -103,7 +109,11 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
   };
   const ann = await join('Ann Admin');
   const ben = await join('Ben Member');
-  await apiCall(ben.page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Ben notes', parentId: (await apiCall(ben.page, 'GET', `/workspaces/${workspace.id}`)).body.homeId });
+  await apiCall(ben.page, 'POST', `/workspaces/${workspace.id}/items`, {
+    kind: 'folder',
+    name: 'Ben notes',
+    parentId: (await apiCall(ben.page, 'GET', `/workspaces/${workspace.id}`)).body.homeId,
+  });
 
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto(`/w/${workspace.slug}/settings`);
@@ -145,7 +155,11 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
 test('an expired invitation by email stays in the list, marked expired, and can be sent again', async ({ page }) => {
   await signUp(page, newPerson('Rita Resender'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string };
-  const made = await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { email: 'late.reader@example.com', role: 'member', expiresAt: new Date(Date.now() + 2_000).toISOString() });
+  const made = await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, {
+    email: 'late.reader@example.com',
+    role: 'member',
+    expiresAt: new Date(Date.now() + 2_000).toISOString(),
+  });
   expect(made.status).toBe(201);
   await page.waitForTimeout(2_500);
   await page.goto(`/w/${workspace.slug}/settings/members`);

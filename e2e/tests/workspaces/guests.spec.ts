@@ -5,7 +5,8 @@ import { newPerson, signUp } from '../../fixtures/accounts.ts';
 test("a guest sees what is shared with them, not the workspace's storage; once the last share goes, not the workspace", async ({ page, browser }) => {
   await signUp(page, newPerson('Olga Owner'));
   const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; rootId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Board papers', parentId: workspace.rootId })).body as { id: string };
+  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Board papers', parentId: workspace.rootId }))
+    .body as { id: string };
   await expect(page.getByText(/^\d+(\.\d+)? [KMGT]?B used/)).toBeVisible();
 
   const b = await browser.newContext();

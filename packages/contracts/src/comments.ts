@@ -9,7 +9,12 @@ const ZYjsId = z.object({ client: z.number().int().min(0), clock: z.number().int
 /** A Yjs relative position as `Y.relativePositionToJSON` writes it, and nothing more. */
 const ZRelativePosition = z.strictObject({
   type: ZYjsId.nullable().optional(),
-  tname: z.string().max(200).refine((s) => !hasControlCharacters(s), 'Control characters are not allowed').nullable().optional(),
+  tname: z
+    .string()
+    .max(200)
+    .refine((s) => !hasControlCharacters(s), 'Control characters are not allowed')
+    .nullable()
+    .optional(),
   item: ZYjsId.nullable().optional(),
   assoc: z.number().int().optional(),
 });

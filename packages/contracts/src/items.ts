@@ -47,13 +47,19 @@ export const ZItemName = z
   .transform((s) => s.normalize('NFC'))
   .superRefine((name, ctx) => {
     const problem =
-      name.length === 0 ? 'A name cannot be empty'
-      : encoder.encode(name).length > 255 ? 'A name can be at most 255 bytes long'
-      : name.includes('/') ? 'A name cannot contain “/”'
-      : hasControlCharacters(name) ? 'A name cannot contain control characters'
-      : name === '.' || name === '..' ? 'A name cannot be “.” or “..”'
-      : name !== name.trim() ? 'A name cannot start or end with a space'
-      : undefined;
+      name.length === 0
+        ? 'A name cannot be empty'
+        : encoder.encode(name).length > 255
+          ? 'A name can be at most 255 bytes long'
+          : name.includes('/')
+            ? 'A name cannot contain “/”'
+            : hasControlCharacters(name)
+              ? 'A name cannot contain control characters'
+              : name === '.' || name === '..'
+                ? 'A name cannot be “.” or “..”'
+                : name !== name.trim()
+                  ? 'A name cannot start or end with a space'
+                  : undefined;
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
@@ -93,7 +99,10 @@ export const ZChildSort = z.enum(['name', 'modified', 'size', 'type']);
 export const ZChildrenPosition = z.object({
   f: z.boolean(),
   // Only NUL is refused: a key is a stored name, and names stored before control characters were refused may hold them.
-  k: z.string().max(1000).refine((k) => !k.includes('\0')),
+  k: z
+    .string()
+    .max(1000)
+    .refine((k) => !k.includes('\0')),
   i: ZId,
 });
 export type TChildrenPosition = z.infer<typeof ZChildrenPosition>;

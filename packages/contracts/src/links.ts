@@ -26,7 +26,10 @@ export type TCreateLinkRequest = z.infer<typeof ZCreateLinkRequest>;
 /** `PATCH /items/:id/links/:linkId`: a new password (null: none), expiry (null: never) or download rule. */
 export const ZUpdateLinkRequest = z
   .object({ password: ZLinkPassword.nullable().optional(), expiresAt: ZIsoTime.nullable().optional(), downloadAllowed: z.boolean().optional() })
-  .refine((v) => v.password !== undefined || v.expiresAt !== undefined || v.downloadAllowed !== undefined, { message: 'Give something to change', path: ['expiresAt'] });
+  .refine((v) => v.password !== undefined || v.expiresAt !== undefined || v.downloadAllowed !== undefined, {
+    message: 'Give something to change',
+    path: ['expiresAt'],
+  });
 export type TUpdateLinkRequest = z.infer<typeof ZUpdateLinkRequest>;
 
 export const ZLinkState = z.enum(['active', 'expired', 'revoked']);
@@ -77,14 +80,25 @@ export const ZUpdateLinkPolicy = ZLinkPolicy.partial();
 export type TUpdateLinkPolicy = z.infer<typeof ZUpdateLinkPolicy>;
 
 // The visitor's side: no account, only the link's token.
-const ZLinkToken = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/, 'not a link');
+const ZLinkToken = z
+  .string()
+  .min(20)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/, 'not a link');
 export const ZLinkTokenParams = z.object({ token: ZLinkToken });
 export const ZLinkItemParams = z.object({ token: ZLinkToken, itemId: ZId });
 export const ZUnlockLinkRequest = z.object({ password: z.string().min(1).max(256) });
 export const ZLinkContentQuery = z.object({ download: z.enum(['0', '1']).optional() });
 
 /** An item as a link's visitor sees it: nothing about who owns it or where it sits above the link. */
-export const ZPublicItem = z.object({ id: ZId, kind: ZItemKind, name: z.string(), size: z.number().int(), mimeType: z.string().nullable(), updatedAt: ZIsoTime });
+export const ZPublicItem = z.object({
+  id: ZId,
+  kind: ZItemKind,
+  name: z.string(),
+  size: z.number().int(),
+  mimeType: z.string().nullable(),
+  updatedAt: ZIsoTime,
+});
 export type TPublicItem = z.infer<typeof ZPublicItem>;
 /**
  * `GET /links/:token`: what the link opens. A file request names its folder only (no size, the
@@ -102,7 +116,12 @@ export const ZPublicLink = z.object({
 });
 export type TPublicLink = z.infer<typeof ZPublicLink>;
 /** `GET /links/:token/items/:itemId`: an item under the link, the folders from the link's item down to it, and a page of a folder's contents. */
-export const ZPublicFolder = z.object({ item: ZPublicItem, trail: z.array(z.object({ id: ZId, name: z.string() })), children: z.array(ZPublicItem), nextCursor: z.string().nullable() });
+export const ZPublicFolder = z.object({
+  item: ZPublicItem,
+  trail: z.array(z.object({ id: ZId, name: z.string() })),
+  children: z.array(ZPublicItem),
+  nextCursor: z.string().nullable(),
+});
 /** A position in a folder's listing for a link's visitor: folders first, then by name (case folded), then id. */
 export const ZPublicChildPosition = z.object({ folder: z.boolean(), name: z.string().max(1000), id: ZId });
 export const ZPublicFolderQuery = ZPageQuery(ZCursor(ZPublicChildPosition));
@@ -120,7 +139,17 @@ export type TPublicDocument = z.infer<typeof ZPublicDocument>;
 export const ZLinkUploadParams = z.object({ token: ZLinkToken, uploadId: ZId });
 export const ZLinkStartUploadRequest = ZStartUploadRequest.pick({ name: true, size: true, mimeType: true, sha256: true });
 export type TLinkStartUploadRequest = z.input<typeof ZLinkStartUploadRequest>;
-export const ZLinkUpload = ZUpload.pick({ id: true, name: true, size: true, mimeType: true, partSize: true, partCount: true, state: true, expiresAt: true, createdAt: true });
+export const ZLinkUpload = ZUpload.pick({
+  id: true,
+  name: true,
+  size: true,
+  mimeType: true,
+  partSize: true,
+  partCount: true,
+  state: true,
+  expiresAt: true,
+  createdAt: true,
+});
 export type TLinkUpload = z.infer<typeof ZLinkUpload>;
 export const ZLinkStartedUpload = ZLinkUpload.extend({ parts: z.array(ZSignedPart) });
 export type TLinkStartedUpload = z.infer<typeof ZLinkStartedUpload>;

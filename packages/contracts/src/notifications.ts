@@ -50,7 +50,10 @@ export const ZNotificationsQuery = z.object({
   cursor: ZCursor(ZNotificationPosition).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
   /** `true`: only those not read yet. */
-  unread: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  unread: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export type TNotificationsQuery = z.infer<typeof ZNotificationsQuery>;
 

@@ -83,7 +83,9 @@ describe('page cursors', () => {
     const cursor = encodeCursor({ f: true, k: 'abc', i: position.id });
     expect(ZChildrenQuery.safeParse({ cursor, sort: 'name' }).success).toBe(true);
     for (const sort of ['size', 'modified']) expect(ZChildrenQuery.safeParse({ cursor, sort }).error?.issues[0]?.path).toEqual(['cursor']);
-    expect(ZChildrenQuery.safeParse({ cursor: encodeCursor({ f: false, k: '2026-11-23 10:12:14.123456+00', i: position.id }), sort: 'modified' }).success).toBe(true);
+    expect(ZChildrenQuery.safeParse({ cursor: encodeCursor({ f: false, k: '2026-11-23 10:12:14.123456+00', i: position.id }), sort: 'modified' }).success).toBe(
+      true,
+    );
     expect(ZChildrenQuery.safeParse({ cursor: encodeCursor({ f: false, k: '1024', i: position.id }), sort: 'size' }).success).toBe(true);
   });
 

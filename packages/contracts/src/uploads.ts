@@ -106,7 +106,12 @@ export const ZUploadList = z.object({ items: z.array(ZUpload) });
 /** `GET /items/:id/content`: a version other than the current one, and `download=1` for an attachment. */
 export const ZContentQuery = z.object({ version: z.uuid().optional(), download: z.enum(['0', '1']).optional() });
 /** `GET /workspaces/:ws/zip?ids=a,b,c`: the items to put in one zip. */
-export const ZZipQuery = z.object({ ids: z.string().transform((s) => s.split(',')).pipe(z.array(z.uuid()).min(1).max(1000)) });
+export const ZZipQuery = z.object({
+  ids: z
+    .string()
+    .transform((s) => s.split(','))
+    .pipe(z.array(z.uuid()).min(1).max(1000)),
+});
 
 /**
  * Many uploads in one call, for many small files (a folder of them): each entry starts or
@@ -123,7 +128,10 @@ export const ZStartUploadsResponse = z.object({ results: z.array(z.union([z.obje
 export type TStartUploadsResponse = z.infer<typeof ZStartUploadsResponse>;
 
 export const ZCompleteUploadsRequest = z.object({
-  uploads: z.array(ZCompleteUploadRequest.extend({ id: ZId })).min(1).max(UPLOAD_BATCH_MAX),
+  uploads: z
+    .array(ZCompleteUploadRequest.extend({ id: ZId }))
+    .min(1)
+    .max(UPLOAD_BATCH_MAX),
 });
 export type TCompleteUploadsRequest = z.input<typeof ZCompleteUploadsRequest>;
 export const ZCompleteUploadsResponse = z.object({ results: z.array(z.union([ZCompleteUploadResponse, z.object({ error: ZEntryError })])) });

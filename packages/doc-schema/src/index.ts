@@ -48,7 +48,12 @@ const SafeImage = Image.extend({
  * Links: typed addresses become links, only safe addresses are kept, and typing at the end of a
  * link does not stretch it (autolink alone would make the mark inclusive).
  */
-const SafeLink = Link.extend({ inclusive: () => false }).configure({ openOnClick: false, autolink: true, defaultProtocol: 'https', isAllowedUri: (url) => isSafeUrl(url) });
+const SafeLink = Link.extend({ inclusive: () => false }).configure({
+  openOnClick: false,
+  autolink: true,
+  defaultProtocol: 'https',
+  isAllowedUri: (url) => isSafeUrl(url),
+});
 
 /**
  * Markdown reading asks each block tokenizer at every block of the file, and the stock list
@@ -76,7 +81,9 @@ function listReach(src: string, item: RegExp): string {
   return src;
 }
 
-const LinearOrderedList = OrderedList.extend({ markdownTokenizer: listTokenizer(OrderedList.config, new RegExp(String.raw`^[ \t]*(${ORDERED_LIST_MARKER_PATTERN})[.)][ \t]`)) });
+const LinearOrderedList = OrderedList.extend({
+  markdownTokenizer: listTokenizer(OrderedList.config, new RegExp(String.raw`^[ \t]*(${ORDERED_LIST_MARKER_PATTERN})[.)][ \t]`)),
+});
 const LinearTaskList = TaskList.extend({ markdownTokenizer: listTokenizer(TaskList.config, /^[ \t]*[-+*][ \t]+\[[ xX]\][ \t]/) });
 const LinearTable = Table.extend({
   markdownTokenizer: {

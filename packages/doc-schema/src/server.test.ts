@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { documentNode, documentText, documentUpdate, fromHTML, fromMarkdown, nodeFromJSON, replaceDocument, stateDoc, toHTML, toMarkdown, withItemsRenamed } from './server.ts';
+import {
+  documentNode,
+  documentText,
+  documentUpdate,
+  fromHTML,
+  fromMarkdown,
+  nodeFromJSON,
+  replaceDocument,
+  stateDoc,
+  toHTML,
+  toMarkdown,
+  withItemsRenamed,
+} from './server.ts';
 
 const MARKDOWN = `# Plans
 
@@ -40,7 +52,25 @@ const types = (md: string) => JSON.stringify(fromMarkdown(md).toJSON());
 describe('Markdown', () => {
   it('keeps headings, lists, task lists, quotes, code, tables, links, images and rules through a round trip', () => {
     const once = toMarkdown(fromMarkdown(MARKDOWN));
-    for (const piece of ['# Plans', '## Lists', '**bold**', '*italic*', '`code`', '[link](https://example.com/a?b=c)', '- one', '  - nested', '1. first', '- [ ] to do', '- [x] done', '> a quote', '```ts\nconst x = 1;\n```', '| name | size |', '![chart](https://example.com/chart.png)', '---', 'Text with ![icon](/api/v1/items/'])
+    for (const piece of [
+      '# Plans',
+      '## Lists',
+      '**bold**',
+      '*italic*',
+      '`code`',
+      '[link](https://example.com/a?b=c)',
+      '- one',
+      '  - nested',
+      '1. first',
+      '- [ ] to do',
+      '- [x] done',
+      '> a quote',
+      '```ts\nconst x = 1;\n```',
+      '| name | size |',
+      '![chart](https://example.com/chart.png)',
+      '---',
+      'Text with ![icon](/api/v1/items/',
+    ])
       expect(once).toContain(piece);
     // A second trip changes nothing: the form is stable.
     expect(toMarkdown(fromMarkdown(once))).toBe(once);
@@ -61,7 +91,9 @@ describe('Markdown', () => {
 describe('HTML', () => {
   it('drops scripts, event handlers, javascript: links and frames', () => {
     const html = toHTML(
-      fromHTML('<p onclick="alert(1)">hi<script>alert(1)</script> <a href="javascript:alert(1)">x</a><img src="x:y" onerror="alert(1)"><img src="https://e.com/i.png" onerror="alert(2)"></p><iframe src="https://evil"></iframe><style>p{}</style>'),
+      fromHTML(
+        '<p onclick="alert(1)">hi<script>alert(1)</script> <a href="javascript:alert(1)">x</a><img src="x:y" onerror="alert(1)"><img src="https://e.com/i.png" onerror="alert(2)"></p><iframe src="https://evil"></iframe><style>p{}</style>',
+      ),
     );
     expect(html).not.toMatch(/script|onclick|onerror|javascript|iframe|style>/i);
     expect(html).toContain('<img src="https://e.com/i.png">');
@@ -70,7 +102,18 @@ describe('HTML', () => {
 
   it('keeps the structure of a document', () => {
     const html = toHTML(fromMarkdown(MARKDOWN));
-    for (const tag of ['<h1>Plans</h1>', '<strong>bold</strong>', '<ul>', '<ol>', 'data-type="taskList"', '<blockquote>', '<pre><code class="language-ts">', '<table', '<hr>', '<a '])
+    for (const tag of [
+      '<h1>Plans</h1>',
+      '<strong>bold</strong>',
+      '<ul>',
+      '<ol>',
+      'data-type="taskList"',
+      '<blockquote>',
+      '<pre><code class="language-ts">',
+      '<table',
+      '<hr>',
+      '<a ',
+    ])
       expect(html).toContain(tag);
   });
 });
@@ -103,7 +146,9 @@ describe('replacing a document', () => {
 describe('a copy’s attachments', () => {
   it('points pictures and attached files at the copy’s own items, and leaves other addresses alone', () => {
     const [a, b, c] = ['0190a0a0-0000-7000-8000-00000000000a', '0190a0a0-0000-7000-8000-00000000000b', '0190a0a0-0000-7000-8000-00000000000c'];
-    const state = documentUpdate(fromMarkdown(`![pic](/api/v1/items/${a}/content) [notes.csv](/api/v1/items/${b}/content?download=1) [web](https://example.com/x)`));
+    const state = documentUpdate(
+      fromMarkdown(`![pic](/api/v1/items/${a}/content) [notes.csv](/api/v1/items/${b}/content?download=1) [web](https://example.com/x)`),
+    );
     const doc = stateDoc(withItemsRenamed(state, new Map([[a, c]]))!);
     const md = toMarkdown(documentNode(doc));
     expect(md).toContain(`![pic](/api/v1/items/${c}/content)`);
@@ -130,7 +175,8 @@ describe('reading a long Markdown file', () => {
     return characters;
   }
   const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i}, with *some* text.`).join('\n\n');
-  const lists = (n: number) => Array.from({ length: n }, (_, i) => `${i % 2 ? '1. first\n2. second' : '- [ ] to do\n- [x] done'}\n\n| a | b |\n| - | - |\n| ${i} | x |`).join('\n\n');
+  const lists = (n: number) =>
+    Array.from({ length: n }, (_, i) => `${i % 2 ? '1. first\n2. second' : '- [ ] to do\n- [x] done'}\n\n| a | b |\n| - | - |\n| ${i} | x |`).join('\n\n');
 
   it('does work in proportion to its length, with lists and tables among the paragraphs', () => {
     for (const make of [paragraphs, lists]) {
@@ -148,14 +194,25 @@ describe('reading a long Markdown file', () => {
 
   it('keeps lists and tables whole when reading only what can start them', () => {
     const node = fromMarkdown(lists(4));
-    expect(node.toJSON().content.map((n: { type: string }) => n.type)).toEqual(['taskList', 'table', 'orderedList', 'table', 'taskList', 'table', 'orderedList', 'table']);
+    expect(node.toJSON().content.map((n: { type: string }) => n.type)).toEqual([
+      'taskList',
+      'table',
+      'orderedList',
+      'table',
+      'taskList',
+      'table',
+      'orderedList',
+      'table',
+    ]);
   });
 });
 
 describe('HTML with pictures at other addresses', () => {
   it('writes the pictures it is given by item id at their new address, and every other address as it is', () => {
     const [a, b] = ['0190a0a0-0000-7000-8000-00000000000a', '0190a0a0-0000-7000-8000-00000000000b'];
-    const node = fromMarkdown(`![mine](/api/v1/items/${a}/content) ![theirs](/api/v1/items/${b}/content) ![web](https://example.com/w.png) [file](/api/v1/items/${a}/content?download=1)`);
+    const node = fromMarkdown(
+      `![mine](/api/v1/items/${a}/content) ![theirs](/api/v1/items/${b}/content) ![web](https://example.com/w.png) [file](/api/v1/items/${a}/content?download=1)`,
+    );
     const html = toHTML(node, new Map([[a, 'https://storage.example/blob?s=1&e=2']]));
     expect(html).toContain('src="https://storage.example/blob?s=1&amp;e=2"');
     expect(html).toContain(`src="/api/v1/items/${b}/content"`);

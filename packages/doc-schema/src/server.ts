@@ -122,7 +122,10 @@ export function withItemsRenamed(state: Uint8Array, rename: Map<string, string>)
 export function documentText(source: Y.Doc | PMNode): string {
   const node = source instanceof Y.Doc ? rawNode(source) : source;
   // NUL is dropped: PostgreSQL text cannot hold it, and a pasted one must not stop the document from saving.
-  return getText(node, { blockSeparator: '\n', textSerializers }).replace(/\n{2,}/g, '\n').replace(/\0/g, '').trim();
+  return getText(node, { blockSeparator: '\n', textSerializers })
+    .replace(/\n{2,}/g, '\n')
+    .replace(/\0/g, '')
+    .trim();
 }
 
 /** The people a document mentions (the ids of its mention nodes), each once, in order. */

@@ -45,7 +45,11 @@ describe('starting with bad settings', () => {
 
   it('stops naming DATABASE_URL when the database cannot be reached', async () => {
     const port = await freePort();
-    const res = await cabinet(['serve'], { DATABASE_URL: `postgres://cabinet@127.0.0.1:${port}/cabinet`, DATA_DIR: os.tmpdir(), PORT: String(await freePort()) });
+    const res = await cabinet(['serve'], {
+      DATABASE_URL: `postgres://cabinet@127.0.0.1:${port}/cabinet`,
+      DATA_DIR: os.tmpdir(),
+      PORT: String(await freePort()),
+    });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('Check the DATABASE_URL setting');
   });
@@ -76,7 +80,10 @@ describe('the cabinet command', () => {
     expect(weak.code).toBe(1);
     expect(weak.stderr).toContain('Password must be at least 12 characters');
 
-    const created = await cabinet(['user', 'create', '--email', 'ops@example.com', '--name', 'Olive Ops', '--password', 'correct-cabinet-staple-9', '--admin'], env);
+    const created = await cabinet(
+      ['user', 'create', '--email', 'ops@example.com', '--name', 'Olive Ops', '--password', 'correct-cabinet-staple-9', '--admin'],
+      env,
+    );
     expect(created.code, created.stderr).toBe(0);
     expect(created.stdout).toContain('instance administrator');
 

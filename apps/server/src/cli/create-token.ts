@@ -9,7 +9,8 @@ export async function createTokenCommand({ context, io }: CommandScope, opts: { 
   if (opts.days > 365) throw new CommandFailed('--days: an API token lives at most 365 days.');
   const ctx = await context();
   const users = (await findUsersByEmail(ctx.db, opts.email)).filter((u) => u.status === 'active');
-  if (users.length === 0) throw new CommandFailed(`No active user has the email ${opts.email}. They need to sign in once first (or use \`cabinet user create\`).`);
+  if (users.length === 0)
+    throw new CommandFailed(`No active user has the email ${opts.email}. They need to sign in once first (or use \`cabinet user create\`).`);
   if (users.length > 1) throw new CommandFailed(`Several users have the email ${opts.email} (from different identity providers); cannot tell which one.`);
   const created = await createApiToken(ctx.db, users[0]!.id, { name: opts.name, scopes: scopes as never, expiresInDays: opts.days });
   io.err(`API token "${created.name}" for ${opts.email}, expires ${created.expiresAt}. It is shown only once:\n`);

@@ -5,9 +5,14 @@ import { updateUser } from '../modules/users/index.ts';
 import { userForIdentity } from '../modules/auth/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
 
-export async function createUserCommand({ env, context, io }: CommandScope, opts: { email: string; name: string; password: string; admin: boolean }): Promise<void> {
+export async function createUserCommand(
+  { env, context, io }: CommandScope,
+  opts: { email: string; name: string; password: string; admin: boolean },
+): Promise<void> {
   if (!env.embeddedIdp) {
-    throw new CommandFailed('`cabinet user create` makes accounts in the embedded identity provider, but a hosted provider is configured (OIDC_ISSUER).\nCreate the account at your provider; the Cabinet user appears at its first sign-in.');
+    throw new CommandFailed(
+      '`cabinet user create` makes accounts in the embedded identity provider, but a hosted provider is configured (OIDC_ISSUER).\nCreate the account at your provider; the Cabinet user appears at its first sign-in.',
+    );
   }
   if (!ZEmail.safeParse(opts.email).success) throw new CommandFailed(`--email: '${opts.email}' is not a valid email address.`);
   const problems = passwordChecker({

@@ -49,7 +49,9 @@ describe('the data folder of the embedded database', () => {
     // A second account after the restart: no duplicate the database no longer shows.
     const bob = server.person('bob@example.com', 'Bob');
     expect(await me(bob)).toBe('bob@example.com');
-    expect(() => server.cli('user', 'create', '--email', 'ann@example.com', '--name', 'Ann again', '--password', 'process-test-password-1')).toThrow(/already exists/);
+    expect(() => server.cli('user', 'create', '--email', 'ann@example.com', '--name', 'Ann again', '--password', 'process-test-password-1')).toThrow(
+      /already exists/,
+    );
 
     // Killed without tidying up: the next start takes the folder over, and everything is there.
     await server.kill();
@@ -63,7 +65,15 @@ describe('the data folder of the embedded database', () => {
   it('refuses a second server on the same folder with a clear message, and the first keeps serving', async () => {
     const port = await freePort();
     const second = spawn(process.execPath, [bin, 'serve'], {
-      env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        DATA_DIR: server.dataDir,
+        DATABASE_URL: '',
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+      },
     });
     let stderr = '';
     second.stderr.on('data', (d) => (stderr += d));

@@ -52,9 +52,11 @@ export async function doctorCommand({ env, context, io }: CommandScope): Promise
       failed = true;
       const reason = error instanceof Error ? error.message : String(error);
       const hint =
-        check.name === 'database' ? databaseHelp(env, error)
-        : check.name === 'storage' ? `${reason}. Check STORAGE_DRIVER and the S3_* settings (or DATA_DIR for local disk).`
-        : `${reason}. Check OIDC_ISSUER and that the provider is reachable from this machine.`;
+        check.name === 'database'
+          ? databaseHelp(env, error)
+          : check.name === 'storage'
+            ? `${reason}. Check STORAGE_DRIVER and the S3_* settings (or DATA_DIR for local disk).`
+            : `${reason}. Check OIDC_ISSUER and that the provider is reachable from this machine.`;
       io.out(`✗ ${check.name}: ${hint}\n`);
     }
   }

@@ -46,10 +46,13 @@ const run = (command: string) => async (options: Record<string, unknown>) => {
 
 const program = new Command('cabinet').description('Cabinet: documents and files together').showHelpAfterError();
 
-program.command('serve').description('start the server (API, browser app and embedded identity provider)').action(async () => {
-  const { serve } = await import('../main.ts');
-  await serve();
-});
+program
+  .command('serve')
+  .description('start the server (API, browser app and embedded identity provider)')
+  .action(async () => {
+    const { serve } = await import('../main.ts');
+    await serve();
+  });
 
 program
   .command('collab')

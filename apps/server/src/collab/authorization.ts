@@ -43,8 +43,6 @@ const ACCESS_GONE_CLOSE_CODE = 4403;
  */
 const RECHECK_MS = 5_000;
 
-
-
 /**
  * Who may keep a document open: looks again at the caller and their access. Access gone closes
  * the connection with its reason; below editor (or a token without `write`) the connection becomes
@@ -96,7 +94,13 @@ export function accessChecker(ctx: AppContext, reads: Limiter) {
  * then passes here: access withdrawn or lowered since it was last looked at closes the connection
  * or makes it read-only before the message is applied.
  */
-export function authorization(ctx: AppContext, socketActor: SocketActor, reads: Limiter, recheck: (connection: Connection) => Promise<void>, authenticated: WeakSet<IncomingMessage>): Extension {
+export function authorization(
+  ctx: AppContext,
+  socketActor: SocketActor,
+  reads: Limiter,
+  recheck: (connection: Connection) => Promise<void>,
+  authenticated: WeakSet<IncomingMessage>,
+): Extension {
   // The caller's address as the HTTP routes take it (TRUST_PROXY).
   const trust = trustHop(ctx.env.TRUST_PROXY);
   return {

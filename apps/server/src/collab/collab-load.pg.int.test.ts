@@ -33,7 +33,10 @@ async function editorsAtWork(n: number, label: string) {
   const g = given(t.ctx, t.url);
   const ada = await g.person('Ada');
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push((await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: `${label} ${i}`, parentId: ada.workspace.homeId })).body.id);
+  for (let i = 0; i < n; i++)
+    ids.push(
+      (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: `${label} ${i}`, parentId: ada.workspace.homeId })).body.id,
+    );
   const editors = ids.map((id) => clients.connect(id, ada.token));
   await until(() => editors.every((e) => e.outcome.synced), 'every editor to sync', 60_000);
   const lines = ids.map((_, i) => `${label}: the line of editor ${i}`);

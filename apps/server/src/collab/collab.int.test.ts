@@ -36,7 +36,8 @@ describe('the collaboration socket', () => {
   it('saves what is open when the server stops, as the last editor’s change', async () => {
     const stopping = await startTestApp({}, { db: t.db });
     const ada = await given(stopping.ctx, stopping.url).person('Ada');
-    const id = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Late', parentId: ada.workspace.homeId })).body.id as string;
+    const id = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Late', parentId: ada.workspace.homeId })).body
+      .id as string;
     const clients = collabClients(stopping.url);
     const editor = clients.connect(id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
@@ -46,7 +47,12 @@ describe('the collaboration socket', () => {
     await stopping.close();
     clients.destroyAll();
     expect(await storedText(id)).toContain('Typed just before the stop');
-    const saves = await t.ctx.db.selectFrom('activity_events').select(['actor_kind', 'actor_user_id']).where('item_id', '=', id).where('action', '=', 'item.updated').execute();
+    const saves = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['actor_kind', 'actor_user_id'])
+      .where('item_id', '=', id)
+      .where('action', '=', 'item.updated')
+      .execute();
     expect(saves.length).toBeGreaterThan(0);
     expect(saves).toEqual(saves.map(() => ({ actor_kind: 'token', actor_user_id: ada.id })));
   });
@@ -119,7 +125,15 @@ describe('the collaboration socket', () => {
     const ada = await g.person('Ada');
     const id = await newDocument(ada);
     const token = randomToken();
-    await insertSession(t.ctx.db, { tokenHash: sha256(token), userId: ada.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() + 3_600_000), idTokenSealed: null, refreshTokenSealed: null });
+    await insertSession(t.ctx.db, {
+      tokenHash: sha256(token),
+      userId: ada.id,
+      userAgent: null,
+      ip: null,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      idTokenSealed: null,
+      refreshTokenSealed: null,
+    });
     const cookie = `${SESSION_COOKIE}=${token}`;
     const own = connect(id, 'session', { cookie, origin: t.url });
     await until(() => own.outcome.synced, 'the browser to sync');
@@ -132,7 +146,13 @@ describe('the collaboration socket', () => {
     addParagraph(tab.document, 'From the tab');
     tab.provider.destroy();
     await expect
-      .poll(async () => (await t.ctx.db.selectFrom('activity_events').select('client_id').where('item_id', '=', id).where('action', '=', 'item.updated').execute()).map((r) => r.client_id), { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await t.ctx.db.selectFrom('activity_events').select('client_id').where('item_id', '=', id).where('action', '=', 'item.updated').execute()).map(
+            (r) => r.client_id,
+          ),
+        { timeout: 10_000 },
+      )
       .toContain('tab-0123456789');
   });
 
@@ -149,7 +169,15 @@ describe('the collaboration socket', () => {
     const ada = await g.person('Ada');
     const id = await newDocument(ada);
     const token = randomToken();
-    await insertSession(t.ctx.db, { tokenHash: sha256(token), userId: ada.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() - 1000), idTokenSealed: null, refreshTokenSealed: null });
+    await insertSession(t.ctx.db, {
+      tokenHash: sha256(token),
+      userId: ada.id,
+      userAgent: null,
+      ip: null,
+      expiresAt: new Date(Date.now() - 1000),
+      idTokenSealed: null,
+      refreshTokenSealed: null,
+    });
     const stale = connect(id, 'session', { cookie: `${SESSION_COOKIE}=${token}`, origin: t.url });
     await until(() => stale.outcome.failed !== undefined, 'the expired session to be refused');
     expect(stale.outcome.failed).toMatch(/session_expired|unauthenticated/);

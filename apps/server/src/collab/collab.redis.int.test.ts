@@ -50,7 +50,10 @@ describe('several instances through Redis', () => {
     addParagraph(later.document, 'Added later on B');
     await until(() => documentText(later.document).includes('Added later'), 'the later edit');
     await new Promise((r) => setTimeout(r, 500));
-    const restored = await fetch(`${a.url}/api/v1/items/${doc.id}/revisions/${revision.id}/restore`, { method: 'POST', headers: { authorization: `Bearer ${ada.token}` } });
+    const restored = await fetch(`${a.url}/api/v1/items/${doc.id}/revisions/${revision.id}/restore`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ada.token}` },
+    });
     expect(restored.status).toBe(201);
     await until(() => documentText(later.document) === 'Typed on A\nTyped on B', 'the restore to reach the editor on B', 15_000);
   });

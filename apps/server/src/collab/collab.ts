@@ -121,7 +121,24 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
     async close() {
       stopWatching();
       writer.stop();
-      await Promise.all([...hocuspocus.documents.values()].map((document) => hocuspocus.storeDocumentHooks(document, { clientsCount: 0, context: {}, document, documentName: document.name, instance: hocuspocus, requestHeaders: {}, requestParameters: new URLSearchParams(), socketId: 'server' }, true)));
+      await Promise.all(
+        [...hocuspocus.documents.values()].map((document) =>
+          hocuspocus.storeDocumentHooks(
+            document,
+            {
+              clientsCount: 0,
+              context: {},
+              document,
+              documentName: document.name,
+              instance: hocuspocus,
+              requestHeaders: {},
+              requestParameters: new URLSearchParams(),
+              socketId: 'server',
+            },
+            true,
+          ),
+        ),
+      );
       hocuspocus.closeConnections();
       // Extensions let go of what they hold (Redis connections).
       await hocuspocus.hooks('onDestroy', { instance: hocuspocus });

@@ -21,7 +21,8 @@ describe('a server killed during editing', () => {
     const token = server.person('crash.editor@example.com', 'Crash Editor');
     await server.start();
     const workspace = (await server.call(token, 'GET', '/workspaces')).body.items[0];
-    const doc = (await server.call(token, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Under fire', parentId: workspace.homeId })).body;
+    const doc = (await server.call(token, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Under fire', parentId: workspace.homeId }))
+      .body;
     clients = collabClients(server.url);
     const editors = [0, 1, 2].map(() => clients!.connect(doc.id, token));
     await until(() => editors.every((e) => e.outcome.synced), 'three editors to sync');
@@ -45,7 +46,11 @@ describe('a server killed during editing', () => {
     for (let n = PER_EDITOR / 2; n < PER_EDITOR; n++) await type(n);
 
     await server.start();
-    await until(() => editors.every((e) => documentText(e.document) === documentText(editors[0]!.document) && e.provider.unsyncedChanges === 0), 'the editors to converge', 60_000);
+    await until(
+      () => editors.every((e) => documentText(e.document) === documentText(editors[0]!.document) && e.provider.unsyncedChanges === 0),
+      'the editors to converge',
+      60_000,
+    );
     const lines = documentText(editors[0]!.document).split('\n');
     expect(new Set(lines)).toEqual(new Set(written));
     expect(lines).toHaveLength(written.length);

@@ -113,7 +113,9 @@ export function persistence(ctx: AppContext, reads: Limiter, writer: CollabWrite
       if (clientsCount > 0 || !pending) return;
       unrevised.delete(documentName);
       const content = documentContent(document);
-      void writer.persist(`recording a revision of ${documentName}`, async () => void (await recordRevision(ctx.db, documentName, content, [...pending.authors]))).then((written) => written || restore(documentName, pending));
+      void writer
+        .persist(`recording a revision of ${documentName}`, async () => void (await recordRevision(ctx.db, documentName, content, [...pending.authors])))
+        .then((written) => written || restore(documentName, pending));
     },
   };
 

@@ -13,9 +13,10 @@ import { Redis as IORedis } from 'ioredis';
 export function redisExtension(url: string, prefix: string, log: FastifyBaseLogger): Extension {
   // No ready check: after a reconnect its INFO can follow the SUBSCRIBEs queued meanwhile, which
   // Redis refuses in subscriber mode, failing the connection again (seen under load in CI).
-  const client = () => new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: false }).on('error', () => {
-    // ioredis reconnects by itself; the error is the connection's, not a request's.
-  });
+  const client = () =>
+    new IORedis(url, { maxRetriesPerRequest: null, enableReadyCheck: false }).on('error', () => {
+      // ioredis reconnects by itself; the error is the connection's, not a request's.
+    });
   // Answers what a publish answers when nobody heard it.
   const logged = (what: string) => (error: unknown) => {
     log.warn({ err: error }, `collaboration through Redis: ${what} failed`);

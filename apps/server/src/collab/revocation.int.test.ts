@@ -30,7 +30,8 @@ afterAll(async () => {
   await a.close();
 });
 
-const storedText = async (id: string) => (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
+const storedText = async (id: string) =>
+  (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
 
 /** Ada's document in a folder shared with Bea (a guest of Ada's workspace) at `role`. */
 async function sharedDocument(role: 'viewer' | 'editor' = 'viewer') {
@@ -104,7 +105,15 @@ describe('a silent reader on another instance loses the document within seconds 
   it('when the reader’s session is signed out', async () => {
     const { ada, bea, id } = await sharedDocument();
     const cookie = randomToken();
-    const session = await insertSession(a.ctx.db, { tokenHash: sha256(cookie), userId: bea.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() + 3_600_000), idTokenSealed: null, refreshTokenSealed: null });
+    const session = await insertSession(a.ctx.db, {
+      tokenHash: sha256(cookie),
+      userId: bea.id,
+      userAgent: null,
+      ip: null,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      idTokenSealed: null,
+      refreshTokenSealed: null,
+    });
     const open = await openTogether(ada, id, 'session', { cookie: `${SESSION_COOKIE}=${cookie}`, origin: b.url });
     expect((await bea.call('DELETE', `/sessions/${session.id}`)).status).toBe(204);
     expect(await expectCutOff(open, id)).toMatch(/unauthenticated|session_/);
@@ -121,7 +130,11 @@ describe('a silent reader on another instance loses the document within seconds 
     const { ada, bea, folder, id } = await sharedDocument('editor');
     const open = await openTogether(ada, id, bea.token);
     await a.ctx.db.updateTable('item_grants').set({ role: 'viewer' }).where('item_id', '=', folder.id).execute();
-    await until(() => open.reader.outcome.stateless.includes(JSON.stringify({ type: 'access', readOnly: true })), 'the reader to be told it may only read', 15_000);
+    await until(
+      () => open.reader.outcome.stateless.includes(JSON.stringify({ type: 'access', readOnly: true })),
+      'the reader to be told it may only read',
+      15_000,
+    );
     // From now on the server drops whatever this connection sends.
     open.unmute();
     addParagraph(open.reader.document, 'Sneaked in');

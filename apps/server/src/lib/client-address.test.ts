@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { clientAddress, rateKey, trustHop } from './client-address.ts';
 
-const request = (socket: string, forwarded?: string) => ({ socket: { remoteAddress: socket }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
+const request = (socket: string, forwarded?: string) =>
+  ({ socket: { remoteAddress: socket }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
 
 describe('the caller’s address', () => {
   it('is the socket’s when no proxy is trusted, whatever the header says', () => {

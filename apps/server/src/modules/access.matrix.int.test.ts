@@ -137,7 +137,12 @@ const folderIn = async (maker: Person, workspace: string, parentId: string, name
 async function itemFor(who: Caller, relation: Relation): Promise<Target> {
   if (who === 'anonymous' || who === 'visitor') return { ws, item: await folderIn(colleague, ws, secretParent), manager: colleague };
   if (relation === 'own') {
-    if (who === 'outsider') return { ws: people.outsider.workspace.id, item: await folderIn(people.outsider, people.outsider.workspace.id, people.outsider.workspace.homeId), manager: people.outsider };
+    if (who === 'outsider')
+      return {
+        ws: people.outsider.workspace.id,
+        item: await folderIn(people.outsider, people.outsider.workspace.id, people.outsider.workspace.homeId),
+        manager: people.outsider,
+      };
     // Nothing can be put in a guest's own root: their cells are on that root itself.
     if (who === 'guest') return { ws, item: homes.guest, manager: null };
     return { ws, item: await folderIn(people[who], ws, homes[who]), manager: people[who] };
@@ -154,12 +159,25 @@ async function linkOn(tgt: Target): Promise<string> {
   if (tgt.manager) return (await made(caller(tgt.manager.token)('POST', `/items/${tgt.item}/links`, { kind: 'view' }))).id;
   const token = randomToken(32);
   const key = deriveKey(t.ctx.env.SESSION_SECRET, 'share-link-token');
-  return (await insertLink(t.ctx.db, { workspaceId: tgt.ws, itemId: tgt.item, kind: 'view', tokenHash: sha256(token), tokenSealed: encrypt(key, token), passwordHash: null, expiresAt: null, downloadAllowed: true, by: people.guest.id })).id;
+  return (
+    await insertLink(t.ctx.db, {
+      workspaceId: tgt.ws,
+      itemId: tgt.item,
+      kind: 'view',
+      tokenHash: sha256(token),
+      tokenSealed: encrypt(key, token),
+      passwordHash: null,
+      expiresAt: null,
+      downloadAllowed: true,
+      by: people.guest.id,
+    })
+  ).id;
 }
 
 async function grantOn(tgt: Target): Promise<string> {
   if (tgt.absent) return uuidv7();
-  const find = () => t.ctx.db.selectFrom('item_grants').select('id').where('item_id', '=', tgt.item).where('principal_id', '=', bystander.id).executeTakeFirst();
+  const find = () =>
+    t.ctx.db.selectFrom('item_grants').select('id').where('item_id', '=', tgt.item).where('principal_id', '=', bystander.id).executeTakeFirst();
   // A guest's root is the same for each of their cells: its grant may be there from one before.
   if (!(await find())) await g.grant(tgt.item, { user: bystander }, 'viewer');
   return (await find())!.id;
@@ -176,12 +194,24 @@ const newMember = async () => {
 /** The item routes of sharing, links and activity, called on the cell's item. */
 const ITEM_ENTRIES: Record<string, Entry> = {
   'GET /items/:id/grants': { rule: 'share', ok: 200, run: (c, x) => c('GET', `/items/${x.item}/grants`) },
-  'POST /items/:id/grants': { rule: 'share', ok: 201, run: (c, x) => c('POST', `/items/${x.item}/grants`, { principal: { type: 'user', id: bystander.id }, role: 'viewer' }) },
-  'PATCH /items/:id/grants/:grantId': { rule: 'share', ok: 200, run: async (c, x) => c('PATCH', `/items/${x.item}/grants/${await grantOn(x)}`, { role: 'editor' }) },
+  'POST /items/:id/grants': {
+    rule: 'share',
+    ok: 201,
+    run: (c, x) => c('POST', `/items/${x.item}/grants`, { principal: { type: 'user', id: bystander.id }, role: 'viewer' }),
+  },
+  'PATCH /items/:id/grants/:grantId': {
+    rule: 'share',
+    ok: 200,
+    run: async (c, x) => c('PATCH', `/items/${x.item}/grants/${await grantOn(x)}`, { role: 'editor' }),
+  },
   'DELETE /items/:id/grants/:grantId': { rule: 'share', ok: 204, run: async (c, x) => c('DELETE', `/items/${x.item}/grants/${await grantOn(x)}`) },
   'GET /items/:id/links': { rule: 'share', ok: 200, run: (c, x) => c('GET', `/items/${x.item}/links`) },
   'POST /items/:id/links': { rule: 'share', ok: 201, run: (c, x) => c('POST', `/items/${x.item}/links`, { kind: 'view' }) },
-  'PATCH /items/:id/links/:linkId': { rule: 'share', ok: 200, run: async (c, x) => c('PATCH', `/items/${x.item}/links/${await linkOn(x)}`, { downloadAllowed: false }) },
+  'PATCH /items/:id/links/:linkId': {
+    rule: 'share',
+    ok: 200,
+    run: async (c, x) => c('PATCH', `/items/${x.item}/links/${await linkOn(x)}`, { downloadAllowed: false }),
+  },
   'DELETE /items/:id/links/:linkId': { rule: 'share', ok: 204, run: async (c, x) => c('DELETE', `/items/${x.item}/links/${await linkOn(x)}`) },
   'GET /items/:id/activity': { rule: 'view', ok: 200, run: (c, x) => c('GET', `/items/${x.item}/activity`) },
   'GET /items/:id/search-text': { rule: 'view', ok: 200, run: (c, x) => c('GET', `/items/${x.item}/search-text`) },
@@ -191,26 +221,51 @@ const ITEM_ENTRIES: Record<string, Entry> = {
 const WORKSPACE_ENTRIES: Record<string, Entry> = {
   'GET /workspaces/:ws': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}`) },
   'GET /workspaces/:ws/members': { rule: 'not guest', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/members`) },
-  'PATCH /workspaces/:ws/members/:userId': { rule: 'admin', ok: 200, run: async (c, x) => c('PATCH', `/workspaces/${x.ws}/members/${(await newMember()).id}`, { role: 'admin' }) },
-  'DELETE /workspaces/:ws/members/:userId': { rule: 'admin', ok: 204, run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/members/${(await newMember()).id}?filesTo=${people.owner.id}`) },
+  'PATCH /workspaces/:ws/members/:userId': {
+    rule: 'admin',
+    ok: 200,
+    run: async (c, x) => c('PATCH', `/workspaces/${x.ws}/members/${(await newMember()).id}`, { role: 'admin' }),
+  },
+  'DELETE /workspaces/:ws/members/:userId': {
+    rule: 'admin',
+    ok: 204,
+    run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/members/${(await newMember()).id}?filesTo=${people.owner.id}`),
+  },
   'GET /workspaces/:ws/invitations': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/invitations`) },
   'POST /workspaces/:ws/invitations': { rule: 'admin', ok: 201, run: (c, x) => c('POST', `/workspaces/${x.ws}/invitations`, { role: 'member' }) },
   'DELETE /workspaces/:ws/invitations/:id': {
     rule: 'admin',
     ok: 204,
-    run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/invitations/${(await made(owner()('POST', `/workspaces/${ws}/invitations`, { role: 'member' }))).id}`),
+    run: async (c, x) =>
+      c('DELETE', `/workspaces/${x.ws}/invitations/${(await made(owner()('POST', `/workspaces/${ws}/invitations`, { role: 'member' }))).id}`),
   },
   'POST /workspaces/:ws/invitations/:id/resend': {
     rule: 'admin',
     ok: 200,
-    run: async (c, x) => c('POST', `/workspaces/${x.ws}/invitations/${(await made(owner()('POST', `/workspaces/${ws}/invitations`, { role: 'member', email: `${uuidv7()}@example.com` }))).id}/resend`),
+    run: async (c, x) =>
+      c(
+        'POST',
+        `/workspaces/${x.ws}/invitations/${(await made(owner()('POST', `/workspaces/${ws}/invitations`, { role: 'member', email: `${uuidv7()}@example.com` }))).id}/resend`,
+      ),
   },
   'GET /workspaces/:ws/groups': { rule: 'not guest', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/groups`) },
   'POST /workspaces/:ws/groups': { rule: 'admin', ok: 201, run: (c, x) => c('POST', `/workspaces/${x.ws}/groups`, { name: `New ${Math.random()}` }) },
-  'PATCH /workspaces/:ws/groups/:groupId': { rule: 'admin', ok: 200, run: async (c, x) => c('PATCH', `/workspaces/${x.ws}/groups/${await newGroup()}`, { name: `Renamed ${Math.random()}` }) },
+  'PATCH /workspaces/:ws/groups/:groupId': {
+    rule: 'admin',
+    ok: 200,
+    run: async (c, x) => c('PATCH', `/workspaces/${x.ws}/groups/${await newGroup()}`, { name: `Renamed ${Math.random()}` }),
+  },
   'DELETE /workspaces/:ws/groups/:groupId': { rule: 'admin', ok: 204, run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/groups/${await newGroup()}`) },
-  'GET /workspaces/:ws/groups/:groupId/members': { rule: 'not guest', ok: 200, run: async (c, x) => c('GET', `/workspaces/${x.ws}/groups/${await newGroup()}/members`) },
-  'POST /workspaces/:ws/groups/:groupId/members': { rule: 'admin', ok: 200, run: async (c, x) => c('POST', `/workspaces/${x.ws}/groups/${await newGroup()}/members`, { userIds: [bystander.id] }) },
+  'GET /workspaces/:ws/groups/:groupId/members': {
+    rule: 'not guest',
+    ok: 200,
+    run: async (c, x) => c('GET', `/workspaces/${x.ws}/groups/${await newGroup()}/members`),
+  },
+  'POST /workspaces/:ws/groups/:groupId/members': {
+    rule: 'admin',
+    ok: 200,
+    run: async (c, x) => c('POST', `/workspaces/${x.ws}/groups/${await newGroup()}/members`, { userIds: [bystander.id] }),
+  },
   'DELETE /workspaces/:ws/groups/:groupId/members/:userId': {
     rule: 'admin',
     ok: 204,
@@ -225,7 +280,8 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
   'DELETE /workspaces/:ws/links/:linkId': {
     rule: 'admin',
     ok: 204,
-    run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/links/${await linkOn({ ws, item: await folderIn(colleague, ws, secretParent), manager: colleague })}`),
+    run: async (c, x) =>
+      c('DELETE', `/workspaces/${x.ws}/links/${await linkOn({ ws, item: await folderIn(colleague, ws, secretParent), manager: colleague })}`),
   },
   'GET /workspaces/:ws/link-policy': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/link-policy`) },
   // Set to what it is, so the other cells meet the same policy.
@@ -235,7 +291,11 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
   // Looking for the very names nobody but their owner may find.
   'GET /workspaces/:ws/search-settings': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/search-settings`) },
   // Set to what it is, so nothing is read again between cells.
-  'PATCH /workspaces/:ws/search-settings': { rule: 'admin', ok: 200, run: (c, x) => c('PATCH', `/workspaces/${x.ws}/search-settings`, { language: 'english' }) },
+  'PATCH /workspaces/:ws/search-settings': {
+    rule: 'admin',
+    ok: 200,
+    run: (c, x) => c('PATCH', `/workspaces/${x.ws}/search-settings`, { language: 'english' }),
+  },
   'GET /workspaces/:ws/search': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/search?q=${encodeURIComponent(SECRET)}`) },
   'GET /workspaces/:ws/trash': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/trash`) },
   'POST /workspaces/:ws/trash/empty': { rule: 'in workspace', ok: 200, run: (c, x) => c('POST', `/workspaces/${x.ws}/trash/empty`) },
@@ -271,7 +331,8 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
   'DELETE /tokens/:id': {
     rule: 'nobody else',
     ok: 204,
-    run: async (c) => c('DELETE', `/tokens/${(await t.ctx.db.selectFrom('api_tokens').select('id').where('user_id', '=', colleague.id).executeTakeFirstOrThrow()).id}`),
+    run: async (c) =>
+      c('DELETE', `/tokens/${(await t.ctx.db.selectFrom('api_tokens').select('id').where('user_id', '=', colleague.id).executeTakeFirstOrThrow()).id}`),
   },
 };
 
@@ -321,7 +382,17 @@ beforeAll(async () => {
   };
   colleague = await g.person('Colleague');
   colleagueHome = await g.membership(colleague, ws, 'member');
-  colleagueSession = (await insertSession(t.ctx.db, { tokenHash: sha256(randomToken()), userId: colleague.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() + 86_400_000), idTokenSealed: null, refreshTokenSealed: null })).id;
+  colleagueSession = (
+    await insertSession(t.ctx.db, {
+      tokenHash: sha256(randomToken()),
+      userId: colleague.id,
+      userAgent: null,
+      ip: null,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      idTokenSealed: null,
+      refreshTokenSealed: null,
+    })
+  ).id;
   bystander = await g.person('Bystander');
   await g.membership(bystander, ws, 'member');
   // A guest is in the workspace while something in it is shared with them.
@@ -334,7 +405,11 @@ beforeAll(async () => {
   const visited = await folderIn(o, ws, o.workspace.rootId, 'The visitor’s folder');
   const link = await made(owner()('POST', `/items/${visited}/links`, { kind: 'view', password: 'visitor password' }));
   const token = link.url.split('/s/')[1];
-  const unlocked = await fetch(`${t.url}/api/v1/links/${token}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'visitor password' }) });
+  const unlocked = await fetch(`${t.url}/api/v1/links/${token}/unlock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: 'visitor password' }),
+  });
   visitorCookie = unlocked.headers.getSetCookie()[0]!.split(';')[0]!;
 });
 afterAll(() => t.close());
@@ -389,9 +464,13 @@ const HIDDEN = `Hidden-${uuidv7().slice(-8)}`;
 beforeAll(async () => {
   const o = people.owner;
   const c = owner();
-  const documentIn = async (maker: Person, parentId: string) => (await made(caller(maker.token)('POST', `/workspaces/${ws}/items`, { kind: 'document', name: `${HIDDEN} doc ${Math.random()}`, parentId }))).id as string;
+  const documentIn = async (maker: Person, parentId: string) =>
+    (await made(caller(maker.token)('POST', `/workspaces/${ws}/items`, { kind: 'document', name: `${HIDDEN} doc ${Math.random()}`, parentId }))).id as string;
   const linked = await folderIn(o, ws, o.workspace.rootId, 'Linked');
-  const under = { folder: linked, document: (await made(c('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Notes', parentId: linked }))).id as string };
+  const under = {
+    folder: linked,
+    document: (await made(c('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Notes', parentId: linked }))).id as string,
+  };
   const binned = await folderIn(o, ws, linked, `${HIDDEN} binned`);
   const inTrash = { folder: binned, document: await documentIn(o, binned) };
   await made(c('POST', `/items/${binned}/trash`), 200);
@@ -481,14 +560,29 @@ const ELSEWHERE: Record<string, string> = {
 describe('the matrices', () => {
   it('cover every declared route, and no route that is not declared', () => {
     const declared = allRoutes().map((r) => `${r.method} ${r.path}`);
-    const covered = [...Object.keys(ITEM_ENTRIES), ...Object.keys(WORKSPACE_ENTRIES).map((k) => k.split('?')[0]!), ...Object.keys(VISITOR_ENTRIES), ...Object.keys(ELSEWHERE)];
-    expect(declared.filter((d) => !covered.includes(d)), 'routes with no entry in a matrix: add them').toEqual([]);
-    expect(covered.filter((c) => !declared.includes(c)), 'entries of routes no longer declared').toEqual([]);
+    const covered = [
+      ...Object.keys(ITEM_ENTRIES),
+      ...Object.keys(WORKSPACE_ENTRIES).map((k) => k.split('?')[0]!),
+      ...Object.keys(VISITOR_ENTRIES),
+      ...Object.keys(ELSEWHERE),
+    ];
+    expect(
+      declared.filter((d) => !covered.includes(d)),
+      'routes with no entry in a matrix: add them',
+    ).toEqual([]);
+    expect(
+      covered.filter((c) => !declared.includes(c)),
+      'entries of routes no longer declared',
+    ).toEqual([]);
     for (const [route, file] of Object.entries(ELSEWHERE)) {
       const where = path.join(import.meta.dirname, '..', file);
       expect(existsSync(where), `${route}: ${file}`).toBe(true);
       // The file calls the route: its last fixed part of the path is in it.
-      const fixed = route.split(' ')[1]!.split('/').filter((part) => part && !part.startsWith(':')).at(-1)!;
+      const fixed = route
+        .split(' ')[1]!
+        .split('/')
+        .filter((part) => part && !part.startsWith(':'))
+        .at(-1)!;
       expect(readFileSync(where, 'utf8'), `${route} in ${file}`).toContain(fixed);
     }
   });

@@ -83,24 +83,82 @@ const hostile: fc.Arbitrary<unknown> = fc.oneof(
 );
 /** Text with one character no field may hold: NUL most often (the database refuses it), another control character, a lone surrogate. */
 const taintedText = fc
-  .tuple(fc.string({ maxLength: 8 }), fc.oneof({ weight: 3, arbitrary: fc.constant('\u0000') }, { weight: 2, arbitrary: fc.constantFrom('\u0001', '\u001f', '\u007f', '\u0085', '\u009f', '\ud800', '\udfff') }), fc.string({ maxLength: 8 }))
+  .tuple(
+    fc.string({ maxLength: 8 }),
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant('\u0000') },
+      { weight: 2, arbitrary: fc.constantFrom('\u0001', '\u001f', '\u007f', '\u0085', '\u009f', '\ud800', '\udfff') },
+    ),
+    fc.string({ maxLength: 8 }),
+  )
   .map(([a, c, b]) => a + c + b);
-const hostileText = fc.oneof({ weight: 3, arbitrary: taintedText }, { weight: 1, arbitrary: fc.constantFrom(...hostileStrings) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) });
+const hostileText = fc.oneof(
+  { weight: 3, arbitrary: taintedText },
+  { weight: 1, arbitrary: fc.constantFrom(...hostileStrings) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+);
 /** Cursors that decode to a position of the wrong shape, with wrong types, or no position at all. */
 const base64url = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 const hostileCursor = fc.oneof(
-  fc.record({ f: fc.oneof(fc.boolean(), hostile), k: fc.oneof(fc.string(), hostile), i: fc.oneof(fc.uuid(), hostile), at: fc.oneof(fc.date().map((d) => d.toString()), hostile), id: fc.oneof(fc.uuid(), hostile) }, { requiredKeys: [] }).map((o) => base64url(JSON.stringify(o))),
+  fc
+    .record(
+      {
+        f: fc.oneof(fc.boolean(), hostile),
+        k: fc.oneof(fc.string(), hostile),
+        i: fc.oneof(fc.uuid(), hostile),
+        at: fc.oneof(
+          fc.date().map((d) => d.toString()),
+          hostile,
+        ),
+        id: fc.oneof(fc.uuid(), hostile),
+      },
+      { requiredKeys: [] },
+    )
+    .map((o) => base64url(JSON.stringify(o))),
   fc.jsonValue({ maxDepth: 2 }).map((v) => base64url(JSON.stringify(v) ?? '')),
   hostileText.map(base64url),
   hostileText,
   fc.uuid(),
 );
-const hostileSegments = ['%00', '..', '%2e%2e', '.', '%2F', '%', '%zz', '%ff%fe', '%C0%AE', '%ed%a0%80', 'x'.repeat(5000), 'null', '-1', '0', 'UNDEFINED', '019A0000-0000-7000-8000-00000000000Z'];
+const hostileSegments = [
+  '%00',
+  '..',
+  '%2e%2e',
+  '.',
+  '%2F',
+  '%',
+  '%zz',
+  '%ff%fe',
+  '%C0%AE',
+  '%ed%a0%80',
+  'x'.repeat(5000),
+  'null',
+  '-1',
+  '0',
+  'UNDEFINED',
+  '019A0000-0000-7000-8000-00000000000Z',
+];
 const hostileQueryValues = ['%00', '%ff', '%ed%a0%80', '-1', '1e309', 'NaN', '0x10', '99999999999999999999', '%E2%80%AE', 'a'.repeat(5000)];
-const malformedBodies = ['{', '{"a":', 'null', '[]', '"text"', '1', '{"name":"\\ud800"}', '{"name":"\\u0000"}', '\u0000', '\ufeff{}', '['.repeat(5000), `{"x":"${'y'.repeat(2_000_000)}"}`];
+const malformedBodies = [
+  '{',
+  '{"a":',
+  'null',
+  '[]',
+  '"text"',
+  '1',
+  '{"name":"\\ud800"}',
+  '{"name":"\\u0000"}',
+  '\u0000',
+  '\ufeff{}',
+  '['.repeat(5000),
+  `{"x":"${'y'.repeat(2_000_000)}"}`,
+];
 
 /** Percent-encodes any string byte by byte (a lone surrogate goes as the bytes Node gives it, not a URIError). */
-const encode = (s: string) => Array.from(Buffer.from(s, 'utf8'), (b) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`)).join('');
+const encode = (s: string) =>
+  Array.from(Buffer.from(s, 'utf8'), (b) =>
+    /[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`,
+  ).join('');
 
 let t: TestApp;
 let browser: TestBrowser;
@@ -122,13 +180,16 @@ beforeAll(async () => {
     workspace: { id: workspace.id, rootId: workspace.rootId, homeId: workspace.homeId },
     call: (method, path, body) => browser.api(method, `/api/v1${path}`, body),
   };
-  const make = async (kind: string, name: string, parentId = workspace.rootId) => (await person.call('POST', `/workspaces/${workspace.id}/items`, { kind, name, parentId })).body.id as string;
+  const make = async (kind: string, name: string, parentId = workspace.rootId) =>
+    (await person.call('POST', `/workspaces/${workspace.id}/items`, { kind, name, parentId })).body.id as string;
   const folder = await make('folder', 'Plans');
   const doc = await make('document', 'Notes', folder);
   const trashed = await make('folder', 'Old');
   await person.call('POST', `/items/${trashed}/trash`);
   const bytes = new TextEncoder().encode('hello fuzz');
-  const started = (await person.call('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) })).body;
+  const started = (
+    await person.call('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) })
+  ).body;
   await putParts(person, started, bytes);
   const file = (await person.call('POST', `/uploads/${started.id}/complete`, {})).body.item.id as string;
   const pending = (await person.call('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'pending.bin', size: 3 })).body.id as string;
@@ -175,7 +236,8 @@ function plausible(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
       if (name === 'cursor') return hostileCursor;
       if (known[name]) return fc.constantFrom(...known[name]!);
       if (schema.format === 'uuid') return fc.constantFrom(...known.id!);
-      if (schema.format === 'date-time') return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (schema.format === 'date-time')
+        return fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
       if (schema.format === 'email') return fc.constantFrom('someone@example.com', 'ada@tests.example');
       return fc.string({ minLength: schema.minLength ?? 1, maxLength: Math.min(schema.maxLength ?? 20, 20) });
     case 'integer':
@@ -188,7 +250,9 @@ function plausible(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
     case 'object': {
       const props = schema.properties ?? {};
       const required = new Set(schema.required ?? []);
-      return fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, value(s, k)])), { requiredKeys: Object.keys(props).filter((k) => required.has(k)) });
+      return fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, value(s, k)])), {
+        requiredKeys: Object.keys(props).filter((k) => required.has(k)),
+      });
     }
     default:
       return fc.jsonValue({ maxDepth: 2 });
@@ -205,8 +269,16 @@ function value(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
     ...(schema.type === 'string' ? [{ weight: 3, arbitrary: hostileText }] : []),
     ...(isObject
       ? [
-          { weight: 1, arbitrary: fc.tuple(base, fc.constantFrom('extra', '__proto__', 'constructor'), hostile).map(([o, k, v]) => ({ ...(o as object), [k]: v })) },
-          { weight: 1, arbitrary: fc.tuple(base, fc.nat()).map(([o, i]) => Object.fromEntries(Object.entries(o as object).filter((_, j) => j !== i % Math.max(1, Object.keys(o as object).length)))) },
+          {
+            weight: 1,
+            arbitrary: fc.tuple(base, fc.constantFrom('extra', '__proto__', 'constructor'), hostile).map(([o, k, v]) => ({ ...(o as object), [k]: v })),
+          },
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(base, fc.nat())
+              .map(([o, i]) => Object.fromEntries(Object.entries(o as object).filter((_, j) => j !== i % Math.max(1, Object.keys(o as object).length)))),
+          },
         ]
       : []),
   );
@@ -244,7 +316,17 @@ function callsFor(op: Operation): fc.Arbitrary<Omit<Call, 'headers'> & { headers
   const segments = fc.record(Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, pathSegment(op.path, p)])));
   const query = fc.tuple(...params.filter((p) => p.in === 'query').map(queryPair), fc.constantFrom('', '', 'cursor=%00', 'unknown=%ff'));
   const headers = fc.record(
-    Object.fromEntries(params.filter((p) => p.in === 'header').map((p) => [p.name, fc.oneof(fc.constantFrom('"1"', 'W/"2"', '"-1"', '"abc"', '*', '"1e400"'), fc.string({ unit: 'binary-ascii', maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')))])),
+    Object.fromEntries(
+      params
+        .filter((p) => p.in === 'header')
+        .map((p) => [
+          p.name,
+          fc.oneof(
+            fc.constantFrom('"1"', 'W/"2"', '"-1"', '"abc"', '*', '"1e400"'),
+            fc.string({ unit: 'binary-ascii', maxLength: 20 }).map((s) => s.replace(/[^\x20-\x7e]/g, '')),
+          ),
+        ]),
+    ),
     { requiredKeys: [] },
   );
   const body: fc.Arbitrary<{ body?: string; type?: string }> = op.body
@@ -254,7 +336,10 @@ function callsFor(op: Operation): fc.Arbitrary<Omit<Call, 'headers'> & { headers
         { weight: 1, arbitrary: plausible(op.body).map((v) => ({ body: JSON.stringify(v), type: 'text/plain' })) },
         { weight: 1, arbitrary: fc.constant({}) },
       )
-    : fc.oneof({ weight: 4, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constantFrom(...malformedBodies).map((b) => ({ body: b, type: 'application/json' })) });
+    : fc.oneof(
+        { weight: 4, arbitrary: fc.constant({}) },
+        { weight: 1, arbitrary: fc.constantFrom(...malformedBodies).map((b) => ({ body: b, type: 'application/json' })) },
+      );
   return fc.tuple(segments, query, headers, body).map(([seg, q, h, b]) => {
     const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => seg[name] as string);
     const search = q.filter(Boolean).join('&');
@@ -300,16 +385,20 @@ const describe = (call: Call) => JSON.stringify([call.method, call.path.slice(0,
 
 /** Reading first, then changing, then deleting, and what signs the caller out last, so the fixtures and the callers last as long as they can. */
 const rank = (op: Operation) =>
-  /signout|revoke-others|^\/api\/v1\/(sessions|tokens)\/\{id\}$/.test(op.path) && op.method !== 'GET' ? 4
-  : op.method === 'DELETE' || /\/(trash|empty)\b/.test(op.path) ? 3
-  : op.method === 'GET' ? 1
-  : 2;
+  /signout|revoke-others|^\/api\/v1\/(sessions|tokens)\/\{id\}$/.test(op.path) && op.method !== 'GET'
+    ? 4
+    : op.method === 'DELETE' || /\/(trash|empty)\b/.test(op.path)
+      ? 3
+      : op.method === 'GET'
+        ? 1
+        : 2;
 
 it('answers hostile input on every operation of the OpenAPI document without a 5xx, always in the error envelope', async () => {
   expect(operations.length).toBeGreaterThan(30);
   // One example per kind of failure on each operation, so a report stays readable.
   const failures = new Map<string, string>();
-  const fail = (op: Operation, status: number | string, message: string) => failures.has(`${status} ${op.method} ${op.path}`) || failures.set(`${status} ${op.method} ${op.path}`, message);
+  const fail = (op: Operation, status: number | string, message: string) =>
+    failures.has(`${status} ${op.method} ${op.path}`) || failures.set(`${status} ${op.method} ${op.path}`, message);
   let signedIn = 0;
   const ordered = [...operations].sort((a, b) => rank(a) - rank(b));
   for (const [index, op] of ordered.entries()) {

@@ -136,7 +136,12 @@ export async function signUp(origin: string, who: { name?: string; email?: strin
  * Creates an account on the provider page at `interactionUrl` and, without following the mailed link,
  * signs in with its password on the same interaction (what a provider without a readable outbox allows).
  */
-export async function signUpWithPassword(browser: TestBrowser, interactionUrl: string, form: { name: string; email: string; password: string }, init: { maxRedirects?: number } = {}) {
+export async function signUpWithPassword(
+  browser: TestBrowser,
+  interactionUrl: string,
+  form: { name: string; email: string; password: string },
+  init: { maxRedirects?: number } = {},
+) {
   const signUpPage = await browser.navigate(`${interactionUrl}/signup`);
   await browser.navigate(formAction(signUpPage), { form });
   const signInPage = await browser.navigate(interactionUrl);

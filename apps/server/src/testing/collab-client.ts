@@ -14,7 +14,13 @@ export function collabClients(baseUrl: string) {
   function connect(documentId: string, token: string, headers: Record<string, string> = {}) {
     const document = new Y.Doc();
     // `acks`: the server's answer to each change this client sent, in order: applied, or dropped (a read-only connection).
-    const outcome = { failed: undefined as string | undefined, synced: false, closed: undefined as string | undefined, stateless: [] as string[], acks: [] as boolean[] };
+    const outcome = {
+      failed: undefined as string | undefined,
+      synced: false,
+      closed: undefined as string | undefined,
+      stateless: [] as string[],
+      acks: [] as boolean[],
+    };
     class BrowserLikeSocket extends WebSocket {
       constructor(url: string, protocols?: string | string[]) {
         super(url, protocols, { headers });
@@ -68,7 +74,6 @@ export function addParagraph(document: Y.Doc, text: string) {
   paragraph.insert(0, [new Y.XmlText(text)]);
   document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
 }
-
 
 /**
  * The app a test file of documents needs: started before its tests with people to make (`g`) and

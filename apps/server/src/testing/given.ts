@@ -87,14 +87,31 @@ export function given(ctx: AppContext, baseUrl: string) {
      * A file uploaded through the real protocol: start, sign, PUT every part, complete. Returns
      * the completion's answer, or the start's when the start is refused.
      */
-    async upload(person: Person, parentId: string, name: string, bytes: Uint8Array, o: { onConflict?: 'fail' | 'keep_both' | 'replace'; mimeType?: string } = {}) {
-      const start = await person.call('POST', `/workspaces/${person.workspace.id}/uploads`, { parentId, name, size: bytes.length, sha256: sha256Hex(bytes), ...o });
+    async upload(
+      person: Person,
+      parentId: string,
+      name: string,
+      bytes: Uint8Array,
+      o: { onConflict?: 'fail' | 'keep_both' | 'replace'; mimeType?: string } = {},
+    ) {
+      const start = await person.call('POST', `/workspaces/${person.workspace.id}/uploads`, {
+        parentId,
+        name,
+        size: bytes.length,
+        sha256: sha256Hex(bytes),
+        ...o,
+      });
       if (start.status !== 201) return start;
       await putParts(person, start.body, bytes);
       return person.call('POST', `/uploads/${start.body.id}/complete`, {});
     },
 
-    async grant(itemId: string, principal: { user: Person } | { workspace: string } | { group: string }, role: 'viewer' | 'commenter' | 'editor' | 'manager', expiresAt: Date | null = null) {
+    async grant(
+      itemId: string,
+      principal: { user: Person } | { workspace: string } | { group: string },
+      role: 'viewer' | 'commenter' | 'editor' | 'manager',
+      expiresAt: Date | null = null,
+    ) {
       await ctx.db
         .insertInto('item_grants')
         .values({

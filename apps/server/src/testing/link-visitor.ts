@@ -8,7 +8,10 @@ export function linkVisitor(baseUrl: string, ip = '203.0.113.7') {
     jar,
     async call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
       const url = `/api/v1${path}`;
-      const cookie = [...jar].filter(([, c]) => url.startsWith(c.path)).map(([k, c]) => `${k}=${c.value}`).join('; ');
+      const cookie = [...jar]
+        .filter(([, c]) => url.startsWith(c.path))
+        .map(([k, c]) => `${k}=${c.value}`)
+        .join('; ');
       const res = await fetch(`${baseUrl}${url}`, {
         method,
         redirect: 'manual',

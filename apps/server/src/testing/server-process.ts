@@ -22,7 +22,16 @@ export async function serverProcess(settings: Record<string, string> = {}) {
     db = await createTestDatabase();
     await db.database.close();
   }
-  const env = { ...process.env, PORT: String(port), PUBLIC_URL: url, DATA_DIR: dataDir, DATABASE_URL: db?.url ?? '', LOG_LEVEL: 'silent', HOST: '127.0.0.1', ...settings };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    DATABASE_URL: db?.url ?? '',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    ...settings,
+  };
   let child: ChildProcess | undefined;
 
   const cli = (...args: string[]) => {
@@ -51,7 +60,13 @@ export async function serverProcess(settings: Record<string, string> = {}) {
     async start() {
       child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' });
       for (let i = 0; i < 300; i++) {
-        if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
+        if (
+          await fetch(`${url}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
         await new Promise((r) => setTimeout(r, 100));
       }
       throw new Error('the server did not start');

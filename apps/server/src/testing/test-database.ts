@@ -7,7 +7,6 @@ import { openDatabase, pgliteOptions, type Database } from '../db/client.ts';
 export const PGLITE_TEMPLATE_ENV = 'CABINET_TEST_PGLITE_TEMPLATE';
 export const PG_TEMPLATE_ENV = 'CABINET_TEST_PG_TEMPLATE';
 
-
 export interface TestDatabase {
   database: Database;
   /** The DATABASE_URL of this copy (PostgreSQL only), for a second server on the same data. */

@@ -34,7 +34,9 @@ export async function createTestBucket(settings: Record<string, string>, origin:
   await client.send(
     new PutBucketCorsCommand({
       Bucket: bucket,
-      CORSConfiguration: { CORSRules: [{ AllowedOrigins: [origin], AllowedMethods: ['PUT', 'GET', 'HEAD'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 }] },
+      CORSConfiguration: {
+        CORSRules: [{ AllowedOrigins: [origin], AllowedMethods: ['PUT', 'GET', 'HEAD'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 }],
+      },
     }),
   );
   client.destroy();

@@ -49,9 +49,30 @@ export function AppRoutes() {
           <Route path="/signin" element={<SignInPage />} />
           <Route path="/invite/:token" element={<InvitePage />} />
           <Route path="/s/:token" element={<PublicLinkPage />} />
-          <Route path="/" element={<RequireAuth><RootRedirect /></RequireAuth>} />
-          <Route path="/account" element={<RequireAuth><AccountPage /></RequireAuth>} />
-          <Route path="/w/:ws" element={<RequireAuth><WorkspaceLayout /></RequireAuth>}>
+          <Route
+            path="/"
+            element={
+              <RequireAuth>
+                <RootRedirect />
+              </RequireAuth>
+            }
+          />
+          <Route
+            path="/account"
+            element={
+              <RequireAuth>
+                <AccountPage />
+              </RequireAuth>
+            }
+          />
+          <Route
+            path="/w/:ws"
+            element={
+              <RequireAuth>
+                <WorkspaceLayout />
+              </RequireAuth>
+            }
+          >
             <Route index element={<HomePage />} />
             <Route path="my" element={<FolderRoute root="home" />} />
             <Route path="shared" element={<SharedRoute />} />

@@ -1,4 +1,15 @@
-import { CLIENT_ID_HEADER, CSRF_COOKIE, CSRF_HEADER, urlOf, type AllOptional, type CallInput, type ErrorCode, type ResponseOf, type RouteDeclaration, type TErrorEnvelope } from '@cabinet/contracts';
+import {
+  CLIENT_ID_HEADER,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  urlOf,
+  type AllOptional,
+  type CallInput,
+  type ErrorCode,
+  type ResponseOf,
+  type RouteDeclaration,
+  type TErrorEnvelope,
+} from '@cabinet/contracts';
 
 /** A failed call, carrying the stable code of the error catalogue; the app branches on `code` only. */
 export class ApiError extends Error {

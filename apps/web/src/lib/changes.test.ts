@@ -42,7 +42,11 @@ describe('applyChange', () => {
       client.setQueryData(queryKeys.itemActivity('x'), { cached: true });
       client.setQueryData(queryKeys.workspaceActivity(ws, {}), { cached: true });
       applyChange(client, ws, { type, itemId: 'x', parentIds: [] });
-      const stale = client.getQueryCache().getAll().filter((q) => q.state.isInvalidated).map((q) => q.queryKey.slice(0, 3).join('/'));
+      const stale = client
+        .getQueryCache()
+        .getAll()
+        .filter((q) => q.state.isInvalidated)
+        .map((q) => q.queryKey.slice(0, 3).join('/'));
       expect(stale.sort()).toEqual(['activity/item/x', `activity/workspace/${ws}`]);
     }
   });
@@ -96,7 +100,8 @@ describe('applyChange', () => {
 describe('applyGroupChange', () => {
   const withGroups = () => {
     const c = cache();
-    for (const key of [queryKeys.shared(ws), queryKeys.grants('x'), queryKeys.groups(ws), queryKeys.groupMembers(ws, 'g')]) c.client.setQueryData(key, { cached: true });
+    for (const key of [queryKeys.shared(ws), queryKeys.grants('x'), queryKeys.groups(ws), queryKeys.groupMembers(ws, 'g')])
+      c.client.setQueryData(key, { cached: true });
     return c;
   };
 
@@ -111,7 +116,17 @@ describe('applyGroupChange', () => {
       const { client, stale } = withGroups();
       applyGroupChange(client, ws, type);
       expect(stale()).toEqual([
-        'children/ws-1/a', 'children/ws-1/b', 'children/ws-1/root', 'grants/x', 'groups/ws-1/list', 'groups/ws-1/members/g', 'item/x', 'item/y', 'recent/ws-1', 'shared/ws-1', 'starred/ws-1',
+        'children/ws-1/a',
+        'children/ws-1/b',
+        'children/ws-1/root',
+        'grants/x',
+        'groups/ws-1/list',
+        'groups/ws-1/members/g',
+        'item/x',
+        'item/y',
+        'recent/ws-1',
+        'shared/ws-1',
+        'starred/ws-1',
       ]);
     }
   });
@@ -127,7 +142,11 @@ describe('searches after a change', () => {
    */
   function searches() {
     const client = new QueryClient();
-    const keys = { here: queryKeys.search(ws, { q: 'plan', limit: 8 }), there: queryKeys.search('ws-2', { q: 'plan', limit: 8 }), text: queryKeys.searchText('x') };
+    const keys = {
+      here: queryKeys.search(ws, { q: 'plan', limit: 8 }),
+      there: queryKeys.search('ws-2', { q: 'plan', limit: 8 }),
+      text: queryKeys.searchText('x'),
+    };
     const fresh = () => Object.values(keys).forEach((key) => client.setQueryData(key, { cached: true }));
     fresh();
     const stale = () => {

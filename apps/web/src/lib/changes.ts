@@ -132,7 +132,23 @@ export function applyGroupChange(client: QueryClient, ws: string, type: TGroupEv
 
 /** Changes may have been missed (a reconnect the server could not replay): everything of the workspace is looked at again. */
 export function applyReset(client: QueryClient, ws: string): void {
-  for (const queryKey of [queryKeys.allChildren(ws), queryKeys.items, queryKeys.allAncestors, queryKeys.trash(ws), queryKeys.starred(ws), queryKeys.recent(ws), queryKeys.shared(ws), queryKeys.allGrants, queryKeys.workspaces, queryKeys.allComments, queryKeys.allVersions, queryKeys.allActivity, queryKeys.notifications, queryKeys.allSearch(ws), queryKeys.allSearchText]) {
+  for (const queryKey of [
+    queryKeys.allChildren(ws),
+    queryKeys.items,
+    queryKeys.allAncestors,
+    queryKeys.trash(ws),
+    queryKeys.starred(ws),
+    queryKeys.recent(ws),
+    queryKeys.shared(ws),
+    queryKeys.allGrants,
+    queryKeys.workspaces,
+    queryKeys.allComments,
+    queryKeys.allVersions,
+    queryKeys.allActivity,
+    queryKeys.notifications,
+    queryKeys.allSearch(ws),
+    queryKeys.allSearchText,
+  ]) {
     void client.invalidateQueries({ queryKey });
   }
 }

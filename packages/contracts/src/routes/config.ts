@@ -12,5 +12,13 @@ export const configApi = {
     responses: { 200: 'ZPublicConfig' },
     errors: [],
   }),
-  openApi: defineRoute({ method: 'GET', path: '/openapi.json', tag: 'config', summary: 'This API described in OpenAPI 3.1', auth: 'none', public: false, errors: [] }),
+  openApi: defineRoute({
+    method: 'GET',
+    path: '/openapi.json',
+    tag: 'config',
+    summary: 'This API described in OpenAPI 3.1',
+    auth: 'none',
+    public: false,
+    errors: [],
+  }),
 };

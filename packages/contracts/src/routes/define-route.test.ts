@@ -39,8 +39,25 @@ describe('the route declarations', () => {
   });
 
   it('add the errors of authentication and input checks to those a route names', () => {
-    const route = defineRoute({ method: 'POST', path: '/x/:id', tag: 't', summary: 's', auth: 'write', public: true, params: 'ZIdParams', errors: ['name_conflict'] });
-    expect(errorsOf(route).sort()).toEqual(['database_unavailable', 'forbidden', 'internal', 'invalid_input', 'name_conflict', 'session_expired', 'unauthenticated']);
+    const route = defineRoute({
+      method: 'POST',
+      path: '/x/:id',
+      tag: 't',
+      summary: 's',
+      auth: 'write',
+      public: true,
+      params: 'ZIdParams',
+      errors: ['name_conflict'],
+    });
+    expect(errorsOf(route).sort()).toEqual([
+      'database_unavailable',
+      'forbidden',
+      'internal',
+      'invalid_input',
+      'name_conflict',
+      'session_expired',
+      'unauthenticated',
+    ]);
   });
 
   it('give a route addressed by :ws or :id its params and not_found, as if written out', () => {

@@ -58,12 +58,20 @@ const ADDRESSES = { ws: 'ZWorkspaceParams', id: 'ZIdParams' } as const satisfies
 type Address = keyof typeof ADDRESSES;
 
 /** The one parameter of a path (`/items/:id/copy` → `id`); `never` when it has none or several. */
-type OnlyParam<P extends string> = P extends `${string}:${infer Tail}` ? (Tail extends `${infer Name}/${infer Rest}` ? (Rest extends `${string}:${string}` ? never : Name) : Tail) : never;
+type OnlyParam<P extends string> = P extends `${string}:${infer Tail}`
+  ? Tail extends `${infer Name}/${infer Rest}`
+    ? Rest extends `${string}:${string}`
+      ? never
+      : Name
+    : Tail
+  : never;
 type AddressOf<P extends string> = OnlyParam<P> extends infer N extends Address ? (typeof ADDRESSES)[N] : never;
 
 type AddressedInput = Omit<RouteDeclaration, 'params' | 'errors'> & { params?: never; errors: readonly Exclude<ErrorCode, 'not_found'>[] };
 type Flat<T> = { [K in keyof T]: T[K] } & {};
-export type AddressedRoute<R extends AddressedInput> = Flat<Omit<R, 'errors'> & { params: AddressOf<R['path']>; errors: readonly ['not_found', ...R['errors']] }>;
+export type AddressedRoute<R extends AddressedInput> = Flat<
+  Omit<R, 'errors'> & { params: AddressOf<R['path']>; errors: readonly ['not_found', ...R['errors']] }
+>;
 
 /**
  * Declares a route addressed by the one parameter of its path — a workspace (`/workspaces/:ws/trash`)
@@ -73,7 +81,9 @@ export type AddressedRoute<R extends AddressedInput> = Flat<Omit<R, 'errors'> & 
  * free of side effects, so that a bundle drops the declarations it does not call.
  */
 /* @__NO_SIDE_EFFECTS__ */
-export function defineAddressedRoute<const R extends AddressedInput>(route: R & { path: [AddressOf<R['path']>] extends [never] ? never : R['path'] }): AddressedRoute<R> {
+export function defineAddressedRoute<const R extends AddressedInput>(
+  route: R & { path: [AddressOf<R['path']>] extends [never] ? never : R['path'] },
+): AddressedRoute<R> {
   const { method, path, tag, summary, auth, public: isPublic, errors, ...rest } = route;
   const names = [...path.matchAll(/:([A-Za-z]\w*)/g)].map((match) => match[1]!);
   const params = names.length === 1 && Object.hasOwn(ADDRESSES, names[0]!) ? ADDRESSES[names[0] as Address] : undefined;
@@ -94,11 +104,19 @@ export type BodyOut<R> = R extends { body: 'file' } ? Uint8Array : Output<R, 'bo
 
 type SuccessSchema<R> = R extends { responses: infer S } ? S[Extract<keyof S, 200 | 201 | 204>] : undefined;
 /** The answer of a route: its success schema's output, `void` for 204, `unknown` for what is not JSON. */
-export type ResponseOf<R> = [SuccessSchema<R>] extends [infer N] ? ([N] extends [SchemaName] ? z.output<SchemaOf<N>> : [N] extends [null] ? void : unknown) : never;
+export type ResponseOf<R> = [SuccessSchema<R>] extends [infer N]
+  ? [N] extends [SchemaName]
+    ? z.output<SchemaOf<N>>
+    : [N] extends [null]
+      ? void
+      : unknown
+  : never;
 
 /** The success status a route answers with (200 unless it declares 201 or 204). */
 export function successStatus(route: RouteDeclaration): number {
-  const declared = Object.keys(route.responses ?? {}).map(Number).find((status) => status >= 200 && status < 300);
+  const declared = Object.keys(route.responses ?? {})
+    .map(Number)
+    .find((status) => status >= 200 && status < 300);
   return declared ?? 200;
 }
 

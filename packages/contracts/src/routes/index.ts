@@ -15,9 +15,53 @@ import { uploadsApi } from './uploads.ts';
 import { eventsApi, workspacesApi } from './workspaces.ts';
 
 export * from './define-route.ts';
-export { activityApi, authApi, commentsApi, configApi, documentsApi, eventsApi, filesApi, grantsApi, groupsApi, invitationsApi, itemsApi, linksApi, meApi, membersApi, notificationsApi, publicLinksApi, searchApi, sessionsApi, tokensApi, uploadsApi, workspacesApi };
+export {
+  activityApi,
+  authApi,
+  commentsApi,
+  configApi,
+  documentsApi,
+  eventsApi,
+  filesApi,
+  grantsApi,
+  groupsApi,
+  invitationsApi,
+  itemsApi,
+  linksApi,
+  meApi,
+  membersApi,
+  notificationsApi,
+  publicLinksApi,
+  searchApi,
+  sessionsApi,
+  tokensApi,
+  uploadsApi,
+  workspacesApi,
+};
 
 // One file per area, so that a page's bundle holds the declarations it calls and not its neighbours'.
 /** Every route of `/api/v1`, for the server and the tests; the browser imports the areas it calls. */
 export const allRoutes = (): RouteDeclaration[] =>
-  [configApi, authApi, meApi, sessionsApi, tokensApi, workspacesApi, eventsApi, itemsApi, uploadsApi, filesApi, documentsApi, commentsApi, grantsApi, membersApi, invitationsApi, groupsApi, activityApi, linksApi, publicLinksApi, notificationsApi, searchApi].flatMap((area) => Object.values(area));
+  [
+    configApi,
+    authApi,
+    meApi,
+    sessionsApi,
+    tokensApi,
+    workspacesApi,
+    eventsApi,
+    itemsApi,
+    uploadsApi,
+    filesApi,
+    documentsApi,
+    commentsApi,
+    grantsApi,
+    membersApi,
+    invitationsApi,
+    groupsApi,
+    activityApi,
+    linksApi,
+    publicLinksApi,
+    notificationsApi,
+    searchApi,
+  ].flatMap((area) => Object.values(area));

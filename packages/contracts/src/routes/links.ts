@@ -18,7 +18,8 @@ export const linksApi = {
     path: '/items/:id/links',
     tag: 'links',
     summary: 'Make a public link to the item (whoever may share it, within the workspace link policy)',
-    description: 'A password needs at least 8 characters; an expiry must be in the future and within the workspace\'s maximum link lifetime. `forbidden` when the workspace allows no links.',
+    description:
+      "A password needs at least 8 characters; an expiry must be in the future and within the workspace's maximum link lifetime. `forbidden` when the workspace allows no links.",
     auth: 'write',
     public: true,
     body: 'ZCreateLinkRequest',
@@ -53,7 +54,8 @@ export const linksApi = {
     path: '/workspaces/:ws/links',
     tag: 'links',
     summary: 'Every live link of the workspace with its item, who made it, expiry and counts (owners and admins), newest first, a page at a time',
-    description: 'A page may hold fewer links than `limit` (links whose item is inside a folder in the trash are left out) while `nextCursor` says there are more.',
+    description:
+      'A page may hold fewer links than `limit` (links whose item is inside a folder in the trash are left out) while `nextCursor` says there are more.',
     auth: 'read',
     public: true,
     query: 'ZLinksQuery',
@@ -210,7 +212,16 @@ export const publicLinksApi = {
     params: 'ZLinkUploadParams',
     body: 'ZLinkCompleteUploadRequest',
     responses: { 200: 'ZLinkCompleteUploadResponse' },
-    errors: ['not_found', 'forbidden', 'link_expired', 'link_password_required', 'upload_expired', 'checksum_mismatch', 'quota_exceeded', 'storage_unavailable'],
+    errors: [
+      'not_found',
+      'forbidden',
+      'link_expired',
+      'link_password_required',
+      'upload_expired',
+      'checksum_mismatch',
+      'quota_exceeded',
+      'storage_unavailable',
+    ],
   }),
   abortUpload: defineRoute({
     method: 'DELETE',

@@ -2,7 +2,16 @@ import { defineRoute } from './define-route.ts';
 
 /** The caller, and signing out. */
 export const meApi = {
-  get: defineRoute({ method: 'GET', path: '/me', tag: 'account', summary: 'Who is calling', auth: 'read', public: true, responses: { 200: 'ZMe' }, errors: [] }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/me',
+    tag: 'account',
+    summary: 'Who is calling',
+    auth: 'read',
+    public: true,
+    responses: { 200: 'ZMe' },
+    errors: [],
+  }),
   update: defineRoute({
     method: 'PATCH',
     path: '/me',

@@ -2,7 +2,16 @@ import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
 /** The caller's sessions and API tokens (the account page). */
 export const sessionsApi = {
-  list: defineRoute({ method: 'GET', path: '/sessions', tag: 'sessions', summary: 'List your active sessions', auth: 'read', public: true, responses: { 200: 'ZSessionList' }, errors: [] }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/sessions',
+    tag: 'sessions',
+    summary: 'List your active sessions',
+    auth: 'read',
+    public: true,
+    responses: { 200: 'ZSessionList' },
+    errors: [],
+  }),
   end: defineAddressedRoute({
     method: 'DELETE',
     path: '/sessions/:id',
@@ -26,7 +35,16 @@ export const sessionsApi = {
 };
 
 export const tokensApi = {
-  list: defineRoute({ method: 'GET', path: '/tokens', tag: 'tokens', summary: 'List your API tokens', auth: 'read', public: true, responses: { 200: 'ZApiTokenList' }, errors: [] }),
+  list: defineRoute({
+    method: 'GET',
+    path: '/tokens',
+    tag: 'tokens',
+    summary: 'List your API tokens',
+    auth: 'read',
+    public: true,
+    responses: { 200: 'ZApiTokenList' },
+    errors: [],
+  }),
   create: defineRoute({
     method: 'POST',
     path: '/tokens',

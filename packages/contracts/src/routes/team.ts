@@ -92,10 +92,10 @@ export const invitationsApi = {
     method: 'POST',
     path: '/invitations/:token/accept',
     tag: 'team',
-    summary: 'Join the workspace with the invitation\'s role (an invitation by email: only its verified address)',
+    summary: "Join the workspace with the invitation's role (an invitation by email: only its verified address)",
     description:
       '`link_expired` (410) when the invitation has expired, was revoked, was already used or is used up (`details.reason`: expired, revoked, accepted, used_up); ' +
-      '`forbidden` (403) when it was sent to another address than the caller\'s (`details.reason`: wrong_email) or to the caller\'s address not yet confirmed (`unverified_email`); ' +
+      "`forbidden` (403) when it was sent to another address than the caller's (`details.reason`: wrong_email) or to the caller's address not yet confirmed (`unverified_email`); " +
       '`link_expired` with `details.reason` `revoked` too when whoever made it no longer manages the workspace. Someone already in the workspace ' +
       'with this role or a stronger one is not added twice: `joined` is false and no use is counted.',
     auth: 'write',

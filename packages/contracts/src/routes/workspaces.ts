@@ -60,7 +60,7 @@ export const eventsApi = {
       'group.member_added, group.member_removed; `clientId`). A first connection (no `Last-Event-ID`) gets the changes of the last ' +
       'minute, then `event: ready` whose `id:` is the latest change. Reconnecting with `Last-Event-ID` ' +
       'replays what was missed, in order, when that is at most 500 changes of the last hour; otherwise ' +
-      '`event: reset` says to fetch afresh whatever is shown. `event: notifications` (no id) says the caller\'s notifications changed, ' +
+      "`event: reset` says to fetch afresh whatever is shown. `event: notifications` (no id) says the caller's notifications changed, " +
       'in any workspace: read `GET /notifications` again. Comments (`: keepalive`) keep the connection open.',
     auth: 'read',
     public: true,

@@ -17,7 +17,11 @@ afterEach(() => {
 
 /** A process that holds the folder's socket and dies without tidying up, as a killed server does. */
 async function deadHolder(dataDir: string) {
-  const child = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(path.join(dataDir, 'cabinet.sock'))}, () => console.log('ready'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['-e', `require('node:net').createServer().listen(${JSON.stringify(path.join(dataDir, 'cabinet.sock'))}, () => console.log('ready'))`],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((resolve) => child.stdout.once('data', resolve));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
@@ -52,7 +56,11 @@ describe('holding the data folder', () => {
     });
     const out: string[] = [];
     const err: string[] = [];
-    const answer = await sendToHolder(dir, { command: 'user create', options: { email: 'a@example.com' } }, { out: (t) => out.push(t), err: (t) => err.push(t) });
+    const answer = await sendToHolder(
+      dir,
+      { command: 'user create', options: { email: 'a@example.com' } },
+      { out: (t) => out.push(t), err: (t) => err.push(t) },
+    );
     expect(answer).toEqual({ exit: 3 });
     expect(out.join('')).toBe('ran user create for a@example.com\n');
     expect(err.join('')).toBe('a note\n');

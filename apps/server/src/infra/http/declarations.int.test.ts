@@ -13,11 +13,14 @@ const openApiPath = (path: string) => `${API_PREFIX}${path.replace(/:(\w+)/g, '{
 
 describe('the API and its declarations', () => {
   it('registers every declared route', () => {
-    for (const route of allRoutes()) expect(t.app.hasRoute({ method: route.method, url: `${API_PREFIX}${route.path}` }), `${route.method} ${route.path}`).toBe(true);
+    for (const route of allRoutes())
+      expect(t.app.hasRoute({ method: route.method, url: `${API_PREFIX}${route.path}` }), `${route.method} ${route.path}`).toBe(true);
   });
 
   it('describes in OpenAPI exactly the public declarations, each with its error answers', async () => {
-    const doc = (await (await fetch(`${t.url}${API_PREFIX}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = (await (await fetch(`${t.url}${API_PREFIX}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     const described = Object.entries(doc.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`));
     const declared = allRoutes()
       .filter((route) => route.public)

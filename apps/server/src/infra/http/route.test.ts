@@ -4,8 +4,28 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { describe, expect, it } from 'vitest';
 import { holdToDeclarations, route } from './route.ts';
 
-const one = defineRoute({ method: 'GET', path: '/one/:id', tag: 't', summary: 'One', auth: 'read', public: true, params: 'ZIdParams', responses: { 200: 'ZEmptyTrashResult' }, errors: [] });
-const gone = defineRoute({ method: 'DELETE', path: '/one/:id', tag: 't', summary: 'Gone', auth: 'write', public: true, params: 'ZIdParams', responses: { 204: null }, errors: [] });
+const one = defineRoute({
+  method: 'GET',
+  path: '/one/:id',
+  tag: 't',
+  summary: 'One',
+  auth: 'read',
+  public: true,
+  params: 'ZIdParams',
+  responses: { 200: 'ZEmptyTrashResult' },
+  errors: [],
+});
+const gone = defineRoute({
+  method: 'DELETE',
+  path: '/one/:id',
+  tag: 't',
+  summary: 'Gone',
+  auth: 'write',
+  public: true,
+  params: 'ZIdParams',
+  responses: { 204: null },
+  errors: [],
+});
 
 function server() {
   const app = Fastify();

@@ -73,7 +73,8 @@ export function holdToDeclarations(scope: FastifyInstance, declarations: readonl
   const registered = new Set<RouteDeclaration>();
   scope.addHook('onRoute', (options) => {
     const declaration = options.config?.route;
-    if (!declaration) throw new Error(`${String(options.method)} ${options.url} has no declaration: declare it in packages/contracts/src/routes and register it with route().`);
+    if (!declaration)
+      throw new Error(`${String(options.method)} ${options.url} has no declaration: declare it in packages/contracts/src/routes and register it with route().`);
     registered.add(declaration);
   });
   scope.addHook('onReady', async () => {

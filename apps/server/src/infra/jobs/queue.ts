@@ -9,7 +9,12 @@ type Q = Kysely<Database>;
  * work on the outside world (deleting bytes) follows a database change without ever running
  * for a change that did not happen. A `singleton` key keeps one queued copy.
  */
-export async function enqueue(db: Q, kind: string, payload: Record<string, unknown> = {}, o: { runAt?: Date; singleton?: string; maxAttempts?: number } = {}): Promise<void> {
+export async function enqueue(
+  db: Q,
+  kind: string,
+  payload: Record<string, unknown> = {},
+  o: { runAt?: Date; singleton?: string; maxAttempts?: number } = {},
+): Promise<void> {
   await db
     .insertInto('jobs')
     .values({

@@ -36,11 +36,17 @@ describe('the job queue', () => {
     expect(failed!.run_at.getTime()).toBeGreaterThan(Date.now());
     // Not due yet: nothing runs.
     expect(await runner.runDue()).toBe(0);
-    await t.database.db.updateTable('jobs').set({ run_at: new Date(Date.now() - 1) }).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ run_at: new Date(Date.now() - 1) })
+      .execute();
     await runner.runDue();
     expect(calls).toBe(2);
     // Out of attempts: it stays, for an operator, and never runs again.
-    await t.database.db.updateTable('jobs').set({ run_at: new Date(Date.now() - 1) }).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ run_at: new Date(Date.now() - 1) })
+      .execute();
     expect(await runner.runDue()).toBe(0);
     expect(await jobs()).toHaveLength(1);
     await t.database.db.deleteFrom('jobs').execute();
@@ -68,9 +74,15 @@ describe('the job queue', () => {
 
     // A runner that took a job and died leaves a lease; once it lapses, another runner takes the job.
     await enqueue(t.database.db, 'slow');
-    await t.database.db.updateTable('jobs').set({ locked_until: new Date(Date.now() + 60_000), attempts: 1 }).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ locked_until: new Date(Date.now() + 60_000), attempts: 1 })
+      .execute();
     expect(await one.runDue()).toBe(0);
-    await t.database.db.updateTable('jobs').set({ locked_until: new Date(Date.now() - 1) }).execute();
+    await t.database.db
+      .updateTable('jobs')
+      .set({ locked_until: new Date(Date.now() - 1) })
+      .execute();
     expect(await one.runDue()).toBe(1);
     expect(await jobs()).toEqual([]);
   });

@@ -69,10 +69,16 @@ export class RelyingParty {
   /** Discovery over HTTP, once; a failure is retried on the next sign-in rather than cached. */
   configuration(): Promise<oidc.Configuration> {
     this.config ??= oidc
-      .discovery(new URL(this.options.issuer), this.options.clientId, { client_secret: this.options.clientSecret, [oidc.clockSkew]: this.options.clockSkewSeconds }, undefined, {
-        ...(this.options.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
-        timeout: 10,
-      })
+      .discovery(
+        new URL(this.options.issuer),
+        this.options.clientId,
+        { client_secret: this.options.clientSecret, [oidc.clockSkew]: this.options.clockSkewSeconds },
+        undefined,
+        {
+          ...(this.options.allowHttp ? { execute: [oidc.allowInsecureRequests] } : {}),
+          timeout: 10,
+        },
+      )
       .catch((error: unknown) => {
         this.config = undefined;
         throw error;

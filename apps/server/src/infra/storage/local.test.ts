@@ -44,7 +44,10 @@ it('completes a one-part object from the SHA-256 taken on the way in, and a seve
 
     const two = [Buffer.from('first half, '), Buffer.from('second half')];
     const twoId = await storage.createMultipart('ws/two', 'text/plain');
-    const parts = [await storage.writePart('ws/two', twoId, 1, two[0]!.length, Readable.from([two[0]!])), await storage.writePart('ws/two', twoId, 2, two[1]!.length, Readable.from([two[1]!]))];
+    const parts = [
+      await storage.writePart('ws/two', twoId, 1, two[0]!.length, Readable.from([two[0]!])),
+      await storage.writePart('ws/two', twoId, 2, two[1]!.length, Readable.from([two[1]!])),
+    ];
     expect(await storage.completeMultipart('ws/two', twoId, parts)).toEqual({ size: 23, sha256: sha(Buffer.concat(two)) });
     const read: Buffer[] = [];
     for await (const chunk of await storage.read('ws/one')) read.push(chunk as Buffer);
@@ -67,7 +70,10 @@ it('stops reading a part at the first byte past its length, keeping nothing of i
         yield Buffer.alloc(1024 * 1024, 1);
       }
     }
-    await expect(storage.writePart('ws/one', uploadId, 1, 1, Readable.from(endless()))).rejects.toMatchObject({ code: 'invalid_input', details: { partSize: 1 } });
+    await expect(storage.writePart('ws/one', uploadId, 1, 1, Readable.from(endless()))).rejects.toMatchObject({
+      code: 'invalid_input',
+      details: { partSize: 1 },
+    });
     // A stream reads one chunk ahead of its reader.
     expect(sent).toBeLessThanOrEqual(2);
     await expect(storage.writePart('ws/one', uploadId, 1, 10, Readable.from([Buffer.from('short')]))).rejects.toMatchObject({ code: 'invalid_input' });

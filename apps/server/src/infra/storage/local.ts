@@ -69,11 +69,13 @@ function groupedFolderSync(): (dir: string) => Promise<void> {
       folders.set(dir, { running, next: undefined });
       return running;
     }
-    entry.next ??= entry.running.catch(() => {}).then(() => {
-      const next = start(dir);
-      folders.set(dir, { running: next, next: undefined });
-      return next;
-    });
+    entry.next ??= entry.running
+      .catch(() => {})
+      .then(() => {
+        const next = start(dir);
+        folders.set(dir, { running: next, next: undefined });
+        return next;
+      });
     return entry.next;
   };
 }
@@ -91,7 +93,7 @@ async function writeDurably(dir: string, write: (put: (chunk: Uint8Array) => Pro
     handle = await open(tmp, 'w');
     const file = handle;
     await write(async (chunk) => {
-      for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
+      for (let offset = 0; offset < chunk.length;) offset += (await file.write(chunk, offset)).bytesWritten;
     });
     await file.sync();
     await file.close();
@@ -148,14 +150,16 @@ async function* readParts(dir: string, parts: PartFile[], start: number, end: nu
   for (const part of parts) {
     const from = Math.max(start, offset);
     const to = Math.min(end, offset + part.size - 1);
-    if (from <= to) yield* createReadStream(path.join(dir, part.file), { start: from - offset, end: to - offset, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
+    if (from <= to)
+      yield* createReadStream(path.join(dir, part.file), { start: from - offset, end: to - offset, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>;
     offset += part.size;
     if (offset > end) return;
   }
 }
 
 /** A part's length is fixed when its URL is signed, as S3 fixes it in a presigned URL's signature. */
-export const partLengthRefused = (length: number) => new AppError('invalid_input', `This part is ${length} bytes long; send exactly that many.`, { partSize: length });
+export const partLengthRefused = (length: number) =>
+  new AppError('invalid_input', `This part is ${length} bytes long; send exactly that many.`, { partSize: length });
 
 const notFound = (error: unknown) => (error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR';
 
@@ -213,7 +217,11 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
     },
 
     async signPart(key, uploadId, partNumber, size, ttlSeconds, options): Promise<SignedRequest> {
-      const { url, expiresAt } = signer.sign(`${LOCAL_PART_PATH}/${uploadId}/${partNumber}`, { k: key, l: String(size), ...(options?.onlyPart ? { w: '1' } : {}) }, ttlSeconds);
+      const { url, expiresAt } = signer.sign(
+        `${LOCAL_PART_PATH}/${uploadId}/${partNumber}`,
+        { k: key, l: String(size), ...(options?.onlyPart ? { w: '1' } : {}) },
+        ttlSeconds,
+      );
       return { method: 'PUT', url, expiresAt };
     },
 
@@ -261,7 +269,8 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
         const chosen: PartFile[] = [];
         for (const p of wanted) {
           const part = have.get(p.partNumber);
-          if (!part || part.etag !== p.etag.replace(/"/g, '')) throw new AppError('invalid_input', `Part ${p.partNumber} is missing or differs.`, { partNumber: p.partNumber });
+          if (!part || part.etag !== p.etag.replace(/"/g, ''))
+            throw new AppError('invalid_input', `Part ${p.partNumber} is missing or differs.`, { partNumber: p.partNumber });
           chosen.push(part);
         }
         // The parts are already on disk, synced: the object is those parts, so joining them costs

@@ -121,7 +121,10 @@ export function s3Storage(settings: S3Settings): StorageDriver {
     },
 
     async abortMultipart(key, uploadId) {
-      await guard(() => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })), () => undefined);
+      await guard(
+        () => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })),
+        () => undefined,
+      );
     },
 
     async signDownload(key, o) {

@@ -53,7 +53,11 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
     const listed = await storage.listParts(key, uploadId);
     expect(listed.map((p) => [p.partNumber, p.size, p.etag])).toEqual(parts.map((p, i) => [i + 1, p.length, etags[i]]));
 
-    const { size } = await storage.completeMultipart(key, uploadId, etags.map((etag, i) => ({ partNumber: i + 1, etag })));
+    const { size } = await storage.completeMultipart(
+      key,
+      uploadId,
+      etags.map((etag, i) => ({ partNumber: i + 1, etag })),
+    );
     const whole = Buffer.concat(parts);
     expect(size).toBe(whole.length);
     expect(await storage.stat(key)).toEqual({ size: whole.length });
@@ -132,7 +136,14 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
 describe('storage that cannot be reached', () => {
   it('answers storage_unavailable', async () => {
     const { s3Storage } = await import('./s3.ts');
-    const storage = s3Storage({ endpoint: `http://127.0.0.1:${await freePort()}`, region: 'us-east-1', bucket: 'b', accessKeyId: 'k', secretAccessKey: 's', forcePathStyle: true });
+    const storage = s3Storage({
+      endpoint: `http://127.0.0.1:${await freePort()}`,
+      region: 'us-east-1',
+      bucket: 'b',
+      accessKeyId: 'k',
+      secretAccessKey: 's',
+      forcePathStyle: true,
+    });
     const error = await storage.createMultipart('test/x', 'text/plain').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe('storage_unavailable');
@@ -161,7 +172,10 @@ describe('parts sent to local disk without a length', () => {
         controller.enqueue(new Uint8Array(MiB));
       },
     });
-    const sent = await fetch(url, { method: 'PUT', body, duplex: 'half' } as RequestInit).then((r) => r.status, (e: unknown) => e);
+    const sent = await fetch(url, { method: 'PUT', body, duplex: 'half' } as RequestInit).then(
+      (r) => r.status,
+      (e: unknown) => e,
+    );
     expect(sent === 400 || sent instanceof TypeError, String(sent)).toBe(true);
     expect(offered).toBeLessThan(64);
     expect(await storage.listParts(key, uploadId)).toEqual([]);

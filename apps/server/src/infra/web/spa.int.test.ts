@@ -19,7 +19,10 @@ describe('the browser app as served', () => {
     // A build as apps/web makes it: hashed assets with their Brotli and gzip copies, index.html, the favicon.
     dist = mkdtempSync(path.join(os.tmpdir(), 'cabinet-web-'));
     mkdirSync(path.join(dist, 'assets'));
-    writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><head><link rel="icon" href="/favicon.ico" sizes="48x48"></head><body><script type="module" src="${asset}"></script></body></html>`);
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html><head><link rel="icon" href="/favicon.ico" sizes="48x48"></head><body><script type="module" src="${asset}"></script></body></html>`,
+    );
     writeFileSync(path.join(dist, asset), script);
     writeFileSync(path.join(dist, `${asset}.br`), brotliCompressSync(script));
     writeFileSync(path.join(dist, `${asset}.gz`), gzipSync(script));

@@ -39,7 +39,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * revalidated on each use and answers 304 while unchanged. Brotli or gzip copies made at build time
  * are sent to browsers that accept them. Every other page of the app gets index.html.
  */
-export async function registerSpa(app: FastifyInstance, dist = WEB_DIST, storageOrigin?: string): Promise<(req: FastifyRequest, reply: FastifyReply) => FastifyReply> {
+export async function registerSpa(
+  app: FastifyInstance,
+  dist = WEB_DIST,
+  storageOrigin?: string,
+): Promise<(req: FastifyRequest, reply: FastifyReply) => FastifyReply> {
   const csp = contentSecurityPolicy(storageOrigin);
   const indexFile = path.join(dist, 'index.html');
   const built = existsSync(indexFile);

@@ -4,10 +4,15 @@ import { taskFailure, TaskError, WorkerFailure, WorkerPool } from './pool.ts';
 
 const FIXTURE = new URL('./pool.fixture.ts', import.meta.url);
 let pool: WorkerPool | undefined;
-const start = (options: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) => (pool = new WorkerPool({ threads: 1, queue: 2, memoryMb: 64, timeoutMs: 5_000, ...options }));
+const start = (options: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) =>
+  (pool = new WorkerPool({ threads: 1, queue: 2, memoryMb: 64, timeoutMs: 5_000, ...options }));
 afterEach(() => pool?.close());
 
-const failure = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('the task to fail'), (error: unknown) => error);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('the task to fail'),
+    (error: unknown) => error,
+  );
 
 // Each worker loads tsx first: seconds on a busy machine, more than the unit tests' default.
 describe('the worker pool', { timeout: 60_000 }, () => {
@@ -33,7 +38,10 @@ describe('the worker pool', { timeout: 60_000 }, () => {
     const workers = start();
     const error = await failure(workers.run(FIXTURE, 'hoard', null));
     expect(error).toMatchObject({ reason: 'memory' });
-    expect(taskFailure(error, 'This file is too complex to import', 5_000)).toMatchObject({ code: 'invalid_input', message: expect.stringMatching(/^This file is too complex to import: it needs more memory/) });
+    expect(taskFailure(error, 'This file is too complex to import', 5_000)).toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/^This file is too complex to import: it needs more memory/),
+    });
     expect(await workers.run(FIXTURE, 'echo', 'after')).toBe('after');
   });
 

@@ -124,39 +124,47 @@ export class WorkerPool {
     // The task is the worker's from the start; its time runs once the worker has loaded its module.
     const slot: Slot = { worker, ready: false, task };
     this.slots.add(slot);
-    worker.on('message', (message: { ready?: true; started?: true; output?: unknown; error?: { name: string; message: string; code?: string; details?: Record<string, unknown> } }) => {
-      if (message.ready) {
-        slot.ready = true;
-        if (slot.task) this.post(slot);
-        else this.next(slot);
-        return;
-      }
-      if (message.started) {
-        slot.timer = setTimeout(() => {
-          slot.failure = new WorkerFailure('timeout');
-          void worker.terminate();
-        }, this.options.timeoutMs);
-        // The heap limit does not count buffers, WebAssembly or native libraries' memory (a small
-        // PDF can decode to gigabytes of them): the process's resident memory may not grow by more
-        // than the worker's allowance while its task runs, or the worker is ended.
-        const base = process.memoryUsage.rss();
-        slot.watch = setInterval(() => {
-          if (process.memoryUsage.rss() - base <= memoryMb * 1024 * 1024) return;
-          slot.failure = new WorkerFailure('memory');
-          clearInterval(slot.watch);
-          void worker.terminate();
-        }, RSS_CHECK_MS);
-        slot.watch.unref();
-        return;
-      }
-      const done = slot.task;
-      clearTimeout(slot.timer);
-      clearInterval(slot.watch);
-      slot.task = undefined;
-      if (message.error) done?.reject(new TaskError(message.error.name, message.error.message, message.error.code, message.error.details));
-      else done?.resolve(message.output);
-      this.next(slot);
-    });
+    worker.on(
+      'message',
+      (message: {
+        ready?: true;
+        started?: true;
+        output?: unknown;
+        error?: { name: string; message: string; code?: string; details?: Record<string, unknown> };
+      }) => {
+        if (message.ready) {
+          slot.ready = true;
+          if (slot.task) this.post(slot);
+          else this.next(slot);
+          return;
+        }
+        if (message.started) {
+          slot.timer = setTimeout(() => {
+            slot.failure = new WorkerFailure('timeout');
+            void worker.terminate();
+          }, this.options.timeoutMs);
+          // The heap limit does not count buffers, WebAssembly or native libraries' memory (a small
+          // PDF can decode to gigabytes of them): the process's resident memory may not grow by more
+          // than the worker's allowance while its task runs, or the worker is ended.
+          const base = process.memoryUsage.rss();
+          slot.watch = setInterval(() => {
+            if (process.memoryUsage.rss() - base <= memoryMb * 1024 * 1024) return;
+            slot.failure = new WorkerFailure('memory');
+            clearInterval(slot.watch);
+            void worker.terminate();
+          }, RSS_CHECK_MS);
+          slot.watch.unref();
+          return;
+        }
+        const done = slot.task;
+        clearTimeout(slot.timer);
+        clearInterval(slot.watch);
+        slot.task = undefined;
+        if (message.error) done?.reject(new TaskError(message.error.name, message.error.message, message.error.code, message.error.details));
+        else done?.resolve(message.output);
+        this.next(slot);
+      },
+    );
     worker.on('error', (error: Error & { code?: string }) => {
       slot.failure ??= new WorkerFailure(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : 'crashed');
     });

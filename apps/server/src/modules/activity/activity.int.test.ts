@@ -168,7 +168,9 @@ describe('activity', () => {
     const owner = await g.person('Admin reader');
     await g.membership(owner, ws, 'admin');
     const log = await owner.call('GET', `/workspaces/${ws}/activity?action=session.started`);
-    expect(log.body.items).toEqual([expect.objectContaining({ action: 'session.started', item: null, actor: expect.objectContaining({ id: userId, name: 'Signe' }) })]);
+    expect(log.body.items).toEqual([
+      expect.objectContaining({ action: 'session.started', item: null, actor: expect.objectContaining({ id: userId, name: 'Signe' }) }),
+    ]);
   });
 
   it("records a token's use at most once an hour, when its last use is noted", async () => {
@@ -187,14 +189,22 @@ describe('activity', () => {
     expect(row).toMatchObject({ actor_kind: 'token', actor_token_id: tokenId, workspace_id: ada.workspace.id, data: { tokenId } });
 
     // "Last used" is noted again a minute later; the use is not recorded again within the hour.
-    await t.ctx.db.updateTable('api_tokens').set({ last_used_at: new Date(Date.now() - 2 * 60_000) }).where('id', '=', tokenId).execute();
+    await t.ctx.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: new Date(Date.now() - 2 * 60_000) })
+      .where('id', '=', tokenId)
+      .execute();
     await call();
     expect(await used()).toBe(1);
     const touched = await t.ctx.db.selectFrom('api_tokens').select(['last_used_at']).where('id', '=', tokenId).executeTakeFirstOrThrow();
     expect(Date.now() - touched.last_used_at!.getTime()).toBeLessThan(60_000);
 
     // An hour on, it is.
-    await t.ctx.db.updateTable('api_tokens').set({ last_used_at: new Date(Date.now() - 2 * 60_000), use_recorded_at: new Date(Date.now() - 61 * 60_000) }).where('id', '=', tokenId).execute();
+    await t.ctx.db
+      .updateTable('api_tokens')
+      .set({ last_used_at: new Date(Date.now() - 2 * 60_000), use_recorded_at: new Date(Date.now() - 61 * 60_000) })
+      .where('id', '=', tokenId)
+      .execute();
     await call();
     expect(await used()).toBe(2);
   });
@@ -205,10 +215,20 @@ describe('activity', () => {
     const ws = ada.workspace.id;
     const old = new Date(Date.now() - 400 * DAY);
     for (let i = 0; i < 5; i++) {
-      await t.ctx.db.insertInto('activity_events').values({ workspace_id: ws, actor_kind: 'system', action: 'item.created', item_id: null, data: JSON.stringify({ name: `old ${i}` }), created_at: old }).execute();
+      await t.ctx.db
+        .insertInto('activity_events')
+        .values({ workspace_id: ws, actor_kind: 'system', action: 'item.created', item_id: null, data: JSON.stringify({ name: `old ${i}` }), created_at: old })
+        .execute();
     }
     await g.folder(ada, ada.workspace.rootId, 'Recent');
-    const count = async () => (await t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('workspace_id', '=', ws).executeTakeFirstOrThrow()).n;
+    const count = async () =>
+      (
+        await t.ctx.db
+          .selectFrom('activity_events')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('workspace_id', '=', ws)
+          .executeTakeFirstOrThrow()
+      ).n;
     const before = Number(await count());
 
     expect(await pruneActivity(t.ctx.db, 0)).toBe(0);

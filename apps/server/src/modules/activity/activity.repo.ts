@@ -39,7 +39,21 @@ export function findActivity(db: Q, f: ActivityFilter, limit: number): Promise<A
     .selectFrom('activity_events as e')
     .leftJoin('users as u', 'u.id', 'e.actor_user_id')
     .leftJoin('items as i', 'i.id', 'e.item_id')
-    .select(['e.id', 'e.created_at', 'e.actor_kind', 'e.actor_user_id', 'e.action', 'e.item_id', 'e.data', 'e.ip', 'e.user_agent', 'u.name as actor_name', 'u.email as actor_email', 'i.name as item_name', 'i.kind as item_kind']);
+    .select([
+      'e.id',
+      'e.created_at',
+      'e.actor_kind',
+      'e.actor_user_id',
+      'e.action',
+      'e.item_id',
+      'e.data',
+      'e.ip',
+      'e.user_agent',
+      'u.name as actor_name',
+      'u.email as actor_email',
+      'i.name as item_name',
+      'i.kind as item_kind',
+    ]);
   if (f.workspaceId) q = q.where('e.workspace_id', '=', f.workspaceId);
   if (f.itemId) q = q.where('e.item_id', '=', f.itemId);
   if (f.actorId) q = q.where('e.actor_user_id', '=', f.actorId);

@@ -115,7 +115,12 @@ const csvLine = (cells: unknown[]) => `${cells.map(csvCell).join(',')}\r\n`;
  * `GET /workspaces/:ws/activity?format=csv`: every matching entry as CSV lines, read in batches
  * by keyset as the file is sent. Access is checked before the first line.
  */
-export async function workspaceActivityCsv(db: Db, actor: Actor, ws: string, q: WorkspaceActivityQuery): Promise<{ slug: string; lines: AsyncIterable<string> }> {
+export async function workspaceActivityCsv(
+  db: Db,
+  actor: Actor,
+  ws: string,
+  q: WorkspaceActivityQuery,
+): Promise<{ slug: string; lines: AsyncIterable<string> }> {
   const workspace = await requireAuditor(db, actor, ws);
   const filter = filterOf(workspace.id, q);
   async function* lines() {
@@ -125,7 +130,18 @@ export async function workspaceActivityCsv(db: Db, actor: Actor, ws: string, q: 
       const rows = await findActivity(db, { ...filter, ...(beforeId !== undefined ? { beforeId } : {}) }, CSV_BATCH);
       for (const row of rows) {
         const e = present(row, EVERYTHING);
-        yield csvLine([e.at, e.actor.name, e.actor.email, e.actor.kind, e.action, e.item?.id, e.item?.name, e.ip, e.userAgent, Object.keys(e.data).length ? e.data : '']);
+        yield csvLine([
+          e.at,
+          e.actor.name,
+          e.actor.email,
+          e.actor.kind,
+          e.action,
+          e.item?.id,
+          e.item?.name,
+          e.ip,
+          e.userAgent,
+          Object.keys(e.data).length ? e.data : '',
+        ]);
       }
       if (rows.length < CSV_BATCH) return;
       beforeId = Number(rows.at(-1)!.id);
@@ -144,7 +160,11 @@ export async function itemActivity(db: Db, actor: Actor, id: string, q: { cursor
   const membership = await findMembership(db, access.item.workspace_id, actor.user.id);
   const admin = membership?.role === 'owner' || membership?.role === 'admin';
   const sharing = maySeeGrants(access);
-  const show: Shown = { origin: admin, emails: membership?.role !== 'guest', ...(sharing ? {} : { entry: (r: ActivityRow) => r.action !== 'item.shared' && !r.action.startsWith('link.') }) };
+  const show: Shown = {
+    origin: admin,
+    emails: membership?.role !== 'guest',
+    ...(sharing ? {} : { entry: (r: ActivityRow) => r.action !== 'item.shared' && !r.action.startsWith('link.') }),
+  };
   return page(db, { workspaceId: access.item.workspace_id, itemId: access.item.id }, q.limit, show, q.cursor);
 }
 

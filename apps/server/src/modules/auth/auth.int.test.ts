@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formAction, GOOD_PASSWORD, hiddenFields, mailedLink, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail, type Page } from '../../testing/browser.ts';
+import {
+  formAction,
+  GOOD_PASSWORD,
+  hiddenFields,
+  mailedLink,
+  signIn,
+  signUp,
+  signUpWithPassword,
+  TestBrowser,
+  uniqueEmail,
+  type Page,
+} from '../../testing/browser.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 let t: TestApp;
@@ -203,7 +214,11 @@ describe('sessions', () => {
 
     const { browser } = await signUp(t.url);
     const me = await browser.api('GET', '/api/v1/me');
-    await t.ctx.db.updateTable('sessions').set({ last_used_at: new Date(Date.now() - 15 * 24 * 3600 * 1000) }).where('id', '=', me.body.sessionId).execute();
+    await t.ctx.db
+      .updateTable('sessions')
+      .set({ last_used_at: new Date(Date.now() - 15 * 24 * 3600 * 1000) })
+      .where('id', '=', me.body.sessionId)
+      .execute();
     const expired = await browser.api('GET', '/api/v1/me');
     expect(expired.status).toBe(401);
     expect(expired.body.error.code).toBe('session_expired');

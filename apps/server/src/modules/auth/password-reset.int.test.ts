@@ -12,7 +12,9 @@ afterAll(() => t.close());
 
 function lastMailTo(email: string): { subject: string; text: string } {
   const dir = path.join(t.dataDir, 'outbox');
-  const mails = readdirSync(dir).sort().map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
+  const mails = readdirSync(dir)
+    .sort()
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
   return mails.filter((m) => m.to === email).at(-1);
 }
 
@@ -48,8 +50,7 @@ it('ends every session of the account, with Cabinet and with the provider, when 
   const first = await signUp(t.url);
   const second = await signIn(t.url, first.email, first.password);
   const user = await t.ctx.db.selectFrom('users').selectAll().where('email', '=', first.email).executeTakeFirstOrThrow();
-  const providerState = () =>
-    t.ctx.database.sql.query<{ kind: string }>(`SELECT kind FROM idp_payloads WHERE payload->>'accountId' = $1`, [user.subject]);
+  const providerState = () => t.ctx.database.sql.query<{ kind: string }>(`SELECT kind FROM idp_payloads WHERE payload->>'accountId' = $1`, [user.subject]);
   expect((await providerState()).map((r) => r.kind)).toEqual(expect.arrayContaining(['Session', 'Grant']));
 
   const forgot = await new TestBrowser(t.url).navigate('/idp/forgot');

@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import { type Person } from '../../testing/given.ts';
 
-
 const app = collabTestApp();
 
-const anchor = { start: { type: { client: 1, clock: 2 }, tname: null, item: { client: 1, clock: 5 }, assoc: 0 }, end: { type: null, tname: 'default', item: { client: 1, clock: 9 }, assoc: -1 } };
+const anchor = {
+  start: { type: { client: 1, clock: 2 }, tname: null, item: { client: 1, clock: 5 }, assoc: 0 },
+  end: { type: null, tname: 'default', item: { client: 1, clock: 9 }, assoc: -1 },
+};
 
 /** Ada's document in a shared folder, Bea commenting on it, Cy viewing it, Dee outside. */
 async function setting() {
@@ -26,7 +28,13 @@ describe('comments', () => {
     const { ada, bea, cy, dee, doc } = await setting();
     const started = await bea.call('POST', `/items/${doc.id}/comments`, { body: 'Is Friday realistic?', anchor, quote: 'ship on Friday' });
     expect(started.status).toBe(201);
-    expect(started.body).toMatchObject({ itemId: doc.id, anchor, quote: 'ship on Friday', resolvedAt: null, comments: [{ body: 'Is Friday realistic?', author: { id: bea.id, name: 'Bea' } }] });
+    expect(started.body).toMatchObject({
+      itemId: doc.id,
+      anchor,
+      quote: 'ship on Friday',
+      resolvedAt: null,
+      comments: [{ body: 'Is Friday realistic?', author: { id: bea.id, name: 'Bea' } }],
+    });
     expect(started.body.id).toBe(started.body.comments[0].id);
     const reply = await ada.call('POST', `/items/${doc.id}/comments`, { body: 'Yes, if tests pass.', threadId: started.body.id });
     expect(reply.body.comments.map((c: { body: string }) => c.body)).toEqual(['Is Friday realistic?', 'Yes, if tests pass.']);

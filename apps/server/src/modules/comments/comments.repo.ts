@@ -40,7 +40,10 @@ export async function findComment(db: Q, itemId: string, id: string) {
 }
 
 /** A thread's first comment (threadId omitted) or a reply. Answers the thread's id. */
-export async function insertComment(db: Q, c: { itemId: string; threadId?: string; anchor?: unknown; quote?: string; authorId: string; body: string }): Promise<{ threadId: string; commentId: string }> {
+export async function insertComment(
+  db: Q,
+  c: { itemId: string; threadId?: string; anchor?: unknown; quote?: string; authorId: string; body: string },
+): Promise<{ threadId: string; commentId: string }> {
   const id = uuidv7();
   await db
     .insertInto('comments')
@@ -71,7 +74,10 @@ export async function setThreadResolved(db: Q, threadId: string, by: string | nu
 
 /** A reply, or a whole thread when `id` is its first comment. */
 export async function deleteComment(db: Q, id: string): Promise<void> {
-  await db.deleteFrom('comments').where((eb) => eb.or([eb('id', '=', id), eb('thread_id', '=', id)])).execute();
+  await db
+    .deleteFrom('comments')
+    .where((eb) => eb.or([eb('id', '=', id), eb('thread_id', '=', id)]))
+    .execute();
 }
 
 /** Who wrote in a thread before a comment of it (the people a reply answers), each once. */

@@ -26,7 +26,14 @@ function threads(rows: CommentRow[]): TCommentThread[] {
       };
       byThread.set(r.thread_id, thread);
     }
-    thread.comments.push({ id: r.id, threadId: r.thread_id, author: r.author_id ? { id: r.author_id, name: r.author_name ?? '' } : null, body: r.body, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) });
+    thread.comments.push({
+      id: r.id,
+      threadId: r.thread_id,
+      author: r.author_id ? { id: r.author_id, name: r.author_name ?? '' } : null,
+      body: r.body,
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.updated_at),
+    });
   }
   return [...byThread.values()];
 }
@@ -54,7 +61,14 @@ export async function addComment(db: Db, actor: Actor, id: string, input: TCreat
       const root = await findComment(tx, access.item.id, input.threadId);
       if (!root || root.thread_id !== root.id) throw new AppError('not_found', 'No such thread on this document.');
     }
-    const { threadId, commentId } = await insertComment(tx, { itemId: access.item.id, threadId: input.threadId, anchor: input.anchor, quote: input.quote, authorId: actor.user.id, body: input.body });
+    const { threadId, commentId } = await insertComment(tx, {
+      itemId: access.item.id,
+      threadId: input.threadId,
+      anchor: input.anchor,
+      quote: input.quote,
+      authorId: actor.user.id,
+      body: input.body,
+    });
     // Answering a resolved thread opens it again.
     if (input.threadId) await setThreadResolved(tx, threadId, null);
     // Whom it mentions is kept in the record, where notifications read it (ADR 0034); naming oneself tells no one.
@@ -76,7 +90,8 @@ export async function updateComment(db: Db, actor: Actor, id: string, commentId:
       await announce(tx, actor, access, 'comment.edited', { threadId: comment.thread_id, commentId: comment.id });
     }
     if (change.resolved !== undefined) {
-      if (comment.thread_id !== comment.id) throw new AppError('invalid_input', 'Resolve a thread on its first comment.', { fields: [{ path: 'body.resolved', message: 'applies to a thread' }] });
+      if (comment.thread_id !== comment.id)
+        throw new AppError('invalid_input', 'Resolve a thread on its first comment.', { fields: [{ path: 'body.resolved', message: 'applies to a thread' }] });
       await setThreadResolved(tx, comment.id, change.resolved ? actor.user.id : null);
       await announce(tx, actor, access, change.resolved ? 'comment.resolved' : 'comment.reopened', { threadId: comment.thread_id, commentId: comment.id });
     }
@@ -90,7 +105,8 @@ export async function removeComment(db: Db, actor: Actor, id: string, commentId:
     const access = await requireDocument(tx, actor, id, 'comment');
     const comment = await findComment(tx, access.item.id, commentId);
     if (!comment) throw new AppError('not_found');
-    if (comment.author_id !== actor.user.id && !access.abilities.deleteAnyComment) throw new AppError('forbidden', 'Only its author or a manager can delete a comment.');
+    if (comment.author_id !== actor.user.id && !access.abilities.deleteAnyComment)
+      throw new AppError('forbidden', 'Only its author or a manager can delete a comment.');
     await deleteComment(tx, comment.id);
     await announce(tx, actor, access, 'comment.deleted', { threadId: comment.thread_id, commentId: comment.id });
   });

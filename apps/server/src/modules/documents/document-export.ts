@@ -22,7 +22,19 @@ export function pictureSources({ state }: { state?: Uint8Array }): [src: string,
  * The document as a file's contents: Markdown, a page of HTML (its pictures at the addresses
  * `pictures` gives by item id, when it gives one), or a PDF with the pictures given as data URLs by address.
  */
-export async function renderExport({ state, format, title, images, pictures }: { state?: Uint8Array; format: TExportFormat; title: string; images: Map<string, string>; pictures?: Map<string, string> }): Promise<string | Uint8Array> {
+export async function renderExport({
+  state,
+  format,
+  title,
+  images,
+  pictures,
+}: {
+  state?: Uint8Array;
+  format: TExportFormat;
+  title: string;
+  images: Map<string, string>;
+  pictures?: Map<string, string>;
+}): Promise<string | Uint8Array> {
   const node = documentNode(stateDoc(state));
   if (format === 'markdown') return toMarkdown(node);
   if (format === 'html') return htmlPage(title, toHTML(node, pictures));

@@ -21,7 +21,14 @@ export const MAX_IMPORT_LINE = 20_000;
 const MAX_DOCX_UNPACKED_BYTES = MAX_IMPORT_BYTES;
 
 /** Signatures of files that are not text, whatever their name says. */
-const BINARY_SIGNATURES = [[0x50, 0x4b, 0x03, 0x04], [0x25, 0x50, 0x44, 0x46], [0x89, 0x50, 0x4e, 0x47], [0x47, 0x49, 0x46, 0x38], [0xff, 0xd8, 0xff], [0x1f, 0x8b]];
+const BINARY_SIGNATURES = [
+  [0x50, 0x4b, 0x03, 0x04],
+  [0x25, 0x50, 0x44, 0x46],
+  [0x89, 0x50, 0x4e, 0x47],
+  [0x47, 0x49, 0x46, 0x38],
+  [0xff, 0xd8, 0xff],
+  [0x1f, 0x8b],
+];
 const startsWith = (bytes: Uint8Array, sig: number[]) => sig.every((b, i) => bytes[i] === b);
 
 const unsupported = (message: string) => new AppError('unsupported_media_type', message);
@@ -53,7 +60,7 @@ function checkHTML(html: string): string {
 
 function checkMarkdown(markdown: string): string {
   let lines = 0;
-  for (let at = 0; at < markdown.length; ) {
+  for (let at = 0; at < markdown.length;) {
     const end = markdown.indexOf('\n', at);
     const stop = end < 0 ? markdown.length : end;
     if (stop - at > MAX_IMPORT_LINE) throw tooComplex(`a line is longer than ${MAX_IMPORT_LINE.toLocaleString('en')} characters`);
@@ -99,7 +106,10 @@ async function docxToHtml(bytes: Uint8Array): Promise<string> {
   await checkDocx(bytes);
   try {
     // Pictures inside the file are left out: a document's images are files of their own in Cabinet.
-    const result = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) });
+    const result = await mammoth.convertToHtml(
+      { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+      { convertImage: mammoth.images.imgElement(async () => ({ src: '' })) },
+    );
     return result.value;
   } catch {
     throw unsupported('This file is not a Word document (.docx).');
@@ -121,9 +131,11 @@ export interface ConvertedImport {
 export async function convertImport({ kind, bytes }: { kind: ImportKind; bytes: Uint8Array }): Promise<ConvertedImport> {
   try {
     const content =
-      kind === 'markdown' ? fromMarkdown(checkMarkdown(text(bytes, 'Markdown')))
-      : kind === 'html' ? fromHTML(checkHTML(text(bytes, 'HTML')))
-      : fromHTML(checkHTML(await docxToHtml(bytes)));
+      kind === 'markdown'
+        ? fromMarkdown(checkMarkdown(text(bytes, 'Markdown')))
+        : kind === 'html'
+          ? fromHTML(checkHTML(text(bytes, 'HTML')))
+          : fromHTML(checkHTML(await docxToHtml(bytes)));
     return { state: documentUpdate(content), text: documentText(content) };
   } catch (error) {
     // Nesting deeper than the parsers' stack: as complex as a file gets.

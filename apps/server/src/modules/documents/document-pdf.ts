@@ -38,7 +38,8 @@ function inlines(nodes: JSONContent[] | undefined): Inline[] {
         else if (mark.type === 'strike') run.decoration = 'lineThrough';
         else if (mark.type === 'underline') run.decoration = 'underline';
         else if (mark.type === 'code') Object.assign(run, { font: 'Courier', background: '#eeeeee' });
-        else if (mark.type === 'link' && typeof mark.attrs?.href === 'string') Object.assign(run, { link: mark.attrs.href, color: LINK_COLOUR, decoration: 'underline' });
+        else if (mark.type === 'link' && typeof mark.attrs?.href === 'string')
+          Object.assign(run, { link: mark.attrs.href, color: LINK_COLOUR, decoration: 'underline' });
       }
       out.push(run);
     }
@@ -83,7 +84,16 @@ function listBlocks(nodes: JSONContent[] | undefined, images: Images): Content[]
 /** A task's box, drawn (the text fonts have no ballot box), ticked when done. */
 function checkbox(checked: boolean): Content {
   const box = { type: 'rect', x: 0, y: 2.5, w: 8, h: 8, r: 1, lineWidth: 0.8, lineColor: '#555555' };
-  const tick = { type: 'polyline', points: [{ x: 1.6, y: 6.5 }, { x: 3.4, y: 8.6 }, { x: 6.6, y: 4.2 }], lineWidth: 1.2, lineColor: '#222222' };
+  const tick = {
+    type: 'polyline',
+    points: [
+      { x: 1.6, y: 6.5 },
+      { x: 3.4, y: 8.6 },
+      { x: 6.6, y: 4.2 },
+    ],
+    lineWidth: 1.2,
+    lineColor: '#222222',
+  };
   return { canvas: checked ? [box, tick] : [box] };
 }
 
@@ -101,7 +111,10 @@ function block(node: JSONContent, images: Images): Content {
       return { ol: (node.content ?? []).map((li) => ({ stack: listBlocks(li.content, images) })), start: Number(node.attrs?.start ?? 1), margin: [0, 0, 0, 6] };
     case 'taskList':
       return {
-        table: { widths: [12, '*'], body: (node.content ?? []).map((item) => [checkbox(Boolean(item.attrs?.checked)), { stack: listBlocks(item.content, images) }]) },
+        table: {
+          widths: [12, '*'],
+          body: (node.content ?? []).map((item) => [checkbox(Boolean(item.attrs?.checked)), { stack: listBlocks(item.content, images) }]),
+        },
         layout: 'noBorders',
         margin: [0, 0, 0, 6],
       };
@@ -131,7 +144,12 @@ function table(node: JSONContent, images: Images): Content {
   const rows = (node.content ?? []).map((row) =>
     (row.content ?? []).flatMap((cell) => {
       const span = Math.max(1, Number(cell.attrs?.colspan ?? 1));
-      const content = { stack: blocks(cell.content, images), bold: cell.type === 'tableHeader', fillColor: cell.type === 'tableHeader' ? '#f0f0f0' : undefined, ...(span > 1 ? { colSpan: span } : {}) };
+      const content = {
+        stack: blocks(cell.content, images),
+        bold: cell.type === 'tableHeader',
+        fillColor: cell.type === 'tableHeader' ? '#f0f0f0' : undefined,
+        ...(span > 1 ? { colSpan: span } : {}),
+      };
       return [content, ...Array.from({ length: span - 1 }, () => ({ text: '' }))];
     }),
   );

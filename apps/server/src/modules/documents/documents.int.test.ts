@@ -12,11 +12,14 @@ const app = collabTestApp();
 
 /** Sends a file's bytes to the import call, as a script or the browser does. */
 async function importFile(person: Person, parentId: string, fileName: string, bytes: Uint8Array | string, query = '', url = app.t.url) {
-  const res = await fetch(`${url}/api/v1/workspaces/${person.workspace.id}/documents/import?parentId=${parentId}&fileName=${encodeURIComponent(fileName)}${query}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/octet-stream' },
-    body: typeof bytes === 'string' ? bytes : Buffer.from(bytes),
-  });
+  const res = await fetch(
+    `${url}/api/v1/workspaces/${person.workspace.id}/documents/import?parentId=${parentId}&fileName=${encodeURIComponent(fileName)}${query}`,
+    {
+      method: 'POST',
+      headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/octet-stream' },
+      body: typeof bytes === 'string' ? bytes : Buffer.from(bytes),
+    },
+  );
   return { status: res.status, body: (await res.json()) as any };
 }
 
@@ -25,7 +28,8 @@ async function exportAs(person: Person, id: string, format: string) {
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-const children = async (person: Person, folderId: string) => (await person.call('GET', `/workspaces/${person.workspace.id}/items/${folderId}/children`)).body.items.map((i: { name: string }) => i.name);
+const children = async (person: Person, folderId: string) =>
+  (await person.call('GET', `/workspaces/${person.workspace.id}/items/${folderId}/children`)).body.items.map((i: { name: string }) => i.name);
 
 /** A Word file as Word writes it, reduced to what a reader needs: content types, the package's relations and the body. */
 async function docx(bodyXml: string): Promise<Uint8Array> {
@@ -38,7 +42,10 @@ async function docx(bodyXml: string): Promise<Uint8Array> {
       name: '_rels/.rels',
       input: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
     },
-    { name: 'word/document.xml', input: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${bodyXml}</w:body></w:document>` },
+    {
+      name: 'word/document.xml',
+      input: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${bodyXml}</w:body></w:document>`,
+    },
   ];
   return new Uint8Array(await new Response(makeZip(files)).arrayBuffer());
 }
@@ -82,7 +89,21 @@ describe('importing documents', () => {
     expect(md.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(md.headers.get('content-disposition')).toContain(`filename*=UTF-8''release%20plan.md`);
     const text = md.bytes.toString('utf8');
-    for (const piece of ['# Release plan', '**on time**', '[the board](https://example.com/board)', '- design', '  - tests', '1. one', '- [ ] write notes', '- [x] tag release', '> measure twice', "```js\nconsole.log('ready');\n```", '| step', '| build', '![diagram](https://example.com/diagram.png)'])
+    for (const piece of [
+      '# Release plan',
+      '**on time**',
+      '[the board](https://example.com/board)',
+      '- design',
+      '  - tests',
+      '1. one',
+      '- [ ] write notes',
+      '- [x] tag release',
+      '> measure twice',
+      "```js\nconsole.log('ready');\n```",
+      '| step',
+      '| build',
+      '![diagram](https://example.com/diagram.png)',
+    ])
       expect(text).toContain(piece);
     // Importing the export gives the same document again.
     const again = await importFile(ada, ada.workspace.homeId, 'copy.md', text);
@@ -96,7 +117,12 @@ describe('importing documents', () => {
 
   it('takes HTML without its scripts, handlers or javascript: links', async () => {
     const ada = await app.g.person();
-    const res = await importFile(ada, ada.workspace.homeId, 'page.html', '<h2 onclick="steal()">Notes</h2><script>alert(1)</script><p>Read <a href="javascript:alert(1)">this</a> and <a href="https://example.com">that</a><img src="x" onerror="alert(2)"></p><iframe src="https://evil.example"></iframe>');
+    const res = await importFile(
+      ada,
+      ada.workspace.homeId,
+      'page.html',
+      '<h2 onclick="steal()">Notes</h2><script>alert(1)</script><p>Read <a href="javascript:alert(1)">this</a> and <a href="https://example.com">that</a><img src="x" onerror="alert(2)"></p><iframe src="https://evil.example"></iframe>',
+    );
     expect(res.status).toBe(201);
     const html = (await exportAs(ada, res.body.id, 'html')).bytes.toString('utf8');
     expect(html).toContain('<h2>Notes</h2>');
@@ -149,7 +175,15 @@ describe('importing documents', () => {
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((r) => socket.once('connect', r));
     socket.write(
-      [`POST /api/v1/workspaces/${ada.workspace.id}/documents/import?parentId=${ada.workspace.homeId}&fileName=half.md HTTP/1.1`, 'Host: 127.0.0.1', `Authorization: Bearer ${ada.token}`, 'Content-Type: text/markdown', 'Content-Length: 100000', '', '# Only the beginning'].join('\r\n'),
+      [
+        `POST /api/v1/workspaces/${ada.workspace.id}/documents/import?parentId=${ada.workspace.homeId}&fileName=half.md HTTP/1.1`,
+        'Host: 127.0.0.1',
+        `Authorization: Bearer ${ada.token}`,
+        'Content-Type: text/markdown',
+        'Content-Length: 100000',
+        '',
+        '# Only the beginning',
+      ].join('\r\n'),
     );
     await new Promise((r) => setTimeout(r, 300));
     socket.destroy();
@@ -200,7 +234,10 @@ describe('importing hostile files', () => {
     const ada = await app.g.person();
     const zip = new JSZip();
     zip.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>');
-    zip.file('word/document.xml', `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${'<w:p><w:r><w:t>a</w:t></w:r></w:p>'.repeat(1_200_000)}</w:body></w:document>`);
+    zip.file(
+      'word/document.xml',
+      `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${'<w:p><w:r><w:t>a</w:t></w:r></w:p>'.repeat(1_200_000)}</w:body></w:document>`,
+    );
     const bomb = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const res = await importWhileServing(ada, 'bomb.docx', bomb);
@@ -311,7 +348,12 @@ describe('exporting documents', () => {
 
   it('prints every kind of block to PDF', async () => {
     const ada = await app.g.person();
-    const doc = await importFile(ada, ada.workspace.homeId, 'all.md', MARKDOWN + '\n---\n\nText with a @mention-like word and ![](https://example.com/x.png) inline.\n');
+    const doc = await importFile(
+      ada,
+      ada.workspace.homeId,
+      'all.md',
+      MARKDOWN + '\n---\n\nText with a @mention-like word and ![](https://example.com/x.png) inline.\n',
+    );
     const pdf = await exportAs(ada, doc.body.id, 'pdf');
     expect(pdf.status).toBe(200);
     expect(pdf.bytes.subarray(0, 5).toString()).toBe('%PDF-');

@@ -80,7 +80,10 @@ export interface RevisionRow {
 }
 
 /** Records a revision: the document's state and text now, and who changed it since the last one. Answers its id and time. */
-export async function insertRevision(db: Q, r: { itemId: string; state: Uint8Array; text: string; authorIds: string[]; restoredFrom?: string }): Promise<{ id: string; createdAt: string }> {
+export async function insertRevision(
+  db: Q,
+  r: { itemId: string; state: Uint8Array; text: string; authorIds: string[]; restoredFrom?: string },
+): Promise<{ id: string; createdAt: string }> {
   const id = uuidv7();
   // Nothing is recorded for a document deleted meanwhile.
   const { rows } = await sql<{ created_at: Date }>`

@@ -10,7 +10,11 @@ import { exportDocument, getRevision, importDocument, listRevisions, restoreRevi
 export async function documentsRoutes(app: FastifyInstance, ctx: AppContext, live: LiveDocuments) {
   route(app, documentsApi.export, async (req, reply) => {
     const file = await exportDocument(ctx, requireActor(req), req.params.id, req.query.format, live);
-    return reply.header('content-type', file.contentType).header('content-disposition', attachment(file.filename)).header('cache-control', 'no-store').send(file.body);
+    return reply
+      .header('content-type', file.contentType)
+      .header('content-disposition', attachment(file.filename))
+      .header('cache-control', 'no-store')
+      .send(file.body);
   });
   route(app, documentsApi.revisions, async (req) => listRevisions(ctx.db, requireActor(req), req.params.id, req.query));
   route(app, documentsApi.revision, async (req) => getRevision(ctx.db, requireActor(req), req.params.id, req.params.revisionId));

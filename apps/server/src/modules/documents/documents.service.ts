@@ -13,7 +13,17 @@ import { record } from '../events/index.ts';
 import { createItem, requireDocument, requireItem } from '../items/index.ts';
 import type * as DocumentExport from './document-export.ts';
 import { importFile } from './document-import.ts';
-import { copyDocumentContents, findDocumentState, findRevision, findRevisions, insertRevision, replaceDocumentState, saveDocumentState, type DocumentContent, type RevisionRow } from './documents.repo.ts';
+import {
+  copyDocumentContents,
+  findDocumentState,
+  findRevision,
+  findRevisions,
+  insertRevision,
+  replaceDocumentState,
+  saveDocumentState,
+  type DocumentContent,
+  type RevisionRow,
+} from './documents.repo.ts';
 
 export type { DocumentContent };
 
@@ -59,7 +69,11 @@ export async function storeDocument(
       // The people this save mentions who were not mentioned before: notifications read them from the record (ADR 0034).
       const before = new Set(mentionedBefore);
       const mentioned = (content.mentions ?? []).filter((id) => !before.has(id)).slice(0, MAX_NEW_MENTIONS);
-      const data = { name: item.name, ...(o.revision?.restoredFrom ? { restoredRevision: o.revision.restoredFrom } : {}), ...(mentioned.length ? { mentioned } : {}) };
+      const data = {
+        name: item.name,
+        ...(o.revision?.restoredFrom ? { restoredRevision: o.revision.restoredFrom } : {}),
+        ...(mentioned.length ? { mentioned } : {}),
+      };
       await record(tx, o.by, { workspaceId: item.workspace_id, action: 'item.updated', itemId, parentIds: [item.parent_id], data });
     }
     return revision ? { item, revision } : { item };
@@ -76,7 +90,12 @@ export async function recordRevision(db: Db, itemId: string, content: DocumentCo
  * starts as its source is stored. One whose pictures and attached files were copied with it
  * (`relink`) names those copies instead of the originals (`renamed`: source id → copy id).
  */
-export async function copyDocuments(db: Db, copies: { id: string; sourceId: string; relink: boolean }[], renamed: Map<string, string>, by: string): Promise<void> {
+export async function copyDocuments(
+  db: Db,
+  copies: { id: string; sourceId: string; relink: boolean }[],
+  renamed: Map<string, string>,
+  by: string,
+): Promise<void> {
   await copyDocumentContents(db, copies, by);
   for (const copy of copies.filter((c) => c.relink)) {
     const state = await findDocumentState(db, copy.id);
@@ -94,7 +113,13 @@ export interface LiveDocuments {
 }
 
 /** A new document in a folder, made from a Markdown, HTML or Word file; nothing is created when the file is not what it says. */
-export async function importDocument(ctx: AppContext, actor: Actor, ws: string, q: { parentId: string; fileName: string; onConflict: 'fail' | 'keep_both' }, bytes: Buffer): Promise<TItem> {
+export async function importDocument(
+  ctx: AppContext,
+  actor: Actor,
+  ws: string,
+  q: { parentId: string; fileName: string; onConflict: 'fail' | 'keep_both' },
+  bytes: Buffer,
+): Promise<TItem> {
   const { db } = ctx;
   // Who may write there is known before the file is read.
   await requireItem(db, actor, q.parentId, 'createInside');
@@ -145,7 +170,13 @@ const EXPORTS: Record<TExportFormat, { extension: string; contentType: string }>
 const EXPORT_MODULE = new URL('./document-export.ts', import.meta.url);
 
 /** A document as a file to download: Markdown, HTML or PDF, named after it. Written in a worker: a long document does not hold up the server. */
-export async function exportDocument(ctx: AppContext, actor: Actor, id: string, format: TExportFormat, live: LiveDocuments): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
+export async function exportDocument(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  format: TExportFormat,
+  live: LiveDocuments,
+): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
   const { db, workers } = ctx;
   const { item } = await requireItem(db, actor, id, 'download');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
@@ -158,7 +189,11 @@ export async function exportDocument(ctx: AppContext, actor: Actor, id: string, 
   const images = format === 'pdf' ? await embeddableImages(ctx, actor, await run<[string, string][]>('pictureSources', { state })) : new Map<string, string>();
   const body = await run<string | Uint8Array>('renderExport', { state, format, title: item.name, images });
   const { extension, contentType } = EXPORTS[format];
-  return { body: typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength), contentType, filename: `${item.name}.${extension}` };
+  return {
+    body: typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+    contentType,
+    filename: `${item.name}.${extension}`,
+  };
 }
 
 /**
@@ -169,18 +204,32 @@ export async function exportDocument(ctx: AppContext, actor: Actor, id: string, 
 export async function documentHtml(ctx: AppContext, item: ItemRow, live: LiveDocuments, pictures = new Map<string, string>()): Promise<string> {
   const open = live.openDocument(item.id);
   const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(ctx.db, item.id);
-  const body = await ctx.workers.run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'html', title: item.name, images: new Map<string, string>(), pictures }).catch((error: unknown) => {
-    throw taskFailure(error, 'This document is too large to show', ctx.workers.options.timeoutMs);
-  });
+  const body = await ctx.workers
+    .run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'html', title: item.name, images: new Map<string, string>(), pictures })
+    .catch((error: unknown) => {
+      throw taskFailure(error, 'This document is too large to show', ctx.workers.options.timeoutMs);
+    });
   return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
 }
 
 function presentRevision(r: RevisionRow): TRevision {
-  return { id: r.id, itemId: r.item_id, createdAt: new Date(r.created_at).toISOString(), authors: r.authors, label: r.label, restoredFrom: r.restored_from_at ? new Date(r.restored_from_at).toISOString() : null };
+  return {
+    id: r.id,
+    itemId: r.item_id,
+    createdAt: new Date(r.created_at).toISOString(),
+    authors: r.authors,
+    label: r.label,
+    restoredFrom: r.restored_from_at ? new Date(r.restored_from_at).toISOString() : null,
+  };
 }
 
 /** A document's revisions, newest first. */
-export async function listRevisions(db: Db, actor: Actor, id: string, q: { cursor?: string; limit: number }): Promise<{ items: TRevision[]; nextCursor: string | null }> {
+export async function listRevisions(
+  db: Db,
+  actor: Actor,
+  id: string,
+  q: { cursor?: string; limit: number },
+): Promise<{ items: TRevision[]; nextCursor: string | null }> {
   const { item } = await requireDocument(db, actor, id, 'view');
   const rows = await findRevisions(db, item.id, q.limit + 1, q.cursor);
   const page = rows.slice(0, q.limit);
@@ -219,5 +268,11 @@ export async function restoreRevision(db: Db, actor: Actor, id: string, revision
   // Stored here, with its revision, in one transaction (and on any instance: another one may hold the document's save lock just now).
   const stored = await storeDocument(db, item.id, restored!, { by: actor, revision: { authorIds: [actor.user.id], restoredFrom: revisionId } });
   if (!stored?.revision) throw new AppError('not_found');
-  return { ...stored.revision, itemId: item.id, authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }], label: null, restoredFrom: new Date(revision.created_at).toISOString() };
+  return {
+    ...stored.revision,
+    itemId: item.id,
+    authors: [{ id: actor.user.id, name: actor.user.name || actor.user.email }],
+    label: null,
+    restoredFrom: new Date(revision.created_at).toISOString(),
+  };
 }

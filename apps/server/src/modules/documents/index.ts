@@ -1,3 +1,12 @@
 /** Documents' stored state, revisions, import and export: the one writer of documents' tables (ADR 0025). */
 export { documentsRoutes } from './documents.routes.ts';
-export { copyDocuments, documentContent, documentHtml, loadDocumentState, recordRevision, storeDocument, type DocumentContent, type LiveDocuments } from './documents.service.ts';
+export {
+  copyDocuments,
+  documentContent,
+  documentHtml,
+  loadDocumentState,
+  recordRevision,
+  storeDocument,
+  type DocumentContent,
+  type LiveDocuments,
+} from './documents.service.ts';

@@ -3,12 +3,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import { type Person } from '../../testing/given.ts';
 
-
 const app = collabTestApp();
 afterEach(() => vi.useRealTimers());
 
 async function newDocument(owner: Person, parentId = owner.workspace.homeId) {
-  const res = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: `Doc ${Math.random().toString(36).slice(2, 8)}`, parentId });
+  const res = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, {
+    kind: 'document',
+    name: `Doc ${Math.random().toString(36).slice(2, 8)}`,
+    parentId,
+  });
   return res.body.id as string;
 }
 
@@ -48,7 +51,11 @@ describe('revision history', () => {
     const ada = await app.g.person('Ada');
     const id = await newDocument(ada);
     const client = await edit(ada, id, 'Morning');
-    await expect.poll(async () => (await app.t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text, { timeout: 10_000 }).toBe('Morning');
+    await expect
+      .poll(async () => (await app.t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text, {
+        timeout: 10_000,
+      })
+      .toBe('Morning');
     expect((await revisions(ada, id)).items).toEqual([]);
     // The interval is the installation's setting, as the browser learns it.
     const minutes = ((await (await fetch(`${app.t.url}/api/v1/config`)).json()) as { documentRevisionMinutes: number }).documentRevisionMinutes;

@@ -12,10 +12,8 @@ describe('activity record', () => {
   });
   afterAll(() => t.close());
 
-  const rows = (workspaceId: string) =>
-    t.ctx.db.selectFrom('activity_events').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
-  const actions = async (workspaceId: string, itemId?: string) =>
-    (await rows(workspaceId)).filter((r) => !itemId || r.item_id === itemId).map((r) => r.action);
+  const rows = (workspaceId: string) => t.ctx.db.selectFrom('activity_events').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
+  const actions = async (workspaceId: string, itemId?: string) => (await rows(workspaceId)).filter((r) => !itemId || r.item_id === itemId).map((r) => r.action);
 
   it('records each change to items once, with who did it, from where and what it was', async () => {
     const g = given(t.ctx, t.url);
@@ -36,7 +34,13 @@ describe('activity record', () => {
     expect(await actions(ws, copy.id)).toEqual(['item.created', 'item.trashed', 'item.deleted']);
 
     const [created, renamed, moved] = (await rows(ws)).filter((r) => r.item_id === folder.id);
-    expect(created).toMatchObject({ actor_kind: 'token', actor_user_id: ada.id, user_agent: 'Cabinet tests/1.0', client_id: 'tab_activity01', data: { name: 'Plans', kind: 'folder', parentIds: [ada.workspace.rootId] } });
+    expect(created).toMatchObject({
+      actor_kind: 'token',
+      actor_user_id: ada.id,
+      user_agent: 'Cabinet tests/1.0',
+      client_id: 'tab_activity01',
+      data: { name: 'Plans', kind: 'folder', parentIds: [ada.workspace.rootId] },
+    });
     expect(created!.actor_token_id).toBeTruthy();
     expect(created!.ip).toMatch(/127\.0\.0\.1|::1/);
     expect(renamed!.data).toMatchObject({ name: 'Plans 2027', previousName: 'Plans' });
@@ -54,13 +58,20 @@ describe('activity record', () => {
     const fileId = file.body.item.id as string;
     await g.upload(ada, ada.workspace.rootId, 'notes.txt', new TextEncoder().encode('hello again'), { onConflict: 'replace' });
     expect(await actions(ws, fileId)).toEqual(['item.created', 'item.updated']);
-    const started = await ada.call('POST', `/workspaces/${ws}/uploads/batch`, { uploads: [1, 2, 3].map((i) => ({ parentId: ada.workspace.rootId, name: `batch-${i}.txt`, size: 1 })) });
+    const started = await ada.call('POST', `/workspaces/${ws}/uploads/batch`, {
+      uploads: [1, 2, 3].map((i) => ({ parentId: ada.workspace.rootId, name: `batch-${i}.txt`, size: 1 })),
+    });
     const uploads = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
     for (const u of uploads) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
     const done = await ada.call('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id })) });
     for (const { item } of done.body.results as { item: { id: string } }[]) {
       const [row] = (await rows(ws)).filter((r) => r.item_id === item.id);
-      expect(row).toMatchObject({ action: 'item.created', actor_kind: 'token', actor_user_id: ada.id, data: { kind: 'file', parentIds: [ada.workspace.rootId] } });
+      expect(row).toMatchObject({
+        action: 'item.created',
+        actor_kind: 'token',
+        actor_user_id: ada.id,
+        data: { kind: 'file', parentIds: [ada.workspace.rootId] },
+      });
     }
 
     const doc = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Plan', parentId: ada.workspace.rootId })).body;

@@ -46,7 +46,15 @@ export interface LinkVisitor {
 /** The actor columns of a row: who did it, from where. `null`: Cabinet itself (a job). */
 function actorColumns(actor: Actor | LinkVisitor | null) {
   if (actor?.via === 'link') {
-    return { actor_kind: 'link', actor_user_id: null, actor_token_id: null, actor_link_id: actor.linkId, ip: actor.ip, user_agent: actor.userAgent, client_id: null } as const;
+    return {
+      actor_kind: 'link',
+      actor_user_id: null,
+      actor_token_id: null,
+      actor_link_id: actor.linkId,
+      ip: actor.ip,
+      user_agent: actor.userAgent,
+      client_id: null,
+    } as const;
   }
   return {
     actor_kind: actor ? (actor.via === 'token' ? 'token' : 'user') : 'system',
@@ -67,7 +75,13 @@ export async function record(db: Db, actor: Actor | LinkVisitor | null, activity
   const parentIds = [...new Set((activity.parentIds ?? []).filter((id): id is string => !!id))];
   await db
     .insertInto('activity_events')
-    .values({ ...actorColumns(actor), workspace_id: activity.workspaceId, action: activity.action, item_id: activity.itemId, data: JSON.stringify({ ...activity.data, parentIds }) })
+    .values({
+      ...actorColumns(actor),
+      workspace_id: activity.workspaceId,
+      action: activity.action,
+      item_id: activity.itemId,
+      data: JSON.stringify({ ...activity.data, parentIds }),
+    })
     .execute();
 }
 
@@ -139,7 +153,14 @@ const streamed = (db: Db, workspaceId: string) =>
     .where('workspace_id', '=', workspaceId)
     .where((eb) => eb.or([eb('item_id', 'is not', null), eb('action', 'like', 'group.%')]));
 
-const asChange = (r: { id: string | number; action: string; item_id: string | null; data: Record<string, unknown>; client_id: string | null; actor_user_id: string | null }): RecordedChange => ({
+const asChange = (r: {
+  id: string | number;
+  action: string;
+  item_id: string | null;
+  data: Record<string, unknown>;
+  client_id: string | null;
+  actor_user_id: string | null;
+}): RecordedChange => ({
   id: Number(r.id),
   by: r.actor_user_id,
   event: { type: r.action as TActivityAction, itemId: r.item_id, parentIds: (r.data.parentIds as string[] | undefined) ?? [], clientId: r.client_id },
@@ -163,9 +184,21 @@ export async function activitySince(db: Db, workspaceId: string, afterId: number
  * (at most `limit`), and the id of the workspace's latest recorded change of any kind (null when
  * there is none), from which it can later ask for what it missed.
  */
-export async function recentActivity(db: Db, workspaceId: string, o: { limit: number; withinMs: number }): Promise<{ changes: RecordedChange[]; latestId: number | null }> {
-  const rows = await streamed(db, workspaceId).where('created_at', '>', new Date(Date.now() - o.withinMs)).orderBy('id').limit(o.limit).execute();
-  const latest = await db.selectFrom('activity_events').select((eb) => eb.fn.max('id').as('id')).where('workspace_id', '=', workspaceId).executeTakeFirst();
+export async function recentActivity(
+  db: Db,
+  workspaceId: string,
+  o: { limit: number; withinMs: number },
+): Promise<{ changes: RecordedChange[]; latestId: number | null }> {
+  const rows = await streamed(db, workspaceId)
+    .where('created_at', '>', new Date(Date.now() - o.withinMs))
+    .orderBy('id')
+    .limit(o.limit)
+    .execute();
+  const latest = await db
+    .selectFrom('activity_events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
   return { changes: rows.map(asChange), latestId: latest?.id == null ? null : Number(latest.id) };
 }
 
@@ -187,29 +220,33 @@ export class EventHub {
   private unlisten: (() => Promise<void>) | undefined;
 
   async start(database: Database): Promise<void> {
-    this.unlisten = await database.listen(CHANNEL, (payload) => {
-      let envelope: Envelope | { access: AccessChange } | { notice: string };
-      try {
-        envelope = JSON.parse(payload) as Envelope | { access: AccessChange } | { notice: string };
-      } catch {
-        return;
-      }
-      if ('access' in envelope) {
-        for (const listener of this.accessListeners) listener(envelope.access);
-        return;
-      }
-      if ('notice' in envelope) {
-        for (const listener of this.noticeListeners) listener(envelope.notice);
-        return;
-      }
-      for (const listener of this.recordedListeners) listener({ workspaceId: envelope.w, id: envelope.id, action: envelope.e.type });
-      for (const listener of this.listeners.get(envelope.w) ?? []) listener({ id: envelope.id, by: envelope.by ?? null, event: envelope.e });
-    }, () => {
-      // What was announced while the connection was away is lost: everyone looks again.
-      for (const listener of this.accessListeners) listener({ w: null, u: null });
-      for (const listener of this.noticeListeners) listener(null);
-      for (const set of this.listeners.values()) for (const listener of set) listener('reset');
-    });
+    this.unlisten = await database.listen(
+      CHANNEL,
+      (payload) => {
+        let envelope: Envelope | { access: AccessChange } | { notice: string };
+        try {
+          envelope = JSON.parse(payload) as Envelope | { access: AccessChange } | { notice: string };
+        } catch {
+          return;
+        }
+        if ('access' in envelope) {
+          for (const listener of this.accessListeners) listener(envelope.access);
+          return;
+        }
+        if ('notice' in envelope) {
+          for (const listener of this.noticeListeners) listener(envelope.notice);
+          return;
+        }
+        for (const listener of this.recordedListeners) listener({ workspaceId: envelope.w, id: envelope.id, action: envelope.e.type });
+        for (const listener of this.listeners.get(envelope.w) ?? []) listener({ id: envelope.id, by: envelope.by ?? null, event: envelope.e });
+      },
+      () => {
+        // What was announced while the connection was away is lost: everyone looks again.
+        for (const listener of this.accessListeners) listener({ w: null, u: null });
+        for (const listener of this.noticeListeners) listener(null);
+        for (const set of this.listeners.values()) for (const listener of set) listener('reset');
+      },
+    );
   }
 
   subscribe(workspaceId: string, listener: Listener): () => void {

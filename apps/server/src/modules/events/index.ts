@@ -1,2 +1,15 @@
 /** The activity record every change is written to, and its announcement to every instance (ADR 0027). */
-export { activitySince, EventHub, recentActivity, record, recordAccount, recordCreated, recordVisit, type AccountActivity, type AccountActor, type HubMessage, type LinkVisitor, type RecordedChange } from './events.ts';
+export {
+  activitySince,
+  EventHub,
+  recentActivity,
+  record,
+  recordAccount,
+  recordCreated,
+  recordVisit,
+  type AccountActivity,
+  type AccountActor,
+  type HubMessage,
+  type LinkVisitor,
+  type RecordedChange,
+} from './events.ts';

@@ -39,7 +39,6 @@ const SAFE_INLINE = new Set([
 export const dispositionFor = (mimeType: string, wantDownload: boolean): 'inline' | 'attachment' =>
   !wantDownload && SAFE_INLINE.has(mimeType.toLowerCase()) ? 'inline' : 'attachment';
 
-
 export interface Zip {
   filename: string;
   length: number;
@@ -50,7 +49,12 @@ export interface Zip {
  * A file's bytes (or an older version's) as a short-lived signed URL to redirect to, good for
  * `Range` and for the method asked; a folder's as a zip.
  */
-export async function getContent(ctx: AppContext, actor: Actor, id: string, o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' }): Promise<{ url: string } | Zip> {
+export async function getContent(
+  ctx: AppContext,
+  actor: Actor,
+  id: string,
+  o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' },
+): Promise<{ url: string } | Zip> {
   const { item } = await requireItem(ctx.db, actor, id, 'download');
   if (item.kind === 'folder') return zipItems(ctx, actor, item.workspace_id, [item.id]);
   if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to download.');
@@ -152,7 +156,19 @@ export async function signedFileUrl(ctx: AppContext, item: ItemRow, download: bo
 export async function signedPictureUrls(ctx: AppContext, documentId: string): Promise<Map<string, string>> {
   const pictures = await findAttachedPictures(ctx.db, documentId, LINK_PREVIEW_IMAGE_TYPES);
   const urls = await Promise.all(
-    pictures.map(async (p) => [p.id, await ctx.storage.signDownload(p.blob_key, { ttlSeconds: DOWNLOAD_URL_TTL_SECONDS, filename: p.name, contentType: p.mime_type, disposition: 'inline', method: 'GET' })] as const),
+    pictures.map(
+      async (p) =>
+        [
+          p.id,
+          await ctx.storage.signDownload(p.blob_key, {
+            ttlSeconds: DOWNLOAD_URL_TTL_SECONDS,
+            filename: p.name,
+            contentType: p.mime_type,
+            disposition: 'inline',
+            method: 'GET',
+          }),
+        ] as const,
+    ),
   );
   return new Map(urls);
 }
@@ -190,13 +206,18 @@ class ZipBuilder {
       }
     } else if (item.kind === 'file' && item.current_version_id) {
       const version = await findVersion(db, item.current_version_id);
-      if (version) entries.push({ name: this.unique(zipSegment(item.name)), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
+      if (version)
+        entries.push({ name: this.unique(zipSegment(item.name)), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
     }
   }
 
   finish(ctx: AppContext, filename: string): Zip {
     const { entries } = this;
-    const length = Number(predictLength(entries.map((e) => (e.blobKey ? { name: e.name, size: e.size!, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified }))));
+    const length = Number(
+      predictLength(
+        entries.map((e) => (e.blobKey ? { name: e.name, size: e.size!, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified })),
+      ),
+    );
     const storage = ctx.storage;
     async function* files() {
       for (const e of entries) {

@@ -51,7 +51,10 @@ describe('a server killed during uploads', () => {
         const signed = await call('POST', `/uploads/${u.id}/parts`, { partNumbers: [n] }).catch(() => undefined);
         if (!signed || signed.status !== 200) return;
         const body = files[i]!.subarray((n - 1) * u.partSize, n * u.partSize);
-        const ok = await fetch(signed.body.parts[0].url, { method: 'PUT', body }).then((r) => r.ok, () => false);
+        const ok = await fetch(signed.body.parts[0].url, { method: 'PUT', body }).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok && ++landed >= total / 3) killed();
       }),
     );

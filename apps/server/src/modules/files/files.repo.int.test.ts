@@ -22,19 +22,41 @@ async function openUpload(name: string, size = 10): Promise<string> {
   return res.body.id as string;
 }
 
-const file = (uploadId: string, name: string) => ({ uploadId, workspaceId: ada.workspace.id, parentId: ada.workspace.homeId, name, ownerId: ada.id, size: 10, mimeType: 'text/plain', blobKey: `${ada.workspace.id}/test-${uploadId}`, sha256: '0'.repeat(64) });
-const completeAll = (files: ReturnType<typeof file>[], db: Db = t.ctx.db) => inTransaction(db, (tx) => insertUploadedFiles(tx, files, recordCreated('item', null)));
+const file = (uploadId: string, name: string) => ({
+  uploadId,
+  workspaceId: ada.workspace.id,
+  parentId: ada.workspace.homeId,
+  name,
+  ownerId: ada.id,
+  size: 10,
+  mimeType: 'text/plain',
+  blobKey: `${ada.workspace.id}/test-${uploadId}`,
+  sha256: '0'.repeat(64),
+});
+const completeAll = (files: ReturnType<typeof file>[], db: Db = t.ctx.db) =>
+  inTransaction(db, (tx) => insertUploadedFiles(tx, files, recordCreated('item', null)));
 const complete = (uploadId: string, name: string, db: Db = t.ctx.db) => completeAll([file(uploadId, name)], db);
 
-const filesNamed = (name: string) => t.ctx.db.selectFrom('items').select('id').where('parent_id', '=', ada.workspace.homeId).where(sql`lower(name)`, '=', name.toLowerCase()).execute();
+const filesNamed = (name: string) =>
+  t.ctx.db
+    .selectFrom('items')
+    .select('id')
+    .where('parent_id', '=', ada.workspace.homeId)
+    .where(sql`lower(name)`, '=', name.toLowerCase())
+    .execute();
 const uploadState = async (id: string) => (await t.ctx.db.selectFrom('uploads').select('state').where('id', '=', id).executeTakeFirstOrThrow()).state;
 
 it('makes each file, its version and the visit, completes each upload and counts the bytes, in the order given', async () => {
   const ids = [await openUpload('made.txt'), await openUpload('also made.txt')];
-  const used = async () => Number((await t.ctx.db.selectFrom('workspaces').select('used_bytes').where('id', '=', ada.workspace.id).executeTakeFirstOrThrow()).used_bytes);
+  const used = async () =>
+    Number((await t.ctx.db.selectFrom('workspaces').select('used_bytes').where('id', '=', ada.workspace.id).executeTakeFirstOrThrow()).used_bytes);
   const before = await used();
   const made = await completeAll([file(ids[0]!, 'made.txt'), file(ids[1]!, 'also made.txt')]);
-  expect(made).toMatchObject({ whole: true, counted: true, items: [{ name: 'made.txt', kind: 'file', parent_id: ada.workspace.homeId }, { name: 'also made.txt' }] });
+  expect(made).toMatchObject({
+    whole: true,
+    counted: true,
+    items: [{ name: 'made.txt', kind: 'file', parent_id: ada.workspace.homeId }, { name: 'also made.txt' }],
+  });
   for (const id of ids) expect(await uploadState(id)).toBe('completed');
   expect(await used()).toBe(before + 20);
   for (const item of made.items) {
@@ -46,7 +68,9 @@ it('makes each file, its version and the visit, completes each upload and counts
 
 it('makes no file when the name was taken after the checks (the caller then takes the careful path)', async () => {
   const id = await openUpload('taken.txt');
-  expect((await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Taken.TXT', parentId: ada.workspace.homeId })).status).toBe(201);
+  expect((await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Taken.TXT', parentId: ada.workspace.homeId })).status).toBe(
+    201,
+  );
   await expect(complete(id, 'taken.txt')).resolves.toMatchObject({ whole: false, items: [] });
   expect(await filesNamed('taken.txt')).toHaveLength(1);
   expect(await uploadState(id)).toBe('created');
@@ -63,11 +87,13 @@ it('says when the quota refuses the bytes, so the caller rolls back', async () =
   const id = await openUpload('big.txt');
   await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1 }).where('id', '=', ada.workspace.id).execute();
   try {
-    await expect(inTransaction(t.ctx.db, async (tx) => {
-      const made = await complete(id, 'big.txt', tx);
-      expect(made).toMatchObject({ whole: true, counted: false });
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
+    await expect(
+      inTransaction(t.ctx.db, async (tx) => {
+        const made = await complete(id, 'big.txt', tx);
+        expect(made).toMatchObject({ whole: true, counted: false });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
   } finally {
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: null }).where('id', '=', ada.workspace.id).execute();
   }

@@ -4,7 +4,10 @@ import type { Database, FileVersionRow, ItemRow, UploadRow, UploadState } from '
 
 type Q = Kysely<Database>;
 
-export type NewUpload = Omit<UploadRow, 'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at' | 'link_id' | 'link_ip'> & { link_id: string | null; link_ip: string | null };
+export type NewUpload = Omit<UploadRow, 'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at' | 'link_id' | 'link_ip'> & {
+  link_id: string | null;
+  link_ip: string | null;
+};
 
 /**
  * Whose uploads: a person's own (`linkId` null), or those made through one file-request link
@@ -46,7 +49,11 @@ export function findActiveUploads(db: Q, authorId: string, workspaceId: string):
     .execute();
 }
 
-export function setUploadState(db: Q, id: string, change: { state: UploadState; failure?: string | null; resultItemId?: string; expiresAt?: Date }): Promise<UploadRow> {
+export function setUploadState(
+  db: Q,
+  id: string,
+  change: { state: UploadState; failure?: string | null; resultItemId?: string; expiresAt?: Date },
+): Promise<UploadRow> {
   return db
     .updateTable('uploads')
     .set({
@@ -104,14 +111,27 @@ export async function insertFile(
     .executeTakeFirstOrThrow();
   const version = await db
     .insertInto('file_versions')
-    .values({ id: versionId, item_id: itemId, number: 1, blob_key: f.blobKey, size_bytes: f.size, sha256: f.sha256, mime_type: f.mimeType, author_id: f.ownerId })
+    .values({
+      id: versionId,
+      item_id: itemId,
+      number: 1,
+      blob_key: f.blobKey,
+      size_bytes: f.size,
+      sha256: f.sha256,
+      mime_type: f.mimeType,
+      author_id: f.ownerId,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { item, version };
 }
 
 /** A new current version of a file; the item takes its size and type. */
-export async function insertVersion(db: Q, itemId: string, v: { authorId: string; size: number; mimeType: string; blobKey: string; sha256: string }): Promise<{ item: ItemRow; version: FileVersionRow }> {
+export async function insertVersion(
+  db: Q,
+  itemId: string,
+  v: { authorId: string; size: number; mimeType: string; blobKey: string; sha256: string },
+): Promise<{ item: ItemRow; version: FileVersionRow }> {
   const version = await db
     .insertInto('file_versions')
     .values({
@@ -128,7 +148,14 @@ export async function insertVersion(db: Q, itemId: string, v: { authorId: string
     .executeTakeFirstOrThrow();
   const item = await db
     .updateTable('items')
-    .set({ size_bytes: v.size, mime_type: v.mimeType, current_version_id: version.id, updated_by: v.authorId, updated_at: new Date(), version: sql`version + 1` })
+    .set({
+      size_bytes: v.size,
+      mime_type: v.mimeType,
+      current_version_id: version.id,
+      updated_by: v.authorId,
+      updated_at: new Date(),
+      version: sql`version + 1`,
+    })
     .where('id', '=', itemId)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -140,7 +167,11 @@ export function findVersion(db: Q, id: string): Promise<FileVersionRow | undefin
 }
 
 /** A document's own pictures: the files in it (not in the trash) whose current bytes are of one of `types`. */
-export function findAttachedPictures(db: Q, documentId: string, types: readonly string[]): Promise<{ id: string; name: string; blob_key: string; mime_type: string }[]> {
+export function findAttachedPictures(
+  db: Q,
+  documentId: string,
+  types: readonly string[],
+): Promise<{ id: string; name: string; blob_key: string; mime_type: string }[]> {
   return db
     .selectFrom('items as i')
     .innerJoin('file_versions as v', 'v.id', 'i.current_version_id')
@@ -178,7 +209,9 @@ export async function findFolderSlots(
   slots: { parentId: string; name: string }[],
 ): Promise<{ usage: Usage & { reserved_bytes: number }; openUploads: number; recentStarts: number; clashIds: (string | null)[] }> {
   const mine = owner.linkId ? sql`u.link_id = ${owner.linkId} AND u.link_ip = ${owner.ip}` : sql`u.author_id = ${owner.authorId} AND u.link_id IS NULL`;
-  const rows = await sql<Usage & { reserved_bytes: number | string; open_uploads: number | string; recent_starts: number | string; clash_ids: (string | null)[] }>`
+  const rows = await sql<
+    Usage & { reserved_bytes: number | string; open_uploads: number | string; recent_starts: number | string; clash_ids: (string | null)[] }
+  >`
     SELECT w.quota_bytes, w.used_bytes,
       (SELECT coalesce(sum(u.size_bytes), 0) FROM uploads u WHERE u.workspace_id = w.id AND ${openUpload}) AS reserved_bytes,
       (SELECT count(*) FROM uploads u WHERE ${mine} AND ${openUpload}) AS open_uploads,
@@ -192,7 +225,11 @@ export async function findFolderSlots(
   const row = rows.rows[0];
   if (!row) throw new Error(`workspace ${workspaceId} is gone`);
   return {
-    usage: { quota_bytes: row.quota_bytes === null ? null : Number(row.quota_bytes), used_bytes: Number(row.used_bytes), reserved_bytes: Number(row.reserved_bytes) },
+    usage: {
+      quota_bytes: row.quota_bytes === null ? null : Number(row.quota_bytes),
+      used_bytes: Number(row.used_bytes),
+      reserved_bytes: Number(row.reserved_bytes),
+    },
     openUploads: Number(row.open_uploads),
     recentStarts: Number(row.recent_starts),
     clashIds: row.clash_ids ?? [],
@@ -246,7 +283,12 @@ export interface UploadedFile {
  * longer open or any name was taken meanwhile, `counted` when a quota refused: then the caller
  * rolls the transaction back and completes those uploads the careful way.
  */
-export async function insertUploadedFiles(db: Q, files: UploadedFile[], announce: RawBuilder<unknown>, o: { visit: boolean } = { visit: true }): Promise<{ items: ItemRow[]; whole: boolean; counted: boolean }> {
+export async function insertUploadedFiles(
+  db: Q,
+  files: UploadedFile[],
+  announce: RawBuilder<unknown>,
+  o: { visit: boolean } = { visit: true },
+): Promise<{ items: ItemRow[]; whole: boolean; counted: boolean }> {
   const now = new Date();
   const rows = files.map((f) => ({ ...f, itemId: uuidv7(), versionId: uuidv7() }));
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
@@ -290,7 +332,11 @@ export async function insertUploadedFiles(db: Q, files: UploadedFile[], announce
   const first = result.rows[0];
   const items = result.rows.map(({ completed: _c, counted: _n, workspaces: _w, announced: _a, ...item }) => item as ItemRow);
   const whole = items.length === files.length && Number(first?.completed ?? 0) === files.length;
-  return { items: rows.map((r) => items.find((i) => i.id === r.itemId)).filter((i): i is ItemRow => !!i), whole, counted: !first || Number(first.counted) === Number(first.workspaces) };
+  return {
+    items: rows.map((r) => items.find((i) => i.id === r.itemId)).filter((i): i is ItemRow => !!i),
+    whole,
+    counted: !first || Number(first.counted) === Number(first.workspaces),
+  };
 }
 
 /** Every version's bytes in a workspace: what `used_bytes` should say. */
@@ -307,7 +353,10 @@ export async function recomputeUsage(db: Q, workspaceId: string): Promise<number
 }
 
 /** Active files and folders below a folder, with their path relative to it (for a zip). */
-export async function findSubtreeFiles(db: Q, folderId: string): Promise<{ id: string; kind: ItemRow['kind']; path: string; size: number; blob_key: string | null; updated_at: Date }[]> {
+export async function findSubtreeFiles(
+  db: Q,
+  folderId: string,
+): Promise<{ id: string; kind: ItemRow['kind']; path: string; size: number; blob_key: string | null; updated_at: Date }[]> {
   const rows = await sql<{ id: string; kind: ItemRow['kind']; path: string; size: number; blob_key: string | null; updated_at: Date }>`
     WITH RECURSIVE sub AS (
       SELECT id, kind, name::text AS path, 0 AS depth FROM items WHERE parent_id = ${folderId} AND state = 'active'
@@ -334,6 +383,10 @@ export async function recomputeAllUsage(db: Q): Promise<void> {
 
 /** Forgets uploads that ended (completed, cancelled, expired or failed) before `before`. */
 export async function deleteEndedUploads(db: Q, before: Date): Promise<number> {
-  const result = await db.deleteFrom('uploads').where('state', 'in', ['completed', 'aborted', 'expired', 'failed']).where('updated_at', '<', before).executeTakeFirst();
+  const result = await db
+    .deleteFrom('uploads')
+    .where('state', 'in', ['completed', 'aborted', 'expired', 'failed'])
+    .where('updated_at', '<', before)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -6,7 +6,17 @@ import { getContent, listVersions, zipItems, type Zip } from './content.service.
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
 import { attachment } from '../../lib/content-disposition.ts';
-import { abortUpload, completeUpload, completeUploads, getUpload, listUploads, signParts, startUpload, startUploads, startVersionUpload } from './uploads.service.ts';
+import {
+  abortUpload,
+  completeUpload,
+  completeUploads,
+  getUpload,
+  listUploads,
+  signParts,
+  startUpload,
+  startUploads,
+  startVersionUpload,
+} from './uploads.service.ts';
 
 /** One entry's error in a batch answer: the envelope's error, without the request's id. */
 const entryError = (error: AppError) => ({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });
@@ -39,7 +49,11 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, filesApi.versions, async (req) => ({ items: await listVersions(ctx.db, requireActor(req), req.params.id) }));
   route(app, filesApi.startVersion, async (req) => startVersionUpload(ctx, requireActor(req), req.params.id, req.body));
   route(app, filesApi.content, async (req, reply) => {
-    const content = await getContent(ctx, requireActor(req), req.params.id, { versionId: req.query.version, download: req.query.download === '1', method: req.method === 'HEAD' ? 'HEAD' : 'GET' });
+    const content = await getContent(ctx, requireActor(req), req.params.id, {
+      versionId: req.query.version,
+      download: req.query.download === '1',
+      method: req.method === 'HEAD' ? 'HEAD' : 'GET',
+    });
     if ('url' in content) return reply.header('cache-control', 'no-store').redirect(content.url, 302);
     return sendZip(reply, content);
   });

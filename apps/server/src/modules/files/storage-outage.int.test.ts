@@ -58,7 +58,7 @@ describe.skipIf(!s3)('uploads while the storage is unreachable', () => {
     expect(failed.status).toBe(503);
     expect(failed.body.error.code).toBe('storage_unavailable');
     expect((await rows(ada)).items).toEqual([]);
-    expect((await t.ctx.db.selectFrom('file_versions').select('id').where('author_id', '=', ada.id).execute())).toEqual([]);
+    expect(await t.ctx.db.selectFrom('file_versions').select('id').where('author_id', '=', ada.id).execute()).toEqual([]);
 
     await proxy.up();
     const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });

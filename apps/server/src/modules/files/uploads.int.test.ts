@@ -39,7 +39,13 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
 
   beforeAll(async () => {
     const port = await freePort();
-    const settings: Record<string, string> = { ...driverSettings, PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB', MAX_OPEN_UPLOADS: '12' };
+    const settings: Record<string, string> = {
+      ...driverSettings,
+      PORT: String(port),
+      UPLOAD_PART_SIZE: '5MiB',
+      MAX_FILE_SIZE: '64MiB',
+      MAX_OPEN_UPLOADS: '12',
+    };
     if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
     t = await startTestApp(settings);
     g = given(t.ctx, t.url);
@@ -71,7 +77,10 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(await children(ada, ada.workspace.homeId)).toEqual([]);
     const status = await ada.call('GET', `/uploads/${start.body.id}`);
     expect(status.body.state).toBe('uploading');
-    expect(status.body.parts.map((p: { partNumber: number; size: number }) => [p.partNumber, p.size])).toEqual([[1, 5 * MiB], [3, MiB + 123]]);
+    expect(status.body.parts.map((p: { partNumber: number; size: number }) => [p.partNumber, p.size])).toEqual([
+      [1, 5 * MiB],
+      [3, MiB + 123],
+    ]);
 
     // Completing with a part missing says which, and leaves the upload open.
     const early = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
@@ -83,7 +92,15 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
     expect(done.status).toBe(200);
     expect(done.body.upload.state).toBe('completed');
-    expect(done.body.item).toMatchObject({ kind: 'file', name: 'video.mp4', size: bytes.length, mimeType: 'video/mp4', parentId: ada.workspace.homeId, ownerId: ada.id, role: 'manager' });
+    expect(done.body.item).toMatchObject({
+      kind: 'file',
+      name: 'video.mp4',
+      size: bytes.length,
+      mimeType: 'video/mp4',
+      parentId: ada.workspace.homeId,
+      ownerId: ada.id,
+      role: 'manager',
+    });
     expect(await usage(ada)).toBe(before + bytes.length);
     expect((await children(ada, ada.workspace.homeId)).map((i) => i.name)).toEqual(['video.mp4']);
 
@@ -115,7 +132,12 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('refuses bytes that do not match the SHA-256: no file, quota unchanged, the upload failed', async () => {
     const ada = await g.person();
     const bytes = randomBytes(1000);
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'a.bin', size: 1000, sha256: sha256Hex(randomBytes(10)) });
+    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, {
+      parentId: ada.workspace.homeId,
+      name: 'a.bin',
+      size: 1000,
+      sha256: sha256Hex(randomBytes(10)),
+    });
     await putParts(ada, start.body, bytes);
     const before = await usage(ada);
     const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
@@ -196,8 +218,18 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
       ],
     });
     expect(started.status).toBe(200);
-    const results = started.body.results as ({ upload: { id: string; name: string; partSize: number; partCount: number; parts: unknown[] } } | { error: { code: string; details?: unknown } })[];
-    expect(results.map((r) => ('upload' in r ? r.upload.name : r.error.code))).toEqual(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'not_found', 'name_conflict', 'taken.txt']);
+    const results = started.body.results as (
+      { upload: { id: string; name: string; partSize: number; partCount: number; parts: unknown[] } } | { error: { code: string; details?: unknown } }
+    )[];
+    expect(results.map((r) => ('upload' in r ? r.upload.name : r.error.code))).toEqual([
+      'a.txt',
+      'b.txt',
+      'c.txt',
+      'd.txt',
+      'not_found',
+      'name_conflict',
+      'taken.txt',
+    ]);
     expect(results[5]).toMatchObject({ error: { details: { suggestedName: 'TAKEN (2).txt' } } });
     const uploads = results.flatMap((r) => ('upload' in r ? [r.upload] : []));
     // Every part came signed with the start: the bytes go straight up.
@@ -216,7 +248,9 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
       ],
     });
     expect(done.status).toBe(200);
-    const outcome = (done.body.results as ({ item: { name: string; size: number } } | { error: { code: string } })[]).map((r) => ('item' in r ? r.item.name : r.error.code));
+    const outcome = (done.body.results as ({ item: { name: string; size: number } } | { error: { code: string } })[]).map((r) =>
+      'item' in r ? r.item.name : r.error.code,
+    );
     expect(outcome).toEqual(['a.txt', 'b.txt', 'checksum_mismatch', 'd.txt', 'taken (2).txt', 'not_found']);
     expect(await usage(ada)).toBe(before + files[0]!.bytes.length + files[1]!.bytes.length + files[3]!.bytes.length + 3);
     expect((await children(ada, ada.workspace.homeId)).map((i) => i.name).sort()).toEqual(['a.txt', 'b.txt', 'd.txt', 'taken (2).txt', 'taken.txt']);
@@ -256,7 +290,8 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const bob = await g.person();
     await g.membership(bob, ada.workspace.id, 'member');
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1000 }).where('id', '=', ada.workspace.id).execute();
-    const open = (p: Person, name: string, size: number) => p.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.rootId, name, size });
+    const open = (p: Person, name: string, size: number) =>
+      p.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.rootId, name, size });
 
     const first = await open(ada, 'first.bin', 600);
     expect(first.status).toBe(201);
@@ -264,8 +299,14 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const second = await open(bob, 'second.bin', 600);
     expect(second.status).toBe(507);
     expect(second.body.error).toMatchObject({ code: 'quota_exceeded', details: { quotaBytes: 1000, usedBytes: 0, reservedBytes: 600, neededBytes: 600 } });
-    const batch = await bob.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, { uploads: [200, 200, 1].map((size, i) => ({ parentId: ada.workspace.rootId, name: `${i}.bin`, size })) });
-    expect(batch.body.results.map((r: { upload?: unknown; error?: { code: string } }) => r.error?.code ?? 'started')).toEqual(['started', 'started', 'quota_exceeded']);
+    const batch = await bob.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
+      uploads: [200, 200, 1].map((size, i) => ({ parentId: ada.workspace.rootId, name: `${i}.bin`, size })),
+    });
+    expect(batch.body.results.map((r: { upload?: unknown; error?: { code: string } }) => r.error?.code ?? 'started')).toEqual([
+      'started',
+      'started',
+      'quota_exceeded',
+    ]);
     for (const r of batch.body.results.slice(0, 2)) expect((await bob.call('DELETE', `/uploads/${r.upload.id}`)).status).toBe(204);
 
     // Cancelling releases the reservation.
@@ -281,7 +322,11 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(rest.status).toBe(201);
     // An upload past its expiry reserves nothing, even before the expiry job ends it.
     expect((await open(ada, 'late.bin', 1)).status).toBe(507);
-    await t.ctx.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', rest.body.id).execute();
+    await t.ctx.db
+      .updateTable('uploads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', rest.body.id)
+      .execute();
     expect((await open(ada, 'late.bin', 400)).status).toBe(201);
   });
 
@@ -302,7 +347,9 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('bounds the uploads one person has open at once, answering rate_limited until some end', async () => {
     const ada = await g.person();
     const start = (name: string) => ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name, size: 10 });
-    const batch = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, { uploads: Array.from({ length: 14 }, (_, i) => ({ parentId: ada.workspace.homeId, name: `${i}.bin`, size: 10 })) });
+    const batch = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
+      uploads: Array.from({ length: 14 }, (_, i) => ({ parentId: ada.workspace.homeId, name: `${i}.bin`, size: 10 })),
+    });
     const results = batch.body.results as ({ upload: { id: string; partSize: number; partCount: number } } | { error: { code: string; details: unknown } })[];
     expect(results.map((r) => ('upload' in r ? 'started' : r.error.code))).toEqual([...Array(12).fill('started'), 'rate_limited', 'rate_limited']);
     expect(results[12]).toMatchObject({ error: { details: { openUploads: 12, maxOpenUploads: 12 } } });
@@ -327,7 +374,11 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('answers every completion of one upload called at once with the same finished file, made once', async () => {
     const ada = await g.person();
     for (const bytes of [randomBytes(11 * MiB), randomBytes(3000)]) {
-      const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: `at-once-${bytes.length}.bin`, size: bytes.length });
+      const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, {
+        parentId: ada.workspace.homeId,
+        name: `at-once-${bytes.length}.bin`,
+        size: bytes.length,
+      });
       await putParts(ada, start.body, bytes);
       const before = await usage(ada);
       const answers = await Promise.all([
@@ -360,7 +411,10 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(replaced.status).toBe(200);
     expect(replaced.body.item).toMatchObject({ id: first.body.item.id, size: 5, version: 2 });
     const versions = (await ada.call('GET', `/items/${first.body.item.id}/versions`)).body.items;
-    expect(versions.map((v: { number: number; current: boolean }) => [v.number, v.current])).toEqual([[2, true], [1, false]]);
+    expect(versions.map((v: { number: number; current: boolean }) => [v.number, v.current])).toEqual([
+      [2, true],
+      [1, false],
+    ]);
     const old = await fetchContent(ada, first.body.item.id, {}, `?version=${versions[1].id}`);
     expect(await old.text()).toBe('one');
     expect(await (await fetchContent(ada, first.body.item.id)).text()).toBe('three');
@@ -383,7 +437,12 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const v4 = await bea.call('POST', `/uploads/${theirs.body.id}/complete`, {});
     expect(v4.status).toBe(200);
     expect(v4.body.item).toMatchObject({ id: first.body.item.id, size: 5, version: 4, role: 'editor' });
-    const recorded = await t.ctx.db.selectFrom('activity_events').select(['action', 'data']).where('item_id', '=', first.body.item.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const recorded = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'data'])
+      .where('item_id', '=', first.body.item.id)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(recorded).toMatchObject({ action: 'item.updated', data: { version: 4, parentIds: [ada.workspace.homeId] } });
   });
 
@@ -415,7 +474,11 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const ada = await g.person();
     const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'stale.bin', size: 10 });
     await putParts(ada, start.body, randomBytes(10));
-    await t.ctx.db.updateTable('uploads').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', start.body.id).execute();
+    await t.ctx.db
+      .updateTable('uploads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', start.body.id)
+      .execute();
     expect((await ada.call('POST', `/uploads/${start.body.id}/complete`, {})).body.error.code).toBe('upload_expired');
     const { expireStaleUploads } = await import('./uploads.service.ts');
     expect(await expireStaleUploads(t.ctx.db)).toBeGreaterThanOrEqual(1);
@@ -423,7 +486,11 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect((await ada.call('GET', `/uploads/${start.body.id}`)).body).toMatchObject({ state: 'expired', parts: [] });
     // A week after it ended, the upload is forgotten.
     const { deleteEndedUploads } = await import('./files.repo.ts');
-    await t.ctx.db.updateTable('uploads').set({ updated_at: new Date(Date.now() - 8 * 86_400_000) }).where('id', '=', start.body.id).execute();
+    await t.ctx.db
+      .updateTable('uploads')
+      .set({ updated_at: new Date(Date.now() - 8 * 86_400_000) })
+      .where('id', '=', start.body.id)
+      .execute();
     expect(await deleteEndedUploads(t.ctx.db, new Date(Date.now() - 7 * 86_400_000))).toBeGreaterThanOrEqual(1);
     expect((await ada.call('GET', `/uploads/${start.body.id}`)).status).toBe(404);
   });
@@ -463,7 +530,11 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect((await fetchContent(ada, png.body.item.id)).headers.get('content-disposition')).toMatch(/^inline/);
     expect((await fetchContent(ada, png.body.item.id, {}, '?download=1')).headers.get('content-disposition')).toMatch(/^attachment/);
     // HEAD has its own signed URL.
-    const head = await fetch(`${t.url}/api/v1/items/${png.body.item.id}/content`, { method: 'HEAD', headers: { authorization: `Bearer ${ada.token}` }, redirect: 'manual' });
+    const head = await fetch(`${t.url}/api/v1/items/${png.body.item.id}/content`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${ada.token}` },
+      redirect: 'manual',
+    });
     expect(head.status).toBe(302);
     const target = await fetch(head.headers.get('location')!, { method: 'HEAD' });
     expect(target.status).toBe(200);
@@ -521,7 +592,9 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     // eslint-disable-next-line no-control-regex -- no entry may hold a control character
     for (const name of names) expect(name).not.toMatch(/^\/|\\|:|(^|\/)\.\.(\/|$)|[\u0000-\u001f\u007f-\u009f]/);
 
-    const several = await fetch(`${t.url}/api/v1/workspaces/${ada.workspace.id}/zip?ids=${folder.id},${evil.id}`, { headers: { authorization: `Bearer ${ada.token}` } });
+    const several = await fetch(`${t.url}/api/v1/workspaces/${ada.workspace.id}/zip?ids=${folder.id},${evil.id}`, {
+      headers: { authorization: `Bearer ${ada.token}` },
+    });
     expect(zipEntryNames(Buffer.from(await several.arrayBuffer()))).toEqual(expect.arrayContaining(['Drop/C__/.._.._x.bat', 'C__/.._.._x.bat']));
   });
 
@@ -544,7 +617,9 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(zip.includes(b)).toBe(true);
     expect(zip.includes(Buffer.from('Day 1/photo.jpg'))).toBe(true);
 
-    const several = await fetch(`${t.url}/api/v1/workspaces/${ada.workspace.id}/zip?ids=${folder.id},${photo.body.item.id}`, { headers: { authorization: `Bearer ${ada.token}` } });
+    const several = await fetch(`${t.url}/api/v1/workspaces/${ada.workspace.id}/zip?ids=${folder.id},${photo.body.item.id}`, {
+      headers: { authorization: `Bearer ${ada.token}` },
+    });
     const both = Buffer.from(await several.arrayBuffer());
     expect(both.length).toBe(Number(several.headers.get('content-length')));
     expect(both.includes(Buffer.from('Trip/Day 1/photo.jpg'))).toBe(true);

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { LIMITS, uuidv7, type TItem, type TItemRole, type TOnConflict, type TSignedPart, type TStartedUpload, type TUpload, type TUploadStatus } from '@cabinet/contracts';
+import {
+  LIMITS,
+  uuidv7,
+  type TItem,
+  type TItemRole,
+  type TOnConflict,
+  type TSignedPart,
+  type TStartedUpload,
+  type TUpload,
+  type TUploadStatus,
+} from '@cabinet/contracts';
 import { lookup } from 'mime-types';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
@@ -95,7 +105,8 @@ export function presentUpload(u: UploadRow): TUpload {
   };
 }
 
-const mimeOf = (name: string, declared?: string) => (declared && declared !== 'application/octet-stream' ? declared : lookup(name) || declared || 'application/octet-stream');
+const mimeOf = (name: string, declared?: string) =>
+  declared && declared !== 'application/octet-stream' ? declared : lookup(name) || declared || 'application/octet-stream';
 
 /**
  * Refuses `adding` bytes past the quota, before any work (completion checks again as it counts
@@ -104,14 +115,23 @@ const mimeOf = (name: string, declared?: string) => (declared && declared !== 'a
  */
 function requireQuota(usage: Usage, adding: number, reserved = 0): void {
   if (usage.quota_bytes !== null && Number(usage.used_bytes) + reserved + adding > Number(usage.quota_bytes)) {
-    throw new AppError('quota_exceeded', undefined, { quotaBytes: Number(usage.quota_bytes), usedBytes: Number(usage.used_bytes), reservedBytes: reserved, neededBytes: adding });
+    throw new AppError('quota_exceeded', undefined, {
+      quotaBytes: Number(usage.quota_bytes),
+      usedBytes: Number(usage.used_bytes),
+      reservedBytes: reserved,
+      neededBytes: adding,
+    });
   }
 }
 
 /** Open uploads cost storage until they end: one person (or one address on a link) may have `max` at once. */
 function requireOpenSlot(open: number, max: number): void {
   if (open >= max) {
-    throw new AppError('rate_limited', `You have ${max} uploads in progress. Finish or cancel some to start more.`, { openUploads: open, maxOpenUploads: max, retryAfter: OPEN_UPLOAD_RETRY_SECONDS });
+    throw new AppError('rate_limited', `You have ${max} uploads in progress. Finish or cancel some to start more.`, {
+      openUploads: open,
+      maxOpenUploads: max,
+      retryAfter: OPEN_UPLOAD_RETRY_SECONDS,
+    });
   }
 }
 
@@ -171,7 +191,12 @@ export function startUpload(ctx: AppContext, actor: Uploader, workspaceIdOrSlug:
 }
 
 /** A new version of a file, uploaded the same way (into the file's folder, under its name). */
-export function startVersionUpload(ctx: AppContext, actor: Actor, itemId: string, input: Omit<StartInput, 'parentId' | 'name' | 'onConflict' | 'versionOf'>): Promise<TStartedUpload> {
+export function startVersionUpload(
+  ctx: AppContext,
+  actor: Actor,
+  itemId: string,
+  input: Omit<StartInput, 'parentId' | 'name' | 'onConflict' | 'versionOf'>,
+): Promise<TStartedUpload> {
   return one(startUploads(ctx, actor, null, [{ ...input, parentId: itemId, name: 'version', onConflict: 'replace', versionOf: itemId }]));
 }
 
@@ -189,22 +214,38 @@ interface StartPlan {
  * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
  * row: starts running at once would each see the others' room as free (completion checks again).
  */
-export async function startUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
+export async function startUploads(
+  ctx: AppContext,
+  actor: Uploader,
+  workspaceIdOrSlug: string | null,
+  inputs: StartInput[],
+): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
   const owner = ownerOf(actor);
   const visitor = isVisitor(actor);
   // A visitor's limits count by address, an IPv6 one by its /64: its single addresses are theirs to change.
   const address = visitor ? rateKey(actor.ip) : null;
   // A new file goes into a folder (or a document) the caller may create in; a new version needs the file itself editable.
-  const parents = await targetsOf(db, actor, inputs.flatMap((i) => (i.versionOf ? [] : [i.parentId])), 'createInside');
-  const files = await targetsOf(db, actor, inputs.flatMap((i) => (i.versionOf ? [i.versionOf] : [])), 'edit');
+  const parents = await targetsOf(
+    db,
+    actor,
+    inputs.flatMap((i) => (i.versionOf ? [] : [i.parentId])),
+    'createInside',
+  );
+  const files = await targetsOf(
+    db,
+    actor,
+    inputs.flatMap((i) => (i.versionOf ? [i.versionOf] : [])),
+    'edit',
+  );
   let workspaceId: string | undefined;
   const plans: Outcome<StartPlan>[] = inputs.map((input) => {
     if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
     const target = input.versionOf ? files.get(input.versionOf)! : parents.get(input.parentId)!;
     if (target instanceof AppError) return target;
     // The target's access row names its workspace: the route's workspace (id or slug), when it names one, must be it.
-    if (workspaceIdOrSlug !== null && target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug) return new AppError('not_found');
+    if (workspaceIdOrSlug !== null && target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug)
+      return new AppError('not_found');
     workspaceId = target.item.workspace_id;
     if (input.versionOf) {
       if (target.item.kind !== 'file') return new AppError('invalid_input', 'Only files have versions.');
@@ -217,14 +258,20 @@ export async function startUploads(ctx: AppContext, actor: Uploader, workspaceId
   const { opened, rows } = await inTransaction(db, async (tx) => {
     if (workspaceId && live.length) {
       await lockWorkspaceRoom(tx, workspaceId);
-      const { usage, openUploads, recentStarts, clashIds } = await findFolderSlots(tx, workspaceId, { ...owner, ip: address }, live.map((p) => ({ parentId: p.parentId, name: p.name })));
+      const { usage, openUploads, recentStarts, clashIds } = await findFolderSlots(
+        tx,
+        workspaceId,
+        { ...owner, ip: address },
+        live.map((p) => ({ parentId: p.parentId, name: p.name })),
+      );
       let adding = 0;
       let opening = 0;
       for (const [i, plan] of live.entries()) {
         try {
           requireOpenSlot(openUploads + opening, visitor ? LIMITS.linkOpenUploads : env.MAX_OPEN_UPLOADS);
           if (visitor) requireStartsLeft(recentStarts + opening);
-          if (!plan.input.versionOf && clashIds[i]) plan.itemId = await resolveConflict(tx, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
+          if (!plan.input.versionOf && clashIds[i])
+            plan.itemId = await resolveConflict(tx, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
           requireQuota(usage, adding + plan.input.size, usage.reserved_bytes);
           adding += plan.input.size;
           opening++;
@@ -258,7 +305,13 @@ export async function startUploads(ctx: AppContext, actor: Uploader, workspaceId
         expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
       };
     });
-    return { opened, rows: await insertUploads(tx, opened.filter((o): o is NewUpload => !(o instanceof AppError))) };
+    return {
+      opened,
+      rows: await insertUploads(
+        tx,
+        opened.filter((o): o is NewUpload => !(o instanceof AppError)),
+      ),
+    };
   });
   let r = 0;
   return Promise.all(
@@ -281,7 +334,9 @@ function partLength(upload: UploadRow, n: number): number {
 async function signUrls(storage: StorageDriver, upload: UploadRow, partNumbers: number[]): Promise<TSignedPart[]> {
   const signed: TSignedPart[] = [];
   for (const n of [...new Set(partNumbers)]) {
-    const s = await storage.signPart(upload.blob_key, upload.storage_upload_id, n, partLength(upload, n), PART_URL_TTL_SECONDS, { onlyPart: upload.part_count === 1 });
+    const s = await storage.signPart(upload.blob_key, upload.storage_upload_id, n, partLength(upload, n), PART_URL_TTL_SECONDS, {
+      onlyPart: upload.part_count === 1,
+    });
     signed.push({ partNumber: n, method: 'PUT', url: s.url, expiresAt: s.expiresAt.toISOString() });
   }
   return signed;
@@ -311,10 +366,12 @@ export async function getUpload(ctx: AppContext, actor: Uploader, id: string): P
   const upload = await findOwnUpload(ctx.db, id, ownerOf(actor));
   if (!upload) throw new AppError('not_found');
   const open = upload.state === 'created' || upload.state === 'uploading';
-  const parts = open ? await ctx.storage.listParts(upload.blob_key, upload.storage_upload_id).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === 'upload_expired') return [];
-    throw error;
-  }) : [];
+  const parts = open
+    ? await ctx.storage.listParts(upload.blob_key, upload.storage_upload_id).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'upload_expired') return [];
+        throw error;
+      })
+    : [];
   return { ...presentUpload(upload), parts };
 }
 
@@ -328,11 +385,14 @@ export async function signParts(ctx: AppContext, actor: Uploader, id: string, pa
   const upload = requireOpen(await findOwnUpload(ctx.db, id, ownerOf(actor)));
   const outOfRange = partNumbers.filter((n) => n > upload.part_count);
   if (outOfRange.length) {
-    throw new AppError('invalid_input', `This upload has parts 1 to ${upload.part_count}.`, { fields: [{ path: 'body.partNumbers', message: `${outOfRange.join(', ')} out of range` }] });
+    throw new AppError('invalid_input', `This upload has parts 1 to ${upload.part_count}.`, {
+      fields: [{ path: 'body.partNumbers', message: `${outOfRange.join(', ')} out of range` }],
+    });
   }
   // Activity keeps the upload alive; refreshing its expiry once a minute is plenty.
   const expiresAt = new Date(Date.now() + ctx.env.UPLOAD_EXPIRY_HOURS * 3_600_000);
-  if (upload.state !== 'uploading' || expiresAt.getTime() - upload.expires_at.getTime() > 60_000) await setUploadState(ctx.db, upload.id, { state: 'uploading', expiresAt });
+  if (upload.state !== 'uploading' || expiresAt.getTime() - upload.expires_at.getTime() > 60_000)
+    await setUploadState(ctx.db, upload.id, { state: 'uploading', expiresAt });
   return signUrls(ctx.storage, upload, partNumbers);
 }
 
@@ -347,10 +407,14 @@ function checkParts(upload: UploadRow, parts: StoredPart[]): void {
     else if (part.size !== partLength(upload, n)) wrong.push(n);
   }
   if (missing.length || wrong.length) {
-    throw new AppError('invalid_input', missing.length ? `Parts missing: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? '…' : ''}.` : `Parts of the wrong size: ${wrong.join(', ')}.`, {
-      missingParts: missing,
-      wrongSizeParts: wrong,
-    });
+    throw new AppError(
+      'invalid_input',
+      missing.length ? `Parts missing: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? '…' : ''}.` : `Parts of the wrong size: ${wrong.join(', ')}.`,
+      {
+        missingParts: missing,
+        wrongSizeParts: wrong,
+      },
+    );
   }
 }
 
@@ -414,12 +478,26 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
 async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInput[]): Promise<Outcome<Finished>[]> {
   const { db } = ctx;
   const owner = ownerOf(actor);
-  const found = await findOwnUploadsForCompletion(db, inputs.map((i) => i.id), owner);
+  const found = await findOwnUploadsForCompletion(
+    db,
+    inputs.map((i) => i.id),
+    owner,
+  );
   // What each upload needs: to create in its folder, or, for a new version, to edit its file (which
   // may be shared on its own, its folder not).
   const uploads = [...found.values()];
-  const folders = await targetsOf(db, actor, uploads.flatMap((u) => (!u.item_id && u.parent_id ? [u.parent_id] : [])), 'createInside');
-  const files = await targetsOf(db, actor, uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])), 'edit');
+  const folders = await targetsOf(
+    db,
+    actor,
+    uploads.flatMap((u) => (!u.item_id && u.parent_id ? [u.parent_id] : [])),
+    'createInside',
+  );
+  const files = await targetsOf(
+    db,
+    actor,
+    uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])),
+    'edit',
+  );
   const targetOf = (u: UploadForCompletion | undefined) => (u?.item_id ? files.get(u.item_id) : u?.parent_id ? folders.get(u.parent_id) : undefined);
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Finished | Verified> => {
     if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
@@ -444,7 +522,11 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
     if (outcome instanceof AppError) throw outcome;
     if (!isVerified(outcome)) return outcome;
     const item = made?.get(outcome.upload.id);
-    if (item) return { upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }), item: isVisitor(actor) ? null : presentItem(item, accessWithRole(actor, item, outcome.role!)) };
+    if (item)
+      return {
+        upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }),
+        item: isVisitor(actor) ? null : presentItem(item, accessWithRole(actor, item, outcome.role!)),
+      };
     return makeFile(db, actor, outcome);
   });
 }
@@ -482,7 +564,12 @@ async function joinParts(storage: StorageDriver, upload: UploadRow): Promise<{ s
  * Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256
  * checked. `targetAccess` is the caller's access to its folder (a new file) or its file (a new version).
  */
-async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input: CompleteInput, targetAccess: Target | AppError | undefined): Promise<Verified> {
+async function verifyUpload(
+  ctx: AppContext,
+  upload: UploadForCompletion,
+  input: CompleteInput,
+  targetAccess: Target | AppError | undefined,
+): Promise<Verified> {
   const { db, storage } = ctx;
   if (input.sha256 && upload.sha256 && input.sha256 !== upload.sha256) {
     await failUpload(db, upload, 'The SHA-256 given on completion differs from the one given at the start.');
@@ -490,11 +577,13 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
   }
   const onConflict = input.onConflict ?? upload.on_conflict;
   // Settle the name before joining the parts, so a conflict leaves the upload open for another answer.
-  if (!upload.parent_id || !targetAccess) throw new AppError('not_found', upload.item_id ? 'The file this version was for is gone.' : 'The folder this upload was going to is gone.');
+  if (!upload.parent_id || !targetAccess)
+    throw new AppError('not_found', upload.item_id ? 'The file this version was for is gone.' : 'The folder this upload was going to is gone.');
   // Checked once, here: a change of access in the milliseconds until the commit is not worth a second query.
   if (targetAccess instanceof AppError) throw targetAccess;
   const { item: parent, role } = targetAccess;
-  if (!upload.item_id && upload.clash_id && onConflict === 'fail') throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
+  if (!upload.item_id && upload.clash_id && onConflict === 'fail')
+    throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
   try {
     requireQuota(upload, Number(upload.size_bytes));
   } catch (error) {
@@ -506,7 +595,10 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
   const sha256 = joined.sha256 ?? (await hashObject(storage, upload.blob_key));
   const expected = input.sha256 ?? upload.sha256;
   if (joined.size !== Number(upload.size_bytes) || (expected && expected !== sha256)) {
-    const why = joined.size !== Number(upload.size_bytes) ? `The upload holds ${joined.size} bytes, not the ${Number(upload.size_bytes)} declared.` : 'The bytes received do not match the SHA-256 given.';
+    const why =
+      joined.size !== Number(upload.size_bytes)
+        ? `The upload holds ${joined.size} bytes, not the ${Number(upload.size_bytes)} declared.`
+        : 'The bytes received do not match the SHA-256 given.';
     await failUpload(db, upload, why);
     throw new AppError('checksum_mismatch', why);
   }
@@ -516,7 +608,14 @@ async function verifyUpload(ctx: AppContext, upload: UploadForCompletion, input:
 /** New files for verified uploads, all in one statement; undefined when any of them needs the careful way (then none is made here). */
 async function makeNewFiles(db: Db, actor: Uploader, verified: Verified[]): Promise<Map<string, ItemRow> | undefined> {
   const ownerId = ownerOf(actor).authorId;
-  const files = verified.map((v) => ({ uploadId: v.upload.id, workspaceId: v.upload.workspace_id, parentId: v.parent.id, name: v.upload.name, ownerId, ...v.file }));
+  const files = verified.map((v) => ({
+    uploadId: v.upload.id,
+    workspaceId: v.upload.workspace_id,
+    parentId: v.parent.id,
+    name: v.upload.name,
+    ownerId,
+    ...v.file,
+  }));
   return inTransaction(db, async (tx) => {
     const result = await insertUploadedFiles(tx, files, recordCreated('item', actor), { visit: !isVisitor(actor) });
     if (!result.whole || !result.counted) throw TAKE_CAREFUL_PATH;
@@ -549,9 +648,10 @@ function makeFile(db: Db, actor: Uploader, v: Verified): Promise<Finished> {
       if (clash && !replaceId) name = await suggestFreeName(tx, v.parent.id, name);
     }
     // Only a person's upload replaces (a visitor's never has `replaceId`).
-    const result = replaceId && !isVisitor(actor)
-      ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: owner.authorId, ...v.file })
-      : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: owner.authorId, ...v.file });
+    const result =
+      replaceId && !isVisitor(actor)
+        ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: owner.authorId, ...v.file })
+        : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: owner.authorId, ...v.file });
     const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
     if (isVisitor(actor)) await actor.counted(tx, 1);
     else await upsertVisit(tx, owner.authorId, result.item.id);

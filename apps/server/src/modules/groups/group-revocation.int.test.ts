@@ -27,7 +27,8 @@ afterAll(async () => {
   await a.close();
 });
 
-const storedText = async (id: string) => (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
+const storedText = async (id: string) =>
+  (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
 
 /** Ada's document in a folder of her My files shared with a group Bea (a member of the workspace) is in. */
 async function sharedThroughGroup() {

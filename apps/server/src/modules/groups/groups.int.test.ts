@@ -36,7 +36,8 @@ const groupsOf = (_: Person, ws: string) => `/workspaces/${ws}/groups`;
 describe('every group call by role', () => {
   const ROLES: Role[] = ['owner', 'admin', 'member', 'guest', 'outsider'];
   /** What each role is answered: managing is for the owner and admins, reading for anyone but guests, and outsiders see no workspace. */
-  const expected = (role: Role, kind: 'read' | 'manage', ok: number) => (role === 'outsider' ? 404 : role === 'guest' ? 403 : kind === 'manage' && role === 'member' ? 403 : ok);
+  const expected = (role: Role, kind: 'read' | 'manage', ok: number) =>
+    role === 'outsider' ? 404 : role === 'guest' ? 403 : kind === 'manage' && role === 'member' ? 403 : ok;
 
   for (const role of ROLES) {
     it(`as ${role}`, async () => {
@@ -92,8 +93,22 @@ describe('groups', () => {
     expect((await owner.call('DELETE', `/workspaces/${ws}/groups/${made.body.id}`)).status).toBe(404);
     expect((await owner.call('PATCH', `/workspaces/${ws}/groups/${made.body.id}`, { name: 'Back' })).status).toBe(404);
     expect((await owner.call('GET', `/workspaces/${ws}/groups/${made.body.id}/members`)).status).toBe(404);
-    const events = await t.ctx.db.selectFrom('activity_events').select(['action', 'data', 'actor_user_id']).where('workspace_id', '=', ws).where('action', 'like', 'group.%').orderBy('id').execute();
-    expect(events.map((e) => e.action)).toEqual(['group.created', 'group.created', 'group.member_added', 'group.member_added', 'group.renamed', 'group.renamed', 'group.deleted']);
+    const events = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'data', 'actor_user_id'])
+      .where('workspace_id', '=', ws)
+      .where('action', 'like', 'group.%')
+      .orderBy('id')
+      .execute();
+    expect(events.map((e) => e.action)).toEqual([
+      'group.created',
+      'group.created',
+      'group.member_added',
+      'group.member_added',
+      'group.renamed',
+      'group.renamed',
+      'group.deleted',
+    ]);
     expect(events[4]!.data).toMatchObject({ groupId: design.id, from: 'design', to: 'Design team' });
     expect(events[1]!.actor_user_id).toBe(admin.id);
     // A group of one workspace is not found through another.
@@ -113,7 +128,10 @@ describe('groups', () => {
     expect((await create({ name: 'x'.repeat(100) })).status).toBe(201);
     const sales = (await create({ name: 'Sales' })).body;
     const taken = await create({ name: 'SALES' });
-    expect(taken.body.error).toMatchObject({ code: 'invalid_input', details: { fields: [{ path: 'body.name', message: expect.stringContaining('already exists') }] } });
+    expect(taken.body.error).toMatchObject({
+      code: 'invalid_input',
+      details: { fields: [{ path: 'body.name', message: expect.stringContaining('already exists') }] },
+    });
     const other = (await create({ name: 'Support' })).body;
     const renamed = await owner.call('PATCH', `/workspaces/${ws}/groups/${other.id}`, { name: 'sales' });
     expect(renamed.body.error).toMatchObject({ code: 'invalid_input', details: { fields: [{ path: 'body.name' }] } });
@@ -158,7 +176,12 @@ describe('groups', () => {
     expect((await owner.call('DELETE', `/workspaces/${ws}/members/${member.id}?filesTo=${owner.id}`)).status).toBe(204);
     const counts = (await owner.call('GET', groupsOf(owner, ws))).body.items.map((x: { memberCount: number }) => x.memberCount);
     expect(counts).toEqual([1, 1]);
-    const removed = await t.ctx.db.selectFrom('activity_events').select('data').where('workspace_id', '=', ws).where('action', '=', 'group.member_removed').execute();
+    const removed = await t.ctx.db
+      .selectFrom('activity_events')
+      .select('data')
+      .where('workspace_id', '=', ws)
+      .where('action', '=', 'group.member_removed')
+      .execute();
     expect(removed.map((r) => (r.data as { groupId: string; userId: string }).groupId).sort()).toEqual([a.id, b.id].sort());
     expect(removed.every((r) => (r.data as { userId: string }).userId === member.id)).toBe(true);
     // The database holds to it too: no one is in a group through a membership of another workspace, nor without one.
@@ -197,17 +220,32 @@ describe('sharing with a group', () => {
     expect((await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'New', parentId: inside.id })).status).toBe(201);
     // Who has access lists the group by name; it can be changed and removed.
     const list = (await owner.call('GET', `/items/${inside.id}/grants`)).body.items;
-    expect(list.map((x: { principal: { type: string; name: string }; inheritedFrom: { name: string } | null }) => [x.principal.type, x.principal.name, x.inheritedFrom?.name ?? null])).toEqual([
+    expect(
+      list.map((x: { principal: { type: string; name: string }; inheritedFrom: { name: string } | null }) => [
+        x.principal.type,
+        x.principal.name,
+        x.inheritedFrom?.name ?? null,
+      ]),
+    ).toEqual([
       ['user', 'Member', null],
       ['group', 'Readers', 'Plans'],
     ]);
     const grantId = (await owner.call('GET', `/items/${folder.id}/grants`)).body.items[0].id as string;
-    expect((await owner.call('PATCH', `/items/${folder.id}/grants/${grantId}`, { role: 'commenter' })).body).toMatchObject({ role: 'commenter', principal: { type: 'group' } });
+    expect((await owner.call('PATCH', `/items/${folder.id}/grants/${grantId}`, { role: 'commenter' })).body).toMatchObject({
+      role: 'commenter',
+      principal: { type: 'group' },
+    });
     expect((await colleague.call('GET', `/items/${folder.id}`)).body.role).toBe('commenter');
     // Expired, it holds no more.
-    await t.ctx.db.updateTable('item_grants').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', grantId).execute();
+    await t.ctx.db
+      .updateTable('item_grants')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', grantId)
+      .execute();
     expect((await colleague.call('GET', `/items/${folder.id}`)).status).toBe(404);
-    expect((await owner.call('PATCH', `/items/${folder.id}/grants/${grantId}`, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(200);
+    expect((await owner.call('PATCH', `/items/${folder.id}/grants/${grantId}`, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() })).status).toBe(
+      200,
+    );
     expect((await colleague.call('GET', `/items/${folder.id}`)).body.role).toBe('commenter');
     // Out of the group: gone at once.
     await owner.call('DELETE', `/workspaces/${ws}/groups/${group.id}/members/${colleague.id}`);
@@ -218,7 +256,9 @@ describe('sharing with a group', () => {
     await owner.call('PATCH', `/workspaces/${ws}/members/${colleague.id}`, { role: 'guest' });
     expect((await colleague.call('GET', `/items/${folder.id}`)).status).toBe(404);
     // …and leaves the group, so a later promotion does not bring back what the group was given.
-    expect(await t.ctx.db.selectFrom('group_members').select('user_id').where('group_id', '=', group.id).where('user_id', '=', colleague.id).execute()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('group_members').select('user_id').where('group_id', '=', group.id).where('user_id', '=', colleague.id).execute()).toEqual(
+      [],
+    );
     await owner.call('PATCH', `/workspaces/${ws}/members/${colleague.id}`, { role: 'member' });
     expect((await colleague.call('GET', `/items/${folder.id}`)).status).toBe(404);
     // Withdrawn: gone.
@@ -248,7 +288,9 @@ describe('sharing with a group', () => {
     expect(res.body.error).toMatchObject({ code: 'invalid_input', details: { fields: [{ path: 'body.principal' }] } });
     const group = (await owner.call('POST', groupsOf(owner, ws), { name: 'Ours' })).body;
     // A member edits the shared root but does not manage it.
-    expect((await member.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'group', id: group.id }, role: 'viewer' })).body.error.code).toBe('forbidden');
+    expect((await member.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'group', id: group.id }, role: 'viewer' })).body.error.code).toBe(
+      'forbidden',
+    );
     expect((await owner.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'group' }, role: 'viewer' })).body.error.code).toBe('invalid_input');
   });
 
@@ -279,7 +321,8 @@ describe('sharing with a group', () => {
     const writers = (await owner.call('POST', groupsOf(owner, ws), { name: 'Writers' })).body;
     const readers = (await owner.call('POST', groupsOf(owner, ws), { name: 'Readers' })).body;
     for (const group of [writers, readers]) await owner.call('POST', `/workspaces/${ws}/groups/${group.id}/members`, { userIds: [member.id] });
-    const make = async (name: string) => (await owner.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name, parentId: owner.workspace.homeId })).body as { id: string };
+    const make = async (name: string) =>
+      (await owner.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name, parentId: owner.workspace.homeId })).body as { id: string };
     const share = (id: string, principal: object, role: string, by = owner) => by.call('POST', `/items/${id}/grants`, { principal, role });
     const plan = await make('Plan');
     const notes = await make('Notes');
@@ -323,7 +366,10 @@ describe("the identity provider's groups claim", () => {
     // A guest is in no group, whatever the claim says.
     expect(await syncIdpGroups(t.ctx.db, guest.id, ['Engineering'])).toEqual({ added: 0, removed: 0 });
     const placesOf = async (userId: string) =>
-      (await t.ctx.db.selectFrom('group_members').select(['group_id', 'source']).where('user_id', '=', userId).orderBy('group_id').execute()).map((r) => [r.group_id, r.source]);
+      (await t.ctx.db.selectFrom('group_members').select(['group_id', 'source']).where('user_id', '=', userId).orderBy('group_id').execute()).map((r) => [
+        r.group_id,
+        r.source,
+      ]);
     expect(await syncIdpGroups(t.ctx.db, member.id, ['engineering', 'DESIGN', 'Marketing', ' '])).toEqual({ added: 2, removed: 0 });
     expect(await placesOf(member.id)).toEqual(
       [
@@ -354,11 +400,26 @@ describe("the identity provider's groups claim", () => {
       ].sort((a, b) => a[0]!.localeCompare(b[0]!)),
     );
     // Without the claim (not configured, or not sent), nothing changes.
-    await userForIdentity(t.ctx, { issuer: user.issuer, subject: user.subject, email: user.email, emailVerified: true, name: user.name, picture: undefined, idToken: undefined, refreshToken: undefined });
+    await userForIdentity(t.ctx, {
+      issuer: user.issuer,
+      subject: user.subject,
+      email: user.email,
+      emailVerified: true,
+      name: user.name,
+      picture: undefined,
+      idToken: undefined,
+      refreshToken: undefined,
+    });
     expect(await placesOf(member.id)).toHaveLength(2);
     // An empty claim takes them out of every group it put them in.
     expect(await syncIdpGroups(t.ctx.db, member.id, [])).toEqual({ added: 0, removed: 1 });
-    const events = await t.ctx.db.selectFrom('activity_events').select(['action', 'actor_kind', 'data']).where('workspace_id', '=', ws).where('action', 'in', ['group.member_added', 'group.member_removed']).orderBy('id').execute();
+    const events = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'actor_kind', 'data'])
+      .where('workspace_id', '=', ws)
+      .where('action', 'in', ['group.member_added', 'group.member_removed'])
+      .orderBy('id')
+      .execute();
     expect(events.filter((e) => (e.data as { source?: string }).source === 'idp').map((e) => [e.action, e.actor_kind])).toEqual([
       ['group.member_added', 'system'],
       ['group.member_added', 'system'],
@@ -367,6 +428,8 @@ describe("the identity provider's groups claim", () => {
     ]);
     // The members list shows where each place came from.
     await syncIdpGroups(t.ctx.db, member.id, ['Engineering']);
-    expect((await owner.call('GET', `/workspaces/${ws}/groups/${engineering}/members`)).body.items).toEqual([expect.objectContaining({ userId: member.id, source: 'idp' })]);
+    expect((await owner.call('GET', `/workspaces/${ws}/groups/${engineering}/members`)).body.items).toEqual([
+      expect.objectContaining({ userId: member.id, source: 'idp' }),
+    ]);
   });
 });

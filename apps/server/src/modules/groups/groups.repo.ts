@@ -35,14 +35,22 @@ export function findGroups(db: Db, workspaceId: string): Promise<GroupRow[]> {
 
 /** One group of a workspace; with `lock`, held until the transaction ends. */
 export function findGroup(db: Db, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<GroupRow | undefined> {
-  let q = db.selectFrom('groups').select(['id', 'workspace_id', 'name', 'created_at', memberCount.as('member_count')]).where('workspace_id', '=', workspaceId).where('id', '=', id);
+  let q = db
+    .selectFrom('groups')
+    .select(['id', 'workspace_id', 'name', 'created_at', memberCount.as('member_count')])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id);
   if (options.lock) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 /** A group of the workspace with this name, compared as the unique index compares (case folded). */
 export function findGroupNamed(db: Db, workspaceId: string, name: string, exceptId?: string) {
-  let q = db.selectFrom('groups').select('id').where('workspace_id', '=', workspaceId).where(sql<string>`lower(name)`, '=', name.toLowerCase());
+  let q = db
+    .selectFrom('groups')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase());
   if (exceptId) q = q.where('id', '!=', exceptId);
   return q.executeTakeFirst();
 }
@@ -78,12 +86,24 @@ export function findGroupMembers(db: Db, groupId: string): Promise<GroupMemberRo
 /** Of these people, those who are members of the workspace (not guests): only they can be in its groups. */
 export async function findGroupable(db: Db, workspaceId: string, userIds: string[]): Promise<Set<string>> {
   if (userIds.length === 0) return new Set();
-  const rows = await db.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId).where('user_id', 'in', userIds).where('role', '<>', 'guest').execute();
+  const rows = await db
+    .selectFrom('memberships')
+    .select('user_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', 'in', userIds)
+    .where('role', '<>', 'guest')
+    .execute();
   return new Set(rows.map((r) => r.user_id));
 }
 
 /** Adds people to a group; those already in it stay as they were. Answers who was added. */
-export async function insertGroupMembers(db: Db, group: { id: string; workspace_id: string }, userIds: string[], source: 'manual' | 'idp', by: string | null): Promise<string[]> {
+export async function insertGroupMembers(
+  db: Db,
+  group: { id: string; workspace_id: string },
+  userIds: string[],
+  source: 'manual' | 'idp',
+  by: string | null,
+): Promise<string[]> {
   if (userIds.length === 0) return [];
   const rows = await db
     .insertInto('group_members')

@@ -23,8 +23,21 @@ import {
 
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
 
-const present = (g: GroupRow): TGroup => ({ id: g.id, workspaceId: g.workspace_id, name: g.name, memberCount: Number(g.member_count), createdAt: new Date(g.created_at).toISOString() });
-const presentMember = (m: GroupMemberRow): TGroupMember => ({ userId: m.user_id, name: m.name, email: m.email, role: m.role, source: m.source, addedAt: new Date(m.created_at).toISOString() });
+const present = (g: GroupRow): TGroup => ({
+  id: g.id,
+  workspaceId: g.workspace_id,
+  name: g.name,
+  memberCount: Number(g.member_count),
+  createdAt: new Date(g.created_at).toISOString(),
+});
+const presentMember = (m: GroupMemberRow): TGroupMember => ({
+  userId: m.user_id,
+  name: m.name,
+  email: m.email,
+  role: m.role,
+  source: m.source,
+  addedAt: new Date(m.created_at).toISOString(),
+});
 
 /** The workspace, for someone who may see its groups: anyone in it but a guest (who sees only what is shared with them). */
 async function requireGroupReader(db: Db, actor: Actor, ws: string): Promise<TWorkspace> {
@@ -96,7 +109,12 @@ export async function deleteGroup(db: Db, actor: Actor, ws: string, groupId: str
     const workspace = await requireGroupManager(tx, actor, ws);
     const group = await requireGroup(tx, workspace.id, groupId, { lock: true });
     await deleteGroupRow(tx, group.id);
-    await record(tx, actor, { workspaceId: workspace.id, action: 'group.deleted', itemId: null, data: { groupId: group.id, name: group.name, memberCount: Number(group.member_count) } });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'group.deleted',
+      itemId: null,
+      data: { groupId: group.id, name: group.name, memberCount: Number(group.member_count) },
+    });
   });
 }
 
@@ -116,7 +134,12 @@ export async function addGroupMembers(db: Db, actor: Actor, ws: string, groupId:
     const refused = wanted.findIndex((id) => !groupable.has(id));
     if (refused >= 0) throw invalid(`body.userIds.${userIds.indexOf(wanted[refused]!)}`, 'Only members of the workspace (not guests) can be in its groups.');
     for (const userId of await insertGroupMembers(tx, group, wanted, 'manual', actor.user.id)) {
-      await record(tx, actor, { workspaceId: workspace.id, action: 'group.member_added', itemId: null, data: { groupId: group.id, name: group.name, userId, source: 'manual' } });
+      await record(tx, actor, {
+        workspaceId: workspace.id,
+        action: 'group.member_added',
+        itemId: null,
+        data: { groupId: group.id, name: group.name, userId, source: 'manual' },
+      });
     }
     return (await findGroupMembers(tx, group.id)).map(presentMember);
   });
@@ -138,7 +161,12 @@ export async function removeGroupMember(db: Db, actor: Actor, ws: string, groupI
  */
 export async function leaveAllGroups(tx: Db, actor: Actor | null, workspaceId: string, userId: string): Promise<void> {
   for (const group of await deleteFromAllGroups(tx, workspaceId, userId)) {
-    await record(tx, actor, { workspaceId, action: 'group.member_removed', itemId: null, data: { groupId: group.id, name: group.name, userId, reason: 'left_workspace' } });
+    await record(tx, actor, {
+      workspaceId,
+      action: 'group.member_removed',
+      itemId: null,
+      data: { groupId: group.id, name: group.name, userId, reason: 'left_workspace' },
+    });
   }
 }
 
@@ -160,12 +188,22 @@ export async function syncIdpGroups(db: Db, userId: string, claim: readonly stri
       if (named && place.source === null) {
         if ((await insertGroupMembers(tx, group, [userId], 'idp', null)).length > 0) {
           added++;
-          await record(tx, null, { workspaceId: place.workspace_id, action: 'group.member_added', itemId: null, data: { groupId: place.group_id, name: place.name, userId, source: 'idp' } });
+          await record(tx, null, {
+            workspaceId: place.workspace_id,
+            action: 'group.member_added',
+            itemId: null,
+            data: { groupId: place.group_id, name: place.name, userId, source: 'idp' },
+          });
         }
       } else if (!named && place.source === 'idp') {
         if (await deleteGroupMember(tx, place.group_id, userId)) {
           removed++;
-          await record(tx, null, { workspaceId: place.workspace_id, action: 'group.member_removed', itemId: null, data: { groupId: place.group_id, name: place.name, userId, source: 'idp' } });
+          await record(tx, null, {
+            workspaceId: place.workspace_id,
+            action: 'group.member_removed',
+            itemId: null,
+            data: { groupId: place.group_id, name: place.name, userId, source: 'idp' },
+          });
         }
       }
     }

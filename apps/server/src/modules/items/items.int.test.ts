@@ -18,7 +18,16 @@ describe('folders', () => {
     const ada = await g.person('Ada');
     const shared = await folder(ada, ada.workspace.rootId, 'Projects');
     expect(shared.status).toBe(201);
-    expect(shared.body).toMatchObject({ kind: 'folder', name: 'Projects', parentId: ada.workspace.rootId, workspaceId: ada.workspace.id, ownerId: ada.id, size: 0, version: 1, role: 'manager' });
+    expect(shared.body).toMatchObject({
+      kind: 'folder',
+      name: 'Projects',
+      parentId: ada.workspace.rootId,
+      workspaceId: ada.workspace.id,
+      ownerId: ada.id,
+      size: 0,
+      version: 1,
+      role: 'manager',
+    });
     expect((await folder(ada, ada.workspace.homeId, 'Private')).status).toBe(201);
 
     for (const name of ['delta', 'Alpha', 'charlie', 'bravo', 'echo']) expect((await folder(ada, shared.body.id, name)).status).toBe(201);
@@ -102,7 +111,9 @@ describe('who sees what', () => {
     // A colleague edits the shared tree but does not see the owner's My files.
     expect((await colleague.call('GET', `/items/${team.id}`)).body.role).toBe('editor');
     expect((await colleague.call('GET', `/items/${privateFolder.id}`)).status).toBe(404);
-    expect((await colleague.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'Mine', parentId: colleagueHome })).status).toBe(201);
+    expect((await colleague.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'Mine', parentId: colleagueHome })).status).toBe(
+      201,
+    );
     expect((await owner.call('GET', `/items/${colleagueHome}`)).status).toBe(404);
 
     // A stranger sees nothing, not even by id.
@@ -138,10 +149,18 @@ describe('listing pages', () => {
     const ada = await g.person();
     const box = await g.folder(ada, ada.workspace.homeId, 'Box');
     for (const name of ['Zeta', 'alpha', 'Mid']) await g.folder(ada, box.id, name);
-    for (const [name, size] of [['b.txt', 30], ['A.png', 10], ['c.pdf', 20], ['d.txt', 10]] as const) await g.upload(ada, box.id, name, Buffer.alloc(size, 1));
+    for (const [name, size] of [
+      ['b.txt', 30],
+      ['A.png', 10],
+      ['c.pdf', 20],
+      ['d.txt', 10],
+    ] as const)
+      await g.upload(ada, box.id, name, Buffer.alloc(size, 1));
     for (const sort of ['name', 'modified', 'size', 'type']) {
       for (const order of ['asc', 'desc']) {
-        const all = (await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${box.id}/children?sort=${sort}&order=${order}&limit=1000`)).body.items.map((i: { name: string }) => i.name);
+        const all = (await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${box.id}/children?sort=${sort}&order=${order}&limit=1000`)).body.items.map(
+          (i: { name: string }) => i.name,
+        );
         const paged: string[] = [];
         let cursor: string | null = null;
         do {
@@ -178,7 +197,10 @@ describe('documents', () => {
     expect([...content.state]).toEqual([1, 2, 3]);
     expect(content.text).toBe('the plan');
 
-    expect((await ada.call('PATCH', `/items/${doc.body.id}`, { parentId: notes.body.id, name: 'Plan v2' })).body).toMatchObject({ parentId: notes.body.id, name: 'Plan v2' });
+    expect((await ada.call('PATCH', `/items/${doc.body.id}`, { parentId: notes.body.id, name: 'Plan v2' })).body).toMatchObject({
+      parentId: notes.body.id,
+      name: 'Plan v2',
+    });
     expect((await ada.call('POST', `/items/${doc.body.id}/trash`)).status).toBe(200);
     expect((await ada.call('POST', `/items/${doc.body.id}/restore`)).status).toBe(200);
     expect((await ada.call('GET', `/items/${doc.body.id}/content`)).body.error.code).toBe('not_found');

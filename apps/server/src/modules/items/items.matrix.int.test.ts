@@ -49,14 +49,38 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET /items/:id', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}`) },
   { name: 'GET /items/:id/ancestors', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}/ancestors`) },
   { name: 'GET children', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/items/${t.id}/children`) },
-  { name: 'POST create inside', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/items`, { kind: 'folder', name: 'new', parentId: t.id }) },
-  { name: 'PATCH rename', need: 'edit', ok: 200, allowed: (a) => a.edit, call: (p, t) => p.call('PATCH', `/items/${t.id}`, { name: `renamed-${Math.random()}` }) },
-  { name: 'PATCH move', need: 'edit', ok: 200, allowed: (a, s) => a.edit && !!s?.createInside, call: (p, t) => p.call('PATCH', `/items/${t.id}`, { parentId: t.sibling }) },
+  {
+    name: 'POST create inside',
+    need: 'edit',
+    ok: 201,
+    allowed: (a) => a.createInside,
+    call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/items`, { kind: 'folder', name: 'new', parentId: t.id }),
+  },
+  {
+    name: 'PATCH rename',
+    need: 'edit',
+    ok: 200,
+    allowed: (a) => a.edit,
+    call: (p, t) => p.call('PATCH', `/items/${t.id}`, { name: `renamed-${Math.random()}` }),
+  },
+  {
+    name: 'PATCH move',
+    need: 'edit',
+    ok: 200,
+    allowed: (a, s) => a.edit && !!s?.createInside,
+    call: (p, t) => p.call('PATCH', `/items/${t.id}`, { parentId: t.sibling }),
+  },
   { name: 'POST trash', need: 'edit', ok: 200, allowed: (a) => a.trash, call: (p, t) => p.call('POST', `/items/${t.id}/trash`) },
   { name: 'POST restore', need: 'edit', trashed: true, ok: 200, allowed: (a) => a.restore, call: (p, t) => p.call('POST', `/items/${t.id}/restore`) },
   { name: 'DELETE forever', need: 'manage', trashed: true, ok: 204, allowed: (a) => a.deleteForever, call: (p, t) => p.call('DELETE', `/items/${t.id}`) },
   // Copying into the sibling needs edit there; the sibling sits in the same tree, so it is the same role.
-  { name: 'POST copy', need: 'edit', ok: 201, allowed: (a, s) => a.view && !!s?.createInside, call: (p, t) => p.call('POST', `/items/${t.id}/copy`, { parentId: t.sibling }) },
+  {
+    name: 'POST copy',
+    need: 'edit',
+    ok: 201,
+    allowed: (a, s) => a.view && !!s?.createInside,
+    call: (p, t) => p.call('POST', `/items/${t.id}/copy`, { parentId: t.sibling }),
+  },
   { name: 'PUT star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call('PUT', `/items/${t.id}/star`) },
   { name: 'DELETE star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call('DELETE', `/items/${t.id}/star`) },
   { name: 'GET versions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}/versions`) },
@@ -64,9 +88,27 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET zip of ids', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
   { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call('GET', `/items/${t.id}/grants`) },
   { name: 'GET links', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call('GET', `/items/${t.id}/links`) },
-  { name: 'POST a link', need: 'manage', ok: 201, allowed: (a) => a.share, call: (p, t) => p.call('POST', `/items/${t.id}/links`, { kind: 'view', password: 'matrix password' }) },
-  { name: 'POST import a document into', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes') },
-  { name: 'POST upload into', need: 'edit', ok: 201, allowed: (a) => a.createInside, call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }) },
+  {
+    name: 'POST a link',
+    need: 'manage',
+    ok: 201,
+    allowed: (a) => a.share,
+    call: (p, t) => p.call('POST', `/items/${t.id}/links`, { kind: 'view', password: 'matrix password' }),
+  },
+  {
+    name: 'POST import a document into',
+    need: 'edit',
+    ok: 201,
+    allowed: (a) => a.createInside,
+    call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes'),
+  },
+  {
+    name: 'POST upload into',
+    need: 'edit',
+    ok: 201,
+    allowed: (a) => a.createInside,
+    call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }),
+  },
   // A batch answers 200 and each entry for itself: the entry's error stands for the status its own call would have had.
   {
     name: 'POST upload batch into',
@@ -160,14 +202,13 @@ describe.each(['owner', 'admin', 'member', 'guest', 'outsider'] as Role[])('as %
         const res = await endpoint.call(people[role], cell);
         const rank = expectedRank(role, relation);
         const guestRoot = role === 'guest' && relation === 'own';
-        const expected =
-          rank === RANK.none ? 404
-          : guestRoot && endpoint.trashed ? 404
-          : rank < RANK[endpoint.need] ? 403
-          : endpoint.ok;
+        const expected = rank === RANK.none ? 404 : guestRoot && endpoint.trashed ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
         expect(res.status, `${role} ${endpoint.name} on ${relation}: ${JSON.stringify(res.body)}`).toBe(expected);
         const succeeded = res.status >= 200 && res.status < 300;
-        expect(!!abilities && endpoint.allowed(abilities, siblingAbilities), `${role} ${endpoint.name} on ${relation}: abilities ${JSON.stringify(abilities)}`).toBe(succeeded);
+        expect(
+          !!abilities && endpoint.allowed(abilities, siblingAbilities),
+          `${role} ${endpoint.name} on ${relation}: abilities ${JSON.stringify(abilities)}`,
+        ).toBe(succeeded);
       });
     }
   }
@@ -178,20 +219,36 @@ describe.each(['owner', 'admin', 'member', 'guest', 'outsider'] as Role[])('as %
  * written out here: someone who manages the item may move it anywhere they may edit; anyone else
  * only within the same root, and nowhere their role on it would be stronger.
  */
-type Place = 'shared' | 'shared-editor-grant' | 'own' | 'colleague' | 'colleague-editor-grant' | 'colleague-manager-grant' | 'colleague-item-editor-grant' | 'within';
-const SOURCES: Exclude<Place, 'within'>[] = ['shared', 'shared-editor-grant', 'own', 'colleague', 'colleague-editor-grant', 'colleague-manager-grant', 'colleague-item-editor-grant'];
+type Place =
+  'shared' | 'shared-editor-grant' | 'own' | 'colleague' | 'colleague-editor-grant' | 'colleague-manager-grant' | 'colleague-item-editor-grant' | 'within';
+const SOURCES: Exclude<Place, 'within'>[] = [
+  'shared',
+  'shared-editor-grant',
+  'own',
+  'colleague',
+  'colleague-editor-grant',
+  'colleague-manager-grant',
+  'colleague-item-editor-grant',
+];
 const TARGETS: Place[] = ['shared', 'shared-editor-grant', 'own', 'colleague', 'colleague-editor-grant', 'colleague-manager-grant', 'within'];
 type Member = Exclude<Role, 'outsider'>;
 
 function rankAt(role: Member, place: Exclude<Place, 'within'>): number {
   const team = role === 'owner' || role === 'admin' ? RANK.manage : role === 'member' ? RANK.edit : RANK.none;
   switch (place) {
-    case 'shared': return team;
-    case 'shared-editor-grant': return Math.max(team, RANK.edit);
-    case 'own': return role === 'guest' ? RANK.view : RANK.manage;
-    case 'colleague': return RANK.none;
-    case 'colleague-editor-grant': case 'colleague-item-editor-grant': return RANK.edit;
-    case 'colleague-manager-grant': return RANK.manage;
+    case 'shared':
+      return team;
+    case 'shared-editor-grant':
+      return Math.max(team, RANK.edit);
+    case 'own':
+      return role === 'guest' ? RANK.view : RANK.manage;
+    case 'colleague':
+      return RANK.none;
+    case 'colleague-editor-grant':
+    case 'colleague-item-editor-grant':
+      return RANK.edit;
+    case 'colleague-manager-grant':
+      return RANK.manage;
   }
 }
 const rootOf = (place: Place) => (place.startsWith('shared') ? 'shared' : place.startsWith('colleague') ? 'colleague' : 'own');
@@ -209,7 +266,8 @@ function expectedMove(role: Member, source: Exclude<Place, 'within'>, target: Pl
 }
 
 describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across trees as %s', (role) => {
-  const folderIn = async (maker: Person, parentId: string) => (await maker.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `m-${Math.random()}`, parentId })).body.id as string;
+  const folderIn = async (maker: Person, parentId: string) =>
+    (await maker.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `m-${Math.random()}`, parentId })).body.id as string;
   /** A folder in a place, granted to the caller as the place says; and who manages that tree. */
   async function place(p: Exclude<Place, 'within'>, grantOnFolder = true): Promise<{ folder: string; manager: Person }> {
     const caller = people[role];
@@ -271,22 +329,73 @@ interface DocumentEndpoint {
   call(p: Person, d: DocumentCell): ReturnType<Person['call']>;
 }
 
-const anchor = { start: { type: { client: 1, clock: 2 }, tname: null, item: { client: 1, clock: 5 }, assoc: 0 }, end: { type: null, tname: 'default', item: { client: 1, clock: 9 }, assoc: -1 } };
+const anchor = {
+  start: { type: { client: 1, clock: 2 }, tname: null, item: { client: 1, clock: 5 }, assoc: 0 },
+  end: { type: null, tname: 'default', item: { client: 1, clock: 9 }, assoc: -1 },
+};
 
 const DOCUMENT_ENDPOINTS: DocumentEndpoint[] = [
   { name: 'GET comments', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/comments`) },
-  { name: 'POST a new thread', need: 'comment', ok: 201, allowed: (a) => a.comment, call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'A thought', anchor, quote: 'text' }) },
-  { name: 'POST a reply', need: 'comment', ok: 201, allowed: (a) => a.comment, call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'Agreed', threadId: d.others }) },
-  { name: 'PATCH own comment', need: 'comment', ok: 200, allowed: (a) => a.comment, call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.own}`, { body: 'Better words' }) },
-  { name: 'PATCH resolve another’s thread', need: 'comment', ok: 200, allowed: (a) => a.comment, call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.others}`, { resolved: true }) },
+  {
+    name: 'POST a new thread',
+    need: 'comment',
+    ok: 201,
+    allowed: (a) => a.comment,
+    call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'A thought', anchor, quote: 'text' }),
+  },
+  {
+    name: 'POST a reply',
+    need: 'comment',
+    ok: 201,
+    allowed: (a) => a.comment,
+    call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'Agreed', threadId: d.others }),
+  },
+  {
+    name: 'PATCH own comment',
+    need: 'comment',
+    ok: 200,
+    allowed: (a) => a.comment,
+    call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.own}`, { body: 'Better words' }),
+  },
+  {
+    name: 'PATCH resolve another’s thread',
+    need: 'comment',
+    ok: 200,
+    allowed: (a) => a.comment,
+    call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.others}`, { resolved: true }),
+  },
   { name: 'DELETE own comment', need: 'comment', ok: 204, allowed: (a) => a.comment, call: (p, d) => p.call('DELETE', `/items/${d.id}/comments/${d.own}`) },
-  { name: 'DELETE another’s comment', need: 'manage', ok: 204, allowed: (a) => a.deleteAnyComment, call: (p, d) => p.call('DELETE', `/items/${d.id}/comments/${d.others}`) },
+  {
+    name: 'DELETE another’s comment',
+    need: 'manage',
+    ok: 204,
+    allowed: (a) => a.deleteAnyComment,
+    call: (p, d) => p.call('DELETE', `/items/${d.id}/comments/${d.others}`),
+  },
   { name: 'GET revisions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/revisions`) },
   { name: 'GET a revision', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/revisions/${d.revision}`) },
-  { name: 'POST restore a revision', need: 'manage', ok: 201, allowed: (a) => a.restoreRevision, call: (p, d) => p.call('POST', `/items/${d.id}/revisions/${d.revision}/restore`) },
+  {
+    name: 'POST restore a revision',
+    need: 'manage',
+    ok: 201,
+    allowed: (a) => a.restoreRevision,
+    call: (p, d) => p.call('POST', `/items/${d.id}/revisions/${d.revision}/restore`),
+  },
   { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, d) => p.call('GET', `/items/${d.id}/grants`) },
-  { name: 'POST a grant', need: 'manage', ok: 201, allowed: (a) => a.share, call: (p, d) => p.call('POST', `/items/${d.id}/grants`, { principal: { type: 'user', id: bystander.id }, role: 'commenter' }) },
-  { name: 'PATCH a grant', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, d) => p.call('PATCH', `/items/${d.id}/grants/${d.grant}`, { role: 'editor' }) },
+  {
+    name: 'POST a grant',
+    need: 'manage',
+    ok: 201,
+    allowed: (a) => a.share,
+    call: (p, d) => p.call('POST', `/items/${d.id}/grants`, { principal: { type: 'user', id: bystander.id }, role: 'commenter' }),
+  },
+  {
+    name: 'PATCH a grant',
+    need: 'manage',
+    ok: 200,
+    allowed: (a) => a.share,
+    call: (p, d) => p.call('PATCH', `/items/${d.id}/grants/${d.grant}`, { role: 'editor' }),
+  },
   { name: 'DELETE a grant', need: 'manage', ok: 204, allowed: (a) => a.share, call: (p, d) => p.call('DELETE', `/items/${d.id}/grants/${d.grant}`) },
   { name: 'GET export', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, d) => p.call('GET', `/items/${d.id}/export?format=markdown`) },
 ];
@@ -307,12 +416,18 @@ const callerFor = (access: DocumentAccess) => (access === 'editor with a read-on
 
 /** A fresh document in the colleague's My files, so only a grant gives the caller anything, with comments, a revision and a grant to act on. */
 async function documentCell(access: DocumentAccess): Promise<DocumentCell> {
-  const made = await colleague.person.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: `d-${Math.random()}`, parentId: colleague.home });
+  const made = await colleague.person.call('POST', `/workspaces/${workspace.id}/items`, {
+    kind: 'document',
+    name: `d-${Math.random()}`,
+    parentId: colleague.home,
+  });
   const id = made.body.id as string;
   const role = access === 'editor with a read-only token' ? 'editor' : access;
   if (role !== 'none') await g.grant(id, { user: grantee }, role);
   await g.grant(id, { user: bystander }, 'viewer');
-  const grant = (await t.ctx.db.selectFrom('item_grants').select('id').where('item_id', '=', id).where('principal_id', '=', bystander.id).executeTakeFirstOrThrow()).id;
+  const grant = (
+    await t.ctx.db.selectFrom('item_grants').select('id').where('item_id', '=', id).where('principal_id', '=', bystander.id).executeTakeFirstOrThrow()
+  ).id;
   const { commentId: others } = await insertComment(t.ctx.db, { itemId: id, anchor, quote: 'text', authorId: colleague.person.id, body: 'From the colleague' });
   // Written when the caller could comment (their role may have been lowered since).
   const { commentId: own } = await insertComment(t.ctx.db, { itemId: id, anchor, quote: 'text', authorId: grantee.id, body: 'Mine' });
@@ -357,7 +472,10 @@ describe.each(ACCESSES)('a document, as %s', (access) => {
     } else {
       addParagraph(client.document, 'From the caller');
       // The server answers the change: applied (the watcher sees it) or dropped (read-only).
-      await until(() => client.outcome.acks.includes(false) || documentText(watcher.document).includes('From the caller'), 'the change to be applied or dropped');
+      await until(
+        () => client.outcome.acks.includes(false) || documentText(watcher.document).includes('From the caller'),
+        'the change to be applied or dropped',
+      );
       outcome = documentText(watcher.document).includes('From the caller') ? 'writable' : 'read-only';
     }
     client.provider.destroy();
@@ -376,7 +494,8 @@ describe.each(ACCESSES)('a document, as %s', (access) => {
  * the grant has expired or they are out of the group — and again the reported abilities say what
  * each call does.
  */
-type GroupAccess = 'group viewer' | 'group editor' | 'group manager' | 'group manager, expired' | 'group editor, out of the group' | 'group viewer and own editor grant';
+type GroupAccess =
+  'group viewer' | 'group editor' | 'group manager' | 'group manager, expired' | 'group editor, out of the group' | 'group viewer and own editor grant';
 const GROUP_RANK: Record<GroupAccess, number> = {
   'group viewer': RANK.view,
   'group editor': RANK.edit,
@@ -402,7 +521,8 @@ beforeAll(async () => {
 
 /** A folder (and a sibling) inside a folder of the colleague's My files shared with a group as `access` says. */
 async function groupCell(access: GroupAccess, trashed: boolean): Promise<Target> {
-  const make = (parentId: string, name: string) => colleague.person.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `${name}-${Math.random()}`, parentId });
+  const make = (parentId: string, name: string) =>
+    colleague.person.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `${name}-${Math.random()}`, parentId });
   const shared = (await make(colleague.home, 'g')).body.id as string;
   const role = access.startsWith('group viewer') ? 'viewer' : access.startsWith('group editor') ? 'editor' : 'manager';
   const group = access.endsWith('out of the group') ? former : team;
@@ -425,7 +545,9 @@ describe.each(Object.keys(GROUP_RANK) as GroupAccess[])('through a group, as %s'
       const expected = rank === RANK.none ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
       expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
       const succeeded = res.status >= 200 && res.status < 300;
-      expect(!!abilities && endpoint.allowed(abilities, siblingAbilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(succeeded);
+      expect(!!abilities && endpoint.allowed(abilities, siblingAbilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(
+        succeeded,
+      );
     });
   }
 });

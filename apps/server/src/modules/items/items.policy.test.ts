@@ -18,7 +18,14 @@ const NONE: TItemAbilities = {
   restoreRevision: false,
 };
 const only = (...names: TItemAbility[]): TItemAbilities => ({ ...NONE, ...Object.fromEntries(names.map((n) => [n, true])) });
-const facts = (role: TItemRole, more: Partial<AbilityFacts> = {}): AbilityFacts => ({ role, kind: 'document', root: false, place: 'active', writes: true, ...more });
+const facts = (role: TItemRole, more: Partial<AbilityFacts> = {}): AbilityFacts => ({
+  role,
+  kind: 'document',
+  root: false,
+  place: 'active',
+  writes: true,
+  ...more,
+});
 
 describe('abilities', () => {
   // PRODUCT.md §6's table, written out for a document in use (the kind that has every ability).
@@ -26,7 +33,9 @@ describe('abilities', () => {
     expect(abilitiesOf(facts('viewer'))).toEqual(only('view', 'download'));
     expect(abilitiesOf(facts('commenter'))).toEqual(only('view', 'download', 'comment'));
     expect(abilitiesOf(facts('editor'))).toEqual(only('view', 'download', 'comment', 'edit', 'createInside', 'trash'));
-    expect(abilitiesOf(facts('manager'))).toEqual(only('view', 'download', 'comment', 'edit', 'createInside', 'trash', 'share', 'manage', 'deleteAnyComment', 'restoreRevision'));
+    expect(abilitiesOf(facts('manager'))).toEqual(
+      only('view', 'download', 'comment', 'edit', 'createInside', 'trash', 'share', 'manage', 'deleteAnyComment', 'restoreRevision'),
+    );
   });
 
   it('give folders and files nothing only documents have, and files nothing inside them', () => {
@@ -65,7 +74,8 @@ describe('abilities', () => {
               for (const stronger of ROLES.slice(i)) {
                 const low = abilitiesOf({ role: weaker, kind, root, place, writes });
                 const high = abilitiesOf({ role: stronger, kind, root, place, writes });
-                for (const name of Object.keys(NONE) as TItemAbility[]) if (low[name]) expect(high[name], `${stronger} ${name} on ${kind} ${place} root=${root} writes=${writes}`).toBe(true);
+                for (const name of Object.keys(NONE) as TItemAbility[])
+                  if (low[name]) expect(high[name], `${stronger} ${name} on ${kind} ${place} root=${root} writes=${writes}`).toBe(true);
               }
   });
 });

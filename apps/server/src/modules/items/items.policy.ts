@@ -108,7 +108,13 @@ export function accessWithRole(actor: Actor, item: ItemRow, role: TItemRole, tra
 function accessOf(actor: Actor, row: AccessRow): ItemAccess | null {
   const role = roleOf(row);
   if (!role) return null;
-  return { item: row, ...accessWithRole(actor, row, role, row.trashed_above), chain: row.chain, trashedAbove: row.trashed_above, workspaceSlug: row.workspace_slug };
+  return {
+    item: row,
+    ...accessWithRole(actor, row, role, row.trashed_above),
+    chain: row.chain,
+    trashedAbove: row.trashed_above,
+    workspaceSlug: row.workspace_slug,
+  };
 }
 
 /**
@@ -181,8 +187,11 @@ function judge(actor: Actor, row: AccessRow | undefined, ability: TItemAbility, 
 function refusal(item: ItemRow, access: ItemAccess, ability: TItemAbility): AppError {
   // A file holds nothing: said to whoever could otherwise put something there, the rest are refused for their role first.
   if (ability === 'createInside' && item.kind === 'file' && access.abilities.edit) {
-    return new AppError('invalid_input', 'Items can only go into a folder, and files into a document too.', { fields: [{ path: 'body.parentId', message: 'is a file' }] });
+    return new AppError('invalid_input', 'Items can only go into a folder, and files into a document too.', {
+      fields: [{ path: 'body.parentId', message: 'is a file' }],
+    });
   }
-  if (item.parent_id === null && (ability === 'edit' || ability === 'trash')) return new AppError('forbidden', 'A root folder cannot be renamed, moved or put in the trash.');
+  if (item.parent_id === null && (ability === 'edit' || ability === 'trash'))
+    return new AppError('forbidden', 'A root folder cannot be renamed, moved or put in the trash.');
   return new AppError('forbidden');
 }

@@ -104,10 +104,22 @@ export async function findPlaces(db: Q, itemIds: string[]): Promise<Map<string, 
 }
 
 /** A new folder or (empty) document. */
-export async function insertItem(db: Q, f: { kind: 'folder' | 'document'; workspaceId: string; parentId: string; name: string; ownerId: string }): Promise<ItemRow> {
+export async function insertItem(
+  db: Q,
+  f: { kind: 'folder' | 'document'; workspaceId: string; parentId: string; name: string; ownerId: string },
+): Promise<ItemRow> {
   return db
     .insertInto('items')
-    .values({ id: uuidv7(), workspace_id: f.workspaceId, parent_id: f.parentId, kind: f.kind, name: f.name, owner_id: f.ownerId, size_bytes: 0, updated_by: f.ownerId })
+    .values({
+      id: uuidv7(),
+      workspace_id: f.workspaceId,
+      parent_id: f.parentId,
+      kind: f.kind,
+      name: f.name,
+      owner_id: f.ownerId,
+      size_bytes: 0,
+      updated_by: f.ownerId,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -165,15 +177,22 @@ export async function findChildrenPage(
   o: { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] },
 ): Promise<(ItemRow & { sort_key: string })[]> {
   const key =
-    o.sort === 'modified' ? sql`updated_at`
-    : o.sort === 'size' ? sql`size_bytes`
-    : o.sort === 'type' ? sql`(coalesce(mime_type, '') || '/' || lower(name))`
-    : sql`lower(name)`;
+    o.sort === 'modified'
+      ? sql`updated_at`
+      : o.sort === 'size'
+        ? sql`size_bytes`
+        : o.sort === 'type'
+          ? sql`(coalesce(mime_type, '') || '/' || lower(name))`
+          : sql`lower(name)`;
   const dir = o.order === 'desc' ? sql`DESC` : sql`ASC`;
   const cmp = o.order === 'desc' ? sql`<` : sql`>`;
   const order = sql`ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}`;
   if (!o.after) {
-    return (await sql<ItemRow & { sort_key: string }>`SELECT *, (${key})::text AS sort_key FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`.execute(db)).rows;
+    return (
+      await sql<
+        ItemRow & { sort_key: string }
+      >`SELECT *, (${key})::text AS sort_key FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`.execute(db)
+    ).rows;
   }
   const [filesGroup, k, id] = o.after;
   const keyValue = o.sort === 'modified' ? sql`${k}::timestamptz` : o.sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
@@ -201,7 +220,16 @@ export function setTrashed(db: Q, id: string, by: string): Promise<ItemRow> {
 export function setRestored(db: Q, id: string, placement: { parentId: string; name: string }, by: string): Promise<ItemRow> {
   return db
     .updateTable('items')
-    .set({ state: 'active', trashed_at: null, trashed_by: null, parent_id: placement.parentId, name: placement.name, updated_at: new Date(), updated_by: by, version: sql`version + 1` })
+    .set({
+      state: 'active',
+      trashed_at: null,
+      trashed_by: null,
+      parent_id: placement.parentId,
+      name: placement.name,
+      updated_at: new Date(),
+      updated_by: by,
+      version: sql`version + 1`,
+    })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -271,7 +299,12 @@ export async function findActiveSubtree(db: Q, id: string): Promise<SubtreeRow[]
   `.execute(db);
   const versionIds = rows.rows.map((r) => r.version_id).filter((v): v is string => !!v);
   for (let i = 0; i < versionIds.length; i += 1000) {
-    await db.selectFrom('file_versions').select('id').where('id', 'in', versionIds.slice(i, i + 1000)).forShare().execute();
+    await db
+      .selectFrom('file_versions')
+      .select('id')
+      .where('id', 'in', versionIds.slice(i, i + 1000))
+      .forShare()
+      .execute();
   }
   return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
 }
@@ -279,7 +312,18 @@ export async function findActiveSubtree(db: Q, id: string): Promise<SubtreeRow[]
 /** Inserts copied items (parents before children) and their versions, which share the originals' bytes. */
 export async function insertCopies(
   db: Q,
-  copies: { id: string; sourceId: string; workspaceId: string; parentId: string; kind: ItemRow['kind']; name: string; ownerId: string; size: number; mimeType: string | null; version?: { id: string; blobKey: string; sha256: string } }[],
+  copies: {
+    id: string;
+    sourceId: string;
+    workspaceId: string;
+    parentId: string;
+    kind: ItemRow['kind'];
+    name: string;
+    ownerId: string;
+    size: number;
+    mimeType: string | null;
+    version?: { id: string; blobKey: string; sha256: string };
+  }[],
 ): Promise<void> {
   for (let i = 0; i < copies.length; i += 500) {
     const chunk = copies.slice(i, i + 500);
@@ -304,7 +348,18 @@ export async function insertCopies(
     if (versions.length) {
       await db
         .insertInto('file_versions')
-        .values(versions.map((c) => ({ id: c.version!.id, item_id: c.id, number: 1, blob_key: c.version!.blobKey, size_bytes: c.size, sha256: c.version!.sha256, mime_type: c.mimeType ?? 'application/octet-stream', author_id: c.ownerId })))
+        .values(
+          versions.map((c) => ({
+            id: c.version!.id,
+            item_id: c.id,
+            number: 1,
+            blob_key: c.version!.blobKey,
+            size_bytes: c.size,
+            sha256: c.version!.sha256,
+            mime_type: c.mimeType ?? 'application/octet-stream',
+            author_id: c.ownerId,
+          })),
+        )
         .execute();
     }
   }
@@ -329,7 +384,12 @@ export async function blobInUse(db: Q, key: string): Promise<boolean> {
 }
 
 export async function setStar(db: Q, userId: string, itemId: string, starred: boolean): Promise<void> {
-  if (starred) await db.insertInto('stars').values({ user_id: userId, item_id: itemId }).onConflict((oc) => oc.doNothing()).execute();
+  if (starred)
+    await db
+      .insertInto('stars')
+      .values({ user_id: userId, item_id: itemId })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   else await db.deleteFrom('stars').where('user_id', '=', userId).where('item_id', '=', itemId).execute();
 }
 
@@ -372,7 +432,16 @@ export function findRecent(db: Q, userId: string, workspaceId: string, limit: nu
 
 /** Trashed units whose retention ran out, oldest first, locked for the purge. */
 export function claimExpiredTrash(db: Q, before: Date, limit: number): Promise<ItemRow[]> {
-  return db.selectFrom('items').selectAll().where('state', '=', 'trashed').where('trashed_at', '<', before).orderBy('trashed_at').limit(limit).forUpdate().skipLocked().execute();
+  return db
+    .selectFrom('items')
+    .selectAll()
+    .where('state', '=', 'trashed')
+    .where('trashed_at', '<', before)
+    .orderBy('trashed_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
 }
 
 /** Whether a folder holds anything at all (in the trash too). */
@@ -407,5 +476,11 @@ export async function handOverHome(db: Q, homeId: string, fromUserId: string, to
 /** What the person put in the trash in the workspace (wherever it is) is the recipient's to restore or let go. */
 export async function handOverTrash(db: Q, workspaceId: string, fromUserId: string, toUserId: string): Promise<void> {
   await db.updateTable('items').set({ trashed_by: toUserId }).where('workspace_id', '=', workspaceId).where('trashed_by', '=', fromUserId).execute();
-  await db.updateTable('items').set({ owner_id: toUserId }).where('workspace_id', '=', workspaceId).where('owner_id', '=', fromUserId).where('state', '=', 'trashed').execute();
+  await db
+    .updateTable('items')
+    .set({ owner_id: toUserId })
+    .where('workspace_id', '=', workspaceId)
+    .where('owner_id', '=', fromUserId)
+    .where('state', '=', 'trashed')
+    .execute();
 }

@@ -4,13 +4,32 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
 import { requireActor } from '../../infra/http/actor.ts';
-import { copyItem, createItem, emptyTrash, listRecent, listStarred, starItem, getAncestors, getItem, listChildren, listTrash, purgeItem, restoreItem, trashItem, updateItem, type ItemContents } from './items.service.ts';
+import {
+  copyItem,
+  createItem,
+  emptyTrash,
+  listRecent,
+  listStarred,
+  starItem,
+  getAncestors,
+  getItem,
+  listChildren,
+  listTrash,
+  purgeItem,
+  restoreItem,
+  trashItem,
+  updateItem,
+  type ItemContents,
+} from './items.service.ts';
 
 /** `If-Match: "3"` (or 3) → 3; absent → undefined. */
 function ifMatchVersion(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;
   const version = Number(header.replace(/^W\//, '').replace(/"/g, ''));
-  if (!Number.isInteger(version)) throw new AppError('invalid_input', 'If-Match takes the item version, as its ETag gave it.', { fields: [{ path: 'headers.if-match', message: 'is not a version' }] });
+  if (!Number.isInteger(version))
+    throw new AppError('invalid_input', 'If-Match takes the item version, as its ETag gave it.', {
+      fields: [{ path: 'headers.if-match', message: 'is not a version' }],
+    });
   return version;
 }
 

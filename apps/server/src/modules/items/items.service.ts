@@ -1,4 +1,16 @@
-import { encodeCursor, uuidv7, type TChildrenPosition, type TChildrenQuery, type TTrashPosition, type TTrashQuery, type TCreateItemRequest, type TItem, type TItemAbilities, type TItemRole, type TUpdateItemRequest } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  uuidv7,
+  type TChildrenPosition,
+  type TChildrenQuery,
+  type TTrashPosition,
+  type TTrashQuery,
+  type TCreateItemRequest,
+  type TItem,
+  type TItemAbilities,
+  type TItemRole,
+  type TUpdateItemRequest,
+} from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -99,17 +111,32 @@ export async function createItem(
   fill?: (tx: Db, item: ItemRow) => Promise<ItemRow>,
 ): Promise<TItem> {
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
-  return catchNameClash(db, () => input.parentId, input.name, () => inTransaction(db, async (tx) => {
-    const parent = await requireItem(tx, actor, input.parentId, 'createInside', { lock: true });
-    if (parent.item.workspace_id !== workspace.id) throw new AppError('not_found');
-    if (parent.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be created inside a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
-    if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
-    await requireFreeName(tx, parent.item.id, input.name);
-    let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
-    if (fill) item = await fill(tx, item);
-    await record(tx, actor, { workspaceId: workspace.id, action: 'item.created', itemId: item.id, parentIds: [parent.item.id], data: { name: item.name, kind: item.kind } });
-    return presentItem(item, accessWithRole(actor, item, parent.role));
-  }));
+  return catchNameClash(
+    db,
+    () => input.parentId,
+    input.name,
+    () =>
+      inTransaction(db, async (tx) => {
+        const parent = await requireItem(tx, actor, input.parentId, 'createInside', { lock: true });
+        if (parent.item.workspace_id !== workspace.id) throw new AppError('not_found');
+        if (parent.item.kind !== 'folder')
+          throw new AppError('invalid_input', 'Items can only be created inside a folder.', {
+            fields: [{ path: 'body.parentId', message: 'is not a folder' }],
+          });
+        if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
+        await requireFreeName(tx, parent.item.id, input.name);
+        let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
+        if (fill) item = await fill(tx, item);
+        await record(tx, actor, {
+          workspaceId: workspace.id,
+          action: 'item.created',
+          itemId: item.id,
+          parentIds: [parent.item.id],
+          data: { name: item.name, kind: item.kind },
+        });
+        return presentItem(item, accessWithRole(actor, item, parent.role));
+      }),
+  );
 }
 
 export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {
@@ -117,14 +144,21 @@ export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> 
   return presentItem(access.item, access);
 }
 
-export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: string, folderId: string, q: TChildrenQuery): Promise<{ items: TItem[]; nextCursor: string | null }> {
+export async function listChildren(
+  db: Db,
+  actor: Actor,
+  workspaceIdOrSlug: string,
+  folderId: string,
+  q: TChildrenQuery,
+): Promise<{ items: TItem[]; nextCursor: string | null }> {
   const { item: folder, role, workspaceSlug } = await requireItem(db, actor, folderId, 'view');
   if (folder.workspace_id !== workspaceIdOrSlug && workspaceSlug !== workspaceIdOrSlug) throw new AppError('not_found');
   const after: [boolean, string, string] | undefined = q.cursor ? [q.cursor.f, q.cursor.k, q.cursor.i] : undefined;
   const rows = await findChildrenPage(db, folder.id, { sort: q.sort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > q.limit && last ? encodeCursor({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies TChildrenPosition) : null;
+  const nextCursor =
+    rows.length > q.limit && last ? encodeCursor({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies TChildrenPosition) : null;
   // Children inherit the folder's role; a grant further down can only raise it, which a later call on that item shows.
   return { items: page.map((r) => presentItem(r, accessWithRole(actor, r, role))), nextCursor };
 }
@@ -133,40 +167,56 @@ export async function listChildren(db: Db, actor: Actor, workspaceIdOrSlug: stri
 export async function updateItem(db: Db, actor: Actor, id: string, change: TUpdateItemRequest & { name?: string }, expectedVersion?: number): Promise<TItem> {
   let parentId: string | undefined;
   const name = change.name;
-  return catchNameClash(db, () => parentId, name ?? '', () => inTransaction(db, async (tx) => {
-    if (change.parentId !== undefined) {
-      const unlocked = await findItem(tx, id);
-      if (unlocked) await lockWorkspaceMoves(tx, unlocked.workspace_id);
-    }
-    const access = await requireItem(tx, actor, id, 'edit', { lock: true });
-    const { item } = access;
-    // Never a root: the policy gives no one `edit` on a root folder.
-    const from = item.parent_id!;
-    if (expectedVersion !== undefined && expectedVersion !== item.version) throw new AppError('version_mismatch');
-    parentId = from;
-    if (change.parentId !== undefined && change.parentId !== from) {
-      const target = await requireItem(tx, actor, change.parentId, 'createInside', { lock: true });
-      if (target.item.workspace_id !== item.workspace_id) throw new AppError('forbidden', 'Items cannot move to another workspace.');
-      if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only move into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
-      if (target.chain.includes(item.id)) throw new AppError('cycle');
-      requireMove(access, target);
-      if (target.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
-      parentId = target.item.id;
-    }
-    const newName = name ?? item.name;
-    await requireFreeName(tx, parentId, newName, item.id);
-    const moved = parentId !== from;
-    const updated = await updateItemPlacement(tx, item.id, { ...(name !== undefined ? { name: newName } : {}), ...(moved ? { parentId } : {}) }, actor.user.id);
-    const after = moved ? await requireItem(tx, actor, item.id, 'view') : access;
-    await record(tx, actor, {
-      workspaceId: item.workspace_id,
-      action: moved ? 'item.moved' : 'item.renamed',
-      itemId: item.id,
-      parentIds: [from, parentId],
-      data: { name: updated.name, ...(updated.name !== item.name ? { previousName: item.name } : {}), ...(moved ? { fromParentId: from, toParentId: parentId } : {}) },
-    });
-    return presentItem(updated, after);
-  }));
+  return catchNameClash(
+    db,
+    () => parentId,
+    name ?? '',
+    () =>
+      inTransaction(db, async (tx) => {
+        if (change.parentId !== undefined) {
+          const unlocked = await findItem(tx, id);
+          if (unlocked) await lockWorkspaceMoves(tx, unlocked.workspace_id);
+        }
+        const access = await requireItem(tx, actor, id, 'edit', { lock: true });
+        const { item } = access;
+        // Never a root: the policy gives no one `edit` on a root folder.
+        const from = item.parent_id!;
+        if (expectedVersion !== undefined && expectedVersion !== item.version) throw new AppError('version_mismatch');
+        parentId = from;
+        if (change.parentId !== undefined && change.parentId !== from) {
+          const target = await requireItem(tx, actor, change.parentId, 'createInside', { lock: true });
+          if (target.item.workspace_id !== item.workspace_id) throw new AppError('forbidden', 'Items cannot move to another workspace.');
+          if (target.item.kind !== 'folder')
+            throw new AppError('invalid_input', 'Items can only move into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+          if (target.chain.includes(item.id)) throw new AppError('cycle');
+          requireMove(access, target);
+          if (target.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
+          parentId = target.item.id;
+        }
+        const newName = name ?? item.name;
+        await requireFreeName(tx, parentId, newName, item.id);
+        const moved = parentId !== from;
+        const updated = await updateItemPlacement(
+          tx,
+          item.id,
+          { ...(name !== undefined ? { name: newName } : {}), ...(moved ? { parentId } : {}) },
+          actor.user.id,
+        );
+        const after = moved ? await requireItem(tx, actor, item.id, 'view') : access;
+        await record(tx, actor, {
+          workspaceId: item.workspace_id,
+          action: moved ? 'item.moved' : 'item.renamed',
+          itemId: item.id,
+          parentIds: [from, parentId],
+          data: {
+            name: updated.name,
+            ...(updated.name !== item.name ? { previousName: item.name } : {}),
+            ...(moved ? { fromParentId: from, toParentId: parentId } : {}),
+          },
+        });
+        return presentItem(updated, after);
+      }),
+  );
 }
 
 /** Moves an item (and, with it, everything below it) to the trash: one unit, restored as one. */
@@ -174,7 +224,13 @@ export async function trashItem(db: Db, actor: Actor, id: string): Promise<TItem
   return inTransaction(db, async (tx) => {
     const { item, role } = await requireItem(tx, actor, id, 'trash', { lock: true });
     // Never a root: the policy lets no one trash a root folder.
-    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.trashed', itemId: item.id, parentIds: [item.parent_id], data: { name: item.name } });
+    await record(tx, actor, {
+      workspaceId: item.workspace_id,
+      action: 'item.trashed',
+      itemId: item.id,
+      parentIds: [item.parent_id],
+      data: { name: item.name },
+    });
     const trashed = await setTrashed(tx, item.id, actor.user.id);
     return presentItem(trashed, accessWithRole(actor, trashed, role));
   });
@@ -198,7 +254,13 @@ export async function restoreItem(db: Db, actor: Actor, id: string): Promise<{ i
     const name = (await findActiveSibling(tx, parentId, item.name)) ? await suggestFreeName(tx, parentId, item.name) : item.name;
     const restored = await setRestored(tx, item.id, { parentId, name }, actor.user.id);
     const access = await requireItem(tx, actor, restored.id, 'view');
-    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.restored', itemId: item.id, parentIds: [parentId], data: { name: restored.name, restoredInto: parentUsable ? 'original' : 'root' } });
+    await record(tx, actor, {
+      workspaceId: item.workspace_id,
+      action: 'item.restored',
+      itemId: item.id,
+      parentIds: [parentId],
+      data: { name: restored.name, restoredInto: parentUsable ? 'original' : 'root' },
+    });
     return { item: presentItem(restored, access), restoredInto: parentUsable ? 'original' : 'root' };
   });
 }
@@ -221,7 +283,13 @@ async function purgeUnits(tx: Db, actor: Actor | null, items: ItemRow[]): Promis
     const blobs = await subtreeBlobs(tx, item.id);
     await deleteSubtree(tx, item.id);
     for (const key of new Set(blobs.keys)) await enqueue(tx, 'blob.delete', { key });
-    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.deleted', itemId: item.id, parentIds: [item.parent_id], data: { name: item.name, kind: item.kind } });
+    await record(tx, actor, {
+      workspaceId: item.workspace_id,
+      action: 'item.deleted',
+      itemId: item.id,
+      parentIds: [item.parent_id],
+      data: { name: item.name, kind: item.kind },
+    });
     freed.set(item.workspace_id, (freed.get(item.workspace_id) ?? 0) + blobs.bytes);
   }
   // Last, as every writer of usage does (see addUsage).
@@ -246,13 +314,20 @@ export async function listTrash(db: Db, actor: Actor, workspaceIdOrSlug: string,
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   const rows = await findTrashPage(db, workspace.id, actor.user.id, q.limit + 1, q.cursor);
   const page = rows.slice(0, q.limit);
-  const accesses = await findAccesses(db, actor, page.map((r) => r.id));
+  const accesses = await findAccesses(
+    db,
+    actor,
+    page.map((r) => r.id),
+  );
   const items = page.flatMap((row) => {
     const access = accesses.get(row.id);
     return access ? [presentItem(row, access)] : [];
   });
   const last = page.at(-1);
-  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor({ at: last.trashed_at!.toISOString(), id: last.id } satisfies TTrashPosition) : null };
+  return {
+    items,
+    nextCursor: rows.length > q.limit && last ? encodeCursor({ at: last.trashed_at!.toISOString(), id: last.id } satisfies TTrashPosition) : null,
+  };
 }
 
 /** Deletes for good everything in the caller's trash that they may delete. */
@@ -262,7 +337,11 @@ export async function emptyTrash(db: Db, actor: Actor, workspaceIdOrSlug: string
   let before: { at: string; id: string } | undefined;
   for (;;) {
     const rows = await findTrashPage(db, workspace.id, actor.user.id, 500, before);
-    const accesses = await findAccesses(db, actor, rows.map((r) => r.id));
+    const accesses = await findAccesses(
+      db,
+      actor,
+      rows.map((r) => r.id),
+    );
     for (const row of rows) if (accesses.get(row.id)?.abilities.deleteForever) ids.push(row.id);
     const last = rows.at(-1);
     if (rows.length < 500 || !last) break;
@@ -314,13 +393,20 @@ export interface ItemContents {
  * owned by the caller; files share the originals' bytes (nothing is copied in storage) and count
  * against the quota. A name already taken in the target gets a free one.
  */
-export async function copyItem(db: Db, actor: Actor, id: string, input: { parentId: string; name?: string | undefined }, contents: ItemContents): Promise<TItem> {
+export async function copyItem(
+  db: Db,
+  actor: Actor,
+  id: string,
+  input: { parentId: string; name?: string | undefined },
+  contents: ItemContents,
+): Promise<TItem> {
   return inTransaction(db, async (tx) => {
     const source = await requireItem(tx, actor, id, 'view');
     const target = await requireItem(tx, actor, input.parentId, 'createInside', { lock: true });
     if (source.item.parent_id === null) throw new AppError('invalid_input', 'A root folder cannot be copied; copy what is in it.');
     if (target.item.workspace_id !== source.item.workspace_id) throw new AppError('forbidden', 'Items cannot be copied to another workspace.');
-    if (target.item.kind !== 'folder') throw new AppError('invalid_input', 'Items can only be copied into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
+    if (target.item.kind !== 'folder')
+      throw new AppError('invalid_input', 'Items can only be copied into a folder.', { fields: [{ path: 'body.parentId', message: 'is not a folder' }] });
     if (target.chain.includes(source.item.id)) throw new AppError('cycle', 'A folder cannot be copied into itself.');
     const subtree = await findActiveSubtree(tx, source.item.id);
     const depth = Math.max(...subtree.map((r) => r.depth));
@@ -347,9 +433,20 @@ export async function copyItem(db: Db, actor: Actor, id: string, input: { parent
     );
     // A copied document's pictures and attached files are its own copies, not the originals.
     const documents = subtree.filter((r) => r.kind === 'document');
-    await contents.copyDocuments(tx, documents.map((r) => ({ id: newIds.get(r.id)!, sourceId: r.id, relink: subtree.some((c) => c.parent_id === r.id) })), newIds, actor.user.id);
+    await contents.copyDocuments(
+      tx,
+      documents.map((r) => ({ id: newIds.get(r.id)!, sourceId: r.id, relink: subtree.some((c) => c.parent_id === r.id) })),
+      newIds,
+      actor.user.id,
+    );
     const copy = (await findItem(tx, newIds.get(source.item.id)!))!;
-    await record(tx, actor, { workspaceId: copy.workspace_id, action: 'item.created', itemId: copy.id, parentIds: [target.item.id], data: { name: copy.name, kind: copy.kind, copiedFrom: source.item.id } });
+    await record(tx, actor, {
+      workspaceId: copy.workspace_id,
+      action: 'item.created',
+      itemId: copy.id,
+      parentIds: [target.item.id],
+      data: { name: copy.name, kind: copy.kind, copiedFrom: source.item.id },
+    });
     const access = await requireItem(tx, actor, copy.id, 'view');
     if (!(await addUsage(tx, source.item.workspace_id, bytes))) throw new AppError('quota_exceeded');
     return presentItem(copy, access);
@@ -363,7 +460,11 @@ export async function starItem(db: Db, actor: Actor, id: string, starred: boolea
 
 /** Items from the caller's list (stars or visits) that they can still see, in the list's order. */
 async function visibleOf(db: Db, actor: Actor, rows: ItemRow[]): Promise<TItem[]> {
-  const accesses = await findAccesses(db, actor, rows.map((r) => r.id));
+  const accesses = await findAccesses(
+    db,
+    actor,
+    rows.map((r) => r.id),
+  );
   return rows.flatMap((row) => {
     const access = accesses.get(row.id);
     return access?.abilities.view ? [presentItem(row, access)] : [];

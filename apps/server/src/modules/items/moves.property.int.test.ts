@@ -36,12 +36,18 @@ async function expectSoundTree(workspaceId: string) {
 it('never makes a cycle, an orphan or a duplicate name, whatever moves and renames race', async () => {
   await fc.assert(
     fc.asyncProperty(
-      fc.array(
-        fc.record({ item: fc.nat(7), target: fc.nat(8), rename: fc.option(fc.constantFrom(...NAMES), { nil: undefined }) }),
-        { minLength: 4, maxLength: 16 },
-      ),
+      fc.array(fc.record({ item: fc.nat(7), target: fc.nat(8), rename: fc.option(fc.constantFrom(...NAMES), { nil: undefined }) }), {
+        minLength: 4,
+        maxLength: 16,
+      }),
       async (ops) => {
-        const top = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: `run-${Date.now()}-${Math.random()}`, parentId: ada.workspace.rootId })).body;
+        const top = (
+          await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, {
+            kind: 'folder',
+            name: `run-${Date.now()}-${Math.random()}`,
+            parentId: ada.workspace.rootId,
+          })
+        ).body;
         const ids: string[] = [];
         for (let i = 0; i < 8; i++) {
           const parent = i < 2 ? top.id : ids[i % 2]!;

@@ -21,7 +21,14 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
   beforeAll(async () => {
     const port = await freePort();
     // Behind a proxy, so each visitor's address can be told apart (X-Forwarded-For).
-    const settings: Record<string, string> = { ...driverSettings, PORT: String(port), LOG_LEVEL: 'error', TRUST_PROXY: 'true', UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '32MiB' };
+    const settings: Record<string, string> = {
+      ...driverSettings,
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      TRUST_PROXY: 'true',
+      UPLOAD_PART_SIZE: '5MiB',
+      MAX_FILE_SIZE: '32MiB',
+    };
     if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
     t = await startTestApp(settings);
     g = given(t.ctx, t.url);
@@ -30,8 +37,14 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
 
   const visitor = (ip?: string) => linkVisitor(t.url, ip);
   const children = async (p: Person, folderId: string) =>
-    (await p.call('GET', `/workspaces/${p.workspace.id}/items/${folderId}/children`)).body.items as { id: string; name: string; size: number; ownerId: string }[];
-  const linkOf = async (p: Person, itemId: string, linkId: string) => ((await p.call('GET', `/items/${itemId}/links`)).body.items as { id: string; uploads: number; views: number }[]).find((l) => l.id === linkId)!;
+    (await p.call('GET', `/workspaces/${p.workspace.id}/items/${folderId}/children`)).body.items as {
+      id: string;
+      name: string;
+      size: number;
+      ownerId: string;
+    }[];
+  const linkOf = async (p: Person, itemId: string, linkId: string) =>
+    ((await p.call('GET', `/items/${itemId}/links`)).body.items as { id: string; uploads: number; views: number }[]).find((l) => l.id === linkId)!;
 
   async function request(owner: Person, folderId: string, body: Record<string, unknown> = {}) {
     const res = await owner.call('POST', `/items/${folderId}/links`, { kind: 'file_request', ...body });
@@ -48,7 +61,9 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
   }
 
   async function putVisitorParts(v: LinkVisitorClient, token: string, upload: { id: string; partSize: number; partCount: number }, bytes: Uint8Array) {
-    const signed = await v.call('POST', `/links/${token}/uploads/${upload.id}/parts`, { partNumbers: Array.from({ length: upload.partCount }, (_, i) => i + 1) });
+    const signed = await v.call('POST', `/links/${token}/uploads/${upload.id}/parts`, {
+      partNumbers: Array.from({ length: upload.partCount }, (_, i) => i + 1),
+    });
     expect(signed.status).toBe(200);
     for (const part of signed.body.parts as { partNumber: number; url: string }[]) {
       const res = await fetch(part.url, { method: 'PUT', body: bytes.subarray((part.partNumber - 1) * upload.partSize, part.partNumber * upload.partSize) });
@@ -62,7 +77,8 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     await g.membership(member, owner.workspace.id, 'member');
     const folder = await g.folder(owner, owner.workspace.rootId, 'Submissions');
     const file = (await g.upload(owner, owner.workspace.rootId, 'brief.txt', new TextEncoder().encode('hi'))).body.item as { id: string };
-    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: owner.workspace.rootId })).body as { id: string };
+    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: owner.workspace.rootId }))
+      .body as { id: string };
 
     const made = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', password: 'drop it here' });
     expect(made.status).toBe(201);
@@ -84,7 +100,12 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     expect((await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', password: 'long enough' })).status).toBe(403);
     await owner.call('PATCH', `/workspaces/${owner.workspace.id}/link-policy`, { linksAllowed: true, passwordRequired: false });
 
-    const created = await t.ctx.db.selectFrom('activity_events').select('data').where('item_id', '=', folder.id).where('action', '=', 'link.created').executeTakeFirstOrThrow();
+    const created = await t.ctx.db
+      .selectFrom('activity_events')
+      .select('data')
+      .where('item_id', '=', folder.id)
+      .where('action', '=', 'link.created')
+      .executeTakeFirstOrThrow();
     expect(created.data).toMatchObject({ kind: 'file_request', downloadAllowed: false, hasPassword: true });
   });
 
@@ -114,7 +135,14 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const start = await v.call('POST', `/links/${link.token}/uploads`, { name: 'portfolio.zip', size: bytes.length });
     expect(start.status).toBe(201);
     expect(start.headers.get('cache-control')).toBe('private, no-store');
-    expect(start.body).toMatchObject({ name: 'portfolio.zip', size: bytes.length, partSize: 5 * MiB, partCount: 3, state: 'created', mimeType: 'application/zip' });
+    expect(start.body).toMatchObject({
+      name: 'portfolio.zip',
+      size: bytes.length,
+      partSize: 5 * MiB,
+      partCount: 3,
+      state: 'created',
+      mimeType: 'application/zip',
+    });
     expect(Object.keys(start.body).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'mimeType', 'name', 'partCount', 'partSize', 'parts', 'size', 'state']);
     await putVisitorParts(v, link.token, start.body, bytes);
     const status = await v.call('GET', `/links/${link.token}/uploads/${start.body.id}`);
@@ -139,7 +167,11 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     expect(await t.ctx.db.selectFrom('item_visits').select('user_id').where('item_id', '=', made.id).execute()).toEqual([]);
     const redirect = await fetch(`${t.url}/api/v1/items/${made.id}/content`, { headers: { authorization: `Bearer ${owner.token}` }, redirect: 'manual' });
     expect(Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer()).equals(bytes)).toBe(true);
-    const rows = await t.ctx.db.selectFrom('activity_events').select(['action', 'actor_kind', 'actor_user_id', 'actor_link_id', 'ip']).where('item_id', '=', made.id).execute();
+    const rows = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'actor_kind', 'actor_user_id', 'actor_link_id', 'ip'])
+      .where('item_id', '=', made.id)
+      .execute();
     expect(rows).toEqual([{ action: 'item.created', actor_kind: 'link', actor_user_id: null, actor_link_id: link.id, ip: '203.0.113.7' }]);
     expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 1, views: 1 });
   });
@@ -148,10 +180,19 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const owner = await g.person();
     const folder = await g.folder(owner, owner.workspace.rootId, 'Inbox');
     const secret = (await g.upload(owner, folder.id, 'salaries.csv', new TextEncoder().encode('a,b'))).body.item as { id: string };
-    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as { id: string };
+    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as {
+      id: string;
+    };
     const link = await request(owner, folder.id);
     const v = visitor();
-    for (const path of [`/items/${folder.id}`, `/items/${secret.id}`, `/items/${folder.id}/content`, `/items/${secret.id}/content?download=1`, `/items/${secret.id}/content`, `/items/${doc.id}/document`]) {
+    for (const path of [
+      `/items/${folder.id}`,
+      `/items/${secret.id}`,
+      `/items/${folder.id}/content`,
+      `/items/${secret.id}/content?download=1`,
+      `/items/${secret.id}/content`,
+      `/items/${doc.id}/document`,
+    ]) {
       const res = await v.call('GET', `/links/${link.token}${path}`);
       expect(res.status, path).toBe(403);
       expect(res.body.error.code).toBe('forbidden');
@@ -171,8 +212,13 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const v = visitor();
     const bytes = new TextEncoder().encode('mine');
     const started = (await v.call('POST', `/links/${a.token}/uploads`, { name: 'a.txt', size: bytes.length })).body as { id: string };
-    const own = (await owner.call('POST', `/workspaces/${owner.workspace.id}/uploads`, { parentId: other.id, name: 'own.txt', size: 3 })).body as { id: string };
-    for (const [token, id] of [[b.token, started.id], [a.token, own.id]] as const) {
+    const own = (await owner.call('POST', `/workspaces/${owner.workspace.id}/uploads`, { parentId: other.id, name: 'own.txt', size: 3 })).body as {
+      id: string;
+    };
+    for (const [token, id] of [
+      [b.token, started.id],
+      [a.token, own.id],
+    ] as const) {
       expect((await v.call('GET', `/links/${token}/uploads/${id}`)).status).toBe(404);
       expect((await v.call('POST', `/links/${token}/uploads/${id}/parts`, { partNumbers: [1] })).status).toBe(404);
       expect((await v.call('POST', `/links/${token}/uploads/${id}/complete`, {})).status).toBe(404);
@@ -206,7 +252,11 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 0 });
 
     const expiring = await request(owner, folder.id);
-    await t.ctx.db.updateTable('share_links').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', expiring.id).execute();
+    await t.ctx.db
+      .updateTable('share_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', expiring.id)
+      .execute();
     const expired = await v.call('POST', `/links/${expiring.token}/uploads`, { name: 'x.bin', size: 1 });
     expect(expired.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'expired' } });
 
@@ -267,13 +317,15 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: null }).where('id', '=', owner.workspace.id).execute();
 
     // One address holds at most so many open uploads on a link; another address, and the maker, still upload.
-    for (let i = 0; i < LIMITS.linkOpenUploads; i++) expect((await v.call('POST', `/links/${link.token}/uploads`, { name: `f${i}.txt`, size: 1 })).status).toBe(201);
+    for (let i = 0; i < LIMITS.linkOpenUploads; i++)
+      expect((await v.call('POST', `/links/${link.token}/uploads`, { name: `f${i}.txt`, size: 1 })).status).toBe(201);
     const limited = await v.call('POST', `/links/${link.token}/uploads`, { name: 'one-more.txt', size: 1 });
     expect(limited.status).toBe(429);
     expect(limited.body.error.code).toBe('rate_limited');
     expect((await visitor('198.51.100.2').call('POST', `/links/${link.token}/uploads`, { name: 'other.txt', size: 1 })).status).toBe(201);
     // An IPv6 address counts by its /64: the next address in it is the same visitor; the next /64 is someone else.
-    for (let i = 0; i < LIMITS.linkOpenUploads; i++) expect((await visitor('2001:db8:1:1::1').call('POST', `/links/${link.token}/uploads`, { name: `v6-${i}.txt`, size: 1 })).status).toBe(201);
+    for (let i = 0; i < LIMITS.linkOpenUploads; i++)
+      expect((await visitor('2001:db8:1:1::1').call('POST', `/links/${link.token}/uploads`, { name: `v6-${i}.txt`, size: 1 })).status).toBe(201);
     expect((await visitor('2001:db8:1:1::2').call('POST', `/links/${link.token}/uploads`, { name: 'v6-next.txt', size: 1 })).status).toBe(429);
     expect((await visitor('2001:db8:1:2::1').call('POST', `/links/${link.token}/uploads`, { name: 'v6-other.txt', size: 1 })).status).toBe(201);
     expect((await g.upload(owner, folder.id, 'owner.txt', new TextEncoder().encode('x'))).status).toBe(200);

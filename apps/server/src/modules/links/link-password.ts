@@ -17,9 +17,15 @@ const slots = limiter(DERIVATIONS_AT_ONCE, DERIVATIONS_WAITING);
 
 async function derive(password: string, salt: Buffer, o: ScryptOptions): Promise<Buffer> {
   try {
-    return await slots(() => new Promise<Buffer>((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, o, (error, key) => (error ? reject(error) : resolve(key)))));
+    return await slots(
+      () =>
+        new Promise<Buffer>((resolve, reject) =>
+          scrypt(password.normalize('NFC'), salt, KEY_LENGTH, o, (error, key) => (error ? reject(error) : resolve(key))),
+        ),
+    );
   } catch (error) {
-    if (error instanceof LimiterFull) throw new AppError('rate_limited', 'Too many link passwords are being checked right now. Try again in a moment.', { retryAfter: 2 });
+    if (error instanceof LimiterFull)
+      throw new AppError('rate_limited', 'Too many link passwords are being checked right now. Try again in a moment.', { retryAfter: 2 });
     throw error;
   }
 }

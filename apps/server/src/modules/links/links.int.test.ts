@@ -29,7 +29,9 @@ async function makeLink(person: Person, itemId: string, body: Record<string, unk
 describe('making and managing links', () => {
   it('answers each role by its ability: managers make, change and revoke; others are refused or see nothing', async () => {
     const owner = await g.person('Owner');
-    const [admin, member, guest, managerGuest, outsider] = (await Promise.all(['Admin', 'Member', 'Guest', 'Manager guest', 'Outsider'].map((n) => g.person(n)))) as [Person, Person, Person, Person, Person];
+    const [admin, member, guest, managerGuest, outsider] = (await Promise.all(
+      ['Admin', 'Member', 'Guest', 'Manager guest', 'Outsider'].map((n) => g.person(n)),
+    )) as [Person, Person, Person, Person, Person];
     await g.membership(admin, owner.workspace.id, 'admin');
     await g.membership(member, owner.workspace.id, 'member');
     await g.membership(guest, owner.workspace.id, 'guest');
@@ -40,13 +42,27 @@ describe('making and managing links', () => {
 
     const created = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view', downloadAllowed: false });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ itemId: folder.id, kind: 'view', state: 'active', expiresAt: null, hasPassword: false, downloadAllowed: false, views: 0, downloads: 0, createdBy: { id: owner.id, name: 'Owner' } });
+    expect(created.body).toMatchObject({
+      itemId: folder.id,
+      kind: 'view',
+      state: 'active',
+      expiresAt: null,
+      hasPassword: false,
+      downloadAllowed: false,
+      views: 0,
+      downloads: 0,
+      createdBy: { id: owner.id, name: 'Owner' },
+    });
     expect(created.body.url).toMatch(new RegExp(`^${t.ctx.env.PUBLIC_URL}/s/[A-Za-z0-9_-]{40,}$`));
     expect((await admin.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
     expect((await managerGuest.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
 
     // A member edits in the shared root but does not manage it; a guest viewer sees it; an outsider does not.
-    for (const [who, status] of [[member, 403], [guest, 403], [outsider, 404]] as const) {
+    for (const [who, status] of [
+      [member, 403],
+      [guest, 403],
+      [outsider, 404],
+    ] as const) {
       expect((await who.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(status);
       expect((await who.call('GET', `/items/${folder.id}/links`)).status).toBe(status);
       expect((await who.call('PATCH', `/items/${folder.id}/links/${created.body.id}`, { downloadAllowed: true })).status).toBe(status);
@@ -84,7 +100,13 @@ describe('making and managing links', () => {
     expect(again.status).toBe(410);
     expect(again.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'revoked' } });
 
-    const actions = await t.ctx.db.selectFrom('activity_events').select(['action', 'actor_user_id']).where('item_id', '=', folder.id).where('action', 'like', 'link.%').orderBy('id').execute();
+    const actions = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'actor_user_id'])
+      .where('item_id', '=', folder.id)
+      .where('action', 'like', 'link.%')
+      .orderBy('id')
+      .execute();
     expect(actions.map((a) => a.action)).toEqual(['link.created', 'link.created', 'link.created', 'link.updated', 'link.updated', 'link.revoked']);
   });
 
@@ -111,7 +133,12 @@ describe('making and managing links', () => {
 describe('the workspace link policy and list', () => {
   it('is changed by admins only, and holds for every new link', async () => {
     const owner = await g.person('Owner');
-    const [admin, member, guest, outsider] = (await Promise.all(['Admin', 'Member', 'Guest', 'Outsider'].map((n) => g.person(n)))) as [Person, Person, Person, Person];
+    const [admin, member, guest, outsider] = (await Promise.all(['Admin', 'Member', 'Guest', 'Outsider'].map((n) => g.person(n)))) as [
+      Person,
+      Person,
+      Person,
+      Person,
+    ];
     await g.membership(admin, owner.workspace.id, 'admin');
     await g.membership(member, owner.workspace.id, 'member');
     await g.membership(guest, owner.workspace.id, 'guest');
@@ -120,7 +147,11 @@ describe('the workspace link policy and list', () => {
     await g.grant((await g.folder(owner, owner.workspace.rootId, 'For the guest')).id, { user: guest }, 'viewer');
     expect((await member.call('GET', `/workspaces/${ws}/link-policy`)).body).toEqual({ linksAllowed: true, passwordRequired: false, maxLifetimeDays: null });
     expect((await outsider.call('GET', `/workspaces/${ws}/link-policy`)).status).toBe(404);
-    for (const [who, status] of [[member, 403], [guest, 403], [outsider, 404]] as const) {
+    for (const [who, status] of [
+      [member, 403],
+      [guest, 403],
+      [outsider, 404],
+    ] as const) {
       expect((await who.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: false })).status).toBe(status);
       expect((await who.call('GET', `/workspaces/${ws}/links`)).status).toBe(status);
     }
@@ -134,7 +165,11 @@ describe('the workspace link policy and list', () => {
     const noPassword = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view' });
     expect(noPassword.status).toBe(400);
     expect(noPassword.body.error.details.fields[0].path).toBe('body.password');
-    const tooLong = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() });
+    const tooLong = await owner.call('POST', `/items/${folder.id}/links`, {
+      kind: 'view',
+      password: 'long enough',
+      expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.details.fields[0].path).toBe('body.expiresAt');
     // Without an expiry, the link lives as long as the policy allows.
@@ -152,15 +187,32 @@ describe('the workspace link policy and list', () => {
     const list = await admin.call('GET', `/workspaces/${ws}/links`);
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(1);
-    expect(list.body.items[0]).toMatchObject({ id: made.id, item: { id: folder.id, name: 'Policy', kind: 'folder' }, createdBy: { id: owner.id }, views: 0, downloads: 0, hasPassword: true });
+    expect(list.body.items[0]).toMatchObject({
+      id: made.id,
+      item: { id: folder.id, name: 'Policy', kind: 'folder' },
+      createdBy: { id: owner.id },
+      views: 0,
+      downloads: 0,
+      hasPassword: true,
+    });
 
     // Admins revoke any link from that list, even one to a member's My files, where they have no role.
-    await t.ctx.db.updateTable('workspaces').set({ settings: JSON.stringify({}) }).where('id', '=', ws).execute();
-    const home = (await t.ctx.db.selectFrom('memberships').select('home_item_id').where('workspace_id', '=', ws).where('user_id', '=', member.id).executeTakeFirstOrThrow()).home_item_id!;
+    await t.ctx.db
+      .updateTable('workspaces')
+      .set({ settings: JSON.stringify({}) })
+      .where('id', '=', ws)
+      .execute();
+    const home = (
+      await t.ctx.db.selectFrom('memberships').select('home_item_id').where('workspace_id', '=', ws).where('user_id', '=', member.id).executeTakeFirstOrThrow()
+    ).home_item_id!;
     const own = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Mine', parentId: home })).body as { id: string };
     const members = await makeLink(member, own.id);
     expect((await admin.call('DELETE', `/items/${own.id}/links/${members.id}`)).status).toBe(404);
-    for (const [who, status] of [[member, 403], [guest, 403], [outsider, 404]] as const) {
+    for (const [who, status] of [
+      [member, 403],
+      [guest, 403],
+      [outsider, 404],
+    ] as const) {
       expect((await who.call('DELETE', `/workspaces/${ws}/links/${members.id}`)).status).toBe(status);
     }
     expect((await admin.call('DELETE', `/workspaces/${ws}/links/${members.id}`)).status).toBe(204);
@@ -201,7 +253,7 @@ describe('a manager who is not an admin', () => {
   });
 });
 
-describe('lists of links and a visitor\'s folder', () => {
+describe("lists of links and a visitor's folder", () => {
   it('come a page at a time; a link whose address cannot be read back is listed without one, and breaks nothing', async () => {
     const owner = await g.person();
     const ws = owner.workspace.id;
@@ -212,7 +264,10 @@ describe('lists of links and a visitor\'s folder', () => {
       const seen: { id: string; url: string | null }[] = [];
       let cursor: string | null = null;
       do {
-        const page: { status: number; body: { items: { id: string; url: string | null }[]; nextCursor: string | null } } = await owner.call('GET', `${path}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+        const page: { status: number; body: { items: { id: string; url: string | null }[]; nextCursor: string | null } } = await owner.call(
+          'GET',
+          `${path}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         expect(page.status).toBe(200);
         expect(page.body.items.length).toBeLessThanOrEqual(2);
         seen.push(...page.body.items);
@@ -232,7 +287,11 @@ describe('lists of links and a visitor\'s folder', () => {
     expect((await owner.call('GET', `/items/${folder.id}/links?cursor=not-a-cursor`)).status).toBe(400);
 
     // Sealed under another secret (SESSION_SECRET changed since): no address, the rest as before.
-    await t.ctx.db.updateTable('share_links').set({ token_sealed: encrypt(deriveKey(randomToken(), 'share-link-token'), 'gone') }).where('id', '=', made[2]!).execute();
+    await t.ctx.db
+      .updateTable('share_links')
+      .set({ token_sealed: encrypt(deriveKey(randomToken(), 'share-link-token'), 'gone') })
+      .where('id', '=', made[2]!)
+      .execute();
     for (const path of [`/items/${folder.id}/links`, `/workspaces/${ws}/links`]) {
       const listed = await all(path);
       expect(listed.find((l) => l.id === made[2])!.url).toBeNull();
@@ -248,7 +307,10 @@ describe('lists of links and a visitor\'s folder', () => {
     const names: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { children: { name: string }[]; nextCursor: string | null } } = await v.call('GET', `/links/${token}/items/${shown.id}?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { body: { children: { name: string }[]; nextCursor: string | null } } = await v.call(
+        'GET',
+        `/links/${token}/items/${shown.id}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.body.children.length).toBeLessThanOrEqual(2);
       names.push(...page.body.children.map((c) => c.name));
       cursor = page.body.nextCursor;
@@ -297,7 +359,12 @@ describe('visiting a link', () => {
 
     const counted = (await owner.call('GET', `/items/${folder.id}/links`)).body.items[0];
     expect(counted).toMatchObject({ views: 1, downloads: 2 });
-    const rows = await t.ctx.db.selectFrom('activity_events').select(['action', 'actor_kind', 'actor_link_id', 'actor_user_id', 'ip']).where('actor_link_id', '=', link.id).orderBy('id').execute();
+    const rows = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'actor_kind', 'actor_link_id', 'actor_user_id', 'ip'])
+      .where('actor_link_id', '=', link.id)
+      .orderBy('id')
+      .execute();
     expect(rows.map((r) => r.action)).toEqual(['link.viewed', 'link.downloaded', 'link.downloaded']);
     expect(rows.every((r) => r.actor_kind === 'link' && r.actor_user_id === null && r.ip === '203.0.113.7')).toBe(true);
     // Opened again and again from one address: every view counted, recorded once an hour.
@@ -320,7 +387,10 @@ describe('visiting a link', () => {
     const link = await makeLink(owner, fileId, { downloadAllowed: false });
     const token = tokenOf(link.url);
     const v = visitor();
-    expect((await v.call('GET', `/links/${token}`)).body).toMatchObject({ downloadAllowed: false, item: { id: fileId, kind: 'file', name: 'photo.png', size: 8 } });
+    expect((await v.call('GET', `/links/${token}`)).body).toMatchObject({
+      downloadAllowed: false,
+      item: { id: fileId, kind: 'file', name: 'photo.png', size: 8 },
+    });
     const shown = await v.call('GET', `/links/${token}/items/${fileId}`);
     expect(shown.body).toMatchObject({ trail: [{ id: fileId, name: 'photo.png' }], children: [] });
     expect((await v.call('GET', `/links/${token}/items/${fileId}/content`)).status).toBe(302);
@@ -340,7 +410,11 @@ describe('visiting a link', () => {
 
   it('shows a document read-only, as HTML', async () => {
     const owner = await g.person();
-    const doc = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Launch plan', parentId: owner.workspace.rootId });
+    const doc = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, {
+      kind: 'document',
+      name: 'Launch plan',
+      parentId: owner.workspace.rootId,
+    });
     const link = await makeLink(owner, doc.body.id);
     const v = visitor();
     const token = tokenOf(link.url);
@@ -370,7 +444,9 @@ describe('visiting a link', () => {
 
     const shown = await v.call('GET', `/links/${token}/items/${doc.id}/document`);
     expect(shown.status).toBe(200);
-    const sources = new Map([...(shown.body.html as string).matchAll(/<img[^>]*?src="([^"]*)"[^>]*?alt="([^"]*)"/g)].map((m) => [m[2]!, m[1]!.replaceAll('&amp;', '&')]));
+    const sources = new Map(
+      [...(shown.body.html as string).matchAll(/<img[^>]*?src="([^"]*)"[^>]*?alt="([^"]*)"/g)].map((m) => [m[2]!, m[1]!.replaceAll('&amp;', '&')]),
+    );
     expect([...sources.keys()].sort()).toEqual(['chart', 'notes', 'theirs', 'web']);
     // The document's own picture: a signed address of its bytes, fetched with no session and no cookie.
     const signed = sources.get('chart')!;
@@ -387,7 +463,12 @@ describe('visiting a link', () => {
     // Showing pictures is part of the page: not a download, nothing recorded for them.
     const listed = (await owner.call('GET', `/items/${folder.id}/links`)).body.items.find((l: { id: string }) => l.id === link.id);
     expect(listed.downloads).toBe(0);
-    const downloads = await t.ctx.db.selectFrom('activity_events').select('id').where('action', '=', 'link.downloaded').where('workspace_id', '=', owner.workspace.id).execute();
+    const downloads = await t.ctx.db
+      .selectFrom('activity_events')
+      .select('id')
+      .where('action', '=', 'link.downloaded')
+      .where('workspace_id', '=', owner.workspace.id)
+      .execute();
     expect(downloads).toHaveLength(0);
 
     // A picture of a document reached by its own link is signed as well; once the link ends, the document is refused.
@@ -461,7 +542,11 @@ describe('visiting a link', () => {
       const folder = await g.folder(owner, owner.workspace.rootId, 'Behind a proxy');
       const token = tokenOf((await makeLink(owner, folder.id, { password: 'right password' })).url);
       const unlock = (forwarded: string, password: string) =>
-        fetch(`${proxied.url}/api/v1/links/${token}/unlock`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded }, body: JSON.stringify({ password }) });
+        fetch(`${proxied.url}/api/v1/links/${token}/unlock`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': forwarded },
+          body: JSON.stringify({ password }),
+        });
       for (let i = 0; i < 10; i++) expect((await unlock(`10.9.8.${i}, 203.0.113.50`, `guess ${i}`)).status).toBe(401);
       expect((await unlock('10.9.9.9, 203.0.113.50', 'right password')).status).toBe(429);
       expect((await unlock('203.0.113.51', 'right password')).status).toBe(204);
@@ -512,7 +597,11 @@ describe('visiting a link', () => {
     await owner.call('POST', `/items/${parent.id}/restore`);
     expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
 
-    await t.ctx.db.updateTable('share_links').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', link.id).execute();
+    await t.ctx.db
+      .updateTable('share_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', link.id)
+      .execute();
     const expired = await v.call('GET', `/links/${token}`);
     expect(expired.status).toBe(410);
     expect(expired.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'expired' } });

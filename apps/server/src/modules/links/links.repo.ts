@@ -31,7 +31,20 @@ const linkColumns = (db: Db) =>
       'l.created_at',
     ]);
 
-export function insertLink(db: Db, f: { workspaceId: string; itemId: string; kind: LinkRow['kind']; tokenHash: string; tokenSealed: string; passwordHash: string | null; expiresAt: Date | null; downloadAllowed: boolean; by: string }): Promise<{ id: string }> {
+export function insertLink(
+  db: Db,
+  f: {
+    workspaceId: string;
+    itemId: string;
+    kind: LinkRow['kind'];
+    tokenHash: string;
+    tokenSealed: string;
+    passwordHash: string | null;
+    expiresAt: Date | null;
+    downloadAllowed: boolean;
+    by: string;
+  },
+): Promise<{ id: string }> {
   return db
     .insertInto('share_links')
     .values({
@@ -68,7 +81,12 @@ export function findLinkByHash(db: Db, tokenHash: string): Promise<LinkRow | und
 }
 
 /** The workspace's links that still work (not revoked, not expired, on an item not in the trash itself), newest first; a page of `limit` after `beforeId`. */
-export async function findLiveLinks(db: Db, workspaceId: string, limit: number, beforeId?: string): Promise<(LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[]> {
+export async function findLiveLinks(
+  db: Db,
+  workspaceId: string,
+  limit: number,
+  beforeId?: string,
+): Promise<(LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[]> {
   let q = linkColumns(db)
     .innerJoin('items as i', 'i.id', 'l.item_id')
     .select(['i.name as item_name', 'i.kind as item_kind'])
@@ -80,7 +98,11 @@ export async function findLiveLinks(db: Db, workspaceId: string, limit: number, 
   return (await q.orderBy('l.id', 'desc').limit(limit).execute()) as (LinkRow & { item_name: string; item_kind: ItemRow['kind'] })[];
 }
 
-export async function updateLinkRow(db: Db, id: string, change: { passwordHash?: string | null; expiresAt?: Date | null; downloadAllowed?: boolean; revoked?: true }): Promise<void> {
+export async function updateLinkRow(
+  db: Db,
+  id: string,
+  change: { passwordHash?: string | null; expiresAt?: Date | null; downloadAllowed?: boolean; revoked?: true },
+): Promise<void> {
   await db
     .updateTable('share_links')
     .set({
@@ -131,9 +153,19 @@ export async function forgetAttempt(db: Db, linkId: string, ip: string, at: Date
 const listingKey = sql<unknown>`(CASE WHEN kind = 'folder' THEN 0 ELSE 1 END, lower(name), id)`;
 
 /** A page of the active items in a folder, folders first, then by name; after the position given. */
-export function findActiveChildren(db: Db, folderId: string, limit: number, after?: { folder: boolean; name: string; id: string }): Promise<(ItemRow & { name_key: string })[]> {
+export function findActiveChildren(
+  db: Db,
+  folderId: string,
+  limit: number,
+  after?: { folder: boolean; name: string; id: string },
+): Promise<(ItemRow & { name_key: string })[]> {
   // The name as the database folds it, for the cursor: JavaScript's case folding may differ.
-  let q = db.selectFrom('items').selectAll().select(sql<string>`lower(name)`.as('name_key')).where('parent_id', '=', folderId).where('state', '=', 'active');
+  let q = db
+    .selectFrom('items')
+    .selectAll()
+    .select(sql<string>`lower(name)`.as('name_key'))
+    .where('parent_id', '=', folderId)
+    .where('state', '=', 'active');
   if (after) q = q.where(sql<boolean>`${listingKey} > (${after.folder ? 0 : 1}, ${after.name}, ${after.id}::uuid)`);
   return q
     .orderBy(sql`CASE WHEN kind = 'folder' THEN 0 ELSE 1 END`)

@@ -7,7 +7,20 @@ import { attachment } from '../../lib/content-disposition.ts';
 import type { LiveDocuments } from '../documents/index.ts';
 import { createLink, getPolicy, listLinks, revokeLink, revokeWorkspaceLink, updateLink, updatePolicy, workspaceLinks } from './links.service.ts';
 import { AppError } from '../../errors.ts';
-import { abortLinkUpload, completeUploadThroughLink, LINK_COOKIE, linkUploadStatus, signLinkUploadParts, startLinkUpload, unlockLink, visitContent, visitDocument, visitItem, visitLink, type Visit } from './visit.service.ts';
+import {
+  abortLinkUpload,
+  completeUploadThroughLink,
+  LINK_COOKIE,
+  linkUploadStatus,
+  signLinkUploadParts,
+  startLinkUpload,
+  unlockLink,
+  visitContent,
+  visitDocument,
+  visitItem,
+  visitLink,
+  type Visit,
+} from './visit.service.ts';
 
 /**
  * Answers to a link's visitor are private to them (never kept by a shared cache) and the address,
@@ -31,7 +44,8 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   const uploading = (req: FastifyRequest, reply: FastifyReply) => {
     visitorHeaders(reply);
     const origin = req.headers.origin;
-    if ((origin && origin !== publicOrigin) || (!origin && req.headers['sec-fetch-site'] === 'cross-site')) throw new AppError('forbidden', 'Cross-site requests are refused.');
+    if ((origin && origin !== publicOrigin) || (!origin && req.headers['sec-fetch-site'] === 'cross-site'))
+      throw new AppError('forbidden', 'Cross-site requests are refused.');
   };
 
   route(app, linksApi.list, async (req) => listLinks(ctx, requireActor(req), req.params.id, req.query));
@@ -64,7 +78,11 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
     visitorHeaders(reply);
     const content = await visitContent(ctx, visitOf(req), req.params.itemId, req.query.download === '1');
     if ('url' in content) return reply.redirect(content.url, 302);
-    return reply.header('content-type', 'application/zip').header('content-length', content.length).header('content-disposition', attachment(content.filename)).send(content.stream);
+    return reply
+      .header('content-type', 'application/zip')
+      .header('content-length', content.length)
+      .header('content-disposition', attachment(content.filename))
+      .send(content.stream);
   });
   route(app, publicLinksApi.document, async (req, reply) => {
     visitorHeaders(reply);

@@ -1,4 +1,15 @@
-import { encodeCursor, type TCreateLinkRequest, type TLink, type TLinkList, type TLinksQuery, type TLinkPolicy, type TUpdateLinkPolicy, type TUpdateLinkRequest, type TWorkspace, type TWorkspaceLinkList } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  type TCreateLinkRequest,
+  type TLink,
+  type TLinkList,
+  type TLinksQuery,
+  type TLinkPolicy,
+  type TUpdateLinkPolicy,
+  type TUpdateLinkRequest,
+  type TWorkspace,
+  type TWorkspaceLinkList,
+} from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -60,7 +71,7 @@ export async function policyOf(db: Db, workspaceId: string): Promise<TLinkPolicy
 
 async function requireAdmin(db: Db, actor: Actor, ws: string): Promise<TWorkspace> {
   const workspace = await getWorkspace(db, actor.user, ws);
-  if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins manage the workspace\'s links.');
+  if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', "Only the owner and admins manage the workspace's links.");
   return workspace;
 }
 
@@ -98,10 +109,30 @@ export async function createLink(ctx: AppContext, actor: Actor, id: string, inpu
     const policy = await policyOf(tx, item.workspace_id);
     if (!policy.linksAllowed) throw new AppError('forbidden', 'This workspace does not allow public links.');
     if (policy.passwordRequired && !passwordHash) throw invalid('body.password', 'links in this workspace need a password');
-    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : policy.maxLifetimeDays !== null ? new Date(Date.now() + policy.maxLifetimeDays * DAY) : null;
+    const expiresAt = input.expiresAt
+      ? new Date(input.expiresAt)
+      : policy.maxLifetimeDays !== null
+        ? new Date(Date.now() + policy.maxLifetimeDays * DAY)
+        : null;
     checkExpiry(expiresAt, policy);
-    const { id: linkId } = await insertLink(tx, { workspaceId: item.workspace_id, itemId: item.id, kind: input.kind, tokenHash: sha256(token), tokenSealed: encrypt(sealKey(ctx), token), passwordHash, expiresAt, downloadAllowed, by: actor.user.id });
-    await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.created', itemId: item.id, parentIds: [item.parent_id], data: { linkId, kind: input.kind, hasPassword: !!passwordHash, expiresAt: expiresAt?.toISOString() ?? null, downloadAllowed } });
+    const { id: linkId } = await insertLink(tx, {
+      workspaceId: item.workspace_id,
+      itemId: item.id,
+      kind: input.kind,
+      tokenHash: sha256(token),
+      tokenSealed: encrypt(sealKey(ctx), token),
+      passwordHash,
+      expiresAt,
+      downloadAllowed,
+      by: actor.user.id,
+    });
+    await record(tx, actor, {
+      workspaceId: item.workspace_id,
+      action: 'link.created',
+      itemId: item.id,
+      parentIds: [item.parent_id],
+      data: { linkId, kind: input.kind, hasPassword: !!passwordHash, expiresAt: expiresAt?.toISOString() ?? null, downloadAllowed },
+    });
     return (await findLinksOf(tx, item.id, { linkId }))[0]!;
   });
   return presentLink(ctx, link);
@@ -123,7 +154,13 @@ export async function updateLink(ctx: AppContext, actor: Actor, id: string, link
     if (expiresAt !== undefined) checkExpiry(expiresAt, policy);
     await updateLinkRow(tx, link.id, { passwordHash, expiresAt, downloadAllowed: input.downloadAllowed });
     const changed = (await findLinksOf(tx, item.id, { linkId }))[0]!;
-    const data = { linkId, hasPassword: changed.password_hash !== null, passwordChanged: passwordHash !== undefined, expiresAt: changed.expires_at ? new Date(changed.expires_at).toISOString() : null, downloadAllowed: changed.download_allowed };
+    const data = {
+      linkId,
+      hasPassword: changed.password_hash !== null,
+      passwordChanged: passwordHash !== undefined,
+      expiresAt: changed.expires_at ? new Date(changed.expires_at).toISOString() : null,
+      downloadAllowed: changed.download_allowed,
+    };
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.updated', itemId: item.id, parentIds: [item.parent_id], data });
     return presentLink(ctx, changed);
   });
@@ -191,4 +228,3 @@ export async function updatePolicy(db: Db, actor: Actor, ws: string, input: TUpd
     return policy;
   });
 }
-

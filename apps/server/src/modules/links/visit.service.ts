@@ -22,7 +22,18 @@ import { rateKey } from '../../lib/client-address.ts';
 import { hmac, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { documentHtml, type LiveDocuments } from '../documents/index.ts';
 import { record, recordVisit, type LinkVisitor } from '../events/index.ts';
-import { abortUpload, completeLinkUpload, getUpload, signedFileUrl, signedPictureUrls, signParts, startUpload, zipFolder, type LinkUploader, type Zip } from '../files/index.ts';
+import {
+  abortUpload,
+  completeLinkUpload,
+  getUpload,
+  signedFileUrl,
+  signedPictureUrls,
+  signParts,
+  startUpload,
+  zipFolder,
+  type LinkUploader,
+  type Zip,
+} from '../files/index.ts';
 import { findPlace, mayShareNow } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
 import { linkState } from './links.service.ts';
@@ -66,7 +77,10 @@ async function liveLink(db: Db, token: string): Promise<{ link: LinkRow; root: I
   const link = await findLinkByHash(db, sha256(token));
   if (!link) throw new AppError('not_found', 'No such link.');
   const state = linkState(link);
-  if (state !== 'active') throw new AppError('link_expired', state === 'revoked' ? 'This link was turned off by the person who shared it.' : 'This link has expired.', { reason: state });
+  if (state !== 'active')
+    throw new AppError('link_expired', state === 'revoked' ? 'This link was turned off by the person who shared it.' : 'This link has expired.', {
+      reason: state,
+    });
   const place = await findPlace(db, link.item_id);
   if (!place || place.item.state !== 'active' || place.trashedAbove) throw new AppError('not_found', 'What this link shared is no longer there.');
   // A link is its maker's sharing: it ends when they may no longer share the item (they left the
@@ -98,14 +112,26 @@ async function itemUnder(ctx: AppContext, link: LinkRow, itemId: string): Promis
   return { item: place.item, trail: place.chain.slice(0, at + 1).reverse() };
 }
 
-const presentPublic = (i: ItemRow): TPublicItem => ({ id: i.id, kind: i.kind, name: i.name, size: Number(i.size_bytes), mimeType: i.mime_type, updatedAt: new Date(i.updated_at).toISOString() });
+const presentPublic = (i: ItemRow): TPublicItem => ({
+  id: i.id,
+  kind: i.kind,
+  name: i.name,
+  size: Number(i.size_bytes),
+  mimeType: i.mime_type,
+  updatedAt: new Date(i.updated_at).toISOString(),
+});
 
 /** What a link opens; counts a view and records it (actor: the link). */
 export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink> {
   const { link, root } = await openLink(ctx, v);
   await inTransaction(ctx.db, async (tx) => {
     await countUse(tx, link.id, 'views');
-    await recordVisit(tx, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.viewed', itemId: root.id, data: { linkId: link.id } }, VIEW_RECORDED_EVERY_MS);
+    await recordVisit(
+      tx,
+      visitorOf(link, v),
+      { workspaceId: link.workspace_id, action: 'link.viewed', itemId: root.id, data: { linkId: link.id } },
+      VIEW_RECORDED_EVERY_MS,
+    );
   });
   const expiresAt = link.expires_at ? new Date(link.expires_at).toISOString() : null;
   if (link.kind === 'file_request') {
@@ -137,7 +163,8 @@ export async function unlockLink(ctx: AppContext, v: Visit, password: string): P
       const retryAfter = Math.max(1, Math.ceil(((attempt.oldest?.getTime() ?? Date.now()) + window - Date.now()) / 1000));
       throw new AppError('rate_limited', 'Too many wrong passwords from here. Wait a while before trying again.', { retryAfter });
     }
-    if (!(await verifyLinkPassword(password, link.password_hash))) throw new AppError('link_password_required', 'That is not the password of this link.', { wrong: true });
+    if (!(await verifyLinkPassword(password, link.password_hash)))
+      throw new AppError('link_password_required', 'That is not the password of this link.', { wrong: true });
     await forgetAttempt(ctx.db, link.id, from, attempt.at);
   }
   const expiresAt = Math.floor(Date.now() / 1000) + LINK_SESSION_SECONDS;
@@ -165,7 +192,8 @@ export async function visitItem(ctx: AppContext, v: Visit, itemId: string, q: TP
 /** What the link's page shows of a file itself (a picture, short plain text): served without counting as a download. */
 const shownOnThePage = (item: ItemRow) =>
   item.kind === 'file' &&
-  ((LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mime_type ?? '') || (item.mime_type === 'text/plain' && Number(item.size_bytes) <= LIMITS.linkTextPreviewBytes));
+  ((LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mime_type ?? '') ||
+    (item.mime_type === 'text/plain' && Number(item.size_bytes) <= LIMITS.linkTextPreviewBytes));
 
 /**
  * A file's bytes (a signed URL) or a folder as a zip. Anything but what the page shows in itself
@@ -182,7 +210,12 @@ export async function visitContent(ctx: AppContext, v: Visit, itemId: string, do
   if (downloading) {
     await inTransaction(ctx.db, async (tx) => {
       await countUse(tx, link.id, 'downloads');
-      await record(tx, visitorOf(link, v), { workspaceId: link.workspace_id, action: 'link.downloaded', itemId: item.id, data: { linkId: link.id, name: item.name } });
+      await record(tx, visitorOf(link, v), {
+        workspaceId: link.workspace_id,
+        action: 'link.downloaded',
+        itemId: item.id,
+        data: { linkId: link.id, name: item.name },
+      });
     });
   }
   return answer;
@@ -226,7 +259,17 @@ async function roomUntold<T>(work: Promise<T>): Promise<T> {
 }
 
 /** An upload as its visitor sees it: nothing of where it went. */
-const presentLinkUpload = (u: TUpload): TLinkUpload => ({ id: u.id, name: u.name, size: u.size, mimeType: u.mimeType, partSize: u.partSize, partCount: u.partCount, state: u.state, expiresAt: u.expiresAt, createdAt: u.createdAt });
+const presentLinkUpload = (u: TUpload): TLinkUpload => ({
+  id: u.id,
+  name: u.name,
+  size: u.size,
+  mimeType: u.mimeType,
+  partSize: u.partSize,
+  partCount: u.partCount,
+  state: u.state,
+  expiresAt: u.expiresAt,
+  createdAt: u.createdAt,
+});
 
 /** Starts an upload into the file request's folder; a name already there is kept, and the new file takes a free one when it completes. */
 export async function startLinkUpload(ctx: AppContext, v: Visit, input: TLinkStartUploadRequest): Promise<TLinkStartedUpload> {
@@ -245,7 +288,12 @@ export async function signLinkUploadParts(ctx: AppContext, v: Visit, uploadId: s
 }
 
 /** Completes an upload: the file appears in the folder (its maker's), recorded as made by the link and counted on it. */
-export async function completeUploadThroughLink(ctx: AppContext, v: Visit, uploadId: string, input: { sha256?: string | undefined }): Promise<{ upload: TLinkUpload }> {
+export async function completeUploadThroughLink(
+  ctx: AppContext,
+  v: Visit,
+  uploadId: string,
+  input: { sha256?: string | undefined },
+): Promise<{ upload: TLinkUpload }> {
   return { upload: presentLinkUpload(await roomUntold(completeLinkUpload(ctx, await openRequest(ctx, v), uploadId, input))) };
 }
 

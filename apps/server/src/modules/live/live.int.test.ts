@@ -94,7 +94,12 @@ describe('live events', () => {
     await g.membership(bea, ada.workspace.id, 'member');
     const stream = await watch(b.url, bea, ada.workspace.id);
     const folder = await g.folder(ada, ada.workspace.rootId, 'Live');
-    expect(await stream.until((e) => e.itemId === folder.id)).toEqual({ type: 'item.created', itemId: folder.id, parentIds: [ada.workspace.rootId], clientId: null });
+    expect(await stream.until((e) => e.itemId === folder.id)).toEqual({
+      type: 'item.created',
+      itemId: folder.id,
+      parentIds: [ada.workspace.rootId],
+      clientId: null,
+    });
     const inner = await g.folder(ada, ada.workspace.rootId, 'Inner');
     await ada.call('PATCH', `/items/${inner.id}`, { parentId: folder.id });
     const moved = await stream.until((e) => e.type === 'item.moved' && e.itemId === inner.id);
@@ -155,7 +160,9 @@ describe('live events', () => {
     await g.membership(bea, ada.workspace.id, 'member');
     const stream = await watch(b.url, bea, ada.workspace.id);
     const uploads = (parentId: string, prefix: string) => Array.from({ length: 10 }, (_, i) => ({ parentId, name: `${prefix}-${i}.txt`, size: 1 }));
-    const started = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, { uploads: [...uploads(ada.workspace.rootId, 'shared'), ...uploads(ada.workspace.homeId, 'private')] });
+    const started = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
+      uploads: [...uploads(ada.workspace.rootId, 'shared'), ...uploads(ada.workspace.homeId, 'private')],
+    });
     const ids = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
     for (const u of ids) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
     const done = await ada.call('POST', '/uploads/complete', { uploads: ids.map((u) => ({ id: u.id })) });
@@ -169,7 +176,7 @@ describe('live events', () => {
     await stream.close();
   });
 
-  it('tells a watcher to look again when their own role in the workspace changes, not when someone else\'s does', async () => {
+  it("tells a watcher to look again when their own role in the workspace changes, not when someone else's does", async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();
     const bea = await g.person();
@@ -247,7 +254,11 @@ describe('live events', () => {
     expect(forged.order[0]).toBe('reset');
     await forged.close();
     // A change seen long ago (a tab asleep for hours): fetching afresh beats replaying the day.
-    await a.ctx.db.updateTable('activity_events').set({ created_at: new Date(Date.now() - 2 * 60 * 60_000) }).where('id', '=', lastSeen).execute();
+    await a.ctx.db
+      .updateTable('activity_events')
+      .set({ created_at: new Date(Date.now() - 2 * 60 * 60_000) })
+      .where('id', '=', lastSeen)
+      .execute();
     const asleep = await watch(a.url, ada, ada.workspace.id, lastSeen);
     const five = await g.folder(ada, ada.workspace.rootId, 'Five');
     await asleep.until((e) => e.itemId === five.id);
@@ -286,19 +297,39 @@ describe('live events', () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();
     const stream = await watch(a.url, ada, ada.workspace.id);
-    const mine = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Mine', parentId: ada.workspace.rootId }, { 'x-client-id': 'tab_0123456789' });
+    const mine = await ada.call(
+      'POST',
+      `/workspaces/${ada.workspace.id}/items`,
+      { kind: 'folder', name: 'Mine', parentId: ada.workspace.rootId },
+      { 'x-client-id': 'tab_0123456789' },
+    );
     expect((await stream.until((e) => e.itemId === mine.body.id)).clientId).toBe('tab_0123456789');
-    const odd = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Odd', parentId: ada.workspace.rootId }, { 'x-client-id': 'x"><script>' });
+    const odd = await ada.call(
+      'POST',
+      `/workspaces/${ada.workspace.id}/items`,
+      { kind: 'folder', name: 'Odd', parentId: ada.workspace.rootId },
+      { 'x-client-id': 'x"><script>' },
+    );
     expect((await stream.until((e) => e.itemId === odd.body.id)).clientId).toBeNull();
     await stream.close();
     // Someone else never learns a tab's name, nor hides their changes from that tab by borrowing it.
     const bea = await g.person();
     await g.membership(bea, ada.workspace.id, 'member');
     const theirs = await watch(a.url, bea, ada.workspace.id);
-    const seen = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Seen', parentId: ada.workspace.rootId }, { 'x-client-id': 'tab_0123456789' });
+    const seen = await ada.call(
+      'POST',
+      `/workspaces/${ada.workspace.id}/items`,
+      { kind: 'folder', name: 'Seen', parentId: ada.workspace.rootId },
+      { 'x-client-id': 'tab_0123456789' },
+    );
     expect((await theirs.until((e) => e.itemId === seen.body.id)).clientId).toBeNull();
     const adas = await watch(a.url, ada, ada.workspace.id);
-    const borrowed = await bea.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Borrowed', parentId: ada.workspace.rootId }, { 'x-client-id': 'tab_0123456789' });
+    const borrowed = await bea.call(
+      'POST',
+      `/workspaces/${ada.workspace.id}/items`,
+      { kind: 'folder', name: 'Borrowed', parentId: ada.workspace.rootId },
+      { 'x-client-id': 'tab_0123456789' },
+    );
     expect((await adas.until((e) => e.itemId === borrowed.body.id)).clientId).toBeNull();
     await theirs.close();
     await adas.close();

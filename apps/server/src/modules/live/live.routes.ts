@@ -68,7 +68,9 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
           pending = [];
           // Changes to who is in the workspace name no item: they are not sent (the activity record keeps them).
           const events = messages.filter((m): m is RecordedChange => m !== 'reset' && !('ready' in m) && !!m.event.itemId);
-          const visible = events.length ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId!]))]) : new Set<string>();
+          const visible = events.length
+            ? await visibleItems(ctx.db, actor, [...new Set(events.flatMap((m) => [...m.event.parentIds, m.event.itemId!]))])
+            : new Set<string>();
           for (const message of messages) {
             if (message === 'reset') {
               send('event: reset\ndata: {}\n\n');
@@ -86,7 +88,8 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
             const clientId = by === actor.user.id ? event.clientId : null;
             if (!event.itemId) {
               // Groups are not for guests to see; their people are, so a group's change reaches everyone else.
-              if (event.type.startsWith('group.') && role !== 'guest') send(`id: ${id}\nevent: group\ndata: ${JSON.stringify({ type: event.type, clientId })}\n\n`);
+              if (event.type.startsWith('group.') && role !== 'guest')
+                send(`id: ${id}\nevent: group\ndata: ${JSON.stringify({ type: event.type, clientId })}\n\n`);
               continue;
             }
             const parentIds = event.parentIds.filter((p) => visible.has(p));

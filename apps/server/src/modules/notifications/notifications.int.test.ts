@@ -20,7 +20,8 @@ interface Listed {
   commentId: string | null;
   readAt: string | null;
 }
-const list = async (p: Person, query = ''): Promise<{ items: Listed[]; nextCursor: string | null; unreadCount: number }> => (await p.call('GET', `/notifications${query}`)).body;
+const list = async (p: Person, query = ''): Promise<{ items: Listed[]; nextCursor: string | null; unreadCount: number }> =>
+  (await p.call('GET', `/notifications${query}`)).body;
 /** Everything recorded so far has been read for notifications (the live path may still be on its way: this waits for nothing). */
 const settled = () => deriveNotifications(app.t.ctx.db);
 type Page = Awaited<ReturnType<typeof list>>;
@@ -34,11 +35,14 @@ async function eventually(p: Person, ready: (page: Page) => boolean): Promise<Pa
   throw new Error('the notifications did not come');
 }
 const share = (by: Person, itemId: string, principal: object, role = 'viewer') => by.call('POST', `/items/${itemId}/grants`, { principal, role });
-const doc = async (p: Person, name = `Plan ${Math.random()}`) => (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId: p.workspace.rootId })).body as { id: string; name: string };
+const doc = async (p: Person, name = `Plan ${Math.random()}`) =>
+  (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId: p.workspace.rootId })).body as { id: string; name: string };
 const emailOf = async (p: Person) => (await p.call('GET', '/me')).body.user.email as string;
 const outbox = () => {
   const dir = path.join(app.t.ctx.env.DATA_DIR, 'outbox');
-  return existsSync(dir) ? readdirSync(dir).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; subject: string; text: string }) : [];
+  return existsSync(dir)
+    ? readdirSync(dir).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { to: string; subject: string; text: string })
+    : [];
 };
 
 describe('notifications', () => {
@@ -50,7 +54,15 @@ describe('notifications', () => {
     const page = await eventually(bea, (p) => p.unreadCount > 0);
     expect(page.unreadCount).toBe(1);
     expect(page.items).toEqual([
-      expect.objectContaining({ kind: 'shared', item: { id: plan.id, kind: 'document', name: 'Roadmap' }, actor: { id: ada.id, name: 'Ada' }, workspace: expect.objectContaining({ id: ada.workspace.id }), threadId: null, commentId: null, readAt: null }),
+      expect.objectContaining({
+        kind: 'shared',
+        item: { id: plan.id, kind: 'document', name: 'Roadmap' },
+        actor: { id: ada.id, name: 'Ada' },
+        workspace: expect.objectContaining({ id: ada.workspace.id }),
+        threadId: null,
+        commentId: null,
+        readAt: null,
+      }),
     ]);
     expect((await list(ada)).items).toEqual([]);
     // Sharing again (a new role) says nothing new while the first is unread.
@@ -61,21 +73,26 @@ describe('notifications', () => {
 
   it('tells the person’s open pages at once on the live stream of whichever workspace they watch, and no one else', async () => {
     const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
-    const streams = await Promise.all([bea, ada].map(async (p) => {
-      const controller = new AbortController();
-      // Bea watches her own workspace; the share is in Ada's.
-      const res = await fetch(`${app.t.url}/api/v1/workspaces/${p.workspace.id}/events`, { headers: { authorization: `Bearer ${p.token}` }, signal: controller.signal });
-      const heard = { text: '', controller };
-      void (async () => {
-        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-        for (;;) {
-          const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-          if (done) return;
-          heard.text += value;
-        }
-      })();
-      return heard;
-    }));
+    const streams = await Promise.all(
+      [bea, ada].map(async (p) => {
+        const controller = new AbortController();
+        // Bea watches her own workspace; the share is in Ada's.
+        const res = await fetch(`${app.t.url}/api/v1/workspaces/${p.workspace.id}/events`, {
+          headers: { authorization: `Bearer ${p.token}` },
+          signal: controller.signal,
+        });
+        const heard = { text: '', controller };
+        void (async () => {
+          const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+          for (;;) {
+            const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+            if (done) return;
+            heard.text += value;
+          }
+        })();
+        return heard;
+      }),
+    );
     const [beaHeard, adaHeard] = streams as [(typeof streams)[number], (typeof streams)[number]];
     await until(() => beaHeard.text.includes(': connected') && adaHeard.text.includes(': connected'), 'both streams to open');
     await share(ada, (await doc(ada)).id, { type: 'user', id: bea.id });
@@ -110,7 +127,9 @@ describe('notifications', () => {
     // Dee cannot see the document: mentioning her tells her nothing.
     const thread = (await bea.call('POST', `/items/${plan.id}/comments`, { body: '@Ada @Dee is this right?', mentions: [ada.id, dee.id, bea.id] })).body;
     await settled();
-    expect((await list(ada)).items).toEqual([expect.objectContaining({ kind: 'mentioned', actor: { id: bea.id, name: 'Bea' }, threadId: thread.id, commentId: thread.id })]);
+    expect((await list(ada)).items).toEqual([
+      expect.objectContaining({ kind: 'mentioned', actor: { id: bea.id, name: 'Bea' }, threadId: thread.id, commentId: thread.id }),
+    ]);
     expect((await list(dee)).items).toEqual([]);
     expect((await list(bea)).items).toEqual([]);
     // Cy replies mentioning Bea, who also wrote in the thread: one notification, the mention.
@@ -143,14 +162,35 @@ describe('notifications', () => {
     mention(bea.id, 'Bea');
     mention(dee.id, 'Dee');
     const page = await eventually(bea, (p) => p.items.length > 0);
-    expect(page.items).toEqual([expect.objectContaining({ kind: 'mentioned', item: { id: plan.id, kind: 'document', name: 'Minutes' }, actor: { id: ada.id, name: 'Ada' }, threadId: null })]);
+    expect(page.items).toEqual([
+      expect.objectContaining({
+        kind: 'mentioned',
+        item: { id: plan.id, kind: 'document', name: 'Minutes' },
+        actor: { id: ada.id, name: 'Ada' },
+        threadId: null,
+      }),
+    ]);
     // Another save that still mentions Bea says nothing new.
-    const before = (await app.t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
+    const before = (
+      await app.t.ctx.db
+        .selectFrom('activity_events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('item_id', '=', plan.id)
+        .where('action', '=', 'item.updated')
+        .executeTakeFirstOrThrow()
+    ).n;
     const paragraph = new Y.XmlElement('paragraph');
     paragraph.insert(0, [new Y.XmlText('More words')]);
     editor.document.getXmlFragment(DOCUMENT_FRAGMENT).push([paragraph]);
     for (let i = 0; i < 150; i++) {
-      const now = (await app.t.ctx.db.selectFrom('activity_events').select((eb) => eb.fn.countAll<string>().as('n')).where('item_id', '=', plan.id).where('action', '=', 'item.updated').executeTakeFirstOrThrow()).n;
+      const now = (
+        await app.t.ctx.db
+          .selectFrom('activity_events')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .where('item_id', '=', plan.id)
+          .where('action', '=', 'item.updated')
+          .executeTakeFirstOrThrow()
+      ).n;
       if (Number(now) > Number(before)) break;
       await new Promise((r) => setTimeout(r, 100));
     }

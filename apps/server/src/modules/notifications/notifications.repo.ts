@@ -21,11 +21,17 @@ export async function lockProgress(db: Q): Promise<number> {
 }
 
 export async function saveProgress(db: Q, lastEventId: number): Promise<void> {
-  await db.updateTable('notification_progress').set({ last_event_id: sql`GREATEST(last_event_id, ${lastEventId})` }).execute();
+  await db
+    .updateTable('notification_progress')
+    .set({ last_event_id: sql`GREATEST(last_event_id, ${lastEventId})` })
+    .execute();
 }
 
 export async function lastEventId(db: Q): Promise<number> {
-  const row = await db.selectFrom('activity_events').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  const row = await db
+    .selectFrom('activity_events')
+    .select((eb) => eb.fn.max('id').as('max'))
+    .executeTakeFirst();
   return Number(row?.max ?? 0);
 }
 
@@ -60,7 +66,9 @@ export async function findActiveUsers(db: Q, ids: string[]): Promise<UserRow[]> 
   return db.selectFrom('users').selectAll().where('id', 'in', uuids).where('status', '=', 'active').execute();
 }
 
-export type NewNotification = Pick<NotificationsTable, 'user_id' | 'workspace_id' | 'kind' | 'item_id' | 'actor_id' | 'thread_id' | 'comment_id'> & { event_id: number };
+export type NewNotification = Pick<NotificationsTable, 'user_id' | 'workspace_id' | 'kind' | 'item_id' | 'actor_id' | 'thread_id' | 'comment_id'> & {
+  event_id: number;
+};
 
 /**
  * Inserts notifications: one per person per recorded change (deriving again adds nothing), and
@@ -110,7 +118,11 @@ const SELECT_ROWS = sql`
     LEFT JOIN users a ON a.id = n.actor_id`;
 
 /** A person's notifications, newest first, before `beforeId` (the page's cursor). */
-export async function findNotifications(db: Q, userId: string, o: { limit: number; beforeId?: string | undefined; unread?: boolean | undefined }): Promise<NotificationRow[]> {
+export async function findNotifications(
+  db: Q,
+  userId: string,
+  o: { limit: number; beforeId?: string | undefined; unread?: boolean | undefined },
+): Promise<NotificationRow[]> {
   const { rows } = await sql<NotificationRow>`${SELECT_ROWS}
    WHERE n.user_id = ${userId}
      ${o.unread ? sql`AND n.read_at IS NULL` : sql``}
@@ -127,7 +139,12 @@ export async function findNotificationsById(db: Q, ids: string[]): Promise<Notif
 }
 
 export async function countUnread(db: Q, userId: string): Promise<number> {
-  const row = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirst();
+  const row = await db
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('user_id', '=', userId)
+    .where('read_at', 'is', null)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

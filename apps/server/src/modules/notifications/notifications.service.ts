@@ -1,4 +1,12 @@
-import { encodeCursor, type TMarkNotificationsReadRequest, type TNotification, type TNotificationKind, type TNotificationPage, type TNotificationSettings, type TNotificationsQuery } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  type TMarkNotificationsReadRequest,
+  type TNotification,
+  type TNotificationKind,
+  type TNotificationPage,
+  type TNotificationSettings,
+  type TNotificationsQuery,
+} from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Actor } from '../../infra/http/actor.ts';
@@ -49,7 +57,11 @@ async function recipientsOf(db: Db, e: SourceEvent): Promise<Map<string, Omit<Ne
     const principal = typeof e.data.principalId === 'string' ? e.data.principalId : undefined;
     // Shared with the whole workspace is not shared with anyone in particular: no one is told.
     if (type === 'user' && principal) add([principal], 'shared');
-    if (type === 'group' && principal) add((await findGroupMembers(db, principal)).map((m) => m.user_id), 'shared');
+    if (type === 'group' && principal)
+      add(
+        (await findGroupMembers(db, principal)).map((m) => m.user_id),
+        'shared',
+      );
   } else if (e.action === 'comment.added') {
     const threadId = typeof e.data.threadId === 'string' ? e.data.threadId : null;
     const commentId = typeof e.data.commentId === 'string' ? e.data.commentId : null;
@@ -81,7 +93,10 @@ export async function deriveNotifications(db: Db, o: { lookBack: boolean } = { l
       const upTo = await lastEventId(tx);
       const fresh = await findSourceEvents(tx, { afterId: after, upToId: upTo, limit: BATCH });
       // Once per call, the recent ones before the position again (see LOOKBACK).
-      const late = pass === 0 && o.lookBack ? await findSourceEvents(tx, { afterId: Math.max(0, after - LOOKBACK.ids), upToId: after, withinSeconds: LOOKBACK.seconds, limit: BATCH }) : [];
+      const late =
+        pass === 0 && o.lookBack
+          ? await findSourceEvents(tx, { afterId: Math.max(0, after - LOOKBACK.ids), upToId: after, withinSeconds: LOOKBACK.seconds, limit: BATCH })
+          : [];
       let inserted = 0;
       for (const e of [...late, ...fresh]) inserted += await notify(tx, e);
       const more = fresh.length === BATCH;

@@ -46,13 +46,19 @@ describe('highlights', () => {
     expect(nameMatches('Q3-report_final.pdf', ['report'])).toEqual([{ start: 3, end: 9 }]);
     expect(nameMatches('QuarterlyReport.docx', ['report'])).toEqual([{ start: 9, end: 15 }]);
     expect(nameMatches('Support.txt', ['port'])).toEqual([]);
-    expect(nameMatches('plan plan', ['pl', 'plan'])).toEqual([{ start: 0, end: 4 }, { start: 5, end: 9 }]);
+    expect(nameMatches('plan plan', ['pl', 'plan'])).toEqual([
+      { start: 0, end: 4 },
+      { start: 5, end: 9 },
+    ]);
   });
 
   it('reads the marks of a headline into plain text and offsets', () => {
     expect(readHeadline(`the ${MARK_START}budget${MARK_END} for ${MARK_START}2027${MARK_END}`)).toEqual({
       snippet: 'the budget for 2027',
-      matches: [{ start: 4, end: 10 }, { start: 15, end: 19 }],
+      matches: [
+        { start: 4, end: 10 },
+        { start: 15, end: 19 },
+      ],
     });
   });
 });

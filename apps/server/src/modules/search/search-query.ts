@@ -80,7 +80,11 @@ export function nameMatches(name: string, words: string[]): Array<{ start: numbe
   for (const word of words) {
     for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
       const before = name[at - 1];
-      const startsWord = at === 0 || !/[\p{L}\p{N}]/u.test(before!) || (/\p{Ll}/u.test(before!) && /\p{Lu}/u.test(name[at]!)) || (/\p{L}/u.test(before!) && /\p{N}/u.test(name[at]!));
+      const startsWord =
+        at === 0 ||
+        !/[\p{L}\p{N}]/u.test(before!) ||
+        (/\p{Ll}/u.test(before!) && /\p{Lu}/u.test(name[at]!)) ||
+        (/\p{L}/u.test(before!) && /\p{N}/u.test(name[at]!));
       if (startsWord) spans.push({ start: at, end: at + word.length });
     }
   }

@@ -16,7 +16,9 @@ async function settled() {
 const names = async (p: Person, q: string, ws = p.workspace.id) => {
   const res = await p.call('GET', `/workspaces/${ws}/search?${new URLSearchParams({ q })}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body as { results: Array<{ item: { name: string }; matchedIn: string }> }).results.filter((r) => r.matchedIn !== 'similar').map((r) => r.item.name);
+  return (res.body as { results: Array<{ item: { name: string }; matchedIn: string }> }).results
+    .filter((r) => r.matchedIn !== 'similar')
+    .map((r) => r.item.name);
 };
 
 describe('search settings', () => {
@@ -25,7 +27,11 @@ describe('search settings', () => {
     const bo = await app.g.person('Bo');
     await app.g.membership(bo, ada.workspace.id, 'member');
     const settings = `/workspaces/${ada.workspace.id}/search-settings`;
-    expect((await bo.call('GET', settings)).body).toEqual({ language: 'english', languages: expect.arrayContaining(['english', 'german', 'simple']), updating: false });
+    expect((await bo.call('GET', settings)).body).toEqual({
+      language: 'english',
+      languages: expect.arrayContaining(['english', 'german', 'simple']),
+      updating: false,
+    });
 
     const upload = await app.g.upload(ada, ada.workspace.rootId, 'Stadtplan.txt', new TextEncoder().encode('Die alten Häuser am Fluss'));
     expect(upload.status).toBe(200);

@@ -49,7 +49,9 @@ export async function relanguageBatch(db: Q, o: { size: number; bytes: number })
     if (ids.length > 0) {
       await sql`SAVEPOINT relanguage`.execute(tx);
       try {
-        await sql`UPDATE search_entries SET body_tsv = to_tsvector(${w.language}::regconfig, body) WHERE item_id = ANY(${ids}::uuid[]) AND body <> ''`.execute(tx);
+        await sql`UPDATE search_entries SET body_tsv = to_tsvector(${w.language}::regconfig, body) WHERE item_id = ANY(${ids}::uuid[]) AND body <> ''`.execute(
+          tx,
+        );
       } catch (error) {
         if ((error as { code?: string }).code !== '54000') throw error;
         await sql`ROLLBACK TO SAVEPOINT relanguage`.execute(tx);

@@ -24,7 +24,8 @@ export async function getSearchSettings(db: Db, actor: Actor, ws: string): Promi
 export async function updateSearchSettings(db: Db, actor: Actor, ws: string, input: TUpdateSearchSettings): Promise<TSearchSettings> {
   return inTransaction(db, async (tx) => {
     const workspace = await getWorkspace(tx, actor.user, ws);
-    if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins change how the workspace is searched.');
+    if (workspace.role !== 'owner' && workspace.role !== 'admin')
+      throw new AppError('forbidden', 'Only the owner and admins change how the workspace is searched.');
     const before = await findSearchSettings(tx, workspace.id);
     if (!before) throw new AppError('not_found', 'This workspace does not exist.');
     const languages = await findTextConfigs(tx);
@@ -33,7 +34,12 @@ export async function updateSearchSettings(db: Db, actor: Actor, ws: string, inp
     }
     if (before.language === input.language) return { language: input.language, languages, updating: before.updating };
     await mergeSettings(tx, workspace.id, { searchLanguage: input.language, [RELANGUAGE_KEY]: RELANGUAGE_START });
-    await record(tx, actor, { workspaceId: workspace.id, action: 'search.language_changed', itemId: null, data: { language: input.language, previous: before.language } });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'search.language_changed',
+      itemId: null,
+      data: { language: input.language, previous: before.language },
+    });
     return { language: input.language, languages, updating: true };
   });
 }

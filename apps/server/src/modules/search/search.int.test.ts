@@ -37,13 +37,15 @@ const allPages = async (p: Person, q: string, limit: number) => {
   } while (cursor);
   return seen;
 };
-const names = async (p: Person, q: string, extra: Record<string, string> = {}, ws?: string) => (await find(p, { q, ...extra }, ws)).results.map((r) => r.item.name);
+const names = async (p: Person, q: string, extra: Record<string, string> = {}, ws?: string) =>
+  (await find(p, { q, ...extra }, ws)).results.map((r) => r.item.name);
 const upload = async (p: Person, parentId: string, name: string, text: string) => {
   const res = await app.g.upload(p, parentId, name, new TextEncoder().encode(text));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.item as { id: string };
 };
-const doc = async (p: Person, name: string, parentId = p.workspace.rootId) => (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId })).body as { id: string };
+const doc = async (p: Person, name: string, parentId = p.workspace.rootId) =>
+  (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId })).body as { id: string };
 
 describe('search', () => {
   it('finds a file by any part of its name, as a prefix, names before text, with where the words are', async () => {
@@ -54,7 +56,11 @@ describe('search', () => {
     await settled();
     expect(await names(ada, 'report')).toEqual(['Q3-report_final.pdf', 'QuarterlyReview.txt']);
     const [byName, byText] = (await find(ada, { q: 'report' })).results;
-    expect(byName).toMatchObject({ matchedIn: 'name', matches: [{ field: 'name', start: 3, end: 9 }], parent: { id: ada.workspace.rootId, name: expect.any(String) } });
+    expect(byName).toMatchObject({
+      matchedIn: 'name',
+      matches: [{ field: 'name', start: 3, end: 9 }],
+      parent: { id: ada.workspace.rootId, name: expect.any(String) },
+    });
     expect(byText).toMatchObject({ matchedIn: 'text', snippet: 'the report is late', matches: [{ field: 'snippet', start: 4, end: 10 }] });
     // As you type: from the first letters, and by the words a name is made of.
     expect(await names(ada, 'quart')).toEqual(['QuarterlyReview.txt']);
@@ -154,7 +160,8 @@ describe('search', () => {
     const folder = await app.g.folder(ada, ada.workspace.rootId, 'Kestrel folder');
     await upload(ada, folder.id, 'kestrel.csv', 'a,b');
     await doc(ada, 'Kestrel notes');
-    const beas = (await bea.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Kestrel by Bea', parentId: ada.workspace.rootId })).body;
+    const beas = (await bea.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Kestrel by Bea', parentId: ada.workspace.rootId }))
+      .body;
     await settled();
     expect((await names(ada, 'kestrel')).sort()).toEqual(['Kestrel by Bea', 'Kestrel folder', 'Kestrel notes', 'kestrel.csv']);
     expect(await names(ada, 'kestrel', { type: 'folder' })).toEqual(['Kestrel folder']);
@@ -207,7 +214,21 @@ describe('search', () => {
     const ada = await app.g.person('Ada');
     await upload(ada, ada.workspace.rootId, 'データ-東京.txt', 'مرحبا بالعالم');
     await settled();
-    for (const q of ['&|!():*', "'; DROP TABLE items; --", '"unbalanced', '""', '-', '-"', 'a'.repeat(10_000), '\\', 'x:*', '!!!', 'the', '<mark>x</mark>', '🙂']) {
+    for (const q of [
+      '&|!():*',
+      "'; DROP TABLE items; --",
+      '"unbalanced',
+      '""',
+      '-',
+      '-"',
+      'a'.repeat(10_000),
+      '\\',
+      'x:*',
+      '!!!',
+      'the',
+      '<mark>x</mark>',
+      '🙂',
+    ]) {
       const res = await ada.call('GET', `/workspaces/${ada.workspace.id}/search?${new URLSearchParams({ q })}`);
       expect(res.status, q).toBe(200);
     }

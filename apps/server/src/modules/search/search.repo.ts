@@ -63,7 +63,13 @@ function scoped(s: Scope): RawBuilder<unknown> {
   // `IS TRUE` keeps the condition out of the index (checked on each row found): see `narrow`.
   if (s.principals) parts.push(s.narrow ? sql`e.acl && ${s.principals}::uuid[]` : sql`(e.acl && ${s.principals}::uuid[]) IS TRUE`);
   if (f.kinds?.length) parts.push(sql`i.kind = ANY(${f.kinds}::text[])`);
-  if (f.mimePrefixes?.length) parts.push(sql`(${sql.join(f.mimePrefixes.map((m) => (m.endsWith('/') ? sql`i.mime_type LIKE ${`${m}%`}` : sql`i.mime_type = ${m}`)), sql` OR `)})`);
+  if (f.mimePrefixes?.length)
+    parts.push(
+      sql`(${sql.join(
+        f.mimePrefixes.map((m) => (m.endsWith('/') ? sql`i.mime_type LIKE ${`${m}%`}` : sql`i.mime_type = ${m}`)),
+        sql` OR `,
+      )})`,
+    );
   if (f.ownerId) parts.push(sql`i.owner_id = ${f.ownerId}`);
   if (f.modifiedAfter) parts.push(sql`i.updated_at >= ${f.modifiedAfter}`);
   if (f.modifiedBefore) parts.push(sql`i.updated_at < ${f.modifiedBefore}`);
@@ -160,9 +166,15 @@ export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | n
   // entries and looks up only its own words); for several words fewer, coarser steps, as every
   // probe also intersects the other words' long posting lists.
   const bounds = q.single ? TF_STEPS : MULTI_STEPS;
-  const steps = bounds.map((low, k) => usedTimes(lead, TF_STEPS.filter((n) => n >= low && (k === 0 || n < bounds[k - 1]!))));
+  const steps = bounds.map((low, k) =>
+    usedTimes(
+      lead,
+      TF_STEPS.filter((n) => n >= low && (k === 0 || n < bounds[k - 1]!)),
+    ),
+  );
   const usedAtLeast = (k: number) => steps.slice(0, k).join(' | ');
-  const stepEntries = (tf: RawBuilder<unknown>, implied: boolean) => sql`SELECT e.item_id FROM ${entries(s)} WHERE ${base(implied)} AND e.body_tf @@ ${tf}::tsquery`;
+  const stepEntries = (tf: RawBuilder<unknown>, implied: boolean) =>
+    sql`SELECT e.item_id FROM ${entries(s)} WHERE ${base(implied)} AND e.body_tf @@ ${tf}::tsquery`;
 
   if (!q.single) {
     // The entries of each step, going down until there are `cap`; those (the last step's at most
@@ -235,7 +247,9 @@ export async function findSimilarNames(db: Q, s: Scope, words: string[], limit: 
     // The close words of each typed word (n), looked up once: one lookup per typed word, each with
     // the word as a constant, which the trigram index answers.
     const close = sql.join(
-      words.map((w, n) => sql`(SELECT ${n}::int AS n, word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS})`),
+      words.map(
+        (w, n) => sql`(SELECT ${n}::int AS n, word FROM search_words WHERE ${w} <% word ORDER BY word_similarity(${w}, word) DESC, word LIMIT ${NEAR_WORDS})`,
+      ),
       sql` UNION ALL `,
     );
     const perWord = sql`
@@ -289,7 +303,9 @@ export async function findHeadlines(db: Q, ids: string[], q: { wanted: string; l
 /** Each item's parent (roots have none). */
 export async function findParentIds(db: Q, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await sql<{ id: string; parent_id: string }>`SELECT id, parent_id FROM items WHERE id = ANY(${ids}::uuid[]) AND parent_id IS NOT NULL`.execute(db);
+  const rows = await sql<{ id: string; parent_id: string }>`SELECT id, parent_id FROM items WHERE id = ANY(${ids}::uuid[]) AND parent_id IS NOT NULL`.execute(
+    db,
+  );
   return new Map(rows.rows.map((r) => [r.id, r.parent_id]));
 }
 
@@ -322,7 +338,12 @@ export async function claimTasks(db: Q, kind: TaskKind, limit: number, leaseMs: 
 
 /** A task done: gone, unless it was queued again meanwhile (then free for the next pass). */
 export async function finishTask(db: Q, kind: TaskKind, task: ClaimedTask): Promise<void> {
-  const gone = await db.deleteFrom('search_tasks').where('item_id', '=', task.item_id).where('kind', '=', kind).where('generation', '=', task.generation).executeTakeFirst();
+  const gone = await db
+    .deleteFrom('search_tasks')
+    .where('item_id', '=', task.item_id)
+    .where('kind', '=', kind)
+    .where('generation', '=', task.generation)
+    .executeTakeFirst();
   if (Number(gone.numDeletedRows) === 0) {
     await db.updateTable('search_tasks').set({ locked_until: null, attempts: 0 }).where('item_id', '=', task.item_id).where('kind', '=', kind).execute();
   }
@@ -344,7 +365,10 @@ export async function queueTasks(db: Q, kind: TaskKind, itemIds: string[]): Prom
 }
 
 export async function countTasks(db: Q): Promise<number> {
-  const row = await db.selectFrom('search_tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('search_tasks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

@@ -1,14 +1,57 @@
-import { encodeCursor, MAX_SEARCH_OFFSET, type TSearchPage, type TSearchResult, type TSearchTextState, type TSearchType, type ZSearchQuery } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  MAX_SEARCH_OFFSET,
+  type TSearchPage,
+  type TSearchResult,
+  type TSearchTextState,
+  type TSearchType,
+  type ZSearchQuery,
+} from '@cabinet/contracts';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { findAccesses, presentItem, requireItem } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
-import { excludedQuery, MARK_END, MARK_START, nameMatches, parseSearch, readHeadline, wantedQuery, wantedTextQuery, wantedWords, type SearchTerm } from './search-query.ts';
-import { findByName, findByText, findEntry, findFiltered, findHeadlines, findLexemes, findParentIds, findPrincipals, findSearchLanguage, findSimilarNames, type Page, type Scope, type SearchFilters } from './search.repo.ts';
+import {
+  excludedQuery,
+  MARK_END,
+  MARK_START,
+  nameMatches,
+  parseSearch,
+  readHeadline,
+  wantedQuery,
+  wantedTextQuery,
+  wantedWords,
+  type SearchTerm,
+} from './search-query.ts';
+import {
+  findByName,
+  findByText,
+  findEntry,
+  findFiltered,
+  findHeadlines,
+  findLexemes,
+  findParentIds,
+  findPrincipals,
+  findSearchLanguage,
+  findSimilarNames,
+  type Page,
+  type Scope,
+  type SearchFilters,
+} from './search.repo.ts';
 
-const SPREADSHEETS = ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel', 'application/vnd.oasis.opendocument.spreadsheet', 'text/csv', 'text/tab-separated-values'];
-const PRESENTATIONS = ['application/vnd.openxmlformats-officedocument.presentationml.presentation', 'application/vnd.ms-powerpoint', 'application/vnd.oasis.opendocument.presentation'];
+const SPREADSHEETS = [
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-excel',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'text/csv',
+  'text/tab-separated-values',
+];
+const PRESENTATIONS = [
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.oasis.opendocument.presentation',
+];
 
 /** What each `type` finds: kinds of item, and for families of files their mime types (`image/`: any image). */
 const TYPES: Record<TSearchType, Pick<SearchFilters, 'kinds' | 'mimePrefixes'>> = {
@@ -50,7 +93,12 @@ export async function search(db: Db, actor: Actor, ws: string, query: Query): Pr
   const filtered = Object.keys(filters).length > 0;
   if (limit <= 0 || (!wanted && !filtered)) return { results: [], nextCursor: null };
 
-  const scope: Scope = { workspaceId: w.id, principals: await findPrincipals(db, w.id, actor.user.id, w.role === 'guest'), narrow: w.role === 'guest', filters };
+  const scope: Scope = {
+    workspaceId: w.id,
+    principals: await findPrincipals(db, w.id, actor.user.id, w.role === 'guest'),
+    narrow: w.role === 'guest',
+    filters,
+  };
   let found: Found[];
   let more: boolean;
   let lang = 'simple';

@@ -6,7 +6,15 @@ type Q = Kysely<Database>;
 
 export function insertSession(
   db: Q,
-  s: { tokenHash: string; userId: string; userAgent: string | null; ip: string | null; expiresAt: Date; idTokenSealed: string | null; refreshTokenSealed: string | null },
+  s: {
+    tokenHash: string;
+    userId: string;
+    userAgent: string | null;
+    ip: string | null;
+    expiresAt: Date;
+    idTokenSealed: string | null;
+    refreshTokenSealed: string | null;
+  },
 ): Promise<SessionRow> {
   return db
     .insertInto('sessions')
@@ -64,7 +72,10 @@ export function findSessionById(db: Q, id: string): Promise<SessionRow | undefin
 }
 
 /** A session and its user, in one query (every browser request starts here). */
-export async function findSessionWithUser(db: Q, tokenHash: string): Promise<{ session: Pick<SessionRow, 'id' | 'revoked_at' | 'expires_at' | 'last_used_at'>; user: UserRow } | undefined> {
+export async function findSessionWithUser(
+  db: Q,
+  tokenHash: string,
+): Promise<{ session: Pick<SessionRow, 'id' | 'revoked_at' | 'expires_at' | 'last_used_at'>; user: UserRow } | undefined> {
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')

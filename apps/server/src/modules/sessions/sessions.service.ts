@@ -37,7 +37,11 @@ export async function startSession(
       idTokenSealed: s.idToken ? encrypt(key, s.idToken) : null,
       refreshTokenSealed: s.refreshToken ? encrypt(key, s.refreshToken) : null,
     });
-    await recordAccount(tx, { via: 'session', tokenId: null, ip: s.ip, userAgent: row.user_agent, clientId: null }, { userId: s.userId, action: 'session.started', data: { sessionId: row.id } });
+    await recordAccount(
+      tx,
+      { via: 'session', tokenId: null, ip: s.ip, userAgent: row.user_agent, clientId: null },
+      { userId: s.userId, action: 'session.started', data: { sessionId: row.id } },
+    );
     return row;
   });
   const base = { path: '/', sameSite: 'lax' as const, secure: ctx.env.secureCookies, expires: expiresAt };

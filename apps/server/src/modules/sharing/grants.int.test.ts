@@ -50,7 +50,10 @@ describe('sharing an item', () => {
     const share = () => ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email }, role: 'editor' });
     const refused = await share();
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: 'invalid_input', details: { fields: [{ path: 'body.principal', message: expect.stringContaining('confirmed') }] } });
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_input',
+      details: { fields: [{ path: 'body.principal', message: expect.stringContaining('confirmed') }] },
+    });
     for (const p of [real, squatter]) {
       expect((await p.call('GET', `/items/${folder.id}`)).status).toBe(404);
       expect((await p.call('GET', '/workspaces')).body.items.map((w: { id: string }) => w.id)).not.toContain(ada.workspace.id);
@@ -112,7 +115,9 @@ describe('sharing an item', () => {
     await updateUser(t.ctx.db, gone.id, { status: 'deactivated' });
     expect((await share(ada, { principal: { type: 'user', id: gone.id }, role: 'viewer' })).body.error.code).toBe('invalid_input');
     expect((await share(ada, { principal: { type: 'user', id: cy.id }, role: 'owner' })).body.error.code).toBe('invalid_input');
-    expect((await share(ada, { principal: { type: 'user', id: cy.id }, role: 'viewer', expiresAt: new Date(Date.now() - 1000).toISOString() })).body.error.code).toBe('invalid_input');
+    expect(
+      (await share(ada, { principal: { type: 'user', id: cy.id }, role: 'viewer', expiresAt: new Date(Date.now() - 1000).toISOString() })).body.error.code,
+    ).toBe('invalid_input');
     const later = new Date(Date.now() + 86_400_000).toISOString();
     expect((await share(ada, { principal: { type: 'user', id: cy.id }, role: 'viewer', expiresAt: later })).body.expiresAt).toBe(later);
   });
@@ -153,7 +158,9 @@ describe('sharing an item', () => {
     // Made a manager of Mid, Cy sees Mid's grants, still not Top's.
     await ada.call('POST', `/items/${mid.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'manager' });
     const now = (await cy.call('GET', `/items/${doc.id}/grants`)).body;
-    expect(now.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom).map((x: { inheritedFrom: { name: string } }) => x.inheritedFrom.name)).toEqual(['Mid']);
+    expect(now.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom).map((x: { inheritedFrom: { name: string } }) => x.inheritedFrom.name)).toEqual([
+      'Mid',
+    ]);
   });
 
   it('changes a grant’s role and expiry, recorded on the activity record', async () => {
@@ -168,7 +175,13 @@ describe('sharing an item', () => {
     expect((await bea.call('GET', `/items/${folder.id}`)).body.role).toBe('editor');
     expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { expiresAt: null })).body).toMatchObject({ role: 'editor', expiresAt: null });
 
-    const events = await t.ctx.db.selectFrom('activity_events').select(['action', 'data']).where('item_id', '=', folder.id).where('action', '=', 'item.shared').orderBy('id').execute();
+    const events = await t.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'data'])
+      .where('item_id', '=', folder.id)
+      .where('action', '=', 'item.shared')
+      .orderBy('id')
+      .execute();
     expect(events.map((e) => [e.action, (e.data as { role: string }).role])).toEqual([
       ['item.shared', 'viewer'],
       ['item.shared', 'editor'],
@@ -177,7 +190,9 @@ describe('sharing an item', () => {
 
     expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, {})).body.error.code).toBe('invalid_input');
     expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'owner' })).body.error.code).toBe('invalid_input');
-    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { expiresAt: new Date(Date.now() - 1000).toISOString() })).body.error.code).toBe('invalid_input');
+    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { expiresAt: new Date(Date.now() - 1000).toISOString() })).body.error.code).toBe(
+      'invalid_input',
+    );
     // Bea, an editor now, may not change who has access; an outsider finds nothing.
     expect((await bea.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'manager' })).body.error.code).toBe('forbidden');
     const outsider = await g.person('Outsider');
@@ -210,7 +225,10 @@ describe('shared with me', () => {
       ['Inside', 'editor'],
       ['First', 'viewer'],
     ]);
-    expect(res.body.items[0]).toMatchObject({ sharedBy: { id: ada.id, name: 'Ada' }, item: { kind: 'document', role: 'commenter', abilities: { comment: true } } });
+    expect(res.body.items[0]).toMatchObject({
+      sharedBy: { id: ada.id, name: 'Ada' },
+      item: { kind: 'document', role: 'commenter', abilities: { comment: true } },
+    });
     // Bea is a guest: she sees who shared it by name, not by address.
     expect(res.body.items.map((x: { sharedBy: { email: string | null } }) => x.sharedBy.email)).toEqual([null, null, null]);
     expect(Date.parse(res.body.items[0].sharedAt)).toBeGreaterThan(Date.now() - 60_000);
@@ -219,7 +237,10 @@ describe('shared with me', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: { item: { name: string } }[]; nextCursor: string | null } } = await bea.call('GET', `/workspaces/${ada.workspace.id}/shared?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { body: { items: { item: { name: string } }[]; nextCursor: string | null } } = await bea.call(
+        'GET',
+        `/workspaces/${ada.workspace.id}/shared?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       seen.push(...page.body.items.map((x) => x.item.name));
       cursor = page.body.nextCursor;
     } while (cursor);
@@ -230,7 +251,10 @@ describe('shared with me', () => {
     await ada.call('POST', `/items/${first.id}/trash`);
     expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items).toEqual([]);
     await ada.call('POST', `/items/${first.id}/restore`);
-    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items.map((x: { item: { name: string } }) => x.item.name)).toEqual(['Inside', 'First']);
+    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items.map((x: { item: { name: string } }) => x.item.name)).toEqual([
+      'Inside',
+      'First',
+    ]);
 
     // Someone not in the workspace finds no such workspace; a bad cursor is invalid input.
     const outsider = await g.person('Outsider');
@@ -240,7 +264,6 @@ describe('shared with me', () => {
     expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
   });
 });
-
 
 describe('who has access, as each caller may see it', () => {
   it('a guest managing an item sees names, not addresses; grants above are listed only where the caller may see them; expired grants are not listed', async () => {

@@ -38,11 +38,16 @@ export async function findGrants(db: Q, itemId: string, id?: string): Promise<Gr
 
 /** Gives the role, or changes the role an existing grant to the same principal gives. Answers the grant's id. */
 /** The grant's id, and whether it is new (not a grant to the same principal changed). */
-export async function upsertGrant(db: Q, g: { itemId: string; type: 'user' | 'group' | 'workspace'; principalId: string; role: ItemGrantsTable['role']; expiresAt: Date | null; by: string }): Promise<{ id: string; added: boolean }> {
+export async function upsertGrant(
+  db: Q,
+  g: { itemId: string; type: 'user' | 'group' | 'workspace'; principalId: string; role: ItemGrantsTable['role']; expiresAt: Date | null; by: string },
+): Promise<{ id: string; added: boolean }> {
   const row = await db
     .insertInto('item_grants')
     .values({ id: uuidv7(), item_id: g.itemId, principal_type: g.type, principal_id: g.principalId, role: g.role, expires_at: g.expiresAt, created_by: g.by })
-    .onConflict((oc) => oc.columns(['item_id', 'principal_type', 'principal_id']).doUpdateSet({ role: g.role, expires_at: g.expiresAt, updated_at: new Date() }))
+    .onConflict((oc) =>
+      oc.columns(['item_id', 'principal_type', 'principal_id']).doUpdateSet({ role: g.role, expires_at: g.expiresAt, updated_at: new Date() }),
+    )
     // xmax is 0 on a row this statement inserted, and set on one it updated.
     .returning(['id', sql<boolean>`xmax = 0`.as('added')])
     .executeTakeFirstOrThrow();
@@ -90,7 +95,11 @@ export interface PersonRow {
 
 export async function findPerson(db: Q, id: string | null): Promise<PersonRow | undefined> {
   if (!id) return undefined;
-  return db.selectFrom('users').select(['id', sql<string>`COALESCE(NULLIF(name, ''), email, '')`.as('name'), 'email']).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('users')
+    .select(['id', sql<string>`COALESCE(NULLIF(name, ''), email, '')`.as('name'), 'email'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export interface SharedRow {
@@ -139,7 +148,17 @@ export async function findSharedWith(db: Q, userId: string, workspaceId: string,
     ORDER BY l.at DESC, l.id DESC
     LIMIT ${limit}
   `.execute(db);
-  return rows.map(({ grant_id, grant_role, shared_at, shared_by_id, shared_by_name, shared_by_email, group_id, group_name, ...item }) => ({ grant_id, grant_role, shared_at, shared_by_id, shared_by_name, shared_by_email, group_id, group_name, item }));
+  return rows.map(({ grant_id, grant_role, shared_at, shared_by_id, shared_by_name, shared_by_email, group_id, group_name, ...item }) => ({
+    grant_id,
+    grant_role,
+    shared_at,
+    shared_by_id,
+    shared_by_name,
+    shared_by_email,
+    group_id,
+    group_name,
+    item,
+  }));
 }
 
 /** What was shared with a person in a workspace is no longer theirs once they leave it. */

@@ -1,4 +1,13 @@
-import { encodeCursor, type TCreateGrantRequest, type TGrant, type TGrantList, type TSharedPage, type TSharedPosition, type TSharedQuery, type TUpdateGrantRequest } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  type TCreateGrantRequest,
+  type TGrant,
+  type TGrantList,
+  type TSharedPage,
+  type TSharedPosition,
+  type TSharedQuery,
+  type TUpdateGrantRequest,
+} from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
@@ -7,7 +16,17 @@ import { findAccesses, maySeeGrants, presentItem, requireItem } from '../items/i
 import { findGroupOf } from '../groups/index.ts';
 import { findShareableUser } from '../users/index.ts';
 import { addGuest, getWorkspace } from '../workspaces/index.ts';
-import { deleteGrant, findGrants, findLiveGrantsOn, findPerson, findSharedWith, updateGrantRow, upsertGrant, type GrantRow, type InheritedGrantRow } from './grants.repo.ts';
+import {
+  deleteGrant,
+  findGrants,
+  findLiveGrantsOn,
+  findPerson,
+  findSharedWith,
+  updateGrantRow,
+  upsertGrant,
+  type GrantRow,
+  type InheritedGrantRow,
+} from './grants.repo.ts';
 
 /** `withEmail` false for a guest: people's addresses are for the workspace's own members, not for guests. */
 const present = (g: GrantRow | InheritedGrantRow, withEmail = true): TGrant => ({
@@ -75,9 +94,22 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
       await addGuest(tx, item.workspace_id, user.id);
       principalId = user.id;
     }
-    const { id: grantId, added } = await upsertGrant(tx, { itemId: item.id, type: input.principal.type, principalId, role: input.role, expiresAt, by: actor.user.id });
+    const { id: grantId, added } = await upsertGrant(tx, {
+      itemId: item.id,
+      type: input.principal.type,
+      principalId,
+      role: input.role,
+      expiresAt,
+      by: actor.user.id,
+    });
     // `added`: a new grant (notifications tell its people, ADR 0034), not a role changed by sharing again.
-    await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data: { grantId, principalType: input.principal.type, principalId, role: input.role, added } });
+    await record(tx, actor, {
+      workspaceId: item.workspace_id,
+      action: 'item.shared',
+      itemId: item.id,
+      parentIds: [item.parent_id],
+      data: { grantId, principalType: input.principal.type, principalId, role: input.role, added },
+    });
     return present((await findGrants(tx, item.id, grantId))[0]!);
   });
 }
@@ -98,9 +130,18 @@ export async function updateGrant(db: Db, actor: Actor, id: string, grantId: str
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expiresAt', 'must be in the future');
   return inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
-    const changed = await updateGrantRow(tx, item.id, grantId, { ...(input.role ? { role: input.role } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}) });
+    const changed = await updateGrantRow(tx, item.id, grantId, {
+      ...(input.role ? { role: input.role } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+    });
     if (!changed) throw new AppError('not_found');
-    const data = { grantId, principalType: changed.principal_type, principalId: changed.principal_id, role: changed.role, expiresAt: changed.expires_at ? new Date(changed.expires_at).toISOString() : null };
+    const data = {
+      grantId,
+      principalType: changed.principal_type,
+      principalId: changed.principal_id,
+      role: changed.role,
+      expiresAt: changed.expires_at ? new Date(changed.expires_at).toISOString() : null,
+    };
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'item.shared', itemId: item.id, parentIds: [item.parent_id], data });
     return present((await findGrants(tx, item.id, grantId))[0]!);
   });
@@ -116,7 +157,11 @@ export async function listSharedWithMe(db: Db, actor: Actor, workspaceIdOrSlug: 
   const workspace = await getWorkspace(db, actor.user, workspaceIdOrSlug);
   const rows = await findSharedWith(db, actor.user.id, workspace.id, q.limit + 1, q.cursor);
   const page = rows.slice(0, q.limit);
-  const accesses = await findAccesses(db, actor, page.map((r) => r.item.id));
+  const accesses = await findAccesses(
+    db,
+    actor,
+    page.map((r) => r.item.id),
+  );
   const items = page.flatMap((r) => {
     const access = accesses.get(r.item.id);
     if (!access?.abilities.view) return [];
@@ -126,5 +171,9 @@ export async function listSharedWithMe(db: Db, actor: Actor, workspaceIdOrSlug: 
     return [{ item: presentItem(r.item, access), grantId: r.grant_id, role: r.grant_role, sharedAt: new Date(r.shared_at).toISOString(), sharedBy, group }];
   });
   const last = page.at(-1);
-  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor({ at: new Date(last.shared_at).toISOString(), id: last.grant_id } satisfies TSharedPosition) : null };
+  return {
+    items,
+    nextCursor:
+      rows.length > q.limit && last ? encodeCursor({ at: new Date(last.shared_at).toISOString(), id: last.grant_id } satisfies TSharedPosition) : null,
+  };
 }

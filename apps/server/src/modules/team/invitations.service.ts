@@ -1,4 +1,14 @@
-import { encodeCursor, LIMITS, type TAcceptedInvitation, type TCreatedInvitation, type TCreateInvitationRequest, type TInvitation, type TInvitationPreview, type TInvitationsQuery, type TWorkspaceRole } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  LIMITS,
+  type TAcceptedInvitation,
+  type TCreatedInvitation,
+  type TCreateInvitationRequest,
+  type TInvitation,
+  type TInvitationPreview,
+  type TInvitationsQuery,
+  type TWorkspaceRole,
+} from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
@@ -61,10 +71,14 @@ async function rateLimit(db: Db, userId: string, invitationId?: string): Promise
   // One person's sends are counted one after another, so two at once cannot both slip under the limit.
   await lockUser(db, userId);
   if ((await countSendsSince(db, userId, since)) >= INVITATIONS_PER_HOUR) {
-    throw new AppError('rate_limited', `You have sent ${INVITATIONS_PER_HOUR} invitations in the last hour. Wait a while before sending more.`, { retryAfter: 600 });
+    throw new AppError('rate_limited', `You have sent ${INVITATIONS_PER_HOUR} invitations in the last hour. Wait a while before sending more.`, {
+      retryAfter: 600,
+    });
   }
   if (invitationId && (await countSendsSince(db, userId, since, invitationId)) >= RESENDS_PER_HOUR) {
-    throw new AppError('rate_limited', `This invitation was sent ${RESENDS_PER_HOUR} times in the last hour. Wait a while before sending it again.`, { retryAfter: 600 });
+    throw new AppError('rate_limited', `This invitation was sent ${RESENDS_PER_HOUR} times in the last hour. Wait a while before sending it again.`, {
+      retryAfter: 600,
+    });
   }
 }
 
@@ -125,7 +139,12 @@ export async function createInvitation(ctx: AppContext, actor: Actor, ws: string
       maxUses: input.email ? 1 : (input.maxUses ?? null),
       createdBy: actor.user.id,
     });
-    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.created', itemId: null, data: { invitationId: id, email: input.email ?? null, role: input.role } });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'invitation.created',
+      itemId: null,
+      data: { invitationId: id, email: input.email ?? null, role: input.role },
+    });
     return { row: (await findInvitation(tx, workspace.id, id))!, workspaceName: workspace.name };
   });
   const { row } = invitation;
@@ -135,7 +154,12 @@ export async function createInvitation(ctx: AppContext, actor: Actor, ws: string
       inTransaction(ctx.db, async (tx) => {
         // Unless it was revoked meanwhile: no one holds its link, so it goes, and the record says why.
         if (!(await deleteUnsentInvitation(tx, row.id, sha256(token)))) return;
-        await record(tx, actor, { workspaceId: row.workspace_id, action: 'invitation.revoked', itemId: null, data: { invitationId: row.id, email, role: row.role, reason: 'not_mailed' } });
+        await record(tx, actor, {
+          workspaceId: row.workspace_id,
+          action: 'invitation.revoked',
+          itemId: null,
+          data: { invitationId: row.id, email, role: row.role, reason: 'not_mailed' },
+        });
       }),
     );
   }
@@ -150,7 +174,12 @@ export async function revokeInvitation(db: Db, actor: Actor, ws: string, id: str
     if (invitation.state === 'revoked') return;
     if (invitation.state === 'accepted') throw invalid('params.id', 'This invitation was already accepted: remove the person from the members list instead.');
     await updateInvitation(tx, id, { state: 'revoked' });
-    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.revoked', itemId: null, data: { invitationId: id, email: invitation.email, role: invitation.role } });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'invitation.revoked',
+      itemId: null,
+      data: { invitationId: id, email: invitation.email, role: invitation.role },
+    });
   });
 }
 
@@ -166,10 +195,16 @@ export async function resendInvitation(ctx: AppContext, actor: Actor, ws: string
     const invitation = await findInvitation(tx, workspace.id, id);
     if (!invitation) throw new AppError('not_found', 'No such invitation.');
     if (!invitation.email) throw invalid('params.id', 'An invite link is not mailed: create a new link instead.');
-    if (invitation.state === 'accepted' || invitation.state === 'revoked') throw invalid('params.id', `This invitation was ${invitation.state}: invite the person again instead.`);
+    if (invitation.state === 'accepted' || invitation.state === 'revoked')
+      throw invalid('params.id', `This invitation was ${invitation.state}: invite the person again instead.`);
     await rateLimit(tx, actor.user.id, id);
     await updateInvitation(tx, id, { token_hash: sha256(token), expires_at: expiresAt, state: 'pending' });
-    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.resent', itemId: null, data: { invitationId: id, email: invitation.email, role: invitation.role } });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'invitation.resent',
+      itemId: null,
+      data: { invitationId: id, email: invitation.email, role: invitation.role },
+    });
     return { before: invitation, email: invitation.email, workspace, after: (await findInvitation(tx, workspace.id, id))! };
   });
   const { before, email, workspace } = sent;
@@ -224,17 +259,27 @@ export async function acceptInvitation(db: Db, actor: Actor, token: string): Pro
     // An invitation speaks for whoever made it: once they no longer manage the workspace, it does not hold.
     const makerRole = invitation.created_by ? await activeRoleOf(tx, invitation.workspace_id, invitation.created_by) : undefined;
     if (makerRole !== 'owner' && makerRole !== 'admin') {
-      throw new AppError('link_expired', 'Whoever made this invitation no longer manages the workspace, so it no longer holds. Ask the workspace owner or an admin for a new one.', { reason: 'revoked' });
+      throw new AppError(
+        'link_expired',
+        'Whoever made this invitation no longer manages the workspace, so it no longer holds. Ask the workspace owner or an admin for a new one.',
+        { reason: 'revoked' },
+      );
     }
     const user = actor.user;
     if (invitation.email && invitation.email.toLowerCase() !== user.email.toLowerCase()) {
-      throw new AppError('forbidden', `This invitation was sent to another email address than the one you are signed in with (${user.email}). Sign in with the address it was sent to.`, { reason: 'wrong_email' });
+      throw new AppError(
+        'forbidden',
+        `This invitation was sent to another email address than the one you are signed in with (${user.email}). Sign in with the address it was sent to.`,
+        { reason: 'wrong_email' },
+      );
     }
     if (invitation.email && !user.email_verified) {
       throw new AppError('forbidden', `Confirm your email address (${user.email}) first, then open this invitation again.`, { reason: 'unverified_email' });
     }
     if (invitation.role === 'guest') {
-      throw new AppError('link_expired', 'Invitations no longer make guests: ask whoever invited you to share what you need with you instead.', { reason: 'revoked' });
+      throw new AppError('link_expired', 'Invitations no longer make guests: ask whoever invited you to share what you need with you instead.', {
+        reason: 'revoked',
+      });
     }
     const workspace = await findWorkspaceSummary(tx, invitation.workspace_id);
     // Two invitations to one workspace accepted at once by one person: the second waits and sees the first's membership.
@@ -243,15 +288,30 @@ export async function acceptInvitation(db: Db, actor: Actor, token: string): Pro
     if (existing && RANK[existing.role] >= RANK[invitation.role]) return { workspace, role: existing.role, joined: false };
     if (existing) {
       await setRole(tx, workspace.id, user.id, invitation.role);
-      await record(tx, actor, { workspaceId: workspace.id, action: 'member.role_changed', itemId: null, data: { userId: user.id, from: existing.role, to: invitation.role, invitationId: invitation.id } });
+      await record(tx, actor, {
+        workspaceId: workspace.id,
+        action: 'member.role_changed',
+        itemId: null,
+        data: { userId: user.id, from: existing.role, to: invitation.role, invitationId: invitation.id },
+      });
     } else {
       await insertMembership(tx, { workspaceId: workspace.id, userId: user.id, role: invitation.role });
-      await record(tx, actor, { workspaceId: workspace.id, action: 'member.added', itemId: null, data: { userId: user.id, role: invitation.role, invitationId: invitation.id } });
+      await record(tx, actor, {
+        workspaceId: workspace.id,
+        action: 'member.added',
+        itemId: null,
+        data: { userId: user.id, role: invitation.role, invitationId: invitation.id },
+      });
     }
     const uses = invitation.uses + 1;
     const usedUp = invitation.email !== null || (invitation.max_uses !== null && uses >= invitation.max_uses);
     await updateInvitation(tx, invitation.id, { uses, accepted_by: user.id, ...(usedUp ? { state: 'accepted' as const } : {}) });
-    await record(tx, actor, { workspaceId: workspace.id, action: 'invitation.accepted', itemId: null, data: { invitationId: invitation.id, userId: user.id, role: invitation.role } });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'invitation.accepted',
+      itemId: null,
+      data: { invitationId: invitation.id, userId: user.id, role: invitation.role },
+    });
     return { workspace, role: invitation.role, joined: true };
   });
 }

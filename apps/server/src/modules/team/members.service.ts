@@ -35,7 +35,12 @@ async function lockWithCaller(tx: Db, actor: Actor, workspace: TWorkspace, other
 /** Someone who no longer manages the workspace cannot go on inviting people with the invitations they made. */
 async function revokeInvitationsOf(tx: Db, actor: Actor, workspaceId: string, userId: string): Promise<void> {
   for (const i of await revokeInvitationsBy(tx, workspaceId, userId)) {
-    await record(tx, actor, { workspaceId, action: 'invitation.revoked', itemId: null, data: { invitationId: i.id, email: i.email, role: i.role, reason: 'maker_left' } });
+    await record(tx, actor, {
+      workspaceId,
+      action: 'invitation.revoked',
+      itemId: null,
+      data: { invitationId: i.id, email: i.email, role: i.role, reason: 'maker_left' },
+    });
   }
 }
 
@@ -56,14 +61,22 @@ export async function changeRole(db: Db, actor: Actor, ws: string, userId: strin
     if (target.role === role) return present(target);
     const byOwner = caller.role === 'owner';
     if (target.role === 'owner') {
-      throw new AppError('forbidden', byOwner ? 'There is always one owner: hand the workspace to another member to stop being its owner.' : 'Only the owner can change their own role.');
+      throw new AppError(
+        'forbidden',
+        byOwner ? 'There is always one owner: hand the workspace to another member to stop being its owner.' : 'Only the owner can change their own role.',
+      );
     }
     if (role === 'owner') {
       if (!byOwner) throw new AppError('forbidden', 'Only the owner can hand the workspace over.');
       if (target.role === 'guest') throw new AppError('forbidden', 'Make a guest a member before handing the workspace to them.');
       if (target.status !== 'active') throw invalid('body.role', 'This account is deactivated: it cannot be made the owner.');
       await setRole(tx, workspace.id, actor.user.id, 'admin');
-      await record(tx, actor, { workspaceId: workspace.id, action: 'member.role_changed', itemId: null, data: { userId: actor.user.id, from: 'owner', to: 'admin' } });
+      await record(tx, actor, {
+        workspaceId: workspace.id,
+        action: 'member.role_changed',
+        itemId: null,
+        data: { userId: actor.user.id, from: 'owner', to: 'admin' },
+      });
     }
     await setRole(tx, workspace.id, userId, role);
     if (MANAGES(target.role) && !MANAGES(role)) await revokeInvitationsOf(tx, actor, workspace.id, userId);
@@ -77,8 +90,13 @@ export async function changeRole(db: Db, actor: Actor, ws: string, userId: strin
 /** "<Name>'s files", made a valid item name: no slashes or control characters, no edge spaces, at most 255 bytes (cut at a whole character). */
 export function filesFolderName(personName: string): string {
   const suffix = "'s files";
-  // eslint-disable-next-line no-control-regex
-  let base = personName.normalize('NFC').replace(/\//g, '-').replace(/[\u0000-\u001f\u007f-\u009f]/g, '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '').trim();
+  let base = personName
+    .normalize('NFC')
+    .replace(/\//g, '-')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .trim();
   const encoder = new TextEncoder();
   // Room for the suffix and a " (NN)" a clash may add.
   const budget = 255 - encoder.encode(suffix).length - 12;
@@ -135,7 +153,8 @@ async function removeOnce(db: Db, actor: Actor, ws: string, userId: string, file
     if (target.role === 'owner') throw new AppError('forbidden', 'The owner cannot be removed: they hand the workspace to someone else first.');
     if (filesTo === userId) throw invalid('query.filesTo', 'Choose someone other than the person being removed to receive their files.');
     const recipient = rows.get(filesTo);
-    if (!recipient || recipient.role === 'guest' || !recipient.home_item_id) throw invalid('query.filesTo', 'Choose a member of this workspace (not a guest) to receive their files.');
+    if (!recipient || recipient.role === 'guest' || !recipient.home_item_id)
+      throw invalid('query.filesTo', 'Choose a member of this workspace (not a guest) to receive their files.');
     if (recipient.status !== 'active') throw invalid('query.filesTo', 'This account is deactivated: choose an active member to receive the files.');
     let folder: { id: string; name: string } | null = null;
     const emptyHome = target.home_item_id && !(await hasChildren(tx, target.home_item_id)) ? target.home_item_id : null;
@@ -150,10 +169,21 @@ async function removeOnce(db: Db, actor: Actor, ws: string, userId: string, file
     await revokeInvitationsOf(tx, actor, workspace.id, userId);
     await deleteMembership(tx, workspace.id, userId);
     if (emptyHome) await deleteEmptyHome(tx, emptyHome);
-    await record(tx, actor, { workspaceId: workspace.id, action: 'member.removed', itemId: null, data: { userId, role: target.role, name: target.name, filesTo, folderId: folder?.id ?? null } });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'member.removed',
+      itemId: null,
+      data: { userId, role: target.role, name: target.name, filesTo, folderId: folder?.id ?? null },
+    });
     if (folder) {
       // The recipient's "My files" gained a folder: their listing hears of it.
-      await record(tx, actor, { workspaceId: workspace.id, action: 'item.moved', itemId: folder.id, parentIds: [recipient.home_item_id], data: { name: folder.name } });
+      await record(tx, actor, {
+        workspaceId: workspace.id,
+        action: 'item.moved',
+        itemId: folder.id,
+        parentIds: [recipient.home_item_id],
+        data: { name: folder.name },
+      });
     }
   });
 }

@@ -21,7 +21,9 @@ afterAll(() => t.close());
 const emailOf = async (p: Person) => (await p.call('GET', '/me')).body.user.email as string;
 const tokenOf = (url: string) => url.split('/invite/')[1]!;
 const actions = async (workspaceId: string) =>
-  (await t.ctx.db.selectFrom('activity_events').select(['action', 'item_id', 'data']).where('workspace_id', '=', workspaceId).orderBy('id').execute()).filter((r) => /^(member|invitation)\./.test(r.action));
+  (await t.ctx.db.selectFrom('activity_events').select(['action', 'item_id', 'data']).where('workspace_id', '=', workspaceId).orderBy('id').execute()).filter(
+    (r) => /^(member|invitation)\./.test(r.action),
+  );
 
 /** A workspace with one person of each role, and someone outside it. */
 async function team() {
@@ -127,7 +129,10 @@ describe('removing someone', () => {
     const newHome = (await member.call('GET', `/workspaces/${ws}`)).body.homeId as string;
     expect((await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'New plans', parentId: newHome })).status).toBe(201);
     expect((await del(owner, member, admin.id)).status).toBe(204);
-    expect((await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items.map((i: { name: string }) => i.name).sort()).toEqual(["Mia Member's files", "Mia Member's files (2)"]);
+    expect((await admin.call('GET', `/workspaces/${ws}/items/${adminHome}/children`)).body.items.map((i: { name: string }) => i.name).sort()).toEqual([
+      "Mia Member's files",
+      "Mia Member's files (2)",
+    ]);
   });
 });
 
@@ -146,7 +151,15 @@ describe('someone removed', () => {
     }
     const reader = await g.readOnly(member);
     const sessionToken = randomToken();
-    await insertSession(t.ctx.db, { tokenHash: sha256(sessionToken), userId: member.id, userAgent: null, ip: null, expiresAt: new Date(Date.now() + 86_400_000), idTokenSealed: null, refreshTokenSealed: null });
+    await insertSession(t.ctx.db, {
+      tokenHash: sha256(sessionToken),
+      userId: member.id,
+      userAgent: null,
+      ip: null,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      idTokenSealed: null,
+      refreshTokenSealed: null,
+    });
     const bySession = () => fetch(`${t.url}/api/v1/workspaces/${ws}`, { headers: { cookie: `cabinet_session=${sessionToken}` } });
     expect((await bySession()).status).toBe(200);
     const stream = await fetch(`${t.url}/api/v1/workspaces/${ws}/events`, { headers: { authorization: `Bearer ${member.token}` } });
@@ -191,7 +204,10 @@ describe('invitations', () => {
     expect(JSON.stringify(row)).not.toContain(token);
     const outbox = path.join(t.ctx.env.DATA_DIR, 'outbox');
     const mails = readdirSync(outbox).map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; subject: string; text: string });
-    expect(mails.find((m) => m.to === email)).toMatchObject({ subject: expect.stringContaining('Adam Admin invited you'), text: expect.stringContaining(created.body.url) });
+    expect(mails.find((m) => m.to === email)).toMatchObject({
+      subject: expect.stringContaining('Adam Admin invited you'),
+      text: expect.stringContaining(created.body.url),
+    });
 
     const list = await owner.call('GET', `/workspaces/${ws}/invitations`);
     expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([created.body.id]);
@@ -202,7 +218,13 @@ describe('invitations', () => {
     // Anyone may look at it before signing in.
     const preview = await fetch(`${t.url}/api/v1/invitations/${token}`);
     expect(preview.status).toBe(200);
-    expect(await preview.json()).toMatchObject({ workspace: { id: ws, name: expect.any(String) }, role: 'member', email, state: 'pending', invitedBy: 'Adam Admin' });
+    expect(await preview.json()).toMatchObject({
+      workspace: { id: ws, name: expect.any(String) },
+      role: 'member',
+      email,
+      state: 'pending',
+      invitedBy: 'Adam Admin',
+    });
 
     const wrong = await outsider.call('POST', `/invitations/${token}/accept`);
     expect(wrong.status).toBe(403);
@@ -215,7 +237,9 @@ describe('invitations', () => {
     const twice = await invitee.call('POST', `/invitations/${token}/accept`);
     expect(twice.status).toBe(410);
     expect(twice.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'accepted' } });
-    expect((await t.ctx.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', ws).where('user_id', '=', invitee.id).execute())).toHaveLength(1);
+    expect(await t.ctx.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', ws).where('user_id', '=', invitee.id).execute()).toHaveLength(
+      1,
+    );
     expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items[0]).toMatchObject({ state: 'accepted', uses: 1 });
     expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('accepted');
 
@@ -252,7 +276,10 @@ describe('invitations', () => {
     expect(usedUp.body.error.details.reason).toBe('used_up');
     expect(usedUp.body.error.message).toMatch(/used as many times as it allows/);
     expect(((await (await fetch(`${t.url}/api/v1/invitations/${token}`)).json()) as { state: string }).state).toBe('used_up');
-    expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items.find((i: { id: string }) => i.id === link.id)).toMatchObject({ state: 'accepted', uses: 2 });
+    expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items.find((i: { id: string }) => i.id === link.id)).toMatchObject({
+      state: 'accepted',
+      uses: 2,
+    });
     // An accepted invitation is not revoked (PRODUCT §4: accepted is final).
     expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/${link.id}`)).body.error.code).toBe('invalid_input');
 
@@ -273,7 +300,11 @@ describe('invitations', () => {
     expect((await admin.call('DELETE', `/workspaces/${ws}/invitations/${someone.workspace.id}`)).body.error.code).toBe('not_found');
 
     const soon = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member', expiresAt: new Date(Date.now() + 60_000).toISOString() })).body;
-    await t.ctx.db.updateTable('invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', soon.id).execute();
+    await t.ctx.db
+      .updateTable('invitations')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', soon.id)
+      .execute();
     const expired = await someone.call('POST', `/invitations/${tokenOf(soon.url)}/accept`);
     expect([expired.status, expired.body.error.details.reason]).toEqual([410, 'expired']);
     expect((await owner.call('GET', `/workspaces/${ws}/invitations`)).body.items.find((i: { id: string }) => i.id === soon.id).state).toBe('expired');
@@ -422,10 +453,15 @@ describe('at the same moment', () => {
     const a = (await owner.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
     const b = (await admin.call('POST', `/workspaces/${ws}/invitations`, { role: 'member' })).body;
     const joiner = await g.person('Double Joiner');
-    const results = await Promise.all([joiner.call('POST', `/invitations/${tokenOf(a.url)}/accept`), joiner.call('POST', `/invitations/${tokenOf(b.url)}/accept`)]);
+    const results = await Promise.all([
+      joiner.call('POST', `/invitations/${tokenOf(a.url)}/accept`),
+      joiner.call('POST', `/invitations/${tokenOf(b.url)}/accept`),
+    ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect(results.map((r) => r.body.joined).sort()).toEqual([false, true]);
-    expect(await t.ctx.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', ws).where('user_id', '=', joiner.id).execute()).toHaveLength(1);
+    expect(await t.ctx.db.selectFrom('memberships').select('user_id').where('workspace_id', '=', ws).where('user_id', '=', joiner.id).execute()).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -493,7 +529,9 @@ describe('sending invitations', () => {
     } finally {
       t.ctx.mailer.send = send;
     }
-    const recorded = (await actions(ws)).filter((a) => (a.data as { email?: string }).email === 'unlucky@example.com').map((a) => [a.action, (a.data as { reason?: string }).reason]);
+    const recorded = (await actions(ws))
+      .filter((a) => (a.data as { email?: string }).email === 'unlucky@example.com')
+      .map((a) => [a.action, (a.data as { reason?: string }).reason]);
     expect(recorded).toEqual([
       ['invitation.created', undefined],
       ['invitation.revoked', 'not_mailed'],
@@ -514,7 +552,7 @@ describe('sending invitations', () => {
 });
 
 describe('accounts that are deactivated', () => {
-  it('cannot be made owner nor receive a removed person\'s files', async () => {
+  it("cannot be made owner nor receive a removed person's files", async () => {
     const { owner, admin, member, ws } = await team();
     await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', admin.id).execute();
     const handOver = await owner.call('PATCH', `/workspaces/${ws}/members/${admin.id}`, { role: 'owner' });
@@ -526,7 +564,7 @@ describe('accounts that are deactivated', () => {
 });
 
 describe('what a removed person leaves', () => {
-  it('what they trashed outside their My files is in the recipient\'s trash; an empty My files is not handed over', async () => {
+  it("what they trashed outside their My files is in the recipient's trash; an empty My files is not handed over", async () => {
     const { owner, admin, member, guest, ws } = await team();
     const shared = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Shared scraps', parentId: owner.workspace.rootId })).body;
     const ownersThing = await g.folder(owner, owner.workspace.rootId, 'Owner thing');
@@ -567,7 +605,7 @@ describe('what a removed person leaves', () => {
 });
 
 describe('the request log', () => {
-  it('never holds an invitation\'s or a public link\'s token', async () => {
+  it("never holds an invitation's or a public link's token", async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _enc, done) {
@@ -604,7 +642,10 @@ describe('the member list', () => {
     const seen: { userId: string; status?: string }[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: { userId: string; status?: string }[]; nextCursor: string | null } } = await admin.call('GET', `/workspaces/${ws}/members?limit=2&include=deactivated${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { body: { items: { userId: string; status?: string }[]; nextCursor: string | null } } = await admin.call(
+        'GET',
+        `/workspaces/${ws}/members?limit=2&include=deactivated${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(page.body.items.length).toBeLessThanOrEqual(2);
       seen.push(...page.body.items);
       cursor = page.body.nextCursor;

@@ -54,18 +54,27 @@ export async function deleteMembership(db: Db, workspaceId: string, userId: stri
   await db.deleteFrom('memberships').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
 }
 
-
-
-
-
-
 export type InvitationRow = Omit<Selectable<InvitationsTable>, 'updated_at'> & { created_by_name: string | null };
 
 function invitations(db: Db) {
   return db
     .selectFrom('invitations as i')
     .leftJoin('users as u', 'u.id', 'i.created_by')
-    .select(['i.id', 'i.workspace_id', 'i.email', 'i.role', 'i.token_hash', 'i.expires_at', 'i.max_uses', 'i.uses', 'i.state', 'i.created_by', 'i.accepted_by', 'i.created_at', 'u.name as created_by_name']);
+    .select([
+      'i.id',
+      'i.workspace_id',
+      'i.email',
+      'i.role',
+      'i.token_hash',
+      'i.expires_at',
+      'i.max_uses',
+      'i.uses',
+      'i.state',
+      'i.created_by',
+      'i.accepted_by',
+      'i.created_at',
+      'u.name as created_by_name',
+    ]);
 }
 
 /** Invitations of a workspace, newest first (ids are time-ordered), after the id given. */
@@ -88,7 +97,11 @@ export function findPendingFor(db: Db, workspaceId: string, email: string): Prom
 }
 
 /** Revokes the pending invitations a person made in a workspace (they no longer manage it); answers them. */
-export async function revokeInvitationsBy(db: Db, workspaceId: string, userId: string): Promise<{ id: string; email: string | null; role: InvitationRow['role'] }[]> {
+export async function revokeInvitationsBy(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+): Promise<{ id: string; email: string | null; role: InvitationRow['role'] }[]> {
   return db
     .updateTable('invitations')
     .set({ state: 'revoked', updated_at: new Date() })
@@ -129,24 +142,58 @@ export async function insertInvitation(
   const id = uuidv7();
   await db
     .insertInto('invitations')
-    .values({ id, workspace_id: i.workspaceId, email: i.email, role: i.role, token_hash: i.tokenHash, expires_at: i.expiresAt, max_uses: i.maxUses, created_by: i.createdBy })
+    .values({
+      id,
+      workspace_id: i.workspaceId,
+      email: i.email,
+      role: i.role,
+      token_hash: i.tokenHash,
+      expires_at: i.expiresAt,
+      max_uses: i.maxUses,
+      created_by: i.createdBy,
+    })
     .execute();
   return id;
 }
 
-export async function updateInvitation(db: Db, id: string, set: { state?: InvitationRow['state']; token_hash?: string; expires_at?: Date; uses?: number; accepted_by?: string }): Promise<void> {
-  await db.updateTable('invitations').set({ ...set, updated_at: new Date() }).where('id', '=', id).execute();
+export async function updateInvitation(
+  db: Db,
+  id: string,
+  set: { state?: InvitationRow['state']; token_hash?: string; expires_at?: Date; uses?: number; accepted_by?: string },
+): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ ...set, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** An invitation whose mail could not be sent, if it is still as it was made (pending, never used, its token unchanged); answers whether it went. */
 export async function deleteUnsentInvitation(db: Db, id: string, tokenHash: string): Promise<boolean> {
-  const gone = await db.deleteFrom('invitations').where('id', '=', id).where('token_hash', '=', tokenHash).where('state', '=', 'pending').where('uses', '=', 0).returning('id').execute();
+  const gone = await db
+    .deleteFrom('invitations')
+    .where('id', '=', id)
+    .where('token_hash', '=', tokenHash)
+    .where('state', '=', 'pending')
+    .where('uses', '=', 0)
+    .returning('id')
+    .execute();
   return gone.length > 0;
 }
 
 /** Puts back an invitation's token, expiry and state from before a resend whose mail could not be sent, if nothing changed it since. */
-export async function restoreInvitationToken(db: Db, id: string, sentTokenHash: string, before: { token_hash: string; expires_at: Date; state: InvitationRow['state'] }): Promise<void> {
-  await db.updateTable('invitations').set({ ...before, updated_at: new Date() }).where('id', '=', id).where('token_hash', '=', sentTokenHash).execute();
+export async function restoreInvitationToken(
+  db: Db,
+  id: string,
+  sentTokenHash: string,
+  before: { token_hash: string; expires_at: Date; state: InvitationRow['state'] },
+): Promise<void> {
+  await db
+    .updateTable('invitations')
+    .set({ ...before, updated_at: new Date() })
+    .where('id', '=', id)
+    .where('token_hash', '=', sentTokenHash)
+    .execute();
 }
 
 /**

@@ -5,10 +5,7 @@ import type { ApiTokenRow, Database, UserRow } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
 
-export function insertApiToken(
-  db: Q,
-  t: { userId: string; name: string; tokenHash: string; scopes: string[]; expiresAt: Date },
-): Promise<ApiTokenRow> {
+export function insertApiToken(db: Q, t: { userId: string; name: string; tokenHash: string; scopes: string[]; expiresAt: Date }): Promise<ApiTokenRow> {
   return db
     .insertInto('api_tokens')
     .values({ id: uuidv7(), user_id: t.userId, name: t.name, token_hash: t.tokenHash, scopes: t.scopes, expires_at: t.expiresAt })
@@ -62,13 +59,34 @@ export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ 
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .selectAll('u')
-    .select(['t.id as t_id', 't.name as t_name', 't.token_hash as t_token_hash', 't.scopes as t_scopes', 't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.use_recorded_at as t_use_recorded_at', 't.revoked_at as t_revoked_at', 't.created_at as t_created_at'])
+    .select([
+      't.id as t_id',
+      't.name as t_name',
+      't.token_hash as t_token_hash',
+      't.scopes as t_scopes',
+      't.expires_at as t_expires_at',
+      't.last_used_at as t_last_used_at',
+      't.use_recorded_at as t_use_recorded_at',
+      't.revoked_at as t_revoked_at',
+      't.created_at as t_created_at',
+    ])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return undefined;
   const { t_id, t_name, t_token_hash, t_scopes, t_expires_at, t_last_used_at, t_use_recorded_at, t_revoked_at, t_created_at, ...user } = row;
   return {
-    token: { id: t_id, user_id: user.id, name: t_name, token_hash: t_token_hash, scopes: t_scopes, expires_at: t_expires_at, last_used_at: t_last_used_at, use_recorded_at: t_use_recorded_at, revoked_at: t_revoked_at, created_at: t_created_at },
+    token: {
+      id: t_id,
+      user_id: user.id,
+      name: t_name,
+      token_hash: t_token_hash,
+      scopes: t_scopes,
+      expires_at: t_expires_at,
+      last_used_at: t_last_used_at,
+      use_recorded_at: t_use_recorded_at,
+      revoked_at: t_revoked_at,
+      created_at: t_created_at,
+    },
     user,
   };
 }

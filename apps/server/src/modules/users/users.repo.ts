@@ -13,11 +13,18 @@ export function findActiveUserById(db: Q, id: string): Promise<UserRow | undefin
 }
 
 export function findUsersByEmail(db: Q, email: string): Promise<UserRow[]> {
-  return db.selectFrom('users').selectAll().where(sql<string>`lower(email)`, '=', email.toLowerCase()).execute();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .execute();
 }
 
 export async function countUsers(db: Q): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -45,7 +52,15 @@ export function insertUser(
 export function updateUser(
   db: Q,
   id: string,
-  change: Partial<{ email: string; email_verified: boolean; name: string; avatar_url: string | null; last_seen_at: Date; status: 'active' | 'deactivated'; is_instance_admin: boolean }>,
+  change: Partial<{
+    email: string;
+    email_verified: boolean;
+    name: string;
+    avatar_url: string | null;
+    last_seen_at: Date;
+    status: 'active' | 'deactivated';
+    is_instance_admin: boolean;
+  }>,
 ): Promise<UserRow> {
   return db
     .updateTable('users')

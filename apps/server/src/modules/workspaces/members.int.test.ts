@@ -29,8 +29,13 @@ describe('the member list', () => {
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=tur`)).body.items.map((m: { userId: string }) => m.userId)).toEqual([bea.id]);
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=%25`)).body.items).toEqual([]);
     // Searched on the server, as a picker does while someone types: members only, for a group.
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u&exclude=guests`)).body.items.map((m: { name: string }) => m.name)).toEqual(['Bea Turing']);
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u`)).body.items.map((m: { name: string }) => m.name)).toEqual(['Bea Turing', 'Cy Guest']);
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u&exclude=guests`)).body.items.map((m: { name: string }) => m.name)).toEqual([
+      'Bea Turing',
+    ]);
+    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u`)).body.items.map((m: { name: string }) => m.name)).toEqual([
+      'Bea Turing',
+      'Cy Guest',
+    ]);
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?exclude=owners`)).body.error.code).toBe('invalid_input');
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?limit=1`)).body.items).toHaveLength(1);
     expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
@@ -72,7 +77,10 @@ describe('a guest', () => {
     await g.membership(cy, ada.workspace.id, 'guest');
     await g.grant((await g.folder(ada, ada.workspace.rootId, 'Shared')).id, { user: cy }, 'editor');
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1_000_000, used_bytes: 1234 }).where('id', '=', ada.workspace.id).execute();
-    const seen = [(await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body, (await cy.call('GET', '/workspaces')).body.items.find((w: { id: string }) => w.id === ada.workspace.id)];
+    const seen = [
+      (await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body,
+      (await cy.call('GET', '/workspaces')).body.items.find((w: { id: string }) => w.id === ada.workspace.id),
+    ];
     for (const w of seen) expect(w).toMatchObject({ role: 'guest', quotaBytes: null, usedBytes: null });
     expect((await ada.call('GET', `/workspaces/${ada.workspace.id}`)).body).toMatchObject({ quotaBytes: 1_000_000, usedBytes: 1234 });
     expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');

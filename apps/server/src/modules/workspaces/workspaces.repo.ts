@@ -70,7 +70,16 @@ export async function insertMembership(db: Q, m: { workspaceId: string; userId: 
   const homeId = uuidv7();
   await db
     .insertInto('items')
-    .values({ id: homeId, workspace_id: m.workspaceId, parent_id: null, kind: 'folder', name: 'My files', owner_id: m.userId, size_bytes: 0, updated_by: m.userId })
+    .values({
+      id: homeId,
+      workspace_id: m.workspaceId,
+      parent_id: null,
+      kind: 'folder',
+      name: 'My files',
+      owner_id: m.userId,
+      size_bytes: 0,
+      updated_by: m.userId,
+    })
     .execute();
   await db.insertInto('memberships').values({ workspace_id: m.workspaceId, user_id: m.userId, role: m.role, home_item_id: homeId }).execute();
   return homeId;
@@ -81,7 +90,13 @@ export async function insertMembership(db: Q, m: { workspaceId: string; userId: 
  * (all when it is empty), by name then id, after the position given; `withDeactivated` lists
  * deactivated accounts too, `withoutGuests` leaves guests out.
  */
-export function findMembers(db: Q, workspaceId: string, q: string, limit: number, o: { after?: { name: string; id: string }; withDeactivated?: boolean; withoutGuests?: boolean } = {}) {
+export function findMembers(
+  db: Q,
+  workspaceId: string,
+  q: string,
+  limit: number,
+  o: { after?: { name: string; id: string }; withDeactivated?: boolean; withoutGuests?: boolean } = {},
+) {
   let query = db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')

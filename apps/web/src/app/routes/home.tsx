@@ -15,7 +15,9 @@ const SHOWN = 5;
 
 /** Side by side where there is room for `min` each, stacked on a phone: a plain CSS grid (SimpleGrid would bring its media-query machinery to the first load). */
 function Columns({ min, children }: { min: string; children: ReactNode }) {
-  return <Box style={{ display: 'grid', gap: 'var(--mantine-spacing-md)', gridTemplateColumns: `repeat(auto-fit, minmax(min(100%, ${min}), 1fr))` }}>{children}</Box>;
+  return (
+    <Box style={{ display: 'grid', gap: 'var(--mantine-spacing-md)', gridTemplateColumns: `repeat(auto-fit, minmax(min(100%, ${min}), 1fr))` }}>{children}</Box>
+  );
 }
 
 /** A card-sized button named by its title alone (a name that took in the text would also answer to, say, "New document"). */
@@ -41,7 +43,25 @@ function QuickAction({ action: { icon: Icon, title, text, run } }: { action: TQu
 }
 
 /** The first few items of Recent or Starred, from the same query as their page, and a way there. */
-function Shortlist({ id, title, linkLabel, to, workspace, query, empty, icon: Icon }: { id: string; title: string; linkLabel?: string; to: string; workspace: TWorkspace; query: { data: TItem[] | undefined; isPending: boolean }; empty: string; icon: typeof IconClock }) {
+function Shortlist({
+  id,
+  title,
+  linkLabel,
+  to,
+  workspace,
+  query,
+  empty,
+  icon: Icon,
+}: {
+  id: string;
+  title: string;
+  linkLabel?: string;
+  to: string;
+  workspace: TWorkspace;
+  query: { data: TItem[] | undefined; isPending: boolean };
+  empty: string;
+  icon: typeof IconClock;
+}) {
   const linkTo = useItemLinks(workspace);
   const items = query.data ?? [];
   return (
@@ -106,24 +126,40 @@ export function HomePage() {
           </Anchor>
         </Paper>
       ) : (
-      <section aria-labelledby="quick-actions">
-        <Title order={2} fz="h4" id="quick-actions" mb="sm">
-          Quick actions
-        </Title>
-        <Columns min="16rem">
-          {/* A folder is made where it belongs (My files, a folder, the palette): Home keeps to its three cards. */}
-          {quick.actions
-            .filter((a) => a.id !== 'new-folder')
-            .map((a) => (
-              <QuickAction key={a.id} action={a} />
-            ))}
-        </Columns>
-        {quick.element}
-      </section>
+        <section aria-labelledby="quick-actions">
+          <Title order={2} fz="h4" id="quick-actions" mb="sm">
+            Quick actions
+          </Title>
+          <Columns min="16rem">
+            {/* A folder is made where it belongs (My files, a folder, the palette): Home keeps to its three cards. */}
+            {quick.actions
+              .filter((a) => a.id !== 'new-folder')
+              .map((a) => (
+                <QuickAction key={a.id} action={a} />
+              ))}
+          </Columns>
+          {quick.element}
+        </section>
       )}
       <Columns min="22rem">
-        <Shortlist id="recent-heading" title="Recent" to={`${base}/recent`} workspace={workspace} query={recent} icon={IconClock} empty="Files you upload or open will be listed here." />
-        <Shortlist id="starred-heading" title="Starred" to={`${base}/starred`} workspace={workspace} query={starred} icon={IconStar} empty="Star what you use often and it will wait for you here." />
+        <Shortlist
+          id="recent-heading"
+          title="Recent"
+          to={`${base}/recent`}
+          workspace={workspace}
+          query={recent}
+          icon={IconClock}
+          empty="Files you upload or open will be listed here."
+        />
+        <Shortlist
+          id="starred-heading"
+          title="Starred"
+          to={`${base}/starred`}
+          workspace={workspace}
+          query={starred}
+          icon={IconStar}
+          empty="Star what you use often and it will wait for you here."
+        />
         <Shortlist
           id="shared-heading"
           title="Recently shared with me"

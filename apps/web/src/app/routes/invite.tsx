@@ -87,19 +87,22 @@ export function InvitePage() {
           Join {workspace.name}
         </Title>
         <Text c="dimmed" mt={4}>
-          {invitation.invitedBy ? `${invitation.invitedBy} invited you` : 'You are invited'} to join “{workspace.name}” on Cabinet as {ROLE_TEXT[invitation.role]}
+          {invitation.invitedBy ? `${invitation.invitedBy} invited you` : 'You are invited'} to join “{workspace.name}” on Cabinet as{' '}
+          {ROLE_TEXT[invitation.role]}
           {invitation.role === 'guest' ? ', who sees only what is shared with them' : ''}.
           {invitation.email ? ` The invitation is for ${invitation.email}.` : ''}
         </Text>
       </div>
       {(mismatch || wrongEmail) && (
         <Alert color="yellow" icon={<IconMailX aria-hidden />} role="alert" title="This invitation is for another address">
-          You are signed in as {me.data?.user.email}. Sign out, then sign in or create an account with {invitation.email ?? 'the address it was sent to'} and open this link again.
+          You are signed in as {me.data?.user.email}. Sign out, then sign in or create an account with {invitation.email ?? 'the address it was sent to'} and
+          open this link again.
         </Alert>
       )}
       {unverified && (
         <Alert color="yellow" icon={<IconMailX aria-hidden />} role="alert" title="Confirm your email address first">
-          This invitation is for {invitation.email ?? me.data?.user.email}, which is your address, but it is not confirmed yet. Confirm it with the message Cabinet sent you, then open this link again.
+          This invitation is for {invitation.email ?? me.data?.user.email}, which is your address, but it is not confirmed yet. Confirm it with the message
+          Cabinet sent you, then open this link again.
         </Alert>
       )}
       {accept.error && !wrongEmail && !unverifiedError && (
@@ -109,7 +112,9 @@ export function InvitePage() {
       )}
       {signedIn ? (
         <Stack gap="xs">
-          <Text size="sm">Signed in as {me.data.user.name} ({me.data.user.email}).</Text>
+          <Text size="sm">
+            Signed in as {me.data.user.name} ({me.data.user.email}).
+          </Text>
           <Button
             size="md"
             loading={accept.isPending}

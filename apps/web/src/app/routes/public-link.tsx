@@ -1,4 +1,22 @@
-import { Alert, Anchor, Breadcrumbs, Button, Center, Container, Group, Image, Loader, Paper, PasswordInput, Skeleton, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Breadcrumbs,
+  Button,
+  Center,
+  Container,
+  Group,
+  Image,
+  Loader,
+  Paper,
+  PasswordInput,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconClockX, IconDownload, IconFile, IconFileText, IconFolder, IconLock, IconUnlink } from '@tabler/icons-react';
 import { LIMITS, LINK_PREVIEW_IMAGE_TYPES, type TPublicItem } from '@cabinet/contracts';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -263,10 +281,18 @@ function FilePreview({ token, item }: { token: string; item: TPublicItem }) {
       .then(setText, () => undefined);
     return () => controller.abort();
   }, [token, item.id, isText]);
-  if (item.mimeType && (LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mimeType)) return <Image src={publicContentUrl(token, item.id, false)} alt={item.name} radius="md" fit="contain" mah={600} />;
+  if (item.mimeType && (LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mimeType))
+    return <Image src={publicContentUrl(token, item.id, false)} alt={item.name} radius="md" fit="contain" mah={600} />;
   if (isText && text !== undefined) {
     return (
-      <Paper withBorder p="sm" radius="md" component="pre" aria-label={`Contents of ${item.name}`} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 600, overflow: 'auto', margin: 0, fontSize: 'var(--mantine-font-size-sm)' }}>
+      <Paper
+        withBorder
+        p="sm"
+        radius="md"
+        component="pre"
+        aria-label={`Contents of ${item.name}`}
+        style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 600, overflow: 'auto', margin: 0, fontSize: 'var(--mantine-font-size-sm)' }}
+      >
         {text}
       </Paper>
     );
@@ -288,5 +314,19 @@ function DocumentView({ token, item }: { token: string; item: TPublicItem }) {
       </Alert>
     );
   }
-  return <iframe title={`Document ${item.name}`} sandbox="" srcDoc={doc.data.html} style={{ width: '100%', minHeight: '70vh', border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, background: 'white', colorScheme: 'light' }} />;
+  return (
+    <iframe
+      title={`Document ${item.name}`}
+      sandbox=""
+      srcDoc={doc.data.html}
+      style={{
+        width: '100%',
+        minHeight: '70vh',
+        border: '1px solid var(--mantine-color-default-border)',
+        borderRadius: 8,
+        background: 'white',
+        colorScheme: 'light',
+      }}
+    />
+  );
 }

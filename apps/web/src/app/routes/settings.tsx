@@ -29,7 +29,10 @@ export function SettingsLayout() {
   if (!mayManage(workspace)) {
     return (
       <EmptyState icon={<IconLock size={32} />} title="Only the owner and admins see the workspace settings">
-        Ask the owner of “{workspace.name}” if something here needs changing. <Anchor component={Link} to={`/w/${workspace.slug}`}>Back to the workspace</Anchor>
+        Ask the owner of “{workspace.name}” if something here needs changing.{' '}
+        <Anchor component={Link} to={`/w/${workspace.slug}`}>
+          Back to the workspace
+        </Anchor>
       </EmptyState>
     );
   }
@@ -44,7 +47,17 @@ export function SettingsLayout() {
           {PAGES.map((p) => {
             const to = `${base}/${p.path}`;
             const active = location.pathname === to;
-            return <NavLink key={p.path} component={Link} to={to} label={p.label} leftSection={<p.icon aria-hidden size={18} />} active={active} aria-current={active ? 'page' : undefined} />;
+            return (
+              <NavLink
+                key={p.path}
+                component={Link}
+                to={to}
+                label={p.label}
+                leftSection={<p.icon aria-hidden size={18} />}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+              />
+            );
           })}
         </nav>
         <div style={{ flex: '1 1 320px', minWidth: 0 }}>

@@ -12,26 +12,26 @@ export function WorkspaceLayout() {
   useWorkspaceEvents(workspace?.id);
   return (
     <UploadsProvider workspaceId={workspace?.id}>
-    <Shell workspace={workspace}>
-      {isPending ? (
-        <Center py="xl">
-          <Loader aria-label="Loading workspace" />
-        </Center>
-      ) : missing ? (
-        <NotFoundView what="workspace" />
-      ) : (
-        // A page's module is fetched when it is first opened: meanwhile the frame stays.
-        <Suspense
-          fallback={
-            <Center py="xl">
-              <Loader aria-label="Loading" />
-            </Center>
-          }
-        >
-          <Outlet context={workspace} />
-        </Suspense>
-      )}
-    </Shell>
+      <Shell workspace={workspace}>
+        {isPending ? (
+          <Center py="xl">
+            <Loader aria-label="Loading workspace" />
+          </Center>
+        ) : missing ? (
+          <NotFoundView what="workspace" />
+        ) : (
+          // A page's module is fetched when it is first opened: meanwhile the frame stays.
+          <Suspense
+            fallback={
+              <Center py="xl">
+                <Loader aria-label="Loading" />
+              </Center>
+            }
+          >
+            <Outlet context={workspace} />
+          </Suspense>
+        )}
+      </Shell>
     </UploadsProvider>
   );
 }

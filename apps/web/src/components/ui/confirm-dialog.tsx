@@ -6,7 +6,21 @@ import { useReturnFocus } from './use-return-focus.ts';
  * Asks before something that cannot be undone. The dialog names what will go; Enter confirms
  * (the confirming button has the focus), Escape and Cancel leave everything as it was.
  */
-export function ConfirmDialog({ title, confirmLabel, pending, onConfirm, onClose, children }: { title: string; confirmLabel: string; pending: boolean; onConfirm: () => void; onClose: () => void; children: ReactNode }) {
+export function ConfirmDialog({
+  title,
+  confirmLabel,
+  pending,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  title: string;
+  confirmLabel: string;
+  pending: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
   useReturnFocus();
   return (
     <Modal opened onClose={onClose} title={title} centered>

@@ -17,7 +17,19 @@ export const inDays = (n: number) => dayOf(new Date(Date.now() + n * 86_400_000)
  * or Enter is pressed, and only for a day still to come (and not after `max`), or for an empty
  * field when an end is not `required`.
  */
-export function EndDayInput({ label, value, onCommit, max, required }: { label: string; value: string | null; onCommit: (endsAt: string | null) => void; max?: string; required?: boolean }) {
+export function EndDayInput({
+  label,
+  value,
+  onCommit,
+  max,
+  required,
+}: {
+  label: string;
+  value: string | null;
+  onCommit: (endsAt: string | null) => void;
+  max?: string;
+  required?: boolean;
+}) {
   const [draft, setDraft] = useState(dayOf(value));
   const [problem, setProblem] = useState<string>();
   const commit = () => {

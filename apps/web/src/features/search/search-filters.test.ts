@@ -3,9 +3,19 @@ import { filtersFromParams, hasFilters, isEmptySearch, NO_FILTERS, paramsOf, sea
 
 describe('the search page’s address', () => {
   it('keeps every filter, and reads back the same search', () => {
-    const f = { q: 'budget "q3 plan" -draft', type: 'pdf' as const, owner: { id: 'u1', name: 'Ada Lovelace' }, modified: 'custom' as const, from: '2026-01-05', to: '2026-02-01', folderId: 'f1' };
+    const f = {
+      q: 'budget "q3 plan" -draft',
+      type: 'pdf' as const,
+      owner: { id: 'u1', name: 'Ada Lovelace' },
+      modified: 'custom' as const,
+      from: '2026-01-05',
+      to: '2026-02-01',
+      folderId: 'f1',
+    };
     const params = paramsOf(f);
-    expect(params.toString()).toBe('q=budget+%22q3+plan%22+-draft&type=pdf&owner=u1&ownerName=Ada+Lovelace&modified=custom&from=2026-01-05&to=2026-02-01&in=f1');
+    expect(params.toString()).toBe(
+      'q=budget+%22q3+plan%22+-draft&type=pdf&owner=u1&ownerName=Ada+Lovelace&modified=custom&from=2026-01-05&to=2026-02-01&in=f1',
+    );
     expect(filtersFromParams(new URLSearchParams(params.toString()))).toEqual(f);
   });
 
@@ -38,7 +48,12 @@ describe('searchQueryOf', () => {
   const local = (y: number, m: number, d: number) => new Date(y, m - 1, d).toISOString();
 
   it('sends the words trimmed, and each filter by the API’s name', () => {
-    expect(searchQueryOf({ ...NO_FILTERS, q: '  plan  ', type: 'document', owner: { id: 'u1', name: '' }, folderId: 'f1' }, now)).toEqual({ q: 'plan', type: 'document', ownerId: 'u1', parentId: 'f1' });
+    expect(searchQueryOf({ ...NO_FILTERS, q: '  plan  ', type: 'document', owner: { id: 'u1', name: '' }, folderId: 'f1' }, now)).toEqual({
+      q: 'plan',
+      type: 'document',
+      ownerId: 'u1',
+      parentId: 'f1',
+    });
   });
 
   it('turns relative ranges into the midnight where they start', () => {

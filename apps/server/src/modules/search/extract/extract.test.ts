@@ -86,7 +86,8 @@ pdfmake.setFonts({
 });
 pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy((file) => path.resolve(file).startsWith(fontsDir + path.sep));
-const pdf = async (content: Content[], extra: Record<string, unknown> = {}) => new Uint8Array(await pdfmake.createPdf({ content, ...extra } as TDocumentDefinitions).getBuffer());
+const pdf = async (content: Content[], extra: Record<string, unknown> = {}) =>
+  new Uint8Array(await pdfmake.createPdf({ content, ...extra } as TDocumentDefinitions).getBuffer());
 
 const DOCX_PARTS = {
   '[Content_Types].xml':
@@ -128,9 +129,13 @@ describe('bytesNeeded', () => {
 // Each worker loads tsx and the parsers first: seconds on a busy machine.
 describe('extractText', { timeout: 60_000 }, () => {
   it('reads text files: BOM, Windows-1252 and UTF-16, whitespace runs made one, control characters dropped', async () => {
-    expect(textOf(await extract(Buffer.from('\ufeff  Hello,\t\tworld!\r\n\r\n  Next\u0007 line\u0001  ', 'utf8'), 'a.txt', 'text/plain'))).toBe('Hello, world!\nNext line');
+    expect(textOf(await extract(Buffer.from('\ufeff  Hello,\t\tworld!\r\n\r\n  Next\u0007 line\u0001  ', 'utf8'), 'a.txt', 'text/plain'))).toBe(
+      'Hello, world!\nNext line',
+    );
     expect(textOf(await extract(Buffer.from('Café crème brûlée', 'latin1'), 'menu.csv'))).toBe('Café crème brûlée');
-    expect(textOf(await extract(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Grüße vom Quastenflosser', 'utf16le')]), 'greeting.txt'))).toBe('Grüße vom Quastenflosser');
+    expect(textOf(await extract(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Grüße vom Quastenflosser', 'utf16le')]), 'greeting.txt'))).toBe(
+      'Grüße vom Quastenflosser',
+    );
     expect(textOf(await extract('id,animal\n1,capybara\n2,"blue whale"', 'animals.csv', 'text/csv'))).toBe('id,animal\n1,capybara\n2,"blue whale"');
     expect(textOf(await extract('{"species": "tardigrade"}', 'data', 'application/json'))).toBe('{"species": "tardigrade"}');
   });
@@ -153,7 +158,9 @@ describe('extractText', { timeout: 60_000 }, () => {
     const html = `<!doctype html><html><head><meta charset="windows-1252"><title>Wombat page</title><style>body { color: red }</style>
       <script>var hidden = "secretscript";</script></head><body><h1>Caf\xe9 &amp; friends</h1><p>One<br>two</p><noscript>enable js</noscript></body></html>`;
     expect(textOf(await extract(Buffer.from(html, 'latin1'), 'page.html', 'text/html'))).toBe('Wombat page\nCafé & friends\nOne\ntwo');
-    expect(textOf(await extract('<?xml version="1.0"?><svg><text>Ibis</text><text><![CDATA[heron]]></text></svg>', 'birds.svg', 'image/svg+xml'))).toBe('Ibis heron');
+    expect(textOf(await extract('<?xml version="1.0"?><svg><text>Ibis</text><text><![CDATA[heron]]></text></svg>', 'birds.svg', 'image/svg+xml'))).toBe(
+      'Ibis heron',
+    );
   });
 
   it('reads a Word document, and by its contents when its name says otherwise', async () => {
@@ -193,15 +200,23 @@ describe('extractText', { timeout: 60_000 }, () => {
   it('reads OpenDocument text and spreadsheets, and refuses an encrypted one', async () => {
     const content = (body: string) =>
       `<office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"><office:body>${body}</office:body></office:document-content>`;
-    const odt = await zipOf({ mimetype: 'application/vnd.oasis.opendocument.text', 'content.xml': content('<office:text><text:h>Heading</text:h><text:p>The<text:s/>okapi paragraph</text:p></office:text>') });
+    const odt = await zipOf({
+      mimetype: 'application/vnd.oasis.opendocument.text',
+      'content.xml': content('<office:text><text:h>Heading</text:h><text:p>The<text:s/>okapi paragraph</text:p></office:text>'),
+    });
     expect(textOf(await extract(odt, 'essay.odt'))).toBe('Heading\nThe okapi paragraph');
-    const row = (cells: string[]) => `<table:table-row>${cells.map((c) => `<table:table-cell><text:p>${c}</text:p></table:table-cell>`).join('')}</table:table-row>`;
-    const ods = await zipOf({ mimetype: 'application/vnd.oasis.opendocument.spreadsheet', 'content.xml': content(`<office:spreadsheet><table:table>${row(['Quarter', 'Kinkajou'])}${row(['Q1', '1200'])}</table:table></office:spreadsheet>`) });
+    const row = (cells: string[]) =>
+      `<table:table-row>${cells.map((c) => `<table:table-cell><text:p>${c}</text:p></table:table-cell>`).join('')}</table:table-row>`;
+    const ods = await zipOf({
+      mimetype: 'application/vnd.oasis.opendocument.spreadsheet',
+      'content.xml': content(`<office:spreadsheet><table:table>${row(['Quarter', 'Kinkajou'])}${row(['Q1', '1200'])}</table:table></office:spreadsheet>`),
+    });
     expect(textOf(await extract(ods, 'sheet.ods'))).toBe('Quarter Kinkajou\nQ1 1200');
     const encrypted = await zipOf({
       mimetype: 'application/vnd.oasis.opendocument.text',
       'content.xml': 'ciphertext',
-      'META-INF/manifest.xml': '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml"><manifest:encryption-data/></manifest:file-entry></manifest:manifest>',
+      'META-INF/manifest.xml':
+        '<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml"><manifest:encryption-data/></manifest:file-entry></manifest:manifest>',
     });
     expect(await extract(encrypted, 'secret.odt')).toEqual({ state: 'failed', reason: 'It is protected by a password.' });
   });
@@ -222,9 +237,14 @@ describe('extractText', { timeout: 60_000 }, () => {
     expect(textOf(await extract(text, 'bird.pdf', 'application/pdf'))).toBe('A PDF about the quetzal\nPage two');
     const encrypted = await pdf(['Hidden'], { userPassword: 'secret', ownerPassword: 'owner' });
     expect(await extract(encrypted, 'secret.pdf', 'application/pdf')).toEqual({ state: 'failed', reason: 'It is protected by a password.' });
-    expect(await extract('%PDF-1.7\n1 0 obj garbage', 'broken.pdf', 'application/pdf')).toEqual({ state: 'failed', reason: 'It is damaged: it cannot be read as a PDF.' });
+    expect(await extract('%PDF-1.7\n1 0 obj garbage', 'broken.pdf', 'application/pdf')).toEqual({
+      state: 'failed',
+      reason: 'It is damaged: it cannot be read as a PDF.',
+    });
     expect(await extract('plain words', 'fake.pdf', 'application/pdf')).toEqual({ state: 'failed', reason: 'It is damaged: it cannot be read as a PDF.' });
-    expect(textOf(await extract(Buffer.concat([Buffer.from('junk before the header\n'), text]), 'prefixed.pdf', 'application/pdf'))).toBe('A PDF about the quetzal\nPage two');
+    expect(textOf(await extract(Buffer.concat([Buffer.from('junk before the header\n'), text]), 'prefixed.pdf', 'application/pdf'))).toBe(
+      'A PDF about the quetzal\nPage two',
+    );
   });
 
   it('refuses an image past 40 megapixels by its header, before decoding it', async () => {
@@ -247,7 +267,10 @@ describe('extractText', { timeout: 60_000 }, () => {
       chunk('IEND', Buffer.alloc(0)),
     ]);
     const started = Date.now();
-    expect(await extract(png, 'huge.png', 'image/png')).toEqual({ state: 'failed', reason: 'It is too large to read its text: 20,000 × 20,000 pixels, more than 40 megapixels.' });
+    expect(await extract(png, 'huge.png', 'image/png')).toEqual({
+      state: 'failed',
+      reason: 'It is too large to read its text: 20,000 × 20,000 pixels, more than 40 megapixels.',
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(await extract('just words', 'photo.png', 'image/png')).toEqual({ state: 'failed', reason: 'It is damaged: its contents are not an image.' });
   });
@@ -269,12 +292,18 @@ describe('extractText', { timeout: 60_000 }, () => {
       .composite(Array.from({ length: 100 }, (_, i) => ({ input: Buffer.from(tile), left: (i % 5) * 640, top: Math.floor(i / 5) * 160 })))
       .png()
       .toBuffer();
-    expect(await extractText(quick, { bytes: page, name: 'page.png', mimeType: 'image/png' })).toEqual({ state: 'failed', reason: 'It took longer than 2 seconds to read.' });
+    expect(await extractText(quick, { bytes: page, name: 'page.png', mimeType: 'image/png' })).toEqual({
+      state: 'failed',
+      reason: 'It took longer than 2 seconds to read.',
+    });
     // Tesseract's own thread ended with the task's: the process is idle after.
     const before = process.cpuUsage();
     await sleep(1_000);
     const used = process.cpuUsage(before);
     expect((used.user + used.system) / 1000).toBeLessThan(400);
-    expect(await extractText(quick, { bytes: Buffer.from('after the timeout'), name: 'next.txt', mimeType: 'text/plain' })).toMatchObject({ state: 'ready', text: 'after the timeout' });
+    expect(await extractText(quick, { bytes: Buffer.from('after the timeout'), name: 'next.txt', mimeType: 'text/plain' })).toMatchObject({
+      state: 'ready',
+      text: 'after the timeout',
+    });
   });
 });

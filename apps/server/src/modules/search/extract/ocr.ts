@@ -47,12 +47,16 @@ export class Ocr {
 export async function readImage(bytes: Uint8Array, sink: TextSink): Promise<void> {
   const damaged = () => new ExtractFailure('It is damaged: it cannot be read as an image.');
   // The header only: no pixel limit yet (sharp's own would refuse to read the size of a huge picture).
-  const { width, height } = await sharp(bytes, { limitInputPixels: false }).metadata().catch(() => {
-    throw damaged();
-  });
+  const { width, height } = await sharp(bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => {
+      throw damaged();
+    });
   if (!width || !height) throw damaged();
   if (width * height > MAX_IMAGE_PIXELS) {
-    throw new ExtractFailure(`It is too large to read its text: ${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} megapixels.`);
+    throw new ExtractFailure(
+      `It is too large to read its text: ${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} megapixels.`,
+    );
   }
   const image = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
     .rotate()

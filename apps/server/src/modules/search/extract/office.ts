@@ -36,7 +36,11 @@ const relId = (attrs: Record<string, string>) => Object.entries(attrs).find(([k]
 async function parse(zip: OfficeZip, name: string, sink: TextSink | null, handler: Partial<Handler>): Promise<void> {
   const parser = markupParser(handler, true);
   try {
-    await zip.read(name, (text) => parser.write(text), () => !!sink?.full);
+    await zip.read(
+      name,
+      (text) => parser.write(text),
+      () => !!sink?.full,
+    );
     parser.end();
   } catch (error) {
     if (!(error instanceof TooDeep)) throw error;

@@ -40,7 +40,10 @@ export class TextSink {
   /** Adds text as it appears in the file. */
   text(raw: string): void {
     if (this.capped || raw.length === 0) return;
-    const clean = raw.replace(SEPARATING, ' ').replace(DROPPED, '').replace(SPACES, (space) => (BREAK.test(space) ? '\n' : ' '));
+    const clean = raw
+      .replace(SEPARATING, ' ')
+      .replace(DROPPED, '')
+      .replace(SPACES, (space) => (BREAK.test(space) ? '\n' : ' '));
     // Whitespace at either end joins the separators around this piece.
     const first = clean[0];
     const last = clean.length > 1 ? clean[clean.length - 1] : undefined;

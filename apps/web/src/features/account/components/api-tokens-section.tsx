@@ -65,7 +65,14 @@ export function ApiTokensSection() {
         </Group>
       </form>
       {created && (
-        <Alert color="green" title={`Token “${created.name}” created`} withCloseButton closeButtonLabel="Dismiss" onClose={() => setCreated(null)} role="status">
+        <Alert
+          color="green"
+          title={`Token “${created.name}” created`}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setCreated(null)}
+          role="status"
+        >
           <ShownOnce value={created.token} label="New API token" copyLabel="Copy token" />
         </Alert>
       )}
@@ -87,7 +94,13 @@ export function ApiTokensSection() {
                 </Text>
               </div>
               <Tooltip label="Revoke">
-                <ActionIcon variant="subtle" color="red" onClick={() => revoke.mutate(t.id)} aria-label={`Revoke token ${t.name}`} loading={revoke.isPending && revoke.variables === t.id}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  onClick={() => revoke.mutate(t.id)}
+                  aria-label={`Revoke token ${t.name}`}
+                  loading={revoke.isPending && revoke.variables === t.id}
+                >
                   <IconTrash size={18} />
                 </ActionIcon>
               </Tooltip>

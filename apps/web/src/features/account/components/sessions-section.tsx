@@ -53,7 +53,13 @@ export function SessionsSection() {
                 </div>
               </Group>
               {!s.current && (
-                <Button size="xs" variant="subtle" color="red" onClick={() => revoke.mutate(s.id)} aria-label={`Sign out ${describeUserAgent(s.userAgent)} session`}>
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  onClick={() => revoke.mutate(s.id)}
+                  aria-label={`Sign out ${describeUserAgent(s.userAgent)} session`}
+                >
                   Sign out
                 </Button>
               )}

@@ -34,7 +34,12 @@ function Who({ e }: { e: TActivityEntry }) {
 }
 
 function Where({ e }: { e: TActivityEntry }) {
-  if (!e.ip && !e.userAgent) return <Text size="sm" c="dimmed">—</Text>;
+  if (!e.ip && !e.userAgent)
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
   return (
     <>
       <Text size="sm">{e.ip ?? '—'}</Text>
@@ -95,7 +100,15 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
       <Paper component="form" role="search" aria-label="Filter the audit log" withBorder radius="md" p="sm" onSubmit={(e) => e.preventDefault()}>
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
           <PersonPicker ws={workspace.id} label="Person" placeholder="Anyone" clearable withDeactivated value={actor} onChange={setActor} />
-          <Select label="Action" placeholder="Any action" clearable searchable data={ACTION_OPTIONS} value={action} onChange={(v) => setAction(v as TActivityAction | null)} />
+          <Select
+            label="Action"
+            placeholder="Any action"
+            clearable
+            searchable
+            data={ACTION_OPTIONS}
+            value={action}
+            onChange={(v) => setAction(v as TActivityAction | null)}
+          />
           <TextInput
             label="Item"
             placeholder="Paste its link or id"
@@ -104,13 +117,27 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
             error={itemInvalid ? 'This is not a link to an item nor an item id' : undefined}
           />
           <TextInput label="From" type="date" value={after} onChange={(e) => setAfter(e.currentTarget.value)} max={before || undefined} />
-          <TextInput label="To" type="date" value={before} onChange={(e) => setBefore(e.currentTarget.value)} min={after || undefined} error={datesInvalid ? 'The end is before the start' : undefined} />
+          <TextInput
+            label="To"
+            type="date"
+            value={before}
+            onChange={(e) => setBefore(e.currentTarget.value)}
+            min={after || undefined}
+            error={datesInvalid ? 'The end is before the start' : undefined}
+          />
         </SimpleGrid>
         <Group justify="space-between" mt="sm" gap="xs">
           <Button variant="subtle" leftSection={<IconFilterOff aria-hidden size={16} />} onClick={clear} disabled={!filtered && !itemText}>
             Clear filters
           </Button>
-          <Button component="a" href={activityCsvUrl(workspace.id, filters)} download variant="light" leftSection={<IconDownload aria-hidden size={16} />} disabled={datesInvalid || itemInvalid}>
+          <Button
+            component="a"
+            href={activityCsvUrl(workspace.id, filters)}
+            download
+            variant="light"
+            leftSection={<IconDownload aria-hidden size={16} />}
+            disabled={datesInvalid || itemInvalid}
+          >
             Export CSV
           </Button>
         </Group>
@@ -125,7 +152,10 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
       ) : items.length === 0 ? (
         filtered ? (
           <EmptyState icon={<IconFilterOff size={32} />} title="Nothing matches these filters">
-            Try another person, action or dates. <Anchor component="button" type="button" onClick={clear}>Clear filters</Anchor>
+            Try another person, action or dates.{' '}
+            <Anchor component="button" type="button" onClick={clear}>
+              Clear filters
+            </Anchor>
           </EmptyState>
         ) : (
           <EmptyState icon={<IconHistory size={32} />} title="Nothing recorded yet">

@@ -16,7 +16,13 @@ const entry = (action: TActivityEntry['action'], o: { actor?: string; item?: str
 
 describe('foldSaves', () => {
   it('shows a run of saves by one person on one document as one entry, counting them', () => {
-    const shown = foldSaves([entry('item.updated'), entry('item.updated'), entry('item.updated'), entry('item.renamed', { data: { previousName: 'Draft' } }), entry('item.updated')]);
+    const shown = foldSaves([
+      entry('item.updated'),
+      entry('item.updated'),
+      entry('item.updated'),
+      entry('item.renamed', { data: { previousName: 'Draft' } }),
+      entry('item.updated'),
+    ]);
     expect(shown.map((e) => [e.action, e.times])).toEqual([
       ['item.updated', 3],
       ['item.renamed', 1],

@@ -103,7 +103,11 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'session.started':
       return 'signed in';
     case 'session.ended':
-      return typeof d.others === 'number' ? `signed out everywhere else (${d.others} ${d.others === 1 ? 'session' : 'sessions'})` : d.current === false ? 'ended a session elsewhere' : 'signed out';
+      return typeof d.others === 'number'
+        ? `signed out everywhere else (${d.others} ${d.others === 1 ? 'session' : 'sessions'})`
+        : d.current === false
+          ? 'ended a session elsewhere'
+          : 'signed out';
     case 'token.created':
       return `created the API token “${str(d.tokenName) ?? ''}”`;
     case 'token.revoked':
@@ -135,7 +139,9 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'search.language_changed':
       if (d.language === 'simple') return 'set search to match words only as written';
       // The languages are named by their English names, in small letters.
-      return typeof d.language === 'string' && d.language ? `set the language of search to ${d.language[0]!.toUpperCase()}${d.language.slice(1)}` : 'changed the language of search';
+      return typeof d.language === 'string' && d.language
+        ? `set the language of search to ${d.language[0]!.toUpperCase()}${d.language.slice(1)}`
+        : 'changed the language of search';
   }
 }
 
@@ -152,7 +158,15 @@ export function foldSaves(entries: readonly TActivityEntry[]): ShownEntry[] {
   for (const e of entries) {
     const last = shown.at(-1);
     const save = e.action === 'item.updated' && typeof e.data.version !== 'number';
-    if (save && last && last.action === 'item.updated' && typeof last.data.version !== 'number' && last.item?.id === e.item?.id && last.actor.id === e.actor.id && last.actor.kind === e.actor.kind) {
+    if (
+      save &&
+      last &&
+      last.action === 'item.updated' &&
+      typeof last.data.version !== 'number' &&
+      last.item?.id === e.item?.id &&
+      last.actor.id === e.actor.id &&
+      last.actor.kind === e.actor.kind
+    ) {
       last.times += 1;
       continue;
     }

@@ -34,8 +34,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       <Center mih="100dvh" p="md">
         <Stack align="center" maw={420} ta="center">
           <Text fw={600}>Cabinet cannot be reached right now.</Text>
-          <Text c="dimmed" size="sm">{me.error.message}</Text>
-          <Button onClick={() => void me.refetch()} loading={me.isFetching}>Try again</Button>
+          <Text c="dimmed" size="sm">
+            {me.error.message}
+          </Text>
+          <Button onClick={() => void me.refetch()} loading={me.isFetching}>
+            Try again
+          </Button>
         </Stack>
       </Center>
     );

@@ -5,7 +5,14 @@ import { useMe } from '../api/use-me.ts';
 import { useSignOut } from '../api/use-sign-out.ts';
 
 export function initials(name: string): string {
-  return name.split(/\s+/).filter(Boolean).slice(0, 2).map((p) => p[0]!.toUpperCase()).join('') || '?';
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((p) => p[0]!.toUpperCase())
+      .join('') || '?'
+  );
 }
 
 export function UserMenu() {

@@ -13,16 +13,28 @@ export function useCommentMutations(documentId: string) {
   const key = queryKeys.comments(documentId);
   // Each write answers its whole thread, which takes its place in the list (a new one goes last).
   const onSuccess = (thread: TCommentThread) =>
-    client.setQueryData<TCommentThread[]>(key, (list) => (list?.some((t) => t.id === thread.id) ? list.map((t) => (t.id === thread.id ? thread : t)) : [...(list ?? []), thread]));
+    client.setQueryData<TCommentThread[]>(key, (list) =>
+      list?.some((t) => t.id === thread.id) ? list.map((t) => (t.id === thread.id ? thread : t)) : [...(list ?? []), thread],
+    );
   return {
     add: useMutation({ mutationFn: (c: TCreateCommentRequest) => call(commentsApi.add, { params: { id: documentId }, body: c }), onSuccess }),
-    resolve: useMutation({ mutationFn: (v: { threadId: string; resolved: boolean }) => call(commentsApi.update, { params: { id: documentId, commentId: v.threadId }, body: { resolved: v.resolved } }), onSuccess }),
-    edit: useMutation({ mutationFn: (v: { commentId: string; body: string }) => call(commentsApi.update, { params: { id: documentId, commentId: v.commentId }, body: { body: v.body } }), onSuccess }),
+    resolve: useMutation({
+      mutationFn: (v: { threadId: string; resolved: boolean }) =>
+        call(commentsApi.update, { params: { id: documentId, commentId: v.threadId }, body: { resolved: v.resolved } }),
+      onSuccess,
+    }),
+    edit: useMutation({
+      mutationFn: (v: { commentId: string; body: string }) =>
+        call(commentsApi.update, { params: { id: documentId, commentId: v.commentId }, body: { body: v.body } }),
+      onSuccess,
+    }),
     remove: useMutation({
       mutationFn: (commentId: string) => call(commentsApi.remove, { params: { id: documentId, commentId } }),
       // A first comment takes its thread with it.
       onSuccess: (_void, commentId) =>
-        client.setQueryData<TCommentThread[]>(key, (list) => list?.filter((t) => t.id !== commentId).map((t) => ({ ...t, comments: t.comments.filter((c) => c.id !== commentId) }))),
+        client.setQueryData<TCommentThread[]>(key, (list) =>
+          list?.filter((t) => t.id !== commentId).map((t) => ({ ...t, comments: t.comments.filter((c) => c.id !== commentId) })),
+        ),
     }),
   };
 }

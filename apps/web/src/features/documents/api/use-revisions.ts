@@ -3,13 +3,19 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-
 export function useRevisions(documentId: string) {
-  return useQuery({ queryKey: queryKeys.revisions(documentId), queryFn: async () => (await call(documentsApi.revisions, { params: { id: documentId }, query: { limit: 200 } })).items });
+  return useQuery({
+    queryKey: queryKeys.revisions(documentId),
+    queryFn: async () => (await call(documentsApi.revisions, { params: { id: documentId }, query: { limit: 200 } })).items,
+  });
 }
 
 export function useRevision(documentId: string, revisionId: string | undefined) {
-  return useQuery({ queryKey: queryKeys.revision(documentId, revisionId ?? ''), queryFn: () => call(documentsApi.revision, { params: { id: documentId, revisionId: revisionId! } }), enabled: !!revisionId });
+  return useQuery({
+    queryKey: queryKeys.revision(documentId, revisionId ?? ''),
+    queryFn: () => call(documentsApi.revision, { params: { id: documentId, revisionId: revisionId! } }),
+    enabled: !!revisionId,
+  });
 }
 
 export function useRestoreRevision(documentId: string) {

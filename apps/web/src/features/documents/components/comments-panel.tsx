@@ -31,7 +31,21 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
  * document): arrows move, Enter or Tab picks, Escape closes the list. Whom it mentions goes with
  * the comment, so they are told (those who cannot see the document are not).
  */
-function Composer({ workspaceId, label, submitLabel, onSubmit, onCancel, autoFocus }: { workspaceId: string; label: string; submitLabel: string; onSubmit: (body: string, mentions: string[]) => Promise<unknown>; onCancel?: () => void; autoFocus?: boolean }) {
+function Composer({
+  workspaceId,
+  label,
+  submitLabel,
+  onSubmit,
+  onCancel,
+  autoFocus,
+}: {
+  workspaceId: string;
+  label: string;
+  submitLabel: string;
+  onSubmit: (body: string, mentions: string[]) => Promise<unknown>;
+  onCancel?: () => void;
+  autoFocus?: boolean;
+}) {
   const [body, setBody] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -42,7 +56,8 @@ function Composer({ workspaceId, label, submitLabel, onSubmit, onCancel, autoFoc
   const box = useRef<HTMLTextAreaElement>(null);
   const suggestions = useQuery({
     queryKey: queryKeys.memberSuggestions(workspaceId, typing?.query ?? ''),
-    queryFn: async () => (await findMembers(workspaceId, typing?.query ?? '')).map((m): Suggestion => ({ id: m.userId, label: m.name || m.email, email: m.email })),
+    queryFn: async () =>
+      (await findMembers(workspaceId, typing?.query ?? '')).map((m): Suggestion => ({ id: m.userId, label: m.name || m.email, email: m.email })),
     enabled: !!typing,
   });
   const options = typing ? (suggestions.data ?? []) : [];
@@ -67,7 +82,10 @@ function Composer({ workspaceId, label, submitLabel, onSubmit, onCancel, autoFoc
     setBusy(true);
     try {
       // Only those still named in the text: a mention typed and then deleted tells no one.
-      await onSubmit(parsed.data, picked.filter((p) => parsed.data.includes(`@${p.label}`)).map((p) => p.id));
+      await onSubmit(
+        parsed.data,
+        picked.filter((p) => parsed.data.includes(`@${p.label}`)).map((p) => p.id),
+      );
       setBody('');
       setPicked([]);
     } catch (e) {
@@ -164,7 +182,23 @@ function Composer({ workspaceId, label, submitLabel, onSubmit, onCancel, autoFoc
   );
 }
 
-function Thread({ thread, workspaceId, documentId, me, abilities, active, onActivate }: { thread: TCommentThread; workspaceId: string; documentId: string; me: string; abilities: TItemAbilities; active: boolean; onActivate: () => void }) {
+function Thread({
+  thread,
+  workspaceId,
+  documentId,
+  me,
+  abilities,
+  active,
+  onActivate,
+}: {
+  thread: TCommentThread;
+  workspaceId: string;
+  documentId: string;
+  me: string;
+  abilities: TItemAbilities;
+  active: boolean;
+  onActivate: () => void;
+}) {
   const m = useCommentMutations(documentId);
   const failed = (error: Error) => notifications.show({ color: 'red', message: error.message });
   const [first] = thread.comments;
@@ -225,7 +259,14 @@ function Thread({ thread, workspaceId, documentId, me, abilities, active, onActi
       )}
       {abilities.comment && (
         <>
-          {active && !thread.resolvedAt && <Composer workspaceId={workspaceId} label="Reply" submitLabel="Reply" onSubmit={(body, mentions) => m.add.mutateAsync({ body, threadId: thread.id, mentions })} />}
+          {active && !thread.resolvedAt && (
+            <Composer
+              workspaceId={workspaceId}
+              label="Reply"
+              submitLabel="Reply"
+              onSubmit={(body, mentions) => m.add.mutateAsync({ body, threadId: thread.id, mentions })}
+            />
+          )}
           <Group justify="flex-end">
             <Button
               size="compact-xs"
@@ -307,12 +348,25 @@ export function CommentsPanel(props: {
         <Stack align="center" gap={4} py="lg" c="dimmed">
           <IconMessageCircle aria-hidden size={28} />
           <Text size="sm" ta="center">
-            {show === 'open' ? (props.abilities.comment ? 'No open comments. Select some text and choose Comment.' : 'No open comments.') : 'No resolved comments.'}
+            {show === 'open'
+              ? props.abilities.comment
+                ? 'No open comments. Select some text and choose Comment.'
+                : 'No open comments.'
+              : 'No resolved comments.'}
           </Text>
         </Stack>
       )}
       {shown.map((t) => (
-        <Thread key={t.id} thread={t} workspaceId={props.workspaceId} documentId={props.documentId} me={props.me} abilities={props.abilities} active={props.active === t.id} onActivate={() => props.onActivate(t.id)} />
+        <Thread
+          key={t.id}
+          thread={t}
+          workspaceId={props.workspaceId}
+          documentId={props.documentId}
+          me={props.me}
+          abilities={props.abilities}
+          active={props.active === t.id}
+          onActivate={() => props.onActivate(t.id)}
+        />
       ))}
     </Stack>
   );

@@ -29,7 +29,13 @@ const STATE_LABEL: Record<SyncState, { text: string; icon: ReactNode }> = {
 };
 
 // A text box by its role too: a labelled element must have one (the label names what it is the content of).
-const editorAttributes = (title: string, editable: boolean) => ({ role: 'textbox', 'aria-multiline': 'true', ...(editable ? {} : { 'aria-readonly': 'true' }), 'aria-label': `Content of ${title}`, class: 'cabinet-document' });
+const editorAttributes = (title: string, editable: boolean) => ({
+  role: 'textbox',
+  'aria-multiline': 'true',
+  ...(editable ? {} : { 'aria-readonly': 'true' }),
+  'aria-label': `Content of ${title}`,
+  class: 'cabinet-document',
+});
 
 export interface DocumentEditorProps {
   workspaceId: string;
@@ -95,7 +101,10 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
           (id) => {
             const content = file.type.startsWith('image/')
               ? [{ type: 'image', attrs: { src: urlOf(filesApi.content, { id }), alt: file.name.replace(/\.[^.]*$/, '') } }]
-              : [{ type: 'text', text: file.name, marks: [{ type: 'link', attrs: { href: urlOf(filesApi.content, { id }, { download: '1' }) } }] }, { type: 'text', text: ' ' }];
+              : [
+                  { type: 'text', text: file.name, marks: [{ type: 'link', attrs: { href: urlOf(filesApi.content, { id }, { download: '1' }) } }] },
+                  { type: 'text', text: ' ' },
+                ];
             if (ed.isDestroyed) return;
             if (at !== undefined) ed.chain().insertContentAt(Math.min(at, ed.state.doc.content.size), content).run();
             else ed.chain().focus().insertContent(content).run();
@@ -109,7 +118,16 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
   const editor = useEditor(
     {
       editable,
-      extensions: editorExtensions({ workspaceId, document, provider, editable, me: { name: me.name, color: colorFor(me.id) }, onAsk: ask, comments: { select: selectThread, comment: startComment }, onFiles: insertFiles }),
+      extensions: editorExtensions({
+        workspaceId,
+        document,
+        provider,
+        editable,
+        me: { name: me.name, color: colorFor(me.id) },
+        onAsk: ask,
+        comments: { select: selectThread, comment: startComment },
+        onFiles: insertFiles,
+      }),
       editorProps: { attributes: editorAttributes(title, editable) },
     },
     [document, provider, editable],
@@ -174,7 +192,13 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
             variant={commentsOpen ? 'light' : 'subtle'}
             size="compact-sm"
             leftSection={<IconMessageCircle aria-hidden size={16} />}
-            rightSection={openThreads ? <Badge size="xs" circle>{openThreads}</Badge> : undefined}
+            rightSection={
+              openThreads ? (
+                <Badge size="xs" circle>
+                  {openThreads}
+                </Badge>
+              ) : undefined
+            }
             aria-pressed={commentsOpen}
             onClick={() => setCommentsOpen((o) => !o)}
           >
@@ -190,10 +214,22 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
           {editor && state !== 'refused' && (editable || abilities.comment) && (
             <Paper px="xs" py={4} radius={0} style={{ borderBottom: '1px solid var(--mantine-color-default-border)', position: 'sticky', top: 0, zIndex: 2 }}>
               {editable ? (
-                <EditorToolbar editor={editor} onLink={() => setAsking('link')} onImage={() => setAsking('image')} onFile={() => fileInput.current?.click()} onComment={() => startComment(editor)} />
+                <EditorToolbar
+                  editor={editor}
+                  onLink={() => setAsking('link')}
+                  onImage={() => setAsking('image')}
+                  onFile={() => fileInput.current?.click()}
+                  onComment={() => startComment(editor)}
+                />
               ) : (
                 <Group role="toolbar" aria-label="Document tools">
-                  <Button size="compact-sm" variant="subtle" leftSection={<IconMessagePlus aria-hidden size={16} />} onMouseDown={(e) => e.preventDefault()} onClick={() => startComment(editor)}>
+                  <Button
+                    size="compact-sm"
+                    variant="subtle"
+                    leftSection={<IconMessagePlus aria-hidden size={16} />}
+                    onMouseDown={(e) => e.preventDefault()}
+                    onClick={() => startComment(editor)}
+                  >
                     Comment
                   </Button>
                 </Group>
@@ -205,7 +241,19 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
           </div>
         </Paper>
         {commentsOpen && wide && (
-          <Paper withBorder radius="md" p="sm" w={340} style={{ flexShrink: 0, position: 'sticky', top: 'calc(var(--app-shell-header-height, 56px) + 8px)', maxHeight: 'calc(100vh - 96px)', overflowY: 'auto' }}>
+          <Paper
+            withBorder
+            radius="md"
+            p="sm"
+            w={340}
+            style={{
+              flexShrink: 0,
+              position: 'sticky',
+              top: 'calc(var(--app-shell-header-height, 56px) + 8px)',
+              maxHeight: 'calc(100vh - 96px)',
+              overflowY: 'auto',
+            }}
+          >
             {panel}
           </Paper>
         )}
@@ -231,7 +279,12 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
           initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
           onApply={(href) => {
             // With nothing selected the address itself becomes the link's text.
-            if (editor.state.selection.empty && !editor.isActive('link')) editor.chain().focus().insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run();
+            if (editor.state.selection.empty && !editor.isActive('link'))
+              editor
+                .chain()
+                .focus()
+                .insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] })
+                .run();
             else editor.chain().focus().extendMarkRange('link').setLink({ href }).run();
             setAsking(undefined);
           }}

@@ -3,7 +3,17 @@ import { IconDots, IconFileTypeHtml, IconFileTypePdf, IconMarkdown, IconPencil, 
 import { documentsApi, urlOf, type TItemAbilities } from '@cabinet/contracts';
 
 /** What can be done with the document as a whole, as its abilities allow: share it, rename it, and download it in another format. */
-export function DocumentMenu({ documentId, abilities, onRename, onShare }: { documentId: string; abilities: TItemAbilities; onRename: () => void; onShare: () => void }) {
+export function DocumentMenu({
+  documentId,
+  abilities,
+  onRename,
+  onShare,
+}: {
+  documentId: string;
+  abilities: TItemAbilities;
+  onRename: () => void;
+  onShare: () => void;
+}) {
   const icon = { 'aria-hidden': true, size: 16 } as const;
   return (
     <Menu position="bottom-end">
@@ -27,13 +37,28 @@ export function DocumentMenu({ documentId, abilities, onRename, onShare }: { doc
         {abilities.download && (
           <>
             <Menu.Label>Export</Menu.Label>
-            <Menu.Item component="a" href={urlOf(documentsApi.export, { id: documentId }, { format: 'markdown' })} download leftSection={<IconMarkdown {...icon} />}>
+            <Menu.Item
+              component="a"
+              href={urlOf(documentsApi.export, { id: documentId }, { format: 'markdown' })}
+              download
+              leftSection={<IconMarkdown {...icon} />}
+            >
               Markdown (.md)
             </Menu.Item>
-            <Menu.Item component="a" href={urlOf(documentsApi.export, { id: documentId }, { format: 'html' })} download leftSection={<IconFileTypeHtml {...icon} />}>
+            <Menu.Item
+              component="a"
+              href={urlOf(documentsApi.export, { id: documentId }, { format: 'html' })}
+              download
+              leftSection={<IconFileTypeHtml {...icon} />}
+            >
               Web page (.html)
             </Menu.Item>
-            <Menu.Item component="a" href={urlOf(documentsApi.export, { id: documentId }, { format: 'pdf' })} download leftSection={<IconFileTypePdf {...icon} />}>
+            <Menu.Item
+              component="a"
+              href={urlOf(documentsApi.export, { id: documentId }, { format: 'pdf' })}
+              download
+              leftSection={<IconFileTypePdf {...icon} />}
+            >
               PDF (.pdf)
             </Menu.Item>
           </>

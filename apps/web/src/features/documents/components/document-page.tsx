@@ -26,7 +26,9 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   // A share changed while the document is open: the item's abilities (and with them the editor) follow.
   const accessChanged = (readOnly: boolean) => {
     void item.refetch();
-    notifications.show({ message: readOnly ? 'Your access to this document changed: you can now only read it.' : 'Your access to this document changed: you can now edit it.' });
+    notifications.show({
+      message: readOnly ? 'Your access to this document changed: you can now only read it.' : 'Your access to this document changed: you can now edit it.',
+    });
   };
   return (
     <Stack gap="md">
@@ -45,10 +47,24 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         </Title>
         <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} onShare={() => setSharing(true)} />
       </Group>
-      <DocumentEditor workspaceId={workspace.id} documentId={documentId} title={item.data.name} abilities={abilities} me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }} onAccessChange={accessChanged} />
+      <DocumentEditor
+        workspaceId={workspace.id}
+        documentId={documentId}
+        title={item.data.name}
+        abilities={abilities}
+        me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }}
+        onAccessChange={accessChanged}
+      />
       {sharing && <ShareDialog item={item.data} workspace={workspace} onClose={() => setSharing(false)} />}
       {renaming && (
-        <NameDialog title="Rename document" label="Document name" submitLabel="Rename" initial={item.data.name} onClose={() => setRenaming(false)} onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })} />
+        <NameDialog
+          title="Rename document"
+          label="Document name"
+          submitLabel="Rename"
+          initial={item.data.name}
+          onClose={() => setRenaming(false)}
+          onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })}
+        />
       )}
     </Stack>
   );

@@ -34,7 +34,21 @@ import { CODE_LANGUAGES } from '../editor/extensions.ts';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const mod = isMac ? '⌘' : 'Ctrl+';
 
-function ToolButton({ label, shortcut, active, disabled, onClick, children }: { label: string; shortcut?: string; active?: boolean; disabled?: boolean; onClick: () => void; children: ReactNode }) {
+function ToolButton({
+  label,
+  shortcut,
+  active,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  shortcut?: string;
+  active?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
   return (
     <Tooltip label={shortcut ? `${label} (${shortcut})` : label} openDelay={400}>
       <ActionIcon
@@ -97,7 +111,19 @@ function layOut(toolbar: HTMLElement | null, current: { current: HTMLElement | n
 }
 
 /** Formatting for the selection and the current block; every button is named for screen readers and says whether it is on. */
-export function EditorToolbar({ editor, onLink, onImage, onFile, onComment }: { editor: Editor; onLink: () => void; onImage: () => void; onFile: () => void; onComment: () => void }) {
+export function EditorToolbar({
+  editor,
+  onLink,
+  onImage,
+  onFile,
+  onComment,
+}: {
+  editor: Editor;
+  onLink: () => void;
+  onImage: () => void;
+  onFile: () => void;
+  onComment: () => void;
+}) {
   const s = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
@@ -220,7 +246,11 @@ export function EditorToolbar({ editor, onLink, onImage, onFile, onComment }: { 
           size="xs"
           aria-label="Code language"
           value={s.language}
-          onChange={(e) => chain().updateAttributes('codeBlock', { language: e.currentTarget.value || null }).run()}
+          onChange={(e) =>
+            chain()
+              .updateAttributes('codeBlock', { language: e.currentTarget.value || null })
+              .run()
+          }
           data={[{ value: '', label: 'Plain text' }, ...CODE_LANGUAGES.map((l) => ({ value: l, label: l }))]}
         />
       )}

@@ -16,7 +16,11 @@ const schema = documentExtensions();
 const html = (blocks: JSONContent[]) => generateHTML({ type: 'doc', content: blocks }, schema);
 
 const describe = (r: TRevision) =>
-  r.restoredFrom ? `Restored the revision of ${formatDateTime(r.restoredFrom)}` : r.authors.length ? `Edited by ${r.authors.map((a) => a.name).join(', ')}` : 'Edited';
+  r.restoredFrom
+    ? `Restored the revision of ${formatDateTime(r.restoredFrom)}`
+    : r.authors.length
+      ? `Edited by ${r.authors.map((a) => a.name).join(', ')}`
+      : 'Edited';
 
 function ComparedView({ blocks }: { blocks: ComparedBlock[] }) {
   return (
@@ -29,7 +33,11 @@ function ComparedView({ blocks }: { blocks: ComparedBlock[] }) {
             )}
           </div>
         ) : (
-          <div key={i} className={b.kind === 'same' ? undefined : b.kind === 'only-revision' ? 'compare-only-revision' : 'compare-only-current'} dangerouslySetInnerHTML={{ __html: html([b.block]) }} />
+          <div
+            key={i}
+            className={b.kind === 'same' ? undefined : b.kind === 'only-revision' ? 'compare-only-revision' : 'compare-only-current'}
+            dangerouslySetInnerHTML={{ __html: html([b.block]) }}
+          />
         ),
       )}
     </div>
@@ -43,11 +51,25 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
   const [selected, setSelected] = useState<string>();
   const revision = useRevision(documentId, selected);
   const restore = useRestoreRevision(documentId);
-  const compared = useMemo(() => (revision.data ? compareDocuments(revision.data.content as JSONContent, editor.getJSON()) : undefined), [revision.data, editor]);
+  const compared = useMemo(
+    () => (revision.data ? compareDocuments(revision.data.content as JSONContent, editor.getJSON()) : undefined),
+    [revision.data, editor],
+  );
   const changes = compared?.filter((b) => b.kind !== 'same').length ?? 0;
 
   return (
-    <Drawer opened onClose={onClose} position="right" size="xl" title={<Group gap="xs"><IconHistory aria-hidden size={20} /><Text fw={600}>Revision history</Text></Group>}>
+    <Drawer
+      opened
+      onClose={onClose}
+      position="right"
+      size="xl"
+      title={
+        <Group gap="xs">
+          <IconHistory aria-hidden size={20} />
+          <Text fw={600}>Revision history</Text>
+        </Group>
+      }
+    >
       {!selected ? (
         revisions.isPending ? (
           <Skeleton h={120} />
@@ -111,7 +133,8 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
                     'This revision is the same as the document now.'
                   ) : (
                     <>
-                      Compared with the document now: <ins className="legend">highlighted</ins> text is only in this revision, <del className="legend">struck-out</del> text was added since.
+                      Compared with the document now: <ins className="legend">highlighted</ins> text is only in this revision,{' '}
+                      <del className="legend">struck-out</del> text was added since.
                     </>
                   )}
                 </Text>

@@ -8,7 +8,15 @@ import { useState } from 'react';
  * it is shared exactly as the document is) or one from the web, with a description for people who
  * cannot see it.
  */
-export function ImageDialog({ onInsert, onUpload, onClose }: { onInsert: (image: { src: string; alt: string }) => void; onUpload: (file: File) => void; onClose: () => void }) {
+export function ImageDialog({
+  onInsert,
+  onUpload,
+  onClose,
+}: {
+  onInsert: (image: { src: string; alt: string }) => void;
+  onUpload: (file: File) => void;
+  onClose: () => void;
+}) {
   const [src, setSrc] = useState('');
   const [alt, setAlt] = useState('');
   const [error, setError] = useState<string>();
@@ -31,8 +39,19 @@ export function ImageDialog({ onInsert, onUpload, onClose }: { onInsert: (image:
           }}
         >
           <Stack>
-            <TextInput label="Image address" placeholder="https://example.com/picture.png" value={src} onChange={(e) => (setSrc(e.currentTarget.value), setError(undefined))} error={error} />
-            <TextInput label="Description" description="Read aloud to people who cannot see the image" value={alt} onChange={(e) => setAlt(e.currentTarget.value)} />
+            <TextInput
+              label="Image address"
+              placeholder="https://example.com/picture.png"
+              value={src}
+              onChange={(e) => (setSrc(e.currentTarget.value), setError(undefined))}
+              error={error}
+            />
+            <TextInput
+              label="Description"
+              description="Read aloud to people who cannot see the image"
+              value={alt}
+              onChange={(e) => setAlt(e.currentTarget.value)}
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={onClose}>
                 Cancel

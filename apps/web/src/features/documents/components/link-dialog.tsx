@@ -3,7 +3,17 @@ import { isSafeUrl } from '@cabinet/doc-schema';
 import { useState } from 'react';
 
 /** Adds, changes or removes the link on the selection. Only web and mail addresses are taken. */
-export function LinkDialog({ initial, onApply, onRemove, onClose }: { initial: string; onApply: (href: string) => void; onRemove: () => void; onClose: () => void }) {
+export function LinkDialog({
+  initial,
+  onApply,
+  onRemove,
+  onClose,
+}: {
+  initial: string;
+  onApply: (href: string) => void;
+  onRemove: () => void;
+  onClose: () => void;
+}) {
   const [href, setHref] = useState(initial);
   const [error, setError] = useState<string>();
   const submit = () => {
@@ -20,7 +30,14 @@ export function LinkDialog({ initial, onApply, onRemove, onClose }: { initial: s
         }}
       >
         <Stack>
-          <TextInput label="Link address" placeholder="https://example.com" value={href} onChange={(e) => (setHref(e.currentTarget.value), setError(undefined))} error={error} data-autofocus />
+          <TextInput
+            label="Link address"
+            placeholder="https://example.com"
+            value={href}
+            onChange={(e) => (setHref(e.currentTarget.value), setError(undefined))}
+            error={error}
+            data-autofocus
+          />
           <Group justify="flex-end">
             {initial && (
               <Button variant="subtle" color="red" onClick={onRemove}>

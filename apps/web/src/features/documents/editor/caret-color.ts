@@ -14,5 +14,11 @@ export function colorFor(id: string): string {
   const luminance = () => 0.2126 * linear(rgb[0]!) + 0.7152 * linear(rgb[1]!) + 0.0722 * linear(rgb[2]!);
   // White on it: (1 + 0.05) / (L + 0.05) ≥ 4.5 when L ≤ 0.183.
   while (luminance() > 0.18) rgb = rgb.map((c) => c * 0.9);
-  return `#${rgb.map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('')}`;
+  return `#${rgb
+    .map((c) =>
+      Math.round(c * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }

@@ -20,7 +20,8 @@ const key = new PluginKey<AnchorsState>('commentAnchors');
 
 /** The Yjs binding of the editor: the shared document, its fragment and the node mapping. */
 function binding(state: EditorState) {
-  return ySyncPluginKey.getState(state)?.binding as { doc: Y.Doc; type: Y.XmlFragment; mapping: Parameters<typeof relativePositionToAbsolutePosition>[3] } | undefined;
+  return ySyncPluginKey.getState(state)?.binding as
+    { doc: Y.Doc; type: Y.XmlFragment; mapping: Parameters<typeof relativePositionToAbsolutePosition>[3] } | undefined;
 }
 
 /** Where each open thread's text is now: its Yjs relative positions read against the current document. */
@@ -94,7 +95,9 @@ export function commentAnchors(on: { select: (threadId: string) => void; comment
               const active = key.getState(state)?.active;
               return DecorationSet.create(
                 state.doc,
-                anchoredRanges(state).map((a) => Decoration.inline(a.from, a.to, { class: a.id === active ? 'comment-anchor comment-anchor-active' : 'comment-anchor', 'data-thread': a.id })),
+                anchoredRanges(state).map((a) =>
+                  Decoration.inline(a.from, a.to, { class: a.id === active ? 'comment-anchor comment-anchor-active' : 'comment-anchor', 'data-thread': a.id }),
+                ),
               );
             },
             handleClick(view, pos) {

@@ -29,7 +29,14 @@ describe('comparing a revision with the current document', () => {
 
 describe('the words of a changed block', () => {
   it('run a paragraph’s pieces together, mentions included', () => {
-    const withMention = (after: string) => ({ type: 'paragraph', content: [{ type: 'text', text: 'ask ' }, { type: 'mention', attrs: { id: 'u1', label: 'Ada' } }, { type: 'text', text: after }] });
+    const withMention = (after: string) => ({
+      type: 'paragraph',
+      content: [
+        { type: 'text', text: 'ask ' },
+        { type: 'mention', attrs: { id: 'u1', label: 'Ada' } },
+        { type: 'text', text: after },
+      ],
+    });
     const [block] = compareDocuments(doc(withMention(' today')), doc(withMention(' tomorrow')));
     expect(block?.kind === 'changed' && block.words.map((w) => w.text).join('')).toBe('ask @Ada todaytomorrow');
   });

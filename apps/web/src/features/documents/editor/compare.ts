@@ -19,7 +19,8 @@ function textOf(node: JSONContent): string {
 }
 
 /** What makes two blocks the same block: its kind, attributes that show (heading level, language) and text. */
-const keyOf = (node: JSONContent) => JSON.stringify([node.type, node.attrs?.level, node.attrs?.language, node.attrs?.checked, JSON.stringify(node.content ?? [])]);
+const keyOf = (node: JSONContent) =>
+  JSON.stringify([node.type, node.attrs?.level, node.attrs?.language, node.attrs?.checked, JSON.stringify(node.content ?? [])]);
 
 /**
  * A revision compared with the current document, block by block in order: blocks in both, blocks
@@ -51,7 +52,12 @@ export function compareDocuments(revision: JSONContent, current: JSONContent): C
       const pairs = Math.min(removed.length, added.length);
       for (let k = 0; k < pairs; k++) {
         const [r, a] = [removed[k]!, added[k]!];
-        if (r.type === a.type) out.push({ kind: 'changed', block: r, words: diffWords(textOf(r), textOf(a)).map((w) => ({ text: w.value, in: w.added ? 'current' : w.removed ? 'revision' : 'both' })) });
+        if (r.type === a.type)
+          out.push({
+            kind: 'changed',
+            block: r,
+            words: diffWords(textOf(r), textOf(a)).map((w) => ({ text: w.value, in: w.added ? 'current' : w.removed ? 'revision' : 'both' })),
+          });
         else out.push({ kind: 'only-revision', block: r }, { kind: 'only-current', block: a });
       }
       for (const r of removed.slice(pairs)) out.push({ kind: 'only-revision', block: r });

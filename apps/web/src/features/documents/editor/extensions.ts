@@ -38,7 +38,12 @@ function slashCommands(onAsk: (what: 'image' | 'file') => void) {
             block.run(editor.chain().focus().deleteRange(range)).run();
             if (block.asks) onAsk(block.asks);
           },
-          render: suggestionPopup<Block>({ label: 'Insert a block', empty: 'No block by that name' }, (b) => ({ key: b.id, title: b.title, description: b.description, icon: b.icon })),
+          render: suggestionPopup<Block>({ label: 'Insert a block', empty: 'No block by that name' }, (b) => ({
+            key: b.id,
+            title: b.title,
+            description: b.description,
+            icon: b.icon,
+          })),
         }),
       ];
     },
@@ -94,16 +99,24 @@ export function editorExtensions(s: EditorSetup): AnyExtension[] {
     ...documentExtensions({
       codeBlock: CodeBlockLowlight.configure({ lowlight, defaultLanguage: null }),
       mentionSuggestion: {
-        items: async ({ query }: { query: string }) => (await findMembers(s.workspaceId, query)).map((m) => ({ id: m.userId, label: m.name || m.email, email: m.email })),
+        items: async ({ query }: { query: string }) =>
+          (await findMembers(s.workspaceId, query)).map((m) => ({ id: m.userId, label: m.name || m.email, email: m.email })),
         // Only the schema's attributes go into the document.
         command: ({ editor, range, props }: { editor: Editor; range: Range; props: MentionItem }) => {
           editor
             .chain()
             .focus()
-            .insertContentAt(range, [{ type: 'mention', attrs: { id: props.id, label: props.label } }, { type: 'text', text: ' ' }])
+            .insertContentAt(range, [
+              { type: 'mention', attrs: { id: props.id, label: props.label } },
+              { type: 'text', text: ' ' },
+            ])
             .run();
         },
-        render: suggestionPopup<MentionItem>({ label: 'Mention someone', empty: 'Nobody by that name' }, (m) => ({ key: m.id ?? '', title: m.label ?? '', description: m.email })),
+        render: suggestionPopup<MentionItem>({ label: 'Mention someone', empty: 'Nobody by that name' }, (m) => ({
+          key: m.id ?? '',
+          title: m.label ?? '',
+          description: m.email,
+        })),
       },
     }),
     Placeholder.configure({ placeholder: s.editable ? 'Write something, or type / for blocks and @ to mention someone…' : '' }),

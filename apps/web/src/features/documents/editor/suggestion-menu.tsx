@@ -64,7 +64,13 @@ export function SuggestionMenu<I>({ items, command, label, empty, describe, ref 
                 onMouseEnter={() => setActive(i)}
                 px="xs"
                 py={6}
-                style={{ borderRadius: 'var(--mantine-radius-sm)', background: i === active ? 'var(--mantine-color-default-hover)' : undefined, display: 'flex', gap: 10, alignItems: 'center' }}
+                style={{
+                  borderRadius: 'var(--mantine-radius-sm)',
+                  background: i === active ? 'var(--mantine-color-default-hover)' : undefined,
+                  display: 'flex',
+                  gap: 10,
+                  alignItems: 'center',
+                }}
               >
                 {entry.icon}
                 <div>

@@ -15,7 +15,11 @@ export function suggestionPopup<I>(texts: { label: string; empty: string }, desc
       const rect = p.clientRect?.();
       const element = renderer?.element as HTMLElement | undefined;
       if (!rect || !element) return;
-      void computePosition({ getBoundingClientRect: () => rect }, element, { placement: 'bottom-start', strategy: 'absolute', middleware: [offset(6), flip(), shift({ padding: 8 })] }).then(({ x, y }) => {
+      void computePosition({ getBoundingClientRect: () => rect }, element, {
+        placement: 'bottom-start',
+        strategy: 'absolute',
+        middleware: [offset(6), flip(), shift({ padding: 8 })],
+      }).then(({ x, y }) => {
         Object.assign(element.style, { left: `${x}px`, top: `${y}px` });
       });
     };

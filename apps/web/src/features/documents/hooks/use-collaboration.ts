@@ -32,7 +32,12 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     const document = new Y.Doc();
     // One copy per person and document: someone else signing in on this browser starts from the server.
     const local = keepOffline ? new IndexeddbPersistence(`cabinet:${userId}:${documentId}`, document) : undefined;
-    const provider = new HocuspocusProvider({ url: `${window.location.origin.replace(/^http/, 'ws')}/collab`, name: documentId, document, token: `session:${CLIENT_ID}` });
+    const provider = new HocuspocusProvider({
+      url: `${window.location.origin.replace(/^http/, 'ws')}/collab`,
+      name: documentId,
+      document,
+      token: `session:${CLIENT_ID}`,
+    });
     return { document, provider, local };
   }, [documentId, keepOffline, userId]);
   const [state, setState] = useState<SyncState>('connecting');
@@ -55,7 +60,11 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     };
     const present = () => {
       const states = provider.awareness?.getStates() ?? new Map();
-      setPeople([...states].flatMap(([clientId, s]) => (s.user && clientId !== document.clientID ? [{ clientId, name: String(s.user.name), color: String(s.user.color) }] : [])));
+      setPeople(
+        [...states].flatMap(([clientId, s]) =>
+          s.user && clientId !== document.clientID ? [{ clientId, name: String(s.user.name), color: String(s.user.color) }] : [],
+        ),
+      );
     };
     // The provider does not notice the network coming back by itself.
     const online = () => {

@@ -25,7 +25,9 @@ export function useCreateGroup(ws: string) {
 }
 
 export function useRenameGroup(ws: string) {
-  return useGroupChange(ws, 'group.renamed', ({ groupId, name }: { groupId: string; name: string }) => call(groupsApi.rename, { params: { ws, groupId }, body: { name } }));
+  return useGroupChange(ws, 'group.renamed', ({ groupId, name }: { groupId: string; name: string }) =>
+    call(groupsApi.rename, { params: { ws, groupId }, body: { name } }),
+  );
 }
 
 export function useDeleteGroup(ws: string) {
@@ -33,9 +35,13 @@ export function useDeleteGroup(ws: string) {
 }
 
 export function useAddGroupMembers(ws: string) {
-  return useGroupChange(ws, 'group.member_added', ({ groupId, userIds }: { groupId: string; userIds: string[] }) => call(groupsApi.addMembers, { params: { ws, groupId }, body: { userIds } }));
+  return useGroupChange(ws, 'group.member_added', ({ groupId, userIds }: { groupId: string; userIds: string[] }) =>
+    call(groupsApi.addMembers, { params: { ws, groupId }, body: { userIds } }),
+  );
 }
 
 export function useRemoveGroupMember(ws: string) {
-  return useGroupChange(ws, 'group.member_removed', ({ groupId, userId }: { groupId: string; userId: string }) => call(groupsApi.removeMember, { params: { ws, groupId, userId } }));
+  return useGroupChange(ws, 'group.member_removed', ({ groupId, userId }: { groupId: string; userId: string }) =>
+    call(groupsApi.removeMember, { params: { ws, groupId, userId } }),
+  );
 }

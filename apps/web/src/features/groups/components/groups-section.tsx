@@ -11,7 +11,8 @@ import { useMemberSearch } from '../../team/api/use-team.ts';
 import { useAddGroupMembers, useCreateGroup, useDeleteGroup, useGroupMembers, useGroups, useRemoveGroupMember, useRenameGroup } from '../api/use-groups.ts';
 
 /** The message of a refused call, the field's own when the server names one. */
-const messageOf = (e: unknown) => (e instanceof ApiError ? ((e.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? e.message) : 'Something went wrong.');
+const messageOf = (e: unknown) =>
+  e instanceof ApiError ? ((e.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? e.message) : 'Something went wrong.';
 const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
 
 /** The workspace's groups: make one, rename or delete it, and open it to choose who is in it. */
@@ -129,7 +130,8 @@ export function GroupsSection({ workspace }: { workspace: TWorkspace }) {
           }
         >
           <Text size="sm">
-            Everything shared with “{deleting.name}” stops being shared with its {people(deleting.memberCount)}, at once, unless it is also shared with them another way. The people stay in the workspace. This cannot be undone.
+            Everything shared with “{deleting.name}” stops being shared with its {people(deleting.memberCount)}, at once, unless it is also shared with them
+            another way. The people stay in the workspace. This cannot be undone.
           </Text>
         </ConfirmDialog>
       )}
@@ -185,7 +187,10 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
   const [error, setError] = useState<string | null>(null);
   const inGroup = new Set(members.data?.map((m) => m.userId));
   const candidates = (found.data ?? []).filter((m) => !inGroup.has(m.userId)).map((m) => ({ value: m.userId, label: `${m.name} (${m.email})` }));
-  const options = [...chosen.filter((id) => !candidates.some((c) => c.value === id)).map((id) => ({ value: id, label: chosenLabels[id] ?? id })), ...candidates];
+  const options = [
+    ...chosen.filter((id) => !candidates.some((c) => c.value === id)).map((id) => ({ value: id, label: chosenLabels[id] ?? id })),
+    ...candidates,
+  ];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -214,7 +219,10 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
               data={options}
               value={chosen}
               onChange={(ids) => {
-                setChosenLabels((labels) => ({ ...labels, ...Object.fromEntries(options.filter((o) => ids.includes(o.value)).map((o) => [o.value, o.label])) }));
+                setChosenLabels((labels) => ({
+                  ...labels,
+                  ...Object.fromEntries(options.filter((o) => ids.includes(o.value)).map((o) => [o.value, o.label])),
+                }));
                 setChosen(ids);
               }}
               searchValue={search}
@@ -272,7 +280,12 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
                     color="red"
                     aria-label={`Remove ${m.name} from ${group.name}`}
                     loading={take.isPending && take.variables?.userId === m.userId}
-                    onClick={() => take.mutate({ groupId: group.id, userId: m.userId }, { onError: (e) => notifications.show({ color: 'red', title: 'Not removed', message: messageOf(e) }) })}
+                    onClick={() =>
+                      take.mutate(
+                        { groupId: group.id, userId: m.userId },
+                        { onError: (e) => notifications.show({ color: 'red', title: 'Not removed', message: messageOf(e) }) },
+                      )
+                    }
                   >
                     <IconUserMinus aria-hidden size={16} />
                   </ActionIcon>

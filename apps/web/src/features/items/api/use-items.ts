@@ -9,7 +9,11 @@ export function useItem(id: string | undefined) {
 }
 
 export function useAncestors(id: string | undefined) {
-  return useQuery({ queryKey: queryKeys.ancestors(id ?? ''), queryFn: async () => (await call(itemsApi.ancestors, { params: { id: id! } })).items, enabled: !!id });
+  return useQuery({
+    queryKey: queryKeys.ancestors(id ?? ''),
+    queryFn: async () => (await call(itemsApi.ancestors, { params: { id: id! } })).items,
+    enabled: !!id,
+  });
 }
 
 const PAGE = 200;
@@ -47,11 +51,23 @@ export function useItemMutations(ws: string) {
   const changed = (type: TActivityAction, item: TItem, also: (string | null | undefined)[] = []) =>
     applyChange(client, ws, { type, itemId: item.id, parentIds: [item.parentId, ...also], item });
   return {
-    createFolder: useMutation({ mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'folder', ...v } }), onSuccess: (item) => changed('item.created', item) }),
-    createDocument: useMutation({ mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'document', ...v } }), onSuccess: (item) => changed('item.created', item) }),
-    rename: useMutation({ mutationFn: (v: { id: string; name: string }) => call(itemsApi.update, { params: { id: v.id }, body: { name: v.name } }), onSuccess: (item) => changed('item.renamed', item) }),
+    createFolder: useMutation({
+      mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'folder', ...v } }),
+      onSuccess: (item) => changed('item.created', item),
+    }),
+    createDocument: useMutation({
+      mutationFn: (v: { parentId: string; name: string }) => call(itemsApi.create, { params: { ws }, body: { kind: 'document', ...v } }),
+      onSuccess: (item) => changed('item.created', item),
+    }),
+    rename: useMutation({
+      mutationFn: (v: { id: string; name: string }) => call(itemsApi.update, { params: { id: v.id }, body: { name: v.name } }),
+      onSuccess: (item) => changed('item.renamed', item),
+    }),
     trash: useMutation({ mutationFn: (id: string) => call(itemsApi.trash, { params: { id } }), onSuccess: (item) => changed('item.trashed', item) }),
-    restore: useMutation({ mutationFn: (id: string) => call(itemsApi.restore, { params: { id } }), onSuccess: (result) => changed('item.restored', result.item) }),
+    restore: useMutation({
+      mutationFn: (id: string) => call(itemsApi.restore, { params: { id } }),
+      onSuccess: (result) => changed('item.restored', result.item),
+    }),
     purge: useMutation({
       mutationFn: (id: string) => call(itemsApi.purge, { params: { id } }),
       onSuccess: (_void, id) => {
@@ -65,7 +81,10 @@ export function useItemMutations(ws: string) {
       onMutate: (v) => ({ from: foldersShowing(client, ws, v.id) }),
       onSuccess: (item, _v, context) => changed('item.moved', item, context?.from ?? []),
     }),
-    copy: useMutation({ mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.copy, { params: { id: v.id }, body: { parentId: v.parentId } }), onSuccess: (item) => changed('item.created', item) }),
+    copy: useMutation({
+      mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.copy, { params: { id: v.id }, body: { parentId: v.parentId } }),
+      onSuccess: (item) => changed('item.created', item),
+    }),
     star: useMutation({
       mutationFn: (v: { id: string; starred: boolean }) => call(v.starred ? itemsApi.star : itemsApi.unstar, { params: { id: v.id } }),
       onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.starred(ws) }),

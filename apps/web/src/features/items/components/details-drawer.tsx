@@ -28,10 +28,22 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
     ['Modified', `${formatDate(item.updatedAt)}${item.updatedBy === me.data?.user.id ? ' by you' : ''}`],
     ['Location', location || '—'],
     ['Your access', item.role[0]!.toUpperCase() + item.role.slice(1)],
-    ...(item.kind === 'file' ? [['Search', text.data ? describeSearchText(text.data) : text.isError ? 'Not known right now' : 'Checking…'] as [string, string]] : []),
+    ...(item.kind === 'file'
+      ? [['Search', text.data ? describeSearchText(text.data) : text.isError ? 'Not known right now' : 'Checking…'] as [string, string]]
+      : []),
   ];
   return (
-    <Drawer opened onClose={onClose} position="right" title={<Text fw={600} truncate="end">{item.name}</Text>} aria-label={`Details of ${item.name}`}>
+    <Drawer
+      opened
+      onClose={onClose}
+      position="right"
+      title={
+        <Text fw={600} truncate="end">
+          {item.name}
+        </Text>
+      }
+      aria-label={`Details of ${item.name}`}
+    >
       <Stack>
         <Table variant="vertical" aria-label="Details">
           <Table.Tbody>

@@ -74,7 +74,14 @@ export function FolderPickerDialog({ workspace, items, mode, onClose }: { worksp
           ) : (
             <Stack gap={0} role="list" aria-label={`Folders in ${title}`}>
               {folders.map((f) => (
-                <NavLink key={f.id} role="listitem" component="button" label={f.name} leftSection={<IconFolder aria-hidden size={18} />} onClick={() => setFolderId(f.id)} />
+                <NavLink
+                  key={f.id}
+                  role="listitem"
+                  component="button"
+                  label={f.name}
+                  leftSection={<IconFolder aria-hidden size={18} />}
+                  onClick={() => setFolderId(f.id)}
+                />
               ))}
             </Stack>
           )}
@@ -83,7 +90,11 @@ export function FolderPickerDialog({ workspace, items, mode, onClose }: { worksp
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void submit()} loading={busy} disabled={!folder.data?.abilities.createInside || (mode === 'move' && items.every((i) => i.parentId === folderId))}>
+          <Button
+            onClick={() => void submit()}
+            loading={busy}
+            disabled={!folder.data?.abilities.createInside || (mode === 'move' && items.every((i) => i.parentId === folderId))}
+          >
             {verb} here
           </Button>
         </Group>

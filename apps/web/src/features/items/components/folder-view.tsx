@@ -128,72 +128,78 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
         </Title>
         <Group gap="xs">
           {/* The search page, narrowed to this folder and everything below it. */}
-          <Button component={Link} to={`/w/${workspace.slug}/search?in=${folderId}`} variant="default" size="xs" leftSection={<IconSearch aria-hidden size={16} />}>
+          <Button
+            component={Link}
+            to={`/w/${workspace.slug}/search?in=${folderId}`}
+            variant="default"
+            size="xs"
+            leftSection={<IconSearch aria-hidden size={16} />}
+          >
             Search in this folder
           </Button>
           <ViewSwitch value={view} onChange={setView} />
           {editable && (
-          <Group gap="xs">
-            <Button variant="default" leftSection={<IconFolderPlus aria-hidden size={18} />} onClick={() => setCreating('folder')}>
-              New folder
-            </Button>
-            <Button variant="default" leftSection={<IconFilePlus aria-hidden size={18} />} onClick={() => setCreating('document')}>
-              New document
-            </Button>
-            <Menu position="bottom-end">
-              <Menu.Target>
-                <Button leftSection={<IconUpload aria-hidden size={18} />}>Upload</Button>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item leftSection={<IconFileUpload aria-hidden size={16} />} onClick={() => fileInput.current?.click()}>
-                  Upload files
-                </Menu.Item>
-                <Menu.Item leftSection={<IconFolderUp aria-hidden size={16} />} onClick={() => folderInput.current?.click()}>
-                  Upload a folder
-                </Menu.Item>
-                <Menu.Divider />
-                <Menu.Item leftSection={<IconFileImport aria-hidden size={16} />} onClick={() => importInput.current?.click()}>
-                  Import as document (Markdown, HTML, Word)
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-            <input
-              ref={fileInput}
-              type="file"
-              multiple
-              hidden
-              aria-label="Files to upload"
-              onChange={(e) => {
-                if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
-                e.currentTarget.value = '';
-              }}
-            />
-            <input
-              ref={importInput}
-              type="file"
-              multiple
-              hidden
-              accept={IMPORT_ACCEPT}
-              aria-label="Files to import as documents"
-              onChange={(e) => {
-                if (e.currentTarget.files) void importFiles([...e.currentTarget.files]);
-                e.currentTarget.value = '';
-              }}
-            />
-            <input
-              ref={(el) => {
-                folderInput.current = el;
-                el?.setAttribute('webkitdirectory', '');
-              }}
-              type="file"
-              hidden
-              aria-label="Folder to upload"
-              onChange={(e) => {
-                if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
-                e.currentTarget.value = '';
-              }}
-            />
-          </Group>
+            <Group gap="xs">
+              <Button variant="default" leftSection={<IconFolderPlus aria-hidden size={18} />} onClick={() => setCreating('folder')}>
+                New folder
+              </Button>
+              <Button variant="default" leftSection={<IconFilePlus aria-hidden size={18} />} onClick={() => setCreating('document')}>
+                New document
+              </Button>
+              <Menu position="bottom-end">
+                <Menu.Target>
+                  <Button leftSection={<IconUpload aria-hidden size={18} />}>Upload</Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item leftSection={<IconFileUpload aria-hidden size={16} />} onClick={() => fileInput.current?.click()}>
+                    Upload files
+                  </Menu.Item>
+                  <Menu.Item leftSection={<IconFolderUp aria-hidden size={16} />} onClick={() => folderInput.current?.click()}>
+                    Upload a folder
+                  </Menu.Item>
+                  <Menu.Divider />
+                  <Menu.Item leftSection={<IconFileImport aria-hidden size={16} />} onClick={() => importInput.current?.click()}>
+                    Import as document (Markdown, HTML, Word)
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+              <input
+                ref={fileInput}
+                type="file"
+                multiple
+                hidden
+                aria-label="Files to upload"
+                onChange={(e) => {
+                  if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
+                  e.currentTarget.value = '';
+                }}
+              />
+              <input
+                ref={importInput}
+                type="file"
+                multiple
+                hidden
+                accept={IMPORT_ACCEPT}
+                aria-label="Files to import as documents"
+                onChange={(e) => {
+                  if (e.currentTarget.files) void importFiles([...e.currentTarget.files]);
+                  e.currentTarget.value = '';
+                }}
+              />
+              <input
+                ref={(el) => {
+                  folderInput.current = el;
+                  el?.setAttribute('webkitdirectory', '');
+                }}
+                type="file"
+                hidden
+                aria-label="Folder to upload"
+                onChange={(e) => {
+                  if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
+                  e.currentTarget.value = '';
+                }}
+              />
+            </Group>
           )}
         </Group>
       </Group>
@@ -234,9 +240,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
           <Text fw={600}>Drop to upload to “{title}”</Text>
         </Box>
       )}
-      {creating === 'folder' && (
-        <NewFolderDialog workspace={workspace} parentId={folderId} onClose={() => setCreating(null)} />
-      )}
+      {creating === 'folder' && <NewFolderDialog workspace={workspace} parentId={folderId} onClose={() => setCreating(null)} />}
       {creating === 'document' && <NewDocumentDialog workspace={workspace} parentId={folderId} onClose={() => setCreating(null)} />}
     </Stack>
   );

@@ -1,6 +1,20 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCopy, IconDots, IconDownload, IconExternalLink, IconFileZip, IconFolderShare, IconHistory, IconInfoCircle, IconPencil, IconStar, IconStarOff, IconTrash, IconUserShare } from '@tabler/icons-react';
+import {
+  IconCopy,
+  IconDots,
+  IconDownload,
+  IconExternalLink,
+  IconFileZip,
+  IconFolderShare,
+  IconHistory,
+  IconInfoCircle,
+  IconPencil,
+  IconStar,
+  IconStarOff,
+  IconTrash,
+  IconUserShare,
+} from '@tabler/icons-react';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useItemMutations } from '../api/use-items.ts';
@@ -54,7 +68,11 @@ export function ItemActions(props: {
           Open
         </Menu.Item>
         {item.abilities.download && (
-          <Menu.Item component="a" href={contentUrl(item, true)} leftSection={item.kind === 'folder' ? <IconFileZip aria-hidden size={16} /> : <IconDownload aria-hidden size={16} />}>
+          <Menu.Item
+            component="a"
+            href={contentUrl(item, true)}
+            leftSection={item.kind === 'folder' ? <IconFileZip aria-hidden size={16} /> : <IconDownload aria-hidden size={16} />}
+          >
             {item.kind === 'folder' ? 'Download as zip' : 'Download'}
           </Menu.Item>
         )}
@@ -71,7 +89,10 @@ export function ItemActions(props: {
             Share…
           </Menu.Item>
         )}
-        <Menu.Item leftSection={starred ? <IconStarOff aria-hidden size={16} /> : <IconStar aria-hidden size={16} />} onClick={() => m.star.mutate({ id: item.id, starred: !starred })}>
+        <Menu.Item
+          leftSection={starred ? <IconStarOff aria-hidden size={16} /> : <IconStar aria-hidden size={16} />}
+          onClick={() => m.star.mutate({ id: item.id, starred: !starred })}
+        >
           {starred ? 'Remove star' : 'Add star'}
         </Menu.Item>
         <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={() => onDialog('copy', item)}>

@@ -7,7 +7,21 @@ import { useItemLinks } from '../hooks/use-item-links.ts';
 import { ItemTable } from './item-table.tsx';
 
 /** A list of items from anywhere in the workspace (Starred, Recent), with the same rows as a folder. */
-export function ItemListView({ workspace, title, intro, items, pending, empty }: { workspace: TWorkspace; title: string; intro: string; items: TItem[] | undefined; pending: boolean; empty: { icon: ReactNode; title: string; text: string } }) {
+export function ItemListView({
+  workspace,
+  title,
+  intro,
+  items,
+  pending,
+  empty,
+}: {
+  workspace: TWorkspace;
+  title: string;
+  intro: string;
+  items: TItem[] | undefined;
+  pending: boolean;
+  empty: { icon: ReactNode; title: string; text: string };
+}) {
   const starred = useStarred(workspace.id);
   const linkTo = useItemLinks(workspace);
   return (

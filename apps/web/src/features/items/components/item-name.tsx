@@ -17,7 +17,19 @@ export const itemSize = (item: TItem) => (item.kind === 'file' ? formatBytes(ite
  * An item's icon and name: a folder links into the app, a file to its bytes (shown in a new tab
  * when the type is safe to show, downloaded otherwise). Names are text, never markup.
  */
-export function ItemName({ item, to, starred = false, plain = false, bare = false }: { item: TItem; to?: string | undefined; starred?: boolean; plain?: boolean; /** Without the icon (a card shows its own). */ bare?: boolean }) {
+export function ItemName({
+  item,
+  to,
+  starred = false,
+  plain = false,
+  bare = false,
+}: {
+  item: TItem;
+  to?: string | undefined;
+  starred?: boolean;
+  plain?: boolean;
+  /** Without the icon (a card shows its own). */ bare?: boolean;
+}) {
   const name = (
     <>
       {item.name}
@@ -32,7 +44,15 @@ export function ItemName({ item, to, starred = false, plain = false, bare = fals
           {name}
         </Anchor>
       ) : item.kind === 'file' && !plain ? (
-        <Anchor href={urlOf(filesApi.content, { id: item.id })} target="_blank" rel="noopener" underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
+        <Anchor
+          href={urlOf(filesApi.content, { id: item.id })}
+          target="_blank"
+          rel="noopener"
+          underline="hover"
+          c="var(--mantine-color-text)"
+          fw={500}
+          truncate="end"
+        >
           {name}
         </Anchor>
       ) : (

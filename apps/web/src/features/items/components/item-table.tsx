@@ -86,7 +86,12 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   }, [view]);
   const grid = view === 'grid';
   const perRow = grid ? columns : 1;
-  const virtualizer = useWindowVirtualizer({ count: Math.ceil(items.length / perRow), estimateSize: () => (grid ? CARD_HEIGHT : ROW_HEIGHT), overscan: grid ? 4 : 12, scrollMargin: offset });
+  const virtualizer = useWindowVirtualizer({
+    count: Math.ceil(items.length / perRow),
+    estimateSize: () => (grid ? CARD_HEIGHT : ROW_HEIGHT),
+    overscan: grid ? 4 : 12,
+    scrollMargin: offset,
+  });
   const rows = virtualizer.getVirtualItems();
   const last = rows.at(-1);
   useEffect(() => {
@@ -95,7 +100,10 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   const top = rows[0] ? rows[0].start - offset : 0;
   const bottom = last ? virtualizer.getTotalSize() - (last.end - offset) : 0;
   const chosen = items.filter((i) => selection.selected.has(i.id));
-  const focus = Math.max(0, items.findIndex((i) => i.id === focusId));
+  const focus = Math.max(
+    0,
+    items.findIndex((i) => i.id === focusId),
+  );
 
   const focusRow = (index: number) => {
     virtualizer.scrollToIndex(Math.floor(index / perRow));
@@ -231,7 +239,13 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     />
   );
   const checkbox = (item: TItem) => (
-    <Checkbox size="xs" aria-label={`Select ${item.name}`} checked={selection.selected.has(item.id)} onChange={() => selection.select(item.id, { toggle: true })} tabIndex={-1} />
+    <Checkbox
+      size="xs"
+      aria-label={`Select ${item.name}`}
+      checked={selection.selected.has(item.id)}
+      onChange={() => selection.select(item.id, { toggle: true })}
+      tabIndex={-1}
+    />
   );
 
   return (
@@ -244,28 +258,38 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
             </Text>
             <Group gap="xs">
               {chosen.every((i) => i.abilities.download) && (
-                <Button size="compact-sm" variant="light" component="a" href={urlOf(filesApi.zip, { ws }, { ids: chosen.map((i) => i.id).join(',') })} leftSection={<IconDownload aria-hidden size={16} />}>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  component="a"
+                  href={urlOf(filesApi.zip, { ws }, { ids: chosen.map((i) => i.id).join(',') })}
+                  leftSection={<IconDownload aria-hidden size={16} />}
+                >
                   Download
                 </Button>
               )}
               {chosen.length === 1 && chosen[0]!.abilities.share && (
-                <Button size="compact-sm" variant="light" leftSection={<IconUserShare aria-hidden size={16} />} onClick={() => setDialog({ kind: 'share', items: chosen })}>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  leftSection={<IconUserShare aria-hidden size={16} />}
+                  onClick={() => setDialog({ kind: 'share', items: chosen })}
+                >
                   Share
                 </Button>
               )}
               {chosen.every((i) => i.abilities.edit) && (
-                <Button size="compact-sm" variant="light" leftSection={<IconFolderShare aria-hidden size={16} />} onClick={() => setDialog({ kind: 'move', items: chosen })}>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  leftSection={<IconFolderShare aria-hidden size={16} />}
+                  onClick={() => setDialog({ kind: 'move', items: chosen })}
+                >
                   Move to…
                 </Button>
               )}
               {chosen.every((i) => i.abilities.trash) && (
-                <Button
-                  size="compact-sm"
-                  variant="light"
-                  color="red"
-                  leftSection={<IconTrash aria-hidden size={16} />}
-                  onClick={() => trashItems(chosen)}
-                >
+                <Button size="compact-sm" variant="light" color="red" leftSection={<IconTrash aria-hidden size={16} />} onClick={() => trashItems(chosen)}>
                   Move to trash
                 </Button>
               )}
@@ -277,7 +301,16 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
         </Paper>
       )}
       {grid ? (
-        <Box ref={tableRef} role="grid" aria-label={label} aria-multiselectable aria-rowcount={Math.ceil(items.length / perRow)} onKeyDown={onKeyDown} pos="relative" h={virtualizer.getTotalSize()}>
+        <Box
+          ref={tableRef}
+          role="grid"
+          aria-label={label}
+          aria-multiselectable
+          aria-rowcount={Math.ceil(items.length / perRow)}
+          onKeyDown={onKeyDown}
+          pos="relative"
+          h={virtualizer.getTotalSize()}
+        >
           {rows.map((row) => (
             <Box
               key={row.index}
@@ -310,57 +343,57 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
           ))}
         </Box>
       ) : (
-      <Table ref={tableRef} highlightOnHover verticalSpacing="xs" aria-label={label} aria-rowcount={items.length + 1} layout="fixed" onKeyDown={onKeyDown}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th w={44}>
-              <Checkbox
-                aria-label="Select all"
-                size="xs"
-                checked={chosen.length > 0 && chosen.length === items.length}
-                indeterminate={chosen.length > 0 && chosen.length < items.length}
-                onChange={() => (chosen.length === items.length ? selection.clear() : selection.selectAll())}
-              />
-            </Table.Th>
-            <Table.Th>Name</Table.Th>
-            <Table.Th visibleFrom="sm" w={160}>
-              Modified
-            </Table.Th>
-            <Table.Th visibleFrom="sm" w={110}>
-              Size
-            </Table.Th>
-            <Table.Th w={56}>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {top > 0 && <tr aria-hidden style={{ height: top }} />}
-          {rows.map((row) => {
-            const item = items[row.index]!;
-            return (
-              <Table.Tr key={item.id} aria-rowindex={row.index + 2} h={ROW_HEIGHT} {...itemProps(item, row.index)}>
-                <Table.Td>{checkbox(item)}</Table.Td>
-                <Table.Td style={{ overflow: 'hidden' }}>
-                  <ItemName item={item} to={linkTo(item)} starred={starredIds.has(item.id)} />
-                </Table.Td>
-                <Table.Td visibleFrom="sm">
-                  <Text size="sm" c="dimmed">
-                    {formatRelative(item.updatedAt)}
-                  </Text>
-                </Table.Td>
-                <Table.Td visibleFrom="sm">
-                  <Text size="sm" c="dimmed">
-                    {itemSize(item)}
-                  </Text>
-                </Table.Td>
-                <Table.Td>{actions(item)}</Table.Td>
-              </Table.Tr>
-            );
-          })}
-          {bottom > 0 && <tr aria-hidden style={{ height: bottom }} />}
-        </Table.Tbody>
-      </Table>
+        <Table ref={tableRef} highlightOnHover verticalSpacing="xs" aria-label={label} aria-rowcount={items.length + 1} layout="fixed" onKeyDown={onKeyDown}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={44}>
+                <Checkbox
+                  aria-label="Select all"
+                  size="xs"
+                  checked={chosen.length > 0 && chosen.length === items.length}
+                  indeterminate={chosen.length > 0 && chosen.length < items.length}
+                  onChange={() => (chosen.length === items.length ? selection.clear() : selection.selectAll())}
+                />
+              </Table.Th>
+              <Table.Th>Name</Table.Th>
+              <Table.Th visibleFrom="sm" w={160}>
+                Modified
+              </Table.Th>
+              <Table.Th visibleFrom="sm" w={110}>
+                Size
+              </Table.Th>
+              <Table.Th w={56}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {top > 0 && <tr aria-hidden style={{ height: top }} />}
+            {rows.map((row) => {
+              const item = items[row.index]!;
+              return (
+                <Table.Tr key={item.id} aria-rowindex={row.index + 2} h={ROW_HEIGHT} {...itemProps(item, row.index)}>
+                  <Table.Td>{checkbox(item)}</Table.Td>
+                  <Table.Td style={{ overflow: 'hidden' }}>
+                    <ItemName item={item} to={linkTo(item)} starred={starredIds.has(item.id)} />
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">
+                    <Text size="sm" c="dimmed">
+                      {formatRelative(item.updatedAt)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td visibleFrom="sm">
+                    <Text size="sm" c="dimmed">
+                      {itemSize(item)}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{actions(item)}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+            {bottom > 0 && <tr aria-hidden style={{ height: bottom }} />}
+          </Table.Tbody>
+        </Table>
       )}
       {dialog?.kind === 'rename' && (
         <NameDialog

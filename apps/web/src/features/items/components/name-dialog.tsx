@@ -51,10 +51,25 @@ export function NameDialog(props: {
     <Modal opened onClose={props.onClose} title={props.title} centered>
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Stack>
-          <TextInput label={props.label} value={name} onChange={(e) => { setName(e.currentTarget.value); setError(null); }} error={error} onFocus={(e) => selectName(e.currentTarget)} data-autofocus required />
+          <TextInput
+            label={props.label}
+            value={name}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setError(null);
+            }}
+            error={error}
+            onFocus={(e) => selectName(e.currentTarget)}
+            data-autofocus
+            required
+          />
           <Group justify="flex-end">
-            <Button variant="default" onClick={props.onClose}>Cancel</Button>
-            <Button type="submit" loading={busy}>{props.submitLabel}</Button>
+            <Button variant="default" onClick={props.onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={busy}>
+              {props.submitLabel}
+            </Button>
           </Group>
         </Stack>
       </form>

@@ -3,7 +3,17 @@ import { useItemMutations } from '../api/use-items.ts';
 import { NameDialog } from './name-dialog.tsx';
 
 /** Asks a new folder's name and makes it in `parentId`. */
-export function NewFolderDialog({ workspace, parentId, onClose, onCreated }: { workspace: TWorkspace; parentId: string; onClose: () => void; onCreated?: () => void }) {
+export function NewFolderDialog({
+  workspace,
+  parentId,
+  onClose,
+  onCreated,
+}: {
+  workspace: TWorkspace;
+  parentId: string;
+  onClose: () => void;
+  onCreated?: () => void;
+}) {
   const m = useItemMutations(workspace.id);
   return (
     <NameDialog

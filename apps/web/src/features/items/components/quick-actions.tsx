@@ -27,7 +27,10 @@ export interface QuickAction {
  * Things go into `target` (My files on Home; in the palette, the folder shown when the person may
  * add to it); without one only inviting is offered, and only to those who manage the workspace.
  */
-export function useQuickActions(workspace: TWorkspace, target: { id: string; name: string; to: string } | undefined): { actions: QuickAction[]; element: ReactNode } {
+export function useQuickActions(
+  workspace: TWorkspace,
+  target: { id: string; name: string; to: string } | undefined,
+): { actions: QuickAction[]; element: ReactNode } {
   const uploader = useUploaderPromise();
   const navigate = useNavigate();
   const here = useLocation().pathname;
@@ -45,12 +48,33 @@ export function useQuickActions(workspace: TWorkspace, target: { id: string; nam
   if (target) {
     const { name } = target;
     actions.push(
-      { id: 'upload', title: 'Upload files', text: `Into ${name}: any size, straight to storage, resumable after a dropped connection.`, where: `Into ${name}`, icon: IconUpload, run: chooseFiles },
-      { id: 'new-document', title: 'New document', text: `A new document in ${name}, to edit together in real time, with comments and history.`, where: `In ${name}`, icon: IconFilePlus, run: () => setOpen('document') },
+      {
+        id: 'upload',
+        title: 'Upload files',
+        text: `Into ${name}: any size, straight to storage, resumable after a dropped connection.`,
+        where: `Into ${name}`,
+        icon: IconUpload,
+        run: chooseFiles,
+      },
+      {
+        id: 'new-document',
+        title: 'New document',
+        text: `A new document in ${name}, to edit together in real time, with comments and history.`,
+        where: `In ${name}`,
+        icon: IconFilePlus,
+        run: () => setOpen('document'),
+      },
       { id: 'new-folder', title: 'New folder', text: `A new folder in ${name}.`, where: `In ${name}`, icon: IconFolderPlus, run: () => setOpen('folder') },
     );
   }
-  if (manages) actions.push({ id: 'invite', title: 'Invite people', text: 'Ask colleagues to join by email, or make an invite link to send yourself.', icon: IconUserPlus, run: () => setOpen('invite') });
+  if (manages)
+    actions.push({
+      id: 'invite',
+      title: 'Invite people',
+      text: 'Ask colleagues to join by email, or make an invite link to send yourself.',
+      icon: IconUserPlus,
+      run: () => setOpen('invite'),
+    });
   const element = (
     <>
       {target && (
@@ -63,7 +87,14 @@ export function useQuickActions(workspace: TWorkspace, target: { id: string; nam
           onChange={(e) => {
             const picked = Array.from(e.currentTarget.files ?? []);
             // Files, not a folder's tree: each goes straight into the target.
-            if (picked.length > 0) void uploader.then((u) => u.add(workspace.id, target.id, picked.map((file) => ({ file, path: [] }))));
+            if (picked.length > 0)
+              void uploader.then((u) =>
+                u.add(
+                  workspace.id,
+                  target.id,
+                  picked.map((file) => ({ file, path: [] })),
+                ),
+              );
             e.currentTarget.value = '';
             show(target.to);
           }}

@@ -12,7 +12,12 @@ import { ItemName } from './item-name.tsx';
 /** How many names the empty-trash dialog lists before it counts the rest. */
 const NAMED = 5;
 
-const what = (item: TItem) => (item.kind === 'folder' ? `“${item.name}” and everything in it` : item.kind === 'file' ? `“${item.name}” and all its versions` : `“${item.name}” and its history`);
+const what = (item: TItem) =>
+  item.kind === 'folder'
+    ? `“${item.name}” and everything in it`
+    : item.kind === 'file'
+      ? `“${item.name}” and all its versions`
+      : `“${item.name}” and its history`;
 
 export function TrashView({ workspace }: { workspace: TWorkspace }) {
   const trash = useTrash(workspace.id);
@@ -32,14 +37,22 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Title order={1} fz="h2" ref={heading} tabIndex={-1}>Trash</Title>
-        <Button variant="light" color="red" disabled={deletable.length === 0} onClick={() => setConfirm({ all: true })}>Empty trash</Button>
+        <Title order={1} fz="h2" ref={heading} tabIndex={-1}>
+          Trash
+        </Title>
+        <Button variant="light" color="red" disabled={deletable.length === 0} onClick={() => setConfirm({ all: true })}>
+          Empty trash
+        </Button>
       </Group>
-      <Text size="sm" c="dimmed">Items you moved to the trash, or own. Restore them, or delete them forever.</Text>
+      <Text size="sm" c="dimmed">
+        Items you moved to the trash, or own. Restore them, or delete them forever.
+      </Text>
       {trash.isPending ? (
         <Skeleton h={120} />
       ) : items.length === 0 ? (
-        <EmptyState icon={<IconTrash size={32} />} title="The trash is empty">Items you delete wait here, so you can change your mind.</EmptyState>
+        <EmptyState icon={<IconTrash size={32} />} title="The trash is empty">
+          Items you delete wait here, so you can change your mind.
+        </EmptyState>
       ) : (
         // Fixed columns: a long name is cut short rather than pushing the buttons off a narrow screen,
         // where the buttons stack instead of sitting side by side.
@@ -47,8 +60,12 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Name</Table.Th>
-              <Table.Th visibleFrom="sm" w={160}>Deleted</Table.Th>
-              <Table.Th w={{ base: 136, sm: 230 }}><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+              <Table.Th visibleFrom="sm" w={160}>
+                Deleted
+              </Table.Th>
+              <Table.Th w={{ base: 136, sm: 230 }}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -57,26 +74,33 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
                 <Table.Td style={{ overflow: 'hidden' }}>
                   <ItemName item={item} plain />
                 </Table.Td>
-                <Table.Td visibleFrom="sm"><Text size="sm" c="dimmed">{formatRelative(item.updatedAt)}</Text></Table.Td>
+                <Table.Td visibleFrom="sm">
+                  <Text size="sm" c="dimmed">
+                    {formatRelative(item.updatedAt)}
+                  </Text>
+                </Table.Td>
                 <Table.Td>
                   <Group gap="xs" justify="flex-end">
                     {item.abilities.restore && (
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      aria-label={`Restore ${item.name}`}
-                      onClick={() =>
-                        m.restore.mutate(item.id, {
-                          onSuccess: (r) =>
-                            notifications.show({
-                              message: r.restoredInto === 'root' ? `“${r.item.name}” restored into ${r.item.parentId === workspace.rootId ? 'Workspace' : 'My files'}: its folder is gone` : `“${r.item.name}” restored`,
-                            }),
-                          onError: failed,
-                        })
-                      }
-                    >
-                      Restore
-                    </Button>
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        aria-label={`Restore ${item.name}`}
+                        onClick={() =>
+                          m.restore.mutate(item.id, {
+                            onSuccess: (r) =>
+                              notifications.show({
+                                message:
+                                  r.restoredInto === 'root'
+                                    ? `“${r.item.name}” restored into ${r.item.parentId === workspace.rootId ? 'Workspace' : 'My files'}: its folder is gone`
+                                    : `“${r.item.name}” restored`,
+                              }),
+                            onError: failed,
+                          })
+                        }
+                      >
+                        Restore
+                      </Button>
                     )}
                     {item.abilities.deleteForever && (
                       <Button size="compact-sm" variant="subtle" color="red" aria-label={`Delete ${item.name} forever`} onClick={() => setConfirm({ item })}>
@@ -110,7 +134,8 @@ export function TrashView({ workspace }: { workspace: TWorkspace }) {
           onConfirm={() => m.emptyTrash.mutate(undefined, { onSuccess: done, onError: failed })}
         >
           <Text size="sm">
-            {deletable.length === 1 ? 'This item' : `These ${deletable.length} items`} will be deleted forever{deletable.some((i) => i.kind === 'folder') ? ', folders with everything in them' : ''}. This cannot be undone.
+            {deletable.length === 1 ? 'This item' : `These ${deletable.length} items`} will be deleted forever
+            {deletable.some((i) => i.kind === 'folder') ? ', folders with everything in them' : ''}. This cannot be undone.
           </Text>
           <List size="sm" aria-label="Items to delete forever">
             {deletable.slice(0, NAMED).map((item) => (

@@ -12,9 +12,21 @@ import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => void }) {
   useReturnFocus();
   const uploader = useUploader();
-  const versions = useQuery({ queryKey: [...queryKeys.versions(item.id), item.version], queryFn: async () => (await call(filesApi.versions, { params: { id: item.id } })).items });
+  const versions = useQuery({
+    queryKey: [...queryKeys.versions(item.id), item.version],
+    queryFn: async () => (await call(filesApi.versions, { params: { id: item.id } })).items,
+  });
   return (
-    <Drawer opened onClose={onClose} position="right" title={<Text fw={600} truncate="end">Versions of {item.name}</Text>}>
+    <Drawer
+      opened
+      onClose={onClose}
+      position="right"
+      title={
+        <Text fw={600} truncate="end">
+          Versions of {item.name}
+        </Text>
+      }
+    >
       <Stack>
         {item.abilities.edit && (
           <FileButton onChange={(file) => file && uploader.addVersion(item, file)}>
@@ -44,7 +56,11 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
                     </Text>
                   </Table.Td>
                   <Table.Td ta="right">
-                    <Anchor href={urlOf(filesApi.content, { id: item.id }, { version: v.id, download: '1' })} size="sm" aria-label={`Download version ${v.number}`}>
+                    <Anchor
+                      href={urlOf(filesApi.content, { id: item.id }, { version: v.id, download: '1' })}
+                      size="sm"
+                      aria-label={`Download version ${v.number}`}
+                    >
                       Download
                     </Anchor>
                   </Table.Td>

@@ -8,5 +8,12 @@ export function folderTitle(item: Pick<TItem, 'id' | 'name'>, workspace: Pick<TW
 /** Where a folder or a document opens in the app (files open their bytes instead, so they have none). */
 export function useItemLinks(workspace: TWorkspace) {
   const base = `/w/${workspace.slug}`;
-  return (item: Pick<TItem, 'id' | 'kind'>) => (item.kind === 'document' ? `${base}/d/${item.id}` : item.kind !== 'folder' ? undefined : item.id === workspace.homeId ? `${base}/my` : `${base}/f/${item.id}`);
+  return (item: Pick<TItem, 'id' | 'kind'>) =>
+    item.kind === 'document'
+      ? `${base}/d/${item.id}`
+      : item.kind !== 'folder'
+        ? undefined
+        : item.id === workspace.homeId
+          ? `${base}/my`
+          : `${base}/f/${item.id}`;
 }

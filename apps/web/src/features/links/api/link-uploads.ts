@@ -16,21 +16,30 @@ export function linkTransport(token: string, o: { maxFileSize: number | null; on
       if (!(error instanceof ApiError)) throw error;
       // The page asks the link again: if it still works nothing changes, else it says why it does not.
       if (['link_expired', 'link_password_required', 'not_found'].includes(error.code)) o.onLinkLost();
-      if (error.code === 'quota_exceeded') throw new ApiError(error.status, error.code, 'There is no room left for this file. Tell the person who asked for it.');
-      if (error.code === 'file_too_large') throw new ApiError(error.status, error.code, `This file is too large: this link takes files up to ${formatBytes(o.maxFileSize ?? 0)}.`);
+      if (error.code === 'quota_exceeded')
+        throw new ApiError(error.status, error.code, 'There is no room left for this file. Tell the person who asked for it.');
+      if (error.code === 'file_too_large')
+        throw new ApiError(error.status, error.code, `This file is too large: this link takes files up to ${formatBytes(o.maxFileSize ?? 0)}.`);
       throw error;
     }
   };
   const at = (uploadId: string) => ({ token, uploadId });
   return {
-    start: (_workspaceId, body) => guarded(() => call(publicLinksApi.startUpload, { params: { token }, body: { name: body.name, size: body.size, ...(body.mimeType ? { mimeType: body.mimeType } : {}) } })),
+    start: (_workspaceId, body) =>
+      guarded(() =>
+        call(publicLinksApi.startUpload, {
+          params: { token },
+          body: { name: body.name, size: body.size, ...(body.mimeType ? { mimeType: body.mimeType } : {}) },
+        }),
+      ),
     status: (id) => guarded(() => call(publicLinksApi.upload, { params: at(id) })),
     signParts: (id, partNumbers) => guarded(async () => (await call(publicLinksApi.signParts, { params: at(id), body: { partNumbers } })).parts),
     // The visitor is told of their upload only, never of the file it made.
-    complete: (id, body) => guarded(async () => {
-      await call(publicLinksApi.completeUpload, { params: at(id), body: { sha256: body.sha256 } });
-      return {};
-    }),
+    complete: (id, body) =>
+      guarded(async () => {
+        await call(publicLinksApi.completeUpload, { params: at(id), body: { sha256: body.sha256 } });
+        return {};
+      }),
     abort: (id) => guarded(() => call(publicLinksApi.abortUpload, { params: at(id) })),
   };
 }

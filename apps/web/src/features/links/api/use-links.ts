@@ -20,8 +20,14 @@ export function useLinkMutations(ws: string, itemId: string) {
   const client = useQueryClient();
   const changed = (type: 'link.created' | 'link.updated' | 'link.revoked') => () => applyChange(client, ws, { type, itemId, parentIds: [] });
   return {
-    create: useMutation({ mutationFn: (body: TCreateLinkRequest) => call(linksApi.create, { params: { id: itemId }, body }), onSuccess: changed('link.created') }),
-    update: useMutation({ mutationFn: (v: { linkId: string; body: TUpdateLinkRequest }) => call(linksApi.update, { params: { id: itemId, linkId: v.linkId }, body: v.body }), onSuccess: changed('link.updated') }),
+    create: useMutation({
+      mutationFn: (body: TCreateLinkRequest) => call(linksApi.create, { params: { id: itemId }, body }),
+      onSuccess: changed('link.created'),
+    }),
+    update: useMutation({
+      mutationFn: (v: { linkId: string; body: TUpdateLinkRequest }) => call(linksApi.update, { params: { id: itemId, linkId: v.linkId }, body: v.body }),
+      onSuccess: changed('link.updated'),
+    }),
     revoke: useMutation({ mutationFn: (linkId: string) => call(linksApi.revoke, { params: { id: itemId, linkId } }), onSuccess: changed('link.revoked') }),
   };
 }
@@ -60,10 +66,16 @@ export function useUpdateLinkPolicy(ws: string) {
 
 // The visitor's side: no account. Errors that say what the link needs (its password, that it
 // ended) are answers to show, not failures to retry.
-const final = (_: number, error: Error) => !(error instanceof ApiError && ['link_password_required', 'link_expired', 'not_found', 'invalid_input', 'forbidden'].includes(error.code));
+const final = (_: number, error: Error) =>
+  !(error instanceof ApiError && ['link_password_required', 'link_expired', 'not_found', 'invalid_input', 'forbidden'].includes(error.code));
 
 export function usePublicLink(token: string) {
-  return useQuery({ queryKey: queryKeys.publicLink(token), queryFn: () => call(publicLinksApi.open, { params: { token } }), retry: (n, e) => n < 2 && final(n, e), staleTime: Infinity });
+  return useQuery({
+    queryKey: queryKeys.publicLink(token),
+    queryFn: () => call(publicLinksApi.open, { params: { token } }),
+    retry: (n, e) => n < 2 && final(n, e),
+    staleTime: Infinity,
+  });
 }
 
 /** An item under the link; a folder's contents a page of 100 at a time (the item and its trail come with each page). */
@@ -71,7 +83,8 @@ export function usePublicItem(token: string, itemId: string | undefined) {
   const query = useInfiniteQuery({
     queryKey: queryKeys.publicItem(token, itemId ?? ''),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => call(publicLinksApi.item, { params: { token, itemId: itemId! }, query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } }),
+    queryFn: ({ pageParam }) =>
+      call(publicLinksApi.item, { params: { token, itemId: itemId! }, query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } }),
     getNextPageParam: (last) => last.nextCursor,
     enabled: !!itemId,
     retry: (n, e) => n < 2 && final(n, e),
@@ -116,11 +129,15 @@ export function useUnlockLink(token: string) {
       if (res.status === 204) return;
       const payload = (await res.json().catch(() => undefined)) as { error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined;
       const retryAfter = Number(res.headers.get('retry-after'));
-      throw new ApiError(res.status, (payload?.error?.code ?? 'internal') as ApiError['code'], payload?.error?.message ?? 'Something went wrong.', { ...payload?.error?.details, ...(retryAfter > 0 ? { retryAfter } : {}) });
+      throw new ApiError(res.status, (payload?.error?.code ?? 'internal') as ApiError['code'], payload?.error?.message ?? 'Something went wrong.', {
+        ...payload?.error?.details,
+        ...(retryAfter > 0 ? { retryAfter } : {}),
+      });
     },
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.publicLink(token) }),
   });
 }
 
 /** Where a visitor's browser gets an item's bytes: shown in the page, or downloaded (a folder as a zip). */
-export const publicContentUrl = (token: string, itemId: string, download: boolean) => urlOf(publicLinksApi.content, { token, itemId }, download ? { download: '1' } : {});
+export const publicContentUrl = (token: string, itemId: string, download: boolean) =>
+  urlOf(publicLinksApi.content, { token, itemId }, download ? { download: '1' } : {});

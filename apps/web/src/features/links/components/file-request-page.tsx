@@ -40,7 +40,11 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
   const client = useQueryClient();
   const folderId = link.item.id;
   const [manager] = useState(
-    () => new UploadManager(() => {}, linkTransport(token, { maxFileSize: link.maxFileSize, onLinkLost: () => void client.invalidateQueries({ queryKey: queryKeys.publicLink(token) }) })),
+    () =>
+      new UploadManager(
+        () => {},
+        linkTransport(token, { maxFileSize: link.maxFileSize, onLinkLost: () => void client.invalidateQueries({ queryKey: queryKeys.publicLink(token) }) }),
+      ),
   );
   const uploads = useMemo(() => ({ manager, arrival: Promise.resolve(manager) }), [manager]);
   const tasks = useSyncExternalStore(manager.subscribe, manager.getSnapshot);
@@ -60,7 +64,9 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
         const now = manager.getSnapshot();
         setKept((before) => {
           const sent = [...before.sent];
-          for (const t of now) if (t.state === 'done' && t.uploadId && !sent.some((s) => s.id === t.uploadId)) sent.push({ id: t.uploadId, name: t.name, size: t.size, at: new Date().toISOString() });
+          for (const t of now)
+            if (t.state === 'done' && t.uploadId && !sent.some((s) => s.id === t.uploadId))
+              sent.push({ id: t.uploadId, name: t.name, size: t.size, at: new Date().toISOString() });
           const open = now.filter((t) => t.uploadId && !ENDED.includes(t.state)).map((t) => ({ id: t.uploadId!, name: t.name }));
           const next = { open, sent };
           localStorage.setItem(keyOf(token), JSON.stringify(next));
@@ -73,7 +79,12 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
   const add = (files: File[]) => {
     // A dropped folder arrives as an entry with no type and no bytes: only files are taken.
     const taken = files.filter((f) => f.size > 0 || f.type !== '');
-    if (taken.length) manager.add('', folderId, taken.map((file) => ({ file, path: [] })));
+    if (taken.length)
+      manager.add(
+        '',
+        folderId,
+        taken.map((file) => ({ file, path: [] })),
+      );
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
@@ -90,7 +101,10 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
           {link.item.name}
         </Title>
       </Group>
-      <Text>{link.requestedBy ? `${link.requestedBy} asks you for files.` : 'You are asked for files.'} What you upload goes into this folder; you cannot see what is in it, and no one else who has this link sees what you send.</Text>
+      <Text>
+        {link.requestedBy ? `${link.requestedBy} asks you for files.` : 'You are asked for files.'} What you upload goes into this folder; you cannot see what
+        is in it, and no one else who has this link sees what you send.
+      </Text>
       <Text size="sm" c="dimmed">
         {link.maxFileSize ? `Files up to ${formatBytes(link.maxFileSize)} each` : 'Any number of files'}
         {link.expiresAt ? ` · this link expires ${formatDate(link.expiresAt)}` : ''}
@@ -107,7 +121,12 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
         }}
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
-        style={{ borderStyle: 'dashed', borderWidth: 2, borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined, background: dragging ? 'var(--mantine-primary-color-light)' : undefined }}
+        style={{
+          borderStyle: 'dashed',
+          borderWidth: 2,
+          borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined,
+          background: dragging ? 'var(--mantine-primary-color-light)' : undefined,
+        }}
       >
         <Stack align="center" gap="xs">
           <IconUpload aria-hidden size={32} />

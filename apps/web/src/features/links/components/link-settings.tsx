@@ -41,9 +41,24 @@ function PolicyForm({ workspace, saved }: { workspace: TWorkspace; saved: TLinkP
             {save.error.message}
           </Alert>
         )}
-        <Switch label="Allow public links" description="Managers of an item can make links that open it without an account." checked={draft.linksAllowed} onChange={(e) => setDraft({ ...draft, linksAllowed: e.currentTarget.checked })} />
-        <Switch label="Require a password on new links" checked={draft.passwordRequired} disabled={!draft.linksAllowed} onChange={(e) => setDraft({ ...draft, passwordRequired: e.currentTarget.checked })} />
-        <Checkbox label="Limit how long a link lives" checked={limited} disabled={!draft.linksAllowed} onChange={(e) => setDraft({ ...draft, maxLifetimeDays: e.currentTarget.checked ? 30 : null })} />
+        <Switch
+          label="Allow public links"
+          description="Managers of an item can make links that open it without an account."
+          checked={draft.linksAllowed}
+          onChange={(e) => setDraft({ ...draft, linksAllowed: e.currentTarget.checked })}
+        />
+        <Switch
+          label="Require a password on new links"
+          checked={draft.passwordRequired}
+          disabled={!draft.linksAllowed}
+          onChange={(e) => setDraft({ ...draft, passwordRequired: e.currentTarget.checked })}
+        />
+        <Checkbox
+          label="Limit how long a link lives"
+          checked={limited}
+          disabled={!draft.linksAllowed}
+          onChange={(e) => setDraft({ ...draft, maxLifetimeDays: e.currentTarget.checked ? 30 : null })}
+        />
         {limited && (
           <NumberInput
             label="Maximum lifetime (days)"

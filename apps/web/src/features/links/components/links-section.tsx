@@ -1,4 +1,20 @@
-import { ActionIcon, Alert, Badge, Button, Checkbox, Group, PasswordInput, Radio, Skeleton, Stack, Switch, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  PasswordInput,
+  Radio,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconCheck, IconCopy, IconLink, IconTrash } from '@tabler/icons-react';
 import { LIMITS, type TItem, type TLink, type TLinkKind, type TLinkPolicy, type TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
@@ -74,7 +90,12 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
     if (p?.passwordRequired && !password) return setError('Links in this workspace need a password.');
     if (password && password.length < LIMITS.linkPasswordMin) return setError(`A link's password needs at least ${LIMITS.linkPasswordMin} characters.`);
     m.create.mutate(
-      { kind: request ? 'file_request' : 'view', ...(password ? { password } : {}), ...(ends ? { expiresAt: endOfDay(ends) } : {}), ...(request ? {} : { downloadAllowed: downloads }) },
+      {
+        kind: request ? 'file_request' : 'view',
+        ...(password ? { password } : {}),
+        ...(ends ? { expiresAt: endOfDay(ends) } : {}),
+        ...(request ? {} : { downloadAllowed: downloads }),
+      },
       {
         onSuccess: () => {
           setPassword('');
@@ -163,7 +184,15 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
       ) : (
         <Stack component="ul" gap="sm" p={0} mt="sm" mb={0} style={{ listStyle: 'none' }} aria-label="Links to this item">
           {links.items!.map((link, i, all) => (
-            <LinkRow key={link.id} n={all.length - i} link={link} policy={p} onRevoke={() => setRevoking(link)} onFailed={setError} update={(body) => m.update.mutate({ linkId: link.id, body }, { onError: failed })} />
+            <LinkRow
+              key={link.id}
+              n={all.length - i}
+              link={link}
+              policy={p}
+              onRevoke={() => setRevoking(link)}
+              onFailed={setError}
+              update={(body) => m.update.mutate({ linkId: link.id, body }, { onError: failed })}
+            />
           ))}
         </Stack>
       )}
@@ -197,7 +226,21 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
   );
 }
 
-function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; link: TLink; policy: TLinkPolicy | undefined; onRevoke: () => void; onFailed: (m: string) => void; update: (body: { password?: string | null; expiresAt?: string | null; downloadAllowed?: boolean }) => void }) {
+function LinkRow({
+  n,
+  link,
+  policy,
+  onRevoke,
+  onFailed,
+  update,
+}: {
+  n: number;
+  link: TLink;
+  policy: TLinkPolicy | undefined;
+  onRevoke: () => void;
+  onFailed: (m: string) => void;
+  update: (body: { password?: string | null; expiresAt?: string | null; downloadAllowed?: boolean }) => void;
+}) {
   const [newPassword, setNewPassword] = useState<string>();
   const name = `Link ${n}`;
   const live = link.state === 'active';
@@ -249,14 +292,33 @@ function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; l
               required={policy?.maxLifetimeDays != null}
               onCommit={(expiresAt) => update({ expiresAt })}
             />
-            {link.kind === 'view' && <Switch size="sm" label="Downloads" aria-label={`${name} allows downloads`} checked={link.downloadAllowed} onChange={(e) => update({ downloadAllowed: e.currentTarget.checked })} />}
+            {link.kind === 'view' && (
+              <Switch
+                size="sm"
+                label="Downloads"
+                aria-label={`${name} allows downloads`}
+                checked={link.downloadAllowed}
+                onChange={(e) => update({ downloadAllowed: e.currentTarget.checked })}
+              />
+            )}
             {newPassword === undefined ? (
               <>
-                <Button size="compact-xs" variant="subtle" onClick={() => setNewPassword('')} aria-label={`${link.hasPassword ? 'Change password of' : 'Set a password on'} ${name}`}>
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  onClick={() => setNewPassword('')}
+                  aria-label={`${link.hasPassword ? 'Change password of' : 'Set a password on'} ${name}`}
+                >
                   {link.hasPassword ? 'Change password' : 'Set password'}
                 </Button>
                 {link.hasPassword && !policy?.passwordRequired && (
-                  <Button size="compact-xs" variant="subtle" color="red" onClick={() => update({ password: null })} aria-label={`Remove the password of ${name}`}>
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    color="red"
+                    onClick={() => update({ password: null })}
+                    aria-label={`Remove the password of ${name}`}
+                  >
                     Remove password
                   </Button>
                 )}
@@ -271,7 +333,15 @@ function LinkRow({ n, link, policy, onRevoke, onFailed, update }: { n: number; l
                 }}
               >
                 <Group gap={4} wrap="nowrap">
-                  <PasswordInput size="xs" w={160} aria-label={`New password of ${name}`} value={newPassword} onChange={(e) => setNewPassword(e.currentTarget.value)} autoComplete="new-password" autoFocus />
+                  <PasswordInput
+                    size="xs"
+                    w={160}
+                    aria-label={`New password of ${name}`}
+                    value={newPassword}
+                    onChange={(e) => setNewPassword(e.currentTarget.value)}
+                    autoComplete="new-password"
+                    autoFocus
+                  />
                   <Button size="compact-xs" type="submit">
                     Save
                   </Button>

@@ -17,7 +17,9 @@ export function MailSetting() {
         description="Sent a few minutes after a notification comes, if you have not read it by then; each is mailed once."
         checked={checked}
         disabled={settings.isPending}
-        onChange={(e) => update.mutate({ emailUnread: e.currentTarget.checked }, { onError: (error) => notifications.show({ color: 'red', message: error.message }) })}
+        onChange={(e) =>
+          update.mutate({ emailUnread: e.currentTarget.checked }, { onError: (error) => notifications.show({ color: 'red', message: error.message }) })
+        }
       />
     </Stack>
   );

@@ -17,9 +17,25 @@ export function NotificationBell() {
   return (
     // The badge sits outside the popover's target: the target gets the popover's ARIA attributes, which only the button may carry.
     <Indicator label={unread > 99 ? '99+' : unread} size={18} disabled={unread === 0} offset={4} color="red">
-      <Popover opened={opened} onChange={setOpened} position="bottom-end" shadow="md" width="min(380px, calc(100vw - 16px))" trapFocus returnFocus closeOnEscape withinPortal>
+      <Popover
+        opened={opened}
+        onChange={setOpened}
+        position="bottom-end"
+        shadow="md"
+        width="min(380px, calc(100vw - 16px))"
+        trapFocus
+        returnFocus
+        closeOnEscape
+        withinPortal
+      >
         <Popover.Target>
-          <ActionIcon variant="subtle" color="gray" size="lg" aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'} onClick={() => setOpened((o) => !o)}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={unread ? `Notifications, ${unread} unread` : 'Notifications'}
+            onClick={() => setOpened((o) => !o)}
+          >
             <IconBell aria-hidden size={20} />
           </ActionIcon>
         </Popover.Target>

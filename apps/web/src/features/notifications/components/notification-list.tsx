@@ -43,7 +43,13 @@ export default function NotificationList({ onClose }: { onClose: () => void }) {
         <Text id="notifications-title" fw={600}>
           Notifications
         </Text>
-        <Button size="compact-sm" variant="subtle" leftSection={<IconChecks aria-hidden size={16} />} disabled={unread === 0} onClick={() => markRead.mutate({ all: true })}>
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          leftSection={<IconChecks aria-hidden size={16} />}
+          disabled={unread === 0}
+          onClick={() => markRead.mutate({ all: true })}
+        >
           Mark all as read
         </Button>
       </Group>
@@ -60,7 +66,8 @@ export default function NotificationList({ onClose }: { onClose: () => void }) {
           <Stack align="center" gap={4} p="lg" c="dimmed">
             <IconBell aria-hidden size={28} />
             <Text size="sm" ta="center">
-              No notifications yet. You will be told here when something is shared with you, when someone mentions you, and when someone replies in your comment threads.
+              No notifications yet. You will be told here when something is shared with you, when someone mentions you, and when someone replies in your comment
+              threads.
             </Text>
           </Stack>
         ) : (
@@ -85,7 +92,12 @@ export default function NotificationList({ onClose }: { onClose: () => void }) {
                       {n.workspace.name} · {formatRelative(n.createdAt)}
                     </Text>
                   </Stack>
-                  {!n.readAt && <span aria-hidden style={{ width: 8, height: 8, borderRadius: 4, background: 'var(--mantine-primary-color-filled)', marginTop: 6, flexShrink: 0 }} />}
+                  {!n.readAt && (
+                    <span
+                      aria-hidden
+                      style={{ width: 8, height: 8, borderRadius: 4, background: 'var(--mantine-primary-color-filled)', marginTop: 6, flexShrink: 0 }}
+                    />
+                  )}
                 </UnstyledButton>
               </li>
             ))}

@@ -30,7 +30,8 @@ export function useSearch(ws: string, search: TSearchQuery) {
   const result = useInfiniteQuery({
     queryKey: queryKeys.search(ws, query),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam, signal }) => call(searchApi.search, { params: { ws }, query: { ...query, ...(pageParam ? { cursor: pageParam } : {}) } }, { signal }),
+    queryFn: ({ pageParam, signal }) =>
+      call(searchApi.search, { params: { ws }, query: { ...query, ...(pageParam ? { cursor: pageParam } : {}) } }, { signal }),
     getNextPageParam: (last) => last.nextCursor,
     enabled: !isEmptySearch(search),
     // Typed further or filtered otherwise, the list stays (dimmed) until the new one arrives.

@@ -68,7 +68,16 @@ export function SearchLauncher({ workspace }: { workspace: TWorkspace }) {
             />
             <kbd aria-hidden>{MAC ? '⌘K' : 'Ctrl K'}</kbd>
           </Box>
-          <ActionIcon hiddenFrom="sm" variant="subtle" color="gray" size="lg" aria-label="Search" aria-haspopup="dialog" aria-keyshortcuts={SHORTCUT} onClick={() => open()}>
+          <ActionIcon
+            hiddenFrom="sm"
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label="Search"
+            aria-haspopup="dialog"
+            aria-keyshortcuts={SHORTCUT}
+            onClick={() => open()}
+          >
             <IconSearch aria-hidden size={20} />
           </ActionIcon>
         </>

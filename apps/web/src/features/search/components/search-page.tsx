@@ -14,7 +14,18 @@ import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { PersonPicker } from '../../team/components/person-picker.tsx';
 import { usePeopleNames, useSearch } from '../api/use-search.ts';
 import { onlySimilar, placeOf } from '../place.ts';
-import { filtersFromParams, hasFilters, isEmptySearch, MODIFIED_LABELS, NO_FILTERS, paramsOf, searchQueryOf, TYPE_LABELS, type Modified, type SearchFilters } from '../search-filters.ts';
+import {
+  filtersFromParams,
+  hasFilters,
+  isEmptySearch,
+  MODIFIED_LABELS,
+  NO_FILTERS,
+  paramsOf,
+  searchQueryOf,
+  TYPE_LABELS,
+  type Modified,
+  type SearchFilters,
+} from '../search-filters.ts';
 import { Highlighted } from './highlighted.tsx';
 import { HEARD_ONLY } from './status-style.ts';
 
@@ -106,7 +117,8 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
   const filtered = hasFilters(filters);
 
   /** A filter changed: a new entry in the history, so Back returns to the search before it. */
-  const change = (next: Partial<SearchFilters>, o: { replace?: boolean } = {}) => setParams((prev) => paramsOf({ ...filtersFromParams(prev), ...next }), { replace: !!o.replace });
+  const change = (next: Partial<SearchFilters>, o: { replace?: boolean } = {}) =>
+    setParams((prev) => paramsOf({ ...filtersFromParams(prev), ...next }), { replace: !!o.replace });
   // The words as typed; the address follows when typing pauses (replacing its entry: Back does not walk back letter by letter).
   const [draft, setDraft] = useState(filters.q);
   // The words last put in the address from the field: the address's words differ from them only
@@ -130,9 +142,12 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
     const el = sentinel.current;
     // After a page failed to load, the next try is the person's ("Load more"), not the observer's at once.
     if (!el || !hasNextPage || isFetchNextPageError) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    }, { rootMargin: '400px 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: '400px 0px' },
+    );
     observer.observe(el);
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage]);
@@ -219,7 +234,13 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
   }
 
   const settled = !!search.data && !search.isPlaceholderData && !isEmptySearch(query);
-  const count = !settled ? '' : results.length > 0 ? `${results.length}${hasNextPage ? '+' : ''} ${results.length === 1 ? 'result' : 'results'}` : filters.q ? `No results for “${filters.q}”` : 'Nothing matches these filters';
+  const count = !settled
+    ? ''
+    : results.length > 0
+      ? `${results.length}${hasNextPage ? '+' : ''} ${results.length === 1 ? 'result' : 'results'}`
+      : filters.q
+        ? `No results for “${filters.q}”`
+        : 'Nothing matches these filters';
   return (
     <Stack gap="md" maw={960}>
       <Title order={1} fz="h2">
@@ -251,7 +272,14 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
             autoFocus={!filters.q}
           />
           <SimpleGrid cols={{ base: 2, md: guest ? 3 : 4 }} spacing="sm" verticalSpacing="xs">
-            <Select label="Type" data={TYPE_OPTIONS} value={filters.type ?? 'any'} onChange={(v) => change({ type: !v || v === 'any' ? null : (v as TSearchType) })} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+            <Select
+              label="Type"
+              data={TYPE_OPTIONS}
+              value={filters.type ?? 'any'}
+              onChange={(v) => change({ type: !v || v === 'any' ? null : (v as TSearchType) })}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+            />
             {!guest && (
               <PersonPicker
                 ws={workspace.id}
@@ -262,11 +290,24 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
                 onChange={(p) => change({ owner: p ? { id: p.value, name: p.label } : null })}
               />
             )}
-            <Select label="Modified" data={MODIFIED_OPTIONS} value={filters.modified} onChange={(v) => change({ modified: (v ?? 'any') as Modified, from: '', to: '' })} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+            <Select
+              label="Modified"
+              data={MODIFIED_OPTIONS}
+              value={filters.modified}
+              onChange={(v) => change({ modified: (v ?? 'any') as Modified, from: '', to: '' })}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+            />
           </SimpleGrid>
           {filters.modified === 'custom' && (
             <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
-              <TextInput label="Modified from" type="date" value={filters.from} max={filters.to || undefined} onChange={(e) => change({ from: e.currentTarget.value }, { replace: true })} />
+              <TextInput
+                label="Modified from"
+                type="date"
+                value={filters.from}
+                max={filters.to || undefined}
+                onChange={(e) => change({ from: e.currentTarget.value }, { replace: true })}
+              />
               <TextInput
                 label="Modified until"
                 type="date"

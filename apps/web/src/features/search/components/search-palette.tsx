@@ -110,7 +110,13 @@ function ActionOption({ icon: Icon, title, hint, id }: { icon: typeof IconSearch
  * move through the options (aria-activedescendant), Enter opens one, Escape closes and gives the
  * focus back to where it was.
  */
-export default function SearchPalette(props: { workspace: TWorkspace; opened: boolean; onClose: () => void; text: string; onTextChange: (text: string) => void }) {
+export default function SearchPalette(props: {
+  workspace: TWorkspace;
+  opened: boolean;
+  onClose: () => void;
+  text: string;
+  onTextChange: (text: string) => void;
+}) {
   const { workspace, opened, onClose, text, onTextChange } = props;
   const navigate = useNavigate();
   const linkTo = useItemLinks(workspace);
@@ -123,7 +129,8 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
   const [activeKey, setActiveKey] = useState<string | null>(null);
   const id = useId();
   const optionId = (key: string) => `${id}-option-${key}`;
-  const describedBy = (key: string, where: boolean, snippet: boolean) => [where && `${optionId(key)}-where`, snippet && `${optionId(key)}-snippet`].filter(Boolean).join(' ') || undefined;
+  const describedBy = (key: string, where: boolean, snippet: boolean) =>
+    [where && `${optionId(key)}-where`, snippet && `${optionId(key)}-snippet`].filter(Boolean).join(' ') || undefined;
 
   const openItem = (item: TItem) => {
     onClose();
@@ -136,12 +143,27 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
   const sections: Section[] = [];
   if (!typed) {
     const items = (recent.data ?? []).slice(0, RECENT);
-    sections.push({ key: 'recent', label: 'Recent', options: items.map((item) => ({ key: item.id, label: item.name, run: () => openItem(item), content: <ItemOption item={item} workspace={workspace} id={optionId(item.id)} /> })) });
+    sections.push({
+      key: 'recent',
+      label: 'Recent',
+      options: items.map((item) => ({
+        key: item.id,
+        label: item.name,
+        run: () => openItem(item),
+        content: <ItemOption item={item} workspace={workspace} id={optionId(item.id)} />,
+      })),
+    });
   } else {
     sections.push({
       key: 'results',
       label: similar ? 'No exact matches. Names like what you typed:' : 'Results',
-      options: results.map((r) => ({ key: r.item.id, label: r.item.name, describedBy: describedBy(r.item.id, !!placeOf(r, workspace), !!r.snippet), run: () => openItem(r.item), content: <ItemOption item={r.item} result={r} workspace={workspace} id={optionId(r.item.id)} /> })),
+      options: results.map((r) => ({
+        key: r.item.id,
+        label: r.item.name,
+        describedBy: describedBy(r.item.id, !!placeOf(r, workspace), !!r.snippet),
+        run: () => openItem(r.item),
+        content: <ItemOption item={r.item} result={r} workspace={workspace} id={optionId(r.item.id)} />,
+      })),
     });
   }
   sections.push({
@@ -216,8 +238,7 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
       // Before the results of what is typed have come, Enter on a result of fewer letters is for all results (the search page).
       if (waiting && !activeKey && results.some((r) => r.item.id === active?.key)) options.find((o) => o.key === 'all')?.run();
       else active?.run();
-    }
-    else return;
+    } else return;
     e.preventDefault();
   };
 
@@ -236,7 +257,16 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
   return (
     <>
       {quick.element}
-      <Modal.Root opened={opened} onClose={onClose} size="lg" yOffset="8dvh" xOffset={8} returnFocus={false} onExitTransitionEnd={afterClose} transitionProps={{ duration: 120 }}>
+      <Modal.Root
+        opened={opened}
+        onClose={onClose}
+        size="lg"
+        yOffset="8dvh"
+        xOffset={8}
+        returnFocus={false}
+        onExitTransitionEnd={afterClose}
+        transitionProps={{ duration: 120 }}
+      >
         <Modal.Overlay />
         <Modal.Content ref={content} aria-label="Search" radius="md">
           <TextInput
@@ -312,7 +342,15 @@ export default function SearchPalette(props: { workspace: TWorkspace; opened: bo
               ))}
             </div>
           )}
-          <Group visibleFrom="sm" gap="md" px="md" py={8} c="dimmed" aria-hidden style={{ borderTop: '1px solid var(--mantine-color-default-border)', fontSize: 'var(--mantine-font-size-xs)' }}>
+          <Group
+            visibleFrom="sm"
+            gap="md"
+            px="md"
+            py={8}
+            c="dimmed"
+            aria-hidden
+            style={{ borderTop: '1px solid var(--mantine-color-default-border)', fontSize: 'var(--mantine-font-size-xs)' }}
+          >
             <span>
               <Kbd size="xs">↑</Kbd> <Kbd size="xs">↓</Kbd> to move
             </span>

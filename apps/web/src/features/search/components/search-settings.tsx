@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { useSearchSettings, useUpdateSearchSettings } from '../api/use-search-settings.ts';
 
 /** A language as the database names it (`english`), as people read it (English); `simple` is no language. */
-const languageName = (name: string) => (name === 'simple' ? 'No language: words match only as written' : name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()));
+const languageName = (name: string) =>
+  name === 'simple' ? 'No language: words match only as written' : name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 /**
  * The language of the workspace's documents and files, whose word forms search matches ("house"
@@ -32,7 +33,16 @@ function LanguageForm({ workspace, saved }: { workspace: TWorkspace; saved: TSea
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        save.mutate({ language }, { onSuccess: (s) => notifications.show({ color: 'green', message: s.updating ? 'Search language saved. Texts are being read again in it.' : 'Search language saved' }) });
+        save.mutate(
+          { language },
+          {
+            onSuccess: (s) =>
+              notifications.show({
+                color: 'green',
+                message: s.updating ? 'Search language saved. Texts are being read again in it.' : 'Search language saved',
+              }),
+          },
+        );
       }}
     >
       <Stack gap="sm">
@@ -55,10 +65,13 @@ function LanguageForm({ workspace, saved }: { workspace: TWorkspace; saved: TSea
           {saved.updating ? (
             <Group gap={6} component="span">
               <Loader size={12} aria-hidden />
-              Texts already indexed are being read again{saved.language === 'simple' ? '' : ` in ${languageName(saved.language)}`}. Search works meanwhile; some words may match only once that is done.
+              Texts already indexed are being read again{saved.language === 'simple' ? '' : ` in ${languageName(saved.language)}`}. Search works meanwhile; some
+              words may match only once that is done.
             </Group>
+          ) : saved.language === 'simple' ? (
+            'Words in texts match only as written.'
           ) : (
-            saved.language === 'simple' ? 'Words in texts match only as written.' : `Texts are indexed in ${languageName(saved.language)}.`
+            `Texts are indexed in ${languageName(saved.language)}.`
           )}
         </Text>
         <Group>

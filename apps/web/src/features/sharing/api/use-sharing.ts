@@ -29,7 +29,10 @@ export function useShareMutations(ws: string, item: TItem) {
     share: useMutation({ mutationFn: (body: TCreateGrantRequest) => call(grantsApi.create, { params: { id: item.id }, body }), onSuccess: changed }),
     update: useMutation({
       mutationFn: (v: { grantId: string; role?: TItemRole; expiresAt?: string | null }) =>
-        call(grantsApi.update, { params: { id: item.id, grantId: v.grantId }, body: { ...(v.role ? { role: v.role } : {}), ...(v.expiresAt !== undefined ? { expiresAt: v.expiresAt } : {}) } }),
+        call(grantsApi.update, {
+          params: { id: item.id, grantId: v.grantId },
+          body: { ...(v.role ? { role: v.role } : {}), ...(v.expiresAt !== undefined ? { expiresAt: v.expiresAt } : {}) },
+        }),
       onSuccess: changed,
     }),
     remove: useMutation({ mutationFn: (grantId: string) => call(grantsApi.remove, { params: { id: item.id, grantId } }), onSuccess: changed }),

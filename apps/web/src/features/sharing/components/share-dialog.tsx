@@ -1,4 +1,20 @@
-import { ActionIcon, Alert, Anchor, Autocomplete, Button, Divider, Group, Modal, SegmentedControl, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Autocomplete,
+  Button,
+  Divider,
+  Group,
+  Modal,
+  SegmentedControl,
+  Select,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconLink, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { filesApi, urlOf, type TGrant, type TItem, type TItemRole, type TWorkspace } from '@cabinet/contracts';
@@ -26,11 +42,16 @@ const tomorrow = () => inDays(1);
 /** Where an item opens in the app, as a full address to send someone. */
 export function itemAppUrl(item: TItem, workspace: TWorkspace): string {
   const base = `${window.location.origin}/w/${workspace.slug}`;
-  return item.kind === 'folder' ? `${base}/f/${item.id}` : item.kind === 'document' ? `${base}/d/${item.id}` : new URL(urlOf(filesApi.content, { id: item.id }), window.location.origin).href;
+  return item.kind === 'folder'
+    ? `${base}/f/${item.id}`
+    : item.kind === 'document'
+      ? `${base}/d/${item.id}`
+      : new URL(urlOf(filesApi.content, { id: item.id }), window.location.origin).href;
 }
 
 /** Who a grant is for, as people read it: a person or a group by their name. */
-const principalName = (g: TGrant, workspace: TWorkspace) => (g.principal.type === 'workspace' ? `Everyone in ${workspace.name}` : g.principal.name || g.principal.email || 'Someone');
+const principalName = (g: TGrant, workspace: TWorkspace) =>
+  g.principal.type === 'workspace' ? `Everyone in ${workspace.name}` : g.principal.name || g.principal.email || 'Someone';
 
 /**
  * Share an item: with a person (a member, or by email anyone with an account, who joins as a
@@ -66,7 +87,13 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
     if (target === 'user' && !known && !looksLikeEmail(person)) return setError('Choose someone from the list, or type their full email address.');
     if (target === 'group' && !groupId) return setError('Choose the group to share with.');
     const principal =
-      target === 'workspace' ? ({ type: 'workspace' } as const) : target === 'group' && groupId ? ({ type: 'group', id: groupId } as const) : known ? ({ type: 'user', id: known.userId } as const) : ({ type: 'user', email: person.trim() } as const);
+      target === 'workspace'
+        ? ({ type: 'workspace' } as const)
+        : target === 'group' && groupId
+          ? ({ type: 'group', id: groupId } as const)
+          : known
+            ? ({ type: 'user', id: known.userId } as const)
+            : ({ type: 'user', email: person.trim() } as const);
     m.share.mutate(
       { principal, role, expiresAt: ends ? endOfDay(ends) : null },
       {
@@ -97,7 +124,17 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
 
   return (
     <>
-      <Modal opened onClose={onClose} title={<Text fw={600} truncate="end">Share “{item.name}”</Text>} size="lg" fullScreen={!!phone}>
+      <Modal
+        opened
+        onClose={onClose}
+        title={
+          <Text fw={600} truncate="end">
+            Share “{item.name}”
+          </Text>
+        }
+        size="lg"
+        fullScreen={!!phone}
+      >
         <Stack gap="md">
           {error && (
             <Alert color="red" title="Sharing did not change" withCloseButton closeButtonLabel="Dismiss" onClose={() => setError(undefined)}>
@@ -159,7 +196,13 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                   onChange={setGroupId}
                   searchable
                   nothingFoundMessage="No group by that name"
-                  description={groups.error ? groups.error.message : groups.data?.length === 0 ? 'The owner and admins make groups in the workspace settings.' : 'Everyone in the group gets this role, and whoever leaves it loses it.'}
+                  description={
+                    groups.error
+                      ? groups.error.message
+                      : groups.data?.length === 0
+                        ? 'The owner and admins make groups in the workspace settings.'
+                        : 'Everyone in the group gets this role, and whoever leaves it loses it.'
+                  }
                   comboboxProps={{ withinPortal: true }}
                 />
               ) : (
@@ -169,7 +212,14 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
               )}
               <Group grow align="flex-start" gap="sm" wrap="wrap">
                 <Select label="Role" data={ROLES} value={role} onChange={(v) => v && setRole(v as TItemRole)} allowDeselect={false} miw={140} />
-                <TextInput label="Access ends (optional)" type="date" min={tomorrow()} value={ends} onChange={(e) => setEnds(e.currentTarget.value)} miw={150} />
+                <TextInput
+                  label="Access ends (optional)"
+                  type="date"
+                  min={tomorrow()}
+                  value={ends}
+                  onChange={(e) => setEnds(e.currentTarget.value)}
+                  miw={150}
+                />
               </Group>
               <Group justify="flex-end">
                 <Button type="submit" loading={m.share.isPending} leftSection={<IconUserPlus aria-hidden size={18} />}>
@@ -219,7 +269,7 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                             allowDeselect={false}
                             onChange={(v) => v && v !== g.role && m.update.mutate({ grantId: g.id, role: v as TItemRole }, { onError: failed })}
                           />
-<EndDayInput
+                          <EndDayInput
                             // A new end from the server starts the field afresh.
                             key={g.expiresAt ?? 'none'}
                             label={`Access of ${name} ends`}
@@ -243,7 +293,13 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                           {g.principal.type === 'group' && <GroupNote />}
                           <Text size="xs" c="dimmed">
                             from folder{' '}
-                            <Anchor component={Link} to={`/w/${workspace.slug}/f/${from.id}`} size="xs" onClick={onClose} aria-label={`Open folder ${from.name}`}>
+                            <Anchor
+                              component={Link}
+                              to={`/w/${workspace.slug}/f/${from.id}`}
+                              size="xs"
+                              onClick={onClose}
+                              aria-label={`Open folder ${from.name}`}
+                            >
                               {from.name}
                             </Anchor>
                           </Text>
@@ -273,7 +329,11 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
             </>
           )}
           <Group justify="space-between">
-            <Button variant="default" leftSection={copied ? <IconCheck aria-hidden size={18} /> : <IconLink aria-hidden size={18} />} onClick={() => void copyLink()}>
+            <Button
+              variant="default"
+              leftSection={copied ? <IconCheck aria-hidden size={18} /> : <IconLink aria-hidden size={18} />}
+              onClick={() => void copyLink()}
+            >
               {copied ? 'Link copied' : 'Copy link'}
             </Button>
             <Button variant="subtle" onClick={onClose}>

@@ -8,7 +8,8 @@ export function useMembers(ws: string) {
   const query = useInfiniteQuery({
     queryKey: queryKeys.members(ws),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => call(workspacesApi.members, { params: { ws }, query: { limit: 100, include: 'deactivated', ...(pageParam ? { cursor: pageParam } : {}) } }),
+    queryFn: ({ pageParam }) =>
+      call(workspacesApi.members, { params: { ws }, query: { limit: 100, include: 'deactivated', ...(pageParam ? { cursor: pageParam } : {}) } }),
     getNextPageParam: (last) => last.nextCursor,
   });
   return { ...query, items: query.data?.pages.flatMap((p) => p.items) };

@@ -11,7 +11,8 @@ import { ROLE_LABELS } from './members-section.tsx';
 
 const InviteDialog = lazy(() => import('./invite-dialog.tsx').then((m) => ({ default: m.InviteDialog })));
 
-const describe = (i: TInvitation) => (i.email ?? (i.maxUses ? `Invite link · ${i.uses} of ${i.maxUses} used` : `Invite link · used ${i.uses} time${i.uses === 1 ? '' : 's'}`));
+const describe = (i: TInvitation) =>
+  i.email ?? (i.maxUses ? `Invite link · ${i.uses} of ${i.maxUses} used` : `Invite link · used ${i.uses} time${i.uses === 1 ? '' : 's'}`);
 
 /** Invitations still waiting to be accepted (and expired ones by email, to send again), and the button that makes new ones. */
 export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
@@ -117,7 +118,12 @@ export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
             })
           }
         >
-          <Text size="sm">{revoking.email ? `The link mailed to ${revoking.email} will stop working.` : 'Anyone holding this invite link will no longer be able to join with it.'} People who already joined stay.</Text>
+          <Text size="sm">
+            {revoking.email
+              ? `The link mailed to ${revoking.email} will stop working.`
+              : 'Anyone holding this invite link will no longer be able to join with it.'}{' '}
+            People who already joined stay.
+          </Text>
         </ConfirmDialog>
       )}
     </Stack>

@@ -25,8 +25,11 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
   ];
   // The longest allowed expiry is kept an hour short of the limit: this device's clock may run ahead of the server's.
   const expiresAt = () =>
-    new Date(Date.now() + Math.min((Number(days) || LIMITS.invitationDefaultDays) * 86_400_000, LIMITS.invitationMaxDays * 86_400_000 - 3_600_000)).toISOString();
-  const message = (e: unknown) => (e instanceof ApiError ? ((e.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? e.message) : 'Something went wrong.');
+    new Date(
+      Date.now() + Math.min((Number(days) || LIMITS.invitationDefaultDays) * 86_400_000, LIMITS.invitationMaxDays * 86_400_000 - 3_600_000),
+    ).toISOString();
+  const message = (e: unknown) =>
+    e instanceof ApiError ? ((e.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? e.message) : 'Something went wrong.';
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -39,7 +42,14 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
       }
       return;
     }
-    const list = [...new Set(emails.split(/[\s,;]+/).map((e) => e.trim()).filter(Boolean))];
+    const list = [
+      ...new Set(
+        emails
+          .split(/[\s,;]+/)
+          .map((e) => e.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (!list.length) return setError('Enter at least one email address');
     const bad = list.find((e) => !EMAIL.test(e));
     if (bad) return setError(`“${bad}” is not an email address`);
@@ -75,16 +85,42 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
             fullWidth
           />
           {mode === 'email' ? (
-            <Textarea label="Email addresses" description="Separate several with commas or new lines." value={emails} onChange={(e) => setEmails(e.currentTarget.value)} autosize minRows={2} data-autofocus />
+            <Textarea
+              label="Email addresses"
+              description="Separate several with commas or new lines."
+              value={emails}
+              onChange={(e) => setEmails(e.currentTarget.value)}
+              autosize
+              minRows={2}
+              data-autofocus
+            />
           ) : (
             <Text size="sm" c="dimmed">
               Anyone with the link can join until it expires or is used up. Share it only with the people you mean.
             </Text>
           )}
-          <Select label="Role" data={roles} value={role} description="Guests are not invited: share an item with them instead." onChange={(v) => v && setRole(v as TCreateInvitationRequest['role'])} allowDeselect={false} comboboxProps={{ withinPortal: true }} />
+          <Select
+            label="Role"
+            data={roles}
+            value={role}
+            description="Guests are not invited: share an item with them instead."
+            onChange={(v) => v && setRole(v as TCreateInvitationRequest['role'])}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+          />
           <Group grow wrap="wrap" align="flex-start">
             <NumberInput label="Expires in (days)" value={days} onChange={setDays} min={1} max={LIMITS.invitationMaxDays} miw={140} />
-            {mode === 'link' && <NumberInput label="Maximum uses" description="Empty: no limit" value={maxUses} onChange={setMaxUses} min={1} max={LIMITS.invitationMaxUses} miw={140} />}
+            {mode === 'link' && (
+              <NumberInput
+                label="Maximum uses"
+                description="Empty: no limit"
+                value={maxUses}
+                onChange={setMaxUses}
+                min={1}
+                max={LIMITS.invitationMaxUses}
+                miw={140}
+              />
+            )}
           </Group>
           {error && (
             <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert">

@@ -80,7 +80,11 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
                         role &&
                         change.mutate(
                           { userId: m.userId, role: role as TWorkspaceRole },
-                          { onSuccess: () => notifications.show({ color: 'green', message: `${m.name} is now ${ROLE_LABELS[role as TWorkspaceRole].toLowerCase()}` }), onError: failed },
+                          {
+                            onSuccess: () =>
+                              notifications.show({ color: 'green', message: `${m.name} is now ${ROLE_LABELS[role as TWorkspaceRole].toLowerCase()}` }),
+                            onError: failed,
+                          },
                         )
                       }
                     />
@@ -117,7 +121,14 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
           </Button>
         </Group>
       )}
-      {removing && me.data && <RemoveMemberDialog workspace={workspace} member={removing} defaultRecipient={{ value: me.data.user.id, label: `${me.data.user.name} (${me.data.user.email})` }} onClose={() => setRemoving(null)} />}
+      {removing && me.data && (
+        <RemoveMemberDialog
+          workspace={workspace}
+          member={removing}
+          defaultRecipient={{ value: me.data.user.id, label: `${me.data.user.name} (${me.data.user.email})` }}
+          onClose={() => setRemoving(null)}
+        />
+      )}
       {handingTo && (
         <ConfirmDialog
           title={`Make ${handingTo.name} the owner?`}
@@ -138,7 +149,8 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
           }
         >
           <Text size="sm">
-            {handingTo.name} will own “{workspace.name}” and be the only one who can hand it over again or delete it. You will become an admin. Only they can undo this.
+            {handingTo.name} will own “{workspace.name}” and be the only one who can hand it over again or delete it. You will become an admin. Only they can
+            undo this.
           </Text>
         </ConfirmDialog>
       )}
@@ -146,7 +158,17 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
   );
 }
 
-function RemoveMemberDialog({ workspace, member, defaultRecipient, onClose }: { workspace: TWorkspace; member: TMember; defaultRecipient: PersonOption; onClose: () => void }) {
+function RemoveMemberDialog({
+  workspace,
+  member,
+  defaultRecipient,
+  onClose,
+}: {
+  workspace: TWorkspace;
+  member: TMember;
+  defaultRecipient: PersonOption;
+  onClose: () => void;
+}) {
   const remove = useRemoveMember(workspace.id);
   // Any active member but the one removed, searched on the server; the remover by default.
   const [recipient, setRecipient] = useState<PersonOption | null>(defaultRecipient);
@@ -171,7 +193,8 @@ function RemoveMemberDialog({ workspace, member, defaultRecipient, onClose }: { 
       }
     >
       <Text size="sm">
-        {member.name} will lose access to “{workspace.name}” at once, including documents they have open. Their files are not deleted: their “My files” moves, as a folder “{member.name}'s files”, into the “My files” of the person you choose.
+        {member.name} will lose access to “{workspace.name}” at once, including documents they have open. Their files are not deleted: their “My files” moves,
+        as a folder “{member.name}'s files”, into the “My files” of the person you choose.
       </Text>
       <PersonPicker ws={workspace.id} label="Give their files to" required withoutGuests exclude={[member.userId]} value={recipient} onChange={setRecipient} />
     </ConfirmDialog>

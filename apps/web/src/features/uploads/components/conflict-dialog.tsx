@@ -20,7 +20,9 @@ export function ConflictDialog() {
         <Text size="sm">
           “{task.name}” is already in this folder. Keep both (the new one is saved as “{task.suggestedName}”), replace it with a new version, or skip this file?
         </Text>
-        {conflicts.length > 1 && <Checkbox label={`Do this for all ${conflicts.length} conflicts`} checked={forAll} onChange={(e) => setForAll(e.currentTarget.checked)} />}
+        {conflicts.length > 1 && (
+          <Checkbox label={`Do this for all ${conflicts.length} conflicts`} checked={forAll} onChange={(e) => setForAll(e.currentTarget.checked)} />
+        )}
         <Group justify="flex-end" gap="xs">
           <Button variant="default" onClick={() => answer('skip')}>
             Skip

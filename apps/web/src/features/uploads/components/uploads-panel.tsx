@@ -30,12 +30,17 @@ export function UploadsPanel() {
   const waiting = tasks.filter((t) => t.state === 'needs-file').length;
   const asking = tasks.filter((t) => t.state === 'conflict').length;
   const title =
-    totals.active > 0 ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}`
-    : asking > 0 ? `${asking} ${asking === 1 ? 'upload waits' : 'uploads wait'} for your answer`
-    : waiting > 0 ? `${waiting} ${waiting === 1 ? 'upload' : 'uploads'} to resume`
-    : tasks.some((t) => t.state === 'failed') ? 'Some uploads failed'
-    : tasks.some((t) => t.state === 'paused') ? 'Uploads paused'
-    : 'Uploads complete';
+    totals.active > 0
+      ? `Uploading ${totals.active} ${totals.active === 1 ? 'file' : 'files'}`
+      : asking > 0
+        ? `${asking} ${asking === 1 ? 'upload waits' : 'uploads wait'} for your answer`
+        : waiting > 0
+          ? `${waiting} ${waiting === 1 ? 'upload' : 'uploads'} to resume`
+          : tasks.some((t) => t.state === 'failed')
+            ? 'Some uploads failed'
+            : tasks.some((t) => t.state === 'paused')
+              ? 'Uploads paused'
+              : 'Uploads complete';
   const finished = tasks.every((t) => ['done', 'cancelled', 'skipped', 'failed'].includes(t.state));
   return (
     <Affix position={{ bottom: 16, right: 16 }} zIndex={200}>
@@ -47,7 +52,13 @@ export function UploadsPanel() {
             </Text>
             <Group gap={4} wrap="nowrap">
               <Tooltip label={collapsed ? 'Show uploads' : 'Hide uploads'}>
-                <ActionIcon variant="subtle" color="gray" aria-label={collapsed ? 'Show uploads' : 'Hide uploads'} aria-expanded={!collapsed} onClick={() => setCollapsed((c) => !c)}>
+                <ActionIcon
+                  variant="subtle"
+                  color="gray"
+                  aria-label={collapsed ? 'Show uploads' : 'Hide uploads'}
+                  aria-expanded={!collapsed}
+                  onClick={() => setCollapsed((c) => !c)}
+                >
                   {collapsed ? <IconChevronUp size={18} /> : <IconChevronDown size={18} />}
                 </ActionIcon>
               </Tooltip>
@@ -93,15 +104,28 @@ export function UploadRow({ task }: { task: UploadTask }) {
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
           <Text size="sm" truncate="end" title={path + task.name}>
-            {path && <Text span c="dimmed" inherit>{path}</Text>}
+            {path && (
+              <Text span c="dimmed" inherit>
+                {path}
+              </Text>
+            )}
             {task.name}
           </Text>
-          <Progress value={percent} size="xs" aria-label={`Progress of ${task.name}`} color={task.state === 'failed' ? 'red' : task.state === 'done' ? 'teal' : undefined} />
+          <Progress
+            value={percent}
+            size="xs"
+            aria-label={`Progress of ${task.name}`}
+            color={task.state === 'failed' ? 'red' : task.state === 'done' ? 'teal' : undefined}
+          />
           <Text size="xs" c={task.state === 'failed' ? 'red' : 'dimmed'}>
             {task.state === 'failed' && task.error ? task.error : STATUS[task.state]}
             {task.state === 'uploading' ? ` · ${percent}% of ${formatBytes(task.size)}` : ''}
           </Text>
-          {fileError && <Text size="xs" c="red">{fileError}</Text>}
+          {fileError && (
+            <Text size="xs" c="red">
+              {fileError}
+            </Text>
+          )}
         </Stack>
         <Group gap={2} wrap="nowrap">
           {task.state === 'needs-file' && (

@@ -25,10 +25,7 @@ export function UploadsProvider({ workspaceId, children }: { workspaceId: string
   const client = useQueryClient();
   // The uploader's code (hashing, parts, retries) is fetched now, after the first paint has started, not with it.
   const [arrival] = useState(() =>
-    import('../uploader/upload-manager.ts').then(
-      ({ UploadManager }) =>
-        new UploadManager((ws, change) => applyChange(client, ws, change)),
-    ),
+    import('../uploader/upload-manager.ts').then(({ UploadManager }) => new UploadManager((ws, change) => applyChange(client, ws, change))),
   );
   const [manager, setManager] = useState<UploadManager>();
   // A failed fetch reaches the components that wait on `arrival`.

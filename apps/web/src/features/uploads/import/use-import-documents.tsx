@@ -24,8 +24,15 @@ export function useImportDocuments(ws: string) {
       for (const file of files) {
         const id = `import-${++sequence}`;
         const abort = new AbortController();
-        const progress = (fraction: number) => ({ id, autoClose: false, withCloseButton: false, title: `Importing “${file.name}”`, message: <ImportProgress name={file.name} fraction={fraction} onCancel={() => abort.abort()} /> });
-        const done = (o: { color: string; title?: string; message: string }) => notifications.update({ id, autoClose: o.color === 'red' ? 8000 : 4000, withCloseButton: true, ...o });
+        const progress = (fraction: number) => ({
+          id,
+          autoClose: false,
+          withCloseButton: false,
+          title: `Importing “${file.name}”`,
+          message: <ImportProgress name={file.name} fraction={fraction} onCancel={() => abort.abort()} />,
+        });
+        const done = (o: { color: string; title?: string; message: string }) =>
+          notifications.update({ id, autoClose: o.color === 'red' ? 8000 : 4000, withCloseButton: true, ...o });
         notifications.show(progress(0));
         try {
           if (file.size > MAX_IMPORT_BYTES) throw new Error(`It is too large to import: the limit is ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);

@@ -1,4 +1,12 @@
-import { uploadsApi, type TItem, type TUpload, type TOnConflict, type TCompleteUploadsResponse, type TSignedPart, type TStartUploadsResponse } from '@cabinet/contracts';
+import {
+  uploadsApi,
+  type TItem,
+  type TUpload,
+  type TOnConflict,
+  type TCompleteUploadsResponse,
+  type TSignedPart,
+  type TStartUploadsResponse,
+} from '@cabinet/contracts';
 import { call } from '../../../lib/api-client.ts';
 
 type TUploadState = TUpload['state'];

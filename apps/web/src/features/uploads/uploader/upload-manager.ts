@@ -48,10 +48,14 @@ const SIGN_AHEAD = 8;
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new DOMException('Stopped', 'AbortError'));
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new DOMException('Stopped', 'AbortError'));
+      },
+      { once: true },
+    );
   });
 
 /** A batch entry's error, as its own call would have thrown it. */
@@ -59,7 +63,8 @@ const entryError = (e: TUploadEntryError) => new ApiError(ERROR_STATUS[e.code], 
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
 /** Worth trying again: the network or the server is away for a moment. */
-const isTransient = (error: unknown) => error instanceof ApiError && (error.status === 0 || error.status === 503 || error.status === 429 || error.status >= 500);
+const isTransient = (error: unknown) =>
+  error instanceof ApiError && (error.status === 0 || error.status === 503 || error.status === 429 || error.status >= 500);
 
 /** Calls `fn` until it works, waiting longer each time the network or server is away (at most 30 s). */
 async function persist<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
@@ -157,7 +162,16 @@ export class UploadManager {
 
   /** Queues a file as the new version of `item`, whatever the file's own name. */
   addVersion(item: { id: string; workspaceId: string; parentId: string | null; name: string }, file: File) {
-    this.push({ workspaceId: item.workspaceId, targetId: item.parentId ?? item.id, name: item.name, size: file.size, file, state: 'queued', onConflict: 'replace', versionOf: item.id });
+    this.push({
+      workspaceId: item.workspaceId,
+      targetId: item.parentId ?? item.id,
+      name: item.name,
+      size: file.size,
+      file,
+      state: 'queued',
+      onConflict: 'replace',
+      versionOf: item.id,
+    });
     this.emit();
     this.pump();
   }
@@ -214,10 +228,26 @@ export class UploadManager {
    */
   async reopen(workspaceId: string, targetId: string, known: { id: string; name: string }[]) {
     const unknown = known.filter((k) => !this.tasks.some((t) => t.uploadId === k.id));
-    const found = await Promise.all(unknown.map((k) => this.api.status(k.id).then((status) => ({ name: k.name, status }), () => undefined)));
+    const found = await Promise.all(
+      unknown.map((k) =>
+        this.api.status(k.id).then(
+          (status) => ({ name: k.name, status }),
+          () => undefined,
+        ),
+      ),
+    );
     for (const f of found) {
       if (!f || !['created', 'uploading'].includes(f.status.state) || this.tasks.some((t) => t.uploadId === f.status.id)) continue;
-      this.push({ workspaceId, targetId, name: f.name, size: f.status.size, file: undefined, uploadId: f.status.id, state: 'needs-file', loaded: f.status.parts.reduce((sum, p) => sum + p.size, 0) });
+      this.push({
+        workspaceId,
+        targetId,
+        name: f.name,
+        size: f.status.size,
+        file: undefined,
+        uploadId: f.status.id,
+        state: 'needs-file',
+        loaded: f.status.parts.reduce((sum, p) => sum + p.size, 0),
+      });
     }
     this.emit();
   }
@@ -226,7 +256,8 @@ export class UploadManager {
   provideFile(key: string, file: File): string | undefined {
     const task = this.find(key);
     if (!task) return undefined;
-    if (file.size !== task.size) return `That file has ${file.size.toLocaleString()} bytes; “${task.name}” has ${task.size.toLocaleString()}. Choose the same file.`;
+    if (file.size !== task.size)
+      return `That file has ${file.size.toLocaleString()} bytes; “${task.name}” has ${task.size.toLocaleString()}. Choose the same file.`;
     this.update(task, { file, state: 'queued', error: undefined });
     this.pump();
     return undefined;
@@ -316,7 +347,9 @@ export class UploadManager {
       const waiting = (t: UploadTask) => t.state === 'queued' && !this.running.has(t.key);
       const next = this.tasks.find(waiting);
       if (!next) return;
-      const group = this.isBatchable(next) ? this.tasks.filter((t) => waiting(t) && this.isBatchable(t) && t.workspaceId === next.workspaceId).slice(0, BATCH) : [next];
+      const group = this.isBatchable(next)
+        ? this.tasks.filter((t) => waiting(t) && this.isBatchable(t) && t.workspaceId === next.workspaceId).slice(0, BATCH)
+        : [next];
       const runs = group.map((task) => {
         const run: Running = { abort: new AbortController(), partLoaded: new Map(), doneBytes: 0 };
         this.running.set(task.key, run);
@@ -403,7 +436,12 @@ export class UploadManager {
           try {
             const hashing = hashFile(task.file!, run.abort.signal);
             hashing.catch(() => {});
-            await this.sendParts(task, run, { ...result.upload, parts: [] }, Array.from({ length: result.upload.partCount }, (_, n) => n + 1));
+            await this.sendParts(
+              task,
+              run,
+              { ...result.upload, parts: [] },
+              Array.from({ length: result.upload.partCount }, (_, n) => n + 1),
+            );
             this.update(task, { state: 'verifying' });
             return { task, run, sha256: await hashing };
           } catch (error) {
@@ -414,7 +452,10 @@ export class UploadManager {
       );
       const ready = sent.filter((s): s is NonNullable<typeof s> => !!s && !s.run.abort.signal.aborted);
       if (!ready.length) return;
-      const done = await persist(() => batches.complete(ready.map(({ task, sha256 }) => ({ id: task.uploadId!, sha256, onConflict: task.onConflict }))), group.signal);
+      const done = await persist(
+        () => batches.complete(ready.map(({ task, sha256 }) => ({ id: task.uploadId!, sha256, onConflict: task.onConflict }))),
+        group.signal,
+      );
       await Promise.all(
         ready.map(async ({ task, run }, i) => {
           if (run.abort.signal.aborted) return;
@@ -439,7 +480,13 @@ export class UploadManager {
   private finish(task: UploadTask, result: { item?: TItem }) {
     const { item } = result;
     this.update(task, { state: 'done', itemId: item?.id, loaded: task.size });
-    if (item) this.onChanged(task.workspaceId, { type: task.versionOf || task.onConflict === 'replace' ? 'item.updated' : 'item.created', itemId: item.id, parentIds: [item.parentId], item });
+    if (item)
+      this.onChanged(task.workspaceId, {
+        type: task.versionOf || task.onConflict === 'replace' ? 'item.updated' : 'item.created',
+        itemId: item.id,
+        parentIds: [item.parentId],
+        item,
+      });
   }
 
   /** A name conflict waits for an answer; anything else fails the task with a message for people. */
@@ -454,10 +501,13 @@ export class UploadManager {
       return;
     }
     const message =
-      error instanceof ApiError && error.code === 'checksum_mismatch' ? 'The file changed while it was uploading, so it was not saved. Upload it again.'
-      : error instanceof ApiError && error.code === 'upload_expired' ? 'This upload expired. Upload the file again.'
-      : error instanceof Error ? error.message
-      : String(error);
+      error instanceof ApiError && error.code === 'checksum_mismatch'
+        ? 'The file changed while it was uploading, so it was not saved. Upload it again.'
+        : error instanceof ApiError && error.code === 'upload_expired'
+          ? 'This upload expired. Upload the file again.'
+          : error instanceof Error
+            ? error.message
+            : String(error);
     if (error instanceof ApiError && (error.code === 'checksum_mismatch' || error.code === 'upload_expired')) task.uploadId = undefined;
     this.update(task, { state: 'failed', error: message });
   }
@@ -483,17 +533,23 @@ export class UploadManager {
         for (let attempt = 0; ; attempt++) {
           const part = await sign(n);
           try {
-            await putPart(part.url, blob, (loaded) => {
-              run.partLoaded.set(n!, loaded);
-              this.progress(task, run);
-            }, signal);
+            await putPart(
+              part.url,
+              blob,
+              (loaded) => {
+                run.partLoaded.set(n!, loaded);
+                this.progress(task, run);
+              },
+              signal,
+            );
             break;
           } catch (error) {
             run.partLoaded.delete(n);
             if (isAbort(error) || signal.aborted) throw error;
             // An expired or refused signature: sign again. The network or storage away: wait and retry.
             if (error instanceof PartRejected && (error.status === 403 || error.status === 400)) signed.delete(n);
-            else if (error instanceof PartRejected && (error.status === 404 || error.status === 410)) throw new ApiError(410, 'upload_expired', 'This upload expired.');
+            else if (error instanceof PartRejected && (error.status === 404 || error.status === 410))
+              throw new ApiError(410, 'upload_expired', 'This upload expired.');
             await sleep(Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)), signal);
           }
         }
@@ -538,7 +594,10 @@ export class UploadManager {
 async function findChild(workspaceId: string, parentId: string, name: string): Promise<TItem | undefined> {
   let cursor: string | null = null;
   do {
-    const page: { items: TItem[]; nextCursor: string | null } = await call(itemsApi.children, { params: { ws: workspaceId, id: parentId }, query: { limit: 1000, cursor: cursor ?? undefined } });
+    const page: { items: TItem[]; nextCursor: string | null } = await call(itemsApi.children, {
+      params: { ws: workspaceId, id: parentId },
+      query: { limit: 1000, cursor: cursor ?? undefined },
+    });
     const found = page.items.find((i) => i.name.toLowerCase() === name.normalize('NFC').toLowerCase());
     if (found) return found;
     cursor = page.nextCursor;

@@ -19,7 +19,14 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
     <>
       <Menu position="bottom-start" width={260} shadow="md">
         <Menu.Target>
-          <Button variant="subtle" color="gray" rightSection={<IconSelector aria-hidden size={16} />} aria-label={`Workspace: ${current?.name ?? 'none'}. Switch workspace`} maw={{ base: 170, xs: 260 }} px="xs">
+          <Button
+            variant="subtle"
+            color="gray"
+            rightSection={<IconSelector aria-hidden size={16} />}
+            aria-label={`Workspace: ${current?.name ?? 'none'}. Switch workspace`}
+            maw={{ base: 170, xs: 260 }}
+            px="xs"
+          >
             <Text truncate fw={600} size="sm">
               {current?.name ?? 'Workspaces'}
             </Text>
@@ -28,7 +35,11 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
         <Menu.Dropdown>
           <Menu.Label>Workspaces</Menu.Label>
           {workspaces.data?.map((w) => (
-            <Menu.Item key={w.id} onClick={() => navigate(`/w/${w.slug}`)} rightSection={w.id === current?.id ? <IconCheck aria-label="current" size={16} /> : null}>
+            <Menu.Item
+              key={w.id}
+              onClick={() => navigate(`/w/${w.slug}`)}
+              rightSection={w.id === current?.id ? <IconCheck aria-label="current" size={16} /> : null}
+            >
               <Text truncate size="sm">
                 {w.name}
               </Text>
@@ -40,7 +51,9 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
               Members and invitations
             </Menu.Item>
           )}
-          <Menu.Item leftSection={<IconPlus aria-hidden size={16} />} onClick={() => {
+          <Menu.Item
+            leftSection={<IconPlus aria-hidden size={16} />}
+            onClick={() => {
               setAsked(true);
               open();
             }}
