@@ -2,7 +2,7 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { SqlClient } from './sql.ts';
 
 /** oidc-provider's storage in PostgreSQL, so sign-ins survive restarts and span instances. */
-export function sqlAdapter(sql: SqlClient) {
+export function sqlAdapter(sql: SqlClient): new (kind: string) => Adapter {
   return class SqlAdapter implements Adapter {
     constructor(private readonly kind: string) {}
 

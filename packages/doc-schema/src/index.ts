@@ -1,3 +1,11 @@
+// The extensions' commands (toggleBold, insertTable…) are typed by augmenting @tiptap/core; these keep that
+// augmentation in this package's declarations, so the editor that imports them sees the commands.
+/// <reference types="@tiptap/starter-kit" preserve="true" />
+/// <reference types="@tiptap/extension-list" preserve="true" />
+/// <reference types="@tiptap/extension-table" preserve="true" />
+/// <reference types="@tiptap/extension-image" preserve="true" />
+/// <reference types="@tiptap/extension-link" preserve="true" />
+/// <reference types="@tiptap/extension-mention" preserve="true" />
 import type { AnyExtension, MarkdownTokenizer } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import Link from '@tiptap/extension-link';
