@@ -5,7 +5,7 @@ export const LIMITS = {
   invitationDefaultDays: 7,
   invitationMaxDays: 90,
   invitationMaxUses: 1000,
-  /** PRODUCT §5: a public link's password. */
+  /** PRODUCT.md §5: a public link's password. */
   linkPasswordMin: 8,
   /** Wrong link passwords from one address within the window before it is refused for a while. */
   linkPasswordTries: 10,

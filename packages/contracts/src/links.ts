@@ -7,7 +7,7 @@ import { ZCompleteUploadRequest, ZSignedPart, ZStartUploadRequest, ZUpload, ZUpl
 export const ZLinkKind = z.enum(['view', 'file_request']);
 export type TLinkKind = z.infer<typeof ZLinkKind>;
 
-/** PRODUCT §5: a link's password has at least 8 characters. */
+/** PRODUCT.md §5: a link's password has at least 8 characters. */
 const ZLinkPassword = z.string().min(LIMITS.linkPasswordMin, `At least ${LIMITS.linkPasswordMin} characters`).max(256, 'At most 256 characters');
 
 /**
@@ -68,7 +68,7 @@ export type TWorkspaceLink = z.infer<typeof ZWorkspaceLink>;
 export const ZWorkspaceLinkList = z.object({ items: z.array(ZWorkspaceLink), nextCursor: z.string().nullable() });
 export type TWorkspaceLinkList = z.infer<typeof ZWorkspaceLinkList>;
 
-/** The workspace's link policy (admins change it; PRODUCT §3 Workspace.settings). */
+/** The workspace's link policy (admins change it; PRODUCT.md §3 Workspace.settings). */
 export const ZLinkPolicy = z.object({
   linksAllowed: z.boolean(),
   passwordRequired: z.boolean(),
@@ -132,7 +132,7 @@ export const ZPublicDocument = z.object({ title: z.string(), html: z.string() })
 export type TPublicDocument = z.infer<typeof ZPublicDocument>;
 
 /**
- * A file request's visitor uploads with the protocol of PRODUCT §7 (start, sign parts, PUT them,
+ * A file request's visitor uploads with the protocol of PRODUCT.md §7 (start, sign parts, PUT them,
  * complete), on routes under the link. What they are told of an upload says nothing of the folder:
  * not its workspace, not the name a file was stored under, not the file made.
  */

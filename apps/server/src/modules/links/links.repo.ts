@@ -184,7 +184,7 @@ export async function findNames(db: Db, ids: string[]): Promise<Map<string, stri
 
 const POLICY_KEYS = ['linksAllowed', 'linkPasswordRequired', 'maxLinkLifetimeDays'] as const;
 
-/** What workspaces.settings says of links (keys missing: the defaults of PRODUCT §9). */
+/** What workspaces.settings says of links (keys missing: the defaults of PRODUCT.md §9). */
 export async function findPolicySettings(db: Db, workspaceId: string): Promise<Record<string, unknown>> {
   const row = await db.selectFrom('workspaces').select('settings').where('id', '=', workspaceId).executeTakeFirstOrThrow();
   const settings = row.settings ?? {};

@@ -25,7 +25,7 @@ import { findLinksOf, findLiveLinks, findPolicySettings, findWorkspaceLink, inse
 const DAY = 24 * 60 * 60_000;
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
 
-/** PRODUCT §4: active → expired | revoked; expired is read from expires_at. */
+/** PRODUCT.md §4: active → expired | revoked; expired is read from expires_at. */
 export const linkState = (l: Pick<LinkRow, 'revoked_at' | 'expires_at'>, now = Date.now()): TLink['state'] =>
   l.revoked_at ? 'revoked' : l.expires_at && new Date(l.expires_at).getTime() <= now ? 'expired' : 'active';
 
@@ -59,7 +59,7 @@ export function presentLink(ctx: AppContext, l: LinkRow): TLink {
   };
 }
 
-/** The workspace's link policy; what it does not say is PRODUCT §9's default (links allowed, no password needed, unlimited lifetime). */
+/** The workspace's link policy; what it does not say is PRODUCT.md §9's default (links allowed, no password needed, unlimited lifetime). */
 export async function policyOf(db: Db, workspaceId: string): Promise<TLinkPolicy> {
   const s = await findPolicySettings(db, workspaceId);
   return {

@@ -280,7 +280,7 @@ describe('invitations', () => {
       state: 'accepted',
       uses: 2,
     });
-    // An accepted invitation is not revoked (PRODUCT §4: accepted is final).
+    // An accepted invitation is not revoked (PRODUCT.md §4: accepted is final).
     expect((await owner.call('DELETE', `/workspaces/${ws}/invitations/${link.id}`)).body.error.code).toBe('invalid_input');
 
     // A guest invited as a member becomes one.

@@ -1,6 +1,6 @@
 const MiB = 1024 * 1024;
 
-/** PRODUCT §9: the first 1 MiB of text per file version, counted in UTF-16 code units (a JavaScript string's length, as the index counts). */
+/** PRODUCT.md §9: the first 1 MiB of text per file version, counted in UTF-16 code units (a JavaScript string's length, as the index counts). */
 export const MAX_EXTRACTED_CHARS = 1_048_576;
 
 /** Of a text file, the head read: UTF-8 takes at most 3 bytes per code unit, and the rest leaves room for whitespace that collapses. */
