@@ -1,41 +1,75 @@
 import { defineConfig } from 'vitest/config';
 
-const databases = ['pglite', ...(process.env.DATABASE_URL ? ['postgres'] : [])];
-// *.redis.int.test.ts need a Redis server (TEST_REDIS_URL, as .ci/run sets it when one answers).
-const redis = !!process.env.TEST_REDIS_URL;
+/**
+ * What runs where (README, "Tests"):
+ * - `unit` (*.test.ts): pure code, once.
+ * - `integration:<database>` (*.int.test.ts): the real app over HTTP. Every file on PGlite, the database a new
+ *   installation runs; with DATABASE_URL, the files in BOTH_DATABASES again on PostgreSQL.
+ * - `system:<database>` (*.system.test.ts): crashes and restarts, CLI subprocesses, hostile files, fuzzing, outages and
+ *   socket time limits. Slow and sensitive to a busy machine, so they run after the rest, two files at a time; on PGlite,
+ *   and again on PostgreSQL where they are in BOTH_DATABASES.
+ * - `build` (apps/web/test): reads the browser app's build; npm run test:e2e runs it after building.
+ * File names say which database a file needs: *.pg.*.test.ts PostgreSQL only (an outage cannot be staged on an embedded
+ * database), *.pglite.*.test.ts the embedded database only, *.redis.*.test.ts a Redis server (TEST_REDIS_URL).
+ * scripts/test-projects.test.ts fails when a test file is in no project.
+ */
+/** Test files (without their `.int.test.ts` or `.system.test.ts`) that run on PostgreSQL as well as on PGlite. */
+export const BOTH_DATABASES = [
+  // Where PGlite (PostgreSQL 18, one connection) and PostgreSQL 15 (a pool, other sessions) can answer differently:
+  // search's text configurations, GIN and trigram indexes and its queue of tasks taken with SKIP LOCKED;
+  'apps/server/src/modules/search/**/*',
+  // moves and copies under concurrent writers and row locks;
+  'apps/server/src/modules/items/moves*',
+  // the policy's queries, for every route, role and relation;
+  'apps/server/src/modules/access.matrix',
+  'apps/server/src/modules/items/items.matrix',
+  // uploads' quota reservations and completions racing each other;
+  'apps/server/src/modules/files/uploads',
+  'apps/server/src/modules/files/files.repo',
+  // the jobs table's leases and claims;
+  'apps/server/src/infra/jobs/*',
+  // LISTEN/NOTIFY, which the live stream and notifications wake on;
+  'apps/server/src/modules/live/*',
+  'apps/server/src/modules/events/*',
+  // the cabinet command against a database server of its own.
+  'apps/server/src/cli/cli',
+];
 
-/** Unit tests once; integration tests once per database (PGlite always, PostgreSQL when DATABASE_URL is set). */
+type TestDatabase = 'pglite' | 'postgres';
+
+/** The test projects for the services at hand: PostgreSQL (DATABASE_URL) and Redis (TEST_REDIS_URL) when they answer. */
+export function testProjects(have: { postgres: boolean; redis: boolean }) {
+  const databases: TestDatabase[] = ['pglite', ...(have.postgres ? (['postgres'] as const) : [])];
+  const onDatabase = (db: TestDatabase, kind: 'int' | 'system') => ({
+    include: db === 'pglite' ? [`apps/**/src/**/*.${kind}.test.ts`] : [...BOTH_DATABASES, 'apps/**/src/**/*.pg'].map((p) => `${p}.${kind}.test.ts`),
+    exclude: ['**/node_modules/**', db === 'postgres' ? '**/*.pglite.*' : '**/*.pg.*', ...(have.redis ? [] : ['**/*.redis.*'])],
+    env: { TEST_DATABASE: db },
+  });
+  // A project takes the root's workers and global setup, but not its time limits: each says them.
+  const limits = { testTimeout: 60_000, hookTimeout: 120_000 };
+  return [
+    {
+      test: {
+        name: 'unit',
+        ...limits,
+        include: ['apps/**/src/**/*.test.ts', 'packages/**/src/**/*.test.ts', 'scripts/*.test.ts'],
+        exclude: ['**/*.int.test.ts', '**/*.system.test.ts', '**/node_modules/**'],
+      },
+    },
+    { test: { name: 'build', include: ['apps/web/test/*.test.ts'] } },
+    ...databases.map((db) => ({ test: { name: `integration:${db}`, ...limits, ...onDatabase(db, 'int') } })),
+    ...databases.map((db) => ({
+      test: { name: `system:${db}`, maxWorkers: 2, sequence: { groupOrder: 1 }, ...limits, testTimeout: 180_000, ...onDatabase(db, 'system') },
+    })),
+  ];
+}
+
 export default defineConfig({
   test: {
     globalSetup: ['apps/server/src/testing/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['apps/**/src/**/*.test.ts', 'packages/**/src/**/*.test.ts', 'scripts/*.test.ts'],
-          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
-        },
-      },
-      // Reads the browser app's build: npm run test:e2e runs it after building (test:unit leaves it out).
-      { test: { name: 'build', include: ['apps/web/test/*.test.ts'] } },
-      ...databases.map((db) => ({
-        test: {
-          name: `integration:${db}`,
-          include: ['apps/**/src/**/*.int.test.ts'],
-          // *.pg.int.test.ts need a PostgreSQL server (an outage cannot be staged on an embedded database);
-          // *.pglite.int.test.ts are about the embedded database itself.
-          exclude: [
-            '**/node_modules/**',
-            ...(db === 'postgres' ? ['**/*.pglite.int.test.ts'] : ['**/*.pg.int.test.ts']),
-            ...(redis ? [] : ['**/*.redis.int.test.ts']),
-          ],
-          env: { TEST_DATABASE: db },
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-        },
-      })),
-    ],
+    // Two cores here: integration files spend much of their time waiting on a database or a socket, so three at once
+    // keep both cores busy (Vitest's default, one fewer than the cores, runs one file at a time).
+    maxWorkers: 3,
+    projects: testProjects({ postgres: !!process.env.DATABASE_URL, redis: !!process.env.TEST_REDIS_URL }),
   },
 });

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { globSync } from 'tinyglobby';
+import { describe, expect, it } from 'vitest';
+import { BOTH_DATABASES, testProjects } from '../vitest.config.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const everyTestFile = globSync(['**/*.test.ts', '**/*.spec.ts'], { cwd: root, ignore: ['**/node_modules/**', '**/dist/**'] });
+
+/** The files each Vitest project runs with every service at hand, matched as Vitest matches them. */
+function filesByProject() {
+  return testProjects({ postgres: true, redis: true }).map(({ test }) => ({
+    name: test.name,
+    files: globSync(test.include, { cwd: root, ignore: test.exclude ?? [] }),
+  }));
+}
+
+describe('every test runs somewhere', () => {
+  it('puts each Vitest file in a project, and each Playwright spec under the end-to-end tests', () => {
+    const projects = filesByProject();
+    const inVitest = new Set(projects.flatMap((p) => p.files));
+    const playwrightDir = /testDir: '\.\/(\w+)'/.exec(readFileSync(path.join(root, 'e2e/playwright.config.ts'), 'utf8'))?.[1];
+    expect(playwrightDir).toBe('tests');
+    const orphans = everyTestFile.filter((f) => (f.endsWith('.spec.ts') ? !f.startsWith('e2e/tests/') : !inVitest.has(f)));
+    expect(orphans).toEqual([]);
+  });
+
+  it('runs integration and system files on PGlite, and those named in BOTH_DATABASES on PostgreSQL too', () => {
+    const projects = Object.fromEntries(filesByProject().map((p) => [p.name, new Set(p.files)]));
+    const onPostgres = [...projects['integration:postgres']!, ...projects['system:postgres']!];
+    for (const pattern of BOTH_DATABASES) {
+      const matched = globSync([`${pattern}.int.test.ts`, `${pattern}.system.test.ts`], { cwd: root });
+      expect(matched, `${pattern} names no test file`).not.toEqual([]);
+      for (const file of matched) expect(onPostgres).toContain(file);
+    }
+    for (const file of everyTestFile.filter((f) => /\.(int|system)\.test\.ts$/.test(f))) {
+      const pgOnly = file.includes('.pg.');
+      const kind = file.endsWith('.int.test.ts') ? 'integration' : 'system';
+      expect(projects[`${kind}:pglite`]!.has(file), file).toBe(!pgOnly);
+      if (pgOnly) expect(projects[`${kind}:postgres`]!.has(file), file).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,47 @@
+// npm test: every check and test, in three stages, each timed.
+//   1. the type check, lint and the browser app's build, side by side (each uses one core);
+//   2. Vitest: unit, integration and system tests (vitest.config.ts says what runs where);
+//   3. the built app: its size budget, then Playwright in Chromium.
+// A stage starts only when the one before has passed; a summary of the times ends the run.
+import { spawn } from 'node:child_process';
+
+const stages = [
+  { name: 'checks', scripts: ['typecheck', 'lint', 'build'] },
+  { name: 'vitest', scripts: ['test:vitest'] },
+  { name: 'browser', scripts: ['test:browser'] },
+];
+
+const started = Date.now();
+const times = [];
+const seconds = (ms) => `${Math.round(ms / 1000)} s`;
+
+/** Runs `npm run <script>`; beside others its output is held and printed whole when it ends, so lines never interleave. */
+function run(script, alone) {
+  return new Promise((resolve) => {
+    const begun = Date.now();
+    const child = spawn('npm', ['run', '--silent', script], { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      const took = Date.now() - begun;
+      if (!alone) process.stdout.write(Buffer.concat(output));
+      console.log(`\n── ${script}: ${code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds(took)}`);
+      resolve({ ok: code === 0, line: `  ${script.padEnd(14)} ${seconds(took)}` });
+    });
+  });
+}
+
+let ok = true;
+for (const stage of stages) {
+  const begun = Date.now();
+  console.log(`\n══ ${stage.name}: ${stage.scripts.join(', ')}`);
+  const results = await Promise.all(stage.scripts.map((s) => run(s, stage.scripts.length === 1)));
+  times.push(`${stage.name.padEnd(16)} ${seconds(Date.now() - begun)}`, ...(results.length > 1 ? results.map((r) => r.line) : []));
+  if (results.some((r) => !r.ok)) {
+    ok = false;
+    break;
+  }
+}
+console.log(`\n══ npm test ${ok ? 'passed' : 'failed'} in ${seconds(Date.now() - started)}\n${times.join('\n')}`);
+process.exit(ok ? 0 : 1);
