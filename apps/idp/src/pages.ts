@@ -5,9 +5,13 @@ import type { OutboxMessage } from './mail.ts';
 // Cabinet's look (apps/web: Mantine's default font stack, its white and dark-7 bodies, blue shade 8),
 // light or dark as the system prefers.
 const STYLE = `
-:root{color-scheme:light dark;--bg:#fff;--card:#fff;--text:#000;--muted:#495057;--border:#ced4da;--accent:#1971c2;--accent-text:#fff;--link:#1971c2;--error:#e03131;--error-bg:#fff5f5;--ok-bg:#ebfbee;--ok:#1e6b30;--shadow:0 1px 3px rgba(0,0,0,.05),0 1px 2px rgba(0,0,0,.1)}
-@media (prefers-color-scheme:dark){:root{--bg:#242424;--card:#242424;--text:#c9c9c9;--muted:#b8b8b8;--border:#424242;--link:#4dabf7;--error:#ff8787;--error-bg:#3b1d1d;--ok-bg:#1d3b24;--ok:#8ce99a;--shadow:none}}
-*{box-sizing:border-box}body{margin:0;font:16px/1.55 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif,"Apple Color Emoji","Segoe UI Emoji";background:var(--bg);color:var(--text);-webkit-font-smoothing:antialiased}
+:root{color-scheme:light dark;--bg:#fff;--card:#fff;--text:#000;--muted:#495057;--border:#ced4da;--accent:#1971c2;--accent-text:#fff;--link:#1971c2;
+--error:#e03131;--error-bg:#fff5f5;--ok-bg:#ebfbee;--ok:#1e6b30;--shadow:0 1px 3px rgba(0,0,0,.05),0 1px 2px rgba(0,0,0,.1)}
+@media (prefers-color-scheme:dark){:root{--bg:#242424;--card:#242424;--text:#c9c9c9;--muted:#b8b8b8;--border:#424242;--link:#4dabf7;--error:#ff8787;
+--error-bg:#3b1d1d;--ok-bg:#1d3b24;--ok:#8ce99a;--shadow:none}}
+*{box-sizing:border-box}body{margin:0;
+font:16px/1.55 -apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif,"Apple Color Emoji","Segoe UI Emoji";
+background:var(--bg);color:var(--text);-webkit-font-smoothing:antialiased}
 main{min-height:100dvh;display:flex;align-items:center;justify-content:center;padding:1rem}
 .card{width:100%;max-width:420px;background:var(--card);border:1px solid var(--border);border-radius:1rem;padding:2rem;box-shadow:var(--shadow)}
 @media (max-width:36em){.card{padding:1.25rem}}
@@ -15,12 +19,14 @@ main{min-height:100dvh;display:flex;align-items:center;justify-content:center;pa
 .brand svg{color:var(--accent);flex:none}
 h1{font-size:1.625rem;line-height:1.35;margin:0 0 .25rem}h2{font-size:1rem;margin:0}p{margin:.5rem 0}.muted{color:var(--muted);font-size:.9rem}
 label{display:block;font-weight:500;font-size:.875rem;margin:1rem 0 .25rem}
-input{width:100%;font:inherit;font-size:.875rem;min-height:2.25rem;padding:.4rem .75rem;border:1px solid var(--border);border-radius:.5rem;background:var(--card);color:var(--text)}
+input{width:100%;font:inherit;font-size:.875rem;min-height:2.25rem;padding:.4rem .75rem;border:1px solid var(--border);border-radius:.5rem;
+background:var(--card);color:var(--text)}
 input:focus,input:focus-visible{outline:none;border-color:var(--accent)}
 button:focus-visible,a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 input[aria-invalid=true]{border-color:var(--error)}
 .hint{color:var(--muted);font-size:.8rem;margin-top:.25rem}.field-error{color:var(--error);font-size:.8rem;margin-top:.25rem}
-button{width:100%;margin-top:1.5rem;font:inherit;font-weight:600;min-height:2.625rem;padding:.5rem 1rem;border:0;border-radius:.5rem;background:var(--accent);color:var(--accent-text);cursor:pointer}
+button{width:100%;margin-top:1.5rem;font:inherit;font-weight:600;min-height:2.625rem;padding:.5rem 1rem;border:0;border-radius:.5rem;
+background:var(--accent);color:var(--accent-text);cursor:pointer}
 button.secondary{background:transparent;color:var(--link);border:1px solid var(--border)}
 a{color:var(--link);text-decoration:underline}.links{display:flex;justify-content:space-between;flex-wrap:wrap;gap:.5rem;margin-top:1.25rem;font-size:.95rem}
 .alert{border-radius:.5rem;padding:.75rem 1rem;margin:1rem 0;background:var(--error-bg);color:var(--error)}
