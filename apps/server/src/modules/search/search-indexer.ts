@@ -16,7 +16,7 @@ import {
   saveText,
   type ClaimedTask,
   type TaskKind,
-} from './search.repo.ts';
+} from './search-indexer.repo.ts';
 
 export interface IndexerDeps {
   db: Db;
