@@ -24,7 +24,7 @@ import { meRoutes } from './modules/users/index.ts';
 import { workspacesRoutes } from './modules/workspaces/index.ts';
 import { itemsRoutes } from './modules/items/index.ts';
 import { filesRoutes } from './modules/files/index.ts';
-import { EventHub } from './modules/events/index.ts';
+import { EventHub, startReaders } from './modules/events/index.ts';
 import { liveRoutes } from './modules/live/index.ts';
 import { attachCollab } from './collab/collab-server.ts';
 import { commentsRoutes } from './modules/comments/index.ts';
@@ -34,8 +34,9 @@ import { activityRoutes } from './modules/activity/index.ts';
 import { groupsRoutes } from './modules/groups/index.ts';
 import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
-import { NotificationDeriver, notificationsRoutes } from './modules/notifications/index.ts';
-import { SearchIndexer, searchRoutes } from './modules/search/index.ts';
+import { notificationsRoutes } from './modules/notifications/index.ts';
+import { searchRoutes } from './modules/search/index.ts';
+import { readers } from './readers.ts';
 
 export const API_PREFIX = '/api/v1';
 
@@ -161,24 +162,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const hub = new EventHub();
   await hub.start(ctx.database);
   app.addHook('onClose', () => hub.stop());
-  // Notifications are made from the activity record right after a change commits, on whichever
-  // instance hears it first (the recurring job catches up on anything not heard).
-  const deriver = new NotificationDeriver(ctx.db, (error) => app.log.error({ err: error }, 'notifications could not be made'));
-  hub.onRecorded((recorded) => {
-    if (NotificationDeriver.concerns(recorded.action)) deriver.wake();
-  });
-  app.addHook('onClose', () => deriver.stop());
-  app.addHook('onClose', () => ctx.workers.close());
-  // Search's access lists and texts are worked out right after a change to an item commits, on
-  // every instance that hears it (they share the queue); the recurring job catches up.
-  const indexer = new SearchIndexer({ db: ctx.db, storage: ctx.storage, extractors: ctx.extractors, log: app.log });
-  hub.onRecorded((recorded) => {
-    if (recorded.action.startsWith('item.')) indexer.wake();
-  });
+  // Every reader of the activity record is woken on this instance by the changes it reads.
+  const started = startReaders(readers, hub, ctx, app.log);
   app.addHook('onClose', async () => {
-    await indexer.stop();
+    await started.stop();
+    // After the passes, which may be reading a file's text with them.
     await ctx.extractors.close();
   });
+  app.addHook('onClose', () => ctx.workers.close());
 
   const { authenticate, socketActor } = authenticator(ctx);
   const collab = attachCollab(app, ctx, socketActor, hub);

@@ -3,26 +3,25 @@ import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jo
 import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, recomputeAllUsage } from './modules/files/index.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 import { pruneActivity } from './modules/activity/index.ts';
-import { deriveNotifications, mailUnreadNotifications } from './modules/notifications/index.ts';
-import { catchUpSearch, relanguage } from './modules/search/index.ts';
+import { mailUnreadNotifications } from './modules/notifications/index.ts';
+import { relanguage } from './modules/search/index.ts';
+import { readers } from './readers.ts';
 
 const MINUTE = 60_000;
 
 /** Every background job Cabinet runs, by name. */
-export function jobDefinitions(ctx: AppContext): Record<string, JobDefinition> {
+export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): Record<string, JobDefinition> {
   return {
+    // Each reader of the activity record catches up on what its wakes missed (readers.ts).
+    ...Object.fromEntries(readers.map((r) => [r.name, { everyMs: r.catchUpEvery, run: async () => void (await r.catchUp(ctx, log)) }])),
     'blob.delete': { run: (p) => deleteBlobIfUnused(ctx.db, ctx.storage, String(p.key)) },
     'upload.discard': { run: (p) => discardUploadBytes(ctx.storage, p) },
     'uploads.expire': { everyMs: 15 * MINUTE, run: async () => void (await expireStaleUploads(ctx.db)) },
     'trash.purge': { everyMs: 60 * MINUTE, run: async () => void (await purgeExpiredTrash(ctx.db, ctx.env.TRASH_RETENTION_DAYS)) },
     // The activity record is kept ACTIVITY_RETENTION_DAYS (0: for ever); older entries go in batches.
     'activity.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneActivity(ctx.db, ctx.env.ACTIVITY_RETENTION_DAYS)) },
-    // Notifications are made as changes are heard; this catches up on any not heard (an instance down, a lost LISTEN).
-    'notifications.derive': { everyMs: MINUTE, run: async () => void (await deriveNotifications(ctx.db)) },
     // Notifications left unread NOTIFICATION_MAIL_DELAY_MINUTES are mailed, once, one mail per person.
     'notifications.mail': { everyMs: MINUTE, run: async () => void (await mailUnreadNotifications(ctx, ctx.env.NOTIFICATION_MAIL_DELAY_MINUTES)) },
-    // Search's queue is worked off as changes are heard; this catches up, and works out again the access lists of grants that ended.
-    'search.index': { everyMs: MINUTE / 2, run: () => catchUpSearch({ db: ctx.db, storage: ctx.storage, extractors: ctx.extractors }, MINUTE / 2) },
     // Texts indexed before a workspace's search language changed are read again in the new one.
     'search.language': { everyMs: MINUTE / 2, run: async () => void (await relanguage(ctx.db, MINUTE / 2)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
@@ -32,5 +31,5 @@ export function jobDefinitions(ctx: AppContext): Record<string, JobDefinition> {
 }
 
 export function createJobRunner(ctx: AppContext, options: JobRunnerOptions = {}): JobRunner {
-  return new JobRunner(ctx.db, jobDefinitions(ctx), options);
+  return new JobRunner(ctx.db, jobDefinitions(ctx, options.log), options);
 }

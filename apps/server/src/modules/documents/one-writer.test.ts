@@ -58,7 +58,7 @@ describe('one writer of a document’s stored state', () => {
         { path: 'modules/comments/comments.repo.ts', text: "await db\n  .updateTable(\n    'document_revisions').set({ label: null }).execute();" },
         { path: 'jobs.ts', text: 'await sql`delete from document_revisions where true`.execute(db);' },
         // Reading is anyone's; the documents module uses its own repository.
-        { path: 'modules/search/search.repo.ts', text: "db.selectFrom('document_contents').select('text')" },
+        { path: 'modules/search/search-indexer.repo.ts', text: "db.selectFrom('document_contents').select('text')" },
         { path: 'modules/documents/documents.service.ts', text: "import { saveDocumentState } from './documents.repo.ts';" },
         { path: REPOSITORY, text: 'await sql`UPDATE document_contents SET text = ${text}`.execute(db);' },
       ]),

@@ -1,4 +1,4 @@
-/** The activity record every change is written to, and its announcement to every instance (ADR 0027). */
+/** The activity record every change is written to, its announcement to every instance, and the readers it wakes (ADR 0027). */
 export {
   activitySince,
   EventHub,
@@ -13,3 +13,4 @@ export {
   type LinkVisitor,
   type RecordedChange,
 } from './events.ts';
+export { reader, startReaders, type Reader } from './readers.ts';

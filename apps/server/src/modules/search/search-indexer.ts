@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { StorageDriver } from '../../infra/storage/driver.ts';
 import type { WorkerPool } from '../../infra/workers/pool.ts';
+import { reader } from '../events/index.ts';
 import { bytesNeeded, extractText, TextSink } from './extract/index.ts';
 import {
   claimTasks,
@@ -15,7 +16,7 @@ import {
   saveText,
   type ClaimedTask,
   type TaskKind,
-} from './search.repo.ts';
+} from './search-indexer.repo.ts';
 
 export interface IndexerDeps {
   db: Db;
@@ -137,57 +138,22 @@ async function readHead(storage: StorageDriver, key: string, bytes: number): Pro
   return new Uint8Array(head.buffer, head.byteOffset, head.byteLength);
 }
 
+/** How often the catch-up job runs; it also queues the lists of grants that ended within twice that. */
+const CATCH_UP_MS = 30_000;
+
 /**
- * Runs `indexPending` soon after a change is heard (on any instance), one pass at a time, changes
- * heard during a pass making one more. The recurring job catches up on what was not heard and on
- * grants that ended (their access lists are worked out again).
+ * Access lists and texts are worked out right after a change to an item commits, on every instance
+ * that hears it (they share the queue). The job catches up on what was not heard, and works out
+ * again the lists of grants that ended (nothing announces an end).
  */
-export class SearchIndexer {
-  private running: Promise<void> | undefined;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly deps: IndexerDeps,
-    private readonly delayMs = 200,
-  ) {}
-
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    // Saves in quick succession (a document as people type) make one pass.
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      this.run();
-    }, this.delayMs);
-  }
-
-  private run() {
-    this.running = indexPending(this.deps, { budgetMs: 60_000 })
-      .then(() => undefined)
-      .catch((error: unknown) => this.deps.log?.error({ err: error }, 'search indexing could not reach the database'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
-  }
-}
-
-/** The recurring job: grants that ended since the last run have their lists worked out again, then whatever is queued. */
-export async function catchUpSearch(deps: IndexerDeps, everyMs: number): Promise<void> {
-  await queueEndedGrants(deps.db, 2 * everyMs);
-  await indexPending(deps, { budgetMs: everyMs });
-}
+export const searchReader = reader({
+  name: 'search.index',
+  wakesOn: ['item.*'],
+  settleMs: 200,
+  run: (ctx, log) => indexPending({ ...ctx, log }, { budgetMs: 60_000 }),
+  catchUpEvery: CATCH_UP_MS,
+  catchUp: async (ctx, log) => {
+    await queueEndedGrants(ctx.db, 2 * CATCH_UP_MS);
+    await indexPending({ ...ctx, log }, { budgetMs: CATCH_UP_MS });
+  },
+});
