@@ -4,7 +4,36 @@ import { ZCursor, ZId, ZText, ZWorkspaceSlug } from './common.ts';
 export const ZWorkspaceRole = z.enum(['owner', 'admin', 'member', 'guest']);
 export type TWorkspaceRole = z.infer<typeof ZWorkspaceRole>;
 
-/** PRODUCT.md §7: `{ id, slug, name, role, rootId, homeId, quotaBytes, usedBytes }`. */
+/**
+ * What the caller may do in a workspace, as the server decides it (PRODUCT.md §6's workspace
+ * roles): the server checks each call against the same answers, and the browser offers a screen
+ * or an action only when its ability is true. What the caller may do with an item is the item's
+ * own `abilities`.
+ */
+export const ZWorkspaceAbilities = z.object({
+  /** Put things in the shared root ("Workspace") and in one's own "My files" (a guest sees only what is shared with them). */
+  createInRoots: z.boolean(),
+  /** See who is in the workspace: the member list, its groups, people's email addresses. */
+  seeMembers: z.boolean(),
+  /** See how much room the workspace's files take, and its quota. */
+  seeUsage: z.boolean(),
+  /** Invite people, change their roles, remove them; see deactivated accounts. */
+  manageMembers: z.boolean(),
+  /** Make, rename and delete groups, and choose who is in them. */
+  manageGroups: z.boolean(),
+  /** See and revoke every live link of the workspace, and set its link policy. */
+  manageLinks: z.boolean(),
+  /** Change the workspace's settings: the language it is searched in. */
+  changeSettings: z.boolean(),
+  /** Read the audit log (and export it), and see where changes came from (network addresses, browsers). */
+  readAudit: z.boolean(),
+  /** Hand the workspace to another member, who becomes its owner. */
+  handOver: z.boolean(),
+});
+export type TWorkspaceAbilities = z.infer<typeof ZWorkspaceAbilities>;
+export type TWorkspaceAbility = keyof TWorkspaceAbilities;
+
+/** PRODUCT.md §7: `{ id, slug, name, role, rootId, homeId, quotaBytes, usedBytes }`, and what the caller may do there. */
 export const ZWorkspace = z.object({
   id: ZId,
   slug: z.string(),
@@ -16,6 +45,7 @@ export const ZWorkspace = z.object({
   quotaBytes: z.number().int().nullable(),
   /** Null for guests. */
   usedBytes: z.number().int().nullable(),
+  abilities: ZWorkspaceAbilities,
 });
 export type TWorkspace = z.infer<typeof ZWorkspace>;
 

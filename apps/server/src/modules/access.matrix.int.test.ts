@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { allRoutes, uuidv7 } from '@cabinet/contracts';
+import { allRoutes, uuidv7, type TWorkspaceAbilities, type TWorkspaceAbility } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKey, encrypt, randomToken, sha256 } from '../lib/crypto.ts';
 import { given, type Person } from '../testing/given.ts';
@@ -13,10 +13,12 @@ import { insertSession } from './sessions/sessions.repo.ts';
  * a link's visitor) × their relation to what the call is about (their own item, one shared with
  * them, one shared with them to manage, one not shared), against PRODUCT.md §6 and §8 written out
  * here: what the caller may not see does not exist (`not_found`, worded as for something that does
- * not exist at all), what they see but may not do is `forbidden`, the calls of owners and admins
- * are `forbidden` to members and guests. And no answer, success or failure, holds the name of
- * something the caller may not see. The item calls are in items.matrix.int.test.ts; the last test
- * here fails when a route is declared that neither matrix (nor a named test) covers.
+ * not exist at all), what they see but may not do is `forbidden`; a workspace's calls are allowed
+ * by what the workspace's roles may do there (PRODUCT.md §6, written out below), and each succeeds
+ * exactly when the workspace, as the API answers it to the caller, says they have its ability. And
+ * no answer, success or failure, holds the name of something the caller may not see. The item calls
+ * are in items.matrix.int.test.ts; the last test here fails when a route is declared that neither
+ * matrix (nor a named test) covers.
  */
 type Caller = 'owner' | 'admin' | 'member' | 'guest' | 'outsider' | 'anonymous' | 'visitor';
 type InWorkspace = Exclude<Caller, 'outsider' | 'anonymous' | 'visitor'>;
@@ -24,13 +26,25 @@ type Relation = 'own' | 'shared' | 'shared to manage' | 'not shared';
 const CALLERS: Caller[] = ['owner', 'admin', 'member', 'guest', 'outsider', 'anonymous', 'visitor'];
 const RELATIONS: Relation[] = ['own', 'shared', 'shared to manage', 'not shared'];
 
+/** What the workspace's owner and admins do besides working in it: run it. */
+const RUNS: TWorkspaceAbility[] = ['manageMembers', 'manageGroups', 'manageLinks', 'changeSettings', 'readAudit'];
+/** PRODUCT.md §6's workspace roles: what each may do in the workspace. */
+const MAY: Record<InWorkspace, TWorkspaceAbility[]> = {
+  owner: ['createInRoots', 'seeMembers', 'seeUsage', ...RUNS, 'handOver'],
+  admin: ['createInRoots', 'seeMembers', 'seeUsage', ...RUNS],
+  member: ['createInRoots', 'seeMembers', 'seeUsage'],
+  guest: [],
+};
+const ABILITIES = MAY.owner;
+
 /**
- * Who may call: `admin` — the workspace's owner and admins (members and guests: `forbidden`);
- * `not guest` — its owner, admins and members; `in workspace` — anyone in it; `signed in` — anyone
- * with an account; `anyone` — with no account too; `nobody else` — a thing of someone else's,
- * which does not exist for anyone but them; `share` and `view` — the caller's role on the item.
+ * Who may call: a workspace ability (`manageGroups`, `seeMembers`, …) — whoever in the workspace
+ * has it (the others in it: `forbidden`); `in workspace` — anyone in it; `signed in` — anyone with
+ * an account; `anyone` — with no account too; `nobody else` — a thing of someone else's, which does
+ * not exist for anyone but them; `share` and `view` — the caller's role on the item.
  */
-type Rule = 'admin' | 'not guest' | 'in workspace' | 'signed in' | 'anyone' | 'nobody else' | 'share' | 'view';
+type Rule = TWorkspaceAbility | 'in workspace' | 'signed in' | 'anyone' | 'nobody else' | 'share' | 'view';
+const isAbility = (rule: Rule): rule is TWorkspaceAbility => (ABILITIES as string[]).includes(rule);
 
 interface Res {
   status: number;
@@ -73,21 +87,21 @@ function expected(rule: Rule, who: Caller, relation: Relation | null, ok: number
       return 404;
     case 'in workspace':
       return who === 'outsider' ? 404 : ok;
-    case 'not guest':
-      return who === 'outsider' ? 404 : who === 'guest' ? 403 : ok;
-    case 'admin':
-      return who === 'outsider' ? 404 : who === 'owner' || who === 'admin' ? ok : 403;
     case 'share':
     case 'view': {
       const rank = rankOf(who, relation!);
       return rank === RANK.none ? 404 : rank < (rule === 'share' ? RANK.manage : RANK.view) ? 403 : ok;
     }
+    default:
+      return who === 'outsider' ? 404 : MAY[who].includes(rule) ? ok : 403;
   }
 }
 
 let t: TestApp;
 let g: ReturnType<typeof given>;
 let people: Record<InWorkspace | 'outsider', Person>;
+/** What each caller's workspace says they may do there, as `GET /workspaces/:ws` answers it. */
+let reported: Record<InWorkspace, TWorkspaceAbilities>;
 let homes: Record<InWorkspace, string>;
 /** A member whose My files holds everything shared or not shared with the callers. */
 let colleague: Person;
@@ -220,27 +234,32 @@ const ITEM_ENTRIES: Record<string, Entry> = {
 /** The workspace routes: the team, groups, links and policy, the audit log; and what is the caller's own. */
 const WORKSPACE_ENTRIES: Record<string, Entry> = {
   'GET /workspaces/:ws': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}`) },
-  'GET /workspaces/:ws/members': { rule: 'not guest', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/members`) },
+  'GET /workspaces/:ws/members': { rule: 'seeMembers', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/members`) },
+  'GET /workspaces/:ws/members?include=deactivated': {
+    rule: 'manageMembers',
+    ok: 200,
+    run: (c, x) => c('GET', `/workspaces/${x.ws}/members?include=deactivated`),
+  },
   'PATCH /workspaces/:ws/members/:userId': {
-    rule: 'admin',
+    rule: 'manageMembers',
     ok: 200,
     run: async (c, x) => c('PATCH', `/workspaces/${x.ws}/members/${(await newMember()).id}`, { role: 'admin' }),
   },
   'DELETE /workspaces/:ws/members/:userId': {
-    rule: 'admin',
+    rule: 'manageMembers',
     ok: 204,
     run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/members/${(await newMember()).id}?filesTo=${people.owner.id}`),
   },
-  'GET /workspaces/:ws/invitations': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/invitations`) },
-  'POST /workspaces/:ws/invitations': { rule: 'admin', ok: 201, run: (c, x) => c('POST', `/workspaces/${x.ws}/invitations`, { role: 'member' }) },
+  'GET /workspaces/:ws/invitations': { rule: 'manageMembers', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/invitations`) },
+  'POST /workspaces/:ws/invitations': { rule: 'manageMembers', ok: 201, run: (c, x) => c('POST', `/workspaces/${x.ws}/invitations`, { role: 'member' }) },
   'DELETE /workspaces/:ws/invitations/:id': {
-    rule: 'admin',
+    rule: 'manageMembers',
     ok: 204,
     run: async (c, x) =>
       c('DELETE', `/workspaces/${x.ws}/invitations/${(await made(owner()('POST', `/workspaces/${ws}/invitations`, { role: 'member' }))).id}`),
   },
   'POST /workspaces/:ws/invitations/:id/resend': {
-    rule: 'admin',
+    rule: 'manageMembers',
     ok: 200,
     run: async (c, x) =>
       c(
@@ -248,26 +267,30 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
         `/workspaces/${x.ws}/invitations/${(await made(owner()('POST', `/workspaces/${ws}/invitations`, { role: 'member', email: `${uuidv7()}@example.com` }))).id}/resend`,
       ),
   },
-  'GET /workspaces/:ws/groups': { rule: 'not guest', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/groups`) },
-  'POST /workspaces/:ws/groups': { rule: 'admin', ok: 201, run: (c, x) => c('POST', `/workspaces/${x.ws}/groups`, { name: `New ${Math.random()}` }) },
+  'GET /workspaces/:ws/groups': { rule: 'seeMembers', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/groups`) },
+  'POST /workspaces/:ws/groups': { rule: 'manageGroups', ok: 201, run: (c, x) => c('POST', `/workspaces/${x.ws}/groups`, { name: `New ${Math.random()}` }) },
   'PATCH /workspaces/:ws/groups/:groupId': {
-    rule: 'admin',
+    rule: 'manageGroups',
     ok: 200,
     run: async (c, x) => c('PATCH', `/workspaces/${x.ws}/groups/${await newGroup()}`, { name: `Renamed ${Math.random()}` }),
   },
-  'DELETE /workspaces/:ws/groups/:groupId': { rule: 'admin', ok: 204, run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/groups/${await newGroup()}`) },
+  'DELETE /workspaces/:ws/groups/:groupId': {
+    rule: 'manageGroups',
+    ok: 204,
+    run: async (c, x) => c('DELETE', `/workspaces/${x.ws}/groups/${await newGroup()}`),
+  },
   'GET /workspaces/:ws/groups/:groupId/members': {
-    rule: 'not guest',
+    rule: 'seeMembers',
     ok: 200,
     run: async (c, x) => c('GET', `/workspaces/${x.ws}/groups/${await newGroup()}/members`),
   },
   'POST /workspaces/:ws/groups/:groupId/members': {
-    rule: 'admin',
+    rule: 'manageGroups',
     ok: 200,
     run: async (c, x) => c('POST', `/workspaces/${x.ws}/groups/${await newGroup()}/members`, { userIds: [bystander.id] }),
   },
   'DELETE /workspaces/:ws/groups/:groupId/members/:userId': {
-    rule: 'admin',
+    rule: 'manageGroups',
     ok: 204,
     run: async (c, x) => {
       const group = await newGroup();
@@ -276,23 +299,23 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
     },
   },
   'GET /workspaces/:ws/shared': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/shared`) },
-  'GET /workspaces/:ws/links': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/links`) },
+  'GET /workspaces/:ws/links': { rule: 'manageLinks', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/links`) },
   'DELETE /workspaces/:ws/links/:linkId': {
-    rule: 'admin',
+    rule: 'manageLinks',
     ok: 204,
     run: async (c, x) =>
       c('DELETE', `/workspaces/${x.ws}/links/${await linkOn({ ws, item: await folderIn(colleague, ws, secretParent), manager: colleague })}`),
   },
   'GET /workspaces/:ws/link-policy': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/link-policy`) },
   // Set to what it is, so the other cells meet the same policy.
-  'PATCH /workspaces/:ws/link-policy': { rule: 'admin', ok: 200, run: (c, x) => c('PATCH', `/workspaces/${x.ws}/link-policy`, { linksAllowed: true }) },
-  'GET /workspaces/:ws/activity': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity`) },
-  'GET /workspaces/:ws/activity?format=csv': { rule: 'admin', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity?format=csv`) },
+  'PATCH /workspaces/:ws/link-policy': { rule: 'manageLinks', ok: 200, run: (c, x) => c('PATCH', `/workspaces/${x.ws}/link-policy`, { linksAllowed: true }) },
+  'GET /workspaces/:ws/activity': { rule: 'readAudit', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity`) },
+  'GET /workspaces/:ws/activity?format=csv': { rule: 'readAudit', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/activity?format=csv`) },
   // Looking for the very names nobody but their owner may find.
   'GET /workspaces/:ws/search-settings': { rule: 'in workspace', ok: 200, run: (c, x) => c('GET', `/workspaces/${x.ws}/search-settings`) },
   // Set to what it is, so nothing is read again between cells.
   'PATCH /workspaces/:ws/search-settings': {
-    rule: 'admin',
+    rule: 'changeSettings',
     ok: 200,
     run: (c, x) => c('PATCH', `/workspaces/${x.ws}/search-settings`, { language: 'english' }),
   },
@@ -342,9 +365,9 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
  */
 const nowhere = (x: Target): Target => ({ ws: x.item ? x.ws : uuidv7(), item: uuidv7(), manager: null, absent: true });
 
-/** What no answer to this caller may hold: the names in the colleague's My files, unless the caller is an owner or admin reading the workspace's record or links. */
+/** What no answer to this caller may hold: the names in the colleague's My files, unless the caller runs the workspace and reads its record or links. */
 function checkNoLeak(res: Res, who: Caller, rule: Rule, label: string) {
-  const mayRead = rule === 'admin' && (who === 'owner' || who === 'admin') && res.status < 300;
+  const mayRead = RUNS.includes(rule as TWorkspaceAbility) && (who === 'owner' || who === 'admin') && res.status < 300;
   if (!mayRead) expect(res.text, `${label}: the answer names what the caller may not see`).not.toContain(SECRET);
   if (res.status >= 400) {
     expect(res.body?.error?.code, `${label}: an error in the envelope`).toEqual(expect.any(String));
@@ -358,6 +381,9 @@ async function checkCell(entry: Entry, who: Caller, relation: Relation | null, l
   const res = await entry.run(call, tgt, who);
   const status = expected(entry.rule, who, relation, entry.ok);
   expect(res.status, `${label}: ${res.text.slice(0, 300)}`).toBe(status);
+  // The workspace told the caller beforehand whether this call would be theirs to make.
+  if (isAbility(entry.rule) && who in reported)
+    expect(reported[who as InWorkspace][entry.rule], `${label}: the ability reported`).toBe(res.status === entry.ok);
   checkNoLeak(res, who, entry.rule, label);
   if (status === 404 && entry.rule !== 'nobody else') {
     // Not seeing something and its not existing answer alike: the same code, message and details.
@@ -411,6 +437,10 @@ beforeAll(async () => {
     body: JSON.stringify({ password: 'visitor password' }),
   });
   visitorCookie = unlocked.headers.getSetCookie()[0]!.split(';')[0]!;
+  const roles: InWorkspace[] = ['owner', 'admin', 'member', 'guest'];
+  reported = Object.fromEntries(
+    await Promise.all(roles.map(async (who) => [who, (await made(caller(people[who].token)('GET', `/workspaces/${ws}`), 200)).abilities])),
+  );
 });
 afterAll(() => t.close());
 
@@ -423,6 +453,41 @@ describe.each(CALLERS)('as %s', (who) => {
   for (const [name, entry] of Object.entries(WORKSPACE_ENTRIES)) {
     it(name, () => checkCell(entry, who, null, `${who} ${name}`));
   }
+});
+
+describe('the workspace abilities', () => {
+  const roles: InWorkspace[] = ['owner', 'admin', 'member', 'guest'];
+  const asExpected = (who: InWorkspace) => Object.fromEntries(ABILITIES.map((a) => [a, MAY[who].includes(a)]));
+
+  it('are carried by the workspace as each role has them, in the list too, and a workspace one is not in is not there', async () => {
+    for (const who of roles) {
+      expect(reported[who], who).toEqual(asExpected(who));
+      const listed = (await made(caller(people[who].token)('GET', '/workspaces'), 200)).items.find((w: { id: string }) => w.id === ws);
+      expect(listed.abilities, `${who} in the list`).toEqual(reported[who]);
+    }
+    expect((await caller(people.outsider.token)('GET', `/workspaces/${ws}`)).status).toBe(404);
+    expect((await made(caller(people.outsider.token)('GET', '/workspaces'), 200)).items.map((w: { id: string }) => w.id)).not.toContain(ws);
+    // A new workspace is its maker's to run.
+    expect((await made(owner()('POST', '/workspaces', { name: `Abilities ${Math.random()}` }))).abilities).toEqual(asExpected('owner'));
+  });
+
+  // The abilities no call of the matrix above asks for: each holds exactly when the API allows what it names.
+  it.each(roles)('hold exactly when the API allows, as %s: creating in the roots, the usage, handing over', async (who) => {
+    const call = caller(people[who].token);
+    const w = people.owner.workspace;
+    for (const root of [w.rootId, homes[who]]) {
+      const res = await call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: `In a root ${Math.random()}`, parentId: root });
+      expect(res.status === 201, `${who} creating in ${root === w.rootId ? 'the shared root' : 'My files'}: ${res.text}`).toBe(reported[who].createInRoots);
+    }
+    const seen = (await made(call('GET', `/workspaces/${ws}`), 200)) as { usedBytes: number | null; quotaBytes: number | null };
+    expect(seen.usedBytes !== null, `${who} seeing the usage`).toBe(reported[who].seeUsage);
+    if (!reported[who].seeUsage) expect(seen.quotaBytes).toBeNull();
+    const heir = await newMember();
+    const handed = await call('PATCH', `/workspaces/${ws}/members/${heir.id}`, { role: 'owner' });
+    expect(handed.status === 200, `${who} handing over: ${handed.text}`).toBe(reported[who].handOver);
+    // Handed back, so the other cells meet the same owner.
+    if (handed.status === 200) await made(caller(heir.token)('PATCH', `/workspaces/${ws}/members/${people[who].id}`, { role: 'owner' }), 200);
+  });
 });
 
 /**

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, type ComponentType } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, Route, Routes } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { HomePage } from './routes/home.tsx';
 import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
@@ -27,6 +27,7 @@ const TrashRoute = page(() => import('./routes/folder.tsx').then((m) => m.TrashR
 const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.DocumentRoute));
 const SearchRoute = page(() => import('./routes/search.tsx').then((m) => m.SearchRoute));
 const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
+const SettingsIndex = page(() => import('./routes/settings.tsx').then((m) => m.SettingsIndex));
 const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
 const SearchSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.SearchSettingsPage));
 const GroupsSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.GroupsSettingsPage));
@@ -83,7 +84,7 @@ export function AppRoutes() {
             <Route path="d/:docId" element={<DocumentRoute />} />
             <Route path="search" element={<SearchRoute />} />
             <Route path="settings" element={<SettingsLayout />}>
-              <Route index element={<Navigate to="members" replace />} />
+              <Route index element={<SettingsIndex />} />
               <Route path="members" element={<MembersSettingsPage />} />
               <Route path="groups" element={<GroupsSettingsPage />} />
               <Route path="audit" element={<AuditSettingsPage />} />

@@ -11,12 +11,13 @@ import { NotificationBell } from '../features/notifications/components/notificat
 import { SearchLauncher } from '../features/search/components/search-launcher.tsx';
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
 import { formatBytes } from '../lib/format.ts';
+import { settingsPath } from './routes/settings-pages.ts';
 
-/** `member`: not shown to a guest, who sees only what is shared with them and cannot put anything at a root. */
+/** `roots`: shown to those who create in the roots (not a guest, who sees only what is shared with them). */
 export const SECTIONS = [
   { path: '', label: 'Home', icon: IconHome },
-  { path: 'my', label: 'My files', icon: IconFolder, member: true },
-  { path: 'workspace', label: 'Workspace', icon: IconBuilding, member: true },
+  { path: 'my', label: 'My files', icon: IconFolder, roots: true },
+  { path: 'workspace', label: 'Workspace', icon: IconBuilding, roots: true },
   { path: 'shared', label: 'Shared with me', icon: IconUsers },
   { path: 'recent', label: 'Recent', icon: IconClock },
   { path: 'starred', label: 'Starred', icon: IconStar },
@@ -40,6 +41,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
   }, [opened, close]);
   const location = useLocation();
   const base = workspace ? `/w/${workspace.slug}` : undefined;
+  const settings = workspace && settingsPath(workspace);
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
@@ -61,7 +63,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
       <AppShell.Navbar p="xs" aria-label="Main">
         <AppShell.Section grow style={{ overflowY: 'auto' }}>
           {base &&
-            SECTIONS.filter((s) => !('member' in s) || workspace?.role !== 'guest').map((s) => {
+            SECTIONS.filter((s) => !('roots' in s) || workspace?.abilities.createInRoots).map((s) => {
               const to = s.path === 'workspace' ? `${base}/f/${workspace?.rootId}` : s.path ? `${base}/${s.path}` : base;
               return (
                 <NavLink
@@ -77,10 +79,10 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
                 />
               );
             })}
-          {base && (workspace?.role === 'owner' || workspace?.role === 'admin') && (
+          {settings && (
             <NavLink
               component={Link}
-              to={`${base}/settings/members`}
+              to={settings}
               label="Members and settings"
               leftSection={<IconSettings aria-hidden size={18} />}
               active={location.pathname.startsWith(`${base}/settings`)}

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { maySeeGrants, requireItem } from '../items/index.ts';
-import { findMembership, getWorkspace } from '../workspaces/index.ts';
+import { findMembership, requireWorkspace, workspaceAbilities } from '../workspaces/index.ts';
 import { deleteActivityBefore, findActivity, type ActivityFilter, type ActivityRow } from './activity.repo.ts';
 
 const DAY = 24 * 60 * 60_000;
@@ -73,13 +73,6 @@ export interface WorkspaceActivityQuery {
   before?: string | undefined;
 }
 
-/** The workspace of the audit log, for its owner and admins; members and guests (who know the workspace) are refused, outsiders find nothing. */
-async function requireAuditor(db: Db, actor: Actor, ws: string) {
-  const workspace = await getWorkspace(db, actor.user, ws);
-  if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins can read the audit log.');
-  return workspace;
-}
-
 function filterOf(workspaceId: string, q: WorkspaceActivityQuery): ActivityFilter {
   const after = boundOf(q.after, false);
   const before = boundOf(q.before, true);
@@ -93,9 +86,9 @@ function filterOf(workspaceId: string, q: WorkspaceActivityQuery): ActivityFilte
   };
 }
 
-/** `GET /workspaces/:ws/activity`: the audit log, newest first. */
+/** `GET /workspaces/:ws/activity`: the audit log, newest first, for those who may read it (its owner and admins). */
 export async function workspaceActivity(db: Db, actor: Actor, ws: string, q: WorkspaceActivityQuery): Promise<TActivityPage> {
-  const workspace = await requireAuditor(db, actor, ws);
+  const workspace = await requireWorkspace(db, actor.user, ws, 'readAudit');
   return page(db, filterOf(workspace.id, q), q.limit, EVERYTHING, q.cursor);
 }
 
@@ -121,7 +114,7 @@ export async function workspaceActivityCsv(
   ws: string,
   q: WorkspaceActivityQuery,
 ): Promise<{ slug: string; lines: AsyncIterable<string> }> {
-  const workspace = await requireAuditor(db, actor, ws);
+  const workspace = await requireWorkspace(db, actor.user, ws, 'readAudit');
   const filter = filterOf(workspace.id, q);
   async function* lines() {
     yield csvLine(CSV_COLUMNS);
@@ -152,17 +145,20 @@ export async function workspaceActivityCsv(
 
 /**
  * `GET /items/:id/activity`: whoever may see the item sees its history; network addresses and
- * browsers only its workspace's owner and admins; people's addresses not guests (as elsewhere);
+ * browsers only those who read the workspace's audit log; people's addresses only those who see
+ * its members (not guests, as elsewhere);
  * who it was shared with and its public links only those who may see who has access.
  */
 export async function itemActivity(db: Db, actor: Actor, id: string, q: { cursor?: TActivityPosition | undefined; limit: number }): Promise<TActivityPage> {
   const access = await requireItem(db, actor, id, 'view');
   const membership = await findMembership(db, access.item.workspace_id, actor.user.id);
-  const admin = membership?.role === 'owner' || membership?.role === 'admin';
+  // Whoever sees an item is in its workspace.
+  if (!membership) throw new AppError('not_found');
+  const may = workspaceAbilities(membership.role);
   const sharing = maySeeGrants(access);
   const show: Shown = {
-    origin: admin,
-    emails: membership?.role !== 'guest',
+    origin: may.readAudit,
+    emails: may.seeMembers,
     ...(sharing ? {} : { entry: (r: ActivityRow) => r.action !== 'item.shared' && !r.action.startsWith('link.') }),
   };
   return page(db, { workspaceId: access.item.workspace_id, itemId: access.item.id }, q.limit, show, q.cursor);

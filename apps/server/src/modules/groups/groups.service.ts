@@ -3,7 +3,7 @@ import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record } from '../events/index.ts';
-import { getWorkspace } from '../workspaces/index.ts';
+import { requireWorkspace, requireWorkspaceAbility } from '../workspaces/index.ts';
 import {
   deleteFromAllGroups,
   deleteGroupMember,
@@ -40,16 +40,14 @@ const presentMember = (m: GroupMemberRow): TGroupMember => ({
 });
 
 /** The workspace, for someone who may see its groups: anyone in it but a guest (who sees only what is shared with them). */
-async function requireGroupReader(db: Db, actor: Actor, ws: string): Promise<TWorkspace> {
-  const workspace = await getWorkspace(db, actor.user, ws);
-  if (workspace.role === 'guest') throw new AppError('forbidden', 'Guests cannot see the groups of the workspace.');
-  return workspace;
+function requireGroupReader(db: Db, actor: Actor, ws: string): Promise<TWorkspace> {
+  return requireWorkspace(db, actor.user, ws, 'seeMembers', 'Guests cannot see the groups of the workspace.');
 }
 
-/** The workspace, for someone who manages its groups: the owner and admins. */
+/** The workspace, for someone who manages its groups: the owner and admins (a guest is told first that they do not see them). */
 async function requireGroupManager(db: Db, actor: Actor, ws: string): Promise<TWorkspace> {
   const workspace = await requireGroupReader(db, actor, ws);
-  if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins manage groups.');
+  requireWorkspaceAbility(workspace.abilities, 'manageGroups');
   return workspace;
 }
 

@@ -7,7 +7,6 @@ import {
   type TLinkPolicy,
   type TUpdateLinkPolicy,
   type TUpdateLinkRequest,
-  type TWorkspace,
   type TWorkspaceLinkList,
 } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
@@ -18,7 +17,7 @@ import { decrypt, deriveKey, encrypt, randomToken, sha256 } from '../../lib/cryp
 import { record } from '../events/index.ts';
 import { abortLinkUploads } from '../files/index.ts';
 import { findPlaces, maySeeGrants, requireItem } from '../items/index.ts';
-import { getWorkspace, mergeSettings } from '../workspaces/index.ts';
+import { getWorkspace, mergeSettings, requireWorkspace } from '../workspaces/index.ts';
 import { hashLinkPassword } from './link-password.ts';
 import { findLinksOf, findLiveLinks, findPolicySettings, findWorkspaceLink, insertLink, updateLinkRow, type LinkRow } from './links.repo.ts';
 
@@ -67,12 +66,6 @@ export async function policyOf(db: Db, workspaceId: string): Promise<TLinkPolicy
     passwordRequired: s.linkPasswordRequired === true,
     maxLifetimeDays: typeof s.maxLinkLifetimeDays === 'number' ? s.maxLinkLifetimeDays : null,
   };
-}
-
-async function requireAdmin(db: Db, actor: Actor, ws: string): Promise<TWorkspace> {
-  const workspace = await getWorkspace(db, actor.user, ws);
-  if (workspace.role !== 'owner' && workspace.role !== 'admin') throw new AppError('forbidden', "Only the owner and admins manage the workspace's links.");
-  return workspace;
 }
 
 /** An expiry checked against now and the policy: in the future, and within the maximum lifetime when there is one. */
@@ -185,7 +178,7 @@ export async function revokeLink(db: Db, actor: Actor, id: string, linkId: strin
  */
 export async function revokeWorkspaceLink(db: Db, actor: Actor, ws: string, linkId: string): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const workspace = await requireAdmin(tx, actor, ws);
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'manageLinks');
     const link = await findWorkspaceLink(tx, workspace.id, linkId);
     if (!link) throw new AppError('not_found');
     if (link.revoked_at) return;
@@ -197,7 +190,7 @@ export async function revokeWorkspaceLink(db: Db, actor: Actor, ws: string, link
 
 /** Every live link of the workspace (not revoked or expired, its item in place), for its owner and admins. */
 export async function workspaceLinks(ctx: AppContext, actor: Actor, ws: string, q: TLinksQuery): Promise<TWorkspaceLinkList> {
-  const workspace = await requireAdmin(ctx.db, actor, ws);
+  const workspace = await requireWorkspace(ctx.db, actor.user, ws, 'manageLinks');
   const found = await findLiveLinks(ctx.db, workspace.id, q.limit + 1, q.cursor?.id);
   const read = found.slice(0, q.limit);
   // A link whose item is inside a folder in the trash does not work now: it is not live. The cursor follows what was read, so leaving it out does not end the list early.
@@ -217,7 +210,7 @@ export async function getPolicy(db: Db, actor: Actor, ws: string): Promise<TLink
 /** Changes the link policy (owner and admins). Links made before keep working as they are; revoke them from the list if need be. */
 export async function updatePolicy(db: Db, actor: Actor, ws: string, input: TUpdateLinkPolicy): Promise<TLinkPolicy> {
   return inTransaction(db, async (tx) => {
-    const workspace = await requireAdmin(tx, actor, ws);
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'manageLinks');
     const change: Record<string, unknown> = {};
     if (input.linksAllowed !== undefined) change.linksAllowed = input.linksAllowed;
     if (input.passwordRequired !== undefined) change.linkPasswordRequired = input.passwordRequired;

@@ -29,7 +29,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
     const actor = requireActor(req);
     const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
     // Looked at again with the caller (a guest made a member hears of groups from then on).
-    let role = workspace.role;
+    let abilities = workspace.abilities;
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -87,8 +87,8 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
             // The tab that made a change is named only to the person who made it: to anyone else it would be a handle to hide changes from that tab.
             const clientId = by === actor.user.id ? event.clientId : null;
             if (!event.itemId) {
-              // Groups are not for guests to see; their people are, so a group's change reaches everyone else.
-              if (event.type.startsWith('group.') && role !== 'guest')
+              // Groups are for whoever sees the workspace's members (not guests): a group's change reaches them all.
+              if (event.type.startsWith('group.') && abilities.seeMembers)
                 send(`id: ${id}\nevent: group\ndata: ${JSON.stringify({ type: event.type, clientId })}\n\n`);
               continue;
             }
@@ -120,7 +120,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       try {
         await authenticate(req);
         if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
-        role = (await getWorkspace(ctx.db, req.actor.user, workspace.id)).role;
+        abilities = (await getWorkspace(ctx.db, req.actor.user, workspace.id)).abilities;
         return true;
       } catch (error) {
         // The database away says nothing about the caller: the next look decides.

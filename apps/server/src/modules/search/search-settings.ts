@@ -3,7 +3,7 @@ import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError, invalidInput } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record } from '../events/index.ts';
-import { getWorkspace, mergeSettings } from '../workspaces/index.ts';
+import { getWorkspace, mergeSettings, requireWorkspace } from '../workspaces/index.ts';
 import { findSearchSettings, findTextConfigs, RELANGUAGE_KEY, RELANGUAGE_START, relanguageBatch } from './search-settings.repo.ts';
 
 /** Entries read again in one statement: at most this many, and about this much text (a few seconds of stemming). */
@@ -17,15 +17,13 @@ export async function getSearchSettings(db: Db, actor: Actor, ws: string): Promi
 }
 
 /**
- * Sets the language of the workspace's texts (owners and admins). Searches use it at once; texts
+ * Sets the language of the workspace's texts (those who change its settings: owners and admins). Searches use it at once; texts
  * indexed before are read again in it in the background (`relanguage`), a batch at a time, while
  * search goes on. Names match as written in every language, so they are found throughout.
  */
 export async function updateSearchSettings(db: Db, actor: Actor, ws: string, input: TUpdateSearchSettings): Promise<TSearchSettings> {
   return inTransaction(db, async (tx) => {
-    const workspace = await getWorkspace(tx, actor.user, ws);
-    if (workspace.role !== 'owner' && workspace.role !== 'admin')
-      throw new AppError('forbidden', 'Only the owner and admins change how the workspace is searched.');
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'changeSettings');
     const before = await findSearchSettings(tx, workspace.id);
     if (!before) throw new AppError('not_found', 'This workspace does not exist.');
     const languages = await findTextConfigs(tx);

@@ -52,8 +52,7 @@ const invalid = (path: string, message: string) => new AppError('invalid_input',
 export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGrantList> {
   const access = await requireItem(db, actor, id, 'view');
   if (!maySeeGrants(access)) throw new AppError('forbidden', 'Only those who may share it see who has access.');
-  const { role } = await getWorkspace(db, actor.user, access.item.workspace_id);
-  const withEmail = role !== 'guest';
+  const withEmail = (await getWorkspace(db, actor.user, access.item.workspace_id)).abilities.seeMembers;
   const above = access.chain.slice(1);
   const seen = await findAccesses(db, actor, above);
   const visible = above.filter((a) => {
@@ -166,7 +165,9 @@ export async function listSharedWithMe(db: Db, actor: Actor, workspaceIdOrSlug: 
     const access = accesses.get(r.item.id);
     if (!access?.abilities.view) return [];
     // A guest sees who shared something with them by name, not by address.
-    const sharedBy = r.shared_by_id ? { id: r.shared_by_id, name: r.shared_by_name ?? '', email: workspace.role === 'guest' ? null : r.shared_by_email } : null;
+    const sharedBy = r.shared_by_id
+      ? { id: r.shared_by_id, name: r.shared_by_name ?? '', email: workspace.abilities.seeMembers ? r.shared_by_email : null }
+      : null;
     const group = r.group_id ? { id: r.group_id, name: r.group_name ?? '' } : null;
     return [{ item: presentItem(r.item, access), grantId: r.grant_id, role: r.grant_role, sharedAt: new Date(r.shared_at).toISOString(), sharedBy, group }];
   });

@@ -15,8 +15,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { record } from '../events/index.ts';
-import { findMembership, insertMembership } from '../workspaces/index.ts';
-import { requireManager } from './members.service.ts';
+import { findMembership, insertMembership, requireWorkspace, workspaceAbilities } from '../workspaces/index.ts';
 import {
   activeRoleOf,
   countSendsSince,
@@ -109,7 +108,7 @@ async function mail(ctx: AppContext, to: string, o: { inviter: string; workspace
 }
 
 export async function invitationsOf(db: Db, actor: Actor, ws: string, q: TInvitationsQuery): Promise<{ items: TInvitation[]; nextCursor: string | null }> {
-  const workspace = await requireManager(db, actor, ws);
+  const workspace = await requireWorkspace(db, actor.user, ws, 'manageMembers');
   const rows = await listInvitations(db, workspace.id, q.limit + 1, q.cursor?.id);
   const page = rows.slice(0, q.limit);
   return { items: page.map(present), nextCursor: rows.length > q.limit ? encodeCursor({ id: page.at(-1)!.id }) : null };
@@ -124,7 +123,7 @@ export async function createInvitation(ctx: AppContext, actor: Actor, ws: string
   const token = randomToken(32);
   const url = urlOf(ctx, token);
   const invitation = await inTransaction(ctx.db, async (tx) => {
-    const workspace = await requireManager(tx, actor, ws);
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'manageMembers');
     await rateLimit(tx, actor.user.id);
     if (input.email && (await memberWithEmail(tx, workspace.id, input.email))) throw invalid('body.email', 'This person is already a member of the workspace.');
     if (input.email && (await findPendingFor(tx, workspace.id, input.email))) {
@@ -168,7 +167,7 @@ export async function createInvitation(ctx: AppContext, actor: Actor, ws: string
 
 export async function revokeInvitation(db: Db, actor: Actor, ws: string, id: string): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const workspace = await requireManager(tx, actor, ws);
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'manageMembers');
     const invitation = await findInvitation(tx, workspace.id, id);
     if (!invitation) throw new AppError('not_found', 'No such invitation.');
     if (invitation.state === 'revoked') return;
@@ -191,7 +190,7 @@ export async function resendInvitation(ctx: AppContext, actor: Actor, ws: string
   const token = randomToken(32);
   const expiresAt = new Date(Date.now() + LIMITS.invitationDefaultDays * DAY);
   const sent = await inTransaction(ctx.db, async (tx) => {
-    const workspace = await requireManager(tx, actor, ws);
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'manageMembers');
     const invitation = await findInvitation(tx, workspace.id, id);
     if (!invitation) throw new AppError('not_found', 'No such invitation.');
     if (!invitation.email) throw invalid('params.id', 'An invite link is not mailed: create a new link instead.');
@@ -258,7 +257,7 @@ export async function acceptInvitation(db: Db, actor: Actor, token: string): Pro
     if (why) throw new AppError('link_expired', GONE[why], { reason: why });
     // An invitation speaks for whoever made it: once they no longer manage the workspace, it does not hold.
     const makerRole = invitation.created_by ? await activeRoleOf(tx, invitation.workspace_id, invitation.created_by) : undefined;
-    if (makerRole !== 'owner' && makerRole !== 'admin') {
+    if (!makerRole || !workspaceAbilities(makerRole).manageMembers) {
       throw new AppError(
         'link_expired',
         'Whoever made this invitation no longer manages the workspace, so it no longer holds. Ask the workspace owner or an admin for a new one.',

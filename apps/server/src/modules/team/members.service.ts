@@ -6,18 +6,10 @@ import { record } from '../events/index.ts';
 import { leaveAllGroups } from '../groups/index.ts';
 import { deleteEmptyHome, findActiveSibling, handOverHome, handOverTrash, hasChildren, suggestFreeName } from '../items/index.ts';
 import { deleteGrantsTo } from '../sharing/index.ts';
-import { getWorkspace } from '../workspaces/index.ts';
+import { requireWorkspace, requireWorkspaceAbility, workspaceAbilities } from '../workspaces/index.ts';
 import { deleteMembership, lockMembers, revokeInvitationsBy, setRole, type MemberRow } from './team.repo.ts';
 
 const invalid = (path: string, message: string) => new AppError('invalid_input', message, { fields: [{ path, message }] });
-const MANAGES = (role: TWorkspaceRole | undefined) => role === 'owner' || role === 'admin';
-
-/** The workspace, for someone who manages its people (owners and admins); members and guests are refused, anyone else does not see it. */
-export async function requireManager(db: Db, actor: Actor, ws: string): Promise<TWorkspace> {
-  const workspace = await getWorkspace(db, actor.user, ws);
-  if (!MANAGES(workspace.role)) throw new AppError('forbidden', 'Only the owner and admins manage who is in the workspace.');
-  return workspace;
-}
 
 /**
  * Locks the caller's membership and the others', in user id order, and checks again from the locked
@@ -28,11 +20,11 @@ async function lockWithCaller(tx: Db, actor: Actor, workspace: TWorkspace, other
   const rows = await lockMembers(tx, workspace.id, [actor.user.id, ...others]);
   const caller = rows.get(actor.user.id);
   if (!caller) throw new AppError('not_found');
-  if (!MANAGES(caller.role)) throw new AppError('forbidden', 'Only the owner and admins manage who is in the workspace.');
+  requireWorkspaceAbility(workspaceAbilities(caller.role), 'manageMembers');
   return { caller, rows };
 }
 
-/** Someone who no longer manages the workspace cannot go on inviting people with the invitations they made. */
+/** Someone who no longer manages the workspace's people cannot go on inviting people with the invitations they made. */
 async function revokeInvitationsOf(tx: Db, actor: Actor, workspaceId: string, userId: string): Promise<void> {
   for (const i of await revokeInvitationsBy(tx, workspaceId, userId)) {
     await record(tx, actor, {
@@ -49,25 +41,26 @@ const present = (m: MemberRow, role: TWorkspaceRole = m.role): TMember => ({ use
 /**
  * Changes someone's role. Admins may not change an owner nor make one. `owner` for another member
  * hands the workspace over: the owner becomes an admin in the same transaction, so there is always
- * exactly one owner; the owner cannot otherwise step down. Someone who drops below admin loses the
- * pending invitations they made.
+ * exactly one owner; the owner cannot otherwise step down. Someone who no longer manages the
+ * workspace's people loses the pending invitations they made.
  */
 export async function changeRole(db: Db, actor: Actor, ws: string, userId: string, role: TWorkspaceRole): Promise<TMember> {
   return inTransaction(db, async (tx) => {
-    const workspace = await requireManager(tx, actor, ws);
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'manageMembers');
     const { caller, rows } = await lockWithCaller(tx, actor, workspace, [userId]);
     const target = rows.get(userId);
     if (!target) throw new AppError('not_found', 'That person is not in this workspace.');
     if (target.role === role) return present(target);
-    const byOwner = caller.role === 'owner';
+    const may = workspaceAbilities(caller.role);
+    // The owner's role changes only by handing the workspace over, which only they may do.
     if (target.role === 'owner') {
       throw new AppError(
         'forbidden',
-        byOwner ? 'There is always one owner: hand the workspace to another member to stop being its owner.' : 'Only the owner can change their own role.',
+        may.handOver ? 'There is always one owner: hand the workspace to another member to stop being its owner.' : 'Only the owner can change their own role.',
       );
     }
     if (role === 'owner') {
-      if (!byOwner) throw new AppError('forbidden', 'Only the owner can hand the workspace over.');
+      requireWorkspaceAbility(may, 'handOver');
       if (target.role === 'guest') throw new AppError('forbidden', 'Make a guest a member before handing the workspace to them.');
       if (target.status !== 'active') throw invalid('body.role', 'This account is deactivated: it cannot be made the owner.');
       await setRole(tx, workspace.id, actor.user.id, 'admin');
@@ -79,7 +72,7 @@ export async function changeRole(db: Db, actor: Actor, ws: string, userId: strin
       });
     }
     await setRole(tx, workspace.id, userId, role);
-    if (MANAGES(target.role) && !MANAGES(role)) await revokeInvitationsOf(tx, actor, workspace.id, userId);
+    if (workspaceAbilities(target.role).manageMembers && !workspaceAbilities(role).manageMembers) await revokeInvitationsOf(tx, actor, workspace.id, userId);
     // Guests are in no group (ADR 0031): made a guest, they leave them all, so nothing a group was given comes back with a later promotion.
     if (role === 'guest' && target.role !== 'guest') await leaveAllGroups(tx, actor, workspace.id, userId);
     await record(tx, actor, { workspaceId: workspace.id, action: 'member.role_changed', itemId: null, data: { userId, from: target.role, to: role } });
@@ -146,7 +139,7 @@ export async function removeMember(db: Db, actor: Actor, ws: string, userId: str
 
 async function removeOnce(db: Db, actor: Actor, ws: string, userId: string, filesTo: string): Promise<void> {
   await inTransaction(db, async (tx) => {
-    const workspace = await requireManager(tx, actor, ws);
+    const workspace = await requireWorkspace(tx, actor.user, ws, 'manageMembers');
     const { rows } = await lockWithCaller(tx, actor, workspace, [userId, filesTo]);
     const target = rows.get(userId);
     if (!target) throw new AppError('not_found', 'That person is not in this workspace.');

@@ -1,4 +1,5 @@
-/** Workspaces, their members, and the room their files take (usage against quota). */
+/** Workspaces, their members, what each may do there (workspaces.policy.ts), and the room their files take (usage against quota). */
 export { workspacesRoutes } from './workspaces.routes.ts';
-export { addGuest, createWorkspace, getWorkspace } from './workspaces.service.ts';
+export { addGuest, createWorkspace, getWorkspace, requireWorkspace } from './workspaces.service.ts';
+export { requireWorkspaceAbility, workspaceAbilities } from './workspaces.policy.ts';
 export { addUsage, findMembership, insertMembership, LIVE_MEMBERSHIP, lockWorkspaceRoom, mergeSettings, type WorkspaceRole } from './workspaces.repo.ts';

@@ -1,4 +1,12 @@
-import { encodeCursor, type TCreateWorkspaceRequest, type TMember, type TMembersPosition, type TMembersQuery, type TWorkspace } from '@cabinet/contracts';
+import {
+  encodeCursor,
+  type TCreateWorkspaceRequest,
+  type TMember,
+  type TMembersPosition,
+  type TMembersQuery,
+  type TWorkspace,
+  type TWorkspaceAbility,
+} from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/client.ts';
 import type { Database, UserRow } from '../../db/schema.ts';
@@ -13,12 +21,13 @@ import {
   slugTaken,
   type MemberWorkspaceRow,
 } from './workspaces.repo.ts';
+import { requireWorkspaceAbility, workspaceAbilities } from './workspaces.policy.ts';
 
 type Q = Kysely<Database>;
 
-/** A guest is shown neither the quota nor the usage: they see only what is shared with them. */
+/** The workspace as the caller sees it: their role, what it lets them do, and the usage and quota when they may see them. */
 export function presentWorkspace(w: MemberWorkspaceRow): TWorkspace {
-  const guest = w.role === 'guest';
+  const abilities = workspaceAbilities(w.role);
   return {
     id: w.id,
     slug: w.slug,
@@ -26,8 +35,9 @@ export function presentWorkspace(w: MemberWorkspaceRow): TWorkspace {
     role: w.role,
     rootId: w.root_item_id!,
     homeId: w.home_item_id!,
-    quotaBytes: guest || w.quota_bytes === null ? null : Number(w.quota_bytes),
-    usedBytes: guest ? null : Number(w.used_bytes),
+    quotaBytes: !abilities.seeUsage || w.quota_bytes === null ? null : Number(w.quota_bytes),
+    usedBytes: abilities.seeUsage ? Number(w.used_bytes) : null,
+    abilities,
   };
 }
 
@@ -81,12 +91,18 @@ export async function getWorkspace(db: Q, user: UserRow, idOrSlug: string): Prom
   return presentWorkspace(w);
 }
 
+/** `getWorkspace` for a call that needs an ability there: anyone else in the workspace is refused (`forbidden`, saying who may, or `why`). */
+export async function requireWorkspace(db: Q, user: UserRow, idOrSlug: string, ability: TWorkspaceAbility, why?: string): Promise<TWorkspace> {
+  const workspace = await getWorkspace(db, user, idOrSlug);
+  requireWorkspaceAbility(workspace.abilities, ability, why);
+  return workspace;
+}
+
 /** The workspace's members, for mentions and sharing; a guest sees only what is shared with them, not who else is here. */
 export async function listMembers(db: Q, user: UserRow, idOrSlug: string, query: TMembersQuery): Promise<{ items: TMember[]; nextCursor: string | null }> {
-  const w = await getWorkspace(db, user, idOrSlug);
-  if (w.role === 'guest') throw new AppError('forbidden', 'Guests cannot see the member list.');
+  const w = await requireWorkspace(db, user, idOrSlug, 'seeMembers');
   const withDeactivated = query.include === 'deactivated';
-  if (withDeactivated && w.role !== 'owner' && w.role !== 'admin') throw new AppError('forbidden', 'Only the owner and admins see deactivated accounts.');
+  if (withDeactivated) requireWorkspaceAbility(w.abilities, 'manageMembers', 'Only the owner and admins see deactivated accounts.');
   const rows = await findMembers(db, w.id, query.q ?? '', query.limit + 1, { after: query.cursor, withDeactivated, withoutGuests: query.exclude === 'guests' });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);

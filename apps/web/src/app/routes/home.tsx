@@ -107,7 +107,8 @@ export function HomePage() {
   const starred = useStarred(workspace.id);
   const shared = useSharedWithMe(workspace.id);
   // Guests put nothing at a root: they have Shared with me instead.
-  const quick = useQuickActions(workspace, workspace.role === 'guest' ? undefined : { id: workspace.homeId, name: 'My files', to: `/w/${workspace.slug}/my` });
+  const roots = workspace.abilities.createInRoots;
+  const quick = useQuickActions(workspace, roots ? { id: workspace.homeId, name: 'My files', to: `/w/${workspace.slug}/my` } : undefined);
   const base = `/w/${workspace.slug}`;
   const firstName = me.data?.user.name.split(/\s+/)[0];
   return (
@@ -118,7 +119,7 @@ export function HomePage() {
         </Title>
         <Text c="dimmed">{workspace.name}</Text>
       </div>
-      {workspace.role === 'guest' ? (
+      {!roots ? (
         <Paper withBorder radius="md" p="lg">
           <Text>You are a guest here: you see only what others share with you.</Text>
           <Anchor component={Link} to={`${base}/shared`}>

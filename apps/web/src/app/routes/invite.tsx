@@ -121,8 +121,8 @@ export function InvitePage() {
             disabled={!!mismatch || unverified}
             onClick={() =>
               accept.mutate(undefined, {
-                // A guest sees the workspace once something is shared with them; until then, their own.
-                onSuccess: (joined) => void navigate(joined.role === 'guest' ? '/' : `/w/${joined.workspace.slug}`),
+                // Invitations make members and admins, never guests: the workspace is theirs to open.
+                onSuccess: (joined) => void navigate(`/w/${joined.workspace.slug}`),
               })
             }
           >

@@ -2,7 +2,7 @@ import { Anchor, Group, NavLink, Paper, Stack, Title } from '@mantine/core';
 import { IconHistory, IconLink, IconLock, IconSearch, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
-import { Link, Outlet, useLocation, useOutletContext } from 'react-router';
+import { Link, Navigate, Outlet, useLocation, useOutletContext } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { GroupsSection } from '../../features/groups/components/groups-section.tsx';
 import { InvitationsSection } from '../../features/team/components/invitations-section.tsx';
@@ -10,23 +10,30 @@ import { MembersSection } from '../../features/team/components/members-section.t
 import { AuditLog } from '../../features/activity/components/audit-log.tsx';
 import { LinkPolicySection, WorkspaceLinksSection } from '../../features/links/components/link-settings.tsx';
 import { SearchSettingsSection } from '../../features/search/components/search-settings.tsx';
+import { SETTINGS_PAGES, settingsPagesFor, settingsPath, type SettingsPage } from './settings-pages.ts';
 
-/** The pages of a workspace's settings; each later settings page joins this list. */
-const PAGES = [
-  { path: 'members', label: 'Members', icon: IconUsers },
-  { path: 'groups', label: 'Groups', icon: IconUsersGroup },
-  { path: 'links', label: 'Public links', icon: IconLink },
-  { path: 'search', label: 'Search', icon: IconSearch },
-  { path: 'audit', label: 'Audit log', icon: IconHistory },
-] as const;
+const ICONS: Record<SettingsPage['path'], typeof IconUsers> = {
+  members: IconUsers,
+  groups: IconUsersGroup,
+  links: IconLink,
+  search: IconSearch,
+  audit: IconHistory,
+};
 
-export const mayManage = (w: TWorkspace | undefined) => w?.role === 'owner' || w?.role === 'admin';
+/** `settings/` alone: the first page the caller may use (the layout has turned away anyone who may use none). */
+export function SettingsIndex() {
+  const to = settingsPath(useOutletContext<TWorkspace>());
+  return to ? <Navigate to={to} replace /> : null;
+}
 
-/** Workspace settings: a nav of its pages beside the one open. For the owner and admins. */
+/** Workspace settings: a nav of the pages the caller may use beside the one open (the owner and admins may use them all). */
 export function SettingsLayout() {
   const workspace = useOutletContext<TWorkspace>();
   const location = useLocation();
-  if (!mayManage(workspace)) {
+  const base = `/w/${workspace.slug}/settings`;
+  const pages = settingsPagesFor(workspace);
+  const open = SETTINGS_PAGES.find((p) => location.pathname === `${base}/${p.path}`);
+  if (!pages.length || (open && !workspace.abilities[open.ability])) {
     return (
       <EmptyState icon={<IconLock size={32} />} title="Only the owner and admins see the workspace settings">
         Ask the owner of “{workspace.name}” if something here needs changing.{' '}
@@ -36,7 +43,6 @@ export function SettingsLayout() {
       </EmptyState>
     );
   }
-  const base = `/w/${workspace.slug}/settings`;
   return (
     <Stack maw={960} gap="lg">
       <Title order={1} fz="h2">
@@ -44,8 +50,9 @@ export function SettingsLayout() {
       </Title>
       <Group align="flex-start" gap="lg" wrap="wrap">
         <nav aria-label="Settings" style={{ flex: '0 0 180px' }}>
-          {PAGES.map((p) => {
+          {pages.map((p) => {
             const to = `${base}/${p.path}`;
+            const Icon = ICONS[p.path];
             const active = location.pathname === to;
             return (
               <NavLink
@@ -53,7 +60,7 @@ export function SettingsLayout() {
                 component={Link}
                 to={to}
                 label={p.label}
-                leftSection={<p.icon aria-hidden size={18} />}
+                leftSection={<Icon aria-hidden size={18} />}
                 active={active}
                 aria-current={active ? 'page' : undefined}
               />

@@ -25,7 +25,7 @@ export interface QuickAction {
  * and the search palette offer them, with one code path: what each does, and the hidden file
  * chooser and dialogs they open (`element`, to be rendered where it stays while they are open).
  * Things go into `target` (My files on Home; in the palette, the folder shown when the person may
- * add to it); without one only inviting is offered, and only to those who manage the workspace.
+ * add to it); without one only inviting is offered, and only to those who manage its members.
  */
 export function useQuickActions(
   workspace: TWorkspace,
@@ -37,7 +37,6 @@ export function useQuickActions(
   const inputId = useId();
   const [open, setOpen] = useState<'document' | 'folder' | 'invite' | null>(null);
   const close = () => setOpen(null);
-  const manages = workspace.role === 'owner' || workspace.role === 'admin';
   // Files and folders appear where the person can see them arrive.
   const show = (to: string) => {
     if (here !== to) void navigate(to);
@@ -67,7 +66,7 @@ export function useQuickActions(
       { id: 'new-folder', title: 'New folder', text: `A new folder in ${name}.`, where: `In ${name}`, icon: IconFolderPlus, run: () => setOpen('folder') },
     );
   }
-  if (manages)
+  if (workspace.abilities.manageMembers)
     actions.push({
       id: 'invite',
       title: 'Invite people',

@@ -112,8 +112,9 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
   const query = useMemo(() => searchQueryOf(filters), [filters]);
   const search = useSearch(workspace.id, query);
   const me = useMe().data?.user.id;
-  const guest = workspace.role === 'guest';
-  const people = usePeopleNames(workspace.id, !guest && !!search.results?.some((r) => r.item.ownerId !== me)).data;
+  // Owners are named and chosen only by whoever may see the workspace's people (not a guest).
+  const seesPeople = workspace.abilities.seeMembers;
+  const people = usePeopleNames(workspace.id, seesPeople && !!search.results?.some((r) => r.item.ownerId !== me)).data;
   const filtered = hasFilters(filters);
 
   /** A filter changed: a new entry in the history, so Back returns to the search before it. */
@@ -271,7 +272,7 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
             // Opened from the header or a folder, the field is where the person goes on typing.
             autoFocus={!filters.q}
           />
-          <SimpleGrid cols={{ base: 2, md: guest ? 3 : 4 }} spacing="sm" verticalSpacing="xs">
+          <SimpleGrid cols={{ base: 2, md: seesPeople ? 4 : 3 }} spacing="sm" verticalSpacing="xs">
             <Select
               label="Type"
               data={TYPE_OPTIONS}
@@ -280,7 +281,7 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
               allowDeselect={false}
               comboboxProps={{ withinPortal: true }}
             />
-            {!guest && (
+            {seesPeople && (
               <PersonPicker
                 ws={workspace.id}
                 label="Owner"

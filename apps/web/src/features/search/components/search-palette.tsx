@@ -44,7 +44,7 @@ function useActionTarget(workspace: TWorkspace) {
   const folder = useItem(inFolder ?? (inHome ? workspace.homeId : undefined)).data;
   const linkTo = useItemLinks(workspace);
   if (folder?.abilities.createInside) return { id: folder.id, name: folderTitle(folder, workspace), to: linkTo(folder)! };
-  return workspace.role === 'guest' ? undefined : { id: workspace.homeId, name: 'My files', to: `/w/${workspace.slug}/my` };
+  return workspace.abilities.createInRoots ? { id: workspace.homeId, name: 'My files', to: `/w/${workspace.slug}/my` } : undefined;
 }
 
 /** An action answers to what is typed when each word typed starts a word of its name ("new doc", "upl"). */

@@ -73,10 +73,10 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
   const [removing, setRemoving] = useState<TGrant>();
   const [copied, setCopied] = useState(false);
   const [q] = useDebouncedValue(person.trim(), 200);
-  const guest = workspace.role === 'guest';
-  const suggestions = useMemberSuggestions(workspace.id, q, !guest && target === 'user');
-  // Guests do not see the workspace's groups.
-  const groups = useGroups(workspace.id, !guest && target === 'group');
+  // A guest sees neither the workspace's people nor its groups: they share by email address.
+  const seesPeople = workspace.abilities.seeMembers;
+  const suggestions = useMemberSuggestions(workspace.id, q, seesPeople && target === 'user');
+  const groups = useGroups(workspace.id, seesPeople && target === 'group');
   const members = suggestions.data ?? [];
   const known = members.find((p) => p.email.toLowerCase() === person.trim().toLowerCase());
   const failed = (e: Error) => setError(e.message);
@@ -155,14 +155,14 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                 onChange={(v) => setTarget(v as 'user' | 'group' | 'workspace')}
                 data={[
                   { value: 'user', label: 'A person' },
-                  ...(guest ? [] : [{ value: 'group', label: 'A group' }]),
+                  ...(seesPeople ? [{ value: 'group', label: 'A group' }] : []),
                   { value: 'workspace', label: 'Whole workspace' },
                 ]}
               />
               {target === 'user' ? (
                 <Autocomplete
                   label="Person"
-                  placeholder={guest ? 'Their email address' : 'Name or email'}
+                  placeholder={seesPeople ? 'Name or email' : 'Their email address'}
                   value={person}
                   onChange={setPerson}
                   data={members.map((p) => p.email)}
@@ -181,9 +181,9 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                   description={
                     person.trim() && !known && looksLikeEmail(person)
                       ? 'Not in this workspace: they join it as a guest and see only what is shared with them.'
-                      : guest
-                        ? 'Share by their email address.'
-                        : 'Someone in the workspace, or anyone by email.'
+                      : seesPeople
+                        ? 'Someone in the workspace, or anyone by email.'
+                        : 'Share by their email address.'
                   }
                   autoComplete="off"
                 />

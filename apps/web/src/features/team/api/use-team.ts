@@ -30,7 +30,7 @@ export function useMemberSearch(ws: string, q: string, o: { withoutGuests?: bool
   });
 }
 
-/** A change to who is in the workspace: the lists, and the caller's own role (handing over makes them an admin). */
+/** A change to who is in the workspace: the lists, and the caller's own role and abilities (handing over makes them an admin). */
 function useTeamChange<I, O>(ws: string, mutationFn: (input: I) => Promise<O>) {
   const client = useQueryClient();
   return useMutation({
@@ -46,7 +46,7 @@ export function useChangeRole(ws: string) {
   const client = useQueryClient();
   return useTeamChange(ws, async ({ userId, role }: { userId: string; role: TWorkspaceRole }) => {
     const member = await call(membersApi.update, { params: { ws, userId }, body: { role } });
-    // Handing over makes the caller an admin, and an admin may change their own role: the caller's role is read again.
+    // Handing over makes the caller an admin, and an admin may change their own role: the caller's role and abilities are read again.
     await client.invalidateQueries({ queryKey: queryKeys.workspaces });
     return member;
   });

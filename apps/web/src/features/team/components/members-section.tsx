@@ -21,7 +21,6 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
   const [removing, setRemoving] = useState<TMember | null>(null);
   const [handingTo, setHandingTo] = useState<TMember | null>(null);
   const myId = me.data?.user.id;
-  const isOwner = workspace.role === 'owner';
   const failed = (error: Error) => notifications.show({ color: 'red', title: 'Not changed', message: error.message });
 
   if (members.isPending) return <Loader aria-label="Loading members" />;
@@ -97,7 +96,7 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
                         </ActionIcon>
                       </Menu.Target>
                       <Menu.Dropdown>
-                        {isOwner && m.role !== 'guest' && !deactivated && (
+                        {workspace.abilities.handOver && m.role !== 'guest' && !deactivated && (
                           <Menu.Item leftSection={<IconCrown aria-hidden size={16} />} onClick={() => setHandingTo(m)}>
                             Transfer ownership
                           </Menu.Item>

@@ -46,7 +46,7 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
             </Menu.Item>
           ))}
           <Menu.Divider />
-          {current && (current.role === 'owner' || current.role === 'admin') && (
+          {current?.abilities.manageMembers && (
             <Menu.Item leftSection={<IconUsers aria-hidden size={16} />} onClick={() => navigate(`/w/${current.slug}/settings/members`)}>
               Members and invitations
             </Menu.Item>
