@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 // Imports the parsers' workers must survive: bombs, files past every limit, and workers ended for memory or time.
 const app = collabTestApp();
-const { importFile, children, docx } = documentFiles(() => app.t.url);
+const { importFile, exportAs, children, docx } = documentFiles(() => app.t.url);
 
 describe('importing hostile files', () => {
   /** Imports while asking the server whether it is alive: it answers, whatever the import is doing. */
