@@ -1,4 +1,14 @@
-import { ERROR_STATUS, filesApi, itemsApi, uploadsApi, type TItem, type TOnConflict, type TSignedPart, type TUploadEntryError } from '@cabinet/contracts';
+import {
+  ERROR_STATUS,
+  filesApi,
+  itemsApi,
+  uploadsApi,
+  type NameConflictDetails,
+  type TItem,
+  type TOnConflict,
+  type TSignedPart,
+  type TUploadEntryError,
+} from '@cabinet/contracts';
 import type { Change } from '../../../lib/changes.ts';
 import { ApiError, call } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
@@ -579,9 +589,10 @@ export class UploadManager {
           return await create(name);
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'name_conflict')) throw error;
-          const existing = await findChild(workspaceId, parentId, name);
+          // The answer names what has the name: a folder there is the one to fill; anything else leaves it to a free name.
+          const { existing, suggestedName } = (error.details ?? {}) as Partial<NameConflictDetails>;
           if (existing?.kind === 'folder') return existing.id;
-          return await create(String(error.details?.suggestedName ?? `${name} (2)`));
+          return await create(suggestedName ?? `${name} (2)`);
         }
       })();
       pending.catch(() => this.folders.delete(cacheKey));
@@ -589,18 +600,4 @@ export class UploadManager {
     }
     return pending;
   }
-}
-
-async function findChild(workspaceId: string, parentId: string, name: string): Promise<TItem | undefined> {
-  let cursor: string | null = null;
-  do {
-    const page: { items: TItem[]; nextCursor: string | null } = await call(itemsApi.children, {
-      params: { ws: workspaceId, id: parentId },
-      query: { limit: 1000, cursor: cursor ?? undefined },
-    });
-    const found = page.items.find((i) => i.name.toLowerCase() === name.normalize('NFC').toLowerCase());
-    if (found) return found;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return undefined;
 }
