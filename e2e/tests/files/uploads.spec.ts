@@ -100,6 +100,22 @@ test('uploads a folder, recreating its structure, and downloads it as a zip', as
   expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
   expect(zip.includes(photo)).toBe(true);
   expect(zip.includes(Buffer.from('Day 1/photo.jpg'))).toBe(true);
+
+  // The same folder uploaded again with more in it fills the folders that are there rather than making copies.
+  const again = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-')), 'Album');
+  mkdirSync(path.join(again, 'Day 1'), { recursive: true });
+  writeFileSync(path.join(again, 'back.txt'), 'back');
+  writeFileSync(path.join(again, 'Day 1', 'sunset.txt'), 'sunset');
+  await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
+  await page.getByLabel('Folder to upload').setInputFiles(again);
+  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
+  await expect(list.getByRole('link', { name: 'Album (2)' })).toHaveCount(0);
+  await list.getByRole('link', { name: 'Album' }).click();
+  await expect(page.getByRole('link', { name: 'back.txt' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Day 1 (2)' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Day 1' }).click();
+  await expect(page.getByRole('link', { name: 'sunset.txt' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'photo.jpg' })).toBeVisible();
 });
 
 test('uploads a folder of many small files in a few calls, each file with its own bytes', async ({ page }) => {

@@ -1,7 +1,7 @@
 import type { TItem } from '@cabinet/contracts';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { applyChange, applyGroupChange, applyReset, foldersShowing, SEARCH_CATCH_UP_MS } from './changes.ts';
+import { applyChange, applyGroupChange, applyNotice, applyReset, foldersShowing, SEARCH_CATCH_UP_MS } from './changes.ts';
 import { queryKeys } from './query-keys.ts';
 
 const ws = 'ws-1';
@@ -95,6 +95,88 @@ describe('applyChange', () => {
     applyReset(client, ws);
     expect(stale()).toHaveLength(12);
   });
+
+  it('counts a new file on the link it came through, with the workspace’s usage and the recent items', () => {
+    const { client, stale } = cache();
+    for (const key of [queryKeys.links('x'), queryKeys.workspaceLinks(ws)]) client.setQueryData(key, { cached: true });
+    applyChange(client, ws, { type: 'item.created', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['children/ws-1/a', 'item/x', 'links/workspace/ws-1', 'links/x', 'recent/ws-1', 'workspaces']);
+  });
+
+  it('frees the usage and empties the trash’s entry when an item is deleted for good', () => {
+    const { client, stale } = cache();
+    applyChange(client, ws, { type: 'item.deleted', itemId: 'x', parentIds: ['root'] });
+    expect(stale()).toEqual(['children/ws-1/root', 'item/x', 'recent/ws-1', 'trash/ws-1', 'workspaces']);
+  });
+
+  it('puts paths, the trash and the lists that show an item right when it comes back', () => {
+    const { client, stale } = cache();
+    client.setQueryData(queryKeys.shared(ws), { cached: true });
+    applyChange(client, ws, { type: 'item.restored', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['ancestors/x', 'children/ws-1/a', 'item/x', 'recent/ws-1', 'shared/ws-1', 'starred/ws-1', 'trash/ws-1']);
+  });
+
+  it('looks again at the paths and access lists that name a renamed item, not at the usage', () => {
+    const { client, stale } = cache();
+    for (const key of [queryKeys.shared(ws), queryKeys.grants('below-x')]) client.setQueryData(key, { cached: true });
+    applyChange(client, ws, { type: 'item.renamed', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['ancestors/x', 'children/ws-1/a', 'grants/below-x', 'item/x', 'recent/ws-1', 'shared/ws-1', 'starred/ws-1']);
+  });
+
+  it('touches only the lists of links when a public link is made, changed or used', () => {
+    for (const type of ['link.created', 'link.viewed', 'link.revoked'] as const) {
+      const { client, stale } = cache();
+      for (const key of [queryKeys.links('x'), queryKeys.workspaceLinks(ws)]) client.setQueryData(key, { cached: true });
+      applyChange(client, ws, { type, itemId: 'x', parentIds: ['a'] });
+      expect(stale()).toEqual(['links/workspace/ws-1', 'links/x']);
+    }
+  });
+
+  it('looks once at each folder a change names, and at none for a change in the top of a tree', () => {
+    const { client, stale } = cache();
+    applyChange(client, ws, { type: 'item.renamed', itemId: 'x', parentIds: [null, undefined, 'b', 'b'] });
+    expect(stale().filter((key) => key.startsWith('children/'))).toEqual(['children/ws-1/b']);
+  });
+
+  it('puts an answer only where a page shows its item: an item no page shows is fetched when one opens it', () => {
+    const { client } = cache();
+    applyChange(client, ws, { type: 'item.created', itemId: 'new', parentIds: ['a'], item: item('new', 'a') });
+    expect(client.getQueryData(queryKeys.item('new'))).toBeUndefined();
+  });
+});
+
+describe('applyNotice', () => {
+  it('reads the person’s notifications again, and nothing else', () => {
+    const { client, stale } = cache();
+    client.setQueryData(queryKeys.notifications, { cached: true });
+    client.setQueryData(queryKeys.notificationSettings, { cached: true });
+    applyNotice(client);
+    expect(stale()).toEqual(['notifications/list']);
+  });
+});
+
+describe('applyReset', () => {
+  it('looks again at everything a change could have touched, in this workspace alone, and not at who the person is', () => {
+    const client = new QueryClient();
+    const touched = [
+      queryKeys.children(ws, 'a'),
+      queryKeys.item('x'),
+      queryKeys.shared(ws),
+      queryKeys.grants('x'),
+      queryKeys.versions('x'),
+      queryKeys.comments('doc'),
+      queryKeys.notifications,
+      queryKeys.itemActivity('x'),
+      queryKeys.search(ws, { q: 'plan' }),
+      queryKeys.searchText('x'),
+    ];
+    const untouched = [queryKeys.children('ws-2', 'other'), queryKeys.trash('ws-2'), queryKeys.search('ws-2', { q: 'plan' }), queryKeys.me, queryKeys.config];
+    for (const key of [...touched, ...untouched]) client.setQueryData(key, { cached: true });
+    applyReset(client, ws);
+    const isStale = (key: readonly unknown[]) => !!client.getQueryState(key)?.isInvalidated;
+    expect(touched.filter((key) => !isStale(key))).toEqual([]);
+    expect(untouched.filter(isStale)).toEqual([]);
+  });
 });
 
 describe('applyGroupChange', () => {
@@ -187,6 +269,19 @@ describe('searches after a change', () => {
     applyChange(client, ws, { type: 'comment.added', itemId: 'x', parentIds: ['a'] });
     vi.advanceTimersByTime(60_000);
     expect(stale()).toEqual([]);
+  });
+
+  it('keeps each workspace’s looks apart: a burst in one does not hold back a change in another', () => {
+    vi.useFakeTimers();
+    const { client, stale } = searches();
+    applyChange(client, ws, { type: 'item.updated', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['here', 'text']);
+    applyChange(client, 'ws-2', { type: 'item.renamed', itemId: 'y', parentIds: ['b'] });
+    expect(stale()).toEqual(['there']);
+    // Another tab's cache (another client) has looks of its own.
+    const other = searches();
+    applyChange(other.client, ws, { type: 'item.renamed', itemId: 'x', parentIds: ['a'] });
+    expect(other.stale()).toEqual(['here']);
   });
 
   it('looks again when someone joins or leaves a group (not when one is renamed), and everything on a reset', () => {

@@ -7,6 +7,9 @@ export const itemsApi = {
     path: '/workspaces/:ws/items',
     tag: 'items',
     summary: 'Create a folder or an empty document',
+    description:
+      'A name an item in the folder already has (ignoring case) answers `name_conflict` with `details.suggestedName`, a free name, ' +
+      'and `details.existing`, that item (`{ id, kind }`).',
     auth: 'write',
     public: true,
     body: 'ZCreateItemRequest',

@@ -6,17 +6,11 @@ import { getContent, listVersions, zipItems, type Zip } from './content.service.
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
 import { attachment } from '../../lib/content-disposition.ts';
-import {
-  abortUpload,
-  completeUpload,
-  completeUploads,
-  getUpload,
-  listUploads,
-  signParts,
-  startUpload,
-  startUploads,
-  startVersionUpload,
-} from './uploads.service.ts';
+import { abortUpload } from './abort-upload.ts';
+import { completeUpload, completeUploads } from './complete-upload.ts';
+import { signParts } from './sign-parts.ts';
+import { startUpload, startUploads, startVersionUpload } from './start-upload.ts';
+import { getUpload, listUploads } from './upload-status.ts';
 
 /** One entry's error in a batch answer: the envelope's error, without the request's id. */
 const entryError = (error: AppError) => ({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } });

@@ -1,15 +1,11 @@
 /** Files: uploads, versions, downloads, and the jobs that tidy their bytes. */
 export { filesRoutes } from './files.routes.ts';
 export { deleteEndedUploads, findVersion, recomputeAllUsage } from './files.repo.ts';
-export {
-  abortLinkUploads,
-  abortUpload,
-  completeLinkUpload,
-  discardUploadBytes,
-  expireStaleUploads,
-  getUpload,
-  signParts,
-  startUpload,
-  type LinkUploader,
-} from './uploads.service.ts';
+export { startUpload } from './start-upload.ts';
+export { signParts } from './sign-parts.ts';
+export { getUpload } from './upload-status.ts';
+export { completeLinkUpload } from './complete-upload.ts';
+export { abortLinkUploads, abortUpload } from './abort-upload.ts';
+export { expireStaleUploads } from './expire-uploads.ts';
+export { discardUploadBytes, type LinkUploader } from './upload-common.ts';
 export { signedFileUrl, signedPictureUrls, zipFolder, type Zip } from './content.service.ts';

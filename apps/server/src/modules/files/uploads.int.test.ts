@@ -480,7 +480,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
       .where('id', '=', start.body.id)
       .execute();
     expect((await ada.call('POST', `/uploads/${start.body.id}/complete`, {})).body.error.code).toBe('upload_expired');
-    const { expireStaleUploads } = await import('./uploads.service.ts');
+    const { expireStaleUploads } = await import('./expire-uploads.ts');
     expect(await expireStaleUploads(t.ctx.db)).toBeGreaterThanOrEqual(1);
     await runJobs();
     expect((await ada.call('GET', `/uploads/${start.body.id}`)).body).toMatchObject({ state: 'expired', parts: [] });

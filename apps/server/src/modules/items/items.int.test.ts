@@ -58,14 +58,31 @@ describe('folders', () => {
     expect(decomposed.body.name).toBe('Caf\u00e9');
   });
 
-  it('answers name_conflict with a free name, ignoring case', async () => {
+  it('answers name_conflict with a free name, ignoring case, and names the item that has the name', async () => {
     const ada = await g.person();
-    await folder(ada, ada.workspace.rootId, 'Reports');
+    const reports = (await folder(ada, ada.workspace.rootId, 'Reports')).body;
     await folder(ada, ada.workspace.rootId, 'Reports (2)');
     const clash = await folder(ada, ada.workspace.rootId, 'reports');
     expect(clash.status).toBe(409);
     expect(clash.body.error.code).toBe('name_conflict');
-    expect(clash.body.error.details.suggestedName).toBe('reports (3)');
+    expect(clash.body.error.details).toEqual({ suggestedName: 'reports (3)', existing: { id: reports.id, kind: 'folder' } });
+    // A document in the way is named as one: a client making a folder knows it cannot use it.
+    const notes = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: ada.workspace.rootId });
+    const onDocument = await folder(ada, ada.workspace.rootId, 'NOTES');
+    expect(onDocument.body.error.details).toEqual({ suggestedName: 'NOTES (2)', existing: { id: notes.body.id, kind: 'document' } });
+  });
+
+  it('names the item in the way only to whoever may see it: renaming an item shared alone answers the free name', async () => {
+    const owner = await g.person();
+    const guest = await g.person();
+    await g.membership(guest, owner.workspace.id, 'guest');
+    await folder(owner, owner.workspace.homeId, 'Diary');
+    const plans = (await folder(owner, owner.workspace.homeId, 'Plans')).body;
+    await g.grant(plans.id, { user: guest }, 'editor');
+    const clash = await guest.call('PATCH', `/items/${plans.id}`, { name: 'diary' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: 'diary (2)' } });
+    expect(clash.body.error.details).not.toHaveProperty('existing');
   });
 
   it('renames and moves, refuses cycles, and refuses a stale If-Match', async () => {

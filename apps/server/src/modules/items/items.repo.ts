@@ -143,7 +143,7 @@ export function updateItemPlacement(db: Q, id: string, change: { name?: string; 
 export function findActiveSibling(db: Q, parentId: string, name: string, exceptId?: string) {
   let q = db
     .selectFrom('items')
-    .select('id')
+    .select(['id', 'kind'])
     .where('parent_id', '=', parentId)
     .where('state', '=', 'active')
     .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`);

@@ -10,6 +10,7 @@ import {
   type TItemAbilities,
   type TItemRole,
   type TUpdateItemRequest,
+  type NameConflictDetails,
 } from '@cabinet/contracts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
@@ -78,22 +79,31 @@ export async function suggestFreeName(db: Db, parentId: string, name: string): P
 
 const isNameClash = (error: unknown) => (error as { code?: string }).code === '23505';
 
-async function nameConflict(db: Db, parentId: string, name: string): Promise<AppError> {
-  return new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parentId, name) });
+/** A name_conflict offering a free name; `existing`, the item that has the name, is named only to a caller who may see it. */
+async function nameConflict(db: Db, parentId: string, name: string, existing?: { id: string; kind: ItemRow['kind'] }): Promise<AppError> {
+  const suggestedName = await suggestFreeName(db, parentId, name);
+  return new AppError('name_conflict', undefined, {
+    suggestedName,
+    ...(existing ? { existing: { id: existing.id, kind: existing.kind } } : {}),
+  } satisfies NameConflictDetails);
 }
 
-/** Refuses a name an active sibling already has (case-insensitively), offering a free one. */
-async function requireFreeName(db: Db, parentId: string, name: string, exceptId?: string): Promise<void> {
-  if (await findActiveSibling(db, parentId, name, exceptId)) throw await nameConflict(db, parentId, name);
+/**
+ * Refuses a name an active sibling already has (case-insensitively), offering a free one.
+ * `naming`: the answer names that sibling too (for a caller who may create in the folder, and so sees all of it).
+ */
+async function requireFreeName(db: Db, parentId: string, name: string, o: { exceptId?: string; naming?: boolean } = {}): Promise<void> {
+  const clash = await findActiveSibling(db, parentId, name, o.exceptId);
+  if (clash) throw await nameConflict(db, parentId, name, o.naming ? clash : undefined);
 }
 
 /** The unique index is the last word when two writers race for a name: its violation is a name_conflict too. */
-async function catchNameClash<T>(db: Db, parentId: () => string | undefined, name: string, write: () => Promise<T>): Promise<T> {
+async function catchNameClash<T>(db: Db, parentId: () => string | undefined, name: string, write: () => Promise<T>, o: { naming?: boolean } = {}): Promise<T> {
   try {
     return await write();
   } catch (error) {
     const parent = parentId();
-    if (isNameClash(error) && parent) throw await nameConflict(db, parent, name);
+    if (isNameClash(error) && parent) throw await nameConflict(db, parent, name, o.naming ? await findActiveSibling(db, parent, name) : undefined);
     throw error;
   }
 }
@@ -124,7 +134,7 @@ export async function createItem(
             fields: [{ path: 'body.parentId', message: 'is not a folder' }],
           });
         if (parent.chain.length >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
-        await requireFreeName(tx, parent.item.id, input.name);
+        await requireFreeName(tx, parent.item.id, input.name, { naming: true });
         let item = await insertItem(tx, { kind: input.kind, workspaceId: workspace.id, parentId: parent.item.id, name: input.name, ownerId: actor.user.id });
         if (fill) item = await fill(tx, item);
         await record(tx, actor, {
@@ -136,6 +146,7 @@ export async function createItem(
         });
         return presentItem(item, accessWithRole(actor, item, parent.role));
       }),
+    { naming: true },
   );
 }
 
@@ -194,7 +205,7 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
           parentId = target.item.id;
         }
         const newName = name ?? item.name;
-        await requireFreeName(tx, parentId, newName, item.id);
+        await requireFreeName(tx, parentId, newName, { exceptId: item.id });
         const moved = parentId !== from;
         const updated = await updateItemPlacement(
           tx,

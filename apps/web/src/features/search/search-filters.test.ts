@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { filtersFromParams, hasFilters, isEmptySearch, NO_FILTERS, paramsOf, searchPageUrl, searchQueryOf } from './search-filters.ts';
+import {
+  filtersFromParams,
+  hasFilters,
+  isEmptySearch,
+  MODIFIED_LABELS,
+  NO_FILTERS,
+  paramsOf,
+  searchPageUrl,
+  searchQueryOf,
+  TYPE_LABELS,
+  withFilters,
+  type Modified,
+} from './search-filters.ts';
+import type { TSearchType } from '@cabinet/contracts';
 
 describe('the search page’s address', () => {
   it('keeps every filter, and reads back the same search', () => {
@@ -27,10 +40,44 @@ describe('the search page’s address', () => {
     expect(paramsOf({ ...NO_FILTERS, modified: 'week', from: '2026-01-01' }).toString()).toBe('modified=week');
   });
 
+  it('reads back every type and every time range it offers', () => {
+    for (const type of Object.keys(TYPE_LABELS) as TSearchType[]) expect(filtersFromParams(paramsOf({ ...NO_FILTERS, type })).type).toBe(type);
+    for (const modified of Object.keys(MODIFIED_LABELS) as Modified[]) expect(filtersFromParams(paramsOf({ ...NO_FILTERS, modified })).modified).toBe(modified);
+  });
+
+  it('keeps an owner whose name the picker did not show, and a custom range open at either end', () => {
+    const owner = { ...NO_FILTERS, owner: { id: 'u1', name: '' } };
+    expect(paramsOf(owner).toString()).toBe('owner=u1');
+    expect(filtersFromParams(paramsOf(owner))).toEqual(owner);
+    const from = { ...NO_FILTERS, modified: 'custom' as const, from: '2026-03-01' };
+    expect(paramsOf(from).toString()).toBe('modified=custom&from=2026-03-01');
+    expect(filtersFromParams(paramsOf(from))).toEqual(from);
+    expect(filtersFromParams(new URLSearchParams('modified=custom&to=2026-03-31'))).toEqual({ ...NO_FILTERS, modified: 'custom', to: '2026-03-31' });
+  });
+
+  it('takes an empty folder or owner in the address for none, and a day that does not exist for no day', () => {
+    expect(filtersFromParams(new URLSearchParams('in=&owner=&q='))).toEqual(NO_FILTERS);
+    expect(filtersFromParams(new URLSearchParams('modified=custom&from=2026-02-30'))).toEqual({ ...NO_FILTERS, modified: 'custom' });
+    expect(filtersFromParams(new URLSearchParams('type=constructor&modified=toString'))).toEqual(NO_FILTERS);
+  });
+
+  it('changes one filter on top of the address, keeping the others and dropping what no longer applies', () => {
+    const address = new URLSearchParams('q=plan&type=pdf&modified=custom&from=2026-01-01&to=2026-01-31&in=f1&utm=x');
+    expect(withFilters(address, { type: 'image' }).toString()).toBe('q=plan&type=image&modified=custom&from=2026-01-01&to=2026-01-31&in=f1');
+    // A range's days go when the range is no longer custom.
+    expect(withFilters(address, { modified: 'week' }).toString()).toBe('q=plan&type=pdf&modified=week&in=f1');
+    // Clearing the filters keeps the words.
+    expect(withFilters(address, { ...NO_FILTERS, q: 'plan' }).toString()).toBe('q=plan');
+    expect(withFilters(address, { q: '' }).get('q')).toBeNull();
+  });
+
   it('builds the page’s address from a few filters', () => {
     expect(searchPageUrl('/w/acme', { q: 'plan' })).toBe('/w/acme/search?q=plan');
     expect(searchPageUrl('/w/acme', { folderId: 'f1' })).toBe('/w/acme/search?in=f1');
     expect(searchPageUrl('/w/acme', {})).toBe('/w/acme/search');
+    // Words that mean something in an address stay words.
+    expect(searchPageUrl('/w/acme', { q: 'R&D #2 50%' })).toBe('/w/acme/search?q=R%26D+%232+50%25');
+    expect(filtersFromParams(new URLSearchParams('q=R%26D+%232+50%25')).q).toBe('R&D #2 50%');
   });
 
   it('knows whether anything besides the words narrows the search', () => {

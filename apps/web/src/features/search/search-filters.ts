@@ -43,7 +43,12 @@ export const NO_FILTERS: SearchFilters = { q: '', type: null, owner: null, modif
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const isType = (v: string | null): v is TSearchType => v !== null && Object.hasOwn(TYPE_LABELS, v);
 const isModified = (v: string | null): v is Modified => v !== null && Object.hasOwn(MODIFIED_LABELS, v);
-const day = (v: string | null) => (v && DAY.test(v) && !Number.isNaN(new Date(`${v}T00:00:00`).getTime()) ? v : '');
+/** A day that exists (Date reads 2026-02-30 as 2 March, so the day it reads must be the one written). */
+function day(v: string | null): string {
+  if (!v || !DAY.test(v)) return '';
+  const d = new Date(`${v}T00:00:00`);
+  return d.getFullYear() === Number(v.slice(0, 4)) && d.getMonth() + 1 === Number(v.slice(5, 7)) && d.getDate() === Number(v.slice(8)) ? v : '';
+}
 
 /** The search an address holds; what it holds wrongly (a type that does not exist, a bad date) is left out. */
 export function filtersFromParams(params: URLSearchParams): SearchFilters {
@@ -77,6 +82,9 @@ export function paramsOf(f: SearchFilters): URLSearchParams {
   if (f.folderId) params.set('in', f.folderId);
   return params;
 }
+
+/** The address's query once `next` changed some of the filters it holds (what it holds wrongly is dropped). */
+export const withFilters = (params: URLSearchParams, next: Partial<SearchFilters>) => paramsOf({ ...filtersFromParams(params), ...next });
 
 /** Whether anything narrows the search besides the words. */
 export const hasFilters = (f: SearchFilters) => !!(f.type || f.owner || f.folderId || (f.modified !== 'any' && (f.modified !== 'custom' || f.from || f.to)));

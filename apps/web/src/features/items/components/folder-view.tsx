@@ -13,7 +13,8 @@ import { useAncestors, useChildren, useItem, useItemMutations, useStarred } from
 import { folderTitle, useItemLinks } from '../hooks/use-item-links.ts';
 import { useViewMode } from '../hooks/use-view-mode.ts';
 import { ViewSwitch } from './view-switch.tsx';
-import { ITEM_DRAG_TYPE, ItemTable } from './item-table.tsx';
+import { ITEM_DRAG_TYPE } from '../hooks/use-item-interactions.ts';
+import { ItemTable } from './item-table.tsx';
 import { NewFolderDialog } from './new-folder-dialog.tsx';
 import { NewDocumentDialog } from './new-document-dialog.tsx';
 

@@ -36,3 +36,6 @@ export function useSelection(ids: string[]) {
     clear: () => setSelected(new Set()),
   };
 }
+
+/** A list's selection and what changes it (useSelection). */
+export type Selection = ReturnType<typeof useSelection>;

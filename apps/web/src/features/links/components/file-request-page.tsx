@@ -6,7 +6,8 @@ import { useEffect, useMemo, useState, useSyncExternalStore, type DragEvent } fr
 import { formatBytes, formatDate, formatDateTime } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { UploadRow } from '../../uploads/components/uploads-panel.tsx';
-import { UploadManager, type UploadTask } from '../../uploads/uploader/upload-manager.ts';
+import { UploadManager } from '../../uploads/uploader/upload-manager.ts';
+import { isEnded } from '../../uploads/uploader/upload-queue.ts';
 import { UploadsContext } from '../../uploads/uploader/uploads-context.ts';
 import { linkTransport } from '../api/link-uploads.ts';
 
@@ -28,8 +29,6 @@ function readKept(token: string): Kept {
     return { open: [], sent: [] };
   }
 }
-
-const ENDED: UploadTask['state'][] = ['done', 'cancelled', 'skipped'];
 
 /**
  * `/s/:token` for a file request (ADR 0035): the folder's name and who asks, a drop zone and a
@@ -67,7 +66,7 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
           for (const t of now)
             if (t.state === 'done' && t.uploadId && !sent.some((s) => s.id === t.uploadId))
               sent.push({ id: t.uploadId, name: t.name, size: t.size, at: new Date().toISOString() });
-          const open = now.filter((t) => t.uploadId && !ENDED.includes(t.state)).map((t) => ({ id: t.uploadId!, name: t.name }));
+          const open = now.filter((t) => t.uploadId && !isEnded(t.state)).map((t) => ({ id: t.uploadId!, name: t.name }));
           const next = { open, sent };
           localStorage.setItem(keyOf(token), JSON.stringify(next));
           return next;
@@ -91,7 +90,7 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
     setDragging(false);
     add([...e.dataTransfer.files]);
   };
-  const active = tasks.filter((t) => !ENDED.includes(t.state));
+  const active = tasks.filter((t) => !isEnded(t.state));
 
   return (
     <UploadsContext.Provider value={uploads}>

@@ -20,11 +20,11 @@ import {
   isEmptySearch,
   MODIFIED_LABELS,
   NO_FILTERS,
-  paramsOf,
   searchQueryOf,
   TYPE_LABELS,
   type Modified,
   type SearchFilters,
+  withFilters,
 } from '../search-filters.ts';
 import { Highlighted } from './highlighted.tsx';
 import { HEARD_ONLY } from './status-style.ts';
@@ -118,8 +118,7 @@ export function SearchPage({ workspace }: { workspace: TWorkspace }) {
   const filtered = hasFilters(filters);
 
   /** A filter changed: a new entry in the history, so Back returns to the search before it. */
-  const change = (next: Partial<SearchFilters>, o: { replace?: boolean } = {}) =>
-    setParams((prev) => paramsOf({ ...filtersFromParams(prev), ...next }), { replace: !!o.replace });
+  const change = (next: Partial<SearchFilters>, o: { replace?: boolean } = {}) => setParams((prev) => withFilters(prev, next), { replace: !!o.replace });
   // The words as typed; the address follows when typing pauses (replacing its entry: Back does not walk back letter by letter).
   const [draft, setDraft] = useState(filters.q);
   // The words last put in the address from the field: the address's words differ from them only

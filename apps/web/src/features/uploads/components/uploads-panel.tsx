@@ -3,7 +3,7 @@ import { IconChevronDown, IconChevronUp, IconPlayerPause, IconPlayerPlay, IconRe
 import { useState } from 'react';
 import { formatBytes, formatDuration } from '../../../lib/format.ts';
 import { useUploader, useUploadTasks } from '../hooks/use-uploader.ts';
-import type { UploadTask } from '../uploader/upload-manager.ts';
+import { isActive, isEnded, type UploadTask } from '../uploader/upload-queue.ts';
 
 const STATUS: Record<UploadTask['state'], string> = {
   queued: 'Waiting',
@@ -97,7 +97,7 @@ export function UploadRow({ task }: { task: UploadTask }) {
   const manager = useUploader();
   const [fileError, setFileError] = useState<string>();
   const percent = task.size > 0 ? Math.floor((task.loaded / task.size) * 100) : task.state === 'done' ? 100 : 0;
-  const live = ['queued', 'uploading', 'verifying'].includes(task.state);
+  const live = isActive(task.state);
   const path = task.folderPath.length ? `${task.folderPath.join('/')}/` : '';
   return (
     <li aria-label={`Upload of ${task.name}`}>
@@ -156,7 +156,7 @@ export function UploadRow({ task }: { task: UploadTask }) {
               <IconRefresh size={16} />
             </ActionIcon>
           )}
-          {!['done', 'cancelled', 'skipped'].includes(task.state) && (
+          {!isEnded(task.state) && (
             <ActionIcon variant="subtle" color="gray" aria-label={`Cancel upload of ${task.name}`} onClick={() => void manager.cancel(task.key)}>
               <IconX size={16} />
             </ActionIcon>

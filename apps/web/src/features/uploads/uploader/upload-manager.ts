@@ -1,50 +1,48 @@
-import { ERROR_STATUS, filesApi, itemsApi, uploadsApi, type TItem, type TOnConflict, type TSignedPart, type TUploadEntryError } from '@cabinet/contracts';
+import {
+  ERROR_STATUS,
+  filesApi,
+  itemsApi,
+  uploadsApi,
+  type NameConflictDetails,
+  type TItem,
+  type TSignedPart,
+  type TUploadEntryError,
+} from '@cabinet/contracts';
 import type { Change } from '../../../lib/changes.ts';
 import { ApiError, call } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile } from './hash-file.ts';
-import { putPart, PartRejected } from './put-part.ts';
+import { putPart } from './put-part.ts';
 import { appTransport, type UploadProgress, type UploadTransport } from './transport.ts';
+import {
+  conflictTargets,
+  FILES_AT_ONCE,
+  finishedChange,
+  heldBytes,
+  isEnded,
+  isFresh,
+  isTransient,
+  loadedOf,
+  missingParts,
+  newTask,
+  nextRun,
+  partBounds,
+  partFailure,
+  PARTS_IN_FLIGHT,
+  recentSamples,
+  retryDelayMs,
+  settlement,
+  signBatch,
+  startRequestOf,
+  totalsOf,
+  transition,
+  type ConflictAnswer,
+  type Sample,
+  type TaskEvent,
+  type UploadTask,
+  type UploadTotals,
+} from './upload-queue.ts';
 
-export type UploadTaskState = 'queued' | 'uploading' | 'verifying' | 'paused' | 'conflict' | 'needs-file' | 'done' | 'failed' | 'cancelled' | 'skipped';
-
-export interface UploadTask {
-  key: string;
-  workspaceId: string;
-  /** The folder the person uploaded into. */
-  targetId: string;
-  /** Folders to recreate below the target (a dropped or picked folder). */
-  folderPath: string[];
-  name: string;
-  size: number;
-  file: File | undefined;
-  uploadId: string | undefined;
-  state: UploadTaskState;
-  loaded: number;
-  error: string | undefined;
-  /** Set while the task waits for a keep both / replace / skip answer. */
-  suggestedName: string | undefined;
-  onConflict: TOnConflict;
-  itemId: string | undefined;
-  /** Set when the upload is a new version of this file. */
-  versionOf: string | undefined;
-}
-
-export interface UploadTotals {
-  active: number;
-  loaded: number;
-  size: number;
-  /** Bytes per second over the last few seconds. */
-  speed: number;
-  secondsLeft: number | undefined;
-}
-
-const FILES_AT_ONCE = 3;
-const PARTS_IN_FLIGHT = 4;
-/** Files up to this size (one part) start and complete together, up to BATCH at a time, in one call each. */
-const SMALL_FILE_BYTES = 4 * 1024 * 1024;
-const BATCH = 8;
-const SIGN_AHEAD = 8;
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
@@ -62,11 +60,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 const entryError = (e: TUploadEntryError) => new ApiError(ERROR_STATUS[e.code], e.code, e.message, e.details);
 
 const isAbort = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
-/** Worth trying again: the network or the server is away for a moment. */
-const isTransient = (error: unknown) =>
-  error instanceof ApiError && (error.status === 0 || error.status === 503 || error.status === 429 || error.status >= 500);
 
-/** Calls `fn` until it works, waiting longer each time the network or server is away (at most 30 s). */
+/** Calls `fn` until it works, waiting longer each time the network or server is away. */
 async function persist<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
@@ -74,7 +69,7 @@ async function persist<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T>
       return await fn();
     } catch (error) {
       if (!isTransient(error)) throw error;
-      await sleep(Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)), signal);
+      await sleep(retryDelayMs(attempt), signal);
     }
   }
 }
@@ -92,7 +87,8 @@ interface Running {
  * parts go straight to the storage, four at a time, while a worker hashes the file; Cabinet then
  * checks the bytes and the file appears. Paused, dropped or interrupted uploads resume from the
  * parts the storage already holds; after a reload Cabinet lists them and the person picks the
- * file again (its SHA-256 proves it is the same one).
+ * file again (its SHA-256 proves it is the same one). What follows from each step — a task's next
+ * state, what runs next, the totals — is decided in upload-queue.ts; this class makes the calls.
  */
 export class UploadManager {
   private tasks: UploadTask[] = [];
@@ -100,10 +96,11 @@ export class UploadManager {
   private readonly listeners = new Set<() => void>();
   private readonly running = new Map<string, Running>();
   private readonly folders = new Map<string, Promise<string>>();
-  private samples: { at: number; loaded: number }[] = [];
+  private samples: Sample[] = [];
   private sequence = 0;
+  private jobs = 0;
   /** A conflict answer the person chose to apply to every conflict. */
-  conflictAnswer: TOnConflict | 'skip' | undefined;
+  conflictAnswer: ConflictAnswer | undefined;
 
   /**
    * `onChanged` hears of each item an upload made or changed (a file, a version, a folder of a
@@ -131,20 +128,20 @@ export class UploadManager {
     this.emit();
   }
 
-  /** A new task in the list; only what differs between the kinds of upload is given. */
-  private push(task: Pick<UploadTask, 'workspaceId' | 'targetId' | 'name' | 'size' | 'file' | 'state'> & Partial<UploadTask>) {
-    this.tasks.push({
-      key: `u${++this.sequence}`,
-      folderPath: [],
-      uploadId: undefined,
-      loaded: 0,
-      error: undefined,
-      suggestedName: undefined,
-      onConflict: 'fail',
-      itemId: undefined,
-      versionOf: undefined,
-      ...task,
-    });
+  /** Moves a task on by an event, when it applies in the task's state; a skipped upload's bytes go. Whether it applied. */
+  private apply(task: UploadTask, event: TaskEvent): boolean {
+    const change = transition(task, event);
+    if (!change) return false;
+    const uploadId = task.uploadId;
+    this.update(task, change);
+    if (change.state === 'skipped' && uploadId) void this.api.abort(uploadId).catch(() => {});
+    return true;
+  }
+
+  private push(task: Parameters<typeof newTask>[1]) {
+    const added = newTask(`u${++this.sequence}`, task);
+    this.tasks.push(added);
+    return added;
   }
 
   /** Queues files for a folder; `path` are the folders to recreate under it. */
@@ -182,17 +179,15 @@ export class UploadManager {
    * stored, or fails with the upload's error.
    */
   addAttachment(workspaceId: string, documentId: string, file: File): Promise<string> {
-    this.push({ workspaceId, targetId: documentId, name: file.name || 'image', size: file.size, file, state: 'queued', onConflict: 'keep_both' });
-    const task = this.tasks.at(-1)!;
+    const task = this.push({ workspaceId, targetId: documentId, name: file.name || 'image', size: file.size, file, state: 'queued', onConflict: 'keep_both' });
     const settled = new Promise<string>((resolve, reject) => {
-      const check = () => {
-        if (task.state === 'done' && task.itemId) resolve(task.itemId);
-        else if (task.state === 'failed') reject(new Error(task.error ?? 'The upload failed.'));
-        else if (task.state === 'cancelled' || task.state === 'skipped') reject(new Error('The upload was cancelled.'));
-        else return;
+      const stop = this.subscribe(() => {
+        const end = settlement(task);
+        if (!end) return;
+        if ('itemId' in end) resolve(end.itemId);
+        else reject(new Error(end.error));
         stop();
-      };
-      const stop = this.subscribe(check);
+      });
     });
     this.emit();
     this.pump();
@@ -202,10 +197,10 @@ export class UploadManager {
   /** Brings back the person's unfinished uploads (after a reload), with the bytes the storage already holds: each waits for its file. */
   async loadUnfinished(workspaceId: string) {
     const { items } = await call(uploadsApi.unfinished, { params: { ws: workspaceId } });
-    const unknown = items.filter((upload) => !this.tasks.some((t) => t.uploadId === upload.id));
+    const unknown = items.filter((upload) => !this.knows(upload.id));
     const statuses = await Promise.all(unknown.map((upload) => call(uploadsApi.get, { params: { id: upload.id } }).catch(() => ({ ...upload, parts: [] }))));
     for (const upload of statuses) {
-      if (this.tasks.some((t) => t.uploadId === upload.id)) continue;
+      if (this.knows(upload.id)) continue;
       this.push({
         workspaceId,
         targetId: upload.parentId,
@@ -214,7 +209,7 @@ export class UploadManager {
         file: undefined,
         uploadId: upload.id,
         state: 'needs-file',
-        loaded: upload.parts.reduce((sum, p) => sum + p.size, 0),
+        loaded: heldBytes(upload.parts),
         onConflict: upload.onConflict,
         versionOf: upload.itemId ?? undefined,
       });
@@ -227,7 +222,7 @@ export class UploadManager {
    * list on the server), with the bytes the storage already holds: each open one waits for its file.
    */
   async reopen(workspaceId: string, targetId: string, known: { id: string; name: string }[]) {
-    const unknown = known.filter((k) => !this.tasks.some((t) => t.uploadId === k.id));
+    const unknown = known.filter((k) => !this.knows(k.id));
     const found = await Promise.all(
       unknown.map((k) =>
         this.api.status(k.id).then(
@@ -237,7 +232,7 @@ export class UploadManager {
       ),
     );
     for (const f of found) {
-      if (!f || !['created', 'uploading'].includes(f.status.state) || this.tasks.some((t) => t.uploadId === f.status.id)) continue;
+      if (!f || !['created', 'uploading'].includes(f.status.state) || this.knows(f.status.id)) continue;
       this.push({
         workspaceId,
         targetId,
@@ -246,7 +241,7 @@ export class UploadManager {
         file: undefined,
         uploadId: f.status.id,
         state: 'needs-file',
-        loaded: f.status.parts.reduce((sum, p) => sum + p.size, 0),
+        loaded: heldBytes(f.status.parts),
       });
     }
     this.emit();
@@ -258,23 +253,20 @@ export class UploadManager {
     if (!task) return undefined;
     if (file.size !== task.size)
       return `That file has ${file.size.toLocaleString()} bytes; “${task.name}” has ${task.size.toLocaleString()}. Choose the same file.`;
-    this.update(task, { file, state: 'queued', error: undefined });
-    this.pump();
+    if (this.apply(task, { type: 'file', file })) this.pump();
     return undefined;
   }
 
   pause(key: string) {
     const task = this.find(key);
-    if (!task || !['queued', 'uploading', 'verifying'].includes(task.state)) return;
+    if (!task || !transition(task, { type: 'pause' })) return;
     this.running.get(key)?.abort.abort();
-    this.update(task, { state: 'paused' });
+    this.apply(task, { type: 'pause' });
   }
 
   resume(key: string) {
     const task = this.find(key);
-    if (!task || (task.state !== 'paused' && task.state !== 'failed')) return;
-    this.update(task, { state: task.file ? 'queued' : 'needs-file', error: undefined });
-    this.pump();
+    if (task && this.apply(task, { type: 'resume' })) this.pump();
   }
 
   pauseAll() {
@@ -287,77 +279,52 @@ export class UploadManager {
 
   async cancel(key: string) {
     const task = this.find(key);
-    if (!task || ['done', 'cancelled', 'skipped'].includes(task.state)) return;
+    if (!task || !transition(task, { type: 'cancel' })) return;
     this.running.get(key)?.abort.abort();
-    this.update(task, { state: 'cancelled' });
+    this.apply(task, { type: 'cancel' });
     if (task.uploadId) await this.api.abort(task.uploadId).catch(() => {});
     this.pump();
   }
 
   /** The answer to a name conflict: keep both, replace (a new version) or skip; optionally for every conflict. */
-  resolveConflict(key: string, answer: TOnConflict | 'skip', forAll: boolean) {
+  resolveConflict(key: string, answer: ConflictAnswer, forAll: boolean) {
     if (forAll) this.conflictAnswer = answer;
-    const targets = forAll ? this.tasks.filter((t) => t.state === 'conflict') : [this.find(key)].filter((t): t is UploadTask => !!t);
-    for (const task of targets) this.answer(task, answer);
+    for (const task of conflictTargets(this.tasks, key, forAll)) this.apply(task, { type: 'answer', answer });
     this.pump();
   }
 
-  private answer(task: UploadTask, answer: TOnConflict | 'skip') {
-    if (answer === 'skip') {
-      if (task.uploadId) void this.api.abort(task.uploadId).catch(() => {});
-      this.update(task, { state: 'skipped', suggestedName: undefined });
-    } else {
-      this.update(task, { state: 'queued', onConflict: answer, suggestedName: undefined });
-    }
-  }
-
   clearFinished() {
-    this.tasks = this.tasks.filter((t) => !['done', 'cancelled', 'skipped'].includes(t.state));
+    this.tasks = this.tasks.filter((t) => !isEnded(t.state));
     this.samples = [];
     this.emit();
   }
 
   totals(): UploadTotals {
-    const live = this.tasks.filter((t) => !['cancelled', 'skipped'].includes(t.state));
-    const loaded = live.reduce((sum, t) => sum + t.loaded, 0);
-    const size = live.reduce((sum, t) => sum + t.size, 0);
     const now = performance.now();
-    this.samples = this.samples.filter((s) => now - s.at < 5000);
-    const first = this.samples[0];
-    const speed = first && now - first.at > 500 ? Math.max(0, ((loaded - first.loaded) * 1000) / (now - first.at)) : 0;
-    return {
-      active: this.tasks.filter((t) => ['queued', 'uploading', 'verifying'].includes(t.state)).length,
-      loaded,
-      size,
-      speed,
-      secondsLeft: speed > 0 ? Math.ceil((size - loaded) / speed) : undefined,
-    };
+    this.samples = recentSamples(this.samples, now);
+    return totalsOf(this.tasks, this.samples, now);
   }
 
   private find(key: string) {
     return this.tasks.find((t) => t.key === key);
   }
 
-  /** Small new files go in batches; a batch takes one of the FILES_AT_ONCE places, like one big file. */
-  private isBatchable = (t: UploadTask) => !!this.api.batches && !t.uploadId && !t.versionOf && t.size <= SMALL_FILE_BYTES;
-  private jobs = 0;
+  private knows(uploadId: string) {
+    return this.tasks.some((t) => t.uploadId === uploadId);
+  }
 
   private pump() {
     while (this.jobs < FILES_AT_ONCE) {
-      const waiting = (t: UploadTask) => t.state === 'queued' && !this.running.has(t.key);
-      const next = this.tasks.find(waiting);
+      const next = nextRun(this.tasks, (key) => this.running.has(key), !!this.api.batches);
       if (!next) return;
-      const group = this.isBatchable(next)
-        ? this.tasks.filter((t) => waiting(t) && this.isBatchable(t) && t.workspaceId === next.workspaceId).slice(0, BATCH)
-        : [next];
-      const runs = group.map((task) => {
+      const runs = next.tasks.map((task) => {
         const run: Running = { abort: new AbortController(), partLoaded: new Map(), doneBytes: 0 };
         this.running.set(task.key, run);
         return run;
       });
       this.jobs++;
-      void (this.isBatchable(next) ? this.runBatch(group, runs) : this.run(next, runs[0]!)).finally(() => {
-        for (const task of group) this.running.delete(task.key);
+      void (next.batch ? this.runBatch(next.tasks, runs) : this.run(next.tasks[0]!, runs[0]!)).finally(() => {
+        for (const task of next.tasks) this.running.delete(task.key);
         this.jobs--;
         this.pump();
       });
@@ -365,9 +332,7 @@ export class UploadManager {
   }
 
   private progress(task: UploadTask, run: Running) {
-    let inFlight = 0;
-    for (const v of run.partLoaded.values()) inFlight += v;
-    task.loaded = Math.min(task.size, run.doneBytes + inFlight);
+    task.loaded = loadedOf(task, run.doneBytes, run.partLoaded.values());
     this.samples.push({ at: performance.now(), loaded: this.tasks.reduce((sum, t) => sum + t.loaded, 0) });
     this.emit();
   }
@@ -376,7 +341,7 @@ export class UploadManager {
     const { signal } = run.abort;
     const file = task.file!;
     try {
-      this.update(task, { state: 'uploading', error: undefined });
+      if (!this.apply(task, { type: 'start' })) return;
       let status: UploadProgress;
       if (!task.uploadId) {
         const mimeType = file.type ? { mimeType: file.type } : {};
@@ -392,13 +357,11 @@ export class UploadManager {
       }
       const hashing = hashFile(file, signal);
       hashing.catch(() => {});
-      const have = new Set(status.parts.map((p) => p.partNumber));
-      run.doneBytes = status.parts.reduce((sum, p) => sum + p.size, 0);
+      run.doneBytes = heldBytes(status.parts);
       this.progress(task, run);
-      const missing = Array.from({ length: status.partCount }, (_, i) => i + 1).filter((n) => !have.has(n));
-      await this.sendParts(task, run, status, missing);
+      await this.sendParts(task, run, status, missingParts(status.partCount, status.parts));
 
-      this.update(task, { state: 'verifying' });
+      this.apply(task, { type: 'verify' });
       const sha256 = await hashing;
       this.finish(task, await persist(() => this.api.complete(task.uploadId!, { sha256, onConflict: task.onConflict }), signal));
     } catch (error) {
@@ -419,7 +382,7 @@ export class UploadManager {
     /** An entry the server could not serve just now (storage away…) carries on alone, retried like any single upload. */
     const settle = (task: UploadTask, run: Running, error: ApiError) => (isTransient(error) ? this.run(task, run) : this.fail(task, error));
     try {
-      for (const task of tasks) this.update(task, { state: 'uploading', error: undefined });
+      for (const task of tasks) this.apply(task, { type: 'start' });
       const starting = live();
       const requests = await persist(() => Promise.all(starting.map(({ task }) => this.startRequest(task))), group.signal);
       const batches = this.api.batches!;
@@ -436,13 +399,8 @@ export class UploadManager {
           try {
             const hashing = hashFile(task.file!, run.abort.signal);
             hashing.catch(() => {});
-            await this.sendParts(
-              task,
-              run,
-              { ...result.upload, parts: [] },
-              Array.from({ length: result.upload.partCount }, (_, n) => n + 1),
-            );
-            this.update(task, { state: 'verifying' });
+            await this.sendParts(task, run, { ...result.upload, parts: [] }, missingParts(result.upload.partCount, []));
+            this.apply(task, { type: 'verify' });
             return { task, run, sha256: await hashing };
           } catch (error) {
             if (!isAbort(error) && !run.abort.signal.aborted) this.fail(task, error);
@@ -472,44 +430,17 @@ export class UploadManager {
 
   /** What starting a new upload asks, once its folders exist. */
   private async startRequest(task: UploadTask) {
-    const parentId = await this.ensureFolders(task.workspaceId, task.targetId, task.folderPath);
-    return { parentId, name: task.name, size: task.size, ...(task.file?.type ? { mimeType: task.file.type } : {}), onConflict: task.onConflict };
+    return startRequestOf(task, await this.ensureFolders(task.workspaceId, task.targetId, task.folderPath));
   }
 
   /** A visitor's upload is told of no file: nothing to show it in. */
-  private finish(task: UploadTask, result: { item?: TItem }) {
-    const { item } = result;
-    this.update(task, { state: 'done', itemId: item?.id, loaded: task.size });
-    if (item)
-      this.onChanged(task.workspaceId, {
-        type: task.versionOf || task.onConflict === 'replace' ? 'item.updated' : 'item.created',
-        itemId: item.id,
-        parentIds: [item.parentId],
-        item,
-      });
+  private finish(task: UploadTask, { item }: { item?: TItem }) {
+    this.apply(task, { type: 'finish', itemId: item?.id });
+    if (item) this.onChanged(task.workspaceId, finishedChange(task, item));
   }
 
-  /** A name conflict waits for an answer; anything else fails the task with a message for people. */
   private fail(task: UploadTask, error: unknown) {
-    if (error instanceof ApiError && error.code === 'name_conflict') {
-      const suggestedName = String(error.details?.suggestedName ?? '');
-      if (this.conflictAnswer) {
-        this.answer(task, this.conflictAnswer);
-        return;
-      }
-      this.update(task, { state: 'conflict', suggestedName });
-      return;
-    }
-    const message =
-      error instanceof ApiError && error.code === 'checksum_mismatch'
-        ? 'The file changed while it was uploading, so it was not saved. Upload it again.'
-        : error instanceof ApiError && error.code === 'upload_expired'
-          ? 'This upload expired. Upload the file again.'
-          : error instanceof Error
-            ? error.message
-            : String(error);
-    if (error instanceof ApiError && (error.code === 'checksum_mismatch' || error.code === 'upload_expired')) task.uploadId = undefined;
-    this.update(task, { state: 'failed', error: message });
+    this.apply(task, { type: 'fail', error, conflictAnswer: this.conflictAnswer });
   }
 
   /** PUTs the missing parts, a few at a time, signing URLs a batch ahead; a part that fails is retried. */
@@ -519,17 +450,16 @@ export class UploadManager {
     const queue = [...missing];
     const signed = new Map<number, TSignedPart>((run.signedAtStart ?? []).map((p) => [p.partNumber, p]));
     const sign = async (n: number) => {
-      const fresh = signed.get(n);
-      if (fresh && new Date(fresh.expiresAt).getTime() - Date.now() > 60_000) return fresh;
-      const batch = [n, ...queue.slice(0, SIGN_AHEAD - 1)];
-      const parts = await persist(() => this.api.signParts(task.uploadId!, batch), signal);
+      const known = signed.get(n);
+      if (known && isFresh(known, Date.now())) return known;
+      const parts = await persist(() => this.api.signParts(task.uploadId!, signBatch(n, queue)), signal);
       for (const p of parts) signed.set(p.partNumber, p);
       return signed.get(n)!;
     };
     const worker = async () => {
       for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-        const start = (n - 1) * upload.partSize;
-        const blob = file.slice(start, Math.min(file.size, start + upload.partSize));
+        const { start, end } = partBounds(n, upload.partSize, file.size);
+        const blob = file.slice(start, end);
         for (let attempt = 0; ; attempt++) {
           const part = await sign(n);
           try {
@@ -546,11 +476,10 @@ export class UploadManager {
           } catch (error) {
             run.partLoaded.delete(n);
             if (isAbort(error) || signal.aborted) throw error;
-            // An expired or refused signature: sign again. The network or storage away: wait and retry.
-            if (error instanceof PartRejected && (error.status === 403 || error.status === 400)) signed.delete(n);
-            else if (error instanceof PartRejected && (error.status === 404 || error.status === 410))
-              throw new ApiError(410, 'upload_expired', 'This upload expired.');
-            await sleep(Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)), signal);
+            const next = partFailure(error);
+            if (next === 'expired') throw new ApiError(410, 'upload_expired', 'This upload expired.');
+            if (next === 'sign-again') signed.delete(n);
+            await sleep(retryDelayMs(attempt), signal);
           }
         }
         run.partLoaded.delete(n);
@@ -579,9 +508,10 @@ export class UploadManager {
           return await create(name);
         } catch (error) {
           if (!(error instanceof ApiError && error.code === 'name_conflict')) throw error;
-          const existing = await findChild(workspaceId, parentId, name);
+          // The answer names what has the name: a folder there is the one to fill; anything else leaves it to a free name.
+          const { existing, suggestedName } = (error.details ?? {}) as Partial<NameConflictDetails>;
           if (existing?.kind === 'folder') return existing.id;
-          return await create(String(error.details?.suggestedName ?? `${name} (2)`));
+          return await create(suggestedName ?? `${name} (2)`);
         }
       })();
       pending.catch(() => this.folders.delete(cacheKey));
@@ -589,18 +519,4 @@ export class UploadManager {
     }
     return pending;
   }
-}
-
-async function findChild(workspaceId: string, parentId: string, name: string): Promise<TItem | undefined> {
-  let cursor: string | null = null;
-  do {
-    const page: { items: TItem[]; nextCursor: string | null } = await call(itemsApi.children, {
-      params: { ws: workspaceId, id: parentId },
-      query: { limit: 1000, cursor: cursor ?? undefined },
-    });
-    const found = page.items.find((i) => i.name.toLowerCase() === name.normalize('NFC').toLowerCase());
-    if (found) return found;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return undefined;
 }

@@ -1,0 +1,304 @@
+import { createHash } from 'node:crypto';
+import type { TItem, TItemRole, TOnConflict, TUpload } from '@cabinet/contracts';
+import type { AppContext } from '../../context.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import type { ItemRow, UploadRow } from '../../db/schema.ts';
+import { AppError } from '../../errors.ts';
+import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { record, recordCreated } from '../events/index.ts';
+import { accessWithRole, findActiveSibling, presentItem, requireItem, suggestFreeName, upsertVisit } from '../items/index.ts';
+import { addUsage } from '../workspaces/index.ts';
+import {
+  findOwnUpload,
+  findOwnUploadsForCompletion,
+  insertFile,
+  insertUploadedFiles,
+  insertVersion,
+  setUploadState,
+  type UploadForCompletion,
+} from './files.repo.ts';
+import {
+  eachOutcome,
+  endUpload,
+  isVisitor,
+  one,
+  ownerOf,
+  partLength,
+  presentUpload,
+  requireOpen,
+  requireQuota,
+  targetsOf,
+  type LinkUploader,
+  type Outcome,
+  type Target,
+  type Uploader,
+} from './upload-common.ts';
+
+interface CompleteInput {
+  id: string;
+  sha256?: string | undefined;
+  onConflict?: TOnConflict | undefined;
+}
+type Completed = { upload: TUpload; item: TItem };
+/** What completing answers: a visitor is told of their upload alone, not of the file, whose name may not be the one they gave. */
+type Finished = { upload: TUpload; item: TItem | null };
+/** An upload whose bytes are joined and checked: what remains is to make its file appear. */
+interface Verified {
+  upload: UploadForCompletion;
+  /** The folder of a new file; the file itself for a new version. */
+  parent: ItemRow;
+  role: TItemRole | null;
+  onConflict: TOnConflict;
+  file: { size: number; mimeType: string; blobKey: string; sha256: string };
+}
+
+/**
+ * Joins the parts, checks the bytes (size and SHA-256) and, in one transaction, makes the file
+ * (or its new version) appear and counts it against the quota. Safe to call again after a
+ * dropped connection or a crash: a finished upload answers with its file, and bytes already
+ * joined are checked again rather than joined twice.
+ */
+export function completeUpload(ctx: AppContext, actor: Actor, id: string, input: Omit<CompleteInput, 'id'>): Promise<Completed> {
+  return one(completeUploads(ctx, actor, [{ ...input, id }]));
+}
+
+/** Completes a file request's upload: into the link's folder, under a free name when its own is taken; the answer is the upload alone. */
+export async function completeLinkUpload(ctx: AppContext, visitor: LinkUploader, id: string, input: { sha256?: string | undefined }): Promise<TUpload> {
+  return (await one(completeAll(ctx, visitor, [{ ...input, id, onConflict: 'keep_both' }]))).upload;
+}
+
+/** A person's uploads completed: each answers with its file (only a visitor's answer lacks it). */
+export async function completeUploads(ctx: AppContext, actor: Actor, inputs: CompleteInput[]): Promise<Outcome<Completed>[]> {
+  return (await completeAll(ctx, actor, inputs)) as Outcome<Completed>[];
+}
+
+/**
+ * Completes several uploads: the uploads, their folders' access and the names in two queries,
+ * the bytes joined and checked a few at a time, and the new files made in one statement; an
+ * upload that needs more (a replacement, a name taken meanwhile) completes on its own.
+ */
+async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInput[]): Promise<Outcome<Finished>[]> {
+  const { db } = ctx;
+  const owner = ownerOf(actor);
+  const found = await findOwnUploadsForCompletion(
+    db,
+    inputs.map((i) => i.id),
+    owner,
+  );
+  // What each upload needs: to create in its folder, or, for a new version, to edit its file (which
+  // may be shared on its own, its folder not).
+  const uploads = [...found.values()];
+  const folders = await targetsOf(
+    db,
+    actor,
+    uploads.flatMap((u) => (!u.item_id && u.parent_id ? [u.parent_id] : [])),
+    'createInside',
+  );
+  const files = await targetsOf(
+    db,
+    actor,
+    uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])),
+    'edit',
+  );
+  const targetOf = (u: UploadForCompletion | undefined) => (u?.item_id ? files.get(u.item_id) : u?.parent_id ? folders.get(u.parent_id) : undefined);
+  const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Finished | Verified> => {
+    if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
+    const upload = found.get(input.id);
+    const finished = upload && (await finishedUpload(db, actor, upload));
+    if (finished) return finished;
+    try {
+      return await verifyUpload(ctx, requireOpen(upload), input, targetOf(upload));
+    } catch (error) {
+      // A call completing the same upload at once took its parts from under this one: answer its file.
+      const now = upload && (await findOwnUpload(db, upload.id, owner));
+      const completed = now && (await finishedUpload(db, actor, now));
+      if (completed) return completed;
+      throw error;
+    }
+  });
+
+  // The common case, new files under free names, is one statement; anything else completes on its own.
+  const simple = outcomes.filter((o): o is Verified => isVerified(o) && !o.upload.item_id && !o.upload.clash_id);
+  const made = simple.length ? await makeNewFiles(db, actor, simple) : undefined;
+  return eachOutcome(outcomes, 1, async (outcome) => {
+    if (outcome instanceof AppError) throw outcome;
+    if (!isVerified(outcome)) return outcome;
+    const item = made?.get(outcome.upload.id);
+    if (item)
+      return {
+        upload: presentUpload({ ...outcome.upload, state: 'completed', result_item_id: item.id }),
+        item: isVisitor(actor) ? null : presentItem(item, accessWithRole(actor, item, outcome.role!)),
+      };
+    return makeFile(db, actor, outcome);
+  });
+}
+
+const isVerified = (o: Outcome<Finished | Verified>): o is Verified => !(o instanceof AppError) && 'parent' in o;
+
+/** A completed upload's answer, the same for every call that completes it: the upload and its file (undefined while it is open, or when the file is no longer visible). */
+async function finishedUpload(db: Db, actor: Uploader, upload: UploadRow): Promise<Finished | undefined> {
+  if (upload.state !== 'completed' || !upload.result_item_id) return undefined;
+  if (isVisitor(actor)) return { upload: presentUpload(upload), item: null };
+  const access = await requireItem(db, actor, upload.result_item_id, 'view').catch(() => undefined);
+  return access && { upload: presentUpload(upload), item: presentItem(access.item, access) };
+}
+
+/**
+ * The upload's parts joined into its object — or the object an earlier call joined, when the
+ * storage no longer knows the upload (a retry after a crash, or a call completing it at the same time).
+ */
+async function joinParts(storage: StorageDriver, upload: UploadRow): Promise<{ size: number; sha256?: string | undefined }> {
+  const joinedBefore = async (error: unknown) => {
+    const object = await storage.stat(upload.blob_key);
+    if (!object) throw error;
+    return object;
+  };
+  const parts = await storage.listParts(upload.blob_key, upload.storage_upload_id).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'upload_expired') return null;
+    throw error;
+  });
+  if (!parts) return joinedBefore(new AppError('upload_expired'));
+  checkParts(upload, parts);
+  return storage.completeMultipart(upload.blob_key, upload.storage_upload_id, parts).catch(joinedBefore);
+}
+
+/** Every part present with exactly the size the plan gives it; otherwise which ones to send again. */
+function checkParts(upload: UploadRow, parts: StoredPart[]): void {
+  const have = new Map(parts.map((p) => [p.partNumber, p]));
+  const missing: number[] = [];
+  const wrong: number[] = [];
+  for (let n = 1; n <= upload.part_count; n++) {
+    const part = have.get(n);
+    if (!part) missing.push(n);
+    else if (part.size !== partLength(upload, n)) wrong.push(n);
+  }
+  if (missing.length || wrong.length) {
+    throw new AppError(
+      'invalid_input',
+      missing.length ? `Parts missing: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? '…' : ''}.` : `Parts of the wrong size: ${wrong.join(', ')}.`,
+      {
+        missingParts: missing,
+        wrongSizeParts: wrong,
+      },
+    );
+  }
+}
+
+async function hashObject(storage: StorageDriver, key: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of await storage.read(key)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Ends an upload that cannot complete: its bytes are removed (by a job, so a storage outage does not lose the task). */
+function failUpload(db: Db, upload: UploadRow, failure: string): Promise<void> {
+  return inTransaction(db, (tx) => endUpload(tx, upload, { state: 'failed', failure }));
+}
+
+/**
+ * Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256
+ * checked. `targetAccess` is the caller's access to its folder (a new file) or its file (a new version).
+ */
+async function verifyUpload(
+  ctx: AppContext,
+  upload: UploadForCompletion,
+  input: CompleteInput,
+  targetAccess: Target | AppError | undefined,
+): Promise<Verified> {
+  const { db, storage } = ctx;
+  if (input.sha256 && upload.sha256 && input.sha256 !== upload.sha256) {
+    await failUpload(db, upload, 'The SHA-256 given on completion differs from the one given at the start.');
+    throw new AppError('checksum_mismatch', 'The SHA-256 given on completion differs from the one given at the start.');
+  }
+  const onConflict = input.onConflict ?? upload.on_conflict;
+  // Settle the name before joining the parts, so a conflict leaves the upload open for another answer.
+  if (!upload.parent_id || !targetAccess)
+    throw new AppError('not_found', upload.item_id ? 'The file this version was for is gone.' : 'The folder this upload was going to is gone.');
+  // Checked once, here: a change of access in the milliseconds until the commit is not worth a second query.
+  if (targetAccess instanceof AppError) throw targetAccess;
+  const { item: parent, role } = targetAccess;
+  if (!upload.item_id && upload.clash_id && onConflict === 'fail')
+    throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
+  try {
+    requireQuota(upload, Number(upload.size_bytes));
+  } catch (error) {
+    await failUpload(db, upload, (error as AppError).message);
+    throw error;
+  }
+
+  const joined = await joinParts(storage, upload);
+  const sha256 = joined.sha256 ?? (await hashObject(storage, upload.blob_key));
+  const expected = input.sha256 ?? upload.sha256;
+  if (joined.size !== Number(upload.size_bytes) || (expected && expected !== sha256)) {
+    const why =
+      joined.size !== Number(upload.size_bytes)
+        ? `The upload holds ${joined.size} bytes, not the ${Number(upload.size_bytes)} declared.`
+        : 'The bytes received do not match the SHA-256 given.';
+    await failUpload(db, upload, why);
+    throw new AppError('checksum_mismatch', why);
+  }
+  return { upload, parent, role, onConflict, file: { size: joined.size, mimeType: upload.mime_type, blobKey: upload.blob_key, sha256 } };
+}
+
+/** New files for verified uploads, all in one statement; undefined when any of them needs the careful way (then none is made here). */
+async function makeNewFiles(db: Db, actor: Uploader, verified: Verified[]): Promise<Map<string, ItemRow> | undefined> {
+  const ownerId = ownerOf(actor).authorId;
+  const files = verified.map((v) => ({
+    uploadId: v.upload.id,
+    workspaceId: v.upload.workspace_id,
+    parentId: v.parent.id,
+    name: v.upload.name,
+    ownerId,
+    ...v.file,
+  }));
+  return inTransaction(db, async (tx) => {
+    const result = await insertUploadedFiles(tx, files, recordCreated('item', actor), { visit: !isVisitor(actor) });
+    if (!result.whole || !result.counted) throw TAKE_CAREFUL_PATH;
+    if (isVisitor(actor)) await actor.counted(tx, result.items.length);
+    return new Map(result.items.map((item, i) => [files[i]!.uploadId, item]));
+  }).catch((error: unknown) => (error === TAKE_CAREFUL_PATH ? undefined : Promise.reject(error)));
+}
+
+/** Thrown inside the one-statement completion to roll it back and complete the careful way. */
+const TAKE_CAREFUL_PATH = Symbol('take the careful path');
+
+/** The careful way: the upload locked, the name settled again, a new file or a new version, usage counted within the quota. */
+function makeFile(db: Db, actor: Uploader, v: Verified): Promise<Finished> {
+  const owner = ownerOf(actor);
+  return inTransaction(db, async (tx) => {
+    const row = await findOwnUpload(tx, v.upload.id, owner, { lock: true });
+    // Another call completed it while this one joined the bytes: the same answer as that call's.
+    const finished = row && (await finishedUpload(tx, actor, row));
+    if (finished) return finished;
+    const locked = requireOpen(row);
+    let replaceId = locked.item_id;
+    let name = locked.name;
+    if (!replaceId) {
+      const clash = await findActiveSibling(tx, v.parent.id, name);
+      if (clash && v.onConflict === 'replace' && !isVisitor(actor)) {
+        const existing = await requireItem(tx, actor, clash.id, 'edit');
+        if (existing.item.kind === 'file') replaceId = existing.item.id;
+      }
+      // A name taken since the check above (or kept on purpose) gets a free one.
+      if (clash && !replaceId) name = await suggestFreeName(tx, v.parent.id, name);
+    }
+    // Only a person's upload replaces (a visitor's never has `replaceId`).
+    const result =
+      replaceId && !isVisitor(actor)
+        ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: owner.authorId, ...v.file })
+        : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: owner.authorId, ...v.file });
+    const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
+    if (isVisitor(actor)) await actor.counted(tx, 1);
+    else await upsertVisit(tx, owner.authorId, result.item.id);
+    await record(tx, actor, {
+      workspaceId: locked.workspace_id,
+      action: replaceId ? 'item.updated' : 'item.created',
+      itemId: result.item.id,
+      parentIds: [result.item.parent_id],
+      data: replaceId ? { name: result.item.name, version: result.version.number } : { name: result.item.name, kind: 'file' },
+    });
+    if (!(await addUsage(tx, locked.workspace_id, v.file.size))) throw new AppError('quota_exceeded');
+    return { upload: presentUpload(done), item: isVisitor(actor) ? null : presentItem(result.item, accessWithRole(actor, result.item, v.role!)) };
+  });
+}

@@ -1,0 +1,209 @@
+import { LIMITS, uuidv7, type TOnConflict, type TStartedUpload } from '@cabinet/contracts';
+import { lookup } from 'mime-types';
+import type { AppContext } from '../../context.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import { rateKey } from '../../lib/client-address.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { requireItem, suggestFreeName } from '../items/index.ts';
+import { lockWorkspaceRoom } from '../workspaces/index.ts';
+import { findFolderSlots, insertUploads, type NewUpload } from './files.repo.ts';
+import { eachOutcome, isVisitor, one, ownerOf, presentUpload, requireQuota, signUrls, targetsOf, type Outcome, type Uploader } from './upload-common.ts';
+
+const MAX_PARTS = 10_000;
+const MIB = 1024 * 1024;
+const SIGN_WITH_START = 8;
+/** Open uploads end as others complete: worth asking again after this long. */
+const OPEN_UPLOAD_RETRY_SECONDS = 30;
+
+/** The setting's part size, grown (in whole MiB) until the file fits in 10,000 parts. */
+function partSizeFor(size: number, base: number): number {
+  const needed = Math.ceil(size / MAX_PARTS);
+  return needed <= base ? base : Math.ceil(needed / MIB) * MIB;
+}
+
+const mimeOf = (name: string, declared?: string) =>
+  declared && declared !== 'application/octet-stream' ? declared : lookup(name) || declared || 'application/octet-stream';
+
+/** Open uploads cost storage until they end: one person (or one address on a link) may have `max` at once. */
+function requireOpenSlot(open: number, max: number): void {
+  if (open >= max) {
+    throw new AppError('rate_limited', `You have ${max} uploads in progress. Finish or cancel some to start more.`, {
+      openUploads: open,
+      maxOpenUploads: max,
+      retryAfter: OPEN_UPLOAD_RETRY_SECONDS,
+    });
+  }
+}
+
+/** A link's visitor starts at most so many uploads an hour from one address: a script cannot keep the workspace's room reserved. */
+function requireStartsLeft(started: number): void {
+  if (started >= LIMITS.linkUploadStartsPerHour) {
+    throw new AppError('rate_limited', 'Too many uploads from here through this link. Wait a while before uploading more.', { retryAfter: 3600 });
+  }
+}
+
+interface StartInput {
+  parentId: string;
+  name: string;
+  size: number;
+  mimeType?: string | undefined;
+  sha256?: string | undefined;
+  onConflict: TOnConflict;
+  /** The file this upload is a new version of (its folder and name are then the file's). */
+  versionOf?: string | undefined;
+}
+
+/**
+ * Opens an upload: checks the folder, the name, the size and the quota, then asks the storage
+ * for a multipart upload. Nothing is visible until it completes.
+ */
+export function startUpload(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
+  return one(startUploads(ctx, actor, workspaceIdOrSlug, [input]));
+}
+
+/** A new version of a file, uploaded the same way (into the file's folder, under its name). */
+export function startVersionUpload(
+  ctx: AppContext,
+  actor: Actor,
+  itemId: string,
+  input: Omit<StartInput, 'parentId' | 'name' | 'onConflict' | 'versionOf'>,
+): Promise<TStartedUpload> {
+  return one(startUploads(ctx, actor, null, [{ ...input, parentId: itemId, name: 'version', onConflict: 'replace', versionOf: itemId }]));
+}
+
+interface StartPlan {
+  input: StartInput;
+  parentId: string;
+  name: string;
+  itemId: string | null;
+}
+
+/**
+ * Opens several uploads into one workspace (the route's; null: the targets' own, for a new
+ * version) with a handful of statements whatever their number:
+ * the folders' access in one query, the names and the quota in one, the rows in one. The quota
+ * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
+ * row: starts running at once would each see the others' room as free (completion checks again).
+ */
+export async function startUploads(
+  ctx: AppContext,
+  actor: Uploader,
+  workspaceIdOrSlug: string | null,
+  inputs: StartInput[],
+): Promise<Outcome<TStartedUpload>[]> {
+  const { db, env, storage } = ctx;
+  const owner = ownerOf(actor);
+  const visitor = isVisitor(actor);
+  // A visitor's limits count by address, an IPv6 one by its /64: its single addresses are theirs to change.
+  const address = visitor ? rateKey(actor.ip) : null;
+  // A new file goes into a folder (or a document) the caller may create in; a new version needs the file itself editable.
+  const parents = await targetsOf(
+    db,
+    actor,
+    inputs.flatMap((i) => (i.versionOf ? [] : [i.parentId])),
+    'createInside',
+  );
+  const files = await targetsOf(
+    db,
+    actor,
+    inputs.flatMap((i) => (i.versionOf ? [i.versionOf] : [])),
+    'edit',
+  );
+  let workspaceId: string | undefined;
+  const plans: Outcome<StartPlan>[] = inputs.map((input) => {
+    if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
+    const target = input.versionOf ? files.get(input.versionOf)! : parents.get(input.parentId)!;
+    if (target instanceof AppError) return target;
+    // The target's access row names its workspace: the route's workspace (id or slug), when it names one, must be it.
+    if (workspaceIdOrSlug !== null && target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug)
+      return new AppError('not_found');
+    workspaceId = target.item.workspace_id;
+    if (input.versionOf) {
+      if (target.item.kind !== 'file') return new AppError('invalid_input', 'Only files have versions.');
+      return { input, parentId: target.item.parent_id!, name: target.item.name, itemId: target.item.id };
+    }
+    // A file uploaded into a document is its attachment (an image in it, say): it shares the document's access, trash and fate.
+    return { input, parentId: input.parentId, name: input.name, itemId: null };
+  });
+  const live = plans.filter((p): p is StartPlan => !(p instanceof AppError));
+  const { opened, rows } = await inTransaction(db, async (tx) => {
+    if (workspaceId && live.length) {
+      await lockWorkspaceRoom(tx, workspaceId);
+      const { usage, openUploads, recentStarts, clashIds } = await findFolderSlots(
+        tx,
+        workspaceId,
+        { ...owner, ip: address },
+        live.map((p) => ({ parentId: p.parentId, name: p.name })),
+      );
+      let adding = 0;
+      let opening = 0;
+      for (const [i, plan] of live.entries()) {
+        try {
+          requireOpenSlot(openUploads + opening, visitor ? LIMITS.linkOpenUploads : env.MAX_OPEN_UPLOADS);
+          if (visitor) requireStartsLeft(recentStarts + opening);
+          if (!plan.input.versionOf && clashIds[i])
+            plan.itemId = await resolveConflict(tx, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
+          requireQuota(usage, adding + plan.input.size, usage.reserved_bytes);
+          adding += plan.input.size;
+          opening++;
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          plans[plans.indexOf(plan)] = error;
+        }
+      }
+    }
+    const opened = await eachOutcome(plans, 16, async (plan): Promise<NewUpload> => {
+      if (plan instanceof AppError) throw plan;
+      const partSize = partSizeFor(plan.input.size, env.UPLOAD_PART_SIZE);
+      const mimeType = mimeOf(plan.name, plan.input.mimeType);
+      const key = `${workspaceId}/${uuidv7()}`;
+      return {
+        workspace_id: workspaceId!,
+        parent_id: plan.parentId,
+        item_id: plan.itemId,
+        name: plan.name,
+        on_conflict: plan.input.versionOf ? ('replace' as const) : plan.input.onConflict,
+        size_bytes: plan.input.size,
+        mime_type: mimeType,
+        sha256: plan.input.sha256 ?? null,
+        part_size: partSize,
+        part_count: Math.max(1, Math.ceil(plan.input.size / partSize)),
+        blob_key: key,
+        storage_upload_id: await storage.createMultipart(key, mimeType),
+        author_id: owner.authorId,
+        link_id: owner.linkId,
+        link_ip: address,
+        expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
+      };
+    });
+    return {
+      opened,
+      rows: await insertUploads(
+        tx,
+        opened.filter((o): o is NewUpload => !(o instanceof AppError)),
+      ),
+    };
+  });
+  let r = 0;
+  return Promise.all(
+    opened.map(async (o) => {
+      if (o instanceof AppError) return o;
+      const upload = rows[r++]!;
+      // The first parts come signed with the answer: a small file needs no separate signing call.
+      const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
+      return { ...presentUpload(upload), parts: await signUrls(storage, upload, first) };
+    }),
+  );
+}
+
+/** A name taken in the folder: refuse with a free name, plan to take a free one, or replace that file. Returns the file to replace. */
+async function resolveConflict(db: Db, actor: Uploader, onConflict: TOnConflict, parentId: string, name: string, clashId: string): Promise<string | null> {
+  if (onConflict === 'keep_both') return null;
+  // A visitor replaces nothing (their uploads keep both, ADR 0035).
+  if (onConflict === 'replace' && !isVisitor(actor)) {
+    const existing = await requireItem(db, actor, clashId, 'edit');
+    if (existing.item.kind === 'file') return existing.item.id;
+  }
+  throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parentId, name) });
+}

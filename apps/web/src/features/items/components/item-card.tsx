@@ -1,0 +1,42 @@
+import { Card, Center, Group, Text } from '@mantine/core';
+import type { TItem } from '@cabinet/contracts';
+import type { ReactNode } from 'react';
+import { formatRelative } from '../../../lib/format.ts';
+import type { ItemInteractions } from '../hooks/use-item-interactions.ts';
+import { ItemCheckbox } from './item-checkbox.tsx';
+import { ItemIcon, ItemName, itemSize } from './item-name.tsx';
+
+/** A card's place in the grid: its width sets how many fit a row; its height, the row's. */
+export const CARD_WIDTH = 176;
+export const CARD_HEIGHT = 168;
+
+interface ItemCardProps {
+  item: TItem;
+  to: string | undefined;
+  starred: boolean;
+  selected: boolean;
+  onToggle: () => void;
+  /** Focus, selection, opening, the menu, dragging and dropping (useItemInteractions). */
+  interactions: ItemInteractions;
+  /** The item's menu. */
+  actions: ReactNode;
+}
+
+/** One item of the grid view: its box and menu, a large icon, its name, and its size and when it was modified. */
+export function ItemCard({ item, to, starred, selected, onToggle, interactions, actions }: ItemCardProps) {
+  return (
+    <Card role="gridcell" withBorder radius="md" padding="xs" h={CARD_HEIGHT - 12} {...interactions}>
+      <Group justify="space-between" wrap="nowrap" gap={4}>
+        <ItemCheckbox item={item} selected={selected} onToggle={onToggle} />
+        {actions}
+      </Group>
+      <Center flex={1} c={item.kind === 'folder' ? 'var(--mantine-primary-color-filled)' : 'dimmed'} aria-hidden>
+        <ItemIcon kind={item.kind} size={44} />
+      </Center>
+      <ItemName item={item} to={to} starred={starred} bare />
+      <Text size="xs" c="dimmed" truncate="end">
+        {item.kind === 'file' ? `${itemSize(item)} · ${formatRelative(item.updatedAt)}` : formatRelative(item.updatedAt)}
+      </Text>
+    </Card>
+  );
+}
