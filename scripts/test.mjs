@@ -3,6 +3,7 @@
 //   2. Vitest: unit, integration and system tests (vitest.config.ts says what runs where);
 //   3. the built app: its size budget, then Playwright in Chromium.
 // A stage starts only when the one before has passed; a summary of the times ends the run.
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
 const stages = [
