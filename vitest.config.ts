@@ -45,8 +45,8 @@ export function testProjects(have: { postgres: boolean; redis: boolean }) {
     exclude: ['**/node_modules/**', db === 'postgres' ? '**/*.pglite.*' : '**/*.pg.*', ...(have.redis ? [] : ['**/*.redis.*'])],
     env: { TEST_DATABASE: db },
   });
-  // A project takes the root's workers and global setup, but not its time limits: each says them.
-  const limits = { testTimeout: 60_000, hookTimeout: 120_000 };
+  // A project takes the root's workers and global setup, but not its time limits or setup files: each says them.
+  const limits = { testTimeout: 60_000, hookTimeout: 120_000, setupFiles: ['apps/server/src/testing/matchers.ts'] };
   return [
     {
       test: {

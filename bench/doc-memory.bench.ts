@@ -64,11 +64,11 @@ export default async function docMemory() {
     try {
       const token = server.person(`memory-${run}@example.com`, 'Memory');
       await server.start();
-      const workspace = (await server.call(token, 'GET', '/workspaces')).body.items[0];
+      const workspace = (await server.as(token).raw('GET', '/workspaces')).body.items[0];
       const names: string[] = [];
       for (let i = 0; i <= DOCUMENTS; i++)
         names.push(
-          (await server.call(token, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: workspace.homeId })).body.id,
+          (await server.as(token).raw('POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: workspace.homeId })).body.id,
         );
       values.push(await perDocument(server.url, server.pid()!, names, token));
     } finally {

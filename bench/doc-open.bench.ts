@@ -44,7 +44,7 @@ export default async function docOpen() {
     const email = 'doc-open@example.com';
     const token = server.person(email, 'Doc Open');
     await server.start();
-    const workspace = (await server.call(token, 'GET', '/workspaces')).body.items[0];
+    const workspace = (await server.as(token).raw('GET', '/workspaces')).body.items[0];
     const markdown = Array.from({ length: PARAGRAPHS }, (_, i) => `Paragraph ${i + 1} of the long document.`).join('\n\n');
     const imported = await fetch(`${server.url}/api/v1/workspaces/${workspace.id}/documents/import?parentId=${workspace.homeId}&fileName=long.md`, {
       method: 'POST',

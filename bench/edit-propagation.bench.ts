@@ -56,7 +56,7 @@ export default async function editPropagation() {
   const app = await startBenchApp();
   const names: string[] = [];
   for (let i = 0; i < DOCUMENTS; i++) {
-    const res = await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: app.workspace.homeId });
+    const res = await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: app.workspace.homeId });
     names.push(res.body.id);
   }
   const bare = new Server({ port: await freePort(), address: '127.0.0.1', quiet: true, stopOnSignals: false });

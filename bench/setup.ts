@@ -6,7 +6,9 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import { migrate } from '../apps/server/src/db/migrate.ts';
 import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
 import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
+import { callingRoutes, withToken, type RawCall, type RouteCall } from '../apps/server/src/testing/route-call.ts';
 import { startTestApp, type TestApp } from '../apps/server/src/testing/test-app.ts';
+import { workspacesApi } from '@cabinet/contracts';
 
 export interface BenchApp {
   t: TestApp;
@@ -15,7 +17,9 @@ export interface BenchApp {
   dataDir: string;
   /** SQL statements run since the counter was last read (and reset). */
   takeQueryCount(): number;
-  call(method: string, p: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Calls as the bench's person (apps/server/src/testing/route-call.ts). */
+  call: RouteCall;
+  raw: RawCall;
   close(): Promise<void>;
 }
 
@@ -38,16 +42,8 @@ export async function startBenchApp(settings: Record<string, string> = {}): Prom
     refreshToken: undefined,
   });
   const { token } = await createApiToken(t.ctx.db, user.id, { name: 'bench' });
-  const call = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${t.url}/api/v1${p}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text && res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
-  };
-  const ws = (await call('GET', '/workspaces')).body.items[0];
+  const { call, raw } = callingRoutes(withToken(t.url, token));
+  const ws = (await call(workspacesApi.list)).body.items[0]!;
   return {
     t,
     token,
@@ -59,6 +55,7 @@ export async function startBenchApp(settings: Record<string, string> = {}): Prom
       return n;
     },
     call,
+    raw,
     async close() {
       await t.close();
       await database.close().catch(() => {});

@@ -59,7 +59,7 @@ export default async function smallFiles() {
   const file = syntheticFile(SIZE);
   const body = randomBytes(SIZE);
   const folder = async (name: string) =>
-    (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name, parentId: app.workspace.homeId })).body.id as string;
+    (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name, parentId: app.workspace.homeId })).body.id as string;
   const warm = await folder('warm-up');
   await inParallel(400, IN_FLIGHT, (i) => uploadThroughCabinet(app, `warm-${i}.bin`, file, SIZE, 1, warm));
   await sql`ANALYZE`.execute(app.t.ctx.db);

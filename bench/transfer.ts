@@ -47,7 +47,7 @@ export async function uploadThroughCabinet(
   inFlight = 4,
   parentId = app.workspace.homeId,
 ): Promise<string> {
-  const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId, name, size, onConflict: 'keep_both' });
+  const started = await app.raw('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId, name, size, onConflict: 'keep_both' });
   if (started.status !== 201) throw new Error(JSON.stringify(started.body));
   const upload = started.body as { id: string; partSize: number; partCount: number; parts: { partNumber: number; url: string }[] };
   // As the browser does: each of the `inFlight` lanes takes the next part; a part not signed yet
@@ -58,14 +58,14 @@ export async function uploadThroughCabinet(
     const n = queue.shift();
     if (n === undefined) return undefined;
     if (!signed.has(n)) {
-      const { parts } = (await app.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] })).body as {
+      const { parts } = (await app.raw('POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] })).body as {
         parts: { partNumber: number; url: string }[];
       };
       for (const p of parts) signed.set(p.partNumber, p.url);
     }
     return { partNumber: n, url: signed.get(n)! };
   });
-  const done = await app.call('POST', `/uploads/${upload.id}/complete`, { sha256: file.sha256 });
+  const done = await app.raw('POST', `/uploads/${upload.id}/complete`, { sha256: file.sha256 });
   if (done.status !== 200) throw new Error(JSON.stringify(done.body));
   return done.body.item.id;
 }
@@ -82,7 +82,7 @@ export async function uploadSmallFiles(
   parentId: string,
   limit: <T>(fn: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
-  const started = await app.call('POST', `/workspaces/${app.workspace.id}/uploads/batch`, {
+  const started = await app.raw('POST', `/workspaces/${app.workspace.id}/uploads/batch`, {
     uploads: names.map((name) => ({ parentId, name, size, onConflict: 'keep_both' })),
   });
   const uploads = (started.body.results as { upload?: { id: string; parts: { url: string }[] } }[]).map((r) => {
@@ -99,7 +99,7 @@ export async function uploadSmallFiles(
       }),
     ),
   );
-  const done = await app.call('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id, sha256: file.sha256 })) });
+  const done = await app.raw('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id, sha256: file.sha256 })) });
   for (const r of done.body.results as { item?: unknown }[]) if (!r.item) throw new Error(JSON.stringify(r));
 }
 

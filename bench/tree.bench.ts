@@ -10,7 +10,7 @@ const SAMPLES = 200;
 /** Inserts `count` folders under `parentId` in big batches of SQL (setting up, not measured). */
 async function bulkFolders(app: BenchApp, parentId: string, count: number, prefix: string): Promise<string[]> {
   const ids = Array.from({ length: count }, () => uuidv7());
-  const owner = (await app.call('GET', '/me')).body.user.id as string;
+  const owner = (await app.raw('GET', '/me')).body.user.id as string;
   for (let i = 0; i < ids.length; i += 5000) {
     await app.t.ctx.db
       .insertInto('items')
@@ -47,15 +47,15 @@ async function timed(fn: () => Promise<unknown>): Promise<number> {
  */
 export default async function tree() {
   const app = await startBenchApp();
-  const big = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Big', parentId: app.workspace.homeId })).body
+  const big = (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Big', parentId: app.workspace.homeId })).body
     .id as string;
   await bulkFolders(app, big, ITEMS, 'item');
-  const list = (cursor?: string) => app.call('GET', `/workspaces/${app.workspace.id}/items/${big}/children?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+  const list = (cursor?: string) => app.raw('GET', `/workspaces/${app.workspace.id}/items/${big}/children?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
 
   // A deep cursor: walk to page 900 once, with big pages.
   let deep: string | undefined;
   for (let page = 0, cursor: string | undefined; page < 90; page++) {
-    const res = await app.call('GET', `/workspaces/${app.workspace.id}/items/${big}/children?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+    const res = await app.raw('GET', `/workspaces/${app.workspace.id}/items/${big}/children?limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
     cursor = res.body.nextCursor;
     deep = cursor;
   }
@@ -81,22 +81,22 @@ export default async function tree() {
   console.log(`  SQL statements per listing (authentication included): first page ${firstQueries}, deep page ${deepQueries}`);
 
   // move-10k: a folder holding 10,000 descendants (100 folders of 99 each), moved back and forth.
-  const tree = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Tree', parentId: app.workspace.homeId })).body
+  const tree = (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Tree', parentId: app.workspace.homeId })).body
     .id as string;
   const branches = await bulkFolders(app, tree, 100, 'branch');
   for (const b of branches) await bulkFolders(app, b, DESCENDANTS / 100 - 1, 'leaf');
-  const a = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'A', parentId: app.workspace.homeId })).body.id as string;
-  const b = (await app.call('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'B', parentId: app.workspace.homeId })).body.id as string;
+  const a = (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'A', parentId: app.workspace.homeId })).body.id as string;
+  const b = (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'B', parentId: app.workspace.homeId })).body.id as string;
   const moves: number[] = [];
   const renames: number[] = [];
   for (let i = 0; i < 20; i++) {
     moves.push(
       await timed(async () => {
-        const res = await app.call('PATCH', `/items/${tree}`, { parentId: i % 2 ? a : b });
+        const res = await app.raw('PATCH', `/items/${tree}`, { parentId: i % 2 ? a : b });
         if (res.status !== 200) throw new Error(JSON.stringify(res.body));
       }),
     );
-    renames.push(await timed(() => app.call('PATCH', `/items/${tree}`, { name: `Tree ${i}` })));
+    renames.push(await timed(() => app.raw('PATCH', `/items/${tree}`, { name: `Tree ${i}` })));
   }
   report('move-10k', 'ms', moves, renames);
   await app.close();

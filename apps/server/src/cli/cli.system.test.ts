@@ -1,3 +1,4 @@
+import { meApi, workspacesApi } from '@cabinet/contracts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -111,9 +112,9 @@ describe('the cabinet command', () => {
       const me = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
       expect(((await me.json()) as { user: unknown }).user).toMatchObject({ email: 'ops@example.com', name: 'Olive Ops', isInstanceAdmin: true });
       const { browser } = await signIn(t.url, 'ops@example.com', 'correct-cabinet-staple-9');
-      const viaBrowser = await browser.api('GET', '/api/v1/me');
+      const viaBrowser = await browser.call(meApi.get);
       expect(viaBrowser.body.user.email).toBe('ops@example.com');
-      expect((await browser.api('GET', '/api/v1/workspaces')).body.items).toHaveLength(1);
+      expect((await browser.call(workspacesApi.list)).body.items).toHaveLength(1);
     } finally {
       await t.close();
       await database.close();

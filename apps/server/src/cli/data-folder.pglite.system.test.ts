@@ -1,3 +1,4 @@
+import { meApi } from '@cabinet/contracts';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,13 +36,13 @@ describe('the data folder of the embedded database', () => {
   });
   afterAll(() => server.dispose());
 
-  const me = async (token: string) => (await server.call(token, 'GET', '/me')).body?.user?.email as string | undefined;
+  const me = async (token: string) => (await server.as(token).call(meApi.get)).body?.user?.email as string | undefined;
 
   it('runs commands beside a running server through it: what they print is true at once and after restarts', async () => {
     const ann = server.person('ann@example.com', 'Ann');
     expect(await me(ann)).toBe('ann@example.com');
     const { browser } = await signIn(server.url, 'ann@example.com', 'process-test-password-1');
-    expect((await browser.api('GET', '/api/v1/me')).body.user.email).toBe('ann@example.com');
+    expect((await browser.call(meApi.get)).body.user.email).toBe('ann@example.com');
 
     await server.stop();
     await server.start();

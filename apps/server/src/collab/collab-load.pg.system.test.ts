@@ -1,3 +1,4 @@
+import { itemsApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +36,8 @@ async function editorsAtWork(n: number, label: string) {
   const ids: string[] = [];
   for (let i = 0; i < n; i++)
     ids.push(
-      (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: `${label} ${i}`, parentId: ada.workspace.homeId })).body.id,
+      (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: `${label} ${i}`, parentId: ada.workspace.homeId } }))
+        .body.id,
     );
   const editors = ids.map((id) => clients.connect(id, ada.token));
   await until(() => editors.every((e) => e.outcome.synced), 'every editor to sync', 60_000);

@@ -1,3 +1,4 @@
+import { itemsApi } from '@cabinet/contracts';
 import * as encoding from 'lib0/encoding';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 async function newDocument(owner: Person, name = 'Plan') {
-  const res = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name, parentId: owner.workspace.homeId });
+  const res = await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name, parentId: owner.workspace.homeId } });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -36,8 +37,8 @@ describe('the collaboration socket', () => {
   it('saves what is open when the server stops, as the last editor’s change', async () => {
     const stopping = await startTestApp({}, { db: t.db });
     const ada = await given(stopping.ctx, stopping.url).person('Ada');
-    const id = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Late', parentId: ada.workspace.homeId })).body
-      .id as string;
+    const id = (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Late', parentId: ada.workspace.homeId } }))
+      .body.id as string;
     const clients = collabClients(stopping.url);
     const editor = clients.connect(id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
@@ -69,7 +70,7 @@ describe('the collaboration socket', () => {
     first.provider.destroy();
     second.provider.destroy();
     await expect.poll(() => storedText(id), { timeout: 15_000 }).toBe('Hello from the first window');
-    const item = await ada.call('GET', `/items/${id}`);
+    const item = await ada.call(itemsApi.get, { params: { id } });
     expect(item.body).toMatchObject({ updatedBy: ada.id });
     expect(item.body.size).toBeGreaterThan(0);
 

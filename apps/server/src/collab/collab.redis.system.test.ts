@@ -1,3 +1,4 @@
+import { documentsApi, itemsApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +30,9 @@ describe('several instances through Redis', () => {
   it('carries edits and presence between editors on different instances, and a restore on one reaches editors on the other', async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person('Ada');
-    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Shared', parentId: ada.workspace.homeId })).body;
+    const doc = (
+      await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Shared', parentId: ada.workspace.homeId } })
+    ).body;
     const onA = clientsA.connect(doc.id, ada.token);
     const onB = clientsB.connect(doc.id, ada.token);
     await until(() => onA.outcome.synced && onB.outcome.synced, 'both to sync');
@@ -43,8 +46,10 @@ describe('several instances through Redis', () => {
     // Everyone leaves: one revision is kept; then a restore made through instance A reaches an editor on B.
     onA.provider.destroy();
     onB.provider.destroy();
-    await expect.poll(async () => (await ada.call('GET', `/items/${doc.id}/revisions`)).body.items.length, { timeout: 15_000 }).toBeGreaterThan(0);
-    const [revision] = (await ada.call('GET', `/items/${doc.id}/revisions`)).body.items;
+    await expect
+      .poll(async () => (await ada.call(documentsApi.revisions, { params: { id: doc.id } })).body.items.length, { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    const [revision] = (await ada.call(documentsApi.revisions, { params: { id: doc.id } })).body.items;
     const later = clientsB.connect(doc.id, ada.token);
     await until(() => later.outcome.synced, 'a later editor on B to sync');
     addParagraph(later.document, 'Added later on B');
@@ -66,7 +71,9 @@ describe('several instances through Redis', () => {
     try {
       const g = given(a.ctx, a.url);
       const ada = await g.person('Ada');
-      const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Apart', parentId: ada.workspace.homeId })).body;
+      const doc = (
+        await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Apart', parentId: ada.workspace.homeId } })
+      ).body;
       const main = clientsA.connect(doc.id, ada.token);
       const apart = clientsC.connect(doc.id, ada.token);
       await until(() => main.outcome.synced && apart.outcome.synced, 'both to sync');

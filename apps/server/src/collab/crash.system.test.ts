@@ -1,3 +1,4 @@
+import { documentsApi, workspacesApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
@@ -20,8 +21,8 @@ describe('a server killed during editing', () => {
     server = await serverProcess();
     const token = server.person('crash.editor@example.com', 'Crash Editor');
     await server.start();
-    const workspace = (await server.call(token, 'GET', '/workspaces')).body.items[0];
-    const doc = (await server.call(token, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Under fire', parentId: workspace.homeId }))
+    const workspace = (await server.as(token).call(workspacesApi.list)).body.items[0];
+    const doc = (await server.as(token).raw('POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Under fire', parentId: workspace.homeId }))
       .body;
     clients = collabClients(server.url);
     const editors = [0, 1, 2].map(() => clients!.connect(doc.id, token));
@@ -59,7 +60,9 @@ describe('a server killed during editing', () => {
     // Once everyone has left, what is stored is the whole document: a fresh reader after another restart sees it.
     clients.destroyAll();
     // The last editor's leaving saves the document (and records a revision).
-    await expect.poll(async () => (await server.call(token, 'GET', `/items/${doc.id}/revisions`)).body.items.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await server.as(token).call(documentsApi.revisions, { params: { id: doc.id } })).body.items.length, { timeout: 15_000 })
+      .toBeGreaterThan(0);
     await server.stop();
     await server.start();
     clients = collabClients(server.url);

@@ -1,3 +1,4 @@
+import { grantsApi, itemsApi, sessionsApi, tokensApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
@@ -38,7 +39,8 @@ async function sharedDocument(role: 'viewer' | 'editor' = 'viewer') {
   const ada = await g.person('Ada');
   const bea = await g.person('Bea');
   const folder = await g.folder(ada, ada.workspace.homeId, 'Shared');
-  const id = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body.id as string;
+  const id = (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body
+    .id as string;
   await g.membership(bea, ada.workspace.id, 'guest');
   await g.grant(folder.id, { user: bea }, role);
   return { ada, bea, folder, id };
@@ -70,8 +72,8 @@ describe('a silent reader on another instance loses the document within seconds 
   it('when the share is withdrawn', async () => {
     const { ada, bea, folder, id } = await sharedDocument();
     const open = await openTogether(ada, id, bea.token);
-    const [grant] = (await ada.call('GET', `/items/${folder.id}/grants`)).body.items;
-    expect((await ada.call('DELETE', `/items/${folder.id}/grants/${grant.id}`)).status).toBe(204);
+    const [grant] = (await ada.call(grantsApi.list, { params: { id: folder.id } })).body.items;
+    expect((await ada.raw('DELETE', `/items/${folder.id}/grants/${grant.id}`)).status).toBe(204);
     expect(await expectCutOff(open, id)).toBe('not_found');
   });
 
@@ -79,7 +81,7 @@ describe('a silent reader on another instance loses the document within seconds 
     for (const trashed of ['document', 'folder'] as const) {
       const { ada, bea, folder, id } = await sharedDocument();
       const open = await openTogether(ada, id, bea.token);
-      expect((await ada.call('POST', `/items/${trashed === 'document' ? id : folder.id}/trash`)).status).toBe(200);
+      expect((await ada.call(itemsApi.trash, { params: { id: trashed === 'document' ? id : folder.id } })).status).toBe(200);
       // The owner's own connection goes too: the document is in the trash.
       await until(() => open.reader.outcome.closed !== undefined && open.owner.outcome.closed !== undefined, 'both connections to be closed', 15_000);
       expect([open.reader.outcome.closed, open.owner.outcome.closed]).toEqual(['not_found', 'not_found']);
@@ -97,8 +99,8 @@ describe('a silent reader on another instance loses the document within seconds 
   it('when the reader’s API token is revoked', async () => {
     const { ada, bea, id } = await sharedDocument();
     const open = await openTogether(ada, id, bea.token);
-    const [token] = (await bea.call('GET', '/tokens')).body.items;
-    expect((await bea.call('DELETE', `/tokens/${token.id}`)).status).toBe(204);
+    const [token] = (await bea.call(tokensApi.list)).body.items;
+    expect((await bea.raw('DELETE', `/tokens/${token.id}`)).status).toBe(204);
     expect(await expectCutOff(open, id)).toBe('unauthenticated');
   });
 
@@ -115,7 +117,7 @@ describe('a silent reader on another instance loses the document within seconds 
       refreshTokenSealed: null,
     });
     const open = await openTogether(ada, id, 'session', { cookie: `${SESSION_COOKIE}=${cookie}`, origin: b.url });
-    expect((await bea.call('DELETE', `/sessions/${session.id}`)).status).toBe(204);
+    expect((await bea.call(sessionsApi.end, { params: { id: session.id } })).status).toBe(204);
     expect(await expectCutOff(open, id)).toMatch(/unauthenticated|session_/);
   });
 

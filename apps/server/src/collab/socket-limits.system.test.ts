@@ -1,3 +1,4 @@
+import { itemsApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -43,7 +44,9 @@ describe('sockets that never authenticate', () => {
     const clients = collabClients(proxied.url);
     try {
       const ada = await given(proxied.ctx, proxied.url).person('Ada');
-      const id = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: ada.workspace.homeId })).body.id;
+      const id = (
+        await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: ada.workspace.homeId } })
+      ).body.id;
       const editor = clients.connect(id, ada.token, { 'x-forwarded-for': '198.51.100.1' });
       const { state: silent } = open(proxied.url, { 'x-forwarded-for': '198.51.100.2' });
       await until(() => editor.outcome.synced && silent.open, 'the editor to sync and the silent socket to open');

@@ -1,4 +1,4 @@
-import { ZErrorEnvelope } from '@cabinet/contracts';
+import { tokensApi, ZErrorEnvelope } from '@cabinet/contracts';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signUp } from '../testing/browser.ts';
@@ -10,8 +10,8 @@ let readOnly: string;
 beforeAll(async () => {
   t = await startTestApp();
   const { browser } = await signUp(t.url);
-  token = (await browser.api('POST', '/api/v1/tokens', { name: 'script' })).body.token;
-  readOnly = (await browser.api('POST', '/api/v1/tokens', { name: 'reader', scopes: ['read'] })).body.token;
+  token = (await browser.call(tokensApi.create, { body: { name: 'script' } })).body.token;
+  readOnly = (await browser.call(tokensApi.create, { body: { name: 'reader', scopes: ['read'] } })).body.token;
 });
 afterAll(() => t.close());
 
@@ -30,7 +30,7 @@ describe('the API conventions', () => {
     const res = await call('POST', '/api/v1/workspaces', { name: '', slug: 'NO' });
     expect(res.status).toBe(400);
     expect(ZErrorEnvelope.parse(res.body).error.code).toBe('invalid_input');
-    const fields = res.body.error.details.fields.map((f: { path: string }) => f.path).sort();
+    const fields = res.error?.details.fields.map((f: { path: string }) => f.path).sort();
     expect(fields).toEqual(['body.name', 'body.slug']);
     expect(res.body.error.requestId).toBe(res.headers.get('x-request-id'));
   });
@@ -38,7 +38,7 @@ describe('the API conventions', () => {
   it('answers not_found for unknown addresses, and never leaks internals', async () => {
     const res = await call('GET', '/api/v1/nothing-here');
     expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('not_found');
+    expect(res.error?.code).toBe('not_found');
   });
 
   it('creates a workspace with its own roots, and refuses a taken address with a suggestion', async () => {
@@ -47,7 +47,7 @@ describe('the API conventions', () => {
     expect(created.body).toMatchObject({ name: 'Design team', slug: 'design-team', role: 'owner', quotaBytes: null, usedBytes: 0 });
     const again = await call('POST', '/api/v1/workspaces', { name: 'Design team', slug: 'design-team' });
     expect(again.status).toBe(409);
-    expect(again.body.error.details.suggestedName).toBe('design-team-2');
+    expect(again.error?.details.suggestedName).toBe('design-team-2');
     const bySlug = await call('GET', '/api/v1/workspaces/design-team');
     expect(bySlug.body.id).toBe(created.body.id);
     const generated = await call('POST', '/api/v1/workspaces', { name: 'Design team' });
@@ -58,11 +58,11 @@ describe('the API conventions', () => {
     expect((await call('GET', '/api/v1/workspaces', undefined, readOnly)).status).toBe(200);
     const write = await call('POST', '/api/v1/workspaces', { name: 'Nope' }, readOnly);
     expect(write.status).toBe(403);
-    expect(write.body.error.code).toBe('forbidden');
+    expect(write.error?.code).toBe('forbidden');
   });
 
   it('refuses an unknown or malformed bearer token', async () => {
-    expect((await call('GET', '/api/v1/me', undefined, 'cab_unknown')).body.error.code).toBe('unauthenticated');
+    expect(await call('GET', '/api/v1/me', undefined, 'cab_unknown')).toFail('unauthenticated');
     const res = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: 'Basic abc' } });
     expect(res.status).toBe(401);
   });

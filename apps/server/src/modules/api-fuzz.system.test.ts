@@ -1,4 +1,17 @@
-import { CSRF_COOKIE, CSRF_HEADER, ERROR_STATUS, ZErrorEnvelope, uuidv7 } from '@cabinet/contracts';
+import {
+  commentsApi,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  ERROR_STATUS,
+  grantsApi,
+  itemsApi,
+  meApi,
+  tokensApi,
+  uploadsApi,
+  uuidv7,
+  workspacesApi,
+  ZErrorEnvelope,
+} from '@cabinet/contracts';
 import fc from 'fast-check';
 import { request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -170,31 +183,32 @@ const known: Record<string, string[]> = {};
 beforeAll(async () => {
   t = await startTestApp();
   ({ browser } = await signUp(t.url, { name: 'Fuzz Person' }));
-  token = (await browser.api('POST', '/api/v1/tokens', { name: 'fuzz' })).body.token;
-  const spareToken = (await browser.api('POST', '/api/v1/tokens', { name: 'spare' })).body.id;
-  const me = (await browser.api('GET', '/api/v1/me')).body;
-  const [workspace] = (await browser.api('GET', '/api/v1/workspaces')).body.items;
+  token = (await browser.call(tokensApi.create, { body: { name: 'fuzz' } })).body.token;
+  const spareToken = (await browser.call(tokensApi.create, { body: { name: 'spare' } })).body.id;
+  const me = (await browser.call(meApi.get)).body;
+  const [workspace] = (await browser.call(workspacesApi.list)).body.items;
   const person: Person = {
     id: me.user.id,
     token,
     workspace: { id: workspace.id, rootId: workspace.rootId, homeId: workspace.homeId },
-    call: (method, path, body) => browser.api(method, `/api/v1${path}`, body),
+    call: browser.call,
+    raw: browser.raw,
   };
   const make = async (kind: string, name: string, parentId = workspace.rootId) =>
-    (await person.call('POST', `/workspaces/${workspace.id}/items`, { kind, name, parentId })).body.id as string;
+    (await person.raw('POST', `/workspaces/${workspace.id}/items`, { kind, name, parentId })).body.id as string;
   const folder = await make('folder', 'Plans');
   const doc = await make('document', 'Notes', folder);
   const trashed = await make('folder', 'Old');
-  await person.call('POST', `/items/${trashed}/trash`);
+  await person.call(itemsApi.trash, { params: { id: trashed } });
   const bytes = new TextEncoder().encode('hello fuzz');
   const started = (
-    await person.call('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) })
+    await person.raw('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) })
   ).body;
   await putParts(person, started, bytes);
-  const file = (await person.call('POST', `/uploads/${started.id}/complete`, {})).body.item.id as string;
-  const pending = (await person.call('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'pending.bin', size: 3 })).body.id as string;
-  const thread = (await person.call('POST', `/items/${doc}/comments`, { body: 'First' })).body;
-  const grant = (await person.call('POST', `/items/${folder}/grants`, { principal: { type: 'workspace' }, role: 'viewer' })).body.id as string;
+  const file = (await person.call(uploadsApi.complete, { params: { id: started.id }, body: {} })).body.item.id as string;
+  const pending = (await person.raw('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'pending.bin', size: 3 })).body.id as string;
+  const thread = (await person.call(commentsApi.add, { params: { id: doc }, body: { body: 'First' } })).body;
+  const grant = (await person.call(grantsApi.create, { params: { id: folder }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).body.id as string;
 
   Object.assign(known, {
     document: [doc],

@@ -1,4 +1,5 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '@cabinet/contracts';
+import { callingRoutes } from './route-call.ts';
 
 export interface Page {
   status: number;
@@ -63,23 +64,17 @@ export class TestBrowser {
     throw new Error(`too many redirects from ${url}`);
   }
 
-  /** A JSON call as the browser app makes it: cookie, CSRF header and same Origin. */
-  async api(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+  /** JSON calls as the browser app makes them: cookie, CSRF header and same Origin (testing/route-call.ts). */
+  readonly routes = callingRoutes(async (path, init) => {
     const res = await fetch(new URL(path, this.origin), {
-      method,
-      headers: {
-        cookie: this.cookieHeader(),
-        origin: this.origin,
-        [CSRF_HEADER]: this.cookies.get(CSRF_COOKIE) ?? '',
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...init,
+      headers: { cookie: this.cookieHeader(), origin: this.origin, [CSRF_HEADER]: this.cookies.get(CSRF_COOKIE) ?? '', ...init.headers },
     });
     this.store(res.headers);
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
-  }
+    return res;
+  });
+  readonly call = this.routes.call;
+  readonly raw = this.routes.raw;
 }
 
 /** The hidden fields of the first form on a page, as a browser would submit them. */

@@ -22,7 +22,7 @@ export function documentFiles(appUrl: () => string) {
   }
 
   const children = async (person: Person, folderId: string) =>
-    (await person.call('GET', `/workspaces/${person.workspace.id}/items/${folderId}/children`)).body.items.map((i: { name: string }) => i.name);
+    (await person.raw('GET', `/workspaces/${person.workspace.id}/items/${folderId}/children`)).body.items.map((i: { name: string }) => i.name);
 
   /** A Word file as Word writes it, reduced to what a reader needs: content types, the package's relations and the body. */
   async function docx(bodyXml: string): Promise<Uint8Array> {

@@ -1,16 +1,20 @@
 import { createHash } from 'node:crypto';
-import { uuidv7 } from '@cabinet/contracts';
+import { itemsApi, uploadsApi, uuidv7, type ResponseOf, type TItem } from '@cabinet/contracts';
 import type { AppContext } from '../context.ts';
 import { userForIdentity } from '../modules/auth/sign-in.service.ts';
 import { createApiToken } from '../modules/tokens/tokens.service.ts';
 import { findMemberWorkspace, insertMembership, type WorkspaceRole } from '../modules/workspaces/workspaces.repo.ts';
+import { callingRoutes, withToken, type Answer, type RawCall, type RouteCall } from './route-call.ts';
 
 export interface Person {
   id: string;
   token: string;
   /** Their own workspace, made at first sign-in. */
   workspace: { id: string; rootId: string; homeId: string };
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** A declared route, called with their token: `ada.call(itemsApi.get, { params: { id } })`. */
+  call: RouteCall;
+  /** What no declaration allows, sent as it is (malformed paths and bodies). */
+  raw: RawCall;
 }
 
 let n = 0;
@@ -20,29 +24,17 @@ export const sha256Hex = (b: Uint8Array) => createHash('sha256').update(b).diges
 /** PUTs an upload's parts to the URLs Cabinet signs, as a browser would; `only` picks some parts. */
 export async function putParts(person: Person, upload: { id: string; partSize: number; partCount: number }, bytes: Uint8Array, only?: number[]): Promise<void> {
   const numbers = only ?? Array.from({ length: upload.partCount }, (_, i) => i + 1);
-  const signed = await person.call('POST', `/uploads/${upload.id}/parts`, { partNumbers: numbers });
-  if (signed.status !== 200) throw new Error(`could not sign parts: ${JSON.stringify(signed.body)}`);
-  for (const part of signed.body.parts as { partNumber: number; url: string }[]) {
+  const signed = await person.call(uploadsApi.signParts, { params: { id: upload.id }, body: { partNumbers: numbers } });
+  if (signed.status !== 200) throw new Error(`could not sign parts: ${JSON.stringify(signed.error)}`);
+  for (const part of signed.body.parts) {
     const body = bytes.subarray((part.partNumber - 1) * upload.partSize, part.partNumber * upload.partSize);
     const res = await fetch(part.url, { method: 'PUT', body });
     if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status} ${await res.text()}`);
   }
 }
 
-function calling(baseUrl: string, who: Omit<Person, 'call'>): Person {
-  return {
-    ...who,
-    async call(method, path, body, headers = {}) {
-      const res = await fetch(`${baseUrl}/api/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${who.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      const json = res.headers.get('content-type')?.includes('json');
-      return { status: res.status, body: text && json ? JSON.parse(text) : text || undefined, headers: res.headers };
-    },
-  };
+function calling(baseUrl: string, who: Omit<Person, 'call' | 'raw'>): Person {
+  return { ...who, ...callingRoutes(withToken(baseUrl, who.token)) };
 }
 
 /** Factories for integration tests: people with API tokens, memberships and grants, made directly and fast. */
@@ -76,11 +68,21 @@ export function given(ctx: AppContext, baseUrl: string) {
       return insertMembership(ctx.db, { workspaceId, userId: person.id, role });
     },
 
-    /** A folder made through the API, as its creator would make it. */
-    async folder(person: Person, parentId: string, name: string): Promise<{ id: string; name: string }> {
-      const res = await person.call('POST', `/workspaces/${person.workspace.id}/items`, { kind: 'folder', name, parentId });
-      if (res.status !== 201) throw new Error(`could not create ${name}: ${JSON.stringify(res.body)}`);
+    /** A folder or an empty document made through the API, as its creator would make it. */
+    async item(person: Person, parentId: string, kind: 'folder' | 'document', name: string, workspaceId = person.workspace.id): Promise<TItem> {
+      const res = await person.call(itemsApi.create, { params: { ws: workspaceId }, body: { kind, name, parentId } });
+      if (res.status !== 201) throw new Error(`could not create ${name}: ${JSON.stringify(res.error)}`);
       return res.body;
+    },
+
+    /** A folder made through the API (in the person's own workspace unless another is named). */
+    folder(person: Person, parentId: string, name: string, workspaceId?: string): Promise<TItem> {
+      return this.item(person, parentId, 'folder', name, workspaceId);
+    },
+
+    /** An empty document made through the API (in the person's own workspace unless another is named). */
+    document(person: Person, parentId: string, name: string, workspaceId?: string): Promise<TItem> {
+      return this.item(person, parentId, 'document', name, workspaceId);
     },
 
     /**
@@ -94,16 +96,14 @@ export function given(ctx: AppContext, baseUrl: string) {
       bytes: Uint8Array,
       o: { onConflict?: 'fail' | 'keep_both' | 'replace'; mimeType?: string } = {},
     ) {
-      const start = await person.call('POST', `/workspaces/${person.workspace.id}/uploads`, {
-        parentId,
-        name,
-        size: bytes.length,
-        sha256: sha256Hex(bytes),
-        ...o,
+      const start = await person.call(uploadsApi.start, {
+        params: { ws: person.workspace.id },
+        body: { parentId, name, size: bytes.length, sha256: sha256Hex(bytes), ...o },
       });
-      if (start.status !== 201) return start;
+      // A refused start answers with its error, as a refused completion would.
+      if (start.status !== 201) return start as unknown as Answer<ResponseOf<typeof uploadsApi.complete>>;
       await putParts(person, start.body, bytes);
-      return person.call('POST', `/uploads/${start.body.id}/complete`, {});
+      return person.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
     },
 
     async grant(

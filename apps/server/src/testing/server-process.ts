@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 import { freePort } from './test-app.ts';
+import { callingRoutes, withToken } from './route-call.ts';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
 
@@ -74,15 +75,8 @@ export async function serverProcess(settings: Record<string, string> = {}) {
     /** SIGKILL: no chance to save or tidy up. */
     kill: () => stopped('SIGKILL'),
     stop: () => stopped('SIGTERM'),
-    async call(token: string, method: string, p: string, body?: unknown) {
-      const res = await fetch(`${url}/api/v1${p}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : undefined };
-    },
+    /** Calls as the holder of an API token (testing/route-call.ts). */
+    as: (token: string) => callingRoutes(withToken(url, token)),
     async dispose() {
       await stopped('SIGKILL');
       await db?.drop();

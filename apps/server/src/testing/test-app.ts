@@ -4,9 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createContext, type AppContext } from '../context.ts';
 import { parseEnv } from '../env.ts';
+import { given } from './given.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 export interface TestApp {
@@ -58,6 +60,35 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
       await app.close();
       if (!shared?.db) await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One test app for the file: started before its tests, closed after them. Read `app` and `given` inside tests and hooks
+ * (they exist once the file's `beforeAll` has run).
+ */
+export function useTestApp(settings: Record<string, string> = {}, shared?: { db?: TestDatabase; webDist?: string }) {
+  let app: TestApp | undefined;
+  let factories: ReturnType<typeof given> | undefined;
+  beforeAll(async () => {
+    app = await startTestApp(settings, shared);
+    factories = given(app.ctx, app.url);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the test app starts in beforeAll: read it inside a test or a hook');
+    return value;
+  };
+  return {
+    get app(): TestApp {
+      return started(app);
+    },
+    /** Factories for people, memberships, items, uploads and grants (testing/given.ts). */
+    get given(): ReturnType<typeof given> {
+      return started(factories);
     },
   };
 }

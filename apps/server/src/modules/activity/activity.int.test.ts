@@ -1,3 +1,4 @@
+import { activityApi, authApi, grantsApi, itemsApi, linksApi, meApi, tokensApi, workspacesApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, type Person } from '../../testing/given.ts';
 import { signUp } from '../../testing/browser.ts';
@@ -34,9 +35,9 @@ describe('activity', () => {
   it('answers the audit log to the owner and admins only, newest first, with who, what, where and the item', async () => {
     const { ada, admin, member, guest, outsider, ws, folder } = await team();
     const headers = { 'user-agent': 'Audit tests/2.0' };
-    await ada.call('PATCH', `/items/${folder.id}`, { name: 'Plans 2027' }, headers);
+    await ada.call(itemsApi.update, { params: { id: folder.id }, body: { name: 'Plans 2027' } }, { headers: headers });
 
-    const log = await ada.call('GET', `/workspaces/${ws}/activity`);
+    const log = await ada.call(activityApi.workspace, { params: { ws } });
     expect(log.status).toBe(200);
     const [renamed] = log.body.items;
     expect(renamed).toMatchObject({
@@ -52,20 +53,20 @@ describe('activity', () => {
     const ids = (log.body.items as { id: string }[]).map((e) => Number(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
 
-    expect((await admin.call('GET', `/workspaces/${ws}/activity`)).status).toBe(200);
-    expect((await member.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('forbidden');
-    expect((await guest.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('forbidden');
-    expect((await outsider.call('GET', `/workspaces/${ws}/activity`)).body.error.code).toBe('not_found');
+    expect((await admin.call(activityApi.workspace, { params: { ws } })).status).toBe(200);
+    expect(await member.call(activityApi.workspace, { params: { ws } })).toFail('forbidden');
+    expect(await guest.call(activityApi.workspace, { params: { ws } })).toFail('forbidden');
+    expect(await outsider.call(activityApi.workspace, { params: { ws } })).toFail('not_found');
   });
 
   it('filters by person, action, item and dates, and pages by cursor', async () => {
     const { g, ada, admin, ws, folder } = await team();
     const other = await g.folder(ada, ada.workspace.rootId, 'Other');
-    await admin.call('PATCH', `/items/${folder.id}`, { name: 'By the admin' });
-    await ada.call('PATCH', `/items/${other.id}`, { name: 'By Ada' });
-    await ada.call('POST', `/items/${other.id}/trash`);
+    await admin.call(itemsApi.update, { params: { id: folder.id }, body: { name: 'By the admin' } });
+    await ada.call(itemsApi.update, { params: { id: other.id }, body: { name: 'By Ada' } });
+    await ada.call(itemsApi.trash, { params: { id: other.id } });
 
-    const q = async (query: string) => (await ada.call('GET', `/workspaces/${ws}/activity?${query}`)).body;
+    const q = async (query: string) => (await ada.raw('GET', `/workspaces/${ws}/activity?${query}`)).body;
     const renames = await q('action=item.renamed');
     expect(renames.items.map((e: { data: { name: string } }) => e.data.name)).toEqual(['By Ada', 'By the admin']);
     const byAdmin = await q(`actorId=${admin.id}`);
@@ -77,7 +78,7 @@ describe('activity', () => {
     expect((await q(`itemId=${other.id}&after=${today}&before=${today}`)).items).toHaveLength(3);
     expect((await q(`itemId=${other.id}&before=2000-01-01`)).items).toHaveLength(0);
     expect((await q(`itemId=${other.id}&after=${new Date(Date.now() + DAY).toISOString()}`)).items).toHaveLength(0);
-    expect((await ada.call('GET', `/workspaces/${ws}/activity?action=item.exploded`)).body.error.code).toBe('invalid_input');
+    expect(await ada.raw('GET', `/workspaces/${ws}/activity?action=item.exploded`)).toFail('invalid_input');
 
     // Pages of two, newest first, with no entry twice and none left out.
     const all = (await q(`itemId=${other.id}`)).items.map((e: { id: string }) => e.id);
@@ -87,42 +88,42 @@ describe('activity', () => {
     const second = await q(`itemId=${other.id}&limit=2&cursor=${first.nextCursor}`);
     expect(second.items.map((e: { id: string }) => e.id)).toEqual(all.slice(2));
     expect(second.nextCursor).toBeNull();
-    expect((await ada.call('GET', `/workspaces/${ws}/activity?cursor=nonsense!`)).body.error.code).toBe('invalid_input');
+    expect(await ada.call(activityApi.workspace, { params: { ws }, query: { cursor: 'nonsense!' } })).toFail('invalid_input');
 
     // An item deleted forever keeps its name in the log, from the record.
-    expect((await ada.call('DELETE', `/items/${other.id}`)).status).toBe(204);
+    expect((await ada.call(itemsApi.purge, { params: { id: other.id } })).status).toBe(204);
     const gone = await q(`itemId=${other.id}`);
     expect(gone.items[0]).toMatchObject({ action: 'item.deleted', item: { id: other.id, name: 'By Ada', kind: 'folder' } });
   });
 
   it("answers an item's history to whoever may see it, with addresses only for the owner and admins", async () => {
     const { ada, guest, outsider, member, folder } = await team();
-    await ada.call('PATCH', `/items/${folder.id}`, { name: 'Plans v2' });
-    const seen = await guest.call('GET', `/items/${folder.id}/activity`);
+    await ada.call(itemsApi.update, { params: { id: folder.id }, body: { name: 'Plans v2' } });
+    const seen = await guest.call(activityApi.item, { params: { id: folder.id } });
     expect(seen.status).toBe(200);
     expect(seen.body.items.map((e: { action: string }) => e.action)).toEqual(['item.renamed', 'item.created']);
     expect(seen.body.items.every((e: { ip: string | null; userAgent: string | null }) => e.ip === null && e.userAgent === null)).toBe(true);
-    expect((await member.call('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toBeNull();
-    expect((await ada.call('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toMatch(/127\.0\.0\.1|::1/);
-    expect((await outsider.call('GET', `/items/${folder.id}/activity`)).body.error.code).toBe('not_found');
+    expect((await member.raw('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toBeNull();
+    expect((await ada.raw('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(await outsider.call(activityApi.item, { params: { id: folder.id } })).toFail('not_found');
     // Who it was shared with, and its links, only for those who may see who has access; no addresses for a guest.
-    expect((await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'workspace' }, role: 'commenter' })).status).toBe(201);
-    expect((await ada.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
-    const byGuest = (await guest.call('GET', `/items/${folder.id}/activity`)).body.items as { action: string; actor: { email: string | null } }[];
+    expect((await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'workspace' }, role: 'commenter' } })).status).toBe(201);
+    expect((await ada.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(201);
+    const byGuest = (await guest.call(activityApi.item, { params: { id: folder.id } })).body.items as { action: string; actor: { email: string | null } }[];
     expect(byGuest.map((e) => e.action)).toEqual(['item.renamed', 'item.created']);
     expect(byGuest.every((e) => e.actor.email === null)).toBe(true);
-    const byAda = (await ada.call('GET', `/items/${folder.id}/activity`)).body.items as { action: string; actor: { email: string | null } }[];
+    const byAda = (await ada.call(activityApi.item, { params: { id: folder.id } })).body.items as { action: string; actor: { email: string | null } }[];
     expect(byAda.map((e) => e.action)).toEqual(['link.created', 'item.shared', 'item.renamed', 'item.created']);
     expect(byAda[0]!.actor.email).toMatch(/^ada\./);
     // Only events about that item.
     const other = await given(t.ctx, t.url).folder(ada, ada.workspace.rootId, 'Unrelated');
-    expect((await ada.call('GET', `/items/${folder.id}/activity`)).body.items.some((e: { item: { id: string } }) => e.item.id === other.id)).toBe(false);
+    expect((await ada.raw('GET', `/items/${folder.id}/activity`)).body.items.some((e: { item: { id: string } }) => e.item.id === other.id)).toBe(false);
   });
 
   it('exports the filtered log as CSV, with cells a spreadsheet would run as formulas made harmless', async () => {
     const { ada, member, ws } = await team();
     const risky = await given(t.ctx, t.url).folder(ada, ada.workspace.rootId, '=HYPERLINK("evil","x")');
-    await ada.call('PATCH', `/items/${risky.id}`, { name: '@SUM(1+1)' });
+    await ada.call(itemsApi.update, { params: { id: risky.id }, body: { name: '@SUM(1+1)' } });
 
     const res = await fetch(`${t.url}/api/v1/workspaces/${ws}/activity?format=csv&itemId=${risky.id}`, { headers: { authorization: `Bearer ${ada.token}` } });
     expect(res.status).toBe(200);
@@ -145,21 +146,21 @@ describe('activity', () => {
 
   it('records sign-ins, sign-outs and API tokens made and revoked in each workspace the person is a member of', async () => {
     const { browser } = await signUp(t.url, { name: 'Signe' });
-    const me = (await browser.api('GET', '/api/v1/me')).body;
+    const me = (await browser.call(meApi.get)).body;
     const userId = me.user.id as string;
     const started = await accountRows(userId, 'session.started');
     expect(started).toHaveLength(1);
     expect(started[0]).toMatchObject({ actor_kind: 'user', item_id: null });
     expect(started[0]!.ip).toMatch(/127\.0\.0\.1|::1/);
 
-    const created = await browser.api('POST', '/api/v1/tokens', { name: 'Backup script', scopes: ['read'] });
+    const created = await browser.call(tokensApi.create, { body: { name: 'Backup script', scopes: ['read'] } });
     expect(created.status).toBe(201);
-    expect((await browser.api('DELETE', `/api/v1/tokens/${created.body.id}`)).status).toBe(204);
+    expect((await browser.call(tokensApi.revoke, { params: { id: created.body.id } })).status).toBe(204);
     expect((await accountRows(userId, 'token.created'))[0]!.data).toMatchObject({ tokenId: created.body.id, tokenName: 'Backup script' });
     expect((await accountRows(userId, 'token.revoked'))[0]!.data).toMatchObject({ tokenId: created.body.id });
     expect(JSON.stringify(await accountRows(userId, 'token.created'))).not.toContain(created.body.token);
 
-    expect((await browser.api('POST', '/api/v1/auth/signout')).status).toBe(200);
+    expect((await browser.call(authApi.signOut)).status).toBe(200);
     expect(await accountRows(userId, 'session.ended')).toHaveLength(1);
 
     // The owner reads them in the audit log, as "signed in" with no item.
@@ -167,7 +168,7 @@ describe('activity', () => {
     const g = given(t.ctx, t.url);
     const owner = await g.person('Admin reader');
     await g.membership(owner, ws, 'admin');
-    const log = await owner.call('GET', `/workspaces/${ws}/activity?action=session.started`);
+    const log = await owner.call(activityApi.workspace, { params: { ws }, query: { action: 'session.started' } });
     expect(log.body.items).toEqual([
       expect.objectContaining({ action: 'session.started', item: null, actor: expect.objectContaining({ id: userId, name: 'Signe' }) }),
     ]);
@@ -178,7 +179,7 @@ describe('activity', () => {
     const ada: Person = await g.person('Tokens');
     const tokenId = (await t.ctx.db.selectFrom('api_tokens').select('id').where('user_id', '=', ada.id).executeTakeFirstOrThrow()).id;
     const used = async () => (await accountRows(ada.id, 'token.used')).length;
-    const call = () => ada.call('GET', `/workspaces/${ada.workspace.id}`);
+    const call = () => ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } });
 
     // A workspace where Ada is only a guest hears nothing of her account.
     const host = await g.person('Host');
@@ -236,7 +237,7 @@ describe('activity', () => {
     // Other tests' rows are recent: only these five are past 365 days.
     expect(await pruneActivity(t.ctx.db, 365, { batch: 2 })).toBe(5);
     expect(Number(await count())).toBe(before - 5);
-    const log = await ada.call('GET', `/workspaces/${ws}/activity?action=item.created`);
+    const log = await ada.call(activityApi.workspace, { params: { ws }, query: { action: 'item.created' } });
     expect(log.body.items.map((e: { data: { name: string } }) => e.data.name)).toEqual(['Recent']);
   });
 });

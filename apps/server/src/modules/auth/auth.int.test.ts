@@ -1,3 +1,4 @@
+import { authApi, meApi, sessionsApi, tokensApi, workspacesApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   formAction,
@@ -25,30 +26,30 @@ describe('signing in through the embedded provider', () => {
   it('signs up a new person, makes the first one instance admin, and gives them a workspace', async () => {
     const { browser, email, page } = await signUp(t.url, { name: 'Ada Lovelace', returnTo: '/account' });
     expect(page.url).toBe(`${t.url}/account`);
-    const me = await browser.api('GET', '/api/v1/me');
+    const me = await browser.call(meApi.get);
     expect(me.status).toBe(200);
     expect(me.body.user).toMatchObject({ email, name: 'Ada Lovelace', isInstanceAdmin: true });
     expect(me.body.via).toBe('session');
-    const workspaces = await browser.api('GET', '/api/v1/workspaces');
+    const workspaces = await browser.call(workspacesApi.list);
     expect(workspaces.body.items).toHaveLength(1);
     expect(workspaces.body.items[0]).toMatchObject({ name: "Ada's workspace", role: 'owner', quotaBytes: null, usedBytes: 0 });
     expect(workspaces.body.items[0].rootId).not.toBe(workspaces.body.items[0].homeId);
 
     const second = await signUp(t.url, { name: 'Grace Hopper' });
-    const secondMe = await second.browser.api('GET', '/api/v1/me');
+    const secondMe = await second.browser.call(meApi.get);
     expect(secondMe.body.user.isInstanceAdmin).toBe(false);
-    const theirs = await second.browser.api('GET', '/api/v1/workspaces');
+    const theirs = await second.browser.call(workspacesApi.list);
     expect(theirs.body.items).toHaveLength(1);
     expect(theirs.body.items[0].id).not.toBe(workspaces.body.items[0].id);
-    expect((await second.browser.api('GET', `/api/v1/workspaces/${workspaces.body.items[0].id}`)).body.error.code).toBe('not_found');
+    expect(await second.browser.raw('GET', `/workspaces/${workspaces.body.items[0].id}`)).toFail('not_found');
   });
 
   it('signs an existing person in again as the same user', async () => {
     const first = await signUp(t.url);
     const again = await signIn(t.url, first.email, first.password, '/w/x');
     expect(again.page.url).toBe(`${t.url}/w/x`);
-    const a = await first.browser.api('GET', '/api/v1/me');
-    const b = await again.browser.api('GET', '/api/v1/me');
+    const a = await first.browser.call(meApi.get);
+    const b = await again.browser.call(meApi.get);
     expect(b.body.user.id).toBe(a.body.user.id);
   });
 
@@ -58,7 +59,7 @@ describe('signing in through the embedded provider', () => {
       const { browser, page } = await signIn(t.url, email, password, returnTo);
       expect(page.status, JSON.stringify(returnTo)).toBe(200);
       expect(new URL(page.url).origin).toBe(t.url);
-      expect((await browser.api('GET', '/api/v1/me')).status).toBe(200);
+      expect((await browser.call(meApi.get)).status).toBe(200);
     }
   });
 
@@ -67,7 +68,7 @@ describe('signing in through the embedded provider', () => {
     const { browser, page } = await signIn(t.url, email, 'not-the-password-at-all');
     expect(page.status).toBe(401);
     expect(page.text).toContain('Wrong email or password.');
-    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+    expect((await browser.call(meApi.get)).status).toBe(401);
   });
 
   it('refuses a password that breaks the policy and names the rule', async () => {
@@ -93,7 +94,7 @@ describe('signing in through the embedded provider', () => {
 
   it('sends a link to confirm the address, which the claim then carries into Cabinet', async () => {
     const { browser } = await signUp(t.url);
-    expect((await browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(true);
+    expect((await browser.call(meApi.get)).body.user.emailVerified).toBe(true);
   });
 
   it('lets a person sign in before confirming, and confirm later from another browser with their password', async () => {
@@ -101,7 +102,7 @@ describe('signing in through the embedded provider', () => {
     const email = uniqueEmail();
     const login = await browser.navigate('/auth/login');
     await signUpWithPassword(browser, login.url, { name: 'Later', email, password: GOOD_PASSWORD });
-    expect((await browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(false);
+    expect((await browser.call(meApi.get)).body.user.emailVerified).toBe(false);
 
     const elsewhere = new TestBrowser(t.url);
     const confirm = await elsewhere.navigate(await mailedLink(t.url, email, 'verify'));
@@ -113,7 +114,7 @@ describe('signing in through the embedded provider', () => {
 
     // The next sign-in brings the verified claim.
     const again = await signIn(t.url, email, GOOD_PASSWORD);
-    expect((await again.browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(true);
+    expect((await again.browser.call(meApi.get)).body.user.emailVerified).toBe(true);
   });
 
   it('answers a sign-up with a taken address as it answers a new one, and mails the owner instead', async () => {
@@ -133,7 +134,7 @@ describe('signing in through the embedded provider', () => {
     expect(outbox.text).toContain('You already have a Cabinet account');
     // The address still has its one account, with the owner's password.
     expect((await signIn(t.url, owner.email, 'another-good-passphrase-9')).page.status).toBe(401);
-    expect((await (await signIn(t.url, owner.email, owner.password)).browser.api('GET', '/api/v1/me')).body.user.name).toBe('Owner');
+    expect((await (await signIn(t.url, owner.email, owner.password)).browser.call(meApi.get)).body.user.name).toBe('Owner');
   });
 
   it('limits sign-ups and resent links per network address', async () => {
@@ -169,7 +170,7 @@ describe('signing in through the embedded provider', () => {
     tampered.searchParams.set('state', 'forged-state');
     const refused = await browser.navigate(tampered.href);
     expect(refused.url).toBe(`${t.url}/signin?error=state_mismatch`);
-    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+    expect((await browser.call(meApi.get)).status).toBe(401);
 
     const stateCookie = browser.cookies.get('cabinet_auth_state');
     expect(stateCookie).toBeUndefined();
@@ -184,15 +185,15 @@ describe('signing in through the embedded provider', () => {
     await t.ctx.db.updateTable('auth_requests').set({ nonce: 'some-other-nonce' }).execute();
     const done = await signUpWithPassword(browser, page.url, { name: 'Nonce', email: uniqueEmail(), password: GOOD_PASSWORD });
     expect(done.url).toBe(`${t.url}/signin?error=sign_in_failed`);
-    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+    expect((await browser.call(meApi.get)).status).toBe(401);
   });
 
   it('signs out of Cabinet and of the provider', async () => {
     const { browser, email } = await signUp(t.url);
-    const out = await browser.api('POST', '/api/v1/auth/signout');
+    const out = await browser.call(authApi.signOut);
     expect(out.status).toBe(200);
     expect(out.body.redirectUrl).toContain('/idp/session/end');
-    expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+    expect((await browser.call(meApi.get)).status).toBe(401);
     const end = await browser.navigate(out.body.redirectUrl);
     expect(end.text).toContain('Signing out');
     // What the page's script does at once: submit the provider's form.
@@ -210,49 +211,49 @@ describe('sessions', () => {
   it('answers unauthenticated to a forged cookie and session_expired to an expired one', async () => {
     const forged = new TestBrowser(t.url);
     forged.cookies.set('cabinet_session', 'forged');
-    expect((await forged.api('GET', '/api/v1/me')).body.error.code).toBe('unauthenticated');
+    expect(await forged.call(meApi.get)).toFail('unauthenticated');
 
     const { browser } = await signUp(t.url);
-    const me = await browser.api('GET', '/api/v1/me');
+    const me = await browser.call(meApi.get);
     await t.ctx.db
       .updateTable('sessions')
       .set({ last_used_at: new Date(Date.now() - 15 * 24 * 3600 * 1000) })
       .where('id', '=', me.body.sessionId)
       .execute();
-    const expired = await browser.api('GET', '/api/v1/me');
+    const expired = await browser.call(meApi.get);
     expect(expired.status).toBe(401);
-    expect(expired.body.error.code).toBe('session_expired');
+    expect(expired.error?.code).toBe('session_expired');
   });
 
   it('lists sessions and signs out the others', async () => {
     const { browser, email, password } = await signUp(t.url);
     const other = await signIn(t.url, email, password);
-    const list = await browser.api('GET', '/api/v1/sessions');
+    const list = await browser.call(sessionsApi.list);
     expect(list.body.items).toHaveLength(2);
     expect(list.body.items.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
-    const revoked = await browser.api('POST', '/api/v1/sessions/revoke-others');
+    const revoked = await browser.call(sessionsApi.endOthers);
     expect(revoked.body.revoked).toBe(1);
-    expect((await other.browser.api('GET', '/api/v1/me')).status).toBe(401);
-    expect((await browser.api('GET', '/api/v1/me')).status).toBe(200);
+    expect((await other.browser.call(meApi.get)).status).toBe(401);
+    expect((await browser.call(meApi.get)).status).toBe(200);
   });
 
   it('refuses a state-changing call without the CSRF header or from a foreign origin', async () => {
     const { browser } = await signUp(t.url);
-    const noHeader = await browser.api('POST', '/api/v1/tokens', { name: 'x' }, { 'x-csrf-token': '' });
+    const noHeader = await browser.call(tokensApi.create, { body: { name: 'x' } }, { headers: { 'x-csrf-token': '' } });
     expect(noHeader.status).toBe(403);
-    expect(noHeader.body.error.code).toBe('forbidden');
-    const foreign = await browser.api('POST', '/api/v1/tokens', { name: 'x' }, { origin: 'https://evil.example' });
+    expect(noHeader.error?.code).toBe('forbidden');
+    const foreign = await browser.call(tokensApi.create, { body: { name: 'x' } }, { headers: { origin: 'https://evil.example' } });
     expect(foreign.status).toBe(403);
-    const ok = await browser.api('POST', '/api/v1/tokens', { name: 'x' });
+    const ok = await browser.call(tokensApi.create, { body: { name: 'x' } });
     expect(ok.status).toBe(201);
   });
 
   it('ends every session and token of a deactivated user', async () => {
     const { browser } = await signUp(t.url);
-    const token = (await browser.api('POST', '/api/v1/tokens', { name: 'script' })).body.token;
-    const me = await browser.api('GET', '/api/v1/me');
+    const token = (await browser.call(tokensApi.create, { body: { name: 'script' } })).body.token;
+    const me = await browser.call(meApi.get);
     await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', me.body.user.id).execute();
-    expect((await browser.api('GET', '/api/v1/me')).body.error.code).toBe('unauthenticated');
+    expect(await browser.call(meApi.get)).toFail('unauthenticated');
     const bearer = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     expect(bearer.status).toBe(401);
   });

@@ -1,3 +1,4 @@
+import { authApi, meApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -30,12 +31,12 @@ describe('a hosted identity provider on another port', () => {
     const email = uniqueEmail('hosted');
     const done = await signUpWithPassword(browser, page.url, { name: 'Hosted Person', email, password: GOOD_PASSWORD });
     expect(done.url).toBe(`${t.url}/account`);
-    const me = await browser.api('GET', '/api/v1/me');
+    const me = await browser.call(meApi.get);
     expect(me.body.user).toMatchObject({ email, name: 'Hosted Person' });
     const user = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', me.body.user.id).executeTakeFirstOrThrow();
     expect(user.issuer).toBe(idp.issuer);
 
-    const out = await browser.api('POST', '/api/v1/auth/signout');
+    const out = await browser.call(authApi.signOut);
     expect(out.body.redirectUrl.startsWith(`${idp.issuer}/session/end`)).toBe(true);
   });
 
@@ -88,7 +89,7 @@ describe('an ID token past its expiry', () => {
       const page = await browser.navigate('/auth/login');
       const done = await signUpWithPassword(browser, page.url, { name: 'Late', email: uniqueEmail(), password: GOOD_PASSWORD });
       expect(done.url).toBe(`${t.url}/signin?error=sign_in_failed`);
-      expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+      expect((await browser.call(meApi.get)).status).toBe(401);
     } finally {
       await t.close();
       await idp.close();

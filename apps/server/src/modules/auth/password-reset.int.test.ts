@@ -1,3 +1,4 @@
+import { meApi } from '@cabinet/contracts';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -43,7 +44,7 @@ it('resets a forgotten password through a mailed link, once, and unlocks the acc
   expect(again.status).toBe(410);
   expect((await signIn(t.url, email, GOOD_PASSWORD)).page.text).toContain('Wrong email or password.');
   const ok = await signIn(t.url, email, 'a-brand-new-passphrase-7');
-  expect((await ok.browser.api('GET', '/api/v1/me')).status).toBe(200);
+  expect((await ok.browser.call(meApi.get)).status).toBe(200);
 });
 
 it('ends every session of the account, with Cabinet and with the provider, when its password is reset', async () => {
@@ -59,7 +60,7 @@ it('ends every session of the account, with Cabinet and with the provider, when 
   const resetPage = await resetBrowser.navigate(await mailedLink(t.url, first.email, 'reset'));
   expect((await resetBrowser.navigate(formAction(resetPage), { form: { password: 'a-brand-new-passphrase-7' } })).text).toContain('Password changed');
 
-  for (const browser of [first.browser, second.browser]) expect((await browser.api('GET', '/api/v1/me')).status).toBe(401);
+  for (const browser of [first.browser, second.browser]) expect((await browser.call(meApi.get)).status).toBe(401);
   expect(await providerState()).toEqual([]);
   // The provider no longer knows the browser: signing in asks for the (new) password.
   const again = await first.browser.navigate('/auth/login');
@@ -121,7 +122,7 @@ it('confirms the address with the reset, whose link went there: an address left 
   const email = uniqueEmail();
   const login = await browser.navigate('/auth/login');
   await signUpWithPassword(browser, login.url, { name: 'Never confirmed', email, password: GOOD_PASSWORD });
-  expect((await browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(false);
+  expect((await browser.call(meApi.get)).body.user.emailVerified).toBe(false);
   // The confirmation link runs out.
   await t.ctx.database.sql.query(
     `UPDATE idp_email_verifications SET expires_at = now() - interval '1 minute' WHERE account_id = (SELECT id FROM idp_accounts WHERE email = $1)`,
@@ -137,5 +138,5 @@ it('confirms the address with the reset, whose link went there: an address left 
   const resetPage = await resetBrowser.navigate(await mailedLink(t.url, email, 'reset'));
   expect((await resetBrowser.navigate(formAction(resetPage), { form: { password: 'a-brand-new-passphrase-7' } })).text).toContain('Password changed');
   const again = await signIn(t.url, email, 'a-brand-new-passphrase-7');
-  expect((await again.browser.api('GET', '/api/v1/me')).body.user.emailVerified).toBe(true);
+  expect((await again.browser.call(meApi.get)).body.user.emailVerified).toBe(true);
 });

@@ -1,3 +1,4 @@
+import { commentsApi, itemsApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { describe, expect, it } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
@@ -17,16 +18,16 @@ async function setting() {
   for (const p of [bea, cy]) await app.g.membership(p, ada.workspace.id, 'guest');
   await app.g.grant(folder.id, { user: bea }, 'commenter');
   await app.g.grant(folder.id, { user: cy }, 'viewer');
-  const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body;
+  const doc = (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body;
   return { ada, bea, cy, dee, doc, folder };
 }
 
-const threadsOf = async (p: Person, id: string) => (await p.call('GET', `/items/${id}/comments`)).body.items;
+const threadsOf = async (p: Person, id: string) => (await p.call(commentsApi.threads, { params: { id } })).body.items;
 
 describe('comments', () => {
   it('lets a commenter start a thread on a passage and others reply; viewers read them; outsiders see nothing', async () => {
     const { ada, bea, cy, dee, doc } = await setting();
-    const started = await bea.call('POST', `/items/${doc.id}/comments`, { body: 'Is Friday realistic?', anchor, quote: 'ship on Friday' });
+    const started = await bea.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Is Friday realistic?', anchor, quote: 'ship on Friday' } });
     expect(started.status).toBe(201);
     expect(started.body).toMatchObject({
       itemId: doc.id,
@@ -36,15 +37,15 @@ describe('comments', () => {
       comments: [{ body: 'Is Friday realistic?', author: { id: bea.id, name: 'Bea' } }],
     });
     expect(started.body.id).toBe(started.body.comments[0].id);
-    const reply = await ada.call('POST', `/items/${doc.id}/comments`, { body: 'Yes, if tests pass.', threadId: started.body.id });
+    const reply = await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Yes, if tests pass.', threadId: started.body.id } });
     expect(reply.body.comments.map((c: { body: string }) => c.body)).toEqual(['Is Friday realistic?', 'Yes, if tests pass.']);
-    const general = await ada.call('POST', `/items/${doc.id}/comments`, { body: 'Looks good overall' });
+    const general = await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Looks good overall' } });
     expect(general.body).toMatchObject({ anchor: null, quote: null });
 
     expect(await threadsOf(cy, doc.id)).toHaveLength(2);
-    expect((await cy.call('POST', `/items/${doc.id}/comments`, { body: 'me too' })).body.error.code).toBe('forbidden');
-    expect((await dee.call('GET', `/items/${doc.id}/comments`)).body.error.code).toBe('not_found');
-    expect((await dee.call('POST', `/items/${doc.id}/comments`, { body: 'hi' })).body.error.code).toBe('not_found');
+    expect(await cy.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'me too' } })).toFail('forbidden');
+    expect(await dee.call(commentsApi.threads, { params: { id: doc.id } })).toFail('not_found');
+    expect(await dee.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'hi' } })).toFail('not_found');
   });
 
   it('keeps a commenter from editing the document itself', async () => {
@@ -61,46 +62,46 @@ describe('comments', () => {
 
   it('resolves and reopens threads; a reply reopens a resolved one', async () => {
     const { ada, bea, doc } = await setting();
-    const thread = (await ada.call('POST', `/items/${doc.id}/comments`, { body: 'Check numbers', anchor, quote: '42' })).body;
-    const resolved = await bea.call('PATCH', `/items/${doc.id}/comments/${thread.id}`, { resolved: true });
+    const thread = (await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Check numbers', anchor, quote: '42' } })).body;
+    const resolved = await bea.call(commentsApi.update, { params: { id: doc.id, commentId: thread.id }, body: { resolved: true } });
     expect(resolved.body).toMatchObject({ resolvedBy: { id: bea.id, name: 'Bea' }, resolvedAt: expect.any(String) });
-    const reopened = await ada.call('PATCH', `/items/${doc.id}/comments/${thread.id}`, { resolved: false });
+    const reopened = await ada.call(commentsApi.update, { params: { id: doc.id, commentId: thread.id }, body: { resolved: false } });
     expect(reopened.body).toMatchObject({ resolvedAt: null, resolvedBy: null });
-    await ada.call('PATCH', `/items/${doc.id}/comments/${thread.id}`, { resolved: true });
-    const answered = await bea.call('POST', `/items/${doc.id}/comments`, { body: 'Still wrong', threadId: thread.id });
+    await ada.call(commentsApi.update, { params: { id: doc.id, commentId: thread.id }, body: { resolved: true } });
+    const answered = await bea.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Still wrong', threadId: thread.id } });
     expect(answered.body.resolvedAt).toBeNull();
     const replyId = answered.body.comments[1].id;
-    expect((await ada.call('PATCH', `/items/${doc.id}/comments/${replyId}`, { resolved: true })).body.error.code).toBe('invalid_input');
+    expect(await ada.call(commentsApi.update, { params: { id: doc.id, commentId: replyId }, body: { resolved: true } })).toFail('invalid_input');
   });
 
   it('lets only its author change a comment, and its author or a manager delete it', async () => {
     const { ada, bea, doc } = await setting();
-    const thread = (await bea.call('POST', `/items/${doc.id}/comments`, { body: 'Typo here', anchor, quote: 'teh' })).body;
-    const reply = (await bea.call('POST', `/items/${doc.id}/comments`, { body: 'and here', threadId: thread.id })).body.comments[1];
-    expect((await ada.call('PATCH', `/items/${doc.id}/comments/${thread.id}`, { body: 'Changed by Ada' })).body.error.code).toBe('forbidden');
-    const edited = await bea.call('PATCH', `/items/${doc.id}/comments/${thread.id}`, { body: 'Typo here: “teh”' });
+    const thread = (await bea.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Typo here', anchor, quote: 'teh' } })).body;
+    const reply = (await bea.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'and here', threadId: thread.id } })).body.comments[1];
+    expect(await ada.call(commentsApi.update, { params: { id: doc.id, commentId: thread.id }, body: { body: 'Changed by Ada' } })).toFail('forbidden');
+    const edited = await bea.call(commentsApi.update, { params: { id: doc.id, commentId: thread.id }, body: { body: 'Typo here: “teh”' } });
     expect(edited.body.comments[0].body).toBe('Typo here: “teh”');
-    expect((await bea.call('DELETE', `/items/${doc.id}/comments/${reply.id}`)).status).toBe(204);
+    expect((await bea.raw('DELETE', `/items/${doc.id}/comments/${reply.id}`)).status).toBe(204);
     expect((await threadsOf(ada, doc.id))[0].comments).toHaveLength(1);
-    const own = (await ada.call('POST', `/items/${doc.id}/comments`, { body: 'Mine' })).body;
-    expect((await bea.call('DELETE', `/items/${doc.id}/comments/${own.id}`)).body.error.code).toBe('forbidden');
+    const own = (await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Mine' } })).body;
+    expect(await bea.call(commentsApi.remove, { params: { id: doc.id, commentId: own.id } })).toFail('forbidden');
     // Ada manages the folder: she may delete Bea's thread, replies and all.
-    expect((await ada.call('DELETE', `/items/${doc.id}/comments/${thread.id}`)).status).toBe(204);
+    expect((await ada.call(commentsApi.remove, { params: { id: doc.id, commentId: thread.id } })).status).toBe(204);
     expect((await threadsOf(ada, doc.id)).map((th: { id: string }) => th.id)).toEqual([own.id]);
   });
 
   it('checks what a comment says and where it goes', async () => {
     const { ada, doc, folder } = await setting();
-    const post = (body: unknown, id = doc.id) => ada.call('POST', `/items/${id}/comments`, body);
-    expect((await post({ body: '   ' })).body.error.code).toBe('invalid_input');
-    expect((await post({ body: 'x'.repeat(10_001) })).body.error.code).toBe('invalid_input');
+    const post = (body: unknown, id = doc.id) => ada.raw('POST', `/items/${id}/comments`, body);
+    expect(await post({ body: '   ' })).toFail('invalid_input');
+    expect(await post({ body: 'x'.repeat(10_001) })).toFail('invalid_input');
     expect((await post({ body: 'x'.repeat(10_000) })).status).toBe(201);
     const thread = (await post({ body: 'root' })).body;
-    expect((await post({ body: 'both', threadId: thread.id, anchor })).body.error.code).toBe('invalid_input');
-    expect((await post({ body: 'big', anchor: { start: { x: 'y'.repeat(3000) }, end: {} } })).body.error.code).toBe('invalid_input');
-    expect((await post({ body: 'lost', threadId: '0190a0a0-0000-7000-8000-000000000000' })).body.error.code).toBe('not_found');
+    expect(await post({ body: 'both', threadId: thread.id, anchor })).toFail('invalid_input');
+    expect(await post({ body: 'big', anchor: { start: { x: 'y'.repeat(3000) }, end: {} } })).toFail('invalid_input');
+    expect(await post({ body: 'lost', threadId: '0190a0a0-0000-7000-8000-000000000000' })).toFail('not_found');
     const reply = (await post({ body: 'reply', threadId: thread.id })).body.comments[1];
-    expect((await post({ body: 'reply to a reply', threadId: reply.id })).body.error.code).toBe('not_found');
-    expect((await post({ body: 'on a folder' }, folder.id)).body.error.code).toBe('not_found');
+    expect(await post({ body: 'reply to a reply', threadId: reply.id })).toFail('not_found');
+    expect(await post({ body: 'on a folder' }, folder.id)).toFail('not_found');
   });
 });

@@ -1,3 +1,4 @@
+import { itemsApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
 import { given } from '../../testing/given.ts';
@@ -17,7 +18,10 @@ afterAll(async () => {
 it('saves a document whose text holds NUL (PostgreSQL text cannot), with the text for search without it', async () => {
   const g = given(t.ctx, t.url);
   const ada = await g.person();
-  const created = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Pasted', parentId: ada.workspace.homeId });
+  const created = await ada.call(itemsApi.create, {
+    params: { ws: ada.workspace.id },
+    body: { kind: 'document', name: 'Pasted', parentId: ada.workspace.homeId },
+  });
   const editor = clients.connect(created.body.id, ada.token);
   await until(() => editor.outcome.synced, 'the editor to sync');
   addParagraph(editor.document, 'before\u0000after');

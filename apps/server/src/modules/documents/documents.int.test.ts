@@ -1,3 +1,4 @@
+import { filesApi, itemsApi } from '@cabinet/contracts';
 import net from 'node:net';
 import { documentText } from '@cabinet/doc-schema/server';
 import { describe, expect, it } from 'vitest';
@@ -112,7 +113,7 @@ describe('importing documents', () => {
     ] as const) {
       const res = await importFile(ada, ada.workspace.homeId, name, bytes);
       expect(res.status, name).toBe(415);
-      expect(res.body.error.code).toBe('unsupported_media_type');
+      expect(res.error?.code).toBe('unsupported_media_type');
     }
     expect(await children(ada, ada.workspace.homeId)).toEqual([]);
   });
@@ -125,7 +126,7 @@ describe('importing documents', () => {
     expect(clash.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: expect.any(String) } });
     const both = await importFile(ada, ada.workspace.homeId, 'notes.md', 'two', '&onConflict=keep_both');
     expect(both.status).toBe(201);
-    expect(both.body.name.toLowerCase()).toBe(clash.body.error.details.suggestedName.toLowerCase());
+    expect(both.body.name.toLowerCase()).toBe(clash.error?.details.suggestedName.toLowerCase());
   });
 
   it('makes nothing of a file whose sender gives up half way', async () => {
@@ -156,7 +157,7 @@ describe('importing documents', () => {
     const ada = await app.g.person();
     const res = await importFile(ada, ada.workspace.homeId, 'huge.md', new Uint8Array(20 * 1024 * 1024 + 1).fill(0x61));
     expect(res.status).toBe(413);
-    expect(res.body.error.code).toBe('file_too_large');
+    expect(res.error?.code).toBe('file_too_large');
     expect(await children(ada, ada.workspace.homeId)).toEqual([]);
   });
 
@@ -169,8 +170,8 @@ describe('importing documents', () => {
     await app.g.grant(folder.id, { user: bea }, 'viewer');
     const doc = await importFile(ada, folder.id, 'plan.md', '# Plan');
     expect((await exportAs(bea, doc.body.id, 'markdown')).bytes.toString('utf8')).toBe('# Plan');
-    expect((await importFile(bea, folder.id, 'mine.md', 'x')).body.error.code).toBe('forbidden');
-    expect((await importFile(cy, folder.id, 'mine.md', 'x')).body.error.code).toBe('not_found');
+    expect(await importFile(bea, folder.id, 'mine.md', 'x')).toFail('forbidden');
+    expect(await importFile(cy, folder.id, 'mine.md', 'x')).toFail('not_found');
     expect((await exportAs(cy, doc.body.id, 'markdown')).status).toBe(404);
   });
 });
@@ -178,7 +179,10 @@ describe('importing documents', () => {
 describe('exporting documents', () => {
   it('exports what editors have typed, before it is saved, as Markdown, HTML and PDF', async () => {
     const ada = await app.g.person();
-    const created = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Minutes', parentId: ada.workspace.homeId });
+    const created = await ada.call(itemsApi.create, {
+      params: { ws: ada.workspace.id },
+      body: { kind: 'document', name: 'Minutes', parentId: ada.workspace.homeId },
+    });
     const editor = app.clients.connect(created.body.id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
     addParagraph(editor.document, 'Decided: ship on Friday');
@@ -221,7 +225,8 @@ describe('attachments', () => {
     const bea = await app.g.person();
     const cy = await app.g.person();
     const folder = await app.g.folder(ada, ada.workspace.rootId, 'Docs');
-    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Illustrated', parentId: folder.id })).body;
+    const doc = (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Illustrated', parentId: folder.id } }))
+      .body;
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
     const done = await app.g.upload(ada, doc.id, 'chart.png', png);
     expect(done.status).toBe(200);
@@ -235,11 +240,11 @@ describe('attachments', () => {
     const read = await fetch(`${app.t.url}/api/v1/items/${image.id}/content`, { headers: { authorization: `Bearer ${bea.token}` } });
     expect(read.status).toBe(200);
     expect(Buffer.from(await read.arrayBuffer())).toEqual(Buffer.from(png));
-    expect((await cy.call('GET', `/items/${image.id}/content`)).status).toBe(404);
+    expect((await cy.call(filesApi.content, { params: { id: image.id } })).status).toBe(404);
     // A viewer cannot add attachments.
-    expect((await app.g.upload(bea, doc.id, 'mine.png', png)).body.error.code).toBe('forbidden');
+    expect(await app.g.upload(bea, doc.id, 'mine.png', png)).toFail('forbidden');
     // Files take no attachments.
-    expect((await app.g.upload(ada, image.id, 'nested.png', png)).body.error.code).toBe('invalid_input');
+    expect(await app.g.upload(ada, image.id, 'nested.png', png)).toFail('invalid_input');
 
     // A PDF carries the document's own pictures (a real PNG), and survives one that is not.
     const real = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -267,17 +272,19 @@ describe('attachments', () => {
     const broken = await pictured([dot.id, image.id]);
     expect(broken.startsWith('%PDF-')).toBe(true);
 
-    await ada.call('POST', `/items/${doc.id}/trash`);
-    expect((await ada.call('GET', `/items/${image.id}`)).status).toBe(404);
-    await ada.call('POST', `/items/${doc.id}/restore`);
-    expect((await ada.call('GET', `/items/${image.id}`)).status).toBe(200);
+    await ada.call(itemsApi.trash, { params: { id: doc.id } });
+    expect((await ada.call(itemsApi.get, { params: { id: image.id } })).status).toBe(404);
+    await ada.call(itemsApi.restore, { params: { id: doc.id } });
+    expect((await ada.call(itemsApi.get, { params: { id: image.id } })).status).toBe(200);
   });
 });
 
 describe('copying a document', () => {
   it('gives the copy its own attachments, and its text points at them', async () => {
     const ada = await app.g.person();
-    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Original', parentId: ada.workspace.homeId })).body;
+    const doc = (
+      await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Original', parentId: ada.workspace.homeId } })
+    ).body;
     const picture = (await app.g.upload(ada, doc.id, 'pic.png', Uint8Array.from([1, 2, 3]))).body.item;
     const editor = app.clients.connect(doc.id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
@@ -289,8 +296,8 @@ describe('copying a document', () => {
     editor.provider.destroy();
     await expect.poll(async () => (await exportAs(ada, doc.id, 'markdown')).bytes.toString('utf8')).toContain(picture.id);
 
-    const copy = (await ada.call('POST', `/items/${doc.id}/copy`, { parentId: ada.workspace.homeId })).body;
-    const attachments = (await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${copy.id}/children`)).body.items;
+    const copy = (await ada.raw('POST', `/items/${doc.id}/copy`, { parentId: ada.workspace.homeId })).body;
+    const attachments = (await ada.call(itemsApi.children, { params: { ws: ada.workspace.id, id: copy.id } })).body.items;
     expect(attachments.map((i: { name: string }) => i.name)).toEqual(['pic.png']);
     const md = (await exportAs(ada, copy.id, 'markdown')).bytes.toString('utf8');
     expect(md).toBe(`![](/api/v1/items/${attachments[0].id}/content)`);

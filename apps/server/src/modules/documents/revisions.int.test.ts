@@ -1,3 +1,4 @@
+import { documentsApi, itemsApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
@@ -7,15 +8,18 @@ const app = collabTestApp();
 afterEach(() => vi.useRealTimers());
 
 async function newDocument(owner: Person, parentId = owner.workspace.homeId) {
-  const res = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, {
-    kind: 'document',
-    name: `Doc ${Math.random().toString(36).slice(2, 8)}`,
-    parentId,
+  const res = await owner.call(itemsApi.create, {
+    params: { ws: owner.workspace.id },
+    body: {
+      kind: 'document',
+      name: `Doc ${Math.random().toString(36).slice(2, 8)}`,
+      parentId,
+    },
   });
   return res.body.id as string;
 }
 
-const revisions = async (person: Person, id: string) => (await person.call('GET', `/items/${id}/revisions`)).body;
+const revisions = async (person: Person, id: string) => (await person.call(documentsApi.revisions, { params: { id } })).body;
 const activity = (itemId: string) => app.t.ctx.db.selectFrom('activity_events').selectAll().where('item_id', '=', itemId).orderBy('id').execute();
 
 async function edit(person: Person, id: string, text: string) {
@@ -43,7 +47,7 @@ describe('revision history', () => {
     const [revision] = (await revisions(ada, id)).items;
     expect(revision).toMatchObject({ itemId: id, label: null, restoredFrom: null });
     expect(revision.authors.map((a: { name: string }) => a.name)).toEqual(['Ada', 'Bea']);
-    const detail = await ada.call('GET', `/items/${id}/revisions/${revision.id}`);
+    const detail = await ada.raw('GET', `/items/${id}/revisions/${revision.id}`);
     expect(JSON.stringify(detail.body.content)).toContain('From Bea');
   });
 
@@ -80,12 +84,12 @@ describe('revision history', () => {
     const watcher = await edit(bea, id, 'Second thoughts');
     await until(() => documentText(watcher.document) === 'First draft\nSecond thoughts', 'the second edit');
     // Bea edits but does not manage the shared folder; Cy cannot see it at all.
-    expect((await bea.call('POST', `/items/${id}/revisions/${draft.id}/restore`)).body.error.code).toBe('forbidden');
-    expect((await cy.call('POST', `/items/${id}/revisions/${draft.id}/restore`)).body.error.code).toBe('not_found');
-    expect((await cy.call('GET', `/items/${id}/revisions`)).body.error.code).toBe('not_found');
+    expect(await bea.raw('POST', `/items/${id}/revisions/${draft.id}/restore`)).toFail('forbidden');
+    expect(await cy.raw('POST', `/items/${id}/revisions/${draft.id}/restore`)).toFail('not_found');
+    expect(await cy.call(documentsApi.revisions, { params: { id } })).toFail('not_found');
 
     const lastBefore = (await activity(id)).at(-1)!.id;
-    const restored = await ada.call('POST', `/items/${id}/revisions/${draft.id}/restore`);
+    const restored = await ada.raw('POST', `/items/${id}/revisions/${draft.id}/restore`);
     expect(restored.status).toBe(201);
     // The restore is Ada's one change, recorded once, as a restore: the live edit is stored by the
     // restore itself, with its revision.
@@ -96,8 +100,8 @@ describe('revision history', () => {
     const history = (await revisions(bea, id)).items;
     expect(history[0].id).toBe(restored.body.id);
     expect(history.at(-1).id).toBe(draft.id);
-    expect((await ada.call('POST', `/items/${id}/revisions/${restored.body.id}/restore`)).status).toBe(201);
-    expect((await ada.call('GET', `/items/${id}/revisions/0190a0a0-0000-7000-8000-000000000000`)).body.error.code).toBe('not_found');
+    expect((await ada.call(documentsApi.restoreRevision, { params: { id, revisionId: restored.body.id } })).status).toBe(201);
+    expect(await ada.raw('GET', `/items/${id}/revisions/0190a0a0-0000-7000-8000-000000000000`)).toFail('not_found');
     watcher.provider.destroy();
   });
 });

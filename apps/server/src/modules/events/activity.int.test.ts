@@ -1,3 +1,4 @@
+import { commentsApi, grantsApi, itemsApi, uploadsApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { documentContent, storeDocument } from '../documents/index.ts';
@@ -20,15 +21,17 @@ describe('activity record', () => {
     const ada = await g.person('Ada');
     const ws = ada.workspace.id;
     const headers = { 'user-agent': 'Cabinet tests/1.0', 'x-client-id': 'tab_activity01' };
-    const folder = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Plans', parentId: ada.workspace.rootId }, headers)).body;
+    const folder = (
+      await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: 'Plans', parentId: ada.workspace.rootId } }, { headers: headers })
+    ).body;
     const other = await g.folder(ada, ada.workspace.rootId, 'Archive');
-    await ada.call('PATCH', `/items/${folder.id}`, { name: 'Plans 2027' });
-    await ada.call('PATCH', `/items/${folder.id}`, { parentId: other.id });
-    const copy = (await ada.call('POST', `/items/${folder.id}/copy`, { parentId: ada.workspace.rootId })).body;
-    await ada.call('POST', `/items/${folder.id}/trash`);
-    await ada.call('POST', `/items/${folder.id}/restore`);
-    await ada.call('POST', `/items/${copy.id}/trash`);
-    expect((await ada.call('DELETE', `/items/${copy.id}`)).status).toBe(204);
+    await ada.call(itemsApi.update, { params: { id: folder.id }, body: { name: 'Plans 2027' } });
+    await ada.call(itemsApi.update, { params: { id: folder.id }, body: { parentId: other.id } });
+    const copy = (await ada.raw('POST', `/items/${folder.id}/copy`, { parentId: ada.workspace.rootId })).body;
+    await ada.call(itemsApi.trash, { params: { id: folder.id } });
+    await ada.call(itemsApi.restore, { params: { id: folder.id } });
+    await ada.call(itemsApi.trash, { params: { id: copy.id } });
+    expect((await ada.call(itemsApi.purge, { params: { id: copy.id } })).status).toBe(204);
 
     expect(await actions(ws, folder.id)).toEqual(['item.created', 'item.renamed', 'item.moved', 'item.trashed', 'item.restored']);
     expect(await actions(ws, copy.id)).toEqual(['item.created', 'item.trashed', 'item.deleted']);
@@ -58,12 +61,15 @@ describe('activity record', () => {
     const fileId = file.body.item.id as string;
     await g.upload(ada, ada.workspace.rootId, 'notes.txt', new TextEncoder().encode('hello again'), { onConflict: 'replace' });
     expect(await actions(ws, fileId)).toEqual(['item.created', 'item.updated']);
-    const started = await ada.call('POST', `/workspaces/${ws}/uploads/batch`, {
-      uploads: [1, 2, 3].map((i) => ({ parentId: ada.workspace.rootId, name: `batch-${i}.txt`, size: 1 })),
+    const started = await ada.call(uploadsApi.startMany, {
+      params: { ws },
+      body: {
+        uploads: [1, 2, 3].map((i) => ({ parentId: ada.workspace.rootId, name: `batch-${i}.txt`, size: 1 })),
+      },
     });
     const uploads = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
     for (const u of uploads) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
-    const done = await ada.call('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id })) });
+    const done = await ada.call(uploadsApi.completeMany, { body: { uploads: uploads.map((u) => ({ id: u.id })) } });
     for (const { item } of done.body.results as { item: { id: string } }[]) {
       const [row] = (await rows(ws)).filter((r) => r.item_id === item.id);
       expect(row).toMatchObject({
@@ -74,15 +80,15 @@ describe('activity record', () => {
       });
     }
 
-    const doc = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Plan', parentId: ada.workspace.rootId })).body;
-    const thread = (await ada.call('POST', `/items/${doc.id}/comments`, { body: 'First' })).body;
-    const reply = (await ada.call('POST', `/items/${doc.id}/comments`, { body: 'Second', threadId: thread.id })).body;
-    await ada.call('PATCH', `/items/${doc.id}/comments/${thread.id}`, { body: 'First, edited', resolved: true });
-    await ada.call('DELETE', `/items/${doc.id}/comments/${reply.comments[1].id}`);
+    const doc = (await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'document', name: 'Plan', parentId: ada.workspace.rootId } })).body;
+    const thread = (await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'First' } })).body;
+    const reply = (await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Second', threadId: thread.id } })).body;
+    await ada.call(commentsApi.update, { params: { id: doc.id, commentId: thread.id }, body: { body: 'First, edited', resolved: true } });
+    await ada.raw('DELETE', `/items/${doc.id}/comments/${reply.comments[1].id}`);
     expect(await actions(ws, doc.id)).toEqual(['item.created', 'comment.added', 'comment.added', 'comment.edited', 'comment.resolved', 'comment.deleted']);
 
-    const shared = await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' });
-    await ada.call('DELETE', `/items/${doc.id}/grants/${shared.body.id}`);
+    const shared = await ada.call(grantsApi.create, { params: { id: doc.id }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } });
+    await ada.call(grantsApi.remove, { params: { id: doc.id, grantId: shared.body.id } });
     const grants = (await rows(ws)).filter((r) => r.action === 'item.shared');
     expect(grants.map((r) => r.data)).toEqual([
       expect.objectContaining({ principalType: 'user', principalId: bea.id, role: 'editor' }),
@@ -96,18 +102,18 @@ describe('activity record', () => {
     const ws = ada.workspace.id;
     await g.folder(ada, ada.workspace.rootId, 'Taken');
     const before = (await rows(ws)).length;
-    expect((await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Taken', parentId: ada.workspace.rootId })).status).toBe(409);
+    expect((await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: 'Taken', parentId: ada.workspace.rootId } })).status).toBe(409);
     // The copy is written, then refused by the quota: its record goes with it.
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1 }).where('id', '=', ws).execute();
     const file = await g.upload(ada, ada.workspace.homeId, 'big.txt', new TextEncoder().encode('x'));
     expect(file.status).toBe(200);
     const afterUpload = (await rows(ws)).length;
-    expect((await ada.call('POST', `/items/${file.body.item.id}/copy`, { parentId: ada.workspace.homeId })).body.error.code).toBe('quota_exceeded');
+    expect(await ada.raw('POST', `/items/${file.body.item.id}/copy`, { parentId: ada.workspace.homeId })).toFail('quota_exceeded');
     expect((await rows(ws)).length).toBe(afterUpload);
     expect(afterUpload).toBe(before + 1);
 
     // A document saved as it is stored already (a server shutting down saves every open one).
-    const doc = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Unchanged', parentId: ada.workspace.homeId })).body;
+    const doc = (await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'document', name: 'Unchanged', parentId: ada.workspace.homeId } })).body;
     const content = documentContent(new Y.Doc());
     expect((await storeDocument(t.ctx.db, doc.id, content, { by: null }))?.item.id).toBe(doc.id);
     const saved = await t.ctx.db.selectFrom('items').select(['updated_at', 'updated_by']).where('id', '=', doc.id).executeTakeFirstOrThrow();

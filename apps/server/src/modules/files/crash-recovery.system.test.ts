@@ -28,7 +28,7 @@ describe('a server killed during uploads', () => {
     const { url, dataDir } = server;
     const token = server.person('crash@example.com', 'Crash Test');
     const start = () => server.start();
-    const call = (method: string, p: string, body?: unknown) => server.call(token, method, p, body);
+    const call = (method: string, p: string, body?: unknown) => server.as(token).raw(method, p, body);
 
     await start();
     const workspace = (await call('GET', '/workspaces')).body.items[0];

@@ -1,3 +1,4 @@
+import { itemsApi, uploadsApi } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { inTransaction, type Db } from '../../db/client.ts';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function openUpload(name: string, size = 10): Promise<string> {
-  const res = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name, size });
+  const res = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name, size } });
   expect(res.status).toBe(201);
   return res.body.id as string;
 }
@@ -68,9 +69,9 @@ it('makes each file, its version and the visit, completes each upload and counts
 
 it('makes no file when the name was taken after the checks (the caller then takes the careful path)', async () => {
   const id = await openUpload('taken.txt');
-  expect((await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'Taken.TXT', parentId: ada.workspace.homeId })).status).toBe(
-    201,
-  );
+  expect(
+    (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: 'Taken.TXT', parentId: ada.workspace.homeId } })).status,
+  ).toBe(201);
   await expect(complete(id, 'taken.txt')).resolves.toMatchObject({ whole: false, items: [] });
   expect(await filesNamed('taken.txt')).toHaveLength(1);
   expect(await uploadState(id)).toBe('created');
@@ -78,7 +79,7 @@ it('makes no file when the name was taken after the checks (the caller then take
 
 it('makes no file for an upload that ended meanwhile', async () => {
   const id = await openUpload('cancelled.txt');
-  expect((await ada.call('DELETE', `/uploads/${id}`)).status).toBe(204);
+  expect((await ada.call(uploadsApi.abort, { params: { id } })).status).toBe(204);
   await expect(complete(id, 'cancelled.txt')).resolves.toMatchObject({ whole: false, items: [] });
   expect(await filesNamed('cancelled.txt')).toHaveLength(0);
 });

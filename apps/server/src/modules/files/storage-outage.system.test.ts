@@ -1,3 +1,4 @@
+import { itemsApi, uploadsApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, putParts, sha256Hex, type Person } from '../../testing/given.ts';
@@ -30,16 +31,19 @@ describe.skipIf(!s3)('uploads while the storage is unreachable', () => {
 
   const rows = async (p: Person) => ({
     uploads: await t.ctx.db.selectFrom('uploads').select('state').where('author_id', '=', p.id).execute(),
-    items: (await p.call('GET', `/workspaces/${p.workspace.id}/items/${p.workspace.homeId}/children`)).body.items,
+    items: (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: p.workspace.homeId } })).body.items,
   });
 
   it('answers storage_unavailable and leaves no upload, item or version behind; a retry then succeeds', async () => {
     const ada = await g.person();
     const bytes = randomBytes(2000);
     await proxy.down();
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'a.bin', size: bytes.length });
+    const start = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: { parentId: ada.workspace.homeId, name: 'a.bin', size: bytes.length },
+    });
     expect(start.status).toBe(503);
-    expect(start.body.error.code).toBe('storage_unavailable');
+    expect(start.error?.code).toBe('storage_unavailable');
     expect(await rows(ada)).toEqual({ uploads: [], items: [] });
 
     await proxy.up();
@@ -51,17 +55,20 @@ describe.skipIf(!s3)('uploads while the storage is unreachable', () => {
   it('keeps an upload open when the storage drops during completion, and completes it once it is back', async () => {
     const ada = await g.person();
     const bytes = randomBytes(3000);
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'b.bin', size: bytes.length });
+    const start = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: { parentId: ada.workspace.homeId, name: 'b.bin', size: bytes.length },
+    });
     await putParts(ada, start.body, bytes);
     await proxy.down();
-    const failed = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    const failed = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: { sha256: sha256Hex(bytes) } });
     expect(failed.status).toBe(503);
-    expect(failed.body.error.code).toBe('storage_unavailable');
+    expect(failed.error?.code).toBe('storage_unavailable');
     expect((await rows(ada)).items).toEqual([]);
     expect(await t.ctx.db.selectFrom('file_versions').select('id').where('author_id', '=', ada.id).execute()).toEqual([]);
 
     await proxy.up();
-    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    const done = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: { sha256: sha256Hex(bytes) } });
     expect(done.status).toBe(200);
     expect(done.body.item.name).toBe('b.bin');
   });

@@ -1,3 +1,4 @@
+import { filesApi, itemsApi, uploadsApi, workspacesApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -53,8 +54,13 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   afterAll(() => t.close());
 
   const children = async (p: Person, folderId: string) =>
-    (await p.call('GET', `/workspaces/${p.workspace.id}/items/${folderId}/children`)).body.items as { id: string; name: string; size: number; kind: string }[];
-  const usage = async (p: Person) => (await p.call('GET', `/workspaces/${p.workspace.id}`)).body.usedBytes as number;
+    (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId } })).body.items as {
+      id: string;
+      name: string;
+      size: number;
+      kind: string;
+    }[];
+  const usage = async (p: Person) => (await p.call(workspacesApi.get, { params: { ws: p.workspace.id } })).body.usedBytes as number;
   /** Follows the content redirect to the signed URL, as a browser does. */
   const fetchContent = async (p: Person, itemId: string, init: RequestInit = {}, query = '') => {
     const redirect = await fetch(`${t.url}/api/v1/items/${itemId}/content${query}`, { headers: { authorization: `Bearer ${p.token}` }, redirect: 'manual' });
@@ -66,7 +72,10 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('uploads a file in parts; it appears only when complete, with its bytes, size, type and SHA-256, counted against the quota', async () => {
     const ada = await g.person();
     const bytes = randomBytes(11 * MiB + 123);
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'video.mp4', size: bytes.length });
+    const start = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: { parentId: ada.workspace.homeId, name: 'video.mp4', size: bytes.length },
+    });
     expect(start.status).toBe(201);
     expect(start.body).toMatchObject({ name: 'video.mp4', size: bytes.length, partSize: 5 * MiB, partCount: 3, state: 'created', mimeType: 'video/mp4' });
     // The first parts come signed with the start.
@@ -75,7 +84,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     // Parts in any order; nothing is visible yet.
     await putParts(ada, start.body, bytes, [3, 1]);
     expect(await children(ada, ada.workspace.homeId)).toEqual([]);
-    const status = await ada.call('GET', `/uploads/${start.body.id}`);
+    const status = await ada.call(uploadsApi.get, { params: { id: start.body.id } });
     expect(status.body.state).toBe('uploading');
     expect(status.body.parts.map((p: { partNumber: number; size: number }) => [p.partNumber, p.size])).toEqual([
       [1, 5 * MiB],
@@ -83,13 +92,13 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     ]);
 
     // Completing with a part missing says which, and leaves the upload open.
-    const early = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    const early = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
     expect(early.status).toBe(400);
     expect(early.body.error).toMatchObject({ code: 'invalid_input', details: { missingParts: [2] } });
 
     await putParts(ada, start.body, bytes, [2]);
     const before = await usage(ada);
-    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    const done = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: { sha256: sha256Hex(bytes) } });
     expect(done.status).toBe(200);
     expect(done.body.upload.state).toBe('completed');
     expect(done.body.item).toMatchObject({
@@ -104,7 +113,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(await usage(ada)).toBe(before + bytes.length);
     expect((await children(ada, ada.workspace.homeId)).map((i) => i.name)).toEqual(['video.mp4']);
 
-    const versions = await ada.call('GET', `/items/${done.body.item.id}/versions`);
+    const versions = await ada.call(filesApi.versions, { params: { id: done.body.item.id } });
     expect(versions.body.items).toEqual([expect.objectContaining({ number: 1, size: bytes.length, sha256: sha256Hex(bytes), current: true })]);
 
     const got = await fetchContent(ada, done.body.item.id);
@@ -115,7 +124,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(Buffer.from(await range.arrayBuffer()).equals(bytes.subarray(100, 200))).toBe(true);
 
     // Completing again (a retry after a dropped answer) answers with the same file.
-    const again = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    const again = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
     expect(again.status).toBe(200);
     expect(again.body.item.id).toBe(done.body.item.id);
   });
@@ -132,21 +141,24 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('refuses bytes that do not match the SHA-256: no file, quota unchanged, the upload failed', async () => {
     const ada = await g.person();
     const bytes = randomBytes(1000);
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, {
-      parentId: ada.workspace.homeId,
-      name: 'a.bin',
-      size: 1000,
-      sha256: sha256Hex(randomBytes(10)),
+    const start = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: {
+        parentId: ada.workspace.homeId,
+        name: 'a.bin',
+        size: 1000,
+        sha256: sha256Hex(randomBytes(10)),
+      },
     });
     await putParts(ada, start.body, bytes);
     const before = await usage(ada);
-    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    const done = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
     expect(done.status).toBe(422);
-    expect(done.body.error.code).toBe('checksum_mismatch');
+    expect(done.error?.code).toBe('checksum_mismatch');
     expect(await children(ada, ada.workspace.homeId)).toEqual([]);
     expect(await usage(ada)).toBe(before);
-    expect((await ada.call('GET', `/uploads/${start.body.id}`)).body.state).toBe('failed');
-    expect((await ada.call('POST', `/uploads/${start.body.id}/parts`, { partNumbers: [1] })).body.error.code).toBe('upload_expired');
+    expect((await ada.call(uploadsApi.get, { params: { id: start.body.id } })).body.state).toBe('failed');
+    expect(await ada.call(uploadsApi.signParts, { params: { id: start.body.id }, body: { partNumbers: [1] } })).toFail('upload_expired');
     await runJobs();
     const row = await t.ctx.db.selectFrom('uploads').selectAll().where('id', '=', start.body.id).executeTakeFirstOrThrow();
     expect(await t.ctx.storage.stat(row.blob_key)).toBeNull();
@@ -156,20 +168,23 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     // Local disk answers invalid_input; a bucket refuses the signature, which covers the length.
     const refused = driverSettings.STORAGE_DRIVER === 's3' ? 403 : 400;
     const ada = await g.person();
-    const tiny = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'one.bin', size: 1 });
+    const tiny = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'one.bin', size: 1 } });
     const over = await fetch(tiny.body.parts[0].url, { method: 'PUT', body: randomBytes(8 * MiB) });
     expect(over.status).toBe(refused);
-    expect((await ada.call('GET', `/uploads/${tiny.body.id}`)).body.parts).toEqual([]);
+    expect((await ada.call(uploadsApi.get, { params: { id: tiny.body.id } })).body.parts).toEqual([]);
 
     // Short parts too, the last one included; the right lengths then complete.
     const bytes = randomBytes(6 * MiB);
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'six.bin', size: bytes.length });
+    const start = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: { parentId: ada.workspace.homeId, name: 'six.bin', size: bytes.length },
+    });
     const [first, last] = start.body.parts as { url: string }[];
     expect((await fetch(first!.url, { method: 'PUT', body: bytes.subarray(0, 4 * MiB) })).status).toBe(refused);
     expect((await fetch(last!.url, { method: 'PUT', body: randomBytes(MiB + 1) })).status).toBe(refused);
-    expect((await ada.call('GET', `/uploads/${start.body.id}`)).body.parts).toEqual([]);
+    expect((await ada.call(uploadsApi.get, { params: { id: start.body.id } })).body.parts).toEqual([]);
     await putParts(ada, start.body, bytes);
-    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    const done = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: { sha256: sha256Hex(bytes) } });
     expect(done.status).toBe(200);
     expect(done.body.item.size).toBe(bytes.length);
   });
@@ -177,7 +192,10 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('keeps one sending of a part sent again: resending cannot pile up bytes beyond the declared size', async () => {
     const ada = await g.person();
     const bytes = randomBytes(MiB);
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'again.bin', size: bytes.length });
+    const start = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: { parentId: ada.workspace.homeId, name: 'again.bin', size: bytes.length },
+    });
     for (let i = 0; i < 5; i++) expect((await fetch(start.body.parts[0].url, { method: 'PUT', body: bytes })).status).toBe(200);
     const row = await t.ctx.db.selectFrom('uploads').selectAll().where('id', '=', start.body.id).executeTakeFirstOrThrow();
     expect(await t.ctx.storage.listParts(row.blob_key, row.storage_upload_id)).toEqual([expect.objectContaining({ partNumber: 1, size: bytes.length })]);
@@ -188,20 +206,23 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
       const stored = readdirSync(path.join(multipart, dir!)).reduce((sum, name) => sum + statSync(path.join(multipart, dir!, name)).size, 0);
       expect(stored).toBe(bytes.length);
     }
-    expect((await ada.call('POST', `/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) })).status).toBe(200);
+    expect((await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: { sha256: sha256Hex(bytes) } })).status).toBe(200);
   });
 
   it('refuses files over MAX_FILE_SIZE, parts out of range, and names that break the rules', async () => {
     const ada = await g.person();
-    const big = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'big.iso', size: 64 * MiB + 1 });
+    const big = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: { parentId: ada.workspace.homeId, name: 'big.iso', size: 64 * MiB + 1 },
+    });
     expect(big.status).toBe(413);
-    expect(big.body.error.code).toBe('file_too_large');
-    const bad = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'a/b', size: 1 });
-    expect(bad.body.error.code).toBe('invalid_input');
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'x.bin', size: 10 });
-    const out = await ada.call('POST', `/uploads/${start.body.id}/parts`, { partNumbers: [2] });
+    expect(big.error?.code).toBe('file_too_large');
+    const bad = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'a/b', size: 1 } });
+    expect(bad.error?.code).toBe('invalid_input');
+    const start = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'x.bin', size: 10 } });
+    const out = await ada.call(uploadsApi.signParts, { params: { id: start.body.id }, body: { partNumbers: [2] } });
     expect(out.status).toBe(400);
-    expect(out.body.error.code).toBe('invalid_input');
+    expect(out.error?.code).toBe('invalid_input');
   });
 
   it('starts and completes many small files in two calls, each entry answering for itself in order', async () => {
@@ -209,13 +230,16 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const bob = await g.person();
     await g.upload(ada, ada.workspace.homeId, 'taken.txt', Buffer.from('old'));
     const files = ['a.txt', 'b.txt', 'c.txt', 'd.txt'].map((name) => ({ name, bytes: randomBytes(1000 + name.charCodeAt(0)) }));
-    const started = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
-      uploads: [
-        ...files.map((f) => ({ parentId: ada.workspace.homeId, name: f.name, size: f.bytes.length })),
-        { parentId: bob.workspace.homeId, name: 'sneaky.txt', size: 1 },
-        { parentId: ada.workspace.homeId, name: 'TAKEN.txt', size: 3 },
-        { parentId: ada.workspace.homeId, name: 'taken.txt', size: 3, onConflict: 'keep_both' },
-      ],
+    const started = await ada.call(uploadsApi.startMany, {
+      params: { ws: ada.workspace.id },
+      body: {
+        uploads: [
+          ...files.map((f) => ({ parentId: ada.workspace.homeId, name: f.name, size: f.bytes.length })),
+          { parentId: bob.workspace.homeId, name: 'sneaky.txt', size: 1 },
+          { parentId: ada.workspace.homeId, name: 'TAKEN.txt', size: 3 },
+          { parentId: ada.workspace.homeId, name: 'taken.txt', size: 3, onConflict: 'keep_both' },
+        ],
+      },
     });
     expect(started.status).toBe(200);
     const results = started.body.results as (
@@ -240,12 +264,14 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     await putParts(ada, uploads[4]!, Buffer.from('new'));
     const before = await usage(ada);
 
-    const done = await ada.call('POST', '/uploads/complete', {
-      uploads: [
-        ...uploads.slice(0, 4).map((u, i) => ({ id: u.id, sha256: i === 2 ? sha256Hex(Buffer.from('not these bytes')) : sha256Hex(files[i]!.bytes) })),
-        { id: uploads[4]!.id },
-        { id: '01234567-89ab-7def-8123-456789abcdef' },
-      ],
+    const done = await ada.call(uploadsApi.completeMany, {
+      body: {
+        uploads: [
+          ...uploads.slice(0, 4).map((u, i) => ({ id: u.id, sha256: i === 2 ? sha256Hex(Buffer.from('not these bytes')) : sha256Hex(files[i]!.bytes) })),
+          { id: uploads[4]!.id },
+          { id: '01234567-89ab-7def-8123-456789abcdef' },
+        ],
+      },
     });
     expect(done.status).toBe(200);
     const outcome = (done.body.results as ({ item: { name: string; size: number } } | { error: { code: string } })[]).map((r) =>
@@ -259,27 +285,30 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(Buffer.from(await got.arrayBuffer()).equals(files[1]!.bytes)).toBe(true);
 
     // Completing again answers with the same files; an upload named twice in one call answers once.
-    const again = await ada.call('POST', '/uploads/complete', { uploads: [{ id: uploads[0]!.id }, { id: uploads[0]!.id }] });
+    const again = await ada.call(uploadsApi.completeMany, { body: { uploads: [{ id: uploads[0]!.id }, { id: uploads[0]!.id }] } });
     expect(again.body.results[0].item.name).toBe('a.txt');
     expect(again.body.results[1].error.code).toBe('invalid_input');
-    expect((await bob.call('POST', '/uploads/complete', { uploads: [{ id: uploads[1]!.id }] })).body.results[0].error.code).toBe('not_found');
+    expect((await bob.raw('POST', '/uploads/complete', { uploads: [{ id: uploads[1]!.id }] })).body.results[0].error.code).toBe('not_found');
   });
 
   it('checks the quota when an upload starts and again when it completes', async () => {
     const ada = await g.person();
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', ada.workspace.id).execute();
-    const over = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'big.bin', size: 5001 });
+    const over = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'big.bin', size: 5001 } });
     expect(over.status).toBe(507);
-    expect(over.body.error.code).toBe('quota_exceeded');
+    expect(over.error?.code).toBe('quota_exceeded');
 
     const bytes = randomBytes(3000);
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'fits.bin', size: 3000 });
+    const start = await ada.call(uploadsApi.start, {
+      params: { ws: ada.workspace.id },
+      body: { parentId: ada.workspace.homeId, name: 'fits.bin', size: 3000 },
+    });
     expect(start.status).toBe(201);
     await putParts(ada, start.body, bytes);
     expect((await g.upload(ada, ada.workspace.homeId, 'other.bin', randomBytes(1500))).status).toBe(200);
     // Meanwhile an admin lowers the quota below what the upload needs.
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 4000 }).where('id', '=', ada.workspace.id).execute();
-    const done = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    const done = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
     expect(done.status).toBe(507);
     expect(await usage(ada)).toBe(1500);
     expect((await children(ada, ada.workspace.homeId)).map((i) => i.name)).toEqual(['other.bin']);
@@ -291,7 +320,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     await g.membership(bob, ada.workspace.id, 'member');
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1000 }).where('id', '=', ada.workspace.id).execute();
     const open = (p: Person, name: string, size: number) =>
-      p.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.rootId, name, size });
+      p.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.rootId, name, size } });
 
     const first = await open(ada, 'first.bin', 600);
     expect(first.status).toBe(201);
@@ -299,23 +328,26 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const second = await open(bob, 'second.bin', 600);
     expect(second.status).toBe(507);
     expect(second.body.error).toMatchObject({ code: 'quota_exceeded', details: { quotaBytes: 1000, usedBytes: 0, reservedBytes: 600, neededBytes: 600 } });
-    const batch = await bob.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
-      uploads: [200, 200, 1].map((size, i) => ({ parentId: ada.workspace.rootId, name: `${i}.bin`, size })),
+    const batch = await bob.call(uploadsApi.startMany, {
+      params: { ws: ada.workspace.id },
+      body: {
+        uploads: [200, 200, 1].map((size, i) => ({ parentId: ada.workspace.rootId, name: `${i}.bin`, size })),
+      },
     });
     expect(batch.body.results.map((r: { upload?: unknown; error?: { code: string } }) => r.error?.code ?? 'started')).toEqual([
       'started',
       'started',
       'quota_exceeded',
     ]);
-    for (const r of batch.body.results.slice(0, 2)) expect((await bob.call('DELETE', `/uploads/${r.upload.id}`)).status).toBe(204);
+    for (const r of batch.body.results.slice(0, 2)) expect((await bob.raw('DELETE', `/uploads/${r.upload.id}`)).status).toBe(204);
 
     // Cancelling releases the reservation.
-    expect((await ada.call('DELETE', `/uploads/${first.body.id}`)).status).toBe(204);
+    expect((await ada.call(uploadsApi.abort, { params: { id: first.body.id } })).status).toBe(204);
     const third = await open(bob, 'third.bin', 600);
     expect(third.status).toBe(201);
     // Completing turns it into used bytes: counted once.
     await putParts(bob, third.body, randomBytes(600));
-    expect((await bob.call('POST', `/uploads/${third.body.id}/complete`, {})).status).toBe(200);
+    expect((await bob.call(uploadsApi.complete, { params: { id: third.body.id }, body: {} })).status).toBe(200);
     expect(await usage(ada)).toBe(600);
     expect((await open(ada, 'rest.bin', 401)).status).toBe(507);
     const rest = await open(ada, 'rest.bin', 400);
@@ -333,40 +365,46 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('reserves room once when starts arrive at the same moment: together they take no more than the quota or the open-upload bound', async () => {
     const ada = await g.person();
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1000 }).where('id', '=', ada.workspace.id).execute();
-    const start = (name: string, size: number) => ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name, size });
+    const start = (name: string, size: number) =>
+      ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name, size } });
     const big = await Promise.all(Array.from({ length: 8 }, (_, i) => start(`big-${i}.bin`, 600)));
     expect(big.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(507)]);
-    for (const r of big) if (r.status === 201) expect((await ada.call('DELETE', `/uploads/${r.body.id}`)).status).toBe(204);
+    for (const r of big) if (r.status === 201) expect((await ada.call(uploadsApi.abort, { params: { id: r.body.id } })).status).toBe(204);
 
     const small = await Promise.all(Array.from({ length: 20 }, (_, i) => start(`small-${i}.bin`, 1)));
     expect(small.filter((r) => r.status === 201)).toHaveLength(12);
     expect(small.filter((r) => r.status === 429)).toHaveLength(8);
-    for (const r of small) if (r.status === 201) expect((await ada.call('DELETE', `/uploads/${r.body.id}`)).status).toBe(204);
+    for (const r of small) if (r.status === 201) expect((await ada.call(uploadsApi.abort, { params: { id: r.body.id } })).status).toBe(204);
   });
 
   it('bounds the uploads one person has open at once, answering rate_limited until some end', async () => {
     const ada = await g.person();
-    const start = (name: string) => ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name, size: 10 });
-    const batch = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
-      uploads: Array.from({ length: 14 }, (_, i) => ({ parentId: ada.workspace.homeId, name: `${i}.bin`, size: 10 })),
+    const start = (name: string) => ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name, size: 10 } });
+    const batch = await ada.call(uploadsApi.startMany, {
+      params: { ws: ada.workspace.id },
+      body: {
+        uploads: Array.from({ length: 14 }, (_, i) => ({ parentId: ada.workspace.homeId, name: `${i}.bin`, size: 10 })),
+      },
     });
     const results = batch.body.results as ({ upload: { id: string; partSize: number; partCount: number } } | { error: { code: string; details: unknown } })[];
     expect(results.map((r) => ('upload' in r ? 'started' : r.error.code))).toEqual([...Array(12).fill('started'), 'rate_limited', 'rate_limited']);
     expect(results[12]).toMatchObject({ error: { details: { openUploads: 12, maxOpenUploads: 12 } } });
     const over = await start('over.bin');
     expect(over.status).toBe(429);
-    expect(over.body.error.code).toBe('rate_limited');
+    expect(over.error?.code).toBe('rate_limited');
     expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
     // In another workspace too: the bound is the person's.
     const bob = await g.person();
     await g.membership(ada, bob.workspace.id, 'member');
-    expect((await ada.call('POST', `/workspaces/${bob.workspace.id}/uploads`, { parentId: bob.workspace.rootId, name: 'x.bin', size: 1 })).status).toBe(429);
+    expect(
+      (await ada.call(uploadsApi.start, { params: { ws: bob.workspace.id }, body: { parentId: bob.workspace.rootId, name: 'x.bin', size: 1 } })).status,
+    ).toBe(429);
 
     const [done, cancelled] = results.map((r) => ('upload' in r ? r.upload : undefined));
     await putParts(ada, done!, randomBytes(10));
-    expect((await ada.call('POST', `/uploads/${done!.id}/complete`, {})).status).toBe(200);
+    expect((await ada.call(uploadsApi.complete, { params: { id: done!.id }, body: {} })).status).toBe(200);
     expect((await start('after-complete.bin')).status).toBe(201);
-    expect((await ada.call('DELETE', `/uploads/${cancelled!.id}`)).status).toBe(204);
+    expect((await ada.call(uploadsApi.abort, { params: { id: cancelled!.id } })).status).toBe(204);
     expect((await start('after-cancel.bin')).status).toBe(201);
     expect((await start('one-too-many.bin')).status).toBe(429);
   });
@@ -374,16 +412,19 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('answers every completion of one upload called at once with the same finished file, made once', async () => {
     const ada = await g.person();
     for (const bytes of [randomBytes(11 * MiB), randomBytes(3000)]) {
-      const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, {
-        parentId: ada.workspace.homeId,
-        name: `at-once-${bytes.length}.bin`,
-        size: bytes.length,
+      const start = await ada.call(uploadsApi.start, {
+        params: { ws: ada.workspace.id },
+        body: {
+          parentId: ada.workspace.homeId,
+          name: `at-once-${bytes.length}.bin`,
+          size: bytes.length,
+        },
       });
       await putParts(ada, start.body, bytes);
       const before = await usage(ada);
       const answers = await Promise.all([
-        ...Array.from({ length: 4 }, () => ada.call('POST', `/uploads/${start.body.id}/complete`, {})),
-        ada.call('POST', '/uploads/complete', { uploads: [{ id: start.body.id }] }),
+        ...Array.from({ length: 4 }, () => ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} })),
+        ada.call(uploadsApi.completeMany, { body: { uploads: [{ id: start.body.id }] } }),
       ]);
       const single = answers.slice(0, 4);
       expect(single.map((a) => a.status)).toEqual([200, 200, 200, 200]);
@@ -400,7 +441,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
   it('offers keep both, replace (a new version) or skip when the name is taken', async () => {
     const ada = await g.person();
     const first = await g.upload(ada, ada.workspace.homeId, 'Report.pdf', Buffer.from('one'));
-    const clash = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'report.pdf', size: 3 });
+    const clash = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'report.pdf', size: 3 } });
     expect(clash.status).toBe(409);
     expect(clash.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: 'report (2).pdf' } });
 
@@ -410,7 +451,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const replaced = await g.upload(ada, ada.workspace.homeId, 'Report.pdf', Buffer.from('three'), { onConflict: 'replace' });
     expect(replaced.status).toBe(200);
     expect(replaced.body.item).toMatchObject({ id: first.body.item.id, size: 5, version: 2 });
-    const versions = (await ada.call('GET', `/items/${first.body.item.id}/versions`)).body.items;
+    const versions = (await ada.call(filesApi.versions, { params: { id: first.body.item.id } })).body.items;
     expect(versions.map((v: { number: number; current: boolean }) => [v.number, v.current])).toEqual([
       [2, true],
       [1, false],
@@ -421,20 +462,20 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(await usage(ada)).toBe(3 + 3 + 5);
 
     // A new version through /items/:id/versions.
-    const start = await ada.call('POST', `/items/${first.body.item.id}/versions`, { size: 4 });
+    const start = await ada.call(filesApi.startVersion, { params: { id: first.body.item.id }, body: { size: 4 } });
     expect(start.status).toBe(201);
     await putParts(ada, start.body, Buffer.from('four'));
-    const v3 = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
+    const v3 = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
     expect(v3.body.item).toMatchObject({ id: first.body.item.id, size: 4, version: 3 });
 
     // Someone the file alone is shared with, as editor, adds a version too: their folder access does not matter.
     const bea = await g.person();
     await g.membership(bea, ada.workspace.id, 'guest');
     await g.grant(first.body.item.id, { user: bea }, 'editor');
-    const theirs = await bea.call('POST', `/items/${first.body.item.id}/versions`, { size: 5 });
+    const theirs = await bea.call(filesApi.startVersion, { params: { id: first.body.item.id }, body: { size: 5 } });
     expect(theirs.status).toBe(201);
     await putParts(bea, theirs.body, Buffer.from('fifth'));
-    const v4 = await bea.call('POST', `/uploads/${theirs.body.id}/complete`, {});
+    const v4 = await bea.call(uploadsApi.complete, { params: { id: theirs.body.id }, body: {} });
     expect(v4.status).toBe(200);
     expect(v4.body.item).toMatchObject({ id: first.body.item.id, size: 5, version: 4, role: 'editor' });
     const recorded = await t.ctx.db
@@ -448,23 +489,23 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
 
   it('takes a different answer to a name conflict that arose while uploading', async () => {
     const ada = await g.person();
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'notes.txt', size: 5 });
+    const start = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'notes.txt', size: 5 } });
     await putParts(ada, start.body, Buffer.from('later'));
     await g.upload(ada, ada.workspace.homeId, 'notes.txt', Buffer.from('first'));
-    const clash = await ada.call('POST', `/uploads/${start.body.id}/complete`, {});
-    expect(clash.body.error.code).toBe('name_conflict');
-    const kept = await ada.call('POST', `/uploads/${start.body.id}/complete`, { onConflict: 'keep_both' });
+    const clash = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
+    expect(clash.error?.code).toBe('name_conflict');
+    const kept = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: { onConflict: 'keep_both' } });
     expect(kept.body.item.name).toBe('notes (2).txt');
   });
 
   it('cancels an upload: it cannot take parts any more and its parts are removed', async () => {
     const ada = await g.person();
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'c.bin', size: 10 });
+    const start = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'c.bin', size: 10 } });
     await putParts(ada, start.body, randomBytes(10));
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/uploads`)).body.items.map((u: { id: string }) => u.id)).toEqual([start.body.id]);
-    expect((await ada.call('DELETE', `/uploads/${start.body.id}`)).status).toBe(204);
-    expect((await ada.call('POST', `/uploads/${start.body.id}/parts`, { partNumbers: [1] })).body.error.code).toBe('upload_expired');
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/uploads`)).body.items).toEqual([]);
+    expect((await ada.call(uploadsApi.unfinished, { params: { ws: ada.workspace.id } })).body.items.map((u: { id: string }) => u.id)).toEqual([start.body.id]);
+    expect((await ada.call(uploadsApi.abort, { params: { id: start.body.id } })).status).toBe(204);
+    expect(await ada.call(uploadsApi.signParts, { params: { id: start.body.id }, body: { partNumbers: [1] } })).toFail('upload_expired');
+    expect((await ada.call(uploadsApi.unfinished, { params: { ws: ada.workspace.id } })).body.items).toEqual([]);
     await runJobs();
     const row = await t.ctx.db.selectFrom('uploads').selectAll().where('id', '=', start.body.id).executeTakeFirstOrThrow();
     await expect(t.ctx.storage.listParts(row.blob_key, row.storage_upload_id)).rejects.toMatchObject({ code: 'upload_expired' });
@@ -472,18 +513,18 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
 
   it('expires an upload left alone past its expiry, removing its parts', async () => {
     const ada = await g.person();
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.homeId, name: 'stale.bin', size: 10 });
+    const start = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'stale.bin', size: 10 } });
     await putParts(ada, start.body, randomBytes(10));
     await t.ctx.db
       .updateTable('uploads')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', start.body.id)
       .execute();
-    expect((await ada.call('POST', `/uploads/${start.body.id}/complete`, {})).body.error.code).toBe('upload_expired');
+    expect(await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} })).toFail('upload_expired');
     const { expireStaleUploads } = await import('./expire-uploads.ts');
     expect(await expireStaleUploads(t.ctx.db)).toBeGreaterThanOrEqual(1);
     await runJobs();
-    expect((await ada.call('GET', `/uploads/${start.body.id}`)).body).toMatchObject({ state: 'expired', parts: [] });
+    expect((await ada.call(uploadsApi.get, { params: { id: start.body.id } })).body).toMatchObject({ state: 'expired', parts: [] });
     // A week after it ended, the upload is forgotten.
     const { deleteEndedUploads } = await import('./files.repo.ts');
     await t.ctx.db
@@ -492,28 +533,28 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
       .where('id', '=', start.body.id)
       .execute();
     expect(await deleteEndedUploads(t.ctx.db, new Date(Date.now() - 7 * 86_400_000))).toBeGreaterThanOrEqual(1);
-    expect((await ada.call('GET', `/uploads/${start.body.id}`)).status).toBe(404);
+    expect((await ada.call(uploadsApi.get, { params: { id: start.body.id } })).status).toBe(404);
   });
 
   it("keeps uploads private: another person's upload does not exist for them", async () => {
     const ada = await g.person();
     const bob = await g.person();
     await g.membership(bob, ada.workspace.id, 'member');
-    const start = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: ada.workspace.rootId, name: 'mine.bin', size: 10 });
+    const start = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.rootId, name: 'mine.bin', size: 10 } });
     for (const [method, path, body] of [
       ['GET', `/uploads/${start.body.id}`],
       ['POST', `/uploads/${start.body.id}/parts`, { partNumbers: [1] }],
       ['POST', `/uploads/${start.body.id}/complete`, {}],
       ['DELETE', `/uploads/${start.body.id}`],
     ] as const) {
-      expect((await bob.call(method, path, body)).status, `${method} ${path}`).toBe(404);
+      expect((await bob.raw(method, path, body)).status, `${method} ${path}`).toBe(404);
     }
     // And nobody uploads into a folder they cannot edit.
     const viewer = await g.person();
     await g.membership(viewer, ada.workspace.id, 'guest');
     const folder = await g.folder(ada, ada.workspace.rootId, 'Read only');
     await g.grant(folder.id, { user: viewer }, 'viewer');
-    expect((await viewer.call('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: folder.id, name: 'x', size: 1 })).status).toBe(403);
+    expect((await viewer.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: folder.id, name: 'x', size: 1 } })).status).toBe(403);
   });
 
   it('serves downloads as attachments unless the type is safe to show, never sniffed', async () => {
@@ -547,7 +588,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const inner = await g.folder(ada, folder.id, 'Inner');
     const bytes = randomBytes(4000);
     const file = await g.upload(ada, inner.id, 'photo.jpg', bytes);
-    const copy = await ada.call('POST', `/items/${folder.id}/copy`, { parentId: ada.workspace.homeId });
+    const copy = await ada.raw('POST', `/items/${folder.id}/copy`, { parentId: ada.workspace.homeId });
     expect(copy.status).toBe(201);
     expect(copy.body.name).toBe('Album (2)');
     const copiedInner = (await children(ada, copy.body.id))[0]!;
@@ -555,10 +596,10 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(copiedFile).toMatchObject({ name: 'photo.jpg', size: 4000 });
     expect(copiedFile.id).not.toBe(file.body.item.id);
     expect(await usage(ada)).toBe(8000);
-    expect((await ada.call('POST', `/items/${folder.id}/copy`, { parentId: inner.id })).body.error.code).toBe('cycle');
+    expect(await ada.raw('POST', `/items/${folder.id}/copy`, { parentId: inner.id })).toFail('cycle');
 
-    await ada.call('POST', `/items/${folder.id}/trash`);
-    expect((await ada.call('DELETE', `/items/${folder.id}`)).status).toBe(204);
+    await ada.call(itemsApi.trash, { params: { id: folder.id } });
+    expect((await ada.call(itemsApi.purge, { params: { id: folder.id } })).status).toBe(204);
     await runJobs();
     expect(await usage(ada)).toBe(4000);
     const got = await fetchContent(ada, copiedFile.id);
@@ -566,8 +607,8 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
 
     // Deleting the copy too removes the bytes from storage.
     const key = (await t.ctx.db.selectFrom('file_versions').select('blob_key').where('item_id', '=', copiedFile.id).executeTakeFirstOrThrow()).blob_key;
-    await ada.call('POST', `/items/${copy.body.id}/trash`);
-    await ada.call('DELETE', `/items/${copy.body.id}`);
+    await ada.call(itemsApi.trash, { params: { id: copy.body.id } });
+    await ada.call(itemsApi.purge, { params: { id: copy.body.id } });
     await runJobs();
     expect(await t.ctx.storage.stat(key)).toBeNull();
     expect(await usage(ada)).toBe(0);

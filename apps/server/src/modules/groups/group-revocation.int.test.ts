@@ -1,3 +1,4 @@
+import { grantsApi, groupsApi, itemsApi, membersApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
@@ -36,11 +37,11 @@ async function sharedThroughGroup() {
   const bea = await g.person('Bea');
   const ws = ada.workspace.id;
   await g.membership(bea, ws, 'member');
-  const group = (await ada.call('POST', `/workspaces/${ws}/groups`, { name: 'Readers' })).body.id as string;
-  await ada.call('POST', `/workspaces/${ws}/groups/${group}/members`, { userIds: [bea.id] });
+  const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Readers' } })).body.id as string;
+  await ada.call(groupsApi.addMembers, { params: { ws, groupId: group }, body: { userIds: [bea.id] } });
   const folder = await g.folder(ada, ada.workspace.homeId, 'Shared');
-  const id = (await ada.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body.id as string;
-  await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'group', id: group }, role: 'viewer' });
+  const id = (await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body.id as string;
+  await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'group', id: group }, role: 'viewer' } });
   return { ada, bea, ws, group, id };
 }
 
@@ -68,22 +69,22 @@ describe('a silent reader on another instance loses a document shared with their
   it('when they are taken out of the group', async () => {
     const { ada, bea, ws, group, id } = await sharedThroughGroup();
     const open = await openTogether(ada, bea, id);
-    expect((await ada.call('DELETE', `/workspaces/${ws}/groups/${group}/members/${bea.id}`)).status).toBe(204);
+    expect((await ada.call(groupsApi.removeMember, { params: { ws, groupId: group, userId: bea.id } })).status).toBe(204);
     expect(await expectCutOff(open, id)).toBe('not_found');
-    expect((await bea.call('GET', `/items/${id}`)).status).toBe(404);
+    expect((await bea.call(itemsApi.get, { params: { id } })).status).toBe(404);
   });
 
   it('when the group is deleted', async () => {
     const { ada, bea, ws, group, id } = await sharedThroughGroup();
     const open = await openTogether(ada, bea, id);
-    expect((await ada.call('DELETE', `/workspaces/${ws}/groups/${group}`)).status).toBe(204);
+    expect((await ada.call(groupsApi.remove, { params: { ws, groupId: group } })).status).toBe(204);
     expect(await expectCutOff(open, id)).toBe('not_found');
   });
 
   it('when they leave the workspace', async () => {
     const { ada, bea, ws, id } = await sharedThroughGroup();
     const open = await openTogether(ada, bea, id);
-    expect((await ada.call('DELETE', `/workspaces/${ws}/members/${bea.id}?filesTo=${ada.id}`)).status).toBe(204);
+    expect((await ada.call(membersApi.remove, { params: { ws, userId: bea.id }, query: { filesTo: ada.id } })).status).toBe(204);
     expect(await expectCutOff(open, id)).toBe('not_found');
   });
 });

@@ -1,3 +1,4 @@
+import { meApi, workspacesApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startAppBehindProxy, type AppBehindProxy } from '../../testing/app-behind-proxy.ts';
 import { signUp } from '../../testing/browser.ts';
@@ -16,18 +17,18 @@ afterAll(() => behind.close());
 
 it('answers database_unavailable while PostgreSQL is unreachable, and recovers when it returns', async () => {
   const { browser } = await signUp(t.url);
-  expect((await browser.api('GET', '/api/v1/me')).status).toBe(200);
+  expect((await browser.call(meApi.get)).status).toBe(200);
 
   await proxy.down();
-  const during = await browser.api('GET', '/api/v1/workspaces');
+  const during = await browser.call(workspacesApi.list);
   expect(during.status).toBe(503);
-  expect(during.body.error.code).toBe('database_unavailable');
+  expect(during.error?.code).toBe('database_unavailable');
   expect(JSON.stringify(during.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
   const ready = await fetch(`${t.url}/readyz`);
   expect(ready.status).toBe(503);
   expect(((await ready.json()) as { checks: { database: string } }).checks.database).toBe('unavailable');
 
   await proxy.up();
-  expect((await browser.api('GET', '/api/v1/workspaces')).status).toBe(200);
+  expect((await browser.call(workspacesApi.list)).status).toBe(200);
   expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
 });

@@ -1,3 +1,4 @@
+import { filesApi, itemsApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -11,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const folder = (p: Person, parentId: string, name: string) => p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'folder', name, parentId });
+const folder = (p: Person, parentId: string, name: string) =>
+  p.call(itemsApi.create, { params: { ws: p.workspace.id }, body: { kind: 'folder', name, parentId } });
 
 describe('folders', () => {
   it('creates folders in the shared root and in My files, and lists them folders first, page by page', async () => {
@@ -34,7 +36,7 @@ describe('folders', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: { name: string }[]; nextCursor: string | null } } = await ada.call(
+      const page: { body: { items: { name: string }[]; nextCursor: string | null } } = await ada.raw(
         'GET',
         `/workspaces/${ada.workspace.id}/items/${shared.body.id}/children?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
       );
@@ -42,7 +44,7 @@ describe('folders', () => {
       cursor = page.body.nextCursor;
     } while (cursor);
     expect(seen).toEqual(['Alpha', 'bravo', 'charlie', 'delta', 'echo']);
-    const desc = await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${shared.body.id}/children?order=desc&limit=3`);
+    const desc = await ada.call(itemsApi.children, { params: { ws: ada.workspace.id, id: shared.body.id }, query: { order: 'desc', limit: '3' } });
     expect(desc.body.items.map((i: { name: string }) => i.name)).toEqual(['echo', 'delta', 'charlie']);
   });
 
@@ -51,8 +53,8 @@ describe('folders', () => {
     for (const name of ['', ' lead', 'trail ', 'a/b', '.', '..', 'bell\u0007', 'x'.repeat(256), 'é'.repeat(128)]) {
       const res = await folder(ada, ada.workspace.rootId, name);
       expect(res.status, JSON.stringify(name)).toBe(400);
-      expect(res.body.error.code).toBe('invalid_input');
-      expect(res.body.error.details.fields).toHaveLength(1);
+      expect(res.error?.code).toBe('invalid_input');
+      expect(res.error?.details.fields).toHaveLength(1);
     }
     const decomposed = await folder(ada, ada.workspace.rootId, 'Cafe\u0301');
     expect(decomposed.body.name).toBe('Caf\u00e9');
@@ -64,12 +66,15 @@ describe('folders', () => {
     await folder(ada, ada.workspace.rootId, 'Reports (2)');
     const clash = await folder(ada, ada.workspace.rootId, 'reports');
     expect(clash.status).toBe(409);
-    expect(clash.body.error.code).toBe('name_conflict');
-    expect(clash.body.error.details).toEqual({ suggestedName: 'reports (3)', existing: { id: reports.id, kind: 'folder' } });
+    expect(clash.error?.code).toBe('name_conflict');
+    expect(clash.error?.details).toEqual({ suggestedName: 'reports (3)', existing: { id: reports.id, kind: 'folder' } });
     // A document in the way is named as one: a client making a folder knows it cannot use it.
-    const notes = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: ada.workspace.rootId });
+    const notes = await ada.call(itemsApi.create, {
+      params: { ws: ada.workspace.id },
+      body: { kind: 'document', name: 'Notes', parentId: ada.workspace.rootId },
+    });
     const onDocument = await folder(ada, ada.workspace.rootId, 'NOTES');
-    expect(onDocument.body.error.details).toEqual({ suggestedName: 'NOTES (2)', existing: { id: notes.body.id, kind: 'document' } });
+    expect(onDocument.error?.details).toEqual({ suggestedName: 'NOTES (2)', existing: { id: notes.body.id, kind: 'document' } });
   });
 
   it('names the item in the way only to whoever may see it: renaming an item shared alone answers the free name', async () => {
@@ -79,36 +84,36 @@ describe('folders', () => {
     await folder(owner, owner.workspace.homeId, 'Diary');
     const plans = (await folder(owner, owner.workspace.homeId, 'Plans')).body;
     await g.grant(plans.id, { user: guest }, 'editor');
-    const clash = await guest.call('PATCH', `/items/${plans.id}`, { name: 'diary' });
+    const clash = await guest.call(itemsApi.update, { params: { id: plans.id }, body: { name: 'diary' } });
     expect(clash.status).toBe(409);
     expect(clash.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: 'diary (2)' } });
-    expect(clash.body.error.details).not.toHaveProperty('existing');
+    expect(clash.error?.details).not.toHaveProperty('existing');
   });
 
   it('renames and moves, refuses cycles, and refuses a stale If-Match', async () => {
     const ada = await g.person();
     const a = (await folder(ada, ada.workspace.rootId, 'A')).body;
     const b = (await folder(ada, a.id, 'B')).body;
-    const renamed = await ada.call('PATCH', `/items/${b.id}`, { name: 'Bee' }, { 'if-match': '"1"' });
+    const renamed = await ada.call(itemsApi.update, { params: { id: b.id }, body: { name: 'Bee' } }, { headers: { 'if-match': '"1"' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: 'Bee', version: 2 });
     expect(renamed.headers.get('etag')).toBe('"2"');
-    const stale = await ada.call('PATCH', `/items/${b.id}`, { name: 'Stale' }, { 'if-match': '"1"' });
+    const stale = await ada.call(itemsApi.update, { params: { id: b.id }, body: { name: 'Stale' } }, { headers: { 'if-match': '"1"' } });
     expect(stale.status).toBe(412);
-    expect(stale.body.error.code).toBe('version_mismatch');
+    expect(stale.error?.code).toBe('version_mismatch');
 
-    const cycle = await ada.call('PATCH', `/items/${a.id}`, { parentId: b.id });
+    const cycle = await ada.call(itemsApi.update, { params: { id: a.id }, body: { parentId: b.id } });
     expect(cycle.status).toBe(409);
-    expect(cycle.body.error.code).toBe('cycle');
-    expect((await ada.call('PATCH', `/items/${a.id}`, { parentId: a.id })).body.error.code).toBe('cycle');
+    expect(cycle.error?.code).toBe('cycle');
+    expect(await ada.call(itemsApi.update, { params: { id: a.id }, body: { parentId: a.id } })).toFail('cycle');
 
-    const moved = await ada.call('PATCH', `/items/${b.id}`, { parentId: ada.workspace.homeId });
+    const moved = await ada.call(itemsApi.update, { params: { id: b.id }, body: { parentId: ada.workspace.homeId } });
     expect(moved.body).toMatchObject({ parentId: ada.workspace.homeId, name: 'Bee' });
     await folder(ada, a.id, 'Bee');
-    const back = await ada.call('PATCH', `/items/${b.id}`, { parentId: a.id });
+    const back = await ada.call(itemsApi.update, { params: { id: b.id }, body: { parentId: a.id } });
     expect(back.body.error).toMatchObject({ code: 'name_conflict', details: { suggestedName: 'Bee (2)' } });
 
-    expect((await ada.call('PATCH', `/items/${ada.workspace.rootId}`, { name: 'Mine' })).status).toBe(403);
+    expect((await ada.call(itemsApi.update, { params: { id: ada.workspace.rootId }, body: { name: 'Mine' } })).status).toBe(403);
   });
 });
 
@@ -126,37 +131,39 @@ describe('who sees what', () => {
     const inner = (await folder(owner, team.id, 'Inner')).body;
 
     // A colleague edits the shared tree but does not see the owner's My files.
-    expect((await colleague.call('GET', `/items/${team.id}`)).body.role).toBe('editor');
-    expect((await colleague.call('GET', `/items/${privateFolder.id}`)).status).toBe(404);
-    expect((await colleague.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'Mine', parentId: colleagueHome })).status).toBe(
-      201,
-    );
-    expect((await owner.call('GET', `/items/${colleagueHome}`)).status).toBe(404);
+    expect((await colleague.call(itemsApi.get, { params: { id: team.id } })).body.role).toBe('editor');
+    expect((await colleague.call(itemsApi.get, { params: { id: privateFolder.id } })).status).toBe(404);
+    expect(
+      (await colleague.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'folder', name: 'Mine', parentId: colleagueHome } })).status,
+    ).toBe(201);
+    expect((await owner.call(itemsApi.get, { params: { id: colleagueHome } })).status).toBe(404);
 
     // A stranger sees nothing, not even by id.
-    expect((await stranger.call('GET', `/items/${team.id}`)).body.error.code).toBe('not_found');
-    expect((await stranger.call('GET', `/workspaces/${owner.workspace.id}/items/${team.id}/children`)).status).toBe(404);
+    expect(await stranger.call(itemsApi.get, { params: { id: team.id } })).toFail('not_found');
+    expect((await stranger.call(itemsApi.children, { params: { ws: owner.workspace.id, id: team.id } })).status).toBe(404);
 
     // A guest sees only what is shared with them, and what is below it.
-    expect((await guest.call('GET', `/items/${team.id}`)).status).toBe(404);
+    expect((await guest.call(itemsApi.get, { params: { id: team.id } })).status).toBe(404);
     await g.grant(team.id, { user: guest }, 'viewer');
-    expect((await guest.call('GET', `/items/${inner.id}`)).body.role).toBe('viewer');
-    const listing = await guest.call('GET', `/workspaces/${owner.workspace.id}/items/${team.id}/children`);
+    expect((await guest.call(itemsApi.get, { params: { id: inner.id } })).body.role).toBe('viewer');
+    const listing = await guest.call(itemsApi.children, { params: { ws: owner.workspace.id, id: team.id } });
     expect(listing.body.items.map((i: { name: string }) => i.name)).toEqual(['Inner']);
-    const create = await guest.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'No', parentId: team.id });
+    const create = await guest.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'folder', name: 'No', parentId: team.id } });
     expect(create.status).toBe(403);
-    expect(create.body.error.code).toBe('forbidden');
+    expect(create.error?.code).toBe('forbidden');
     await g.grant(inner.id, { user: guest }, 'editor');
-    expect((await guest.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'folder', name: 'Yes', parentId: inner.id })).status).toBe(201);
+    expect((await guest.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'folder', name: 'Yes', parentId: inner.id } })).status).toBe(
+      201,
+    );
 
     // An expired grant grants nothing.
     await g.grant(privateFolder.id, { user: colleague }, 'viewer', new Date(Date.now() - 1000));
-    expect((await colleague.call('GET', `/items/${privateFolder.id}`)).status).toBe(404);
+    expect((await colleague.call(itemsApi.get, { params: { id: privateFolder.id } })).status).toBe(404);
     await g.grant(privateFolder.id, { user: stranger }, 'viewer');
-    expect((await stranger.call('GET', `/items/${privateFolder.id}`)).status).toBe(404);
+    expect((await stranger.call(itemsApi.get, { params: { id: privateFolder.id } })).status).toBe(404);
 
     // Nothing moves to another workspace.
-    const elsewhere = await colleague.call('PATCH', `/items/${team.id}`, { parentId: colleague.workspace.rootId });
+    const elsewhere = await colleague.call(itemsApi.update, { params: { id: team.id }, body: { parentId: colleague.workspace.rootId } });
     expect(elsewhere.status).toBe(403);
   });
 });
@@ -175,13 +182,13 @@ describe('listing pages', () => {
       await g.upload(ada, box.id, name, Buffer.alloc(size, 1));
     for (const sort of ['name', 'modified', 'size', 'type']) {
       for (const order of ['asc', 'desc']) {
-        const all = (await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${box.id}/children?sort=${sort}&order=${order}&limit=1000`)).body.items.map(
+        const all = (await ada.raw('GET', `/workspaces/${ada.workspace.id}/items/${box.id}/children?sort=${sort}&order=${order}&limit=1000`)).body.items.map(
           (i: { name: string }) => i.name,
         );
         const paged: string[] = [];
         let cursor: string | null = null;
         do {
-          const page: { body: { items: { name: string }[]; nextCursor: string | null } } = await ada.call(
+          const page: { body: { items: { name: string }[]; nextCursor: string | null } } = await ada.raw(
             'GET',
             `/workspaces/${ada.workspace.id}/items/${box.id}/children?sort=${sort}&order=${order}&limit=2${cursor ? `&cursor=${cursor}` : ''}`,
           );
@@ -199,27 +206,27 @@ describe('documents', () => {
   it('creates a document in a folder: it lists after the folders, moves, trashes and restores like any item, and a copy carries its content', async () => {
     const ada = await g.person('Ada');
     const notes = await folder(ada, ada.workspace.homeId, 'Notes');
-    const doc = await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: ada.workspace.homeId });
+    const doc = await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: ada.workspace.homeId } });
     expect(doc.status).toBe(201);
     expect(doc.body).toMatchObject({ kind: 'document', name: 'Plan', parentId: ada.workspace.homeId, size: 0, role: 'manager' });
-    const listed = await ada.call('GET', `/workspaces/${ada.workspace.id}/items/${ada.workspace.homeId}/children`);
+    const listed = await ada.call(itemsApi.children, { params: { ws: ada.workspace.id, id: ada.workspace.homeId } });
     expect(listed.body.items.map((i: { name: string }) => i.name)).toEqual(['Notes', 'Plan']);
     // A document is no folder: nothing is created inside it.
-    expect((await folder(ada, doc.body.id, 'inside')).body.error.code).toBe('invalid_input');
+    expect(await folder(ada, doc.body.id, 'inside')).toFail('invalid_input');
 
     await storeDocument(t.ctx.db, doc.body.id, { state: new Uint8Array([1, 2, 3]), text: 'the plan' }, { by: null });
-    const copy = await ada.call('POST', `/items/${doc.body.id}/copy`, { parentId: notes.body.id });
+    const copy = await ada.raw('POST', `/items/${doc.body.id}/copy`, { parentId: notes.body.id });
     expect(copy.body).toMatchObject({ kind: 'document', name: 'Plan', parentId: notes.body.id });
     const content = await t.ctx.db.selectFrom('document_contents').select(['state', 'text']).where('item_id', '=', copy.body.id).executeTakeFirstOrThrow();
     expect([...content.state]).toEqual([1, 2, 3]);
     expect(content.text).toBe('the plan');
 
-    expect((await ada.call('PATCH', `/items/${doc.body.id}`, { parentId: notes.body.id, name: 'Plan v2' })).body).toMatchObject({
+    expect((await ada.call(itemsApi.update, { params: { id: doc.body.id }, body: { parentId: notes.body.id, name: 'Plan v2' } })).body).toMatchObject({
       parentId: notes.body.id,
       name: 'Plan v2',
     });
-    expect((await ada.call('POST', `/items/${doc.body.id}/trash`)).status).toBe(200);
-    expect((await ada.call('POST', `/items/${doc.body.id}/restore`)).status).toBe(200);
-    expect((await ada.call('GET', `/items/${doc.body.id}/content`)).body.error.code).toBe('not_found');
+    expect((await ada.call(itemsApi.trash, { params: { id: doc.body.id } })).status).toBe(200);
+    expect((await ada.call(itemsApi.restore, { params: { id: doc.body.id } })).status).toBe(200);
+    expect(await ada.call(filesApi.content, { params: { id: doc.body.id } })).toFail('not_found');
   });
 });

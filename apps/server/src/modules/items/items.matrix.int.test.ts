@@ -1,4 +1,16 @@
-import { ERROR_STATUS, type ErrorCode, type TItemAbilities } from '@cabinet/contracts';
+import {
+  commentsApi,
+  documentsApi,
+  ERROR_STATUS,
+  filesApi,
+  grantsApi,
+  groupsApi,
+  itemsApi,
+  linksApi,
+  uploadsApi,
+  type ErrorCode,
+  type TItemAbilities,
+} from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
@@ -46,68 +58,87 @@ interface Endpoint {
 }
 
 const ENDPOINTS: Endpoint[] = [
-  { name: 'GET /items/:id', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}`) },
-  { name: 'GET /items/:id/ancestors', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}/ancestors`) },
-  { name: 'GET children', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/items/${t.id}/children`) },
+  { name: 'GET /items/:id', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.get, { params: { id: t.id } }) },
+  { name: 'GET /items/:id/ancestors', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.ancestors, { params: { id: t.id } }) },
+  {
+    name: 'GET children',
+    need: 'view',
+    ok: 200,
+    allowed: (a) => a.view,
+    call: (p, t) => p.call(itemsApi.children, { params: { ws: t.workspaceId, id: t.id } }),
+  },
   {
     name: 'POST create inside',
     need: 'edit',
     ok: 201,
     allowed: (a) => a.createInside,
-    call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/items`, { kind: 'folder', name: 'new', parentId: t.id }),
+    call: (p, t) => p.call(itemsApi.create, { params: { ws: t.workspaceId }, body: { kind: 'folder', name: 'new', parentId: t.id } }),
   },
   {
     name: 'PATCH rename',
     need: 'edit',
     ok: 200,
     allowed: (a) => a.edit,
-    call: (p, t) => p.call('PATCH', `/items/${t.id}`, { name: `renamed-${Math.random()}` }),
+    call: (p, t) => p.call(itemsApi.update, { params: { id: t.id }, body: { name: `renamed-${Math.random()}` } }),
   },
   {
     name: 'PATCH move',
     need: 'edit',
     ok: 200,
     allowed: (a, s) => a.edit && !!s?.createInside,
-    call: (p, t) => p.call('PATCH', `/items/${t.id}`, { parentId: t.sibling }),
+    call: (p, t) => p.call(itemsApi.update, { params: { id: t.id }, body: { parentId: t.sibling } }),
   },
-  { name: 'POST trash', need: 'edit', ok: 200, allowed: (a) => a.trash, call: (p, t) => p.call('POST', `/items/${t.id}/trash`) },
-  { name: 'POST restore', need: 'edit', trashed: true, ok: 200, allowed: (a) => a.restore, call: (p, t) => p.call('POST', `/items/${t.id}/restore`) },
-  { name: 'DELETE forever', need: 'manage', trashed: true, ok: 204, allowed: (a) => a.deleteForever, call: (p, t) => p.call('DELETE', `/items/${t.id}`) },
+  { name: 'POST trash', need: 'edit', ok: 200, allowed: (a) => a.trash, call: (p, t) => p.call(itemsApi.trash, { params: { id: t.id } }) },
+  { name: 'POST restore', need: 'edit', trashed: true, ok: 200, allowed: (a) => a.restore, call: (p, t) => p.call(itemsApi.restore, { params: { id: t.id } }) },
+  {
+    name: 'DELETE forever',
+    need: 'manage',
+    trashed: true,
+    ok: 204,
+    allowed: (a) => a.deleteForever,
+    call: (p, t) => p.call(itemsApi.purge, { params: { id: t.id } }),
+  },
   // Copying into the sibling needs edit there; the sibling sits in the same tree, so it is the same role.
   {
     name: 'POST copy',
     need: 'edit',
     ok: 201,
     allowed: (a, s) => a.view && !!s?.createInside,
-    call: (p, t) => p.call('POST', `/items/${t.id}/copy`, { parentId: t.sibling }),
+    call: (p, t) => p.raw('POST', `/items/${t.id}/copy`, { parentId: t.sibling }),
   },
-  { name: 'PUT star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call('PUT', `/items/${t.id}/star`) },
-  { name: 'DELETE star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call('DELETE', `/items/${t.id}/star`) },
-  { name: 'GET versions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call('GET', `/items/${t.id}/versions`) },
-  { name: 'GET content (zip)', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call('GET', `/items/${t.id}/content`) },
-  { name: 'GET zip of ids', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call('GET', `/workspaces/${t.workspaceId}/zip?ids=${t.id}`) },
-  { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call('GET', `/items/${t.id}/grants`) },
-  { name: 'GET links', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call('GET', `/items/${t.id}/links`) },
+  { name: 'PUT star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.star, { params: { id: t.id } }) },
+  { name: 'DELETE star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.unstar, { params: { id: t.id } }) },
+  { name: 'GET versions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call(filesApi.versions, { params: { id: t.id } }) },
+  { name: 'GET content (zip)', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call(filesApi.content, { params: { id: t.id } }) },
+  {
+    name: 'GET zip of ids',
+    need: 'view',
+    ok: 200,
+    allowed: (a) => a.download,
+    call: (p, t) => p.call(filesApi.zip, { params: { ws: t.workspaceId }, query: { ids: t.id } }),
+  },
+  { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call(grantsApi.list, { params: { id: t.id } }) },
+  { name: 'GET links', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, t) => p.call(linksApi.list, { params: { id: t.id } }) },
   {
     name: 'POST a link',
     need: 'manage',
     ok: 201,
     allowed: (a) => a.share,
-    call: (p, t) => p.call('POST', `/items/${t.id}/links`, { kind: 'view', password: 'matrix password' }),
+    call: (p, t) => p.call(linksApi.create, { params: { id: t.id }, body: { kind: 'view', password: 'matrix password' } }),
   },
   {
     name: 'POST import a document into',
     need: 'edit',
     ok: 201,
     allowed: (a) => a.createInside,
-    call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes'),
+    call: (p, t) => p.raw('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes'),
   },
   {
     name: 'POST upload into',
     need: 'edit',
     ok: 201,
     allowed: (a) => a.createInside,
-    call: (p, t) => p.call('POST', `/workspaces/${t.workspaceId}/uploads`, { parentId: t.id, name: 'up.bin', size: 1 }),
+    call: (p, t) => p.call(uploadsApi.start, { params: { ws: t.workspaceId }, body: { parentId: t.id, name: 'up.bin', size: 1 } }),
   },
   // A batch answers 200 and each entry for itself: the entry's error stands for the status its own call would have had.
   {
@@ -116,7 +147,7 @@ const ENDPOINTS: Endpoint[] = [
     ok: 201,
     allowed: (a) => a.createInside,
     call: async (p, t) => {
-      const res = await p.call('POST', `/workspaces/${t.workspaceId}/uploads/batch`, { uploads: [{ parentId: t.id, name: 'up.bin', size: 1 }] });
+      const res = await p.call(uploadsApi.startMany, { params: { ws: t.workspaceId }, body: { uploads: [{ parentId: t.id, name: 'up.bin', size: 1 }] } });
       const entry = res.body.results?.[0] as { error?: { code: ErrorCode } } | undefined;
       return { ...res, status: res.status !== 200 || !entry ? res.status : entry.error ? ERROR_STATUS[entry.error.code] : 201 };
     },
@@ -166,9 +197,10 @@ afterAll(async () => {
  */
 async function target(role: Role, relation: Relation, trashed: boolean): Promise<Target> {
   const make = async (maker: Person, ws: string, parent: string) => {
-    const folder = (await maker.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: `t-${Math.random()}`, parentId: parent })).body;
-    const sibling = (await maker.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: `s-${Math.random()}`, parentId: parent })).body;
-    if (trashed && (await people[role].call('POST', `/items/${folder.id}/trash`)).status !== 200) await maker.call('POST', `/items/${folder.id}/trash`);
+    const folder = (await maker.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: `t-${Math.random()}`, parentId: parent } })).body;
+    const sibling = (await maker.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: `s-${Math.random()}`, parentId: parent } })).body;
+    if (trashed && (await people[role].call(itemsApi.trash, { params: { id: folder.id } })).status !== 200)
+      await maker.call(itemsApi.trash, { params: { id: folder.id } });
     return { id: folder.id as string, sibling: sibling.id as string, workspaceId: ws, trashed };
   };
   if (relation === 'other-workspace') return make(elsewhere, elsewhere.workspace.id, elsewhere.workspace.rootId);
@@ -184,10 +216,10 @@ async function target(role: Role, relation: Relation, trashed: boolean): Promise
 /** The item's abilities as the API reports them to the caller: the item itself, or its entry in their trash; null when it reports none. */
 async function reportedAbilities(p: Person, from: 'item' | 'trash', workspaceId: string, id: string): Promise<TItemAbilities | null> {
   if (from === 'item') {
-    const res = await p.call('GET', `/items/${id}`);
+    const res = await p.call(itemsApi.get, { params: { id } });
     return res.status === 200 ? res.body.abilities : null;
   }
-  const res = await p.call('GET', `/workspaces/${workspaceId}/trash?limit=200`);
+  const res = await p.call(itemsApi.trashList, { params: { ws: workspaceId }, query: { limit: '200' } });
   return res.status === 200 ? ((res.body.items as { id: string; abilities: TItemAbilities }[]).find((i) => i.id === id)?.abilities ?? null) : null;
 }
 
@@ -267,7 +299,7 @@ function expectedMove(role: Member, source: Exclude<Place, 'within'>, target: Pl
 
 describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across trees as %s', (role) => {
   const folderIn = async (maker: Person, parentId: string) =>
-    (await maker.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `m-${Math.random()}`, parentId })).body.id as string;
+    (await maker.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: `m-${Math.random()}`, parentId } })).body.id as string;
   /** A folder in a place, granted to the caller as the place says; and who manages that tree. */
   async function place(p: Exclude<Place, 'within'>, grantOnFolder = true): Promise<{ folder: string; manager: Person }> {
     const caller = people[role];
@@ -288,12 +320,12 @@ describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across 
         const item = await folderIn(from.manager, from.folder);
         if (source === 'colleague-item-editor-grant') await given(t.ctx, t.url).grant(item, { user: caller }, 'editor');
         const to = target === 'within' ? await folderIn(from.manager, from.folder) : (await place(target)).folder;
-        const res = await caller.call('PATCH', `/items/${item}`, { parentId: to });
+        const res = await caller.call(itemsApi.update, { params: { id: item }, body: { parentId: to } });
         const expected = expectedMove(role, source, target);
         expect(res.status, `${role} moving from ${source} to ${target}: ${JSON.stringify(res.body)}`).toBe(expected);
-        if (expected === 403) expect(res.body.error.code).toBe('forbidden');
+        if (expected === 403) expect(res.error?.code).toBe('forbidden');
         // Whoever managed the item still has it where it is (refused), or manages it still (moved by a non-manager).
-        const seen = await from.manager.call('GET', `/items/${item}`);
+        const seen = await from.manager.call(itemsApi.get, { params: { id: item } });
         if (expected !== 200) expect(seen.body).toMatchObject({ parentId: from.folder, role: 'manager' });
         else if (rankAt(role, source) < RANK.manage) expect(seen.body).toMatchObject({ parentId: to, role: 'manager' });
       });
@@ -335,69 +367,93 @@ const anchor = {
 };
 
 const DOCUMENT_ENDPOINTS: DocumentEndpoint[] = [
-  { name: 'GET comments', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/comments`) },
+  { name: 'GET comments', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call(commentsApi.threads, { params: { id: d.id } }) },
   {
     name: 'POST a new thread',
     need: 'comment',
     ok: 201,
     allowed: (a) => a.comment,
-    call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'A thought', anchor, quote: 'text' }),
+    call: (p, d) => p.call(commentsApi.add, { params: { id: d.id }, body: { body: 'A thought', anchor, quote: 'text' } }),
   },
   {
     name: 'POST a reply',
     need: 'comment',
     ok: 201,
     allowed: (a) => a.comment,
-    call: (p, d) => p.call('POST', `/items/${d.id}/comments`, { body: 'Agreed', threadId: d.others }),
+    call: (p, d) => p.call(commentsApi.add, { params: { id: d.id }, body: { body: 'Agreed', threadId: d.others } }),
   },
   {
     name: 'PATCH own comment',
     need: 'comment',
     ok: 200,
     allowed: (a) => a.comment,
-    call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.own}`, { body: 'Better words' }),
+    call: (p, d) => p.call(commentsApi.update, { params: { id: d.id, commentId: d.own }, body: { body: 'Better words' } }),
   },
   {
     name: 'PATCH resolve another’s thread',
     need: 'comment',
     ok: 200,
     allowed: (a) => a.comment,
-    call: (p, d) => p.call('PATCH', `/items/${d.id}/comments/${d.others}`, { resolved: true }),
+    call: (p, d) => p.call(commentsApi.update, { params: { id: d.id, commentId: d.others }, body: { resolved: true } }),
   },
-  { name: 'DELETE own comment', need: 'comment', ok: 204, allowed: (a) => a.comment, call: (p, d) => p.call('DELETE', `/items/${d.id}/comments/${d.own}`) },
+  {
+    name: 'DELETE own comment',
+    need: 'comment',
+    ok: 204,
+    allowed: (a) => a.comment,
+    call: (p, d) => p.call(commentsApi.remove, { params: { id: d.id, commentId: d.own } }),
+  },
   {
     name: 'DELETE another’s comment',
     need: 'manage',
     ok: 204,
     allowed: (a) => a.deleteAnyComment,
-    call: (p, d) => p.call('DELETE', `/items/${d.id}/comments/${d.others}`),
+    call: (p, d) => p.call(commentsApi.remove, { params: { id: d.id, commentId: d.others } }),
   },
-  { name: 'GET revisions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/revisions`) },
-  { name: 'GET a revision', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call('GET', `/items/${d.id}/revisions/${d.revision}`) },
+  { name: 'GET revisions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, d) => p.call(documentsApi.revisions, { params: { id: d.id } }) },
+  {
+    name: 'GET a revision',
+    need: 'view',
+    ok: 200,
+    allowed: (a) => a.view,
+    call: (p, d) => p.call(documentsApi.revision, { params: { id: d.id, revisionId: d.revision } }),
+  },
   {
     name: 'POST restore a revision',
     need: 'manage',
     ok: 201,
     allowed: (a) => a.restoreRevision,
-    call: (p, d) => p.call('POST', `/items/${d.id}/revisions/${d.revision}/restore`),
+    call: (p, d) => p.call(documentsApi.restoreRevision, { params: { id: d.id, revisionId: d.revision } }),
   },
-  { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, d) => p.call('GET', `/items/${d.id}/grants`) },
+  { name: 'GET grants', need: 'manage', ok: 200, allowed: (a) => a.share, call: (p, d) => p.call(grantsApi.list, { params: { id: d.id } }) },
   {
     name: 'POST a grant',
     need: 'manage',
     ok: 201,
     allowed: (a) => a.share,
-    call: (p, d) => p.call('POST', `/items/${d.id}/grants`, { principal: { type: 'user', id: bystander.id }, role: 'commenter' }),
+    call: (p, d) => p.call(grantsApi.create, { params: { id: d.id }, body: { principal: { type: 'user', id: bystander.id }, role: 'commenter' } }),
   },
   {
     name: 'PATCH a grant',
     need: 'manage',
     ok: 200,
     allowed: (a) => a.share,
-    call: (p, d) => p.call('PATCH', `/items/${d.id}/grants/${d.grant}`, { role: 'editor' }),
+    call: (p, d) => p.call(grantsApi.update, { params: { id: d.id, grantId: d.grant }, body: { role: 'editor' } }),
   },
-  { name: 'DELETE a grant', need: 'manage', ok: 204, allowed: (a) => a.share, call: (p, d) => p.call('DELETE', `/items/${d.id}/grants/${d.grant}`) },
-  { name: 'GET export', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, d) => p.call('GET', `/items/${d.id}/export?format=markdown`) },
+  {
+    name: 'DELETE a grant',
+    need: 'manage',
+    ok: 204,
+    allowed: (a) => a.share,
+    call: (p, d) => p.call(grantsApi.remove, { params: { id: d.id, grantId: d.grant } }),
+  },
+  {
+    name: 'GET export',
+    need: 'view',
+    ok: 200,
+    allowed: (a) => a.download,
+    call: (p, d) => p.call(documentsApi.export, { params: { id: d.id }, query: { format: 'markdown' } }),
+  },
 ];
 
 let grantee: Person;
@@ -416,10 +472,13 @@ const callerFor = (access: DocumentAccess) => (access === 'editor with a read-on
 
 /** A fresh document in the colleague's My files, so only a grant gives the caller anything, with comments, a revision and a grant to act on. */
 async function documentCell(access: DocumentAccess): Promise<DocumentCell> {
-  const made = await colleague.person.call('POST', `/workspaces/${workspace.id}/items`, {
-    kind: 'document',
-    name: `d-${Math.random()}`,
-    parentId: colleague.home,
+  const made = await colleague.person.call(itemsApi.create, {
+    params: { ws: workspace.id },
+    body: {
+      kind: 'document',
+      name: `d-${Math.random()}`,
+      parentId: colleague.home,
+    },
   });
   const id = made.body.id as string;
   const role = access === 'editor with a read-only token' ? 'editor' : access;
@@ -513,16 +572,16 @@ beforeAll(async () => {
   grouped = await g.person('Grouped');
   await g.membership(grouped, workspace.id, 'member');
   const owner = people.owner;
-  team = (await owner.call('POST', `/workspaces/${workspace.id}/groups`, { name: 'Matrix team' })).body.id;
-  former = (await owner.call('POST', `/workspaces/${workspace.id}/groups`, { name: 'Matrix former' })).body.id;
-  for (const group of [team, former]) await owner.call('POST', `/workspaces/${workspace.id}/groups/${group}/members`, { userIds: [grouped.id] });
-  await owner.call('DELETE', `/workspaces/${workspace.id}/groups/${former}/members/${grouped.id}`);
+  team = (await owner.call(groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Matrix team' } })).body.id;
+  former = (await owner.call(groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Matrix former' } })).body.id;
+  for (const group of [team, former]) await owner.call(groupsApi.addMembers, { params: { ws: workspace.id, groupId: group }, body: { userIds: [grouped.id] } });
+  await owner.call(groupsApi.removeMember, { params: { ws: workspace.id, groupId: former, userId: grouped.id } });
 });
 
 /** A folder (and a sibling) inside a folder of the colleague's My files shared with a group as `access` says. */
 async function groupCell(access: GroupAccess, trashed: boolean): Promise<Target> {
   const make = (parentId: string, name: string) =>
-    colleague.person.call('POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: `${name}-${Math.random()}`, parentId });
+    colleague.person.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: `${name}-${Math.random()}`, parentId } });
   const shared = (await make(colleague.home, 'g')).body.id as string;
   const role = access.startsWith('group viewer') ? 'viewer' : access.startsWith('group editor') ? 'editor' : 'manager';
   const group = access.endsWith('out of the group') ? former : team;
@@ -530,7 +589,8 @@ async function groupCell(access: GroupAccess, trashed: boolean): Promise<Target>
   if (access.endsWith('own editor grant')) await g.grant(shared, { user: grouped }, 'editor');
   const folder = (await make(shared, 't')).body.id as string;
   const sibling = (await make(shared, 's')).body.id as string;
-  if (trashed && (await grouped.call('POST', `/items/${folder}/trash`)).status !== 200) await colleague.person.call('POST', `/items/${folder}/trash`);
+  if (trashed && (await grouped.call(itemsApi.trash, { params: { id: folder } })).status !== 200)
+    await colleague.person.call(itemsApi.trash, { params: { id: folder } });
   return { id: folder, sibling, workspaceId: workspace.id, trashed };
 }
 

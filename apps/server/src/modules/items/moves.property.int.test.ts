@@ -1,3 +1,4 @@
+import { itemsApi } from '@cabinet/contracts';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { given, type Person } from '../../testing/given.ts';
@@ -42,21 +43,24 @@ it('never makes a cycle, an orphan or a duplicate name, whatever moves and renam
       }),
       async (ops) => {
         const top = (
-          await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, {
-            kind: 'folder',
-            name: `run-${Date.now()}-${Math.random()}`,
-            parentId: ada.workspace.rootId,
+          await ada.call(itemsApi.create, {
+            params: { ws: ada.workspace.id },
+            body: {
+              kind: 'folder',
+              name: `run-${Date.now()}-${Math.random()}`,
+              parentId: ada.workspace.rootId,
+            },
           })
         ).body;
         const ids: string[] = [];
         for (let i = 0; i < 8; i++) {
           const parent = i < 2 ? top.id : ids[i % 2]!;
-          ids.push((await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: `f${i}`, parentId: parent })).body.id);
+          ids.push((await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: `f${i}`, parentId: parent } })).body.id);
         }
         const targets = [...ids, top.id];
         // All at once, as several clients would.
         const results = await Promise.all(
-          ops.map((op) => ada.call('PATCH', `/items/${ids[op.item]}`, { parentId: targets[op.target], ...(op.rename ? { name: op.rename } : {}) })),
+          ops.map((op) => ada.raw('PATCH', `/items/${ids[op.item]}`, { parentId: targets[op.target], ...(op.rename ? { name: op.rename } : {}) })),
         );
         for (const r of results) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
         await expectSoundTree(ada.workspace.id);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIMITS } from '@cabinet/contracts';
+import { itemsApi, LIMITS, linksApi, publicLinksApi, uploadsApi } from '@cabinet/contracts';
 import { given, sha256Hex, type Person } from '../../testing/given.ts';
 import { linkVisitor, type LinkVisitorClient } from '../../testing/link-visitor.ts';
 import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
@@ -37,32 +37,35 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
 
   const visitor = (ip?: string) => linkVisitor(t.url, ip);
   const children = async (p: Person, folderId: string) =>
-    (await p.call('GET', `/workspaces/${p.workspace.id}/items/${folderId}/children`)).body.items as {
+    (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId } })).body.items as {
       id: string;
       name: string;
       size: number;
       ownerId: string;
     }[];
   const linkOf = async (p: Person, itemId: string, linkId: string) =>
-    ((await p.call('GET', `/items/${itemId}/links`)).body.items as { id: string; uploads: number; views: number }[]).find((l) => l.id === linkId)!;
+    ((await p.call(linksApi.list, { params: { id: itemId } })).body.items as { id: string; uploads: number; views: number }[]).find((l) => l.id === linkId)!;
 
   async function request(owner: Person, folderId: string, body: Record<string, unknown> = {}) {
-    const res = await owner.call('POST', `/items/${folderId}/links`, { kind: 'file_request', ...body });
+    const res = await owner.call(linksApi.create, { params: { id: folderId }, body: { kind: 'file_request', ...body } });
     if (res.status !== 201) throw new Error(`no file request: ${JSON.stringify(res.body)}`);
     return { ...(res.body as { id: string; url: string }), token: tokenOf(res.body.url) };
   }
 
   /** A visitor's upload start to finish: start, sign, PUT each part where the URL says (the bucket, or Cabinet), complete. */
   async function visitorUpload(v: LinkVisitorClient, token: string, name: string, bytes: Uint8Array) {
-    const start = await v.call('POST', `/links/${token}/uploads`, { name, size: bytes.length, sha256: sha256Hex(bytes) });
+    const start = await v.call(publicLinksApi.startUpload, { params: { token }, body: { name, size: bytes.length, sha256: sha256Hex(bytes) } });
     if (start.status !== 201) return { start, complete: undefined };
     await putVisitorParts(v, token, start.body, bytes);
-    return { start, complete: await v.call('POST', `/links/${token}/uploads/${start.body.id}/complete`, {}) };
+    return { start, complete: await v.call(publicLinksApi.completeUpload, { params: { token, uploadId: start.body.id }, body: {} }) };
   }
 
   async function putVisitorParts(v: LinkVisitorClient, token: string, upload: { id: string; partSize: number; partCount: number }, bytes: Uint8Array) {
-    const signed = await v.call('POST', `/links/${token}/uploads/${upload.id}/parts`, {
-      partNumbers: Array.from({ length: upload.partCount }, (_, i) => i + 1),
+    const signed = await v.call(publicLinksApi.signParts, {
+      params: { token, uploadId: upload.id },
+      body: {
+        partNumbers: Array.from({ length: upload.partCount }, (_, i) => i + 1),
+      },
     });
     expect(signed.status).toBe(200);
     for (const part of signed.body.parts as { partNumber: number; url: string }[]) {
@@ -77,28 +80,29 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     await g.membership(member, owner.workspace.id, 'member');
     const folder = await g.folder(owner, owner.workspace.rootId, 'Submissions');
     const file = (await g.upload(owner, owner.workspace.rootId, 'brief.txt', new TextEncoder().encode('hi'))).body.item as { id: string };
-    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: owner.workspace.rootId }))
-      .body as { id: string };
+    const doc = (
+      await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name: 'Notes', parentId: owner.workspace.rootId } })
+    ).body as { id: string };
 
-    const made = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', password: 'drop it here' });
+    const made = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request', password: 'drop it here' } });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ kind: 'file_request', itemId: folder.id, downloadAllowed: false, hasPassword: true, views: 0, downloads: 0, uploads: 0 });
     for (const id of [file.id, doc.id]) {
-      const refused = await owner.call('POST', `/items/${id}/links`, { kind: 'file_request' });
+      const refused = await owner.call(linksApi.create, { params: { id }, body: { kind: 'file_request' } });
       expect(refused.status).toBe(400);
-      expect(refused.body.error.details.fields).toEqual([{ path: 'body.kind', message: 'a file request is made on a folder' }]);
+      expect(refused.error?.details.fields).toEqual([{ path: 'body.kind', message: 'a file request is made on a folder' }]);
     }
-    const downloads = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', downloadAllowed: true });
-    expect(downloads.body.error.details.fields[0].path).toBe('body.downloadAllowed');
-    expect((await owner.call('PATCH', `/items/${folder.id}/links/${made.body.id}`, { downloadAllowed: true })).status).toBe(400);
+    const downloads = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request', downloadAllowed: true } });
+    expect(downloads.error?.details.fields[0].path).toBe('body.downloadAllowed');
+    expect((await owner.call(linksApi.update, { params: { id: folder.id, linkId: made.body.id }, body: { downloadAllowed: true } })).status).toBe(400);
     // A member edits in the shared root but does not manage it.
-    expect((await member.call('POST', `/items/${folder.id}/links`, { kind: 'file_request' })).status).toBe(403);
+    expect((await member.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request' } })).status).toBe(403);
     // The workspace's policy holds as for view links.
-    await owner.call('PATCH', `/workspaces/${owner.workspace.id}/link-policy`, { passwordRequired: true });
-    expect((await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request' })).body.error.details.fields[0].path).toBe('body.password');
-    await owner.call('PATCH', `/workspaces/${owner.workspace.id}/link-policy`, { linksAllowed: false });
-    expect((await owner.call('POST', `/items/${folder.id}/links`, { kind: 'file_request', password: 'long enough' })).status).toBe(403);
-    await owner.call('PATCH', `/workspaces/${owner.workspace.id}/link-policy`, { linksAllowed: true, passwordRequired: false });
+    await owner.call(linksApi.updatePolicy, { params: { ws: owner.workspace.id }, body: { passwordRequired: true } });
+    expect((await owner.raw('POST', `/items/${folder.id}/links`, { kind: 'file_request' })).error?.details.fields[0].path).toBe('body.password');
+    await owner.call(linksApi.updatePolicy, { params: { ws: owner.workspace.id }, body: { linksAllowed: false } });
+    expect((await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request', password: 'long enough' } })).status).toBe(403);
+    await owner.call(linksApi.updatePolicy, { params: { ws: owner.workspace.id }, body: { linksAllowed: true, passwordRequired: false } });
 
     const created = await t.ctx.db
       .selectFrom('activity_events')
@@ -117,10 +121,10 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const v = visitor();
 
     // The password first, for everything.
-    expect((await v.call('GET', `/links/${link.token}`)).body.error.code).toBe('link_password_required');
-    expect((await v.call('POST', `/links/${link.token}/uploads`, { name: 'cv.pdf', size: 3 })).body.error.code).toBe('link_password_required');
-    expect((await v.call('POST', `/links/${link.token}/unlock`, { password: 'drop it here' })).status).toBe(204);
-    const opened = await v.call('GET', `/links/${link.token}`);
+    expect(await v.call(publicLinksApi.open, { params: { token: link.token } })).toFail('link_password_required');
+    expect(await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'cv.pdf', size: 3 } })).toFail('link_password_required');
+    expect((await v.call(publicLinksApi.unlock, { params: { token: link.token }, body: { password: 'drop it here' } })).status).toBe(204);
+    const opened = await v.call(publicLinksApi.open, { params: { token: link.token } });
     expect(opened.body).toEqual({
       kind: 'file_request',
       item: { id: folder.id, kind: 'folder', name: 'Applications', size: 0, mimeType: null, updatedAt: expect.any(String) },
@@ -132,7 +136,7 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
 
     // Three parts, straight to the storage; the answers say nothing of the workspace or the file made.
     const bytes = randomBytes(11 * MiB + 7);
-    const start = await v.call('POST', `/links/${link.token}/uploads`, { name: 'portfolio.zip', size: bytes.length });
+    const start = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'portfolio.zip', size: bytes.length } });
     expect(start.status).toBe(201);
     expect(start.headers.get('cache-control')).toBe('private, no-store');
     expect(start.body).toMatchObject({
@@ -145,20 +149,20 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     });
     expect(Object.keys(start.body).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'mimeType', 'name', 'partCount', 'partSize', 'parts', 'size', 'state']);
     await putVisitorParts(v, link.token, start.body, bytes);
-    const status = await v.call('GET', `/links/${link.token}/uploads/${start.body.id}`);
+    const status = await v.call(publicLinksApi.upload, { params: { token: link.token, uploadId: start.body.id } });
     expect(status.body.parts.map((p: { partNumber: number }) => p.partNumber)).toEqual([1, 2, 3]);
     expect(await children(owner, folder.id)).toHaveLength(1);
 
     // The upload is the link's own: not in its maker's unfinished uploads, not theirs to finish.
-    expect((await owner.call('GET', `/workspaces/${owner.workspace.id}/uploads`)).body.items).toEqual([]);
-    expect((await owner.call('POST', `/uploads/${start.body.id}/complete`, {})).status).toBe(404);
+    expect((await owner.call(uploadsApi.unfinished, { params: { ws: owner.workspace.id } })).body.items).toEqual([]);
+    expect((await owner.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} })).status).toBe(404);
 
-    const done = await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, { sha256: sha256Hex(bytes) });
+    const done = await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: start.body.id }, body: { sha256: sha256Hex(bytes) } });
     expect(done.status).toBe(200);
     expect(done.body).toEqual({ upload: expect.objectContaining({ id: start.body.id, name: 'portfolio.zip', state: 'completed' }) });
     expect(done.body.upload).not.toHaveProperty('resultItemId');
     // Completing again answers the same.
-    expect((await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, {})).body).toEqual(done.body);
+    expect((await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: start.body.id }, body: {} })).body).toEqual(done.body);
 
     const files = await children(owner, folder.id);
     const made = files.find((f) => f.name === 'portfolio.zip')!;
@@ -180,7 +184,8 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const owner = await g.person();
     const folder = await g.folder(owner, owner.workspace.rootId, 'Inbox');
     const secret = (await g.upload(owner, folder.id, 'salaries.csv', new TextEncoder().encode('a,b'))).body.item as { id: string };
-    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as {
+    const doc = (await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } }))
+      .body as {
       id: string;
     };
     const link = await request(owner, folder.id);
@@ -193,14 +198,14 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
       `/items/${secret.id}/content`,
       `/items/${doc.id}/document`,
     ]) {
-      const res = await v.call('GET', `/links/${link.token}${path}`);
+      const res = await v.raw('GET', `/links/${link.token}${path}`);
       expect(res.status, path).toBe(403);
-      expect(res.body.error.code).toBe('forbidden');
+      expect(res.error?.code).toBe('forbidden');
     }
     expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ downloads: 0 });
     // And a view link takes no upload.
-    const view = (await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).body as { url: string };
-    expect((await v.call('POST', `/links/${tokenOf(view.url)}/uploads`, { name: 'x.txt', size: 1 })).status).toBe(403);
+    const view = (await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).body as { url: string };
+    expect((await v.call(publicLinksApi.startUpload, { params: { token: tokenOf(view.url) }, body: { name: 'x.txt', size: 1 } })).status).toBe(403);
   });
 
   it('binds each upload to its link: another link’s visitor, or a person, cannot reach it', async () => {
@@ -211,24 +216,26 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const b = await request(owner, other.id);
     const v = visitor();
     const bytes = new TextEncoder().encode('mine');
-    const started = (await v.call('POST', `/links/${a.token}/uploads`, { name: 'a.txt', size: bytes.length })).body as { id: string };
-    const own = (await owner.call('POST', `/workspaces/${owner.workspace.id}/uploads`, { parentId: other.id, name: 'own.txt', size: 3 })).body as {
+    const started = (await v.call(publicLinksApi.startUpload, { params: { token: a.token }, body: { name: 'a.txt', size: bytes.length } })).body as {
+      id: string;
+    };
+    const own = (await owner.call(uploadsApi.start, { params: { ws: owner.workspace.id }, body: { parentId: other.id, name: 'own.txt', size: 3 } })).body as {
       id: string;
     };
     for (const [token, id] of [
       [b.token, started.id],
       [a.token, own.id],
     ] as const) {
-      expect((await v.call('GET', `/links/${token}/uploads/${id}`)).status).toBe(404);
-      expect((await v.call('POST', `/links/${token}/uploads/${id}/parts`, { partNumbers: [1] })).status).toBe(404);
-      expect((await v.call('POST', `/links/${token}/uploads/${id}/complete`, {})).status).toBe(404);
-      expect((await v.call('DELETE', `/links/${token}/uploads/${id}`)).status).toBe(404);
+      expect((await v.call(publicLinksApi.upload, { params: { token, uploadId: id } })).status).toBe(404);
+      expect((await v.call(publicLinksApi.signParts, { params: { token, uploadId: id }, body: { partNumbers: [1] } })).status).toBe(404);
+      expect((await v.call(publicLinksApi.completeUpload, { params: { token, uploadId: id }, body: {} })).status).toBe(404);
+      expect((await v.call(publicLinksApi.abortUpload, { params: { token, uploadId: id } })).status).toBe(404);
     }
-    expect((await owner.call('GET', `/uploads/${started.id}`)).status).toBe(404);
-    expect((await owner.call('DELETE', `/uploads/${started.id}`)).status).toBe(404);
+    expect((await owner.call(uploadsApi.get, { params: { id: started.id } })).status).toBe(404);
+    expect((await owner.call(uploadsApi.abort, { params: { id: started.id } })).status).toBe(404);
     // Its own visitor may cancel it.
-    expect((await v.call('DELETE', `/links/${a.token}/uploads/${started.id}`)).status).toBe(204);
-    expect((await v.call('POST', `/links/${a.token}/uploads/${started.id}/parts`, { partNumbers: [1] })).body.error.code).toBe('upload_expired');
+    expect((await v.call(publicLinksApi.abortUpload, { params: { token: a.token, uploadId: started.id } })).status).toBe(204);
+    expect(await v.call(publicLinksApi.signParts, { params: { token: a.token, uploadId: started.id }, body: { partNumbers: [1] } })).toFail('upload_expired');
   });
 
   it('refuses uploads the moment the link ends: revoked mid-way, nothing is written; expired, nothing starts; its folder in the trash, not found', async () => {
@@ -237,10 +244,10 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const link = await request(owner, folder.id);
     const v = visitor();
     const bytes = randomBytes(1000);
-    const start = await v.call('POST', `/links/${link.token}/uploads`, { name: 'late.bin', size: bytes.length });
+    const start = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'late.bin', size: bytes.length } });
     await putVisitorParts(v, link.token, start.body, bytes);
-    expect((await owner.call('DELETE', `/items/${folder.id}/links/${link.id}`)).status).toBe(204);
-    const refused = await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, {});
+    expect((await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: link.id } })).status).toBe(204);
+    const refused = await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: start.body.id }, body: {} });
     expect(refused.status).toBe(410);
     expect(refused.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'revoked' } });
     expect(await children(owner, folder.id)).toEqual([]);
@@ -257,14 +264,14 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', expiring.id)
       .execute();
-    const expired = await v.call('POST', `/links/${expiring.token}/uploads`, { name: 'x.bin', size: 1 });
+    const expired = await v.call(publicLinksApi.startUpload, { params: { token: expiring.token }, body: { name: 'x.bin', size: 1 } });
     expect(expired.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'expired' } });
 
     const trashed = await request(owner, folder.id);
-    expect((await owner.call('POST', `/items/${folder.id}/trash`)).status).toBe(200);
-    expect((await v.call('POST', `/links/${trashed.token}/uploads`, { name: 'x.bin', size: 1 })).status).toBe(404);
-    expect((await owner.call('POST', `/items/${folder.id}/restore`)).status).toBe(200);
-    expect((await v.call('POST', `/links/${trashed.token}/uploads`, { name: 'x.bin', size: 1 })).status).toBe(201);
+    expect((await owner.call(itemsApi.trash, { params: { id: folder.id } })).status).toBe(200);
+    expect((await v.call(publicLinksApi.startUpload, { params: { token: trashed.token }, body: { name: 'x.bin', size: 1 } })).status).toBe(404);
+    expect((await owner.call(itemsApi.restore, { params: { id: folder.id } })).status).toBe(200);
+    expect((await v.call(publicLinksApi.startUpload, { params: { token: trashed.token }, body: { name: 'x.bin', size: 1 } })).status).toBe(201);
   });
 
   it('never replaces and never tells: a name already in the folder gets a free one, and the visitor’s answers are the same either way', async () => {
@@ -296,38 +303,46 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const folder = await g.folder(owner, owner.workspace.rootId, 'Big');
     const link = await request(owner, folder.id);
     const v = visitor('198.51.100.1');
-    const tooBig = await v.call('POST', `/links/${link.token}/uploads`, { name: 'huge.iso', size: 33 * MiB });
-    expect(tooBig.body.error.code).toBe('file_too_large');
+    const tooBig = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'huge.iso', size: 33 * MiB } });
+    expect(tooBig.error?.code).toBe('file_too_large');
 
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', owner.workspace.id).execute();
-    const over = await v.call('POST', `/links/${link.token}/uploads`, { name: 'big.bin', size: 6000 });
+    const over = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'big.bin', size: 6000 } });
     expect(over.status).toBe(507);
-    expect(over.body.error.code).toBe('quota_exceeded');
+    expect(over.error?.code).toBe('quota_exceeded');
     // Nothing of the workspace's room is told: used bytes would follow others' uploads into the folder.
-    expect(over.body.error.details ?? {}).toEqual({});
+    expect(over.error?.details ?? {}).toEqual({});
     // Room taken meanwhile: completion checks again and writes nothing.
     const bytes = randomBytes(3000);
-    const start = await v.call('POST', `/links/${link.token}/uploads`, { name: 'fits.bin', size: bytes.length });
+    const start = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'fits.bin', size: bytes.length } });
     await putVisitorParts(v, link.token, start.body, bytes);
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 2000 }).where('id', '=', owner.workspace.id).execute();
-    const full = await v.call('POST', `/links/${link.token}/uploads/${start.body.id}/complete`, {});
-    expect(full.body.error.code).toBe('quota_exceeded');
-    expect(full.body.error.details ?? {}).toEqual({});
+    const full = await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: start.body.id }, body: {} });
+    expect(full.error?.code).toBe('quota_exceeded');
+    expect(full.error?.details ?? {}).toEqual({});
     expect(await children(owner, folder.id)).toEqual([]);
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: null }).where('id', '=', owner.workspace.id).execute();
 
     // One address holds at most so many open uploads on a link; another address, and the maker, still upload.
     for (let i = 0; i < LIMITS.linkOpenUploads; i++)
-      expect((await v.call('POST', `/links/${link.token}/uploads`, { name: `f${i}.txt`, size: 1 })).status).toBe(201);
-    const limited = await v.call('POST', `/links/${link.token}/uploads`, { name: 'one-more.txt', size: 1 });
+      expect((await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: `f${i}.txt`, size: 1 } })).status).toBe(201);
+    const limited = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'one-more.txt', size: 1 } });
     expect(limited.status).toBe(429);
-    expect(limited.body.error.code).toBe('rate_limited');
-    expect((await visitor('198.51.100.2').call('POST', `/links/${link.token}/uploads`, { name: 'other.txt', size: 1 })).status).toBe(201);
+    expect(limited.error?.code).toBe('rate_limited');
+    expect(
+      (await visitor('198.51.100.2').call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'other.txt', size: 1 } })).status,
+    ).toBe(201);
     // An IPv6 address counts by its /64: the next address in it is the same visitor; the next /64 is someone else.
     for (let i = 0; i < LIMITS.linkOpenUploads; i++)
-      expect((await visitor('2001:db8:1:1::1').call('POST', `/links/${link.token}/uploads`, { name: `v6-${i}.txt`, size: 1 })).status).toBe(201);
-    expect((await visitor('2001:db8:1:1::2').call('POST', `/links/${link.token}/uploads`, { name: 'v6-next.txt', size: 1 })).status).toBe(429);
-    expect((await visitor('2001:db8:1:2::1').call('POST', `/links/${link.token}/uploads`, { name: 'v6-other.txt', size: 1 })).status).toBe(201);
+      expect(
+        (await visitor('2001:db8:1:1::1').call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: `v6-${i}.txt`, size: 1 } })).status,
+      ).toBe(201);
+    expect(
+      (await visitor('2001:db8:1:1::2').call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'v6-next.txt', size: 1 } })).status,
+    ).toBe(429);
+    expect(
+      (await visitor('2001:db8:1:2::1').call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'v6-other.txt', size: 1 } })).status,
+    ).toBe(201);
     expect((await g.upload(owner, folder.id, 'owner.txt', new TextEncoder().encode('x'))).status).toBe(200);
   });
 
@@ -335,7 +350,11 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const owner = await g.person();
     const folder = await g.folder(owner, owner.workspace.rootId, 'Cross');
     const link = await request(owner, folder.id);
-    const res = await visitor().call('POST', `/links/${link.token}/uploads`, { name: 'x.txt', size: 1 }, { origin: 'https://evil.example' });
+    const res = await visitor().call(
+      publicLinksApi.startUpload,
+      { params: { token: link.token }, body: { name: 'x.txt', size: 1 } },
+      { headers: { origin: 'https://evil.example' } },
+    );
     expect(res.status).toBe(403);
   });
 });

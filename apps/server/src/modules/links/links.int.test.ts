@@ -1,3 +1,4 @@
+import { itemsApi, linksApi, publicLinksApi } from '@cabinet/contracts';
 import { documentUpdate, fromMarkdown } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKey, encrypt, randomToken } from '../../lib/crypto.ts';
@@ -21,7 +22,7 @@ const tokenOf = (url: string) => url.split('/s/')[1]!;
 const visitor = (ip?: string) => linkVisitor(t.url, ip);
 
 async function makeLink(person: Person, itemId: string, body: Record<string, unknown> = {}) {
-  const res = await person.call('POST', `/items/${itemId}/links`, { kind: 'view', ...body });
+  const res = await person.call(linksApi.create, { params: { id: itemId }, body: { kind: 'view', ...body } });
   if (res.status !== 201) throw new Error(`no link: ${JSON.stringify(res.body)}`);
   return res.body as { id: string; url: string };
 }
@@ -40,7 +41,7 @@ describe('making and managing links', () => {
     await g.grant(folder.id, { user: guest }, 'viewer');
     await g.grant(folder.id, { user: managerGuest }, 'manager');
 
-    const created = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view', downloadAllowed: false });
+    const created = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view', downloadAllowed: false } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       itemId: folder.id,
@@ -54,8 +55,8 @@ describe('making and managing links', () => {
       createdBy: { id: owner.id, name: 'Owner' },
     });
     expect(created.body.url).toMatch(new RegExp(`^${t.ctx.env.PUBLIC_URL}/s/[A-Za-z0-9_-]{40,}$`));
-    expect((await admin.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
-    expect((await managerGuest.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
+    expect((await admin.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(201);
+    expect((await managerGuest.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(201);
 
     // A member edits in the shared root but does not manage it; a guest viewer sees it; an outsider does not.
     for (const [who, status] of [
@@ -63,40 +64,43 @@ describe('making and managing links', () => {
       [guest, 403],
       [outsider, 404],
     ] as const) {
-      expect((await who.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(status);
-      expect((await who.call('GET', `/items/${folder.id}/links`)).status).toBe(status);
-      expect((await who.call('PATCH', `/items/${folder.id}/links/${created.body.id}`, { downloadAllowed: true })).status).toBe(status);
-      expect((await who.call('DELETE', `/items/${folder.id}/links/${created.body.id}`)).status).toBe(status);
+      expect((await who.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(status);
+      expect((await who.call(linksApi.list, { params: { id: folder.id } })).status).toBe(status);
+      expect((await who.call(linksApi.update, { params: { id: folder.id, linkId: created.body.id }, body: { downloadAllowed: true } })).status).toBe(status);
+      expect((await who.call(linksApi.revoke, { params: { id: folder.id, linkId: created.body.id } })).status).toBe(status);
     }
     // A token that may only read lists links but makes none.
     const reader = await g.readOnly(owner);
-    expect((await reader.call('GET', `/items/${folder.id}/links`)).body.items).toHaveLength(3);
-    expect((await reader.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(403);
+    expect((await reader.call(linksApi.list, { params: { id: folder.id } })).body.items).toHaveLength(3);
+    expect((await reader.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(403);
     // A visitor without an account is no one here.
     const v = visitor();
-    expect((await v.call('GET', `/items/${folder.id}/links`)).status).toBe(401);
+    expect((await v.call(linksApi.list, { params: { id: folder.id } })).status).toBe(401);
 
-    const listed = (await owner.call('GET', `/items/${folder.id}/links`)).body.items;
+    const listed = (await owner.call(linksApi.list, { params: { id: folder.id } })).body.items;
     expect(listed).toHaveLength(3);
     // Its managers can copy the address again later.
     expect(listed.find((l: { id: string }) => l.id === created.body.id).url).toBe(created.body.url);
     const stored = await t.ctx.db.selectFrom('share_links').select(['token_hash', 'token_sealed']).where('id', '=', created.body.id).executeTakeFirstOrThrow();
     expect(stored.token_sealed).not.toContain(tokenOf(created.body.url));
 
-    const changed = await admin.call('PATCH', `/items/${folder.id}/links/${created.body.id}`, { password: 'correct horse', downloadAllowed: true });
+    const changed = await admin.call(linksApi.update, {
+      params: { id: folder.id, linkId: created.body.id },
+      body: { password: 'correct horse', downloadAllowed: true },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ hasPassword: true, downloadAllowed: true });
-    expect((await owner.call('PATCH', `/items/${folder.id}/links/${created.body.id}`, { password: null })).body.hasPassword).toBe(false);
+    expect((await owner.call(linksApi.update, { params: { id: folder.id, linkId: created.body.id }, body: { password: null } })).body.hasPassword).toBe(false);
     // A link's id is answered only on its own item.
     const other = await g.folder(owner, owner.workspace.rootId, 'Other');
-    expect((await owner.call('PATCH', `/items/${other.id}/links/${created.body.id}`, { downloadAllowed: true })).status).toBe(404);
-    expect((await owner.call('DELETE', `/items/${other.id}/links/${created.body.id}`)).status).toBe(404);
+    expect((await owner.call(linksApi.update, { params: { id: other.id, linkId: created.body.id }, body: { downloadAllowed: true } })).status).toBe(404);
+    expect((await owner.call(linksApi.revoke, { params: { id: other.id, linkId: created.body.id } })).status).toBe(404);
 
-    expect((await managerGuest.call('DELETE', `/items/${folder.id}/links/${created.body.id}`)).status).toBe(204);
-    expect((await owner.call('DELETE', `/items/${folder.id}/links/${created.body.id}`)).status).toBe(204);
-    const revoked = (await owner.call('GET', `/items/${folder.id}/links`)).body.items.find((l: { id: string }) => l.id === created.body.id);
+    expect((await managerGuest.call(linksApi.revoke, { params: { id: folder.id, linkId: created.body.id } })).status).toBe(204);
+    expect((await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: created.body.id } })).status).toBe(204);
+    const revoked = (await owner.call(linksApi.list, { params: { id: folder.id } })).body.items.find((l: { id: string }) => l.id === created.body.id);
     expect(revoked.state).toBe('revoked');
-    const again = await owner.call('PATCH', `/items/${folder.id}/links/${created.body.id}`, { downloadAllowed: false });
+    const again = await owner.call(linksApi.update, { params: { id: folder.id, linkId: created.body.id }, body: { downloadAllowed: false } });
     expect(again.status).toBe(410);
     expect(again.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'revoked' } });
 
@@ -114,10 +118,10 @@ describe('making and managing links', () => {
     const owner = await g.person();
     const folder = await g.folder(owner, owner.workspace.rootId, 'Drop');
     const bad = async (body: Record<string, unknown>, path: string) => {
-      const res = await owner.call('POST', `/items/${folder.id}/links`, body);
+      const res = await owner.raw('POST', `/items/${folder.id}/links`, body);
       expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('invalid_input');
-      expect(res.body.error.details.fields.map((f: { path: string }) => f.path)).toContain(path);
+      expect(res.error?.code).toBe('invalid_input');
+      expect(res.error?.details.fields.map((f: { path: string }) => f.path)).toContain(path);
     };
     await bad({ kind: 'view', password: 'short' }, 'body.password');
     await bad({ kind: 'view', expiresAt: new Date(Date.now() - 60_000).toISOString() }, 'body.expiresAt');
@@ -125,8 +129,8 @@ describe('making and managing links', () => {
     await bad({ kind: 'everything' }, 'body.kind');
     await bad({ kind: 'view', downloadAllowed: 'yes' }, 'body.downloadAllowed');
     const link = await makeLink(owner, folder.id);
-    expect((await owner.call('PATCH', `/items/${folder.id}/links/${link.id}`, {})).status).toBe(400);
-    expect((await owner.call('PATCH', `/items/not-an-id/links/${link.id}`, { downloadAllowed: true })).status).toBe(400);
+    expect((await owner.call(linksApi.update, { params: { id: folder.id, linkId: link.id }, body: {} })).status).toBe(400);
+    expect((await owner.raw('PATCH', `/items/not-an-id/links/${link.id}`, { downloadAllowed: true })).status).toBe(400);
   });
 });
 
@@ -145,46 +149,49 @@ describe('the workspace link policy and list', () => {
     const ws = owner.workspace.id;
     // A guest is in the workspace while something in it is shared with them.
     await g.grant((await g.folder(owner, owner.workspace.rootId, 'For the guest')).id, { user: guest }, 'viewer');
-    expect((await member.call('GET', `/workspaces/${ws}/link-policy`)).body).toEqual({ linksAllowed: true, passwordRequired: false, maxLifetimeDays: null });
-    expect((await outsider.call('GET', `/workspaces/${ws}/link-policy`)).status).toBe(404);
+    expect((await member.call(linksApi.policy, { params: { ws } })).body).toEqual({ linksAllowed: true, passwordRequired: false, maxLifetimeDays: null });
+    expect((await outsider.call(linksApi.policy, { params: { ws } })).status).toBe(404);
     for (const [who, status] of [
       [member, 403],
       [guest, 403],
       [outsider, 404],
     ] as const) {
-      expect((await who.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: false })).status).toBe(status);
-      expect((await who.call('GET', `/workspaces/${ws}/links`)).status).toBe(status);
+      expect((await who.call(linksApi.updatePolicy, { params: { ws }, body: { linksAllowed: false } })).status).toBe(status);
+      expect((await who.call(linksApi.workspace, { params: { ws } })).status).toBe(status);
     }
     const folder = await g.folder(owner, owner.workspace.rootId, 'Policy');
 
-    expect((await admin.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: false })).body.linksAllowed).toBe(false);
-    const refused = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view' });
+    expect((await admin.call(linksApi.updatePolicy, { params: { ws }, body: { linksAllowed: false } })).body.linksAllowed).toBe(false);
+    const refused = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } });
     expect(refused.status).toBe(403);
 
-    await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: true, passwordRequired: true, maxLifetimeDays: 7 });
-    const noPassword = await owner.call('POST', `/items/${folder.id}/links`, { kind: 'view' });
+    await owner.call(linksApi.updatePolicy, { params: { ws }, body: { linksAllowed: true, passwordRequired: true, maxLifetimeDays: 7 } });
+    const noPassword = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } });
     expect(noPassword.status).toBe(400);
-    expect(noPassword.body.error.details.fields[0].path).toBe('body.password');
-    const tooLong = await owner.call('POST', `/items/${folder.id}/links`, {
-      kind: 'view',
-      password: 'long enough',
-      expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    expect(noPassword.error?.details.fields[0].path).toBe('body.password');
+    const tooLong = await owner.call(linksApi.create, {
+      params: { id: folder.id },
+      body: {
+        kind: 'view',
+        password: 'long enough',
+        expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
     });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error.details.fields[0].path).toBe('body.expiresAt');
+    expect(tooLong.error?.details.fields[0].path).toBe('body.expiresAt');
     // Without an expiry, the link lives as long as the policy allows.
     const made = await makeLink(owner, folder.id, { password: 'long enough' });
-    const expiresAt = (await owner.call('GET', `/items/${folder.id}/links`)).body.items[0].expiresAt;
+    const expiresAt = (await owner.raw('GET', `/items/${folder.id}/links`)).body.items[0].expiresAt;
     expect(new Date(expiresAt).getTime()).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
     expect(new Date(expiresAt).getTime()).toBeLessThanOrEqual(Date.now() + 7 * 86_400_000);
-    expect((await owner.call('PATCH', `/items/${folder.id}/links/${made.id}`, { expiresAt: null })).status).toBe(400);
-    expect((await owner.call('PATCH', `/items/${folder.id}/links/${made.id}`, { password: null })).status).toBe(400);
-    expect((await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { maxLifetimeDays: 0 })).status).toBe(400);
+    expect((await owner.call(linksApi.update, { params: { id: folder.id, linkId: made.id }, body: { expiresAt: null } })).status).toBe(400);
+    expect((await owner.call(linksApi.update, { params: { id: folder.id, linkId: made.id }, body: { password: null } })).status).toBe(400);
+    expect((await owner.call(linksApi.updatePolicy, { params: { ws }, body: { maxLifetimeDays: 0 } })).status).toBe(400);
 
     // The admins' list: every live link, with its item, who made it and its counts; not revoked ones.
     const second = await makeLink(owner, folder.id, { password: 'long enough' });
-    await owner.call('DELETE', `/items/${folder.id}/links/${second.id}`);
-    const list = await admin.call('GET', `/workspaces/${ws}/links`);
+    await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: second.id } });
+    const list = await admin.call(linksApi.workspace, { params: { ws } });
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(1);
     expect(list.body.items[0]).toMatchObject({
@@ -205,19 +212,19 @@ describe('the workspace link policy and list', () => {
     const home = (
       await t.ctx.db.selectFrom('memberships').select('home_item_id').where('workspace_id', '=', ws).where('user_id', '=', member.id).executeTakeFirstOrThrow()
     ).home_item_id!;
-    const own = (await member.call('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: 'Mine', parentId: home })).body as { id: string };
+    const own = (await member.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: 'Mine', parentId: home } })).body as { id: string };
     const members = await makeLink(member, own.id);
-    expect((await admin.call('DELETE', `/items/${own.id}/links/${members.id}`)).status).toBe(404);
+    expect((await admin.call(linksApi.revoke, { params: { id: own.id, linkId: members.id } })).status).toBe(404);
     for (const [who, status] of [
       [member, 403],
       [guest, 403],
       [outsider, 404],
     ] as const) {
-      expect((await who.call('DELETE', `/workspaces/${ws}/links/${members.id}`)).status).toBe(status);
+      expect((await who.call(linksApi.revokeInWorkspace, { params: { ws, linkId: members.id } })).status).toBe(status);
     }
-    expect((await admin.call('DELETE', `/workspaces/${ws}/links/${members.id}`)).status).toBe(204);
-    expect((await visitor().call('GET', `/links/${tokenOf(members.url)}`)).body.error).toMatchObject({ code: 'link_expired' });
-    expect((await admin.call('DELETE', `/workspaces/${ws}/links/0190a0a0-0000-7000-8000-000000000000`)).status).toBe(404);
+    expect((await admin.call(linksApi.revokeInWorkspace, { params: { ws, linkId: members.id } })).status).toBe(204);
+    expect((await visitor().raw('GET', `/links/${tokenOf(members.url)}`)).body.error).toMatchObject({ code: 'link_expired' });
+    expect((await admin.raw('DELETE', `/workspaces/${ws}/links/0190a0a0-0000-7000-8000-000000000000`)).status).toBe(404);
   });
 });
 
@@ -234,21 +241,26 @@ describe('a manager who is not an admin', () => {
     const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
     for (const who of [member, guest]) {
       const live = await makeLink(who, folder.id, { password: 'long enough', expiresAt: inDays(3) });
-      await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: false });
-      expect((await who.call('POST', `/items/${folder.id}/links`, { kind: 'view' })).body.error.code).toBe('forbidden');
-      expect((await who.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: true })).body.error.code).toBe('forbidden');
-      await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { linksAllowed: true, passwordRequired: true, maxLifetimeDays: 7 });
+      await owner.call(linksApi.updatePolicy, { params: { ws }, body: { linksAllowed: false } });
+      expect(await who.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).toFail('forbidden');
+      expect(await who.call(linksApi.updatePolicy, { params: { ws }, body: { linksAllowed: true } })).toFail('forbidden');
+      await owner.call(linksApi.updatePolicy, { params: { ws }, body: { linksAllowed: true, passwordRequired: true, maxLifetimeDays: 7 } });
       const bad = async (res: Promise<{ status: number; body: any }>, field: string) => {
         const answer = await res;
-        expect([answer.status, answer.body.error.details.fields[0].path]).toEqual([400, field]);
+        expect([answer.status, answer.error?.details.fields[0].path]).toEqual([400, field]);
       };
-      await bad(who.call('POST', `/items/${folder.id}/links`, { kind: 'view' }), 'body.password');
-      await bad(who.call('POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: inDays(8) }), 'body.expiresAt');
+      await bad(who.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } }), 'body.password');
+      await bad(
+        who.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view', password: 'long enough', expiresAt: inDays(8) } }),
+        'body.expiresAt',
+      );
       // A link made before keeps working, but is not stretched past the policy nor stripped of its password.
-      await bad(who.call('PATCH', `/items/${folder.id}/links/${live.id}`, { expiresAt: inDays(30) }), 'body.expiresAt');
-      await bad(who.call('PATCH', `/items/${folder.id}/links/${live.id}`, { password: null }), 'body.password');
-      expect((await who.call('POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: inDays(6) })).status).toBe(201);
-      await owner.call('PATCH', `/workspaces/${ws}/link-policy`, { passwordRequired: false, maxLifetimeDays: null });
+      await bad(who.call(linksApi.update, { params: { id: folder.id, linkId: live.id }, body: { expiresAt: inDays(30) } }), 'body.expiresAt');
+      await bad(who.call(linksApi.update, { params: { id: folder.id, linkId: live.id }, body: { password: null } }), 'body.password');
+      expect(
+        (await who.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view', password: 'long enough', expiresAt: inDays(6) } })).status,
+      ).toBe(201);
+      await owner.call(linksApi.updatePolicy, { params: { ws }, body: { passwordRequired: false, maxLifetimeDays: null } });
     }
   });
 });
@@ -264,7 +276,7 @@ describe("lists of links and a visitor's folder", () => {
       const seen: { id: string; url: string | null }[] = [];
       let cursor: string | null = null;
       do {
-        const page: { status: number; body: { items: { id: string; url: string | null }[]; nextCursor: string | null } } = await owner.call(
+        const page: { status: number; body: { items: { id: string; url: string | null }[]; nextCursor: string | null } } = await owner.raw(
           'GET',
           `${path}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
         );
@@ -281,10 +293,10 @@ describe("lists of links and a visitor's folder", () => {
     const inside = await g.folder(owner, binned.id, 'Inside');
     await makeLink(owner, inside.id);
     const later = await makeLink(owner, folder.id);
-    await owner.call('POST', `/items/${binned.id}/trash`);
+    await owner.call(itemsApi.trash, { params: { id: binned.id } });
     expect((await all(`/workspaces/${ws}/links`)).map((l) => l.id)).toEqual([later.id, ...[...made].reverse()]);
-    expect((await owner.call('GET', `/items/${folder.id}/links?limit=1001`)).status).toBe(400);
-    expect((await owner.call('GET', `/items/${folder.id}/links?cursor=not-a-cursor`)).status).toBe(400);
+    expect((await owner.call(linksApi.list, { params: { id: folder.id }, query: { limit: '1001' } })).status).toBe(400);
+    expect((await owner.call(linksApi.list, { params: { id: folder.id }, query: { cursor: 'not-a-cursor' } })).status).toBe(400);
 
     // Sealed under another secret (SESSION_SECRET changed since): no address, the rest as before.
     await t.ctx.db
@@ -300,14 +312,14 @@ describe("lists of links and a visitor's folder", () => {
 
     // A visitor's folder: folders first, then by name whatever its case, a page at a time.
     const shown = await g.folder(owner, owner.workspace.rootId, 'Shown');
-    for (const name of ['beta', 'Alpha', 'gamma']) await owner.call('POST', `/workspaces/${ws}/items`, { kind: 'document', name, parentId: shown.id });
+    for (const name of ['beta', 'Alpha', 'gamma']) await owner.call(itemsApi.create, { params: { ws }, body: { kind: 'document', name, parentId: shown.id } });
     for (const name of ['Zed', 'arc']) await g.folder(owner, shown.id, name);
     const token = tokenOf((await makeLink(owner, shown.id)).url);
     const v = visitor();
     const names: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { children: { name: string }[]; nextCursor: string | null } } = await v.call(
+      const page: { body: { children: { name: string }[]; nextCursor: string | null } } = await v.raw(
         'GET',
         `/links/${token}/items/${shown.id}?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
       );
@@ -316,7 +328,7 @@ describe("lists of links and a visitor's folder", () => {
       cursor = page.body.nextCursor;
     } while (cursor);
     expect(names).toEqual(['arc', 'Zed', 'Alpha', 'beta', 'gamma']);
-    expect((await v.call('GET', `/links/${token}/items/${shown.id}`)).body).toMatchObject({ nextCursor: null });
+    expect((await v.call(publicLinksApi.item, { params: { token, itemId: shown.id } })).body).toMatchObject({ nextCursor: null });
   });
 });
 
@@ -331,33 +343,33 @@ describe('visiting a link', () => {
     const token = tokenOf(link.url);
     const v = visitor();
 
-    const opened = await v.call('GET', `/links/${token}`);
+    const opened = await v.call(publicLinksApi.open, { params: { token } });
     expect(opened.status).toBe(200);
     expect(opened.headers.get('cache-control')).toBe('private, no-store');
     expect(opened.headers.get('referrer-policy')).toBe('no-referrer');
     expect(opened.body).toMatchObject({ kind: 'view', downloadAllowed: true, expiresAt: null, item: { id: folder.id, kind: 'folder', name: 'Shared' } });
     expect(opened.body.item).not.toHaveProperty('ownerId');
 
-    const top = await v.call('GET', `/links/${token}/items/${folder.id}`);
+    const top = await v.call(publicLinksApi.item, { params: { token, itemId: folder.id } });
     expect(top.body.children.map((c: { name: string }) => c.name)).toEqual(['Sub']);
-    const below = await v.call('GET', `/links/${token}/items/${sub.id}`);
+    const below = await v.call(publicLinksApi.item, { params: { token, itemId: sub.id } });
     expect(below.body.trail.map((c: { name: string }) => c.name)).toEqual(['Shared', 'Sub']);
     const file = below.body.children[0];
     expect(file).toMatchObject({ kind: 'file', name: 'notes.txt', size: 19 });
-    expect((await v.call('GET', `/links/${token}/items/${outside.id}`)).status).toBe(404);
-    expect((await v.call('GET', `/links/${token}/items/${owner.workspace.rootId}`)).status).toBe(404);
+    expect((await v.call(publicLinksApi.item, { params: { token, itemId: outside.id } })).status).toBe(404);
+    expect((await v.call(publicLinksApi.item, { params: { token, itemId: owner.workspace.rootId } })).status).toBe(404);
 
-    const preview = await v.call('GET', `/links/${token}/items/${file.id}/content`);
+    const preview = await v.raw('GET', `/links/${token}/items/${file.id}/content`);
     expect(preview.status).toBe(302);
     expect(await (await fetch(new URL(preview.headers.get('location')!, t.url))).text()).toBe('hello from the link');
-    const download = await v.call('GET', `/links/${token}/items/${file.id}/content?download=1`);
+    const download = await v.raw('GET', `/links/${token}/items/${file.id}/content?download=1`);
     expect(download.status).toBe(302);
     const zip = await fetch(`${t.url}/api/v1/links/${token}/items/${folder.id}/content`, { headers: { 'x-forwarded-for': '203.0.113.7' } });
     expect(zip.status).toBe(200);
     expect(zip.headers.get('content-type')).toBe('application/zip');
     expect(Buffer.from(await zip.arrayBuffer()).includes(Buffer.from('Sub/notes.txt'))).toBe(true);
 
-    const counted = (await owner.call('GET', `/items/${folder.id}/links`)).body.items[0];
+    const counted = (await owner.call(linksApi.list, { params: { id: folder.id } })).body.items[0];
     expect(counted).toMatchObject({ views: 1, downloads: 2 });
     const rows = await t.ctx.db
       .selectFrom('activity_events')
@@ -368,16 +380,16 @@ describe('visiting a link', () => {
     expect(rows.map((r) => r.action)).toEqual(['link.viewed', 'link.downloaded', 'link.downloaded']);
     expect(rows.every((r) => r.actor_kind === 'link' && r.actor_user_id === null && r.ip === '203.0.113.7')).toBe(true);
     // Opened again and again from one address: every view counted, recorded once an hour.
-    for (let i = 0; i < 3; i++) expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
-    expect((await owner.call('GET', `/items/${folder.id}/links`)).body.items[0]).toMatchObject({ views: 4 });
+    for (let i = 0; i < 3; i++) expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
+    expect((await owner.call(linksApi.list, { params: { id: folder.id } })).body.items[0]).toMatchObject({ views: 4 });
     const viewed = await t.ctx.db.selectFrom('activity_events').select('id').where('actor_link_id', '=', link.id).where('action', '=', 'link.viewed').execute();
     expect(viewed).toHaveLength(1);
 
     // A link that forbids downloads still shows the page, but gives no download and no zip.
-    await owner.call('PATCH', `/items/${folder.id}/links/${link.id}`, { downloadAllowed: false });
-    expect((await v.call('GET', `/links/${token}`)).body.downloadAllowed).toBe(false);
-    expect((await v.call('GET', `/links/${token}/items/${file.id}/content?download=1`)).status).toBe(403);
-    expect((await v.call('GET', `/links/${token}/items/${folder.id}/content`)).status).toBe(403);
+    await owner.call(linksApi.update, { params: { id: folder.id, linkId: link.id }, body: { downloadAllowed: false } });
+    expect((await v.call(publicLinksApi.open, { params: { token } })).body.downloadAllowed).toBe(false);
+    expect((await v.raw('GET', `/links/${token}/items/${file.id}/content?download=1`)).status).toBe(403);
+    expect((await v.call(publicLinksApi.content, { params: { token, itemId: folder.id } })).status).toBe(403);
   });
 
   it('opens a file: its name and size, shown in the page, downloaded unless the link forbids it', async () => {
@@ -387,50 +399,55 @@ describe('visiting a link', () => {
     const link = await makeLink(owner, fileId, { downloadAllowed: false });
     const token = tokenOf(link.url);
     const v = visitor();
-    expect((await v.call('GET', `/links/${token}`)).body).toMatchObject({
+    expect((await v.call(publicLinksApi.open, { params: { token } })).body).toMatchObject({
       downloadAllowed: false,
       item: { id: fileId, kind: 'file', name: 'photo.png', size: 8 },
     });
-    const shown = await v.call('GET', `/links/${token}/items/${fileId}`);
+    const shown = await v.call(publicLinksApi.item, { params: { token, itemId: fileId } });
     expect(shown.body).toMatchObject({ trail: [{ id: fileId, name: 'photo.png' }], children: [] });
-    expect((await v.call('GET', `/links/${token}/items/${fileId}/content`)).status).toBe(302);
-    const refused = await v.call('GET', `/links/${token}/items/${fileId}/content?download=1`);
+    expect((await v.call(publicLinksApi.content, { params: { token, itemId: fileId } })).status).toBe(302);
+    const refused = await v.call(publicLinksApi.content, { params: { token, itemId: fileId }, query: { download: '1' } });
     expect(refused.status).toBe(403);
-    expect(refused.body.error.code).toBe('forbidden');
-    expect((await owner.call('GET', `/items/${fileId}/links`)).body.items[0]).toMatchObject({ views: 1, downloads: 0 });
+    expect(refused.error?.code).toBe('forbidden');
+    expect((await owner.call(linksApi.list, { params: { id: fileId } })).body.items[0]).toMatchObject({ views: 1, downloads: 0 });
     // A file the page does not show in itself (a PDF) is only ever downloaded: not through this link.
     const pdf = await g.upload(owner, owner.workspace.rootId, 'terms.pdf', new TextEncoder().encode('%PDF-1.4'), { mimeType: 'application/pdf' });
     const pdfLink = await makeLink(owner, pdf.body.item.id, { downloadAllowed: false });
     const pdfToken = tokenOf(pdfLink.url);
-    expect((await v.call('GET', `/links/${pdfToken}/items/${pdf.body.item.id}/content`)).body.error.code).toBe('forbidden');
+    expect(await v.call(publicLinksApi.content, { params: { token: pdfToken, itemId: pdf.body.item.id } })).toFail('forbidden');
     // In the trash, the link's file is gone for its visitor.
-    await owner.call('POST', `/items/${fileId}/trash`);
-    expect((await v.call('GET', `/links/${token}/items/${fileId}/content`)).status).toBe(404);
+    await owner.call(itemsApi.trash, { params: { id: fileId } });
+    expect((await v.call(publicLinksApi.content, { params: { token, itemId: fileId } })).status).toBe(404);
   });
 
   it('shows a document read-only, as HTML', async () => {
     const owner = await g.person();
-    const doc = await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, {
-      kind: 'document',
-      name: 'Launch plan',
-      parentId: owner.workspace.rootId,
+    const doc = await owner.call(itemsApi.create, {
+      params: { ws: owner.workspace.id },
+      body: {
+        kind: 'document',
+        name: 'Launch plan',
+        parentId: owner.workspace.rootId,
+      },
     });
     const link = await makeLink(owner, doc.body.id);
     const v = visitor();
     const token = tokenOf(link.url);
-    expect((await v.call('GET', `/links/${token}`)).body.item).toMatchObject({ kind: 'document', name: 'Launch plan' });
-    const shown = await v.call('GET', `/links/${token}/items/${doc.body.id}/document`);
+    expect((await v.call(publicLinksApi.open, { params: { token } })).body.item).toMatchObject({ kind: 'document', name: 'Launch plan' });
+    const shown = await v.call(publicLinksApi.document, { params: { token, itemId: doc.body.id } });
     expect(shown.status).toBe(200);
     expect(shown.body.title).toBe('Launch plan');
     expect(shown.body.html).toContain('Launch plan');
-    expect((await v.call('GET', `/links/${token}/items/${doc.body.id}/content`)).status).toBe(415);
+    expect((await v.call(publicLinksApi.content, { params: { token, itemId: doc.body.id } })).status).toBe(415);
   });
 
   it("shows a document's own pictures through short-lived signed URLs that need no cookie, and no other item's", async () => {
     const owner = await g.person();
     const folder = await g.folder(owner, owner.workspace.rootId, 'Handbook');
-    const doc = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Welcome', parentId: folder.id })).body;
-    const other = (await owner.call('POST', `/workspaces/${owner.workspace.id}/items`, { kind: 'document', name: 'Other', parentId: folder.id })).body;
+    const doc = (await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name: 'Welcome', parentId: folder.id } }))
+      .body;
+    const other = (await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name: 'Other', parentId: folder.id } }))
+      .body;
     const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 7, 7, 7]);
     const chart = (await g.upload(owner, doc.id, 'chart.png', png)).body.item;
     const notes = (await g.upload(owner, doc.id, 'notes.pdf', new TextEncoder().encode('%PDF-1.4'), { mimeType: 'application/pdf' })).body.item;
@@ -440,9 +457,9 @@ describe('visiting a link', () => {
     const link = await makeLink(owner, folder.id, { password: 'open sesame', downloadAllowed: false });
     const token = tokenOf(link.url);
     const v = visitor();
-    expect((await v.call('POST', `/links/${token}/unlock`, { password: 'open sesame' })).status).toBe(204);
+    expect((await v.call(publicLinksApi.unlock, { params: { token }, body: { password: 'open sesame' } })).status).toBe(204);
 
-    const shown = await v.call('GET', `/links/${token}/items/${doc.id}/document`);
+    const shown = await v.call(publicLinksApi.document, { params: { token, itemId: doc.id } });
     expect(shown.status).toBe(200);
     const sources = new Map(
       [...(shown.body.html as string).matchAll(/<img[^>]*?src="([^"]*)"[^>]*?alt="([^"]*)"/g)].map((m) => [m[2]!, m[1]!.replaceAll('&amp;', '&')]),
@@ -461,7 +478,7 @@ describe('visiting a link', () => {
     expect(sources.get('web')).toBe('https://example.com/web.png');
     expect((await fetch(`${t.url}/api/v1/items/${theirs.id}/content`)).status).toBe(401);
     // Showing pictures is part of the page: not a download, nothing recorded for them.
-    const listed = (await owner.call('GET', `/items/${folder.id}/links`)).body.items.find((l: { id: string }) => l.id === link.id);
+    const listed = (await owner.call(linksApi.list, { params: { id: folder.id } })).body.items.find((l: { id: string }) => l.id === link.id);
     expect(listed.downloads).toBe(0);
     const downloads = await t.ctx.db
       .selectFrom('activity_events')
@@ -473,11 +490,11 @@ describe('visiting a link', () => {
 
     // A picture of a document reached by its own link is signed as well; once the link ends, the document is refused.
     const docLink = await makeLink(owner, doc.id);
-    const direct = await v.call('GET', `/links/${tokenOf(docLink.url)}/items/${doc.id}/document`);
+    const direct = await v.call(publicLinksApi.document, { params: { token: tokenOf(docLink.url), itemId: doc.id } });
     expect(direct.body.html).not.toContain(`/api/v1/items/${chart.id}/content`);
-    await owner.call('DELETE', `/items/${folder.id}/links/${link.id}`);
-    const ended = await v.call('GET', `/links/${token}/items/${doc.id}/document`);
-    expect(ended.body.error.code).toBe('link_expired');
+    await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: link.id } });
+    const ended = await v.call(publicLinksApi.document, { params: { token, itemId: doc.id } });
+    expect(ended.error?.code).toBe('link_expired');
   });
 
   it('asks for the password; the cookie it sets holds for that link alone, and a new password ends it', async () => {
@@ -487,24 +504,24 @@ describe('visiting a link', () => {
     const other = await makeLink(owner, folder.id, { password: 'open sesame' });
     const token = tokenOf(link.url);
     const v = visitor();
-    const locked = await v.call('GET', `/links/${token}`);
+    const locked = await v.call(publicLinksApi.open, { params: { token } });
     expect(locked.status).toBe(401);
-    expect(locked.body.error.code).toBe('link_password_required');
-    expect((await v.call('GET', `/links/${token}/items/${folder.id}`)).status).toBe(401);
-    const wrong = await v.call('POST', `/links/${token}/unlock`, { password: 'open barley' });
+    expect(locked.error?.code).toBe('link_password_required');
+    expect((await v.call(publicLinksApi.item, { params: { token, itemId: folder.id } })).status).toBe(401);
+    const wrong = await v.call(publicLinksApi.unlock, { params: { token }, body: { password: 'open barley' } });
     expect(wrong.status).toBe(401);
-    expect(wrong.body.error.code).toBe('link_password_required');
-    expect((await v.call('POST', `/links/${token}/unlock`, { password: 'open sesame' })).status).toBe(204);
+    expect(wrong.error?.code).toBe('link_password_required');
+    expect((await v.call(publicLinksApi.unlock, { params: { token }, body: { password: 'open sesame' } })).status).toBe(204);
     const cookie = v.jar.get('cabinet_link')!;
     expect(cookie.path).toBe(`/api/v1/links/${token}`);
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
     // The other link with the same password still asks (the cookie is not sent to it, nor valid there).
-    expect((await v.call('GET', `/links/${tokenOf(other.url)}`)).status).toBe(401);
+    expect((await v.call(publicLinksApi.open, { params: { token: tokenOf(other.url) } })).status).toBe(401);
     const forged = await fetch(`${t.url}/api/v1/links/${tokenOf(other.url)}`, { headers: { cookie: `cabinet_link=${cookie.value}` } });
     expect(forged.status).toBe(401);
     // A new password ends what the old one opened.
-    await owner.call('PATCH', `/items/${folder.id}/links/${link.id}`, { password: 'new sesame!' });
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(401);
+    await owner.call(linksApi.update, { params: { id: folder.id, linkId: link.id }, body: { password: 'new sesame!' } });
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(401);
   });
 
   it('refuses an address after 10 wrong passwords in 10 minutes, with Retry-After, while the right password from elsewhere works', async () => {
@@ -512,26 +529,29 @@ describe('visiting a link', () => {
     const folder = await g.folder(owner, owner.workspace.rootId, 'Guarded');
     const token = tokenOf((await makeLink(owner, folder.id, { password: 'right password' })).url);
     const guesser = visitor('198.51.100.1');
-    for (let i = 0; i < 10; i++) expect((await guesser.call('POST', `/links/${token}/unlock`, { password: `guess ${i}` })).status).toBe(401);
-    const eleventh = await guesser.call('POST', `/links/${token}/unlock`, { password: 'guess 11' });
+    for (let i = 0; i < 10; i++) expect((await guesser.call(publicLinksApi.unlock, { params: { token }, body: { password: `guess ${i}` } })).status).toBe(401);
+    const eleventh = await guesser.call(publicLinksApi.unlock, { params: { token }, body: { password: 'guess 11' } });
     expect(eleventh.status).toBe(429);
-    expect(eleventh.body.error.code).toBe('rate_limited');
+    expect(eleventh.error?.code).toBe('rate_limited');
     expect(Number(eleventh.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Number(eleventh.headers.get('retry-after'))).toBeLessThanOrEqual(600);
     // Even the right password is refused from that address for now…
-    expect((await guesser.call('POST', `/links/${token}/unlock`, { password: 'right password' })).status).toBe(429);
+    expect((await guesser.call(publicLinksApi.unlock, { params: { token }, body: { password: 'right password' } })).status).toBe(429);
     // …while someone else, elsewhere, gets in.
     const friend = visitor('198.51.100.2');
-    expect((await friend.call('POST', `/links/${token}/unlock`, { password: 'right password' })).status).toBe(204);
-    expect((await friend.call('GET', `/links/${token}`)).status).toBe(200);
+    expect((await friend.call(publicLinksApi.unlock, { params: { token }, body: { password: 'right password' } })).status).toBe(204);
+    expect((await friend.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
     // Tries sent all at once count as many: no more than the limit get a check.
     const burst = visitor('198.51.100.3');
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => burst.call('POST', `/links/${token}/unlock`, { password: `burst ${i}` })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => burst.call(publicLinksApi.unlock, { params: { token }, body: { password: `burst ${i}` } })),
+    );
     expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(10);
     expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(20);
     // A right password is no wrong try: ten of them in a row do not lock anyone out.
     const regular = visitor('198.51.100.4');
-    for (let i = 0; i < 11; i++) expect((await regular.call('POST', `/links/${token}/unlock`, { password: 'right password' })).status).toBe(204);
+    for (let i = 0; i < 11; i++)
+      expect((await regular.call(publicLinksApi.unlock, { params: { token }, body: { password: 'right password' } })).status).toBe(204);
   });
 
   it('behind one trusted proxy, counts the address the proxy saw: what the caller writes into X-Forwarded-For changes nothing, and an IPv6 caller counts by its /64', async () => {
@@ -568,15 +588,15 @@ describe('visiting a link', () => {
     const link = await makeLink(bea, folder.id);
     const token = tokenOf(link.url);
     const v = visitor();
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
     await t.ctx.db.updateTable('item_grants').set({ role: 'viewer' }).where('item_id', '=', folder.id).where('principal_id', '=', bea.id).execute();
-    const ended = await v.call('GET', `/links/${token}`);
+    const ended = await v.call(publicLinksApi.open, { params: { token } });
     expect(ended.status).toBe(410);
     expect(ended.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'maker' } });
     await t.ctx.db.updateTable('item_grants').set({ role: 'manager' }).where('item_id', '=', folder.id).where('principal_id', '=', bea.id).execute();
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
     await t.ctx.db.updateTable('users').set({ status: 'deactivated' }).where('id', '=', bea.id).execute();
-    expect((await v.call('GET', `/links/${token}`)).body.error.code).toBe('link_expired');
+    expect(await v.call(publicLinksApi.open, { params: { token } })).toFail('link_expired');
   });
 
   it('ends with expiry and revocation (link_expired), stops while its item is in the trash, and follows the item when it moves', async () => {
@@ -586,36 +606,36 @@ describe('visiting a link', () => {
     const link = await makeLink(owner, folder.id, { expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
     const token = tokenOf(link.url);
     const v = visitor();
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
 
-    expect((await owner.call('PATCH', `/items/${folder.id}`, { parentId: parent.id })).status).toBe(200);
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    expect((await owner.call(itemsApi.update, { params: { id: folder.id }, body: { parentId: parent.id } })).status).toBe(200);
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
 
-    await owner.call('POST', `/items/${parent.id}/trash`);
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(404);
-    expect((await owner.call('GET', `/workspaces/${owner.workspace.id}/links`)).body.items).toEqual([]);
-    await owner.call('POST', `/items/${parent.id}/restore`);
-    expect((await v.call('GET', `/links/${token}`)).status).toBe(200);
+    await owner.call(itemsApi.trash, { params: { id: parent.id } });
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(404);
+    expect((await owner.call(linksApi.workspace, { params: { ws: owner.workspace.id } })).body.items).toEqual([]);
+    await owner.call(itemsApi.restore, { params: { id: parent.id } });
+    expect((await v.call(publicLinksApi.open, { params: { token } })).status).toBe(200);
 
     await t.ctx.db
       .updateTable('share_links')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', link.id)
       .execute();
-    const expired = await v.call('GET', `/links/${token}`);
+    const expired = await v.call(publicLinksApi.open, { params: { token } });
     expect(expired.status).toBe(410);
     expect(expired.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'expired' } });
-    expect((await v.call('POST', `/links/${token}/unlock`, { password: 'whatever it is' })).status).toBe(410);
-    expect((await owner.call('GET', `/workspaces/${owner.workspace.id}/links`)).body.items).toEqual([]);
+    expect((await v.call(publicLinksApi.unlock, { params: { token }, body: { password: 'whatever it is' } })).status).toBe(410);
+    expect((await owner.call(linksApi.workspace, { params: { ws: owner.workspace.id } })).body.items).toEqual([]);
 
     const second = await makeLink(owner, folder.id);
-    expect((await v.call('GET', `/links/${tokenOf(second.url)}`)).status).toBe(200);
-    await owner.call('DELETE', `/items/${folder.id}/links/${second.id}`);
-    const revoked = await v.call('GET', `/links/${tokenOf(second.url)}`);
+    expect((await v.call(publicLinksApi.open, { params: { token: tokenOf(second.url) } })).status).toBe(200);
+    await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: second.id } });
+    const revoked = await v.call(publicLinksApi.open, { params: { token: tokenOf(second.url) } });
     expect(revoked.status).toBe(410);
-    expect(revoked.body.error.details.reason).toBe('revoked');
+    expect(revoked.error?.details.reason).toBe('revoked');
 
-    expect((await v.call('GET', '/links/no-such-link-token-at-all-here')).status).toBe(404);
-    expect((await v.call('GET', '/links/bad')).status).toBe(400);
+    expect((await v.raw('GET', '/links/no-such-link-token-at-all-here')).status).toBe(404);
+    expect((await v.raw('GET', '/links/bad')).status).toBe(400);
   });
 });

@@ -1,3 +1,4 @@
+import { eventsApi, groupsApi, itemsApi, membersApi, uploadsApi } from '@cabinet/contracts';
 import type { TItemEvent } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,12 +102,12 @@ describe('live events', () => {
       clientId: null,
     });
     const inner = await g.folder(ada, ada.workspace.rootId, 'Inner');
-    await ada.call('PATCH', `/items/${inner.id}`, { parentId: folder.id });
+    await ada.call(itemsApi.update, { params: { id: inner.id }, body: { parentId: folder.id } });
     const moved = await stream.until((e) => e.type === 'item.moved' && e.itemId === inner.id);
     expect(moved.parentIds.sort()).toEqual([ada.workspace.rootId, folder.id].sort());
-    await ada.call('POST', `/items/${inner.id}/trash`);
+    await ada.call(itemsApi.trash, { params: { id: inner.id } });
     await stream.until((e) => e.type === 'item.trashed' && e.itemId === inner.id);
-    await ada.call('POST', `/items/${inner.id}/restore`);
+    await ada.call(itemsApi.restore, { params: { id: inner.id } });
     await stream.until((e) => e.type === 'item.restored' && e.itemId === inner.id);
     await stream.close();
   });
@@ -138,10 +139,12 @@ describe('live events', () => {
     const member = await watch(b.url, bea, ws);
     const guest = await watch(a.url, gus, ws);
     const own = await watch(a.url, ada, ws);
-    const group = (await ada.call('POST', `/workspaces/${ws}/groups`, { name: 'Crew' }, { 'x-client-id': 'tab_0123456789' })).body as { id: string };
-    await ada.call('POST', `/workspaces/${ws}/groups/${group.id}/members`, { userIds: [bea.id] });
-    await ada.call('DELETE', `/workspaces/${ws}/groups/${group.id}/members/${bea.id}`);
-    await ada.call('DELETE', `/workspaces/${ws}/groups/${group.id}`);
+    const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Crew' } }, { headers: { 'x-client-id': 'tab_0123456789' } })).body as {
+      id: string;
+    };
+    await ada.call(groupsApi.addMembers, { params: { ws, groupId: group.id }, body: { userIds: [bea.id] } });
+    await ada.call(groupsApi.removeMember, { params: { ws, groupId: group.id, userId: bea.id } });
+    await ada.call(groupsApi.remove, { params: { ws, groupId: group.id } });
     // Made where everyone watching sees it: once it has come, so would anything before it.
     const marker = await g.folder(ada, shared.id, 'After the groups');
     for (const stream of [member, guest, own]) await stream.until((e) => e.itemId === marker.id);
@@ -160,12 +163,15 @@ describe('live events', () => {
     await g.membership(bea, ada.workspace.id, 'member');
     const stream = await watch(b.url, bea, ada.workspace.id);
     const uploads = (parentId: string, prefix: string) => Array.from({ length: 10 }, (_, i) => ({ parentId, name: `${prefix}-${i}.txt`, size: 1 }));
-    const started = await ada.call('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
-      uploads: [...uploads(ada.workspace.rootId, 'shared'), ...uploads(ada.workspace.homeId, 'private')],
+    const started = await ada.call(uploadsApi.startMany, {
+      params: { ws: ada.workspace.id },
+      body: {
+        uploads: [...uploads(ada.workspace.rootId, 'shared'), ...uploads(ada.workspace.homeId, 'private')],
+      },
     });
     const ids = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
     for (const u of ids) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
-    const done = await ada.call('POST', '/uploads/complete', { uploads: ids.map((u) => ({ id: u.id })) });
+    const done = await ada.call(uploadsApi.completeMany, { body: { uploads: ids.map((u) => ({ id: u.id })) } });
     const items = (done.body.results as { item: { id: string } }[]).map((r) => r.item.id);
     await stream.until((e) => e.itemId === items[9]);
     // Later changes arrive after the burst: the private files never do.
@@ -190,11 +196,11 @@ describe('live events', () => {
       // What counts is what comes after the first change.
       const after = (id: number) => stream.order.slice(stream.order.indexOf(id) + 1);
       const firstId = stream.ids[stream.events.findIndex((e) => e.itemId === first.id)]!;
-      expect((await ada.call('PATCH', `/workspaces/${ada.workspace.id}/members/${cid.id}`, { role: 'admin' })).status).toBe(200);
+      expect((await ada.call(membersApi.update, { params: { ws: ada.workspace.id, userId: cid.id }, body: { role: 'admin' } })).status).toBe(200);
       const marker = await g.folder(ada, ada.workspace.rootId, 'Marker');
       await stream.until((e) => e.itemId === marker.id);
       expect(after(firstId)).not.toContain('reset');
-      expect((await ada.call('PATCH', `/workspaces/${ada.workspace.id}/members/${bea.id}`, { role: 'admin' })).status).toBe(200);
+      expect((await ada.call(membersApi.update, { params: { ws: ada.workspace.id, userId: bea.id }, body: { role: 'admin' } })).status).toBe(200);
       await expect.poll(() => after(firstId).includes('reset')).toBe(true);
     } finally {
       await stream.close();
@@ -205,7 +211,7 @@ describe('live events', () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();
     const eve = await g.person();
-    const res = await eve.call('GET', `/workspaces/${ada.workspace.id}/events`);
+    const res = await eve.call(eventsApi.stream, { params: { ws: ada.workspace.id } });
     expect(res.status).toBe(404);
   });
 
@@ -235,7 +241,7 @@ describe('live events', () => {
     await first.close();
     // Changes while away, then a reconnect naming the last one seen: exactly the missed ones, in order, and no reset.
     const two = await g.folder(ada, ada.workspace.rootId, 'Two');
-    await ada.call('PATCH', `/items/${two.id}`, { name: 'Two (renamed)' });
+    await ada.call(itemsApi.update, { params: { id: two.id }, body: { name: 'Two (renamed)' } });
     const back = await watch(b.url, ada, ada.workspace.id, lastSeen);
     const three = await g.folder(ada, ada.workspace.rootId, 'Three');
     await back.until((e) => e.itemId === three.id);
@@ -298,17 +304,15 @@ describe('live events', () => {
     const ada = await g.person();
     const stream = await watch(a.url, ada, ada.workspace.id);
     const mine = await ada.call(
-      'POST',
-      `/workspaces/${ada.workspace.id}/items`,
-      { kind: 'folder', name: 'Mine', parentId: ada.workspace.rootId },
-      { 'x-client-id': 'tab_0123456789' },
+      itemsApi.create,
+      { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: 'Mine', parentId: ada.workspace.rootId } },
+      { headers: { 'x-client-id': 'tab_0123456789' } },
     );
     expect((await stream.until((e) => e.itemId === mine.body.id)).clientId).toBe('tab_0123456789');
     const odd = await ada.call(
-      'POST',
-      `/workspaces/${ada.workspace.id}/items`,
-      { kind: 'folder', name: 'Odd', parentId: ada.workspace.rootId },
-      { 'x-client-id': 'x"><script>' },
+      itemsApi.create,
+      { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: 'Odd', parentId: ada.workspace.rootId } },
+      { headers: { 'x-client-id': 'x"><script>' } },
     );
     expect((await stream.until((e) => e.itemId === odd.body.id)).clientId).toBeNull();
     await stream.close();
@@ -317,18 +321,16 @@ describe('live events', () => {
     await g.membership(bea, ada.workspace.id, 'member');
     const theirs = await watch(a.url, bea, ada.workspace.id);
     const seen = await ada.call(
-      'POST',
-      `/workspaces/${ada.workspace.id}/items`,
-      { kind: 'folder', name: 'Seen', parentId: ada.workspace.rootId },
-      { 'x-client-id': 'tab_0123456789' },
+      itemsApi.create,
+      { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: 'Seen', parentId: ada.workspace.rootId } },
+      { headers: { 'x-client-id': 'tab_0123456789' } },
     );
     expect((await theirs.until((e) => e.itemId === seen.body.id)).clientId).toBeNull();
     const adas = await watch(a.url, ada, ada.workspace.id);
     const borrowed = await bea.call(
-      'POST',
-      `/workspaces/${ada.workspace.id}/items`,
-      { kind: 'folder', name: 'Borrowed', parentId: ada.workspace.rootId },
-      { 'x-client-id': 'tab_0123456789' },
+      itemsApi.create,
+      { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: 'Borrowed', parentId: ada.workspace.rootId } },
+      { headers: { 'x-client-id': 'tab_0123456789' } },
     );
     expect((await adas.until((e) => e.itemId === borrowed.body.id)).clientId).toBeNull();
     await theirs.close();

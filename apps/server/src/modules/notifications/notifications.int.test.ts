@@ -1,3 +1,4 @@
+import { commentsApi, grantsApi, groupsApi, itemsApi, meApi, notificationsApi } from '@cabinet/contracts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
@@ -21,7 +22,7 @@ interface Listed {
   readAt: string | null;
 }
 const list = async (p: Person, query = ''): Promise<{ items: Listed[]; nextCursor: string | null; unreadCount: number }> =>
-  (await p.call('GET', `/notifications${query}`)).body;
+  (await p.raw('GET', `/notifications${query}`)).body;
 /** Everything recorded so far has been read for notifications (the live path may still be on its way: this waits for nothing). */
 const settled = () => deriveNotifications(app.t.ctx.db);
 type Page = Awaited<ReturnType<typeof list>>;
@@ -34,10 +35,13 @@ async function eventually(p: Person, ready: (page: Page) => boolean): Promise<Pa
   }
   throw new Error('the notifications did not come');
 }
-const share = (by: Person, itemId: string, principal: object, role = 'viewer') => by.call('POST', `/items/${itemId}/grants`, { principal, role });
+const share = (by: Person, itemId: string, principal: object, role = 'viewer') => by.raw('POST', `/items/${itemId}/grants`, { principal, role });
 const doc = async (p: Person, name = `Plan ${Math.random()}`) =>
-  (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId: p.workspace.rootId })).body as { id: string; name: string };
-const emailOf = async (p: Person) => (await p.call('GET', '/me')).body.user.email as string;
+  (await p.call(itemsApi.create, { params: { ws: p.workspace.id }, body: { kind: 'document', name, parentId: p.workspace.rootId } })).body as {
+    id: string;
+    name: string;
+  };
+const emailOf = async (p: Person) => (await p.call(meApi.get)).body.user.email as string;
 const outbox = () => {
   const dir = path.join(app.t.ctx.env.DATA_DIR, 'outbox');
   return existsSync(dir)
@@ -97,7 +101,7 @@ describe('notifications', () => {
     await until(() => beaHeard.text.includes(': connected') && adaHeard.text.includes(': connected'), 'both streams to open');
     await share(ada, (await doc(ada)).id, { type: 'user', id: bea.id });
     await until(() => beaHeard.text.includes('event: notifications\ndata: {}'), 'Bea to hear of her notification', 5000);
-    await bea.call('POST', '/notifications/read', { all: true });
+    await bea.call(notificationsApi.read, { body: { all: true } });
     await until(() => beaHeard.text.split('event: notifications').length === 3, 'Bea’s other pages to hear she read it', 5000);
     expect(adaHeard.text).not.toContain('event: notifications');
     for (const s of streams) s.controller.abort();
@@ -106,8 +110,8 @@ describe('notifications', () => {
   it('tells each member of a group a thing was shared with, but not the sharer in it; the whole workspace is no one in particular', async () => {
     const [ada, bea, cy] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy')];
     for (const p of [bea, cy]) await app.g.membership(p, ada.workspace.id, 'member');
-    const group = (await ada.call('POST', `/workspaces/${ada.workspace.id}/groups`, { name: `Team ${Math.random()}` })).body;
-    await ada.call('POST', `/workspaces/${ada.workspace.id}/groups/${group.id}/members`, { userIds: [ada.id, bea.id, cy.id] });
+    const group = (await ada.call(groupsApi.create, { params: { ws: ada.workspace.id }, body: { name: `Team ${Math.random()}` } })).body;
+    await ada.call(groupsApi.addMembers, { params: { ws: ada.workspace.id, groupId: group.id }, body: { userIds: [ada.id, bea.id, cy.id] } });
     const folder = await app.g.folder(ada, ada.workspace.homeId, 'Specs');
     expect((await share(ada, folder.id, { type: 'group', id: group.id })).status).toBe(201);
     const other = await app.g.folder(ada, ada.workspace.homeId, 'Everyone');
@@ -125,7 +129,9 @@ describe('notifications', () => {
       await app.g.grant(plan.id, { user: p }, 'commenter');
     }
     // Dee cannot see the document: mentioning her tells her nothing.
-    const thread = (await bea.call('POST', `/items/${plan.id}/comments`, { body: '@Ada @Dee is this right?', mentions: [ada.id, dee.id, bea.id] })).body;
+    const thread = (
+      await bea.call(commentsApi.add, { params: { id: plan.id }, body: { body: '@Ada @Dee is this right?', mentions: [ada.id, dee.id, bea.id] } })
+    ).body;
     await settled();
     expect((await list(ada)).items).toEqual([
       expect.objectContaining({ kind: 'mentioned', actor: { id: bea.id, name: 'Bea' }, threadId: thread.id, commentId: thread.id }),
@@ -133,12 +139,13 @@ describe('notifications', () => {
     expect((await list(dee)).items).toEqual([]);
     expect((await list(bea)).items).toEqual([]);
     // Cy replies mentioning Bea, who also wrote in the thread: one notification, the mention.
-    const reply = (await cy.call('POST', `/items/${plan.id}/comments`, { body: 'Yes @Bea', threadId: thread.id, mentions: [bea.id] })).body.comments[1];
+    const reply = (await cy.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'Yes @Bea', threadId: thread.id, mentions: [bea.id] } })).body
+      .comments[1];
     await settled();
     expect((await list(bea)).items).toEqual([expect.objectContaining({ kind: 'mentioned', threadId: thread.id, commentId: reply.id })]);
     expect((await list(ada)).items.map((n) => n.kind)).toEqual(['mentioned']);
     // Ada replies: Bea and Cy wrote there before her; Ada is not told of her own reply.
-    await ada.call('POST', `/items/${plan.id}/comments`, { body: 'Thanks both', threadId: thread.id });
+    await ada.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'Thanks both', threadId: thread.id } });
     await settled();
     expect((await list(bea)).items.map((n) => n.kind)).toEqual(['replied', 'mentioned']);
     expect((await list(cy)).items).toEqual([expect.objectContaining({ kind: 'replied', actor: { id: ada.id, name: 'Ada' }, threadId: thread.id })]);
@@ -224,8 +231,8 @@ describe('notifications', () => {
     await share(ada, binned.id, { type: 'user', id: bea.id });
     await settled();
     expect((await list(bea)).items.map((n) => n.item?.name)).toEqual(['Old plan', 'Salaries']);
-    expect((await ada.call('DELETE', `/items/${secret.id}/grants/${grant.id}`)).status).toBe(204);
-    expect((await ada.call('POST', `/items/${binned.id}/trash`)).status).toBe(200);
+    expect((await ada.call(grantsApi.remove, { params: { id: secret.id, grantId: grant.id } })).status).toBe(204);
+    expect((await ada.call(itemsApi.trash, { params: { id: binned.id } })).status).toBe(200);
     const page = await list(bea);
     expect(page.items.map((n) => [n.kind, n.item, n.actor?.name])).toEqual([
       ['shared', null, 'Ada'],
@@ -250,13 +257,13 @@ describe('notifications', () => {
     expect(second.items.map((n) => n.item?.name)).toEqual(['Doc 0']);
     expect(second.nextCursor).toBeNull();
     // Someone else's ids change nothing.
-    expect((await ada.call('POST', '/notifications/read', { ids: [first.items[0]!.id] })).body).toEqual({ unreadCount: 0 });
-    expect((await bea.call('POST', '/notifications/read', { ids: [first.items[0]!.id] })).body).toEqual({ unreadCount: 2 });
+    expect((await ada.call(notificationsApi.read, { body: { ids: [first.items[0]!.id] } })).body).toEqual({ unreadCount: 0 });
+    expect((await bea.call(notificationsApi.read, { body: { ids: [first.items[0]!.id] } })).body).toEqual({ unreadCount: 2 });
     expect((await list(bea, '?unread=true')).items.map((n) => n.item?.name)).toEqual(['Doc 1', 'Doc 0']);
     expect((await list(bea)).items[0]!.readAt).toEqual(expect.any(String));
-    expect((await bea.call('POST', '/notifications/read', { all: true })).body).toEqual({ unreadCount: 0 });
-    expect((await bea.call('POST', '/notifications/read', { all: true, ids: [first.items[0]!.id] })).body.error.code).toBe('invalid_input');
-    expect((await bea.call('POST', '/notifications/read', {})).body.error.code).toBe('invalid_input');
+    expect((await bea.call(notificationsApi.read, { body: { all: true } })).body).toEqual({ unreadCount: 0 });
+    expect(await bea.call(notificationsApi.read, { body: { all: true, ids: [first.items[0]!.id] } })).toFail('invalid_input');
+    expect(await bea.call(notificationsApi.read, { body: {} })).toFail('invalid_input');
   });
 
   it('mails what was left unread, once, one mail per person, unless the person turned mail off', async () => {
@@ -266,11 +273,11 @@ describe('notifications', () => {
     const withdrawn = (await share(ada, three.id, { type: 'user', id: bea.id })).body;
     await share(ada, one.id, { type: 'user', id: cy.id });
     await share(ada, one.id, { type: 'user', id: dee.id });
-    expect((await cy.call('GET', '/me/notification-settings')).body).toEqual({ emailUnread: true });
-    expect((await cy.call('PATCH', '/me/notification-settings', { emailUnread: false })).body).toEqual({ emailUnread: false });
+    expect((await cy.call(notificationsApi.settings)).body).toEqual({ emailUnread: true });
+    expect((await cy.call(notificationsApi.updateSettings, { body: { emailUnread: false } })).body).toEqual({ emailUnread: false });
     await settled();
-    await dee.call('POST', '/notifications/read', { all: true });
-    await ada.call('DELETE', `/items/${three.id}/grants/${withdrawn.id}`);
+    await dee.call(notificationsApi.read, { body: { all: true } });
+    await ada.call(grantsApi.remove, { params: { id: three.id, grantId: withdrawn.id } });
 
     // Not yet: they are younger than the delay.
     expect(await mailUnreadNotifications(app.t.ctx, 10)).toBe(0);
@@ -289,7 +296,7 @@ describe('notifications', () => {
     const deeEmail = await emailOf(dee);
     expect(outbox().filter((m) => m.to === cyEmail || m.to === deeEmail)).toEqual([]);
     // Each notification is mailed once: a second pass sends nothing, even with mail turned back on.
-    await cy.call('PATCH', '/me/notification-settings', { emailUnread: true });
+    await cy.call(notificationsApi.updateSettings, { body: { emailUnread: true } });
     const count = outbox().length;
     expect(await mailUnreadNotifications(app.t.ctx, 0)).toBe(0);
     expect(outbox()).toHaveLength(count);

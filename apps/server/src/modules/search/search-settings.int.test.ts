@@ -1,3 +1,4 @@
+import { activityApi } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { collabTestApp } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
@@ -14,7 +15,7 @@ async function settled() {
   }
 }
 const names = async (p: Person, q: string, ws = p.workspace.id) => {
-  const res = await p.call('GET', `/workspaces/${ws}/search?${new URLSearchParams({ q })}`);
+  const res = await p.raw('GET', `/workspaces/${ws}/search?${new URLSearchParams({ q })}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return (res.body as { results: Array<{ item: { name: string }; matchedIn: string }> }).results
     .filter((r) => r.matchedIn !== 'similar')
@@ -27,7 +28,7 @@ describe('search settings', () => {
     const bo = await app.g.person('Bo');
     await app.g.membership(bo, ada.workspace.id, 'member');
     const settings = `/workspaces/${ada.workspace.id}/search-settings`;
-    expect((await bo.call('GET', settings)).body).toEqual({
+    expect((await bo.raw('GET', settings)).body).toEqual({
       language: 'english',
       languages: expect.arrayContaining(['english', 'german', 'simple']),
       updating: false,
@@ -40,19 +41,19 @@ describe('search settings', () => {
     expect(await names(ada, 'haus')).toEqual([]);
 
     // A member may not change it; a language that does not exist is refused.
-    const refused = await bo.call('PATCH', settings, { language: 'german' });
+    const refused = await bo.raw('PATCH', settings, { language: 'german' });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: { code: 'forbidden' } });
-    expect((await ada.call('PATCH', settings, { language: 'klingon' })).status).toBe(400);
+    expect((await ada.raw('PATCH', settings, { language: 'klingon' })).status).toBe(400);
 
-    const changed = await ada.call('PATCH', settings, { language: 'german' });
+    const changed = await ada.raw('PATCH', settings, { language: 'german' });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     expect(changed.body).toMatchObject({ language: 'german' });
     // The same again changes nothing.
-    expect((await ada.call('PATCH', settings, { language: 'german' })).body).toMatchObject({ language: 'german' });
+    expect((await ada.raw('PATCH', settings, { language: 'german' })).body).toMatchObject({ language: 'german' });
     // The change itself starts reading texts again; the job carries on with what is left (here, nothing).
     await relanguage(app.t.ctx.db, 60_000);
-    expect((await bo.call('GET', settings)).body).toMatchObject({ language: 'german', updating: false });
+    expect((await bo.raw('GET', settings)).body).toMatchObject({ language: 'german', updating: false });
     // In German, "Häuser" is a form of "Haus"; the name is found by its words as before.
     expect(await names(ada, 'haus')).toEqual(['Stadtplan.txt']);
     expect(await names(bo, 'stadtplan', ada.workspace.id)).toEqual(['Stadtplan.txt']);
@@ -62,7 +63,7 @@ describe('search settings', () => {
     expect(await names(ada, 'garten')).toEqual(['Garten.txt']);
 
     // The change is in the audit log.
-    const log = await ada.call('GET', `/workspaces/${ada.workspace.id}/activity?action=search.language_changed`);
+    const log = await ada.call(activityApi.workspace, { params: { ws: ada.workspace.id }, query: { action: 'search.language_changed' } });
     expect(log.status, JSON.stringify(log.body)).toBe(200);
     expect(log.body.items).toEqual([expect.objectContaining({ action: 'search.language_changed', data: { language: 'german', previous: 'english' } })]);
   });

@@ -1,3 +1,4 @@
+import { grantsApi, itemsApi, membersApi, searchApi } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
@@ -22,7 +23,7 @@ async function settled() {
   }
 }
 const find = async (p: Person, query: Record<string, string>, ws = p.workspace.id) => {
-  const res = await p.call('GET', `/workspaces/${ws}/search?${new URLSearchParams(query)}`);
+  const res = await p.raw('GET', `/workspaces/${ws}/search?${new URLSearchParams(query)}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { results: Result[]; nextCursor: string | null };
 };
@@ -45,7 +46,7 @@ const upload = async (p: Person, parentId: string, name: string, text: string) =
   return res.body.item as { id: string };
 };
 const doc = async (p: Person, name: string, parentId = p.workspace.rootId) =>
-  (await p.call('POST', `/workspaces/${p.workspace.id}/items`, { kind: 'document', name, parentId })).body as { id: string };
+  (await p.call(itemsApi.create, { params: { ws: p.workspace.id }, body: { kind: 'document', name, parentId } })).body as { id: string };
 
 describe('search', () => {
   it('finds a file by any part of its name, as a prefix, names before text, with where the words are', async () => {
@@ -119,25 +120,25 @@ describe('search', () => {
     // Bea is a member: the shared root's file, not Ada's own files.
     expect(await names(bea, 'okapi', {}, ada.workspace.id)).toEqual(['okapi-shared.txt']);
     // Cal is not in the workspace at all.
-    expect((await cal.call('GET', `/workspaces/${ada.workspace.id}/search?q=okapi`)).status).toBe(404);
+    expect((await cal.call(searchApi.search, { params: { ws: ada.workspace.id }, query: { q: 'okapi' } })).status).toBe(404);
 
-    const grant = await ada.call('POST', `/items/${secret.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'viewer' });
+    const grant = await ada.call(grantsApi.create, { params: { id: secret.id }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } });
     expect(grant.status).toBe(201);
     await settled();
     expect((await names(bea, 'okapi', {}, ada.workspace.id)).sort()).toEqual(['okapi-plans.txt', 'okapi-shared.txt']);
 
     // Withdrawn: gone at once, though the index has not caught up.
-    expect((await ada.call('DELETE', `/items/${secret.id}/grants/${grant.body.id}`)).status).toBe(204);
+    expect((await ada.call(grantsApi.remove, { params: { id: secret.id, grantId: grant.body.id } })).status).toBe(204);
     expect(await names(bea, 'okapi', {}, ada.workspace.id)).toEqual(['okapi-shared.txt']);
     // In the trash: gone for everyone at once, and out of the index after.
-    expect((await ada.call('POST', `/items/${inside.id}/trash`)).status).toBe(200);
+    expect((await ada.call(itemsApi.trash, { params: { id: inside.id } })).status).toBe(200);
     expect(await names(ada, 'okapi')).toEqual(['okapi-shared.txt']);
     await settled();
     const entry = await app.t.ctx.db.selectFrom('search_entries').select('acl').where('item_id', '=', inside.id).executeTakeFirstOrThrow();
     expect(entry.acl).toEqual([]);
     // Out of the workspace: nothing of it is found any more.
-    expect((await ada.call('DELETE', `/workspaces/${ada.workspace.id}/members/${bea.id}?filesTo=${ada.id}`)).status).toBe(204);
-    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/search?q=okapi`)).status).toBe(404);
+    expect((await ada.call(membersApi.remove, { params: { ws: ada.workspace.id, userId: bea.id }, query: { filesTo: ada.id } })).status).toBe(204);
+    expect((await bea.call(searchApi.search, { params: { ws: ada.workspace.id }, query: { q: 'okapi' } })).status).toBe(404);
   });
 
   it('lets a guest find only what is shared with them, through a folder above it', async () => {
@@ -146,7 +147,9 @@ describe('search', () => {
     const sub = await app.g.folder(ada, folder.id, 'Sub');
     await upload(ada, sub.id, 'wombat.txt', 'x');
     await upload(ada, ada.workspace.rootId, 'wombat-other.txt', 'x');
-    expect((await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: gus.id }, role: 'viewer' })).status).toBe(201);
+    expect((await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: gus.id }, role: 'viewer' } })).status).toBe(
+      201,
+    );
     // Gus's own workspace has one too (his name in its lists): searching Ada's finds only hers.
     await upload(gus, gus.workspace.homeId, 'wombat-mine.txt', 'wombat wombat');
     await settled();
@@ -160,8 +163,9 @@ describe('search', () => {
     const folder = await app.g.folder(ada, ada.workspace.rootId, 'Kestrel folder');
     await upload(ada, folder.id, 'kestrel.csv', 'a,b');
     await doc(ada, 'Kestrel notes');
-    const beas = (await bea.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Kestrel by Bea', parentId: ada.workspace.rootId }))
-      .body;
+    const beas = (
+      await bea.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Kestrel by Bea', parentId: ada.workspace.rootId } })
+    ).body;
     await settled();
     expect((await names(ada, 'kestrel')).sort()).toEqual(['Kestrel by Bea', 'Kestrel folder', 'Kestrel notes', 'kestrel.csv']);
     expect(await names(ada, 'kestrel', { type: 'folder' })).toEqual(['Kestrel folder']);
@@ -229,15 +233,15 @@ describe('search', () => {
       '<mark>x</mark>',
       '🙂',
     ]) {
-      const res = await ada.call('GET', `/workspaces/${ada.workspace.id}/search?${new URLSearchParams({ q })}`);
+      const res = await ada.raw('GET', `/workspaces/${ada.workspace.id}/search?${new URLSearchParams({ q })}`);
       expect(res.status, q).toBe(200);
     }
     expect(await names(ada, '東京')).toEqual(['データ-東京.txt']);
     expect(await names(ada, 'مرحبا')).toEqual(['データ-東京.txt']);
-    const bad = await ada.call('GET', `/workspaces/${ada.workspace.id}/search?q=x&limit=0&type=nope&cursor=zz`);
+    const bad = await ada.raw('GET', `/workspaces/${ada.workspace.id}/search?q=x&limit=0&type=nope&cursor=zz`);
     expect(bad.status).toBe(400);
-    expect(bad.body.error.code).toBe('invalid_input');
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/search?q=${'y'.repeat(10_001)}`)).status).toBe(400);
+    expect(bad.error?.code).toBe('invalid_input');
+    expect((await ada.call(searchApi.search, { params: { ws: ada.workspace.id }, query: { q: 'y'.repeat(10_001) } })).status).toBe(400);
   });
 
   it("says whether a file's text is searchable, and why not", async () => {
@@ -245,11 +249,15 @@ describe('search', () => {
     const text = await upload(ada, ada.workspace.rootId, 'readme.txt', 'hello');
     const binary = await app.g.upload(ada, ada.workspace.rootId, 'archive.bin', new Uint8Array([0, 1, 2, 3, 0, 0]));
     // Pending until read (the server may have read it already).
-    expect(['pending', 'ready']).toContain((await ada.call('GET', `/items/${text.id}/search-text`)).body.state);
+    expect(['pending', 'ready']).toContain((await ada.call(searchApi.textState, { params: { id: text.id } })).body.state);
     await settled();
-    expect((await ada.call('GET', `/items/${text.id}/search-text`)).body).toMatchObject({ state: 'ready', error: null, indexedAt: expect.any(String) });
-    expect((await ada.call('GET', `/items/${binary.body.item.id}/search-text`)).body).toMatchObject({ state: 'unsupported' });
+    expect((await ada.call(searchApi.textState, { params: { id: text.id } })).body).toMatchObject({
+      state: 'ready',
+      error: null,
+      indexedAt: expect.any(String),
+    });
+    expect((await ada.call(searchApi.textState, { params: { id: binary.body.item.id } })).body).toMatchObject({ state: 'unsupported' });
     const bea = await app.g.person('Bea');
-    expect((await bea.call('GET', `/items/${text.id}/search-text`)).status).toBe(404);
+    expect((await bea.call(searchApi.textState, { params: { id: text.id } })).status).toBe(404);
   });
 });

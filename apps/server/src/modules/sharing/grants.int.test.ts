@@ -1,3 +1,4 @@
+import { grantsApi, itemsApi, meApi, workspacesApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given } from '../../testing/given.ts';
 import { updateUser } from '../users/users.repo.ts';
@@ -17,37 +18,40 @@ describe('sharing an item', () => {
     const bea = await g.person('Bea');
     const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
     const other = await g.folder(ada, ada.workspace.rootId, 'Other');
-    const email = (await bea.call('GET', '/me')).body.user.email as string;
-    expect((await bea.call('GET', `/items/${folder.id}`)).status).toBe(404);
-    const shared = await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email: email.toUpperCase() }, role: 'commenter' });
+    const email = (await bea.call(meApi.get)).body.user.email as string;
+    expect((await bea.call(itemsApi.get, { params: { id: folder.id } })).status).toBe(404);
+    const shared = await ada.call(grantsApi.create, {
+      params: { id: folder.id },
+      body: { principal: { type: 'user', email: email.toUpperCase() }, role: 'commenter' },
+    });
     expect(shared.status).toBe(201);
     expect(shared.body).toMatchObject({ itemId: folder.id, role: 'commenter', expiresAt: null, principal: { type: 'user', id: bea.id, name: 'Bea', email } });
-    expect((await bea.call('GET', `/items/${folder.id}`)).body.role).toBe('commenter');
-    expect((await bea.call('GET', `/items/${other.id}`)).status).toBe(404);
-    const workspaces = (await bea.call('GET', '/workspaces')).body.items;
+    expect((await bea.call(itemsApi.get, { params: { id: folder.id } })).body.role).toBe('commenter');
+    expect((await bea.call(itemsApi.get, { params: { id: other.id } })).status).toBe(404);
+    const workspaces = (await bea.call(workspacesApi.list)).body.items;
     expect(workspaces.find((w: { id: string }) => w.id === ada.workspace.id)?.role).toBe('guest');
 
     // Sharing again changes the role; the list shows one grant.
-    await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' });
-    const list = (await ada.call('GET', `/items/${folder.id}/grants`)).body.items;
+    await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } });
+    const list = (await ada.call(grantsApi.list, { params: { id: folder.id } })).body.items;
     expect(list.map((x: { role: string }) => x.role)).toEqual(['editor']);
-    expect((await bea.call('GET', `/items/${folder.id}`)).body.role).toBe('editor');
+    expect((await bea.call(itemsApi.get, { params: { id: folder.id } })).body.role).toBe('editor');
 
-    expect((await ada.call('DELETE', `/items/${folder.id}/grants/${list[0].id}`)).status).toBe(204);
-    expect((await bea.call('GET', `/items/${folder.id}`)).status).toBe(404);
-    expect((await ada.call('DELETE', `/items/${folder.id}/grants/${list[0].id}`)).status).toBe(404);
+    expect((await ada.raw('DELETE', `/items/${folder.id}/grants/${list[0].id}`)).status).toBe(204);
+    expect((await bea.call(itemsApi.get, { params: { id: folder.id } })).status).toBe(404);
+    expect((await ada.raw('DELETE', `/items/${folder.id}/grants/${list[0].id}`)).status).toBe(404);
   });
 
   it('by email reaches only an account that proved the address; one that did not gains nothing', async () => {
     const ada = await g.person('Ada');
     const real = await g.person('Real CEO');
     const squatter = await g.person('Squatter');
-    const email = (await real.call('GET', '/me')).body.user.email as string;
+    const email = (await real.call(meApi.get)).body.user.email as string;
     // Someone signs up elsewhere claiming the address, and never proves it.
     await updateUser(t.ctx.db, squatter.id, { email, email_verified: false });
     await updateUser(t.ctx.db, real.id, { email_verified: false });
     const folder = await g.folder(ada, ada.workspace.rootId, 'Board');
-    const share = () => ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email }, role: 'editor' });
+    const share = () => ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', email }, role: 'editor' } });
     const refused = await share();
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({
@@ -55,16 +59,16 @@ describe('sharing an item', () => {
       details: { fields: [{ path: 'body.principal', message: expect.stringContaining('confirmed') }] },
     });
     for (const p of [real, squatter]) {
-      expect((await p.call('GET', `/items/${folder.id}`)).status).toBe(404);
-      expect((await p.call('GET', '/workspaces')).body.items.map((w: { id: string }) => w.id)).not.toContain(ada.workspace.id);
+      expect((await p.call(itemsApi.get, { params: { id: folder.id } })).status).toBe(404);
+      expect((await p.call(workspacesApi.list)).body.items.map((w: { id: string }) => w.id)).not.toContain(ada.workspace.id);
     }
-    expect((await ada.call('GET', `/items/${folder.id}/grants`)).body.items).toEqual([]);
+    expect((await ada.call(grantsApi.list, { params: { id: folder.id } })).body.items).toEqual([]);
 
     // Once the real owner of the address has proved it, the share reaches them, and only them.
     await updateUser(t.ctx.db, real.id, { email_verified: true });
     expect((await share()).body.principal).toMatchObject({ type: 'user', id: real.id });
-    expect((await real.call('GET', `/items/${folder.id}`)).body.role).toBe('editor');
-    expect((await squatter.call('GET', `/items/${folder.id}`)).status).toBe(404);
+    expect((await real.call(itemsApi.get, { params: { id: folder.id } })).body.role).toBe('editor');
+    expect((await squatter.call(itemsApi.get, { params: { id: folder.id } })).status).toBe(404);
   });
 
   it('shares with the whole workspace: its members, never its guests', async () => {
@@ -76,28 +80,30 @@ describe('sharing an item', () => {
     const mine = await g.folder(ada, ada.workspace.homeId, 'Mine');
     const inside = await g.folder(ada, mine.id, 'Inside');
     await g.grant(inside.id, { user: cy }, 'viewer');
-    expect((await bea.call('GET', `/items/${mine.id}`)).status).toBe(404);
-    const res = await ada.call('POST', `/items/${mine.id}/grants`, { principal: { type: 'workspace' }, role: 'editor' });
+    expect((await bea.call(itemsApi.get, { params: { id: mine.id } })).status).toBe(404);
+    const res = await ada.call(grantsApi.create, { params: { id: mine.id }, body: { principal: { type: 'workspace' }, role: 'editor' } });
     expect(res.body.principal).toMatchObject({ type: 'workspace', id: ada.workspace.id });
-    expect((await bea.call('GET', `/items/${mine.id}`)).body.role).toBe('editor');
-    expect((await cy.call('GET', `/items/${mine.id}`)).status).toBe(404);
+    expect((await bea.call(itemsApi.get, { params: { id: mine.id } })).body.role).toBe('editor');
+    expect((await cy.call(itemsApi.get, { params: { id: mine.id } })).status).toBe(404);
     // Below it, the guest has what is shared with them alone.
-    expect((await cy.call('GET', `/items/${inside.id}`)).body.role).toBe('viewer');
-    expect((await cy.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'folder', name: 'x', parentId: inside.id })).status).toBe(403);
+    expect((await cy.call(itemsApi.get, { params: { id: inside.id } })).body.role).toBe('viewer');
+    expect((await cy.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: 'x', parentId: inside.id } })).status).toBe(403);
   });
 
   it('shows who has access to a manager reading through a token that may only read, who still cannot change it', async () => {
     const ada = await g.person('Ada');
     const bea = await g.person('Bea');
     const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
-    await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'viewer' });
+    await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } });
     const reader = await g.readOnly(ada);
-    const list = await reader.call('GET', `/items/${folder.id}/grants`);
+    const list = await reader.call(grantsApi.list, { params: { id: folder.id } });
     expect(list.status).toBe(200);
     expect(list.body.items.map((x: { principal: { id: string } }) => x.principal.id)).toEqual([bea.id]);
-    expect((await reader.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).status).toBe(403);
+    expect((await reader.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } })).status).toBe(
+      403,
+    );
     // A viewer sees the item, not who else has it.
-    expect((await bea.call('GET', `/items/${folder.id}/grants`)).status).toBe(403);
+    expect((await bea.call(grantsApi.list, { params: { id: folder.id } })).status).toBe(403);
   });
 
   it('is for managers, with a known person and an expiry still to come', async () => {
@@ -106,17 +112,17 @@ describe('sharing an item', () => {
     const cy = await g.person('Cy');
     await g.membership(bea, ada.workspace.id, 'member');
     const folder = await g.folder(ada, ada.workspace.rootId, 'Team');
-    const share = (by: typeof ada, body: unknown) => by.call('POST', `/items/${folder.id}/grants`, body);
-    expect((await share(bea, { principal: { type: 'user', id: cy.id }, role: 'viewer' })).body.error.code).toBe('forbidden');
-    expect((await bea.call('GET', `/items/${folder.id}/grants`)).body.error.code).toBe('forbidden');
-    expect((await share(cy, { principal: { type: 'workspace' }, role: 'viewer' })).body.error.code).toBe('not_found');
-    expect((await share(ada, { principal: { type: 'user', email: 'nobody@example.com' }, role: 'viewer' })).body.error.code).toBe('invalid_input');
+    const share = (by: typeof ada, body: unknown) => by.raw('POST', `/items/${folder.id}/grants`, body);
+    expect(await share(bea, { principal: { type: 'user', id: cy.id }, role: 'viewer' })).toFail('forbidden');
+    expect(await bea.call(grantsApi.list, { params: { id: folder.id } })).toFail('forbidden');
+    expect(await share(cy, { principal: { type: 'workspace' }, role: 'viewer' })).toFail('not_found');
+    expect(await share(ada, { principal: { type: 'user', email: 'nobody@example.com' }, role: 'viewer' })).toFail('invalid_input');
     const gone = await g.person('Gone');
     await updateUser(t.ctx.db, gone.id, { status: 'deactivated' });
-    expect((await share(ada, { principal: { type: 'user', id: gone.id }, role: 'viewer' })).body.error.code).toBe('invalid_input');
-    expect((await share(ada, { principal: { type: 'user', id: cy.id }, role: 'owner' })).body.error.code).toBe('invalid_input');
+    expect(await share(ada, { principal: { type: 'user', id: gone.id }, role: 'viewer' })).toFail('invalid_input');
+    expect(await share(ada, { principal: { type: 'user', id: cy.id }, role: 'owner' })).toFail('invalid_input');
     expect(
-      (await share(ada, { principal: { type: 'user', id: cy.id }, role: 'viewer', expiresAt: new Date(Date.now() - 1000).toISOString() })).body.error.code,
+      (await share(ada, { principal: { type: 'user', id: cy.id }, role: 'viewer', expiresAt: new Date(Date.now() - 1000).toISOString() })).error?.code,
     ).toBe('invalid_input');
     const later = new Date(Date.now() + 86_400_000).toISOString();
     expect((await share(ada, { principal: { type: 'user', id: cy.id }, role: 'viewer', expiresAt: later })).body.expiresAt).toBe(later);
@@ -129,14 +135,14 @@ describe('sharing an item', () => {
     await g.membership(bea, ada.workspace.id, 'member');
     const top = await g.folder(ada, ada.workspace.homeId, 'Top');
     const mid = await g.folder(ada, top.id, 'Mid');
-    const doc = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Notes', parentId: mid.id })).body;
-    await ada.call('POST', `/items/${top.id}/grants`, { principal: { type: 'workspace' }, role: 'viewer' });
-    await ada.call('POST', `/items/${mid.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'commenter' });
+    const doc = (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Notes', parentId: mid.id } })).body;
+    await ada.call(grantsApi.create, { params: { id: top.id }, body: { principal: { type: 'workspace' }, role: 'viewer' } });
+    await ada.call(grantsApi.create, { params: { id: mid.id }, body: { principal: { type: 'user', id: cy.id }, role: 'commenter' } });
     await g.grant(top.id, { user: cy }, 'editor', new Date(Date.now() - 1000));
-    const direct = (await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).body;
+    const direct = (await ada.call(grantsApi.create, { params: { id: doc.id }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } })).body;
     expect(direct.inheritedFrom).toBeNull();
 
-    const list = (await ada.call('GET', `/items/${doc.id}/grants`)).body;
+    const list = (await ada.call(grantsApi.list, { params: { id: doc.id } })).body;
     expect(list.owner).toMatchObject({ id: ada.id, name: 'Ada' });
     // The expired grant on Top holds no more, and is not listed.
     expect(list.items.map((x: { principal: { id: string }; role: string; inheritedFrom: unknown }) => [x.principal.id, x.role, x.inheritedFrom])).toEqual([
@@ -147,17 +153,17 @@ describe('sharing an item', () => {
 
     // An inherited grant changes or goes only on its own folder.
     const fromMid = list.items[1].id as string;
-    expect((await ada.call('PATCH', `/items/${doc.id}/grants/${fromMid}`, { role: 'viewer' })).status).toBe(404);
-    expect((await ada.call('DELETE', `/items/${doc.id}/grants/${fromMid}`)).status).toBe(404);
+    expect((await ada.call(grantsApi.update, { params: { id: doc.id, grantId: fromMid }, body: { role: 'viewer' } })).status).toBe(404);
+    expect((await ada.call(grantsApi.remove, { params: { id: doc.id, grantId: fromMid } })).status).toBe(404);
 
     // A manager of the document alone does not see what is shared on the folders above it: Cy may
     // view Mid (as a commenter) but not see who has access there, and cannot see Top at all.
-    await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'manager' });
-    const theirs = (await cy.call('GET', `/items/${doc.id}/grants`)).body;
+    await ada.call(grantsApi.create, { params: { id: doc.id }, body: { principal: { type: 'user', id: cy.id }, role: 'manager' } });
+    const theirs = (await cy.call(grantsApi.list, { params: { id: doc.id } })).body;
     expect(theirs.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom)).toEqual([]);
     // Made a manager of Mid, Cy sees Mid's grants, still not Top's.
-    await ada.call('POST', `/items/${mid.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'manager' });
-    const now = (await cy.call('GET', `/items/${doc.id}/grants`)).body;
+    await ada.call(grantsApi.create, { params: { id: mid.id }, body: { principal: { type: 'user', id: cy.id }, role: 'manager' } });
+    const now = (await cy.call(grantsApi.list, { params: { id: doc.id } })).body;
     expect(now.items.filter((x: { inheritedFrom: unknown }) => x.inheritedFrom).map((x: { inheritedFrom: { name: string } }) => x.inheritedFrom.name)).toEqual([
       'Mid',
     ]);
@@ -167,13 +173,16 @@ describe('sharing an item', () => {
     const ada = await g.person('Ada');
     const bea = await g.person('Bea');
     const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
-    const grant = (await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'viewer' })).body;
+    const grant = (await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } })).body;
     const later = new Date(Date.now() + 86_400_000).toISOString();
-    const changed = await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'editor', expiresAt: later });
+    const changed = await ada.call(grantsApi.update, { params: { id: folder.id, grantId: grant.id }, body: { role: 'editor', expiresAt: later } });
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ id: grant.id, role: 'editor', expiresAt: later, principal: { id: bea.id } });
-    expect((await bea.call('GET', `/items/${folder.id}`)).body.role).toBe('editor');
-    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { expiresAt: null })).body).toMatchObject({ role: 'editor', expiresAt: null });
+    expect((await bea.call(itemsApi.get, { params: { id: folder.id } })).body.role).toBe('editor');
+    expect((await ada.call(grantsApi.update, { params: { id: folder.id, grantId: grant.id }, body: { expiresAt: null } })).body).toMatchObject({
+      role: 'editor',
+      expiresAt: null,
+    });
 
     const events = await t.ctx.db
       .selectFrom('activity_events')
@@ -188,17 +197,18 @@ describe('sharing an item', () => {
       ['item.shared', 'editor'],
     ]);
 
-    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, {})).body.error.code).toBe('invalid_input');
-    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'owner' })).body.error.code).toBe('invalid_input');
-    expect((await ada.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { expiresAt: new Date(Date.now() - 1000).toISOString() })).body.error.code).toBe(
-      'invalid_input',
-    );
+    expect(await ada.call(grantsApi.update, { params: { id: folder.id, grantId: grant.id }, body: {} })).toFail('invalid_input');
+    expect(await ada.raw('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'owner' })).toFail('invalid_input');
+    expect(
+      (await ada.call(grantsApi.update, { params: { id: folder.id, grantId: grant.id }, body: { expiresAt: new Date(Date.now() - 1000).toISOString() } })).error
+        ?.code,
+    ).toBe('invalid_input');
     // Bea, an editor now, may not change who has access; an outsider finds nothing.
-    expect((await bea.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'manager' })).body.error.code).toBe('forbidden');
+    expect(await bea.call(grantsApi.update, { params: { id: folder.id, grantId: grant.id }, body: { role: 'manager' } })).toFail('forbidden');
     const outsider = await g.person('Outsider');
-    expect((await outsider.call('PATCH', `/items/${folder.id}/grants/${grant.id}`, { role: 'manager' })).body.error.code).toBe('not_found');
+    expect(await outsider.call(grantsApi.update, { params: { id: folder.id, grantId: grant.id }, body: { role: 'manager' } })).toFail('not_found');
     const other = await g.folder(ada, ada.workspace.rootId, 'Other');
-    expect((await ada.call('PATCH', `/items/${other.id}/grants/${grant.id}`, { role: 'viewer' })).body.error.code).toBe('not_found');
+    expect(await ada.call(grantsApi.update, { params: { id: other.id, grantId: grant.id }, body: { role: 'viewer' } })).toFail('not_found');
   });
 });
 
@@ -206,19 +216,21 @@ describe('shared with me', () => {
   it('lists what was shared with the caller themself, newest share first, with who shared it and when, only what they can see', async () => {
     const ada = await g.person('Ada');
     const bea = await g.person('Bea');
-    const email = (await bea.call('GET', '/me')).body.user.email as string;
+    const email = (await bea.call(meApi.get)).body.user.email as string;
     const first = await g.folder(ada, ada.workspace.homeId, 'First');
     const inside = await g.folder(ada, first.id, 'Inside');
-    const second = (await ada.call('POST', `/workspaces/${ada.workspace.id}/items`, { kind: 'document', name: 'Second', parentId: ada.workspace.homeId })).body;
+    const second = (
+      await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Second', parentId: ada.workspace.homeId } })
+    ).body;
     const everyone = await g.folder(ada, ada.workspace.homeId, 'For everyone');
-    await ada.call('POST', `/items/${first.id}/grants`, { principal: { type: 'user', email }, role: 'viewer' });
-    await ada.call('POST', `/items/${inside.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' });
-    await ada.call('POST', `/items/${second.id}/grants`, { principal: { type: 'user', id: bea.id }, role: 'commenter' });
-    await ada.call('POST', `/items/${everyone.id}/grants`, { principal: { type: 'workspace' }, role: 'viewer' });
+    await ada.call(grantsApi.create, { params: { id: first.id }, body: { principal: { type: 'user', email }, role: 'viewer' } });
+    await ada.call(grantsApi.create, { params: { id: inside.id }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } });
+    await ada.call(grantsApi.create, { params: { id: second.id }, body: { principal: { type: 'user', id: bea.id }, role: 'commenter' } });
+    await ada.call(grantsApi.create, { params: { id: everyone.id }, body: { principal: { type: 'workspace' }, role: 'viewer' } });
     // Ada's own workspace lists nothing shared with Ada.
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body).toEqual({ items: [], nextCursor: null });
+    expect((await ada.call(grantsApi.sharedWithMe, { params: { ws: ada.workspace.id } })).body).toEqual({ items: [], nextCursor: null });
 
-    const res = await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`);
+    const res = await bea.call(grantsApi.sharedWithMe, { params: { ws: ada.workspace.id } });
     expect(res.status).toBe(200);
     expect(res.body.items.map((x: { item: { name: string }; role: string }) => [x.item.name, x.role])).toEqual([
       ['Second', 'commenter'],
@@ -237,7 +249,7 @@ describe('shared with me', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: { item: { name: string } }[]; nextCursor: string | null } } = await bea.call(
+      const page: { body: { items: { item: { name: string } }[]; nextCursor: string | null } } = await bea.raw(
         'GET',
         `/workspaces/${ada.workspace.id}/shared?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
       );
@@ -247,21 +259,20 @@ describe('shared with me', () => {
     expect(seen).toEqual(['Second', 'Inside', 'First']);
 
     // In the trash, or inside a folder in the trash, it is out of sight.
-    await ada.call('POST', `/items/${second.id}/trash`);
-    await ada.call('POST', `/items/${first.id}/trash`);
-    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items).toEqual([]);
-    await ada.call('POST', `/items/${first.id}/restore`);
-    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items.map((x: { item: { name: string } }) => x.item.name)).toEqual([
-      'Inside',
-      'First',
-    ]);
+    await ada.call(itemsApi.trash, { params: { id: second.id } });
+    await ada.call(itemsApi.trash, { params: { id: first.id } });
+    expect((await bea.call(grantsApi.sharedWithMe, { params: { ws: ada.workspace.id } })).body.items).toEqual([]);
+    await ada.call(itemsApi.restore, { params: { id: first.id } });
+    expect(
+      (await bea.call(grantsApi.sharedWithMe, { params: { ws: ada.workspace.id } })).body.items.map((x: { item: { name: string } }) => x.item.name),
+    ).toEqual(['Inside', 'First']);
 
     // Someone not in the workspace finds no such workspace; a bad cursor is invalid input.
     const outsider = await g.person('Outsider');
-    expect((await outsider.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.error.code).toBe('not_found');
-    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/shared?cursor=nonsense`)).body.error.code).toBe('invalid_input');
+    expect(await outsider.call(grantsApi.sharedWithMe, { params: { ws: ada.workspace.id } })).toFail('not_found');
+    expect(await bea.call(grantsApi.sharedWithMe, { params: { ws: ada.workspace.id }, query: { cursor: 'nonsense' } })).toFail('invalid_input');
     // The guest sees no member list, only what is shared with them.
-    expect((await bea.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
+    expect(await bea.call(workspacesApi.members, { params: { ws: ada.workspace.id } })).toFail('forbidden');
   });
 });
 
@@ -282,18 +293,18 @@ describe('who has access, as each caller may see it', () => {
     // An expired grant on the item gives nothing: it is not listed, as expired grants above are not.
     await g.grant(child.id, { workspace: ws }, 'editor', new Date(Date.now() - 60_000));
 
-    const byAda = (await ada.call('GET', `/items/${child.id}/grants`)).body;
+    const byAda = (await ada.call(grantsApi.list, { params: { id: child.id } })).body;
     expect(byAda.items.map((x: { principal: { id: string } }) => x.principal.id).sort()).toEqual([bea.id, gus.id, mia.id].sort());
     expect(byAda.owner.email).toEqual(expect.stringContaining('@'));
 
     // Mia manages the child but is only an editor of the parent: the parent's grants are not hers to see.
-    const byMia = (await mia.call('GET', `/items/${child.id}/grants`)).body;
+    const byMia = (await mia.call(grantsApi.list, { params: { id: child.id } })).body;
     expect(byMia.items.map((x: { principal: { id: string } }) => x.principal.id).sort()).toEqual([gus.id, mia.id].sort());
     expect(byMia.items.every((x: { inheritedFrom: unknown }) => x.inheritedFrom === null)).toBe(true);
     expect(byMia.items.find((x: { principal: { id: string } }) => x.principal.id === gus.id).principal.email).toEqual(expect.stringContaining('@'));
 
     // Gus, a guest, manages the child: names only.
-    const byGus = await gus.call('GET', `/items/${child.id}/grants`);
+    const byGus = await gus.call(grantsApi.list, { params: { id: child.id } });
     expect(byGus.status).toBe(200);
     expect(byGus.body.items.map((x: { principal: { email: string | null } }) => x.principal.email)).toEqual([null, null]);
     expect(byGus.body.owner).toMatchObject({ id: ada.id, name: 'Ada', email: null });
@@ -304,8 +315,8 @@ describe('who has access, as each caller may see it', () => {
     const mia = await g.person('Mia');
     await g.membership(mia, ada.workspace.id, 'member');
     const doc = await g.folder(ada, ada.workspace.homeId, 'For Mia');
-    await ada.call('POST', `/items/${doc.id}/grants`, { principal: { type: 'user', id: mia.id }, role: 'viewer' });
-    const email = (await ada.call('GET', '/me')).body.user.email as string;
-    expect((await mia.call('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items[0].sharedBy).toEqual({ id: ada.id, name: 'Ada', email });
+    await ada.call(grantsApi.create, { params: { id: doc.id }, body: { principal: { type: 'user', id: mia.id }, role: 'viewer' } });
+    const email = (await ada.call(meApi.get)).body.user.email as string;
+    expect((await mia.raw('GET', `/workspaces/${ada.workspace.id}/shared`)).body.items[0].sharedBy).toEqual({ id: ada.id, name: 'Ada', email });
   });
 });

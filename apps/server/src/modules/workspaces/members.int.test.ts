@@ -1,3 +1,4 @@
+import { grantsApi, itemsApi, meApi, workspacesApi } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -19,56 +20,61 @@ describe('the member list', () => {
     await g.membership(bea, ada.workspace.id, 'member');
     await g.membership(cy, ada.workspace.id, 'guest');
     await g.grant((await g.folder(ada, ada.workspace.rootId, 'For Cy')).id, { user: cy }, 'viewer');
-    const all = await bea.call('GET', `/workspaces/${ada.workspace.id}/members`);
+    const all = await bea.call(workspacesApi.members, { params: { ws: ada.workspace.id } });
     expect(all.status).toBe(200);
     expect(all.body.items.map((m: { name: string; role: string }) => [m.name, m.role])).toEqual([
       ['Ada Lovelace', 'owner'],
       ['Bea Turing', 'member'],
       ['Cy Guest', 'guest'],
     ]);
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=tur`)).body.items.map((m: { userId: string }) => m.userId)).toEqual([bea.id]);
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=%25`)).body.items).toEqual([]);
+    expect(
+      (await ada.call(workspacesApi.members, { params: { ws: ada.workspace.id }, query: { q: 'tur' } })).body.items.map((m: { userId: string }) => m.userId),
+    ).toEqual([bea.id]);
+    expect((await ada.raw('GET', `/workspaces/${ada.workspace.id}/members?q=%25`)).body.items).toEqual([]);
     // Searched on the server, as a picker does while someone types: members only, for a group.
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u&exclude=guests`)).body.items.map((m: { name: string }) => m.name)).toEqual([
-      'Bea Turing',
-    ]);
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?q=u`)).body.items.map((m: { name: string }) => m.name)).toEqual([
-      'Bea Turing',
-      'Cy Guest',
-    ]);
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?exclude=owners`)).body.error.code).toBe('invalid_input');
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?limit=1`)).body.items).toHaveLength(1);
-    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
-    expect((await dee.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('not_found');
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members?limit=0`)).body.error.code).toBe('invalid_input');
+    expect(
+      (await ada.call(workspacesApi.members, { params: { ws: ada.workspace.id }, query: { q: 'u', exclude: 'guests' } })).body.items.map(
+        (m: { name: string }) => m.name,
+      ),
+    ).toEqual(['Bea Turing']);
+    expect(
+      (await ada.call(workspacesApi.members, { params: { ws: ada.workspace.id }, query: { q: 'u' } })).body.items.map((m: { name: string }) => m.name),
+    ).toEqual(['Bea Turing', 'Cy Guest']);
+    expect(await ada.raw('GET', `/workspaces/${ada.workspace.id}/members?exclude=owners`)).toFail('invalid_input');
+    expect((await ada.call(workspacesApi.members, { params: { ws: ada.workspace.id }, query: { limit: '1' } })).body.items).toHaveLength(1);
+    expect(await cy.call(workspacesApi.members, { params: { ws: ada.workspace.id } })).toFail('forbidden');
+    expect(await dee.call(workspacesApi.members, { params: { ws: ada.workspace.id } })).toFail('not_found');
+    expect(await ada.call(workspacesApi.members, { params: { ws: ada.workspace.id }, query: { limit: '0' } })).toFail('invalid_input');
   });
 });
 
 describe('a guest', () => {
-  const ids = async (p: Person) => (await p.call('GET', '/workspaces')).body.items.map((w: { id: string }) => w.id);
+  const ids = async (p: Person) => (await p.call(workspacesApi.list)).body.items.map((w: { id: string }) => w.id);
 
   it('is in the workspace only while something is shared with them: not after the last share is removed or runs out', async () => {
     const ada = await g.person('Ada');
     const cy = await g.person('Cy');
-    const email = (await cy.call('GET', '/me')).body.user.email as string;
+    const email = (await cy.call(meApi.get)).body.user.email as string;
     const folder = await g.folder(ada, ada.workspace.rootId, 'Plans');
     const other = await g.folder(ada, ada.workspace.rootId, 'Other');
-    const grant = (await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email }, role: 'viewer' })).body;
+    const grant = (await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', email }, role: 'viewer' } })).body;
     expect(await ids(cy)).toContain(ada.workspace.id);
-    const homeId = (await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body.homeId as string;
+    const homeId = (await cy.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.homeId as string;
 
-    expect((await ada.call('DELETE', `/items/${folder.id}/grants/${grant.id}`)).status).toBe(204);
+    expect((await ada.call(grantsApi.remove, { params: { id: folder.id, grantId: grant.id } })).status).toBe(204);
     expect(await ids(cy)).not.toContain(ada.workspace.id);
-    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body.error.code).toBe('not_found');
-    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/trash`)).status).toBe(404);
-    expect((await cy.call('GET', `/items/${homeId}`)).status).toBe(404);
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.items.map((m: { userId: string }) => m.userId)).not.toContain(cy.id);
+    expect(await cy.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).toFail('not_found');
+    expect((await cy.call(itemsApi.trashList, { params: { ws: ada.workspace.id } })).status).toBe(404);
+    expect((await cy.call(itemsApi.get, { params: { id: homeId } })).status).toBe(404);
+    expect((await ada.call(workspacesApi.members, { params: { ws: ada.workspace.id } })).body.items.map((m: { userId: string }) => m.userId)).not.toContain(
+      cy.id,
+    );
 
     // Shared again, they are back (as a guest, with the same My files); a share that has run out counts for nothing.
     await g.grant(other.id, { user: cy }, 'viewer', new Date(Date.now() - 1000));
     expect(await ids(cy)).not.toContain(ada.workspace.id);
-    await ada.call('POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: cy.id }, role: 'viewer' });
-    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body).toMatchObject({ role: 'guest', homeId });
+    await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: cy.id }, role: 'viewer' } });
+    expect((await cy.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body).toMatchObject({ role: 'guest', homeId });
   });
 
   it('is not shown the usage, the quota or the member list, even with shares', async () => {
@@ -78,11 +84,11 @@ describe('a guest', () => {
     await g.grant((await g.folder(ada, ada.workspace.rootId, 'Shared')).id, { user: cy }, 'editor');
     await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1_000_000, used_bytes: 1234 }).where('id', '=', ada.workspace.id).execute();
     const seen = [
-      (await cy.call('GET', `/workspaces/${ada.workspace.id}`)).body,
-      (await cy.call('GET', '/workspaces')).body.items.find((w: { id: string }) => w.id === ada.workspace.id),
+      (await cy.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body,
+      (await cy.call(workspacesApi.list)).body.items.find((w: { id: string }) => w.id === ada.workspace.id),
     ];
     for (const w of seen) expect(w).toMatchObject({ role: 'guest', quotaBytes: null, usedBytes: null });
-    expect((await ada.call('GET', `/workspaces/${ada.workspace.id}`)).body).toMatchObject({ quotaBytes: 1_000_000, usedBytes: 1234 });
-    expect((await cy.call('GET', `/workspaces/${ada.workspace.id}/members`)).body.error.code).toBe('forbidden');
+    expect((await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body).toMatchObject({ quotaBytes: 1_000_000, usedBytes: 1234 });
+    expect(await cy.call(workspacesApi.members, { params: { ws: ada.workspace.id } })).toFail('forbidden');
   });
 });
