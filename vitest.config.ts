@@ -22,7 +22,7 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/items/moves*',
   // the policy's queries, for every route, role and relation;
   'apps/server/src/modules/access.matrix',
-  'apps/server/src/modules/items/items.matrix',
+  'apps/server/src/modules/items/matrix/*',
   // uploads' quota reservations and completions racing each other;
   'apps/server/src/modules/files/uploads',
   'apps/server/src/modules/files/files.repo',

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { allRoutes, uuidv7, type TWorkspaceAbilities, type TWorkspaceAbility } from '@cabinet/contracts';
+import * as contracts from '@cabinet/contracts';
+import { allRoutes, uuidv7, type RouteDeclaration, type TWorkspaceAbilities, type TWorkspaceAbility } from '@cabinet/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deriveKey, encrypt, randomToken, sha256 } from '../lib/crypto.ts';
 import { given, type Person } from '../testing/given.ts';
@@ -17,7 +18,7 @@ import { insertSession } from './sessions/sessions.repo.ts';
  * by what the workspace's roles may do there (PRODUCT.md §6, written out below), and each succeeds
  * exactly when the workspace, as the API answers it to the caller, says they have its ability. And
  * no answer, success or failure, holds the name of something the caller may not see. The item calls
- * are in items.matrix.int.test.ts; the last test here fails when a route is declared that neither
+ * are in the items matrix (testing/item-matrix.ts); the last test here fails when a route is declared that neither
  * matrix (nor a named test) covers.
  */
 type Caller = 'owner' | 'admin' | 'member' | 'guest' | 'outsider' | 'anonymous' | 'visitor';
@@ -579,7 +580,7 @@ describe.each(CALLERS)('visiting a link as %s', (who) => {
  * matrix, uploads (private to whoever started them: a person, or a file request's link) and
  * signing out (the session itself).
  */
-const ITEMS_MATRIX = 'modules/items/items.matrix.int.test.ts';
+const ITEMS_MATRIX = 'testing/item-matrix.ts';
 const UPLOADS = 'modules/files/uploads.int.test.ts';
 const FILE_REQUESTS = 'modules/links/file-requests.int.test.ts';
 const ELSEWHERE: Record<string, string> = {
@@ -639,16 +640,19 @@ describe('the matrices', () => {
       covered.filter((c) => !declared.includes(c)),
       'entries of routes no longer declared',
     ).toEqual([]);
+    // Each route's declaration by the name a test calls it with: `<area>Api.<name>`.
+    const declarationNames = new Map<string, string>();
+    for (const [area, declarations] of Object.entries(contracts)) {
+      if (!area.endsWith('Api')) continue;
+      for (const [name, route] of Object.entries(declarations as Record<string, RouteDeclaration>)) {
+        declarationNames.set(`${route.method} ${route.path}`, `${area}.${name}`);
+      }
+    }
     for (const [route, file] of Object.entries(ELSEWHERE)) {
       const where = path.join(import.meta.dirname, '..', file);
       expect(existsSync(where), `${route}: ${file}`).toBe(true);
-      // The file calls the route: its last fixed part of the path is in it.
-      const fixed = route
-        .split(' ')[1]!
-        .split('/')
-        .filter((part) => part && !part.startsWith(':'))
-        .at(-1)!;
-      expect(readFileSync(where, 'utf8'), `${route} in ${file}`).toContain(fixed);
+      // The file calls the route through its declaration (`itemsApi.restore`).
+      expect(readFileSync(where, 'utf8'), `${route} in ${file}`).toContain(declarationNames.get(route));
     }
   });
 });

@@ -14,11 +14,16 @@ import {
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
-import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
-import { given, type Person } from '../../testing/given.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { insertComment } from '../comments/comments.repo.ts';
-import { recordRevision } from '../documents/documents.service.ts';
+import { addParagraph, collabClients, until } from './collab-client.ts';
+import { given, type Person } from './given.ts';
+import type { Answer } from './route-call.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+import { insertComment } from '../modules/comments/comments.repo.ts';
+import { recordRevision } from '../modules/documents/documents.service.ts';
+
+// The access matrices of items (apps/server/src/modules/items/matrix/*.int.test.ts, one file per part so that they run side
+// by side): each file builds the same world (a workspace with an owner, admin, member, guest and colleague; an outsider
+// with a workspace of their own) and checks its part of the product's rules.
 
 /**
  * Every item endpoint × workspace role × relation to the item, against PRODUCT.md §6 written
@@ -26,7 +31,7 @@ import { recordRevision } from '../documents/documents.service.ts';
  * in every cell the item's `abilities`, as the API reports them to the caller, say what the call
  * does: the ability is true exactly when the call succeeds.
  */
-type Role = 'owner' | 'admin' | 'member' | 'guest' | 'outsider';
+export type Role = 'owner' | 'admin' | 'member' | 'guest' | 'outsider';
 type Relation = 'own' | 'colleague-private' | 'shared' | 'other-workspace';
 type Need = 'view' | 'edit' | 'manage';
 const RANK = { none: 0, view: 1, edit: 3, manage: 4 } as const;
@@ -51,10 +56,12 @@ interface Endpoint {
   name: string;
   need: Need;
   trashed?: boolean;
+  /** Changes where the item is or whether it is in the trash: it gets an item of its own, where other calls share one per cell's row. */
+  fresh?: boolean;
   ok: number;
   /** The abilities that let the call succeed: the item's, and the sibling folder's when the call puts something there. */
   allowed(item: TItemAbilities, sibling: TItemAbilities | null): boolean;
-  call(p: Person, t: Target): ReturnType<Person['call']>;
+  call(p: Person, t: Target): Promise<Answer<unknown>>;
 }
 
 const ENDPOINTS: Endpoint[] = [
@@ -84,11 +91,12 @@ const ENDPOINTS: Endpoint[] = [
   {
     name: 'PATCH move',
     need: 'edit',
+    fresh: true,
     ok: 200,
     allowed: (a, s) => a.edit && !!s?.createInside,
     call: (p, t) => p.call(itemsApi.update, { params: { id: t.id }, body: { parentId: t.sibling } }),
   },
-  { name: 'POST trash', need: 'edit', ok: 200, allowed: (a) => a.trash, call: (p, t) => p.call(itemsApi.trash, { params: { id: t.id } }) },
+  { name: 'POST trash', need: 'edit', fresh: true, ok: 200, allowed: (a) => a.trash, call: (p, t) => p.call(itemsApi.trash, { params: { id: t.id } }) },
   { name: 'POST restore', need: 'edit', trashed: true, ok: 200, allowed: (a) => a.restore, call: (p, t) => p.call(itemsApi.restore, { params: { id: t.id } }) },
   {
     name: 'DELETE forever',
@@ -104,7 +112,7 @@ const ENDPOINTS: Endpoint[] = [
     need: 'edit',
     ok: 201,
     allowed: (a, s) => a.view && !!s?.createInside,
-    call: (p, t) => p.raw('POST', `/items/${t.id}/copy`, { parentId: t.sibling }),
+    call: (p, t) => p.call(itemsApi.copy, { params: { id: t.id }, body: { parentId: t.sibling } }),
   },
   { name: 'PUT star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.star, { params: { id: t.id } }) },
   { name: 'DELETE star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.unstar, { params: { id: t.id } }) },
@@ -131,7 +139,12 @@ const ENDPOINTS: Endpoint[] = [
     need: 'edit',
     ok: 201,
     allowed: (a) => a.createInside,
-    call: (p, t) => p.raw('POST', `/workspaces/${t.workspaceId}/documents/import?parentId=${t.id}&fileName=notes-${Math.random()}.md`, '# Notes'),
+    call: (p, t) =>
+      p.call(documentsApi.import, {
+        params: { ws: t.workspaceId },
+        query: { parentId: t.id, fileName: `notes-${Math.random()}.md` },
+        body: new Blob(['# Notes'], { type: 'text/markdown' }),
+      }),
   },
   {
     name: 'POST upload into',
@@ -163,32 +176,35 @@ let elsewhere: Person;
 let g: ReturnType<typeof given>;
 let clients: ReturnType<typeof collabClients>;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  g = given(t.ctx, t.url);
-  clients = collabClients(t.url);
-  const owner = await g.person('Owner');
-  workspace = owner.workspace;
-  const admin = await g.person('Admin');
-  const member = await g.person('Member');
-  const guest = await g.person('Guest');
-  const colleaguePerson = await g.person('Colleague');
-  people = { owner, admin, member, guest, outsider: await g.person('Outsider') };
-  homes = {
-    owner: owner.workspace.homeId,
-    admin: await g.membership(admin, workspace.id, 'admin'),
-    member: await g.membership(member, workspace.id, 'member'),
-    guest: await g.membership(guest, workspace.id, 'guest'),
-  };
-  colleague = { person: colleaguePerson, home: await g.membership(colleaguePerson, workspace.id, 'member') };
-  // A guest is in the workspace only while something in it is shared with them.
-  await g.grant((await g.folder(owner, workspace.rootId, 'For the guest')).id, { user: guest }, 'viewer');
-  elsewhere = await g.person('Elsewhere');
-});
-afterAll(async () => {
-  clients.destroyAll();
-  await t.close();
-});
+/** The world every part of the matrix works in, made once for its file. */
+function useWorld() {
+  beforeAll(async () => {
+    t = await startTestApp();
+    g = given(t.ctx, t.url);
+    clients = collabClients(t.url);
+    const owner = await g.person('Owner');
+    workspace = owner.workspace;
+    const admin = await g.person('Admin');
+    const member = await g.person('Member');
+    const guest = await g.person('Guest');
+    const colleaguePerson = await g.person('Colleague');
+    people = { owner, admin, member, guest, outsider: await g.person('Outsider') };
+    homes = {
+      owner: owner.workspace.homeId,
+      admin: await g.membership(admin, workspace.id, 'admin'),
+      member: await g.membership(member, workspace.id, 'member'),
+      guest: await g.membership(guest, workspace.id, 'guest'),
+    };
+    colleague = { person: colleaguePerson, home: await g.membership(colleaguePerson, workspace.id, 'member') };
+    // A guest is in the workspace only while something in it is shared with them.
+    await g.grant((await g.folder(owner, workspace.rootId, 'For the guest')).id, { user: guest }, 'viewer');
+    elsewhere = await g.person('Elsewhere');
+  });
+  afterAll(async () => {
+    clients.destroyAll();
+    await t.close();
+  });
+}
 
 /**
  * A fresh folder (and a sibling to move into) for one cell, made by whoever may make it. A folder
@@ -223,28 +239,42 @@ async function reportedAbilities(p: Person, from: 'item' | 'trash', workspaceId:
   return res.status === 200 ? ((res.body.items as { id: string; abilities: TItemAbilities }[]).find((i) => i.id === id)?.abilities ?? null) : null;
 }
 
-describe.each(['owner', 'admin', 'member', 'guest', 'outsider'] as Role[])('as %s', (role) => {
-  for (const relation of ['own', 'colleague-private', 'shared', 'other-workspace'] as Relation[]) {
-    for (const endpoint of ENDPOINTS) {
-      // Nothing can be put in a guest's own root, so a guest's "own" cells are checked on that root itself.
-      it(`${endpoint.name} on ${relation}`, async () => {
-        const cell = await target(role, relation, !!endpoint.trashed && !(role === 'guest' && relation === 'own'));
-        const abilities = await reportedAbilities(people[role], cell.trashed ? 'trash' : 'item', cell.workspaceId, cell.id);
-        const siblingAbilities = await reportedAbilities(people[role], 'item', cell.workspaceId, cell.sibling);
-        const res = await endpoint.call(people[role], cell);
-        const rank = expectedRank(role, relation);
-        const guestRoot = role === 'guest' && relation === 'own';
-        const expected = rank === RANK.none ? 404 : guestRoot && endpoint.trashed ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
-        expect(res.status, `${role} ${endpoint.name} on ${relation}: ${JSON.stringify(res.body)}`).toBe(expected);
-        const succeeded = res.status >= 200 && res.status < 300;
-        expect(
-          !!abilities && endpoint.allowed(abilities, siblingAbilities),
-          `${role} ${endpoint.name} on ${relation}: abilities ${JSON.stringify(abilities)}`,
-        ).toBe(succeeded);
-      });
+/** Every item endpoint × relation to the item, for one workspace role. */
+export function itemEndpointMatrix(role: Role) {
+  useWorld();
+  describe(`as ${role}`, () => {
+    for (const relation of ['own', 'colleague-private', 'shared', 'other-workspace'] as Relation[]) {
+      // Calls that leave the item where it is share one item (and its reported abilities) per relation.
+      let shared: Promise<{ cell: Target; abilities: TItemAbilities | null; siblingAbilities: TItemAbilities | null }> | undefined;
+      const cellFor = async (endpoint: Endpoint) => {
+        const make = async () => {
+          // Nothing can be put in a guest's own root, so a guest's "own" cells are checked on that root itself.
+          const cell = await target(role, relation, !!endpoint.trashed && !(role === 'guest' && relation === 'own'));
+          const abilities = await reportedAbilities(people[role], cell.trashed ? 'trash' : 'item', cell.workspaceId, cell.id);
+          const siblingAbilities = await reportedAbilities(people[role], 'item', cell.workspaceId, cell.sibling);
+          return { cell, abilities, siblingAbilities };
+        };
+        if (endpoint.fresh || endpoint.trashed) return make();
+        return (shared ??= make());
+      };
+      for (const endpoint of ENDPOINTS) {
+        it(`${endpoint.name} on ${relation}`, async () => {
+          const { cell, abilities, siblingAbilities } = await cellFor(endpoint);
+          const res = await endpoint.call(people[role], cell);
+          const rank = expectedRank(role, relation);
+          const guestRoot = role === 'guest' && relation === 'own';
+          const expected = rank === RANK.none ? 404 : guestRoot && endpoint.trashed ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
+          expect(res.status, `${role} ${endpoint.name} on ${relation}: ${JSON.stringify(res.body)}`).toBe(expected);
+          const succeeded = res.status >= 200 && res.status < 300;
+          expect(
+            !!abilities && endpoint.allowed(abilities, siblingAbilities),
+            `${role} ${endpoint.name} on ${relation}: abilities ${JSON.stringify(abilities)}`,
+          ).toBe(succeeded);
+        });
+      }
     }
-  }
-});
+  });
+}
 
 /**
  * Moves across trees: every workspace role × where the item is × where it goes, against ADR 0017
@@ -297,41 +327,45 @@ function expectedMove(role: Member, source: Exclude<Place, 'within'>, target: Pl
   return from === RANK.manage || (sameRoot && to <= from) ? 200 : 403;
 }
 
-describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across trees as %s', (role) => {
-  const folderIn = async (maker: Person, parentId: string) =>
-    (await maker.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: `m-${Math.random()}`, parentId } })).body.id as string;
-  /** A folder in a place, granted to the caller as the place says; and who manages that tree. */
-  async function place(p: Exclude<Place, 'within'>, grantOnFolder = true): Promise<{ folder: string; manager: Person }> {
-    const caller = people[role];
-    if (p === 'own') return { folder: role === 'guest' ? homes.guest : await folderIn(caller, homes[role]), manager: caller };
-    const [maker, parent] = p.startsWith('shared') ? [people.owner, workspace.rootId] : [colleague.person, colleague.home];
-    const folder = await folderIn(maker, parent);
-    const grant = p.endsWith('editor-grant') ? 'editor' : p.endsWith('manager-grant') ? 'manager' : null;
-    if (grant && grantOnFolder) await given(t.ctx, t.url).grant(folder, { user: caller }, grant);
-    return { folder, manager: maker };
-  }
-
-  for (const source of SOURCES) {
-    if (role === 'guest' && source === 'own') continue; // nothing can be put in a guest's own root
-    for (const target of TARGETS) {
-      it(`from ${source} to ${target}`, async () => {
-        const caller = people[role];
-        const from = await place(source, source !== 'colleague-item-editor-grant');
-        const item = await folderIn(from.manager, from.folder);
-        if (source === 'colleague-item-editor-grant') await given(t.ctx, t.url).grant(item, { user: caller }, 'editor');
-        const to = target === 'within' ? await folderIn(from.manager, from.folder) : (await place(target)).folder;
-        const res = await caller.call(itemsApi.update, { params: { id: item }, body: { parentId: to } });
-        const expected = expectedMove(role, source, target);
-        expect(res.status, `${role} moving from ${source} to ${target}: ${JSON.stringify(res.body)}`).toBe(expected);
-        if (expected === 403) expect(res.error?.code).toBe('forbidden');
-        // Whoever managed the item still has it where it is (refused), or manages it still (moved by a non-manager).
-        const seen = await from.manager.call(itemsApi.get, { params: { id: item } });
-        if (expected !== 200) expect(seen.body).toMatchObject({ parentId: from.folder, role: 'manager' });
-        else if (rankAt(role, source) < RANK.manage) expect(seen.body).toMatchObject({ parentId: to, role: 'manager' });
-      });
+/** Moves across trees, for every workspace role. */
+export function movesMatrix() {
+  useWorld();
+  describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across trees as %s', (role) => {
+    const folderIn = async (maker: Person, parentId: string) =>
+      (await maker.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: `m-${Math.random()}`, parentId } })).body.id as string;
+    /** A folder in a place, granted to the caller as the place says; and who manages that tree. */
+    async function place(p: Exclude<Place, 'within'>, grantOnFolder = true): Promise<{ folder: string; manager: Person }> {
+      const caller = people[role];
+      if (p === 'own') return { folder: role === 'guest' ? homes.guest : await folderIn(caller, homes[role]), manager: caller };
+      const [maker, parent] = p.startsWith('shared') ? [people.owner, workspace.rootId] : [colleague.person, colleague.home];
+      const folder = await folderIn(maker, parent);
+      const grant = p.endsWith('editor-grant') ? 'editor' : p.endsWith('manager-grant') ? 'manager' : null;
+      if (grant && grantOnFolder) await given(t.ctx, t.url).grant(folder, { user: caller }, grant);
+      return { folder, manager: maker };
     }
-  }
-});
+
+    for (const source of SOURCES) {
+      if (role === 'guest' && source === 'own') continue; // nothing can be put in a guest's own root
+      for (const target of TARGETS) {
+        it(`from ${source} to ${target}`, async () => {
+          const caller = people[role];
+          const from = await place(source, source !== 'colleague-item-editor-grant');
+          const item = await folderIn(from.manager, from.folder);
+          if (source === 'colleague-item-editor-grant') await given(t.ctx, t.url).grant(item, { user: caller }, 'editor');
+          const to = target === 'within' ? await folderIn(from.manager, from.folder) : (await place(target)).folder;
+          const res = await caller.call(itemsApi.update, { params: { id: item }, body: { parentId: to } });
+          const expected = expectedMove(role, source, target);
+          expect(res.status, `${role} moving from ${source} to ${target}: ${JSON.stringify(res.body)}`).toBe(expected);
+          if (expected === 403) expect(res.error?.code).toBe('forbidden');
+          // Whoever managed the item still has it where it is (refused), or manages it still (moved by a non-manager).
+          const seen = await from.manager.call(itemsApi.get, { params: { id: item } });
+          if (expected !== 200) expect(seen.body).toMatchObject({ parentId: from.folder, role: 'manager' });
+          else if (rankAt(role, source) < RANK.manage) expect(seen.body).toMatchObject({ parentId: to, role: 'manager' });
+        });
+      }
+    }
+  });
+}
 
 /**
  * What only documents have — comments, revisions — with sharing and the collaboration socket, for
@@ -358,7 +392,7 @@ interface DocumentEndpoint {
   need: keyof typeof NEED_RANK;
   ok: number;
   allowed(a: TItemAbilities): boolean;
-  call(p: Person, d: DocumentCell): ReturnType<Person['call']>;
+  call(p: Person, d: DocumentCell): Promise<Answer<unknown>>;
 }
 
 const anchor = {
@@ -460,13 +494,15 @@ let grantee: Person;
 let bystander: Person;
 let granteeReading: Person;
 
-beforeAll(async () => {
-  grantee = await g.person('Grantee');
-  bystander = await g.person('Bystander');
-  await g.membership(grantee, workspace.id, 'member');
-  await g.membership(bystander, workspace.id, 'member');
-  granteeReading = await g.readOnly(grantee);
-});
+function useDocumentWorld() {
+  beforeAll(async () => {
+    grantee = await g.person('Grantee');
+    bystander = await g.person('Bystander');
+    await g.membership(grantee, workspace.id, 'member');
+    await g.membership(bystander, workspace.id, 'member');
+    granteeReading = await g.readOnly(grantee);
+  });
+}
 
 const callerFor = (access: DocumentAccess) => (access === 'editor with a read-only token' ? granteeReading : grantee);
 
@@ -498,53 +534,58 @@ async function documentCell(access: DocumentAccess): Promise<DocumentCell> {
 
 const ACCESSES: DocumentAccess[] = ['none', 'viewer', 'commenter', 'editor', 'manager', 'editor with a read-only token'];
 
-describe.each(ACCESSES)('a document, as %s', (access) => {
-  const rank = DOCUMENT_RANK[access];
-  const readOnlyToken = access === 'editor with a read-only token';
+/** What only documents have, for each role a grant gives. */
+export function documentMatrix() {
+  useWorld();
+  useDocumentWorld();
+  describe.each(ACCESSES)('a document, as %s', (access) => {
+    const rank = DOCUMENT_RANK[access];
+    const readOnlyToken = access === 'editor with a read-only token';
 
-  for (const endpoint of DOCUMENT_ENDPOINTS) {
-    it(endpoint.name, async () => {
+    for (const endpoint of DOCUMENT_ENDPOINTS) {
+      it(endpoint.name, async () => {
+        const cell = await documentCell(access);
+        const caller = callerFor(access);
+        const abilities = await reportedAbilities(caller, 'item', workspace.id, cell.id);
+        const res = await endpoint.call(caller, cell);
+        const writes = endpoint.name.split(' ')[0] !== 'GET';
+        const expected = rank === 0 ? 404 : readOnlyToken && writes ? 403 : rank < NEED_RANK[endpoint.need] ? 403 : endpoint.ok;
+        expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
+        const succeeded = res.status >= 200 && res.status < 300;
+        expect(!!abilities && endpoint.allowed(abilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(succeeded);
+      });
+    }
+
+    it('the collaboration socket', async () => {
       const cell = await documentCell(access);
       const caller = callerFor(access);
       const abilities = await reportedAbilities(caller, 'item', workspace.id, cell.id);
-      const res = await endpoint.call(caller, cell);
-      const writes = endpoint.name.split(' ')[0] !== 'GET';
-      const expected = rank === 0 ? 404 : readOnlyToken && writes ? 403 : rank < NEED_RANK[endpoint.need] ? 403 : endpoint.ok;
-      expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
-      const succeeded = res.status >= 200 && res.status < 300;
-      expect(!!abilities && endpoint.allowed(abilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(succeeded);
+      const expected = rank === 0 ? 'refused' : rank >= NEED_RANK.edit && !readOnlyToken ? 'writable' : 'read-only';
+      const watcher = clients.connect(cell.id, colleague.person.token);
+      const client = clients.connect(cell.id, caller.token);
+      await until(() => watcher.outcome.synced && (client.outcome.synced || !!client.outcome.failed), 'the socket to open or be refused');
+      let outcome: string;
+      if (client.outcome.failed) {
+        expect(client.outcome.failed).toBe('not_found');
+        outcome = 'refused';
+      } else {
+        addParagraph(client.document, 'From the caller');
+        // The server answers the change: applied (the watcher sees it) or dropped (read-only).
+        await until(
+          () => client.outcome.acks.includes(false) || documentText(watcher.document).includes('From the caller'),
+          'the change to be applied or dropped',
+        );
+        outcome = documentText(watcher.document).includes('From the caller') ? 'writable' : 'read-only';
+      }
+      client.provider.destroy();
+      watcher.provider.destroy();
+      expect(outcome, `${access} on the socket`).toBe(expected);
+      // Opens ⇔ view; takes changes ⇔ edit.
+      expect(!!abilities?.view).toBe(outcome !== 'refused');
+      expect(!!abilities?.edit).toBe(outcome === 'writable');
     });
-  }
-
-  it('the collaboration socket', async () => {
-    const cell = await documentCell(access);
-    const caller = callerFor(access);
-    const abilities = await reportedAbilities(caller, 'item', workspace.id, cell.id);
-    const expected = rank === 0 ? 'refused' : rank >= NEED_RANK.edit && !readOnlyToken ? 'writable' : 'read-only';
-    const watcher = clients.connect(cell.id, colleague.person.token);
-    const client = clients.connect(cell.id, caller.token);
-    await until(() => watcher.outcome.synced && (client.outcome.synced || !!client.outcome.failed), 'the socket to open or be refused');
-    let outcome: string;
-    if (client.outcome.failed) {
-      expect(client.outcome.failed).toBe('not_found');
-      outcome = 'refused';
-    } else {
-      addParagraph(client.document, 'From the caller');
-      // The server answers the change: applied (the watcher sees it) or dropped (read-only).
-      await until(
-        () => client.outcome.acks.includes(false) || documentText(watcher.document).includes('From the caller'),
-        'the change to be applied or dropped',
-      );
-      outcome = documentText(watcher.document).includes('From the caller') ? 'writable' : 'read-only';
-    }
-    client.provider.destroy();
-    watcher.provider.destroy();
-    expect(outcome, `${access} on the socket`).toBe(expected);
-    // Opens ⇔ view; takes changes ⇔ edit.
-    expect(!!abilities?.view).toBe(outcome !== 'refused');
-    expect(!!abilities?.edit).toBe(outcome === 'writable');
   });
-});
+}
 
 /**
  * Access through a group: every item endpoint × what a group gives the caller (a member of the
@@ -568,15 +609,18 @@ let grouped: Person;
 let team: string;
 let former: string;
 
-beforeAll(async () => {
-  grouped = await g.person('Grouped');
-  await g.membership(grouped, workspace.id, 'member');
-  const owner = people.owner;
-  team = (await owner.call(groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Matrix team' } })).body.id;
-  former = (await owner.call(groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Matrix former' } })).body.id;
-  for (const group of [team, former]) await owner.call(groupsApi.addMembers, { params: { ws: workspace.id, groupId: group }, body: { userIds: [grouped.id] } });
-  await owner.call(groupsApi.removeMember, { params: { ws: workspace.id, groupId: former, userId: grouped.id } });
-});
+function useGroupWorld() {
+  beforeAll(async () => {
+    grouped = await g.person('Grouped');
+    await g.membership(grouped, workspace.id, 'member');
+    const owner = people.owner;
+    team = (await owner.call(groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Matrix team' } })).body.id;
+    former = (await owner.call(groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Matrix former' } })).body.id;
+    for (const group of [team, former])
+      await owner.call(groupsApi.addMembers, { params: { ws: workspace.id, groupId: group }, body: { userIds: [grouped.id] } });
+    await owner.call(groupsApi.removeMember, { params: { ws: workspace.id, groupId: former, userId: grouped.id } });
+  });
+}
 
 /** A folder (and a sibling) inside a folder of the colleague's My files shared with a group as `access` says. */
 async function groupCell(access: GroupAccess, trashed: boolean): Promise<Target> {
@@ -594,20 +638,25 @@ async function groupCell(access: GroupAccess, trashed: boolean): Promise<Target>
   return { id: folder, sibling, workspaceId: workspace.id, trashed };
 }
 
-describe.each(Object.keys(GROUP_RANK) as GroupAccess[])('through a group, as %s', (access) => {
-  for (const endpoint of ENDPOINTS) {
-    it(endpoint.name, async () => {
-      const cell = await groupCell(access, !!endpoint.trashed);
-      const abilities = await reportedAbilities(grouped, cell.trashed ? 'trash' : 'item', cell.workspaceId, cell.id);
-      const siblingAbilities = await reportedAbilities(grouped, 'item', cell.workspaceId, cell.sibling);
-      const res = await endpoint.call(grouped, cell);
-      const rank = GROUP_RANK[access];
-      const expected = rank === RANK.none ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
-      expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
-      const succeeded = res.status >= 200 && res.status < 300;
-      expect(!!abilities && endpoint.allowed(abilities, siblingAbilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(
-        succeeded,
-      );
-    });
-  }
-});
+/** Every item endpoint through a group, for each thing a group can give. */
+export function groupMatrix() {
+  useWorld();
+  useGroupWorld();
+  describe.each(Object.keys(GROUP_RANK) as GroupAccess[])('through a group, as %s', (access) => {
+    for (const endpoint of ENDPOINTS) {
+      it(endpoint.name, async () => {
+        const cell = await groupCell(access, !!endpoint.trashed);
+        const abilities = await reportedAbilities(grouped, cell.trashed ? 'trash' : 'item', cell.workspaceId, cell.id);
+        const siblingAbilities = await reportedAbilities(grouped, 'item', cell.workspaceId, cell.sibling);
+        const res = await endpoint.call(grouped, cell);
+        const rank = GROUP_RANK[access];
+        const expected = rank === RANK.none ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
+        expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
+        const succeeded = res.status >= 200 && res.status < 300;
+        expect(!!abilities && endpoint.allowed(abilities, siblingAbilities), `${access} ${endpoint.name}: abilities ${JSON.stringify(abilities)}`).toBe(
+          succeeded,
+        );
+      });
+    }
+  });
+}

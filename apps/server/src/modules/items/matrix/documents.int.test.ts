@@ -1,0 +1,3 @@
+import { documentMatrix } from '../../../testing/item-matrix.ts';
+
+documentMatrix();

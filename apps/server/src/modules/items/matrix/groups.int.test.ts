@@ -1,0 +1,3 @@
+import { groupMatrix } from '../../../testing/item-matrix.ts';
+
+groupMatrix();

@@ -1,0 +1,3 @@
+import { itemEndpointMatrix } from '../../../testing/item-matrix.ts';
+
+itemEndpointMatrix('member');

@@ -1,0 +1,3 @@
+import { movesMatrix } from '../../../testing/item-matrix.ts';
+
+movesMatrix();
