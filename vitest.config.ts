@@ -32,7 +32,7 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/live/*',
   'apps/server/src/modules/events/*',
   // the cabinet command against a database server of its own.
-  'apps/server/src/cli/cli',
+  'apps/server/src/cli/cli-commands',
 ];
 
 type TestDatabase = 'pglite' | 'postgres';

@@ -1,32 +1,7 @@
-import { meApi, workspacesApi } from '@cabinet/contracts';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client.ts';
-import { signIn } from '../testing/browser.ts';
-import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts';
-import { freePort, startTestApp } from '../testing/test-app.ts';
-
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
-
-function cabinet(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, LOG_LEVEL: 'silent', ...env }, cwd: os.tmpdir() });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../testing/test-app.ts';
+import { cabinet } from '../testing/cabinet-command.ts';
 
 describe('starting with bad settings', () => {
   it('stops with a message naming the setting and the expected form', async () => {
@@ -54,71 +29,4 @@ describe('starting with bad settings', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('Check the DATABASE_URL setting');
   });
-});
-
-describe('the cabinet command', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-cli-'));
-  let pg: TestDatabase | undefined;
-  afterAll(async () => {
-    await pg?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('migrates, creates a user and a token that work, and checks the installation', async () => {
-    const port = await freePort();
-    const env: Record<string, string> = { DATA_DIR: dataDir, PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), SESSION_SECRET: 'x'.repeat(64) };
-    if (process.env.TEST_DATABASE === 'postgres') {
-      pg = await createTestDatabase();
-      await pg.database.close();
-      env.DATABASE_URL = pg.url!;
-    }
-
-    const migrated = await cabinet(['migrate'], env);
-    expect(migrated.code, migrated.stderr).toBe(0);
-    expect(migrated.stdout).toMatch(/Applied \d+ migration|up to date/);
-
-    const weak = await cabinet(['user', 'create', '--email', 'ops@example.com', '--name', 'Ops', '--password', 'short'], env);
-    expect(weak.code).toBe(1);
-    expect(weak.stderr).toContain('Password must be at least 12 characters');
-
-    const created = await cabinet(
-      ['user', 'create', '--email', 'ops@example.com', '--name', 'Olive Ops', '--password', 'correct-cabinet-staple-9', '--admin'],
-      env,
-    );
-    expect(created.code, created.stderr).toBe(0);
-    expect(created.stdout).toContain('instance administrator');
-
-    const token = await cabinet(['token', 'create', '--email', 'ops@example.com', '--name', 'backup'], env);
-    expect(token.code, token.stderr).toBe(0);
-    const secret = token.stdout.trim();
-    expect(secret).toMatch(/^cab_/);
-
-    const doctor = await cabinet(['doctor'], env);
-    expect(doctor.code, doctor.stdout).toBe(0);
-    expect(doctor.stdout).toContain('✓ database');
-    expect(doctor.stdout).toContain('✓ storage');
-
-    const reindexed = await cabinet(['search', 'reindex'], env);
-    expect(reindexed.code, reindexed.stderr).toBe(0);
-    expect(reindexed.stderr).toMatch(/Reindexing [\d,]+ roots, files and documents/);
-    expect(reindexed.stdout).toMatch(/Reindexed: [\d,]+ tasks done/);
-    const nowhere = await cabinet(['search', 'reindex', '--workspace', 'no-such-place'], env);
-    expect(nowhere.code).toBe(1);
-    expect(nowhere.stderr).toContain('No workspace has the address no-such-place.');
-
-    const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
-    const t = await startTestApp(env, { db: { database, url: env.DATABASE_URL, drop: () => database.close() } });
-    try {
-      const me = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
-      expect(((await me.json()) as { user: unknown }).user).toMatchObject({ email: 'ops@example.com', name: 'Olive Ops', isInstanceAdmin: true });
-      const { browser } = await signIn(t.url, 'ops@example.com', 'correct-cabinet-staple-9');
-      const viaBrowser = await browser.call(meApi.get);
-      expect(viaBrowser.body.user.email).toBe('ops@example.com');
-      expect((await browser.call(workspacesApi.list)).body.items).toHaveLength(1);
-    } finally {
-      await t.close();
-      await database.close();
-    }
-    // Each command is a process of its own, several of them opening the embedded database.
-  }, 240_000);
 });
