@@ -36,7 +36,11 @@ describe('the data folder of the embedded database', () => {
   });
   afterAll(() => server.dispose());
 
-  const me = async (token: string) => (await server.as(token).call(meApi.get)).body?.user?.email as string | undefined;
+  /** The email the token's owner signs in with, or the code of the refusal. */
+  const me = async (token: string) => {
+    const res = await server.as(token).call(meApi.get);
+    return res.error ? res.error.code : res.body.user.email;
+  };
 
   it('runs commands beside a running server through it: what they print is true at once and after restarts', async () => {
     const ann = server.person('ann@example.com', 'Ann');

@@ -1,44 +1,28 @@
 import { itemsApi } from '@cabinet/contracts';
 import * as encoding from 'lib0/encoding';
 import { documentText } from '@cabinet/doc-schema/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { SESSION_COOKIE } from '../modules/sessions/sessions.service.ts';
 import { insertSession } from '../modules/sessions/sessions.repo.ts';
 import { given, type Person } from '../testing/given.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
+import { startTestApp } from '../testing/test-app.ts';
+import { addParagraph, collabClients, collabTestApp, until } from '../testing/collab-client.ts';
 
-let t: TestApp;
-let g: ReturnType<typeof given>;
-let connect: ReturnType<typeof collabClients>['connect'];
-let destroyAll: () => void;
+const app = collabTestApp();
+const connect: ReturnType<typeof collabClients>['connect'] = (...args) => app.clients.connect(...args);
 
-beforeAll(async () => {
-  t = await startTestApp();
-  g = given(t.ctx, t.url);
-  ({ connect, destroyAll } = collabClients(t.url));
-});
-afterAll(async () => {
-  destroyAll();
-  await t.close();
-});
+const newDocument = async (owner: Person, name = 'Plan') => (await app.g.document(owner, owner.workspace.homeId, name)).id;
 
-async function newDocument(owner: Person, name = 'Plan') {
-  const res = await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name, parentId: owner.workspace.homeId } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
-
-const storedText = async (id: string) => (await t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text;
+const storedText = async (id: string) => (await app.t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text;
 
 describe('the collaboration socket', () => {
   it('saves what is open when the server stops, as the last editor’s change', async () => {
-    const stopping = await startTestApp({}, { db: t.db });
-    const ada = await given(stopping.ctx, stopping.url).person('Ada');
-    const id = (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Late', parentId: ada.workspace.homeId } }))
-      .body.id as string;
+    const stopping = await startTestApp({}, { db: app.t.db });
+    const onStopping = given(stopping.ctx, stopping.url);
+    const ada = await onStopping.person('Ada');
+    const { id } = await onStopping.document(ada, ada.workspace.homeId, 'Late');
     const clients = collabClients(stopping.url);
     const editor = clients.connect(id, ada.token);
     await until(() => editor.outcome.synced, 'the editor to sync');
@@ -48,7 +32,7 @@ describe('the collaboration socket', () => {
     await stopping.close();
     clients.destroyAll();
     expect(await storedText(id)).toContain('Typed just before the stop');
-    const saves = await t.ctx.db
+    const saves = await app.t.ctx.db
       .selectFrom('activity_events')
       .select(['actor_kind', 'actor_user_id'])
       .where('item_id', '=', id)
@@ -59,7 +43,7 @@ describe('the collaboration socket', () => {
   });
 
   it('carries one editor’s typing to another, saves it with its text, and serves it to the next one who opens it', async () => {
-    const ada = await g.person('Ada');
+    const ada = await app.g.person('Ada');
     const id = await newDocument(ada);
     const first = connect(id, ada.token);
     const second = connect(id, ada.token);
@@ -80,11 +64,11 @@ describe('the collaboration socket', () => {
   });
 
   it('lets a viewer read, and drops what a viewer sends', async () => {
-    const ada = await g.person('Ada');
-    const bea = await g.person('Bea');
+    const ada = await app.g.person('Ada');
+    const bea = await app.g.person('Bea');
     const id = await newDocument(ada);
-    await g.membership(bea, ada.workspace.id, 'guest');
-    await g.grant(id, { user: bea }, 'viewer');
+    await app.g.membership(bea, ada.workspace.id, 'guest');
+    await app.g.grant(id, { user: bea }, 'viewer');
     const writer = connect(id, ada.token);
     await until(() => writer.outcome.synced, 'the editor to sync');
     addParagraph(writer.document, 'Written by Ada');
@@ -102,18 +86,18 @@ describe('the collaboration socket', () => {
   });
 
   it('stops taking edits once a share is withdrawn, within seconds', async () => {
-    const ada = await g.person('Ada');
-    const bea = await g.person('Bea');
+    const ada = await app.g.person('Ada');
+    const bea = await app.g.person('Bea');
     const id = await newDocument(ada);
-    await g.membership(bea, ada.workspace.id, 'guest');
-    await g.grant(id, { user: bea }, 'editor');
+    await app.g.membership(bea, ada.workspace.id, 'guest');
+    await app.g.grant(id, { user: bea }, 'editor');
     const owner = connect(id, ada.token);
     const guest = connect(id, bea.token);
     await until(() => owner.outcome.synced && guest.outcome.synced, 'both to sync');
     addParagraph(guest.document, 'While shared');
     await until(() => documentText(owner.document) === 'While shared', 'the shared edit to arrive');
 
-    await t.ctx.db.deleteFrom('item_grants').where('item_id', '=', id).execute();
+    await app.t.ctx.db.deleteFrom('item_grants').where('item_id', '=', id).execute();
     await new Promise((r) => setTimeout(r, 5_200));
     addParagraph(guest.document, 'After the share ended');
     addParagraph(owner.document, 'Ada carries on');
@@ -123,10 +107,10 @@ describe('the collaboration socket', () => {
   });
 
   it('opens with the session cookie from Cabinet’s own origin only', async () => {
-    const ada = await g.person('Ada');
+    const ada = await app.g.person('Ada');
     const id = await newDocument(ada);
     const token = randomToken();
-    await insertSession(t.ctx.db, {
+    await insertSession(app.t.ctx.db, {
       tokenHash: sha256(token),
       userId: ada.id,
       userAgent: null,
@@ -136,20 +120,20 @@ describe('the collaboration socket', () => {
       refreshTokenSealed: null,
     });
     const cookie = `${SESSION_COOKIE}=${token}`;
-    const own = connect(id, 'session', { cookie, origin: t.url });
+    const own = connect(id, 'session', { cookie, origin: app.t.url });
     await until(() => own.outcome.synced, 'the browser to sync');
     const elsewhere = connect(id, 'session', { cookie, origin: 'https://evil.example' });
     await until(() => elsewhere.outcome.failed !== undefined, 'the other site to be refused');
     expect(elsewhere.outcome.synced).toBe(false);
     // A tab that names itself has its saves recorded as its own, so the live stream does not send them back to it.
-    const tab = connect(id, 'session:tab-0123456789', { cookie, origin: t.url });
+    const tab = connect(id, 'session:tab-0123456789', { cookie, origin: app.t.url });
     await until(() => tab.outcome.synced, 'the tab to sync');
     addParagraph(tab.document, 'From the tab');
     tab.provider.destroy();
     await expect
       .poll(
         async () =>
-          (await t.ctx.db.selectFrom('activity_events').select('client_id').where('item_id', '=', id).where('action', '=', 'item.updated').execute()).map(
+          (await app.t.ctx.db.selectFrom('activity_events').select('client_id').where('item_id', '=', id).where('action', '=', 'item.updated').execute()).map(
             (r) => r.client_id,
           ),
         { timeout: 10_000 },
@@ -158,8 +142,8 @@ describe('the collaboration socket', () => {
   });
 
   it('refuses a document the caller cannot see, a folder, an unknown name and a bad token', async () => {
-    const ada = await g.person('Ada');
-    const eve = await g.person('Eve');
+    const ada = await app.g.person('Ada');
+    const eve = await app.g.person('Eve');
     const id = await newDocument(ada);
     const attempts = [connect(id, eve.token), connect(ada.workspace.homeId, ada.token), connect('not-a-document', ada.token), connect(id, 'not-a-token')];
     await until(() => attempts.every((a) => a.outcome.failed !== undefined), 'every attempt to be refused');
@@ -167,10 +151,10 @@ describe('the collaboration socket', () => {
   });
 
   it('refuses a session that has expired, saying so', async () => {
-    const ada = await g.person('Ada');
+    const ada = await app.g.person('Ada');
     const id = await newDocument(ada);
     const token = randomToken();
-    await insertSession(t.ctx.db, {
+    await insertSession(app.t.ctx.db, {
       tokenHash: sha256(token),
       userId: ada.id,
       userAgent: null,
@@ -179,13 +163,13 @@ describe('the collaboration socket', () => {
       idTokenSealed: null,
       refreshTokenSealed: null,
     });
-    const stale = connect(id, 'session', { cookie: `${SESSION_COOKIE}=${token}`, origin: t.url });
+    const stale = connect(id, 'session', { cookie: `${SESSION_COOKIE}=${token}`, origin: app.t.url });
     await until(() => stale.outcome.failed !== undefined, 'the expired session to be refused');
     expect(stale.outcome.failed).toMatch(/session_expired|unauthenticated/);
   });
 
   it('closes a socket that sends a malformed or oversized update, and stores nothing of it', async () => {
-    const ada = await g.person('Ada');
+    const ada = await app.g.person('Ada');
     const id = await newDocument(ada);
     const writer = connect(id, ada.token);
     await until(() => writer.outcome.synced, 'the editor to sync');

@@ -1,4 +1,4 @@
-import { documentsApi, itemsApi } from '@cabinet/contracts';
+import { documentsApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,9 +30,7 @@ describe('several instances through Redis', () => {
   it('carries edits and presence between editors on different instances, and a restore on one reaches editors on the other', async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person('Ada');
-    const doc = (
-      await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Shared', parentId: ada.workspace.homeId } })
-    ).body;
+    const doc = await g.document(ada, ada.workspace.homeId, 'Shared');
     const onA = clientsA.connect(doc.id, ada.token);
     const onB = clientsB.connect(doc.id, ada.token);
     await until(() => onA.outcome.synced && onB.outcome.synced, 'both to sync');
@@ -49,16 +47,14 @@ describe('several instances through Redis', () => {
     await expect
       .poll(async () => (await ada.call(documentsApi.revisions, { params: { id: doc.id } })).body.items.length, { timeout: 15_000 })
       .toBeGreaterThan(0);
-    const [revision] = (await ada.call(documentsApi.revisions, { params: { id: doc.id } })).body.items;
+    const revision = (await ada.call(documentsApi.revisions, { params: { id: doc.id } })).body.items[0]!;
     const later = clientsB.connect(doc.id, ada.token);
     await until(() => later.outcome.synced, 'a later editor on B to sync');
     addParagraph(later.document, 'Added later on B');
     await until(() => documentText(later.document).includes('Added later'), 'the later edit');
     await new Promise((r) => setTimeout(r, 500));
-    const restored = await fetch(`${a.url}/api/v1/items/${doc.id}/revisions/${revision.id}/restore`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ada.token}` },
-    });
+    // Ada calls instance A.
+    const restored = await ada.call(documentsApi.restoreRevision, { params: { id: doc.id, revisionId: revision.id } });
     expect(restored.status).toBe(201);
     await until(() => documentText(later.document) === 'Typed on A\nTyped on B', 'the restore to reach the editor on B', 15_000);
   });
@@ -71,9 +67,7 @@ describe('several instances through Redis', () => {
     try {
       const g = given(a.ctx, a.url);
       const ada = await g.person('Ada');
-      const doc = (
-        await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Apart', parentId: ada.workspace.homeId } })
-      ).body;
+      const doc = await g.document(ada, ada.workspace.homeId, 'Apart');
       const main = clientsA.connect(doc.id, ada.token);
       const apart = clientsC.connect(doc.id, ada.token);
       await until(() => main.outcome.synced && apart.outcome.synced, 'both to sync');

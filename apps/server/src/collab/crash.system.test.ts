@@ -1,4 +1,4 @@
-import { documentsApi, workspacesApi } from '@cabinet/contracts';
+import { documentsApi, itemsApi, workspacesApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
@@ -21,9 +21,12 @@ describe('a server killed during editing', () => {
     server = await serverProcess();
     const token = server.person('crash.editor@example.com', 'Crash Editor');
     await server.start();
-    const workspace = (await server.as(token).call(workspacesApi.list)).body.items[0];
-    const doc = (await server.as(token).raw('POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Under fire', parentId: workspace.homeId }))
-      .body;
+    const workspaces = (await server.as(token).call(workspacesApi.list)).body.items;
+    expect(workspaces).toHaveLength(1);
+    const workspace = workspaces[0]!;
+    const doc = (
+      await server.as(token).call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Under fire', parentId: workspace.homeId } })
+    ).body;
     clients = collabClients(server.url);
     const editors = [0, 1, 2].map(() => clients!.connect(doc.id, token));
     await until(() => editors.every((e) => e.outcome.synced), 'three editors to sync');

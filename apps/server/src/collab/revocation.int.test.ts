@@ -39,8 +39,7 @@ async function sharedDocument(role: 'viewer' | 'editor' = 'viewer') {
   const ada = await g.person('Ada');
   const bea = await g.person('Bea');
   const folder = await g.folder(ada, ada.workspace.homeId, 'Shared');
-  const id = (await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body
-    .id as string;
+  const { id } = await g.document(ada, folder.id, 'Plan');
   await g.membership(bea, ada.workspace.id, 'guest');
   await g.grant(folder.id, { user: bea }, role);
   return { ada, bea, folder, id };
@@ -72,8 +71,9 @@ describe('a silent reader on another instance loses the document within seconds 
   it('when the share is withdrawn', async () => {
     const { ada, bea, folder, id } = await sharedDocument();
     const open = await openTogether(ada, id, bea.token);
-    const [grant] = (await ada.call(grantsApi.list, { params: { id: folder.id } })).body.items;
-    expect((await ada.raw('DELETE', `/items/${folder.id}/grants/${grant.id}`)).status).toBe(204);
+    const grants = (await ada.call(grantsApi.list, { params: { id: folder.id } })).body.items;
+    expect(grants).toHaveLength(1);
+    expect((await ada.call(grantsApi.remove, { params: { id: folder.id, grantId: grants[0]!.id } })).status).toBe(204);
     expect(await expectCutOff(open, id)).toBe('not_found');
   });
 
@@ -99,8 +99,9 @@ describe('a silent reader on another instance loses the document within seconds 
   it('when the reader’s API token is revoked', async () => {
     const { ada, bea, id } = await sharedDocument();
     const open = await openTogether(ada, id, bea.token);
-    const [token] = (await bea.call(tokensApi.list)).body.items;
-    expect((await bea.raw('DELETE', `/tokens/${token.id}`)).status).toBe(204);
+    const tokens = (await bea.call(tokensApi.list)).body.items;
+    expect(tokens).toHaveLength(1);
+    expect((await bea.call(tokensApi.revoke, { params: { id: tokens[0]!.id } })).status).toBe(204);
     expect(await expectCutOff(open, id)).toBe('unauthenticated');
   });
 

@@ -1,4 +1,3 @@
-import { itemsApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -43,10 +42,9 @@ describe('sockets that never authenticate', () => {
   it('are closed after a few seconds, while an editor’s socket stays open', async () => {
     const clients = collabClients(proxied.url);
     try {
-      const ada = await given(proxied.ctx, proxied.url).person('Ada');
-      const id = (
-        await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: ada.workspace.homeId } })
-      ).body.id;
+      const g = given(proxied.ctx, proxied.url);
+      const ada = await g.person('Ada');
+      const { id } = await g.document(ada, ada.workspace.homeId, 'Plan');
       const editor = clients.connect(id, ada.token, { 'x-forwarded-for': '198.51.100.1' });
       const { state: silent } = open(proxied.url, { 'x-forwarded-for': '198.51.100.2' });
       await until(() => editor.outcome.synced && silent.open, 'the editor to sync and the silent socket to open');

@@ -1,28 +1,27 @@
+import { documentsApi, itemsApi, urlOf, type TErrorEnvelope, type TExportFormat } from '@cabinet/contracts';
 import { makeZip } from 'client-zip';
 import type { Person } from './given.ts';
 
-/** Calls for tests of documents' import and export, against the app at `appUrl()` unless another is given. */
+/** Calls for tests of documents' import and export, against the app at `appUrl()`. */
 export function documentFiles(appUrl: () => string) {
-  /** Sends a file's bytes to the import call, as a script or the browser does. */
-  async function importFile(person: Person, parentId: string, fileName: string, bytes: Uint8Array | string, query = '', url = appUrl()) {
-    const res = await fetch(
-      `${url}/api/v1/workspaces/${person.workspace.id}/documents/import?parentId=${parentId}&fileName=${encodeURIComponent(fileName)}${query}`,
-      {
-        method: 'POST',
-        headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/octet-stream' },
-        body: typeof bytes === 'string' ? bytes : Buffer.from(bytes),
-      },
-    );
-    return { status: res.status, body: (await res.json()) as any };
-  }
+  /** Sends a file's bytes to the import call, as a script or the browser does (to the person's own app). */
+  const importFile = (person: Person, parentId: string, fileName: string, bytes: Uint8Array | string, onConflict?: 'fail' | 'keep_both') =>
+    person.call(documentsApi.import, {
+      params: { ws: person.workspace.id },
+      query: { parentId, fileName, onConflict },
+      body: new Blob([typeof bytes === 'string' ? bytes : Buffer.from(bytes)], { type: 'application/octet-stream' }),
+    });
 
-  async function exportAs(person: Person, id: string, format: string) {
-    const res = await fetch(`${appUrl()}/api/v1/items/${id}/export?format=${format}`, { headers: { authorization: `Bearer ${person.token}` } });
-    return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
+  /** A document's export as its bytes (`call` would read them as text), with the error of a refusal. */
+  async function exportAs(person: Person, id: string, format: TExportFormat) {
+    const res = await fetch(`${appUrl()}${urlOf(documentsApi.export, { id }, { format })}`, { headers: { authorization: `Bearer ${person.token}` } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const error = res.ok ? undefined : (JSON.parse(bytes.toString('utf8')) as TErrorEnvelope).error;
+    return { status: res.status, headers: res.headers, bytes, error };
   }
 
   const children = async (person: Person, folderId: string) =>
-    (await person.raw('GET', `/workspaces/${person.workspace.id}/items/${folderId}/children`)).body.items.map((i: { name: string }) => i.name);
+    (await person.call(itemsApi.children, { params: { ws: person.workspace.id, id: folderId } })).body.items.map((i) => i.name);
 
   /** A Word file as Word writes it, reduced to what a reader needs: content types, the package's relations and the body. */
   async function docx(bodyXml: string): Promise<Uint8Array> {

@@ -1,26 +1,21 @@
-import { activityApi, authApi, grantsApi, itemsApi, linksApi, meApi, tokensApi, workspacesApi } from '@cabinet/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { given, type Person } from '../../testing/given.ts';
+import { activityApi, authApi, grantsApi, itemsApi, linksApi, meApi, tokensApi, urlOf, workspacesApi, type TWorkspaceActivityQuery } from '@cabinet/contracts';
+import { describe, expect, it } from 'vitest';
 import { signUp } from '../../testing/browser.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 import { csvCell, pruneActivity } from './activity.service.ts';
 
 const DAY = 24 * 60 * 60_000;
 
 /** The audit log, an item's history, their CSV export, what is recorded of accounts and tokens, and pruning by age. */
 describe('activity', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const test = useTestApp();
 
   const accountRows = (userId: string, action: string) =>
-    t.ctx.db.selectFrom('activity_events').selectAll().where('actor_user_id', '=', userId).where('action', '=', action).orderBy('id').execute();
+    test.app.ctx.db.selectFrom('activity_events').selectAll().where('actor_user_id', '=', userId).where('action', '=', action).orderBy('id').execute();
 
   /** A workspace of Ada's with an admin, a member, a guest (shared one folder) and an outsider. */
   async function team() {
-    const g = given(t.ctx, t.url);
+    const g = test.given;
     const ada = await g.person('Ada');
     const [admin, member, guest, outsider] = [await g.person('Alan'), await g.person('Mia'), await g.person('Gus'), await g.person('Olga')];
     const ws = ada.workspace.id;
@@ -39,7 +34,7 @@ describe('activity', () => {
 
     const log = await ada.call(activityApi.workspace, { params: { ws } });
     expect(log.status).toBe(200);
-    const [renamed] = log.body.items;
+    const renamed = log.body.items[0]!;
     expect(renamed).toMatchObject({
       action: 'item.renamed',
       actor: { kind: 'token', id: ada.id, name: 'Ada' },
@@ -50,7 +45,7 @@ describe('activity', () => {
     expect(renamed.ip).toMatch(/127\.0\.0\.1|::1/);
     expect(renamed.actor.email).toContain('@example.com');
     expect(renamed.data.parentIds).toBeUndefined();
-    const ids = (log.body.items as { id: string }[]).map((e) => Number(e.id));
+    const ids = log.body.items.map((e) => Number(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
 
     expect((await admin.call(activityApi.workspace, { params: { ws } })).status).toBe(200);
@@ -66,33 +61,34 @@ describe('activity', () => {
     await ada.call(itemsApi.update, { params: { id: other.id }, body: { name: 'By Ada' } });
     await ada.call(itemsApi.trash, { params: { id: other.id } });
 
-    const q = async (query: string) => (await ada.raw('GET', `/workspaces/${ws}/activity?${query}`)).body;
-    const renames = await q('action=item.renamed');
-    expect(renames.items.map((e: { data: { name: string } }) => e.data.name)).toEqual(['By Ada', 'By the admin']);
-    const byAdmin = await q(`actorId=${admin.id}`);
-    expect(byAdmin.items.every((e: { actor: { id: string } }) => e.actor.id === admin.id)).toBe(true);
-    expect(byAdmin.items.map((e: { action: string }) => e.action)).toContain('item.renamed');
-    const aboutOther = await q(`itemId=${other.id}`);
-    expect(aboutOther.items.map((e: { action: string }) => e.action)).toEqual(['item.trashed', 'item.renamed', 'item.created']);
+    const q = async (query: TWorkspaceActivityQuery) => (await ada.call(activityApi.workspace, { params: { ws }, query })).body;
+    const renames = await q({ action: 'item.renamed' });
+    expect(renames.items.map((e) => e.data.name)).toEqual(['By Ada', 'By the admin']);
+    const byAdmin = await q({ actorId: admin.id });
+    expect(byAdmin.items.every((e) => e.actor.id === admin.id)).toBe(true);
+    expect(byAdmin.items.map((e) => e.action)).toContain('item.renamed');
+    const aboutOther = await q({ itemId: other.id });
+    expect(aboutOther.items.map((e) => e.action)).toEqual(['item.trashed', 'item.renamed', 'item.created']);
     const today = new Date().toISOString().slice(0, 10);
-    expect((await q(`itemId=${other.id}&after=${today}&before=${today}`)).items).toHaveLength(3);
-    expect((await q(`itemId=${other.id}&before=2000-01-01`)).items).toHaveLength(0);
-    expect((await q(`itemId=${other.id}&after=${new Date(Date.now() + DAY).toISOString()}`)).items).toHaveLength(0);
+    expect((await q({ itemId: other.id, after: today, before: today })).items).toHaveLength(3);
+    expect((await q({ itemId: other.id, before: '2000-01-01' })).items).toHaveLength(0);
+    expect((await q({ itemId: other.id, after: new Date(Date.now() + DAY).toISOString() })).items).toHaveLength(0);
+    // No declaration allows an action Cabinet does not record: sent as it is.
     expect(await ada.raw('GET', `/workspaces/${ws}/activity?action=item.exploded`)).toFail('invalid_input');
 
     // Pages of two, newest first, with no entry twice and none left out.
-    const all = (await q(`itemId=${other.id}`)).items.map((e: { id: string }) => e.id);
-    const first = await q(`itemId=${other.id}&limit=2`);
-    expect(first.items.map((e: { id: string }) => e.id)).toEqual(all.slice(0, 2));
+    const all = (await q({ itemId: other.id })).items.map((e) => e.id);
+    const first = await q({ itemId: other.id, limit: 2 });
+    expect(first.items.map((e) => e.id)).toEqual(all.slice(0, 2));
     expect(first.nextCursor).toBeTruthy();
-    const second = await q(`itemId=${other.id}&limit=2&cursor=${first.nextCursor}`);
-    expect(second.items.map((e: { id: string }) => e.id)).toEqual(all.slice(2));
+    const second = await q({ itemId: other.id, limit: 2, cursor: first.nextCursor! });
+    expect(second.items.map((e) => e.id)).toEqual(all.slice(2));
     expect(second.nextCursor).toBeNull();
     expect(await ada.call(activityApi.workspace, { params: { ws }, query: { cursor: 'nonsense!' } })).toFail('invalid_input');
 
     // An item deleted forever keeps its name in the log, from the record.
     expect((await ada.call(itemsApi.purge, { params: { id: other.id } })).status).toBe(204);
-    const gone = await q(`itemId=${other.id}`);
+    const gone = await q({ itemId: other.id });
     expect(gone.items[0]).toMatchObject({ action: 'item.deleted', item: { id: other.id, name: 'By Ada', kind: 'folder' } });
   });
 
@@ -101,31 +97,34 @@ describe('activity', () => {
     await ada.call(itemsApi.update, { params: { id: folder.id }, body: { name: 'Plans v2' } });
     const seen = await guest.call(activityApi.item, { params: { id: folder.id } });
     expect(seen.status).toBe(200);
-    expect(seen.body.items.map((e: { action: string }) => e.action)).toEqual(['item.renamed', 'item.created']);
-    expect(seen.body.items.every((e: { ip: string | null; userAgent: string | null }) => e.ip === null && e.userAgent === null)).toBe(true);
-    expect((await member.raw('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toBeNull();
-    expect((await ada.raw('GET', `/items/${folder.id}/activity`)).body.items[0].ip).toMatch(/127\.0\.0\.1|::1/);
+    expect(seen.body.items.map((e) => e.action)).toEqual(['item.renamed', 'item.created']);
+    expect(seen.body.items.every((e) => e.ip === null && e.userAgent === null)).toBe(true);
+    expect((await member.call(activityApi.item, { params: { id: folder.id } })).body.items[0]?.ip).toBeNull();
+    expect((await ada.call(activityApi.item, { params: { id: folder.id } })).body.items[0]?.ip).toMatch(/127\.0\.0\.1|::1/);
     expect(await outsider.call(activityApi.item, { params: { id: folder.id } })).toFail('not_found');
     // Who it was shared with, and its links, only for those who may see who has access; no addresses for a guest.
     expect((await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'workspace' }, role: 'commenter' } })).status).toBe(201);
     expect((await ada.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(201);
-    const byGuest = (await guest.call(activityApi.item, { params: { id: folder.id } })).body.items as { action: string; actor: { email: string | null } }[];
+    const byGuest = (await guest.call(activityApi.item, { params: { id: folder.id } })).body.items;
     expect(byGuest.map((e) => e.action)).toEqual(['item.renamed', 'item.created']);
     expect(byGuest.every((e) => e.actor.email === null)).toBe(true);
-    const byAda = (await ada.call(activityApi.item, { params: { id: folder.id } })).body.items as { action: string; actor: { email: string | null } }[];
+    const byAda = (await ada.call(activityApi.item, { params: { id: folder.id } })).body.items;
     expect(byAda.map((e) => e.action)).toEqual(['link.created', 'item.shared', 'item.renamed', 'item.created']);
     expect(byAda[0]!.actor.email).toMatch(/^ada\./);
     // Only events about that item.
-    const other = await given(t.ctx, t.url).folder(ada, ada.workspace.rootId, 'Unrelated');
-    expect((await ada.raw('GET', `/items/${folder.id}/activity`)).body.items.some((e: { item: { id: string } }) => e.item.id === other.id)).toBe(false);
+    const other = await test.given.folder(ada, ada.workspace.rootId, 'Unrelated');
+    expect((await ada.call(activityApi.item, { params: { id: folder.id } })).body.items.some((e) => e.item?.id === other.id)).toBe(false);
   });
 
   it('exports the filtered log as CSV, with cells a spreadsheet would run as formulas made harmless', async () => {
     const { ada, member, ws } = await team();
-    const risky = await given(t.ctx, t.url).folder(ada, ada.workspace.rootId, '=HYPERLINK("evil","x")');
+    const risky = await test.given.folder(ada, ada.workspace.rootId, '=HYPERLINK("evil","x")');
     await ada.call(itemsApi.update, { params: { id: risky.id }, body: { name: '@SUM(1+1)' } });
 
-    const res = await fetch(`${t.url}/api/v1/workspaces/${ws}/activity?format=csv&itemId=${risky.id}`, { headers: { authorization: `Bearer ${ada.token}` } });
+    // The CSV as sent, with its headers (`call` types a success as a page of entries).
+    const res = await fetch(`${test.app.url}${urlOf(activityApi.workspace, { ws }, { format: 'csv', itemId: risky.id })}`, {
+      headers: { authorization: `Bearer ${ada.token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".+-activity-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -136,8 +135,7 @@ describe('activity', () => {
     expect(lines[1]).toContain(`"${risky.id}","'@SUM(1+1)"`);
     expect(lines.join('\n')).not.toMatch(/(^|,)"[=+\-@]/m);
 
-    const refused = await fetch(`${t.url}/api/v1/workspaces/${ws}/activity?format=csv`, { headers: { authorization: `Bearer ${member.token}` } });
-    expect(refused.status).toBe(403);
+    expect(await member.call(activityApi.workspace, { params: { ws }, query: { format: 'csv' } })).toFail('forbidden');
     expect(csvCell('-2+3')).toBe(`"'-2+3"`);
     expect(csvCell('+1')).toBe(`"'+1"`);
     expect(csvCell('a "quoted", word')).toBe('"a ""quoted"", word"');
@@ -145,9 +143,9 @@ describe('activity', () => {
   });
 
   it('records sign-ins, sign-outs and API tokens made and revoked in each workspace the person is a member of', async () => {
-    const { browser } = await signUp(t.url, { name: 'Signe' });
+    const { browser } = await signUp(test.app.url, { name: 'Signe' });
     const me = (await browser.call(meApi.get)).body;
-    const userId = me.user.id as string;
+    const userId = me.user.id;
     const started = await accountRows(userId, 'session.started');
     expect(started).toHaveLength(1);
     expect(started[0]).toMatchObject({ actor_kind: 'user', item_id: null });
@@ -165,7 +163,7 @@ describe('activity', () => {
 
     // The owner reads them in the audit log, as "signed in" with no item.
     const ws = started[0]!.workspace_id;
-    const g = given(t.ctx, t.url);
+    const g = test.given;
     const owner = await g.person('Admin reader');
     await g.membership(owner, ws, 'admin');
     const log = await owner.call(activityApi.workspace, { params: { ws }, query: { action: 'session.started' } });
@@ -175,9 +173,9 @@ describe('activity', () => {
   });
 
   it("records a token's use at most once an hour, when its last use is noted", async () => {
-    const g = given(t.ctx, t.url);
-    const ada: Person = await g.person('Tokens');
-    const tokenId = (await t.ctx.db.selectFrom('api_tokens').select('id').where('user_id', '=', ada.id).executeTakeFirstOrThrow()).id;
+    const g = test.given;
+    const ada = await g.person('Tokens');
+    const tokenId = (await test.app.ctx.db.selectFrom('api_tokens').select('id').where('user_id', '=', ada.id).executeTakeFirstOrThrow()).id;
     const used = async () => (await accountRows(ada.id, 'token.used')).length;
     const call = () => ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } });
 
@@ -190,18 +188,18 @@ describe('activity', () => {
     expect(row).toMatchObject({ actor_kind: 'token', actor_token_id: tokenId, workspace_id: ada.workspace.id, data: { tokenId } });
 
     // "Last used" is noted again a minute later; the use is not recorded again within the hour.
-    await t.ctx.db
+    await test.app.ctx.db
       .updateTable('api_tokens')
       .set({ last_used_at: new Date(Date.now() - 2 * 60_000) })
       .where('id', '=', tokenId)
       .execute();
     await call();
     expect(await used()).toBe(1);
-    const touched = await t.ctx.db.selectFrom('api_tokens').select(['last_used_at']).where('id', '=', tokenId).executeTakeFirstOrThrow();
+    const touched = await test.app.ctx.db.selectFrom('api_tokens').select(['last_used_at']).where('id', '=', tokenId).executeTakeFirstOrThrow();
     expect(Date.now() - touched.last_used_at!.getTime()).toBeLessThan(60_000);
 
     // An hour on, it is.
-    await t.ctx.db
+    await test.app.ctx.db
       .updateTable('api_tokens')
       .set({ last_used_at: new Date(Date.now() - 2 * 60_000), use_recorded_at: new Date(Date.now() - 61 * 60_000) })
       .where('id', '=', tokenId)
@@ -211,12 +209,12 @@ describe('activity', () => {
   });
 
   it('deletes entries older than the retention period in bounded batches, and keeps everything at 0', async () => {
-    const g = given(t.ctx, t.url);
+    const g = test.given;
     const ada = await g.person('Retention');
     const ws = ada.workspace.id;
     const old = new Date(Date.now() - 400 * DAY);
     for (let i = 0; i < 5; i++) {
-      await t.ctx.db
+      await test.app.ctx.db
         .insertInto('activity_events')
         .values({ workspace_id: ws, actor_kind: 'system', action: 'item.created', item_id: null, data: JSON.stringify({ name: `old ${i}` }), created_at: old })
         .execute();
@@ -224,7 +222,7 @@ describe('activity', () => {
     await g.folder(ada, ada.workspace.rootId, 'Recent');
     const count = async () =>
       (
-        await t.ctx.db
+        await test.app.ctx.db
           .selectFrom('activity_events')
           .select((eb) => eb.fn.countAll<string>().as('n'))
           .where('workspace_id', '=', ws)
@@ -232,12 +230,12 @@ describe('activity', () => {
       ).n;
     const before = Number(await count());
 
-    expect(await pruneActivity(t.ctx.db, 0)).toBe(0);
+    expect(await pruneActivity(test.app.ctx.db, 0)).toBe(0);
     expect(Number(await count())).toBe(before);
     // Other tests' rows are recent: only these five are past 365 days.
-    expect(await pruneActivity(t.ctx.db, 365, { batch: 2 })).toBe(5);
+    expect(await pruneActivity(test.app.ctx.db, 365, { batch: 2 })).toBe(5);
     expect(Number(await count())).toBe(before - 5);
     const log = await ada.call(activityApi.workspace, { params: { ws }, query: { action: 'item.created' } });
-    expect(log.body.items.map((e: { data: { name: string } }) => e.data.name)).toEqual(['Recent']);
+    expect(log.body.items.map((e) => e.data.name)).toEqual(['Recent']);
   });
 });

@@ -1,23 +1,15 @@
-import { documentsApi, itemsApi } from '@cabinet/contracts';
+import { configApi, documentsApi } from '@cabinet/contracts';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import { type Person } from '../../testing/given.ts';
+import { callingRoutes, withoutAccount } from '../../testing/route-call.ts';
 
 const app = collabTestApp();
 afterEach(() => vi.useRealTimers());
 
-async function newDocument(owner: Person, parentId = owner.workspace.homeId) {
-  const res = await owner.call(itemsApi.create, {
-    params: { ws: owner.workspace.id },
-    body: {
-      kind: 'document',
-      name: `Doc ${Math.random().toString(36).slice(2, 8)}`,
-      parentId,
-    },
-  });
-  return res.body.id as string;
-}
+const newDocument = async (owner: Person, parentId = owner.workspace.homeId) =>
+  (await app.g.document(owner, parentId, `Doc ${Math.random().toString(36).slice(2, 8)}`)).id;
 
 const revisions = async (person: Person, id: string) => (await person.call(documentsApi.revisions, { params: { id } })).body;
 const activity = (itemId: string) => app.t.ctx.db.selectFrom('activity_events').selectAll().where('item_id', '=', itemId).orderBy('id').execute();
@@ -44,10 +36,10 @@ describe('revision history', () => {
     expect((await revisions(ada, id)).items).toEqual([]);
     second.provider.destroy();
     await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);
-    const [revision] = (await revisions(ada, id)).items;
+    const revision = (await revisions(ada, id)).items[0]!;
     expect(revision).toMatchObject({ itemId: id, label: null, restoredFrom: null });
-    expect(revision.authors.map((a: { name: string }) => a.name)).toEqual(['Ada', 'Bea']);
-    const detail = await ada.raw('GET', `/items/${id}/revisions/${revision.id}`);
+    expect(revision.authors.map((a) => a.name)).toEqual(['Ada', 'Bea']);
+    const detail = await ada.call(documentsApi.revision, { params: { id, revisionId: revision.id } });
     expect(JSON.stringify(detail.body.content)).toContain('From Bea');
   });
 
@@ -62,7 +54,7 @@ describe('revision history', () => {
       .toBe('Morning');
     expect((await revisions(ada, id)).items).toEqual([]);
     // The interval is the installation's setting, as the browser learns it.
-    const minutes = ((await (await fetch(`${app.t.url}/api/v1/config`)).json()) as { documentRevisionMinutes: number }).documentRevisionMinutes;
+    const minutes = (await callingRoutes(withoutAccount(app.t.url)).call(configApi.get)).body.documentRevisionMinutes;
     expect(minutes).toBe(app.t.ctx.env.DOCUMENT_REVISION_MINUTES);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (minutes * 60 + 1) * 1000 });
     addParagraph(client.document, 'Afternoon');
@@ -79,17 +71,17 @@ describe('revision history', () => {
     const id = await newDocument(ada, folder.id);
     (await edit(ada, id, 'First draft')).provider.destroy();
     await expect.poll(async () => (await revisions(ada, id)).items.length, { timeout: 10_000 }).toBe(1);
-    const [draft] = (await revisions(ada, id)).items;
+    const draft = (await revisions(ada, id)).items[0]!;
 
     const watcher = await edit(bea, id, 'Second thoughts');
     await until(() => documentText(watcher.document) === 'First draft\nSecond thoughts', 'the second edit');
     // Bea edits but does not manage the shared folder; Cy cannot see it at all.
-    expect(await bea.raw('POST', `/items/${id}/revisions/${draft.id}/restore`)).toFail('forbidden');
-    expect(await cy.raw('POST', `/items/${id}/revisions/${draft.id}/restore`)).toFail('not_found');
+    expect(await bea.call(documentsApi.restoreRevision, { params: { id, revisionId: draft.id } })).toFail('forbidden');
+    expect(await cy.call(documentsApi.restoreRevision, { params: { id, revisionId: draft.id } })).toFail('not_found');
     expect(await cy.call(documentsApi.revisions, { params: { id } })).toFail('not_found');
 
     const lastBefore = (await activity(id)).at(-1)!.id;
-    const restored = await ada.raw('POST', `/items/${id}/revisions/${draft.id}/restore`);
+    const restored = await ada.call(documentsApi.restoreRevision, { params: { id, revisionId: draft.id } });
     expect(restored.status).toBe(201);
     // The restore is Ada's one change, recorded once, as a restore: the live edit is stored by the
     // restore itself, with its revision.
@@ -98,10 +90,10 @@ describe('revision history', () => {
     expect(restored.body).toMatchObject({ restoredFrom: draft.createdAt, authors: [{ id: ada.id, name: 'Ada' }] });
     await until(() => documentText(watcher.document) === 'First draft', 'the restore to reach the open editor');
     const history = (await revisions(bea, id)).items;
-    expect(history[0].id).toBe(restored.body.id);
-    expect(history.at(-1).id).toBe(draft.id);
+    expect(history[0]?.id).toBe(restored.body.id);
+    expect(history.at(-1)?.id).toBe(draft.id);
     expect((await ada.call(documentsApi.restoreRevision, { params: { id, revisionId: restored.body.id } })).status).toBe(201);
-    expect(await ada.raw('GET', `/items/${id}/revisions/0190a0a0-0000-7000-8000-000000000000`)).toFail('not_found');
+    expect(await ada.call(documentsApi.revision, { params: { id, revisionId: '0190a0a0-0000-7000-8000-000000000000' } })).toFail('not_found');
     watcher.provider.destroy();
   });
 });

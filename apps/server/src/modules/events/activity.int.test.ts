@@ -1,33 +1,28 @@
 import { commentsApi, grantsApi, itemsApi, uploadsApi } from '@cabinet/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { documentContent, storeDocument } from '../documents/index.ts';
-import { given, type Person } from '../../testing/given.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 
 /** The activity record: every change written down once, by the change's own transaction. */
 describe('activity record', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const test = useTestApp();
 
-  const rows = (workspaceId: string) => t.ctx.db.selectFrom('activity_events').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
+  const rows = (workspaceId: string) =>
+    test.app.ctx.db.selectFrom('activity_events').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
   const actions = async (workspaceId: string, itemId?: string) => (await rows(workspaceId)).filter((r) => !itemId || r.item_id === itemId).map((r) => r.action);
 
   it('records each change to items once, with who did it, from where and what it was', async () => {
-    const g = given(t.ctx, t.url);
+    const g = test.given;
     const ada = await g.person('Ada');
     const ws = ada.workspace.id;
     const headers = { 'user-agent': 'Cabinet tests/1.0', 'x-client-id': 'tab_activity01' };
-    const folder = (
-      await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: 'Plans', parentId: ada.workspace.rootId } }, { headers: headers })
-    ).body;
+    const folder = (await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: 'Plans', parentId: ada.workspace.rootId } }, { headers }))
+      .body;
     const other = await g.folder(ada, ada.workspace.rootId, 'Archive');
     await ada.call(itemsApi.update, { params: { id: folder.id }, body: { name: 'Plans 2027' } });
     await ada.call(itemsApi.update, { params: { id: folder.id }, body: { parentId: other.id } });
-    const copy = (await ada.raw('POST', `/items/${folder.id}/copy`, { parentId: ada.workspace.rootId })).body;
+    const copy = (await ada.call(itemsApi.copy, { params: { id: folder.id }, body: { parentId: ada.workspace.rootId } })).body;
     await ada.call(itemsApi.trash, { params: { id: folder.id } });
     await ada.call(itemsApi.restore, { params: { id: folder.id } });
     await ada.call(itemsApi.trash, { params: { id: copy.id } });
@@ -53,12 +48,12 @@ describe('activity record', () => {
   });
 
   it('records uploads (one at a time and in a batch), documents, comments and shares', async () => {
-    const g = given(t.ctx, t.url);
+    const g = test.given;
     const ada = await g.person('Ada');
     const bea = await g.person('Bea');
     const ws = ada.workspace.id;
     const file = await g.upload(ada, ada.workspace.rootId, 'notes.txt', new TextEncoder().encode('hello'));
-    const fileId = file.body.item.id as string;
+    const fileId = file.body.item.id;
     await g.upload(ada, ada.workspace.rootId, 'notes.txt', new TextEncoder().encode('hello again'), { onConflict: 'replace' });
     expect(await actions(ws, fileId)).toEqual(['item.created', 'item.updated']);
     const started = await ada.call(uploadsApi.startMany, {
@@ -67,10 +62,13 @@ describe('activity record', () => {
         uploads: [1, 2, 3].map((i) => ({ parentId: ada.workspace.rootId, name: `batch-${i}.txt`, size: 1 })),
       },
     });
-    const uploads = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
+    const uploads = started.body.results.flatMap((r) => ('upload' in r ? [r.upload] : []));
+    expect(uploads).toHaveLength(3);
     for (const u of uploads) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
     const done = await ada.call(uploadsApi.completeMany, { body: { uploads: uploads.map((u) => ({ id: u.id })) } });
-    for (const { item } of done.body.results as { item: { id: string } }[]) {
+    const items = done.body.results.flatMap((r) => ('item' in r ? [r.item] : []));
+    expect(items).toHaveLength(3);
+    for (const item of items) {
       const [row] = (await rows(ws)).filter((r) => r.item_id === item.id);
       expect(row).toMatchObject({
         action: 'item.created',
@@ -80,11 +78,12 @@ describe('activity record', () => {
       });
     }
 
-    const doc = (await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'document', name: 'Plan', parentId: ada.workspace.rootId } })).body;
+    const doc = await g.document(ada, ada.workspace.rootId, 'Plan');
     const thread = (await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'First' } })).body;
     const reply = (await ada.call(commentsApi.add, { params: { id: doc.id }, body: { body: 'Second', threadId: thread.id } })).body;
     await ada.call(commentsApi.update, { params: { id: doc.id, commentId: thread.id }, body: { body: 'First, edited', resolved: true } });
-    await ada.raw('DELETE', `/items/${doc.id}/comments/${reply.comments[1].id}`);
+    expect(reply.comments).toHaveLength(2);
+    await ada.call(commentsApi.remove, { params: { id: doc.id, commentId: reply.comments[1]!.id } });
     expect(await actions(ws, doc.id)).toEqual(['item.created', 'comment.added', 'comment.added', 'comment.edited', 'comment.resolved', 'comment.deleted']);
 
     const shared = await ada.call(grantsApi.create, { params: { id: doc.id }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } });
@@ -97,29 +96,31 @@ describe('activity record', () => {
   });
 
   it('records nothing for a change that did not happen', async () => {
-    const g = given(t.ctx, t.url);
-    const ada: Person = await g.person('Ada');
+    const g = test.given;
+    const ada = await g.person('Ada');
     const ws = ada.workspace.id;
     await g.folder(ada, ada.workspace.rootId, 'Taken');
     const before = (await rows(ws)).length;
-    expect((await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: 'Taken', parentId: ada.workspace.rootId } })).status).toBe(409);
+    expect(await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'folder', name: 'Taken', parentId: ada.workspace.rootId } })).toFail(
+      'name_conflict',
+    );
     // The copy is written, then refused by the quota: its record goes with it.
-    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 1 }).where('id', '=', ws).execute();
+    await test.app.ctx.db.updateTable('workspaces').set({ quota_bytes: 1 }).where('id', '=', ws).execute();
     const file = await g.upload(ada, ada.workspace.homeId, 'big.txt', new TextEncoder().encode('x'));
     expect(file.status).toBe(200);
     const afterUpload = (await rows(ws)).length;
-    expect(await ada.raw('POST', `/items/${file.body.item.id}/copy`, { parentId: ada.workspace.homeId })).toFail('quota_exceeded');
+    expect(await ada.call(itemsApi.copy, { params: { id: file.body.item.id }, body: { parentId: ada.workspace.homeId } })).toFail('quota_exceeded');
     expect((await rows(ws)).length).toBe(afterUpload);
     expect(afterUpload).toBe(before + 1);
 
     // A document saved as it is stored already (a server shutting down saves every open one).
-    const doc = (await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'document', name: 'Unchanged', parentId: ada.workspace.homeId } })).body;
+    const doc = await g.document(ada, ada.workspace.homeId, 'Unchanged');
     const content = documentContent(new Y.Doc());
-    expect((await storeDocument(t.ctx.db, doc.id, content, { by: null }))?.item.id).toBe(doc.id);
-    const saved = await t.ctx.db.selectFrom('items').select(['updated_at', 'updated_by']).where('id', '=', doc.id).executeTakeFirstOrThrow();
+    expect((await storeDocument(test.app.ctx.db, doc.id, content, { by: null }))?.item.id).toBe(doc.id);
+    const saved = await test.app.ctx.db.selectFrom('items').select(['updated_at', 'updated_by']).where('id', '=', doc.id).executeTakeFirstOrThrow();
     const recorded = (await rows(ws)).length;
-    expect((await storeDocument(t.ctx.db, doc.id, content, { by: null }))?.item.id).toBe(doc.id);
-    expect(await t.ctx.db.selectFrom('items').select(['updated_at', 'updated_by']).where('id', '=', doc.id).executeTakeFirstOrThrow()).toEqual(saved);
+    expect((await storeDocument(test.app.ctx.db, doc.id, content, { by: null }))?.item.id).toBe(doc.id);
+    expect(await test.app.ctx.db.selectFrom('items').select(['updated_at', 'updated_by']).where('id', '=', doc.id).executeTakeFirstOrThrow()).toEqual(saved);
     expect((await rows(ws)).length).toBe(recorded);
   });
 });

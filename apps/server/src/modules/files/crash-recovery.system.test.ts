@@ -1,3 +1,4 @@
+import { filesApi, itemsApi, uploadsApi, urlOf, workspacesApi } from '@cabinet/contracts';
 import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -28,14 +29,19 @@ describe('a server killed during uploads', () => {
     const { url, dataDir } = server;
     const token = server.person('crash@example.com', 'Crash Test');
     const start = () => server.start();
-    const call = (method: string, p: string, body?: unknown) => server.as(token).raw(method, p, body);
+    const { call } = server.as(token);
 
     await start();
-    const workspace = (await call('GET', '/workspaces')).body.items[0];
+    const workspaces = (await call(workspacesApi.list)).body.items;
+    expect(workspaces).toHaveLength(1);
+    const workspace = workspaces[0]!;
     const files = Array.from({ length: 20 }, (_, i) => randomBytes(2 * 5 * MiB + 1000 * (i + 1)));
     const uploads: { id: string; partSize: number; partCount: number }[] = [];
     for (const [i, bytes] of files.entries()) {
-      const res = await call('POST', `/workspaces/${workspace.id}/uploads`, { parentId: workspace.homeId, name: `file-${i}.bin`, size: bytes.length });
+      const res = await call(uploadsApi.start, {
+        params: { ws: workspace.id },
+        body: { parentId: workspace.homeId, name: `file-${i}.bin`, size: bytes.length },
+      });
       expect(res.status).toBe(201);
       uploads.push(res.body);
     }
@@ -48,10 +54,11 @@ describe('a server killed during uploads', () => {
     const sends = uploads.flatMap((u, i) =>
       Array.from({ length: u.partCount }, async (_, k) => {
         const n = k + 1;
-        const signed = await call('POST', `/uploads/${u.id}/parts`, { partNumbers: [n] }).catch(() => undefined);
-        if (!signed || signed.status !== 200) return;
+        const signed = await call(uploadsApi.signParts, { params: { id: u.id }, body: { partNumbers: [n] } }).catch(() => undefined);
+        const part = signed?.status === 200 ? signed.body.parts[0] : undefined;
+        if (!part) return;
         const body = files[i]!.subarray((n - 1) * u.partSize, n * u.partSize);
-        const ok = await fetch(signed.body.parts[0].url, { method: 'PUT', body }).then(
+        const ok = await fetch(part.url, { method: 'PUT', body }).then(
           (r) => r.ok,
           () => false,
         );
@@ -66,24 +73,26 @@ describe('a server killed during uploads', () => {
     await start();
     expect(temporaryFiles(dataDir)).toEqual([]);
     for (const [i, u] of uploads.entries()) {
-      const status = await call('GET', `/uploads/${u.id}`);
+      const status = await call(uploadsApi.get, { params: { id: u.id } });
       expect(status.body.state).toBe('uploading');
-      const have = new Set(status.body.parts.map((p: { partNumber: number }) => p.partNumber));
+      const have = new Set(status.body.parts.map((p) => p.partNumber));
       for (let n = 1; n <= u.partCount; n++) {
         if (have.has(n)) continue;
-        const signed = await call('POST', `/uploads/${u.id}/parts`, { partNumbers: [n] });
-        const res = await fetch(signed.body.parts[0].url, { method: 'PUT', body: files[i]!.subarray((n - 1) * u.partSize, n * u.partSize) });
+        const signed = await call(uploadsApi.signParts, { params: { id: u.id }, body: { partNumbers: [n] } });
+        expect(signed.body.parts).toHaveLength(1);
+        const res = await fetch(signed.body.parts[0]!.url, { method: 'PUT', body: files[i]!.subarray((n - 1) * u.partSize, n * u.partSize) });
         expect(res.status).toBe(200);
       }
-      const done = await call('POST', `/uploads/${u.id}/complete`, { sha256: sha(files[i]!) });
+      const done = await call(uploadsApi.complete, { params: { id: u.id }, body: { sha256: sha(files[i]!) } });
       expect(done.status, JSON.stringify(done.body)).toBe(200);
     }
     // Every visible file reads back whole.
-    const listing = await call('GET', `/workspaces/${workspace.id}/items/${workspace.homeId}/children?limit=100`);
+    const listing = await call(itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId }, query: { limit: 100 } });
     expect(listing.body.items).toHaveLength(20);
-    for (const item of listing.body.items as { id: string; name: string }[]) {
+    for (const item of listing.body.items) {
       const i = Number(/file-(\d+)/.exec(item.name)![1]);
-      const res = await fetch(`${url}/api/v1/items/${item.id}/content`, { headers: { authorization: `Bearer ${token}` } });
+      // The bytes as stored (`call` would read them as text).
+      const res = await fetch(`${url}${urlOf(filesApi.content, { id: item.id })}`, { headers: { authorization: `Bearer ${token}` } });
       expect(sha(Buffer.from(await res.arrayBuffer()))).toBe(sha(files[i]!));
     }
     await server.stop();

@@ -42,8 +42,7 @@ describe.skipIf(!s3)('uploads while the storage is unreachable', () => {
       params: { ws: ada.workspace.id },
       body: { parentId: ada.workspace.homeId, name: 'a.bin', size: bytes.length },
     });
-    expect(start.status).toBe(503);
-    expect(start.error?.code).toBe('storage_unavailable');
+    expect(start).toFail('storage_unavailable');
     expect(await rows(ada)).toEqual({ uploads: [], items: [] });
 
     await proxy.up();
@@ -62,8 +61,7 @@ describe.skipIf(!s3)('uploads while the storage is unreachable', () => {
     await putParts(ada, start.body, bytes);
     await proxy.down();
     const failed = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: { sha256: sha256Hex(bytes) } });
-    expect(failed.status).toBe(503);
-    expect(failed.error?.code).toBe('storage_unavailable');
+    expect(failed).toFail('storage_unavailable');
     expect((await rows(ada)).items).toEqual([]);
     expect(await t.ctx.db.selectFrom('file_versions').select('id').where('author_id', '=', ada.id).execute()).toEqual([]);
 

@@ -1,22 +1,20 @@
 import { itemsApi } from '@cabinet/contracts';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { given, type Person } from '../../testing/given.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { beforeAll, expect, it } from 'vitest';
+import { type Person } from '../../testing/given.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 
-let t: TestApp;
+const test = useTestApp();
 let ada: Person;
 beforeAll(async () => {
-  t = await startTestApp();
-  ada = await given(t.ctx, t.url).person();
+  ada = await test.given.person();
 });
-afterAll(() => t.close());
 
 const NAMES = ['a', 'b', 'c', 'A', 'B'];
 
 /** Every active item reaches a root within 64 steps, its parent exists, and no two active siblings share a name. */
 async function expectSoundTree(workspaceId: string) {
-  const rows = await t.ctx.db.selectFrom('items').select(['id', 'parent_id', 'name', 'state']).where('workspace_id', '=', workspaceId).execute();
+  const rows = await test.app.ctx.db.selectFrom('items').select(['id', 'parent_id', 'name', 'state']).where('workspace_id', '=', workspaceId).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const row of rows) {
     let at: typeof row | undefined = row;
@@ -42,25 +40,17 @@ it('never makes a cycle, an orphan or a duplicate name, whatever moves and renam
         maxLength: 16,
       }),
       async (ops) => {
-        const top = (
-          await ada.call(itemsApi.create, {
-            params: { ws: ada.workspace.id },
-            body: {
-              kind: 'folder',
-              name: `run-${Date.now()}-${Math.random()}`,
-              parentId: ada.workspace.rootId,
-            },
-          })
-        ).body;
+        const top = await test.given.folder(ada, ada.workspace.rootId, `run-${Date.now()}-${Math.random()}`);
         const ids: string[] = [];
         for (let i = 0; i < 8; i++) {
           const parent = i < 2 ? top.id : ids[i % 2]!;
-          ids.push((await ada.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'folder', name: `f${i}`, parentId: parent } })).body.id);
+          ids.push((await test.given.folder(ada, parent, `f${i}`)).id);
         }
         const targets = [...ids, top.id];
         // All at once, as several clients would.
         const results = await Promise.all(
-          ops.map((op) => ada.raw('PATCH', `/items/${ids[op.item]}`, { parentId: targets[op.target], ...(op.rename ? { name: op.rename } : {}) })),
+          // Indexes within the eight folders and their nine targets.
+          ops.map((op) => ada.call(itemsApi.update, { params: { id: ids[op.item]! }, body: { parentId: targets[op.target]!, name: op.rename } })),
         );
         for (const r of results) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
         await expectSoundTree(ada.workspace.id);

@@ -1,4 +1,4 @@
-import { eventsApi, groupsApi, itemsApi, membersApi, uploadsApi } from '@cabinet/contracts';
+import { eventsApi, groupsApi, itemsApi, membersApi, uploadsApi, urlOf } from '@cabinet/contracts';
 import type { TItemEvent } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,8 @@ import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 async function watch(baseUrl: string, person: Person, workspaceId: string, lastEventId?: number) {
   const controller = new AbortController();
   const headers: Record<string, string> = { authorization: `Bearer ${person.token}`, ...(lastEventId ? { 'last-event-id': String(lastEventId) } : {}) };
-  const res = await fetch(`${baseUrl}/api/v1/workspaces/${workspaceId}/events`, { headers, signal: controller.signal });
+  // A stream read as it comes (`call` would wait for its end).
+  const res = await fetch(`${baseUrl}${urlOf(eventsApi.stream, { ws: workspaceId })}`, { headers, signal: controller.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const events: TItemEvent[] = [];
@@ -139,9 +140,7 @@ describe('live events', () => {
     const member = await watch(b.url, bea, ws);
     const guest = await watch(a.url, gus, ws);
     const own = await watch(a.url, ada, ws);
-    const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Crew' } }, { headers: { 'x-client-id': 'tab_0123456789' } })).body as {
-      id: string;
-    };
+    const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Crew' } }, { headers: { 'x-client-id': 'tab_0123456789' } })).body;
     await ada.call(groupsApi.addMembers, { params: { ws, groupId: group.id }, body: { userIds: [bea.id] } });
     await ada.call(groupsApi.removeMember, { params: { ws, groupId: group.id, userId: bea.id } });
     await ada.call(groupsApi.remove, { params: { ws, groupId: group.id } });
@@ -169,10 +168,12 @@ describe('live events', () => {
         uploads: [...uploads(ada.workspace.rootId, 'shared'), ...uploads(ada.workspace.homeId, 'private')],
       },
     });
-    const ids = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
+    const ids = started.body.results.flatMap((r) => ('upload' in r ? [r.upload] : []));
+    expect(ids).toHaveLength(20);
     for (const u of ids) expect((await fetch(u.parts[0]!.url, { method: 'PUT', body: 'x' })).status).toBe(200);
     const done = await ada.call(uploadsApi.completeMany, { body: { uploads: ids.map((u) => ({ id: u.id })) } });
-    const items = (done.body.results as { item: { id: string } }[]).map((r) => r.item.id);
+    const items = done.body.results.flatMap((r) => ('item' in r ? [r.item.id] : []));
+    expect(items).toHaveLength(20);
     await stream.until((e) => e.itemId === items[9]);
     // Later changes arrive after the burst: the private files never do.
     const marker = await g.folder(ada, ada.workspace.rootId, 'After');
@@ -211,8 +212,7 @@ describe('live events', () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();
     const eve = await g.person();
-    const res = await eve.call(eventsApi.stream, { params: { ws: ada.workspace.id } });
-    expect(res.status).toBe(404);
+    expect(await eve.call(eventsApi.stream, { params: { ws: ada.workspace.id } })).toFail('not_found');
   });
 
   it('says reset when it cannot know what a watcher missed, and replays what it missed when it can', async () => {
