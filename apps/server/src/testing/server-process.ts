@@ -60,7 +60,8 @@ export async function serverProcess(settings: Record<string, string> = {}) {
     },
     async start() {
       child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' });
-      for (let i = 0; i < 300; i++) {
+      // Up to 90 seconds: a cold start on a busy two-core machine has taken over 30.
+      for (let i = 0; i < 900; i++) {
         if (
           await fetch(`${url}/readyz`).then(
             (r) => r.ok,
