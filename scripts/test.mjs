@@ -1,14 +1,14 @@
-// npm test: every check and test, in three stages, each timed.
-//   1. the type check, lint and the browser app's build, side by side (each uses one core);
-//   2. Vitest: unit, integration and system tests (vitest.config.ts says what runs where);
-//   3. the built app: its size budget, then Playwright in Chromium.
-// A stage starts only when the one before has passed; a summary of the times ends the run.
+// npm test: every check and test, in two stages, each part timed.
+//   1. Vitest (unit, integration and system tests; vitest.config.ts says what runs where), and beside it the type
+//      check, lint and the browser app's build: Vitest's files wait on databases and sockets, and the checks use that time;
+//   2. the built app: its size budget, then Playwright in Chromium.
+// The second stage starts only when everything in the first has passed; a summary of the times ends the run.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
+// The first script of a stage prints as it goes; the others' output is held and printed whole when each ends.
 const stages = [
-  { name: 'checks', scripts: ['typecheck', 'lint', 'build'] },
-  { name: 'vitest', scripts: ['test:vitest'] },
+  { name: 'vitest, checks', scripts: ['test:vitest', 'typecheck', 'lint', 'build'] },
   { name: 'browser', scripts: ['test:browser'] },
 ];
 
@@ -16,17 +16,17 @@ const started = Date.now();
 const times = [];
 const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 
-/** Runs `npm run <script>`; beside others its output is held and printed whole when it ends, so lines never interleave. */
-function run(script, alone) {
+/** Runs `npm run <script>`; unless it is `live` its output is held and printed whole when it ends, so lines never interleave. */
+function run(script, live) {
   return new Promise((resolve) => {
     const begun = Date.now();
-    const child = spawn('npm', ['run', '--silent', script], { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', script], { stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     child.on('close', (code, signal) => {
       const took = Date.now() - begun;
-      if (!alone) process.stdout.write(Buffer.concat(output));
+      if (!live) process.stdout.write(Buffer.concat(output));
       console.log(`\n── ${script}: ${code === 0 ? 'passed' : `failed (${signal ?? `exit ${code}`})`} in ${seconds(took)}`);
       resolve({ ok: code === 0, line: `  ${script.padEnd(14)} ${seconds(took)}` });
     });
@@ -37,7 +37,7 @@ let ok = true;
 for (const stage of stages) {
   const begun = Date.now();
   console.log(`\n══ ${stage.name}: ${stage.scripts.join(', ')}`);
-  const results = await Promise.all(stage.scripts.map((s) => run(s, stage.scripts.length === 1)));
+  const results = await Promise.all(stage.scripts.map((s, i) => run(s, i === 0)));
   times.push(`${stage.name.padEnd(16)} ${seconds(Date.now() - begun)}`, ...(results.length > 1 ? results.map((r) => r.line) : []));
   if (results.some((r) => !r.ok)) {
     ok = false;
