@@ -31,6 +31,12 @@ export type RawCall = (method: string, path: string, body?: unknown, headers?: R
 /** Sends a request to `/api/v1/…` (`path` includes it) the way a client sends: its cookies, its token, its address. */
 export type Send = (path: string, init: { method: string; headers: Record<string, string>; body?: string | Blob | Uint8Array }) => Promise<Response>;
 
+/** A client without an account: no token, no cookie. */
+export const anonymous =
+  (baseUrl: string): Send =>
+  (path, init) =>
+    fetch(`${baseUrl}${path}`, init);
+
 /** A client with an API token. */
 export const withToken =
   (baseUrl: string, token: string): Send =>
