@@ -1,4 +1,4 @@
-import { urlOf, type CallInput, type ResponseOf, type RouteDeclaration, type TErrorEnvelope } from '@cabinet/contracts';
+import { urlOf, type CallInput, type FieldError, type ResponseOf, type RouteDeclaration, type TErrorEnvelope } from '@cabinet/contracts';
 
 /** An answer as a test reads it: the route's declared body when it succeeded, its error (§8) when it did not. */
 export interface Answer<T> {
@@ -9,6 +9,10 @@ export interface Answer<T> {
   error: TErrorEnvelope['error'] | undefined;
   headers: Headers;
 }
+
+/** The offending fields (`details.fields`) of an `invalid_input` answer; none for any other answer. */
+export const invalidFields = (answer: Pick<Answer<unknown>, 'error'>): FieldError[] =>
+  answer.error?.code === 'invalid_input' ? ((answer.error.details?.fields ?? []) as FieldError[]) : [];
 
 /** How a call is sent besides its input: extra request headers (If-Match, Origin…). */
 export interface CallExtras {
@@ -26,6 +30,12 @@ export type RawCall = (method: string, path: string, body?: unknown, headers?: R
 
 /** Sends a request to `/api/v1/…` (`path` includes it) the way a client sends: its cookies, its token, its address. */
 export type Send = (path: string, init: { method: string; headers: Record<string, string>; body?: string | Blob | Uint8Array }) => Promise<Response>;
+
+/** A client without an account: no token, no cookie. */
+export const anonymous =
+  (baseUrl: string): Send =>
+  (path, init) =>
+    fetch(`${baseUrl}${path}`, init);
 
 /** A client with an API token. */
 export const withToken =

@@ -66,13 +66,14 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
 
 /**
  * One test app for the file: started before its tests, closed after them. Read `app` and `given` inside tests and hooks
- * (they exist once the file's `beforeAll` has run).
+ * (they exist once the file's `beforeAll` has run). Settings that need work first (a free port, a bucket) can be given
+ * as a function, run in that `beforeAll`.
  */
-export function useTestApp(settings: Record<string, string> = {}, shared?: { db?: TestDatabase; webDist?: string }) {
+export function useTestApp(settings: Record<string, string> | (() => Promise<Record<string, string>>) = {}, shared?: { db?: TestDatabase; webDist?: string }) {
   let app: TestApp | undefined;
   let factories: ReturnType<typeof given> | undefined;
   beforeAll(async () => {
-    app = await startTestApp(settings, shared);
+    app = await startTestApp(typeof settings === 'function' ? await settings() : settings, shared);
     factories = given(app.ctx, app.url);
   });
   afterAll(async () => {

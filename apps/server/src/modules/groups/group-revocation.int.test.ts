@@ -3,44 +3,41 @@ import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
-import { given, type Person } from '../../testing/given.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import type { Person } from '../../testing/given.ts';
+import { startTestApp, useTestApp, type TestApp } from '../../testing/test-app.ts';
 
 /**
  * As collab/revocation.int.test.ts, for access that comes from a group: two instances on one
  * database; the group changes through instance A while the sockets are open on instance B, and the
  * reader never sends anything, so only the announcement of migration 0012's triggers can close them.
  */
-let a: TestApp;
+const a = useTestApp({ LOG_LEVEL: 'error' });
 let b: TestApp;
-let g: ReturnType<typeof given>;
 let clients: ReturnType<typeof collabClients>;
 
+// Started after A and closed before it (hooks after the tests run in reverse order).
 beforeAll(async () => {
-  a = await startTestApp({ LOG_LEVEL: 'error' });
-  b = await startTestApp({ LOG_LEVEL: 'error' }, { db: a.db });
-  g = given(a.ctx, a.url);
+  b = await startTestApp({ LOG_LEVEL: 'error' }, { db: a.app.db });
   clients = collabClients(b.url);
 });
 afterAll(async () => {
   clients.destroyAll();
   await b.close();
-  await a.close();
 });
 
 const storedText = async (id: string) =>
-  (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
+  (await a.app.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
 
 /** Ada's document in a folder of her My files shared with a group Bea (a member of the workspace) is in. */
 async function sharedThroughGroup() {
-  const ada = await g.person('Ada');
-  const bea = await g.person('Bea');
+  const ada = await a.given.person('Ada');
+  const bea = await a.given.person('Bea');
   const ws = ada.workspace.id;
-  await g.membership(bea, ws, 'member');
-  const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Readers' } })).body.id as string;
+  await a.given.membership(bea, ws, 'member');
+  const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Readers' } })).body.id;
   await ada.call(groupsApi.addMembers, { params: { ws, groupId: group }, body: { userIds: [bea.id] } });
-  const folder = await g.folder(ada, ada.workspace.homeId, 'Shared');
-  const id = (await ada.call(itemsApi.create, { params: { ws }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body.id as string;
+  const folder = await a.given.folder(ada, ada.workspace.homeId, 'Shared');
+  const { id } = await a.given.document(ada, folder.id, 'Plan');
   await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'group', id: group }, role: 'viewer' } });
   return { ada, bea, ws, group, id };
 }

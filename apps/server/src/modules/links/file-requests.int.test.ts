@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { itemsApi, LIMITS, linksApi, publicLinksApi, uploadsApi } from '@cabinet/contracts';
-import { given, sha256Hex, type Person } from '../../testing/given.ts';
+import { describe, expect, it } from 'vitest';
+import { itemsApi, LIMITS, linksApi, publicLinksApi, uploadsApi, type TCreateLinkRequest } from '@cabinet/contracts';
+import { sha256Hex, type Person } from '../../testing/given.ts';
 import { linkVisitor, type LinkVisitorClient } from '../../testing/link-visitor.ts';
 import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
-import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { invalidFields } from '../../testing/route-call.ts';
+import { freePort, useTestApp } from '../../testing/test-app.ts';
 
 const MiB = 1024 * 1024;
 const s3 = testS3Settings();
@@ -15,10 +16,7 @@ const tokenOf = (url: string) => url.split('/s/')[1]!;
 
 /** File requests (ADR 0035): made on folders; visitors upload into them with the app's protocol and see nothing in them. */
 describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
-  let t: TestApp;
-  let g: ReturnType<typeof given>;
-
-  beforeAll(async () => {
+  const test = useTestApp(async () => {
     const port = await freePort();
     // Behind a proxy, so each visitor's address can be told apart (X-Forwarded-For).
     const settings: Record<string, string> = {
@@ -30,26 +28,18 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
       MAX_FILE_SIZE: '32MiB',
     };
     if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    t = await startTestApp(settings);
-    g = given(t.ctx, t.url);
+    return settings;
   });
-  afterAll(() => t.close());
 
-  const visitor = (ip?: string) => linkVisitor(t.url, ip);
-  const children = async (p: Person, folderId: string) =>
-    (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId } })).body.items as {
-      id: string;
-      name: string;
-      size: number;
-      ownerId: string;
-    }[];
+  const visitor = (ip?: string) => linkVisitor(test.app.url, ip);
+  const children = async (p: Person, folderId: string) => (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId } })).body.items;
   const linkOf = async (p: Person, itemId: string, linkId: string) =>
-    ((await p.call(linksApi.list, { params: { id: itemId } })).body.items as { id: string; uploads: number; views: number }[]).find((l) => l.id === linkId)!;
+    (await p.call(linksApi.list, { params: { id: itemId } })).body.items.find((l) => l.id === linkId);
 
-  async function request(owner: Person, folderId: string, body: Record<string, unknown> = {}) {
+  async function request(owner: Person, folderId: string, body: Omit<TCreateLinkRequest, 'kind'> = {}) {
     const res = await owner.call(linksApi.create, { params: { id: folderId }, body: { kind: 'file_request', ...body } });
-    if (res.status !== 201) throw new Error(`no file request: ${JSON.stringify(res.body)}`);
-    return { ...(res.body as { id: string; url: string }), token: tokenOf(res.body.url) };
+    if (res.status !== 201 || !res.body.url) throw new Error(`no file request: ${JSON.stringify(res.error)}`);
+    return { ...res.body, token: tokenOf(res.body.url) };
   }
 
   /** A visitor's upload start to finish: start, sign, PUT each part where the URL says (the bucket, or Cabinet), complete. */
@@ -68,43 +58,41 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
       },
     });
     expect(signed.status).toBe(200);
-    for (const part of signed.body.parts as { partNumber: number; url: string }[]) {
+    for (const part of signed.body.parts) {
       const res = await fetch(part.url, { method: 'PUT', body: bytes.subarray((part.partNumber - 1) * upload.partSize, part.partNumber * upload.partSize) });
       expect(res.ok).toBe(true);
     }
   }
 
   it('is made on a folder only, by whoever may share it, within the policy; it never allows downloads', async () => {
-    const owner = await g.person('Olive');
-    const member = await g.person();
-    await g.membership(member, owner.workspace.id, 'member');
-    const folder = await g.folder(owner, owner.workspace.rootId, 'Submissions');
-    const file = (await g.upload(owner, owner.workspace.rootId, 'brief.txt', new TextEncoder().encode('hi'))).body.item as { id: string };
-    const doc = (
-      await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name: 'Notes', parentId: owner.workspace.rootId } })
-    ).body as { id: string };
+    const owner = await test.given.person('Olive');
+    const member = await test.given.person();
+    await test.given.membership(member, owner.workspace.id, 'member');
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Submissions');
+    const file = (await test.given.upload(owner, owner.workspace.rootId, 'brief.txt', new TextEncoder().encode('hi'))).body.item;
+    const doc = await test.given.document(owner, owner.workspace.rootId, 'Notes');
 
     const made = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request', password: 'drop it here' } });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({ kind: 'file_request', itemId: folder.id, downloadAllowed: false, hasPassword: true, views: 0, downloads: 0, uploads: 0 });
     for (const id of [file.id, doc.id]) {
       const refused = await owner.call(linksApi.create, { params: { id }, body: { kind: 'file_request' } });
-      expect(refused.status).toBe(400);
-      expect(refused.error?.details.fields).toEqual([{ path: 'body.kind', message: 'a file request is made on a folder' }]);
+      expect(refused).toFail('invalid_input');
+      expect(invalidFields(refused)).toEqual([{ path: 'body.kind', message: 'a file request is made on a folder' }]);
     }
     const downloads = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request', downloadAllowed: true } });
-    expect(downloads.error?.details.fields[0].path).toBe('body.downloadAllowed');
+    expect(invalidFields(downloads)[0]?.path).toBe('body.downloadAllowed');
     expect((await owner.call(linksApi.update, { params: { id: folder.id, linkId: made.body.id }, body: { downloadAllowed: true } })).status).toBe(400);
     // A member edits in the shared root but does not manage it.
     expect((await member.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request' } })).status).toBe(403);
     // The workspace's policy holds as for view links.
     await owner.call(linksApi.updatePolicy, { params: { ws: owner.workspace.id }, body: { passwordRequired: true } });
-    expect((await owner.raw('POST', `/items/${folder.id}/links`, { kind: 'file_request' })).error?.details.fields[0].path).toBe('body.password');
+    expect(invalidFields(await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request' } }))[0]?.path).toBe('body.password');
     await owner.call(linksApi.updatePolicy, { params: { ws: owner.workspace.id }, body: { linksAllowed: false } });
     expect((await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request', password: 'long enough' } })).status).toBe(403);
     await owner.call(linksApi.updatePolicy, { params: { ws: owner.workspace.id }, body: { linksAllowed: true, passwordRequired: false } });
 
-    const created = await t.ctx.db
+    const created = await test.app.ctx.db
       .selectFrom('activity_events')
       .select('data')
       .where('item_id', '=', folder.id)
@@ -114,9 +102,9 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
   });
 
   it('takes a visitor’s upload in parts after its password: the file lands in the folder, the maker’s, recorded as the link and counted once', async () => {
-    const owner = await g.person('Olive Owner');
-    const folder = await g.folder(owner, owner.workspace.homeId, 'Applications');
-    await g.upload(owner, folder.id, 'private.txt', new TextEncoder().encode('not for visitors'));
+    const owner = await test.given.person('Olive Owner');
+    const folder = await test.given.folder(owner, owner.workspace.homeId, 'Applications');
+    await test.given.upload(owner, folder.id, 'private.txt', new TextEncoder().encode('not for visitors'));
     const link = await request(owner, folder.id, { password: 'drop it here' });
     const v = visitor();
 
@@ -168,10 +156,14 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     const made = files.find((f) => f.name === 'portfolio.zip')!;
     expect(made).toMatchObject({ size: bytes.length, ownerId: owner.id });
     // Nobody visited it on the maker's behalf (until they open it below).
-    expect(await t.ctx.db.selectFrom('item_visits').select('user_id').where('item_id', '=', made.id).execute()).toEqual([]);
-    const redirect = await fetch(`${t.url}/api/v1/items/${made.id}/content`, { headers: { authorization: `Bearer ${owner.token}` }, redirect: 'manual' });
+    expect(await test.app.ctx.db.selectFrom('item_visits').select('user_id').where('item_id', '=', made.id).execute()).toEqual([]);
+    // Fetched: a person's call would follow the redirect itself, and read the bytes as text.
+    const redirect = await fetch(`${test.app.url}/api/v1/items/${made.id}/content`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+      redirect: 'manual',
+    });
     expect(Buffer.from(await (await fetch(redirect.headers.get('location')!)).arrayBuffer()).equals(bytes)).toBe(true);
-    const rows = await t.ctx.db
+    const rows = await test.app.ctx.db
       .selectFrom('activity_events')
       .select(['action', 'actor_kind', 'actor_user_id', 'actor_link_id', 'ip'])
       .where('item_id', '=', made.id)
@@ -181,47 +173,40 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
   });
 
   it('shows nothing of the folder and lets nothing be downloaded', async () => {
-    const owner = await g.person();
-    const folder = await g.folder(owner, owner.workspace.rootId, 'Inbox');
-    const secret = (await g.upload(owner, folder.id, 'salaries.csv', new TextEncoder().encode('a,b'))).body.item as { id: string };
-    const doc = (await owner.call(itemsApi.create, { params: { ws: owner.workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } }))
-      .body as {
-      id: string;
-    };
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Inbox');
+    const secret = (await test.given.upload(owner, folder.id, 'salaries.csv', new TextEncoder().encode('a,b'))).body.item;
+    const doc = await test.given.document(owner, folder.id, 'Plan');
     const link = await request(owner, folder.id);
     const v = visitor();
-    for (const path of [
-      `/items/${folder.id}`,
-      `/items/${secret.id}`,
-      `/items/${folder.id}/content`,
-      `/items/${secret.id}/content?download=1`,
-      `/items/${secret.id}/content`,
-      `/items/${doc.id}/document`,
-    ]) {
-      const res = await v.raw('GET', `/links/${link.token}${path}`);
-      expect(res.status, path).toBe(403);
-      expect(res.error?.code).toBe('forbidden');
+    const token = link.token;
+    for (const [what, attempt] of [
+      ['the folder', () => v.call(publicLinksApi.item, { params: { token, itemId: folder.id } })],
+      ['a file in it', () => v.call(publicLinksApi.item, { params: { token, itemId: secret.id } })],
+      ['the folder as a zip', () => v.call(publicLinksApi.content, { params: { token, itemId: folder.id } })],
+      ["a file's download", () => v.call(publicLinksApi.content, { params: { token, itemId: secret.id }, query: { download: '1' } })],
+      ["a file's bytes", () => v.call(publicLinksApi.content, { params: { token, itemId: secret.id } })],
+      ['a document', () => v.call(publicLinksApi.document, { params: { token, itemId: doc.id } })],
+    ] as const) {
+      expect(await attempt(), what).toFail('forbidden');
     }
     expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ downloads: 0 });
     // And a view link takes no upload.
-    const view = (await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).body as { url: string };
-    expect((await v.call(publicLinksApi.startUpload, { params: { token: tokenOf(view.url) }, body: { name: 'x.txt', size: 1 } })).status).toBe(403);
+    const view = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } });
+    expect(view.body.url).toBeTypeOf('string');
+    expect((await v.call(publicLinksApi.startUpload, { params: { token: tokenOf(view.body.url!) }, body: { name: 'x.txt', size: 1 } })).status).toBe(403);
   });
 
   it('binds each upload to its link: another link’s visitor, or a person, cannot reach it', async () => {
-    const owner = await g.person();
-    const folder = await g.folder(owner, owner.workspace.rootId, 'Drop A');
-    const other = await g.folder(owner, owner.workspace.rootId, 'Drop B');
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Drop A');
+    const other = await test.given.folder(owner, owner.workspace.rootId, 'Drop B');
     const a = await request(owner, folder.id);
     const b = await request(owner, other.id);
     const v = visitor();
     const bytes = new TextEncoder().encode('mine');
-    const started = (await v.call(publicLinksApi.startUpload, { params: { token: a.token }, body: { name: 'a.txt', size: bytes.length } })).body as {
-      id: string;
-    };
-    const own = (await owner.call(uploadsApi.start, { params: { ws: owner.workspace.id }, body: { parentId: other.id, name: 'own.txt', size: 3 } })).body as {
-      id: string;
-    };
+    const started = (await v.call(publicLinksApi.startUpload, { params: { token: a.token }, body: { name: 'a.txt', size: bytes.length } })).body;
+    const own = (await owner.call(uploadsApi.start, { params: { ws: owner.workspace.id }, body: { parentId: other.id, name: 'own.txt', size: 3 } })).body;
     for (const [token, id] of [
       [b.token, started.id],
       [a.token, own.id],
@@ -239,8 +224,8 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
   });
 
   it('refuses uploads the moment the link ends: revoked mid-way, nothing is written; expired, nothing starts; its folder in the trash, not found', async () => {
-    const owner = await g.person();
-    const folder = await g.folder(owner, owner.workspace.rootId, 'Late');
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Late');
     const link = await request(owner, folder.id);
     const v = visitor();
     const bytes = randomBytes(1000);
@@ -248,24 +233,25 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     await putVisitorParts(v, link.token, start.body, bytes);
     expect((await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: link.id } })).status).toBe(204);
     const refused = await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: start.body.id }, body: {} });
-    expect(refused.status).toBe(410);
-    expect(refused.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'revoked' } });
+    expect(refused).toFail('link_expired');
+    expect(refused.error?.details).toMatchObject({ reason: 'revoked' });
     expect(await children(owner, folder.id)).toEqual([]);
     // Its open uploads ended with it: their room is free and their bytes are on their way out.
-    const row = await t.ctx.db.selectFrom('uploads').select(['state', 'blob_key']).where('id', '=', start.body.id).executeTakeFirstOrThrow();
+    const row = await test.app.ctx.db.selectFrom('uploads').select(['state', 'blob_key']).where('id', '=', start.body.id).executeTakeFirstOrThrow();
     expect(row.state).toBe('aborted');
-    const discards = await t.ctx.db.selectFrom('jobs').select('payload').where('kind', '=', 'upload.discard').execute();
+    const discards = await test.app.ctx.db.selectFrom('jobs').select('payload').where('kind', '=', 'upload.discard').execute();
     expect(discards.map((j) => (j.payload as { key: string }).key)).toContain(row.blob_key);
     expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 0 });
 
     const expiring = await request(owner, folder.id);
-    await t.ctx.db
+    await test.app.ctx.db
       .updateTable('share_links')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', expiring.id)
       .execute();
     const expired = await v.call(publicLinksApi.startUpload, { params: { token: expiring.token }, body: { name: 'x.bin', size: 1 } });
-    expect(expired.body.error).toMatchObject({ code: 'link_expired', details: { reason: 'expired' } });
+    expect(expired).toFail('link_expired');
+    expect(expired.error?.details).toMatchObject({ reason: 'expired' });
 
     const trashed = await request(owner, folder.id);
     expect((await owner.call(itemsApi.trash, { params: { id: folder.id } })).status).toBe(200);
@@ -275,10 +261,10 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
   });
 
   it('never replaces and never tells: a name already in the folder gets a free one, and the visitor’s answers are the same either way', async () => {
-    const owner = await g.person();
-    const folder = await g.folder(owner, owner.workspace.rootId, 'Reports');
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Reports');
     const original = new TextEncoder().encode('the original');
-    await g.upload(owner, folder.id, 'report.pdf', original);
+    await test.given.upload(owner, folder.id, 'report.pdf', original);
     const link = await request(owner, folder.id);
     const v = visitor();
     const bytes = new TextEncoder().encode('a visitor’s report');
@@ -299,36 +285,34 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
   });
 
   it('keeps within the quota and the size limit, and bounds what one address may hold open without touching anyone else', async () => {
-    const owner = await g.person();
-    const folder = await g.folder(owner, owner.workspace.rootId, 'Big');
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Big');
     const link = await request(owner, folder.id);
     const v = visitor('198.51.100.1');
     const tooBig = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'huge.iso', size: 33 * MiB } });
-    expect(tooBig.error?.code).toBe('file_too_large');
+    expect(tooBig).toFail('file_too_large');
 
-    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', owner.workspace.id).execute();
+    await test.app.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', owner.workspace.id).execute();
     const over = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'big.bin', size: 6000 } });
-    expect(over.status).toBe(507);
-    expect(over.error?.code).toBe('quota_exceeded');
+    expect(over).toFail('quota_exceeded');
     // Nothing of the workspace's room is told: used bytes would follow others' uploads into the folder.
     expect(over.error?.details ?? {}).toEqual({});
     // Room taken meanwhile: completion checks again and writes nothing.
     const bytes = randomBytes(3000);
     const start = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'fits.bin', size: bytes.length } });
     await putVisitorParts(v, link.token, start.body, bytes);
-    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: 2000 }).where('id', '=', owner.workspace.id).execute();
+    await test.app.ctx.db.updateTable('workspaces').set({ quota_bytes: 2000 }).where('id', '=', owner.workspace.id).execute();
     const full = await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: start.body.id }, body: {} });
-    expect(full.error?.code).toBe('quota_exceeded');
+    expect(full).toFail('quota_exceeded');
     expect(full.error?.details ?? {}).toEqual({});
     expect(await children(owner, folder.id)).toEqual([]);
-    await t.ctx.db.updateTable('workspaces').set({ quota_bytes: null }).where('id', '=', owner.workspace.id).execute();
+    await test.app.ctx.db.updateTable('workspaces').set({ quota_bytes: null }).where('id', '=', owner.workspace.id).execute();
 
     // One address holds at most so many open uploads on a link; another address, and the maker, still upload.
     for (let i = 0; i < LIMITS.linkOpenUploads; i++)
       expect((await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: `f${i}.txt`, size: 1 } })).status).toBe(201);
     const limited = await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'one-more.txt', size: 1 } });
-    expect(limited.status).toBe(429);
-    expect(limited.error?.code).toBe('rate_limited');
+    expect(limited).toFail('rate_limited');
     expect(
       (await visitor('198.51.100.2').call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'other.txt', size: 1 } })).status,
     ).toBe(201);
@@ -343,12 +327,12 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     expect(
       (await visitor('2001:db8:1:2::1').call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'v6-other.txt', size: 1 } })).status,
     ).toBe(201);
-    expect((await g.upload(owner, folder.id, 'owner.txt', new TextEncoder().encode('x'))).status).toBe(200);
+    expect((await test.given.upload(owner, folder.id, 'owner.txt', new TextEncoder().encode('x'))).status).toBe(200);
   });
 
   it('refuses a visitor’s upload call from another site', async () => {
-    const owner = await g.person();
-    const folder = await g.folder(owner, owner.workspace.rootId, 'Cross');
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Cross');
     const link = await request(owner, folder.id);
     const res = await visitor().call(
       publicLinksApi.startUpload,

@@ -1,4 +1,4 @@
-import { commentsApi, grantsApi, groupsApi, itemsApi, meApi, notificationsApi } from '@cabinet/contracts';
+import { commentsApi, grantsApi, groupsApi, itemsApi, meApi, notificationsApi, type QueryIn, type TCreateGrantRequest } from '@cabinet/contracts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
@@ -11,18 +11,7 @@ import { deriveNotifications, mailUnreadNotifications } from './index.ts';
 
 const app = collabTestApp();
 
-interface Listed {
-  id: string;
-  kind: string;
-  item: { id: string; kind: string; name: string } | null;
-  actor: { id: string; name: string } | null;
-  workspace: { id: string; slug: string; name: string };
-  threadId: string | null;
-  commentId: string | null;
-  readAt: string | null;
-}
-const list = async (p: Person, query = ''): Promise<{ items: Listed[]; nextCursor: string | null; unreadCount: number }> =>
-  (await p.raw('GET', `/notifications${query}`)).body;
+const list = async (p: Person, query: QueryIn<typeof notificationsApi.list> = {}) => (await p.call(notificationsApi.list, { query })).body;
 /** Everything recorded so far has been read for notifications (the live path may still be on its way: this waits for nothing). */
 const settled = () => deriveNotifications(app.t.ctx.db);
 type Page = Awaited<ReturnType<typeof list>>;
@@ -35,13 +24,10 @@ async function eventually(p: Person, ready: (page: Page) => boolean): Promise<Pa
   }
   throw new Error('the notifications did not come');
 }
-const share = (by: Person, itemId: string, principal: object, role = 'viewer') => by.raw('POST', `/items/${itemId}/grants`, { principal, role });
-const doc = async (p: Person, name = `Plan ${Math.random()}`) =>
-  (await p.call(itemsApi.create, { params: { ws: p.workspace.id }, body: { kind: 'document', name, parentId: p.workspace.rootId } })).body as {
-    id: string;
-    name: string;
-  };
-const emailOf = async (p: Person) => (await p.call(meApi.get)).body.user.email as string;
+const share = (by: Person, itemId: string, principal: TCreateGrantRequest['principal'], role: TCreateGrantRequest['role'] = 'viewer') =>
+  by.call(grantsApi.create, { params: { id: itemId }, body: { principal, role } });
+const doc = (p: Person, name = `Plan ${Math.random()}`) => app.g.document(p, p.workspace.rootId, name);
+const emailOf = async (p: Person) => (await p.call(meApi.get)).body.user.email;
 const outbox = () => {
   const dir = path.join(app.t.ctx.env.DATA_DIR, 'outbox');
   return existsSync(dir)
@@ -80,7 +66,7 @@ describe('notifications', () => {
     const streams = await Promise.all(
       [bea, ada].map(async (p) => {
         const controller = new AbortController();
-        // Bea watches her own workspace; the share is in Ada's.
+        // Bea watches her own workspace; the share is in Ada's. Fetched: the stream is read as it comes.
         const res = await fetch(`${app.t.url}/api/v1/workspaces/${p.workspace.id}/events`, {
           headers: { authorization: `Bearer ${p.token}` },
           signal: controller.signal,
@@ -141,8 +127,9 @@ describe('notifications', () => {
     // Cy replies mentioning Bea, who also wrote in the thread: one notification, the mention.
     const reply = (await cy.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'Yes @Bea', threadId: thread.id, mentions: [bea.id] } })).body
       .comments[1];
+    expect(reply).toBeDefined();
     await settled();
-    expect((await list(bea)).items).toEqual([expect.objectContaining({ kind: 'mentioned', threadId: thread.id, commentId: reply.id })]);
+    expect((await list(bea)).items).toEqual([expect.objectContaining({ kind: 'mentioned', threadId: thread.id, commentId: reply!.id })]);
     expect((await list(ada)).items.map((n) => n.kind)).toEqual(['mentioned']);
     // Ada replies: Bea and Cy wrote there before her; Ada is not told of her own reply.
     await ada.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'Thanks both', threadId: thread.id } });
@@ -251,15 +238,16 @@ describe('notifications', () => {
       await share(ada, d.id, { type: 'user', id: bea.id });
     }
     await settled();
-    const first = await list(bea, '?limit=2');
+    const first = await list(bea, { limit: 2 });
     expect(first.items.map((n) => n.item?.name)).toEqual(['Doc 2', 'Doc 1']);
-    const second = await list(bea, `?limit=2&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await list(bea, { limit: 2, cursor: first.nextCursor! });
     expect(second.items.map((n) => n.item?.name)).toEqual(['Doc 0']);
     expect(second.nextCursor).toBeNull();
     // Someone else's ids change nothing.
     expect((await ada.call(notificationsApi.read, { body: { ids: [first.items[0]!.id] } })).body).toEqual({ unreadCount: 0 });
     expect((await bea.call(notificationsApi.read, { body: { ids: [first.items[0]!.id] } })).body).toEqual({ unreadCount: 2 });
-    expect((await list(bea, '?unread=true')).items.map((n) => n.item?.name)).toEqual(['Doc 1', 'Doc 0']);
+    expect((await list(bea, { unread: 'true' })).items.map((n) => n.item?.name)).toEqual(['Doc 1', 'Doc 0']);
     expect((await list(bea)).items[0]!.readAt).toEqual(expect.any(String));
     expect((await bea.call(notificationsApi.read, { body: { all: true } })).body).toEqual({ unreadCount: 0 });
     expect(await bea.call(notificationsApi.read, { body: { all: true, ids: [first.items[0]!.id] } })).toFail('invalid_input');

@@ -1,4 +1,4 @@
-import { activityApi } from '@cabinet/contracts';
+import { activityApi, searchApi } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { collabTestApp } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
@@ -15,11 +15,9 @@ async function settled() {
   }
 }
 const names = async (p: Person, q: string, ws = p.workspace.id) => {
-  const res = await p.raw('GET', `/workspaces/${ws}/search?${new URLSearchParams({ q })}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body as { results: Array<{ item: { name: string }; matchedIn: string }> }).results
-    .filter((r) => r.matchedIn !== 'similar')
-    .map((r) => r.item.name);
+  const res = await p.call(searchApi.search, { params: { ws }, query: { q } });
+  expect(res.status, JSON.stringify(res.error)).toBe(200);
+  return res.body.results.filter((r) => r.matchedIn !== 'similar').map((r) => r.item.name);
 };
 
 describe('search settings', () => {
@@ -27,8 +25,9 @@ describe('search settings', () => {
     const ada = await app.g.person('Ada');
     const bo = await app.g.person('Bo');
     await app.g.membership(bo, ada.workspace.id, 'member');
-    const settings = `/workspaces/${ada.workspace.id}/search-settings`;
-    expect((await bo.raw('GET', settings)).body).toEqual({
+    const ws = ada.workspace.id;
+    const change = (p: Person, language: string) => p.call(searchApi.updateSettings, { params: { ws }, body: { language } });
+    expect((await bo.call(searchApi.settings, { params: { ws } })).body).toEqual({
       language: 'english',
       languages: expect.arrayContaining(['english', 'german', 'simple']),
       updating: false,
@@ -41,19 +40,17 @@ describe('search settings', () => {
     expect(await names(ada, 'haus')).toEqual([]);
 
     // A member may not change it; a language that does not exist is refused.
-    const refused = await bo.raw('PATCH', settings, { language: 'german' });
-    expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({ error: { code: 'forbidden' } });
-    expect((await ada.raw('PATCH', settings, { language: 'klingon' })).status).toBe(400);
+    expect(await change(bo, 'german')).toFail('forbidden');
+    expect((await change(ada, 'klingon')).status).toBe(400);
 
-    const changed = await ada.raw('PATCH', settings, { language: 'german' });
-    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const changed = await change(ada, 'german');
+    expect(changed.status, JSON.stringify(changed.error)).toBe(200);
     expect(changed.body).toMatchObject({ language: 'german' });
     // The same again changes nothing.
-    expect((await ada.raw('PATCH', settings, { language: 'german' })).body).toMatchObject({ language: 'german' });
+    expect((await change(ada, 'german')).body).toMatchObject({ language: 'german' });
     // The change itself starts reading texts again; the job carries on with what is left (here, nothing).
     await relanguage(app.t.ctx.db, 60_000);
-    expect((await bo.raw('GET', settings)).body).toMatchObject({ language: 'german', updating: false });
+    expect((await bo.call(searchApi.settings, { params: { ws } })).body).toMatchObject({ language: 'german', updating: false });
     // In German, "Häuser" is a form of "Haus"; the name is found by its words as before.
     expect(await names(ada, 'haus')).toEqual(['Stadtplan.txt']);
     expect(await names(bo, 'stadtplan', ada.workspace.id)).toEqual(['Stadtplan.txt']);
@@ -63,8 +60,8 @@ describe('search settings', () => {
     expect(await names(ada, 'garten')).toEqual(['Garten.txt']);
 
     // The change is in the audit log.
-    const log = await ada.call(activityApi.workspace, { params: { ws: ada.workspace.id }, query: { action: 'search.language_changed' } });
-    expect(log.status, JSON.stringify(log.body)).toBe(200);
+    const log = await ada.call(activityApi.workspace, { params: { ws }, query: { action: 'search.language_changed' } });
+    expect(log.status, JSON.stringify(log.error)).toBe(200);
     expect(log.body.items).toEqual([expect.objectContaining({ action: 'search.language_changed', data: { language: 'german', previous: 'english' } })]);
   });
 });

@@ -1,18 +1,10 @@
-import { grantsApi, itemsApi, membersApi, searchApi } from '@cabinet/contracts';
+import { grantsApi, itemsApi, membersApi, searchApi, type TSearchQuery } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
 import { countTasks, indexPending } from './index.ts';
 
 const app = collabTestApp();
-
-interface Result {
-  item: { id: string; name: string; kind: string; parentId: string };
-  parent: { id: string; name: string } | null;
-  snippet: string;
-  matches: Array<{ field: 'name' | 'snippet'; start: number; end: number }>;
-  matchedIn: 'name' | 'text' | 'similar' | 'filters';
-}
 
 /** Everything queued for search is done: here, or by the server's own indexer, which may hold some of it. */
 async function settled() {
@@ -22,31 +14,29 @@ async function settled() {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-const find = async (p: Person, query: Record<string, string>, ws = p.workspace.id) => {
-  const res = await p.raw('GET', `/workspaces/${ws}/search?${new URLSearchParams(query)}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { results: Result[]; nextCursor: string | null };
+const find = async (p: Person, query: TSearchQuery, ws = p.workspace.id) => {
+  const res = await p.call(searchApi.search, { params: { ws }, query });
+  expect(res.status, JSON.stringify(res.error)).toBe(200);
+  return res.body;
 };
 /** Every page of a search, `limit` at a time, following the cursors: the names in order. */
 const allPages = async (p: Person, q: string, limit: number) => {
   const seen: string[] = [];
-  let cursor: string | null = null;
+  let cursor: string | undefined;
   do {
-    const page: { results: Result[]; nextCursor: string | null } = await find(p, { q, limit: String(limit), ...(cursor ? { cursor } : {}) });
+    const page = await find(p, { q, limit, ...(cursor ? { cursor } : {}) });
     seen.push(...page.results.map((r) => r.item.name));
-    cursor = page.nextCursor;
+    cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return seen;
 };
-const names = async (p: Person, q: string, extra: Record<string, string> = {}, ws?: string) =>
-  (await find(p, { q, ...extra }, ws)).results.map((r) => r.item.name);
+const names = async (p: Person, q: string, extra: TSearchQuery = {}, ws?: string) => (await find(p, { q, ...extra }, ws)).results.map((r) => r.item.name);
 const upload = async (p: Person, parentId: string, name: string, text: string) => {
   const res = await app.g.upload(p, parentId, name, new TextEncoder().encode(text));
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.item as { id: string };
+  expect(res.status, JSON.stringify(res.error)).toBe(200);
+  return res.body.item;
 };
-const doc = async (p: Person, name: string, parentId = p.workspace.rootId) =>
-  (await p.call(itemsApi.create, { params: { ws: p.workspace.id }, body: { kind: 'document', name, parentId } })).body as { id: string };
+const doc = (p: Person, name: string, parentId = p.workspace.rootId) => app.g.document(p, parentId, name);
 
 describe('search', () => {
   it('finds a file by any part of its name, as a prefix, names before text, with where the words are', async () => {
@@ -163,9 +153,7 @@ describe('search', () => {
     const folder = await app.g.folder(ada, ada.workspace.rootId, 'Kestrel folder');
     await upload(ada, folder.id, 'kestrel.csv', 'a,b');
     await doc(ada, 'Kestrel notes');
-    const beas = (
-      await bea.call(itemsApi.create, { params: { ws: ada.workspace.id }, body: { kind: 'document', name: 'Kestrel by Bea', parentId: ada.workspace.rootId } })
-    ).body;
+    const beas = await app.g.document(bea, ada.workspace.rootId, 'Kestrel by Bea', ada.workspace.id);
     await settled();
     expect((await names(ada, 'kestrel')).sort()).toEqual(['Kestrel by Bea', 'Kestrel folder', 'Kestrel notes', 'kestrel.csv']);
     expect(await names(ada, 'kestrel', { type: 'folder' })).toEqual(['Kestrel folder']);
@@ -233,14 +221,14 @@ describe('search', () => {
       '<mark>x</mark>',
       '🙂',
     ]) {
-      const res = await ada.raw('GET', `/workspaces/${ada.workspace.id}/search?${new URLSearchParams({ q })}`);
+      const res = await ada.call(searchApi.search, { params: { ws: ada.workspace.id }, query: { q } });
       expect(res.status, q).toBe(200);
     }
     expect(await names(ada, '東京')).toEqual(['データ-東京.txt']);
     expect(await names(ada, 'مرحبا')).toEqual(['データ-東京.txt']);
+    // Raw: a type the declaration does not allow.
     const bad = await ada.raw('GET', `/workspaces/${ada.workspace.id}/search?q=x&limit=0&type=nope&cursor=zz`);
-    expect(bad.status).toBe(400);
-    expect(bad.error?.code).toBe('invalid_input');
+    expect(bad).toFail('invalid_input');
     expect((await ada.call(searchApi.search, { params: { ws: ada.workspace.id }, query: { q: 'y'.repeat(10_001) } })).status).toBe(400);
   });
 
