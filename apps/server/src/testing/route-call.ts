@@ -43,12 +43,6 @@ export const withToken =
   (path, init) =>
     fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
 
-/** A client without an account: no cookie, no token. */
-export const withoutAccount =
-  (baseUrl: string): Send =>
-  (path, init) =>
-    fetch(`${baseUrl}${path}`, init);
-
 async function answerOf(res: Response): Promise<Answer<any>> {
   const text = await res.text();
   const json = res.headers.get('content-type')?.includes('json');

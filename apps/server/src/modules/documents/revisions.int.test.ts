@@ -3,7 +3,7 @@ import { documentText } from '@cabinet/doc-schema/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import { type Person } from '../../testing/given.ts';
-import { callingRoutes, withoutAccount } from '../../testing/route-call.ts';
+import { callingRoutes, anonymous } from '../../testing/route-call.ts';
 
 const app = collabTestApp();
 afterEach(() => vi.useRealTimers());
@@ -54,7 +54,7 @@ describe('revision history', () => {
       .toBe('Morning');
     expect((await revisions(ada, id)).items).toEqual([]);
     // The interval is the installation's setting, as the browser learns it.
-    const minutes = (await callingRoutes(withoutAccount(app.t.url)).call(configApi.get)).body.documentRevisionMinutes;
+    const minutes = (await callingRoutes(anonymous(app.t.url)).call(configApi.get)).body.documentRevisionMinutes;
     expect(minutes).toBe(app.t.ctx.env.DOCUMENT_REVISION_MINUTES);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + (minutes * 60 + 1) * 1000 });
     addParagraph(client.document, 'Afternoon');
