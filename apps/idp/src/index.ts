@@ -169,7 +169,9 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       await mailer.send({
         to: account.email,
         subject: 'Confirm your email address for Cabinet',
-        text: `Hello ${account.name},\n\nTo confirm that this address is yours and finish creating your Cabinet account, open this link within a day:\n\n${options.issuer}/interaction/${interactionUid}/verify/${token}\n\nIf you did not create an account, ignore this message.\n`,
+        text:
+          `Hello ${account.name},\n\nTo confirm that this address is yours and finish creating your Cabinet account, open this link within a day:\n\n` +
+          `${options.issuer}/interaction/${interactionUid}/verify/${token}\n\nIf you did not create an account, ignore this message.\n`,
       });
     }
 
@@ -179,7 +181,10 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       await mailer.send({
         to: account.email,
         subject: 'You already have a Cabinet account',
-        text: `Hello ${account.name},\n\nSomeone asked to create a Cabinet account with this address, which already has one. If it was you, sign in with your password, or choose a new one here:\n\n${options.issuer}/forgot\n\nIf it was not you, ignore this message: nothing has changed.\n`,
+        text:
+          `Hello ${account.name},\n\nSomeone asked to create a Cabinet account with this address, which already has one. ` +
+          `If it was you, sign in with your password, or choose a new one here:\n\n${options.issuer}/forgot\n\n` +
+          `If it was not you, ignore this message: nothing has changed.\n`,
       });
     }
 
@@ -253,7 +258,8 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         reply,
         messagePage(
           'This link has expired',
-          'Links to confirm an address work once, for one day. To confirm the address now, choose a new password with “Forgot password?” on the sign-in page: that link goes to the same address.',
+          'Links to confirm an address work once, for one day. ' +
+            'To confirm the address now, choose a new password with “Forgot password?” on the sign-in page: that link goes to the same address.',
           { href: options.homeUrl, label: 'Back to Cabinet' },
         ),
         410,
@@ -310,7 +316,10 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         await mailer.send({
           to: account.email,
           subject: 'Reset your Cabinet password',
-          text: `Hello ${account.name},\n\nSomeone asked to reset the password of your Cabinet account. To choose a new password, open this link within one hour:\n\n${options.issuer}/reset/${token}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
+          text:
+            `Hello ${account.name},\n\nSomeone asked to reset the password of your Cabinet account. ` +
+            `To choose a new password, open this link within one hour:\n\n` +
+            `${options.issuer}/reset/${token}\n\nIf it was not you, ignore this message: your password stays as it is.\n`,
         });
       }
       return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, sent: true, outboxUrl: outboxFor(req) }));

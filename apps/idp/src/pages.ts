@@ -162,7 +162,15 @@ export function signUpPage(o: {
       <form method="post" action="${o.action}" novalidate>
         ${field({ id: 'name', label: 'Name', type: 'text', autocomplete: 'name', state: o.fields?.name, autofocus: focus === 'name' })}
         ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: o.fields?.email, autofocus: focus === 'email' })}
-        ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', state: o.fields?.password, hint: o.passwordHint, autofocus: focus === 'password' })}
+        ${field({
+          id: 'password',
+          label: 'Password',
+          type: 'password',
+          autocomplete: 'new-password',
+          state: o.fields?.password,
+          hint: o.passwordHint,
+          autofocus: focus === 'password',
+        })}
         <button type="submit">Create account</button>
       </form>
       <div class="links"><span class="muted">Already have an account?</span><a href="${o.signInUrl}">Sign in</a></div>`,
@@ -217,11 +225,14 @@ export function forgotPage(o: {
   sent?: boolean;
   outboxUrl?: string | undefined;
 }) {
+  const sent = 'If an account exists for that address, we have sent it a link to choose a new password. The link works for one hour.';
+  const notice = o.sent
+    ? html`${alert([sent], 'ok')}${outboxNote(o.outboxUrl)}`
+    : html`<p class="muted">We will email you a link to choose a new password.</p>`;
   return page(
     'Forgot password',
     html`<h1>Reset your password</h1>
-      ${o.sent ? html`${alert(['If an account exists for that address, we have sent it a link to choose a new password. The link works for one hour.'], 'ok')}${outboxNote(o.outboxUrl)}` : html`<p class="muted">We will email you a link to choose a new password.</p>`}
-      ${alert(o.errors)}
+      ${notice} ${alert(o.errors)}
       <form method="post" action="${o.action}" novalidate>
         ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', state: { value: o.email ?? '' }, autofocus: true })}
         <button type="submit">Send reset link</button>
@@ -236,7 +247,15 @@ export function resetPage(o: { action: string; passwordHint: string; password?: 
     html`<h1>Choose a new password</h1>
       ${alert(o.errors)}
       <form method="post" action="${o.action}" novalidate>
-        ${field({ id: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', state: o.password, hint: o.passwordHint, autofocus: true })}
+        ${field({
+          id: 'password',
+          label: 'New password',
+          type: 'password',
+          autocomplete: 'new-password',
+          state: o.password,
+          hint: o.passwordHint,
+          autofocus: true,
+        })}
         <button type="submit">Set password</button>
       </form>`,
   );

@@ -20,6 +20,9 @@ const CLASS_TEST: Record<CharacterClass, { test: RegExp; rule: string }> = {
   symbol: { test: /[^\p{L}\p{Nd}]/u, rule: 'Password must contain a symbol (not a letter or digit)' },
 };
 
+/** Each class as the form's hint names it. */
+const CLASS_NAME: Record<CharacterClass, string> = { lower: 'a lowercase letter', upper: 'an uppercase letter', digit: 'a digit', symbol: 'a symbol' };
+
 export interface PasswordChecker {
   /** The rules the password breaks, each named in words a person understands; empty when it is acceptable. */
   check(password: string, context?: { email?: string; name?: string }): string[];
@@ -52,10 +55,7 @@ export function passwordChecker(policy: PasswordPolicy): PasswordChecker {
     },
     describe() {
       const parts = [`${policy.minLength} to ${policy.maxLength} characters`];
-      if (policy.require.length)
-        parts.push(
-          `with ${policy.require.map((c) => ({ lower: 'a lowercase letter', upper: 'an uppercase letter', digit: 'a digit', symbol: 'a symbol' })[c]).join(', ')}`,
-        );
+      if (policy.require.length) parts.push(`with ${policy.require.map((c) => CLASS_NAME[c]).join(', ')}`);
       return `Use ${parts.join(' ')}; common passwords are refused.`;
     },
   };

@@ -121,7 +121,8 @@ export function answerUnparsableRequest(error: Error & { code?: string }, socket
   const body = JSON.stringify(envelope('invalid_input', message, requestId, { fields: [{ path: 'request', message }] }));
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

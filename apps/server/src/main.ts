@@ -31,7 +31,9 @@ async function holdForServer(env: Env, ctx: Promise<AppContext>): Promise<DataDi
   const handle = async (request: ControlRequest, io: CommandIo) => {
     if (request.command === 'serve') {
       io.err(
-        `\nA Cabinet server is already running on the data folder ${env.DATA_DIR} (${env.PUBLIC_URL}); its embedded database can be open in one process only.\nStop that server first, or give this one another DATA_DIR (or DATABASE_URL).\n\n`,
+        `\nA Cabinet server is already running on the data folder ${env.DATA_DIR} (${env.PUBLIC_URL}); ` +
+          'its embedded database can be open in one process only.\n' +
+          'Stop that server first, or give this one another DATA_DIR (or DATABASE_URL).\n\n',
       );
       return 1;
     }
@@ -91,7 +93,8 @@ export async function serveCollab(): Promise<FastifyInstance> {
   const env = loadSettings();
   if (!env.DATABASE_URL || !env.REDIS_URL)
     fail(
-      '`cabinet collab` runs beside `cabinet serve` and shares documents with it through PostgreSQL and Redis: set DATABASE_URL and REDIS_URL (the same as the other servers).',
+      '`cabinet collab` runs beside `cabinet serve` and shares documents with it through PostgreSQL and Redis: ' +
+        'set DATABASE_URL and REDIS_URL (the same as the other servers).',
     );
   const ctx = await openMigratedContext(env);
   const app = await buildCollabServer(ctx, { logger: { level: env.LOG_LEVEL } });

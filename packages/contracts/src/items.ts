@@ -63,7 +63,10 @@ export const ZItemName = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-/** PRODUCT.md §7: the item as every call answers it; `role` is the caller's effective role on it, `abilities` what that role lets them do with this item now. */
+/**
+ * PRODUCT.md §7: the item as every call answers it; `role` is the caller's effective role on it,
+ * `abilities` what that role lets them do with this item now.
+ */
 export const ZItem = z.object({
   id: ZId,
   workspaceId: ZId,

@@ -22,6 +22,9 @@ export const LINK_PREVIEW_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif',
 
 /** Header the browser sends on every state-changing call, echoing the CSRF cookie. */
 export const CSRF_HEADER = 'x-csrf-token';
-/** The header a browser tab names itself with (8–64 of A–Z a–z 0–9 _ -), so it can tell its own changes. Here, with no schema beside it, so the first page's bundle carries no zod. */
+/**
+ * The header a browser tab names itself with (8–64 of A–Z a–z 0–9 _ -), so it can tell its own changes.
+ * Here, with no schema beside it, so the first page's bundle carries no zod.
+ */
 export const CLIENT_ID_HEADER = 'x-client-id';
 export const CSRF_COOKIE = 'cabinet_csrf';

@@ -11,7 +11,8 @@ export async function createUserCommand(
 ): Promise<void> {
   if (!env.embeddedIdp) {
     throw new CommandFailed(
-      '`cabinet user create` makes accounts in the embedded identity provider, but a hosted provider is configured (OIDC_ISSUER).\nCreate the account at your provider; the Cabinet user appears at its first sign-in.',
+      '`cabinet user create` makes accounts in the embedded identity provider, but a hosted provider is configured (OIDC_ISSUER).\n' +
+        'Create the account at your provider; the Cabinet user appears at its first sign-in.',
     );
   }
   if (!ZEmail.safeParse(opts.email).success) throw new CommandFailed(`--email: '${opts.email}' is not a valid email address.`);

@@ -21,7 +21,8 @@ export async function doctorCommand({ env, context, io }: CommandScope): Promise
         await ctx.database.ping();
         const rows = await ctx.database.sql.query<{ name: string }>('SELECT name FROM schema_migrations').catch(() => []);
         const pending = allMigrations().length - rows.length;
-        return `${ctx.database.kind === 'pglite' ? `embedded (PGlite in ${env.DATA_DIR}/db)` : 'PostgreSQL'}; ${pending > 0 ? `${pending} migration(s) pending, applied at next start or by \`cabinet migrate\`` : 'schema up to date'}`;
+        const kind = ctx.database.kind === 'pglite' ? `embedded (PGlite in ${env.DATA_DIR}/db)` : 'PostgreSQL';
+        return `${kind}; ${pending > 0 ? `${pending} migration(s) pending, applied at next start or by \`cabinet migrate\`` : 'schema up to date'}`;
       },
     },
     {

@@ -20,7 +20,10 @@ export function databaseHelp(env: Env, error: unknown): string {
   const reason = error instanceof Error ? error.message : String(error);
   if (env.DATABASE_URL) {
     const url = new URL(env.DATABASE_URL);
-    return `Cabinet cannot reach its database at ${url.hostname}:${url.port || 5432}${url.pathname} (${reason}).\nCheck the DATABASE_URL setting and that PostgreSQL is running.`;
+    return (
+      `Cabinet cannot reach its database at ${url.hostname}:${url.port || 5432}${url.pathname} (${reason}).\n` +
+      'Check the DATABASE_URL setting and that PostgreSQL is running.'
+    );
   }
   return `Cabinet cannot open its embedded database in ${env.DATA_DIR}/db (${reason}).\nCheck the DATA_DIR setting, or set DATABASE_URL to use PostgreSQL.`;
 }

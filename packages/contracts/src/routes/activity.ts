@@ -9,7 +9,8 @@ export const activityApi = {
     summary: "The workspace's audit log, newest first (owners and admins)",
     description:
       'Filters: `actorId` (a person), `action`, `itemId`, `after` and `before` (a date or a time). Pages by `cursor` (the `nextCursor` of the page before). ' +
-      '`format=csv` answers every matching entry as a CSV attachment (text/csv) instead of a page; a cell that a spreadsheet would read as a formula starts with an apostrophe.',
+      '`format=csv` answers every matching entry as a CSV attachment (text/csv) instead of a page; ' +
+      'a cell that a spreadsheet would read as a formula starts with an apostrophe.',
     auth: 'read',
     public: true,
     query: 'ZWorkspaceActivityQuery',

@@ -19,7 +19,8 @@ export const linksApi = {
     tag: 'links',
     summary: 'Make a public link to the item (whoever may share it, within the workspace link policy)',
     description:
-      "A password needs at least 8 characters; an expiry must be in the future and within the workspace's maximum link lifetime. `forbidden` when the workspace allows no links.",
+      "A password needs at least 8 characters; an expiry must be in the future and within the workspace's maximum link lifetime. " +
+      '`forbidden` when the workspace allows no links.',
     auth: 'write',
     public: true,
     body: 'ZCreateLinkRequest',
@@ -119,7 +120,8 @@ export const publicLinksApi = {
     tag: 'links',
     summary: "Give a link's password: sets an HttpOnly cookie for this link alone, good for 12 hours",
     description:
-      'After 10 wrong passwords from one address (an IPv6 address: its /64) within 10 minutes that address is refused with `rate_limited` (and `Retry-After`) for a while; other addresses are not. ' +
+      'After 10 wrong passwords from one address (an IPv6 address: its /64) within 10 minutes ' +
+      'that address is refused with `rate_limited` (and `Retry-After`) for a while; other addresses are not. ' +
       'While too many passwords are being checked at once, `rate_limited` too, with a short `Retry-After`.',
     auth: 'none',
     public: true,
@@ -171,7 +173,9 @@ export const publicLinksApi = {
     tag: 'links',
     summary: "Start a resumable upload into a file request's folder (its first parts come signed)",
     description:
-      'Only a `file_request` link takes uploads (`forbidden` otherwise). A name already used in the folder is never replaced: the file is stored under a free name, and the answer does not say which. Per link and address at most 20 uploads are open at once and 300 start within an hour (`rate_limited`).',
+      'Only a `file_request` link takes uploads (`forbidden` otherwise). ' +
+      'A name already used in the folder is never replaced: the file is stored under a free name, and the answer does not say which. ' +
+      'Per link and address at most 20 uploads are open at once and 300 start within an hour (`rate_limited`).',
     auth: 'none',
     public: true,
     params: 'ZLinkTokenParams',

@@ -8,7 +8,8 @@ export const notificationsApi = {
     tag: 'notifications',
     summary: 'Your notifications, newest first, with how many are unread',
     description:
-      '`unread=true` lists only those not read yet. Pages by `cursor` (the `nextCursor` of the page before). An item you can no longer see is answered as `item: null`.',
+      '`unread=true` lists only those not read yet. Pages by `cursor` (the `nextCursor` of the page before). ' +
+      'An item you can no longer see is answered as `item: null`.',
     auth: 'read',
     public: true,
     query: 'ZNotificationsQuery',

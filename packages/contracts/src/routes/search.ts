@@ -8,8 +8,9 @@ export const searchApi = {
     tag: 'search',
     summary: 'Find items the caller may see by name and by text (documents, and text read from files)',
     description:
-      'Words in `q` match as prefixes; "a phrase" in quotes matches those words in that order; -word leaves out what has it. Name matches come first, then text matches, ' +
-      'then, when nothing matched, names close to what was typed. Each result has a plain-text `snippet` and `matches`: where the words are in the name or the snippet (UTF-16 offsets). ' +
+      'Words in `q` match as prefixes; "a phrase" in quotes matches those words in that order; -word leaves out what has it. ' +
+      'Name matches come first, then text matches, then, when nothing matched, names close to what was typed. ' +
+      'Each result has a plain-text `snippet` and `matches`: where the words are in the name or the snippet (UTF-16 offsets). ' +
       'Filters: `type`, `ownerId`, `modifiedAfter` and `modifiedBefore` (a date or a time), `parentId` (anywhere below that folder). Pages by `cursor`.',
     auth: 'read',
     public: true,

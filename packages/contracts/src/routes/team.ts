@@ -8,7 +8,8 @@ export const membersApi = {
     tag: 'team',
     summary: "Change a member's role (owners and admins); `owner` hands the workspace over (the owner only, who becomes an admin)",
     description:
-      'Admins cannot change an owner or make anyone owner. The owner cannot step down except by handing the workspace to another member: there is always exactly one owner.',
+      'Admins cannot change an owner or make anyone owner. ' +
+      'The owner cannot step down except by handing the workspace to another member: there is always exactly one owner.',
     auth: 'write',
     public: true,
     params: 'ZMemberParams',
@@ -94,8 +95,10 @@ export const invitationsApi = {
     tag: 'team',
     summary: "Join the workspace with the invitation's role (an invitation by email: only its verified address)",
     description:
-      '`link_expired` (410) when the invitation has expired, was revoked, was already used or is used up (`details.reason`: expired, revoked, accepted, used_up); ' +
-      "`forbidden` (403) when it was sent to another address than the caller's (`details.reason`: wrong_email) or to the caller's address not yet confirmed (`unverified_email`); " +
+      '`link_expired` (410) when the invitation has expired, was revoked, was already used or is used up ' +
+      '(`details.reason`: expired, revoked, accepted, used_up); ' +
+      "`forbidden` (403) when it was sent to another address than the caller's (`details.reason`: wrong_email) " +
+      "or to the caller's address not yet confirmed (`unverified_email`); " +
       '`link_expired` with `details.reason` `revoked` too when whoever made it no longer manages the workspace. Someone already in the workspace ' +
       'with this role or a stronger one is not added twice: `joined` is false and no use is counted.',
     auth: 'write',

@@ -65,7 +65,8 @@ export async function registerSpa(
   }
   const index = built
     ? readFileSync(indexFile, 'utf8')
-    : '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cabinet</title></head><body><main><h1>Cabinet</h1><p>The browser app is not built yet. Run <code>npm run build</code>, or start Cabinet with <code>npm start</code>.</p></main></body></html>';
+    : '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Cabinet</title></head><body><main><h1>Cabinet</h1>' +
+      '<p>The browser app is not built yet. Run <code>npm run build</code>, or start Cabinet with <code>npm start</code>.</p></main></body></html>';
   const etag = `"${createHash('sha256').update(index).digest('base64url').slice(0, 27)}"`;
   const modified = new Date(Math.floor((built ? statSync(indexFile).mtimeMs : Date.now()) / 1000) * 1000);
   return (req, reply) => {

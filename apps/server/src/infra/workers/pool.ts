@@ -6,7 +6,10 @@ export interface WorkerPoolOptions {
   threads: number;
   /** Tasks that may wait for a worker; past that the pool answers `busy` at once. */
   queue: number;
-  /** Heap a worker may use, and how much the process's resident memory may grow while its task runs; past either the worker is ended and its task fails with `memory`. */
+  /**
+   * Heap a worker may use, and how much the process's resident memory may grow while its task runs;
+   * past either the worker is ended and its task fails with `memory`.
+   */
   memoryMb: number;
   /** Time a task may take (from when its module is loaded); past it the worker is ended and its task fails with `timeout`. */
   timeoutMs: number;

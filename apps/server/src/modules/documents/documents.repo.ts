@@ -51,7 +51,8 @@ export async function saveDocumentState(
   // The statement's snapshot reads the row as it was before this statement changes it.
   const stored = await sql<{ item_id: string; before: string[] | null }>`
     WITH before AS (SELECT mentions FROM document_contents WHERE item_id = ${itemId})
-    INSERT INTO document_contents (item_id, state, text, updated_by, mentions) VALUES (${itemId}, ${c.state}, ${c.text}, ${by}, COALESCE(${mentions}::text[], '{}'))
+    INSERT INTO document_contents (item_id, state, text, updated_by, mentions)
+      VALUES (${itemId}, ${c.state}, ${c.text}, ${by}, COALESCE(${mentions}::text[], '{}'))
     ON CONFLICT (item_id) DO UPDATE SET state = excluded.state, text = excluded.text, updated_by = excluded.updated_by, updated_at = now(),
       mentions = CASE WHEN ${mentions}::text[] IS NULL THEN document_contents.mentions ELSE excluded.mentions END
     WHERE document_contents.state IS DISTINCT FROM excluded.state

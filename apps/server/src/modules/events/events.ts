@@ -124,7 +124,8 @@ export async function recordAccount(db: Db, actor: AccountActor | null, activity
   const kind = actor ? (actor.via === 'token' ? 'token' : 'user') : 'system';
   const data = JSON.stringify({ ...activity.data, parentIds: [] });
   await sql`INSERT INTO activity_events (workspace_id, actor_kind, actor_user_id, actor_token_id, ip, user_agent, client_id, action, item_id, data)
-    SELECT m.workspace_id, ${kind}, ${activity.userId}, ${actor?.tokenId ?? null}, ${actor?.ip ?? null}, ${actor?.userAgent ?? null}, ${actor?.clientId ?? null}, ${activity.action}, NULL, ${data}::jsonb
+    SELECT m.workspace_id, ${kind}, ${activity.userId}, ${actor?.tokenId ?? null},
+           ${actor?.ip ?? null}, ${actor?.userAgent ?? null}, ${actor?.clientId ?? null}, ${activity.action}, NULL, ${data}::jsonb
       FROM memberships m WHERE m.user_id = ${activity.userId} AND m.role <> 'guest'`.execute(db);
 }
 
@@ -135,8 +136,10 @@ export async function recordAccount(db: Db, actor: AccountActor | null, activity
 export function recordCreated(table: string, actor: Actor | LinkVisitor | null): RawBuilder<unknown> {
   const a = actorColumns(actor);
   const col = (c: string) => sql.ref(`${table}.${c}`);
-  return sql`INSERT INTO activity_events (workspace_id, actor_kind, actor_user_id, actor_token_id, actor_link_id, ip, user_agent, client_id, action, item_id, data)
-    SELECT ${col('workspace_id')}, ${a.actor_kind}, ${a.actor_user_id}, ${a.actor_token_id}, ${a.actor_link_id}, ${a.ip}, ${a.user_agent}, ${a.client_id}, 'item.created', ${col('id')},
+  return sql`INSERT INTO activity_events
+      (workspace_id, actor_kind, actor_user_id, actor_token_id, actor_link_id, ip, user_agent, client_id, action, item_id, data)
+    SELECT ${col('workspace_id')}, ${a.actor_kind}, ${a.actor_user_id}, ${a.actor_token_id}, ${a.actor_link_id},
+           ${a.ip}, ${a.user_agent}, ${a.client_id}, 'item.created', ${col('id')},
            jsonb_build_object('parentIds', jsonb_build_array(${col('parent_id')}), 'name', ${col('name')}, 'kind', ${col('kind')})
       FROM ${sql.table(table)}
     RETURNING id`;

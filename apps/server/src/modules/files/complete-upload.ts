@@ -136,7 +136,10 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
 
 const isVerified = (o: Outcome<Finished | Verified>): o is Verified => !(o instanceof AppError) && 'parent' in o;
 
-/** A completed upload's answer, the same for every call that completes it: the upload and its file (undefined while it is open, or when the file is no longer visible). */
+/**
+ * A completed upload's answer, the same for every call that completes it: the upload and its file
+ * (undefined while it is open, or when the file is no longer visible).
+ */
 async function finishedUpload(db: Db, actor: Uploader, upload: UploadRow): Promise<Finished | undefined> {
   if (upload.state !== 'completed' || !upload.result_item_id) return undefined;
   if (isVisitor(actor)) return { upload: presentUpload(upload), item: null };

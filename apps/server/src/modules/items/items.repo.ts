@@ -62,7 +62,8 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string): 
           AND ((g.principal_type = 'user' AND g.principal_id = ${userId})
             OR (g.principal_type = 'workspace' AND g.principal_id = i.workspace_id AND m.role <> 'guest')
             OR (g.principal_type = 'group' AND m.role <> 'guest'
-              AND EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.principal_id AND gm.user_id = ${userId} AND gm.workspace_id = i.workspace_id)))), 0) AS grant_rank,
+              AND EXISTS (SELECT 1 FROM group_members gm
+                           WHERE gm.group_id = g.principal_id AND gm.user_id = ${userId} AND gm.workspace_id = i.workspace_id)))), 0) AS grant_rank,
       m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug
     FROM items i
     JOIN workspaces w ON w.id = i.workspace_id

@@ -31,7 +31,10 @@ export const linkState = (l: Pick<LinkRow, 'revoked_at' | 'expires_at'>, now = D
 /** The key tokens are sealed with: derived from the instance secret for this use alone. */
 const sealKey = (ctx: AppContext) => deriveKey(ctx.env.SESSION_SECRET, 'share-link-token');
 
-/** The link's address, or null when its token was sealed under another secret (SESSION_SECRET changed since): the link still works, but its address cannot be given again. */
+/**
+ * The link's address, or null when its token was sealed under another secret (SESSION_SECRET changed since):
+ * the link still works, but its address cannot be given again.
+ */
 function urlOf(ctx: AppContext, l: LinkRow): string | null {
   try {
     return `${ctx.env.PUBLIC_URL}/s/${decrypt(sealKey(ctx), l.token_sealed)}`;
@@ -193,7 +196,8 @@ export async function workspaceLinks(ctx: AppContext, actor: Actor, ws: string, 
   const workspace = await requireWorkspace(ctx.db, actor.user, ws, 'manageLinks');
   const found = await findLiveLinks(ctx.db, workspace.id, q.limit + 1, q.cursor?.id);
   const read = found.slice(0, q.limit);
-  // A link whose item is inside a folder in the trash does not work now: it is not live. The cursor follows what was read, so leaving it out does not end the list early.
+  // A link whose item is inside a folder in the trash does not work now: it is not live.
+  // The cursor follows what was read, so leaving it out does not end the list early.
   const places = await findPlaces(ctx.db, [...new Set(read.map((r) => r.item_id))]);
   const rows = read.filter((r) => places.get(r.item_id)?.trashedAbove === false);
   return {

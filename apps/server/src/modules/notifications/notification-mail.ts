@@ -43,7 +43,8 @@ export async function mailUnreadNotifications(ctx: AppContext, delayMinutes: num
         text:
           `Hello ${user.name || user.email},\n\nWhile you were away:\n\n${lines.join('\n\n')}\n\n` +
           (more > 0 ? `…and ${more} more in Cabinet.\n\n` : '') +
-          `Each is mailed once. To stop these emails, turn off “Send me mail about notifications I haven't read” in your account: ${ctx.env.PUBLIC_URL}/account\n`,
+          'Each is mailed once. ' +
+          `To stop these emails, turn off “Send me mail about notifications I haven't read” in your account: ${ctx.env.PUBLIC_URL}/account\n`,
       });
       sent++;
     } catch (error) {

@@ -45,7 +45,8 @@ export async function touchApiToken(db: Q, id: string, recordEveryMs: number): P
     .updateTable('api_tokens')
     .set({
       last_used_at: sql`now()`,
-      use_recorded_at: sql`CASE WHEN use_recorded_at IS NULL OR use_recorded_at <= now() - make_interval(secs => ${recordEveryMs / 1000}) THEN now() ELSE use_recorded_at END`,
+      use_recorded_at: sql`CASE WHEN use_recorded_at IS NULL OR use_recorded_at <= now() - make_interval(secs => ${recordEveryMs / 1000})
+        THEN now() ELSE use_recorded_at END`,
     })
     .where('id', '=', id)
     .returning(sql<boolean>`use_recorded_at = now()`.as('record'))

@@ -13,7 +13,10 @@ import { useQuickActions, type QuickAction as TQuickAction } from '../../feature
 /** How many items Home shows of Recent and Starred; their pages have the rest. */
 const SHOWN = 5;
 
-/** Side by side where there is room for `min` each, stacked on a phone: a plain CSS grid (SimpleGrid would bring its media-query machinery to the first load). */
+/**
+ * Side by side where there is room for `min` each, stacked on a phone: a plain CSS grid
+ * (SimpleGrid would bring its media-query machinery to the first load).
+ */
 function Columns({ min, children }: { min: string; children: ReactNode }) {
   return (
     <Box style={{ display: 'grid', gap: 'var(--mantine-spacing-md)', gridTemplateColumns: `repeat(auto-fit, minmax(min(100%, ${min}), 1fr))` }}>{children}</Box>

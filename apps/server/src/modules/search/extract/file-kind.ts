@@ -5,11 +5,13 @@ const BY_EXTENSION = new Map<string, FileKind>();
 const add = (kind: FileKind, extensions: string) => extensions.split(' ').forEach((ext) => BY_EXTENSION.set(ext, kind));
 add(
   'text',
-  'txt text md markdown mdx rst adoc asciidoc org tex bib csv tsv tab json jsonl ndjson geojson yaml yml toml ini cfg conf properties env log srt vtt ics vcf sql graphql gql proto diff patch',
+  'txt text md markdown mdx rst adoc asciidoc org tex bib csv tsv tab json jsonl ndjson geojson yaml yml toml ini cfg conf properties env log ' +
+    'srt vtt ics vcf sql graphql gql proto diff patch',
 );
 add(
   'text',
-  'js mjs cjs jsx ts mts cts tsx vue svelte css scss sass less py pyi rb go rs java kt kts scala groovy gradle c h cc cpp cxx hpp hh cs fs swift m mm php pl pm r jl lua dart ex exs erl hs elm clj cljs ml sh bash zsh fish ps1 bat cmd tf hcl nix zig',
+  'js mjs cjs jsx ts mts cts tsx vue svelte css scss sass less py pyi rb go rs java kt kts scala groovy gradle c h cc cpp cxx hpp hh cs fs swift ' +
+    'm mm php pl pm r jl lua dart ex exs erl hs elm clj cljs ml sh bash zsh fish ps1 bat cmd tf hcl nix zig',
 );
 add('html', 'html htm xhtml');
 add('xml', 'xml svg xsd xsl xslt rss atom plist kml gpx xlf');

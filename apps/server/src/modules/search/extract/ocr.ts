@@ -55,7 +55,8 @@ export async function readImage(bytes: Uint8Array, sink: TextSink): Promise<void
   if (!width || !height) throw damaged();
   if (width * height > MAX_IMAGE_PIXELS) {
     throw new ExtractFailure(
-      `It is too large to read its text: ${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels, more than ${MAX_IMAGE_PIXELS / 1e6} megapixels.`,
+      `It is too large to read its text: ${width.toLocaleString('en')} × ${height.toLocaleString('en')} pixels, ` +
+        `more than ${MAX_IMAGE_PIXELS / 1e6} megapixels.`,
     );
   }
   const image = await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })

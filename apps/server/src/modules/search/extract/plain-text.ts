@@ -11,9 +11,10 @@ const CHUNK_BYTES = 64 * 1024;
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript']);
 /** Elements that end a line of text; cells and the like only end a word. */
 const BLOCKS = new Set(
-  'address article aside blockquote br dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hr li main nav ol option p pre section summary table title tr ul'.split(
-    ' ',
-  ),
+  (
+    'address article aside blockquote br dd details div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 ' +
+    'header hr li main nav ol option p pre section summary table title tr ul'
+  ).split(' '),
 );
 const CELLS = new Set(['td', 'th', 'img', 'input', 'button', 'label']);
 

@@ -53,7 +53,10 @@ export class OfficeZip {
     if (declared > MAX_UNPACKED_BYTES) throw tooLarge();
   }
 
-  /** A part's text, decoded a chunk at a time as it unpacks; `stop` ends the read early (the text is full). What `onText` throws ends the read and is thrown. */
+  /**
+   * A part's text, decoded a chunk at a time as it unpacks; `stop` ends the read early (the text is full).
+   * What `onText` throws ends the read and is thrown.
+   */
   async read(name: string, onText: (text: string) => void, stop: () => boolean = () => false): Promise<void> {
     const file = this.zip.files[name];
     if (!file || file.dir) return;

@@ -94,8 +94,11 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return `removed ${str(d.name) ?? 'a member'} from the workspace`;
     case 'invitation.created':
       return `invited ${str(d.email) ?? 'people with a link'}${role ? ` as ${role}` : ''}`;
-    case 'invitation.revoked':
-      return `revoked the invitation of ${str(d.email) ?? 'an invite link'}${d.reason === 'not_mailed' ? ' (its email could not be sent)' : d.reason === 'maker_left' ? ' (its maker no longer manages the workspace)' : ''}`;
+    case 'invitation.revoked': {
+      const why =
+        d.reason === 'not_mailed' ? ' (its email could not be sent)' : d.reason === 'maker_left' ? ' (its maker no longer manages the workspace)' : '';
+      return `revoked the invitation of ${str(d.email) ?? 'an invite link'}${why}`;
+    }
     case 'invitation.resent':
       return `sent the invitation of ${str(d.email) ?? 'someone'} again`;
     case 'invitation.accepted':
