@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
+import { itemsApi, workspacesApi } from '@cabinet/contracts';
 import { expect, test, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -27,7 +28,7 @@ test('the owner sees what happened in the audit log, filters it and exports it a
   const bea = await signUp(other, newPerson('Bea Reader'));
 
   await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { slug: string };
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
 
   // Olive makes a folder, renames it and shares it with Bea.
   await page.getByRole('link', { name: 'My files' }).click();
@@ -149,11 +150,11 @@ for (const scheme of ['light', 'dark'] as const) {
     const context = await browser.newContext({ colorScheme: scheme });
     const page = await context.newPage();
     await signUp(page, newPerson('Axel Audit'));
-    const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Reports', parentId: workspace.homeId })).body as {
-      id: string;
-    };
-    await apiCall(page, 'PATCH', `/items/${folder.id}`, { name: 'Reports 2027' });
+    const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+    const folder = (
+      await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Reports', parentId: workspace.homeId } })
+    ).body;
+    await apiCall(page, itemsApi.update, { params: { id: folder.id }, body: { name: 'Reports 2027' } });
 
     await page.goto(`/w/${workspace.slug}/settings/audit`);
     await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'renamed “Reports 2027” from “Reports”' })).toBeVisible();

@@ -1,3 +1,4 @@
+import { grantsApi, meApi } from '@cabinet/contracts';
 import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -16,10 +17,11 @@ test('two people write one document at once: each sees the other here, their nam
   const other = await b.newPage();
   await signUp(other, newPerson('Bea Second'));
   // By account, not by address: an address reaches only an account that confirmed it.
-  const bea = (await apiCall(other, 'GET', '/me')).body.user as { id: string };
-  expect((await apiCall(page, 'POST', `/items/${page.url().split('/d/')[1]}/grants`, { principal: { type: 'user', id: bea.id }, role: 'editor' })).status).toBe(
-    201,
-  );
+  const bea = (await apiCall(other, meApi.get)).body.user;
+  expect(
+    (await apiCall(page, grantsApi.create, { params: { id: page.url().split('/d/')[1]! }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } }))
+      .status,
+  ).toBe(201);
   await other.goto(page.url());
   const otherEditor = other.getByLabel('Content of Meeting notes');
   await expect(otherEditor).toContainText('Hello team');

@@ -1,3 +1,4 @@
+import { grantsApi, linksApi, meApi } from '@cabinet/contracts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -52,8 +53,10 @@ test('an image and a file from this computer go into the document and reach a re
   const b = await browser.newContext();
   const reader = await b.newPage();
   await signUp(reader, newPerson('Rita Reader'));
-  const rita = (await apiCall(reader, 'GET', '/me')).body.user as { id: string };
-  expect((await apiCall(page, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: rita.id }, role: 'viewer' })).status).toBe(201);
+  const rita = (await apiCall(reader, meApi.get)).body.user;
+  expect(
+    (await apiCall(page, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: rita.id }, role: 'viewer' } })).status,
+  ).toBe(201);
   await reader.goto(page.url());
   const seen = reader.getByLabel('Content of Report').getByRole('img', { name: 'sales chart' });
   await expect.poll(() => seen.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
@@ -73,12 +76,12 @@ test("a document's picture shows to the visitor of a password link, in the sandb
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   const documentId = page.url().split('/d/')[1]!;
-  const link = await apiCall(page, 'POST', `/items/${documentId}/links`, { kind: 'view', password: 'sunny figures', downloadAllowed: false });
+  const link = await apiCall(page, linksApi.create, { params: { id: documentId }, body: { kind: 'view', password: 'sunny figures', downloadAllowed: false } });
   expect(link.status).toBe(201);
 
   const v = await browser.newContext();
   const visitor = await v.newPage();
-  await visitor.goto(link.body.url as string);
+  await visitor.goto(link.body.url!);
   await visitor.getByRole('textbox', { name: 'Password' }).fill('sunny figures');
   await visitor.getByRole('button', { name: 'Open' }).click();
   await expect(visitor.getByRole('heading', { name: 'Brochure' })).toBeVisible();

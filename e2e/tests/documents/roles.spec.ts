@@ -1,3 +1,4 @@
+import { grantsApi, meApi } from '@cabinet/contracts';
 import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -16,8 +17,8 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   const viewer = await b.newPage();
   await signUp(viewer, newPerson('Vera Viewer'));
   // By account, not by address: an address reaches only an account that confirmed it.
-  const vera = (await apiCall(viewer, 'GET', '/me')).body.user as { id: string };
-  const grant = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: vera.id }, role: 'viewer' });
+  const vera = (await apiCall(viewer, meApi.get)).body.user;
+  const grant = await apiCall(owner, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: vera.id }, role: 'viewer' } });
   expect(grant.status).toBe(201);
 
   await viewer.goto(url);
@@ -37,7 +38,7 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   await expect(ownerEditor).not.toContainText('9999');
 
   // Raised to commenter: a Comment button, still no writing.
-  const raised = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: vera.id }, role: 'commenter' });
+  const raised = await apiCall(owner, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: vera.id }, role: 'commenter' } });
   expect(raised.body.role).toBe('commenter');
   await viewer.reload();
   await expect(viewer.getByText('Can comment')).toBeVisible();

@@ -1,3 +1,4 @@
+import { meApi, urlOf, workspacesApi } from '@cabinet/contracts';
 import { expect, test } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
 
@@ -50,10 +51,10 @@ test('a page opened afresh fetches what it shows once: its live stream does not 
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await expect.poll(() => page.evaluate(() => (window as unknown as { heard?: string[] }).heard)).toEqual(['ready']);
   // A request sent now comes after any the stream's first words set off.
-  await page.evaluate(() => fetch('/api/v1/me'));
+  await page.evaluate((url) => fetch(url), urlOf(meApi.get));
   const children = fetched.filter((p) => p.endsWith('/children'));
   expect(children).toHaveLength(1);
-  expect(fetched.filter((p) => p === '/api/v1/workspaces')).toHaveLength(1);
+  expect(fetched.filter((p) => p === urlOf(workspacesApi.list))).toHaveLength(1);
 });
 
 test('stars a file, finds it in Starred and Recent, and moves it by dragging onto a folder', async ({ page }) => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { uploadsApi, urlOf } from '@cabinet/contracts';
 import { expect, test, type Page } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
@@ -131,7 +132,7 @@ test('uploads a folder of many small files in a few calls, each file with its ow
     const url = new URL(request.url());
     if (request.method() !== 'POST') return;
     if (url.pathname.endsWith('/uploads/batch')) calls.start++;
-    else if (url.pathname === '/api/v1/uploads/complete') calls.complete++;
+    else if (url.pathname === urlOf(uploadsApi.completeMany)) calls.complete++;
     else if (/\/uploads$|\/uploads\/[^/]+\/complete$/.test(url.pathname)) calls.single++;
   });
   await page.getByLabel('Folder to upload').setInputFiles(notes);
@@ -168,10 +169,10 @@ test('resumes an interrupted upload after a reload, once the file is chosen agai
   await page.getByLabel('Files to upload').setInputFiles(file);
   await expect.poll(() => parts, { timeout: 20_000 }).toBeGreaterThan(2);
   // What the storage holds of it, as Cabinet reports it.
-  const ws = new URL(page.url()).pathname.split('/')[2];
+  const ws = new URL(page.url()).pathname.split('/')[2]!;
   const stored = async () => {
-    const [upload] = (await apiCall(page, 'GET', `/workspaces/${ws}/uploads`)).body.items;
-    const status = (await apiCall(page, 'GET', `/uploads/${upload.id}`)).body as { parts: { size: number }[] };
+    const [upload] = (await apiCall(page, uploadsApi.unfinished, { params: { ws } })).body.items;
+    const status = (await apiCall(page, uploadsApi.get, { params: { id: upload!.id } })).body;
     return status.parts.reduce((sum, p) => sum + p.size, 0);
   };
   await expect.poll(stored).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { searchApi } from '@cabinet/contracts';
 import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -54,7 +55,7 @@ test('words inside an uploaded PDF, a Word document and a scanned picture are fo
   for (const { upload, word } of FILES) {
     await mia.goto(`/w/${workspace.slug}/search?q=${word}`);
     await expect(mia.getByRole('heading', { name: `No results for “${word}”` })).toBeVisible();
-    const byName = await apiCall(mia, 'GET', `/workspaces/${workspace.id}/search?q=${encodeURIComponent(upload.name.split('.')[0]!)}`);
+    const byName = await apiCall(mia, searchApi.search, { params: { ws: workspace.id }, query: { q: upload.name.split('.')[0]! } });
     expect(byName.status).toBe(200);
     expect(byName.body.results).toEqual([]);
   }

@@ -1,3 +1,4 @@
+import { grantsApi, meApi } from '@cabinet/contracts';
 import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -17,8 +18,10 @@ test('a word written in a document is found from the Ctrl-K palette in another w
   const b = await browser.newContext();
   const other = await b.newPage();
   await signUp(other, newPerson('Bea Reader'));
-  const bea = (await apiCall(other, 'GET', '/me')).body.user as { id: string };
-  expect((await apiCall(page, 'POST', `/items/${docId}/grants`, { principal: { type: 'user', id: bea.id }, role: 'viewer' })).status).toBe(201);
+  const bea = (await apiCall(other, meApi.get)).body.user;
+  expect((await apiCall(page, grantsApi.create, { params: { id: docId }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } })).status).toBe(
+    201,
+  );
   await other.goto(`/w/${workspace.slug}`);
   await expect(other.getByRole('heading', { name: /Welcome/ })).toBeVisible();
 

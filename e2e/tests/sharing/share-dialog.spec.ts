@@ -1,3 +1,4 @@
+import { grantsApi, itemsApi, meApi, workspacesApi } from '@cabinet/contracts';
 import { expect, test, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -13,13 +14,11 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   browser,
 }) => {
   const olive = await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Project X', parentId: workspace.homeId })).body as {
-    id: string;
-  };
-  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as {
-    id: string;
-  };
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Project X', parentId: workspace.homeId } })
+  ).body;
+  const plan = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body;
 
   // Bea, on a phone in the dark, has an account of her own and is not in Olive's workspace.
   const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
@@ -69,10 +68,13 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await other.getByRole('button', { name: 'Close navigation' }).click();
 
   // Something else shared while she looks arrives in the list by itself.
-  const notes = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Loose notes', parentId: workspace.homeId }))
-    .body as { id: string };
-  const beaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
-  expect((await apiCall(page, 'POST', `/items/${notes.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'viewer' })).status).toBe(201);
+  const notes = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Loose notes', parentId: workspace.homeId } })
+  ).body;
+  const beaId = (await apiCall(other, meApi.get)).body.user.id;
+  expect((await apiCall(page, grantsApi.create, { params: { id: notes.id }, body: { principal: { type: 'user', id: beaId }, role: 'viewer' } })).status).toBe(
+    201,
+  );
   await expect(shared.getByRole('link', { name: 'Loose notes' })).toBeVisible();
 
   // She opens the folder, then the document in it, and writes.
@@ -127,12 +129,12 @@ test('a folder shared with someone outside the workspace: they find it in Shared
 
 test('a grant’s end date is saved when the field is left, not at every keystroke, and only for a day still to come', async ({ page, browser }) => {
   await signUp(page, newPerson('Elsa Expiry'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Dated', parentId: workspace.homeId });
-  const folder = (await apiCall(page, 'GET', `/workspaces/${workspace.id}/items/${workspace.homeId}/children`)).body.items[0] as { id: string };
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Dated', parentId: workspace.homeId } });
+  const folder = (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId } })).body.items[0]!;
   const b = await browser.newContext();
   const dan = await signUp(await b.newPage(), newPerson('Dan Dated'));
-  await apiCall(page, 'POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email: dan.email }, role: 'viewer' });
+  await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', email: dan.email }, role: 'viewer' } });
   await b.close();
 
   const patches: string[] = [];
@@ -164,9 +166,9 @@ test('on a phone, the Share dialog of an item with a long name keeps its title o
   const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
   const page = await context.newPage();
   await signUp(page);
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
   const name = 'Quarterly planning notes for the whole engineering team and everyone else';
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name, parentId: workspace.homeId });
+  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name, parentId: workspace.homeId } });
   await page.goto(`/w/${workspace.slug}/my`);
   await page.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Share…' }).click();

@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { invitationsApi, itemsApi, workspacesApi } from '@cabinet/contracts';
 import { expect, test, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
@@ -16,7 +17,7 @@ async function seriousViolations(page: Page) {
 
 test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member', async ({ page, browser }) => {
   await signUp(page, newPerson('Olga Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { slug: string; name: string };
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
 
   // The way in: the workspace menu, and the navigation.
   await page.getByRole('button', { name: `Workspace: ${workspace.name}. Switch workspace` }).click();
@@ -96,8 +97,8 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
 
 test('the owner changes a role, hands the workspace over, and removes someone, giving their files to a member', async ({ page, browser }) => {
   await signUp(page, newPerson('Oscar Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; name: string };
-  const invite = async (role: string) => (await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role })).body.url as string;
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+  const invite = async (role: 'admin' | 'member') => (await apiCall(page, invitationsApi.create, { params: { ws: workspace.id }, body: { role } })).body.url;
   const join = async (name: string) => {
     const context = await browser.newContext();
     const p = await context.newPage();
@@ -109,10 +110,9 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
   };
   const ann = await join('Ann Admin');
   const ben = await join('Ben Member');
-  await apiCall(ben.page, 'POST', `/workspaces/${workspace.id}/items`, {
-    kind: 'folder',
-    name: 'Ben notes',
-    parentId: (await apiCall(ben.page, 'GET', `/workspaces/${workspace.id}`)).body.homeId,
+  await apiCall(ben.page, itemsApi.create, {
+    params: { ws: workspace.id },
+    body: { kind: 'folder', name: 'Ben notes', parentId: (await apiCall(ben.page, workspacesApi.get, { params: { ws: workspace.id } })).body.homeId },
   });
 
   await page.setViewportSize({ width: 360, height: 740 });
@@ -154,11 +154,10 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
 
 test('an expired invitation by email stays in the list, marked expired, and can be sent again', async ({ page }) => {
   await signUp(page, newPerson('Rita Resender'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string };
-  const made = await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, {
-    email: 'late.reader@example.com',
-    role: 'member',
-    expiresAt: new Date(Date.now() + 2_000).toISOString(),
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+  const made = await apiCall(page, invitationsApi.create, {
+    params: { ws: workspace.id },
+    body: { email: 'late.reader@example.com', role: 'member', expiresAt: new Date(Date.now() + 2_000).toISOString() },
   });
   expect(made.status).toBe(201);
   await page.waitForTimeout(2_500);
