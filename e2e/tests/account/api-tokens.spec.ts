@@ -1,3 +1,4 @@
+import { meApi, urlOf } from '@cabinet/contracts';
 import { expect, test } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
 
@@ -13,7 +14,7 @@ test('creates an API token that works, then revokes it', async ({ page, request 
   const token = (await page.getByLabel('New API token').textContent())!.trim();
   expect(token).toMatch(/^cab_/);
 
-  const me = await request.get('/api/v1/me', { headers: { authorization: `Bearer ${token}` } });
+  const me = await request.get(urlOf(meApi.get), { headers: { authorization: `Bearer ${token}` } });
   expect(me.status()).toBe(200);
   expect((await me.json()).via).toBe('token');
 
@@ -22,7 +23,7 @@ test('creates an API token that works, then revokes it', async ({ page, request 
   await page.getByRole('button', { name: 'Revoke token Backup script' }).click();
   await expect(list.getByText('Backup script')).toHaveCount(0);
 
-  const after = await request.get('/api/v1/me', { headers: { authorization: `Bearer ${token}` } });
+  const after = await request.get(urlOf(meApi.get), { headers: { authorization: `Bearer ${token}` } });
   expect(after.status()).toBe(401);
   expect((await after.json()).error.code).toBe('unauthenticated');
 });

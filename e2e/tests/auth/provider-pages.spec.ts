@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import { meApi, urlOf } from '@cabinet/contracts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { newPerson } from '../../fixtures/accounts.ts';
 
@@ -94,6 +95,6 @@ test('the API docs render under their content policy', async ({ page }) => {
     .getByRole('heading', { name: /^account/ })
     .getByRole('button')
     .click();
-  await expect(page.getByText('/api/v1/me').first()).toBeVisible();
+  await expect(page.getByText(urlOf(meApi.get)).first()).toBeVisible();
   expect(refused).toEqual([]);
 });

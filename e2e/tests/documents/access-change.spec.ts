@@ -1,12 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { grantsApi, meApi, type TItemRole } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('an open document follows its share: lowered to viewer it turns read-only, withdrawn it closes', async ({ browser }) => {
-  const a = await browser.newContext();
-  const owner = await a.newPage();
-  await signUp(owner, newPerson('Olga Owner'));
+test('an open document follows its share: lowered to viewer it turns read-only, withdrawn it closes', async ({ page: owner, browser }) => {
   const ownerEditor = await newDocument(owner, 'Plans');
   await owner.keyboard.type('Kick-off on Monday.');
   const url = owner.url();
@@ -15,8 +13,8 @@ test('an open document follows its share: lowered to viewer it turns read-only, 
   const b = await browser.newContext();
   const other = await b.newPage();
   await signUp(other, newPerson('Emil Editor'));
-  const emil = (await apiCall(other, 'GET', '/me')).body.user as { id: string };
-  const share = (role: string) => apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: emil.id }, role });
+  const emil = (await apiCall(other, meApi.get)).body.user;
+  const share = (role: TItemRole) => apiCall(owner, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: emil.id }, role } });
   const grant = await share('editor');
   expect(grant.status).toBe(201);
 
@@ -37,9 +35,8 @@ test('an open document follows its share: lowered to viewer it turns read-only, 
   await expect(editor).toContainText('Bring the slides.');
 
   // Withdrawn: the document closes.
-  expect((await apiCall(owner, 'DELETE', `/items/${documentId}/grants/${grant.body.id}`)).status).toBe(204);
+  expect((await apiCall(owner, grantsApi.remove, { params: { id: documentId, grantId: grant.body.id } })).status).toBe(204);
   await expect(other.getByText('You do not have access to this document, or it no longer exists.')).toBeVisible({ timeout: 20_000 });
   await expect(other.getByLabel('Content of Plans')).toHaveCount(0);
-  await a.close();
   await b.close();
 });

@@ -1,7 +1,9 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { grantsApi, linksApi, meApi } from '@cabinet/contracts';
+import type { Locator, Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 /** Draws a 120×60 picture in the page and puts it into the document from "this computer", as a PNG file; answers the picture in the editor. */
 async function insertPicture(page: Page, editor: Locator, name: string): Promise<Locator> {
@@ -27,10 +29,7 @@ async function insertPicture(page: Page, editor: Locator, name: string): Promise
   return image;
 }
 
-test('an image and a file from this computer go into the document and reach a reader it is shared with', async ({ browser }) => {
-  const a = await browser.newContext();
-  const page = await a.newPage();
-  await signUp(page, newPerson('Ida Images'));
+test('an image and a file from this computer go into the document and reach a reader it is shared with', async ({ page, browser }) => {
   const editor = await newDocument(page, 'Report');
   await page.keyboard.type('Sales went up:');
   await page.keyboard.press('Enter');
@@ -52,20 +51,20 @@ test('an image and a file from this computer go into the document and reach a re
   const b = await browser.newContext();
   const reader = await b.newPage();
   await signUp(reader, newPerson('Rita Reader'));
-  const rita = (await apiCall(reader, 'GET', '/me')).body.user as { id: string };
-  expect((await apiCall(page, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: rita.id }, role: 'viewer' })).status).toBe(201);
+  const rita = (await apiCall(reader, meApi.get)).body.user;
+  expect(
+    (await apiCall(page, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: rita.id }, role: 'viewer' } })).status,
+  ).toBe(201);
   await reader.goto(page.url());
   const seen = reader.getByLabel('Content of Report').getByRole('img', { name: 'sales chart' });
   await expect.poll(() => seen.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
   const href = await reader.getByLabel('Content of Report').getByRole('link', { name: 'figures.csv' }).getAttribute('href');
   const download = await reader.request.get(new URL(href!, reader.url()).href);
   expect(await download.text()).toBe('month,sales\njan,10\n');
-  await a.close();
   await b.close();
 });
 
 test("a document's picture shows to the visitor of a password link, in the sandboxed frame that sends no session or cookie", async ({ page, browser }) => {
-  await signUp(page, newPerson('Lena Linker'));
   const editor = await newDocument(page, 'Brochure');
   await page.keyboard.type('Our new shop:');
   await page.keyboard.press('Enter');
@@ -73,12 +72,12 @@ test("a document's picture shows to the visitor of a password link, in the sandb
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   const documentId = page.url().split('/d/')[1]!;
-  const link = await apiCall(page, 'POST', `/items/${documentId}/links`, { kind: 'view', password: 'sunny figures', downloadAllowed: false });
+  const link = await apiCall(page, linksApi.create, { params: { id: documentId }, body: { kind: 'view', password: 'sunny figures', downloadAllowed: false } });
   expect(link.status).toBe(201);
 
   const v = await browser.newContext();
   const visitor = await v.newPage();
-  await visitor.goto(link.body.url as string);
+  await visitor.goto(link.body.url!);
   await visitor.getByRole('textbox', { name: 'Password' }).fill('sunny figures');
   await visitor.getByRole('button', { name: 'Open' }).click();
   await expect(visitor.getByRole('heading', { name: 'Brochure' })).toBeVisible();

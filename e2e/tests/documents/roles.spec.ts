@@ -1,12 +1,10 @@
-import { expect, test } from '@playwright/test';
+import { grantsApi, meApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('a viewer reads along but cannot write; as a commenter they comment but still cannot write', async ({ browser }) => {
-  const a = await browser.newContext();
-  const owner = await a.newPage();
-  await signUp(owner, newPerson('Olga Owner'));
+test('a viewer reads along but cannot write; as a commenter they comment but still cannot write', async ({ page: owner, browser }) => {
   const ownerEditor = await newDocument(owner, 'Budget');
   await owner.keyboard.type('Travel: 1200.');
   const url = owner.url();
@@ -16,8 +14,8 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   const viewer = await b.newPage();
   await signUp(viewer, newPerson('Vera Viewer'));
   // By account, not by address: an address reaches only an account that confirmed it.
-  const vera = (await apiCall(viewer, 'GET', '/me')).body.user as { id: string };
-  const grant = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: vera.id }, role: 'viewer' });
+  const vera = (await apiCall(viewer, meApi.get)).body.user;
+  const grant = await apiCall(owner, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: vera.id }, role: 'viewer' } });
   expect(grant.status).toBe(201);
 
   await viewer.goto(url);
@@ -37,7 +35,7 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   await expect(ownerEditor).not.toContainText('9999');
 
   // Raised to commenter: a Comment button, still no writing.
-  const raised = await apiCall(owner, 'POST', `/items/${documentId}/grants`, { principal: { type: 'user', id: vera.id }, role: 'commenter' });
+  const raised = await apiCall(owner, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: vera.id }, role: 'commenter' } });
   expect(raised.body.role).toBe('commenter');
   await viewer.reload();
   await expect(viewer.getByText('Can comment')).toBeVisible();
@@ -50,6 +48,5 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   await expect(panel.getByRole('article', { name: /Comment by Vera Viewer/ })).toBeVisible();
   await owner.getByRole('button', { name: 'Comments' }).click();
   await expect(owner.getByRole('region', { name: 'Comments' }).getByRole('article', { name: /Comment by Vera Viewer/ })).toContainText('Can we book earlier?');
-  await a.close();
   await b.close();
 });

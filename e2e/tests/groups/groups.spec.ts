@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { grantsApi, groupsApi, invitationsApi, itemsApi, meApi } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -13,19 +15,19 @@ async function seriousViolations(page: Page) {
 test('an owner makes a group, adds a member to it and shares a folder with the group; the member finds it in Shared with me and edits a document in it; out of the group, it is gone', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Greta Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Campaign', parentId: workspace.homeId })).body as {
-    id: string;
-  };
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Brief', parentId: folder.id });
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Campaign', parentId: workspace.homeId } })
+  ).body;
+  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Brief', parentId: folder.id } });
 
   // Max joins the workspace as a member through an invite link, on a phone in the dark.
   const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
   const other = await b.newPage();
   await signUp(other, newPerson('Max Member'));
-  await other.goto((await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role: 'member' })).body.url as string);
+  await other.goto((await apiCall(page, invitationsApi.create, { params: { ws: workspace.id }, body: { role: 'member' } })).body.url);
   await other.getByRole('button', { name: `Join ${workspace.name}` }).click();
   await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
 
@@ -100,15 +102,15 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await other.goto(`/w/${workspace.slug}/shared`);
   const shared = other.getByRole('table', { name: 'Shared with me' });
   await expect(shared.getByRole('link', { name: 'Campaign' })).toBeVisible();
-  await expect(shared.getByText(/Greta Owner with Marketing team · .* · Can edit/)).toBeVisible();
+  await expect(shared.getByText(new RegExp(`${person.name} with Marketing team · .* · Can edit`))).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   // Shared with Max himself too, as a viewer: still one row, as its latest share, with the stronger role.
-  const maxId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
-  const direct = (await apiCall(page, 'POST', `/items/${folder.id}/grants`, { principal: { type: 'user', id: maxId }, role: 'viewer' })).body as { id: string };
-  await expect(shared.getByText(/^Greta Owner · .* · Can edit/)).toBeVisible();
+  const maxId = (await apiCall(other, meApi.get)).body.user.id;
+  const direct = (await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: maxId }, role: 'viewer' } })).body;
+  await expect(shared.getByText(new RegExp(`^${person.name} · .* · Can edit`))).toBeVisible();
   await expect(shared.getByRole('link', { name: 'Campaign' })).toHaveCount(1);
-  expect((await apiCall(page, 'DELETE', `/items/${folder.id}/grants/${direct.id}`)).status).toBe(204);
-  await expect(shared.getByText(/Greta Owner with Marketing team · .* · Can edit/)).toBeVisible();
+  expect((await apiCall(page, grantsApi.remove, { params: { id: folder.id, grantId: direct.id } })).status).toBe(204);
+  await expect(shared.getByText(new RegExp(`${person.name} with Marketing team · .* · Can edit`))).toBeVisible();
   await shared.getByRole('link', { name: 'Campaign' }).click();
   await expect(other).toHaveURL(new RegExp(`/f/${folder.id}$`));
   await other.getByRole('link', { name: 'Brief' }).click();
@@ -142,36 +144,36 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
 test('changes to groups arrive by themselves: in the group list of an open settings page, and in Shared with me when a group with shares is deleted', async ({
   page,
   browser,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Gil Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; rootId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Launch', parentId: workspace.rootId })).body as {
-    id: string;
-  };
+  const folder = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Launch', parentId: workspace.rootId } }))
+    .body;
   const b = await browser.newContext();
   const other = await b.newPage();
   await signUp(other, newPerson('Mia Member'));
-  await other.goto((await apiCall(page, 'POST', `/workspaces/${workspace.id}/invitations`, { role: 'member' })).body.url as string);
+  await other.goto((await apiCall(page, invitationsApi.create, { params: { ws: workspace.id }, body: { role: 'member' } })).body.url);
   await other.getByRole('button', { name: `Join ${workspace.name}` }).click();
   await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
-  const miaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
+  const miaId = (await apiCall(other, meApi.get)).body.user.id;
 
   // The groups page is open while a group is made elsewhere (another tab, a script).
   await page.goto(`/w/${workspace.slug}/settings/groups`);
   await expect(page.getByText('No groups yet')).toBeVisible();
-  const group = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/groups`, { name: 'Launch crew' })).body as { id: string };
+  const group = (await apiCall(page, groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Launch crew' } })).body;
   const groups = page.getByRole('list', { name: 'Groups' });
   await expect(groups.getByRole('listitem', { name: 'Launch crew' })).toContainText('0 people');
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/groups/${group.id}/members`, { userIds: [miaId] });
+  await apiCall(page, groupsApi.addMembers, { params: { ws: workspace.id, groupId: group.id }, body: { userIds: [miaId] } });
   await expect(groups.getByRole('listitem', { name: 'Launch crew' })).toContainText('1 person');
 
   // Mia looks at what is shared with her when the group's share comes, and when the group goes.
   await other.goto(`/w/${workspace.slug}/shared`);
   await expect(other.getByText('Nothing shared with you yet')).toBeVisible();
-  expect((await apiCall(page, 'POST', `/items/${folder.id}/grants`, { principal: { type: 'group', id: group.id }, role: 'viewer' })).status).toBe(201);
+  expect(
+    (await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'group', id: group.id }, role: 'viewer' } })).status,
+  ).toBe(201);
   const shared = other.getByRole('table', { name: 'Shared with me' });
   await expect(shared.getByRole('link', { name: 'Launch' })).toBeVisible();
-  expect((await apiCall(page, 'DELETE', `/workspaces/${workspace.id}/groups/${group.id}`)).status).toBe(204);
+  expect((await apiCall(page, groupsApi.remove, { params: { ws: workspace.id, groupId: group.id } })).status).toBe(204);
   await expect(other.getByText('Nothing shared with you yet')).toBeVisible();
   await expect(page.getByText('No groups yet')).toBeVisible();
   await b.close();

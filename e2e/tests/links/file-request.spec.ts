@@ -3,9 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { filesApi, itemsApi, linksApi, publicLinksApi, urlOf } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -23,12 +24,13 @@ function tempFile(name: string, text: string | Buffer): string {
 test('an owner asks for files with a password; a visitor without an account sends one and sees nothing else; the owner finds it in the folder', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Applications', parentId: workspace.homeId }))
-    .body as { id: string };
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Shortlist', parentId: folder.id });
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Applications', parentId: workspace.homeId } })
+  ).body;
+  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Shortlist', parentId: folder.id } });
 
   // Olive makes a file request with a password from the folder's Share dialog.
   await page.goto(`/w/${workspace.slug}/my`);
@@ -46,7 +48,8 @@ test('an owner asks for files with a password; a visitor without an account send
   await expect(row.getByText('0 views · 0 uploads')).toBeVisible();
   await expect(row.getByRole('switch', { name: 'Link 1 allows downloads' })).toHaveCount(0);
   expect(await seriousViolations(page)).toEqual([]);
-  const link = (await apiCall(page, 'GET', `/items/${folder.id}/links`)).body.items[0] as { url: string; kind: string };
+  const link = (await apiCall(page, linksApi.list, { params: { id: folder.id } })).body.items[0]!;
+  const url = link.url!;
   expect(link.kind).toBe('file_request');
 
   // A visitor on a phone, in the dark theme, with no account: the password first.
@@ -55,17 +58,17 @@ test('an owner asks for files with a password; a visitor without an account send
   // Playwright takes the file picker over only once asked to, and a key press can outrun the asking:
   // asked here, long before the key that opens it.
   const picker = visitor.waitForEvent('filechooser', { timeout: 0 });
-  await visitor.goto(link.url);
+  await visitor.goto(url);
   await expect(visitor.getByRole('heading', { name: 'This link is protected' })).toBeVisible();
   await visitor.getByRole('textbox', { name: 'Password' }).fill('blue harbour');
   await visitor.getByRole('button', { name: 'Open' }).click();
   await expect(visitor.getByRole('heading', { name: 'Applications', level: 1 })).toBeVisible();
-  await expect(visitor.getByText('Olive Owner asks you for files.', { exact: false })).toBeVisible();
+  await expect(visitor.getByText(`${person.name} asks you for files.`, { exact: false })).toBeVisible();
   // Nothing of the folder is shown, and asking for its listing is refused.
   await expect(visitor.getByText('Shortlist')).toHaveCount(0);
   await expect(visitor.getByRole('table')).toHaveCount(0);
-  const token = link.url.split('/s/')[1]!;
-  const listing = await visitor.evaluate(async (u) => (await fetch(u)).status, `/api/v1/links/${token}/items/${folder.id}`);
+  const token = url.split('/s/')[1]!;
+  const listing = await visitor.evaluate(async (u) => (await fetch(u)).status, urlOf(publicLinksApi.item, { token, itemId: folder.id }));
   expect(listing).toBe(403);
   await expect(visitor.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -95,21 +98,22 @@ test('an owner asks for files with a password; a visitor without an account send
   await expect(page.getByText('cover letter.txt')).toBeVisible();
 });
 
-test("a visitor's upload in parts resumes after a reload once the same file is chosen again, sending only the parts it lacked", async ({ page, browser }) => {
-  await signUp(page, newPerson('Rhea Requester'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; homeId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Scans', parentId: workspace.homeId })).body as {
-    id: string;
-  };
-  const link = (await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'file_request' })).body as { url: string };
-  const token = link.url.split('/s/')[1]!;
+test("a visitor's upload in parts resumes after a reload once the same file is chosen again, sending only the parts it lacked", async ({
+  page,
+  browser,
+  workspace,
+}) => {
+  const folder = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Scans', parentId: workspace.homeId } }))
+    .body;
+  const url = (await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request' } })).body.url!;
+  const token = url.split('/s/')[1]!;
   // Parts of 5 MiB on the test server: three of them.
   const bytes = randomBytes(12 * 1024 * 1024 + 5);
   const file = tempFile('scan.bin', bytes);
 
   const v = await browser.newContext();
   const visitor = await v.newPage();
-  await visitor.goto(link.url);
+  await visitor.goto(url);
   await expect(visitor.getByRole('heading', { name: 'Scans', level: 1 })).toBeVisible();
   // A part PUT (to Cabinet on local storage, to the bucket on S3) and its number.
   const isPart = (url: URL) => url.pathname.startsWith('/storage/parts/') || url.searchParams.has('partNumber');
@@ -129,10 +133,7 @@ test("a visitor's upload in parts resumes after a reload once the same file is c
     visitor.evaluate((key) => (JSON.parse(localStorage.getItem(key) ?? '{}') as { open?: { id: string }[] }).open?.[0]?.id, `cabinet:file-request:${token}`);
   await expect.poll(openUpload).toBeTruthy();
   const uploadId = (await openUpload())!;
-  const storedParts = async () =>
-    ((await (await visitor.request.get(`/api/v1/links/${token}/uploads/${uploadId}`)).json()) as { parts: { partNumber: number }[] }).parts.map(
-      (p) => p.partNumber,
-    );
+  const storedParts = async () => (await apiCall(visitor, publicLinksApi.upload, { params: { token, uploadId } })).body.parts.map((p) => p.partNumber);
   await expect.poll(storedParts, { timeout: 20_000 }).toEqual([through]);
 
   await visitor.reload();
@@ -153,9 +154,9 @@ test("a visitor's upload in parts resumes after a reload once the same file is c
   await v.close();
 
   // The owner finds one file, with the visitor's bytes.
-  const children = (await apiCall(page, 'GET', `/workspaces/${workspace.id}/items/${folder.id}/children`)).body.items as { id: string; name: string }[];
+  const children = (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: folder.id } })).body.items;
   expect(children.map((c) => c.name)).toEqual(['scan.bin']);
-  const stored = await page.request.get(`/api/v1/items/${children[0]!.id}/content`);
+  const stored = await page.request.get(urlOf(filesApi.content, { id: children[0]!.id }));
   expect(
     createHash('sha256')
       .update(await stored.body())

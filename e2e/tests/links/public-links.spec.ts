@@ -1,7 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { itemsApi, linksApi } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -13,13 +14,12 @@ async function seriousViolations(page: Page) {
 test('an owner makes a password link to a folder; a visitor without an account gives the password, reads the document in it and downloads the folder; revoked, the link has ended', async ({
   page,
   browser,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Press kit', parentId: workspace.homeId })).body as {
-    id: string;
-  };
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Release notes', parentId: folder.id });
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Press kit', parentId: workspace.homeId } })
+  ).body;
+  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Release notes', parentId: folder.id } });
 
   // Olive makes a link with a password from the Share dialog.
   await page.goto(`/w/${workspace.slug}/my`);
@@ -39,7 +39,7 @@ test('an owner makes a password link to a folder; a visitor without an account g
   await expect(row.getByText('Password', { exact: true })).toBeVisible();
   await expect(row.getByText('0 views · 0 downloads')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  const url = (await apiCall(page, 'GET', `/items/${folder.id}/links`)).body.items[0].url as string;
+  const url = (await apiCall(page, linksApi.list, { params: { id: folder.id } })).body.items[0]!.url!;
   expect(url).toMatch(/\/s\/[A-Za-z0-9_-]{40,}$/);
 
   // A visitor on a phone, with no account, opens it: first the password.
@@ -82,12 +82,10 @@ test('an owner makes a password link to a folder; a visitor without an account g
   await v.close();
 });
 
-test('an admin sets the link policy and sees every live link; an expired link is refused to its visitor', async ({ page, browser }) => {
-  await signUp(page, newPerson('Ada Admin'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; rootId: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Handouts', parentId: workspace.rootId })).body as {
-    id: string;
-  };
+test('an admin sets the link policy and sees every live link; an expired link is refused to its visitor', async ({ page, browser, workspace }) => {
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Handouts', parentId: workspace.rootId } })
+  ).body;
 
   // The settings in the dark theme (the Share dialog's links are checked in the light one above).
   await page.emulateMedia({ colorScheme: 'dark' });
@@ -103,19 +101,21 @@ test('an admin sets the link policy and sees every live link; an expired link is
   expect(await seriousViolations(page)).toEqual([]);
 
   // The policy holds: a link without a password is refused, one with a far expiry too.
-  expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(400);
+  expect((await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(400);
   expect(
     (
-      await apiCall(page, 'POST', `/items/${folder.id}/links`, {
-        kind: 'view',
-        password: 'long enough',
-        expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      await apiCall(page, linksApi.create, {
+        params: { id: folder.id },
+        body: { kind: 'view', password: 'long enough', expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() },
       })
     ).status,
   ).toBe(400);
   // A link that ends soon: long enough for the list to show it on a loaded machine.
   const endsAt = Date.now() + 15_000;
-  const made = await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view', password: 'long enough', expiresAt: new Date(endsAt).toISOString() });
+  const made = await apiCall(page, linksApi.create, {
+    params: { id: folder.id },
+    body: { kind: 'view', password: 'long enough', expiresAt: new Date(endsAt).toISOString() },
+  });
   expect(made.status).toBe(201);
   await page.reload();
   await expect(page.getByRole('listitem', { name: 'Link to Handouts' })).toBeVisible();
@@ -124,7 +124,7 @@ test('an admin sets the link policy and sees every live link; an expired link is
   await page.waitForTimeout(Math.max(0, endsAt - Date.now() + 500));
   const v = await browser.newContext({ colorScheme: 'dark' });
   const visitor = await v.newPage();
-  await visitor.goto(made.body.url as string);
+  await visitor.goto(made.body.url!);
   await expect(visitor.getByRole('heading', { name: 'This link has ended' })).toBeVisible();
   await expect(visitor.getByText(/It has expired/)).toBeVisible();
   await expect(visitor.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
@@ -154,47 +154,47 @@ function contrastInDialog(el: import('@playwright/test').Locator) {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`a link's end date is saved when the field is left or Enter is pressed, never half-typed, and its error is readable (${scheme})`, async ({
-    browser,
-  }) => {
-    const context = await browser.newContext({ colorScheme: scheme });
-    const page = await context.newPage();
-    await signUp(page, newPerson('Lena Links'));
-    const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-    const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Flyers', parentId: workspace.homeId })).body as {
-      id: string;
-    };
-    expect((await apiCall(page, 'POST', `/items/${folder.id}/links`, { kind: 'view' })).status).toBe(201);
-    const patches: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'PATCH' && r.url().includes('/links/')) patches.push(r.postData() ?? '');
+  test.describe(() => {
+    test.use({ colorScheme: scheme });
+
+    test(`a link's end date is saved when the field is left or Enter is pressed, never half-typed, and its error is readable (${scheme})`, async ({
+      page,
+      workspace,
+    }) => {
+      const folder = (
+        await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Flyers', parentId: workspace.homeId } })
+      ).body;
+      expect((await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(201);
+      const patches: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'PATCH' && r.url().includes('/links/')) patches.push(r.postData() ?? '');
+      });
+      await page.goto(`/w/${workspace.slug}/my`);
+      await page.getByRole('button', { name: 'Actions for Flyers' }).click();
+      await page.getByRole('menuitem', { name: 'Share…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share “Flyers”' });
+      const ends = dialog.getByLabel('Link 1 expires');
+      // Typed digit by digit from the month on, as a person does (the year passes through 0002, 0020…): nothing is sent while they type.
+      await ends.focus();
+      await page.keyboard.type('01012020');
+      await expect(ends).toHaveValue('2020-01-01');
+      expect(patches).toEqual([]);
+      await ends.blur();
+      const error = dialog.getByText('Choose a day still to come');
+      await expect(error).toBeVisible();
+      expect(patches).toEqual([]);
+      expect(await contrastInDialog(error)).toBeGreaterThanOrEqual(4.5);
+      expect(await seriousViolations(page)).toEqual([]);
+      const next = new Date(Date.now() + 10 * 86_400_000);
+      const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+      await ends.fill(day);
+      expect(patches).toEqual([]);
+      await ends.press('Enter');
+      await expect.poll(() => patches.length).toBe(1);
+      expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
+      await expect(error).toHaveCount(0);
+      await expect(dialog.getByRole('listitem', { name: 'Link 1' })).toContainText('expires');
+      await expect(ends).toHaveValue(day);
     });
-    await page.goto(`/w/${workspace.slug}/my`);
-    await page.getByRole('button', { name: 'Actions for Flyers' }).click();
-    await page.getByRole('menuitem', { name: 'Share…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Share “Flyers”' });
-    const ends = dialog.getByLabel('Link 1 expires');
-    // Typed digit by digit from the month on, as a person does (the year passes through 0002, 0020…): nothing is sent while they type.
-    await ends.focus();
-    await page.keyboard.type('01012020');
-    await expect(ends).toHaveValue('2020-01-01');
-    expect(patches).toEqual([]);
-    await ends.blur();
-    const error = dialog.getByText('Choose a day still to come');
-    await expect(error).toBeVisible();
-    expect(patches).toEqual([]);
-    expect(await contrastInDialog(error)).toBeGreaterThanOrEqual(4.5);
-    expect(await seriousViolations(page)).toEqual([]);
-    const next = new Date(Date.now() + 10 * 86_400_000);
-    const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
-    await ends.fill(day);
-    expect(patches).toEqual([]);
-    await ends.press('Enter');
-    await expect.poll(() => patches.length).toBe(1);
-    expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
-    await expect(error).toHaveCount(0);
-    await expect(dialog.getByRole('listitem', { name: 'Link 1' })).toContainText('expires');
-    await expect(ends).toHaveValue(day);
-    await context.close();
   });
 }

@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { commentsApi, grantsApi, itemsApi, meApi, notificationsApi } from '@cabinet/contracts';
+import { test as newAccountTest, type Page } from '@playwright/test';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -13,13 +15,14 @@ async function seriousViolations(page: Page) {
 test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  // Two people signing up and a document opened on each side.
+  // A second person signing up and a document opened on each side.
   test.setTimeout(120_000);
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Launch plan', parentId: workspace.homeId }))
-    .body as { id: string };
+  const plan = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Launch plan', parentId: workspace.homeId } })
+  ).body;
 
   // Bea, on a phone, in her own workspace, with nothing yet.
   const b = await browser.newContext({ viewport: { width: 360, height: 740 } });
@@ -36,14 +39,16 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await expect(bell).toBeFocused();
 
   // Olive shares the document with Bea: Bea's bell counts it without a reload.
-  const beaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
-  expect((await apiCall(page, 'POST', `/items/${plan.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'commenter' })).status).toBe(201);
+  const beaId = (await apiCall(other, meApi.get)).body.user.id;
+  expect((await apiCall(page, grantsApi.create, { params: { id: plan.id }, body: { principal: { type: 'user', id: beaId }, role: 'commenter' } })).status).toBe(
+    201,
+  );
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
 
   // Keyboard only: open the list, check it, open the document from it.
   await bell.focus();
   await other.keyboard.press('Enter');
-  const entry = list.getByRole('button', { name: 'Unread: Olive Owner shared “Launch plan” with you' });
+  const entry = list.getByRole('button', { name: `Unread: ${person.name} shared “Launch plan” with you` });
   await expect(entry).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   expect(await seriousViolations(other)).toEqual([]);
@@ -58,9 +63,9 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await page.getByRole('button', { name: 'Comments' }).click();
   // A comment on the whole document goes through the same composer as any thread's reply: start one by API, then reply in the page.
-  const thread = (await apiCall(page, 'POST', `/items/${plan.id}/comments`, { body: 'Who checks the numbers?' })).body as { id: string };
+  const thread = (await apiCall(page, commentsApi.add, { params: { id: plan.id }, body: { body: 'Who checks the numbers?' } })).body;
   const comments = page.getByRole('region', { name: 'Comments' });
-  const article = comments.getByRole('article', { name: 'Comment by Olive Owner' });
+  const article = comments.getByRole('article', { name: `Comment by ${person.name}` });
   await article.click();
   const reply = article.getByLabel('Reply');
   await reply.pressSequentially('Could you, @Be');
@@ -73,7 +78,7 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   // Bea is told, and the list opens the document with the thread.
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
   await bell.click();
-  await list.getByRole('button', { name: 'Unread: Olive Owner mentioned you in a comment on “Launch plan”' }).click();
+  await list.getByRole('button', { name: `Unread: ${person.name} mentioned you in a comment on “Launch plan”` }).click();
   await expect(other).toHaveURL(new RegExp(`/d/${plan.id}\\?thread=${thread.id}$`));
   await expect(other.getByRole('dialog', { name: 'Comments' }).getByText('Could you, @Bea Member')).toBeVisible();
   await expect(bell).toHaveAccessibleName('Notifications');
@@ -82,20 +87,19 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await other.keyboard.press('Escape');
   await expect(other.getByRole('dialog', { name: 'Comments' })).toBeHidden();
   for (const name of ['Budget', 'Hiring']) {
-    const made = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name, parentId: workspace.homeId })).body as {
-      id: string;
-    };
-    await apiCall(page, 'POST', `/items/${made.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'viewer' });
+    const made = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name, parentId: workspace.homeId } })).body;
+    await apiCall(page, grantsApi.create, { params: { id: made.id }, body: { principal: { type: 'user', id: beaId }, role: 'viewer' } });
   }
   await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
   await bell.click();
   await list.getByRole('button', { name: 'Mark all as read' }).click();
   await expect(bell).toHaveAccessibleName('Notifications');
-  await expect(list.getByRole('button', { name: 'Olive Owner shared “Hiring” with you' })).toBeVisible();
+  await expect(list.getByRole('button', { name: `${person.name} shared “Hiring” with you` })).toBeVisible();
   await b.close();
 });
 
-test('the account has a switch for mail about unread notifications', async ({ page }) => {
+// The account's own setting: a new account, not the worker's.
+newAccountTest('the account has a switch for mail about unread notifications', async ({ page }) => {
   await signUp(page, newPerson('Mia Mail'));
   await page.goto('/account');
   const mail = page.getByRole('switch', { name: "Send me mail about notifications I haven't read" });
@@ -104,5 +108,5 @@ test('the account has a switch for mail about unread notifications', async ({ pa
   await expect(mail).not.toBeChecked();
   await page.reload();
   await expect(page.getByRole('switch', { name: "Send me mail about notifications I haven't read" })).not.toBeChecked();
-  expect((await apiCall(page, 'GET', '/me/notification-settings')).body).toEqual({ emailUnread: false });
+  expect((await apiCall(page, notificationsApi.settings)).body).toEqual({ emailUnread: false });
 });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { searchApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
-import { firstWorkspace, joinAsMember, uploadHere } from '../../fixtures/search.ts';
+import { joinAsMember, uploadHere } from '../../fixtures/search.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 const file = (name: string, mimeType: string) => ({ name, mimeType, buffer: readFileSync(new URL(`../../fixtures/files/${name}`, import.meta.url)) });
 
@@ -20,10 +20,9 @@ const FILES = [
 test('words inside an uploaded PDF, a Word document and a scanned picture are found, with the passage; a member not given access finds none of them', async ({
   page,
   browser,
+  workspace,
 }) => {
   test.setTimeout(120_000);
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = await firstWorkspace(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await uploadHere(
@@ -54,7 +53,7 @@ test('words inside an uploaded PDF, a Word document and a scanned picture are fo
   for (const { upload, word } of FILES) {
     await mia.goto(`/w/${workspace.slug}/search?q=${word}`);
     await expect(mia.getByRole('heading', { name: `No results for “${word}”` })).toBeVisible();
-    const byName = await apiCall(mia, 'GET', `/workspaces/${workspace.id}/search?q=${encodeURIComponent(upload.name.split('.')[0]!)}`);
+    const byName = await apiCall(mia, searchApi.search, { params: { ws: workspace.id }, query: { q: upload.name.split('.')[0]! } });
     expect(byName.status).toBe(200);
     expect(byName.body.results).toEqual([]);
   }

@@ -1,6 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { grantsApi, itemsApi, meApi } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 /** Picks an option of a labelled select in the dialog. */
 async function choose(page: Page, label: string, option: string) {
@@ -11,15 +13,13 @@ async function choose(page: Page, label: string, option: string) {
 test('a folder shared with someone outside the workspace: they find it in Shared with me, open a document in it and edit it; the owner sees where their access comes from', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  const olive = await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string; name: string };
-  const folder = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Project X', parentId: workspace.homeId })).body as {
-    id: string;
-  };
-  const plan = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Plan', parentId: folder.id })).body as {
-    id: string;
-  };
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Project X', parentId: workspace.homeId } })
+  ).body;
+  const plan = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body;
 
   // Bea, on a phone in the dark, has an account of her own and is not in Olive's workspace.
   const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
@@ -31,11 +31,11 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await page.getByRole('button', { name: 'Actions for Project X' }).click();
   await page.getByRole('menuitem', { name: 'Share…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Share “Project X”' });
-  await expect(dialog.getByText('Olive Owner')).toBeVisible();
+  await expect(dialog.getByText(person.name)).toBeVisible();
   await expect(dialog.getByText('Owner', { exact: true })).toBeVisible();
   // People of the workspace are suggested by name.
-  await dialog.getByRole('combobox', { name: 'Person' }).fill('Oliv');
-  await expect(page.getByRole('option', { name: new RegExp(`Olive Owner.*${olive.email.replace(/[.+]/g, '\\$&')}`) })).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Person' }).fill(person.name.slice(0, 4));
+  await expect(page.getByRole('option', { name: new RegExp(`${person.name}.*${person.email.replace(/[.+]/g, '\\$&')}`) })).toBeVisible();
   // An unknown address is refused in the dialog.
   await dialog.getByRole('combobox', { name: 'Person' }).fill('nobody-here@example.com');
   await expect(dialog.getByText(/join it as a guest/)).toBeVisible();
@@ -59,7 +59,7 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await expect(other.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   const shared = other.getByRole('table', { name: 'Shared with me' });
   await expect(shared.getByRole('link', { name: 'Project X' })).toBeVisible();
-  await expect(shared.getByText(/Olive Owner · .* · Can edit/)).toBeVisible();
+  await expect(shared.getByText(new RegExp(`${person.name} · .* · Can edit`))).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await other.getByRole('button', { name: 'Open navigation' }).click();
   const nav = other.getByRole('navigation', { name: 'Main' });
@@ -69,10 +69,13 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await other.getByRole('button', { name: 'Close navigation' }).click();
 
   // Something else shared while she looks arrives in the list by itself.
-  const notes = (await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'document', name: 'Loose notes', parentId: workspace.homeId }))
-    .body as { id: string };
-  const beaId = (await apiCall(other, 'GET', '/me')).body.user.id as string;
-  expect((await apiCall(page, 'POST', `/items/${notes.id}/grants`, { principal: { type: 'user', id: beaId }, role: 'viewer' })).status).toBe(201);
+  const notes = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Loose notes', parentId: workspace.homeId } })
+  ).body;
+  const beaId = (await apiCall(other, meApi.get)).body.user.id;
+  expect((await apiCall(page, grantsApi.create, { params: { id: notes.id }, body: { principal: { type: 'user', id: beaId }, role: 'viewer' } })).status).toBe(
+    201,
+  );
   await expect(shared.getByRole('link', { name: 'Loose notes' })).toBeVisible();
 
   // She opens the folder, then the document in it, and writes.
@@ -125,14 +128,12 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await b.close();
 });
 
-test('a grant’s end date is saved when the field is left, not at every keystroke, and only for a day still to come', async ({ page, browser }) => {
-  await signUp(page, newPerson('Elsa Expiry'));
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name: 'Dated', parentId: workspace.homeId });
-  const folder = (await apiCall(page, 'GET', `/workspaces/${workspace.id}/items/${workspace.homeId}/children`)).body.items[0] as { id: string };
+test('a grant’s end date is saved when the field is left, not at every keystroke, and only for a day still to come', async ({ page, browser, workspace }) => {
+  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Dated', parentId: workspace.homeId } });
+  const folder = (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId } })).body.items[0]!;
   const b = await browser.newContext();
   const dan = await signUp(await b.newPage(), newPerson('Dan Dated'));
-  await apiCall(page, 'POST', `/items/${folder.id}/grants`, { principal: { type: 'user', email: dan.email }, role: 'viewer' });
+  await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', email: dan.email }, role: 'viewer' } });
   await b.close();
 
   const patches: string[] = [];
@@ -160,21 +161,20 @@ test('a grant’s end date is saved when the field is left, not at every keystro
   await expect(ends).toHaveValue(day);
 });
 
-test('on a phone, the Share dialog of an item with a long name keeps its title on one line and its close button on screen', async ({ browser }) => {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const page = await context.newPage();
-  await signUp(page);
-  const workspace = (await apiCall(page, 'GET', '/workspaces')).body.items[0] as { id: string; slug: string; homeId: string };
-  const name = 'Quarterly planning notes for the whole engineering team and everyone else';
-  await apiCall(page, 'POST', `/workspaces/${workspace.id}/items`, { kind: 'folder', name, parentId: workspace.homeId });
-  await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('button', { name: `Actions for ${name}` }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const dialog = page.getByRole('dialog', { name: `Share “${name}”` });
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  await page.keyboard.press('Escape');
-  await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole('button', { name: `Actions for ${name}` })).toBeFocused();
-  await context.close();
+test.describe(() => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('on a phone, the Share dialog of an item with a long name keeps its title on one line and its close button on screen', async ({ page, workspace }) => {
+    const name = 'Quarterly planning notes for the whole engineering team and everyone else';
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name, parentId: workspace.homeId } });
+    await page.goto(`/w/${workspace.slug}/my`);
+    await page.getByRole('button', { name: `Actions for ${name}` }).click();
+    await page.getByRole('menuitem', { name: 'Share…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Share “${name}”` });
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole('button', { name: `Actions for ${name}` })).toBeFocused();
+  });
 });

@@ -12,16 +12,17 @@ import { SearchLauncher } from '../features/search/components/search-launcher.ts
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
 import { formatBytes } from '../lib/format.ts';
 import { settingsPath } from './routes/settings-pages.ts';
+import { pageRoutes } from '../lib/page-routes.ts';
 
 /** `roots`: shown to those who create in the roots (not a guest, who sees only what is shared with them). */
 export const SECTIONS = [
-  { path: '', label: 'Home', icon: IconHome },
-  { path: 'my', label: 'My files', icon: IconFolder, roots: true },
-  { path: 'workspace', label: 'Workspace', icon: IconBuilding, roots: true },
-  { path: 'shared', label: 'Shared with me', icon: IconUsers },
-  { path: 'recent', label: 'Recent', icon: IconClock },
-  { path: 'starred', label: 'Starred', icon: IconStar },
-  { path: 'trash', label: 'Trash', icon: IconTrash },
+  { to: (w: TWorkspace) => pageRoutes.workspace(w.slug), label: 'Home', icon: IconHome },
+  { to: (w: TWorkspace) => pageRoutes.myFiles(w.slug), label: 'My files', icon: IconFolder, roots: true },
+  { to: (w: TWorkspace) => pageRoutes.folder(w.slug, w.rootId), label: 'Workspace', icon: IconBuilding, roots: true },
+  { to: (w: TWorkspace) => pageRoutes.shared(w.slug), label: 'Shared with me', icon: IconUsers },
+  { to: (w: TWorkspace) => pageRoutes.recent(w.slug), label: 'Recent', icon: IconClock },
+  { to: (w: TWorkspace) => pageRoutes.starred(w.slug), label: 'Starred', icon: IconStar },
+  { to: (w: TWorkspace) => pageRoutes.trash(w.slug), label: 'Trash', icon: IconTrash },
 ] as const;
 
 /** The signed-in frame: header with workspace switcher and account menu, navigation, storage use. */
@@ -40,15 +41,16 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
     return () => window.removeEventListener('keydown', onKey);
   }, [opened, close]);
   const location = useLocation();
-  const base = workspace ? `/w/${workspace.slug}` : undefined;
+  const home = workspace && pageRoutes.workspace(workspace.slug);
   const settings = workspace && settingsPath(workspace);
+  const inSettings = !!workspace && location.pathname.startsWith(pageRoutes.settings(workspace.slug));
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="sm" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap" miw={0}>
             <Burger ref={toggleRef} opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
-            <Link to={base ?? '/'} aria-label="Cabinet home" style={{ color: 'inherit', textDecoration: 'none' }}>
+            <Link to={home ?? pageRoutes.root()} aria-label="Cabinet home" style={{ color: 'inherit', textDecoration: 'none' }}>
               <Logo size="md" compact />
             </Link>
             <WorkspaceSwitcher current={workspace} />
@@ -62,9 +64,9 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
         <AppShell.Section grow style={{ overflowY: 'auto' }}>
-          {base &&
-            SECTIONS.filter((s) => !('roots' in s) || workspace?.abilities.createInRoots).map((s) => {
-              const to = s.path === 'workspace' ? `${base}/f/${workspace?.rootId}` : s.path ? `${base}/${s.path}` : base;
+          {workspace &&
+            SECTIONS.filter((s) => !('roots' in s) || workspace.abilities.createInRoots).map((s) => {
+              const to = s.to(workspace);
               return (
                 <NavLink
                   key={s.label}
@@ -85,9 +87,9 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
               to={settings}
               label="Members and settings"
               leftSection={<IconSettings aria-hidden size={18} />}
-              active={location.pathname.startsWith(`${base}/settings`)}
+              active={inSettings}
               variant="filled"
-              aria-current={location.pathname.startsWith(`${base}/settings`) ? 'page' : undefined}
+              aria-current={inSettings ? 'page' : undefined}
               onClick={close}
             />
           )}

@@ -10,6 +10,7 @@ import {
   type RouteDeclaration,
   type TErrorEnvelope,
 } from '@cabinet/contracts';
+import { pageRoutes } from './page-routes.ts';
 
 /** A failed call, carrying the stable code of the error catalogue; the app branches on `code` only. */
 export class ApiError extends Error {
@@ -34,21 +35,22 @@ function csrfToken(): string {
 /** Where the browser goes to sign in, coming back to the current page afterwards. */
 export function signInUrl(reason?: 'expired'): string {
   const here = window.location.pathname + window.location.search;
-  if (window.location.pathname === '/signin') return here;
-  const params = new URLSearchParams();
-  if (here !== '/' && !here.startsWith('/signin')) params.set('returnTo', here);
-  if (reason) params.set('reason', reason);
-  const query = params.toString();
-  return `/signin${query ? `?${query}` : ''}`;
+  const signIn = pageRoutes.signIn();
+  if (window.location.pathname === signIn) return here;
+  return pageRoutes.signIn({ returnTo: here !== pageRoutes.root() && !here.startsWith(signIn) ? here : undefined, reason });
 }
 
 const RETRYABLE = new Set([429, 503]);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The error a failed answer stands for; a session that ended sends the page to sign in. */
-function failure(status: number, payload: unknown): ApiError {
+/**
+ * The error a failed answer stands for; a session that ended sends the page to sign in. `retryAfter`
+ * (seconds), when given, joins the details: how long the caller is asked to wait.
+ */
+function failure(status: number, payload: unknown, retryAfter?: number): ApiError {
   const error = (payload as TErrorEnvelope | undefined)?.error;
-  const apiError = new ApiError(status, error?.code ?? 'internal', error?.message ?? 'Something went wrong.', error?.details);
+  const details = retryAfter ? { ...error?.details, retryAfter } : error?.details;
+  const apiError = new ApiError(status, error?.code ?? 'internal', error?.message ?? 'Something went wrong.', details);
   if (apiError.code === 'unauthenticated' || apiError.code === 'session_expired') {
     window.dispatchEvent(new CustomEvent('cabinet:signed-out', { detail: apiError.code }));
   }
@@ -57,9 +59,15 @@ function failure(status: number, payload: unknown): ApiError {
 
 const unreachable = () => new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
 
-/** How a call is made: `signal` abandons it (a query that is no longer wanted, such as a search typed further). */
+/**
+ * How a call is made: `signal` abandons it (a query that is no longer wanted, such as a search typed
+ * further); `retry: false` tries once, answering a refusal (429, 503) or an unreachable server at once
+ * instead of waiting it out, the refusal's Retry-After in the error's details (`retryAfter`, seconds),
+ * for a page that says how long to wait.
+ */
 export interface CallOptions {
   signal?: AbortSignal | undefined;
+  retry?: boolean | undefined;
 }
 
 /** The input a route takes; routes whose input is all optional can be called without one. */
@@ -72,6 +80,7 @@ type Input<R> = AllOptional<CallInput<R>> extends true ? [input?: CallInput<R>, 
 export async function call<R extends RouteDeclaration>(route: R, ...[input, options]: Input<R>): Promise<ResponseOf<R>> {
   const { method } = route;
   const signal = options?.signal;
+  const retry = options?.retry ?? true;
   const url = urlOf(route, input?.params, input?.query);
   const body: unknown = input?.body;
   const idempotent = method === 'GET';
@@ -92,13 +101,13 @@ export async function call<R extends RouteDeclaration>(route: R, ...[input, opti
     } catch (error) {
       // Abandoned on purpose: no retry, and the caller (TanStack Query) knows the abort for what it is.
       if (signal?.aborted) throw error;
-      if (idempotent && attempt < 4) {
+      if (retry && idempotent && attempt < 4) {
         await sleep(500 * 2 ** attempt);
         continue;
       }
       throw unreachable();
     }
-    if (RETRYABLE.has(res.status) && attempt < 4 && (idempotent || res.status === 429)) {
+    if (retry && RETRYABLE.has(res.status) && attempt < 4 && (idempotent || res.status === 429)) {
       const retryAfter = Number(res.headers.get('retry-after'));
       await sleep(retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** attempt);
       continue;
@@ -106,7 +115,8 @@ export async function call<R extends RouteDeclaration>(route: R, ...[input, opti
     if (res.status === 204) return undefined as ResponseOf<R>;
     const payload = (await res.json().catch(() => undefined)) as unknown;
     if (res.ok) return payload as ResponseOf<R>;
-    throw failure(res.status, payload);
+    const retryAfter = Number(res.headers.get('retry-after'));
+    throw failure(res.status, payload, !retry && retryAfter > 0 ? retryAfter : undefined);
   }
 }
 

@@ -9,6 +9,7 @@ import { useSharedWithMe } from '../../features/sharing/api/use-sharing.ts';
 import { ItemName } from '../../features/items/components/item-name.tsx';
 import { useItemLinks } from '../../features/items/hooks/use-item-links.ts';
 import { useQuickActions, type QuickAction as TQuickAction } from '../../features/items/components/quick-actions.tsx';
+import { pageRoutes } from '../../lib/page-routes.ts';
 
 /** How many items Home shows of Recent and Starred; their pages have the rest. */
 const SHOWN = 5;
@@ -111,8 +112,7 @@ export function HomePage() {
   const shared = useSharedWithMe(workspace.id);
   // Guests put nothing at a root: they have Shared with me instead.
   const roots = workspace.abilities.createInRoots;
-  const quick = useQuickActions(workspace, roots ? { id: workspace.homeId, name: 'My files', to: `/w/${workspace.slug}/my` } : undefined);
-  const base = `/w/${workspace.slug}`;
+  const quick = useQuickActions(workspace, roots ? { id: workspace.homeId, name: 'My files', to: pageRoutes.myFiles(workspace.slug) } : undefined);
   const firstName = me.data?.user.name.split(/\s+/)[0];
   return (
     <Stack gap="xl" maw={960}>
@@ -125,7 +125,7 @@ export function HomePage() {
       {!roots ? (
         <Paper withBorder radius="md" p="lg">
           <Text>You are a guest here: you see only what others share with you.</Text>
-          <Anchor component={Link} to={`${base}/shared`}>
+          <Anchor component={Link} to={pageRoutes.shared(workspace.slug)}>
             Open Shared with me
           </Anchor>
         </Paper>
@@ -149,7 +149,7 @@ export function HomePage() {
         <Shortlist
           id="recent-heading"
           title="Recent"
-          to={`${base}/recent`}
+          to={pageRoutes.recent(workspace.slug)}
           workspace={workspace}
           query={recent}
           icon={IconClock}
@@ -158,7 +158,7 @@ export function HomePage() {
         <Shortlist
           id="starred-heading"
           title="Starred"
-          to={`${base}/starred`}
+          to={pageRoutes.starred(workspace.slug)}
           workspace={workspace}
           query={starred}
           icon={IconStar}
@@ -168,7 +168,7 @@ export function HomePage() {
           id="shared-heading"
           title="Recently shared with me"
           linkLabel="All shared with me"
-          to={`${base}/shared`}
+          to={pageRoutes.shared(workspace.slug)}
           workspace={workspace}
           query={{ data: shared.items?.map((s) => s.item), isPending: shared.isPending }}
           icon={IconUserShare}

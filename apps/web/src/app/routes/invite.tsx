@@ -6,6 +6,7 @@ import { Logo } from '../../components/ui/logo.tsx';
 import { useMe } from '../../features/auth/api/use-me.ts';
 import { useAcceptInvitation, useInvitationPreview } from '../../features/team/api/use-team.ts';
 import { ApiError } from '../../lib/api-client.ts';
+import { pageRoutes } from '../../lib/page-routes.ts';
 
 const ROLE_TEXT = { admin: 'an admin', member: 'a member', guest: 'a guest' } as const;
 
@@ -36,7 +37,7 @@ export function InvitePage() {
   const me = useMe();
   const accept = useAcceptInvitation(token);
   const navigate = useNavigate();
-  const here = `/invite/${encodeURIComponent(token)}`;
+  const here = pageRoutes.invite(token);
   const signedIn = !!me.data;
 
   if (preview.isPending || me.isPending) {
@@ -71,7 +72,7 @@ export function InvitePage() {
         <Text>
           It was an invitation to “{workspace.name}”. {gone.text}
         </Text>
-        {signedIn && <Button onClick={() => void navigate('/')}>Go to your workspaces</Button>}
+        {signedIn && <Button onClick={() => void navigate(pageRoutes.root())}>Go to your workspaces</Button>}
       </Frame>
     );
   }
@@ -122,7 +123,7 @@ export function InvitePage() {
             onClick={() =>
               accept.mutate(undefined, {
                 // Invitations make members and admins, never guests: the workspace is theirs to open.
-                onSuccess: (joined) => void navigate(`/w/${joined.workspace.slug}`),
+                onSuccess: (joined) => void navigate(pageRoutes.workspace(joined.workspace.slug)),
               })
             }
           >
@@ -131,7 +132,7 @@ export function InvitePage() {
         </Stack>
       ) : (
         <Stack gap="xs">
-          <Button component="a" href={`/auth/login?returnTo=${encodeURIComponent(here)}`} size="md">
+          <Button component="a" href={pageRoutes.providerSignIn(here)} size="md">
             Sign in to join
           </Button>
           <Text size="sm" c="dimmed" ta="center">

@@ -2,6 +2,7 @@ import { Button, Center } from '@mantine/core';
 import { IconMapSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { pageRoutes } from '../../lib/page-routes.ts';
 
 export function NotFoundView({ what = 'page' }: { what?: string }) {
   return (
@@ -11,7 +12,7 @@ export function NotFoundView({ what = 'page' }: { what?: string }) {
           It may have been moved or deleted, or you may not have access to it.
         </EmptyState>
         <Center>
-          <Button component={Link} to="/">
+          <Button component={Link} to={pageRoutes.root()}>
             Go to your workspace
           </Button>
         </Center>

@@ -1,6 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import { Navigate } from 'react-router';
 import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
+import { pageRoutes } from '../../lib/page-routes.ts';
 
 /** `/` opens the workspace used last, or the first one. */
 export function RootRedirect() {
@@ -12,5 +13,5 @@ export function RootRedirect() {
       </Center>
     );
   }
-  return <Navigate to={`/w/${workspace.slug}`} replace />;
+  return <Navigate to={pageRoutes.workspace(workspace.slug)} replace />;
 }

@@ -1,4 +1,5 @@
 import type { TWorkspace, TWorkspaceAbility } from '@cabinet/contracts';
+import { pageRoutes, type SettingsPageName } from '../../lib/page-routes.ts';
 
 /**
  * The pages of a workspace's settings, each for those with its ability (the owner and admins have
@@ -11,7 +12,7 @@ export const SETTINGS_PAGES = [
   { path: 'links', label: 'Public links', ability: 'manageLinks' },
   { path: 'search', label: 'Search', ability: 'changeSettings' },
   { path: 'audit', label: 'Audit log', ability: 'readAudit' },
-] as const satisfies readonly { path: string; label: string; ability: TWorkspaceAbility }[];
+] as const satisfies readonly { path: SettingsPageName; label: string; ability: TWorkspaceAbility }[];
 
 export type SettingsPage = (typeof SETTINGS_PAGES)[number];
 
@@ -21,5 +22,5 @@ export const settingsPagesFor = (w: TWorkspace): SettingsPage[] => SETTINGS_PAGE
 /** The address of the first settings page the caller may use; none when they may use none. */
 export function settingsPath(w: TWorkspace): string | undefined {
   const first = settingsPagesFor(w)[0];
-  return first && `/w/${w.slug}/settings/${first.path}`;
+  return first && pageRoutes.settings(w.slug, first.path);
 }

@@ -11,6 +11,7 @@ import { AuditLog } from '../../features/activity/components/audit-log.tsx';
 import { LinkPolicySection, WorkspaceLinksSection } from '../../features/links/components/link-settings.tsx';
 import { SearchSettingsSection } from '../../features/search/components/search-settings.tsx';
 import { SETTINGS_PAGES, settingsPagesFor, settingsPath, type SettingsPage } from './settings-pages.ts';
+import { pageRoutes } from '../../lib/page-routes.ts';
 
 const ICONS: Record<SettingsPage['path'], typeof IconUsers> = {
   members: IconUsers,
@@ -30,14 +31,13 @@ export function SettingsIndex() {
 export function SettingsLayout() {
   const workspace = useOutletContext<TWorkspace>();
   const location = useLocation();
-  const base = `/w/${workspace.slug}/settings`;
   const pages = settingsPagesFor(workspace);
-  const open = SETTINGS_PAGES.find((p) => location.pathname === `${base}/${p.path}`);
+  const open = SETTINGS_PAGES.find((p) => location.pathname === pageRoutes.settings(workspace.slug, p.path));
   if (!pages.length || (open && !workspace.abilities[open.ability])) {
     return (
       <EmptyState icon={<IconLock size={32} />} title="Only the owner and admins see the workspace settings">
         Ask the owner of “{workspace.name}” if something here needs changing.{' '}
-        <Anchor component={Link} to={`/w/${workspace.slug}`}>
+        <Anchor component={Link} to={pageRoutes.workspace(workspace.slug)}>
           Back to the workspace
         </Anchor>
       </EmptyState>
@@ -51,7 +51,7 @@ export function SettingsLayout() {
       <Group align="flex-start" gap="lg" wrap="wrap">
         <nav aria-label="Settings" style={{ flex: '0 0 180px' }}>
           {pages.map((p) => {
-            const to = `${base}/${p.path}`;
+            const to = pageRoutes.settings(workspace.slug, p.path);
             const Icon = ICONS[p.path];
             const active = location.pathname === to;
             return (

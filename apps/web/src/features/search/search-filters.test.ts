@@ -72,11 +72,11 @@ describe('the search page’s address', () => {
   });
 
   it('builds the page’s address from a few filters', () => {
-    expect(searchPageUrl('/w/acme', { q: 'plan' })).toBe('/w/acme/search?q=plan');
-    expect(searchPageUrl('/w/acme', { folderId: 'f1' })).toBe('/w/acme/search?in=f1');
-    expect(searchPageUrl('/w/acme', {})).toBe('/w/acme/search');
+    expect(searchPageUrl('acme', { q: 'plan' })).toBe('/w/acme/search?q=plan');
+    expect(searchPageUrl('acme', { folderId: 'f1' })).toBe('/w/acme/search?in=f1');
+    expect(searchPageUrl('acme', {})).toBe('/w/acme/search');
     // Words that mean something in an address stay words.
-    expect(searchPageUrl('/w/acme', { q: 'R&D #2 50%' })).toBe('/w/acme/search?q=R%26D+%232+50%25');
+    expect(searchPageUrl('acme', { q: 'R&D #2 50%' })).toBe('/w/acme/search?q=R%26D+%232+50%25');
     expect(filtersFromParams(new URLSearchParams('q=R%26D+%232+50%25')).q).toBe('R&D #2 50%');
   });
 

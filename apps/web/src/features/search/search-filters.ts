@@ -1,4 +1,5 @@
 import type { TSearchQuery, TSearchType } from '@cabinet/contracts';
+import { pageRoutes } from '../../lib/page-routes.ts';
 
 /** What each kind of thing to find is called on screen, in the order the Type filter offers them. */
 export const TYPE_LABELS: Record<TSearchType, string> = {
@@ -89,11 +90,8 @@ export const withFilters = (params: URLSearchParams, next: Partial<SearchFilters
 /** Whether anything narrows the search besides the words. */
 export const hasFilters = (f: SearchFilters) => !!(f.type || f.owner || f.folderId || (f.modified !== 'any' && (f.modified !== 'custom' || f.from || f.to)));
 
-/** The search page's address for a search (`base`: the workspace's, /w/:ws). */
-export const searchPageUrl = (base: string, f: Partial<SearchFilters>) => {
-  const query = paramsOf({ ...NO_FILTERS, ...f }).toString();
-  return `${base}/search${query ? `?${query}` : ''}`;
-};
+/** The search page's address for a search in the workspace `slug`. */
+export const searchPageUrl = (slug: string, f: Partial<SearchFilters>) => pageRoutes.search(slug, paramsOf({ ...NO_FILTERS, ...f }));
 
 /** Midnight where the person is, `days` days before `now`'s day. */
 function startOfDay(now: Date, days = 0): Date {

@@ -3,6 +3,7 @@ import { IconAlertCircle, IconClockExclamation, IconLogin2 } from '@tabler/icons
 import { useSearchParams } from 'react-router';
 import { Logo } from '../../../components/ui/logo.tsx';
 import { usePublicConfig } from '../api/use-me.ts';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 const ERRORS: Record<string, string> = {
   state_mismatch: 'That sign-in link was already used or did not start in this browser. Please sign in again.',
@@ -18,7 +19,7 @@ export function SignInPage() {
   const [params] = useSearchParams();
   const config = usePublicConfig();
   const error = params.get('error');
-  const returnTo = params.get('returnTo') ?? '/';
+  const returnTo = params.get('returnTo') ?? pageRoutes.root();
   const provider = config.data?.providerName ?? 'your identity provider';
   return (
     <Center mih="100dvh" p="md" component="main">
@@ -45,7 +46,7 @@ export function SignInPage() {
           )}
           <Button
             component="a"
-            href={`/auth/login?returnTo=${encodeURIComponent(returnTo)}`}
+            href={pageRoutes.providerSignIn(returnTo)}
             size="md"
             leftSection={<IconLogin2 aria-hidden size={20} />}
             loading={config.isPending}
@@ -55,7 +56,7 @@ export function SignInPage() {
           </Button>
           {config.data?.embeddedProvider && (
             <Text size="sm" c="dimmed" ta="center">
-              New here? Continue, then choose <Anchor href={`/auth/login?returnTo=${encodeURIComponent(returnTo)}`}>Create an account</Anchor>.
+              New here? Continue, then choose <Anchor href={pageRoutes.providerSignIn(returnTo)}>Create an account</Anchor>.
             </Text>
           )}
         </Stack>

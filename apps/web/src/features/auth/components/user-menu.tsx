@@ -3,6 +3,7 @@ import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useMe } from '../api/use-me.ts';
 import { useSignOut } from '../api/use-sign-out.ts';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 export function initials(name: string): string {
   return (
@@ -30,7 +31,7 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{user?.email}</Menu.Label>
-        <Menu.Item component={Link} to="/account" leftSection={<IconUserCircle aria-hidden size={16} />}>
+        <Menu.Item component={Link} to={pageRoutes.account()} leftSection={<IconUserCircle aria-hidden size={16} />}>
           Account
         </Menu.Item>
         <Menu.Item leftSection={<IconLogout aria-hidden size={16} />} onClick={() => signOut.mutate()} disabled={signOut.isPending}>

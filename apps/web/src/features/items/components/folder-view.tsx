@@ -17,6 +17,7 @@ import { ITEM_DRAG_TYPE } from '../hooks/use-item-interactions.ts';
 import { ItemTable } from './item-table.tsx';
 import { NewFolderDialog } from './new-folder-dialog.tsx';
 import { NewDocumentDialog } from './new-document-dialog.tsx';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 const isFileDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes('Files');
 const isItemDrag = (e: DragEvent) => Array.from(e.dataTransfer.types).includes(ITEM_DRAG_TYPE);
@@ -131,7 +132,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
           {/* The search page, narrowed to this folder and everything below it. */}
           <Button
             component={Link}
-            to={`/w/${workspace.slug}/search?in=${folderId}`}
+            to={pageRoutes.search(workspace.slug, { in: folderId })}
             variant="default"
             size="xs"
             leftSection={<IconSearch aria-hidden size={16} />}

@@ -1,4 +1,5 @@
 import type { TItem, TWorkspace } from '@cabinet/contracts';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 /** What a folder is called on screen: the roots have names of their own. */
 export function folderTitle(item: Pick<TItem, 'id' | 'name'>, workspace: Pick<TWorkspace, 'homeId' | 'rootId'>): string {
@@ -7,13 +8,12 @@ export function folderTitle(item: Pick<TItem, 'id' | 'name'>, workspace: Pick<TW
 
 /** Where a folder or a document opens in the app (files open their bytes instead, so they have none). */
 export function useItemLinks(workspace: TWorkspace) {
-  const base = `/w/${workspace.slug}`;
   return (item: Pick<TItem, 'id' | 'kind'>) =>
     item.kind === 'document'
-      ? `${base}/d/${item.id}`
+      ? pageRoutes.document(workspace.slug, item.id)
       : item.kind !== 'folder'
         ? undefined
         : item.id === workspace.homeId
-          ? `${base}/my`
-          : `${base}/f/${item.id}`;
+          ? pageRoutes.myFiles(workspace.slug)
+          : pageRoutes.folder(workspace.slug, item.id);
 }

@@ -111,29 +111,13 @@ export function usePublicDocument(token: string, itemId: string, enabled: boolea
 }
 
 /**
- * Gives a link's password. Not through `call`: a refusal for too many tries says how long to wait,
- * which the page shows rather than waiting in silence.
+ * Gives a link's password. Not retried: a refusal for too many tries says how long to wait
+ * (`details.retryAfter`), which the page shows rather than waiting in silence.
  */
 export function useUnlockLink(token: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (password: string) => {
-      const res = await fetch(urlOf(publicLinksApi.unlock, { token }), {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { accept: 'application/json', 'content-type': 'application/json' },
-        body: JSON.stringify({ password }),
-      }).catch(() => {
-        throw new ApiError(0, 'internal', 'Cabinet cannot be reached. Check your connection and try again.');
-      });
-      if (res.status === 204) return;
-      const payload = (await res.json().catch(() => undefined)) as { error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined;
-      const retryAfter = Number(res.headers.get('retry-after'));
-      throw new ApiError(res.status, (payload?.error?.code ?? 'internal') as ApiError['code'], payload?.error?.message ?? 'Something went wrong.', {
-        ...payload?.error?.details,
-        ...(retryAfter > 0 ? { retryAfter } : {}),
-      });
-    },
+    mutationFn: (password: string) => call(publicLinksApi.unlock, { params: { token }, body: { password } }, { retry: false }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.publicLink(token) }),
   });
 }

@@ -9,6 +9,7 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useLinkPolicy, useRevokeWorkspaceLink, useUpdateLinkPolicy, useWorkspaceLinks } from '../api/use-links.ts';
 import { CopyLinkButton, usageOf } from './links-section.tsx';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 /** The workspace's link policy: whether links may be made, whether they need a password, how long they may live. */
 export function LinkPolicySection({ workspace }: { workspace: TWorkspace }) {
@@ -83,8 +84,6 @@ function PolicyForm({ workspace, saved }: { workspace: TWorkspace; saved: TLinkP
   );
 }
 
-const ITEM_ROUTE = { folder: 'f', document: 'd' } as const;
-
 /** Every live link of the workspace: what it opens, who made it, until when, how often used; each can be revoked. */
 export function WorkspaceLinksSection({ workspace }: { workspace: TWorkspace }) {
   const links = useWorkspaceLinks(workspace.id);
@@ -118,7 +117,14 @@ export function WorkspaceLinksSection({ workspace }: { workspace: TWorkspace }) 
                     {l.item.name}
                   </Anchor>
                 ) : (
-                  <Anchor component={Link} to={`/w/${workspace.slug}/${ITEM_ROUTE[l.item.kind]}/${l.item.id}`} fw={600} size="sm" truncate display="block">
+                  <Anchor
+                    component={Link}
+                    to={pageRoutes.item(workspace.slug, { id: l.item.id, kind: l.item.kind })}
+                    fw={600}
+                    size="sm"
+                    truncate
+                    display="block"
+                  >
                     {l.item.name}
                   </Anchor>
                 )}

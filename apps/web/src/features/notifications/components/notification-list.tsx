@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { formatRelative } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useMarkRead, useNotifications } from '../api/use-notifications.ts';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 function KindIcon({ n }: { n: TNotification }) {
   const Icon = n.commentId ? IconMessageCircle : n.item?.kind === 'folder' ? IconFolder : n.item?.kind === 'file' ? IconFile : IconFileText;
@@ -31,9 +32,8 @@ export default function NotificationList({ onClose }: { onClose: () => void }) {
     // Something shared from a workspace the person was not in made them a guest there: the list of workspaces learns of it first.
     const known = client.getQueryData<TWorkspace[]>(queryKeys.workspaces);
     if (!known?.some((w) => w.id === n.workspace.id)) await client.refetchQueries({ queryKey: queryKeys.workspaces });
-    const base = `/w/${n.workspace.slug}`;
-    if (n.item.kind === 'document') void navigate(`${base}/d/${n.item.id}${n.threadId ? `?thread=${n.threadId}` : ''}`);
-    else if (n.item.kind === 'folder') void navigate(`${base}/f/${n.item.id}`);
+    if (n.item.kind === 'document') void navigate(pageRoutes.document(n.workspace.slug, n.item.id, { thread: n.threadId }));
+    else if (n.item.kind === 'folder') void navigate(pageRoutes.folder(n.workspace.slug, n.item.id));
     else window.open(urlOf(filesApi.content, { id: n.item.id }), '_blank', 'noopener');
   };
 

@@ -3,6 +3,7 @@ import { IconSearch } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 import './search-launcher.css';
 
 const loadPalette = () => import('./search-palette.tsx');
@@ -23,7 +24,7 @@ export function SearchLauncher({ workspace }: { workspace: TWorkspace }) {
   const [text, setText] = useState('');
   const navigate = useNavigate();
   // The search page has a field of its own.
-  const onSearchPage = useLocation().pathname === `/w/${workspace.slug}/search`;
+  const onSearchPage = useLocation().pathname === pageRoutes.search(workspace.slug);
   const open = (typed = '') => {
     setText(typed);
     setLoaded(true);
@@ -62,8 +63,8 @@ export function SearchLauncher({ workspace }: { workspace: TWorkspace }) {
               onKeyDown={(e) => {
                 if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
                 e.preventDefault();
-                // Built here, not by search-filters.ts: the header is in the first page's script, the search page's code is not.
-                void navigate(`/w/${workspace.slug}/search${text.trim() ? `?q=${encodeURIComponent(text.trim())}` : ''}`);
+                // Not by search-filters.ts: the header is in the first page's script, the search page's code is not.
+                void navigate(pageRoutes.search(workspace.slug, { q: text.trim() }));
               }}
             />
             <kbd aria-hidden>{MAC ? '⌘K' : 'Ctrl K'}</kbd>

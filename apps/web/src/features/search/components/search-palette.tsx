@@ -14,6 +14,7 @@ import { onlySimilar, placeOf } from '../place.ts';
 import { searchPageUrl } from '../search-filters.ts';
 import { Highlighted } from './highlighted.tsx';
 import { HEARD_ONLY } from './status-style.ts';
+import { pagePatterns, pageRoutes } from '../../../lib/page-routes.ts';
 
 /** How many recent items the palette offers before anything is typed. */
 const RECENT = 6;
@@ -39,12 +40,12 @@ interface Section {
  * it (its entry is already cached by its page), else My files; a guest has no place of their own.
  */
 function useActionTarget(workspace: TWorkspace) {
-  const inFolder = useMatch('/w/:ws/f/:folderId')?.params.folderId;
-  const inHome = !!useMatch('/w/:ws/my');
+  const inFolder = useMatch(pagePatterns.folder)?.params.folderId;
+  const inHome = !!useMatch(pagePatterns.myFiles);
   const folder = useItem(inFolder ?? (inHome ? workspace.homeId : undefined)).data;
   const linkTo = useItemLinks(workspace);
   if (folder?.abilities.createInside) return { id: folder.id, name: folderTitle(folder, workspace), to: linkTo(folder)! };
-  return workspace.abilities.createInRoots ? { id: workspace.homeId, name: 'My files', to: `/w/${workspace.slug}/my` } : undefined;
+  return workspace.abilities.createInRoots ? { id: workspace.homeId, name: 'My files', to: pageRoutes.myFiles(workspace.slug) } : undefined;
 }
 
 /** An action answers to what is typed when each word typed starts a word of its name ("new doc", "upl"). */
@@ -190,7 +191,7 @@ export default function SearchPalette(props: {
           key: 'all',
           run: () => {
             onClose();
-            void navigate(searchPageUrl(`/w/${workspace.slug}`, { q: typed }));
+            void navigate(searchPageUrl(workspace.slug, { q: typed }));
           },
           label: `See all results for “${typed}”`,
           content: <ActionOption icon={IconArrowRight} title={`See all results for “${typed}”`} id={optionId('all')} />,

@@ -26,6 +26,7 @@ import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 import { useGroups } from '../../groups/api/use-groups.ts';
 import { LinksSection } from '../../links/components/links-section.tsx';
 import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 const ROLES: { value: TItemRole; label: string }[] = [
   { value: 'viewer', label: 'Viewer' },
@@ -41,12 +42,8 @@ const tomorrow = () => inDays(1);
 
 /** Where an item opens in the app, as a full address to send someone. */
 export function itemAppUrl(item: TItem, workspace: TWorkspace): string {
-  const base = `${window.location.origin}/w/${workspace.slug}`;
-  return item.kind === 'folder'
-    ? `${base}/f/${item.id}`
-    : item.kind === 'document'
-      ? `${base}/d/${item.id}`
-      : new URL(urlOf(filesApi.content, { id: item.id }), window.location.origin).href;
+  const path = item.kind === 'file' ? urlOf(filesApi.content, { id: item.id }) : pageRoutes.item(workspace.slug, { id: item.id, kind: item.kind });
+  return new URL(path, window.location.origin).href;
 }
 
 /** Who a grant is for, as people read it: a person or a group by their name. */
@@ -295,7 +292,7 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                             from folder{' '}
                             <Anchor
                               component={Link}
-                              to={`/w/${workspace.slug}/f/${from.id}`}
+                              to={pageRoutes.folder(workspace.slug, from.id)}
                               size="xs"
                               onClick={onClose}
                               aria-label={`Open folder ${from.name}`}

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateWorkspace } from '../api/use-workspaces.ts';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 export function CreateWorkspaceModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const [name, setName] = useState('');
@@ -19,7 +20,7 @@ export function CreateWorkspaceModal({ opened, onClose }: { opened: boolean; onC
         onSuccess: (workspace) => {
           setName('');
           onClose();
-          void navigate(`/w/${workspace.slug}`);
+          void navigate(pageRoutes.workspace(workspace.slug));
         },
         onError: (e) => setError(e instanceof ApiError ? e.message : 'Could not create the workspace.'),
       },

@@ -5,6 +5,7 @@ import type { TWorkspace } from '@cabinet/contracts';
 import { lazy, Suspense, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useWorkspaces } from '../api/use-workspaces.ts';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 
 // Fetched when first asked for, not with every page.
 const CreateWorkspaceModal = lazy(() => import('./create-workspace-modal.tsx').then((m) => ({ default: m.CreateWorkspaceModal })));
@@ -37,7 +38,7 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
           {workspaces.data?.map((w) => (
             <Menu.Item
               key={w.id}
-              onClick={() => navigate(`/w/${w.slug}`)}
+              onClick={() => navigate(pageRoutes.workspace(w.slug))}
               rightSection={w.id === current?.id ? <IconCheck aria-label="current" size={16} /> : null}
             >
               <Text truncate size="sm">
@@ -47,7 +48,7 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
           ))}
           <Menu.Divider />
           {current?.abilities.manageMembers && (
-            <Menu.Item leftSection={<IconUsers aria-hidden size={16} />} onClick={() => navigate(`/w/${current.slug}/settings/members`)}>
+            <Menu.Item leftSection={<IconUsers aria-hidden size={16} />} onClick={() => navigate(pageRoutes.settings(current.slug, 'members'))}>
               Members and invitations
             </Menu.Item>
           )}

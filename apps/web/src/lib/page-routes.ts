@@ -1,0 +1,61 @@
+/**
+ * The browser app's page addresses, each written here once (router.tsx declares the patterns they
+ * match). Every part that comes from data — a slug, an id, a token — is encoded, and a query is
+ * built with URLSearchParams, so a name with `/`, `?`, `#` or `%` in it stays one part of one
+ * address. Small and free of imports: the header, in the first page's script, builds addresses too.
+ */
+
+/** The pages of a workspace's settings (settings-pages.ts lists them with their labels and abilities). */
+export type SettingsPageName = 'members' | 'groups' | 'links' | 'search' | 'audit';
+
+/** A query: pairs whose undefined (or empty) values are left out, or URLSearchParams as they are. */
+export type PageQuery = URLSearchParams | Readonly<Record<string, string | null | undefined>>;
+
+const part = encodeURIComponent;
+
+function withQuery(path: string, query?: PageQuery): string {
+  const search = query instanceof URLSearchParams ? query : new URLSearchParams();
+  if (query && !(query instanceof URLSearchParams)) {
+    for (const [name, value] of Object.entries(query)) if (value) search.set(name, value);
+  }
+  const qs = search.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+const workspace = (slug: string) => `/w/${part(slug)}`;
+const folderPage = (slug: string, folderId: string) => `${workspace(slug)}/f/${part(folderId)}`;
+/** A document, opened at a comment thread when given one. */
+const documentPage = (slug: string, documentId: string, query?: { thread?: string | null }) => withQuery(`${workspace(slug)}/d/${part(documentId)}`, query);
+
+export const pageRoutes = {
+  /** The workspace used last (or the first), or sign-in. */
+  root: () => '/',
+  /** Sign-in: `returnTo` is the page to come back to, `reason` why the person is asked again. */
+  signIn: (query?: { returnTo?: string; reason?: 'expired' }) => withQuery('/signin', query),
+  /** The server's start of a sign-in at the identity provider (not a page of the app), coming back to `returnTo`. */
+  providerSignIn: (returnTo: string) => `/auth/login?returnTo=${part(returnTo)}`,
+  account: () => '/account',
+  invite: (token: string) => `/invite/${part(token)}`,
+  publicLink: (token: string) => `/s/${part(token)}`,
+  /** A workspace's Home. */
+  workspace,
+  myFiles: (slug: string) => `${workspace(slug)}/my`,
+  shared: (slug: string) => `${workspace(slug)}/shared`,
+  recent: (slug: string) => `${workspace(slug)}/recent`,
+  starred: (slug: string) => `${workspace(slug)}/starred`,
+  trash: (slug: string) => `${workspace(slug)}/trash`,
+  folder: folderPage,
+  document: documentPage,
+  /** A folder or a document by its kind (a file has no page: its bytes open instead). */
+  item: (slug: string, item: { id: string; kind: 'folder' | 'document' }) => (item.kind === 'folder' ? folderPage(slug, item.id) : documentPage(slug, item.id)),
+  /** The search page; its query is the search (q, type, owner, modified, in, …). */
+  search: (slug: string, query?: PageQuery) => withQuery(`${workspace(slug)}/search`, query),
+  /** The workspace's settings: the first page the person may use, or the one named. */
+  settings: (slug: string, page?: SettingsPageName) => `${workspace(slug)}/settings${page ? `/${page}` : ''}`,
+};
+
+/** The patterns of router.tsx that code outside the router matches the address against. */
+export const pagePatterns = {
+  myFiles: '/w/:ws/my',
+  folder: '/w/:ws/f/:folderId',
+} as const;
