@@ -187,6 +187,7 @@ beforeAll(async () => {
   const spareToken = (await browser.call(tokensApi.create, { body: { name: 'spare' } })).body.id;
   const me = (await browser.call(meApi.get)).body;
   const [workspace] = (await browser.call(workspacesApi.list)).body.items;
+  if (!workspace) throw new Error('the person has no workspace');
   const person: Person = {
     id: me.user.id,
     token,
@@ -194,21 +195,24 @@ beforeAll(async () => {
     call: browser.call,
     raw: browser.raw,
   };
-  const make = async (kind: string, name: string, parentId = workspace.rootId) =>
-    (await person.raw('POST', `/workspaces/${workspace.id}/items`, { kind, name, parentId })).body.id as string;
+  const make = async (kind: 'folder' | 'document', name: string, parentId = workspace.rootId) =>
+    (await person.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind, name, parentId } })).body.id;
   const folder = await make('folder', 'Plans');
   const doc = await make('document', 'Notes', folder);
   const trashed = await make('folder', 'Old');
   await person.call(itemsApi.trash, { params: { id: trashed } });
   const bytes = new TextEncoder().encode('hello fuzz');
   const started = (
-    await person.raw('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) })
+    await person.call(uploadsApi.start, {
+      params: { ws: workspace.id },
+      body: { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) },
+    })
   ).body;
   await putParts(person, started, bytes);
-  const file = (await person.call(uploadsApi.complete, { params: { id: started.id }, body: {} })).body.item.id as string;
-  const pending = (await person.raw('POST', `/workspaces/${workspace.id}/uploads`, { parentId: folder, name: 'pending.bin', size: 3 })).body.id as string;
+  const file = (await person.call(uploadsApi.complete, { params: { id: started.id }, body: {} })).body.item.id;
+  const pending = (await person.call(uploadsApi.start, { params: { ws: workspace.id }, body: { parentId: folder, name: 'pending.bin', size: 3 } })).body.id;
   const thread = (await person.call(commentsApi.add, { params: { id: doc }, body: { body: 'First' } })).body;
-  const grant = (await person.call(grantsApi.create, { params: { id: folder }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).body.id as string;
+  const grant = (await person.call(grantsApi.create, { params: { id: folder }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).body.id;
 
   Object.assign(known, {
     document: [doc],
@@ -217,7 +221,7 @@ beforeAll(async () => {
     token: [spareToken],
     ws: [workspace.id, workspace.slug],
     id: [folder, doc, file, trashed, workspace.rootId, workspace.homeId, pending, spareToken, thread.id, uuidv7()],
-    commentId: [thread.comments[0].id, uuidv7()],
+    commentId: [...thread.comments.slice(0, 1).map((c) => c.id), uuidv7()],
     grantId: [grant, uuidv7()],
     revisionId: [uuidv7()],
     parentId: [folder, workspace.rootId, workspace.homeId, trashed],
