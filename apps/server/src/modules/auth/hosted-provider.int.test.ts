@@ -1,49 +1,49 @@
-import { authApi, meApi } from '@cabinet/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authApi, configApi, meApi } from '@cabinet/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
-import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { anonymous, callingRoutes } from '../../testing/route-call.ts';
+import { freePort, startTestApp, useTestApp } from '../../testing/test-app.ts';
 import { startStandaloneIdp, type StandaloneIdp } from '../../testing/standalone-idp.ts';
 
 describe('a hosted identity provider on another port', () => {
   let idp: StandaloneIdp;
-  let t: TestApp;
-
-  beforeAll(async () => {
+  // Registered before the app's hooks, so that it runs after the app is closed (hooks after the tests run in reverse).
+  afterAll(async () => {
+    await idp?.close();
+  });
+  const test = useTestApp(async () => {
     const port = await freePort();
     idp = await startStandaloneIdp(`http://127.0.0.1:${port}`);
-    t = await startTestApp({
+    return {
       PORT: String(port),
       OIDC_ISSUER: idp.issuer,
       OIDC_CLIENT_ID: idp.clientId,
       OIDC_CLIENT_SECRET: idp.clientSecret,
       OIDC_PROVIDER_NAME: 'Acme SSO',
-    });
-  });
-  afterAll(async () => {
-    await t?.close();
-    await idp?.close();
+    };
   });
 
   it('signs in through discovery over HTTP and records the provider as the issuer', async () => {
-    const browser = new TestBrowser(t.url);
+    const { issuer } = idp;
+    const browser = new TestBrowser(test.app.url);
     const page = await browser.navigate('/auth/login?returnTo=/account');
-    expect(page.url.startsWith(idp.issuer)).toBe(true);
+    expect(page.url.startsWith(issuer)).toBe(true);
     const email = uniqueEmail('hosted');
     const done = await signUpWithPassword(browser, page.url, { name: 'Hosted Person', email, password: GOOD_PASSWORD });
-    expect(done.url).toBe(`${t.url}/account`);
+    expect(done.url).toBe(`${test.app.url}/account`);
     const me = await browser.call(meApi.get);
     expect(me.body.user).toMatchObject({ email, name: 'Hosted Person' });
-    const user = await t.ctx.db.selectFrom('users').selectAll().where('id', '=', me.body.user.id).executeTakeFirstOrThrow();
-    expect(user.issuer).toBe(idp.issuer);
+    const user = await test.app.ctx.db.selectFrom('users').selectAll().where('id', '=', me.body.user.id).executeTakeFirstOrThrow();
+    expect(user.issuer).toBe(issuer);
 
     const out = await browser.call(authApi.signOut);
-    expect(out.body.redirectUrl.startsWith(`${idp.issuer}/session/end`)).toBe(true);
+    expect(out.body.redirectUrl.startsWith(`${issuer}/session/end`)).toBe(true);
   });
 
   it('names the provider on the sign-in page and serves no embedded provider', async () => {
-    const config = await (await fetch(`${t.url}/api/v1/config`)).json();
-    expect(config).toMatchObject({ providerName: 'Acme SSO', embeddedProvider: false });
-    const embedded = await fetch(`${t.url}/idp/.well-known/openid-configuration`);
+    const config = await callingRoutes(anonymous(test.app.url)).call(configApi.get);
+    expect(config.body).toMatchObject({ providerName: 'Acme SSO', embeddedProvider: false });
+    const embedded = await fetch(`${test.app.url}/idp/.well-known/openid-configuration`);
     expect(embedded.status).toBe(404);
   });
 });

@@ -1,18 +1,14 @@
 import { meApi } from '@cabinet/contracts';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { formAction, GOOD_PASSWORD, mailedLink, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { startTestApp, useTestApp } from '../../testing/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const test = useTestApp();
 
 function lastMailTo(email: string): { subject: string; text: string } {
-  const dir = path.join(t.dataDir, 'outbox');
+  const dir = path.join(test.app.dataDir, 'outbox');
   const mails = readdirSync(dir)
     .sort()
     .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
@@ -20,10 +16,10 @@ function lastMailTo(email: string): { subject: string; text: string } {
 }
 
 it('resets a forgotten password through a mailed link, once, and unlocks the account', async () => {
-  const { email } = await signUp(t.url);
-  for (let i = 0; i < 5; i++) await signIn(t.url, email, `wrong-password-${i}`);
+  const { email } = await signUp(test.app.url);
+  for (let i = 0; i < 5; i++) await signIn(test.app.url, email, `wrong-password-${i}`);
 
-  const browser = new TestBrowser(t.url);
+  const browser = new TestBrowser(test.app.url);
   const signInPage = await browser.navigate('/auth/login');
   const forgot = await browser.navigate(signInPage.text.match(/href="([^"]*\/forgot[^"]*)"/)![1]!.replace(/&amp;/g, '&'));
   const sent = await browser.navigate(formAction(forgot), { form: { email } });
@@ -42,22 +38,23 @@ it('resets a forgotten password through a mailed link, once, and unlocks the acc
 
   const again = await browser.navigate(link);
   expect(again.status).toBe(410);
-  expect((await signIn(t.url, email, GOOD_PASSWORD)).page.text).toContain('Wrong email or password.');
-  const ok = await signIn(t.url, email, 'a-brand-new-passphrase-7');
+  expect((await signIn(test.app.url, email, GOOD_PASSWORD)).page.text).toContain('Wrong email or password.');
+  const ok = await signIn(test.app.url, email, 'a-brand-new-passphrase-7');
   expect((await ok.browser.call(meApi.get)).status).toBe(200);
 });
 
 it('ends every session of the account, with Cabinet and with the provider, when its password is reset', async () => {
-  const first = await signUp(t.url);
-  const second = await signIn(t.url, first.email, first.password);
-  const user = await t.ctx.db.selectFrom('users').selectAll().where('email', '=', first.email).executeTakeFirstOrThrow();
-  const providerState = () => t.ctx.database.sql.query<{ kind: string }>(`SELECT kind FROM idp_payloads WHERE payload->>'accountId' = $1`, [user.subject]);
+  const first = await signUp(test.app.url);
+  const second = await signIn(test.app.url, first.email, first.password);
+  const user = await test.app.ctx.db.selectFrom('users').selectAll().where('email', '=', first.email).executeTakeFirstOrThrow();
+  const providerState = () =>
+    test.app.ctx.database.sql.query<{ kind: string }>(`SELECT kind FROM idp_payloads WHERE payload->>'accountId' = $1`, [user.subject]);
   expect((await providerState()).map((r) => r.kind)).toEqual(expect.arrayContaining(['Session', 'Grant']));
 
-  const forgot = await new TestBrowser(t.url).navigate('/idp/forgot');
-  await new TestBrowser(t.url).navigate(formAction(forgot), { form: { email: first.email } });
-  const resetBrowser = new TestBrowser(t.url);
-  const resetPage = await resetBrowser.navigate(await mailedLink(t.url, first.email, 'reset'));
+  const forgot = await new TestBrowser(test.app.url).navigate('/idp/forgot');
+  await new TestBrowser(test.app.url).navigate(formAction(forgot), { form: { email: first.email } });
+  const resetBrowser = new TestBrowser(test.app.url);
+  const resetPage = await resetBrowser.navigate(await mailedLink(test.app.url, first.email, 'reset'));
   expect((await resetBrowser.navigate(formAction(resetPage), { form: { password: 'a-brand-new-passphrase-7' } })).text).toContain('Password changed');
 
   for (const browser of [first.browser, second.browser]) expect((await browser.call(meApi.get)).status).toBe(401);
@@ -69,7 +66,7 @@ it('ends every session of the account, with Cabinet and with the provider, when 
 });
 
 it('answers the same for an unknown address and sends nothing', async () => {
-  const browser = new TestBrowser(t.url);
+  const browser = new TestBrowser(test.app.url);
   const forgot = await browser.navigate('/idp/forgot');
   const sent = await browser.navigate(formAction(forgot), { form: { email: 'nobody-here@example.com' } });
   expect(sent.text).toContain('If an account exists for that address');
@@ -77,8 +74,8 @@ it('answers the same for an unknown address and sends nothing', async () => {
 });
 
 it('shows the dev outbox to the operator on a local installation', async () => {
-  const { email } = await signUp(t.url);
-  const browser = new TestBrowser(t.url);
+  const { email } = await signUp(test.app.url);
+  const browser = new TestBrowser(test.app.url);
   const forgot = await browser.navigate('/idp/forgot');
   await browser.navigate(formAction(forgot), { form: { email } });
   const outbox = await browser.navigate('/idp/dev/outbox');
@@ -87,16 +84,21 @@ it('shows the dev outbox to the operator on a local installation', async () => {
 });
 
 it('keeps the dev outbox from any caller that is not on this machine', async () => {
-  const { email } = await signUp(t.url);
-  const browser = new TestBrowser(t.url);
+  const { email } = await signUp(test.app.url);
+  const browser = new TestBrowser(test.app.url);
   const forgot = await browser.navigate('/idp/forgot');
   await browser.navigate(formAction(forgot), { form: { email } });
-  const remote = await t.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '192.0.2.10' });
+  const remote = await test.app.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '192.0.2.10' });
   expect(remote.statusCode).toBe(404);
   expect(remote.body).not.toContain('/idp/reset/');
-  const mapped = await t.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '::ffff:192.0.2.10', headers: { 'x-forwarded-for': '127.0.0.1' } });
+  const mapped = await test.app.app.inject({
+    method: 'GET',
+    url: '/idp/dev/outbox',
+    remoteAddress: '::ffff:192.0.2.10',
+    headers: { 'x-forwarded-for': '127.0.0.1' },
+  });
   expect(mapped.statusCode).toBe(404);
-  const local = await t.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '::1' });
+  const local = await test.app.app.inject({ method: 'GET', url: '/idp/dev/outbox', remoteAddress: '::1' });
   expect(local.statusCode).toBe(200);
   expect(local.body).toContain(`To ${email}`);
 });
@@ -118,25 +120,25 @@ it('has no dev outbox behind a proxy, where every caller looks local', async () 
 });
 
 it('confirms the address with the reset, whose link went there: an address left unconfirmed is not stuck for good', async () => {
-  const browser = new TestBrowser(t.url);
+  const browser = new TestBrowser(test.app.url);
   const email = uniqueEmail();
   const login = await browser.navigate('/auth/login');
   await signUpWithPassword(browser, login.url, { name: 'Never confirmed', email, password: GOOD_PASSWORD });
   expect((await browser.call(meApi.get)).body.user.emailVerified).toBe(false);
   // The confirmation link runs out.
-  await t.ctx.database.sql.query(
+  await test.app.ctx.database.sql.query(
     `UPDATE idp_email_verifications SET expires_at = now() - interval '1 minute' WHERE account_id = (SELECT id FROM idp_accounts WHERE email = $1)`,
     [email],
   );
-  const expired = await new TestBrowser(t.url).navigate(await mailedLink(t.url, email, 'verify'));
+  const expired = await new TestBrowser(test.app.url).navigate(await mailedLink(test.app.url, email, 'verify'));
   expect(expired.status).toBe(410);
   expect(expired.text).toContain('Forgot password?');
 
-  const forgot = await new TestBrowser(t.url).navigate('/idp/forgot');
-  await new TestBrowser(t.url).navigate(formAction(forgot), { form: { email } });
-  const resetBrowser = new TestBrowser(t.url);
-  const resetPage = await resetBrowser.navigate(await mailedLink(t.url, email, 'reset'));
+  const forgot = await new TestBrowser(test.app.url).navigate('/idp/forgot');
+  await new TestBrowser(test.app.url).navigate(formAction(forgot), { form: { email } });
+  const resetBrowser = new TestBrowser(test.app.url);
+  const resetPage = await resetBrowser.navigate(await mailedLink(test.app.url, email, 'reset'));
   expect((await resetBrowser.navigate(formAction(resetPage), { form: { password: 'a-brand-new-passphrase-7' } })).text).toContain('Password changed');
-  const again = await signIn(t.url, email, 'a-brand-new-passphrase-7');
+  const again = await signIn(test.app.url, email, 'a-brand-new-passphrase-7');
   expect((await again.browser.call(meApi.get)).body.user.emailVerified).toBe(true);
 });
