@@ -1,9 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { itemsApi, workspacesApi } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
+import { test as newAccountTest, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -18,112 +19,112 @@ async function choose(page: Page, label: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-test('the owner sees what happened in the audit log, filters it and exports it as CSV; an item shows its own history; Home shows what was shared', async ({
-  page,
-  browser,
-}) => {
-  // Bea has an account of her own; she will be given a folder.
-  const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
-  const other = await b.newPage();
-  const bea = await signUp(other, newPerson('Bea Reader'));
+// A new account: the log's first entry is its sign-in, in the workspace made with it.
+newAccountTest(
+  'the owner sees what happened in the audit log, filters it and exports it as CSV; an item shows its own history; Home shows what was shared',
+  async ({ page, browser }) => {
+    // Bea has an account of her own; she will be given a folder.
+    const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+    const other = await b.newPage();
+    const bea = await signUp(other, newPerson('Bea Reader'));
 
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+    await signUp(page, newPerson('Olive Owner'));
+    const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
 
-  // Olive makes a folder, renames it and shares it with Bea.
-  await page.getByRole('link', { name: 'My files' }).click();
-  await page.getByRole('button', { name: 'New folder' }).click();
-  await page.getByLabel('Folder name').fill('Budget');
-  await page.getByRole('button', { name: 'Create' }).click();
-  const list = page.getByRole('table', { name: 'Contents of My files' });
-  await expect(list.getByRole('link', { name: 'Budget' })).toBeVisible();
-  await page.getByRole('button', { name: 'Actions for Budget' }).click();
-  await page.getByRole('menuitem', { name: 'Rename' }).click();
-  await page.getByLabel('New name').fill('Budget 2027');
-  await page.getByRole('button', { name: 'Rename' }).click();
-  await expect(list.getByRole('link', { name: 'Budget 2027' })).toBeVisible();
-  await page.getByRole('button', { name: 'Actions for Budget 2027' }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const share = page.getByRole('dialog', { name: 'Share “Budget 2027”' });
-  await share.getByRole('combobox', { name: 'Person' }).fill(bea.email);
-  await share.getByRole('button', { name: 'Share', exact: true }).click();
-  await expect(share.getByRole('list', { name: 'Who has access' }).getByText('Bea Reader')).toBeVisible();
-  await share.getByRole('button', { name: 'Done' }).click();
+    // Olive makes a folder, renames it and shares it with Bea.
+    await page.getByRole('link', { name: 'My files' }).click();
+    await page.getByRole('button', { name: 'New folder' }).click();
+    await page.getByLabel('Folder name').fill('Budget');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const list = page.getByRole('table', { name: 'Contents of My files' });
+    await expect(list.getByRole('link', { name: 'Budget' })).toBeVisible();
+    await page.getByRole('button', { name: 'Actions for Budget' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    await page.getByLabel('New name').fill('Budget 2027');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await expect(list.getByRole('link', { name: 'Budget 2027' })).toBeVisible();
+    await page.getByRole('button', { name: 'Actions for Budget 2027' }).click();
+    await page.getByRole('menuitem', { name: 'Share…' }).click();
+    const share = page.getByRole('dialog', { name: 'Share “Budget 2027”' });
+    await share.getByRole('combobox', { name: 'Person' }).fill(bea.email);
+    await share.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect(share.getByRole('list', { name: 'Who has access' }).getByText('Bea Reader')).toBeVisible();
+    await share.getByRole('button', { name: 'Done' }).click();
 
-  // The folder's details show its history, newest first.
-  await page.getByRole('button', { name: 'Actions for Budget 2027' }).click();
-  await page.getByRole('menuitem', { name: 'Details' }).click();
-  const history = page.getByRole('dialog').getByRole('list', { name: 'Activity' });
-  await expect(history.getByRole('listitem')).toHaveCount(3);
-  await expect(history.getByRole('listitem').nth(0)).toContainText(/You shared it \(\w+\) · /);
-  await expect(history.getByRole('listitem').nth(1)).toContainText('You renamed it from “Budget”');
-  await expect(history.getByRole('listitem').nth(2)).toContainText('You created it');
-  await page.keyboard.press('Escape');
+    // The folder's details show its history, newest first.
+    await page.getByRole('button', { name: 'Actions for Budget 2027' }).click();
+    await page.getByRole('menuitem', { name: 'Details' }).click();
+    const history = page.getByRole('dialog').getByRole('list', { name: 'Activity' });
+    await expect(history.getByRole('listitem')).toHaveCount(3);
+    await expect(history.getByRole('listitem').nth(0)).toContainText(/You shared it \(\w+\) · /);
+    await expect(history.getByRole('listitem').nth(1)).toContainText('You renamed it from “Budget”');
+    await expect(history.getByRole('listitem').nth(2)).toContainText('You created it');
+    await page.keyboard.press('Escape');
 
-  // Settings → Audit log.
-  await page.getByRole('link', { name: 'Members and settings' }).click();
-  await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Audit log' }).click();
-  await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/settings/audit$`));
-  const log = page.getByRole('table', { name: 'Audit log' });
-  await expect(log.getByRole('row').filter({ hasText: 'renamed “Budget 2027” from “Budget”' })).toHaveCount(1);
-  await expect(log.getByRole('row').filter({ hasText: 'created “Budget 2027”' })).toHaveCount(1);
-  await expect(log.getByRole('row').filter({ hasText: 'shared “Budget 2027”' })).toHaveCount(1);
-  await expect(log.getByRole('row').filter({ hasText: 'signed in' }).first()).toContainText('Olive Owner');
+    // Settings → Audit log.
+    await page.getByRole('link', { name: 'Members and settings' }).click();
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'Audit log' }).click();
+    await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/settings/audit$`));
+    const log = page.getByRole('table', { name: 'Audit log' });
+    await expect(log.getByRole('row').filter({ hasText: 'renamed “Budget 2027” from “Budget”' })).toHaveCount(1);
+    await expect(log.getByRole('row').filter({ hasText: 'created “Budget 2027”' })).toHaveCount(1);
+    await expect(log.getByRole('row').filter({ hasText: 'shared “Budget 2027”' })).toHaveCount(1);
+    await expect(log.getByRole('row').filter({ hasText: 'signed in' }).first()).toContainText('Olive Owner');
 
-  // Filtered by person, found on the server as their name is typed: Olive's entries only.
-  const searched = page.waitForRequest((r) => /\/members\?/.test(r.url()) && new URL(r.url()).searchParams.get('q') === 'Oli');
-  await page.getByRole('combobox', { name: 'Person', exact: true }).fill('Oli');
-  await searched;
-  await page.getByRole('option', { name: /^Olive Owner/ }).click();
-  await expect(page.getByRole('combobox', { name: 'Person', exact: true })).toHaveValue(/^Olive Owner/);
-  await expect(log.getByRole('row').filter({ hasText: 'shared “Budget 2027”' })).toHaveCount(1);
-  await page.getByRole('button', { name: 'Clear filters' }).first().click();
-  await expect(page.getByRole('combobox', { name: 'Person', exact: true })).toHaveValue('');
+    // Filtered by person, found on the server as their name is typed: Olive's entries only.
+    const searched = page.waitForRequest((r) => /\/members\?/.test(r.url()) && new URL(r.url()).searchParams.get('q') === 'Oli');
+    await page.getByRole('combobox', { name: 'Person', exact: true }).fill('Oli');
+    await searched;
+    await page.getByRole('option', { name: /^Olive Owner/ }).click();
+    await expect(page.getByRole('combobox', { name: 'Person', exact: true })).toHaveValue(/^Olive Owner/);
+    await expect(log.getByRole('row').filter({ hasText: 'shared “Budget 2027”' })).toHaveCount(1);
+    await page.getByRole('button', { name: 'Clear filters' }).first().click();
+    await expect(page.getByRole('combobox', { name: 'Person', exact: true })).toHaveValue('');
 
-  // Filtered by action: only the rename.
-  await choose(page, 'Action', 'Renamed');
-  await expect(log.getByRole('row')).toHaveCount(2);
-  await expect(log.getByRole('row').nth(1)).toContainText('renamed “Budget 2027” from “Budget”');
+    // Filtered by action: only the rename.
+    await choose(page, 'Action', 'Renamed');
+    await expect(log.getByRole('row')).toHaveCount(2);
+    await expect(log.getByRole('row').nth(1)).toContainText('renamed “Budget 2027” from “Budget”');
 
-  // The export holds the filtered rows.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
-  expect(download.suggestedFilename()).toMatch(new RegExp(`^${workspace.slug}-activity-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
-  const csv = readFileSync((await download.path())!, 'utf8')
-    .trimEnd()
-    .split('\r\n');
-  expect(csv[0]).toContain('"Time","Actor","Actor email"');
-  expect(csv).toHaveLength(2);
-  expect(csv[1]).toContain('"Olive Owner"');
-  expect(csv[1]).toContain('"item.renamed"');
-  expect(csv[1]).toContain('"Budget 2027"');
+    // The export holds the filtered rows.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^${workspace.slug}-activity-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(csv[0]).toContain('"Time","Actor","Actor email"');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain('"Olive Owner"');
+    expect(csv[1]).toContain('"item.renamed"');
+    expect(csv[1]).toContain('"Budget 2027"');
 
-  // A filter that matches nothing says so; clearing it brings everything back.
-  await choose(page, 'Action', 'Deleted forever');
-  await expect(page.getByRole('heading', { name: 'Nothing matches these filters' })).toBeVisible();
-  await page.getByRole('button', { name: 'Clear filters' }).first().click();
-  await expect(log.getByRole('row').filter({ hasText: 'signed in' }).first()).toBeVisible();
+    // A filter that matches nothing says so; clearing it brings everything back.
+    await choose(page, 'Action', 'Deleted forever');
+    await expect(page.getByRole('heading', { name: 'Nothing matches these filters' })).toBeVisible();
+    await page.getByRole('button', { name: 'Clear filters' }).first().click();
+    await expect(log.getByRole('row').filter({ hasText: 'signed in' }).first()).toBeVisible();
 
-  // On a phone, in the dark, each entry is a card and nothing scrolls sideways.
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await page.setViewportSize({ width: 360, height: 800 });
-  const cards = page.getByRole('list', { name: 'Audit log' });
-  await expect(cards.getByRole('listitem').filter({ hasText: 'renamed “Budget 2027” from “Budget”' })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: 'test-results/screens/audit-360.png', fullPage: true });
+    // On a phone, in the dark, each entry is a card and nothing scrolls sideways.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await page.setViewportSize({ width: 360, height: 800 });
+    const cards = page.getByRole('list', { name: 'Audit log' });
+    await expect(cards.getByRole('listitem').filter({ hasText: 'renamed “Budget 2027” from “Budget”' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: 'test-results/screens/audit-360.png', fullPage: true });
 
-  // Bea finds the folder on her Home, under Recently shared with me.
-  await other.goto(`/w/${workspace.slug}`);
-  const recentlyShared = other.getByRole('region', { name: 'Recently shared with me' });
-  await expect(recentlyShared.getByRole('link', { name: 'Budget 2027' })).toBeVisible();
-  await recentlyShared.getByRole('link', { name: 'All shared with me' }).click();
-  await expect(other.getByRole('table', { name: 'Shared with me' }).getByRole('link', { name: 'Budget 2027' })).toBeVisible();
-  await b.close();
-});
+    // Bea finds the folder on her Home, under Recently shared with me.
+    await other.goto(`/w/${workspace.slug}`);
+    const recentlyShared = other.getByRole('region', { name: 'Recently shared with me' });
+    await expect(recentlyShared.getByRole('link', { name: 'Budget 2027' })).toBeVisible();
+    await recentlyShared.getByRole('link', { name: 'All shared with me' }).click();
+    await expect(other.getByRole('table', { name: 'Shared with me' }).getByRole('link', { name: 'Budget 2027' })).toBeVisible();
+    await b.close();
+  },
+);
 
 test("Home's quick actions: a new document opens the editor, Upload opens the file chooser, Invite people opens the invitation dialog", async ({ page }) => {
-  await signUp(page, newPerson('Hana Home'));
   const home = page.url();
   await expect(page.getByRole('region', { name: 'Recently shared with me' })).toContainText('When someone shares');
 
@@ -146,29 +147,28 @@ test("Home's quick actions: a new document opens the editor, Upload opens the fi
 });
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`the audit log and an item's history have no serious accessibility violations (${scheme})`, async ({ browser }) => {
-    const context = await browser.newContext({ colorScheme: scheme });
-    const page = await context.newPage();
-    await signUp(page, newPerson('Axel Audit'));
-    const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
-    const folder = (
-      await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Reports', parentId: workspace.homeId } })
-    ).body;
-    await apiCall(page, itemsApi.update, { params: { id: folder.id }, body: { name: 'Reports 2027' } });
+  test.describe(() => {
+    test.use({ colorScheme: scheme });
 
-    await page.goto(`/w/${workspace.slug}/settings/audit`);
-    await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'renamed “Reports 2027” from “Reports”' })).toBeVisible();
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    expect(await seriousViolations(page)).toEqual([]);
-    // Filtering by the item's link finds its entries only.
-    await page.getByRole('textbox', { name: 'Item' }).fill(`${page.url().replace(/\/settings\/audit$/, '')}/f/${folder.id}`);
-    await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row')).toHaveCount(3);
+    test(`the audit log and an item's history have no serious accessibility violations (${scheme})`, async ({ page, workspace }) => {
+      const folder = (
+        await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Reports', parentId: workspace.homeId } })
+      ).body;
+      await apiCall(page, itemsApi.update, { params: { id: folder.id }, body: { name: 'Reports 2027' } });
 
-    await page.goto(`/w/${workspace.slug}/my`);
-    await page.getByRole('button', { name: 'Actions for Reports 2027' }).click();
-    await page.getByRole('menuitem', { name: 'Details' }).click();
-    await expect(page.getByRole('dialog').getByRole('list', { name: 'Activity' })).toContainText('You renamed it from “Reports”');
-    expect(await seriousViolations(page)).toEqual([]);
-    await context.close();
+      await page.goto(`/w/${workspace.slug}/settings/audit`);
+      await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'renamed “Reports 2027” from “Reports”' })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      expect(await seriousViolations(page)).toEqual([]);
+      // Filtering by the item's link finds its entries only.
+      await page.getByRole('textbox', { name: 'Item' }).fill(`${page.url().replace(/\/settings\/audit$/, '')}/f/${folder.id}`);
+      await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row')).toHaveCount(3);
+
+      await page.goto(`/w/${workspace.slug}/my`);
+      await page.getByRole('button', { name: 'Actions for Reports 2027' }).click();
+      await page.getByRole('menuitem', { name: 'Details' }).click();
+      await expect(page.getByRole('dialog').getByRole('list', { name: 'Activity' })).toContainText('You renamed it from “Reports”');
+      expect(await seriousViolations(page)).toEqual([]);
+    });
   });
 }

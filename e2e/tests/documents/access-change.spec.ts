@@ -1,13 +1,10 @@
 import { grantsApi, meApi, type TItemRole } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('an open document follows its share: lowered to viewer it turns read-only, withdrawn it closes', async ({ browser }) => {
-  const a = await browser.newContext();
-  const owner = await a.newPage();
-  await signUp(owner, newPerson('Olga Owner'));
+test('an open document follows its share: lowered to viewer it turns read-only, withdrawn it closes', async ({ page: owner, browser }) => {
   const ownerEditor = await newDocument(owner, 'Plans');
   await owner.keyboard.type('Kick-off on Monday.');
   const url = owner.url();
@@ -41,6 +38,5 @@ test('an open document follows its share: lowered to viewer it turns read-only, 
   expect((await apiCall(owner, grantsApi.remove, { params: { id: documentId, grantId: grant.body.id } })).status).toBe(204);
   await expect(other.getByText('You do not have access to this document, or it no longer exists.')).toBeVisible({ timeout: 20_000 });
   await expect(other.getByLabel('Content of Plans')).toHaveCount(0);
-  await a.close();
   await b.close();
 });

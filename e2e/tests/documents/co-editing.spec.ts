@@ -1,14 +1,14 @@
 import { grantsApi, meApi } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('two people write one document at once: each sees the other here, their named caret, and their typing live; all of it after a reload', async ({
   page,
   browser,
+  person,
 }) => {
-  await signUp(page, newPerson('Ada Writer'));
   const editor = await newDocument(page, 'Meeting notes');
   await page.keyboard.type('Hello team');
 
@@ -27,13 +27,13 @@ test('two people write one document at once: each sees the other here, their nam
   await expect(otherEditor).toContainText('Hello team');
   // Each sees the other among the people here, and where the other's caret is, by name.
   await expect(page.getByRole('group', { name: 'People here' }).getByRole('img', { name: 'Bea Second' })).toBeVisible();
-  await expect(other.getByRole('group', { name: 'People here' }).getByRole('img', { name: 'Ada Writer' })).toBeVisible();
+  await expect(other.getByRole('group', { name: 'People here' }).getByRole('img', { name: person.name })).toBeVisible();
   await otherEditor.click();
   await other.keyboard.press('Control+End');
   await other.keyboard.type(', and hello back');
   await expect(editor).toContainText('Hello team, and hello back');
   await expect(editor.locator('.collaboration-carets__label')).toHaveText('Bea Second');
-  await expect(otherEditor.locator('.collaboration-carets__label')).toHaveText('Ada Writer');
+  await expect(otherEditor.locator('.collaboration-carets__label')).toHaveText(person.name);
 
   await b.close();
   await expect(page.getByRole('group', { name: 'People here' }).getByRole('img')).toHaveCount(0);
@@ -46,22 +46,22 @@ test('two people write one document at once: each sees the other here, their nam
 });
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`the editor fits a phone in the ${scheme} theme`, async ({ browser }) => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 800 }, colorScheme: scheme });
-    const page = await context.newPage();
-    await signUp(page);
-    await page.getByRole('button', { name: 'Open navigation' }).click();
-    await page.getByRole('link', { name: 'My files' }).click();
-    await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
-    await page.getByRole('button', { name: 'New document' }).click();
-    await page.getByLabel('Document name').fill('A document with a long name on a narrow screen');
-    await page.getByRole('button', { name: 'Create' }).click();
-    const editor = page.getByLabel('Content of A document with a long name on a narrow screen');
-    await editor.click();
-    await page.keyboard.type('A line long enough to wrap on a phone, and then some more words after it.');
-    await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/screens/document-360-${scheme}.png`, fullPage: true });
-    await context.close();
+  test.describe(() => {
+    test.use({ viewport: { width: 360, height: 800 }, colorScheme: scheme });
+
+    test(`the editor fits a phone in the ${scheme} theme`, async ({ page }) => {
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      await page.getByRole('link', { name: 'My files' }).click();
+      await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+      await page.getByRole('button', { name: 'New document' }).click();
+      await page.getByLabel('Document name').fill('A document with a long name on a narrow screen');
+      await page.getByRole('button', { name: 'Create' }).click();
+      const editor = page.getByLabel('Content of A document with a long name on a narrow screen');
+      await editor.click();
+      await page.keyboard.type('A line long enough to wrap on a phone, and then some more words after it.');
+      await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `test-results/screens/document-360-${scheme}.png`, fullPage: true });
+    });
   });
 }

@@ -1,11 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { signIn, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('comments on selected text, replies from another window, resolves and reopens; the mark follows edits', async ({ browser }) => {
-  const a = await browser.newContext();
-  const page = await a.newPage();
-  const person = await signUp(page);
+test('comments on selected text, replies from another window, resolves and reopens; the mark follows edits', async ({ page, browser, account, person }) => {
   const editor = await newDocument(page, 'Proposal');
   await page.keyboard.type('We ship on Friday with three people.');
   // Select "Friday" and comment on it.
@@ -18,14 +14,13 @@ test('comments on selected text, replies from another window, resolves and reope
   const comments = page.getByRole('region', { name: 'Comments' });
   await comments.getByLabel('Comment', { exact: true }).fill('Is Friday realistic?');
   await comments.getByRole('button', { name: 'Comment', exact: true }).click();
-  const thread = comments.getByRole('article', { name: 'Comment by Test Person on “Friday”' });
+  const thread = comments.getByRole('article', { name: `Comment by ${person.name} on “Friday”` });
   await expect(thread).toContainText('Is Friday realistic?');
   await expect(editor.locator('.comment-anchor')).toHaveText('Friday');
 
   // Another window sees the thread without reloading, and answers it.
-  const b = await browser.newContext();
+  const b = await browser.newContext({ storageState: account.storageState });
   const other = await b.newPage();
-  await signIn(other, person);
   await other.goto(page.url());
   await other.getByRole('button', { name: 'Comments' }).click();
   const otherThread = other.getByRole('region', { name: 'Comments' }).getByRole('article', { name: /on “Friday”/ });
@@ -54,6 +49,5 @@ test('comments on selected text, replies from another window, resolves and reope
   await comments.getByText(/^Open \(/).click();
   await expect(comments.getByRole('article', { name: /on “Friday”/ })).toBeVisible();
   await expect(editor.locator('.comment-anchor')).toHaveText('Friday');
-  await a.close();
   await b.close();
 });

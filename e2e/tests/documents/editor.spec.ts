@@ -1,9 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('formats with Markdown shortcuts, the toolbar, the slash menu, links and mentions', async ({ page }) => {
-  const me = await signUp(page);
+test('formats with Markdown shortcuts, the toolbar, the slash menu, links and mentions', async ({ page, person: me }) => {
   const editor = await newDocument(page, 'Formatting');
   const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
 
@@ -87,7 +85,6 @@ test('formats with Markdown shortcuts, the toolbar, the slash menu, links and me
 });
 
 test('pasted HTML keeps its text and structure but loses scripts, event handlers and javascript: links', async ({ page }) => {
-  await signUp(page);
   const editor = await newDocument(page, 'Pasted');
   await page.evaluate(() => {
     (window as unknown as { pwned: boolean }).pwned = false;
@@ -108,7 +105,6 @@ test('pasted HTML keeps its text and structure but loses scripts, event handlers
 });
 
 test('the formatting toolbar is one Tab stop: arrows move along it, wrapping, and it remembers where the keyboard was', async ({ page }) => {
-  await signUp(page);
   await newDocument(page, 'Toolbar keys');
   const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
   const button = (name: string) => toolbar.getByRole('button', { name, exact: true });

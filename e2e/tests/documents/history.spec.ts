@@ -1,11 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { signIn, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('lists revisions, shows one against the document now, and restores it live for another window', async ({ browser }) => {
-  const a = await browser.newContext();
-  const page = await a.newPage();
-  const person = await signUp(page);
+test('lists revisions, shows one against the document now, and restores it live for another window', async ({ page, browser, account }) => {
   const editor = await newDocument(page, 'Plan');
   await page.keyboard.type('Launch on Friday.');
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
@@ -18,9 +14,9 @@ test('lists revisions, shows one against the document now, and restores it live 
   await page.keyboard.press('Enter');
   await page.keyboard.type('Actually, wait until Monday.');
 
-  const b = await browser.newContext();
+  // The same person in another window.
+  const b = await browser.newContext({ storageState: account.storageState });
   const other = await b.newPage();
-  await signIn(other, person);
   await other.goto(url);
   await expect(other.getByLabel('Content of Plan')).toContainText('Actually, wait until Monday.');
 
@@ -44,6 +40,5 @@ test('lists revisions, shows one against the document now, and restores it live 
   await page.getByRole('button', { name: 'History' }).click();
   await expect(drawer.getByRole('list', { name: 'Revisions' }).getByRole('button')).toHaveCount(2);
   await expect(drawer.getByRole('list', { name: 'Revisions' }).getByRole('button').first()).toContainText('Restored the revision of');
-  await a.close();
   await b.close();
 });

@@ -1,8 +1,9 @@
 import { grantsApi, linksApi, meApi } from '@cabinet/contracts';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 /** Draws a 120×60 picture in the page and puts it into the document from "this computer", as a PNG file; answers the picture in the editor. */
 async function insertPicture(page: Page, editor: Locator, name: string): Promise<Locator> {
@@ -28,10 +29,7 @@ async function insertPicture(page: Page, editor: Locator, name: string): Promise
   return image;
 }
 
-test('an image and a file from this computer go into the document and reach a reader it is shared with', async ({ browser }) => {
-  const a = await browser.newContext();
-  const page = await a.newPage();
-  await signUp(page, newPerson('Ida Images'));
+test('an image and a file from this computer go into the document and reach a reader it is shared with', async ({ page, browser }) => {
   const editor = await newDocument(page, 'Report');
   await page.keyboard.type('Sales went up:');
   await page.keyboard.press('Enter');
@@ -63,12 +61,10 @@ test('an image and a file from this computer go into the document and reach a re
   const href = await reader.getByLabel('Content of Report').getByRole('link', { name: 'figures.csv' }).getAttribute('href');
   const download = await reader.request.get(new URL(href!, reader.url()).href);
   expect(await download.text()).toBe('month,sales\njan,10\n');
-  await a.close();
   await b.close();
 });
 
 test("a document's picture shows to the visitor of a password link, in the sandboxed frame that sends no session or cookie", async ({ page, browser }) => {
-  await signUp(page, newPerson('Lena Linker'));
   const editor = await newDocument(page, 'Brochure');
   await page.keyboard.type('Our new shop:');
   await page.keyboard.press('Enter');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Route } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import type { Route } from '@playwright/test';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 const MARKDOWN = `# Handbook
 
@@ -32,7 +32,6 @@ print("hello")
 `;
 
 test('imports a Markdown file as a document and exports it again as Markdown, HTML and PDF', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   // Home's "Upload files" is another button: wait until My files is the page.
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
@@ -88,7 +87,6 @@ test('imports a Markdown file as a document and exports it again as Markdown, HT
 });
 
 test('explains a file that is not what its name says, and makes nothing', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
@@ -102,7 +100,6 @@ test('explains a file that is not what its name says, and makes nothing', async 
 });
 
 test('shows an import’s progress and stops it on Cancel, making nothing', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   // The server is slow to answer: the import waits, as a large file on a slow line would.

@@ -1,17 +1,18 @@
-import { expect, test } from '@playwright/test';
-import { signIn, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('an editor who loses the network keeps typing, and both sides merge when it returns, even after the page was closed', async ({ browser }) => {
-  const a = await browser.newContext();
-  const pageA = await a.newPage();
-  const person = await signUp(pageA);
+test('an editor who loses the network keeps typing, and both sides merge when it returns, even after the page was closed', async ({
+  page: pageA,
+  context: a,
+  browser,
+  account,
+}) => {
   const editorA = await newDocument(pageA, 'Field notes');
   await pageA.keyboard.type('Shared start.');
 
-  const b = await browser.newContext();
+  // The same person in another browser.
+  const b = await browser.newContext({ storageState: account.storageState });
   const pageB = await b.newPage();
-  await signIn(pageB, person);
   await pageB.goto(pageA.url());
   const editorB = pageB.getByLabel('Content of Field notes');
   await expect(editorB).toContainText('Shared start.');
@@ -52,6 +53,5 @@ test('an editor who loses the network keeps typing, and both sides merge when it
   await expect(again.getByLabel('Content of Field notes')).toContainText('Kept in this browser.');
   await expect(editorB).toContainText('Kept in this browser.');
   await expect(again.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await a.close();
   await b.close();
 });

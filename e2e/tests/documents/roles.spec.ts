@@ -1,13 +1,10 @@
 import { grantsApi, meApi } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('a viewer reads along but cannot write; as a commenter they comment but still cannot write', async ({ browser }) => {
-  const a = await browser.newContext();
-  const owner = await a.newPage();
-  await signUp(owner, newPerson('Olga Owner'));
+test('a viewer reads along but cannot write; as a commenter they comment but still cannot write', async ({ page: owner, browser }) => {
   const ownerEditor = await newDocument(owner, 'Budget');
   await owner.keyboard.type('Travel: 1200.');
   const url = owner.url();
@@ -51,6 +48,5 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   await expect(panel.getByRole('article', { name: /Comment by Vera Viewer/ })).toBeVisible();
   await owner.getByRole('button', { name: 'Comments' }).click();
   await expect(owner.getByRole('region', { name: 'Comments' }).getByRole('article', { name: /Comment by Vera Viewer/ })).toContainText('Can we book earlier?');
-  await a.close();
   await b.close();
 });

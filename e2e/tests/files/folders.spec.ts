@@ -1,8 +1,6 @@
-import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('creates, opens, renames, trashes and restores folders', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await expect(page.getByText('This folder is empty')).toBeVisible();

@@ -1,8 +1,6 @@
-import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('shows a folder as a grid of cards that select, open and answer the keyboard, and remembers the view', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByRole('button', { name: 'New folder' }).click();
   await page.getByLabel('Folder name').fill('Photos');

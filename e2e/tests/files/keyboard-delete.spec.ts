@@ -1,10 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 const files = ['a.txt', 'b.txt', 'c.txt', 'd.txt'];
 
 async function myFilesWith(page: Page) {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByLabel('Files to upload').setInputFiles(files.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
   const list = page.getByRole('table', { name: 'Contents of My files' });

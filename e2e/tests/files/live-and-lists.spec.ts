@@ -1,9 +1,7 @@
 import { meApi, urlOf, workspacesApi } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('a second window sees folders appear, get renamed and go away without a reload', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   // Same person, second window (the session cookie is shared within the context).
@@ -29,7 +27,6 @@ test('a second window sees folders appear, get renamed and go away without a rel
 });
 
 test('a page opened afresh fetches what it shows once: its live stream does not make it fetch everything again', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   const url = page.url();
@@ -58,7 +55,6 @@ test('a page opened afresh fetches what it shows once: its live stream does not 
 });
 
 test('stars a file, finds it in Starred and Recent, and moves it by dragging onto a folder', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByRole('button', { name: 'New folder' }).click();
   await page.getByLabel('Folder name').fill('Archive');
@@ -83,7 +79,6 @@ test('stars a file, finds it in Starred and Recent, and moves it by dragging ont
 });
 
 test('moves several selected items at once by dragging them onto a breadcrumb', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByRole('button', { name: 'New folder' }).click();
   await page.getByLabel('Folder name').fill('Inner');

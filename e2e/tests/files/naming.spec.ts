@@ -1,8 +1,6 @@
-import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('typing a name replaces the one offered: a new folder’s “Untitled folder”, a file’s name before its extension', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   const list = page.getByRole('table', { name: 'Contents of My files' });
 

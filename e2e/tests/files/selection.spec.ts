@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('selects several items with the mouse and keyboard, downloads them as one zip, renames with F2 and trashes with Delete', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByLabel('Files to upload').setInputFiles([
     { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('alpha') },
@@ -69,7 +67,6 @@ test('selects several items with the mouse and keyboard, downloads them as one z
 });
 
 test('closing a dialog, drawer or row menu gives the keyboard back to the control that opened it, and leaves the selection alone', async ({ page }) => {
-  await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByLabel('Files to upload').setInputFiles([
     { name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('alpha') },

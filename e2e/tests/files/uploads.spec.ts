@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { uploadsApi, urlOf } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 const MiB = 1024 * 1024;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -32,7 +32,6 @@ async function downloadThroughMenu(page: Page, name: string, action: 'Download' 
 }
 
 test('uploads files with the picker, shows progress, and downloads the same bytes', async ({ page }) => {
-  await signUp(page);
   await openMyFiles(page);
   const big = randomBytes(12 * MiB + 17);
   const small = Buffer.from('hello, cabinet\n');
@@ -52,7 +51,6 @@ test('uploads files with the picker, shows progress, and downloads the same byte
 });
 
 test('uploads files dropped on the page and on a folder row', async ({ page }) => {
-  await signUp(page);
   await openMyFiles(page);
   await page.getByRole('button', { name: 'New folder' }).click();
   await page.getByLabel('Folder name').fill('Inbox');
@@ -80,7 +78,6 @@ test('uploads files dropped on the page and on a folder row', async ({ page }) =
 });
 
 test('uploads a folder, recreating its structure, and downloads it as a zip', async ({ page }) => {
-  await signUp(page);
   await openMyFiles(page);
   const root = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-'));
   const album = path.join(root, 'Album');
@@ -120,7 +117,6 @@ test('uploads a folder, recreating its structure, and downloads it as a zip', as
 });
 
 test('uploads a folder of many small files in a few calls, each file with its own bytes', async ({ page }) => {
-  await signUp(page);
   await openMyFiles(page);
   const root = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-'));
   const notes = path.join(root, 'Notes');
@@ -154,7 +150,6 @@ test('uploads a folder of many small files in a few calls, each file with its ow
 });
 
 test('resumes an interrupted upload after a reload, once the file is chosen again', async ({ page }) => {
-  await signUp(page);
   await openMyFiles(page);
   const bytes = randomBytes(21 * MiB);
   const file = tempFile('backup.tar', bytes);
@@ -196,7 +191,6 @@ test('resumes an interrupted upload after a reload, once the file is chosen agai
 });
 
 test('asks what to do when a name is taken: keep both, replace or skip', async ({ page }) => {
-  await signUp(page);
   await openMyFiles(page);
   const list = page.getByRole('table', { name: 'Contents of My files' });
   await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('first')));
@@ -225,7 +219,6 @@ test('shows a hostile file name as text and serves its bytes as an attachment', 
   page.on('dialog', () => {
     throw new Error('a script from a file name or file ran');
   });
-  await signUp(page);
   await openMyFiles(page);
   const name = '<img src=x onerror=alert(1)>.html';
   await page.getByLabel('Files to upload').setInputFiles({ name, mimeType: 'text/html', buffer: Buffer.from('<script>alert(1)</script>') });

@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { grantsApi, groupsApi, invitationsApi, itemsApi, meApi, workspacesApi } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
+import { grantsApi, groupsApi, invitationsApi, itemsApi, meApi } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -14,9 +15,9 @@ async function seriousViolations(page: Page) {
 test('an owner makes a group, adds a member to it and shares a folder with the group; the member finds it in Shared with me and edits a document in it; out of the group, it is gone', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Greta Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
   const folder = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Campaign', parentId: workspace.homeId } })
   ).body;
@@ -101,15 +102,15 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await other.goto(`/w/${workspace.slug}/shared`);
   const shared = other.getByRole('table', { name: 'Shared with me' });
   await expect(shared.getByRole('link', { name: 'Campaign' })).toBeVisible();
-  await expect(shared.getByText(/Greta Owner with Marketing team · .* · Can edit/)).toBeVisible();
+  await expect(shared.getByText(new RegExp(`${person.name} with Marketing team · .* · Can edit`))).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   // Shared with Max himself too, as a viewer: still one row, as its latest share, with the stronger role.
   const maxId = (await apiCall(other, meApi.get)).body.user.id;
   const direct = (await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: maxId }, role: 'viewer' } })).body;
-  await expect(shared.getByText(/^Greta Owner · .* · Can edit/)).toBeVisible();
+  await expect(shared.getByText(new RegExp(`^${person.name} · .* · Can edit`))).toBeVisible();
   await expect(shared.getByRole('link', { name: 'Campaign' })).toHaveCount(1);
   expect((await apiCall(page, grantsApi.remove, { params: { id: folder.id, grantId: direct.id } })).status).toBe(204);
-  await expect(shared.getByText(/Greta Owner with Marketing team · .* · Can edit/)).toBeVisible();
+  await expect(shared.getByText(new RegExp(`${person.name} with Marketing team · .* · Can edit`))).toBeVisible();
   await shared.getByRole('link', { name: 'Campaign' }).click();
   await expect(other).toHaveURL(new RegExp(`/f/${folder.id}$`));
   await other.getByRole('link', { name: 'Brief' }).click();
@@ -143,9 +144,8 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
 test('changes to groups arrive by themselves: in the group list of an open settings page, and in Shared with me when a group with shares is deleted', async ({
   page,
   browser,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Gil Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
   const folder = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Launch', parentId: workspace.rootId } }))
     .body;
   const b = await browser.newContext();

@@ -3,10 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { filesApi, itemsApi, linksApi, publicLinksApi, urlOf, workspacesApi } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
+import { filesApi, itemsApi, linksApi, publicLinksApi, urlOf } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -24,9 +24,9 @@ function tempFile(name: string, text: string | Buffer): string {
 test('an owner asks for files with a password; a visitor without an account sends one and sees nothing else; the owner finds it in the folder', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
   const folder = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Applications', parentId: workspace.homeId } })
   ).body;
@@ -63,7 +63,7 @@ test('an owner asks for files with a password; a visitor without an account send
   await visitor.getByRole('textbox', { name: 'Password' }).fill('blue harbour');
   await visitor.getByRole('button', { name: 'Open' }).click();
   await expect(visitor.getByRole('heading', { name: 'Applications', level: 1 })).toBeVisible();
-  await expect(visitor.getByText('Olive Owner asks you for files.', { exact: false })).toBeVisible();
+  await expect(visitor.getByText(`${person.name} asks you for files.`, { exact: false })).toBeVisible();
   // Nothing of the folder is shown, and asking for its listing is refused.
   await expect(visitor.getByText('Shortlist')).toHaveCount(0);
   await expect(visitor.getByRole('table')).toHaveCount(0);
@@ -98,9 +98,11 @@ test('an owner asks for files with a password; a visitor without an account send
   await expect(page.getByText('cover letter.txt')).toBeVisible();
 });
 
-test("a visitor's upload in parts resumes after a reload once the same file is chosen again, sending only the parts it lacked", async ({ page, browser }) => {
-  await signUp(page, newPerson('Rhea Requester'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+test("a visitor's upload in parts resumes after a reload once the same file is chosen again, sending only the parts it lacked", async ({
+  page,
+  browser,
+  workspace,
+}) => {
   const folder = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Scans', parentId: workspace.homeId } }))
     .body;
   const url = (await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request' } })).body.url!;

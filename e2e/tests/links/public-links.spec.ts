@@ -1,8 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
-import { itemsApi, linksApi, workspacesApi } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
+import { itemsApi, linksApi } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -14,9 +14,8 @@ async function seriousViolations(page: Page) {
 test('an owner makes a password link to a folder; a visitor without an account gives the password, reads the document in it and downloads the folder; revoked, the link has ended', async ({
   page,
   browser,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
   const folder = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Press kit', parentId: workspace.homeId } })
   ).body;
@@ -83,9 +82,7 @@ test('an owner makes a password link to a folder; a visitor without an account g
   await v.close();
 });
 
-test('an admin sets the link policy and sees every live link; an expired link is refused to its visitor', async ({ page, browser }) => {
-  await signUp(page, newPerson('Ada Admin'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+test('an admin sets the link policy and sees every live link; an expired link is refused to its visitor', async ({ page, browser, workspace }) => {
   const folder = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Handouts', parentId: workspace.rootId } })
   ).body;
@@ -157,47 +154,47 @@ function contrastInDialog(el: import('@playwright/test').Locator) {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`a link's end date is saved when the field is left or Enter is pressed, never half-typed, and its error is readable (${scheme})`, async ({
-    browser,
-  }) => {
-    const context = await browser.newContext({ colorScheme: scheme });
-    const page = await context.newPage();
-    await signUp(page, newPerson('Lena Links'));
-    const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
-    const folder = (
-      await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Flyers', parentId: workspace.homeId } })
-    ).body;
-    expect((await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(201);
-    const patches: string[] = [];
-    page.on('request', (r) => {
-      if (r.method() === 'PATCH' && r.url().includes('/links/')) patches.push(r.postData() ?? '');
+  test.describe(() => {
+    test.use({ colorScheme: scheme });
+
+    test(`a link's end date is saved when the field is left or Enter is pressed, never half-typed, and its error is readable (${scheme})`, async ({
+      page,
+      workspace,
+    }) => {
+      const folder = (
+        await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Flyers', parentId: workspace.homeId } })
+      ).body;
+      expect((await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } })).status).toBe(201);
+      const patches: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'PATCH' && r.url().includes('/links/')) patches.push(r.postData() ?? '');
+      });
+      await page.goto(`/w/${workspace.slug}/my`);
+      await page.getByRole('button', { name: 'Actions for Flyers' }).click();
+      await page.getByRole('menuitem', { name: 'Share…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share “Flyers”' });
+      const ends = dialog.getByLabel('Link 1 expires');
+      // Typed digit by digit from the month on, as a person does (the year passes through 0002, 0020…): nothing is sent while they type.
+      await ends.focus();
+      await page.keyboard.type('01012020');
+      await expect(ends).toHaveValue('2020-01-01');
+      expect(patches).toEqual([]);
+      await ends.blur();
+      const error = dialog.getByText('Choose a day still to come');
+      await expect(error).toBeVisible();
+      expect(patches).toEqual([]);
+      expect(await contrastInDialog(error)).toBeGreaterThanOrEqual(4.5);
+      expect(await seriousViolations(page)).toEqual([]);
+      const next = new Date(Date.now() + 10 * 86_400_000);
+      const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+      await ends.fill(day);
+      expect(patches).toEqual([]);
+      await ends.press('Enter');
+      await expect.poll(() => patches.length).toBe(1);
+      expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
+      await expect(error).toHaveCount(0);
+      await expect(dialog.getByRole('listitem', { name: 'Link 1' })).toContainText('expires');
+      await expect(ends).toHaveValue(day);
     });
-    await page.goto(`/w/${workspace.slug}/my`);
-    await page.getByRole('button', { name: 'Actions for Flyers' }).click();
-    await page.getByRole('menuitem', { name: 'Share…' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Share “Flyers”' });
-    const ends = dialog.getByLabel('Link 1 expires');
-    // Typed digit by digit from the month on, as a person does (the year passes through 0002, 0020…): nothing is sent while they type.
-    await ends.focus();
-    await page.keyboard.type('01012020');
-    await expect(ends).toHaveValue('2020-01-01');
-    expect(patches).toEqual([]);
-    await ends.blur();
-    const error = dialog.getByText('Choose a day still to come');
-    await expect(error).toBeVisible();
-    expect(patches).toEqual([]);
-    expect(await contrastInDialog(error)).toBeGreaterThanOrEqual(4.5);
-    expect(await seriousViolations(page)).toEqual([]);
-    const next = new Date(Date.now() + 10 * 86_400_000);
-    const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
-    await ends.fill(day);
-    expect(patches).toEqual([]);
-    await ends.press('Enter');
-    await expect.poll(() => patches.length).toBe(1);
-    expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
-    await expect(error).toHaveCount(0);
-    await expect(dialog.getByRole('listitem', { name: 'Link 1' })).toContainText('expires');
-    await expect(ends).toHaveValue(day);
-    await context.close();
   });
 }

@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { commentsApi, grantsApi, itemsApi, meApi, notificationsApi, workspacesApi } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
+import { commentsApi, grantsApi, itemsApi, meApi, notificationsApi } from '@cabinet/contracts';
+import { test as newAccountTest, type Page } from '@playwright/test';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -14,11 +15,11 @@ async function seriousViolations(page: Page) {
 test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  // Two people signing up and a document opened on each side.
+  // A second person signing up and a document opened on each side.
   test.setTimeout(120_000);
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
   const plan = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Launch plan', parentId: workspace.homeId } })
   ).body;
@@ -47,7 +48,7 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   // Keyboard only: open the list, check it, open the document from it.
   await bell.focus();
   await other.keyboard.press('Enter');
-  const entry = list.getByRole('button', { name: 'Unread: Olive Owner shared “Launch plan” with you' });
+  const entry = list.getByRole('button', { name: `Unread: ${person.name} shared “Launch plan” with you` });
   await expect(entry).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   expect(await seriousViolations(other)).toEqual([]);
@@ -64,7 +65,7 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   // A comment on the whole document goes through the same composer as any thread's reply: start one by API, then reply in the page.
   const thread = (await apiCall(page, commentsApi.add, { params: { id: plan.id }, body: { body: 'Who checks the numbers?' } })).body;
   const comments = page.getByRole('region', { name: 'Comments' });
-  const article = comments.getByRole('article', { name: 'Comment by Olive Owner' });
+  const article = comments.getByRole('article', { name: `Comment by ${person.name}` });
   await article.click();
   const reply = article.getByLabel('Reply');
   await reply.pressSequentially('Could you, @Be');
@@ -77,7 +78,7 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   // Bea is told, and the list opens the document with the thread.
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
   await bell.click();
-  await list.getByRole('button', { name: 'Unread: Olive Owner mentioned you in a comment on “Launch plan”' }).click();
+  await list.getByRole('button', { name: `Unread: ${person.name} mentioned you in a comment on “Launch plan”` }).click();
   await expect(other).toHaveURL(new RegExp(`/d/${plan.id}\\?thread=${thread.id}$`));
   await expect(other.getByRole('dialog', { name: 'Comments' }).getByText('Could you, @Bea Member')).toBeVisible();
   await expect(bell).toHaveAccessibleName('Notifications');
@@ -93,11 +94,12 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await bell.click();
   await list.getByRole('button', { name: 'Mark all as read' }).click();
   await expect(bell).toHaveAccessibleName('Notifications');
-  await expect(list.getByRole('button', { name: 'Olive Owner shared “Hiring” with you' })).toBeVisible();
+  await expect(list.getByRole('button', { name: `${person.name} shared “Hiring” with you` })).toBeVisible();
   await b.close();
 });
 
-test('the account has a switch for mail about unread notifications', async ({ page }) => {
+// The account's own setting: a new account, not the worker's.
+newAccountTest('the account has a switch for mail about unread notifications', async ({ page }) => {
   await signUp(page, newPerson('Mia Mail'));
   await page.goto('/account');
   const mail = page.getByRole('switch', { name: "Send me mail about notifications I haven't read" });

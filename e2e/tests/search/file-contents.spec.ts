@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { searchApi } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
-import { firstWorkspace, joinAsMember, uploadHere } from '../../fixtures/search.ts';
+import { joinAsMember, uploadHere } from '../../fixtures/search.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 const file = (name: string, mimeType: string) => ({ name, mimeType, buffer: readFileSync(new URL(`../../fixtures/files/${name}`, import.meta.url)) });
 
@@ -21,10 +20,9 @@ const FILES = [
 test('words inside an uploaded PDF, a Word document and a scanned picture are found, with the passage; a member not given access finds none of them', async ({
   page,
   browser,
+  workspace,
 }) => {
   test.setTimeout(120_000);
-  await signUp(page, newPerson('Olive Owner'));
-  const workspace = await firstWorkspace(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await uploadHere(

@@ -1,16 +1,15 @@
 import { grantsApi, meApi } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
-import { firstWorkspace, makeItem, openPalette } from '../../fixtures/search.ts';
+import { makeItem, openPalette } from '../../fixtures/search.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('a word written in a document is found from the Ctrl-K palette in another window, within seconds, by a person it is shared with', async ({
   page,
   browser,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Ada Writer'));
-  const workspace = await firstWorkspace(page);
   const editor = await newDocument(page, 'Field diary');
   const docId = page.url().split('/d/')[1]!;
 
@@ -46,9 +45,8 @@ test('a word written in a document is found from the Ctrl-K palette in another w
 
 test('from the keyboard alone: Control+K, arrows and Enter open an item, actions make things where the person is, Escape gives the focus back', async ({
   page,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Kim Keys'));
-  const workspace = await firstWorkspace(page);
   const orchard = await makeItem(page, workspace, 'folder', 'Orchard');
   const plan = await makeItem(page, workspace, 'document', 'Orchard plan', orchard.id);
   const budget = await makeItem(page, workspace, 'document', 'Orchard budget');
@@ -114,9 +112,10 @@ test('from the keyboard alone: Control+K, arrows and Enter open an item, actions
   await expect(page.getByRole('list', { name: 'Search results' }).getByRole('listitem')).toHaveCount(3);
 });
 
-test('the header’s search field opens the palette when clicked or typed in, and the search page on Enter; on a phone it is a button', async ({ page }) => {
-  await signUp(page, newPerson('Hal Header'));
-  const workspace = await firstWorkspace(page);
+test('the header’s search field opens the palette when clicked or typed in, and the search page on Enter; on a phone it is a button', async ({
+  page,
+  workspace,
+}) => {
   await makeItem(page, workspace, 'document', 'Harbour notes');
   await page.goto(`/w/${workspace.slug}`);
   const field = page.getByRole('banner').getByRole('searchbox', { name: 'Search' });

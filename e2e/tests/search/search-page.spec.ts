@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
-import { firstWorkspace, joinAsMember, makeItem, uploadHere } from '../../fixtures/search.ts';
+import type { Page } from '@playwright/test';
+import { joinAsMember, makeItem, uploadHere } from '../../fixtures/search.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 /** Picks an option of one of the search page's filters. */
 async function choose(page: Page, label: string, option: string) {
@@ -10,9 +10,8 @@ async function choose(page: Page, label: string, option: string) {
 
 test('words inside an uploaded text file and part of a name are found on the search page, marked; type and modified filters narrow them, in the address', async ({
   page,
+  workspace,
 }) => {
-  await signUp(page, newPerson('Sam Seeker'));
-  const workspace = await firstWorkspace(page);
   await makeItem(page, workspace, 'document', 'Quarry budget');
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
@@ -80,9 +79,7 @@ test('words inside an uploaded text file and part of a name are found on the sea
   await expect(page.getByText('Check the spelling, or try fewer or other words.')).toBeVisible();
 });
 
-test('“Search in this folder” searches the folder and everything below it, until its chip is removed', async ({ page }) => {
-  await signUp(page, newPerson('Fay Folder'));
-  const workspace = await firstWorkspace(page);
+test('“Search in this folder” searches the folder and everything below it, until its chip is removed', async ({ page, workspace }) => {
   const archive = await makeItem(page, workspace, 'folder', 'Archive');
   const older = await makeItem(page, workspace, 'folder', 'Older', archive.id);
   await makeItem(page, workspace, 'document', 'Lighthouse log', older.id);
@@ -105,9 +102,7 @@ test('“Search in this folder” searches the folder and everything below it, u
   await expect(page).toHaveURL(/\/search\?q=lighthouse$/);
 });
 
-test('a person who was not given access finds none of another’s private files, by name or by the words inside', async ({ page, browser }) => {
-  await signUp(page, newPerson('Pia Private'));
-  const workspace = await firstWorkspace(page);
+test('a person who was not given access finds none of another’s private files, by name or by the words inside', async ({ page, browser, workspace }) => {
   // Pia's own: a document and a file in My files. The team's: a document in the shared Workspace.
   await makeItem(page, workspace, 'document', 'Moonbeam roadmap');
   await makeItem(page, workspace, 'document', 'Moonbeam team notes', workspace.rootId);

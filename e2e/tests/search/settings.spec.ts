@@ -1,10 +1,7 @@
-import { expect, test } from '@playwright/test';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
-import { firstWorkspace, uploadHere } from '../../fixtures/search.ts';
+import { uploadHere } from '../../fixtures/search.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('the owner sets the language of search in the workspace settings; texts are read again in it, and the audit log says so', async ({ page }) => {
-  await signUp(page, newPerson('Greta Grün'));
-  const workspace = await firstWorkspace(page);
+test('the owner sets the language of search in the workspace settings; texts are read again in it, and the audit log says so', async ({ page, workspace }) => {
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await uploadHere(page, [{ name: 'stadtplan.txt', mimeType: 'text/plain', buffer: Buffer.from('Die alten Häuser am Fluss') }]);

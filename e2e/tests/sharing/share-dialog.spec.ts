@@ -1,7 +1,8 @@
-import { grantsApi, itemsApi, meApi, workspacesApi } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
+import { grantsApi, itemsApi, meApi } from '@cabinet/contracts';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 /** Picks an option of a labelled select in the dialog. */
 async function choose(page: Page, label: string, option: string) {
@@ -12,9 +13,9 @@ async function choose(page: Page, label: string, option: string) {
 test('a folder shared with someone outside the workspace: they find it in Shared with me, open a document in it and edit it; the owner sees where their access comes from', async ({
   page,
   browser,
+  person,
+  workspace,
 }) => {
-  const olive = await signUp(page, newPerson('Olive Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
   const folder = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Project X', parentId: workspace.homeId } })
   ).body;
@@ -30,11 +31,11 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await page.getByRole('button', { name: 'Actions for Project X' }).click();
   await page.getByRole('menuitem', { name: 'Share…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Share “Project X”' });
-  await expect(dialog.getByText('Olive Owner')).toBeVisible();
+  await expect(dialog.getByText(person.name)).toBeVisible();
   await expect(dialog.getByText('Owner', { exact: true })).toBeVisible();
   // People of the workspace are suggested by name.
-  await dialog.getByRole('combobox', { name: 'Person' }).fill('Oliv');
-  await expect(page.getByRole('option', { name: new RegExp(`Olive Owner.*${olive.email.replace(/[.+]/g, '\\$&')}`) })).toBeVisible();
+  await dialog.getByRole('combobox', { name: 'Person' }).fill(person.name.slice(0, 4));
+  await expect(page.getByRole('option', { name: new RegExp(`${person.name}.*${person.email.replace(/[.+]/g, '\\$&')}`) })).toBeVisible();
   // An unknown address is refused in the dialog.
   await dialog.getByRole('combobox', { name: 'Person' }).fill('nobody-here@example.com');
   await expect(dialog.getByText(/join it as a guest/)).toBeVisible();
@@ -58,7 +59,7 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await expect(other.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
   const shared = other.getByRole('table', { name: 'Shared with me' });
   await expect(shared.getByRole('link', { name: 'Project X' })).toBeVisible();
-  await expect(shared.getByText(/Olive Owner · .* · Can edit/)).toBeVisible();
+  await expect(shared.getByText(new RegExp(`${person.name} · .* · Can edit`))).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await other.getByRole('button', { name: 'Open navigation' }).click();
   const nav = other.getByRole('navigation', { name: 'Main' });
@@ -127,9 +128,7 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   await b.close();
 });
 
-test('a grant’s end date is saved when the field is left, not at every keystroke, and only for a day still to come', async ({ page, browser }) => {
-  await signUp(page, newPerson('Elsa Expiry'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+test('a grant’s end date is saved when the field is left, not at every keystroke, and only for a day still to come', async ({ page, browser, workspace }) => {
   await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Dated', parentId: workspace.homeId } });
   const folder = (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId } })).body.items[0]!;
   const b = await browser.newContext();
@@ -162,21 +161,20 @@ test('a grant’s end date is saved when the field is left, not at every keystro
   await expect(ends).toHaveValue(day);
 });
 
-test('on a phone, the Share dialog of an item with a long name keeps its title on one line and its close button on screen', async ({ browser }) => {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const page = await context.newPage();
-  await signUp(page);
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
-  const name = 'Quarterly planning notes for the whole engineering team and everyone else';
-  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name, parentId: workspace.homeId } });
-  await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('button', { name: `Actions for ${name}` }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const dialog = page.getByRole('dialog', { name: `Share “${name}”` });
-  await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  await page.keyboard.press('Escape');
-  await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole('button', { name: `Actions for ${name}` })).toBeFocused();
-  await context.close();
+test.describe(() => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('on a phone, the Share dialog of an item with a long name keeps its title on one line and its close button on screen', async ({ page, workspace }) => {
+    const name = 'Quarterly planning notes for the whole engineering team and everyone else';
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name, parentId: workspace.homeId } });
+    await page.goto(`/w/${workspace.slug}/my`);
+    await page.getByRole('button', { name: `Actions for ${name}` }).click();
+    await page.getByRole('menuitem', { name: 'Share…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Share “${name}”` });
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole('button', { name: `Actions for ${name}` })).toBeFocused();
+  });
 });

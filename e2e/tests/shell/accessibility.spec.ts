@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { test as signedOutTest, type Locator, type Page } from '@playwright/test';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -31,7 +31,8 @@ for (const scheme of ['light', 'dark'] as const) {
   test.describe(`${scheme} theme`, () => {
     test.use({ colorScheme: scheme });
 
-    test('the sign-in screens have no serious accessibility violations', async ({ page }) => {
+    // Signed out: a browser with no account.
+    signedOutTest('the sign-in screens have no serious accessibility violations', async ({ page }) => {
       await page.goto('/signin');
       await expect(page.getByRole('link', { name: /Continue with/ })).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
@@ -43,7 +44,6 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     test('the home and account screens have no serious accessibility violations', async ({ page }) => {
-      await signUp(page);
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole('link', { name: 'My files' }).click();
       await page.getByRole('button', { name: 'New folder' }).click();
@@ -62,7 +62,6 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     test('the folder browser, its grid, selection, uploads and dialogs have no serious accessibility violations', async ({ page }) => {
-      await signUp(page);
       await page.getByRole('link', { name: 'My files' }).click();
       await page.getByRole('button', { name: 'New folder' }).click();
       await page.getByRole('button', { name: 'Create' }).click();
@@ -109,7 +108,6 @@ for (const scheme of ['light', 'dark'] as const) {
     });
 
     test('the document editor has no serious accessibility violations', async ({ page }) => {
-      await signUp(page);
       await page.getByRole('link', { name: 'My files' }).click();
       await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
       await page.getByRole('button', { name: 'New document' }).click();

@@ -1,9 +1,7 @@
 import { meApi, urlOf } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
-import { signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('a failure to reach Cabinet is not mistaken for being signed out', async ({ page }) => {
-  await signUp(page);
   const here = page.url();
   const me = `**${urlOf(meApi.get)}`;
   await page.route(me, (route) => route.abort('connectionrefused'));
@@ -17,22 +15,22 @@ test('a failure to reach Cabinet is not mistaken for being signed out', async ({
 
 for (const scheme of ['light', 'dark'] as const) {
   for (const width of [1280, 360]) {
-    test(`the offline banner keeps its distance from the breadcrumb (${width} px, ${scheme})`, async ({ browser }) => {
-      const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
-      const page = await context.newPage();
-      await signUp(page);
-      await page.goto(`${page.url()}/my`);
-      const path = page.getByRole('navigation', { name: 'Folder path' });
-      await expect(path).toBeVisible();
-      await context.setOffline(true);
-      const banner = page.getByRole('status').filter({ hasText: 'You are offline' });
-      await expect(banner).toBeVisible();
-      const [above, below] = [(await banner.boundingBox())!, (await path.boundingBox())!];
-      expect(below.y - (above.y + above.height)).toBeGreaterThanOrEqual(12);
-      await page.screenshot({ path: `test-results/screens/offline-${width}-${scheme}.png` });
-      await context.setOffline(false);
-      await expect(banner).toBeHidden();
-      await context.close();
+    test.describe(() => {
+      test.use({ viewport: { width, height: 800 }, colorScheme: scheme });
+
+      test(`the offline banner keeps its distance from the breadcrumb (${width} px, ${scheme})`, async ({ page, context }) => {
+        await page.goto(`${page.url()}/my`);
+        const path = page.getByRole('navigation', { name: 'Folder path' });
+        await expect(path).toBeVisible();
+        await context.setOffline(true);
+        const banner = page.getByRole('status').filter({ hasText: 'You are offline' });
+        await expect(banner).toBeVisible();
+        const [above, below] = [(await banner.boundingBox())!, (await path.boundingBox())!];
+        expect(below.y - (above.y + above.height)).toBeGreaterThanOrEqual(12);
+        await page.screenshot({ path: `test-results/screens/offline-${width}-${scheme}.png` });
+        await context.setOffline(false);
+        await expect(banner).toBeHidden();
+      });
     });
   }
 }

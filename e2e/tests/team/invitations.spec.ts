@@ -1,8 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { invitationsApi, itemsApi, workspacesApi } from '@cabinet/contracts';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
 async function expectNoHorizontalOverflow(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
@@ -15,17 +16,14 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member', async ({ page, browser }) => {
-  await signUp(page, newPerson('Olga Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
-
+test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member', async ({ page, browser, person, workspace }) => {
   // The way in: the workspace menu, and the navigation.
   await page.getByRole('button', { name: `Workspace: ${workspace.name}. Switch workspace` }).click();
   await page.getByRole('menuitem', { name: 'Members and invitations' }).click();
   await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/settings/members$`));
   await expect(page.getByRole('link', { name: 'Members and settings' })).toHaveAttribute('aria-current', 'page');
   const members = page.getByRole('list', { name: 'Members' });
-  await expect(members.getByRole('listitem', { name: 'Olga Owner' })).toContainText('Owner');
+  await expect(members.getByRole('listitem', { name: person.name })).toContainText('Owner');
   await expect(page.getByText('No pending invitations')).toBeVisible();
 
   await page.getByRole('button', { name: 'Invite people' }).click();
@@ -45,7 +43,7 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   const newcomer = await other.newPage();
   await newcomer.goto(link);
   await expect(newcomer.getByRole('heading', { name: `Join ${workspace.name}` })).toBeVisible();
-  await expect(newcomer.getByText('Olga Owner invited you')).toBeVisible();
+  await expect(newcomer.getByText(`${person.name} invited you`)).toBeVisible();
   await expectNoHorizontalOverflow(newcomer);
   expect(await seriousViolations(newcomer)).toEqual([]);
   await newcomer.getByRole('link', { name: 'Sign in to join' }).click();
@@ -95,9 +93,12 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   await other.close();
 });
 
-test('the owner changes a role, hands the workspace over, and removes someone, giving their files to a member', async ({ page, browser }) => {
-  await signUp(page, newPerson('Oscar Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+test('the owner changes a role, hands the workspace over, and removes someone, giving their files to a member', async ({
+  page,
+  browser,
+  person,
+  workspace,
+}) => {
   const invite = async (role: 'admin' | 'member') => (await apiCall(page, invitationsApi.create, { params: { ws: workspace.id }, body: { role } })).body.url;
   const join = async (name: string) => {
     const context = await browser.newContext();
@@ -147,14 +148,12 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
   await page.getByRole('menuitem', { name: 'Transfer ownership' }).click();
   await page.getByRole('dialog', { name: 'Make Ann Admin the owner?' }).getByRole('button', { name: 'Transfer ownership' }).click();
   await expect(members.getByRole('listitem', { name: 'Ann Admin' })).toContainText('Owner');
-  await expect(members.getByRole('combobox', { name: 'Role of Oscar Owner' })).toHaveValue('Admin');
+  await expect(members.getByRole('combobox', { name: `Role of ${person.name}` })).toHaveValue('Admin');
   await ann.context.close();
   await ben.context.close();
 });
 
-test('an expired invitation by email stays in the list, marked expired, and can be sent again', async ({ page }) => {
-  await signUp(page, newPerson('Rita Resender'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+test('an expired invitation by email stays in the list, marked expired, and can be sent again', async ({ page, workspace }) => {
   const made = await apiCall(page, invitationsApi.create, {
     params: { ws: workspace.id },
     body: { email: 'late.reader@example.com', role: 'member', expiresAt: new Date(Date.now() + 2_000).toISOString() },

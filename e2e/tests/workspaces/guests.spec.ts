@@ -1,11 +1,13 @@
-import { grantsApi, itemsApi, meApi, workspacesApi } from '@cabinet/contracts';
-import { expect, test } from '@playwright/test';
+import { grantsApi, itemsApi, meApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test("a guest sees what is shared with them, not the workspace's storage; once the last share goes, not the workspace", async ({ page, browser }) => {
-  await signUp(page, newPerson('Olga Owner'));
-  const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;
+test("a guest sees what is shared with them, not the workspace's storage; once the last share goes, not the workspace", async ({
+  page,
+  browser,
+  workspace,
+}) => {
   const folder = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Board papers', parentId: workspace.rootId } })
   ).body;

@@ -1,7 +1,9 @@
-import { expect, test } from '@playwright/test';
+import { test as newAccountTest } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
+import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('creates a second workspace and switches between them', async ({ page }) => {
+// The account's list of workspaces: a new account, whose only workspace is the one made at sign-up.
+newAccountTest('creates a second workspace and switches between them', async ({ page }) => {
   await signUp(page, { name: 'Mia Switch', email: `mia.${Date.now()}@example.com`, password: 'plum-orbit-canvas-42' });
   await page.getByRole('button', { name: /Switch workspace/ }).click();
   await page.getByRole('menuitem', { name: 'Create workspace' }).click();
@@ -25,7 +27,6 @@ test('creates a second workspace and switches between them', async ({ page }) =>
 });
 
 test('says so when a workspace address does not exist', async ({ page }) => {
-  await signUp(page);
   await page.goto('/w/no-such-workspace-here');
   await expect(page.getByRole('heading', { name: 'This workspace does not exist' })).toBeVisible();
 });
