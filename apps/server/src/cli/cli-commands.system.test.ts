@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
 import { signIn } from '../testing/browser.ts';
+import { callingRoutes, withToken } from '../testing/route-call.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { freePort, startTestApp } from '../testing/test-app.ts';
 import { cabinet } from '../testing/cabinet-command.ts';
@@ -62,8 +63,8 @@ describe('the cabinet command', () => {
     const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
     const t = await startTestApp(env, { db: { database, url: env.DATABASE_URL, drop: () => database.close() } });
     try {
-      const me = await fetch(`${t.url}/api/v1/me`, { headers: { authorization: `Bearer ${secret}` } });
-      expect(((await me.json()) as { user: unknown }).user).toMatchObject({ email: 'ops@example.com', name: 'Olive Ops', isInstanceAdmin: true });
+      const me = await callingRoutes(withToken(t.url, secret)).call(meApi.get);
+      expect(me.body.user).toMatchObject({ email: 'ops@example.com', name: 'Olive Ops', isInstanceAdmin: true });
       const { browser } = await signIn(t.url, 'ops@example.com', 'correct-cabinet-staple-9');
       const viaBrowser = await browser.call(meApi.get);
       expect(viaBrowser.body.user.email).toBe('ops@example.com');

@@ -1,5 +1,6 @@
 import {
   commentsApi,
+  configApi,
   CSRF_COOKIE,
   CSRF_HEADER,
   ERROR_STATUS,
@@ -14,10 +15,11 @@ import {
 } from '@cabinet/contracts';
 import fc from 'fast-check';
 import { request } from 'node:http';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { signUp, type TestBrowser } from '../testing/browser.ts';
-import { putParts, sha256Hex, type Person } from '../testing/given.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import type { Person } from '../testing/given.ts';
+import { anonymous, callingRoutes } from '../testing/route-call.ts';
+import { useTestApp } from '../testing/test-app.ts';
 
 /**
  * Every operation of the OpenAPI document, called many times with hostile values — NUL, control
@@ -173,7 +175,7 @@ const encode = (s: string) =>
     /[A-Za-z0-9._~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).padStart(2, '0')}`,
   ).join('');
 
-let t: TestApp;
+const test = useTestApp();
 let browser: TestBrowser;
 let token: string;
 let operations: Operation[];
@@ -181,13 +183,13 @@ let operations: Operation[];
 const known: Record<string, string[]> = {};
 
 beforeAll(async () => {
-  t = await startTestApp();
-  ({ browser } = await signUp(t.url, { name: 'Fuzz Person' }));
+  ({ browser } = await signUp(test.app.url, { name: 'Fuzz Person' }));
   token = (await browser.call(tokensApi.create, { body: { name: 'fuzz' } })).body.token;
   const spareToken = (await browser.call(tokensApi.create, { body: { name: 'spare' } })).body.id;
   const me = (await browser.call(meApi.get)).body;
-  const [workspace] = (await browser.call(workspacesApi.list)).body.items;
-  if (!workspace) throw new Error('the person has no workspace');
+  const workspaces = (await browser.call(workspacesApi.list)).body.items;
+  expect(workspaces).toHaveLength(1);
+  const workspace = workspaces[0]!;
   const person: Person = {
     id: me.user.id,
     token,
@@ -195,23 +197,14 @@ beforeAll(async () => {
     call: browser.call,
     raw: browser.raw,
   };
-  const make = async (kind: 'folder' | 'document', name: string, parentId = workspace.rootId) =>
-    (await person.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind, name, parentId } })).body.id;
-  const folder = await make('folder', 'Plans');
-  const doc = await make('document', 'Notes', folder);
-  const trashed = await make('folder', 'Old');
+  const folder = (await test.given.folder(person, workspace.rootId, 'Plans')).id;
+  const doc = (await test.given.document(person, folder, 'Notes')).id;
+  const trashed = (await test.given.folder(person, workspace.rootId, 'Old')).id;
   await person.call(itemsApi.trash, { params: { id: trashed } });
-  const bytes = new TextEncoder().encode('hello fuzz');
-  const started = (
-    await person.call(uploadsApi.start, {
-      params: { ws: workspace.id },
-      body: { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) },
-    })
-  ).body;
-  await putParts(person, started, bytes);
-  const file = (await person.call(uploadsApi.complete, { params: { id: started.id }, body: {} })).body.item.id;
+  const file = (await test.given.upload(person, folder, 'hello.txt', new TextEncoder().encode('hello fuzz'))).body.item.id;
   const pending = (await person.call(uploadsApi.start, { params: { ws: workspace.id }, body: { parentId: folder, name: 'pending.bin', size: 3 } })).body.id;
   const thread = (await person.call(commentsApi.add, { params: { id: doc }, body: { body: 'First' } })).body;
+  expect(thread.comments).toHaveLength(1);
   const grant = (await person.call(grantsApi.create, { params: { id: folder }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).body.id;
 
   Object.assign(known, {
@@ -221,14 +214,15 @@ beforeAll(async () => {
     token: [spareToken],
     ws: [workspace.id, workspace.slug],
     id: [folder, doc, file, trashed, workspace.rootId, workspace.homeId, pending, spareToken, thread.id, uuidv7()],
-    commentId: [...thread.comments.slice(0, 1).map((c) => c.id), uuidv7()],
+    commentId: [thread.comments[0]!.id, uuidv7()],
     grantId: [grant, uuidv7()],
     revisionId: [uuidv7()],
     parentId: [folder, workspace.rootId, workspace.homeId, trashed],
     threadId: [thread.id],
   });
 
-  const doc3 = (await (await fetch(`${t.url}/api/v1/openapi.json`)).json()) as {
+  // Its route declares no answer body (it is the description of the others): read as the shape looked at here.
+  const doc3 = (await callingRoutes(anonymous(test.app.url)).call(configApi.openApi)).body as {
     paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
   };
   operations = Object.entries(doc3.paths).flatMap(([path, methods]) =>
@@ -240,7 +234,6 @@ beforeAll(async () => {
     })),
   );
 }, 180_000);
-afterAll(() => t?.close());
 
 /** A plausible value for a schema: what a well-meaning caller sends. */
 function plausible(schema: JsonSchema, name = ''): fc.Arbitrary<unknown> {
@@ -374,7 +367,7 @@ function callsFor(op: Operation): fc.Arbitrary<Omit<Call, 'headers'> & { headers
 function send(call: Call): Promise<{ status: number; type: string; body: string; requestId: string }> {
   const headers = call.body === undefined ? call.headers : { ...call.headers, 'content-length': String(Buffer.byteLength(call.body)) };
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: t.port, method: call.method, path: call.path, headers, agent: false }, (res) => {
+    const req = request({ host: '127.0.0.1', port: test.app.port, method: call.method, path: call.path, headers, agent: false }, (res) => {
       const type = String(res.headers['content-type'] ?? '');
       const requestId = String(res.headers['x-request-id'] ?? '');
       // A success may be a byte stream or live events: only failures are read.
@@ -395,7 +388,7 @@ function send(call: Call): Promise<{ status: number; type: string; body: string;
 const asToken = (call: Call): Call => ({ ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } });
 const asBrowser = (call: Call): Call => ({
   ...call,
-  headers: { ...call.headers, cookie: browser.cookieHeader(), origin: t.url, [CSRF_HEADER]: browser.cookies.get(CSRF_COOKIE) ?? '' },
+  headers: { ...call.headers, cookie: browser.cookieHeader(), origin: test.app.url, [CSRF_HEADER]: browser.cookies.get(CSRF_COOKIE) ?? '' },
 });
 
 /** A call as a failure message shows it: escaped, so NUL and surrogates print. */

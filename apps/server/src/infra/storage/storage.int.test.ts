@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '@cabinet/contracts';
 import { AppError } from '../../errors.ts';
 import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
-import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
-import type { StorageDriver } from './driver.ts';
+import { freePort, useTestApp } from '../../testing/test-app.ts';
 
 const MiB = 1024 * 1024;
 const s3 = testS3Settings();
@@ -17,28 +16,25 @@ const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** One suite, run against every driver: the protocol the browser uses, over real HTTP. */
 describe.each(drivers)('storage on %s', (_name, settingsFor) => {
-  let t: TestApp;
-  let storage: StorageDriver;
-
-  beforeAll(async () => {
+  const test = useTestApp(async () => {
     const port = await freePort();
     const settings = await settingsFor();
     if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    t = await startTestApp({ ...settings, PORT: String(port) });
-    storage = t.ctx.storage;
+    return { ...settings, PORT: String(port) };
   });
-  afterAll(() => t.close());
 
   async function put(url: string, body: Uint8Array): Promise<Response> {
-    return fetch(url, { method: 'PUT', body, headers: { origin: t.url } });
+    return fetch(url, { method: 'PUT', body, headers: { origin: test.app.url } });
   }
 
   it('is ready', async () => {
+    const storage = test.app.ctx.storage;
     await expect(storage.check()).resolves.toBeUndefined();
-    expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${test.app.url}/readyz`)).status).toBe(200);
   });
 
   it('takes parts in any order, lists them, joins them, and serves the bytes with ranges', async () => {
+    const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;
     const parts = [randomBytes(5 * MiB), randomBytes(5 * MiB), randomBytes(1234)];
     const uploadId = await storage.createMultipart(key, 'application/octet-stream');
@@ -85,6 +81,7 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
   });
 
   it('replaces a part sent twice with the later bytes', async () => {
+    const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'text/plain');
     await put((await storage.signPart(key, uploadId, 1, 5, 60)).url, Buffer.from('first'));
@@ -95,6 +92,7 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
   });
 
   it('forgets an aborted upload', async () => {
+    const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'text/plain');
     await put((await storage.signPart(key, uploadId, 1, 5, 60)).url, Buffer.from('bytes'));
@@ -106,6 +104,7 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
   });
 
   it('takes a part of exactly the length it was signed for', async () => {
+    const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'text/plain');
     const { url } = await storage.signPart(key, uploadId, 1, 5, 60);
@@ -117,6 +116,7 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
   });
 
   it('refuses a tampered or expired signature', async () => {
+    const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'text/plain');
     const signed = new URL((await storage.signPart(key, uploadId, 1, 1, 60)).url);
@@ -152,14 +152,10 @@ describe('storage that cannot be reached', () => {
 });
 
 describe('parts sent to local disk without a length', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ STORAGE_DRIVER: 'local', PORT: String(await freePort()) });
-  });
-  afterAll(() => t.close());
+  const test = useTestApp({ STORAGE_DRIVER: 'local' });
 
   it('are read up to the first byte past the signed length, then the request is cut off and nothing is kept', async () => {
-    const storage = t.ctx.storage;
+    const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;
     const uploadId = await storage.createMultipart(key, 'application/octet-stream');
     const { url } = await storage.signPart(key, uploadId, 1, 1, 60);
@@ -179,7 +175,7 @@ describe('parts sent to local disk without a length', () => {
     expect(sent === 400 || sent instanceof TypeError, String(sent)).toBe(true);
     expect(offered).toBeLessThan(64);
     expect(await storage.listParts(key, uploadId)).toEqual([]);
-    const folder = path.join(t.ctx.env.DATA_DIR, 'blobs', 'multipart');
+    const folder = path.join(test.app.ctx.env.DATA_DIR, 'blobs', 'multipart');
     await expect.poll(async () => (await Promise.all((await readdir(folder)).map((d) => readdir(path.join(folder, d))))).flat()).toEqual([]);
     await storage.abortMultipart(key, uploadId);
   });

@@ -1,28 +1,21 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { given } from '../../testing/given.ts';
+import { describe, expect, it } from 'vitest';
 import { rawGet as get } from '../../testing/raw-get.ts';
-import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 import { acceptedEncoding } from './compress.ts';
 
 describe('compressed API answers', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t?.close();
-  });
+  const test = useTestApp();
 
   it('sends a large JSON answer as Brotli or gzip, as the client accepts, and plain to others', async () => {
-    const plain = await get(`${t.url}/api/v1/openapi.json`);
+    const plain = await get(`${test.app.url}/api/v1/openapi.json`);
     expect(plain.status).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toContain('Accept-Encoding');
     expect(plain.body.length).toBeGreaterThan(10_000);
     const json = plain.body.toString();
 
-    const br = await get(`${t.url}/api/v1/openapi.json`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    const br = await get(`${test.app.url}/api/v1/openapi.json`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['content-type']).toContain('application/json');
     expect(br.headers['content-length']).toBe(String(br.body.length));
@@ -30,30 +23,30 @@ describe('compressed API answers', () => {
     expect(br.body.length).toBeLessThan(json.length / 4);
     expect(brotliDecompressSync(br.body).toString()).toBe(json);
 
-    const gz = await get(`${t.url}/api/v1/openapi.json`, { 'accept-encoding': 'br;q=0, gzip' });
+    const gz = await get(`${test.app.url}/api/v1/openapi.json`, { 'accept-encoding': 'br;q=0, gzip' });
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).toString()).toBe(json);
   });
 
   it('leaves small answers, errors included, as they are', async () => {
-    const small = await get(`${t.url}/api/v1/me`, { 'accept-encoding': 'br, gzip' });
+    const small = await get(`${test.app.url}/api/v1/me`, { 'accept-encoding': 'br, gzip' });
     expect(small.status).toBe(401);
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(small.body.toString())).toMatchObject({ error: { code: 'unauthenticated' } });
   });
 
   it('never buffers a live event stream', async () => {
-    const g = given(t.ctx, t.url);
-    const ada = await g.person();
+    const ada = await test.given.person();
     const controller = new AbortController();
-    const res = await fetch(`${t.url}/api/v1/workspaces/${ada.workspace.id}/events`, {
+    // Fetched: the stream is read as it comes, and its encoding looked at.
+    const res = await fetch(`${test.app.url}/api/v1/workspaces/${ada.workspace.id}/events`, {
       headers: { authorization: `Bearer ${ada.token}`, 'accept-encoding': 'br, gzip' },
       signal: controller.signal,
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     expect(res.headers.get('content-encoding')).toBeNull();
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    const folder = await g.folder(ada, ada.workspace.rootId, 'Live');
+    const folder = await test.given.folder(ada, ada.workspace.rootId, 'Live');
     let text = '';
     while (!text.includes(folder.id)) text += (await reader.read()).value ?? '';
     controller.abort();
