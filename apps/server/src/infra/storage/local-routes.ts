@@ -45,7 +45,12 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
           reply.header('connection', 'close');
           throw partLengthRefused(length);
         }
-        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, length, req.raw, { hash: params.w === '1' });
+        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, length, req.raw, { hash: params.w === '1' }).catch((error: unknown) => {
+          // Refused part-way (longer than signed, or the disk failed): what is left of the body is never read, so the
+          // connection closes with the answer instead of waiting for the rest.
+          reply.header('connection', 'close');
+          throw error;
+        });
         return reply.header('etag', `"${part.etag}"`).code(200).send();
       },
     );

@@ -174,6 +174,8 @@ describe('parts sent to local disk without a length', () => {
     );
     expect(sent === 400 || sent instanceof TypeError, String(sent)).toBe(true);
     expect(offered).toBeLessThan(64);
+    // The connection closes with the answer: nothing waits for the rest of the body, nor holds up a shutdown.
+    await expect.poll(() => new Promise<number>((resolve) => test.app.app.server.getConnections((_e, n) => resolve(n)))).toBe(0);
     expect(await storage.listParts(key, uploadId)).toEqual([]);
     const folder = path.join(test.app.ctx.env.DATA_DIR, 'blobs', 'multipart');
     await expect.poll(async () => (await Promise.all((await readdir(folder)).map((d) => readdir(path.join(folder, d))))).flat()).toEqual([]);
