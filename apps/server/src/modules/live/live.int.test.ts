@@ -6,6 +6,17 @@ import { given, type Person } from '../../testing/given.ts';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 /** Reads a Server-Sent Events stream, collecting the item events (with their ids) and resets as they come. */
+/** What `found` gives once it gives something, looked for every 20 ms; an error saying `missing()` after `timeoutMs`. */
+async function waitFor<T>(found: () => T | undefined, timeoutMs: number, missing: () => string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = found();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(missing());
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 async function watch(baseUrl: string, person: Person, workspaceId: string, lastEventId?: number) {
   const controller = new AbortController();
   const headers: Record<string, string> = { authorization: `Bearer ${person.token}`, ...(lastEventId ? { 'last-event-id': String(lastEventId) } : {}) };
@@ -60,15 +71,19 @@ async function watch(baseUrl: string, person: Person, workspaceId: string, lastE
     },
     /** Settles when the server ends the stream. */
     ended: pump,
-    async until(predicate: (e: TItemEvent) => boolean, timeoutMs = 5000): Promise<TItemEvent> {
-      const started = Date.now();
-      for (;;) {
-        const found = events.find(predicate);
-        if (found) return found;
-        if (Date.now() - started > timeoutMs) throw new Error(`no such event; heard ${JSON.stringify(events)}`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    },
+    /** Settles when the stream has said `ready`: what it replays is sent, and what follows is live. */
+    ready: (timeoutMs = 5000) =>
+      waitFor(
+        () => readyId,
+        timeoutMs,
+        () => `no ready; heard ${JSON.stringify(order)}`,
+      ),
+    until: (predicate: (e: TItemEvent) => boolean, timeoutMs = 5000) =>
+      waitFor(
+        () => events.find(predicate),
+        timeoutMs,
+        () => `no such event; heard ${JSON.stringify(events)}`,
+      ),
     async close() {
       controller.abort();
       await pump;
@@ -222,6 +237,7 @@ describe('live events', () => {
     // the connection replays it, then says it is ready, with no reset to fetch everything again.
     const zero = await g.folder(ada, ada.workspace.rootId, 'Zero');
     const first = await watch(a.url, ada, ada.workspace.id);
+    await first.ready();
     const one = await g.folder(ada, ada.workspace.rootId, 'One');
     await first.until((e) => e.itemId === one.id);
     expect(first.order).not.toContain('reset');
