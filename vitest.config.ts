@@ -57,9 +57,9 @@ export function testProjects(have: { postgres: boolean; redis: boolean }) {
       },
     },
     { test: { name: 'build', include: ['apps/web/test/*.test.ts'] } },
-    ...databases.map((db) => ({ test: { name: `integration:${db}`, ...limits, ...onDatabase(db, 'int') } })),
+    ...databases.map((db) => ({ test: { name: `integration:${db}`, isolate: false, ...limits, ...onDatabase(db, 'int') } })),
     ...databases.map((db) => ({
-      test: { name: `system:${db}`, maxWorkers: 2, sequence: { groupOrder: 1 }, ...limits, testTimeout: 180_000, ...onDatabase(db, 'system') },
+      test: { name: `system:${db}`, isolate: false, maxWorkers: 2, sequence: { groupOrder: 1 }, ...limits, testTimeout: 180_000, ...onDatabase(db, 'system') },
     })),
   ];
 }
