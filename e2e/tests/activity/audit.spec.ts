@@ -1,17 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { itemsApi, workspacesApi } from '@cabinet/contracts';
 import { test as newAccountTest, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from '../../fixtures/accessibility.ts';
 
 /** Picks an option of a labelled select. */
 async function choose(page: Page, label: string, option: string) {
@@ -24,9 +17,11 @@ newAccountTest(
   'the owner sees what happened in the audit log, filters it and exports it as CSV; an item shows its own history; Home shows what was shared',
   async ({ page, browser }) => {
     // Bea has an account of her own; she will be given a folder.
-    const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
-    const other = await b.newPage();
-    const bea = await signUp(other, newPerson('Bea Reader'));
+    const {
+      context: b,
+      page: other,
+      person: bea,
+    } = await signUpInNewBrowser(browser, 'Bea Reader', { viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
 
     await signUp(page, newPerson('Olive Owner'));
     const workspace = (await apiCall(page, workspacesApi.list)).body.items[0]!;

@@ -1,6 +1,6 @@
-import { grantsApi, meApi, type TItemRole } from '@cabinet/contracts';
+import { grantsApi, type TItemRole } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
@@ -10,10 +10,7 @@ test('an open document follows its share: lowered to viewer it turns read-only, 
   const url = owner.url();
   const documentId = url.split('/d/')[1]!;
 
-  const b = await browser.newContext();
-  const other = await b.newPage();
-  await signUp(other, newPerson('Emil Editor'));
-  const emil = (await apiCall(other, meApi.get)).body.user;
+  const { context: b, page: other, user: emil } = await signUpInNewBrowser(browser, 'Emil Editor');
   const share = (role: TItemRole) => apiCall(owner, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: emil.id }, role } });
   const grant = await share('editor');
   expect(grant.status).toBe(201);

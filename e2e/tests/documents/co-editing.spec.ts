@@ -1,6 +1,6 @@
-import { grantsApi, meApi } from '@cabinet/contracts';
+import { grantsApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
@@ -13,11 +13,8 @@ test('two people write one document at once: each sees the other here, their nam
   await page.keyboard.type('Hello team');
 
   // Bea, in a browser of her own, is given the document to edit.
-  const b = await browser.newContext();
-  const other = await b.newPage();
-  await signUp(other, newPerson('Bea Second'));
   // By account, not by address: an address reaches only an account that confirmed it.
-  const bea = (await apiCall(other, meApi.get)).body.user;
+  const { context: b, page: other, user: bea } = await signUpInNewBrowser(browser, 'Bea Second');
   expect(
     (await apiCall(page, grantsApi.create, { params: { id: page.url().split('/d/')[1]! }, body: { principal: { type: 'user', id: bea.id }, role: 'editor' } }))
       .status,

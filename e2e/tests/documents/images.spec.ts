@@ -1,7 +1,7 @@
-import { grantsApi, linksApi, meApi } from '@cabinet/contracts';
+import { grantsApi, linksApi } from '@cabinet/contracts';
 import type { Locator, Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
@@ -48,10 +48,7 @@ test('an image and a file from this computer go into the document and reach a re
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
 
   const documentId = page.url().split('/d/')[1]!;
-  const b = await browser.newContext();
-  const reader = await b.newPage();
-  await signUp(reader, newPerson('Rita Reader'));
-  const rita = (await apiCall(reader, meApi.get)).body.user;
+  const { context: b, page: reader, user: rita } = await signUpInNewBrowser(browser, 'Rita Reader');
   expect(
     (await apiCall(page, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: rita.id }, role: 'viewer' } })).status,
   ).toBe(201);

@@ -1,6 +1,6 @@
-import { grantsApi, meApi } from '@cabinet/contracts';
+import { grantsApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
@@ -10,11 +10,8 @@ test('a viewer reads along but cannot write; as a commenter they comment but sti
   const url = owner.url();
   const documentId = url.split('/d/')[1]!;
 
-  const b = await browser.newContext();
-  const viewer = await b.newPage();
-  await signUp(viewer, newPerson('Vera Viewer'));
   // By account, not by address: an address reaches only an account that confirmed it.
-  const vera = (await apiCall(viewer, meApi.get)).body.user;
+  const { context: b, page: viewer, user: vera } = await signUpInNewBrowser(browser, 'Vera Viewer');
   const grant = await apiCall(owner, grantsApi.create, { params: { id: documentId }, body: { principal: { type: 'user', id: vera.id }, role: 'viewer' } });
   expect(grant.status).toBe(201);
 

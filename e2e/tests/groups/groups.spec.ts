@@ -1,16 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { grantsApi, groupsApi, invitationsApi, itemsApi, meApi } from '@cabinet/contracts';
-import type { Page } from '@playwright/test';
+import { grantsApi, groupsApi, invitationsApi, itemsApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from '../../fixtures/accessibility.ts';
+import { openShareDialog } from '../../fixtures/sharing.ts';
 
 test('an owner makes a group, adds a member to it and shares a folder with the group; the member finds it in Shared with me and edits a document in it; out of the group, it is gone', async ({
   page,
@@ -24,9 +17,11 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Brief', parentId: folder.id } });
 
   // Max joins the workspace as a member through an invite link, on a phone in the dark.
-  const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
-  const other = await b.newPage();
-  await signUp(other, newPerson('Max Member'));
+  const {
+    context: b,
+    page: other,
+    user: max,
+  } = await signUpInNewBrowser(browser, 'Max Member', { viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
   await other.goto((await apiCall(page, invitationsApi.create, { params: { ws: workspace.id }, body: { role: 'member' } })).body.url);
   await other.getByRole('button', { name: `Join ${workspace.name}` }).click();
   await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
@@ -83,10 +78,7 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   // Greta shares the folder with the group, as an editor.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('button', { name: 'Actions for Campaign' }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const share = page.getByRole('dialog', { name: 'Share “Campaign”' });
+  const share = await openShareDialog(page, workspace, 'Campaign');
   await share.getByText('A group', { exact: true }).click();
   await share.getByLabel('Group', { exact: true }).click();
   await page.getByRole('option', { name: 'Marketing team (1 person)' }).click();
@@ -105,8 +97,7 @@ test('an owner makes a group, adds a member to it and shares a folder with the g
   await expect(shared.getByText(new RegExp(`${person.name} with Marketing team · .* · Can edit`))).toBeVisible();
   expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   // Shared with Max himself too, as a viewer: still one row, as its latest share, with the stronger role.
-  const maxId = (await apiCall(other, meApi.get)).body.user.id;
-  const direct = (await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: maxId }, role: 'viewer' } })).body;
+  const direct = (await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: max.id }, role: 'viewer' } })).body;
   await expect(shared.getByText(new RegExp(`^${person.name} · .* · Can edit`))).toBeVisible();
   await expect(shared.getByRole('link', { name: 'Campaign' })).toHaveCount(1);
   expect((await apiCall(page, grantsApi.remove, { params: { id: folder.id, grantId: direct.id } })).status).toBe(204);
@@ -148,13 +139,10 @@ test('changes to groups arrive by themselves: in the group list of an open setti
 }) => {
   const folder = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Launch', parentId: workspace.rootId } }))
     .body;
-  const b = await browser.newContext();
-  const other = await b.newPage();
-  await signUp(other, newPerson('Mia Member'));
+  const { context: b, page: other, user: mia } = await signUpInNewBrowser(browser, 'Mia Member');
   await other.goto((await apiCall(page, invitationsApi.create, { params: { ws: workspace.id }, body: { role: 'member' } })).body.url);
   await other.getByRole('button', { name: `Join ${workspace.name}` }).click();
   await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
-  const miaId = (await apiCall(other, meApi.get)).body.user.id;
 
   // The groups page is open while a group is made elsewhere (another tab, a script).
   await page.goto(`/w/${workspace.slug}/settings/groups`);
@@ -162,7 +150,7 @@ test('changes to groups arrive by themselves: in the group list of an open setti
   const group = (await apiCall(page, groupsApi.create, { params: { ws: workspace.id }, body: { name: 'Launch crew' } })).body;
   const groups = page.getByRole('list', { name: 'Groups' });
   await expect(groups.getByRole('listitem', { name: 'Launch crew' })).toContainText('0 people');
-  await apiCall(page, groupsApi.addMembers, { params: { ws: workspace.id, groupId: group.id }, body: { userIds: [miaId] } });
+  await apiCall(page, groupsApi.addMembers, { params: { ws: workspace.id, groupId: group.id }, body: { userIds: [mia.id] } });
   await expect(groups.getByRole('listitem', { name: 'Launch crew' })).toContainText('1 person');
 
   // Mia looks at what is shared with her when the group's share comes, and when the group goes.

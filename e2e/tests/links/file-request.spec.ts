@@ -2,18 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { filesApi, itemsApi, linksApi, publicLinksApi, urlOf } from '@cabinet/contracts';
-import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from '../../fixtures/accessibility.ts';
+import { openShareDialog } from '../../fixtures/sharing.ts';
 
 function tempFile(name: string, text: string | Buffer): string {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-request-')), name);
@@ -33,10 +26,7 @@ test('an owner asks for files with a password; a visitor without an account send
   await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Shortlist', parentId: folder.id } });
 
   // Olive makes a file request with a password from the folder's Share dialog.
-  await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('button', { name: 'Actions for Applications' }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Share “Applications”' });
+  const dialog = await openShareDialog(page, workspace, 'Applications');
   await expect(dialog.getByRole('checkbox', { name: 'Allow downloads' })).toBeVisible();
   await dialog.getByRole('radio', { name: 'File request' }).check();
   await expect(dialog.getByRole('checkbox', { name: 'Allow downloads' })).toHaveCount(0);

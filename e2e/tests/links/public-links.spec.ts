@@ -1,15 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { itemsApi, linksApi } from '@cabinet/contracts';
-import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { contrastOn, seriousViolations } from '../../fixtures/accessibility.ts';
+import { openShareDialog } from '../../fixtures/sharing.ts';
 
 test('an owner makes a password link to a folder; a visitor without an account gives the password, reads the document in it and downloads the folder; revoked, the link has ended', async ({
   page,
@@ -22,10 +15,7 @@ test('an owner makes a password link to a folder; a visitor without an account g
   await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Release notes', parentId: folder.id } });
 
   // Olive makes a link with a password from the Share dialog.
-  await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('button', { name: 'Actions for Press kit' }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Share “Press kit”' });
+  const dialog = await openShareDialog(page, workspace, 'Press kit');
   await expect(dialog.getByText('No public links yet.')).toBeVisible();
   await dialog.getByLabel('Link password (optional)').fill('short');
   await dialog.getByRole('button', { name: 'Create link' }).click();
@@ -135,24 +125,6 @@ test('an admin sets the link policy and sees every live link; an expired link is
   await expect(page.getByText('No live links')).toBeVisible();
 });
 
-/** The contrast of an element's text on the background of the dialog it is in. */
-function contrastInDialog(el: import('@playwright/test').Locator) {
-  return el.evaluate((node) => {
-    const rgb = (css: string) =>
-      css
-        .match(/[\d.]+/g)!
-        .slice(0, 3)
-        .map(Number);
-    const luminance = (css: string) => {
-      const [r, g, b] = rgb(css).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-    };
-    const text = luminance(getComputedStyle(node).color);
-    const back = luminance(getComputedStyle(node.closest('.mantine-Modal-content')!).backgroundColor);
-    return (Math.max(text, back) + 0.05) / (Math.min(text, back) + 0.05);
-  });
-}
-
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(() => {
     test.use({ colorScheme: scheme });
@@ -169,10 +141,7 @@ for (const scheme of ['light', 'dark'] as const) {
       page.on('request', (r) => {
         if (r.method() === 'PATCH' && r.url().includes('/links/')) patches.push(r.postData() ?? '');
       });
-      await page.goto(`/w/${workspace.slug}/my`);
-      await page.getByRole('button', { name: 'Actions for Flyers' }).click();
-      await page.getByRole('menuitem', { name: 'Share…' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Share “Flyers”' });
+      const dialog = await openShareDialog(page, workspace, 'Flyers');
       const ends = dialog.getByLabel('Link 1 expires');
       // Typed digit by digit from the month on, as a person does (the year passes through 0002, 0020…): nothing is sent while they type.
       await ends.focus();
@@ -183,7 +152,7 @@ for (const scheme of ['light', 'dark'] as const) {
       const error = dialog.getByText('Choose a day still to come');
       await expect(error).toBeVisible();
       expect(patches).toEqual([]);
-      expect(await contrastInDialog(error)).toBeGreaterThanOrEqual(4.5);
+      expect(await contrastOn(error, '.mantine-Modal-content')).toBeGreaterThanOrEqual(4.5);
       expect(await seriousViolations(page)).toEqual([]);
       const next = new Date(Date.now() + 10 * 86_400_000);
       const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;

@@ -1,16 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import { commentsApi, grantsApi, itemsApi, meApi, notificationsApi } from '@cabinet/contracts';
-import { test as newAccountTest, type Page } from '@playwright/test';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { commentsApi, grantsApi, itemsApi, notificationsApi } from '@cabinet/contracts';
+import { test as newAccountTest } from '@playwright/test';
+import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { seriousViolations } from '../../fixtures/accessibility.ts';
 
 test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({
   page,
@@ -25,9 +18,7 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   ).body;
 
   // Bea, on a phone, in her own workspace, with nothing yet.
-  const b = await browser.newContext({ viewport: { width: 360, height: 740 } });
-  const other = await b.newPage();
-  await signUp(other, newPerson('Bea Member'));
+  const { context: b, page: other, user: bea } = await signUpInNewBrowser(browser, 'Bea Member', { viewport: { width: 360, height: 740 } });
   const bell = other.getByRole('button', { name: /^Notifications/ });
   await expect(bell).toHaveAccessibleName('Notifications');
   await bell.click();
@@ -39,10 +30,9 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await expect(bell).toBeFocused();
 
   // Olive shares the document with Bea: Bea's bell counts it without a reload.
-  const beaId = (await apiCall(other, meApi.get)).body.user.id;
-  expect((await apiCall(page, grantsApi.create, { params: { id: plan.id }, body: { principal: { type: 'user', id: beaId }, role: 'commenter' } })).status).toBe(
-    201,
-  );
+  expect(
+    (await apiCall(page, grantsApi.create, { params: { id: plan.id }, body: { principal: { type: 'user', id: bea.id }, role: 'commenter' } })).status,
+  ).toBe(201);
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
 
   // Keyboard only: open the list, check it, open the document from it.
@@ -88,7 +78,7 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await expect(other.getByRole('dialog', { name: 'Comments' })).toBeHidden();
   for (const name of ['Budget', 'Hiring']) {
     const made = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name, parentId: workspace.homeId } })).body;
-    await apiCall(page, grantsApi.create, { params: { id: made.id }, body: { principal: { type: 'user', id: beaId }, role: 'viewer' } });
+    await apiCall(page, grantsApi.create, { params: { id: made.id }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } });
   }
   await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
   await bell.click();

@@ -1,6 +1,6 @@
-import { grantsApi, meApi } from '@cabinet/contracts';
+import { grantsApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { makeItem, openPalette } from '../../fixtures/search.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
@@ -14,10 +14,7 @@ test('a word written in a document is found from the Ctrl-K palette in another w
   const docId = page.url().split('/d/')[1]!;
 
   // Bea, in a browser of her own, may read the diary.
-  const b = await browser.newContext();
-  const other = await b.newPage();
-  await signUp(other, newPerson('Bea Reader'));
-  const bea = (await apiCall(other, meApi.get)).body.user;
+  const { context: b, page: other, user: bea } = await signUpInNewBrowser(browser, 'Bea Reader');
   expect((await apiCall(page, grantsApi.create, { params: { id: docId }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } })).status).toBe(
     201,
   );

@@ -1,8 +1,9 @@
-import { grantsApi, itemsApi, meApi } from '@cabinet/contracts';
+import { grantsApi, itemsApi } from '@cabinet/contracts';
 import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { openShareDialog } from '../../fixtures/sharing.ts';
 
 /** Picks an option of a labelled select in the dialog. */
 async function choose(page: Page, label: string, option: string) {
@@ -22,15 +23,15 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   const plan = (await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Plan', parentId: folder.id } })).body;
 
   // Bea, on a phone in the dark, has an account of her own and is not in Olive's workspace.
-  const b = await browser.newContext({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
-  const other = await b.newPage();
-  const bea = await signUp(other, newPerson('Bea Guest'));
+  const {
+    context: b,
+    page: other,
+    person: bea,
+    user: beaUser,
+  } = await signUpInNewBrowser(browser, 'Bea Guest', { viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
 
   // Olive shares the folder from its row's menu, by Bea's address.
-  await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('button', { name: 'Actions for Project X' }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Share “Project X”' });
+  const dialog = await openShareDialog(page, workspace, 'Project X');
   await expect(dialog.getByText(person.name)).toBeVisible();
   await expect(dialog.getByText('Owner', { exact: true })).toBeVisible();
   // People of the workspace are suggested by name.
@@ -72,10 +73,9 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   const notes = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Loose notes', parentId: workspace.homeId } })
   ).body;
-  const beaId = (await apiCall(other, meApi.get)).body.user.id;
-  expect((await apiCall(page, grantsApi.create, { params: { id: notes.id }, body: { principal: { type: 'user', id: beaId }, role: 'viewer' } })).status).toBe(
-    201,
-  );
+  expect(
+    (await apiCall(page, grantsApi.create, { params: { id: notes.id }, body: { principal: { type: 'user', id: beaUser.id }, role: 'viewer' } })).status,
+  ).toBe(201);
   await expect(shared.getByRole('link', { name: 'Loose notes' })).toBeVisible();
 
   // She opens the folder, then the document in it, and writes.
@@ -131,8 +131,7 @@ test('a folder shared with someone outside the workspace: they find it in Shared
 test('a grant’s end date is saved when the field is left, not at every keystroke, and only for a day still to come', async ({ page, browser, workspace }) => {
   await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Dated', parentId: workspace.homeId } });
   const folder = (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId } })).body.items[0]!;
-  const b = await browser.newContext();
-  const dan = await signUp(await b.newPage(), newPerson('Dan Dated'));
+  const { context: b, person: dan } = await signUpInNewBrowser(browser, 'Dan Dated');
   await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', email: dan.email }, role: 'viewer' } });
   await b.close();
 
@@ -140,10 +139,7 @@ test('a grant’s end date is saved when the field is left, not at every keystro
   page.on('request', (r) => {
     if (r.method() === 'PATCH' && r.url().includes('/grants/')) patches.push(r.postData() ?? '');
   });
-  await page.goto(`/w/${workspace.slug}/my`);
-  await page.getByRole('button', { name: 'Actions for Dated' }).click();
-  await page.getByRole('menuitem', { name: 'Share…' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Share “Dated”' });
+  const dialog = await openShareDialog(page, workspace, 'Dated');
   const ends = dialog.getByLabel('Access of Dan Dated ends');
   // A day gone: refused in the field, nothing sent.
   await ends.fill('2020-01-01');
@@ -167,10 +163,7 @@ test.describe(() => {
   test('on a phone, the Share dialog of an item with a long name keeps its title on one line and its close button on screen', async ({ page, workspace }) => {
     const name = 'Quarterly planning notes for the whole engineering team and everyone else';
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name, parentId: workspace.homeId } });
-    await page.goto(`/w/${workspace.slug}/my`);
-    await page.getByRole('button', { name: `Actions for ${name}` }).click();
-    await page.getByRole('menuitem', { name: 'Share…' }).click();
-    const dialog = page.getByRole('dialog', { name: `Share “${name}”` });
+    const dialog = await openShareDialog(page, workspace, name);
     await expect(dialog.getByRole('button', { name: 'Close' })).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.keyboard.press('Escape');

@@ -1,31 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
-import { test as signedOutTest, type Locator, type Page } from '@playwright/test';
+import { test as signedOutTest } from '@playwright/test';
 import { expect, test } from '../../fixtures/signed-in.ts';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
-/** The contrast of a menu item's text on its menu's background. */
-function contrastOnMenu(item: Locator) {
-  return item.evaluate((el) => {
-    const rgb = (css: string) =>
-      css
-        .match(/[\d.]+/g)!
-        .slice(0, 3)
-        .map(Number);
-    const luminance = (css: string) => {
-      const [r, g, b] = rgb(css).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-    };
-    const text = luminance(getComputedStyle(el).color);
-    const menu = luminance(getComputedStyle(el.closest('[role="menu"]')!).backgroundColor);
-    return (Math.max(text, menu) + 0.05) / (Math.min(text, menu) + 0.05);
-  });
-}
+import { contrastOn, seriousViolations } from '../../fixtures/accessibility.ts';
 
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`${scheme} theme`, () => {
@@ -73,7 +48,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(trashItem).toBeVisible();
       await expect(page.getByRole('menu')).toHaveCSS('opacity', '1');
       expect(await seriousViolations(page)).toEqual([]);
-      expect(await contrastOnMenu(trashItem)).toBeGreaterThanOrEqual(4.5);
+      expect(await contrastOn(trashItem, '[role="menu"]')).toBeGreaterThanOrEqual(4.5);
       await page.keyboard.press('Escape');
       await expect(page.getByRole('menu')).toHaveCount(0);
       await page.getByRole('checkbox', { name: 'Select a.txt' }).check();

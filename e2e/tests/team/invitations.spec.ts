@@ -1,19 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import { invitationsApi, itemsApi, workspacesApi } from '@cabinet/contracts';
 import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { seriousViolations } from '../../fixtures/accessibility.ts';
 
 async function expectNoHorizontalOverflow(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member', async ({ page, browser, person, workspace }) => {

@@ -1,6 +1,6 @@
-import { grantsApi, itemsApi, meApi } from '@cabinet/contracts';
+import { grantsApi, itemsApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
-import { newPerson, signUp } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
 test("a guest sees what is shared with them, not the workspace's storage; once the last share goes, not the workspace", async ({
@@ -13,10 +13,7 @@ test("a guest sees what is shared with them, not the workspace's storage; once t
   ).body;
   await expect(page.getByText(/^\d+(\.\d+)? [KMGT]?B used/)).toBeVisible();
 
-  const b = await browser.newContext();
-  const guestPage = await b.newPage();
-  await signUp(guestPage, newPerson('Gus Guest'));
-  const gus = (await apiCall(guestPage, meApi.get)).body.user;
+  const { context: b, page: guestPage, user: gus } = await signUpInNewBrowser(browser, 'Gus Guest');
   const grant = (await apiCall(page, grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: gus.id }, role: 'viewer' } })).body;
 
   await guestPage.goto(`/w/${workspace.slug}`);
