@@ -22,6 +22,7 @@ test('typing a name replaces the one offered: a new folder’s “Untitled folde
   // A folder's whole name is replaced, dots and all.
   await page.getByRole('button', { name: 'Actions for Project notes' }).click();
   await page.getByRole('menuitem', { name: 'Rename' }).click();
+  await expect(page.getByLabel('New name')).toBeFocused();
   await page.keyboard.type('Plans v1.2');
   await page.keyboard.press('Enter');
   await expect(list.getByRole('link', { name: 'Plans v1.2', exact: true })).toBeVisible();

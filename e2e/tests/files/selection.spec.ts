@@ -97,7 +97,8 @@ test('closing a dialog, drawer or row menu gives the keyboard back to the contro
   const actions = page.getByRole('button', { name: 'Actions for a.txt' });
   await actions.focus();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('menu')).toBeVisible();
+  // Open once the keyboard is in it, on its first item.
+  await expect(page.getByRole('menuitem', { name: 'Open' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(page.getByRole('menu')).toHaveCount(0);
   await expect(actions).toBeFocused();
