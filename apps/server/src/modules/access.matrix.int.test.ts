@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import * as contracts from '@cabinet/contracts';
 import {
   activityApi,
   allRoutes,
@@ -15,6 +14,7 @@ import {
   membersApi,
   notificationsApi,
   publicLinksApi,
+  routeAreas,
   searchApi,
   sessionsApi,
   tokensApi,
@@ -681,9 +681,9 @@ const ELSEWHERE: Record<string, string> = {
 
 /** Each declared route by the name a test calls it with (`authApi.signOut`). */
 const declarationNames = new Map<RouteDeclaration, string>(
-  Object.entries(contracts)
-    .filter(([area]) => area.endsWith('Api'))
-    .flatMap(([area, routes]) => Object.entries(routes as Record<string, RouteDeclaration>).map(([name, route]) => [route, `${area}.${name}`] as const)),
+  Object.entries(routeAreas).flatMap(([area, routes]) =>
+    Object.entries(routes as Record<string, RouteDeclaration>).map(([name, route]) => [route, `${area}.${name}`] as const),
+  ),
 );
 
 describe('the matrices', () => {
