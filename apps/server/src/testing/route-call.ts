@@ -31,17 +31,17 @@ export type RawCall = (method: string, path: string, body?: unknown, headers?: R
 /** Sends a request to `/api/v1/…` (`path` includes it) the way a client sends: its cookies, its token, its address. */
 export type Send = (path: string, init: { method: string; headers: Record<string, string>; body?: string | Blob | Uint8Array }) => Promise<Response>;
 
-/** A client without an account: no token, no cookie. */
-export const anonymous =
-  (baseUrl: string): Send =>
+/** A client that sends `headers` with every request (a request's own headers win). */
+const sendingWith =
+  (baseUrl: string, headers: Record<string, string>): Send =>
   (path, init) =>
-    fetch(`${baseUrl}${path}`, init);
+    fetch(`${baseUrl}${path}`, { ...init, headers: { ...headers, ...init.headers } });
+
+/** A client without an account: no token, no cookie. */
+export const anonymous = (baseUrl: string): Send => sendingWith(baseUrl, {});
 
 /** A client with an API token. */
-export const withToken =
-  (baseUrl: string, token: string): Send =>
-  (path, init) =>
-    fetch(`${baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+export const withToken = (baseUrl: string, token: string): Send => sendingWith(baseUrl, { authorization: `Bearer ${token}` });
 
 async function answerOf(res: Response): Promise<Answer<any>> {
   const text = await res.text();
