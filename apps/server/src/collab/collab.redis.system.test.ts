@@ -4,26 +4,25 @@ import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 import { given } from '../testing/given.ts';
-import { freePort, startTestApp, type TestApp } from '../testing/test-app.ts';
+import { freePort, useTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildCollabServer } from './collab-server.ts';
 
 /** Two instances on one database and one Redis (TEST_REDIS_URL), each with its own editors. */
+const settings = { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}` };
+const first = useTestApp(settings);
+const second = useTestApp(settings, () => ({ db: first.app.db }));
 let a: TestApp;
 let b: TestApp;
 let clientsA: ReturnType<typeof collabClients>;
 let clientsB: ReturnType<typeof collabClients>;
-beforeAll(async () => {
-  const settings = { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}` };
-  a = await startTestApp(settings);
-  b = await startTestApp(settings, { db: a.db });
+beforeAll(() => {
+  [a, b] = [first.app, second.app];
   clientsA = collabClients(a.url);
   clientsB = collabClients(b.url);
 });
-afterAll(async () => {
+afterAll(() => {
   clientsA.destroyAll();
   clientsB.destroyAll();
-  await b.close();
-  await a.close();
 });
 
 describe('several instances through Redis', () => {

@@ -6,30 +6,25 @@ import { randomToken, sha256 } from '../lib/crypto.ts';
 import { SESSION_COOKIE } from '../modules/sessions/sessions.service.ts';
 import { insertSession } from '../modules/sessions/sessions.repo.ts';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
-import { given, type Person } from '../testing/given.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import type { given, Person } from '../testing/given.ts';
+import { useTestApp, type TestApp } from '../testing/test-app.ts';
 
 /**
  * Two instances on one database (no Redis needed: access changes travel through the database's
  * NOTIFY). Access is taken away through instance A; the sockets are open on instance B, and the
  * viewer never sends anything, so only the announcement can close them.
  */
+const first = useTestApp();
+const second = useTestApp({}, () => ({ db: first.app.db }));
 let a: TestApp;
 let b: TestApp;
 let g: ReturnType<typeof given>;
 let clients: ReturnType<typeof collabClients>;
-
-beforeAll(async () => {
-  a = await startTestApp();
-  b = await startTestApp({}, { db: a.db });
-  g = given(a.ctx, a.url);
+beforeAll(() => {
+  [a, b, g] = [first.app, second.app, first.given];
   clients = collabClients(b.url);
 });
-afterAll(async () => {
-  clients.destroyAll();
-  await b.close();
-  await a.close();
-});
+afterAll(() => clients.destroyAll());
 
 const storedText = async (id: string) =>
   (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 import { given } from '../testing/given.ts';
-import { startTestApp, type TestApp } from '../testing/test-app.ts';
+import { useTestApp, type TestApp } from '../testing/test-app.ts';
 
 /** A bare socket on /collab that says nothing, as a flood of them would. */
 function bareSocket(baseUrl: string, headers: Record<string, string> = {}) {
@@ -19,6 +19,8 @@ function bareSocket(baseUrl: string, headers: Record<string, string> = {}) {
   return { ws, state };
 }
 
+const directApp = useTestApp({ COLLAB_SOCKETS_PER_ADDRESS: '3' });
+const proxiedApp = useTestApp({ COLLAB_SOCKETS_PER_ADDRESS: '3', TRUST_PROXY: 'true' }, () => ({ db: directApp.app.db }));
 let direct: TestApp;
 let proxied: TestApp;
 const opened: WebSocket[] = [];
@@ -28,15 +30,10 @@ const open = (baseUrl: string, headers?: Record<string, string>) => {
   return socket;
 };
 
-beforeAll(async () => {
-  direct = await startTestApp({ COLLAB_SOCKETS_PER_ADDRESS: '3' });
-  proxied = await startTestApp({ COLLAB_SOCKETS_PER_ADDRESS: '3', TRUST_PROXY: 'true' }, { db: direct.db });
+beforeAll(() => {
+  [direct, proxied] = [directApp.app, proxiedApp.app];
 });
-afterAll(async () => {
-  opened.forEach((ws) => ws.terminate());
-  await proxied.close();
-  await direct.close();
-});
+afterAll(() => opened.forEach((ws) => ws.terminate()));
 
 describe('sockets that never authenticate', () => {
   it('are closed after a few seconds, while an editor’s socket stays open', async () => {

@@ -32,8 +32,14 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** What a test app may take from elsewhere: another app's database (two instances on one database), a browser app's build. */
+export interface SharedParts {
+  db?: TestDatabase;
+  webDist?: string;
+}
+
 /** A real Cabinet server on a loopback port with its own data folder and database (and, given `webDist`, that browser app). */
-export async function startTestApp(settings: Record<string, string> = {}, shared?: { db?: TestDatabase; webDist?: string }): Promise<TestApp> {
+export async function startTestApp(settings: Record<string, string> = {}, shared?: SharedParts): Promise<TestApp> {
   const port = settings.PORT ? Number(settings.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-test-'));
   const url = `http://127.0.0.1:${port}`;
@@ -67,13 +73,14 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
 /**
  * One test app for the file: started before its tests, closed after them. Read `app` and `given` inside tests and hooks
  * (they exist once the file's `beforeAll` has run). Settings that need work first (a free port, a bucket) can be given
- * as a function, run in that `beforeAll`.
+ * as a function, run in that `beforeAll`; so can `shared`, for a second instance on the first one's database
+ * (`useTestApp({}, () => ({ db: first.app.db }))`): started after the first, closed before it.
  */
-export function useTestApp(settings: Record<string, string> | (() => Promise<Record<string, string>>) = {}, shared?: { db?: TestDatabase; webDist?: string }) {
+export function useTestApp(settings: Record<string, string> | (() => Promise<Record<string, string>>) = {}, shared?: SharedParts | (() => SharedParts)) {
   let app: TestApp | undefined;
   let factories: ReturnType<typeof given> | undefined;
   beforeAll(async () => {
-    app = await startTestApp(typeof settings === 'function' ? await settings() : settings, shared);
+    app = await startTestApp(typeof settings === 'function' ? await settings() : settings, typeof shared === 'function' ? shared() : shared);
     factories = given(app.ctx, app.url);
   });
   afterAll(async () => {

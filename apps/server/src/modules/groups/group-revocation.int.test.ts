@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
-import { startTestApp, useTestApp, type TestApp } from '../../testing/test-app.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 
 /**
  * As collab/revocation.int.test.ts, for access that comes from a group: two instances on one
@@ -12,18 +12,12 @@ import { startTestApp, useTestApp, type TestApp } from '../../testing/test-app.t
  * reader never sends anything, so only the announcement of migration 0012's triggers can close them.
  */
 const a = useTestApp({ LOG_LEVEL: 'error' });
-let b: TestApp;
+const b = useTestApp({ LOG_LEVEL: 'error' }, () => ({ db: a.app.db }));
 let clients: ReturnType<typeof collabClients>;
-
-// Started after A and closed before it (hooks after the tests run in reverse order).
-beforeAll(async () => {
-  b = await startTestApp({ LOG_LEVEL: 'error' }, { db: a.app.db });
-  clients = collabClients(b.url);
+beforeAll(() => {
+  clients = collabClients(b.app.url);
 });
-afterAll(async () => {
-  clients.destroyAll();
-  await b.close();
-});
+afterAll(() => clients.destroyAll());
 
 const storedText = async (id: string) =>
   (await a.app.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
