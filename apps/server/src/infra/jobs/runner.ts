@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema.ts';
 import { claimJob, enqueue, failJob, finishJob } from './queue.ts';
+import type { ErrorLog } from '../../lib/error-log.ts';
 
 export interface JobDefinition {
   run(payload: Record<string, unknown>, job: JobRow): Promise<void>;
@@ -11,7 +12,7 @@ export interface JobDefinition {
 export interface JobRunnerOptions {
   pollMs?: number;
   leaseMs?: number;
-  log?: { error(obj: unknown, msg: string): void };
+  log?: ErrorLog;
 }
 
 /**

@@ -2,17 +2,14 @@ import type { TActivityAction } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { rerunner } from '../../lib/rerun.ts';
 import type { EventHub } from './events.ts';
+import type { ErrorLog } from '../../lib/error-log.ts';
 
 type Area = TActivityAction extends `${infer A}.${string}` ? A : never;
 /** A recorded action, or every action of an area (`item.*`). */
 export type ActionPattern = TActivityAction | `${Area}.*`;
 
-export interface Log {
-  error(obj: unknown, msg: string): void;
-}
-
 /** One of a reader's passes over what it reads (the record, or work the record's changes queued). */
-export type ReaderPass = (ctx: AppContext, log: Log | undefined) => Promise<unknown>;
+export type ReaderPass = (ctx: AppContext, log: ErrorLog | undefined) => Promise<unknown>;
 
 /**
  * A reader of the activity record that works in passes (ADR 0027): declared once, in its module,
@@ -44,7 +41,7 @@ function wakes(r: Reader, action: TActivityAction): boolean {
  * Wakes each reader when this instance hears a change it declared: one pass at a time, a wake
  * during a pass making one more (`rerunner`). `stop` lets the passes running end.
  */
-export function startReaders(readers: readonly Reader[], hub: EventHub, ctx: AppContext, log: Log): { stop(): Promise<void> } {
+export function startReaders(readers: readonly Reader[], hub: EventHub, ctx: AppContext, log: ErrorLog): { stop(): Promise<void> } {
   const started = readers.map((r) => {
     const passes = rerunner(() => r.run(ctx, log), {
       settleMs: r.settleMs,

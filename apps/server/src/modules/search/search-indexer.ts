@@ -3,6 +3,7 @@ import type { StorageDriver } from '../../infra/storage/driver.ts';
 import type { WorkerPool } from '../../infra/workers/pool.ts';
 import { reader } from '../events/index.ts';
 import { bytesNeeded, extractText, TextSink } from './extract/index.ts';
+import type { ErrorLog } from '../../lib/error-log.ts';
 import {
   claimTasks,
   computeAccess,
@@ -22,7 +23,7 @@ export interface IndexerDeps {
   db: Db;
   storage: StorageDriver;
   extractors: WorkerPool;
-  log?: { error(obj: unknown, msg: string): void };
+  log?: ErrorLog;
 }
 
 /** How long a claimed task is held before another instance may take it (an instance that died mid-task). */
