@@ -13,7 +13,7 @@ export type TWorkspaceRole = z.infer<typeof ZWorkspaceRole>;
 export const ZWorkspaceAbilities = z.object({
   /** Put things in the shared root ("Workspace") and in one's own "My files" (a guest sees only what is shared with them). */
   createInRoots: z.boolean(),
-  /** See who is in the workspace: the member list, its groups, people's email addresses. */
+  /** See who is in the workspace (the member list, its groups, people's email addresses), and so share with a group or the whole workspace. */
   seeMembers: z.boolean(),
   /** See how much room the workspace's files take, and its quota. */
   seeUsage: z.boolean(),

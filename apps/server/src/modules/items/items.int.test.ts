@@ -1,4 +1,4 @@
-import { filesApi, itemsApi, type TChildrenQuery } from '@cabinet/contracts';
+import { filesApi, groupsApi, itemsApi, type TChildrenQuery } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { type Person } from '../../testing/given.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -156,6 +156,38 @@ describe('who sees what', () => {
     // Nothing moves to another workspace.
     const elsewhere = await colleague.call(itemsApi.update, { params: { id: team.id }, body: { parentId: colleague.workspace.rootId } });
     expect(elsewhere).toFail('forbidden');
+  });
+
+  it('gives each child in a list the stronger of the folder’s role and the grants on the child itself, as the child’s own page does', async () => {
+    const owner = await test.given.person('Owner');
+    const member = await test.given.person('Member');
+    const guest = await test.given.person('Guest');
+    const ws = owner.workspace.id;
+    await test.given.membership(member, ws, 'member');
+    await test.given.membership(guest, ws, 'guest');
+    const team = await test.given.folder(owner, owner.workspace.rootId, 'Team');
+    const names = ['a plain', 'b to the guest', 'c to the workspace', 'd to a group', 'e expired'] as const;
+    const child = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await test.given.folder(owner, team.id, n)] as const)));
+    await test.given.grant(team.id, { user: guest }, 'viewer');
+    await test.given.grant(child['b to the guest']!.id, { user: guest }, 'manager');
+    // A grant to the workspace or a group holds for its members, never for a guest.
+    await test.given.grant(child['c to the workspace']!.id, { workspace: ws }, 'manager');
+    const group = (await owner.call(groupsApi.create, { params: { ws }, body: { name: 'Leads' } })).body.id;
+    await owner.call(groupsApi.addMembers, { params: { ws, groupId: group }, body: { userIds: [member.id] } });
+    await test.given.grant(child['d to a group']!.id, { group }, 'manager');
+    await test.given.grant(child['e expired']!.id, { user: member }, 'manager', new Date(Date.now() - 1000));
+
+    for (const [person, expected] of [
+      [member, ['editor', 'editor', 'manager', 'manager', 'editor']],
+      [guest, ['viewer', 'manager', 'viewer', 'viewer', 'viewer']],
+    ] as const) {
+      const listed = (await person.call(itemsApi.children, { params: { ws, id: team.id } })).body.items;
+      expect(listed.map((i) => [i.name, i.role])).toEqual(names.map((n, k) => [n, expected[k]]));
+      for (const item of listed) {
+        const own = (await person.call(itemsApi.get, { params: { id: item.id } })).body;
+        expect([item.name, item.role, item.abilities]).toEqual([own.name, own.role, own.abilities]);
+      }
+    }
   });
 });
 

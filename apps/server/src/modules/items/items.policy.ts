@@ -96,9 +96,16 @@ function roleOf(row: AccessRow): TItemRole | null {
 }
 
 /**
+ * The role on a folder's child: the folder's role (which holds for everything below it), or the strongest grant on the
+ * child itself that holds for the caller (`grantRank`, 0 for none) when that is stronger.
+ */
+export function childRole(folderRole: TItemRole, grantRank: number): TItemRole {
+  return ROLE_OF_RANK[Math.max(RANK[folderRole], grantRank)] ?? folderRole;
+}
+
+/**
  * The caller's role and abilities on an item whose role is known without looking it up: a
- * folder's children have the folder's role (a grant further down can only raise it, which a call
- * on that item shows), a new item its parent's.
+ * folder's child has `childRole`, a new item its parent's role.
  */
 export function accessWithRole(actor: Actor, item: ItemRow, role: TItemRole, trashedAbove = false): { role: TItemRole; abilities: TItemAbilities } {
   const place = item.state === 'trashed' ? 'trashed' : trashedAbove ? 'in-trashed-folder' : 'active';

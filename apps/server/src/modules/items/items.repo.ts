@@ -1,5 +1,5 @@
 import { uuidv7 } from '@cabinet/contracts';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
 import { LIVE_MEMBERSHIP } from '../workspaces/index.ts';
 
@@ -35,6 +35,19 @@ export interface AccessRow extends ItemRow {
   workspace_slug: string;
 }
 
+/** A grant's role (`g.role`) as a rank: 1 viewer, 2 commenter, 3 editor, 4 manager. */
+const GRANT_RANK = sql<number>`CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter' THEN 2 WHEN 'editor' THEN 3 ELSE 4 END`;
+
+/**
+ * Whether grant `g` holds for a person whose live membership of the item's workspace (`workspaceId`) is `m`: given to
+ * them; to the workspace or a group of it they are in, unless they are a guest there.
+ */
+const grantHolds = (userId: string, workspaceId: RawBuilder<string>) => sql<boolean>`(
+  (g.principal_type = 'user' AND g.principal_id = ${userId})
+  OR (g.principal_type = 'workspace' AND g.principal_id = ${workspaceId} AND m.role <> 'guest')
+  OR (g.principal_type = 'group' AND m.role <> 'guest'
+    AND EXISTS (SELECT 1 FROM group_members gm WHERE gm.group_id = g.principal_id AND gm.user_id = ${userId} AND gm.workspace_id = ${workspaceId})))`;
+
 /**
  * Items, each walked up to its root (at most 64 levels), with the grants along the way and the
  * caller's membership of its workspace: every fact the policy needs, for any number of items in
@@ -56,14 +69,7 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string): 
       coalesce((SELECT bool_or(c.state = 'trashed') FROM chain c WHERE c.start_id = i.id AND c.depth > 0), false) AS trashed_above,
       (SELECT array_agg(c.id::text ORDER BY c.depth) FROM chain c WHERE c.start_id = i.id) AS chain,
       (SELECT c.id FROM chain c WHERE c.start_id = i.id AND c.parent_id IS NULL) AS root_id,
-      coalesce((SELECT max(CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter' THEN 2 WHEN 'editor' THEN 3 ELSE 4 END)
-         FROM granted g
-        WHERE g.start_id = i.id
-          AND ((g.principal_type = 'user' AND g.principal_id = ${userId})
-            OR (g.principal_type = 'workspace' AND g.principal_id = i.workspace_id AND m.role <> 'guest')
-            OR (g.principal_type = 'group' AND m.role <> 'guest'
-              AND EXISTS (SELECT 1 FROM group_members gm
-                           WHERE gm.group_id = g.principal_id AND gm.user_id = ${userId} AND gm.workspace_id = i.workspace_id)))), 0) AS grant_rank,
+      coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE g.start_id = i.id AND ${grantHolds(userId, sql`i.workspace_id`)}), 0) AS grant_rank,
       m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug
     FROM items i
     JOIN workspaces w ON w.id = i.workspace_id
@@ -175,8 +181,9 @@ export type ChildSort = 'name' | 'modified' | 'size' | 'type';
 export async function findChildrenPage(
   db: Q,
   parentId: string,
+  userId: string,
   o: { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] },
-): Promise<(ItemRow & { sort_key: string })[]> {
+): Promise<(ItemRow & { sort_key: string; grant_rank: number })[]> {
   const key =
     o.sort === 'modified'
       ? sql`updated_at`
@@ -188,25 +195,30 @@ export async function findChildrenPage(
   const dir = o.order === 'desc' ? sql`DESC` : sql`ASC`;
   const cmp = o.order === 'desc' ? sql`<` : sql`>`;
   const order = sql`ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}`;
-  if (!o.after) {
-    return (
-      await sql<
-        ItemRow & { sort_key: string }
-      >`SELECT *, (${key})::text AS sort_key FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`.execute(db)
-    ).rows;
-  }
-  const [filesGroup, k, id] = o.after;
-  const keyValue = o.sort === 'modified' ? sql`${k}::timestamptz` : o.sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
-  const rows = await sql<ItemRow & { sort_key: string }>`
-    SELECT *, (${key})::text AS sort_key FROM (
+  let page = sql`SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`;
+  if (o.after) {
+    const [filesGroup, k, id] = o.after;
+    const keyValue = o.sort === 'modified' ? sql`${k}::timestamptz` : o.sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
+    page = sql`SELECT * FROM (
       (SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' AND (kind <> 'folder') = ${filesGroup}
         AND (${key}, id) ${cmp} (${keyValue}, ${id}::uuid) ${order} LIMIT ${o.limit})
       UNION ALL
       (SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' AND (kind <> 'folder') > ${filesGroup} ${order} LIMIT ${o.limit})
-    ) page
-    ${order} LIMIT ${o.limit}
+    ) page ${order} LIMIT ${o.limit}`;
+  }
+  // With each child, the strongest grant on the child itself that holds for the caller: the folder's role comes from
+  // above, and only such a grant can raise it.
+  const rows = await sql<ItemRow & { sort_key: string; grant_rank: number }>`
+    SELECT i.*, (${key})::text AS sort_key, coalesce(granted.rank, 0) AS grant_rank
+    FROM (${page}) i
+    LEFT JOIN LATERAL (
+      SELECT max(${GRANT_RANK}) AS rank FROM item_grants g
+      LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
+      WHERE g.item_id = i.id AND (g.expires_at IS NULL OR g.expires_at > now()) AND ${grantHolds(userId, sql`i.workspace_id`)}
+    ) granted ON true
+    ${order}
   `.execute(db);
-  return rows.rows;
+  return rows.rows.map((r) => ({ ...r, grant_rank: Number(r.grant_rank) }));
 }
 
 export function setTrashed(db: Q, id: string, by: string): Promise<ItemRow> {

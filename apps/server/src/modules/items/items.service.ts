@@ -19,7 +19,7 @@ import type { Actor } from '../../infra/http/actor.ts';
 import { addUsage, getWorkspace } from '../workspaces/index.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { record } from '../events/index.ts';
-import { accessWithRole, findAccesses, requireItem, requireItems, requireMove } from './items.policy.ts';
+import { accessWithRole, childRole, findAccesses, requireItem, requireItems, requireMove } from './items.policy.ts';
 import {
   blobInUse,
   claimExpiredTrash,
@@ -165,13 +165,12 @@ export async function listChildren(
   const { item: folder, role, workspaceSlug } = await requireItem(db, actor, folderId, 'view');
   if (folder.workspace_id !== workspaceIdOrSlug && workspaceSlug !== workspaceIdOrSlug) throw new AppError('not_found');
   const after: [boolean, string, string] | undefined = q.cursor ? [q.cursor.f, q.cursor.k, q.cursor.i] : undefined;
-  const rows = await findChildrenPage(db, folder.id, { sort: q.sort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
+  const rows = await findChildrenPage(db, folder.id, actor.user.id, { sort: q.sort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   const nextCursor =
     rows.length > q.limit && last ? encodeCursor({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies TChildrenPosition) : null;
-  // Children inherit the folder's role; a grant further down can only raise it, which a later call on that item shows.
-  return { items: page.map((r) => presentItem(r, accessWithRole(actor, r, role))), nextCursor };
+  return { items: page.map(({ grant_rank, ...r }) => presentItem(r, accessWithRole(actor, r, childRole(role, grant_rank)))), nextCursor };
 }
 
 /** Rename and/or move. `expectedVersion` comes from If-Match; a stale one is `version_mismatch`. */

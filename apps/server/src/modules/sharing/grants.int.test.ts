@@ -1,4 +1,4 @@
-import { grantsApi, itemsApi, meApi, workspacesApi, type TCreateGrantRequest } from '@cabinet/contracts';
+import { grantsApi, groupsApi, itemsApi, meApi, workspacesApi, type TCreateGrantRequest } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { type Person } from '../../testing/given.ts';
 import { updateUser } from '../users/users.repo.ts';
@@ -295,6 +295,18 @@ describe('who has access, as each caller may see it', () => {
     expect(byGus.status).toBe(200);
     expect(byGus.body.items.map((x) => x.principal.email)).toEqual([null, null]);
     expect(byGus.body.owner).toMatchObject({ id: ada.id, name: 'Ada', email: null });
+
+    // He shares it with a person, but not with the whole workspace or a group of it, which he does not see.
+    const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Everyone here' } })).body.id;
+    for (const principal of [{ type: 'workspace' }, { type: 'group', id: group }] as const) {
+      const refused = await gus.call(grantsApi.create, { params: { id: child.id }, body: { principal, role: 'viewer' } });
+      expect(refused).toFail('forbidden');
+      expect(refused.error?.message).toBe('Guests share with people, not with a group or the whole workspace.');
+    }
+    expect((await gus.call(grantsApi.create, { params: { id: child.id }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } })).status).toBe(
+      201,
+    );
+    expect((await mia.call(grantsApi.create, { params: { id: child.id }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).status).toBe(201);
   });
 
   it('a member sees who shared something with them by address too', async () => {

@@ -15,7 +15,7 @@ import { record } from '../events/index.ts';
 import { findAccesses, maySeeGrants, presentItem, requireItem } from '../items/index.ts';
 import { findGroupOf } from '../groups/index.ts';
 import { findShareableUser } from '../users/index.ts';
-import { addGuest, getWorkspace } from '../workspaces/index.ts';
+import { addGuest, getWorkspace, requireWorkspace } from '../workspaces/index.ts';
 import {
   deleteGrant,
   findGrants,
@@ -83,6 +83,10 @@ export async function createGrant(db: Db, actor: Actor, id: string, input: TCrea
   return inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
     let principalId = item.workspace_id;
+    // A group or the whole workspace is shared with by those who see who is in it: not by a guest managing what was shared with them.
+    if (input.principal.type !== 'user') {
+      await requireWorkspace(tx, actor.user, item.workspace_id, 'seeMembers', 'Guests share with people, not with a group or the whole workspace.');
+    }
     if (input.principal.type === 'group') {
       const group = await findGroupOf(tx, item.workspace_id, input.principal.id);
       if (!group) throw invalid('body.principal', 'No such group in this workspace.');

@@ -8,8 +8,9 @@ import { folderTitle } from '../hooks/use-item-links.ts';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 /**
- * "Move to…" / "Copy to…": browse the folders (from My files or the Workspace root) and pick
- * one. Moving into the items themselves is not offered; the server refuses a cycle anyway.
+ * "Move to…" / "Copy to…": browse the folders (from My files or the Workspace root, for those who
+ * may put things there; a guest starts from where the items are) and pick one the caller may add
+ * to. Moving into the items themselves is not offered; the server refuses a cycle anyway.
  */
 export function FolderPickerDialog({ workspace, items, mode, onClose }: { workspace: TWorkspace; items: TItem[]; mode: 'move' | 'copy'; onClose: () => void }) {
   useReturnFocus();
@@ -44,14 +45,16 @@ export function FolderPickerDialog({ workspace, items, mode, onClose }: { worksp
   return (
     <Modal opened onClose={onClose} title={`${verb} ${label}`} size="lg">
       <Stack gap="sm">
-        <Group gap="xs">
-          <Button size="compact-sm" variant={folderId === workspace.homeId ? 'light' : 'subtle'} onClick={() => setFolderId(workspace.homeId)}>
-            My files
-          </Button>
-          <Button size="compact-sm" variant={folderId === workspace.rootId ? 'light' : 'subtle'} onClick={() => setFolderId(workspace.rootId)}>
-            Workspace
-          </Button>
-        </Group>
+        {workspace.abilities.createInRoots && (
+          <Group gap="xs">
+            <Button size="compact-sm" variant={folderId === workspace.homeId ? 'light' : 'subtle'} onClick={() => setFolderId(workspace.homeId)}>
+              My files
+            </Button>
+            <Button size="compact-sm" variant={folderId === workspace.rootId ? 'light' : 'subtle'} onClick={() => setFolderId(workspace.rootId)}>
+              Workspace
+            </Button>
+          </Group>
+        )}
         <nav aria-label="Folder to choose">
           <Breadcrumbs separatorMargin={4}>
             {(ancestors.data ?? []).map((a) => (
@@ -67,6 +70,10 @@ export function FolderPickerDialog({ workspace, items, mode, onClose }: { worksp
         <ScrollArea.Autosize mah={320} type="auto">
           {children.isPending ? (
             <Skeleton h={80} />
+          ) : children.error ? (
+            <Text size="sm" c="red" py="sm" role="alert">
+              This folder cannot be shown: {children.error.message}
+            </Text>
           ) : folders.length === 0 ? (
             <Text size="sm" c="dimmed" py="sm">
               No folders in here.
@@ -86,6 +93,11 @@ export function FolderPickerDialog({ workspace, items, mode, onClose }: { worksp
             </Stack>
           )}
         </ScrollArea.Autosize>
+        {folder.data && !folder.data.abilities.createInside && (
+          <Text size="sm" c="dimmed">
+            You cannot add to “{title}”: choose a folder you may edit.
+          </Text>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

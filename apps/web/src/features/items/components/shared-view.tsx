@@ -23,8 +23,10 @@ export function SharedView({ workspace }: { workspace: TWorkspace }) {
         Shared with me
       </Title>
       <Text size="sm" c="dimmed">
-        Folders, documents and files that others shared with you yourself or with a group you are in, newest first. What is shared with the whole workspace is
-        in Workspace.
+        {workspace.abilities.createInRoots
+          ? 'Folders, documents and files that others shared with you yourself or with a group you are in, newest first. ' +
+            'What is shared with the whole workspace is in Workspace.'
+          : 'Folders, documents and files that others shared with you, newest first.'}
       </Text>
       {shared.isPending || shared.searching ? (
         <Skeleton h={120} />

@@ -152,8 +152,12 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                 onChange={(v) => setTarget(v as 'user' | 'group' | 'workspace')}
                 data={[
                   { value: 'user', label: 'A person' },
-                  ...(seesPeople ? [{ value: 'group', label: 'A group' }] : []),
-                  { value: 'workspace', label: 'Whole workspace' },
+                  ...(seesPeople
+                    ? [
+                        { value: 'group', label: 'A group' },
+                        { value: 'workspace', label: 'Whole workspace' },
+                      ]
+                    : []),
                 ]}
               />
               {target === 'user' ? (
@@ -176,7 +180,7 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                     );
                   }}
                   description={
-                    person.trim() && !known && looksLikeEmail(person)
+                    seesPeople && person.trim() && !known && looksLikeEmail(person)
                       ? 'Not in this workspace: they join it as a guest and see only what is shared with them.'
                       : seesPeople
                         ? 'Someone in the workspace, or anyone by email.'

@@ -3,7 +3,9 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCrown, IconDots, IconUserMinus } from '@tabler/icons-react';
 import type { TMember, TWorkspace, TWorkspaceRole } from '@cabinet/contracts';
 import { useState } from 'react';
+import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { pageRoutes } from '../../../lib/page-routes.ts';
 import { useMe } from '../../auth/api/use-me.ts';
 import { initials } from '../../auth/components/user-menu.tsx';
 import { useChangeRole, useMembers, useRemoveMember } from '../api/use-team.ts';
@@ -20,8 +22,21 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
   const change = useChangeRole(ws);
   const [removing, setRemoving] = useState<TMember | null>(null);
   const [handingTo, setHandingTo] = useState<TMember | null>(null);
+  // A role the caller gives themselves, waiting for their confirmation: they cannot take it back.
+  const [ownRole, setOwnRole] = useState<TWorkspaceRole | null>(null);
   const myId = me.data?.user.id;
   const failed = (error: Error) => notifications.show({ color: 'red', title: 'Not changed', message: error.message });
+  const changeRole = (m: TMember, role: TWorkspaceRole, then?: () => void) =>
+    change.mutate(
+      { userId: m.userId, role },
+      {
+        onSuccess: () => {
+          then?.();
+          notifications.show({ color: 'green', message: `${m.userId === myId ? 'You are' : `${m.name} is`} now ${ROLE_LABELS[role].toLowerCase()}` });
+        },
+        onError: failed,
+      },
+    );
 
   if (members.isPending) return <Loader aria-label="Loading members" />;
   if (members.error || !members.items) {
@@ -75,17 +90,11 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
                       w={120}
                       size="xs"
                       disabled={change.isPending && change.variables?.userId === m.userId}
-                      onChange={(role) =>
-                        role &&
-                        change.mutate(
-                          { userId: m.userId, role: role as TWorkspaceRole },
-                          {
-                            onSuccess: () =>
-                              notifications.show({ color: 'green', message: `${m.name} is now ${ROLE_LABELS[role as TWorkspaceRole].toLowerCase()}` }),
-                            onError: failed,
-                          },
-                        )
-                      }
+                      onChange={(role) => {
+                        if (!role || role === m.role) return;
+                        if (you) setOwnRole(role as TWorkspaceRole);
+                        else changeRole(m, role as TWorkspaceRole);
+                      }}
                     />
                   )}
                   {!locked && (
@@ -102,7 +111,7 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
                           </Menu.Item>
                         )}
                         <Menu.Item color="red" leftSection={<IconUserMinus aria-hidden size={16} />} onClick={() => setRemoving(m)}>
-                          Remove from workspace
+                          {you ? 'Leave workspace' : 'Remove from workspace'}
                         </Menu.Item>
                       </Menu.Dropdown>
                     </Menu>
@@ -124,9 +133,29 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
         <RemoveMemberDialog
           workspace={workspace}
           member={removing}
-          defaultRecipient={{ value: me.data.user.id, label: `${me.data.user.name} (${me.data.user.email})` }}
+          you={removing.userId === myId}
+          // Their files go to the remover, or, when people leave, to the owner: never to the person leaving.
+          defaultRecipient={personOption(
+            removing.userId === myId ? members.items.find((m) => m.role === 'owner') : { userId: me.data.user.id, ...me.data.user },
+          )}
           onClose={() => setRemoving(null)}
         />
+      )}
+      {ownRole && (
+        <ConfirmDialog
+          title={`Make yourself ${ownRole === 'admin' ? 'an admin' : `a ${ROLE_LABELS[ownRole].toLowerCase()}`}?`}
+          confirmLabel="Change my role"
+          pending={change.isPending}
+          onClose={() => setOwnRole(null)}
+          onConfirm={() => {
+            const self = members.items?.find((m) => m.userId === myId);
+            if (self) changeRole(self, ownRole, () => setOwnRole(null));
+          }}
+        >
+          <Text size="sm">
+            You will no longer manage the members, groups, links and settings of “{workspace.name}”. Only the owner or an admin can give that back.
+          </Text>
+        </ConfirmDialog>
       )}
       {handingTo && (
         <ConfirmDialog
@@ -148,8 +177,7 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
           }
         >
           <Text size="sm">
-            {handingTo.name} will own “{workspace.name}” and be the only one who can hand it over again or delete it. You will become an admin. Only they can
-            undo this.
+            {handingTo.name} will own “{workspace.name}” and be the only one who can hand it over again. You will become an admin. Only they can undo this.
           </Text>
         </ConfirmDialog>
       )}
@@ -157,24 +185,32 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
   );
 }
 
+/** A person as the picker shows them; none when there is no one to suggest. */
+const personOption = (p: { userId: string; name: string; email: string } | undefined): PersonOption | null =>
+  p ? { value: p.userId, label: `${p.name} (${p.email})` } : null;
+
 function RemoveMemberDialog({
   workspace,
   member,
+  you,
   defaultRecipient,
   onClose,
 }: {
   workspace: TWorkspace;
   member: TMember;
-  defaultRecipient: PersonOption;
+  /** The caller leaves the workspace themselves. */
+  you: boolean;
+  defaultRecipient: PersonOption | null;
   onClose: () => void;
 }) {
   const remove = useRemoveMember(workspace.id);
-  // Any active member but the one removed, searched on the server; the remover by default.
+  const navigate = useNavigate();
+  // Any active member but the one removed, searched on the server.
   const [recipient, setRecipient] = useState<PersonOption | null>(defaultRecipient);
   return (
     <ConfirmDialog
-      title={`Remove ${member.name}?`}
-      confirmLabel="Remove"
+      title={you ? `Leave “${workspace.name}”?` : `Remove ${member.name}?`}
+      confirmLabel={you ? 'Leave' : 'Remove'}
       pending={remove.isPending}
       onClose={onClose}
       onConfirm={() =>
@@ -184,16 +220,20 @@ function RemoveMemberDialog({
           {
             onSuccess: () => {
               onClose();
-              notifications.show({ color: 'green', message: `${member.name} was removed from ${workspace.name}` });
+              notifications.show({ color: 'green', message: you ? `You left ${workspace.name}` : `${member.name} was removed from ${workspace.name}` });
+              if (you) void navigate(pageRoutes.root());
             },
-            onError: (error) => notifications.show({ color: 'red', title: 'Not removed', message: error.message }),
+            onError: (error) => notifications.show({ color: 'red', title: you ? 'You are still in the workspace' : 'Not removed', message: error.message }),
           },
         )
       }
     >
       <Text size="sm">
-        {member.name} will lose access to “{workspace.name}” at once, including documents they have open. Their files are not deleted: their “My files” moves,
-        as a folder “{member.name}'s files”, into the “My files” of the person you choose.
+        {you ? 'You' : member.name} will lose access to “{workspace.name}” at once{you ? '' : ', including documents they have open'}.
+      </Text>
+      <Text size="sm">
+        {you ? 'Your' : 'Their'} files are not deleted: {you ? 'your' : 'their'} “My files” moves, as a folder “{member.name}'s files”, into the “My files” of
+        the person you choose.
       </Text>
       <PersonPicker ws={workspace.id} label="Give their files to" required withoutGuests exclude={[member.userId]} value={recipient} onChange={setRecipient} />
     </ConfirmDialog>
