@@ -85,7 +85,7 @@ function Shortlist({
           <Skeleton h={60} />
         ) : items.length === 0 ? (
           <Group gap="sm" wrap="nowrap">
-            <Icon aria-hidden size={20} />
+            <Icon aria-hidden size={20} style={{ flexShrink: 0 }} />
             <Text size="sm" c="dimmed">
               {empty}
             </Text>

@@ -25,7 +25,7 @@ function Who({ e }: { e: TActivityEntry }) {
         {e.actor.kind === 'token' ? ' (API token)' : ''}
       </Text>
       {e.actor.email && (
-        <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'break-word' }}>
           {e.actor.email}
         </Text>
       )}

@@ -9,6 +9,7 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useMemberSearch } from '../../team/api/use-team.ts';
 import { useAddGroupMembers, useCreateGroup, useDeleteGroup, useGroupMembers, useGroups, useRemoveGroupMember, useRenameGroup } from '../api/use-groups.ts';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 /** The message of a refused call, the field's own when the server names one. */
 const messageOf = (e: unknown) =>
@@ -140,6 +141,7 @@ export function GroupsSection({ workspace }: { workspace: TWorkspace }) {
 }
 
 function RenameDialog({ workspace, group, onClose }: { workspace: TWorkspace; group: TGroup; onClose: () => void }) {
+  useReturnFocus();
   const rename = useRenameGroup(workspace.id);
   const [name, setName] = useState(group.name);
   const [error, setError] = useState<string | null>(null);
@@ -170,6 +172,7 @@ function RenameDialog({ workspace, group, onClose }: { workspace: TWorkspace; gr
 
 /** One group's people: add workspace members (not guests), take people out. */
 function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; group: TGroup; onClose: () => void }) {
+  useReturnFocus();
   const phone = useMediaQuery('(max-width: 36em)');
   const ws = workspace.id;
   const members = useGroupMembers(ws, group.id);

@@ -5,11 +5,19 @@ import { LIMITS, type TCreatedInvitation, type TCreateInvitationRequest, type TW
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateInvitation } from '../api/use-team.ts';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Invites people by email (one invitation each, mailed) or makes an invite link to copy. */
+/** What each role invited to does, under the role's field. */
+const ROLE_HINTS: Record<TCreateInvitationRequest['role'], string> = {
+  member: 'A member works in the shared workspace.',
+  admin: 'An admin also manages people, groups, links and settings.',
+};
+
 export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; onClose: () => void }) {
+  useReturnFocus();
   const create = useCreateInvitation(workspace.id);
   const [mode, setMode] = useState<'email' | 'link'>('email');
   const [emails, setEmails] = useState('');
@@ -20,8 +28,8 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
   const [sent, setSent] = useState<string[]>([]);
   const [link, setLink] = useState<TCreatedInvitation | null>(null);
   const roles = [
-    { value: 'member', label: 'Member: works in the shared workspace' },
-    { value: 'admin', label: 'Admin: also manages people' },
+    { value: 'member', label: 'Member' },
+    { value: 'admin', label: 'Admin' },
   ];
   // The longest allowed expiry is kept an hour short of the limit: this device's clock may run ahead of the server's.
   const expiresAt = () =>
@@ -103,7 +111,7 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
             label="Role"
             data={roles}
             value={role}
-            description="Guests are not invited: share an item with them instead."
+            description={`${ROLE_HINTS[role]} Guests are not invited: share an item with them instead.`}
             onChange={(v) => v && setRole(v as TCreateInvitationRequest['role'])}
             allowDeselect={false}
             comboboxProps={{ withinPortal: true }}

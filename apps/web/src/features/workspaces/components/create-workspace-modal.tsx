@@ -4,8 +4,11 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateWorkspace } from '../api/use-workspaces.ts';
 import { pageRoutes } from '../../../lib/page-routes.ts';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
-export function CreateWorkspaceModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+/** Mounted while open: closed, it gives the keyboard back to what opened it. */
+export function CreateWorkspaceModal({ onClose }: { onClose: () => void }) {
+  useReturnFocus();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const create = useCreateWorkspace();
@@ -28,7 +31,7 @@ export function CreateWorkspaceModal({ opened, onClose }: { opened: boolean; onC
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Create workspace" centered>
+    <Modal opened onClose={onClose} title="Create workspace" centered>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput

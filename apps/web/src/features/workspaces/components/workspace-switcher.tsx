@@ -2,7 +2,7 @@ import { Button, Menu, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCheck, IconPlus, IconSelector, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { useWorkspaces } from '../api/use-workspaces.ts';
 import { pageRoutes } from '../../../lib/page-routes.ts';
@@ -14,8 +14,6 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
   const workspaces = useWorkspaces();
   const navigate = useNavigate();
   const [creating, { open, close }] = useDisclosure(false);
-  // Mounted from the first request on, so it opens and closes (returning focus) as before.
-  const [asked, setAsked] = useState(false);
   return (
     <>
       <Menu position="bottom-start" width={260} shadow="md">
@@ -52,20 +50,14 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
               Members and invitations
             </Menu.Item>
           )}
-          <Menu.Item
-            leftSection={<IconPlus aria-hidden size={16} />}
-            onClick={() => {
-              setAsked(true);
-              open();
-            }}
-          >
+          <Menu.Item leftSection={<IconPlus aria-hidden size={16} />} onClick={open}>
             Create workspace
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
-      {asked && (
+      {creating && (
         <Suspense fallback={null}>
-          <CreateWorkspaceModal opened={creating} onClose={close} />
+          <CreateWorkspaceModal onClose={close} />
         </Suspense>
       )}
     </>
