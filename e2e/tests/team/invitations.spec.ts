@@ -19,8 +19,15 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   await expect(members.getByRole('listitem', { name: person.name })).toContainText('Owner');
   await expect(page.getByText('No pending invitations')).toBeVisible();
 
-  await page.getByRole('button', { name: 'Invite people' }).click();
+  // Escape closes the dialog onto the button that opened it; opened again, it makes a link.
+  const inviteButton = page.getByRole('button', { name: 'Invite people' });
+  await inviteButton.click();
   const dialog = page.getByRole('dialog', { name: `Invite people to ${workspace.name}` });
+  await expect(dialog.getByRole('combobox', { name: 'Role', exact: true })).toHaveValue('Member');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(inviteButton).toBeFocused();
+  await inviteButton.click();
   await dialog.getByText('Invite link', { exact: true }).click();
   await dialog.getByRole('textbox', { name: 'Maximum uses' }).fill('5');
   await dialog.getByRole('button', { name: 'Create invite link' }).click();
@@ -136,12 +143,26 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
   await ben.page.goto(`/w/${workspace.slug}`);
   await expect(ben.page.getByRole('heading', { name: 'This workspace does not exist' })).toBeVisible();
 
-  // Handing the workspace to Ann: Oscar becomes an admin.
+  // Handing the workspace to Ann: Olive becomes an admin.
   await members.getByRole('button', { name: 'More for Ann Admin' }).click();
   await page.getByRole('menuitem', { name: 'Transfer ownership' }).click();
   await page.getByRole('dialog', { name: 'Make Ann Admin the owner?' }).getByRole('button', { name: 'Transfer ownership' }).click();
   await expect(members.getByRole('listitem', { name: 'Ann Admin' })).toContainText('Owner');
   await expect(members.getByRole('combobox', { name: `Role of ${person.name}` })).toHaveValue('Admin');
+
+  // An admin now, Olive is asked before her own role changes, and may leave, her files going to the owner by default.
+  await members.getByRole('combobox', { name: `Role of ${person.name}` }).click();
+  await page.getByRole('option', { name: 'Member' }).click();
+  const own = page.getByRole('dialog', { name: 'Make yourself a member?' });
+  await own.getByRole('button', { name: 'Cancel' }).click();
+  await expect(own).toBeHidden();
+  await expect(members.getByRole('combobox', { name: `Role of ${person.name}` })).toHaveValue('Admin');
+  await members.getByRole('button', { name: `More for ${person.name}` }).click();
+  await expect(page.getByRole('menuitem', { name: 'Remove from workspace' })).toHaveCount(0);
+  await page.getByRole('menuitem', { name: 'Leave workspace' }).click();
+  const leave = page.getByRole('dialog', { name: `Leave “${workspace.name}”?` });
+  await expect(leave.getByRole('combobox', { name: 'Give their files to' })).toHaveValue(/^Ann Admin/);
+  await leave.getByRole('button', { name: 'Cancel' }).click();
   await ann.context.close();
   await ben.context.close();
 });
