@@ -18,8 +18,9 @@ export const BOTH_DATABASES = [
   // Where PGlite (PostgreSQL 18, one connection) and PostgreSQL 15 (a pool, other sessions) can answer differently:
   // search's text configurations, GIN and trigram indexes and its queue of tasks taken with SKIP LOCKED;
   'apps/server/src/modules/search/**/*',
-  // moves and copies under concurrent writers and row locks;
+  // moves and copies under concurrent writers and row locks, and the roles a folder's listing gives its children;
   'apps/server/src/modules/items/moves*',
+  'apps/server/src/modules/items/items',
   // the policy's queries, for every route, role and relation;
   'apps/server/src/modules/access.matrix',
   'apps/server/src/modules/items/matrix/*',
@@ -52,7 +53,7 @@ export function testProjects(have: { postgres: boolean; redis: boolean }) {
       test: {
         name: 'unit',
         ...limits,
-        include: ['apps/**/src/**/*.test.ts', 'packages/**/src/**/*.test.ts', 'scripts/*.test.ts'],
+        include: ['apps/**/src/**/*.test.ts', 'apps/web/build/*.test.ts', 'packages/**/src/**/*.test.ts', 'scripts/*.test.ts'],
         exclude: ['**/*.int.test.ts', '**/*.system.test.ts', '**/node_modules/**'],
       },
     },

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, parseAst, type Plugin } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { withoutRouteDocs } from './build/without-route-docs.ts';
 
 const server = process.env.CABINET_DEV_SERVER ?? 'http://localhost:8080';
 
@@ -28,49 +29,6 @@ function precompress(): Plugin {
         );
         writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
       }
-    },
-  };
-}
-
-/** The documentation that route declarations carry for the OpenAPI description: read by the server only. */
-const ROUTE_DOCS = new Set(['summary', 'description']);
-
-/**
- * Leaves each route declaration's `summary` and `description` out of the browser app: the browser
- * calls routes by method and path and never shows their documentation (about 1 KB of the first
- * page's compressed script). Only the arguments of `defineRoute` and `defineAddressedRoute` calls in
- * the contracts' route modules are touched, found by parsing, not by pattern.
- */
-export function withoutRouteDocs(): Plugin {
-  return {
-    name: 'cabinet:without-route-docs',
-    apply: 'build',
-    transform(code, id) {
-      if (!/[\\/]packages[\\/]contracts[\\/]src[\\/]routes[\\/](?!define-route)[^\\/]+\.ts$/.test(id)) return null;
-      const cuts: [number, number][] = [];
-      const visit = (node: unknown): void => {
-        if (!node || typeof node !== 'object') return;
-        if (Array.isArray(node)) return node.forEach(visit);
-        const n = node as { type?: string; callee?: { type: string; name?: string }; arguments?: unknown[] };
-        if (n.type === 'CallExpression' && n.callee?.type === 'Identifier' && /^define(Addressed)?Route$/.test(n.callee.name ?? '')) {
-          const declaration = n.arguments?.[0] as { type: string; properties: { type: string; key?: { name?: string }; start: number; end: number }[] };
-          if (declaration?.type === 'ObjectExpression') {
-            const props = declaration.properties;
-            props.forEach((p, i) => {
-              if (p.type !== 'Property' || !ROUTE_DOCS.has(p.key?.name ?? '')) return;
-              // With the comma that joins it to the next property (or, last, to the one before): the object stays well formed.
-              const next = props[i + 1];
-              cuts.push(next ? [p.start, next.start] : [props[i - 1]?.end ?? p.start, p.end]);
-            });
-          }
-        }
-        for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
-      };
-      visit(parseAst(code));
-      if (cuts.length === 0) return null;
-      let out = code;
-      for (const [start, end] of cuts.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + out.slice(end);
-      return { code: out, map: null };
     },
   };
 }

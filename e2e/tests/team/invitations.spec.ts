@@ -161,8 +161,13 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
   await expect(page.getByRole('menuitem', { name: 'Remove from workspace' })).toHaveCount(0);
   await page.getByRole('menuitem', { name: 'Leave workspace' }).click();
   const leave = page.getByRole('dialog', { name: `Leave “${workspace.name}”?` });
-  await expect(leave.getByRole('combobox', { name: 'Give their files to' })).toHaveValue(/^Ann Admin/);
-  await leave.getByRole('button', { name: 'Cancel' }).click();
+  await expect(leave.getByRole('combobox', { name: 'Give your files to' })).toHaveValue(/^Ann Admin/);
+  await leave.getByRole('button', { name: 'Leave' }).click();
+  // Out of it: the app goes to another of the person's workspaces, and the one left is not in the switcher.
+  await expect(page).not.toHaveURL(new RegExp(`/w/${workspace.slug}(/|$)`));
+  await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible();
+  await page.getByRole('button', { name: /Switch workspace$/ }).click();
+  await expect(page.getByRole('menuitem', { name: workspace.name })).toHaveCount(0);
   await ann.context.close();
   await ben.context.close();
 });

@@ -30,6 +30,11 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
     // Parts stream to disk as they arrive; nothing buffers a whole part in memory.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+    // Answered before the whole body was read (refused unread, or part-way): the connection closes with the answer
+    // rather than wait for the rest, which could be endless, and hold up a shutdown.
+    scope.addHook('onSend', async (req, reply) => {
+      if (!req.raw.complete) reply.header('connection', 'close');
+    });
     scope.put<{ Params: { uploadId: string; partNumber: string }; Querystring: Record<string, string> }>(
       `${LOCAL_PART_PATH}/:uploadId/:partNumber`,
       { schema: { hide: true } },
@@ -41,16 +46,8 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
         const length = Number(params.l);
         // A body that says it has another length is refused unread; the connection closes rather than take the rest.
         const declared = req.headers['content-length'];
-        if (declared !== undefined && Number(declared) !== length) {
-          reply.header('connection', 'close');
-          throw partLengthRefused(length);
-        }
-        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, length, req.raw, { hash: params.w === '1' }).catch((error: unknown) => {
-          // Refused part-way (longer than signed, or the disk failed): what is left of the body is never read, so the
-          // connection closes with the answer instead of waiting for the rest.
-          reply.header('connection', 'close');
-          throw error;
-        });
+        if (declared !== undefined && Number(declared) !== length) throw partLengthRefused(length);
+        const part = await storage.writePart(params.k, req.params.uploadId, partNumber, length, req.raw, { hash: params.w === '1' });
         return reply.header('etag', `"${part.etag}"`).code(200).send();
       },
     );

@@ -174,6 +174,8 @@ describe('who sees what', () => {
     await test.given.grant(child['c to the workspace']!.id, { workspace: ws }, 'manager');
     const group = (await owner.call(groupsApi.create, { params: { ws }, body: { name: 'Leads' } })).body.id;
     await owner.call(groupsApi.addMembers, { params: { ws, groupId: group }, body: { userIds: [member.id] } });
+    // A guest is never added to a group; one left in it (made a guest after) has no role from it.
+    await test.app.ctx.db.insertInto('group_members').values({ group_id: group, user_id: guest.id, workspace_id: ws }).execute();
     await test.given.grant(child['d to a group']!.id, { group }, 'manager');
     await test.given.grant(child['e expired']!.id, { user: member }, 'manager', new Date(Date.now() - 1000));
 

@@ -176,7 +176,8 @@ export type ChildSort = 'name' | 'modified' | 'size' | 'type';
  * One keyset page of a folder's active children: folders first, then the sort key, then id.
  * Each row carries its sort key as text, exactly as stored (timestamps keep their microseconds),
  * for the next cursor. After a cursor it reads the rest of the cursor's group (folders or files) and the group after it
- * as two index range scans, so a page deep in a 100,000-item folder costs what the first one does.
+ * as two index range scans, so a page deep in a 100,000-item folder costs what the first one does. Each row also
+ * carries `grant_rank`, the strongest grant on the row itself that holds for `userId` (0 for none).
  */
 export async function findChildrenPage(
   db: Q,

@@ -306,7 +306,13 @@ describe('who has access, as each caller may see it', () => {
     expect((await gus.call(grantsApi.create, { params: { id: child.id }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } })).status).toBe(
       201,
     );
-    expect((await mia.call(grantsApi.create, { params: { id: child.id }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).status).toBe(201);
+    const everyone = await mia.call(grantsApi.create, { params: { id: child.id }, body: { principal: { type: 'workspace' }, role: 'viewer' } });
+    expect(everyone.status).toBe(201);
+    // Nor does he change or renew one someone else made: that would be sharing with them again. He may take it away.
+    for (const body of [{ role: 'manager' }, { expiresAt: null }] as const) {
+      expect(await gus.call(grantsApi.update, { params: { id: child.id, grantId: everyone.body.id }, body })).toFail('forbidden');
+    }
+    expect((await gus.call(grantsApi.remove, { params: { id: child.id, grantId: everyone.body.id } })).status).toBe(204);
   });
 
   it('a member sees who shared something with them by address too', async () => {

@@ -77,16 +77,21 @@ export async function listGrants(db: Db, actor: Actor, id: string): Promise<TGra
  * By email, only an account whose address is verified counts; one that never proved it is treated
  * as no account yet (`invalid_input`), so it gains nothing.
  */
+/**
+ * A group or the whole workspace is shared with by those who see who is in it: not by a guest managing what was shared
+ * with them (they may still take such a grant away, which only narrows access).
+ */
+async function requireSeeingWhoIsThere(db: Db, actor: Actor, workspaceId: string): Promise<void> {
+  await requireWorkspace(db, actor.user, workspaceId, 'seeMembers', 'Guests share with people, not with a group or the whole workspace.');
+}
+
 export async function createGrant(db: Db, actor: Actor, id: string, input: TCreateGrantRequest): Promise<TGrant> {
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expiresAt', 'must be in the future');
   return inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
     let principalId = item.workspace_id;
-    // A group or the whole workspace is shared with by those who see who is in it: not by a guest managing what was shared with them.
-    if (input.principal.type !== 'user') {
-      await requireWorkspace(tx, actor.user, item.workspace_id, 'seeMembers', 'Guests share with people, not with a group or the whole workspace.');
-    }
+    if (input.principal.type !== 'user') await requireSeeingWhoIsThere(tx, actor, item.workspace_id);
     if (input.principal.type === 'group') {
       const group = await findGroupOf(tx, item.workspace_id, input.principal.id);
       if (!group) throw invalid('body.principal', 'No such group in this workspace.');
@@ -133,6 +138,10 @@ export async function updateGrant(db: Db, actor: Actor, id: string, grantId: str
   if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('body.expiresAt', 'must be in the future');
   return inTransaction(db, async (tx) => {
     const { item } = await requireItem(tx, actor, id, 'share');
+    const grant = (await findGrants(tx, item.id, grantId))[0];
+    if (!grant) throw new AppError('not_found');
+    // Changing (or renewing) a grant to a group or the whole workspace is sharing with it again.
+    if (grant.principal_type !== 'user') await requireSeeingWhoIsThere(tx, actor, item.workspace_id);
     const changed = await updateGrantRow(tx, item.id, grantId, {
       ...(input.role ? { role: input.role } : {}),
       ...(expiresAt !== undefined ? { expiresAt } : {}),

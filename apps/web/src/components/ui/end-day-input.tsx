@@ -23,12 +23,14 @@ export function EndDayInput({
   onCommit,
   max,
   required,
+  disabled,
 }: {
   label: string;
   value: string | null;
   onCommit: (endsAt: string | null) => void;
   max?: string;
   required?: boolean;
+  disabled?: boolean;
 }) {
   const [draft, setDraft] = useState(dayOf(value));
   const [problem, setProblem] = useState<string>();
@@ -47,6 +49,7 @@ export function EndDayInput({
   };
   return (
     <TextInput
+      disabled={disabled}
       size="xs"
       w={150}
       type="date"

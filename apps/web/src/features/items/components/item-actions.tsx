@@ -15,7 +15,7 @@ import {
   IconTrash,
   IconUserShare,
 } from '@tabler/icons-react';
-import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
+import { filesApi, urlOf, type TItem, type TWorkspace } from '@cabinet/contracts';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { useItemMutations } from '../api/use-items.ts';
 
@@ -45,7 +45,7 @@ export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions' | '
 /** The menu of one item: open, download, details, versions, share, star, rename, move, copy, trash — each offered only when the item's abilities allow it. */
 export function ItemActions(props: {
   item: TItem;
-  ws: string;
+  workspace: TWorkspace;
   starred: boolean;
   onOpen: (item: TItem) => void;
   onDialog: (dialog: ItemDialog, item: TItem) => void;
@@ -54,8 +54,8 @@ export function ItemActions(props: {
   onChange?: (opened: boolean) => void;
   onTrash: (item: TItem) => void;
 }) {
-  const { item, ws, starred, onDialog } = props;
-  const m = useItemMutations(ws);
+  const { item, workspace, starred, onDialog } = props;
+  const m = useItemMutations(workspace.id);
   return (
     <Menu position="bottom-end" withinPortal {...(props.opened !== undefined ? { opened: props.opened, onChange: props.onChange } : {})}>
       <Menu.Target>
@@ -95,9 +95,12 @@ export function ItemActions(props: {
         >
           {starred ? 'Remove star' : 'Add star'}
         </Menu.Item>
-        <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={() => onDialog('copy', item)}>
-          Copy to…
-        </Menu.Item>
+        {workspace.abilities.createInRoots && (
+          // A guest has no folder of their own to copy into.
+          <Menu.Item leftSection={<IconCopy aria-hidden size={16} />} onClick={() => onDialog('copy', item)}>
+            Copy to…
+          </Menu.Item>
+        )}
         {item.abilities.edit && (
           <>
             <Menu.Item leftSection={<IconPencil aria-hidden size={16} />} onClick={() => onDialog('rename', item)}>

@@ -117,7 +117,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     actions: (
       <ItemActions
         item={item}
-        ws={ws}
+        workspace={workspace}
         starred={starredIds.has(item.id)}
         onOpen={open}
         onDialog={showDialog}

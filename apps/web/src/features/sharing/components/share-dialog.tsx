@@ -254,6 +254,8 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                 )}
                 {direct.map((g) => {
                   const name = principalName(g, workspace);
+                  // A guest may take away a grant to a group or the whole workspace, but not change it (that is sharing with them).
+                  const fixed = !seesPeople && g.principal.type !== 'user';
                   return (
                     <li key={g.id}>
                       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -268,9 +270,11 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
                             data={ROLES}
                             value={g.role}
                             allowDeselect={false}
+                            disabled={fixed}
                             onChange={(v) => v && v !== g.role && m.update.mutate({ grantId: g.id, role: v as TItemRole }, { onError: failed })}
                           />
                           <EndDayInput
+                            disabled={fixed}
                             // A new end from the server starts the field afresh.
                             key={g.expiresAt ?? 'none'}
                             label={`Access of ${name} ends`}

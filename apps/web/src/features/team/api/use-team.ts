@@ -56,8 +56,9 @@ export function useRemoveMember(ws: string) {
   const client = useQueryClient();
   return useTeamChange(ws, async ({ userId, filesTo }: { userId: string; filesTo: string }) => {
     await call(membersApi.remove, { params: { ws, userId }, query: { filesTo } });
-    // The recipient's My files gained a folder.
+    // The recipient's My files gained a folder; someone who left has one workspace fewer (before the page leaves it).
     void client.invalidateQueries({ queryKey: queryKeys.allChildren(ws) });
+    await client.invalidateQueries({ queryKey: queryKeys.workspaces });
   });
 }
 

@@ -9,13 +9,13 @@ import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Invites people by email (one invitation each, mailed) or makes an invite link to copy. */
 /** What each role invited to does, under the role's field. */
 const ROLE_HINTS: Record<TCreateInvitationRequest['role'], string> = {
   member: 'A member works in the shared workspace.',
   admin: 'An admin also manages people, groups, links and settings.',
 };
 
+/** Invites people by email (one invitation each, mailed) or makes an invite link to copy. */
 export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; onClose: () => void }) {
   useReturnFocus();
   const create = useCreateInvitation(workspace.id);

@@ -153,7 +153,10 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
           }}
         >
           <Text size="sm">
-            You will no longer manage the members, groups, links and settings of “{workspace.name}”. Only the owner or an admin can give that back.
+            {ownRole === 'guest'
+              ? `You will see only what is shared with you in “${workspace.name}”, and nothing of it once nothing is.`
+              : `You will no longer manage the members, groups, links and settings of “${workspace.name}”.`}{' '}
+            Only the owner or an admin can give that back.
           </Text>
         </ConfirmDialog>
       )}
@@ -235,7 +238,15 @@ function RemoveMemberDialog({
         {you ? 'Your' : 'Their'} files are not deleted: {you ? 'your' : 'their'} “My files” moves, as a folder “{member.name}'s files”, into the “My files” of
         the person you choose.
       </Text>
-      <PersonPicker ws={workspace.id} label="Give their files to" required withoutGuests exclude={[member.userId]} value={recipient} onChange={setRecipient} />
+      <PersonPicker
+        ws={workspace.id}
+        label={you ? 'Give your files to' : 'Give their files to'}
+        required
+        withoutGuests
+        exclude={[member.userId]}
+        value={recipient}
+        onChange={setRecipient}
+      />
     </ConfirmDialog>
   );
 }
