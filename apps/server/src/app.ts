@@ -14,7 +14,7 @@ import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
 import { compressJson } from './infra/web/compress.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
-import { localStorageRoutes } from './infra/storage/local-routes.ts';
+import { keepUserContentApart, localStorageRoutes } from './infra/storage/local-routes.ts';
 import { authApiRoutes, authBrowserRoutes, authenticator, endSessionsOfIdentity } from './modules/auth/index.ts';
 import { configRoutes } from './modules/config/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
@@ -96,6 +96,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
 
   app.setErrorHandler((error, req, reply) => sendError(reply, toAppError(error, req)));
+  if (env.USER_CONTENT_URL) keepUserContentApart(app, env.USER_CONTENT_URL);
 
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
@@ -156,7 +157,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   }
 
   await healthRoutes(app, ctx);
-  if (isLocalStorage(ctx.storage)) await localStorageRoutes(app, ctx.storage);
+  if (isLocalStorage(ctx.storage)) await localStorageRoutes(app, ctx.storage, new URL(env.PUBLIC_URL).origin);
   await authBrowserRoutes(app, ctx);
 
   const hub = new EventHub();

@@ -31,6 +31,20 @@ describe('settings', () => {
     expect(parseEnv({ ...base, HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
   });
 
+  it('serves uploaded bytes on another origin than the app, or on none of its own', () => {
+    expect(parseEnv({ ...base, PUBLIC_URL: 'https://files.example.com', USER_CONTENT_URL: 'https://usercontent.example.net/' }).USER_CONTENT_URL).toBe(
+      'https://usercontent.example.net',
+    );
+    expect(() => parseEnv({ ...base, PUBLIC_URL: 'https://files.example.com', USER_CONTENT_URL: 'https://files.example.com/content' })).toThrow(
+      /USER_CONTENT_URL: must be another origin than PUBLIC_URL/,
+    );
+    const s3 = { ...base, STORAGE_DRIVER: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 's' };
+    expect(() => parseEnv({ ...s3, USER_CONTENT_URL: 'https://usercontent.example.net' })).toThrow(/USER_CONTENT_URL: is for local storage/);
+    expect(() => parseEnv({ ...s3, PUBLIC_URL: 'https://files.example.com', S3_ENDPOINT: 'https://files.example.com', S3_FORCE_PATH_STYLE: 'true' })).toThrow(
+      /S3_ENDPOINT: must be another origin than PUBLIC_URL/,
+    );
+  });
+
   it('takes a claim name for the groups claim, or none', () => {
     expect(parseEnv(base).OIDC_GROUPS_CLAIM).toBeUndefined();
     expect(parseEnv({ ...base, OIDC_GROUPS_CLAIM: 'groups' }).OIDC_GROUPS_CLAIM).toBe('groups');

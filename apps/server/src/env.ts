@@ -52,6 +52,8 @@ const ZSettings = z
     PORT: int(1, 65535).default(8080),
     HOST: z.string().min(1).optional(),
     PUBLIC_URL: httpUrl.optional(),
+    // Another origin (host name) of this server's, serving only the bytes people uploaded, so that none of them is ever on the app's own.
+    USER_CONTENT_URL: httpUrl.optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()
@@ -141,6 +143,13 @@ const ZSettings = z
         if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when STORAGE_DRIVER=s3' });
       }
     }
+    if (s.USER_CONTENT_URL && s.STORAGE_DRIVER === 's3') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['USER_CONTENT_URL'],
+        message: "is for local storage: with STORAGE_DRIVER=s3 the bucket's own address already serves the bytes, on an origin of its own",
+      });
+    }
     if (s.IDP_DEV_OUTBOX_PAGE && s.TRUST_PROXY !== false) {
       ctx.addIssue({
         code: 'custom',
@@ -198,6 +207,12 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   }
   const s = parsed.data;
   const PUBLIC_URL = s.PUBLIC_URL ?? `http://localhost:${s.PORT}`;
+  const sameOrigin = (key: 'USER_CONTENT_URL' | 'S3_ENDPOINT') =>
+    `${key}: must be another origin than PUBLIC_URL (${new URL(PUBLIC_URL).origin}): what people upload is never served on the app's own origin`;
+  const origin = (url: string | undefined) => (url ? new URL(url).origin : undefined);
+  if (origin(s.USER_CONTENT_URL) === origin(PUBLIC_URL)) throw new SettingsError([sameOrigin('USER_CONTENT_URL')]);
+  // A bucket addressed by path (S3_FORCE_PATH_STYLE) is served from the endpoint's own origin.
+  if (s.STORAGE_DRIVER === 's3' && s.S3_FORCE_PATH_STYLE && origin(s.S3_ENDPOINT) === origin(PUBLIC_URL)) throw new SettingsError([sameOrigin('S3_ENDPOINT')]);
   const dataDir = path.resolve(s.DATA_DIR);
   return {
     ...s,

@@ -18,5 +18,10 @@ export function createStorage(env: Env): StorageDriver {
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
     });
   }
-  return localStorage(path.join(env.DATA_DIR, 'blobs'), env.PUBLIC_URL, deriveKey(env.SESSION_SECRET, 'local-storage-urls').toString('base64url'));
+  return localStorage(
+    path.join(env.DATA_DIR, 'blobs'),
+    env.PUBLIC_URL,
+    deriveKey(env.SESSION_SECRET, 'local-storage-urls').toString('base64url'),
+    env.USER_CONTENT_URL,
+  );
 }

@@ -22,10 +22,23 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 /**
- * With local storage, Cabinet itself is the bucket: it receives parts and serves bytes on the
- * URLs it signed, as S3 would on presigned ones.
+ * What every answer carrying bytes that people uploaded says, whatever they are: never a page that
+ * runs anything (the policy makes the answer a sandbox with no scripts, plugins, forms or
+ * fetches, even when opened as a page of its own), and never sniffed into another type.
  */
-export async function localStorageRoutes(app: FastifyInstance, storage: LocalStorage) {
+export const USER_CONTENT_HEADERS = {
+  'content-security-policy': "sandbox; default-src 'none'",
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/**
+ * With local storage, Cabinet itself is the bucket: it receives parts and serves bytes on the
+ * URLs it signed, as S3 would on presigned ones. `appOrigin`: when the bytes are served on an origin
+ * of their own (USER_CONTENT_URL), the app's pages there may read them (Range requests of the
+ * viewer), as a bucket's CORS rules let them.
+ */
+export async function localStorageRoutes(app: FastifyInstance, storage: LocalStorage, appOrigin?: string) {
+  const cors = storage.browserOrigin && appOrigin ? appOrigin : undefined;
   await app.register(async (scope) => {
     // Parts stream to disk as they arrive; nothing buffers a whole part in memory.
     scope.removeAllContentTypeParsers();
@@ -68,7 +81,8 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
         .header('content-type', params.t || 'application/octet-stream')
         .header('content-disposition', `${params.d === 'inline' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(params.n ?? 'download')}`)
         .header('cache-control', 'private, max-age=300')
-        .header('content-security-policy', "default-src 'none'; sandbox");
+        .headers(USER_CONTENT_HEADERS);
+      if (cors) reply.headers(corsHeaders(cors));
       if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${info.size}`).send();
       const { start, end } = range ?? { start: 0, end: info.size - 1 };
       reply.header('content-length', String(Math.max(0, end - start + 1)));
@@ -76,5 +90,37 @@ export async function localStorageRoutes(app: FastifyInstance, storage: LocalSto
       if (req.method === 'HEAD' || info.size === 0) return reply.send();
       return reply.send(await storage.read(params.k, { start, end }));
     },
+  });
+
+  if (cors) {
+    // A Range request from the app's pages is not a simple one: its browser asks first.
+    app.options(LOCAL_BLOB_PATH, { schema: { hide: true } }, async (_req, reply) =>
+      reply
+        .code(204)
+        .headers(corsHeaders(cors))
+        .header('access-control-allow-methods', 'GET, HEAD')
+        .header('access-control-allow-headers', 'range')
+        .header('access-control-max-age', '600')
+        .send(),
+    );
+  }
+}
+
+const corsHeaders = (origin: string) => ({
+  'access-control-allow-origin': origin,
+  'access-control-expose-headers': 'content-range, content-length, accept-ranges, content-disposition',
+});
+
+/**
+ * With USER_CONTENT_URL, one server answers on two origins and keeps them apart: the content origin
+ * serves signed bytes (and health checks) and nothing else — no page, no API, no sign-in, so no
+ * cookie of the app's is ever set or read there — and the app's origin serves no uploaded bytes.
+ */
+export function keepUserContentApart(app: FastifyInstance, contentUrl: string) {
+  const contentHost = new URL(contentUrl).host.toLowerCase();
+  app.addHook('onRequest', async (req) => {
+    const path = req.url.split('?')[0]!;
+    if (path === '/healthz' || path === '/readyz') return;
+    if ((req.host.toLowerCase() === contentHost) !== (path === LOCAL_BLOB_PATH)) throw new AppError('not_found', 'No such address.');
   });
 }

@@ -163,10 +163,15 @@ export const partLengthRefused = (length: number) =>
 
 const notFound = (error: unknown) => (error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR';
 
-export function localStorage(root: string, publicUrl: string, secret: string): LocalStorage {
+/**
+ * `contentUrl`: the origin that serves the bytes people uploaded (USER_CONTENT_URL), when it is
+ * not the app's own; parts are still sent to the app's.
+ */
+export function localStorage(root: string, publicUrl: string, secret: string, contentUrl?: string): LocalStorage {
   const objects = path.join(root, 'objects');
   const multipart = path.join(root, 'multipart');
   const signer = new UrlSigner(publicUrl, secret);
+  const contentSigner = contentUrl ? new UrlSigner(contentUrl, secret) : signer;
   const syncFolder = groupedFolderSync();
   /** Folders known to exist, so a small upload does not ask for them again. */
   const made = new Set<string>();
@@ -199,7 +204,7 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
 
   return {
     kind: 'local',
-    browserOrigin: undefined,
+    browserOrigin: contentUrl ? new URL(contentUrl).origin : undefined,
     signer,
 
     async check() {
@@ -309,7 +314,7 @@ export function localStorage(root: string, publicUrl: string, secret: string): L
 
     async signDownload(key, o: DownloadOptions) {
       pathOf(key);
-      return signer.sign(LOCAL_BLOB_PATH, { k: key, n: o.filename, t: o.contentType, d: o.disposition }, o.ttlSeconds).url;
+      return contentSigner.sign(LOCAL_BLOB_PATH, { k: key, n: o.filename, t: o.contentType, d: o.disposition }, o.ttlSeconds).url;
     },
 
     async read(key, range?: ByteRange) {

@@ -563,7 +563,10 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     for (const item of [html.body.item, svg.body.item]) {
       const res = await fetchContent(ada, item.id);
       expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
-      if (driverSettings.STORAGE_DRIVER === 'local') expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      if (driverSettings.STORAGE_DRIVER === 'local') {
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
+      }
     }
     expect((await fetchContent(ada, png.body.item.id)).headers.get('content-disposition')).toMatch(/^inline/);
     expect((await fetchContent(ada, png.body.item.id, {}, '?download=1')).headers.get('content-disposition')).toMatch(/^attachment/);
