@@ -2,7 +2,8 @@ import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
 const NO_PREVIEW =
   '`unsupported_media_type` when the file cannot be shown this way, `details.reason` saying why: `not_supported` (another kind of file), ' +
-  '`too_large` (past the size converted, `details.maxBytes`), `damaged` (not what its name says, or corrupt) or `too_complex` (it took too long or too much memory). ';
+  '`too_large` (past the size converted, `details.maxBytes`), `damaged` (not what its name says, or corrupt) ' +
+  'or `too_complex` (it took too long or too much memory). ';
 
 /**
  * Files read on the server to be shown in the viewer (ADR 0039): documents (DOCX, ODT, Markdown)
