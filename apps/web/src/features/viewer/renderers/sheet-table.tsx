@@ -4,16 +4,10 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import type { RendererProps } from '../renderer-props.ts';
+import { columnName } from './column-name.ts';
 import { PreviewFailure } from './no-preview.tsx';
 import { getPreview, previewUrl, retryPreview } from './preview-api.ts';
 import './renderers.css';
-
-/** A column's letters as a spreadsheet names it: A … Z, AA, AB … */
-export function columnName(index: number): string {
-  let name = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
 
 /** The rows of one sheet, a page at a time: `first` is the page already fetched (the sheet's first). */
 function useSheetRows(source: RendererProps['source'], sheet: number) {
