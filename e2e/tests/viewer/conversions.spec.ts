@@ -59,8 +59,9 @@ test('a public link shows a Word document, a workbook with its sheet tabs, and M
     { name: 'Report.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from(await reportDocx()) },
     { name: 'Budget.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(await budgetXlsx()) },
     { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(HOSTILE_MARKDOWN) },
+    { name: 'Broken.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from('not a zip at all') },
   ]);
-  const urls = await linksTo(page, workspace, ['Report.docx', 'Budget.xlsx', 'notes.md']);
+  const urls = await linksTo(page, workspace, ['Report.docx', 'Budget.xlsx', 'notes.md', 'Broken.docx']);
 
   for (const view of [
     { width: 1280, height: 800, dark: false, name: 'desktop-light' },
@@ -112,6 +113,13 @@ test('a public link shows a Word document, a workbook with its sheet tabs, and M
     expect(await seriousViolations(visitor)).toEqual([]);
     await shot(visitor, `markdown-${view.name}`);
     expect(ran).toEqual([]);
+
+    // A file that is not what its name says: why it is not shown, and the page's own Download.
+    await visitor.goto(urls['Broken.docx']!);
+    await expect(visitor.getByText('No preview of this file')).toBeVisible();
+    await expect(visitor.getByText('This file cannot be shown: it is not a Word document.')).toBeVisible();
+    await expect(visitor.getByRole('link', { name: 'Download' })).toBeVisible();
+    expect(await seriousViolations(visitor)).toEqual([]);
     await context.close();
   }
 });
