@@ -32,6 +32,7 @@ import { grantsRoutes } from './modules/sharing/index.ts';
 import { teamRoutes } from './modules/team/index.ts';
 import { activityRoutes } from './modules/activity/index.ts';
 import { groupsRoutes } from './modules/groups/index.ts';
+import { conversionsRoutes } from './modules/conversions/index.ts';
 import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 import { notificationsRoutes } from './modules/notifications/index.ts';
@@ -198,6 +199,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await linksRoutes(api, ctx, collab);
       await notificationsRoutes(api, ctx);
       await searchRoutes(api, ctx);
+      await conversionsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -28,3 +28,25 @@ export const CSRF_HEADER = 'x-csrf-token';
  */
 export const CLIENT_ID_HEADER = 'x-client-id';
 export const CSRF_COOKIE = 'cabinet_csrf';
+
+/**
+ * Files read on the server to be shown in the viewer (ADR 0039): the largest file of each kind that
+ * is converted (past it the answer is `unsupported_media_type` with `details.reason: 'too_large'`),
+ * what a converted document may weigh, and a sheet's page and what is kept of a sheet.
+ */
+export const PREVIEW_LIMITS = {
+  /** DOCX, ODT, XLSX, ODS. */
+  officeBytes: 20 * 1024 * 1024,
+  /** Markdown, CSV, TSV. */
+  textBytes: 5 * 1024 * 1024,
+  /** A document's HTML past this is cut at a block's end (`truncated: true`). */
+  htmlBytes: 2 * 1024 * 1024,
+  /** A sheet's rows a page gives at most, and by default. */
+  sheetPageRows: 200,
+  /** A sheet's columns shown; the rest are left out (`truncated: true`). */
+  sheetColumns: 100,
+  /** A sheet's rows kept; the rest are left out (`truncated: true`). */
+  sheetRows: 20_000,
+  /** Sheets of a workbook read. */
+  sheets: 50,
+} as const;

@@ -9,6 +9,8 @@ export const queryKeys = {
   item: (id: string) => ['item', id] as const,
   /** Every item's own entry (prefix). */
   items: ['item'] as const,
+  /** A file converted on the server to be shown (a document's HTML, a page of a sheet), by its address. */
+  preview: (url: string) => ['preview', url] as const,
   children: (ws: string, folderId: string) => ['children', ws, folderId] as const,
   /** Every folder listing of a workspace (prefix). */
   allChildren: (ws: string) => ['children', ws] as const,

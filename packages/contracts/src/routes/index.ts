@@ -1,5 +1,6 @@
 import { activityApi } from './activity.ts';
 import { configApi } from './config.ts';
+import { conversionsApi } from './conversions.ts';
 import type { RouteDeclaration } from './define-route.ts';
 import { commentsApi, documentsApi, grantsApi } from './documents.ts';
 import { filesApi } from './files.ts';
@@ -20,6 +21,7 @@ export {
   authApi,
   commentsApi,
   configApi,
+  conversionsApi,
   documentsApi,
   eventsApi,
   filesApi,
@@ -63,6 +65,7 @@ export const routeAreas = {
   publicLinksApi,
   notificationsApi,
   searchApi,
+  conversionsApi,
 };
 
 /** Every route of `/api/v1`. */

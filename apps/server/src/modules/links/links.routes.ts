@@ -1,4 +1,4 @@
-import { linksApi, publicLinksApi } from '@cabinet/contracts';
+import { conversionsApi, linksApi, publicLinksApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../../infra/http/actor.ts';
@@ -19,6 +19,8 @@ import {
   visitDocument,
   visitItem,
   visitLink,
+  visitPreviewHtml,
+  visitPreviewSheets,
   type Visit,
 } from './visit.service.ts';
 
@@ -87,6 +89,14 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   route(app, publicLinksApi.document, async (req, reply) => {
     visitorHeaders(reply);
     return visitDocument(ctx, visitOf(req), req.params.itemId, live);
+  });
+  route(app, conversionsApi.linkHtml, async (req, reply) => {
+    visitorHeaders(reply);
+    return visitPreviewHtml(ctx, visitOf(req), req.params.itemId);
+  });
+  route(app, conversionsApi.linkSheets, async (req, reply) => {
+    visitorHeaders(reply);
+    return visitPreviewSheets(ctx, visitOf(req), req.params.itemId, req.query);
   });
 
   route(app, publicLinksApi.startUpload, async (req, reply) => {

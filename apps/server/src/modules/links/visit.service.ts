@@ -11,6 +11,8 @@ import {
   type TPublicFolderQuery,
   type TPublicItem,
   type TPublicLink,
+  type TPreviewHtml,
+  type TSheetPreview,
   type TSignedPart,
   type TUpload,
 } from '@cabinet/contracts';
@@ -20,6 +22,7 @@ import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { rateKey } from '../../lib/client-address.ts';
 import { hmac, safeEqual, sha256 } from '../../lib/crypto.ts';
+import { htmlOfFile, sheetsOfFile } from '../conversions/index.ts';
 import { documentHtml, type LiveDocuments } from '../documents/index.ts';
 import { record, recordVisit, type LinkVisitor } from '../events/index.ts';
 import {
@@ -232,6 +235,27 @@ export async function visitDocument(ctx: AppContext, v: Visit, itemId: string, l
   const { item } = await itemUnder(ctx, link, itemId);
   if (item.kind !== 'document') throw new AppError('not_found');
   return { title: item.name, html: await documentHtml(ctx, item, live, await signedPictureUrls(ctx, item.id)) };
+}
+
+/**
+ * A document file under the link as HTML, or a page of a spreadsheet file (ADR 0039). Showing it is
+ * part of the page, as a picture is: allowed when the link forbids downloads, and not counted as one.
+ */
+export async function visitPreviewHtml(ctx: AppContext, v: Visit, itemId: string): Promise<TPreviewHtml> {
+  const { link } = await openViewLink(ctx, v);
+  const { item } = await itemUnder(ctx, link, itemId);
+  return htmlOfFile(ctx, item);
+}
+
+export async function visitPreviewSheets(
+  ctx: AppContext,
+  v: Visit,
+  itemId: string,
+  q: { sheet: number; offset: number; limit: number },
+): Promise<TSheetPreview> {
+  const { link } = await openViewLink(ctx, v);
+  const { item } = await itemUnder(ctx, link, itemId);
+  return sheetsOfFile(ctx, item, q);
 }
 
 /**

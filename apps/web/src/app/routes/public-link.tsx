@@ -18,8 +18,8 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconClockX, IconDownload, IconFile, IconFileText, IconFolder, IconLock, IconUnlink } from '@tabler/icons-react';
-import { LIMITS, LINK_PREVIEW_IMAGE_TYPES, type TPublicItem } from '@cabinet/contracts';
-import { useEffect, useState, type ReactNode } from 'react';
+import { isSheetKind, LIMITS, LINK_PREVIEW_IMAGE_TYPES, previewKindOf, type TPublicItem } from '@cabinet/contracts';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
@@ -28,7 +28,9 @@ import { publicContentUrl, usePublicDocument, usePublicItem, usePublicLink, useU
 import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
 
-/** Text shown in the page: plain text up to this size (larger files are downloaded). */
+// Documents and sheets converted on the server (ADR 0039), loaded only when a link shows one.
+const RenderedDocument = lazy(() => import('../../features/viewer/renderers/rendered-document.tsx').then((m) => ({ default: m.RenderedDocument })));
+const SheetTable = lazy(() => import('../../features/viewer/renderers/sheet-table.tsx').then((m) => ({ default: m.SheetTable })));
 
 function Frame({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
   return (
@@ -269,10 +271,14 @@ function FolderListing({ items, onOpen }: { items: TPublicItem[]; onOpen: (id: s
   );
 }
 
-/** A cheap preview: an image as itself, short plain text as text; anything else only by its download. */
+/**
+ * A preview: an image as itself, short plain text as text, a document (DOCX, ODT, Markdown) or a
+ * sheet (XLSX, ODS, CSV, TSV) as the server converts it; anything else only by its download.
+ */
 function FilePreview({ token, item }: { token: string; item: TPublicItem }) {
   const [text, setText] = useState<string>();
-  const isText = item.mimeType === 'text/plain' && item.size <= LIMITS.linkTextPreviewBytes;
+  const converted = previewKindOf(item);
+  const isText = !converted && item.mimeType === 'text/plain' && item.size <= LIMITS.linkTextPreviewBytes;
   useEffect(() => {
     if (!isText) return;
     const controller = new AbortController();
@@ -281,6 +287,14 @@ function FilePreview({ token, item }: { token: string; item: TPublicItem }) {
       .then(setText, () => undefined);
     return () => controller.abort();
   }, [token, item.id, isText]);
+  if (converted) {
+    const Renderer = isSheetKind(converted) ? SheetTable : RenderedDocument;
+    return (
+      <Suspense fallback={<Skeleton h={300} />}>
+        <Renderer item={item} source={{ base: `/api/v1/links/${encodeURIComponent(token)}/items/${item.id}` }} />
+      </Suspense>
+    );
+  }
   if (item.mimeType && (LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mimeType))
     return <Image src={publicContentUrl(token, item.id, false)} alt={item.name} radius="md" fit="contain" mah={600} />;
   if (isText && text !== undefined) {

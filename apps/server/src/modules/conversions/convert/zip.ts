@@ -1,0 +1,107 @@
+import type { Readable } from 'node:stream';
+import JSZip from 'jszip';
+import { noPreview } from './failure.ts';
+
+/** jszip keeps each entry's declared sizes here (its types do not say so), as signed 32-bit numbers: 2 GiB and more come out negative. */
+type WithDeclaredSize = JSZip.JSZipObject & { _data?: { uncompressedSize?: unknown } };
+
+const MiB = 1024 * 1024;
+
+/**
+ * An office file's zip, read within `maxUnpacked` bytes: the parts to read are refused at once when
+ * their declared sizes add up past it, and every part read is counted as it unpacks, so a zip whose
+ * directory lies about its sizes stops there too (a zip bomb never unpacks past the limit).
+ */
+export class BoundedZip {
+  private unpacked = 0;
+
+  private constructor(
+    private readonly zip: JSZip,
+    private readonly maxUnpacked: number,
+    private readonly what: string,
+  ) {}
+
+  static async open(bytes: Uint8Array, maxUnpacked: number, what: string): Promise<BoundedZip> {
+    if (!(bytes[0] === 0x50 && bytes[1] === 0x4b)) throw noPreview('damaged', `This file cannot be shown: it is not ${what}.`);
+    try {
+      return new BoundedZip(await JSZip.loadAsync(bytes), maxUnpacked, what);
+    } catch {
+      throw noPreview('damaged', `This file cannot be shown: it is damaged, or it is not ${what}.`);
+    }
+  }
+
+  private tooLarge() {
+    return noPreview('too_complex', `This file cannot be shown: it unpacks to more than ${this.maxUnpacked / MiB} MiB.`);
+  }
+
+  names(): string[] {
+    return Object.values(this.zip.files)
+      .filter((f) => !f.dir)
+      .map((f) => f.name);
+  }
+
+  has(name: string): boolean {
+    return !!this.zip.files[name] && !this.zip.files[name].dir;
+  }
+
+  /** Refuses parts whose declared unpacked sizes add up past the limit, before unpacking any. */
+  checkDeclared(names: string[] = this.names()): void {
+    let declared = 0;
+    for (const name of names) {
+      const size = (this.zip.files[name] as WithDeclaredSize | undefined)?._data?.uncompressedSize;
+      if (typeof size === 'number') declared += size < 0 ? Infinity : size;
+    }
+    if (declared > this.maxUnpacked) throw this.tooLarge();
+  }
+
+  /** A part unpacked a chunk at a time into `onChunk`, counted against the limit; `stop` ends the read early. */
+  async read(name: string, onChunk: (chunk: Buffer) => void, stop: () => boolean = () => false): Promise<void> {
+    const file = this.zip.files[name];
+    if (!file || file.dir) return;
+    await new Promise<void>((resolve, reject) => {
+      const stream = file.nodeStream('nodebuffer') as Readable;
+      let done = false;
+      const end = (error?: unknown) => {
+        if (done) return;
+        done = true;
+        stream.destroy();
+        if (error) reject(error);
+        else resolve();
+      };
+      stream
+        .on('data', (chunk: Buffer) => {
+          if (done) return;
+          this.unpacked += chunk.length;
+          if (this.unpacked > this.maxUnpacked) return end(this.tooLarge());
+          try {
+            onChunk(chunk);
+          } catch (error) {
+            return end(error);
+          }
+          if (stop()) end();
+        })
+        .on('error', () => end(noPreview('damaged', `This file cannot be shown: it is damaged, or it is not ${this.what}.`)))
+        .on('end', () => end());
+    });
+  }
+
+  /** Unpacks every part once, counting: after this, a reader that unpacks the same parts again holds no more than the limit. */
+  async checkUnpacked(names: string[] = this.names()): Promise<void> {
+    this.checkDeclared(names);
+    for (const name of names) await this.read(name, () => {});
+    this.unpacked = 0;
+  }
+
+  /** A part as text, decoded as it unpacks (`onText`), or whole. */
+  async readText(name: string, onText: (text: string) => void, stop?: () => boolean): Promise<void> {
+    const decoder = new TextDecoder('utf-8');
+    await this.read(name, (chunk) => onText(decoder.decode(chunk, { stream: true })), stop);
+  }
+
+  async text(name: string): Promise<string | undefined> {
+    if (!this.has(name)) return undefined;
+    const parts: string[] = [];
+    await this.readText(name, (t) => parts.push(t));
+    return parts.join('');
+  }
+}

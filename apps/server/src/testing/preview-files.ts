@@ -1,0 +1,120 @@
+// Files of each kind the viewer converts, made as their programs write them (reduced to what a
+// reader needs), for the tests and the end-to-end specs' uploads.
+import { makeZip } from 'client-zip';
+import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+
+const zipOf = async (files: { name: string; input: string | Uint8Array }[]) => new Uint8Array(await new Response(makeZip(files)).arrayBuffer());
+
+/** A Word file: `body` is the document's body XML; `links` are the hyperlinks' targets by relationship id. */
+export async function docxFile(body: string, links: Record<string, string> = {}): Promise<Uint8Array> {
+  const rels = Object.entries(links)
+    .map(
+      ([id, target]) =>
+        `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${target}" TargetMode="External"/>`,
+    )
+    .join('');
+  return zipOf([
+    {
+      name: '[Content_Types].xml',
+      input: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    },
+    {
+      name: '_rels/.rels',
+      input: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    },
+    {
+      name: 'word/_rels/document.xml.rels',
+      input: `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`,
+    },
+    {
+      name: 'word/document.xml',
+      input: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body}</w:body></w:document>`,
+    },
+  ]);
+}
+
+const wp = (text: string, style?: string) =>
+  `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+const wcell = (text: string) => `<w:tc>${wp(text)}</w:tc>`;
+
+/** A report in Word: a heading, bold text, a table of two rows. */
+export const reportDocx = () =>
+  docxFile(
+    wp('Quarterly report', 'Heading1') +
+      `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>All is well.</w:t></w:r></w:p>` +
+      `<w:tbl><w:tr>${wcell('Region')}${wcell('Sales')}</w:tr><w:tr>${wcell('North')}${wcell('1200')}</w:tr></w:tbl>`,
+  );
+
+/** An OpenDocument file of `type` with `body` inside office:body, and automatic styles. */
+export async function odfFile(type: 'text' | 'spreadsheet', body: string, styles = ''): Promise<Uint8Array> {
+  const ns =
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+    'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+    'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+  return zipOf([
+    { name: 'mimetype', input: `application/vnd.oasis.opendocument.${type}` },
+    {
+      name: 'META-INF/manifest.xml',
+      input: `<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.${type}"/></manifest:manifest>`,
+    },
+    {
+      name: 'content.xml',
+      input: `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles><office:body>${body}</office:body></office:document-content>`,
+    },
+  ]);
+}
+
+/** A text in OpenDocument: heading, bold and italic, a numbered list, a table, a link. */
+export const reportOdt = () =>
+  odfFile(
+    'text',
+    '<office:text><text:h text:outline-level="1">Field notes</text:h>' +
+      '<text:p>Plain and <text:span text:style-name="T1">bold</text:span> and <text:span text:style-name="T2">slanted</text:span>.</text:p>' +
+      '<text:list text:style-name="L1"><text:list-item><text:p>First step</text:p></text:list-item><text:list-item><text:p>Second step</text:p></text:list-item></text:list>' +
+      '<table:table table:name="T"><table:table-row><table:table-cell><text:p>Site</text:p></table:table-cell><table:table-cell><text:p>Count</text:p></table:table-cell></table:table-row>' +
+      '<table:table-row><table:table-cell><text:p>Ridge</text:p></table:table-cell><table:table-cell><text:p>42</text:p></table:table-cell></table:table-row></table:table>' +
+      '<text:p>See <text:a xlink:href="https://example.com/notes">the notes</text:a> and <text:a xlink:href="javascript:alert(1)">this</text:a>.</text:p>' +
+      '<text:p><draw:frame><draw:image xlink:href="Pictures/a.png"/></draw:frame></text:p></office:text>',
+    '<style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style>' +
+      '<style:style style:name="T2" style:family="text"><style:text-properties fo:font-style="italic"/></style:style>' +
+      '<text:list-style style:name="L1"><text:list-level-style-number text:level="1"/></text:list-style>',
+  );
+
+/** A workbook with two sheets: text, a date, a number, a formula with its result, merged cells. */
+export async function budgetXlsx(): Promise<Uint8Array> {
+  const wb = new ExcelJS.Workbook();
+  const a = wb.addWorksheet('Budget');
+  a.addRow(['Item', 'Due', 'Amount', 'Double']);
+  a.addRow(['Paper', new Date(Date.UTC(2024, 0, 5)), 0.1 + 0.2, { formula: 'C2*2', result: 0.6 }]);
+  a.mergeCells('A4:B4');
+  a.getCell('A4').value = 'Merged';
+  const b = wb.addWorksheet('People');
+  b.addRow(['Name', 'Team']);
+  b.addRow(['Ada', 'Engines']);
+  return new Uint8Array(await wb.xlsx.writeBuffer());
+}
+
+/** A spreadsheet in OpenDocument: a header row, a row repeated, a covered (merged) cell, and the empty rows and cells a program writes to the sheet's end. */
+export const budgetOds = () =>
+  odfFile(
+    'spreadsheet',
+    '<office:spreadsheet><table:table table:name="Costs">' +
+      '<table:table-row><table:table-cell><text:p>Item</text:p></table:table-cell><table:table-cell><text:p>Cost</text:p></table:table-cell><table:table-cell table:number-columns-repeated="16382"/></table:table-row>' +
+      '<table:table-row table:number-rows-repeated="2"><table:table-cell office:value-type="float" office:value="3"><text:p>3.00</text:p></table:table-cell><table:table-cell><text:p>x</text:p></table:table-cell></table:table-row>' +
+      '<table:table-row><table:table-cell table:number-columns-spanned="2"><text:p>Span</text:p></table:table-cell><table:covered-table-cell/></table:table-row>' +
+      '<table:table-row table:number-rows-repeated="1048571"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>' +
+      '</table:table><table:table table:name="Second"><table:table-row><table:table-cell><text:p>Only</text:p></table:table-cell></table:table-row></table:table></office:spreadsheet>',
+  );
+
+/** A zip whose one part unpacks to `mib` MiB (compressed, a few hundred KB): what a zip bomb is made of. */
+export async function bombZip(names: Record<string, string>, bombName: string, mib: number): Promise<Uint8Array> {
+  const zip = new JSZip();
+  for (const [name, text] of Object.entries(names)) zip.file(name, text);
+  zip.file(bombName, Buffer.alloc(mib * 1024 * 1024, 0x20));
+  return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+}

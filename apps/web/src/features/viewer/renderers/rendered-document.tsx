@@ -1,0 +1,117 @@
+import { Alert, Box, Skeleton, Stack } from '@mantine/core';
+import type { TPreviewHtml } from '@cabinet/contracts';
+import { useQuery } from '@tanstack/react-query';
+import DOMPurify from 'dompurify';
+import { useMemo } from 'react';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import '../../documents/components/document-editor.css';
+import type { RendererProps } from '../renderer-props.ts';
+import { PreviewFailure } from './no-preview.tsx';
+import { getPreview, previewUrl, retryPreview } from './preview-api.ts';
+import './renderers.css';
+
+/** The elements and attributes a converted document may hold: the server writes no others (ADR 0039); this is the second lock. */
+const ALLOWED_TAGS = [
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'em',
+  's',
+  'u',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'hr',
+  'br',
+  'a',
+  'table',
+  'colgroup',
+  'col',
+  'tbody',
+  'thead',
+  'tr',
+  'th',
+  'td',
+  'span',
+  'label',
+  'input',
+  'div',
+];
+const ALLOWED_ATTR = ['href', 'colspan', 'rowspan', 'start', 'data-type', 'data-checked', 'class', 'type', 'checked', 'disabled'];
+
+let purifier: ReturnType<typeof DOMPurify> | undefined;
+/** A DOMPurify of its own: links only to the web and mail, each opening in a new tab without telling it where from. */
+function purify(html: string): string {
+  if (!purifier) {
+    purifier = DOMPurify(window);
+    purifier.addHook('afterSanitizeAttributes', (node) => {
+      if (node.tagName === 'A') {
+        if (node.hasAttribute('href')) {
+          node.setAttribute('target', '_blank');
+          node.setAttribute('rel', 'noopener noreferrer');
+        }
+      }
+      if (node.tagName === 'INPUT') node.setAttribute('disabled', '');
+    });
+  }
+  return purifier.sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+    ALLOW_DATA_ATTR: false,
+    FORBID_ATTR: ['style'],
+  });
+}
+
+/**
+ * A document file (DOCX, ODT, Markdown) converted on the server, in a readable column with the
+ * document page's typography. The HTML holds only a document's elements (the server writes it
+ * from an allowlist) and is sanitized again here before it is put in the page.
+ */
+export function RenderedDocument({ item, source }: RendererProps) {
+  const url = previewUrl(source, 'preview/html');
+  const preview = useQuery({
+    queryKey: queryKeys.preview(url),
+    queryFn: ({ signal }) => getPreview<TPreviewHtml>(url, signal),
+    staleTime: 5 * 60_000,
+    refetchOnWindowFocus: false,
+    retry: retryPreview,
+  });
+  const html = useMemo(() => (preview.data ? purify(preview.data.html) : ''), [preview.data]);
+
+  if (preview.isPending) {
+    return (
+      <Stack gap="sm" aria-busy="true" aria-label={`Loading ${item.name}`} className="rendered-document">
+        <Skeleton h={28} w="60%" />
+        <Skeleton h={14} />
+        <Skeleton h={14} />
+        <Skeleton h={14} w="80%" />
+      </Stack>
+    );
+  }
+  if (preview.isError) return <PreviewFailure error={preview.error} item={item} source={source} onRetry={() => void preview.refetch()} />;
+  return (
+    <Stack gap="sm" className="rendered-document">
+      {preview.data.truncated && (
+        <Alert color="yellow" variant="light" title="Only the beginning is shown">
+          This document is longer than a preview holds. Download it to read all of it.
+        </Alert>
+      )}
+      <Box
+        component="article"
+        aria-label={`Contents of ${item.name}`}
+        className="cabinet-document rendered-document-body"
+        // The server's HTML, written from an allowlist and sanitized again just above.
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
+    </Stack>
+  );
+}
