@@ -84,7 +84,10 @@ export const ZDedupChallenge = z.object({
 });
 export type TDedupChallenge = z.infer<typeof ZDedupChallenge>;
 
-/** A started upload comes with URLs for its first parts already signed (all of them for a small file), and a dedup challenge when the bytes are already there. */
+/**
+ * A started upload comes with URLs for its first parts already signed (all of them for a small
+ * file), and a dedup challenge when the workspace already holds its bytes.
+ */
 export const ZStartedUpload = ZUpload.extend({ parts: z.array(ZSignedPart), dedup: ZDedupChallenge.optional() });
 export type TStartedUpload = z.infer<typeof ZStartedUpload>;
 
