@@ -217,6 +217,8 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
     <Drawer
       opened
       onClose={onClose}
+      // Escape in a dialog opened from the panel closes that dialog alone.
+      closeOnEscape={!asking}
       position="right"
       title={
         <Text fw={600} truncate="end">
@@ -228,7 +230,7 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
         {item.abilities.edit && (
           <FileButton onChange={(file) => file && uploader.addVersion(item, file)}>
             {(props) => (
-              <Button {...props} variant="light" leftSection={<IconUpload aria-hidden size={16} />}>
+              <Button {...props} variant="default" leftSection={<IconUpload aria-hidden size={16} />}>
                 Upload a new version
               </Button>
             )}
