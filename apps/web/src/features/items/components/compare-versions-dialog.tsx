@@ -42,7 +42,7 @@ function Row({ row }: { row: DiffRow }) {
       <span className="mark" aria-hidden>
         {row.kind === 'added' ? '+' : row.kind === 'removed' ? '−' : ''}
       </span>
-      <span>
+      <span className="text">
         <VisuallyHidden>{row.kind === 'added' ? `Added, line ${row.after}: ` : row.kind === 'removed' ? `Removed, line ${row.before}: ` : ''}</VisuallyHidden>
         {row.text || ' '}
       </span>
