@@ -330,6 +330,35 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
       expect(await ada.call(uploadsApi.complete, { params: { id: moved.id }, body: { proof: answer(bytes, moved.dedup!) } })).toFail('checksum_mismatch');
     });
 
+    it('offers and takes reuse in batches too, each entry for itself', async () => {
+      const ada = await test.given.person();
+      const held = randomBytes(3000);
+      const fresh = randomBytes(3000);
+      await test.given.upload(ada, ada.workspace.homeId, 'held.bin', held);
+      const started = await ada.call(uploadsApi.startMany, {
+        params: { ws: ada.workspace.id },
+        body: {
+          uploads: [
+            { parentId: ada.workspace.homeId, name: 'again.bin', size: held.length, sha256: sha256Hex(held) },
+            { parentId: ada.workspace.homeId, name: 'fresh.bin', size: fresh.length, sha256: sha256Hex(fresh) },
+          ],
+        },
+      });
+      const [again, other] = started.body.results.map((r) => ('upload' in r ? r.upload : undefined));
+      expect(again!.dedup).toBeDefined();
+      expect(other!.dedup).toBeUndefined();
+      await putParts(ada, other!, fresh);
+      const done = await ada.call(uploadsApi.completeMany, {
+        body: { uploads: [{ id: again!.id, proof: answer(held, again!.dedup!) }, { id: other!.id }] },
+      });
+      expect(done.status).toBe(200);
+      const items = done.body.results.map((r) => ('item' in r ? r.item : undefined));
+      expect(items.map((i) => i?.name)).toEqual(['again.bin', 'fresh.bin']);
+      expect((await download(ada, items[0]!.id)).equals(held)).toBe(true);
+      expect((await download(ada, items[1]!.id)).equals(fresh)).toBe(true);
+      expect(await usage(ada)).toBe(3 * 3000);
+    });
+
     it('a new version made from held bytes is a version like any other', async () => {
       const ada = await test.given.person();
       const bytes = randomBytes(2000);
