@@ -27,6 +27,8 @@ export const BOTH_DATABASES = [
   // uploads' quota reservations and completions racing each other;
   'apps/server/src/modules/files/uploads',
   'apps/server/src/modules/files/files.repo',
+  // restores racing uploads, and re-uploads holding the blob they reuse (ADR 0041, 0042);
+  'apps/server/src/modules/files/versions',
   // the jobs table's leases and claims;
   'apps/server/src/infra/jobs/*',
   // LISTEN/NOTIFY, which the live stream and notifications wake on;

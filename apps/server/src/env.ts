@@ -82,6 +82,7 @@ const ZSettings = z
     UPLOAD_EXPIRY_HOURS: int(1, 24 * 365).default(24),
     MAX_OPEN_UPLOADS: int(1, 1_000_000).default(500),
     TRASH_RETENTION_DAYS: int(1, 36500).default(30),
+    VERSIONS_MAX: int(1, 100_000).default(100),
     ACTIVITY_RETENTION_DAYS: int(0, 36500).default(365),
     DOCUMENT_REVISION_MINUTES: int(1, 24 * 60).default(10),
     NOTIFICATION_MAIL_DELAY_MINUTES: int(0, 7 * 24 * 60).default(10),

@@ -1,6 +1,6 @@
 import type { AppContext } from './context.ts';
 import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
-import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, recomputeAllUsage } from './modules/files/index.ts';
+import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, pruneOldVersions, recomputeAllUsage } from './modules/files/index.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 import { pruneActivity } from './modules/activity/index.ts';
 import { mailUnreadNotifications } from './modules/notifications/index.ts';
@@ -17,6 +17,8 @@ export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): 
     'blob.delete': { run: (p) => deleteBlobIfUnused(ctx.db, ctx.storage, String(p.key)) },
     'upload.discard': { run: (p) => discardUploadBytes(ctx.storage, p) },
     'uploads.expire': { everyMs: 15 * MINUTE, run: async () => void (await expireStaleUploads(ctx.db)) },
+    // Older versions thin out (PRODUCT.md §9): hourly, daily, weekly; at most VERSIONS_MAX; named ones kept.
+    'versions.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneOldVersions(ctx.db, { max: ctx.env.VERSIONS_MAX })) },
     'trash.purge': { everyMs: 60 * MINUTE, run: async () => void (await purgeExpiredTrash(ctx.db, ctx.env.TRASH_RETENTION_DAYS)) },
     // The activity record is kept ACTIVITY_RETENTION_DAYS (0: for ever); older entries go in batches.
     'activity.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneActivity(ctx.db, ctx.env.ACTIVITY_RETENTION_DAYS)) },

@@ -35,6 +35,10 @@ export const ZItemAbilities = z.object({
   manage: z.boolean(),
   /** Documents: make the document what it was at an earlier revision. */
   restoreRevision: z.boolean(),
+  /** Files: make an older version the current one again. */
+  restoreVersion: z.boolean(),
+  /** Files: delete a version that is not the current one. */
+  deleteVersion: z.boolean(),
 });
 export type TItemAbilities = z.infer<typeof ZItemAbilities>;
 export type TItemAbility = keyof TItemAbilities;

@@ -73,8 +73,22 @@ export const ZSignedPart = z.object({ partNumber: z.number().int(), method: z.li
 export const ZSignPartsResponse = z.object({ parts: z.array(ZSignedPart) });
 export type TSignedPart = z.infer<typeof ZSignedPart>;
 
-/** A started upload comes with URLs for its first parts already signed (all of them for a small file). */
-export const ZStartedUpload = ZUpload.extend({ parts: z.array(ZSignedPart) });
+/**
+ * The workspace already holds a file's bytes (same SHA-256 and size, given at the start): the
+ * uploader may complete without sending them by proving it holds them — the SHA-256 of the nonce's
+ * bytes followed by these ranges of the file (ends inclusive), sent as `proof` on completion.
+ */
+export const ZDedupChallenge = z.object({
+  nonce: z.string(),
+  ranges: z.array(z.object({ start: z.number().int(), end: z.number().int() })),
+});
+export type TDedupChallenge = z.infer<typeof ZDedupChallenge>;
+
+/**
+ * A started upload comes with URLs for its first parts already signed (all of them for a small
+ * file), and a dedup challenge when the workspace already holds its bytes.
+ */
+export const ZStartedUpload = ZUpload.extend({ parts: z.array(ZSignedPart), dedup: ZDedupChallenge.optional() });
 export type TStartedUpload = z.infer<typeof ZStartedUpload>;
 
 export const ZCompleteUploadRequest = z.object({
@@ -82,6 +96,8 @@ export const ZCompleteUploadRequest = z.object({
   sha256: ZSha256.optional(),
   /** What to do when a sibling took the name meanwhile. */
   onConflict: ZOnConflict.optional(),
+  /** The answer to the start's `dedup` challenge: with it, no part need be sent (the workspace's copy is reused). */
+  proof: ZSha256.optional(),
 });
 
 export const ZCompleteUploadResponse = z.object({ upload: ZUpload, item: ZItem });
@@ -94,11 +110,33 @@ export const ZFileVersion = z.object({
   sha256: z.string(),
   mimeType: z.string(),
   authorId: ZId.nullable(),
+  /** The author's display name (null once they are gone). */
+  authorName: z.string().nullable(),
+  /** A person's name for the version; a named version is pinned: kept for ever. */
+  name: z.string().nullable(),
   pinned: z.boolean(),
   current: z.boolean(),
   createdAt: ZIsoTime,
 });
 export type TFileVersion = z.infer<typeof ZFileVersion>;
+
+/** `/items/:id/versions/:versionId`. */
+export const ZVersionParams = z.object({ id: ZId, versionId: ZId });
+
+/** `PATCH /items/:id/versions/:versionId`: name it (pinned, kept for ever), or `null` to clear the name. */
+export const ZUpdateVersionRequest = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'A version name needs at least one character')
+    .max(200, 'A version name is at most 200 characters')
+    // eslint-disable-next-line no-control-regex -- control characters are what is refused
+    .regex(/^[^\u0000-\u001f\u007f]*$/, 'A version name has no control characters')
+    .nullable(),
+});
+
+/** What a restore made: the file, and its new current version (the old one's bytes). */
+export const ZRestoredVersion = z.object({ item: ZItem, version: ZFileVersion });
 export type TCompleteUploadResult = z.infer<typeof ZCompleteUploadResponse>;
 export const ZFileVersionList = z.object({ items: z.array(ZFileVersion) });
 export const ZUploadList = z.object({ items: z.array(ZUpload) });

@@ -197,7 +197,15 @@ export interface FileVersionsTable {
   author_id: string | null;
   state: Generated<'uploading' | 'ready' | 'pruned'>;
   pinned: Generated<boolean>;
+  /** A person's name for it; a named version is pinned (kept for ever). */
+  name: Generated<string | null>;
   created_at: Timestamp;
+}
+
+/** What an uploader answers to reuse a blob: SHA-256 of the nonce and then these byte ranges of the file (ends inclusive). */
+export interface DedupChallenge {
+  nonce: string;
+  ranges: { start: number; end: number }[];
 }
 
 export type UploadState = 'created' | 'uploading' | 'completed' | 'aborted' | 'expired' | 'failed';
@@ -223,6 +231,9 @@ export interface UploadsTable {
   /** The file-request link it came through (its visitor uploads; `author_id` is the link's maker), and from which address. */
   link_id: Generated<string | null>;
   link_ip: Generated<string | null>;
+  /** The blob of a ready version with the same SHA-256 and size in the workspace, offered for reuse once the uploader proves it holds the bytes. */
+  dedup_blob_key: Generated<string | null>;
+  dedup_challenge: ColumnType<DedupChallenge | null, string | null | undefined, string | null>;
   expires_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;

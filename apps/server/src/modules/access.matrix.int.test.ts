@@ -638,6 +638,7 @@ describe.each(CALLERS)('visiting a link as %s', (who) => {
  */
 const ITEMS_MATRIX = 'testing/item-matrix.ts';
 const UPLOADS = 'modules/files/uploads.int.test.ts';
+const VERSIONS = 'modules/files/versions.int.test.ts';
 const FILE_REQUESTS = 'modules/links/file-requests.int.test.ts';
 const CONVERSIONS = 'modules/conversions/conversions.int.test.ts';
 const ELSEWHERE: Record<string, string> = {
@@ -672,6 +673,10 @@ const ELSEWHERE: Record<string, string> = {
   'POST /uploads/complete': UPLOADS,
   'DELETE /uploads/:id': UPLOADS,
   'POST /items/:id/versions': UPLOADS,
+  // A file's versions, by role (editors name; managers restore and delete; others not at all).
+  'PATCH /items/:id/versions/:versionId': VERSIONS,
+  'DELETE /items/:id/versions/:versionId': VERSIONS,
+  'POST /items/:id/versions/:versionId/restore': VERSIONS,
   'POST /auth/signout': 'modules/auth/auth.int.test.ts',
   'POST /links/:token/uploads': FILE_REQUESTS,
   'GET /links/:token/uploads/:uploadId': FILE_REQUESTS,

@@ -8,9 +8,13 @@ import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record, recordCreated } from '../events/index.ts';
 import { accessWithRole, findActiveSibling, presentItem, requireItem, suggestFreeName, upsertVisit } from '../items/index.ts';
+import { enqueue } from '../../infra/jobs/queue.ts';
 import { addUsage } from '../workspaces/index.ts';
+import { challengeOf, proofMatches, storedProof } from './dedup.ts';
 import {
+  clearDedupOffer,
   findOwnUpload,
+  holdBlob,
   findOwnUploadsForCompletion,
   insertFile,
   insertUploadedFiles,
@@ -39,6 +43,8 @@ interface CompleteInput {
   id: string;
   sha256?: string | undefined;
   onConflict?: TOnConflict | undefined;
+  /** The answer to the start's dedup challenge (ADR 0042). */
+  proof?: string | undefined;
 }
 type Completed = { upload: TUpload; item: TItem };
 /** What completing answers: a visitor is told of their upload alone, not of the file, whose name may not be the one they gave. */
@@ -51,6 +57,8 @@ interface Verified {
   role: TItemRole | null;
   onConflict: TOnConflict;
   file: { size: number; mimeType: string; blobKey: string; sha256: string };
+  /** The bytes are the workspace's copy (`file.blobKey`), proved held by the uploader: none were sent. */
+  reused?: boolean;
 }
 
 /**
@@ -230,6 +238,9 @@ async function verifyUpload(
     throw error;
   }
 
+  const reused = input.proof ? await reuseHeldBytes(ctx, upload, input.proof) : undefined;
+  if (reused) return { upload, parent, role, onConflict, file: reused, reused: true };
+
   const joined = await joinParts(storage, upload);
   const sha256 = joined.sha256 ?? (await hashObject(storage, upload.blob_key));
   const expected = input.sha256 ?? upload.sha256;
@@ -244,6 +255,51 @@ async function verifyUpload(
   return { upload, parent, role, onConflict, file: { size: joined.size, mimeType: upload.mime_type, blobKey: upload.blob_key, sha256 } };
 }
 
+/**
+ * The workspace's copy of an upload's bytes, when the upload was offered it and the proof is
+ * right. A wrong proof withdraws the offer (one guess per upload) and answers `checksum_mismatch`:
+ * the upload stays open, to complete by sending its parts. A proof without an offer changes nothing.
+ */
+async function reuseHeldBytes(ctx: AppContext, upload: UploadForCompletion, proof: string): Promise<Verified['file'] | undefined> {
+  const challenge = challengeOf(upload.dedup_challenge);
+  if (!upload.dedup_blob_key || !challenge || !upload.sha256) return undefined;
+  const expected = await storedProof(ctx.storage, upload.dedup_blob_key, challenge).catch((error: unknown) => {
+    // The copy went meanwhile: the upload completes by its parts.
+    if (error instanceof AppError && error.code === 'storage_unavailable') throw error;
+    return undefined;
+  });
+  if (!expected || !proofMatches(expected, proof)) {
+    await clearDedupOffer(ctx.db, upload.id);
+    throw new AppError(
+      'checksum_mismatch',
+      expected ? 'The proof does not match the bytes: send the file itself.' : 'The copy is gone: send the file itself.',
+      {
+        proof: 'rejected',
+      },
+    );
+  }
+  return { size: Number(upload.size_bytes), mimeType: upload.mime_type, blobKey: upload.dedup_blob_key, sha256: upload.sha256 };
+}
+
+/**
+ * In the transaction that makes a reused upload's file: the workspace's copy is held (a purge or
+ * prune of it waits), and the upload's own, unused storage upload is discarded by a job. When no
+ * ready version names the copy any more, the offer is withdrawn and the upload must send its bytes.
+ */
+async function takeReusedBytes(tx: Db, v: Verified): Promise<void> {
+  if (!v.reused) return;
+  if (!(await holdBlob(tx, v.upload.workspace_id, v.file.blobKey, v.file.sha256, v.file.size))) throw COPY_GONE;
+  await enqueue(tx, 'upload.discard', { key: v.upload.blob_key, uploadId: v.upload.storage_upload_id });
+}
+
+/** Thrown when the copy an upload reuses went before it was made: the offer is withdrawn, the upload sends its bytes. */
+const COPY_GONE = Symbol('the copy is gone');
+
+async function copyGone(db: Db, uploadId: string): Promise<never> {
+  await clearDedupOffer(db, uploadId);
+  throw new AppError('checksum_mismatch', 'The copy is gone: send the file itself.', { proof: 'rejected' });
+}
+
 /** New files for verified uploads, all in one statement; undefined when any of them needs the careful way (then none is made here). */
 async function makeNewFiles(db: Db, actor: Uploader, verified: Verified[]): Promise<Map<string, ItemRow> | undefined> {
   const ownerId = ownerOf(actor).authorId;
@@ -256,7 +312,9 @@ async function makeNewFiles(db: Db, actor: Uploader, verified: Verified[]): Prom
     ...v.file,
   }));
   return inTransaction(db, async (tx) => {
+    for (const v of verified) if (v.reused && !(await holdBlob(tx, v.upload.workspace_id, v.file.blobKey, v.file.sha256, v.file.size))) throw TAKE_CAREFUL_PATH;
     const result = await insertUploadedFiles(tx, files, recordCreated('item', actor), { visit: !isVisitor(actor) });
+    for (const v of verified) if (v.reused) await enqueue(tx, 'upload.discard', { key: v.upload.blob_key, uploadId: v.upload.storage_upload_id });
     if (!result.whole || !result.counted) throw TAKE_CAREFUL_PATH;
     if (isVisitor(actor)) await actor.counted(tx, result.items.length);
     return new Map(result.items.map((item, i) => [files[i]!.uploadId, item]));
@@ -268,6 +326,10 @@ const TAKE_CAREFUL_PATH = Symbol('take the careful path');
 
 /** The careful way: the upload locked, the name settled again, a new file or a new version, usage counted within the quota. */
 function makeFile(db: Db, actor: Uploader, v: Verified): Promise<Finished> {
+  return makeFileOnce(db, actor, v).catch((error: unknown) => (error === COPY_GONE ? copyGone(db, v.upload.id) : Promise.reject(error)));
+}
+
+function makeFileOnce(db: Db, actor: Uploader, v: Verified): Promise<Finished> {
   const owner = ownerOf(actor);
   return inTransaction(db, async (tx) => {
     const row = await findOwnUpload(tx, v.upload.id, owner, { lock: true });
@@ -275,6 +337,7 @@ function makeFile(db: Db, actor: Uploader, v: Verified): Promise<Finished> {
     const finished = row && (await finishedUpload(tx, actor, row));
     if (finished) return finished;
     const locked = requireOpen(row);
+    await takeReusedBytes(tx, v);
     let replaceId = locked.item_id;
     let name = locked.name;
     if (!replaceId) {

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { LINK_PREVIEW_IMAGE_TYPES, type TFileVersion } from '@cabinet/contracts';
+import { LINK_PREVIEW_IMAGE_TYPES } from '@cabinet/contracts';
 import { makeZip, predictLength } from 'client-zip';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -8,7 +8,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { requireItem, upsertVisit } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
-import { findAttachedPictures, findSubtreeFiles, findVersion, findVersions } from './files.repo.ts';
+import { findAttachedPictures, findSubtreeFiles, findVersion } from './files.repo.ts';
 
 const DOWNLOAD_URL_TTL_SECONDS = 300;
 
@@ -70,23 +70,6 @@ export async function getContent(
     method: o.method,
   });
   return { url };
-}
-
-export async function listVersions(db: Db, actor: Actor, id: string): Promise<TFileVersion[]> {
-  const { item } = await requireItem(db, actor, id, 'view');
-  if (item.kind !== 'file') return [];
-  return (await findVersions(db, item.id)).map((v) => ({
-    id: v.id,
-    itemId: v.item_id,
-    number: v.number,
-    size: Number(v.size_bytes),
-    sha256: v.sha256,
-    mimeType: v.mime_type,
-    authorId: v.author_id,
-    pinned: v.pinned,
-    current: v.id === item.current_version_id,
-    createdAt: v.created_at.toISOString(),
-  }));
 }
 
 interface ZipEntry {

@@ -4,9 +4,15 @@ import type { Database, FileVersionRow, ItemRow, UploadRow, UploadState } from '
 
 type Q = Kysely<Database>;
 
-export type NewUpload = Omit<UploadRow, 'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at' | 'link_id' | 'link_ip'> & {
+export type NewUpload = Omit<
+  UploadRow,
+  'id' | 'state' | 'failure' | 'result_item_id' | 'created_at' | 'updated_at' | 'link_id' | 'link_ip' | 'dedup_blob_key' | 'dedup_challenge'
+> & {
   link_id: string | null;
   link_ip: string | null;
+  /** A blob the workspace holds with the same bytes, and the challenge that proves the uploader holds them too (JSON). */
+  dedup_blob_key?: string | null;
+  dedup_challenge?: string | null;
 };
 
 /**
@@ -389,4 +395,130 @@ export async function deleteEndedUploads(db: Q, before: Date): Promise<number> {
     .where('updated_at', '<', before)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+export type VersionWithAuthor = FileVersionRow & { author_name: string | null };
+
+/** A file's ready versions, newest first, with their authors' names. */
+export function findVersionsWithAuthors(db: Q, itemId: string): Promise<VersionWithAuthor[]> {
+  return db
+    .selectFrom('file_versions as v')
+    .leftJoin('users as u', 'u.id', 'v.author_id')
+    .selectAll('v')
+    .select('u.name as author_name')
+    .where('v.item_id', '=', itemId)
+    .where('v.state', '=', 'ready')
+    .orderBy('v.number', 'desc')
+    .execute();
+}
+
+/** One version with its author's name. */
+export function findVersionWithAuthor(db: Q, id: string): Promise<VersionWithAuthor | undefined> {
+  return db
+    .selectFrom('file_versions as v')
+    .leftJoin('users as u', 'u.id', 'v.author_id')
+    .selectAll('v')
+    .select('u.name as author_name')
+    .where('v.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Names a version (pinned: kept for ever) or clears its name. */
+export function setVersionName(db: Q, id: string, name: string | null): Promise<FileVersionRow> {
+  return db
+    .updateTable('file_versions')
+    .set({ name, pinned: name !== null })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteVersionRow(db: Q, id: string): Promise<void> {
+  await db.deleteFrom('file_versions').where('id', '=', id).execute();
+}
+
+/**
+ * For each (SHA-256, size), the blob of a ready version in the workspace holding those bytes, in
+ * one statement: each a probe of file_versions_content_idx, the few rows found narrowed to the
+ * workspace through their items. Answered in the order asked (null: none).
+ */
+export async function findContentBlobs(db: Q, workspaceId: string, wanted: { sha256: string; size: number }[]): Promise<(string | null)[]> {
+  if (!wanted.length) return [];
+  const rows = await sql<{ n: number | string; blob_key: string | null }>`
+    SELECT w.n, (
+      SELECT v.blob_key FROM file_versions v JOIN items i ON i.id = v.item_id
+       WHERE v.sha256 = w.sha256 AND v.size_bytes = w.size AND v.state = 'ready' AND i.workspace_id = ${workspaceId}
+       LIMIT 1
+    ) AS blob_key
+      FROM unnest(${wanted.map((w) => w.sha256)}::text[], ${wanted.map((w) => w.size)}::bigint[]) WITH ORDINALITY AS w(sha256, size, n)
+  `.execute(db);
+  const found = new Map(rows.rows.map((r) => [Number(r.n), r.blob_key]));
+  return wanted.map((_, i) => found.get(i + 1) ?? null);
+}
+
+/**
+ * Holds a ready version of the workspace naming the blob until the caller's transaction ends (a
+ * share lock: a purge or prune of it waits), so the blob cannot be deleted under a new version
+ * that reuses it. False when no ready version names it any more.
+ */
+export async function holdBlob(db: Q, workspaceId: string, blobKey: string, sha256: string, size: number): Promise<boolean> {
+  const row = await sql<{ id: string }>`
+    SELECT v.id FROM file_versions v JOIN items i ON i.id = v.item_id
+     WHERE v.blob_key = ${blobKey} AND v.sha256 = ${sha256} AND v.size_bytes = ${size} AND v.state = 'ready' AND i.workspace_id = ${workspaceId}
+     LIMIT 1 FOR SHARE OF v
+  `.execute(db);
+  return row.rows.length > 0;
+}
+
+/** Withdraws an upload's dedup offer (a wrong proof): it completes by its parts from now on. */
+export async function clearDedupOffer(db: Q, uploadId: string): Promise<void> {
+  await db.updateTable('uploads').set({ dedup_blob_key: null, dedup_challenge: null }).where('id', '=', uploadId).execute();
+}
+
+/** What the retention job weighs for one file: its ready versions, and which is current. */
+export interface RetentionFile {
+  item_id: string;
+  workspace_id: string;
+  current_version_id: string | null;
+  versions: { id: string; created_at: Date; pinned: boolean; blob_key: string; size_bytes: number }[];
+}
+
+/** Files with more than one ready version, by item id after `after`, `limit` at a time. */
+export async function findRetentionFiles(db: Q, after: string | null, limit: number): Promise<RetentionFile[]> {
+  const items = await sql<{ item_id: string }>`
+    SELECT item_id FROM file_versions WHERE state = 'ready' ${after ? sql`AND item_id > ${after}` : sql``}
+     GROUP BY item_id HAVING count(*) > 1 ORDER BY item_id LIMIT ${limit}
+  `.execute(db);
+  const ids = items.rows.map((r) => r.item_id);
+  if (!ids.length) return [];
+  const rows = await db
+    .selectFrom('file_versions as v')
+    .innerJoin('items as i', 'i.id', 'v.item_id')
+    .select(['v.id', 'v.item_id', 'v.created_at', 'v.pinned', 'v.blob_key', 'v.size_bytes', 'i.workspace_id', 'i.current_version_id'])
+    .where('v.item_id', 'in', ids)
+    .where('v.state', '=', 'ready')
+    .execute();
+  const files = new Map<string, RetentionFile>();
+  for (const r of rows) {
+    let f = files.get(r.item_id);
+    if (!f) files.set(r.item_id, (f = { item_id: r.item_id, workspace_id: r.workspace_id, current_version_id: r.current_version_id, versions: [] }));
+    f.versions.push({ id: r.id, created_at: new Date(r.created_at), pinned: r.pinned, blob_key: r.blob_key, size_bytes: Number(r.size_bytes) });
+  }
+  return ids.map((id) => files.get(id)).filter((f): f is RetentionFile => !!f);
+}
+
+/**
+ * Marks versions pruned, if they are still ready, unpinned and not their file's current version
+ * (a person may have named or restored one since it was weighed); answers those it pruned.
+ */
+export async function pruneVersions(db: Q, ids: string[]): Promise<{ blob_key: string; size_bytes: number; workspace_id: string }[]> {
+  if (!ids.length) return [];
+  const rows = await sql<{ blob_key: string; size_bytes: number | string; workspace_id: string }>`
+    UPDATE file_versions v SET state = 'pruned'
+      FROM items i
+     WHERE i.id = v.item_id AND v.id = ANY(${ids}::uuid[]) AND v.state = 'ready' AND NOT v.pinned
+       AND i.current_version_id IS DISTINCT FROM v.id
+    RETURNING v.blob_key, v.size_bytes, i.workspace_id
+  `.execute(db);
+  return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
 }

@@ -2,7 +2,8 @@ import { filesApi, uploadsApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../../infra/http/actor.ts';
-import { getContent, listVersions, zipItems, type Zip } from './content.service.ts';
+import { getContent, zipItems, type Zip } from './content.service.ts';
+import { deleteVersion, listVersions, nameVersion, restoreVersion } from './versions.service.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
 import { attachment } from '../../lib/content-disposition.ts';
@@ -41,6 +42,11 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   route(app, filesApi.versions, async (req) => ({ items: await listVersions(ctx.db, requireActor(req), req.params.id) }));
+  route(app, filesApi.updateVersion, async (req) => nameVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId, req.body.name));
+  route(app, filesApi.deleteVersion, async (req) => {
+    await deleteVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId);
+  });
+  route(app, filesApi.restoreVersion, async (req) => restoreVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId));
   route(app, filesApi.startVersion, async (req) => startVersionUpload(ctx, requireActor(req), req.params.id, req.body));
   route(app, filesApi.content, async (req, reply) => {
     const content = await getContent(ctx, requireActor(req), req.params.id, {

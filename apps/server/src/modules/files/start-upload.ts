@@ -7,7 +7,8 @@ import { rateKey } from '../../lib/client-address.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { requireItem, suggestFreeName } from '../items/index.ts';
 import { lockWorkspaceRoom } from '../workspaces/index.ts';
-import { findFolderSlots, insertUploads, type NewUpload } from './files.repo.ts';
+import { challengeOf, makeChallenge } from './dedup.ts';
+import { findContentBlobs, findFolderSlots, insertUploads, type NewUpload } from './files.repo.ts';
 import { eachOutcome, isVisitor, one, ownerOf, presentUpload, requireQuota, signUrls, targetsOf, type Outcome, type Uploader } from './upload-common.ts';
 
 const MAX_PARTS = 10_000;
@@ -127,6 +128,18 @@ export async function startUploads(
     return { input, parentId: input.parentId, name: input.name, itemId: null };
   });
   const live = plans.filter((p): p is StartPlan => !(p instanceof AppError));
+  // Bytes the workspace already holds (a person's uploads that give their SHA-256; never a link's
+  // visitor, who would learn what the workspace holds): offered for reuse against a proof (ADR 0042).
+  const asking = visitor || !workspaceId ? [] : live.filter((p) => p.input.sha256 && p.input.size > 0);
+  const held = new Map<StartPlan, string>();
+  if (asking.length) {
+    const keys = await findContentBlobs(
+      db,
+      workspaceId!,
+      asking.map((p) => ({ sha256: p.input.sha256!, size: p.input.size })),
+    );
+    asking.forEach((p, i) => keys[i] && held.set(p, keys[i]));
+  }
   const { opened, rows } = await inTransaction(db, async (tx) => {
     if (workspaceId && live.length) {
       await lockWorkspaceRoom(tx, workspaceId);
@@ -158,6 +171,7 @@ export async function startUploads(
       const partSize = partSizeFor(plan.input.size, env.UPLOAD_PART_SIZE);
       const mimeType = mimeOf(plan.name, plan.input.mimeType);
       const key = `${workspaceId}/${uuidv7()}`;
+      const reusable = held.get(plan);
       return {
         workspace_id: workspaceId!,
         parent_id: plan.parentId,
@@ -175,6 +189,7 @@ export async function startUploads(
         link_id: owner.linkId,
         link_ip: address,
         expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
+        ...(reusable ? { dedup_blob_key: reusable, dedup_challenge: JSON.stringify(makeChallenge(plan.input.size)) } : {}),
       };
     });
     return {
@@ -192,7 +207,8 @@ export async function startUploads(
       const upload = rows[r++]!;
       // The first parts come signed with the answer: a small file needs no separate signing call.
       const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
-      return { ...presentUpload(upload), parts: await signUrls(storage, upload, first) };
+      const dedup = challengeOf(upload.dedup_challenge);
+      return { ...presentUpload(upload), parts: await signUrls(storage, upload, first), ...(dedup ? { dedup } : {}) };
     }),
   );
 }

@@ -16,6 +16,8 @@ const NONE: TItemAbilities = {
   share: false,
   manage: false,
   restoreRevision: false,
+  restoreVersion: false,
+  deleteVersion: false,
 };
 const only = (...names: TItemAbility[]): TItemAbilities => ({ ...NONE, ...Object.fromEntries(names.map((n) => [n, true])) });
 const facts = (role: TItemRole, more: Partial<AbilityFacts> = {}): AbilityFacts => ({
@@ -40,7 +42,11 @@ describe('abilities', () => {
 
   it('give folders and files nothing only documents have, and files nothing inside them', () => {
     expect(abilitiesOf(facts('manager', { kind: 'folder' }))).toEqual(only('view', 'download', 'edit', 'createInside', 'trash', 'share', 'manage'));
-    expect(abilitiesOf(facts('manager', { kind: 'file' }))).toEqual(only('view', 'download', 'edit', 'trash', 'share', 'manage'));
+    expect(abilitiesOf(facts('manager', { kind: 'file' }))).toEqual(
+      only('view', 'download', 'edit', 'trash', 'share', 'manage', 'restoreVersion', 'deleteVersion'),
+    );
+    // Versions: editors add and name them, managers restore and delete them.
+    expect(abilitiesOf(facts('editor', { kind: 'file' }))).toEqual(only('view', 'download', 'edit', 'trash'));
     expect(abilitiesOf(facts('commenter', { kind: 'folder' }))).toEqual(only('view', 'download'));
   });
 

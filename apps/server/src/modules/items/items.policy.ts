@@ -57,6 +57,8 @@ export function abilitiesOf(f: AbilityFacts): TItemAbilities {
     share: active && may('manager'),
     manage: active && may('manager'),
     restoreRevision: active && document && may('manager'),
+    restoreVersion: active && f.kind === 'file' && may('manager'),
+    deleteVersion: active && f.kind === 'file' && may('manager'),
   };
 }
 

@@ -387,14 +387,17 @@ export async function subtreeBlobs(db: Q, itemId: string): Promise<{ keys: strin
       UNION ALL
       SELECT i.id FROM items i JOIN sub s ON i.parent_id = s.id
     )
-    SELECT v.blob_key, v.size_bytes FROM file_versions v JOIN sub ON v.item_id = sub.id
+    SELECT v.blob_key, CASE WHEN v.state = 'pruned' THEN 0 ELSE v.size_bytes END AS size_bytes FROM file_versions v JOIN sub ON v.item_id = sub.id
   `.execute(db);
   return { keys: rows.rows.map((r) => r.blob_key), bytes: rows.rows.reduce((sum, r) => sum + Number(r.size_bytes), 0) };
 }
 
-/** True while any version still names the blob (copies share bytes). */
+/**
+ * True while any version not pruned still names the blob: copies, restored versions and instant
+ * re-uploads share bytes, across items and workspaces' trash alike (ADR 0042).
+ */
 export async function blobInUse(db: Q, key: string): Promise<boolean> {
-  return !!(await db.selectFrom('file_versions').select('id').where('blob_key', '=', key).limit(1).executeTakeFirst());
+  return !!(await db.selectFrom('file_versions').select('id').where('blob_key', '=', key).where('state', '!=', 'pruned').limit(1).executeTakeFirst());
 }
 
 export async function setStar(db: Q, userId: string, itemId: string, starred: boolean): Promise<void> {

@@ -13,7 +13,10 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
   children,
+  color = 'red',
 }: {
+  /** Red by default (something goes); another colour for a change that loses nothing. */
+  color?: string;
   title: string;
   confirmLabel: string;
   pending: boolean;
@@ -36,7 +39,7 @@ export function ConfirmDialog({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" color="red" loading={pending} data-autofocus>
+            <Button type="submit" color={color} loading={pending} data-autofocus>
               {confirmLabel}
             </Button>
           </Group>

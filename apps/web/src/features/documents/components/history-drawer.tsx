@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { usePublicConfig } from '../../auth/api/use-me.ts';
 import { useRestoreRevision, useRevision, useRevisions } from '../api/use-revisions.ts';
 import { compareDocuments, type ComparedBlock } from '../editor/compare.ts';
+import '../../../components/ui/diff.css';
 
 const schema = documentExtensions();
 /** HTML of blocks made from the schema's JSON: the schema escapes text and drops what it does not know. */

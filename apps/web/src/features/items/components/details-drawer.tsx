@@ -6,6 +6,7 @@ import { useMe } from '../../auth/api/use-me.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useAncestors } from '../api/use-items.ts';
 import { describeSearchText, useSearchText } from '../api/use-search-text.ts';
+import { useVersions } from '../api/use-versions.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
 import { itemSize } from './item-name.tsx';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
@@ -21,6 +22,7 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
   const location = (ancestors.data ?? []).map((a) => folderTitle(a, workspace)).join(' / ');
   // Whether the words inside a file can be found yet (a document's are, a moment after it is saved).
   const text = useSearchText(item.id, item.kind === 'file');
+  const versions = useVersions(item);
   const rows: [string, string][] = [
     ['Type', item.kind === 'folder' ? 'Folder' : item.kind === 'document' ? 'Document' : (item.mimeType ?? 'File')],
     ['Size', item.kind === 'file' ? `${itemSize(item)} (${item.size.toLocaleString()} bytes)` : '—'],
@@ -28,6 +30,9 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
     ['Modified', `${formatDate(item.updatedAt)}${item.updatedBy === me.data?.user.id ? ' by you' : ''}`],
     ['Location', location || '—'],
     ['Your access', item.role[0]!.toUpperCase() + item.role.slice(1)],
+    ...(item.kind === 'file'
+      ? [['Versions', versions.data ? String(versions.data.length) : versions.isError ? 'Not known right now' : 'Counting…'] as [string, string]]
+      : []),
     ...(item.kind === 'file'
       ? [['Search', text.data ? describeSearchText(text.data) : text.isError ? 'Not known right now' : 'Checking…'] as [string, string]]
       : []),

@@ -7,6 +7,7 @@ import { isActive, isEnded, type UploadTask } from '../uploader/upload-queue.ts'
 
 const STATUS: Record<UploadTask['state'], string> = {
   queued: 'Waiting',
+  checking: 'Checking…',
   uploading: 'Uploading',
   verifying: 'Checking',
   paused: 'Paused',
@@ -96,7 +97,8 @@ export function UploadsPanel() {
 export function UploadRow({ task }: { task: UploadTask }) {
   const manager = useUploader();
   const [fileError, setFileError] = useState<string>();
-  const percent = task.size > 0 ? Math.floor((task.loaded / task.size) * 100) : task.state === 'done' ? 100 : 0;
+  const shown = task.state === 'checking' ? task.checked : task.loaded;
+  const percent = task.size > 0 ? Math.floor((shown / task.size) * 100) : task.state === 'done' ? 100 : 0;
   const live = isActive(task.state);
   const path = task.folderPath.length ? `${task.folderPath.join('/')}/` : '';
   return (
@@ -118,8 +120,13 @@ export function UploadRow({ task }: { task: UploadTask }) {
             color={task.state === 'failed' ? 'red' : task.state === 'done' ? 'teal' : undefined}
           />
           <Text size="xs" c={task.state === 'failed' ? 'red' : 'dimmed'}>
-            {task.state === 'failed' && task.error ? task.error : STATUS[task.state]}
+            {task.state === 'failed' && task.error
+              ? task.error
+              : task.state === 'done' && task.reused
+                ? 'Already in the workspace — nothing sent'
+                : STATUS[task.state]}
             {task.state === 'uploading' ? ` · ${percent}% of ${formatBytes(task.size)}` : ''}
+            {task.state === 'checking' && task.size > 0 ? ` ${Math.floor((task.checked / task.size) * 100)}% of ${formatBytes(task.size)} read` : ''}
           </Text>
           {fileError && (
             <Text size="xs" c="red">

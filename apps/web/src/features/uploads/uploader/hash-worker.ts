@@ -12,6 +12,7 @@ async function hash(file: File) {
     hasher.init();
     for (let offset = 0; offset < file.size; offset += CHUNK) {
       hasher.update(new Uint8Array(await file.slice(offset, offset + CHUNK).arrayBuffer()));
+      scope.postMessage({ type: 'progress', bytes: Math.min(file.size, offset + CHUNK) });
     }
     scope.postMessage({ type: 'done', sha256: hasher.digest('hex') });
   } catch (error) {

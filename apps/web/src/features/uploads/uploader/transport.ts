@@ -6,6 +6,7 @@ import {
   type TCompleteUploadsResponse,
   type TSignedPart,
   type TStartUploadsResponse,
+  type TDedupChallenge,
 } from '@cabinet/contracts';
 import { call } from '../../../lib/api-client.ts';
 
@@ -19,6 +20,8 @@ export interface StartedUpload {
   partSize: number;
   partCount: number;
   parts: TSignedPart[];
+  /** The workspace holds these bytes already: answer this to complete without sending them. */
+  dedup?: TDedupChallenge;
 }
 
 /** An upload's plan and the parts the storage already holds (what a resumed upload skips). */
@@ -36,6 +39,7 @@ export interface StartRequest {
   name: string;
   size: number;
   mimeType?: string;
+  sha256?: string;
   onConflict: TOnConflict;
 }
 
@@ -48,7 +52,9 @@ export interface UploadTransport {
   start(workspaceId: string, body: StartRequest): Promise<StartedUpload>;
   status(id: string): Promise<UploadProgress>;
   signParts(id: string, partNumbers: number[]): Promise<TSignedPart[]>;
-  complete(id: string, body: { sha256: string; onConflict: TOnConflict }): Promise<{ item?: TItem }>;
+  complete(id: string, body: { sha256: string; onConflict: TOnConflict; proof?: string }): Promise<{ item?: TItem }>;
+  /** Whether the routes reuse bytes the workspace holds (a signed-in person's; never a link visitor's). */
+  dedup?: boolean;
   abort(id: string): Promise<void>;
   batches?: {
     start(workspaceId: string, bodies: StartRequest[]): Promise<TStartUploadsResponse['results']>;
@@ -63,6 +69,7 @@ export const appTransport: UploadTransport = {
   signParts: async (id, partNumbers) => (await call(uploadsApi.signParts, { params: { id }, body: { partNumbers } })).parts,
   complete: (id, body) => call(uploadsApi.complete, { params: { id }, body }),
   abort: (id) => call(uploadsApi.abort, { params: { id } }),
+  dedup: true,
   batches: {
     start: async (ws, uploads) => (await call(uploadsApi.startMany, { params: { ws }, body: { uploads } })).results,
     complete: async (uploads) => (await call(uploadsApi.completeMany, { body: { uploads } })).results,

@@ -11,10 +11,12 @@ import {
 import type { Change } from '../../../lib/changes.ts';
 import { ApiError, call } from '../../../lib/api-client.ts';
 import { emptyFolderMarker } from './collect-files.ts';
-import { hashFile } from './hash-file.ts';
+import { hashFile, proveHeld } from './hash-file.ts';
 import { putPart } from './put-part.ts';
-import { appTransport, type UploadProgress, type UploadTransport } from './transport.ts';
+import { appTransport, type StartedUpload, type UploadProgress, type UploadTransport } from './transport.ts';
 import {
+  challengeSlices,
+  checksFirst,
   conflictTargets,
   FILES_AT_ONCE,
   finishedChange,
@@ -341,21 +343,29 @@ export class UploadManager {
     const { signal } = run.abort;
     const file = task.file!;
     try {
+      // A large file is hashed first (in a worker, streaming, stopped by pause or cancel): the workspace may hold its bytes already.
+      if (checksFirst(task, !!this.api.dedup) && !task.sha256) {
+        if (!this.apply(task, { type: 'check' })) return;
+        const sha256 = await hashFile(file, signal, (bytes) => this.apply(task, { type: 'checking', bytes }));
+        if (!this.apply(task, { type: 'checked', sha256 })) return;
+      }
       if (!this.apply(task, { type: 'start' })) return;
       let status: UploadProgress;
       if (!task.uploadId) {
         const mimeType = file.type ? { mimeType: file.type } : {};
-        const upload = task.versionOf
-          ? await persist(() => call(filesApi.startVersion, { params: { id: task.versionOf! }, body: { size: task.size, ...mimeType } }), signal)
+        const sha256 = task.sha256 ? { sha256: task.sha256 } : {};
+        const upload: StartedUpload = task.versionOf
+          ? await persist(() => call(filesApi.startVersion, { params: { id: task.versionOf! }, body: { size: task.size, ...mimeType, ...sha256 } }), signal)
           : await persist(async () => this.api.start(task.workspaceId, await this.startRequest(task)), signal);
         task.uploadId = upload.id;
         run.signedAtStart = upload.parts;
+        if (upload.dedup && task.sha256 && (await this.reuse(task, upload, signal))) return;
         // Just started: the storage holds no part yet.
         status = { ...upload, parts: [] };
       } else {
         status = await persist(() => this.api.status(task.uploadId!), signal);
       }
-      const hashing = hashFile(file, signal);
+      const hashing = task.sha256 ? Promise.resolve(task.sha256) : hashFile(file, signal);
       hashing.catch(() => {});
       run.doneBytes = heldBytes(status.parts);
       this.progress(task, run);
@@ -428,14 +438,31 @@ export class UploadManager {
     }
   }
 
+  /**
+   * Completes an upload whose bytes the workspace already holds by proving the file at hand has
+   * them (ADR 0042): nothing is sent. A refused proof answers false, and the bytes are sent as usual.
+   */
+  private async reuse(task: UploadTask, upload: StartedUpload, signal: AbortSignal): Promise<boolean> {
+    const proof = await proveHeld(task.file!, upload.dedup!, challengeSlices(upload.dedup!));
+    signal.throwIfAborted();
+    try {
+      const done = await persist(() => this.api.complete(upload.id, { sha256: task.sha256!, onConflict: task.onConflict, proof }), signal);
+      this.finish(task, done, true);
+      return true;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'checksum_mismatch') return false;
+      throw error;
+    }
+  }
+
   /** What starting a new upload asks, once its folders exist. */
   private async startRequest(task: UploadTask) {
     return startRequestOf(task, await this.ensureFolders(task.workspaceId, task.targetId, task.folderPath));
   }
 
   /** A visitor's upload is told of no file: nothing to show it in. */
-  private finish(task: UploadTask, { item }: { item?: TItem }) {
-    this.apply(task, { type: 'finish', itemId: item?.id });
+  private finish(task: UploadTask, { item }: { item?: TItem }, reused = false) {
+    this.apply(task, { type: 'finish', itemId: item?.id, reused });
     if (item) this.onChanged(task.workspaceId, finishedChange(task, item));
   }
 

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client.ts';
 import { PartRejected } from './put-part.ts';
 import {
+  challengeSlices,
+  CHECK_BEFORE_SENDING_BYTES,
+  checksFirst,
   conflictTargets,
   finishedChange,
   heldBytes,
@@ -30,7 +33,19 @@ import {
 } from './upload-queue.ts';
 
 const MiB = 1024 * 1024;
-const STATES: UploadTaskState[] = ['queued', 'uploading', 'verifying', 'paused', 'conflict', 'needs-file', 'done', 'failed', 'cancelled', 'skipped'];
+const STATES: UploadTaskState[] = [
+  'queued',
+  'checking',
+  'uploading',
+  'verifying',
+  'paused',
+  'conflict',
+  'needs-file',
+  'done',
+  'failed',
+  'cancelled',
+  'skipped',
+];
 /** A file; its bytes do not matter here (a task carries its own size). */
 const file = (type = '') => new File(['x'], 'f.bin', { type });
 
@@ -63,16 +78,19 @@ describe('a task’s states', () => {
       onConflict: 'fail',
       itemId: undefined,
       versionOf: undefined,
+      sha256: undefined,
+      checked: 0,
+      reused: false,
     });
   });
 
   it('tells sending from over', () => {
-    expect(STATES.filter(isActive)).toEqual(['queued', 'uploading', 'verifying']);
+    expect(STATES.filter(isActive)).toEqual(['queued', 'checking', 'uploading', 'verifying']);
     expect(STATES.filter(isEnded)).toEqual(['done', 'cancelled', 'skipped']);
   });
 
   it('pauses only what is sending', () => {
-    expect(appliesIn({ type: 'pause' })).toEqual(['queued', 'uploading', 'verifying']);
+    expect(appliesIn({ type: 'pause' })).toEqual(['queued', 'checking', 'uploading', 'verifying']);
     expect(transition(task('uploading'), { type: 'pause' })).toEqual({ state: 'paused' });
   });
 
@@ -83,7 +101,7 @@ describe('a task’s states', () => {
   });
 
   it('cancels anything not over', () => {
-    expect(appliesIn({ type: 'cancel' })).toEqual(['queued', 'uploading', 'verifying', 'paused', 'conflict', 'needs-file', 'failed']);
+    expect(appliesIn({ type: 'cancel' })).toEqual(['queued', 'checking', 'uploading', 'verifying', 'paused', 'conflict', 'needs-file', 'failed']);
     expect(transition(task('conflict'), { type: 'cancel' })).toEqual({ state: 'cancelled' });
   });
 
@@ -103,6 +121,7 @@ describe('a task’s states', () => {
       state: 'done',
       itemId: 'item-1',
       loaded: 42,
+      reused: false,
     });
     // A link's visitor is told of no file.
     expect(transition(task('verifying'), { type: 'finish', itemId: undefined })).toMatchObject({ state: 'done', itemId: undefined });
@@ -322,5 +341,54 @@ describe('progress', () => {
     ).toEqual([{ at: 5001, loaded: 1 }]);
     // Bytes going back (a part sent again) is no negative speed.
     expect(totalsOf(tasks, [{ at: 8000, loaded: 5000 }], 10_000).speed).toBe(0);
+  });
+});
+
+describe('checking for bytes the workspace holds (ADR 0042)', () => {
+  it('checks only large new files, through routes that reuse bytes', () => {
+    const big = task('queued', { size: CHECK_BEFORE_SENDING_BYTES + 1 });
+    expect(checksFirst(big, true)).toBe(true);
+    expect(checksFirst(big, false)).toBe(false);
+    expect(checksFirst(task('queued', { size: CHECK_BEFORE_SENDING_BYTES }), true)).toBe(false);
+    expect(checksFirst(task('queued', { size: CHECK_BEFORE_SENDING_BYTES + 1, uploadId: 'u1' }), true)).toBe(false);
+    expect(checksFirst(task('queued', { size: CHECK_BEFORE_SENDING_BYTES + 1, file: undefined }), true)).toBe(false);
+  });
+
+  it('hashes once: checking, its progress, then queued with the SHA-256 the start sends', () => {
+    const t = task('queued', { size: 10 * MiB });
+    const checking = { ...t, ...transition(t, { type: 'check' }) };
+    expect(checking.state).toBe('checking');
+    expect(isActive('checking')).toBe(true);
+    expect(transition(checking, { type: 'checking', bytes: 4 * MiB })).toEqual({ checked: 4 * MiB });
+    const checked = { ...checking, ...transition(checking, { type: 'checked', sha256: 'ab'.repeat(32) }) };
+    expect(checked).toMatchObject({ state: 'queued', sha256: 'ab'.repeat(32), checked: 10 * MiB });
+    expect(transition(checked, { type: 'check' })).toBeUndefined();
+    expect(startRequestOf(checked, 'p1')).toMatchObject({ sha256: 'ab'.repeat(32), size: 10 * MiB });
+    // Paused while checking: the hash stops; resumed, it is queued to check again.
+    expect(transition(checking, { type: 'pause' })).toEqual({ state: 'paused' });
+    expect(transition({ ...checking, state: 'paused' }, { type: 'checked', sha256: 'x' })).toBeUndefined();
+  });
+
+  it('finishes as reused when nothing was sent, and forgets the hash of bytes that changed', () => {
+    const t = task('uploading', { size: 10 * MiB, sha256: 'ab'.repeat(32) });
+    expect(transition(t, { type: 'finish', itemId: 'i1', reused: true })).toEqual({ state: 'done', itemId: 'i1', loaded: 10 * MiB, reused: true });
+    expect(transition(t, { type: 'fail', error: new ApiError(422, 'checksum_mismatch', 'no'), conflictAnswer: undefined })).toMatchObject({
+      state: 'failed',
+      sha256: undefined,
+    });
+  });
+
+  it('reads the ranges a challenge asks for, ends inclusive', () => {
+    expect(
+      challengeSlices({
+        ranges: [
+          { start: 0, end: 9 },
+          { start: 100, end: 100 },
+        ],
+      }),
+    ).toEqual([
+      { start: 0, end: 10 },
+      { start: 100, end: 101 },
+    ]);
   });
 });

@@ -9,7 +9,8 @@ import { PartRejected } from './put-part.ts';
  * does the I/O and asks this module what follows from it.
  */
 
-export type UploadTaskState = 'queued' | 'uploading' | 'verifying' | 'paused' | 'conflict' | 'needs-file' | 'done' | 'failed' | 'cancelled' | 'skipped';
+export type UploadTaskState =
+  'queued' | 'checking' | 'uploading' | 'verifying' | 'paused' | 'conflict' | 'needs-file' | 'done' | 'failed' | 'cancelled' | 'skipped';
 
 export interface UploadTask {
   key: string;
@@ -31,6 +32,12 @@ export interface UploadTask {
   itemId: string | undefined;
   /** Set when the upload is a new version of this file. */
   versionOf: string | undefined;
+  /** The file's SHA-256, once hashed before starting (a large file: the workspace may hold it already). */
+  sha256: string | undefined;
+  /** Bytes hashed so far while checking. */
+  checked: number;
+  /** Finished without sending its bytes: the workspace already held them (ADR 0042). */
+  reused: boolean;
 }
 
 export interface UploadTotals {
@@ -48,6 +55,12 @@ export const FILES_AT_ONCE = 3;
 export const PARTS_IN_FLIGHT = 4;
 /** Files up to this size (one part) start and complete together, up to BATCH at a time, in one call each. */
 const SMALL_FILE_BYTES = 4 * 1024 * 1024;
+/**
+ * Files larger than this are hashed before they start (in a worker, streaming), so that bytes the
+ * workspace already holds are not sent again (ADR 0042). Smaller ones go in batches at once: a
+ * check would cost about what sending them does.
+ */
+export const CHECK_BEFORE_SENDING_BYTES = SMALL_FILE_BYTES;
 const BATCH = 8;
 /** Parts signed by one call. */
 const SIGN_AHEAD = 8;
@@ -57,7 +70,7 @@ const SIGNATURE_MARGIN_MS = 60_000;
 const SPEED_WINDOW_MS = 5000;
 
 /** Sending: the upload is taking the person's bandwidth (pause applies). */
-export const isActive = (state: UploadTaskState) => state === 'queued' || state === 'uploading' || state === 'verifying';
+export const isActive = (state: UploadTaskState) => state === 'queued' || state === 'checking' || state === 'uploading' || state === 'verifying';
 /** Over for good: nothing more can happen to it (the panel's Close clears it). */
 export const isEnded = (state: UploadTaskState) => state === 'done' || state === 'cancelled' || state === 'skipped';
 
@@ -76,17 +89,29 @@ export function newTask(
     onConflict: 'fail',
     itemId: undefined,
     versionOf: undefined,
+    sha256: undefined,
+    checked: 0,
+    reused: false,
     ...task,
   };
 }
+
+/**
+ * Whether a task is hashed before it starts, to ask whether the workspace holds its bytes: a large
+ * file not yet started (a resumed upload already sends its bytes), through routes that offer it.
+ */
+export const checksFirst = (task: UploadTask, dedup: boolean) => dedup && !task.uploadId && !!task.file && task.size > CHECK_BEFORE_SENDING_BYTES;
 
 export type ConflictAnswer = TOnConflict | 'skip';
 
 /** What happens to a task: the manager's steps (start, verify, finish, fail) and the person's (the rest). */
 export type TaskEvent =
+  | { type: 'check' }
+  | { type: 'checking'; bytes: number }
+  | { type: 'checked'; sha256: string }
   | { type: 'start' }
   | { type: 'verify' }
-  | { type: 'finish'; itemId: string | undefined }
+  | { type: 'finish'; itemId: string | undefined; reused?: boolean }
   | { type: 'fail'; error: unknown; conflictAnswer: ConflictAnswer | undefined }
   | { type: 'pause' }
   | { type: 'resume' }
@@ -101,13 +126,20 @@ export type TaskEvent =
 export function transition(task: UploadTask, event: TaskEvent): Partial<UploadTask> | undefined {
   const { state } = task;
   switch (event.type) {
+    case 'check':
+      // Hashed once: a task paused while checking and resumed starts where the hash left it.
+      return state === 'queued' && !task.sha256 ? { state: 'checking', checked: 0, error: undefined } : undefined;
+    case 'checking':
+      return state === 'checking' ? { checked: Math.min(task.size, event.bytes) } : undefined;
+    case 'checked':
+      return state === 'checking' ? { state: 'queued', sha256: event.sha256, checked: task.size } : undefined;
     case 'start':
       // A task paused or cancelled before its turn came does not start.
       return state === 'queued' || state === 'uploading' ? { state: 'uploading', error: undefined } : undefined;
     case 'verify':
       return state === 'uploading' ? { state: 'verifying' } : undefined;
     case 'finish':
-      return { state: 'done', itemId: event.itemId, loaded: task.size };
+      return { state: 'done', itemId: event.itemId, loaded: task.size, reused: !!event.reused };
     case 'fail':
       return failure(event.error, event.conflictAnswer);
     case 'pause':
@@ -140,8 +172,8 @@ function failure(error: unknown, conflictAnswer: ConflictAnswer | undefined): Pa
     return { state: 'conflict', suggestedName: String((error as ApiError).details?.suggestedName ?? '') };
   }
   if (code === 'checksum_mismatch')
-    return { state: 'failed', uploadId: undefined, error: 'The file changed while it was uploading, so it was not saved. Upload it again.' };
-  if (code === 'upload_expired') return { state: 'failed', uploadId: undefined, error: 'This upload expired. Upload the file again.' };
+    return { state: 'failed', uploadId: undefined, sha256: undefined, error: 'The file changed while it was uploading, so it was not saved. Upload it again.' };
+  if (code === 'upload_expired') return { state: 'failed', uploadId: undefined, sha256: undefined, error: 'This upload expired. Upload the file again.' };
   return { state: 'failed', error: error instanceof Error ? error.message : String(error) };
 }
 
@@ -252,8 +284,19 @@ export function totalsOf(tasks: readonly UploadTask[], samples: readonly Sample[
 
 /** What starting a new upload asks, once its folders exist (`parentId`, the deepest). */
 export function startRequestOf(task: UploadTask, parentId: string) {
-  return { parentId, name: task.name, size: task.size, ...(task.file?.type ? { mimeType: task.file.type } : {}), onConflict: task.onConflict };
+  return {
+    parentId,
+    name: task.name,
+    size: task.size,
+    ...(task.file?.type ? { mimeType: task.file.type } : {}),
+    ...(task.sha256 ? { sha256: task.sha256 } : {}),
+    onConflict: task.onConflict,
+  };
 }
+
+/** The bytes a dedup challenge asks for, in its order: ranges of the file (ends inclusive). */
+export const challengeSlices = (challenge: { ranges: readonly { start: number; end: number }[] }) =>
+  challenge.ranges.map((r) => ({ start: r.start, end: r.end + 1 }));
 
 /** The change a finished upload makes for the page's caches: a new file, or a new version of one (a replacement too). */
 export function finishedChange(task: UploadTask, item: TItem): Change {
