@@ -21,3 +21,4 @@ export * from './groups.ts';
 export * from './links.ts';
 export * from './notifications.ts';
 export * from './search.ts';
+export * from './viewer-kind.ts';

@@ -35,7 +35,15 @@ export async function createTestBucket(settings: Record<string, string>, origin:
     new PutBucketCorsCommand({
       Bucket: bucket,
       CORSConfiguration: {
-        CORSRules: [{ AllowedOrigins: [origin], AllowedMethods: ['PUT', 'GET', 'HEAD'], AllowedHeaders: ['*'], ExposeHeaders: ['ETag'], MaxAgeSeconds: 3600 }],
+        CORSRules: [
+          {
+            AllowedOrigins: [origin],
+            AllowedMethods: ['PUT', 'GET', 'HEAD'],
+            AllowedHeaders: ['*'],
+            ExposeHeaders: ['ETag', 'Content-Range', 'Accept-Ranges', 'Content-Length'],
+            MaxAgeSeconds: 3600,
+          },
+        ],
       },
     }),
   );

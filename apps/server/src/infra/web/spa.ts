@@ -11,7 +11,7 @@ export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  * Mantine writes style attributes at run time, hence 'unsafe-inline' for styles only; no inline
  * script runs. 'wasm-unsafe-eval' lets the upload worker compile its SHA-256 WebAssembly (it
  * allows no JavaScript eval). `storageOrigin` is the bucket the browser PUTs parts to and reads
- * images from. Documents may show pictures from the web, as other editors do: images (never
+ * images, media and the viewer's ranges of bytes from. Documents may show pictures from the web, as other editors do: images (never
  * scripts) from any https address.
  */
 export const contentSecurityPolicy = (storageOrigin?: string) =>
@@ -21,7 +21,7 @@ export const contentSecurityPolicy = (storageOrigin?: string) =>
     "worker-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob: https:${storageOrigin ? ` ${storageOrigin}` : ''}`,
-    "media-src 'self' blob:",
+    `media-src 'self' blob:${storageOrigin ? ` ${storageOrigin}` : ''}`,
     "font-src 'self' data:",
     `connect-src 'self'${storageOrigin ? ` ${storageOrigin}` : ''}`,
     "frame-ancestors 'none'",

@@ -8,4 +8,4 @@ export { completeLinkUpload } from './complete-upload.ts';
 export { abortLinkUploads, abortUpload } from './abort-upload.ts';
 export { expireStaleUploads } from './expire-uploads.ts';
 export { discardUploadBytes, type LinkUploader } from './upload-common.ts';
-export { signedFileUrl, signedPictureUrls, zipFolder, type Zip } from './content.service.ts';
+export { fileViewerUrl, signedFileUrl, signedPictureUrls, zipFolder, type Zip } from './content.service.ts';
