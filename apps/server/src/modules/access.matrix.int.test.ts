@@ -639,6 +639,7 @@ describe.each(CALLERS)('visiting a link as %s', (who) => {
 const ITEMS_MATRIX = 'testing/item-matrix.ts';
 const UPLOADS = 'modules/files/uploads.int.test.ts';
 const FILE_REQUESTS = 'modules/links/file-requests.int.test.ts';
+const CONTENT_URLS = 'modules/files/content-url.int.test.ts';
 const ELSEWHERE: Record<string, string> = {
   'POST /workspaces/:ws/items': ITEMS_MATRIX,
   'GET /workspaces/:ws/items/:id/children': ITEMS_MATRIX,
@@ -677,6 +678,8 @@ const ELSEWHERE: Record<string, string> = {
   'POST /links/:token/uploads/:uploadId/parts': FILE_REQUESTS,
   'POST /links/:token/uploads/:uploadId/complete': FILE_REQUESTS,
   'DELETE /links/:token/uploads/:uploadId': FILE_REQUESTS,
+  'GET /items/:id/content-url': CONTENT_URLS,
+  'GET /links/:token/items/:itemId/content-url': CONTENT_URLS,
 };
 
 /** Each declared route by the name a test calls it with (`authApi.signOut`). */
