@@ -158,6 +158,10 @@ export default function PdfRenderer({ item, source }: RendererProps) {
         <Box
           ref={scroller}
           data-testid="pdf-pages"
+          // Scrolled by the keyboard too (arrows, Page Down) once Tab reaches it.
+          tabIndex={0}
+          role="region"
+          aria-label="Pages"
           style={{ flex: 1, minWidth: 0, overflow: 'auto', padding: 16, background: 'var(--mantine-color-default-hover)' }}
         >
           {Array.from({ length: pdf.numPages }, (_, i) => (

@@ -45,6 +45,8 @@ function toLines(text: string, grammar: string | undefined): Token[][] {
       if (part) lines.at(-1)!.push({ text: part, className: token.className });
     });
   }
+  // A file ends with a line break: that is the end of its last line, not a line of its own.
+  if (lines.length > 1 && lines.at(-1)!.length === 0 && text.endsWith('\n')) lines.pop();
   return lines;
 }
 
