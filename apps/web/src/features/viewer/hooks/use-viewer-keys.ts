@@ -10,7 +10,7 @@ export function isTyping(e: KeyboardEvent): boolean {
 /**
  * The viewer's keys, on the whole page: the handler answers true for a key it took (its default is
  * then prevented). Keys pressed in a text field, with a modifier (other than Shift), or while a
- * dialog, a menu or a tooltip is open are not the viewer's: Escape closes those first. Heard in the
+ * dialog, a menu or a list of options is open are not the viewer's: Escape closes those first. Heard in the
  * capture phase, before a dialog's own Escape has closed it (React may remove it before the key
  * reaches the window).
  */
@@ -20,7 +20,7 @@ export function useViewerKeys(handler: (e: KeyboardEvent) => boolean, enabled = 
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e)) return;
-      if (document.querySelector('[role="dialog"], [role="menu"], [role="alertdialog"], [role="tooltip"], [role="listbox"]')) return;
+      if (document.querySelector('[role="dialog"], [role="menu"], [role="alertdialog"], [role="listbox"]')) return;
       if (handle(e)) e.preventDefault();
     };
     window.addEventListener('keydown', onKey, true);

@@ -150,8 +150,8 @@ export default function PdfRenderer({ item, source }: RendererProps) {
             Page {current} of {pdf.numPages}
           </Text>
         </Group>
-        <FindBox find={find} />
         <ZoomControls scale={scale} fitted={zoom === null} onIn={() => zoomIn(fitted)} onOut={() => zoomOut(fitted)} onReset={reset} min={min} max={max} />
+        <FindBox find={find} />
       </Group>
       <Box style={{ flex: 1, minHeight: 0, display: 'flex' }}>
         {showSidebar && <Thumbnails pdf={pdf} first={first} current={current} onPick={goTo} />}
@@ -485,7 +485,7 @@ function FindBox({ find }: { find: Find }) {
           }
         }}
       />
-      <Text size="xs" c="dimmed" miw={64} role="status" aria-live="polite">
+      <Text size="xs" c="dimmed" role="status" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>
         {summary}
       </Text>
       <ActionIcon variant="default" size="sm" aria-label="Previous match" disabled={!count} onClick={() => find.step(-1)}>
