@@ -4,7 +4,7 @@ import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { formatBytes } from '../../../lib/format.ts';
-import { rememberReturn } from '../../viewer/return-point.ts';
+import { rememberReturn } from '../../../lib/viewer-return.ts';
 
 /** A folder, a document (written in Cabinet) and a file (bytes uploaded) each look like what they are. */
 export function ItemIcon({ kind, size }: { kind: TItem['kind']; size: number }) {

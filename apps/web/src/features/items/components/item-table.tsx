@@ -11,7 +11,7 @@ import { useTrashKeepingFocus } from '../hooks/use-trash-keeping-focus.ts';
 import { DetailsDrawer } from './details-drawer.tsx';
 import { FolderPickerDialog } from './folder-picker-dialog.tsx';
 import { ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
-import { rememberReturn, takeReturn } from '../../viewer/return-point.ts';
+import { rememberReturn, takeReturn } from '../../../lib/viewer-return.ts';
 import { CARD_HEIGHT, CARD_WIDTH, ItemCard } from './item-card.tsx';
 import { ItemRow, ROW_HEIGHT } from './item-row.tsx';
 import { NameDialog } from './name-dialog.tsx';

@@ -3,7 +3,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAlertCircle, IconFilterOff, IconFolder, IconSearch, IconZoomQuestion } from '@tabler/icons-react';
 import type { TSearchResult, TSearchType, TWorkspace } from '@cabinet/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { rememberReturn } from '../../viewer/return-point.ts';
+import { rememberReturn } from '../../../lib/viewer-return.ts';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatRelative } from '../../../lib/format.ts';

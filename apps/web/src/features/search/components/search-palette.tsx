@@ -5,7 +5,7 @@ import type { TItem, TSearchResult, TWorkspace } from '@cabinet/contracts';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { useItem, useRecent } from '../../items/api/use-items.ts';
-import { rememberReturn } from '../../viewer/return-point.ts';
+import { rememberReturn } from '../../../lib/viewer-return.ts';
 import { ItemIcon } from '../../items/components/item-name.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { useQuickActions, type QuickAction } from '../../items/components/quick-actions.tsx';

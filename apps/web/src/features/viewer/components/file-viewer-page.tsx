@@ -24,7 +24,7 @@ import { useTrashWithUndo } from '../../items/components/item-actions.tsx';
 import { NameDialog } from '../../items/components/name-dialog.tsx';
 import { VersionsDrawer } from '../../items/components/versions-drawer.tsx';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
-import { noteShown, type ViewerState } from '../return-point.ts';
+import { noteShown, type ViewerState } from '../../../lib/viewer-return.ts';
 import { itemSource } from '../viewer-source.ts';
 import { ViewerBody } from './viewer-body.tsx';
 import { ViewerFrame, type Neighbour } from './viewer-frame.tsx';

@@ -1,10 +1,10 @@
 import { Box, Group } from '@mantine/core';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { ZoomControls } from '../components/zoom-controls.tsx';
-import { ViewerError, ViewerLoading } from '../components/viewer-states.tsx';
+import { ZoomControls } from './zoom-controls.tsx';
+import { ViewerError, ViewerLoading } from './viewer-states.tsx';
 import { useViewerKeys } from '../hooks/use-viewer-keys.ts';
 import { useZoom } from '../hooks/use-zoom.ts';
-import type { RendererProps } from './index.ts';
+import type { RendererProps } from './types.ts';
 import { useContentUrl } from './use-content-url.ts';
 
 /**

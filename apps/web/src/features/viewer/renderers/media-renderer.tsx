@@ -1,8 +1,8 @@
 import { Center, Stack, Text } from '@mantine/core';
 import { IconMusic } from '@tabler/icons-react';
 import { useState } from 'react';
-import { ViewerError, ViewerLoading } from '../components/viewer-states.tsx';
-import type { RendererProps } from './index.ts';
+import { ViewerError, ViewerLoading } from './viewer-states.tsx';
+import type { RendererProps } from './types.ts';
 import { useContentUrl } from './use-content-url.ts';
 
 const unplayable = new Error('The browser cannot play this file. Download it to open it with another program.');

@@ -4,12 +4,12 @@ import { IconChevronDown, IconChevronUp, IconLayoutSidebar, IconSearch } from '@
 import { GlobalWorkerOptions, PDFDataRangeTransport, TextLayer, getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import { ZoomControls } from '../components/zoom-controls.tsx';
-import { ViewerError, ViewerLoading } from '../components/viewer-states.tsx';
+import { ZoomControls } from './zoom-controls.tsx';
+import { ViewerError, ViewerLoading } from './viewer-states.tsx';
 import { useViewerKeys } from '../hooks/use-viewer-keys.ts';
 import { useZoom } from '../hooks/use-zoom.ts';
 import { readRange, type ViewerSource } from '../viewer-source.ts';
-import type { RendererProps } from './index.ts';
+import type { RendererProps } from './types.ts';
 import '../viewer.css';
 
 // pdf.js parses in its own worker, a file of this app's build (never a CDN's).

@@ -2,9 +2,9 @@ import { Box, Button, Center, Group, Switch, Text } from '@mantine/core';
 import { createLowlight } from 'lowlight';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { formatBytes } from '../../../lib/format.ts';
-import { ViewerError, ViewerLoading } from '../components/viewer-states.tsx';
+import { ViewerError, ViewerLoading } from './viewer-states.tsx';
 import { readRange } from '../viewer-source.ts';
-import type { RendererProps } from './index.ts';
+import type { RendererProps } from './types.ts';
 import { grammarFor } from './languages.ts';
 import '../viewer.css';
 

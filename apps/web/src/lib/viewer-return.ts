@@ -2,7 +2,7 @@
  * Where the viewer goes back to: the list a file was opened from (its address and how far the page
  * was scrolled) and the file last shown, kept for the tab's life (sessionStorage), so Escape after a
  * reload of the viewer still lands on the same place in the list. Small and free of imports: the
- * lists that open files load it with the first page.
+ * lists that open files load it with the first page (hence here in lib/, not in features/viewer).
  */
 const KEY = 'cabinet:viewer-return';
 
