@@ -178,3 +178,24 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('Escape brings back a long folder at the scroll it had, the file shown last in focus', async ({ page }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  const names = Array.from({ length: 60 }, (_, i) => `note ${String(i + 1).padStart(2, '0')}.txt`);
+  await page.getByLabel('Files to upload').setInputFiles(names.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('row')).not.toHaveCount(1);
+  await list.getByRole('link', { name: 'note 01.txt' }).focus();
+  await page.mouse.wheel(0, 1500);
+  await expect(list.getByRole('link', { name: 'note 40.txt' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(600);
+  const scrolled = await page.evaluate(() => window.scrollY);
+  await list.getByRole('link', { name: 'note 40.txt' }).click();
+  await expect(fileHeading(page, 'note 40.txt')).toBeVisible();
+  await step(page, 'ArrowRight', 'note 41.txt');
+  await page.keyboard.press('Escape');
+  await expect(list.getByRole('row', { name: /note 41\.txt/ })).toBeFocused();
+  // Where it was, give or take a few rows (the list settles its measured rows as it comes back), the file in view.
+  await expect(list.getByRole('row', { name: /note 41\.txt/ })).toBeInViewport();
+  expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(160);
+});

@@ -97,7 +97,13 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
       setFocusId(point.itemId);
       const row = () => tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`);
       if (!row()) virtualizer.scrollToIndex(Math.floor(index / perRow));
-      requestAnimationFrame(() => row()?.focus({ preventScroll: true }));
+      requestAnimationFrame(() => {
+        const el = row();
+        el?.focus({ preventScroll: true });
+        // The file stepped to may lie beyond what was on screen: brought just into view.
+        const box = el?.getBoundingClientRect();
+        if (box && (box.top < 0 || box.bottom > window.innerHeight)) el!.scrollIntoView({ block: 'nearest' });
+      });
     });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the list first shows
   }, []);
