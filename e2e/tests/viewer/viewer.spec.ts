@@ -189,7 +189,15 @@ test('Escape brings back a long folder at the scroll it had, the file shown last
   await page.mouse.wheel(0, 1500);
   await expect(list.getByRole('link', { name: 'note 40.txt' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(600);
-  const scrolled = await page.evaluate(() => window.scrollY);
+  // Read once the wheel's scrolling has come to rest.
+  let scrolled = -1;
+  await expect
+    .poll(async () => {
+      const before = scrolled;
+      scrolled = await page.evaluate(() => window.scrollY);
+      return scrolled === before;
+    })
+    .toBe(true);
   await list.getByRole('link', { name: 'note 40.txt' }).click();
   await expect(fileHeading(page, 'note 40.txt')).toBeVisible();
   await step(page, 'ArrowRight', 'note 41.txt');
@@ -197,5 +205,5 @@ test('Escape brings back a long folder at the scroll it had, the file shown last
   await expect(list.getByRole('row', { name: /note 41\.txt/ })).toBeFocused();
   // Where it was, give or take a few rows (the list settles its measured rows as it comes back), the file in view.
   await expect(list.getByRole('row', { name: /note 41\.txt/ })).toBeInViewport();
-  expect(Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(160);
+  await expect.poll(async () => Math.abs((await page.evaluate(() => window.scrollY)) - scrolled)).toBeLessThan(160);
 });
