@@ -7,8 +7,8 @@ import { defineConfig, devices } from '@playwright/test';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.E2E_PORT ?? 8787);
 const baseURL = `http://localhost:${port}`;
-// With the test S3 server (TEST_S3_*, as .ci/run sets them), the upload tests run a second time
-// against an app whose bytes go straight from the browser to the bucket.
+// With the test S3 server (TEST_S3_*, as .ci/run sets them), the upload tests and the viewer's
+// reading of a PDF by ranges run a second time against an app whose bytes are in a bucket.
 const s3 = process.env.TEST_S3_ENDPOINT ? { port: port + 1, url: `http://localhost:${port + 1}` } : undefined;
 // A fresh installation every run: its own data folder and embedded database.
 // Debian's headless shell when it is installed (as .ci/run installs it): the same engine without the
@@ -48,7 +48,15 @@ export default defineConfig({
   },
   projects: [
     { name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } },
-    ...(s3 ? [{ name: 'chromium-s3', testMatch: /files\/uploads\.spec\.ts/, use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: s3.url } }] : []),
+    ...(s3
+      ? [
+          {
+            name: 'chromium-s3',
+            testMatch: /files\/uploads\.spec\.ts|viewer\/pdf-ranges\.spec\.ts/,
+            use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: s3.url },
+          },
+        ]
+      : []),
   ],
   webServer: [
     {

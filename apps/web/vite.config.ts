@@ -21,7 +21,7 @@ function precompress(): Plugin {
     },
     closeBundle() {
       const files = (readdirSync(outDir, { recursive: true }) as string[]).map((f) => path.join(outDir, f));
-      for (const file of files.filter((f) => /\.(js|css|svg|wasm)$/.test(f) && statSync(f).size > 1024)) {
+      for (const file of files.filter((f) => /\.(m?js|css|svg|wasm)$/.test(f) && statSync(f).size > 1024)) {
         const bytes = readFileSync(file);
         writeFileSync(
           `${file}.br`,

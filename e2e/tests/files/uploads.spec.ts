@@ -230,10 +230,11 @@ test('shows a hostile file name as text and serves its bytes as an attachment', 
     buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
   });
   await expect(list.getByRole('link', { name: 'logo.svg' })).toBeVisible();
-  // Opening either gets it as an attachment, never rendered on the app's origin.
+  // Its bytes (what the viewer's Download and the API give) come as an attachment, never rendered on the app's origin.
   for (const file of [name, 'logo.svg']) {
     const href = await list.getByRole('link', { name: file }).getAttribute('href');
-    const res = await page.request.get(href!);
+    const id = href!.split('/file/')[1]!;
+    const res = await page.request.get(`/api/v1/items/${id}/content`);
     expect(res.headers()['content-disposition']).toMatch(/^attachment/);
     // Bytes served by Cabinet (local storage) are never sniffed; a bucket is another origin anyway.
     if (new URL(res.url()).origin === new URL(page.url()).origin) expect(res.headers()['x-content-type-options']).toBe('nosniff');

@@ -22,3 +22,4 @@ export * from './links.ts';
 export * from './notifications.ts';
 export * from './search.ts';
 export * from './conversions.ts';
+export * from './viewer-kind.ts';

@@ -143,6 +143,14 @@ export const ZUploadList = z.object({ items: z.array(ZUpload) });
 
 /** `GET /items/:id/content`: a version other than the current one, and `download=1` for an attachment. */
 export const ZContentQuery = z.object({ version: z.uuid().optional(), download: z.enum(['0', '1']).optional() });
+/** `GET /items/:id/content-url`: a version other than the current one. */
+export const ZContentUrlQuery = z.object({ version: z.uuid().optional() });
+/**
+ * `GET …/content-url`: where a viewer reads a file's bytes — a short-lived signed URL that answers
+ * `Range` (fetch it again after `expiresAt`), with the size and type of the bytes behind it.
+ */
+export const ZContentUrl = z.object({ url: z.string(), expiresAt: ZIsoTime, size: z.number().int(), mimeType: z.string() });
+export type TContentUrl = z.infer<typeof ZContentUrl>;
 /** `GET /workspaces/:ws/zip?ids=a,b,c`: the items to put in one zip. */
 export const ZZipQuery = z.object({
   ids: z

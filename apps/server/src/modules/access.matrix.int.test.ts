@@ -641,6 +641,7 @@ const UPLOADS = 'modules/files/uploads.int.test.ts';
 const VERSIONS = 'modules/files/versions.int.test.ts';
 const FILE_REQUESTS = 'modules/links/file-requests.int.test.ts';
 const CONVERSIONS = 'modules/conversions/conversions.int.test.ts';
+const CONTENT_URLS = 'modules/files/content-url.int.test.ts';
 const ELSEWHERE: Record<string, string> = {
   'POST /workspaces/:ws/items': ITEMS_MATRIX,
   'GET /workspaces/:ws/items/:id/children': ITEMS_MATRIX,
@@ -687,6 +688,8 @@ const ELSEWHERE: Record<string, string> = {
   'GET /items/:id/preview/sheets': CONVERSIONS,
   'GET /links/:token/items/:itemId/preview/html': CONVERSIONS,
   'GET /links/:token/items/:itemId/preview/sheets': CONVERSIONS,
+  'GET /items/:id/content-url': CONTENT_URLS,
+  'GET /links/:token/items/:itemId/content-url': CONTENT_URLS,
 };
 
 /** Each declared route by the name a test calls it with (`authApi.signOut`). */

@@ -34,6 +34,7 @@ const GroupsSettingsPage = page(() => import('./routes/settings.tsx').then((m) =
 const AuditSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.AuditSettingsPage));
 const LinksSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.LinksSettingsPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
+const FileRoute = page(() => import('./routes/file.tsx').then((m) => m.FileRoute));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
 
 export function AppRoutes() {
@@ -63,6 +64,14 @@ export function AppRoutes() {
             element={
               <RequireAuth>
                 <AccountPage />
+              </RequireAuth>
+            }
+          />
+          <Route
+            path="/w/:ws/file/:fileId"
+            element={
+              <RequireAuth>
+                <FileRoute />
               </RequireAuth>
             }
           />

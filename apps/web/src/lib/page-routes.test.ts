@@ -22,6 +22,9 @@ describe('pageRoutes', () => {
     expect(pageRoutes.document('acme', 'd1')).toBe('/w/acme/d/d1');
     expect(pageRoutes.item('acme', { id: 'f1', kind: 'folder' })).toBe('/w/acme/f/f1');
     expect(pageRoutes.item('acme', { id: 'd1', kind: 'document' })).toBe('/w/acme/d/d1');
+    expect(pageRoutes.file('acme', 'x1')).toBe('/w/acme/file/x1');
+    expect(pageRoutes.file('acme', 'x1', { version: 'v2' })).toBe('/w/acme/file/x1?version=v2');
+    expect(pageRoutes.item('acme', { id: 'x1', kind: 'file' })).toBe('/w/acme/file/x1');
     expect(pageRoutes.search('acme')).toBe('/w/acme/search');
     expect(pageRoutes.settings('acme')).toBe('/w/acme/settings');
     expect(pageRoutes.settings('acme', 'members')).toBe('/w/acme/settings/members');
@@ -34,6 +37,7 @@ describe('pageRoutes', () => {
       ['/w/:ws/trash', pageRoutes.trash(ODD), { ws: ODD }],
       ['/w/:ws/f/:folderId', pageRoutes.folder(ODD, `${ODD}2`), { ws: ODD, folderId: `${ODD}2` }],
       ['/w/:ws/d/:docId', pageRoutes.document(ODD, `${ODD}3`), { ws: ODD, docId: `${ODD}3` }],
+      ['/w/:ws/file/:fileId', pageRoutes.file(ODD, `${ODD}4`), { ws: ODD, fileId: `${ODD}4` }],
       ['/w/:ws/settings/members', pageRoutes.settings(ODD, 'members'), { ws: ODD }],
       ['/invite/:token', pageRoutes.invite(ODD), { token: ODD }],
       ['/s/:token', pageRoutes.publicLink(ODD), { token: ODD }],

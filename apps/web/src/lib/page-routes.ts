@@ -26,6 +26,8 @@ const workspace = (slug: string) => `/w/${part(slug)}`;
 const folderPage = (slug: string, folderId: string) => `${workspace(slug)}/f/${part(folderId)}`;
 /** A document, opened at a comment thread when given one. */
 const documentPage = (slug: string, documentId: string, query?: { thread?: string | null }) => withQuery(`${workspace(slug)}/d/${part(documentId)}`, query);
+/** A file in the viewer; an older version of it when given one. */
+const filePage = (slug: string, fileId: string, query?: { version?: string | null }) => withQuery(`${workspace(slug)}/file/${part(fileId)}`, query);
 
 export const pageRoutes = {
   /** The workspace used last (or the first), or sign-in. */
@@ -46,8 +48,10 @@ export const pageRoutes = {
   trash: (slug: string) => `${workspace(slug)}/trash`,
   folder: folderPage,
   document: documentPage,
-  /** A folder or a document by its kind (a file has no page: its bytes open instead). */
-  item: (slug: string, item: { id: string; kind: 'folder' | 'document' }) => (item.kind === 'folder' ? folderPage(slug, item.id) : documentPage(slug, item.id)),
+  file: filePage,
+  /** A folder, a document or a file (in the viewer) by its kind. */
+  item: (slug: string, item: { id: string; kind: 'folder' | 'document' | 'file' }) =>
+    item.kind === 'folder' ? folderPage(slug, item.id) : item.kind === 'document' ? documentPage(slug, item.id) : filePage(slug, item.id),
   /** The search page; its query is the search (q, type, owner, modified, in, …). */
   search: (slug: string, query?: PageQuery) => withQuery(`${workspace(slug)}/search`, query),
   /** The workspace's settings: the first page the person may use, or the one named. */
@@ -58,4 +62,5 @@ export const pageRoutes = {
 export const pagePatterns = {
   myFiles: '/w/:ws/my',
   folder: '/w/:ws/f/:folderId',
+  file: '/w/:ws/file/:fileId',
 } as const;

@@ -68,6 +68,17 @@ export const filesApi = {
     produces: 'redirect-or-zip',
     errors: ['storage_unavailable'],
   }),
+  contentUrl: defineAddressedRoute({
+    method: 'GET',
+    path: '/items/:id/content-url',
+    tag: 'files',
+    summary: "Where a viewer reads a file's bytes (or an older version's): a short-lived signed URL that answers Range, with its expiry, size and type",
+    auth: 'read',
+    public: true,
+    query: 'ZContentUrlQuery',
+    responses: { 200: 'ZContentUrl' },
+    errors: ['storage_unavailable'],
+  }),
   zip: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/zip',

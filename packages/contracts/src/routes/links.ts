@@ -154,6 +154,21 @@ export const publicLinksApi = {
     produces: 'redirect-or-zip',
     errors: ['not_found', 'forbidden', 'link_expired', 'link_password_required', 'unsupported_media_type', 'storage_unavailable'],
   }),
+  contentUrl: defineRoute({
+    method: 'GET',
+    path: '/links/:token/items/:itemId/content-url',
+    tag: 'links',
+    summary: "Where the link page's viewer reads a file's bytes: a short-lived signed URL that answers Range, with its expiry, size and type",
+    description:
+      'A file the viewer shows (a picture, PDF, video, audio or text) is viewed, not downloaded: ' +
+      'answered even when the link forbids downloads, and not counted. ' +
+      'Any other file is answered only when the link allows downloads (`forbidden` otherwise); a folder or a document has no bytes (`unsupported_media_type`).',
+    auth: 'none',
+    public: true,
+    params: 'ZLinkItemParams',
+    responses: { 200: 'ZContentUrl' },
+    errors: ['not_found', 'forbidden', 'link_expired', 'link_password_required', 'unsupported_media_type', 'storage_unavailable'],
+  }),
   document: defineRoute({
     method: 'GET',
     path: '/links/:token/items/:itemId/document',

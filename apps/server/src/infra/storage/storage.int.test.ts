@@ -33,6 +33,35 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
     expect((await fetch(`${test.app.url}/readyz`)).status).toBe(200);
   });
 
+  it("lets the app's pages read a range of a file's bytes from another origin (the viewer's PDFs and text)", async () => {
+    const storage = test.app.ctx.storage;
+    const key = `test/${uuidv7()}`;
+    const bytes = randomBytes(5000);
+    const uploadId = await storage.createMultipart(key, 'application/pdf');
+    const signed = await storage.signPart(key, uploadId, 1, bytes.length, 600);
+    const etag = (await put(signed.url, bytes)).headers.get('etag')!.replace(/"/g, '');
+    await storage.completeMultipart(key, uploadId, [{ partNumber: 1, etag }]);
+    const url = await storage.signDownload(key, { ttlSeconds: 60, filename: 'big.pdf', contentType: 'application/pdf', disposition: 'inline' });
+    // As a browser sends it from the app's page: with its Origin, and a preflight for the Range header.
+    const preflight = await fetch(url, {
+      method: 'OPTIONS',
+      headers: { origin: test.app.url, 'access-control-request-method': 'GET', 'access-control-request-headers': 'range' },
+    });
+    if (new URL(url, test.app.url).origin !== test.app.url) {
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(test.app.url);
+      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('range');
+    }
+    const ranged = await fetch(new URL(url, test.app.url), { headers: { origin: test.app.url, range: 'bytes=1000-1999' } });
+    expect(ranged.status).toBe(206);
+    expect(Buffer.from(await ranged.arrayBuffer())).toEqual(bytes.subarray(1000, 2000));
+    expect(ranged.headers.get('content-range')).toBe('bytes 1000-1999/5000');
+    if (new URL(url, test.app.url).origin !== test.app.url) {
+      const exposed = (ranged.headers.get('access-control-expose-headers') ?? '').toLowerCase();
+      for (const header of ['content-range', 'accept-ranges', 'content-length']) expect(exposed).toContain(header);
+    }
+    await storage.delete(key);
+  });
+
   it('takes parts in any order, lists them, joins them, and serves the bytes with ranges', async () => {
     const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { LINK_PREVIEW_IMAGE_TYPES } from '@cabinet/contracts';
+import { LINK_PREVIEW_IMAGE_TYPES, type TContentUrl } from '@cabinet/contracts';
 import { makeZip, predictLength } from 'client-zip';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
@@ -70,6 +70,43 @@ export async function getContent(
     method: o.method,
   });
   return { url };
+}
+
+/**
+ * Where the viewer reads a file's bytes (or an older version's): a short-lived signed URL that
+ * answers `Range`, given as JSON rather than a redirect, so a reader of ranges (pdf.js, the text
+ * pager) fetches the bucket directly and asks again when the URL expires. Opening counts as a visit.
+ */
+export async function getContentUrl(ctx: AppContext, actor: Actor, id: string, versionId: string | undefined): Promise<TContentUrl> {
+  const { item } = await requireItem(ctx.db, actor, id, 'download');
+  if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to show.');
+  const version = await findVersion(ctx.db, versionId ?? item.current_version_id ?? '');
+  if (!version || version.item_id !== item.id || version.state !== 'ready') throw new AppError('not_found');
+  await upsertVisit(ctx.db, actor.user.id, item.id);
+  return signViewerUrl(ctx, item, version);
+}
+
+/** A file's current bytes for the viewer, for a caller whose right to it was checked elsewhere (a public link's visitor). */
+export async function fileViewerUrl(ctx: AppContext, item: ItemRow): Promise<TContentUrl> {
+  const version = item.current_version_id ? await findVersion(ctx.db, item.current_version_id) : undefined;
+  if (!version || version.item_id !== item.id || version.state !== 'ready') throw new AppError('not_found');
+  return signViewerUrl(ctx, item, version);
+}
+
+async function signViewerUrl(
+  ctx: AppContext,
+  item: ItemRow,
+  version: { blob_key: string; size_bytes: string | number; mime_type: string },
+): Promise<TContentUrl> {
+  const expiresAt = new Date(Date.now() + DOWNLOAD_URL_TTL_SECONDS * 1000);
+  const url = await ctx.storage.signDownload(version.blob_key, {
+    ttlSeconds: DOWNLOAD_URL_TTL_SECONDS,
+    filename: item.name,
+    contentType: version.mime_type,
+    disposition: dispositionFor(version.mime_type, false),
+    method: 'GET',
+  });
+  return { url, expiresAt: expiresAt.toISOString(), size: Number(version.size_bytes), mimeType: version.mime_type };
 }
 
 interface ZipEntry {

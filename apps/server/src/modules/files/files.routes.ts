@@ -2,7 +2,7 @@ import { filesApi, uploadsApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../../infra/http/actor.ts';
-import { getContent, zipItems, type Zip } from './content.service.ts';
+import { getContent, getContentUrl, zipItems, type Zip } from './content.service.ts';
 import { deleteVersion, listVersions, nameVersion, restoreVersion } from './versions.service.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
@@ -56,6 +56,10 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     if ('url' in content) return reply.header('cache-control', 'no-store').redirect(content.url, 302);
     return sendZip(reply, content);
+  });
+  route(app, filesApi.contentUrl, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    return getContentUrl(ctx, requireActor(req), req.params.id, req.query.version);
   });
   route(app, filesApi.zip, async (req, reply) => sendZip(reply, await zipItems(ctx, requireActor(req), req.params.ws, req.query.ids)));
 }

@@ -9,4 +9,4 @@ export { abortLinkUploads, abortUpload } from './abort-upload.ts';
 export { expireStaleUploads } from './expire-uploads.ts';
 export { discardUploadBytes, type LinkUploader } from './upload-common.ts';
 export { pruneOldVersions } from './versions.service.ts';
-export { signedFileUrl, signedPictureUrls, zipFolder, type Zip } from './content.service.ts';
+export { fileViewerUrl, signedFileUrl, signedPictureUrls, zipFolder, type Zip } from './content.service.ts';

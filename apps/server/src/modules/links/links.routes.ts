@@ -16,6 +16,7 @@ import {
   startLinkUpload,
   unlockLink,
   visitContent,
+  visitContentUrl,
   visitDocument,
   visitItem,
   visitLink,
@@ -85,6 +86,10 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
       .header('content-length', content.length)
       .header('content-disposition', attachment(content.filename))
       .send(content.stream);
+  });
+  route(app, publicLinksApi.contentUrl, async (req, reply) => {
+    visitorHeaders(reply);
+    return visitContentUrl(ctx, visitOf(req), req.params.itemId);
   });
   route(app, publicLinksApi.document, async (req, reply) => {
     visitorHeaders(reply);

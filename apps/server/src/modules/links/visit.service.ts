@@ -2,6 +2,7 @@ import {
   encodeCursor,
   LIMITS,
   LINK_PREVIEW_IMAGE_TYPES,
+  viewerKind,
   type TLinkStartedUpload,
   type TLinkStartUploadRequest,
   type TLinkUpload,
@@ -13,6 +14,7 @@ import {
   type TPublicLink,
   type TPreviewHtml,
   type TSheetPreview,
+  type TContentUrl,
   type TSignedPart,
   type TUpload,
 } from '@cabinet/contracts';
@@ -28,6 +30,7 @@ import { record, recordVisit, type LinkVisitor } from '../events/index.ts';
 import {
   abortUpload,
   completeLinkUpload,
+  fileViewerUrl,
   getUpload,
   signedFileUrl,
   signedPictureUrls,
@@ -222,6 +225,23 @@ export async function visitContent(ctx: AppContext, v: Visit, itemId: string, do
     });
   }
   return answer;
+}
+
+/**
+ * Where the link page's viewer reads a file's bytes. A file the viewer shows (a picture, PDF,
+ * video, audio, text) is viewed on the page, as pictures always were: answered even when the link
+ * forbids downloads, and not counted. Any other file reaches the visitor only as a download, which
+ * the link may forbid; the viewer offers its Download button instead of asking for it here.
+ */
+export async function visitContentUrl(ctx: AppContext, v: Visit, itemId: string): Promise<TContentUrl> {
+  const { link } = await openViewLink(ctx, v);
+  const { item } = await itemUnder(ctx, link, itemId);
+  if (item.kind !== 'file')
+    throw new AppError('unsupported_media_type', item.kind === 'document' ? 'A document is read on the page.' : 'A folder has no bytes of its own.');
+  if (!viewerKind({ name: item.name, mimeType: item.mime_type }) && !link.download_allowed) {
+    throw new AppError('forbidden', 'This link does not allow downloads.');
+  }
+  return fileViewerUrl(ctx, item);
 }
 
 /**

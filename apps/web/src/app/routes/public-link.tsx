@@ -6,7 +6,6 @@ import {
   Center,
   Container,
   Group,
-  Image,
   Loader,
   Paper,
   PasswordInput,
@@ -18,8 +17,9 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconClockX, IconDownload, IconFile, IconFileText, IconFolder, IconLock, IconUnlink } from '@tabler/icons-react';
-import { isSheetKind, LIMITS, LINK_PREVIEW_IMAGE_TYPES, previewKindOf, type TPublicItem } from '@cabinet/contracts';
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import type { TPublicItem } from '@cabinet/contracts';
+import { useEffect, useState, type ReactNode } from 'react';
+import { PublicFileViewer } from '../../features/viewer/components/public-file-viewer.tsx';
 import { useParams, useSearchParams } from 'react-router';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
@@ -29,8 +29,6 @@ import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
 
 // Documents and sheets converted on the server (ADR 0039), loaded only when a link shows one.
-const RenderedDocument = lazy(() => import('../../features/viewer/renderers/rendered-document.tsx').then((m) => ({ default: m.RenderedDocument })));
-const SheetTable = lazy(() => import('../../features/viewer/renderers/sheet-table.tsx').then((m) => ({ default: m.SheetTable })));
 
 function Frame({ children, wide = false }: { children: ReactNode; wide?: boolean }) {
   return (
@@ -143,7 +141,7 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
   const [search, setSearch] = useSearchParams();
   const currentId = search.get('item') ?? rootId;
   const current = usePublicItem(token, currentId);
-  const open = (id: string) => setSearch(id === rootId ? {} : { item: id });
+  const open = (id: string, replace = false) => setSearch(id === rootId ? {} : { item: id }, { replace });
 
   if (current.isPending) {
     return (
@@ -166,6 +164,11 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
     );
   }
   const { item, trail, children } = current.shown!;
+  if (item.kind === 'file') {
+    // A file in the viewer: in a shared folder, with the folder's other files before and after it.
+    const folderId = trail.length > 1 ? trail[trail.length - 2]!.id : undefined;
+    return <PublicFileViewer token={token} item={item} folderId={folderId} downloadAllowed={downloadAllowed} open={open} />;
+  }
   return (
     <Frame wide>
       {trail.length > 1 && (
@@ -190,14 +193,13 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
             {item.name}
           </Title>
         </Group>
-        {downloadAllowed && item.kind !== 'document' && (
+        {downloadAllowed && item.kind === 'folder' && (
           <Button component="a" href={publicContentUrl(token, item.id, true)} leftSection={<IconDownload aria-hidden size={18} />}>
-            {item.kind === 'folder' ? 'Download all (zip)' : 'Download'}
+            Download all (zip)
           </Button>
         )}
       </Group>
       <Text size="sm" c="dimmed">
-        {item.kind === 'file' ? `${formatBytes(item.size)} · ` : ''}
         {item.kind === 'folder' ? `${children.length}${current.hasNextPage ? '+' : ''} item${children.length === 1 && !current.hasNextPage ? '' : 's'} · ` : ''}
         updated {formatDate(item.updatedAt)}
         {expiresAt ? ` · link expires ${formatDate(expiresAt)}` : ''}
@@ -211,7 +213,6 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
           </Button>
         </Group>
       )}
-      {item.kind === 'file' && <FilePreview token={token} item={item} />}
       {item.kind === 'document' && <DocumentView token={token} item={item} />}
     </Frame>
   );
@@ -269,49 +270,6 @@ function FolderListing({ items, onOpen }: { items: TPublicItem[]; onOpen: (id: s
       </Table>
     </Table.ScrollContainer>
   );
-}
-
-/**
- * A preview: an image as itself, short plain text as text, a document (DOCX, ODT, Markdown) or a
- * sheet (XLSX, ODS, CSV, TSV) as the server converts it; anything else only by its download.
- */
-function FilePreview({ token, item }: { token: string; item: TPublicItem }) {
-  const [text, setText] = useState<string>();
-  const converted = previewKindOf(item);
-  const isText = !converted && item.mimeType === 'text/plain' && item.size <= LIMITS.linkTextPreviewBytes;
-  useEffect(() => {
-    if (!isText) return;
-    const controller = new AbortController();
-    fetch(publicContentUrl(token, item.id, false), { signal: controller.signal, credentials: 'same-origin' })
-      .then((r) => (r.ok ? r.text() : undefined))
-      .then(setText, () => undefined);
-    return () => controller.abort();
-  }, [token, item.id, isText]);
-  if (converted) {
-    const Renderer = isSheetKind(converted) ? SheetTable : RenderedDocument;
-    return (
-      <Suspense fallback={<Skeleton h={300} />}>
-        <Renderer item={item} source={{ base: `/api/v1/links/${encodeURIComponent(token)}/items/${item.id}` }} />
-      </Suspense>
-    );
-  }
-  if (item.mimeType && (LINK_PREVIEW_IMAGE_TYPES as readonly string[]).includes(item.mimeType))
-    return <Image src={publicContentUrl(token, item.id, false)} alt={item.name} radius="md" fit="contain" mah={600} />;
-  if (isText && text !== undefined) {
-    return (
-      <Paper
-        withBorder
-        p="sm"
-        radius="md"
-        component="pre"
-        aria-label={`Contents of ${item.name}`}
-        style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxHeight: 600, overflow: 'auto', margin: 0, fontSize: 'var(--mantine-font-size-sm)' }}
-      >
-        {text}
-      </Paper>
-    );
-  }
-  return null;
 }
 
 /**

@@ -1,8 +1,10 @@
 import { Anchor, Group, Text } from '@mantine/core';
 import { IconFile, IconFileText, IconFolder, IconStarFilled } from '@tabler/icons-react';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
+import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { formatBytes } from '../../../lib/format.ts';
+import { rememberReturn } from '../../../lib/viewer-return.ts';
 
 /** A folder, a document (written in Cabinet) and a file (bytes uploaded) each look like what they are. */
 export function ItemIcon({ kind, size }: { kind: TItem['kind']; size: number }) {
@@ -14,8 +16,8 @@ export function ItemIcon({ kind, size }: { kind: TItem['kind']; size: number }) 
 export const itemSize = (item: TItem) => (item.kind === 'file' ? formatBytes(item.size) : '—');
 
 /**
- * An item's icon and name: a folder links into the app, a file to its bytes (shown in a new tab
- * when the type is safe to show, downloaded otherwise). Names are text, never markup.
+ * An item's icon and name, linking to where it opens in the app (a file: the viewer, which comes
+ * back to this list on Escape); without `to`, a file links to its bytes. Names are text, never markup.
  */
 export function ItemName({
   item,
@@ -40,7 +42,17 @@ export function ItemName({
     <Group gap="xs" wrap="nowrap" miw={0}>
       {!bare && <ItemIcon kind={item.kind} size={20} />}
       {to ? (
-        <Anchor component={Link} to={to} underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
+        <Anchor
+          component={Link}
+          to={to}
+          underline="hover"
+          c="var(--mantine-color-text)"
+          fw={500}
+          truncate="end"
+          // The state is read when the link is followed: the list and its scroll are remembered then.
+          {...(item.kind === 'file' ? { onClick: (e: MouseEvent) => !e.defaultPrevented && rememberReturn() } : {})}
+          state={item.kind === 'file' ? { viewerFrom: window.location.pathname + window.location.search } : undefined}
+        >
           {name}
         </Anchor>
       ) : item.kind === 'file' && !plain ? (

@@ -10,7 +10,8 @@ import { useSelection } from '../hooks/use-selection.ts';
 import { useTrashKeepingFocus } from '../hooks/use-trash-keeping-focus.ts';
 import { DetailsDrawer } from './details-drawer.tsx';
 import { FolderPickerDialog } from './folder-picker-dialog.tsx';
-import { contentUrl, ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
+import { ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
+import { rememberReturn, takeReturn } from '../../../lib/viewer-return.ts';
 import { CARD_HEIGHT, CARD_WIDTH, ItemCard } from './item-card.tsx';
 import { ItemRow, ROW_HEIGHT } from './item-row.tsx';
 import { NameDialog } from './name-dialog.tsx';
@@ -25,7 +26,7 @@ interface ItemTableProps {
   workspace: TWorkspace;
   items: TItem[];
   starredIds: Set<string>;
-  linkTo: (item: TItem) => string | undefined;
+  linkTo: (item: TItem) => string;
   /** More rows exist than are loaded: called as the list nears its end. */
   onNearEnd?: (() => void) | undefined;
   /** Dropping items onto a folder row moves them there; dropping files uploads them there. */
@@ -85,13 +86,31 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     virtualizer.scrollToIndex(Math.floor(index / perRow));
     requestAnimationFrame(() => tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`)?.focus());
   };
+  // Back from the viewer: the page scrolled as it was when the file was opened, the keyboard on the file shown last.
+  useEffect(() => {
+    const point = takeReturn();
+    if (!point) return;
+    const index = point.itemId ? items.findIndex((i) => i.id === point.itemId) : -1;
+    requestAnimationFrame(() => {
+      window.scrollTo(0, point.scrollY);
+      if (index < 0) return;
+      setFocusId(point.itemId);
+      const row = () => tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`);
+      if (!row()) virtualizer.scrollToIndex(Math.floor(index / perRow));
+      requestAnimationFrame(() => {
+        const el = row();
+        el?.focus({ preventScroll: true });
+        // The file stepped to may lie beyond what was on screen: brought just into view.
+        const box = el?.getBoundingClientRect();
+        if (box && (box.top < 0 || box.bottom > window.innerHeight)) el!.scrollIntoView({ block: 'nearest' });
+      });
+    });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the list first shows
+  }, []);
   const trash = useTrashWithUndo(ws);
   const trashItems = useTrashKeepingFocus({ items, trash, focusRow, clearSelection: selection.clear, listRef: tableRef });
-  const open = (item: TItem) => {
-    const to = linkTo(item);
-    if (to) void navigate(to);
-    else window.open(contentUrl(item), '_blank', 'noopener');
-  };
+  // A file opens in the viewer, which comes back here (this scroll, this row) on Escape.
+  const open = (item: TItem) => void navigate(linkTo(item), item.kind === 'file' ? { state: rememberReturn() } : undefined);
   const { onKeyDown, tabbing } = useItemKeyboard({
     items,
     focus,

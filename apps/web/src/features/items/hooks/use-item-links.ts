@@ -6,13 +6,13 @@ export function folderTitle(item: Pick<TItem, 'id' | 'name'>, workspace: Pick<TW
   return item.id === workspace.homeId ? 'My files' : item.id === workspace.rootId ? 'Workspace' : item.name;
 }
 
-/** Where a folder or a document opens in the app (files open their bytes instead, so they have none). */
+/** Where an item opens in the app: a folder's listing, a document's editor, a file's viewer. */
 export function useItemLinks(workspace: TWorkspace) {
-  return (item: Pick<TItem, 'id' | 'kind'>) =>
+  return (item: Pick<TItem, 'id' | 'kind'>): string =>
     item.kind === 'document'
       ? pageRoutes.document(workspace.slug, item.id)
-      : item.kind !== 'folder'
-        ? undefined
+      : item.kind === 'file'
+        ? pageRoutes.file(workspace.slug, item.id)
         : item.id === workspace.homeId
           ? pageRoutes.myFiles(workspace.slug)
           : pageRoutes.folder(workspace.slug, item.id);

@@ -3,7 +3,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAlertCircle, IconFilterOff, IconFolder, IconSearch, IconZoomQuestion } from '@tabler/icons-react';
 import type { TSearchResult, TSearchType, TWorkspace } from '@cabinet/contracts';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { contentUrl } from '../../items/components/item-actions.tsx';
+import { rememberReturn } from '../../../lib/viewer-return.ts';
 import { Link, useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatRelative } from '../../../lib/format.ts';
@@ -45,16 +45,15 @@ function ResultRow({ result, workspace, owner }: { result: TSearchResult; worksp
         <ItemIcon kind={item.kind} size={22} />
       </Box>
       <Stack gap={2} miw={0} style={{ flex: 1 }}>
-        {to ? (
-          <Anchor component={Link} to={to} {...nameProps}>
-            {name}
-          </Anchor>
-        ) : (
-          // A file opens its bytes, shown in a new tab when the type is safe to show (as in folders).
-          <Anchor href={contentUrl(item)} target="_blank" rel="noopener" {...nameProps}>
-            {name}
-          </Anchor>
-        )}
+        <Anchor
+          component={Link}
+          to={to}
+          {...nameProps}
+          // A file opens in the viewer; Escape there comes back to these results.
+          {...(item.kind === 'file' ? { state: { viewerFrom: window.location.pathname + window.location.search }, onClick: () => rememberReturn() } : {})}
+        >
+          {name}
+        </Anchor>
         {snippet && (
           <Text size="sm" c="dimmed" lineClamp={3} style={{ overflowWrap: 'anywhere' }}>
             <Highlighted text={snippet} matches={matches} field="snippet" />

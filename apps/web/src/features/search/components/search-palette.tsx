@@ -5,7 +5,7 @@ import type { TItem, TSearchResult, TWorkspace } from '@cabinet/contracts';
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useMatch, useNavigate } from 'react-router';
 import { useItem, useRecent } from '../../items/api/use-items.ts';
-import { contentUrl } from '../../items/components/item-actions.tsx';
+import { rememberReturn } from '../../../lib/viewer-return.ts';
 import { ItemIcon } from '../../items/components/item-name.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { useQuickActions, type QuickAction } from '../../items/components/quick-actions.tsx';
@@ -135,9 +135,8 @@ export default function SearchPalette(props: {
 
   const openItem = (item: TItem) => {
     onClose();
-    const to = linkTo(item);
-    if (to) void navigate(to);
-    else window.open(contentUrl(item), '_blank', 'noopener');
+    // A file opens in the viewer, whose Escape comes back to the page the palette was opened on.
+    void navigate(linkTo(item), item.kind === 'file' ? { state: rememberReturn() } : undefined);
   };
   const results = typed ? (search.data?.results ?? []) : [];
   const similar = onlySimilar(results);

@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconLink, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { filesApi, urlOf, type TGrant, type TItem, type TItemRole, type TWorkspace } from '@cabinet/contracts';
+import { type TGrant, type TItem, type TItemRole, type TWorkspace } from '@cabinet/contracts';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
@@ -42,7 +42,7 @@ const tomorrow = () => inDays(1);
 
 /** Where an item opens in the app, as a full address to send someone. */
 export function itemAppUrl(item: TItem, workspace: TWorkspace): string {
-  const path = item.kind === 'file' ? urlOf(filesApi.content, { id: item.id }) : pageRoutes.item(workspace.slug, { id: item.id, kind: item.kind });
+  const path = pageRoutes.item(workspace.slug, { id: item.id, kind: item.kind });
   return new URL(path, window.location.origin).href;
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '@cabinet/contracts';
 import { ApiError } from '../../../lib/api-client.ts';
-import type { ViewerSource } from '../renderer-props.ts';
+import type { ViewerSource } from '../viewer-source.ts';
 
 /** The address of one of a file's conversion routes (`preview/html`, `preview/sheets`) with its query. */
 export function previewUrl(source: ViewerSource, path: 'preview/html' | 'preview/sheets', query: Record<string, string | number> = {}): string {
@@ -8,16 +8,7 @@ export function previewUrl(source: ViewerSource, path: 'preview/html' | 'preview
   if (source.versionId) params.set('version', source.versionId);
   for (const [k, v] of Object.entries(query)) params.set(k, String(v));
   const q = params.toString();
-  return `${source.base}/${path}${q ? `?${q}` : ''}`;
-}
-
-/**
- * The file's bytes to download, where the renderer can offer them: a workspace item's (a public
- * link's page has its own Download button, shown only when the link allows downloads).
- */
-export function downloadUrl(source: ViewerSource): string | undefined {
-  if (!source.base.startsWith('/api/v1/items/')) return undefined;
-  return `${source.base}/content?download=1${source.versionId ? `&version=${encodeURIComponent(source.versionId)}` : ''}`;
+  return `${source.conversionBase}/${path}${q ? `?${q}` : ''}`;
 }
 
 /** A GET of a conversion route: its JSON, or its error envelope as an ApiError (a 415 says why in `details.reason`). */

@@ -5,8 +5,8 @@ import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import '../../documents/components/document-editor.css';
-import type { RendererProps } from '../renderer-props.ts';
-import { PreviewFailure } from './no-preview.tsx';
+import type { RendererProps } from './types.ts';
+import { PreviewFailure } from './preview-failure.tsx';
 import { getPreview, previewUrl, retryPreview } from './preview-api.ts';
 import './renderers.css';
 

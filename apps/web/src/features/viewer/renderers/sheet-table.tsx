@@ -3,9 +3,9 @@ import { PREVIEW_LIMITS, type TSheetPreview } from '@cabinet/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import type { RendererProps } from '../renderer-props.ts';
+import type { RendererProps } from './types.ts';
 import { columnName } from './column-name.ts';
-import { PreviewFailure } from './no-preview.tsx';
+import { PreviewFailure } from './preview-failure.tsx';
 import { getPreview, previewUrl, retryPreview } from './preview-api.ts';
 import './renderers.css';
 

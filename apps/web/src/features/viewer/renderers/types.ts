@@ -1,0 +1,26 @@
+import type { ComponentType } from 'react';
+import type { ViewerSource } from '../viewer-source.ts';
+
+/**
+ * What a renderer knows of the file it shows: the fields an item of a workspace (TItem) and a file
+ * under a public link (TPublicItem) have in common.
+ */
+export interface ViewerItem {
+  id: string;
+  name: string;
+  size: number;
+  mimeType: string | null;
+}
+
+export interface RendererProps {
+  item: ViewerItem;
+  source: ViewerSource;
+}
+
+/** One kind of preview: which files it takes, and its component, loaded only when such a file is opened. */
+export interface Renderer {
+  /** Named for tests and the page's data attribute. */
+  name: string;
+  matches(item: ViewerItem): boolean;
+  load(): Promise<{ default: ComponentType<RendererProps> }>;
+}
