@@ -1,7 +1,7 @@
 import { Box } from '@mantine/core';
 import { Component, createElement, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { rendererFor, renderers, type Renderer, type RendererProps } from '../renderers/index.ts';
-import { NoPreview } from './no-preview.tsx';
+import { NoPreview } from '../renderers/no-preview.tsx';
 import { ViewerError, ViewerLoading } from '../renderers/viewer-states.tsx';
 
 /** Each renderer's component, fetched when first shown. */

@@ -1,5 +1,5 @@
 import type { ApiError } from '../../../lib/api-client.ts';
-import { NoPreview } from '../components/no-preview.tsx';
+import { NoPreview } from './no-preview.tsx';
 import { isNoPreview } from './preview-api.ts';
 import type { RendererProps } from './types.ts';
 import { ViewerError } from './viewer-states.tsx';

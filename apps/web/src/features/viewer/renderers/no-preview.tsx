@@ -1,7 +1,7 @@
 import { Button, Center, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload, IconFileUnknown } from '@tabler/icons-react';
 import { formatBytes } from '../../../lib/format.ts';
-import type { RendererProps } from '../renderers/index.ts';
+import type { RendererProps } from './types.ts';
 
 /** What a file with no preview shows: what it is, why when known, and its download (when allowed). */
 export function NoPreview({ item, source, title = 'No preview for this kind of file', reason }: RendererProps & { title?: string; reason?: string }) {
