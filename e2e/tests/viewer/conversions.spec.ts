@@ -114,11 +114,12 @@ test('a public link shows a Word document, a workbook with its sheet tabs, and M
     await shot(visitor, `markdown-${view.name}`);
     expect(ran).toEqual([]);
 
-    // A file that is not what its name says: why it is not shown, and the page's own Download.
+    // A file that is not what its name says: why it is not shown, and its Download (in the card and the viewer's bar).
     await visitor.goto(urls['Broken.docx']!);
-    await expect(visitor.getByText('No preview of this file')).toBeVisible();
-    await expect(visitor.getByText('This file cannot be shown: it is not a Word document.')).toBeVisible();
-    await expect(visitor.getByRole('link', { name: 'Download' })).toBeVisible();
+    const card = visitor.getByTestId('no-preview');
+    await expect(card.getByText('No preview of this file')).toBeVisible();
+    await expect(card.getByText('This file cannot be shown: it is not a Word document.')).toBeVisible();
+    await expect(card.getByRole('link', { name: 'Download' })).toBeVisible();
     expect(await seriousViolations(visitor)).toEqual([]);
     await context.close();
   }

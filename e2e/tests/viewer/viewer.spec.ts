@@ -124,7 +124,7 @@ test('the viewer’s bar: details, versions, star, rename and trash as the file 
   // Escape closed the drawer, not the viewer.
   await expect(fileHeading(page, '3 notes.txt')).toBeVisible();
   await bar.getByRole('button', { name: 'Versions' }).click();
-  await expect(page.getByRole('dialog').getByRole('table', { name: 'Versions' })).toContainText('Version 1');
+  await expect(page.getByRole('dialog').getByRole('list', { name: 'Versions' }).getByRole('listitem', { name: 'Version 1, current' })).toBeVisible();
   await page.keyboard.press('Escape');
   await bar.getByRole('button', { name: 'Add star' }).click();
   await expect(bar.getByRole('button', { name: 'Remove star' })).toBeVisible();
