@@ -52,7 +52,7 @@ const ANNOUNCE_LIMIT = 50;
 const TASK = new URL('./preview-task.ts', import.meta.url);
 
 /** Where a preview's object lives: one key per bytes and kind, so a retry writes over what a killed one left. */
-export const previewKey = (sha256: string, kind: PreviewKind) => `previews/${sha256.slice(0, 2)}/${sha256}/${kind}.webp`;
+export const previewKey = (sha256: string, kind: PreviewKind) => `previews/${sha256.slice(0, 2)}/${sha256}/${kind}`;
 const KINDS: PreviewKind[] = ['thumb-256', 'thumb-1024'];
 
 /** Makes the previews that are due, a few at a time, until none is left or `budgetMs` has passed. Returns how many contents it answered. */
