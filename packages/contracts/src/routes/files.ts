@@ -40,8 +40,8 @@ export const filesApi = {
     tag: 'files',
     summary: "A file's thumbnail (WebP, fit inside 256 or 1024 px) for whoever may view it; `not_found` while there is none (pending, failed, unsupported)",
     description:
-      'With `v` (the `preview.v` the item carries: a prefix of the bytes\' SHA-256) the answer is cached for good (`immutable`); ' +
-      'a `v` that is not the version\'s answers `not_found`. A thumbnail evicted from the cache is made again when asked for.',
+      "With `v` (the `preview.v` the item carries: a prefix of the bytes' SHA-256) the answer is cached for good (`immutable`); " +
+      "a `v` that is not the version's answers `not_found`. A thumbnail evicted from the cache is made again when asked for.",
     auth: 'read',
     public: true,
     query: 'ZThumbnailQuery',

@@ -45,7 +45,9 @@ describe('preview generators', () => {
   });
 
   it('scales a large picture to 1024 and 256 pixels on its longer side', async () => {
-    const bytes = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+    const bytes = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer();
     const [small, large] = await sizesOf(await make({ kind: 'image', bytes }));
     expect([large!.width, large!.height]).toEqual([1024, 683]);
     expect([small!.width, small!.height]).toEqual([256, 171]);

@@ -145,7 +145,13 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const bytes = await twoColours(321, 123).jpeg().toBuffer();
     const sha = sha256Hex(bytes);
     // Made while no pass runs: claim the bytes first, as a pass that is about to die would.
-    await ctx.db.insertInto('previews').values([{ sha256: sha, kind: 'thumb-256' }, { sha256: sha, kind: 'thumb-1024' }]).execute();
+    await ctx.db
+      .insertInto('previews')
+      .values([
+        { sha256: sha, kind: 'thumb-256' },
+        { sha256: sha, kind: 'thumb-1024' },
+      ])
+      .execute();
     expect(await claimDue(ctx.db, 1, 60_000, sha)).toHaveLength(1);
     const photo = await upload(ada, ada.workspace.homeId, 'dies.jpg', bytes);
     // The pass wrote one object and died: its row is not ready, and nothing is served.
@@ -155,7 +161,10 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     // A pass whose storage fails mid-way leaves the row pending too.
     await ctx.db.updateTable('previews').set({ locked_until: null }).where('sha256', '=', sha).execute();
     let puts = 0;
-    const failing = { ...ctx.storage, put: async (key: string, b: Uint8Array, type: string) => (++puts === 2 ? Promise.reject(new Error('disk gone')) : ctx.storage.put(key, b, type)) };
+    const failing = {
+      ...ctx.storage,
+      put: async (key: string, b: Uint8Array, type: string) => (++puts === 2 ? Promise.reject(new Error('disk gone')) : ctx.storage.put(key, b, type)),
+    };
     await makeDuePreviews({ db: ctx.db, storage: failing, previewers: ctx.previewers });
     const after = await ctx.db.selectFrom('previews').select(['kind', 'state']).where('sha256', '=', sha).execute();
     expect(after.every((r) => r.state === 'pending')).toBe(true);
@@ -171,7 +180,13 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const { ctx } = test.app;
     const bytes = await twoColours(222, 111).jpeg().toBuffer();
     const sha = sha256Hex(bytes);
-    await ctx.db.insertInto('previews').values([{ sha256: sha, kind: 'thumb-256' }, { sha256: sha, kind: 'thumb-1024' }]).execute();
+    await ctx.db
+      .insertInto('previews')
+      .values([
+        { sha256: sha, kind: 'thumb-256' },
+        { sha256: sha, kind: 'thumb-1024' },
+      ])
+      .execute();
     await claimDue(ctx.db, 1, 60_000, sha);
     const photo = await upload(ada, ada.workspace.homeId, 'never.jpg', bytes);
     const closed = new WorkerPool({ threads: 1, queue: 1, memoryMb: 64, timeoutMs: 1000 });
@@ -193,8 +208,20 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const before = await listed(ada, ada.workspace.homeId, photo.id);
     const sha = (await ctx.db.selectFrom('file_versions').select('sha256').where('item_id', '=', photo.id).executeTakeFirstOrThrow()).sha256;
     // Everything else is newer: this one is the least recently used.
-    await ctx.db.updateTable('previews').set({ last_used_at: new Date(0) }).where('sha256', '=', sha).execute();
-    const total = Number((await ctx.db.selectFrom('previews').select((eb) => eb.fn.sum('size_bytes').as('t')).where('state', '=', 'ready').executeTakeFirstOrThrow()).t);
+    await ctx.db
+      .updateTable('previews')
+      .set({ last_used_at: new Date(0) })
+      .where('sha256', '=', sha)
+      .execute();
+    const total = Number(
+      (
+        await ctx.db
+          .selectFrom('previews')
+          .select((eb) => eb.fn.sum('size_bytes').as('t'))
+          .where('state', '=', 'ready')
+          .executeTakeFirstOrThrow()
+      ).t,
+    );
     // Within the budget nothing goes; over it, the oldest go until nine tenths of it is left (here: all).
     expect(await evictPreviews(ctx, total)).toBe(0);
     expect(await evictPreviews(ctx, 1)).toBeGreaterThanOrEqual(2);

@@ -19,9 +19,15 @@ export const rotatedJpeg = () => twoColours(200, 100).jpeg().withMetadata({ orie
 /** An animated GIF of three 60 × 40 frames. */
 export async function animatedGif(): Promise<Buffer> {
   const frames = await Promise.all(
-    [0, 120, 240].map((hue) => sharp({ create: { width: 60, height: 40, channels: 3, background: { r: hue, g: 100, b: 255 - hue } } }).png().toBuffer()),
+    [0, 120, 240].map((hue) =>
+      sharp({ create: { width: 60, height: 40, channels: 3, background: { r: hue, g: 100, b: 255 - hue } } })
+        .png()
+        .toBuffer(),
+    ),
   );
-  return sharp(frames, { join: { animated: true } }).gif({ delay: [100, 100, 100] }).toBuffer();
+  return sharp(frames, { join: { animated: true } })
+    .gif({ delay: [100, 100, 100] })
+    .toBuffer();
 }
 
 function chunk(type: string, data: Buffer): Buffer {

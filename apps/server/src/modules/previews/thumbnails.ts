@@ -16,7 +16,11 @@ export interface Thumbnail {
 const none = () => new AppError('not_found', 'This file has no thumbnail (yet).');
 
 /** The thumbnail of a file's version (the current one unless `versionId`), whoever is asking: the caller has checked they may view it. */
-export async function thumbnailOf(ctx: AppContext, item: ItemRow, q: { size: '256' | '1024'; version?: string | undefined; v?: string | undefined }): Promise<Thumbnail> {
+export async function thumbnailOf(
+  ctx: AppContext,
+  item: ItemRow,
+  q: { size: '256' | '1024'; version?: string | undefined; v?: string | undefined },
+): Promise<Thumbnail> {
   const versionId = q.version ?? item.current_version_id;
   if (item.kind !== 'file' || !versionId) throw none();
   const version = await findVersionBytes(ctx.db, versionId);

@@ -35,7 +35,19 @@ function fitted(w: number | null | undefined, h: number | null | undefined, boxW
  * aspect at once (so the grid never moves), the picture over it once loaded; `fallback` (the
  * type's icon) when there is none or it cannot be loaded.
  */
-export function ItemThumbnail({ item, size, width, height, fallback }: { item: TItem; size: '256' | '1024'; width: number; height: number; fallback: React.ReactNode }) {
+export function ItemThumbnail({
+  item,
+  size,
+  width,
+  height,
+  fallback,
+}: {
+  item: TItem;
+  size: '256' | '1024';
+  width: number;
+  height: number;
+  fallback: React.ReactNode;
+}) {
   const url = thumbnailUrl(item, size);
   const placeholder = usePlaceholder(item);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
