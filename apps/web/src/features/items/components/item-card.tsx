@@ -25,7 +25,7 @@ interface ItemCardProps {
 
 /** The box a card's picture fits in. */
 const PICTURE_WIDTH = CARD_WIDTH - 40;
-const PICTURE_HEIGHT = 76;
+const PICTURE_HEIGHT = 64;
 
 /** One item of the grid view: its box and menu, its thumbnail (or a large icon), its name, and its size and when it was modified. */
 export function ItemCard({ item, to, starred, selected, onToggle, interactions, actions }: ItemCardProps) {
