@@ -234,5 +234,8 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const rows = await ctx.db.selectFrom('previews').select(['state']).where('sha256', '=', sha).execute();
     expect(rows.map((r) => r.state)).toEqual(['ready', 'ready']);
     expect(await ctx.storage.stat(previewKey(sha, 'thumb-256'))).not.toBeNull();
+    // One size evicted alone (its last use older than the other's) is made again too.
+    await ctx.db.updateTable('previews').set({ state: 'evicted', blob_key: null }).where('sha256', '=', sha).where('kind', '=', 'thumb-1024').execute();
+    expect((await thumbnail(ada, photo.id, { size: '1024', v: before.preview!.v! })).status).toBe(200);
   });
 });

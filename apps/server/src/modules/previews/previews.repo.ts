@@ -20,7 +20,7 @@ export async function claimDue(db: Q, limit: number, leaseMs: number, sha256?: s
     UPDATE previews p SET locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = p.attempts + 1
     FROM (
       SELECT sha256 FROM previews
-      WHERE kind = 'thumb-256' AND state = 'pending' AND run_after <= now() AND (locked_until IS NULL OR locked_until < now())
+      WHERE state = 'pending' AND run_after <= now() AND (locked_until IS NULL OR locked_until < now())
         ${sha256 ? sql`AND sha256 = ${sha256}` : sql``}
       ORDER BY run_after LIMIT ${limit} FOR UPDATE SKIP LOCKED) due
     WHERE p.sha256 = due.sha256 AND p.state = 'pending'
@@ -79,10 +79,14 @@ export async function markAnswered(db: Q, sha256: string, state: Extract<Preview
 }
 
 /** Not the file's fault (the pool was full, a worker crashed): tried again after `retryMs`. */
-export async function postpone(db: Q, sha256: string, retryMs: number): Promise<void> {
+export async function postpone(db: Q, sha256: string, retryMs: number, o: { refund?: boolean } = {}): Promise<void> {
   await db
     .updateTable('previews')
-    .set({ locked_until: null, run_after: sql`now() + ${`${retryMs} milliseconds`}::interval` })
+    .set({
+      locked_until: null,
+      run_after: sql`now() + ${`${retryMs} milliseconds`}::interval`,
+      ...(o.refund ? { attempts: sql<number>`greatest(attempts - 1, 0)` } : {}),
+    })
     .where('sha256', '=', sha256)
     .where('state', '=', 'pending')
     .execute();

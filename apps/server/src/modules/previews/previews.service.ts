@@ -72,6 +72,8 @@ async function makeClaimed(deps: Deps, sha256: string, attempts: number): Promis
   try {
     await make(deps, sha256);
   } catch (error) {
+    // A full pool is nobody's failure: tried again in a moment, the try not counted.
+    if (error instanceof Transient && error.busy) return postpone(deps.db, sha256, 5_000, { refund: true }).catch(() => {});
     deps.log?.error({ err: error, sha256, attempt: attempts }, 'making a preview failed');
     if (attempts >= MAX_ATTEMPTS) await answer(deps, sha256, 'failed', 'its preview could not be made').catch(() => {});
     else await postpone(deps.db, sha256, 2 ** attempts * 10_000).catch(() => {});
@@ -79,7 +81,11 @@ async function makeClaimed(deps: Deps, sha256: string, attempts: number): Promis
 }
 
 /** A failure the file is not to blame for: thrown, so the claim is tried again later (a bounded number of times). */
-class Transient extends Error {}
+class Transient extends Error {
+  constructor(readonly busy: boolean) {
+    super(busy ? 'the preview workers are busy' : 'a preview worker stopped');
+  }
+}
 
 async function make(deps: Deps, sha256: string): Promise<void> {
   const source = await findSource(deps.db, sha256);
@@ -127,7 +133,7 @@ async function runTask(deps: Deps, input: PreviewInput): Promise<PreviewOutcome>
     const seconds = deps.previewers.options.timeoutMs / 1000;
     if (error.reason === 'timeout') return { state: 'failed', reason: `making it took longer than ${seconds} seconds` };
     if (error.reason === 'memory') return { state: 'failed', reason: 'it needs more memory than the server gives one preview' };
-    throw new Transient(`preview worker ${error.reason}`);
+    throw new Transient(error.reason === 'busy');
   }
 }
 

@@ -3,6 +3,7 @@ import { IconFile, IconFileText, IconFolder, IconStarFilled } from '@tabler/icon
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { Link } from 'react-router';
 import { formatBytes } from '../../../lib/format.ts';
+import { ItemThumbnail } from './item-thumbnail.tsx';
 
 /** A folder, a document (written in Cabinet) and a file (bytes uploaded) each look like what they are. */
 export function ItemIcon({ kind, size }: { kind: TItem['kind']; size: number }) {
@@ -38,7 +39,7 @@ export function ItemName({
   );
   return (
     <Group gap="xs" wrap="nowrap" miw={0}>
-      {!bare && <ItemIcon kind={item.kind} size={20} />}
+      {!bare && <ItemThumbnail item={item} size="256" width={20} height={20} decorative fallback={<ItemIcon kind={item.kind} size={20} />} />}
       {to ? (
         <Anchor component={Link} to={to} underline="hover" c="var(--mantine-color-text)" fw={500} truncate="end">
           {name}

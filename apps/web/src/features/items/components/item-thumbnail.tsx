@@ -41,12 +41,15 @@ export function ItemThumbnail({
   width,
   height,
   fallback,
+  decorative = false,
 }: {
   item: TItem;
   size: '256' | '1024';
   width: number;
   height: number;
   fallback: React.ReactNode;
+  /** Beside the item's name (a list row): no text of its own for screen readers. */
+  decorative?: boolean;
 }) {
   const url = thumbnailUrl(item, size);
   const placeholder = usePlaceholder(item);
@@ -67,7 +70,7 @@ export function ItemThumbnail({
     >
       <img
         src={url}
-        alt={`Thumbnail of ${item.name}`}
+        alt={decorative ? '' : `Thumbnail of ${item.name}`}
         width={box.width}
         height={box.height}
         loading="lazy"
