@@ -62,11 +62,14 @@ describe('preview generators', () => {
   it('refuses a PNG decompression bomb and a 30,000 × 30,000 header by their size, before decoding', async () => {
     const bomb = pngOf(12_000, 12_000, 12_000);
     expect(bomb.length).toBeLessThan(1024 * 1024);
+    // 144 MB of pixels were never decoded: the process's memory (the workers' included) barely moves.
+    const rss = process.memoryUsage.rss();
     expect(await make({ kind: 'image', bytes: bomb })).toEqual({ state: 'failed', reason: 'the picture is larger than 100 megapixels (12000 × 12000)' });
     expect(await make({ kind: 'image', bytes: pngOf(30_000, 30_000, 1) })).toEqual({
       state: 'failed',
       reason: 'the picture is larger than 100 megapixels (30000 × 30000)',
     });
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(100 * 1024 * 1024);
   });
 
   it('fails a damaged picture with a reason', async () => {
