@@ -677,6 +677,9 @@ const ELSEWHERE: Record<string, string> = {
   'POST /links/:token/uploads/:uploadId/parts': FILE_REQUESTS,
   'POST /links/:token/uploads/:uploadId/complete': FILE_REQUESTS,
   'DELETE /links/:token/uploads/:uploadId': FILE_REQUESTS,
+  // Who may see a thumbnail (member, guest with and without a grant, stranger, link visitor): with the previews.
+  'GET /items/:id/thumbnail': 'modules/previews/previews.int.test.ts',
+  'GET /links/:token/items/:itemId/thumbnail': 'modules/previews/previews.int.test.ts',
 };
 
 /** Each declared route by the name a test calls it with (`authApi.signOut`). */
