@@ -33,7 +33,12 @@ test('the grid shows a real thumbnail of an uploaded photo, and the details pane
   await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
   expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(192);
   // The text file keeps its type's icon.
-  await expect(grid.getByRole('gridcell').filter({ hasText: 'notes.txt' }).getByRole('img', { name: /Thumbnail/ })).toHaveCount(0);
+  await expect(
+    grid
+      .getByRole('gridcell')
+      .filter({ hasText: 'notes.txt' })
+      .getByRole('img', { name: /Thumbnail/ }),
+  ).toHaveCount(0);
 
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
