@@ -37,6 +37,7 @@ import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
 import { notificationsRoutes } from './modules/notifications/index.ts';
 import { searchRoutes } from './modules/search/index.ts';
+import { previewsRoutes } from './modules/previews/index.ts';
 import { readers } from './readers.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -170,6 +171,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     await started.stop();
     // After the passes, which may be reading a file's text with them.
     await ctx.extractors.close();
+    await ctx.previewers.close();
   });
   app.addHook('onClose', () => ctx.workers.close());
 
@@ -189,6 +191,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       // Items know nothing of the modules built on them: what those add to a copy is given here.
       await itemsRoutes(api, ctx, { copyDocuments });
       await filesRoutes(api, ctx);
+      await previewsRoutes(api, ctx);
       await liveRoutes(api, ctx, hub, authenticate);
       await documentsRoutes(api, ctx, collab);
       await commentsRoutes(api, ctx);

@@ -19,6 +19,8 @@ export interface AppContext {
   workers: WorkerPool;
   /** Worker threads reading text out of files for search, in the background (ADR 0036). */
   extractors: WorkerPool;
+  /** Worker threads making thumbnails, in the background (ADR 0040). */
+  previewers: WorkerPool;
   /** Mail Cabinet sends (invitations): SMTP, or the dev outbox the embedded provider also writes to. */
   mailer: Mailer;
 }
@@ -60,6 +62,13 @@ export async function createContext(env: Env, database?: Database): Promise<AppC
     timeoutMs: env.SEARCH_EXTRACT_TIMEOUT_SECONDS * 1000,
     env: {},
   });
+  const previewers = new WorkerPool({
+    threads: env.PREVIEW_THREADS,
+    queue: env.PREVIEW_THREADS * 2,
+    memoryMb: env.PREVIEW_MEMORY_MB,
+    timeoutMs: env.PREVIEW_TIMEOUT_SECONDS * 1000,
+    env: {},
+  });
   return {
     env,
     database: db,
@@ -68,6 +77,7 @@ export async function createContext(env: Env, database?: Database): Promise<AppC
     rp: createRelyingParty(env),
     workers,
     extractors,
+    previewers,
     mailer: createMailer(mailOptions(env)),
   };
 }

@@ -94,6 +94,11 @@ const ZSettings = z
     SEARCH_EXTRACT_THREADS: int(1, 64).default(1),
     SEARCH_EXTRACT_MEMORY_MB: int(64, 65536).default(1024),
     SEARCH_EXTRACT_TIMEOUT_SECONDS: int(1, 3600).default(120),
+    // Thumbnails (ADR 0040): their own threads, and the bytes their cache may take in storage.
+    PREVIEW_THREADS: int(1, 64).default(1),
+    PREVIEW_MEMORY_MB: int(64, 65536).default(1024),
+    PREVIEW_TIMEOUT_SECONDS: int(1, 3600).default(60),
+    PREVIEW_CACHE_MAX: bytes(0).default(5 * 1024 ** 3),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'expected a redis:// URL')

@@ -5,6 +5,7 @@ import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts'
 import { pruneActivity } from './modules/activity/index.ts';
 import { mailUnreadNotifications } from './modules/notifications/index.ts';
 import { relanguage } from './modules/search/index.ts';
+import { evictPreviews } from './modules/previews/index.ts';
 import { readers } from './readers.ts';
 
 const MINUTE = 60_000;
@@ -26,6 +27,8 @@ export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): 
     'notifications.mail': { everyMs: MINUTE, run: async () => void (await mailUnreadNotifications(ctx, ctx.env.NOTIFICATION_MAIL_DELAY_MINUTES)) },
     // Texts indexed before a workspace's search language changed are read again in the new one.
     'search.language': { everyMs: MINUTE / 2, run: async () => void (await relanguage(ctx.db, MINUTE / 2)) },
+    // Thumbnails are kept within PREVIEW_CACHE_MAX: the least recently used go (made again when asked for).
+    'previews.evict': { everyMs: 10 * MINUTE, run: async () => void (await evictPreviews(ctx, ctx.env.PREVIEW_CACHE_MAX)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
     // An ended upload's row is only needed to answer a retried completion; a week is plenty.
     'uploads.forget': { everyMs: 24 * 60 * MINUTE, run: async () => void (await deleteEndedUploads(ctx.db, new Date(Date.now() - 7 * 24 * 60 * MINUTE))) },

@@ -1,5 +1,6 @@
 import type { Reader } from './modules/events/index.ts';
 import { notificationsReader } from './modules/notifications/index.ts';
+import { previewsReader } from './modules/previews/index.ts';
 import { searchReader } from './modules/search/index.ts';
 
 /**
@@ -7,4 +8,4 @@ import { searchReader } from './modules/search/index.ts';
  * app.ts wakes them when a change they read is heard and stops them on close; jobs.ts runs each
  * one's catch-up job. (The live stream reads the record per browser and catches up by replay.)
  */
-export const readers: readonly Reader[] = [notificationsReader, searchReader];
+export const readers: readonly Reader[] = [notificationsReader, searchReader, previewsReader];

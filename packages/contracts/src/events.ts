@@ -16,6 +16,8 @@ export const ZActivityAction = z.enum([
   'item.deleted',
   // A grant given, changed or withdrawn.
   'item.shared',
+  // A thumbnail of a file's bytes became ready (Cabinet itself, ADR 0040): its listings show it.
+  'file.previewed',
   'comment.added',
   'comment.edited',
   'comment.resolved',

@@ -71,6 +71,23 @@ export const ZItemName = z
  * PRODUCT.md §7: the item as every call answers it; `role` is the caller's effective role on it,
  * `abilities` what that role lets them do with this item now.
  */
+/**
+ * A file's thumbnail (ADR 0040), as listings carry it: `ready` — fetch
+ * `GET /items/:id/thumbnail?size=256|1024&v=<v>` (the bytes' hash prefix, so the address is
+ * cached for good); `pending` — being made; `failed` — `reason` says why ("the picture is larger
+ * than 100 megapixels"); `unsupported` — a kind of file without one. `placeholder` is a ThumbHash
+ * (base64) to draw, at the picture's aspect (`width` × `height` of the 1024 px preview), while it loads.
+ */
+export const ZItemPreview = z.object({
+  state: z.enum(['pending', 'ready', 'failed', 'unsupported']),
+  reason: z.string().nullable(),
+  v: z.string().nullable(),
+  placeholder: z.string().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type TItemPreview = z.infer<typeof ZItemPreview>;
+
 export const ZItem = z.object({
   id: ZId,
   workspaceId: ZId,
@@ -85,6 +102,8 @@ export const ZItem = z.object({
   version: z.number().int(),
   role: ZItemRole,
   abilities: ZItemAbilities,
+  /** Files only, where the listing knows it; absent or null otherwise. */
+  preview: ZItemPreview.nullable().optional(),
 });
 export type TItem = z.infer<typeof ZItem>;
 

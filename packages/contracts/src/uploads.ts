@@ -142,6 +142,17 @@ export const ZFileVersionList = z.object({ items: z.array(ZFileVersion) });
 export const ZUploadList = z.object({ items: z.array(ZUpload) });
 
 /** `GET /items/:id/content`: a version other than the current one, and `download=1` for an attachment. */
+/** `GET /items/:id/thumbnail`: the size, the version (default the current one), and `v` the bytes' hash prefix the item carries (cache key). */
+export const ZThumbnailQuery = z.object({
+  size: z.enum(['256', '1024']).default('256'),
+  version: z.uuid().optional(),
+  v: z
+    .string()
+    .regex(/^[0-9a-f]{8,64}$/)
+    .optional(),
+});
+export const ZLinkThumbnailQuery = ZThumbnailQuery.omit({ version: true });
+
 export const ZContentQuery = z.object({ version: z.uuid().optional(), download: z.enum(['0', '1']).optional() });
 /** `GET /items/:id/content-url`: a version other than the current one. */
 export const ZContentUrlQuery = z.object({ version: z.uuid().optional() });

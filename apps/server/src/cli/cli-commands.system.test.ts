@@ -51,6 +51,7 @@ describe('the cabinet command', () => {
     expect(doctor.code, doctor.stdout).toBe(0);
     expect(doctor.stdout).toContain('✓ database');
     expect(doctor.stdout).toContain('✓ storage');
+    expect(doctor.stdout).toContain('✓ previews: pictures (JPEG, PNG, GIF, WebP, TIFF, AVIF, HEIC) and PDF first pages on; videos on (ffmpeg found)');
 
     const reindexed = await cabinet(['search', 'reindex'], env);
     expect(reindexed.code, reindexed.stderr).toBe(0);

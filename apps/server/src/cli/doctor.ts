@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { allMigrations } from '../db/migrate.ts';
+import { ffmpegAvailable } from '../modules/previews/index.ts';
 import { CommandFailed, databaseHelp, type CommandScope } from './scope.ts';
 
 type Check = { name: string; run: () => Promise<string> };
@@ -61,5 +62,12 @@ export async function doctorCommand({ env, context, io }: CommandScope): Promise
       io.out(`✗ ${check.name}: ${hint}\n`);
     }
   }
+  // Which thumbnails are made (ADR 0040): never a failure, videos only with Debian's ffmpeg.
+  const gib = (env.PREVIEW_CACHE_MAX / 1024 ** 3).toFixed(1);
+  io.out(
+    `✓ previews: pictures (JPEG, PNG, GIF, WebP, TIFF, AVIF, HEIC) and PDF first pages on; ` +
+      (ffmpegAvailable() ? 'videos on (ffmpeg found)' : 'videos off (install ffmpeg for video thumbnails)') +
+      `; cache kept within ${gib} GiB (PREVIEW_CACHE_MAX)\n`,
+  );
   return failed ? 1 : 0;
 }

@@ -344,6 +344,28 @@ export interface SearchTasksTable {
   attempts: Generated<number>;
 }
 
+export type PreviewKind = 'thumb-256' | 'thumb-1024';
+export type PreviewState = 'pending' | 'ready' | 'failed' | 'unsupported' | 'evicted';
+
+/** A preview of some bytes (ADR 0040), shared by every version holding them. */
+export interface PreviewsTable {
+  sha256: string;
+  kind: PreviewKind;
+  state: Generated<PreviewState>;
+  error: string | null;
+  blob_key: string | null;
+  size_bytes: BigIntColumn;
+  width: number | null;
+  height: number | null;
+  placeholder: string | null;
+  attempts: Generated<number>;
+  run_after: Generated<Date>;
+  locked_until: NullableTimestamp;
+  last_used_at: Generated<Date>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -371,6 +393,7 @@ export interface Database {
   notification_progress: NotificationProgressTable;
   search_entries: SearchEntriesTable;
   search_tasks: SearchTasksTable;
+  previews: PreviewsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

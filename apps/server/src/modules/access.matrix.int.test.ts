@@ -690,6 +690,9 @@ const ELSEWHERE: Record<string, string> = {
   'GET /links/:token/items/:itemId/preview/sheets': CONVERSIONS,
   'GET /items/:id/content-url': CONTENT_URLS,
   'GET /links/:token/items/:itemId/content-url': CONTENT_URLS,
+  // Who may see a thumbnail (member, guest with and without a grant, stranger, link visitor): with the previews.
+  'GET /items/:id/thumbnail': 'modules/previews/previews.int.test.ts',
+  'GET /links/:token/items/:itemId/thumbnail': 'modules/previews/previews.int.test.ts',
 };
 
 /** Each declared route by the name a test calls it with (`authApi.signOut`). */

@@ -71,6 +71,12 @@ describe('applyChange', () => {
     expect(stale()).toEqual(['children/ws-1/a', 'item/x', 'recent/ws-1', 'starred/ws-1', 'versions/x', 'workspaces']);
   });
 
+  it('draws a thumbnail made: the item where its folder, Recent and Starred show it, not the usage or versions', () => {
+    const { client, stale } = cache();
+    applyChange(client, ws, { type: 'file.previewed', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['children/ws-1/a', 'item/x', 'recent/ws-1', 'starred/ws-1']);
+  });
+
   it('looks again at Shared with me, and at who has access to the item and what is below it, when a share changes', () => {
     const { client, stale } = cache();
     for (const key of [queryKeys.shared(ws), queryKeys.grants('x'), queryKeys.grants('below-x')]) client.setQueryData(key, { cached: true });

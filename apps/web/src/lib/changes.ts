@@ -95,6 +95,12 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
       stale(queryKeys.starred(ws));
       stale(queryKeys.shared(ws));
       break;
+    case 'file.previewed':
+      // Its thumbnail is ready: the other lists showing it draw it.
+      stale(queryKeys.recent(ws));
+      stale(queryKeys.starred(ws));
+      stale(queryKeys.shared(ws));
+      break;
     case 'item.shared':
       // What the caller may do with it, and below it, may have changed; and who has access, here and below.
       stale(queryKeys.items);

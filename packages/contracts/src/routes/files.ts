@@ -79,6 +79,20 @@ export const filesApi = {
     responses: { 200: 'ZContentUrl' },
     errors: ['storage_unavailable'],
   }),
+  thumbnail: defineAddressedRoute({
+    method: 'GET',
+    path: '/items/:id/thumbnail',
+    tag: 'files',
+    summary: "A file's thumbnail (WebP, fit inside 256 or 1024 px) for whoever may view it; `not_found` while there is none (pending, failed, unsupported)",
+    description:
+      "With `v` (the `preview.v` the item carries: a prefix of the bytes' SHA-256) the answer is cached for good (`immutable`); " +
+      "a `v` that is not the version's answers `not_found`. A thumbnail evicted from the cache is made again when asked for.",
+    auth: 'read',
+    public: true,
+    query: 'ZThumbnailQuery',
+    produces: 'file',
+    errors: [],
+  }),
   zip: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/zip',

@@ -169,6 +169,18 @@ export const publicLinksApi = {
     responses: { 200: 'ZContentUrl' },
     errors: ['not_found', 'forbidden', 'link_expired', 'link_password_required', 'unsupported_media_type', 'storage_unavailable'],
   }),
+  thumbnail: defineRoute({
+    method: 'GET',
+    path: '/links/:token/items/:itemId/thumbnail',
+    tag: 'links',
+    summary: "A file's thumbnail under the link (WebP; not counted as a download); `not_found` while there is none",
+    auth: 'none',
+    public: true,
+    params: 'ZLinkItemParams',
+    query: 'ZLinkThumbnailQuery',
+    produces: 'file',
+    errors: ['not_found', 'link_expired', 'link_password_required'],
+  }),
   document: defineRoute({
     method: 'GET',
     path: '/links/:token/items/:itemId/document',

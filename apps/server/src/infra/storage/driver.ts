@@ -56,6 +56,11 @@ export interface StorageDriver {
    */
   completeMultipart(key: string, uploadId: string, parts: { partNumber: number; etag: string }[]): Promise<{ size: number; sha256?: string }>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
+  /**
+   * Writes a small object whole (a preview), replacing any object at `key`. All or nothing: a
+   * write cut short leaves no object, or the one before, never part of the bytes.
+   */
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   signDownload(key: string, options: DownloadOptions): Promise<string>;
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** The object's size, or null when there is none. */

@@ -312,6 +312,20 @@ export function localStorage(root: string, publicUrl: string, secret: string, co
       await rm(uploadDir(key, uploadId), { recursive: true, force: true });
     },
 
+    async put(key, bytes) {
+      // An object is a folder of parts that appears by one rename once complete (completeMultipart):
+      // a write cut short leaves only a folder under multipart/, which expiry removes.
+      const uploadId = await this.createMultipart(key, 'application/octet-stream');
+      try {
+        const part = await this.writePart(key, uploadId, 1, bytes.byteLength, Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]));
+        await rm(pathOf(key), { recursive: true, force: true });
+        await this.completeMultipart(key, uploadId, [part]);
+      } catch (error) {
+        await this.abortMultipart(key, uploadId);
+        throw error;
+      }
+    },
+
     async signDownload(key, o: DownloadOptions) {
       pathOf(key);
       return contentSigner.sign(LOCAL_BLOB_PATH, { k: key, n: o.filename, t: o.contentType, d: o.disposition }, o.ttlSeconds).url;

@@ -7,6 +7,7 @@ import {
   HeadBucketCommand,
   HeadObjectCommand,
   ListPartsCommand,
+  PutObjectCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
@@ -125,6 +126,11 @@ export function s3Storage(settings: S3Settings): StorageDriver {
         () => client.send(new AbortMultipartUploadCommand({ Bucket, Key: key, UploadId: uploadId })),
         () => undefined,
       );
+    },
+
+    async put(key, bytes, contentType) {
+      // S3 makes an object visible only once all of it has arrived.
+      await guard(() => client.send(new PutObjectCommand({ Bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength })));
     },
 
     async signDownload(key, o) {

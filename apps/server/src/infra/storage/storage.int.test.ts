@@ -132,6 +132,21 @@ describe.each(drivers)('storage on %s', (_name, settingsFor) => {
     expect(await storage.stat(key)).toBeNull();
   });
 
+  it('puts a small object whole, replaces it, and reads it back', async () => {
+    const storage = test.app.ctx.storage;
+    const key = `previews/${uuidv7()}`;
+    const first = randomBytes(1000);
+    await storage.put(key, first, 'image/webp');
+    expect(await storage.stat(key)).toEqual({ size: 1000 });
+    const second = new Uint8Array(randomBytes(300));
+    await storage.put(key, second, 'image/webp');
+    const chunks: Buffer[] = [];
+    for await (const chunk of await storage.read(key)) chunks.push(chunk as Buffer);
+    expect(sha(Buffer.concat(chunks))).toBe(sha(second));
+    await storage.delete(key);
+    expect(await storage.stat(key)).toBeNull();
+  });
+
   it('takes a part of exactly the length it was signed for', async () => {
     const storage = test.app.ctx.storage;
     const key = `test/${uuidv7()}`;

@@ -57,7 +57,9 @@ export function findActivity(db: Q, f: ActivityFilter, limit: number): Promise<A
   if (f.workspaceId) q = q.where('e.workspace_id', '=', f.workspaceId);
   if (f.itemId) q = q.where('e.item_id', '=', f.itemId);
   if (f.actorId) q = q.where('e.actor_user_id', '=', f.actorId);
+  // Thumbnails made (by Cabinet, for the live lists) are not history people read, unless asked for by name.
   if (f.action) q = q.where('e.action', '=', f.action);
+  else q = q.where('e.action', '!=', 'file.previewed');
   if (f.after) q = q.where('e.created_at', '>=', f.after);
   if (f.before) q = q.where('e.created_at', '<', f.before);
   if (f.beforeId !== undefined) q = q.where('e.id', '<', f.beforeId);

@@ -20,7 +20,28 @@ export async function lockItems(db: Q, ids: string[]): Promise<ItemRow[]> {
 }
 
 /** An item with everything its access depends on, read in one query. */
-export interface AccessRow extends ItemRow {
+/**
+ * A file's preview as listings carry it (ADR 0040), joined in the listing's own statement: the
+ * current version's hash and its small preview's row (null columns for folders and documents).
+ */
+export interface PreviewColumns {
+  preview_sha256: string | null;
+  preview_state: 'pending' | 'ready' | 'failed' | 'unsupported' | 'evicted' | null;
+  preview_error: string | null;
+  preview_placeholder: string | null;
+  preview_width: number | null;
+  preview_height: number | null;
+}
+
+/** The join that gives `i` (an item) its PreviewColumns. */
+const PREVIEW_JOIN = sql`LEFT JOIN LATERAL (
+      SELECT v.sha256 AS preview_sha256, p.state AS preview_state, p.error AS preview_error, p.placeholder AS preview_placeholder,
+             p.width AS preview_width, p.height AS preview_height
+      FROM file_versions v LEFT JOIN previews p ON p.sha256 = v.sha256 AND p.kind = 'thumb-256'
+      WHERE v.id = i.current_version_id
+    ) pv ON true`;
+
+export interface AccessRow extends ItemRow, PreviewColumns {
   /** Ids from the item up to its root, the item first. */
   chain: string[];
   root_id: string | null;
@@ -70,10 +91,11 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string): 
       (SELECT array_agg(c.id::text ORDER BY c.depth) FROM chain c WHERE c.start_id = i.id) AS chain,
       (SELECT c.id FROM chain c WHERE c.start_id = i.id AND c.parent_id IS NULL) AS root_id,
       coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE g.start_id = i.id AND ${grantHolds(userId, sql`i.workspace_id`)}), 0) AS grant_rank,
-      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug
+      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*
     FROM items i
     JOIN workspaces w ON w.id = i.workspace_id
     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
+    ${PREVIEW_JOIN}
     WHERE i.id = ANY(${itemIds}::uuid[])
   `.execute(db);
   return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
@@ -184,7 +206,7 @@ export async function findChildrenPage(
   parentId: string,
   userId: string,
   o: { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] },
-): Promise<(ItemRow & { sort_key: string; grant_rank: number })[]> {
+): Promise<(ItemRow & PreviewColumns & { sort_key: string; grant_rank: number })[]> {
   const key =
     o.sort === 'modified'
       ? sql`updated_at`
@@ -209,9 +231,10 @@ export async function findChildrenPage(
   }
   // With each child, the strongest grant on the child itself that holds for the caller: the folder's role comes from
   // above, and only such a grant can raise it.
-  const rows = await sql<ItemRow & { sort_key: string; grant_rank: number }>`
-    SELECT i.*, (${key})::text AS sort_key, coalesce(granted.rank, 0) AS grant_rank
+  const rows = await sql<ItemRow & PreviewColumns & { sort_key: string; grant_rank: number }>`
+    SELECT i.*, (${key})::text AS sort_key, coalesce(granted.rank, 0) AS grant_rank, pv.*
     FROM (${page}) i
+    ${PREVIEW_JOIN}
     LEFT JOIN LATERAL (
       SELECT max(${GRANT_RANK}) AS rank FROM item_grants g
       LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}

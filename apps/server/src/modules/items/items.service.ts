@@ -8,6 +8,7 @@ import {
   type TCreateItemRequest,
   type TItem,
   type TItemAbilities,
+  type TItemPreview,
   type TItemRole,
   type TUpdateItemRequest,
   type NameConflictDetails,
@@ -42,12 +43,32 @@ import {
   siblingNamesLike,
   subtreeBlobs,
   updateItemPlacement,
+  type PreviewColumns,
 } from './items.repo.ts';
 
 const MAX_DEPTH = 64;
 
+/**
+ * A file's preview from the columns a listing joined (PreviewColumns); undefined when the row was
+ * read without them. An evicted preview is made again when asked for, so it is shown as ready.
+ */
+function presentPreview(row: ItemRow & Partial<PreviewColumns>): TItemPreview | null | undefined {
+  if (!('preview_sha256' in row)) return undefined;
+  if (row.kind !== 'file' || !row.preview_sha256) return null;
+  const state = row.preview_state === 'evicted' ? 'ready' : (row.preview_state ?? 'pending');
+  return {
+    state,
+    reason: state === 'failed' ? (row.preview_error ?? null) : null,
+    v: state === 'ready' ? row.preview_sha256.slice(0, 16) : null,
+    placeholder: state === 'ready' ? (row.preview_placeholder ?? null) : null,
+    width: state === 'ready' ? (row.preview_width ?? null) : null,
+    height: state === 'ready' ? (row.preview_height ?? null) : null,
+  };
+}
+
 /** An item as the caller sees it, with their role on it and what it lets them do (from the policy). */
 export function presentItem(item: ItemRow, access: { role: TItemRole; abilities: TItemAbilities }): TItem {
+  const preview = presentPreview(item);
   return {
     id: item.id,
     workspaceId: item.workspace_id,
@@ -62,6 +83,7 @@ export function presentItem(item: ItemRow, access: { role: TItemRole; abilities:
     version: item.version,
     role: access.role,
     abilities: access.abilities,
+    ...(preview !== undefined ? { preview } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { attachment } from '../../lib/content-disposition.ts';
 import type { LiveDocuments } from '../documents/index.ts';
 import { createLink, getPolicy, listLinks, revokeLink, revokeWorkspaceLink, updateLink, updatePolicy, workspaceLinks } from './links.service.ts';
 import { AppError } from '../../errors.ts';
+import { sendThumbnail } from '../previews/index.ts';
 import {
   abortLinkUpload,
   completeUploadThroughLink,
@@ -22,6 +23,7 @@ import {
   visitLink,
   visitPreviewHtml,
   visitPreviewSheets,
+  visitThumbnail,
   type Visit,
 } from './visit.service.ts';
 
@@ -90,6 +92,11 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   route(app, publicLinksApi.contentUrl, async (req, reply) => {
     visitorHeaders(reply);
     return visitContentUrl(ctx, visitOf(req), req.params.itemId);
+  });
+  route(app, publicLinksApi.thumbnail, async (req, reply) => {
+    const thumbnail = await visitThumbnail(ctx, visitOf(req), req.params.itemId, req.query);
+    // Private to the visitor, and the address (with its token) never sent on as a Referer.
+    return sendThumbnail(reply.header('referrer-policy', 'no-referrer'), thumbnail);
   });
   route(app, publicLinksApi.document, async (req, reply) => {
     visitorHeaders(reply);

@@ -44,6 +44,7 @@ import { findPlace, mayShareNow } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
 import { linkState } from './links.service.ts';
 import { countUse, findActiveChildren, findLinkByHash, findNames, forgetAttempt, takeAttempt, type LinkRow } from './links.repo.ts';
+import { thumbnailOf, type Thumbnail } from '../previews/index.ts';
 
 /** How long a link's password, once given, holds in that browser. */
 export const LINK_SESSION_SECONDS = 12 * 60 * 60;
@@ -225,6 +226,13 @@ export async function visitContent(ctx: AppContext, v: Visit, itemId: string, do
     });
   }
   return answer;
+}
+
+/** A file's thumbnail under the link: part of the page, never counted as a download. */
+export async function visitThumbnail(ctx: AppContext, v: Visit, itemId: string, q: { size: '256' | '1024'; v?: string | undefined }): Promise<Thumbnail> {
+  const { link } = await openViewLink(ctx, v);
+  const { item } = await itemUnder(ctx, link, itemId);
+  return thumbnailOf(ctx, item, q);
 }
 
 /**

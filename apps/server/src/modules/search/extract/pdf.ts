@@ -1,19 +1,8 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import type { Canvas } from '@napi-rs/canvas';
-import { getDocument, OPS, VerbosityLevel, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { openPdf, renderPage } from '../../../lib/pdf-pages.ts';
 import { MAX_IMAGE_PIXELS, MAX_OCR_PAGES, OCR_PAGE_SIDE } from './limits.ts';
 import { Ocr } from './ocr.ts';
 import { ExtractFailure, type TextSink } from './text-sink.ts';
-
-/** pdfjs's fonts, character maps and decoders, read from its package (in Node these are paths, not URLs). */
-const dir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-const ASSETS = {
-  standardFontDataUrl: `${dir}/standard_fonts/`,
-  cMapUrl: `${dir}/cmaps/`,
-  wasmUrl: `${dir}/wasm/`,
-  iccUrl: `${dir}/iccs/`,
-};
 
 /**
  * A page with pictures and fewer letters and digits than this in its text layer is a scan (perhaps
@@ -32,14 +21,7 @@ const PAINTS_IMAGE = new Set([OPS.paintImageXObject, OPS.paintImageXObjectRepeat
 export async function readPdf(bytes: Uint8Array, sink: TextSink, until: number): Promise<void> {
   let doc: PDFDocumentProxy;
   try {
-    doc = await getDocument({
-      data: bytes,
-      ...ASSETS,
-      // Fonts are never compiled to code, and pictures past the pixel cap are left out of a rendering.
-      isEvalSupported: false,
-      maxImageSize: MAX_IMAGE_PIXELS,
-      verbosity: VerbosityLevel.ERRORS,
-    }).promise;
+    doc = await openPdf(bytes, MAX_IMAGE_PIXELS);
   } catch (error) {
     if ((error as Error).name === 'PasswordException') throw new ExtractFailure('It is protected by a password.');
     throw new ExtractFailure('It is damaged: it cannot be read as a PDF.');
@@ -60,7 +42,7 @@ export async function readPdf(bytes: Uint8Array, sink: TextSink, until: number):
         const scanned = (layer.match(WORD_CHARS)?.length ?? 0) < SCAN_BELOW_CHARS && (await page.getOperatorList()).fnArray.some((op) => PAINTS_IMAGE.has(op));
         if (scanned && ocrPages < MAX_OCR_PAGES) {
           ocrPages++;
-          sink.text(await ocr.read(await render(doc, page)));
+          sink.text(await ocr.read(await renderPage(doc, page, OCR_PAGE_SIDE, 3)));
         } else {
           sink.text(layer);
           if (scanned) sink.cut();
@@ -77,25 +59,5 @@ export async function readPdf(bytes: Uint8Array, sink: TextSink, until: number):
   } finally {
     await ocr.close();
     await doc.destroy();
-  }
-}
-
-interface CanvasFactory {
-  create(width: number, height: number): { canvas: Canvas };
-  destroy(entry: { canvas: Canvas }): void;
-}
-
-/** A page as a PNG, scaled so its longer side is OCR_PAGE_SIDE pixels (at most 3× its size): enough for print, bounded in memory. */
-async function render(doc: PDFDocumentProxy, page: PDFPageProxy): Promise<Buffer> {
-  const natural = page.getViewport({ scale: 1 });
-  const viewport = page.getViewport({ scale: Math.min(3, OCR_PAGE_SIDE / Math.max(natural.width, natural.height)) });
-  // In Node, pdfjs makes its canvases with @napi-rs/canvas.
-  const factory = doc.canvasFactory as CanvasFactory;
-  const entry = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
-  try {
-    await page.render({ canvas: entry.canvas as never, viewport }).promise;
-    return await entry.canvas.encode('png');
-  } finally {
-    factory.destroy(entry);
   }
 }

@@ -10,6 +10,7 @@ export const ACTION_LABELS: Record<TActivityAction, string> = {
   'item.restored': 'Restored',
   'item.deleted': 'Deleted forever',
   'item.shared': 'Shared',
+  'file.previewed': 'Thumbnail made',
   'comment.added': 'Commented',
   'comment.edited': 'Edited a comment',
   'comment.resolved': 'Resolved a comment',
@@ -76,6 +77,8 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return `deleted ${it} forever`;
     case 'item.shared':
       return role ? `shared ${it} (${role})` : `stopped sharing ${it} with someone`;
+    case 'file.previewed':
+      return `made a thumbnail of ${it}`;
     case 'comment.added':
       return `commented on ${it}`;
     case 'comment.edited':

@@ -1,4 +1,4 @@
-import { Button, Drawer, Stack, Table, Text } from '@mantine/core';
+import { Button, Center, Drawer, Stack, Table, Text } from '@mantine/core';
 import { IconUserShare } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
@@ -9,6 +9,7 @@ import { describeSearchText, useSearchText } from '../api/use-search-text.ts';
 import { useVersions } from '../api/use-versions.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
 import { itemSize } from './item-name.tsx';
+import { ItemThumbnail, PreviewNote } from './item-thumbnail.tsx';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
 import { ItemActivity } from '../../activity/components/item-activity.tsx';
@@ -50,6 +51,11 @@ export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; works
       aria-label={`Details of ${item.name}`}
     >
       <Stack>
+        {item.kind === 'file' && (
+          <Center>
+            <ItemThumbnail item={item} size="1024" width={320} height={260} fallback={<PreviewNote item={item} />} />
+          </Center>
+        )}
         <Table variant="vertical" aria-label="Details">
           <Table.Tbody>
             {rows.map(([label, value]) => (

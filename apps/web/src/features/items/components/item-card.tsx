@@ -5,6 +5,7 @@ import { formatRelative } from '../../../lib/format.ts';
 import type { ItemInteractions } from '../hooks/use-item-interactions.ts';
 import { ItemCheckbox } from './item-checkbox.tsx';
 import { ItemIcon, ItemName, itemSize } from './item-name.tsx';
+import { ItemThumbnail } from './item-thumbnail.tsx';
 
 /** A card's place in the grid: its width sets how many fit a row; its height, the row's. */
 export const CARD_WIDTH = 176;
@@ -22,7 +23,11 @@ interface ItemCardProps {
   actions: ReactNode;
 }
 
-/** One item of the grid view: its box and menu, a large icon, its name, and its size and when it was modified. */
+/** The box a card's picture fits in. */
+const PICTURE_WIDTH = CARD_WIDTH - 40;
+const PICTURE_HEIGHT = 64;
+
+/** One item of the grid view: its box and menu, its thumbnail (or a large icon), its name, and its size and when it was modified. */
 export function ItemCard({ item, to, starred, selected, onToggle, interactions, actions }: ItemCardProps) {
   return (
     <Card role="gridcell" withBorder radius="md" padding="xs" h={CARD_HEIGHT - 12} {...interactions}>
@@ -30,8 +35,18 @@ export function ItemCard({ item, to, starred, selected, onToggle, interactions, 
         <ItemCheckbox item={item} selected={selected} onToggle={onToggle} />
         {actions}
       </Group>
-      <Center flex={1} c={item.kind === 'folder' ? 'var(--mantine-primary-color-filled)' : 'dimmed'} aria-hidden>
-        <ItemIcon kind={item.kind} size={44} />
+      <Center flex={1} mih={0} c={item.kind === 'folder' ? 'var(--mantine-primary-color-filled)' : 'dimmed'}>
+        <ItemThumbnail
+          item={item}
+          size="256"
+          width={PICTURE_WIDTH}
+          height={PICTURE_HEIGHT}
+          fallback={
+            <span aria-hidden>
+              <ItemIcon kind={item.kind} size={44} />
+            </span>
+          }
+        />
       </Center>
       <ItemName item={item} to={to} starred={starred} bare />
       <Text size="xs" c="dimmed" truncate="end">

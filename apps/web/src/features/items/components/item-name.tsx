@@ -5,6 +5,7 @@ import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { formatBytes } from '../../../lib/format.ts';
 import { rememberReturn } from '../../../lib/viewer-return.ts';
+import { ItemThumbnail } from './item-thumbnail.tsx';
 
 /** A folder, a document (written in Cabinet) and a file (bytes uploaded) each look like what they are. */
 export function ItemIcon({ kind, size }: { kind: TItem['kind']; size: number }) {
@@ -40,7 +41,7 @@ export function ItemName({
   );
   return (
     <Group gap="xs" wrap="nowrap" miw={0}>
-      {!bare && <ItemIcon kind={item.kind} size={20} />}
+      {!bare && <ItemThumbnail item={item} size="256" width={20} height={20} decorative fallback={<ItemIcon kind={item.kind} size={20} />} />}
       {to ? (
         <Anchor
           component={Link}

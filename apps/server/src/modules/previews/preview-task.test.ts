@@ -1,0 +1,110 @@
+import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { thumbHashToApproximateAspectRatio } from 'thumbhash';
+import { WorkerPool } from '../../infra/workers/pool.ts';
+import type { PreviewInput, PreviewOutcome } from './preview-task.ts';
+import { sourceKindOf } from './source-kind.ts';
+import { animatedGif, pngOf, rotatedJpeg, simplePdf } from './test-images.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+const TASK = new URL('./preview-task.ts', import.meta.url);
+
+// The generators run as Cabinet runs them: in a worker of a pool with memory and time limits.
+const pool = new WorkerPool({ threads: 1, queue: 4, memoryMb: 512, timeoutMs: 60_000, env: {} });
+afterAll(() => pool.close());
+const make = (input: PreviewInput) => pool.run<PreviewOutcome>(TASK, 'makePreview', input);
+
+async function sizesOf(outcome: PreviewOutcome) {
+  expect(outcome.state).toBe('ready');
+  if (outcome.state !== 'ready') throw new Error('not ready');
+  return Promise.all(
+    outcome.previews.map(async (p) => {
+      const meta = await sharp(p.bytes).metadata();
+      expect(meta.format).toBe('webp');
+      expect([meta.width, meta.height]).toEqual([p.width, p.height]);
+      return { kind: p.kind, width: p.width, height: p.height, bytes: p.bytes };
+    }),
+  );
+}
+
+describe('preview generators', () => {
+  it('turns a JPEG as its EXIF orientation says, in two WebP sizes that fit inside, never enlarged, with a placeholder of its aspect', async () => {
+    const outcome = await make({ kind: 'image', bytes: await rotatedJpeg() });
+    const [small, large] = await sizesOf(outcome);
+    expect(large).toMatchObject({ kind: 'thumb-1024', width: 100, height: 200 });
+    expect(small).toMatchObject({ kind: 'thumb-256', width: 100, height: 200 });
+    // Turned clockwise: the red half (left) is now on top.
+    const { data } = await sharp(large!.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(data[0]).toBeGreaterThan(150);
+    expect(data[2]).toBeLessThan(100);
+    const hash = Buffer.from((outcome as { placeholder: string }).placeholder, 'base64');
+    // Portrait, as the picture is shown (a ThumbHash keeps the aspect roughly).
+    expect(thumbHashToApproximateAspectRatio(hash)).toBeGreaterThan(0.4);
+    expect(thumbHashToApproximateAspectRatio(hash)).toBeLessThan(0.7);
+  });
+
+  it('scales a large picture to 1024 and 256 pixels on its longer side', async () => {
+    const bytes = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#336699' } })
+      .jpeg()
+      .toBuffer();
+    const [small, large] = await sizesOf(await make({ kind: 'image', bytes }));
+    expect([large!.width, large!.height]).toEqual([1024, 683]);
+    expect([small!.width, small!.height]).toEqual([256, 171]);
+  });
+
+  it('takes the first frame of an animated GIF', async () => {
+    const [, large] = await sizesOf(await make({ kind: 'image', bytes: await animatedGif() }));
+    expect([large!.width, large!.height]).toEqual([60, 40]);
+    expect((await sharp(large!.bytes).metadata()).pages ?? 1).toBe(1);
+  });
+
+  it('refuses a PNG decompression bomb and a 30,000 × 30,000 header by their size, before decoding', async () => {
+    const bomb = pngOf(12_000, 12_000, 12_000);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    // 144 MB of pixels were never decoded: the process's memory (the workers' included) barely moves.
+    const rss = process.memoryUsage.rss();
+    expect(await make({ kind: 'image', bytes: bomb })).toEqual({ state: 'failed', reason: 'the picture is larger than 100 megapixels (12000 × 12000)' });
+    expect(await make({ kind: 'image', bytes: pngOf(30_000, 30_000, 1) })).toEqual({
+      state: 'failed',
+      reason: 'the picture is larger than 100 megapixels (30000 × 30000)',
+    });
+    expect(process.memoryUsage.rss() - rss).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('fails a damaged picture with a reason', async () => {
+    const jpeg = await rotatedJpeg();
+    expect(await make({ kind: 'image', bytes: jpeg.subarray(0, 200) })).toEqual({
+      state: 'failed',
+      reason: 'the picture is damaged or in a format that cannot be read',
+    });
+  });
+
+  it('decodes a HEIC (which libvips cannot) and refuses a 200 MP one by its header', async () => {
+    const [, large] = await sizesOf(await make({ kind: 'heic', bytes: fixture('tiny.heic') }));
+    expect([large!.width, large!.height]).toEqual([64, 48]);
+    expect(await make({ kind: 'heic', bytes: fixture('huge-header.heic') })).toEqual({
+      state: 'failed',
+      reason: 'the picture is larger than 100 megapixels (20000 × 10000)',
+    });
+  });
+
+  it("draws a PDF's first page, and fails a damaged one", async () => {
+    const [, large] = await sizesOf(await make({ kind: 'pdf', bytes: simplePdf(300, 400) }));
+    // Drawn at most twice its size: 600 × 800.
+    expect([large!.width, large!.height]).toEqual([600, 800]);
+    expect(await make({ kind: 'pdf', bytes: Buffer.from('%PDF-1.7\nthis is not a PDF at all') })).toEqual({
+      state: 'failed',
+      reason: 'the PDF is damaged: its first page cannot be drawn',
+    });
+  });
+
+  it('tells kinds by their bytes, not their names', async () => {
+    expect(sourceKindOf(await rotatedJpeg())).toBe('image');
+    expect(sourceKindOf(pngOf(10, 10))).toBe('image');
+    expect(sourceKindOf(fixture('tiny.heic'))).toBe('heic');
+    expect(sourceKindOf(simplePdf())).toBe('pdf');
+    expect(sourceKindOf(Buffer.from('just some text, named photo.png'))).toBeNull();
+    expect(sourceKindOf(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'))).toBeNull();
+  });
+});

@@ -1,0 +1,114 @@
+// Runs in a worker thread of the previewers' pool (previews.service.ts): every decoder of what
+// users upload runs here, never on the main thread, within the pool's memory and time limits.
+import decodeHeic from 'heic-decode';
+import sharp, { type OutputInfo, type Sharp } from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
+import { openPdf, renderPage } from '../../lib/pdf-pages.ts';
+import type { PreviewKind } from '../../db/schema.ts';
+
+/** Pictures with more pixels than this are not decoded (a 30,000 × 30,000 image, a bomb): 100 MP is beyond any camera's photo. */
+export const MAX_PREVIEW_PIXELS = 100_000_000;
+/** A PDF's first page is drawn so its longer side has this many pixels (at most twice its size). */
+const PDF_SIDE = 1024;
+/** Pictures inside a PDF larger than this are left out of its drawing. */
+const PDF_IMAGE_PIXELS = 40_000_000;
+
+export const PREVIEW_SIDES: Record<PreviewKind, number> = { 'thumb-1024': 1024, 'thumb-256': 256 };
+
+export interface PreviewInput {
+  /** The file's bytes (an image, a HEIC, a PDF), or a video's frame as PNG (kind `image`). */
+  bytes: Uint8Array;
+  kind: 'image' | 'heic' | 'pdf';
+}
+
+export interface MadePreview {
+  kind: PreviewKind;
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export type PreviewOutcome =
+  | { state: 'ready'; previews: MadePreview[]; placeholder: string }
+  /** `reason` completes "No preview: …" in the details panel. */
+  | { state: 'failed'; reason: string };
+
+/** A failure of the file's own, with the reason people read. */
+class PreviewFailure extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+const tooLarge = (width: number, height: number) =>
+  new PreviewFailure(`the picture is larger than ${MAX_PREVIEW_PIXELS / 1_000_000} megapixels (${width} × ${height})`);
+
+export async function makePreview(input: PreviewInput): Promise<PreviewOutcome> {
+  try {
+    const source = await decodable(input);
+    return { state: 'ready', ...(await thumbnails(source)) };
+  } catch (error) {
+    if (error instanceof PreviewFailure) return { state: 'failed', reason: error.reason };
+    return { state: 'failed', reason: readError(input.kind) };
+  }
+}
+
+const readError = (kind: PreviewInput['kind']) =>
+  kind === 'pdf' ? 'the PDF is damaged: its first page cannot be drawn' : 'the picture is damaged or in a format that cannot be read';
+
+/** What sharp is given: the file itself (its header checked first), raw pixels of a HEIC, a PDF's first page as PNG. */
+async function decodable(input: PreviewInput): Promise<Sharp> {
+  if (input.kind === 'heic') {
+    const [image] = await decodeHeic.all({ buffer: input.bytes }).catch(() => {
+      throw new PreviewFailure(readError('heic'));
+    });
+    if (!image) throw new PreviewFailure(readError('heic'));
+    // The size is in the file's header: refused before a pixel is decoded.
+    if (image.width * image.height > MAX_PREVIEW_PIXELS) throw tooLarge(image.width, image.height);
+    const { width, height, data } = await image.decode();
+    return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });
+  }
+  if (input.kind === 'pdf') return sharp(await firstPage(input.bytes));
+  const meta = await sharp(input.bytes, { limitInputPixels: false })
+    .metadata()
+    .catch(() => {
+      throw new PreviewFailure(readError('image'));
+    });
+  const [width, height] = [meta.width ?? 0, meta.pageHeight ?? meta.height ?? 0];
+  if (width * height > MAX_PREVIEW_PIXELS) throw tooLarge(width, height);
+  // The first frame of an animation (sharp reads one page unless asked for more), decoded as it streams.
+  return sharp(input.bytes, { limitInputPixels: MAX_PREVIEW_PIXELS, sequentialRead: true, failOn: 'error' }).rotate();
+}
+
+async function firstPage(bytes: Uint8Array): Promise<Buffer> {
+  const doc = await openPdf(bytes, PDF_IMAGE_PIXELS).catch((error: unknown) => {
+    throw new PreviewFailure((error as Error).name === 'PasswordException' ? 'the PDF is protected by a password' : readError('pdf'));
+  });
+  try {
+    const page = await doc.getPage(1);
+    try {
+      return await renderPage(doc, page, PDF_SIDE, 2);
+    } finally {
+      page.cleanup();
+    }
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/** The two WebP sizes (fit inside, never enlarged) and a ThumbHash of the smaller. */
+async function thumbnails(source: Sharp): Promise<{ previews: MadePreview[]; placeholder: string }> {
+  const fit = (side: number) => ({ width: side, height: side, fit: 'inside' as const, withoutEnlargement: true });
+  const large = await source.resize(fit(1024)).webp({ quality: 80 }).toBuffer({ resolveWithObject: true });
+  // The small one from the large: a 12 MP photo is decoded once.
+  const small = await sharp(large.data).resize(fit(256)).webp({ quality: 75 }).toBuffer({ resolveWithObject: true });
+  const tiny = await sharp(small.data).resize(fit(100)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const hash = rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data);
+  const made = (kind: PreviewKind, out: { data: Buffer; info: OutputInfo }): MadePreview => ({
+    kind,
+    bytes: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength),
+    width: out.info.width,
+    height: out.info.height,
+  });
+  return { previews: [made('thumb-256', small), made('thumb-1024', large)], placeholder: Buffer.from(hash).toString('base64') };
+}

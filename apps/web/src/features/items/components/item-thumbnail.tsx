@@ -1,0 +1,101 @@
+import { Box, Text } from '@mantine/core';
+import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
+import { useMemo, useState } from 'react';
+import { thumbHashToDataURL } from 'thumbhash';
+
+/** The address of a file's thumbnail when it has one: named by its bytes' hash, so the browser keeps it for good. */
+export function thumbnailUrl(item: TItem, size: '256' | '1024'): string | null {
+  const p = item.preview;
+  if (item.kind !== 'file' || p?.state !== 'ready' || !p.v) return null;
+  return urlOf(filesApi.thumbnail, { id: item.id }, { size, v: p.v });
+}
+
+/** The ThumbHash placeholder as a tiny picture (a data URL), or null. */
+function usePlaceholder(item: TItem): string | null {
+  const hash = item.preview?.placeholder;
+  return useMemo(() => {
+    if (!hash) return null;
+    try {
+      return thumbHashToDataURL(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)));
+    } catch {
+      return null;
+    }
+  }, [hash]);
+}
+
+/** The size a picture of `w` × `h` takes fitted inside `box` × `box` pixels (never enlarged past `box`). */
+function fitted(w: number | null | undefined, h: number | null | undefined, boxW: number, boxH: number) {
+  if (!w || !h) return { width: boxW, height: boxH };
+  const scale = Math.min(boxW / w, boxH / h);
+  return { width: Math.round(w * scale), height: Math.round(h * scale) };
+}
+
+/**
+ * A file's thumbnail fitted in a `width` × `height` box: the placeholder drawn at the picture's
+ * aspect at once (so the grid never moves), the picture over it once loaded; `fallback` (the
+ * type's icon) when there is none or it cannot be loaded.
+ */
+export function ItemThumbnail({
+  item,
+  size,
+  width,
+  height,
+  fallback,
+  decorative = false,
+}: {
+  item: TItem;
+  size: '256' | '1024';
+  width: number;
+  height: number;
+  fallback: React.ReactNode;
+  /** Beside the item's name (a list row): no text of its own for screen readers. */
+  decorative?: boolean;
+}) {
+  const url = thumbnailUrl(item, size);
+  const placeholder = usePlaceholder(item);
+  const [failedUrl, setFailedUrl] = useState<string | null>(null);
+  if (!url || failedUrl === url) return <>{fallback}</>;
+  const box = fitted(item.preview?.width, item.preview?.height, width, height);
+  return (
+    <Box
+      w={box.width}
+      h={box.height}
+      style={{
+        backgroundImage: placeholder ? `url(${placeholder})` : undefined,
+        backgroundSize: '100% 100%',
+        borderRadius: 4,
+        overflow: 'hidden',
+        flex: 'none',
+      }}
+    >
+      <img
+        src={url}
+        alt={decorative ? '' : `Thumbnail of ${item.name}`}
+        width={box.width}
+        height={box.height}
+        loading="lazy"
+        decoding="async"
+        draggable={false}
+        onError={() => setFailedUrl(url)}
+        style={{ display: 'block', width: '100%', height: '100%', objectFit: 'contain' }}
+      />
+    </Box>
+  );
+}
+
+/** What the details panel says of a file without a picture: why, when making it failed. */
+export function PreviewNote({ item }: { item: TItem }) {
+  const p = item.preview;
+  if (item.kind !== 'file' || !p || p.state === 'ready') return null;
+  const text =
+    p.state === 'failed'
+      ? `No preview: ${p.reason ?? 'it could not be made'}.`
+      : p.state === 'pending'
+        ? 'The preview is being made…'
+        : 'No preview for this kind of file.';
+  return (
+    <Text size="sm" c="dimmed" role={p.state === 'failed' ? 'status' : undefined}>
+      {text}
+    </Text>
+  );
+}

@@ -1,0 +1,68 @@
+import sharp from 'sharp';
+import { expect, test } from '../../fixtures/signed-in.ts';
+import { seriousViolations } from '../../fixtures/accessibility.ts';
+
+/** A photo made on the spot: 1600 × 1200, a sky over a field, with a sun. */
+async function photo(): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="1200">
+    <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#2b6cb0"/><stop offset="1" stop-color="#bee3f8"/></linearGradient></defs>
+    <rect width="1600" height="800" fill="url(#sky)"/><rect y="800" width="1600" height="400" fill="#2f855a"/>
+    <circle cx="1200" cy="300" r="140" fill="#f6e05e"/></svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
+test('the grid shows a real thumbnail of an uploaded photo, and the details panel its preview', async ({ page }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Holiday');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'Holiday' }).click();
+  await expect(page.getByRole('heading', { name: 'Holiday', level: 1 })).toBeVisible();
+  await page.getByLabel('Files to upload').setInputFiles([
+    { name: 'field.jpg', mimeType: 'image/jpeg', buffer: await photo() },
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('no picture here') },
+  ]);
+  await expect(page.getByRole('table', { name: 'Contents of Holiday' }).getByRole('link', { name: 'field.jpg' })).toBeVisible();
+
+  await page.getByRole('radiogroup', { name: 'View' }).getByText('Grid').click();
+  const grid = page.getByRole('grid', { name: 'Contents of Holiday' });
+  // The thumbnail arrives by the live stream once made: no reload.
+  const thumb = grid.getByRole('img', { name: 'Thumbnail of field.jpg' });
+  await expect(thumb).toBeVisible({ timeout: 30_000 });
+  await expect(thumb).toHaveAttribute('src', /\/api\/v1\/items\/[0-9a-f-]+\/thumbnail\?size=256&v=[0-9a-f]{16}$/);
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
+  expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(192);
+  // The text file keeps its type's icon.
+  await expect(
+    grid
+      .getByRole('gridcell')
+      .filter({ hasText: 'notes.txt' })
+      .getByRole('img', { name: /Thumbnail/ }),
+  ).toHaveCount(0);
+
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
+      await page.screenshot({ path: `test-results/screens/thumbnails-grid-${width}-${scheme}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await grid.getByRole('button', { name: 'Actions for field.jpg' }).click();
+  await page.getByRole('menuitem', { name: 'Details' }).click();
+  const details = page.getByRole('dialog', { name: 'field.jpg' });
+  const preview = details.getByRole('img', { name: 'Thumbnail of field.jpg' });
+  await expect(preview).toHaveAttribute('src', /thumbnail\?size=1024&v=[0-9a-f]{16}$/);
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1024);
+  expect(await seriousViolations(page)).toEqual([]);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 360]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: `test-results/screens/thumbnails-details-${width}-${scheme}.png` });
+    }
+  }
+});
