@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
@@ -65,4 +67,18 @@ test('the grid shows a real thumbnail of an uploaded photo, and the details pane
       await page.screenshot({ path: `test-results/screens/thumbnails-details-${width}-${scheme}.png` });
     }
   }
+});
+
+test('a HEIC photo, which browsers cannot read, shows in the viewer as the picture Cabinet made of it', async ({ page }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  const heic = readFileSync(fileURLToPath(new URL('../../../apps/server/src/modules/previews/fixtures/tiny.heic', import.meta.url)));
+  await page.getByLabel('Files to upload').setInputFiles([{ name: 'phone photo.heic', mimeType: 'image/heic', buffer: heic }]);
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  // Once its thumbnail is in the list (the previews are made), the viewer has its picture too.
+  await expect(list.getByRole('row', { name: /phone photo\.heic/ }).locator('img[src*="/thumbnail"]')).toBeVisible({ timeout: 30_000 });
+  await list.getByRole('link', { name: 'phone photo.heic' }).click();
+  const picture = page.getByRole('img', { name: 'phone photo.heic', exact: true });
+  await expect(picture).toHaveAttribute('src', /\/thumbnail\?size=1024/);
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
 });

@@ -11,8 +11,9 @@ export const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)
  * Mantine writes style attributes at run time, hence 'unsafe-inline' for styles only; no inline
  * script runs. 'wasm-unsafe-eval' lets the upload worker compile its SHA-256 WebAssembly (it
  * allows no JavaScript eval). `storageOrigin` is the bucket the browser PUTs parts to and reads
- * pictures, sound, video and (the viewer's Range requests) bytes from, or the origin of uploaded bytes (USER_CONTENT_URL). Documents may show pictures from the web, as other editors do: images (never
- * scripts) from any https address.
+ * pictures, sound, video and (the viewer's Range requests) bytes from, or the origin of uploaded
+ * bytes (USER_CONTENT_URL). Documents may show pictures from the web, as other editors do: images
+ * (never scripts) from any https address.
  */
 export const contentSecurityPolicy = (storageOrigin?: string) =>
   [

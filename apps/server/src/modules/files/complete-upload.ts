@@ -152,7 +152,11 @@ async function finishedUpload(db: Db, actor: Uploader, upload: UploadRow): Promi
   if (upload.state !== 'completed' || !upload.result_item_id) return undefined;
   if (isVisitor(actor)) return { upload: presentUpload(upload), item: null };
   const access = await requireItem(db, actor, upload.result_item_id, 'view').catch(() => undefined);
-  return access && { upload: presentUpload(upload), item: presentItem(access.item, access) };
+  if (!access) return undefined;
+  // The file as it was made, as the first completion answered it: its preview is for the listings, and changes meanwhile.
+  const item = presentItem(access.item, access);
+  delete item.preview;
+  return { upload: presentUpload(upload), item };
 }
 
 /**

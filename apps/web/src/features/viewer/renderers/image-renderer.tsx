@@ -15,6 +15,25 @@ import { useContentUrl } from './use-content-url.ts';
  */
 export default function ImageRenderer({ item, source }: RendererProps) {
   const url = useContentUrl(source);
+  return <PictureView item={item} url={url} unreadable="The browser cannot read this picture. Download it to open it with another program." />;
+}
+
+/**
+ * A HEIC or HEIF photo (which browsers do not read): the picture Cabinet made of it, 1024 px across
+ * (ADR 0040), while that is there.
+ */
+export function HeicRenderer({ item, source }: RendererProps) {
+  const url = `${source.conversionBase}/thumbnail?size=1024${source.versionId ? `&version=${encodeURIComponent(source.versionId)}` : ''}`;
+  return (
+    <PictureView
+      item={item}
+      url={{ data: { url } }}
+      unreadable="This photo has no picture to show yet: it is being prepared, or could not be made. Download it to open it with another program."
+    />
+  );
+}
+
+function PictureView({ item, url, unreadable }: { item: RendererProps['item']; url: { data?: { url: string }; error?: Error }; unreadable: string }) {
   const box = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<{ w: number; h: number }>();
   const [boxSize, setBoxSize] = useState({ w: 0, h: 0 });
@@ -57,7 +76,7 @@ export default function ImageRenderer({ item, source }: RendererProps) {
   });
 
   if (url.error) return <ViewerError error={url.error} />;
-  if (failed) return <ViewerError error={new Error('The browser cannot read this picture. Download it to open it with another program.')} />;
+  if (failed) return <ViewerError error={new Error(unreadable)} />;
   if (!url.data) return <ViewerLoading label={`Loading ${item.name}`} />;
 
   const panning = zoom !== null && natural && (natural.w * scale > boxSize.w || natural.h * scale > boxSize.h);

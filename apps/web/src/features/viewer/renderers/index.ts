@@ -24,6 +24,12 @@ export const renderers: Renderer[] = [
     matches: (i) => previewKindOf(i) !== null,
     load: () => import('./rendered-document.tsx').then((m) => ({ default: m.RenderedDocument })),
   },
+  // Browsers do not read HEIC: the picture Cabinet made of it, before images.
+  {
+    name: 'heic',
+    matches: (i) => /\.(heic|heif)$/i.test(i.name) || /^image\/hei[cf]/i.test(i.mimeType ?? ''),
+    load: () => import('./image-renderer.tsx').then((m) => ({ default: m.HeicRenderer })),
+  },
   { name: 'image', matches: (i) => kind(i) === 'image' || kind(i) === 'svg', load: () => import('./image-renderer.tsx') },
   { name: 'pdf', matches: (i) => kind(i) === 'pdf', load: () => import('./pdf-renderer.tsx') },
   { name: 'video', matches: (i) => kind(i) === 'video', load: () => import('./media-renderer.tsx').then((m) => ({ default: m.VideoRenderer })) },
