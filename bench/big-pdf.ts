@@ -39,7 +39,9 @@ export function bigPdf(pages: number, pictureBytes: number): { chunks: Buffer[];
     );
     object(n + 1, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
     object(n + 2, () => {
-      text(`<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${picture.length} >>\nstream\n`);
+      text(
+        `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${picture.length} >>\nstream\n`,
+      );
       push(picture);
       text('\nendstream');
     });
