@@ -1,7 +1,6 @@
 import { Box, Text } from '@mantine/core';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
-import { useMemo, useState } from 'react';
-import { thumbHashToDataURL } from 'thumbhash';
+import { useEffect, useState } from 'react';
 
 /** The address of a file's thumbnail when it has one: named by its bytes' hash, so the browser keeps it for good. */
 export function thumbnailUrl(item: TItem, size: '256' | '1024'): string | null {
@@ -10,17 +9,33 @@ export function thumbnailUrl(item: TItem, size: '256' | '1024'): string | null {
   return urlOf(filesApi.thumbnail, { id: item.id }, { size, v: p.v });
 }
 
+/** The ThumbHash decoder, loaded once the first list with a placeholder is drawn (it is not part of the first load's budget). */
+let decoder: Promise<typeof import('thumbhash')> | undefined;
+
 /** The ThumbHash placeholder as a tiny picture (a data URL), or null. */
 function usePlaceholder(item: TItem): string | null {
   const hash = item.preview?.placeholder;
-  return useMemo(() => {
-    if (!hash) return null;
-    try {
-      return thumbHashToDataURL(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)));
-    } catch {
-      return null;
-    }
+  const [decoded, setDecoded] = useState<{ hash: string; url: string | null }>();
+  useEffect(() => {
+    if (!hash) return;
+    let live = true;
+    (decoder ??= import('thumbhash')).then(
+      ({ thumbHashToDataURL }) => {
+        let url: string | null = null;
+        try {
+          url = thumbHashToDataURL(Uint8Array.from(atob(hash), (c) => c.charCodeAt(0)));
+        } catch {
+          url = null;
+        }
+        if (live) setDecoded({ hash, url });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
   }, [hash]);
+  return hash && decoded?.hash === hash ? decoded.url : null;
 }
 
 /** The size a picture of `w` × `h` takes fitted inside `box` × `box` pixels (never enlarged past `box`). */
