@@ -66,7 +66,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: 'Actions for a.txt' }).click();
       await page.getByRole('menuitem', { name: 'Versions' }).click();
-      await expect(page.getByRole('table', { name: 'Versions' })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Versions' })).toBeVisible();
       await expect(page.getByRole('menu')).toHaveCount(0);
       expect(await seriousViolations(page)).toEqual([]);
       await page.keyboard.press('Escape');
