@@ -3,8 +3,8 @@ import { createWriteStream, existsSync, linkSync, mkdtempSync, rmSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
 import { serverProcess } from '../apps/server/src/testing/server-process.ts';
+import { launchChromium, signInThroughPages } from './browser.ts';
 import { report } from './report.ts';
 import { GiB, syntheticFile, uploadThroughCabinet } from './transfer.ts';
 import type { BenchApp } from './setup.ts';
@@ -42,18 +42,7 @@ export default async function dedup() {
     out.end(resolve);
   });
   const server = await serverProcess();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const email = 'dedup@example.com';
     const token = server.person(email, 'Dedup Bench');
@@ -65,12 +54,7 @@ export default async function dedup() {
 
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/signin`);
-    await page.getByRole('link', { name: /Continue with/ }).click();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('process-test-password-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/w\//);
+    await signInThroughPages(page, server.url, email);
     await page.goto(`${server.url}/w/${workspace.slug}/my`);
     await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'survey.bin' }).waitFor();
     let puts = 0;

@@ -3,9 +3,10 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { serverProcess } from '../apps/server/src/testing/server-process.ts';
 import { freePort } from '../apps/server/src/testing/test-app.ts';
+import { launchChromium, signInThroughPages } from './browser.ts';
 import { report } from './report.ts';
 
 const PARAGRAPHS = 5000;
@@ -28,18 +29,7 @@ async function timeToShow(page: Page, url: string, locator: () => ReturnType<Pag
 export default async function docOpen() {
   if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) execFileSync('npm', ['run', 'build', '-w', '@cabinet/web'], { cwd: root, stdio: 'inherit' });
   const server = await serverProcess();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const email = 'doc-open@example.com';
     const token = server.person(email, 'Doc Open');
@@ -60,12 +50,7 @@ export default async function docOpen() {
 
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/signin`);
-    await page.getByRole('link', { name: /Continue with/ }).click();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('process-test-password-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/w\//);
+    await signInThroughPages(page, server.url, email);
     const documentUrl = `${server.url}/w/${workspace.slug}/d/${imported.id}`;
     // Once, so the app's code is cached as it would be for someone who has used Cabinet before.
     await timeToShow(page, documentUrl, () => page.getByLabel('Content of long').getByText(LAST));

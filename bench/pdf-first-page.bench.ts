@@ -3,10 +3,11 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { serverProcess } from '../apps/server/src/testing/server-process.ts';
 import { parseRange } from '../apps/server/src/infra/storage/local-routes.ts';
 import { bigPdf } from './big-pdf.ts';
+import { launchChromium, signInThroughPages } from './browser.ts';
 import { report } from './report.ts';
 import { uploadThroughCabinet, MiB } from './transfer.ts';
 import type { BenchApp } from './setup.ts';
@@ -88,18 +89,7 @@ export default async function pdfFirstPage() {
   const whole = Buffer.concat(pdf.chunks);
   const bare = await bareServer(whole);
   const server = await serverProcess();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const email = 'pdf-first-page@example.com';
     const token = server.person(email, 'Pdf First Page');
@@ -110,12 +100,7 @@ export default async function pdfFirstPage() {
     const id = await uploadThroughCabinet(app, 'atlas.pdf', pdf, pdf.size);
 
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${server.url}/signin`);
-    await page.getByRole('link', { name: /Continue with/ }).click();
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('process-test-password-1');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/w\//);
+    await signInThroughPages(page, server.url, email);
     const viewerUrl = `${server.url}/w/${workspace.slug}/file/${id}`;
     const inViewer = () => page.getByRole('region', { name: 'Page 1' }).getByText(`Page 1 of ${PAGES}`);
     const inBare = () => page.locator('#text').getByText(`Page 1 of ${PAGES}`);
