@@ -1,13 +1,14 @@
 import {
+  ERROR_STATUS,
   commentsApi,
   documentsApi,
-  ERROR_STATUS,
   filesApi,
   grantsApi,
   groupsApi,
   itemsApi,
   linksApi,
   uploadsApi,
+  versionsApi,
   type ErrorCode,
   type TItemAbilities,
 } from '@cabinet/contracts';
@@ -116,7 +117,7 @@ const ENDPOINTS: Endpoint[] = [
   },
   { name: 'PUT star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.star, { params: { id: t.id } }) },
   { name: 'DELETE star', need: 'view', ok: 204, allowed: (a) => a.view, call: (p, t) => p.call(itemsApi.unstar, { params: { id: t.id } }) },
-  { name: 'GET versions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call(filesApi.versions, { params: { id: t.id } }) },
+  { name: 'GET versions', need: 'view', ok: 200, allowed: (a) => a.view, call: (p, t) => p.call(versionsApi.list, { params: { id: t.id } }) },
   { name: 'GET content (zip)', need: 'view', ok: 200, allowed: (a) => a.download, call: (p, t) => p.call(filesApi.content, { params: { id: t.id } }) },
   {
     name: 'GET zip of ids',

@@ -1,62 +1,7 @@
-import { defineAddressedRoute, defineRoute } from './define-route.ts';
+import { defineAddressedRoute } from './define-route.ts';
 
-/** Files' versions and bytes. */
+/** Files' bytes: downloads, the viewer's signed URLs, thumbnails and zips. */
 export const filesApi = {
-  versions: defineAddressedRoute({
-    method: 'GET',
-    path: '/items/:id/versions',
-    tag: 'files',
-    summary: "A file's versions, newest first",
-    auth: 'read',
-    public: true,
-    responses: { 200: 'ZFileVersionList' },
-    errors: [],
-  }),
-  startVersion: defineAddressedRoute({
-    method: 'POST',
-    path: '/items/:id/versions',
-    tag: 'files',
-    summary: 'Start uploading a new version of a file',
-    auth: 'write',
-    public: true,
-    body: 'ZStartVersionRequest',
-    responses: { 201: 'ZStartedUpload' },
-    errors: ['file_too_large', 'quota_exceeded', 'rate_limited', 'storage_unavailable'],
-  }),
-  updateVersion: defineRoute({
-    method: 'PATCH',
-    path: '/items/:id/versions/:versionId',
-    tag: 'files',
-    summary: 'Name a version (editors): a named version is pinned, kept for ever by retention; `name: null` clears it',
-    auth: 'write',
-    public: true,
-    params: 'ZVersionParams',
-    body: 'ZUpdateVersionRequest',
-    responses: { 200: 'ZFileVersion' },
-    errors: ['not_found', 'forbidden'],
-  }),
-  deleteVersion: defineRoute({
-    method: 'DELETE',
-    path: '/items/:id/versions/:versionId',
-    tag: 'files',
-    summary: 'Delete a version that is not the current one (managers); its bytes go when no version names them, and stop counting against the quota',
-    auth: 'write',
-    public: true,
-    params: 'ZVersionParams',
-    responses: { 204: null },
-    errors: ['not_found', 'forbidden'],
-  }),
-  restoreVersion: defineRoute({
-    method: 'POST',
-    path: '/items/:id/versions/:versionId/restore',
-    tag: 'files',
-    summary: "Make an older version's bytes the current version again (managers): a new version naming the same bytes, nothing copied or lost",
-    auth: 'write',
-    public: true,
-    params: 'ZVersionParams',
-    responses: { 201: 'ZRestoredVersion' },
-    errors: ['not_found', 'forbidden', 'quota_exceeded'],
-  }),
   content: defineAddressedRoute({
     method: 'GET',
     path: '/items/:id/content',

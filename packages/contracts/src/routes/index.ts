@@ -2,8 +2,9 @@ import { activityApi } from './activity.ts';
 import { configApi } from './config.ts';
 import { conversionsApi } from './conversions.ts';
 import type { RouteDeclaration } from './define-route.ts';
-import { commentsApi, documentsApi, grantsApi } from './documents.ts';
+import { commentsApi, documentsApi } from './documents.ts';
 import { filesApi } from './files.ts';
+import { grantsApi } from './grants.ts';
 import { groupsApi } from './groups.ts';
 import { itemsApi } from './items.ts';
 import { linksApi, publicLinksApi } from './links.ts';
@@ -13,6 +14,7 @@ import { searchApi } from './search.ts';
 import { sessionsApi, tokensApi } from './sessions.ts';
 import { invitationsApi, membersApi } from './team.ts';
 import { uploadsApi } from './uploads.ts';
+import { versionsApi } from './versions.ts';
 import { eventsApi, workspacesApi } from './workspaces.ts';
 
 export * from './define-route.ts';
@@ -38,6 +40,7 @@ export {
   sessionsApi,
   tokensApi,
   uploadsApi,
+  versionsApi,
   workspacesApi,
 };
 
@@ -54,6 +57,7 @@ export const routeAreas = {
   itemsApi,
   uploadsApi,
   filesApi,
+  versionsApi,
   documentsApi,
   commentsApi,
   grantsApi,

@@ -1,4 +1,4 @@
-import { filesApi, linksApi, publicLinksApi, uploadsApi } from '@cabinet/contracts';
+import { filesApi, linksApi, publicLinksApi, uploadsApi, versionsApi } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { putParts } from '../../testing/given.ts';
 import { linkVisitor } from '../../testing/link-visitor.ts';
@@ -46,10 +46,10 @@ describe("a file's content URL for the viewer", () => {
   it('opens an older version of the same file, never a version of another file', async () => {
     const owner = await test.given.person();
     const file = await uploaded(owner, owner.workspace.homeId, 'draft.txt', 'first');
-    const start = await owner.call(filesApi.startVersion, { params: { id: file.id }, body: { size: 6 } });
+    const start = await owner.call(versionsApi.start, { params: { id: file.id }, body: { size: 6 } });
     await putParts(owner, start.body, Buffer.from('second'));
     expect((await owner.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} })).status).toBe(200);
-    const versions = (await owner.call(filesApi.versions, { params: { id: file.id } })).body.items;
+    const versions = (await owner.call(versionsApi.list, { params: { id: file.id } })).body.items;
     const first = versions.find((v) => v.number === 1)!;
 
     const current = await owner.call(filesApi.contentUrl, { params: { id: file.id } });

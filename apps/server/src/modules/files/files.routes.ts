@@ -1,4 +1,4 @@
-import { filesApi, uploadsApi } from '@cabinet/contracts';
+import { filesApi, uploadsApi, versionsApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../../infra/http/actor.ts';
@@ -41,13 +41,13 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
     await abortUpload(ctx, requireActor(req), req.params.id);
   });
 
-  route(app, filesApi.versions, async (req) => ({ items: await listVersions(ctx.db, requireActor(req), req.params.id) }));
-  route(app, filesApi.updateVersion, async (req) => nameVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId, req.body.name));
-  route(app, filesApi.deleteVersion, async (req) => {
+  route(app, versionsApi.list, async (req) => ({ items: await listVersions(ctx.db, requireActor(req), req.params.id) }));
+  route(app, versionsApi.update, async (req) => nameVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId, req.body.name));
+  route(app, versionsApi.remove, async (req) => {
     await deleteVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId);
   });
-  route(app, filesApi.restoreVersion, async (req) => restoreVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId));
-  route(app, filesApi.startVersion, async (req) => startVersionUpload(ctx, requireActor(req), req.params.id, req.body));
+  route(app, versionsApi.restore, async (req) => restoreVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId));
+  route(app, versionsApi.start, async (req) => startVersionUpload(ctx, requireActor(req), req.params.id, req.body));
   route(app, filesApi.content, async (req, reply) => {
     const content = await getContent(ctx, requireActor(req), req.params.id, {
       versionId: req.query.version,

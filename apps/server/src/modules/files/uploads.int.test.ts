@@ -1,4 +1,4 @@
-import { filesApi, itemsApi, uploadsApi, workspacesApi } from '@cabinet/contracts';
+import { itemsApi, uploadsApi, versionsApi, workspacesApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -112,7 +112,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(await usage(ada)).toBe(before + bytes.length);
     expect((await children(ada, ada.workspace.homeId)).map((i) => i.name)).toEqual(['video.mp4']);
 
-    const versions = await ada.call(filesApi.versions, { params: { id: done.body.item.id } });
+    const versions = await ada.call(versionsApi.list, { params: { id: done.body.item.id } });
     expect(versions.body.items).toEqual([expect.objectContaining({ number: 1, size: bytes.length, sha256: sha256Hex(bytes), current: true })]);
 
     const got = await fetchContent(ada, done.body.item.id);
@@ -442,7 +442,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const replaced = await test.given.upload(ada, ada.workspace.homeId, 'Report.pdf', Buffer.from('three'), { onConflict: 'replace' });
     expect(replaced.status).toBe(200);
     expect(replaced.body.item).toMatchObject({ id: first.body.item.id, size: 5, version: 2 });
-    const versions = (await ada.call(filesApi.versions, { params: { id: first.body.item.id } })).body.items;
+    const versions = (await ada.call(versionsApi.list, { params: { id: first.body.item.id } })).body.items;
     expect(versions.map((v) => [v.number, v.current])).toEqual([
       [2, true],
       [1, false],
@@ -453,7 +453,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     expect(await usage(ada)).toBe(3 + 3 + 5);
 
     // A new version through /items/:id/versions.
-    const start = await ada.call(filesApi.startVersion, { params: { id: first.body.item.id }, body: { size: 4 } });
+    const start = await ada.call(versionsApi.start, { params: { id: first.body.item.id }, body: { size: 4 } });
     expect(start.status).toBe(201);
     await putParts(ada, start.body, Buffer.from('four'));
     const v3 = await ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
@@ -463,7 +463,7 @@ describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
     const bea = await test.given.person();
     await test.given.membership(bea, ada.workspace.id, 'guest');
     await test.given.grant(first.body.item.id, { user: bea }, 'editor');
-    const theirs = await bea.call(filesApi.startVersion, { params: { id: first.body.item.id }, body: { size: 5 } });
+    const theirs = await bea.call(versionsApi.start, { params: { id: first.body.item.id }, body: { size: 5 } });
     expect(theirs.status).toBe(201);
     await putParts(bea, theirs.body, Buffer.from('fifth'));
     const v4 = await bea.call(uploadsApi.complete, { params: { id: theirs.body.id }, body: {} });

@@ -1,4 +1,4 @@
-import { filesApi, itemsApi, uploadsApi, workspacesApi, type TFileVersion } from '@cabinet/contracts';
+import { itemsApi, uploadsApi, versionsApi, workspacesApi, type TFileVersion } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../jobs.ts';
@@ -25,7 +25,7 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
   const db = () => test.app.ctx.db;
   const runJobs = () => createJobRunner(test.app.ctx).runDue();
   const usage = async (p: Person) => (await p.call(workspacesApi.get, { params: { ws: p.workspace.id } })).body.usedBytes!;
-  const versions = async (p: Person, id: string): Promise<TFileVersion[]> => (await p.call(filesApi.versions, { params: { id } })).body.items;
+  const versions = async (p: Person, id: string): Promise<TFileVersion[]> => (await p.call(versionsApi.list, { params: { id } })).body.items;
   const blobOf = async (versionId: string) =>
     (await db().selectFrom('file_versions').select('blob_key').where('id', '=', versionId).executeTakeFirstOrThrow()).blob_key;
   const download = async (p: Person, itemId: string, versionId?: string) => {
@@ -38,7 +38,7 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
   };
   /** A new version of a file through the real protocol. */
   const uploadVersion = async (p: Person, id: string, bytes: Buffer) => {
-    const start = await p.call(filesApi.startVersion, { params: { id }, body: { size: bytes.length } });
+    const start = await p.call(versionsApi.start, { params: { id }, body: { size: bytes.length } });
     expect(start.status).toBe(201);
     await putParts(p, start.body, bytes);
     const done = await p.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} });
@@ -69,19 +69,19 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
     expect(v2).toMatchObject({ number: 2, current: true, authorName: 'Bea Editor', name: null, pinned: false, size: two.length, sha256: sha256Hex(two) });
     expect(v1).toMatchObject({ number: 1, current: false, authorName: 'Ada Manager', size: one.length, sha256: sha256Hex(one) });
 
-    const named = await bea.call(filesApi.updateVersion, { params: { id: file.id, versionId: v1!.id }, body: { name: '  First draft ' } });
+    const named = await bea.call(versionsApi.update, { params: { id: file.id, versionId: v1!.id }, body: { name: '  First draft ' } });
     expect(named.status).toBe(200);
     expect(named.body).toMatchObject({ id: v1!.id, name: 'First draft', pinned: true, authorName: 'Ada Manager' });
     expect((await versions(viewer, file.id))[1]).toMatchObject({ name: 'First draft', pinned: true });
-    expect(await viewer.call(filesApi.updateVersion, { params: { id: file.id, versionId: v1!.id }, body: { name: 'Mine' } })).toFail('forbidden');
-    expect(await bea.call(filesApi.updateVersion, { params: { id: file.id, versionId: v1!.id }, body: { name: ' ' } })).toFail('invalid_input');
-    const cleared = await bea.call(filesApi.updateVersion, { params: { id: file.id, versionId: v1!.id }, body: { name: null } });
+    expect(await viewer.call(versionsApi.update, { params: { id: file.id, versionId: v1!.id }, body: { name: 'Mine' } })).toFail('forbidden');
+    expect(await bea.call(versionsApi.update, { params: { id: file.id, versionId: v1!.id }, body: { name: ' ' } })).toFail('invalid_input');
+    const cleared = await bea.call(versionsApi.update, { params: { id: file.id, versionId: v1!.id }, body: { name: null } });
     expect(cleared.body).toMatchObject({ name: null, pinned: false });
     // Another file's version, or a stranger: nothing there.
     const other = (await test.given.upload(ada, ada.workspace.homeId, 'other.txt', Buffer.from('x'))).body.item;
-    expect(await ada.call(filesApi.updateVersion, { params: { id: other.id, versionId: v1!.id }, body: { name: 'x' } })).toFail('not_found');
+    expect(await ada.call(versionsApi.update, { params: { id: other.id, versionId: v1!.id }, body: { name: 'x' } })).toFail('not_found');
     const stranger = await test.given.person();
-    expect(await stranger.call(filesApi.updateVersion, { params: { id: file.id, versionId: v1!.id }, body: { name: 'x' } })).toFail('not_found');
+    expect(await stranger.call(versionsApi.update, { params: { id: file.id, versionId: v1!.id }, body: { name: 'x' } })).toFail('not_found');
     const recorded = await db().selectFrom('activity_events').select(['action', 'data']).where('item_id', '=', file.id).orderBy('id').execute();
     expect(recorded.at(-1)).toMatchObject({ action: 'item.updated', data: { versionNamed: 1, versionName: null } });
   });
@@ -90,10 +90,10 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
     const { ada, bea, cy, file, one, two } = await team();
     const [v2, v1] = await versions(ada, file.id);
     const before = await usage(ada);
-    expect(await bea.call(filesApi.restoreVersion, { params: { id: file.id, versionId: v1!.id } })).toFail('forbidden');
-    expect(await cy.call(filesApi.restoreVersion, { params: { id: file.id, versionId: v1!.id } })).toFail('forbidden');
-    expect(await ada.call(filesApi.restoreVersion, { params: { id: file.id, versionId: v2!.id } })).toFail('invalid_input');
-    const restored = await ada.call(filesApi.restoreVersion, { params: { id: file.id, versionId: v1!.id } });
+    expect(await bea.call(versionsApi.restore, { params: { id: file.id, versionId: v1!.id } })).toFail('forbidden');
+    expect(await cy.call(versionsApi.restore, { params: { id: file.id, versionId: v1!.id } })).toFail('forbidden');
+    expect(await ada.call(versionsApi.restore, { params: { id: file.id, versionId: v2!.id } })).toFail('invalid_input');
+    const restored = await ada.call(versionsApi.restore, { params: { id: file.id, versionId: v1!.id } });
     expect(restored.status).toBe(201);
     expect(restored.body.item).toMatchObject({ id: file.id, size: one.length, version: 3 });
     expect(restored.body.version).toMatchObject({ number: 3, current: true, sha256: sha256Hex(one), authorName: 'Ada Manager' });
@@ -120,7 +120,7 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
       .set({ quota_bytes: await usage(ada) })
       .where('id', '=', ada.workspace.id)
       .execute();
-    expect(await ada.call(filesApi.restoreVersion, { params: { id: file.id, versionId: v2!.id } })).toFail('quota_exceeded');
+    expect(await ada.call(versionsApi.restore, { params: { id: file.id, versionId: v2!.id } })).toFail('quota_exceeded');
     expect((await versions(ada, file.id)).length).toBe(3);
     await db().updateTable('workspaces').set({ quota_bytes: null }).where('id', '=', ada.workspace.id).execute();
   });
@@ -129,11 +129,11 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
     const { ada, file, one } = await team();
     const [, v1] = await versions(ada, file.id);
     const three = Buffer.from('three\n');
-    const start = await ada.call(filesApi.startVersion, { params: { id: file.id }, body: { size: three.length } });
+    const start = await ada.call(versionsApi.start, { params: { id: file.id }, body: { size: three.length } });
     await putParts(ada, start.body, three);
     const [completed, restored] = await Promise.all([
       ada.call(uploadsApi.complete, { params: { id: start.body.id }, body: {} }),
-      ada.call(filesApi.restoreVersion, { params: { id: file.id, versionId: v1!.id } }),
+      ada.call(versionsApi.restore, { params: { id: file.id, versionId: v1!.id } }),
     ]);
     expect(completed.status).toBe(200);
     expect(restored.status).toBe(201);
@@ -151,20 +151,20 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
   it('deletes a version that is not the current one (managers); its bytes go only when no version names them', async () => {
     const { ada, bea, file, one, two } = await team();
     const [v2, v1] = await versions(ada, file.id);
-    expect(await bea.call(filesApi.deleteVersion, { params: { id: file.id, versionId: v1!.id } })).toFail('forbidden');
-    expect(await ada.call(filesApi.deleteVersion, { params: { id: file.id, versionId: v2!.id } })).toFail('invalid_input');
+    expect(await bea.call(versionsApi.remove, { params: { id: file.id, versionId: v1!.id } })).toFail('forbidden');
+    expect(await ada.call(versionsApi.remove, { params: { id: file.id, versionId: v2!.id } })).toFail('invalid_input');
     // Version 3 restores version 1: both name its bytes.
-    const v3 = (await ada.call(filesApi.restoreVersion, { params: { id: file.id, versionId: v1!.id } })).body.version;
+    const v3 = (await ada.call(versionsApi.restore, { params: { id: file.id, versionId: v1!.id } })).body.version;
     const before = await usage(ada);
-    expect((await ada.call(filesApi.deleteVersion, { params: { id: file.id, versionId: v1!.id } })).status).toBe(204);
+    expect((await ada.call(versionsApi.remove, { params: { id: file.id, versionId: v1!.id } })).status).toBe(204);
     await runJobs();
     expect(await usage(ada)).toBe(before - one.length);
     expect((await versions(ada, file.id)).map((v) => v.number)).toEqual([3, 2]);
     expect((await download(ada, file.id, v3.id)).equals(one)).toBe(true);
-    expect(await ada.call(filesApi.deleteVersion, { params: { id: file.id, versionId: v1!.id } })).toFail('not_found');
+    expect(await ada.call(versionsApi.remove, { params: { id: file.id, versionId: v1!.id } })).toFail('not_found');
     // Version 2's bytes are its own: deleting it deletes them.
     const key = await blobOf(v2!.id);
-    expect((await ada.call(filesApi.deleteVersion, { params: { id: file.id, versionId: v2!.id } })).status).toBe(204);
+    expect((await ada.call(versionsApi.remove, { params: { id: file.id, versionId: v2!.id } })).status).toBe(204);
     await runJobs();
     expect(await test.app.ctx.storage.stat(key)).toBeNull();
     expect(await usage(ada)).toBe(before - one.length - two.length);
@@ -208,7 +208,7 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
       .where('id', '=', list.find((v) => v.number === 6)!.id)
       .execute();
     // v1 is named: kept for ever.
-    await ada.call(filesApi.updateVersion, { params: { id: file.id, versionId: list.find((v) => v.number === 1)!.id }, body: { name: 'Original' } });
+    await ada.call(versionsApi.update, { params: { id: file.id, versionId: list.find((v) => v.number === 1)!.id }, body: { name: 'Original' } });
     const before = await usage(ada);
     const key3 = await blobOf(list.find((v) => v.number === 3)!.id);
 
@@ -321,7 +321,7 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
       expect(plain.body.dedup).toBeUndefined();
       expect((await start(bea, 'a.bin', bytes)).dedup).toBeUndefined();
       // A new version reuses bytes too, and the copy going before completion withdraws the offer.
-      const version = await ada.call(filesApi.startVersion, { params: { id: file.id }, body: { size: bytes.length, sha256: sha256Hex(bytes) } });
+      const version = await ada.call(versionsApi.start, { params: { id: file.id }, body: { size: bytes.length, sha256: sha256Hex(bytes) } });
       expect(version.body.dedup).toBeDefined();
       const moved = await start(ada, 'd.bin', bytes);
       await ada.call(itemsApi.trash, { params: { id: file.id } });
@@ -364,7 +364,7 @@ describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSe
       const bytes = randomBytes(2000);
       await test.given.upload(ada, ada.workspace.homeId, 'a.bin', bytes);
       const file = (await test.given.upload(ada, ada.workspace.homeId, 'b.bin', randomBytes(5))).body.item;
-      const started = await ada.call(filesApi.startVersion, { params: { id: file.id }, body: { size: bytes.length, sha256: sha256Hex(bytes) } });
+      const started = await ada.call(versionsApi.start, { params: { id: file.id }, body: { size: bytes.length, sha256: sha256Hex(bytes) } });
       const done = await ada.call(uploadsApi.complete, { params: { id: started.body.id }, body: { proof: answer(bytes, started.body.dedup!) } });
       expect(done.status).toBe(200);
       expect(done.body.item).toMatchObject({ id: file.id, version: 2, size: bytes.length });

@@ -1,4 +1,4 @@
-import { filesApi, type TItem } from '@cabinet/contracts';
+import { versionsApi, type TItem } from '@cabinet/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { applyChange } from '../../../lib/changes.ts';
@@ -8,7 +8,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 export function useVersions(item: Pick<TItem, 'id' | 'version' | 'kind'>) {
   return useQuery({
     queryKey: [...queryKeys.versions(item.id), item.version],
-    queryFn: async () => (await call(filesApi.versions, { params: { id: item.id } })).items,
+    queryFn: async () => (await call(versionsApi.list, { params: { id: item.id } })).items,
     enabled: item.kind === 'file',
   });
 }
@@ -20,15 +20,15 @@ export function useVersionMutations(item: TItem) {
   return {
     name: useMutation({
       mutationFn: (v: { versionId: string; name: string | null }) =>
-        call(filesApi.updateVersion, { params: { id: item.id, versionId: v.versionId }, body: { name: v.name } }),
+        call(versionsApi.update, { params: { id: item.id, versionId: v.versionId }, body: { name: v.name } }),
       onSuccess: refresh,
     }),
     remove: useMutation({
-      mutationFn: (versionId: string) => call(filesApi.deleteVersion, { params: { id: item.id, versionId } }),
+      mutationFn: (versionId: string) => call(versionsApi.remove, { params: { id: item.id, versionId } }),
       onSuccess: refresh,
     }),
     restore: useMutation({
-      mutationFn: (versionId: string) => call(filesApi.restoreVersion, { params: { id: item.id, versionId } }),
+      mutationFn: (versionId: string) => call(versionsApi.restore, { params: { id: item.id, versionId } }),
       onSuccess: (result) => {
         applyChange(client, item.workspaceId, { type: 'item.updated', itemId: item.id, parentIds: [item.parentId], item: result.item });
         return refresh();

@@ -1,8 +1,8 @@
 import {
   ERROR_STATUS,
-  filesApi,
   itemsApi,
   uploadsApi,
+  versionsApi,
   type NameConflictDetails,
   type TItem,
   type TSignedPart,
@@ -355,7 +355,7 @@ export class UploadManager {
         const mimeType = file.type ? { mimeType: file.type } : {};
         const sha256 = task.sha256 ? { sha256: task.sha256 } : {};
         const upload: StartedUpload = task.versionOf
-          ? await persist(() => call(filesApi.startVersion, { params: { id: task.versionOf! }, body: { size: task.size, ...mimeType, ...sha256 } }), signal)
+          ? await persist(() => call(versionsApi.start, { params: { id: task.versionOf! }, body: { size: task.size, ...mimeType, ...sha256 } }), signal)
           : await persist(async () => this.api.start(task.workspaceId, await this.startRequest(task)), signal);
         task.uploadId = upload.id;
         run.signedAtStart = upload.parts;

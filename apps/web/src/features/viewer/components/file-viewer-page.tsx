@@ -11,7 +11,7 @@ import {
   IconTrash,
   IconUserShare,
 } from '@tabler/icons-react';
-import { filesApi, type TItem, type TWorkspace } from '@cabinet/contracts';
+import { versionsApi, type TItem, type TWorkspace } from '@cabinet/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -135,7 +135,7 @@ function SourcedBody({ file, versionId }: { file: TItem; versionId: string | und
 function VersionNote({ workspace, file, versionId }: { workspace: TWorkspace; file: TItem; versionId: string }) {
   const versions = useQuery({
     queryKey: [...queryKeys.versions(file.id), file.version],
-    queryFn: async () => (await call(filesApi.versions, { params: { id: file.id } })).items,
+    queryFn: async () => (await call(versionsApi.list, { params: { id: file.id } })).items,
   });
   const version = versions.data?.find((v) => v.id === versionId);
   return (

@@ -1,0 +1,61 @@
+import { defineAddressedRoute, defineRoute } from './define-route.ts';
+
+/** Sharing: who has access to an item, and what is shared with you. */
+export const grantsApi = {
+  list: defineAddressedRoute({
+    method: 'GET',
+    path: '/items/:id/grants',
+    tag: 'sharing',
+    summary: 'Who has access (managers): grants on the item, those inherited from the folders above it, and its owner',
+    auth: 'read',
+    public: true,
+    responses: { 200: 'ZGrantList' },
+    // Anyone else who can see the item is told they may not see who has access.
+    errors: ['forbidden'],
+  }),
+  create: defineAddressedRoute({
+    method: 'POST',
+    path: '/items/:id/grants',
+    tag: 'sharing',
+    summary: 'Share the item with a person or the workspace (managers); a person outside the workspace joins as a guest',
+    auth: 'write',
+    public: true,
+    body: 'ZCreateGrantRequest',
+    responses: { 201: 'ZGrant' },
+    errors: [],
+  }),
+  update: defineRoute({
+    method: 'PATCH',
+    path: '/items/:id/grants/:grantId',
+    tag: 'sharing',
+    summary: 'Change the role or expiry of a grant on the item (managers)',
+    auth: 'write',
+    public: true,
+    params: 'ZGrantParams',
+    body: 'ZUpdateGrantRequest',
+    responses: { 200: 'ZGrant' },
+    errors: ['not_found'],
+  }),
+  sharedWithMe: defineAddressedRoute({
+    method: 'GET',
+    path: '/workspaces/:ws/shared',
+    tag: 'sharing',
+    summary: 'Items shared with you yourself (not with the whole workspace) that you can see, newest share first; keyset pages',
+    auth: 'read',
+    public: true,
+    query: 'ZSharedQuery',
+    responses: { 200: 'ZSharedPage' },
+    errors: [],
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/items/:id/grants/:grantId',
+    tag: 'sharing',
+    summary: 'Stop sharing (managers)',
+    auth: 'write',
+    public: true,
+    params: 'ZGrantParams',
+    responses: { 204: null },
+    errors: ['not_found'],
+  }),
+};
