@@ -17,22 +17,26 @@ function page<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazy(async () => ({ default: await load() }));
 }
 
+// One loader per module: its pages share the chunk and the list of chunks it needs.
+const folderModule = () => import('./routes/folder.tsx');
+const settingsModule = () => import('./routes/settings.tsx');
+
 const SignInPage = page(() => import('../features/auth/components/sign-in-page.tsx').then((m) => m.SignInPage));
 const AccountPage = page(() => import('./routes/account.tsx').then((m) => m.AccountPage));
-const FolderRoute = page(() => import('./routes/folder.tsx').then((m) => m.FolderRoute));
-const RecentRoute = page(() => import('./routes/folder.tsx').then((m) => m.RecentRoute));
-const StarredRoute = page(() => import('./routes/folder.tsx').then((m) => m.StarredRoute));
-const SharedRoute = page(() => import('./routes/folder.tsx').then((m) => m.SharedRoute));
-const TrashRoute = page(() => import('./routes/folder.tsx').then((m) => m.TrashRoute));
-const DocumentRoute = page(() => import('./routes/folder.tsx').then((m) => m.DocumentRoute));
+const FolderRoute = page(() => folderModule().then((m) => m.FolderRoute));
+const RecentRoute = page(() => folderModule().then((m) => m.RecentRoute));
+const StarredRoute = page(() => folderModule().then((m) => m.StarredRoute));
+const SharedRoute = page(() => folderModule().then((m) => m.SharedRoute));
+const TrashRoute = page(() => folderModule().then((m) => m.TrashRoute));
+const DocumentRoute = page(() => folderModule().then((m) => m.DocumentRoute));
 const SearchRoute = page(() => import('./routes/search.tsx').then((m) => m.SearchRoute));
-const SettingsLayout = page(() => import('./routes/settings.tsx').then((m) => m.SettingsLayout));
-const SettingsIndex = page(() => import('./routes/settings.tsx').then((m) => m.SettingsIndex));
-const MembersSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.MembersSettingsPage));
-const SearchSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.SearchSettingsPage));
-const GroupsSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.GroupsSettingsPage));
-const AuditSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.AuditSettingsPage));
-const LinksSettingsPage = page(() => import('./routes/settings.tsx').then((m) => m.LinksSettingsPage));
+const SettingsLayout = page(() => settingsModule().then((m) => m.SettingsLayout));
+const SettingsIndex = page(() => settingsModule().then((m) => m.SettingsIndex));
+const MembersSettingsPage = page(() => settingsModule().then((m) => m.MembersSettingsPage));
+const SearchSettingsPage = page(() => settingsModule().then((m) => m.SearchSettingsPage));
+const GroupsSettingsPage = page(() => settingsModule().then((m) => m.GroupsSettingsPage));
+const AuditSettingsPage = page(() => settingsModule().then((m) => m.AuditSettingsPage));
+const LinksSettingsPage = page(() => settingsModule().then((m) => m.LinksSettingsPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const FileRoute = page(() => import('./routes/file.tsx').then((m) => m.FileRoute));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));

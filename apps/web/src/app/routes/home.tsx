@@ -5,7 +5,7 @@ import { useId, type ReactNode } from 'react';
 import { Link, useOutletContext } from 'react-router';
 import { useMe } from '../../features/auth/api/use-me.ts';
 import { useRecent, useStarred } from '../../features/items/api/use-items.ts';
-import { useSharedWithMe } from '../../features/sharing/api/use-sharing.ts';
+import { useSharedWithMe } from '../../features/sharing/api/use-shared-with-me.ts';
 import { ItemName } from '../../features/items/components/item-name.tsx';
 import { useItemLinks } from '../../features/items/hooks/use-item-links.ts';
 import { useQuickActions, type QuickAction as TQuickAction } from '../../features/items/components/quick-actions.tsx';

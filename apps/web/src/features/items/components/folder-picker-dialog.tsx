@@ -3,7 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { IconFolder } from '@tabler/icons-react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
-import { useAncestors, useChildren, useItem, useItemMutations } from '../api/use-items.ts';
+import { useAncestors, useChildren, useItem } from '../api/use-items.ts';
+import { useItemMutations } from '../api/use-item-mutations.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 

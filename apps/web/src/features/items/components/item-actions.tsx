@@ -17,7 +17,7 @@ import {
 } from '@tabler/icons-react';
 import { filesApi, urlOf, type TItem, type TWorkspace } from '@cabinet/contracts';
 import { showUndo } from '../../../components/ui/undo-toast.tsx';
-import { useItemMutations } from '../api/use-items.ts';
+import { useItemMutations } from '../api/use-item-mutations.ts';
 
 /** The address of an item's bytes: a file's (shown when safe, else downloaded), a folder's as a zip. */
 export const contentUrl = (item: TItem, download = false) => urlOf(filesApi.content, { id: item.id }, { download: download ? '1' : undefined });

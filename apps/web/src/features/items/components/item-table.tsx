@@ -3,7 +3,7 @@ import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { useItemMutations } from '../api/use-items.ts';
+import { useItemMutations } from '../api/use-item-mutations.ts';
 import { useItemInteractions } from '../hooks/use-item-interactions.ts';
 import { useItemKeyboard } from '../hooks/use-item-keyboard.ts';
 import { useSelection } from '../hooks/use-selection.ts';

@@ -1,4 +1,4 @@
-import { Box, Text } from '@mantine/core';
+import { Box } from '@mantine/core';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { useEffect, useState } from 'react';
 
@@ -95,22 +95,5 @@ export function ItemThumbnail({
         style={{ display: 'block', width: '100%', height: '100%', objectFit: 'contain' }}
       />
     </Box>
-  );
-}
-
-/** What the details panel says of a file without a picture: why, when making it failed. */
-export function PreviewNote({ item }: { item: TItem }) {
-  const p = item.preview;
-  if (item.kind !== 'file' || !p || p.state === 'ready') return null;
-  const text =
-    p.state === 'failed'
-      ? `No preview: ${p.reason ?? 'it could not be made'}.`
-      : p.state === 'pending'
-        ? 'The preview is being made…'
-        : 'No preview for this kind of file.';
-  return (
-    <Text size="sm" c="dimmed" role={p.state === 'failed' ? 'status' : undefined}>
-      {text}
-    </Text>
   );
 }

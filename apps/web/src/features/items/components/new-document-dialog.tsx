@@ -1,6 +1,6 @@
 import type { TWorkspace } from '@cabinet/contracts';
 import { useNavigate } from 'react-router';
-import { useItemMutations } from '../api/use-items.ts';
+import { useItemMutations } from '../api/use-item-mutations.ts';
 import { useItemLinks } from '../hooks/use-item-links.ts';
 import { NameDialog } from './name-dialog.tsx';
 

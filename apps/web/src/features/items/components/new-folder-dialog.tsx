@@ -1,5 +1,5 @@
 import type { TWorkspace } from '@cabinet/contracts';
-import { useItemMutations } from '../api/use-items.ts';
+import { useItemMutations } from '../api/use-item-mutations.ts';
 import { NameDialog } from './name-dialog.tsx';
 
 /** Asks a new folder's name and makes it in `parentId`. */

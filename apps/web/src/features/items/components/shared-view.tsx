@@ -4,7 +4,7 @@ import type { TItem, TItemRole, TWorkspace } from '@cabinet/contracts';
 import { useState } from 'react';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatDateTime, formatRelative } from '../../../lib/format.ts';
-import { useSharedWithMe } from '../../sharing/api/use-sharing.ts';
+import { useSharedWithMe } from '../../sharing/api/use-shared-with-me.ts';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
 import { useItemLinks } from '../hooks/use-item-links.ts';
 import { ItemName } from './item-name.tsx';

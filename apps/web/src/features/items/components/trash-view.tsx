@@ -6,7 +6,8 @@ import { useRef, useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatRelative } from '../../../lib/format.ts';
-import { useItemMutations, useTrash } from '../api/use-items.ts';
+import { useTrash } from '../api/use-items.ts';
+import { useItemMutations } from '../api/use-item-mutations.ts';
 import { ItemName } from './item-name.tsx';
 
 /** How many names the empty-trash dialog lists before it counts the rest. */

@@ -1,6 +1,5 @@
 import { grantsApi, workspacesApi, type TCreateGrantRequest, type TItem, type TItemRole } from '@cabinet/contracts';
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { applyChange } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -37,22 +36,4 @@ export function useShareMutations(ws: string, item: TItem) {
     }),
     remove: useMutation({ mutationFn: (grantId: string) => call(grantsApi.remove, { params: { id: item.id, grantId } }), onSuccess: changed }),
   };
-}
-
-/** Shared with me, page by page, newest share first. */
-export function useSharedWithMe(ws: string) {
-  const query = useInfiniteQuery({
-    queryKey: queryKeys.shared(ws),
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => call(grantsApi.sharedWithMe, { params: { ws }, query: { limit: 100, cursor: pageParam ?? undefined } }),
-    getNextPageParam: (last) => last.nextCursor,
-  });
-  const items = query.data?.pages.flatMap((p) => p.items);
-  // A page can come back empty with more to follow (what it held is out of sight): read on until something shows or nothing is left.
-  const empty = !!items && items.length === 0;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
-  useEffect(() => {
-    if (empty && hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [empty, hasNextPage, isFetchingNextPage, fetchNextPage]);
-  return { ...query, items, searching: empty && hasNextPage };
 }
