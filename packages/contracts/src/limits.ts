@@ -49,4 +49,11 @@ export const PREVIEW_LIMITS = {
   sheetRows: 20_000,
   /** Sheets of a workbook read. */
   sheets: 50,
+  /**
+   * The viewer reads a PDF in Range requests of this granularity. Before page 1, pdf.js reads the
+   * dictionary of every page to check the page count; in a scanned PDF each lies beside its picture,
+   * a chunk apart, so the chunk is what each of those reads costs. A page's picture or contents,
+   * whose length the PDF states, is read in one request whatever the chunk.
+   */
+  pdfRangeBytes: 16 * 1024,
 } as const;

@@ -22,5 +22,7 @@ export interface Renderer {
   /** Named for tests and the page's data attribute. */
   name: string;
   matches(item: ViewerItem): boolean;
+  /** Reads the file's bytes by its signed URL: the URL is asked for while the renderer's code loads. */
+  readsBytes?: boolean;
   load(): Promise<{ default: ComponentType<RendererProps> }>;
 }
