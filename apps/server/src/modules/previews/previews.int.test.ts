@@ -29,6 +29,24 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     return res.body.item;
   }
 
+  /**
+   * The bytes' previews claimed before they are uploaded, as by a pass that is about to die (made
+   * while no pass runs): no pass makes them until the claim's lease ends. Answers their SHA-256.
+   */
+  async function claimedFirst(bytes: Uint8Array): Promise<string> {
+    const { db } = test.app.ctx;
+    const sha = sha256Hex(bytes);
+    await db
+      .insertInto('previews')
+      .values([
+        { sha256: sha, kind: 'thumb-256' },
+        { sha256: sha, kind: 'thumb-1024' },
+      ])
+      .execute();
+    expect(await claimDue(db, 1, 60_000, sha)).toHaveLength(1);
+    return sha;
+  }
+
   /** The item as its folder lists it, once its preview is answered (the reader makes it right after the upload). */
   async function listed(p: Person, parentId: string, id: string, o: { until?: (i: TItem) => boolean } = {}): Promise<TItem> {
     const until = o.until ?? ((i) => i.preview?.state !== 'pending');
@@ -143,16 +161,7 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const ada = await test.given.person('Ada');
     const { ctx } = test.app;
     const bytes = await twoColours(321, 123).jpeg().toBuffer();
-    const sha = sha256Hex(bytes);
-    // Made while no pass runs: claim the bytes first, as a pass that is about to die would.
-    await ctx.db
-      .insertInto('previews')
-      .values([
-        { sha256: sha, kind: 'thumb-256' },
-        { sha256: sha, kind: 'thumb-1024' },
-      ])
-      .execute();
-    expect(await claimDue(ctx.db, 1, 60_000, sha)).toHaveLength(1);
+    const sha = await claimedFirst(bytes);
     const photo = await upload(ada, ada.workspace.homeId, 'dies.jpg', bytes);
     // The pass wrote one object and died: its row is not ready, and nothing is served.
     await ctx.storage.put(previewKey(sha, 'thumb-256'), new Uint8Array([1, 2, 3]), 'image/webp');
@@ -179,15 +188,7 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const ada = await test.given.person('Ada');
     const { ctx } = test.app;
     const bytes = await twoColours(222, 111).jpeg().toBuffer();
-    const sha = sha256Hex(bytes);
-    await ctx.db
-      .insertInto('previews')
-      .values([
-        { sha256: sha, kind: 'thumb-256' },
-        { sha256: sha, kind: 'thumb-1024' },
-      ])
-      .execute();
-    await claimDue(ctx.db, 1, 60_000, sha);
+    const sha = await claimedFirst(bytes);
     const photo = await upload(ada, ada.workspace.homeId, 'never.jpg', bytes);
     const closed = new WorkerPool({ threads: 1, queue: 1, memoryMb: 64, timeoutMs: 1000 });
     await closed.close();

@@ -1,10 +1,10 @@
 import { PREVIEW_LIMITS, type PreviewKind } from '@cabinet/contracts';
 import { fromHTML, fromMarkdown, nodeFromJSON, toHTML, type JSONContent } from '@cabinet/doc-schema/server';
 import mammoth from 'mammoth';
-import { damaged, noPreview } from './failure.ts';
+import { BoundedZip } from '../../../lib/bounded-zip.ts';
+import { damaged, noPreview, zipLimits } from './failure.ts';
 import { odtToHtml } from './odt.ts';
 import { isPreviewLink, sanitizeHtml } from './sanitize.ts';
-import { BoundedZip } from './zip.ts';
 
 /**
  * What a document to show may hold before the rest is left out (the preview says it is cut):
@@ -61,7 +61,7 @@ function boundedHtml(html: string): { html: string; cut: boolean } {
 }
 
 async function docxToHtml(bytes: Uint8Array): Promise<string> {
-  const zip = await BoundedZip.open(bytes, MAX_DOCUMENT_UNPACKED, 'a Word document');
+  const zip = await BoundedZip.open(bytes, zipLimits('a Word document', MAX_DOCUMENT_UNPACKED));
   if (!zip.has('word/document.xml')) throw damaged('a Word document');
   // mammoth unpacks every part it reads: each is unpacked and counted first, so a bomb stops here.
   await zip.checkUnpacked();

@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
-import { damaged, noPreview } from './failure.ts';
-import { BoundedZip } from './zip.ts';
+import { BoundedZip } from '../../../lib/bounded-zip.ts';
+import { damaged, noPreview, zipLimits } from './failure.ts';
 
 /** An element's name without its namespace prefix: producers do not all use the usual prefixes. */
 export const local = (name: string) => name.slice(name.indexOf(':') + 1);
@@ -16,7 +16,7 @@ const MAX_DEPTH = 200;
 /** An OpenDocument file's zip, its type checked, refused when encrypted. */
 export async function openOdf(bytes: Uint8Array, maxUnpacked: number, type: 'text' | 'spreadsheet'): Promise<BoundedZip> {
   const what = type === 'text' ? 'an OpenDocument text (.odt)' : 'an OpenDocument spreadsheet (.ods)';
-  const zip = await BoundedZip.open(bytes, maxUnpacked, what);
+  const zip = await BoundedZip.open(bytes, zipLimits(what, maxUnpacked));
   const mimetype = (await zip.text('mimetype'))?.trim() ?? '';
   if (!zip.has('content.xml') || !mimetype.startsWith(`application/vnd.oasis.opendocument.${type}`)) throw damaged(what);
   if ((await zip.text('META-INF/manifest.xml'))?.includes('encryption-data'))

@@ -7,7 +7,6 @@ import { PREVIEW_LIMITS } from '@cabinet/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { ZoomControls } from './zoom-controls.tsx';
 import { ViewerError, ViewerLoading } from './viewer-states.tsx';
-import { useViewerKeys } from '../hooks/use-viewer-keys.ts';
 import { useZoom } from '../hooks/use-zoom.ts';
 import { readRange, type ViewerSource } from '../viewer-source.ts';
 import type { RendererProps } from './types.ts';
@@ -57,7 +56,6 @@ export default function PdfRenderer({ item, source }: RendererProps) {
   const [current, setCurrent] = useState(1);
   const scroller = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
-  const { zoom, zoomIn, zoomOut, reset, min, max } = useZoom();
   const [attempt, setAttempt] = useState(0);
   // Page 1 comes first: the other pages and the thumbnails wait until it is drawn (or has failed), so
   // the first reads of the file go to what a person looks at first.
@@ -107,15 +105,8 @@ export default function PdfRenderer({ item, source }: RendererProps) {
 
   // "Fit" is the page's width in the space there is (at most 150%: a wide screen does not blow a page up).
   const fitted = first && width ? Math.min(1.5, (width - 32) / first.width) : 1;
-  const scale = Math.max(0.1, zoom ?? fitted);
-
-  useViewerKeys((e) => {
-    if (e.key === '+' || e.key === '=') zoomIn(fitted);
-    else if (e.key === '-' || e.key === '_') zoomOut(fitted);
-    else if (e.key === '0') reset();
-    else return false;
-    return true;
-  }, !!pdf);
+  const zoom = useZoom(fitted, !!pdf);
+  const scale = Math.max(0.1, zoom.zoom ?? fitted);
 
   const find = useFind(pdf, scroller);
 
@@ -152,7 +143,7 @@ export default function PdfRenderer({ item, source }: RendererProps) {
             Page {current} of {pdf.numPages}
           </Text>
         </Group>
-        <ZoomControls scale={scale} fitted={zoom === null} onIn={() => zoomIn(fitted)} onOut={() => zoomOut(fitted)} onReset={reset} min={min} max={max} />
+        <ZoomControls zoom={zoom} scale={scale} />
         <FindBox find={find} />
       </Group>
       <Box style={{ flex: 1, minHeight: 0, display: 'flex' }}>
