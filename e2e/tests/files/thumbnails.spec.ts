@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { expect, test } from '../../fixtures/signed-in.ts';
@@ -81,4 +84,27 @@ test('a HEIC photo, which browsers cannot read, shows in the viewer as the pictu
   const picture = page.getByRole('img', { name: 'phone photo.heic', exact: true });
   await expect(picture).toHaveAttribute('src', /\/thumbnail\?size=1024/);
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+});
+
+test('a video gets a thumbnail from one of its frames, which is also its poster in the viewer, where it plays', async ({ page }) => {
+  // Two seconds of ffmpeg's test pattern as WebM (VP8): ffmpeg is what makes video thumbnails (ADR 0040; .ci/run installs it).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-video-'));
+  const file = path.join(dir, 'clip.webm');
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '2', '-c:v', 'libvpx', file]);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'test pattern.webm', mimeType: 'video/webm', buffer: readFileSync(file) });
+  rmSync(dir, { recursive: true, force: true });
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  const thumb = list.getByRole('row', { name: /test pattern\.webm/ }).locator('img[src*="/thumbnail"]');
+  await expect(thumb).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+
+  await list.getByRole('link', { name: 'test pattern.webm' }).click();
+  const video = page.getByLabel('Video test pattern.webm');
+  await expect(video).toHaveAttribute('poster', /\/thumbnail\?size=1024/);
+  // The browser reads its length from the signed URL by ranges, and it plays.
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
+  await video.evaluate((v: HTMLVideoElement) => v.play());
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
 });

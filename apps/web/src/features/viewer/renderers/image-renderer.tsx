@@ -5,6 +5,7 @@ import { ViewerError, ViewerLoading } from './viewer-states.tsx';
 import { useZoom } from '../hooks/use-zoom.ts';
 import type { RendererProps } from './types.ts';
 import { useContentUrl } from './use-content-url.ts';
+import { thumbnailUrl } from '../viewer-source.ts';
 
 /**
  * A picture (PNG, JPEG, GIF and WebP — animated too —, AVIF, BMP, and SVG as a picture only: an
@@ -22,7 +23,7 @@ export default function ImageRenderer({ item, source }: RendererProps) {
  * (ADR 0040), while that is there.
  */
 export function HeicRenderer({ item, source }: RendererProps) {
-  const url = `${source.conversionBase}/thumbnail?size=1024${source.versionId ? `&version=${encodeURIComponent(source.versionId)}` : ''}`;
+  const url = thumbnailUrl(source, 1024);
   return (
     <PictureView
       item={item}

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { ViewerError, ViewerLoading } from './viewer-states.tsx';
 import type { RendererProps } from './types.ts';
 import { useContentUrl } from './use-content-url.ts';
+import { thumbnailUrl } from '../viewer-source.ts';
 
 const unplayable = new Error('The browser cannot play this file. Download it to open it with another program.');
 
@@ -25,7 +26,7 @@ function Playable({ item, source, player }: RendererProps & { player: (src: stri
   );
 }
 
-/** A video, with the browser's own controls, labelled. */
+/** A video, with the browser's own controls, labelled; its poster is the frame Cabinet took of it, when there is one. */
 export function VideoRenderer(props: RendererProps) {
   return (
     <Playable
@@ -33,6 +34,7 @@ export function VideoRenderer(props: RendererProps) {
       player={(src, onError) => (
         <video
           src={src}
+          poster={props.item.preview?.state === 'ready' ? thumbnailUrl(props.source, 1024) : undefined}
           controls
           preload="metadata"
           aria-label={`Video ${props.item.name}`}

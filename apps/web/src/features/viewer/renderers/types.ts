@@ -10,6 +10,8 @@ export interface ViewerItem {
   name: string;
   size: number;
   mimeType: string | null;
+  /** Where Cabinet has made a picture of it (ADR 0040): a video's poster. */
+  preview?: { state: string } | null | undefined;
 }
 
 export interface RendererProps {
