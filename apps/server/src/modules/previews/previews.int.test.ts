@@ -113,6 +113,43 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     expect(await visitor.call(publicLinksApi.thumbnail, { params: { token, itemId: elsewhere.id }, query: {} })).toFail('not_found');
   });
 
+  it("lists a shared folder's files with their previews to a link's visitor, each thumbnail at the link's address its `v` names", async () => {
+    const owner = await test.given.person('Owner');
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Press kit');
+    const photo = await upload(owner, folder.id, 'logo.png', await twoColours(400, 200).png().toBuffer());
+    const notes = await upload(owner, folder.id, 'notes.txt', new TextEncoder().encode('no picture here'));
+    await test.given.folder(owner, folder.id, 'Old');
+    const listedPhoto = await listed(owner, folder.id, photo.id);
+    await listed(owner, folder.id, notes.id);
+    const link = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view', downloadAllowed: false } });
+    const token = link.body.url!.split('/s/')[1]!;
+    const visitor = linkVisitor(test.app.url);
+
+    const page = await visitor.call(publicLinksApi.item, { params: { token, itemId: folder.id }, query: {} });
+    expect(page.status).toBe(200);
+    const byName = new Map(page.body.children.map((c) => [c.name, c]));
+    // The same preview as the app's own listing: the state, the bytes' `v`, the placeholder and the picture's size.
+    expect(byName.get('logo.png')!.preview).toEqual(listedPhoto.preview);
+    expect(byName.get('logo.png')!.preview).toMatchObject({ state: 'ready', v: expect.stringMatching(/^[0-9a-f]{16}$/), placeholder: expect.any(String) });
+    expect(byName.get('notes.txt')!.preview).toMatchObject({ state: 'unsupported', v: null, placeholder: null });
+    expect(byName.get('Old')!.preview).toBeNull();
+    // A page after a cursor carries it too, and a file opened alone.
+    const second = await visitor.call(publicLinksApi.item, {
+      params: { token, itemId: folder.id },
+      query: { limit: 1, cursor: (await visitor.call(publicLinksApi.item, { params: { token, itemId: folder.id }, query: { limit: 1 } })).body.nextCursor! },
+    });
+    expect(second.body.children.map((c) => [c.name, c.preview?.state])).toEqual([['logo.png', 'ready']]);
+    expect((await visitor.call(publicLinksApi.item, { params: { token, itemId: photo.id }, query: {} })).body.item.preview).toEqual(listedPhoto.preview);
+
+    const v = listedPhoto.preview!.v!;
+    const thumb = await visitor.call(publicLinksApi.thumbnail, { params: { token, itemId: photo.id }, query: { size: '256', v } });
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect(await visitor.call(publicLinksApi.thumbnail, { params: { token, itemId: photo.id }, query: { size: '256', v: '0123456789abcdef' } })).toFail(
+      'not_found',
+    );
+  });
+
   it('makes one preview for the same bytes, whichever workspace holds them', async () => {
     const [ada, bob] = [await test.given.person('Ada'), await test.given.person('Bob')];
     const bytes = await twoColours(500, 250).png().toBuffer();
