@@ -9,7 +9,7 @@ import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { evictPreviews, makeDuePreviews, MAX_ATTEMPTS, previewKey } from './previews.service.ts';
 import { claimDue } from './previews.repo.ts';
-import { rotatedJpeg, shortVideo, twoColours } from './test-images.ts';
+import { rotatedJpeg, shortVideo, twoColours } from '../../testing/test-images.ts';
 
 const s3 = testS3Settings();
 const drivers: [string, () => Promise<Record<string, string>>][] = [['local disk', async () => ({ STORAGE_DRIVER: 'local' })]];
