@@ -28,7 +28,13 @@ test('lists revisions, shows one against the document now, and restores it live 
     .click();
   const compared = drawer.getByLabel('Revision compared with the current document');
   await expect(compared).toContainText('Launch on Friday.');
-  await expect(compared.locator('.compare-only-current')).toHaveText('Actually, wait until Monday.');
+  // From the revision to now: what was written since is added (green), and nothing was removed.
+  await expect(drawer).toContainText('From this revision to the document now: green text was added since, red, struck-out text was removed since.');
+  await expect(compared.getByRole('insertion')).toHaveText('Actually, wait until Monday.');
+  await expect(compared.getByRole('deletion')).toHaveCount(0);
+  const added = await compared.getByRole('insertion').evaluate((el) => getComputedStyle(el).backgroundColor);
+  const green = await drawer.locator('ins.legend').evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(added).toBe(green);
   await page.screenshot({ path: 'test-results/screens/document-history.png' });
   await drawer.getByRole('button', { name: 'Restore this revision' }).click();
   await expect(page.getByText(/Restored the revision of/)).toBeVisible();

@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { expect, test } from '../../fixtures/signed-in.ts';
@@ -81,4 +84,92 @@ test('a HEIC photo, which browsers cannot read, shows in the viewer as the pictu
   const picture = page.getByRole('img', { name: 'phone photo.heic', exact: true });
   await expect(picture).toHaveAttribute('src', /\/thumbnail\?size=1024/);
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+});
+
+test('a video gets a thumbnail from one of its frames, which is also its poster in the viewer, where it plays', async ({ page }) => {
+  // Two seconds of ffmpeg's test pattern as WebM (VP8): ffmpeg is what makes video thumbnails (ADR 0040; .ci/run installs it).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-video-'));
+  const file = path.join(dir, 'clip.webm');
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '2', '-c:v', 'libvpx', file]);
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'test pattern.webm', mimeType: 'video/webm', buffer: readFileSync(file) });
+  rmSync(dir, { recursive: true, force: true });
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  const thumb = list.getByRole('row', { name: /test pattern\.webm/ }).locator('img[src*="/thumbnail"]');
+  await expect(thumb).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+
+  await list.getByRole('link', { name: 'test pattern.webm' }).click();
+  const video = page.getByLabel('Video test pattern.webm');
+  await expect(video).toHaveAttribute('poster', /\/thumbnail\?size=1024/);
+  // The browser reads its length from the signed URL by ranges, and it plays.
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
+  await video.evaluate((v: HTMLVideoElement) => v.play());
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
+});
+
+test('a thumbnail made after the file was listed shows in the grid, the open details panel and the viewer’s details, without a reload', async ({
+  page,
+  browser,
+  account,
+  workspace,
+}) => {
+  // Two files whose bytes have no picture yet: each gets one later, as a new version sent from another window.
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByLabel('Files to upload').setInputFiles([
+    { name: 'poster.png', mimeType: 'image/png', buffer: Buffer.from('the picture comes later') },
+    { name: 'map.png', mimeType: 'image/png', buffer: Buffer.from('so does this one') },
+  ]);
+  await expect(page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'map.png' })).toBeVisible();
+  await page.getByRole('radiogroup', { name: 'View' }).getByText('Grid').click();
+  const grid = page.getByRole('grid', { name: 'Contents of My files' });
+  await grid.getByRole('button', { name: 'Actions for poster.png' }).click();
+  await page.getByRole('menuitem', { name: 'Details' }).click();
+  const details = page.getByRole('dialog', { name: 'poster.png' });
+  await expect(details.getByText('No preview for this kind of file.')).toBeVisible();
+
+  const w = await browser.newContext({ storageState: account.storageState });
+  const other = await w.newPage();
+  const newVersion = async (name: string, picture: Buffer) => {
+    await other.goto(`/w/${workspace.slug}`);
+    await other.getByRole('link', { name: 'My files' }).click();
+    await other.getByRole('button', { name: `Actions for ${name}` }).click();
+    await other.getByRole('menuitem', { name: 'Versions' }).click();
+    const panel = other.getByRole('dialog', { name: new RegExp(`Versions of ${name.replace('.', '\\.')}`) });
+    const [chooser] = await Promise.all([other.waitForEvent('filechooser'), panel.getByRole('button', { name: 'Upload a new version' }).click()]);
+    await chooser.setFiles({ name, mimeType: 'image/png', buffer: picture });
+    await expect(panel.getByRole('listitem', { name: 'Version 2, current' })).toBeVisible();
+  };
+
+  await newVersion(
+    'poster.png',
+    await sharp({ create: { width: 600, height: 400, channels: 3, background: '#c05621' } })
+      .png()
+      .toBuffer(),
+  );
+  // The grid's card and the details panel left open both draw the picture once it is made.
+  await expect(grid.getByRole('img', { name: 'Thumbnail of poster.png' })).toHaveAttribute('src', /thumbnail\?size=256&v=[0-9a-f]{16}$/, { timeout: 30_000 });
+  const preview = details.getByRole('img', { name: 'Thumbnail of poster.png' });
+  await expect(preview).toHaveAttribute('src', /thumbnail\?size=1024&v=[0-9a-f]{16}$/);
+  await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(600);
+  await expect(details.getByText('No preview for this kind of file.')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // The viewer's details panel, open on a file as it gets its picture.
+  await grid.getByRole('link', { name: 'map.png' }).click();
+  const viewer = page.getByTestId('file-viewer');
+  await viewer.getByRole('button', { name: 'Details' }).click();
+  const viewerDetails = page.getByRole('dialog', { name: 'map.png' });
+  await expect(viewerDetails.getByText('No preview for this kind of file.')).toBeVisible();
+  await newVersion(
+    'map.png',
+    await sharp({ create: { width: 300, height: 500, channels: 3, background: '#2c7a7b' } })
+      .png()
+      .toBuffer(),
+  );
+  const mapPreview = viewerDetails.getByRole('img', { name: 'Thumbnail of map.png' });
+  await expect(mapPreview).toHaveAttribute('src', /thumbnail\?size=1024&v=[0-9a-f]{16}$/, { timeout: 30_000 });
+  await expect.poll(() => mapPreview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(300);
+  await w.close();
 });

@@ -1,6 +1,7 @@
 import { itemsApi, linksApi, type TWorkspace } from '@cabinet/contracts';
 import type { Browser, Page } from '@playwright/test';
-import { budgetXlsx, reportDocx } from '../../../apps/server/src/testing/preview-files.ts';
+import { budgetXlsx, picturesDocx, reportDocx } from '../../../apps/server/src/testing/preview-files.ts';
+import { twoColours } from '../../../apps/server/src/testing/test-images.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { uploadHere } from '../../fixtures/search.ts';
@@ -47,7 +48,7 @@ async function visitorPage(browser: Browser, o: { width: number; height: number;
   return { context, page, ran };
 }
 
-test('a public link shows a Word document, a workbook with its sheet tabs, and Markdown with script as inert text, in both themes and at 360 px', async ({
+test('a public link shows a Word document and its pictures, a workbook with its sheet tabs, and Markdown with script as inert text, in both themes and at 360 px', async ({
   page,
   browser,
   workspace,
@@ -60,8 +61,18 @@ test('a public link shows a Word document, a workbook with its sheet tabs, and M
     { name: 'Budget.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(await budgetXlsx()) },
     { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(HOSTILE_MARKDOWN) },
     { name: 'Broken.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: Buffer.from('not a zip at all') },
+    {
+      name: 'Site visit.docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      buffer: Buffer.from(
+        await picturesDocx([
+          { name: 'site.png', bytes: await twoColours(1200, 600).png().toBuffer(), alt: 'The site from the north' },
+          { url: 'https://tracker.example/pixel.png', alt: 'A linked picture' },
+        ]),
+      ),
+    },
   ]);
-  const urls = await linksTo(page, workspace, ['Report.docx', 'Budget.xlsx', 'notes.md', 'Broken.docx']);
+  const urls = await linksTo(page, workspace, ['Report.docx', 'Budget.xlsx', 'notes.md', 'Broken.docx', 'Site visit.docx']);
 
   for (const view of [
     { width: 1280, height: 800, dark: false, name: 'desktop-light' },
@@ -79,6 +90,18 @@ test('a public link shows a Word document, a workbook with its sheet tabs, and M
     expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
     expect(await seriousViolations(visitor)).toEqual([]);
     await shot(visitor, `docx-${view.name}`);
+
+    // A Word document's picture, drawn from the WebP the server made of it, no wider than the column; a linked one is its description.
+    await visitor.goto(urls['Site visit.docx']!);
+    const visit = visitor.getByRole('article', { name: 'Contents of Site visit.docx' });
+    const picture = visit.getByRole('img', { name: 'The site from the north' });
+    await expect(picture).toBeVisible();
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
+    expect(await picture.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().right)).toBeLessThanOrEqual(view.width);
+    await expect(visit).toContainText('[Picture: A linked picture]');
+    expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
+    expect(await seriousViolations(visitor)).toEqual([]);
+    await shot(visitor, `docx-pictures-${view.name}`);
 
     // The workbook: its sheets as tabs; the arrow keys move to the next sheet, which shows its rows.
     await visitor.goto(urls['Budget.xlsx']!);

@@ -49,3 +49,45 @@ test('a public folder link opens its files in the viewer, steps through them, an
   expect(link.downloads).toBe(0);
   await v.close();
 });
+
+test("a public folder link's listing shows each picture's thumbnail, fetched through the link", async ({ page, browser }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Gallery');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'Gallery' }).click();
+  await expect(page.getByRole('heading', { name: 'Gallery', level: 1 })).toBeVisible();
+  await page.getByLabel('Files to upload').setInputFiles([
+    { name: 'sunset.png', mimeType: 'image/png', buffer: png(300, 200) },
+    { name: 'readme.txt', mimeType: 'text/plain', buffer: Buffer.from('Pictures of the harbour.\n') },
+  ]);
+  await expect(page.getByRole('table', { name: 'Contents of Gallery' }).getByRole('link', { name: 'readme.txt' })).toBeVisible();
+  const folderId = page.url().split('/f/')[1]!;
+  const made = await apiCall(page, linksApi.create, { params: { id: folderId }, body: { kind: 'view', downloadAllowed: false } });
+  expect(made.status).toBe(201);
+  const token = made.body.url!.split('/s/')[1]!;
+
+  for (const [width, colorScheme] of [
+    [1280, 'light'],
+    [360, 'dark'],
+  ] as const) {
+    const v = await browser.newContext({ viewport: { width, height: 740 }, colorScheme });
+    const visitor = await v.newPage();
+    await visitor.goto(made.body.url!);
+    await expect(visitor.getByRole('heading', { name: 'Gallery' })).toBeVisible();
+    const row = (name: string) => visitor.getByRole('row').filter({ has: visitor.getByRole('button', { name: `Open ${name}` }) });
+    // Drawn once made (the page asks again while it is being made): the link's own thumbnail route, named by the bytes.
+    const thumb = row('sunset.png').locator('img');
+    await expect(thumb).toHaveAttribute('src', new RegExp(`^/api/v1/links/${token}/items/[0-9a-f-]+/thumbnail\\?size=256&v=[0-9a-f]{16}$`), {
+      timeout: 30_000,
+    });
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
+    await expect(row('readme.txt').locator('img')).toHaveCount(0);
+    expect(await seriousViolations(visitor)).toEqual([]);
+    await visitor.screenshot({ path: `test-results/screens/link-listing-thumbnails-${width}-${colorScheme}.png` });
+    await v.close();
+  }
+  // Showing thumbnails is not downloading.
+  const link = (await apiCall(page, linksApi.list, { params: { id: folderId } })).body.items[0]!;
+  expect(link.downloads).toBe(0);
+});

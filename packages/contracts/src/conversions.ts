@@ -4,10 +4,19 @@ import { PREVIEW_LIMITS } from './limits.ts';
 /** Which version of a file to show: the current one unless `version` names an older one of the same file. */
 export const ZPreviewQuery = z.object({ version: z.uuid().optional() });
 
-/** A document (DOCX, ODT, Markdown) as HTML: only the document schema's elements, links only to http(s) and mail, no pictures, scripts or styles. */
+/**
+ * The one picture address a converted document holds: a picture of the file itself, made into WebP
+ * by the server and written in the HTML (ADR 0039). Nothing else is ever a picture's `src`.
+ */
+export const PREVIEW_PICTURE_SRC = /^data:image\/webp;base64,[A-Za-z0-9+/=]+$/;
+
+/**
+ * A document (DOCX, ODT, Markdown) as HTML: only the document schema's elements, links only to
+ * http(s) and mail, pictures only as `PREVIEW_PICTURE_SRC`, no scripts or styles.
+ */
 export const ZPreviewHtml = z.object({
   html: z.string(),
-  /** The document was longer than a preview holds: `html` ends at a block before the limit. */
+  /** The document was longer than a preview holds (`html` ends at a block before the limit), or some of its pictures are left out for the limits. */
   truncated: z.boolean(),
 });
 export type TPreviewHtml = z.infer<typeof ZPreviewHtml>;

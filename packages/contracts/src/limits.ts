@@ -39,8 +39,12 @@ export const PREVIEW_LIMITS = {
   officeBytes: 20 * 1024 * 1024,
   /** Markdown, CSV, TSV. */
   textBytes: 5 * 1024 * 1024,
-  /** A document's HTML past this is cut at a block's end (`truncated: true`). */
+  /** A document's HTML past this is cut at a block's end (`truncated: true`); its pictures are counted apart. */
   htmlBytes: 2 * 1024 * 1024,
+  /** A document's pictures read at most (in the order it shows them); the rest are their description (`truncated: true`). */
+  pictures: 50,
+  /** What a document's pictures may weigh in all, as the WebP they are made into; past it the rest are their description (`truncated: true`). */
+  pictureBytes: 8 * 1024 * 1024,
   /** A sheet's rows a page gives at most, and by default. */
   sheetPageRows: 200,
   /** A sheet's columns shown; the rest are left out (`truncated: true`). */
@@ -49,4 +53,11 @@ export const PREVIEW_LIMITS = {
   sheetRows: 20_000,
   /** Sheets of a workbook read. */
   sheets: 50,
+  /**
+   * The viewer reads a PDF in Range requests of this granularity. Before page 1, pdf.js reads the
+   * dictionary of every page to check the page count; in a scanned PDF each lies beside its picture,
+   * a chunk apart, so the chunk is what each of those reads costs. A page's picture or contents,
+   * whose length the PDF states, is read in one request whatever the chunk.
+   */
+  pdfRangeBytes: 16 * 1024,
 } as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ZCursor, ZId, ZIsoTime, ZPageQuery, ZWorkspaceRef } from './common.ts';
-import { ZItemKind } from './items.ts';
+import { ZItemKind, ZItemPreview } from './items.ts';
 import { LIMITS } from './limits.ts';
 import { ZCompleteUploadRequest, ZSignedPart, ZStartUploadRequest, ZUpload, ZUploadPart } from './uploads.ts';
 
@@ -98,6 +98,11 @@ export const ZPublicItem = z.object({
   size: z.number().int(),
   mimeType: z.string().nullable(),
   updatedAt: ZIsoTime,
+  /**
+   * A file's thumbnail as the app's listings carry it (ZItemPreview), fetched at
+   * `GET /links/:token/items/:itemId/thumbnail?size=&v=`; absent or null otherwise.
+   */
+  preview: ZItemPreview.nullable().optional(),
 });
 export type TPublicItem = z.infer<typeof ZPublicItem>;
 /**

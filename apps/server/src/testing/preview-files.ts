@@ -7,20 +7,40 @@ import JSZip from 'jszip';
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
+const xmlText = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
 const zipOf = async (files: { name: string; input: string | Uint8Array }[]) => new Uint8Array(await new Response(makeZip(files)).arrayBuffer());
 
-/** A Word file: `body` is the document's body XML; `links` are the hyperlinks' targets by relationship id. */
-export async function docxFile(body: string, links: Record<string, string> = {}): Promise<Uint8Array> {
-  const rels = Object.entries(links)
-    .map(
-      ([id, target]) =>
-        `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${target}" TargetMode="External"/>`,
-    )
-    .join('');
+/** A picture in a Word or OpenDocument file: its bytes, kept in the file under `name`, or the address it is linked to. */
+export type FilePicture = { alt: string } & ({ name: string; bytes: Uint8Array } | { url: string });
+
+/**
+ * A Word file: `body` is the document's body XML; `links` are the hyperlinks' targets by
+ * relationship id; `pictures` the pictures by relationship id (see `wordPicture`).
+ */
+export async function docxFile(body: string, links: Record<string, string> = {}, pictures: Record<string, FilePicture> = {}): Promise<Uint8Array> {
+  const IMAGE = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
+  const rels =
+    Object.entries(links)
+      .map(
+        ([id, target]) =>
+          `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="${target}" TargetMode="External"/>`,
+      )
+      .join('') +
+    Object.entries(pictures)
+      .map(([id, p]) =>
+        'url' in p
+          ? `<Relationship Id="${id}" Type="${IMAGE}" Target="${p.url}" TargetMode="External"/>`
+          : `<Relationship Id="${id}" Type="${IMAGE}" Target="media/${p.name}"/>`,
+      )
+      .join('');
+  const media = Object.values(
+    Object.fromEntries(Object.values(pictures).flatMap((p) => ('bytes' in p ? [[p.name, { name: `word/media/${p.name}`, input: p.bytes }]] : []))),
+  );
+  const types = ['png', 'jpeg', 'gif', 'svg'].map((ext) => `<Default Extension="${ext}" ContentType="image/${ext === 'svg' ? 'svg+xml' : ext}"/>`).join('');
   return zipOf([
     {
       name: '[Content_Types].xml',
-      input: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+      input: `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>${types}<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
     },
     {
       name: '_rels/.rels',
@@ -32,9 +52,29 @@ export async function docxFile(body: string, links: Record<string, string> = {})
     },
     {
       name: 'word/document.xml',
-      input: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${body}</w:body></w:document>`,
+      input: `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}" xmlns:r="${R}" ${DRAWING_NS}><w:body>${body}</w:body></w:document>`,
     },
+    ...media,
   ]);
+}
+
+const DRAWING_NS =
+  'xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ' +
+  'xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"';
+
+/** A paragraph of a Word body holding the picture of relationship `id` (kept in the file, or linked), described as `alt`. */
+export const wordPicture = (id: string, alt: string, linked = false) =>
+  `<w:p><w:r><w:drawing><wp:inline><wp:extent cx="952500" cy="952500"/><wp:docPr id="1" name="Picture" descr="${xmlText(alt)}"/>` +
+  `<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:blipFill><a:blip r:${linked ? 'link' : 'embed'}="${id}"/></pic:blipFill></pic:pic></a:graphicData></a:graphic>` +
+  `</wp:inline></w:drawing></w:r></w:p>`;
+
+/** A Word file of a paragraph before, each picture in a paragraph of its own, and a paragraph after. */
+export function picturesDocx(pictures: FilePicture[]): Promise<Uint8Array> {
+  const byId = Object.fromEntries(pictures.map((p, i) => [`rIdPic${i}`, p]));
+  const body = Object.entries(byId)
+    .map(([id, p]) => wordPicture(id, p.alt, 'url' in p))
+    .join('');
+  return docxFile(`${wp('Before the pictures.')}${body}${wp('After the pictures.')}`, {}, byId);
 }
 
 const wp = (text: string, style?: string) =>
@@ -49,13 +89,13 @@ export const reportDocx = () =>
       `<w:tbl><w:tr>${wcell('Region')}${wcell('Sales')}</w:tr><w:tr>${wcell('North')}${wcell('1200')}</w:tr></w:tbl>`,
   );
 
-/** An OpenDocument file of `type` with `body` inside office:body, and automatic styles. */
-export async function odfFile(type: 'text' | 'spreadsheet', body: string, styles = ''): Promise<Uint8Array> {
+/** An OpenDocument file of `type` with `body` inside office:body, automatic styles, and other parts (its pictures) by name. */
+export async function odfFile(type: 'text' | 'spreadsheet', body: string, styles = '', parts: Record<string, Uint8Array> = {}): Promise<Uint8Array> {
   const ns =
     'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
     'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
     'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
-    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"';
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"';
   return zipOf([
     { name: 'mimetype', input: `application/vnd.oasis.opendocument.${type}` },
     {
@@ -66,7 +106,21 @@ export async function odfFile(type: 'text' | 'spreadsheet', body: string, styles
       name: 'content.xml',
       input: `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ns}><office:automatic-styles>${styles}</office:automatic-styles><office:body>${body}</office:body></office:document-content>`,
     },
+    ...Object.entries(parts).map(([name, input]) => ({ name, input })),
   ]);
+}
+
+/** An OpenDocument text of a paragraph before, each picture in a frame with its description (as LibreOffice writes it), and a paragraph after. */
+export function picturesOdt(pictures: FilePicture[]): Promise<Uint8Array> {
+  const frames = pictures
+    .map(
+      (p) =>
+        `<text:p><draw:frame draw:name="Image" svg:width="2cm" svg:height="2cm"><draw:image xlink:href="${'url' in p ? p.url : `Pictures/${p.name}`}" xlink:type="simple"/>` +
+        `<svg:title>Title of ${xmlText(p.alt)}</svg:title><svg:desc>${xmlText(p.alt)}</svg:desc></draw:frame></text:p>`,
+    )
+    .join('');
+  const parts = Object.fromEntries(pictures.flatMap((p) => ('bytes' in p ? [[`Pictures/${p.name}`, p.bytes]] : [])));
+  return odfFile('text', `<office:text><text:p>Before the pictures.</text:p>${frames}<text:p>After the pictures.</text:p></office:text>`, '', parts);
 }
 
 /** A text in OpenDocument: heading, bold and italic, a numbered list, a table, a link. */

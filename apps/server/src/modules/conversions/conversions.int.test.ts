@@ -1,8 +1,9 @@
-import { conversionsApi, linksApi, PREVIEW_LIMITS, type TCreateLinkRequest } from '@cabinet/contracts';
+import { conversionsApi, linksApi, PREVIEW_LIMITS, PREVIEW_PICTURE_SRC, type TCreateLinkRequest } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import type { Person } from '../../testing/given.ts';
 import { linkVisitor } from '../../testing/link-visitor.ts';
-import { bombZip, budgetOds, budgetXlsx, docxFile, reportDocx, reportOdt } from '../../testing/preview-files.ts';
+import { bombZip, budgetOds, budgetXlsx, docxFile, picturesDocx, reportDocx, reportOdt } from '../../testing/preview-files.ts';
+import { twoColours } from '../../testing/test-images.ts';
 import { useTestApp } from '../../testing/test-app.ts';
 
 const test = useTestApp({ LOG_LEVEL: 'error', TRUST_PROXY: 'true' });
@@ -66,6 +67,32 @@ describe('documents shown as HTML', () => {
     expect(md.html).toContain('<h1>Hello</h1>');
     expect(md.html).toContain('<em>text</em>');
     expect(md.html).toContain('<ul><li><p>one</p></li><li><p>two</p></li></ul>');
+  });
+
+  it('shows the pictures a Word file holds as WebP written in the HTML, and a linked one as its description', async () => {
+    const ada = await test.given.person('Ada');
+    const file = await picturesDocx([
+      { name: 'chart.png', bytes: await twoColours(300, 200).png().toBuffer(), alt: 'Sales chart' },
+      { url: 'https://tracker.example/pixel.png', alt: 'Tracked' },
+    ]);
+    const id = await upload(ada, 'Pictures.docx', file);
+    const first = await html(ada, id);
+    expect(first.status).toBe(200);
+    expect(first.body.truncated).toBe(false);
+    const pictures = [...first.body.html.matchAll(/<img([^>]*)>/g)].map((m) => m[1]!);
+    expect(pictures).toHaveLength(1);
+    const [, src, alt] = /^ src="([^"]+)" alt="([^"]*)"$/.exec(pictures[0]!)!;
+    expect(src).toMatch(PREVIEW_PICTURE_SRC);
+    expect(alt).toBe('Sales chart');
+    expect(
+      Buffer.from(src!.slice(src!.indexOf(',') + 1), 'base64')
+        .subarray(8, 12)
+        .toString('ascii'),
+    ).toBe('WEBP');
+    expect(first.body.html).toContain('<em>[Picture: Tracked]</em>');
+    expect(first.body.html).not.toContain('tracker.example');
+    // Kept for the next call, as it was made.
+    expect((await html(ada, id)).body).toEqual(first.body);
   });
 
   it('leaves out scripts, event handlers, styles, unsafe links and pictures of hostile files', async () => {

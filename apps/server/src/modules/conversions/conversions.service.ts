@@ -1,3 +1,5 @@
+// libvips (sharp), which reads documents' pictures in the workers, is loaded on the main thread before any worker uses it (sharp's rule for threads).
+import 'sharp';
 import { isSheetKind, PREVIEW_LIMITS, previewKindOf, type PreviewKind, type TPreviewHtml, type TSheetPreview } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import type { ItemRow } from '../../db/schema.ts';
@@ -14,13 +16,19 @@ const MiB = 1024 * 1024;
 const DOCUMENT_TASK = new URL('./convert/document.ts', import.meta.url);
 const SHEETS_TASK = new URL('./convert/sheets.ts', import.meta.url);
 
+/** A document's HTML as kept: UTF-8, a byte a character of its pictures' data (a string of two-byte text would take two). */
+interface KeptHtml {
+  utf8: Buffer;
+  truncated: boolean;
+}
+
 /**
  * Conversions kept for the next call, in this process (ADR 0039): a sheet is paged through a
  * call per page, and a document is opened again and again. 64 MiB in all.
  */
 const CACHE_BYTES = 64 * MiB;
-const cache = new PreviewCache<TPreviewHtml | Workbook>(CACHE_BYTES, (v) =>
-  'html' in v ? v.html.length * 2 : v.sheets.reduce((n, s) => n + s.rows.reduce((m, r) => m + 32 + r.reduce((k, c) => k + 16 + c.length * 2, 0), 0), 64),
+const cache = new PreviewCache<KeptHtml | Workbook>(CACHE_BYTES, (v) =>
+  'utf8' in v ? v.utf8.length : v.sheets.reduce((n, s) => n + s.rows.reduce((m, r) => m + 32 + r.reduce((k, c) => k + 16 + c.length * 2, 0), 0), 64),
 );
 
 /** The file to convert: which version, what kind, and that it is within the size converted. */
@@ -92,7 +100,11 @@ async function convert<T>(ctx: AppContext, task: URL, fn: string, s: Source): Pr
 /** A document file as HTML to show, for a caller whose right to see it was checked. */
 export async function htmlOfFile(ctx: AppContext, item: ItemRow, versionId?: string): Promise<TPreviewHtml> {
   const s = await sourceOf(ctx, item, versionId, 'html');
-  return (await cache.get(`${s.sha256}:${s.kind}`, () => convert<TPreviewHtml>(ctx, DOCUMENT_TASK, 'documentPreview', s))) as TPreviewHtml;
+  const kept = (await cache.get(`${s.sha256}:${s.kind}`, async () => {
+    const made = await convert<TPreviewHtml>(ctx, DOCUMENT_TASK, 'documentPreview', s);
+    return { utf8: Buffer.from(made.html), truncated: made.truncated };
+  })) as KeptHtml;
+  return { html: kept.utf8.toString(), truncated: kept.truncated };
 }
 
 /** A page of a spreadsheet file's sheet, for a caller whose right to see it was checked. */

@@ -399,28 +399,18 @@ export async function deleteEndedUploads(db: Q, before: Date): Promise<number> {
 
 export type VersionWithAuthor = FileVersionRow & { author_name: string | null };
 
+/** Versions (`v`) with their authors' names. */
+const versionsWithAuthors = (db: Q) =>
+  db.selectFrom('file_versions as v').leftJoin('users as u', 'u.id', 'v.author_id').selectAll('v').select('u.name as author_name');
+
 /** A file's ready versions, newest first, with their authors' names. */
 export function findVersionsWithAuthors(db: Q, itemId: string): Promise<VersionWithAuthor[]> {
-  return db
-    .selectFrom('file_versions as v')
-    .leftJoin('users as u', 'u.id', 'v.author_id')
-    .selectAll('v')
-    .select('u.name as author_name')
-    .where('v.item_id', '=', itemId)
-    .where('v.state', '=', 'ready')
-    .orderBy('v.number', 'desc')
-    .execute();
+  return versionsWithAuthors(db).where('v.item_id', '=', itemId).where('v.state', '=', 'ready').orderBy('v.number', 'desc').execute();
 }
 
 /** One version with its author's name. */
 export function findVersionWithAuthor(db: Q, id: string): Promise<VersionWithAuthor | undefined> {
-  return db
-    .selectFrom('file_versions as v')
-    .leftJoin('users as u', 'u.id', 'v.author_id')
-    .selectAll('v')
-    .select('u.name as author_name')
-    .where('v.id', '=', id)
-    .executeTakeFirst();
+  return versionsWithAuthors(db).where('v.id', '=', id).executeTakeFirst();
 }
 
 /** Names a version (pinned: kept for ever) or clears its name. */

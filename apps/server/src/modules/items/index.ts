@@ -4,5 +4,25 @@
  */
 export { itemsRoutes } from './items.routes.ts';
 export { accessWithRole, findAccesses, maySeeGrants, mayShareNow, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
-export { deleteEmptyHome, findActiveSibling, findPlace, findPlaces, handOverHome, handOverTrash, hasChildren, upsertVisit } from './items.repo.ts';
-export { createItem, deleteBlobIfUnused, presentItem, purgeExpiredTrash, suggestFreeName, visibleItems, type ItemContents } from './items.service.ts';
+export {
+  deleteEmptyHome,
+  findActiveSibling,
+  findPlace,
+  findPlaces,
+  handOverHome,
+  handOverTrash,
+  hasChildren,
+  PREVIEW_JOIN,
+  upsertVisit,
+  type PreviewColumns,
+} from './items.repo.ts';
+export {
+  createItem,
+  deleteBlobIfUnused,
+  presentItem,
+  presentPreview,
+  purgeExpiredTrash,
+  suggestFreeName,
+  visibleItems,
+  type ItemContents,
+} from './items.service.ts';

@@ -33,8 +33,8 @@ export interface PreviewColumns {
   preview_height: number | null;
 }
 
-/** The join that gives `i` (an item) its PreviewColumns. */
-const PREVIEW_JOIN = sql`LEFT JOIN LATERAL (
+/** The join that gives `i` (an item) its PreviewColumns; a public link's listing joins it too. */
+export const PREVIEW_JOIN = sql`LEFT JOIN LATERAL (
       SELECT v.sha256 AS preview_sha256, p.state AS preview_state, p.error AS preview_error, p.placeholder AS preview_placeholder,
              p.width AS preview_width, p.height AS preview_height
       FROM file_versions v LEFT JOIN previews p ON p.sha256 = v.sha256 AND p.kind = 'thumb-256'
@@ -117,7 +117,7 @@ export async function findPlace(db: Q, itemId: string): Promise<Place | undefine
 }
 
 export interface Place {
-  item: ItemRow;
+  item: ItemRow & PreviewColumns;
   chain: string[];
   trashedAbove: boolean;
 }

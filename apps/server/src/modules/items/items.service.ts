@@ -52,7 +52,7 @@ const MAX_DEPTH = 64;
  * A file's preview from the columns a listing joined (PreviewColumns); undefined when the row was
  * read without them. An evicted preview is made again when asked for, so it is shown as ready.
  */
-function presentPreview(row: ItemRow & Partial<PreviewColumns>): TItemPreview | null | undefined {
+export function presentPreview(row: ItemRow & Partial<PreviewColumns>): TItemPreview | null | undefined {
   if (!('preview_sha256' in row)) return undefined;
   if (row.kind !== 'file' || !row.preview_sha256) return null;
   const state = row.preview_state === 'evicted' ? 'ready' : (row.preview_state ?? 'pending');

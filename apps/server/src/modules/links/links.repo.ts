@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { Selectable } from 'kysely';
 import type { ItemRow, ShareLinksTable } from '../../db/schema.ts';
+import { PREVIEW_JOIN, type PreviewColumns } from '../items/index.ts';
 
 /** A link as its owners see it: its row (without when it was last changed) and who made it. */
 export type LinkRow = Omit<Selectable<ShareLinksTable>, 'updated_at'> & { created_by_name: string | null; created_by_status: 'active' | 'deactivated' | null };
@@ -152,13 +153,16 @@ export async function forgetAttempt(db: Db, linkId: string, ip: string, at: Date
 /** Where an item falls in a folder's listing: folders first (0), then by name case folded, then id. */
 const listingKey = sql<unknown>`(CASE WHEN kind = 'folder' THEN 0 ELSE 1 END, lower(name), id)`;
 
-/** A page of the active items in a folder, folders first, then by name; after the position given. */
-export function findActiveChildren(
+/**
+ * A page of the active items in a folder, folders first, then by name; after the position given.
+ * Each with its preview's columns, joined once the page is cut (ADR 0040): no statement more.
+ */
+export async function findActiveChildren(
   db: Db,
   folderId: string,
   limit: number,
   after?: { folder: boolean; name: string; id: string },
-): Promise<(ItemRow & { name_key: string })[]> {
+): Promise<(ItemRow & PreviewColumns & { name_key: string })[]> {
   // The name as the database folds it, for the cursor: JavaScript's case folding may differ.
   let q = db
     .selectFrom('items')
@@ -167,12 +171,17 @@ export function findActiveChildren(
     .where('parent_id', '=', folderId)
     .where('state', '=', 'active');
   if (after) q = q.where(sql<boolean>`${listingKey} > (${after.folder ? 0 : 1}, ${after.name}, ${after.id}::uuid)`);
-  return q
+  const page = q
     .orderBy(sql`CASE WHEN kind = 'folder' THEN 0 ELSE 1 END`)
     .orderBy(sql`lower(name)`)
     .orderBy('id')
-    .limit(limit)
-    .execute();
+    .limit(limit);
+  const rows = await sql<ItemRow & PreviewColumns & { name_key: string }>`
+    SELECT i.*, pv.* FROM (${page}) i
+    ${PREVIEW_JOIN}
+    ORDER BY CASE WHEN i.kind = 'folder' THEN 0 ELSE 1 END, i.name_key, i.id
+  `.execute(db);
+  return rows.rows;
 }
 
 /** The names of items, by id. */

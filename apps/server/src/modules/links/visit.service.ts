@@ -40,7 +40,7 @@ import {
   type LinkUploader,
   type Zip,
 } from '../files/index.ts';
-import { findPlace, mayShareNow } from '../items/index.ts';
+import { findPlace, mayShareNow, presentPreview, type PreviewColumns } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
 import { linkState } from './links.service.ts';
 import { countUse, findActiveChildren, findLinkByHash, findNames, forgetAttempt, takeAttempt, type LinkRow } from './links.repo.ts';
@@ -119,14 +119,19 @@ async function itemUnder(ctx: AppContext, link: LinkRow, itemId: string): Promis
   return { item: place.item, trail: place.chain.slice(0, at + 1).reverse() };
 }
 
-const presentPublic = (i: ItemRow): TPublicItem => ({
-  id: i.id,
-  kind: i.kind,
-  name: i.name,
-  size: Number(i.size_bytes),
-  mimeType: i.mime_type,
-  updatedAt: new Date(i.updated_at).toISOString(),
-});
+/** An item as the link's page shows it: a file with its preview as the app's listings carry it, its thumbnail at the link's address. */
+function presentPublic(i: ItemRow & Partial<PreviewColumns>): TPublicItem {
+  const preview = presentPreview(i);
+  return {
+    id: i.id,
+    kind: i.kind,
+    name: i.name,
+    size: Number(i.size_bytes),
+    mimeType: i.mime_type,
+    updatedAt: new Date(i.updated_at).toISOString(),
+    ...(preview !== undefined ? { preview } : {}),
+  };
+}
 
 /** What a link opens; counts a view and records it (actor: the link). */
 export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink> {
@@ -143,7 +148,8 @@ export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink>
   const expiresAt = link.expires_at ? new Date(link.expires_at).toISOString() : null;
   if (link.kind === 'file_request') {
     // Its folder by name alone: not its size or when it last changed, which would tell of others' uploads.
-    const item = { ...presentPublic(root), size: 0, updatedAt: new Date(link.created_at).toISOString() };
+    const { preview: _none, ...folder } = presentPublic(root);
+    const item = { ...folder, size: 0, updatedAt: new Date(link.created_at).toISOString() };
     return { kind: link.kind, item, downloadAllowed: false, expiresAt, requestedBy: link.created_by_name, maxFileSize: ctx.env.MAX_FILE_SIZE };
   }
   return { kind: link.kind, item: presentPublic(root), downloadAllowed: link.download_allowed, expiresAt, requestedBy: null, maxFileSize: null };

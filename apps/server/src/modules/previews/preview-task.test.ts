@@ -5,7 +5,7 @@ import { thumbHashToApproximateAspectRatio } from 'thumbhash';
 import { WorkerPool } from '../../infra/workers/pool.ts';
 import type { PreviewInput, PreviewOutcome } from './preview-task.ts';
 import { sourceKindOf } from './source-kind.ts';
-import { animatedGif, pngOf, rotatedJpeg, simplePdf } from './test-images.ts';
+import { animatedGif, pngOf, rotatedJpeg, simplePdf } from '../../testing/test-images.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const TASK = new URL('./preview-task.ts', import.meta.url);

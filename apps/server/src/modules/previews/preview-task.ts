@@ -4,10 +4,9 @@ import decodeHeic from 'heic-decode';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { openPdf, renderPage } from '../../lib/pdf-pages.ts';
+import { MAX_PICTURE_PIXELS, openPicture, PictureTooLarge } from '../../lib/pictures.ts';
 import type { PreviewKind } from '../../db/schema.ts';
 
-/** Pictures with more pixels than this are not decoded (a 30,000 × 30,000 image, a bomb): 100 MP is beyond any camera's photo. */
-export const MAX_PREVIEW_PIXELS = 100_000_000;
 /** A PDF's first page is drawn so its longer side has this many pixels (at most twice its size). */
 const PDF_SIDE = 1024;
 /** Pictures inside a PDF larger than this are left out of its drawing. */
@@ -40,9 +39,6 @@ class PreviewFailure extends Error {
   }
 }
 
-const tooLarge = (width: number, height: number) =>
-  new PreviewFailure(`the picture is larger than ${MAX_PREVIEW_PIXELS / 1_000_000} megapixels (${width} × ${height})`);
-
 export async function makePreview(input: PreviewInput): Promise<PreviewOutcome> {
   try {
     const source = await decodable(input);
@@ -64,20 +60,14 @@ async function decodable(input: PreviewInput): Promise<Sharp> {
     });
     if (!image) throw new PreviewFailure(readError('heic'));
     // The size is in the file's header: refused before a pixel is decoded.
-    if (image.width * image.height > MAX_PREVIEW_PIXELS) throw tooLarge(image.width, image.height);
+    if (image.width * image.height > MAX_PICTURE_PIXELS) throw new PreviewFailure(new PictureTooLarge(image.width, image.height).message);
     const { width, height, data } = await image.decode();
     return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });
   }
   if (input.kind === 'pdf') return sharp(await firstPage(input.bytes));
-  const meta = await sharp(input.bytes, { limitInputPixels: false })
-    .metadata()
-    .catch(() => {
-      throw new PreviewFailure(readError('image'));
-    });
-  const [width, height] = [meta.width ?? 0, meta.pageHeight ?? meta.height ?? 0];
-  if (width * height > MAX_PREVIEW_PIXELS) throw tooLarge(width, height);
-  // The first frame of an animation (sharp reads one page unless asked for more), decoded as it streams.
-  return sharp(input.bytes, { limitInputPixels: MAX_PREVIEW_PIXELS, sequentialRead: true, failOn: 'error' }).rotate();
+  return openPicture(input.bytes).catch((error: unknown) => {
+    throw new PreviewFailure(error instanceof PictureTooLarge ? error.message : readError('image'));
+  });
 }
 
 async function firstPage(bytes: Uint8Array): Promise<Buffer> {

@@ -9,7 +9,7 @@ import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { evictPreviews, makeDuePreviews, MAX_ATTEMPTS, previewKey } from './previews.service.ts';
 import { claimDue } from './previews.repo.ts';
-import { rotatedJpeg, shortVideo, twoColours } from './test-images.ts';
+import { rotatedJpeg, shortVideo, twoColours } from '../../testing/test-images.ts';
 
 const s3 = testS3Settings();
 const drivers: [string, () => Promise<Record<string, string>>][] = [['local disk', async () => ({ STORAGE_DRIVER: 'local' })]];
@@ -27,6 +27,24 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const res = await test.given.upload(p, parentId, name, bytes);
     if (res.status !== 200 || !res.body.item) throw new Error(`upload failed: ${JSON.stringify(res.error)}`);
     return res.body.item;
+  }
+
+  /**
+   * The bytes' previews claimed before they are uploaded, as by a pass that is about to die (made
+   * while no pass runs): no pass makes them until the claim's lease ends. Answers their SHA-256.
+   */
+  async function claimedFirst(bytes: Uint8Array): Promise<string> {
+    const { db } = test.app.ctx;
+    const sha = sha256Hex(bytes);
+    await db
+      .insertInto('previews')
+      .values([
+        { sha256: sha, kind: 'thumb-256' },
+        { sha256: sha, kind: 'thumb-1024' },
+      ])
+      .execute();
+    expect(await claimDue(db, 1, 60_000, sha)).toHaveLength(1);
+    return sha;
   }
 
   /** The item as its folder lists it, once its preview is answered (the reader makes it right after the upload). */
@@ -95,6 +113,43 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     expect(await visitor.call(publicLinksApi.thumbnail, { params: { token, itemId: elsewhere.id }, query: {} })).toFail('not_found');
   });
 
+  it("lists a shared folder's files with their previews to a link's visitor, each thumbnail at the link's address its `v` names", async () => {
+    const owner = await test.given.person('Owner');
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Press kit');
+    const photo = await upload(owner, folder.id, 'logo.png', await twoColours(400, 200).png().toBuffer());
+    const notes = await upload(owner, folder.id, 'notes.txt', new TextEncoder().encode('no picture here'));
+    await test.given.folder(owner, folder.id, 'Old');
+    const listedPhoto = await listed(owner, folder.id, photo.id);
+    await listed(owner, folder.id, notes.id);
+    const link = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view', downloadAllowed: false } });
+    const token = link.body.url!.split('/s/')[1]!;
+    const visitor = linkVisitor(test.app.url);
+
+    const page = await visitor.call(publicLinksApi.item, { params: { token, itemId: folder.id }, query: {} });
+    expect(page.status).toBe(200);
+    const byName = new Map(page.body.children.map((c) => [c.name, c]));
+    // The same preview as the app's own listing: the state, the bytes' `v`, the placeholder and the picture's size.
+    expect(byName.get('logo.png')!.preview).toEqual(listedPhoto.preview);
+    expect(byName.get('logo.png')!.preview).toMatchObject({ state: 'ready', v: expect.stringMatching(/^[0-9a-f]{16}$/), placeholder: expect.any(String) });
+    expect(byName.get('notes.txt')!.preview).toMatchObject({ state: 'unsupported', v: null, placeholder: null });
+    expect(byName.get('Old')!.preview).toBeNull();
+    // A page after a cursor carries it too, and a file opened alone.
+    const second = await visitor.call(publicLinksApi.item, {
+      params: { token, itemId: folder.id },
+      query: { limit: 1, cursor: (await visitor.call(publicLinksApi.item, { params: { token, itemId: folder.id }, query: { limit: 1 } })).body.nextCursor! },
+    });
+    expect(second.body.children.map((c) => [c.name, c.preview?.state])).toEqual([['logo.png', 'ready']]);
+    expect((await visitor.call(publicLinksApi.item, { params: { token, itemId: photo.id }, query: {} })).body.item.preview).toEqual(listedPhoto.preview);
+
+    const v = listedPhoto.preview!.v!;
+    const thumb = await visitor.call(publicLinksApi.thumbnail, { params: { token, itemId: photo.id }, query: { size: '256', v } });
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect(await visitor.call(publicLinksApi.thumbnail, { params: { token, itemId: photo.id }, query: { size: '256', v: '0123456789abcdef' } })).toFail(
+      'not_found',
+    );
+  });
+
   it('makes one preview for the same bytes, whichever workspace holds them', async () => {
     const [ada, bob] = [await test.given.person('Ada'), await test.given.person('Bob')];
     const bytes = await twoColours(500, 250).png().toBuffer();
@@ -143,16 +198,7 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const ada = await test.given.person('Ada');
     const { ctx } = test.app;
     const bytes = await twoColours(321, 123).jpeg().toBuffer();
-    const sha = sha256Hex(bytes);
-    // Made while no pass runs: claim the bytes first, as a pass that is about to die would.
-    await ctx.db
-      .insertInto('previews')
-      .values([
-        { sha256: sha, kind: 'thumb-256' },
-        { sha256: sha, kind: 'thumb-1024' },
-      ])
-      .execute();
-    expect(await claimDue(ctx.db, 1, 60_000, sha)).toHaveLength(1);
+    const sha = await claimedFirst(bytes);
     const photo = await upload(ada, ada.workspace.homeId, 'dies.jpg', bytes);
     // The pass wrote one object and died: its row is not ready, and nothing is served.
     await ctx.storage.put(previewKey(sha, 'thumb-256'), new Uint8Array([1, 2, 3]), 'image/webp');
@@ -179,15 +225,7 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     const ada = await test.given.person('Ada');
     const { ctx } = test.app;
     const bytes = await twoColours(222, 111).jpeg().toBuffer();
-    const sha = sha256Hex(bytes);
-    await ctx.db
-      .insertInto('previews')
-      .values([
-        { sha256: sha, kind: 'thumb-256' },
-        { sha256: sha, kind: 'thumb-1024' },
-      ])
-      .execute();
-    await claimDue(ctx.db, 1, 60_000, sha);
+    const sha = await claimedFirst(bytes);
     const photo = await upload(ada, ada.workspace.homeId, 'never.jpg', bytes);
     const closed = new WorkerPool({ threads: 1, queue: 1, memoryMb: 64, timeoutMs: 1000 });
     await closed.close();

@@ -1,3 +1,5 @@
+import { isRasterPicture } from '../../lib/pictures.ts';
+
 /**
  * What a file is, by its first bytes — never by its name or declared type, which can lie (PNG bytes
  * named .pdf are previewed as a picture; text named .png has no preview).
@@ -22,10 +24,7 @@ const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mi
 const AVIF_BRANDS = new Set(['avif', 'avis']);
 
 export function sourceKindOf(bytes: Uint8Array): SourceKind | null {
-  if (at(bytes, 0, [0xff, 0xd8, 0xff]) || at(bytes, 0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image';
-  if (at(bytes, 0, ascii('GIF87a')) || at(bytes, 0, ascii('GIF89a'))) return 'image';
-  if (at(bytes, 0, ascii('RIFF')) && at(bytes, 8, ascii('WEBP'))) return 'image';
-  if (at(bytes, 0, [0x49, 0x49, 0x2a, 0x00]) || at(bytes, 0, [0x4d, 0x4d, 0x00, 0x2a])) return 'image';
+  if (isRasterPicture(bytes)) return 'image';
   if (at(bytes, 0, ascii('%PDF-'))) return 'pdf';
   if (at(bytes, 4, ascii('ftyp')) && bytes.length >= 12) {
     const major = text(bytes, 8, 12);

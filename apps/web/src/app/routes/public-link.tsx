@@ -24,7 +24,8 @@ import { useParams, useSearchParams } from 'react-router';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
 import { FileRequestPage } from '../../features/links/components/file-request-page.tsx';
-import { publicContentUrl, usePublicDocument, usePublicItem, usePublicLink, useUnlockLink } from '../../features/links/api/use-links.ts';
+import { publicContentUrl, publicThumbnailUrl, usePublicDocument, usePublicItem, usePublicLink, useUnlockLink } from '../../features/links/api/use-links.ts';
+import { ItemThumbnail } from '../../features/items/components/item-thumbnail.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
 
@@ -205,7 +206,7 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
         {expiresAt ? ` · link expires ${formatDate(expiresAt)}` : ''}
         {downloadAllowed ? '' : ' · downloads are turned off for this link'}
       </Text>
-      {item.kind === 'folder' && <FolderListing items={children} onOpen={open} />}
+      {item.kind === 'folder' && <FolderListing token={token} items={children} onOpen={open} />}
       {item.kind === 'folder' && current.hasNextPage && (
         <Group justify="center">
           <Button variant="default" loading={current.isFetchingNextPage} onClick={() => void current.fetchNextPage()}>
@@ -223,7 +224,8 @@ function KindIcon({ kind }: { kind: TPublicItem['kind'] }) {
   return <Icon aria-hidden size={24} style={{ flex: 'none' }} />;
 }
 
-function FolderListing({ items, onOpen }: { items: TPublicItem[]; onOpen: (id: string) => void }) {
+/** A folder's contents: each file with its thumbnail (over its placeholder) where it has one, else its kind's icon. */
+function FolderListing({ token, items, onOpen }: { token: string; items: TPublicItem[]; onOpen: (id: string) => void }) {
   if (items.length === 0) {
     return (
       <Text c="dimmed" ta="center" py="lg">
@@ -247,7 +249,15 @@ function FolderListing({ items, onOpen }: { items: TPublicItem[]; onOpen: (id: s
               <Table.Td>
                 <UnstyledButton onClick={() => onOpen(i.id)} aria-label={`Open ${i.name}`}>
                   <Group gap="xs" wrap="nowrap">
-                    <KindIcon kind={i.kind} />
+                    <ItemThumbnail
+                      item={i}
+                      size="256"
+                      width={24}
+                      height={24}
+                      decorative
+                      address={(file, size, v) => publicThumbnailUrl(token, file.id, size, v)}
+                      fallback={<KindIcon kind={i.kind} />}
+                    />
                     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                       {i.name}
                     </Text>

@@ -22,6 +22,10 @@ export interface ViewerSource {
   downloadUrl: string | undefined;
 }
 
+/** The picture Cabinet made of the file (ADR 0040), `size` px on its longer side: for HEIC photos, a video's poster. */
+export const thumbnailUrl = (source: ViewerSource, size: 256 | 1024) =>
+  `${source.conversionBase}/thumbnail?size=${size}${source.versionId ? `&version=${encodeURIComponent(source.versionId)}` : ''}`;
+
 /** A URL is renewed this long before it expires, so a range asked for just before does not arrive after. */
 const RENEW_BEFORE_MS = 30_000;
 

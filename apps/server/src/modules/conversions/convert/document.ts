@@ -1,10 +1,11 @@
 import { PREVIEW_LIMITS, type PreviewKind } from '@cabinet/contracts';
 import { fromHTML, fromMarkdown, nodeFromJSON, toHTML, type JSONContent } from '@cabinet/doc-schema/server';
 import mammoth from 'mammoth';
-import { damaged, noPreview } from './failure.ts';
+import { BoundedZip } from '../../../lib/bounded-zip.ts';
+import { DocumentPictures } from './document-pictures.ts';
+import { damaged, noPreview, zipLimits } from './failure.ts';
 import { odtToHtml } from './odt.ts';
 import { isPreviewLink, sanitizeHtml } from './sanitize.ts';
-import { BoundedZip } from './zip.ts';
 
 /**
  * What a document to show may hold before the rest is left out (the preview says it is cut):
@@ -15,9 +16,6 @@ export const MAX_ELEMENTS = 30_000;
 export const MAX_LINE = 20_000;
 /** What a Word or OpenDocument file may unpack to, all its parts together. */
 export const MAX_DOCUMENT_UNPACKED = 64 * 1024 * 1024;
-
-/** A picture's place in a preview: its text, never its bytes nor an address to fetch (see ADR 0039). */
-export const PICTURE_SRC = '/picture';
 
 /** Text of a file that says it is text: not if it starts like a binary format or holds NUL; UTF-8, else Windows-1252. */
 export function decodeText(bytes: Uint8Array, what: string): string {
@@ -60,16 +58,17 @@ function boundedHtml(html: string): { html: string; cut: boolean } {
   return { html, cut: false };
 }
 
-async function docxToHtml(bytes: Uint8Array): Promise<string> {
-  const zip = await BoundedZip.open(bytes, MAX_DOCUMENT_UNPACKED, 'a Word document');
+async function docxToHtml(bytes: Uint8Array, pictures: DocumentPictures): Promise<string> {
+  const zip = await BoundedZip.open(bytes, zipLimits('a Word document', MAX_DOCUMENT_UNPACKED));
   if (!zip.has('word/document.xml')) throw damaged('a Word document');
   // mammoth unpacks every part it reads: each is unpacked and counted first, so a bomb stops here.
   await zip.checkUnpacked();
   try {
     const result = await mammoth.convertToHtml(
       { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
-      // Pictures are not read: each leaves its place and its description, which mammoth adds as alt (see ADR 0039).
-      { convertImage: mammoth.images.imgElement(async () => ({ src: PICTURE_SRC })) },
+      // Pictures are read later, those the preview keeps (see document-pictures.ts); mammoth adds their description as alt.
+      // A linked picture's read fails (mammoth reads no file outside the document): it stays its description.
+      { convertImage: mammoth.images.imgElement(async (image) => ({ src: pictures.add(() => image.readAsBuffer().catch(() => undefined)) })) },
     );
     return result.value;
   } catch {
@@ -77,44 +76,58 @@ async function docxToHtml(bytes: Uint8Array): Promise<string> {
   }
 }
 
+/** The places of a document's pictures, in its order. */
+function picturePlaces(json: JSONContent, places: string[] = []): string[] {
+  if (json.type === 'image' && typeof json.attrs?.src === 'string') places.push(json.attrs.src);
+  for (const child of json.content ?? []) picturePlaces(child, places);
+  return places;
+}
+
 /**
- * The preview's own rules on top of the schema's: a picture becomes its description in italics
- * (its bytes are never read, a remote one never fetched), and a link goes only to the web or mail
- * (not to Cabinet's own paths, nor to an anchor).
+ * The preview's own rules on top of the schema's: a picture is shown only when it is one of the
+ * file's own, made into WebP (`shown`, by place); any other becomes its description in italics
+ * (a remote one is never fetched). A link goes only to the web or mail (not to Cabinet's own
+ * paths, nor to an anchor).
  */
-function forPreview(json: JSONContent): JSONContent {
+function forPreview(json: JSONContent, shown: ReadonlyMap<string, string>): JSONContent {
   if (json.type === 'image') {
-    const alt = typeof json.attrs?.alt === 'string' && json.attrs.alt.trim() ? `: ${json.attrs.alt.trim().slice(0, 200)}` : '';
-    return { type: 'text', text: `[Picture${alt}]`, marks: [{ type: 'italic' }] };
+    const alt = typeof json.attrs?.alt === 'string' ? json.attrs.alt.trim().slice(0, 200) : '';
+    if (typeof json.attrs?.src === 'string' && shown.has(json.attrs.src)) return { type: 'image', attrs: { src: json.attrs.src, alt } };
+    return { type: 'text', text: `[Picture${alt ? `: ${alt}` : ''}]`, marks: [{ type: 'italic' }] };
   }
   const marks = json.marks?.filter((m) => m.type !== 'link' || (typeof m.attrs?.href === 'string' && isPreviewLink(m.attrs.href)));
-  return { ...json, ...(marks ? { marks } : {}), ...(json.content ? { content: json.content.map(forPreview) } : {}) };
+  return { ...json, ...(marks ? { marks } : {}), ...(json.content ? { content: json.content.map((c) => forPreview(c, shown)) } : {}) };
 }
 
 /**
  * Runs in a worker of the pool: a document file (Markdown, DOCX, ODT) as HTML to show. Everything
  * goes through the document schema (ADR 0011) — its reader keeps only the elements a document has
- * — and is then written again from an allowlist (sanitize.ts): no scripts, styles, event handlers
- * or pictures, links only to http(s) and mail. A document past the limits is shown cut, and says so.
+ * — and is then written again from an allowlist (sanitize.ts): no scripts, styles or event
+ * handlers, links only to http(s) and mail, pictures only the file's own, made into WebP and
+ * written in the HTML. A document past the limits is shown cut, and says so.
  */
 export async function documentPreview({ kind, bytes }: { kind: PreviewKind; bytes: Uint8Array }): Promise<{ html: string; truncated: boolean }> {
   try {
     let cut = false;
     let node;
+    const pictures = new DocumentPictures();
     if (kind === 'markdown') {
       const bounded = boundedMarkdown(decodeText(bytes, 'Markdown text'));
       cut = bounded.cut;
       node = fromMarkdown(bounded.markdown);
     } else {
-      const source = kind === 'docx' ? await docxToHtml(bytes) : kind === 'odt' ? await odtToHtml(bytes, MAX_DOCUMENT_UNPACKED, MAX_ELEMENTS) : null;
+      const source =
+        kind === 'docx' ? await docxToHtml(bytes, pictures) : kind === 'odt' ? await odtToHtml(bytes, MAX_DOCUMENT_UNPACKED, MAX_ELEMENTS, pictures) : null;
       if (source === null) throw noPreview('not_supported', 'This kind of file is not shown as a document.');
       const bounded = boundedHtml(typeof source === 'string' ? source : source.html);
       cut = bounded.cut || (typeof source !== 'string' && source.cut);
       node = fromHTML(bounded.html);
     }
-    const html = toHTML(nodeFromJSON(forPreview(node.toJSON() as JSONContent)));
-    const clean = sanitizeHtml(html, PREVIEW_LIMITS.htmlBytes);
-    return { html: clean.html, truncated: cut || clean.truncated };
+    const json = node.toJSON() as JSONContent;
+    const shown = await pictures.embed(picturePlaces(json));
+    const html = toHTML(nodeFromJSON(forPreview(json, shown.pictures)));
+    const clean = sanitizeHtml(html, PREVIEW_LIMITS.htmlBytes, shown.pictures);
+    return { html: clean.html, truncated: cut || shown.cut || clean.truncated };
   } catch (error) {
     // Nesting deeper than the parsers' stack: as complex as a file gets.
     if (error instanceof RangeError) throw noPreview('too_complex', 'This file cannot be shown: it nests too deeply.');

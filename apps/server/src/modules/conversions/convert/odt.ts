@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
-import { damaged, noPreview } from './failure.ts';
-import { BoundedZip } from './zip.ts';
+import { BoundedZip } from '../../../lib/bounded-zip.ts';
+import { UNREAD_PICTURE, type DocumentPictures } from './document-pictures.ts';
+import { damaged, noPreview, zipLimits } from './failure.ts';
 
 /** An element's name without its namespace prefix: producers do not all use the usual prefixes. */
 export const local = (name: string) => name.slice(name.indexOf(':') + 1);
@@ -16,7 +17,7 @@ const MAX_DEPTH = 200;
 /** An OpenDocument file's zip, its type checked, refused when encrypted. */
 export async function openOdf(bytes: Uint8Array, maxUnpacked: number, type: 'text' | 'spreadsheet'): Promise<BoundedZip> {
   const what = type === 'text' ? 'an OpenDocument text (.odt)' : 'an OpenDocument spreadsheet (.ods)';
-  const zip = await BoundedZip.open(bytes, maxUnpacked, what);
+  const zip = await BoundedZip.open(bytes, zipLimits(what, maxUnpacked));
   const mimetype = (await zip.text('mimetype'))?.trim() ?? '';
   if (!zip.has('content.xml') || !mimetype.startsWith(`application/vnd.oasis.opendocument.${type}`)) throw damaged(what);
   if ((await zip.text('META-INF/manifest.xml'))?.includes('encryption-data'))
@@ -91,11 +92,16 @@ const MARKS: [keyof TextStyle, string][] = [
 /**
  * An OpenDocument text's body as simple HTML for the document schema to read: headings, paragraphs,
  * bold, italic, underline and strike (from the styles), lists (numbered or not), tables (with
- * spans), links, line breaks; pictures as their place (`<img src="/picture">`, see document.ts);
- * notes, annotations and deleted tracked changes left out. At most `maxElements` elements (the
- * rest left out, `cut`).
+ * spans), links, line breaks; pictures as their place among `pictures` (those of the file's own
+ * parts; a linked one is never read) with their frame's description; notes, annotations and
+ * deleted tracked changes left out. At most `maxElements` elements (the rest left out, `cut`).
  */
-export async function odtToHtml(bytes: Uint8Array, maxUnpacked: number, maxElements: number): Promise<{ html: string; cut: boolean }> {
+export async function odtToHtml(
+  bytes: Uint8Array,
+  maxUnpacked: number,
+  maxElements: number,
+  pictures: DocumentPictures,
+): Promise<{ html: string; cut: boolean }> {
   const zip = await openOdf(bytes, maxUnpacked, 'text');
   const styles = new Map<string, TextStyle>();
   const numbered = new Set<string>();
@@ -114,6 +120,15 @@ export async function odtToHtml(bytes: Uint8Array, maxUnpacked: number, maxEleme
   /** For each open list, its style (inherited by nested lists that name none). */
   const lists: (string | undefined)[] = [];
   let headerRows = 0;
+  /** Open frames, by depth: the picture each holds (its place and where it is written) and its description as it is read. */
+  const frames: { depth: number; picture?: { src: string; at: number }; title: string; desc: string }[] = [];
+  /** Inside a frame's title or description: its text is the picture's description, not the document's. */
+  let describing: 'title' | 'desc' | null = null;
+  const picturePart = (href: string) => {
+    const name = href.replace(/^\.\//, '');
+    return zip.has(name) ? name : undefined;
+  };
+  const img = (src: string, alt: string) => `<img src="${escapeAttr(src)}" alt="${escapeAttr(alt)}">`;
 
   const open = (html: string, close: string) => {
     if (++elements > maxElements) cut = true;
@@ -197,11 +212,28 @@ export async function odtToHtml(bytes: Uint8Array, maxUnpacked: number, maxEleme
           out.push(' ');
           return closers.push('');
         }
-        if (n === 'image') return open(`<img src="/picture" alt="">`, '');
+        if (n === 'frame') frames.push({ depth, title: '', desc: '' });
+        const frame = frames.at(-1);
+        if ((n === 'title' || n === 'desc') && frame?.depth === depth - 1) {
+          describing = n;
+          return closers.push('');
+        }
+        if (n === 'image') {
+          // A picture of the file's own parts is read once the document is, if the preview keeps it.
+          const part = picturePart(attr(attrs, 'href') ?? '');
+          const src = part ? pictures.add(() => readPart(zip, part)) : UNREAD_PICTURE;
+          if (frame && !frame.picture) frame.picture = { src, at: out.length };
+          return open(img(src, ''), '');
+        }
         closers.push('');
       },
       ontext(text) {
         if (cut || !inBody || skipping) return;
+        const frame = frames.at(-1);
+        if (describing && frame) {
+          frame[describing] += text;
+          return;
+        }
         // Whitespace between elements is not content in OpenDocument; inside a paragraph it is.
         out.push(escapeText(text.replace(/\s+/g, ' ')));
       },
@@ -216,6 +248,12 @@ export async function odtToHtml(bytes: Uint8Array, maxUnpacked: number, maxEleme
         }
         if (n === 'list') lists.pop();
         if (n === 'table-header-rows') headerRows--;
+        if (n === 'title' || n === 'desc') describing = null;
+        const frame = frames.at(-1);
+        if (n === 'frame' && frame?.depth === depth + 1) {
+          frames.pop();
+          if (frame.picture) out[frame.picture.at] = img(frame.picture.src, (frame.desc.trim() || frame.title.trim()).replace(/\s+/g, ' '));
+        }
         out.push(closer);
       },
     },
@@ -228,4 +266,11 @@ export async function odtToHtml(bytes: Uint8Array, maxUnpacked: number, maxEleme
   );
   if (!cut) parser.end();
   return { html: out.join(''), cut };
+}
+
+/** A part of the zip whole, counted against what the file may unpack to (past it, this rejects). */
+async function readPart(zip: BoundedZip, name: string): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  await zip.read(name, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks);
 }

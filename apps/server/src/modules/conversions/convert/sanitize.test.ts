@@ -19,6 +19,29 @@ describe('sanitizeHtml', () => {
     );
   });
 
+  it('keeps a picture only as the WebP data its place names, with its description, and nothing else of it', () => {
+    const webp = 'data:image/webp;base64,UklGRh4AAABXRUJQVlA4TBEAAAAvAAAAAAfQ//73v/+BiOh/AAA=';
+    const pictures = new Map([
+      ['/picture/0', webp],
+      ['/picture/1', 'data:image/svg+xml;base64,PHN2Zy8+'],
+      ['/picture/2', `${webp}" onerror="alert(1)`],
+    ]);
+    const { html } = sanitizeHtml(
+      '<p><img src="/picture/0" alt="A &quot;chart&quot;" title="t" width="9" style="x" onerror="alert(1)"></p>' +
+        `<p><img src="/picture/1" alt="svg"><img src="/picture/2" alt="quoted"><img src="/picture/3" alt="unknown"><img src="${webp}" alt="literal"><img alt="none"></p>`,
+      1_000_000,
+      pictures,
+    );
+    expect(html).toBe(`<p><img src="${webp}" alt="A &quot;chart&quot;"></p><p></p>`);
+  });
+
+  it('counts no picture data against the size', () => {
+    const webp = `data:image/webp;base64,${'A'.repeat(10_000)}`;
+    const { html, truncated } = sanitizeHtml('<p><img src="/picture/0" alt="big"></p><p>text</p>', 200, new Map([['/picture/0', webp]]));
+    expect(truncated).toBe(false);
+    expect(html).toBe(`<p><img src="${webp}" alt="big"></p><p>text</p>`);
+  });
+
   it('cuts after the last whole top-level block within the size, and says so', () => {
     const blocks = Array.from({ length: 100 }, (_, i) => `<p>block ${i}</p>`).join('');
     const { html, truncated } = sanitizeHtml(blocks, 200);

@@ -1,3 +1,4 @@
+import { PREVIEW_PICTURE_SRC } from '@cabinet/contracts';
 import { Parser } from 'htmlparser2';
 
 /** Elements the document schema writes, each with the attributes kept; everything else is dropped (its text kept). */
@@ -34,8 +35,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   label: [],
   input: ['type', 'checked'],
   div: [],
+  img: ['src', 'alt'],
 };
-const VOID = new Set(['hr', 'br', 'col', 'input']);
+const VOID = new Set(['hr', 'br', 'col', 'input', 'img']);
 /** Elements whose content is dropped with them (the schema never writes them; a belt to its braces). */
 const DROP_CONTENT = new Set(['script', 'style', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'noscript', 'textarea', 'select']);
 
@@ -48,6 +50,8 @@ const escapeAttr = (s: string) => s.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp
 function attribute(tag: string, name: string, value: string): string | undefined {
   if (!ALLOWED[tag]?.includes(name)) return undefined;
   if (name === 'href') return isPreviewLink(value) ? value.trim() : undefined;
+  if (name === 'src') return PREVIEW_PICTURE_SRC.test(value) ? value : undefined;
+  if (name === 'alt') return value;
   if (name === 'class') return tag === 'code' ? (/^language-[\w+#-]{1,40}$/.test(value) ? value : undefined) : value === 'mention' ? value : undefined;
   if (name === 'type') return tag === 'input' ? (value === 'checkbox' ? value : undefined) : value;
   if (name === 'colspan' || name === 'rowspan' || name === 'start') return /^\d{1,4}$/.test(value) ? value : undefined;
@@ -60,11 +64,14 @@ function attribute(tag: string, name: string, value: string): string | undefined
 /**
  * HTML written again from an allowlist: only the elements a document has, only their harmless
  * attributes (no `style`, no `on…`, links only to http(s) and mail, opened in a new tab with
- * `noopener noreferrer`), text escaped. What the document schema wrote already holds no more than
- * this; the allowlist makes it so whatever the schema's serializer does. Past `maxBytes` the HTML
- * ends after the last whole top-level block that fits, and `truncated` says so.
+ * `noopener noreferrer`, pictures only as `data:image/webp;base64,…` with their description),
+ * text escaped. What the document schema wrote already holds no more than this; the allowlist
+ * makes it so whatever the schema's serializer does. A picture's `src` names one of `pictures` by
+ * its place (see document-pictures.ts) and is written as its data; a picture without one is left
+ * out. Past `maxBytes` (pictures' data not counted: they have their own limit) the HTML ends after
+ * the last whole top-level block that fits, and `truncated` says so.
  */
-export function sanitizeHtml(html: string, maxBytes: number): { html: string; truncated: boolean } {
+export function sanitizeHtml(html: string, maxBytes: number, pictures: ReadonlyMap<string, string> = new Map()): { html: string; truncated: boolean } {
   const out: string[] = [];
   let length = 0;
   /** Where the last whole top-level block ended (in `out` entries and bytes). */
@@ -72,9 +79,9 @@ export function sanitizeHtml(html: string, maxBytes: number): { html: string; tr
   let truncated = false;
   const open: (string | null)[] = [];
   let dropping = 0;
-  const push = (s: string) => {
+  const push = (s: string, uncounted = 0) => {
     out.push(s);
-    length += Buffer.byteLength(s);
+    length += Buffer.byteLength(s) - uncounted;
   };
   const parser = new Parser(
     {
@@ -89,13 +96,18 @@ export function sanitizeHtml(html: string, maxBytes: number): { html: string; tr
           return;
         }
         let tag = `<${name}`;
+        let picture = 0;
         for (const [k, v] of Object.entries(attrs)) {
-          const kept = attribute(name, k.toLowerCase(), v);
-          if (kept !== undefined) tag += ` ${k.toLowerCase()}="${escapeAttr(kept)}"`;
+          const key = k.toLowerCase();
+          const kept = attribute(name, key, key === 'src' ? (pictures.get(v) ?? '') : v);
+          if (kept === undefined) continue;
+          tag += ` ${key}="${escapeAttr(kept)}"`;
+          if (key === 'src') picture = kept.length;
         }
+        if (name === 'img' && !picture) return;
         if (name === 'a' && attrs.href && isPreviewLink(attrs.href)) tag += ' target="_blank" rel="noopener noreferrer"';
         if (name === 'input') tag += ' disabled';
-        push(`${tag}>`);
+        push(`${tag}>`, picture);
         if (!VOID.has(name)) open.push(name);
       },
       ontext(text) {

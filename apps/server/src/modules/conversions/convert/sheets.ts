@@ -2,10 +2,10 @@ import { Readable } from 'node:stream';
 import { PREVIEW_LIMITS, type PreviewKind } from '@cabinet/contracts';
 import ExcelJS from 'exceljs';
 import { Parser } from 'htmlparser2';
+import { BoundedZip } from '../../../lib/bounded-zip.ts';
 import { decodeText } from './document.ts';
-import { noPreview } from './failure.ts';
+import { noPreview, zipLimits } from './failure.ts';
 import { attr, local, openOdf } from './odt.ts';
-import { BoundedZip } from './zip.ts';
 
 /** A workbook as shown: each sheet's rows of display strings (trailing empty rows and cells left out). */
 export interface SheetData {
@@ -132,7 +132,7 @@ export function cellText(value: unknown): string {
 }
 
 async function readXlsx(bytes: Uint8Array, c: Collector): Promise<void> {
-  const zip = await BoundedZip.open(bytes, MAX_SHEET_UNPACKED, 'an Excel workbook (.xlsx)');
+  const zip = await BoundedZip.open(bytes, zipLimits('an Excel workbook (.xlsx)', MAX_SHEET_UNPACKED));
   if (!zip.has('xl/workbook.xml')) throw noPreview('damaged', 'This file cannot be shown: it is not an Excel workbook (.xlsx).');
   // exceljs unpacks every part it reads: each is unpacked and counted first, so a bomb stops here.
   await zip.checkUnpacked();

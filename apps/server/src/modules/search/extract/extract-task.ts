@@ -3,12 +3,11 @@
 import { claimedKind, signatureOf, type FileKind } from './file-kind.ts';
 import type { ExtractInput, Extraction } from './extraction.ts';
 import { READ_TIME_SHARE } from './limits.ts';
-import { officeKindOf, readOffice } from './office.ts';
+import { officeKindOf, openOfficeZip, readOffice } from './office.ts';
 import { readImage } from './ocr.ts';
 import { readPdf } from './pdf.ts';
 import { readText } from './plain-text.ts';
 import { ExtractFailure, TextSink } from './text-sink.ts';
-import { OfficeZip } from './zip.ts';
 
 /** What a file of a binary kind is said to be, when its contents are not. */
 const WHAT: Record<Exclude<FileKind, 'text' | 'html' | 'xml'>, string> = {
@@ -48,7 +47,7 @@ async function read({ bytes, mimeType, name }: ExtractInput, sink: TextSink, unt
   if (signature === 'pdf' || (!signature && claimed === 'pdf')) await readPdf(bytes, sink, until);
   else if (signature === 'image') await readImage(bytes, sink);
   else if (signature === 'zip') {
-    const zip = await OfficeZip.open(bytes);
+    const zip = await openOfficeZip(bytes);
     const kind = await officeKindOf(zip);
     if (!kind) return false;
     await readOffice(kind, zip, bytes, sink);

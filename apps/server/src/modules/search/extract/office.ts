@@ -1,16 +1,29 @@
 import path from 'node:path';
 import type { Handler } from 'htmlparser2';
 import mammoth from 'mammoth';
+import { BoundedZip, type ZipLimits } from '../../../lib/bounded-zip.ts';
+import { MAX_UNPACKED_BYTES } from './limits.ts';
 import { markupParser, TooDeep } from './markup.ts';
 import { ExtractFailure, type TextSink } from './text-sink.ts';
-import type { OfficeZip } from './zip.ts';
 
 export type OfficeKind = 'docx' | 'xlsx' | 'pptx' | 'odf';
+
+const MiB = 1024 * 1024;
+
+/** An office file's zip is read within MAX_UNPACKED_BYTES; what stops it is said in the details panel's words. */
+const ZIP_LIMITS: ZipLimits = {
+  maxUnpacked: MAX_UNPACKED_BYTES,
+  damaged: () => new ExtractFailure('It is damaged: its contents cannot be unpacked.'),
+  tooLarge: () => new ExtractFailure(`It unpacks to more than ${MAX_UNPACKED_BYTES / MiB} MiB of content, more than is read.`),
+};
+
+/** Opens an office file's zip: its central directory only, nothing is unpacked. */
+export const openOfficeZip = (bytes: Uint8Array): Promise<BoundedZip> => BoundedZip.open(bytes, ZIP_LIMITS);
 
 const ODF_TYPES = /^application\/vnd\.oasis\.opendocument\.(text|spreadsheet|presentation)/;
 
 /** Which office format a zip holds, by the parts each format must have; null for any other zip. */
-export async function officeKindOf(zip: OfficeZip): Promise<OfficeKind | null> {
+export async function officeKindOf(zip: BoundedZip): Promise<OfficeKind | null> {
   if (zip.has('word/document.xml')) return 'docx';
   if (zip.has('xl/workbook.xml')) return 'xlsx';
   if (zip.has('ppt/presentation.xml')) return 'pptx';
@@ -20,7 +33,7 @@ export async function officeKindOf(zip: OfficeZip): Promise<OfficeKind | null> {
 }
 
 /** An office file's text into `sink`, for a zip `officeKindOf` recognised. */
-export async function readOffice(kind: OfficeKind, zip: OfficeZip, bytes: Uint8Array, sink: TextSink): Promise<void> {
+export async function readOffice(kind: OfficeKind, zip: BoundedZip, bytes: Uint8Array, sink: TextSink): Promise<void> {
   if (kind === 'docx') return readDocx(zip, bytes, sink);
   if (kind === 'xlsx') return readXlsx(zip, sink);
   if (kind === 'pptx') return readPptx(zip, sink);
@@ -33,10 +46,10 @@ const local = (name: string) => name.slice(name.indexOf(':') + 1);
 const relId = (attrs: Record<string, string>) => Object.entries(attrs).find(([k]) => k.includes(':') && local(k) === 'id')?.[1];
 
 /** A part's XML, streamed through `handler`; a part that nests too deeply is read up to there (and the text marked truncated). */
-async function parse(zip: OfficeZip, name: string, sink: TextSink | null, handler: Partial<Handler>): Promise<void> {
+async function parse(zip: BoundedZip, name: string, sink: TextSink | null, handler: Partial<Handler>): Promise<void> {
   const parser = markupParser(handler, true);
   try {
-    await zip.read(
+    await zip.readText(
       name,
       (text) => parser.write(text),
       () => !!sink?.full,
@@ -52,10 +65,8 @@ async function parse(zip: OfficeZip, name: string, sink: TextSink | null, handle
  * Word: mammoth reads the text. What it may unpack (any part: relationships can name a main
  * document of any name) is first unpacked once and counted, so a bomb stops before mammoth holds it.
  */
-async function readDocx(zip: OfficeZip, bytes: Uint8Array, sink: TextSink): Promise<void> {
-  const parts = zip.names();
-  zip.checkDeclared(parts);
-  for (const part of parts) await zip.read(part, () => {});
+async function readDocx(zip: BoundedZip, bytes: Uint8Array, sink: TextSink): Promise<void> {
+  await zip.checkUnpacked();
   let text: string;
   try {
     text = (await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value;
@@ -70,7 +81,7 @@ async function readDocx(zip: OfficeZip, bytes: Uint8Array, sink: TextSink): Prom
  * presentation's. They are named by relationship ids, resolved through the main part's `.rels`;
  * a file without them falls back to the parts' numbers (sheet1, sheet2, …).
  */
-async function listedParts(zip: OfficeZip, main: string, element: string, fallback: RegExp): Promise<{ part: string; name?: string }[]> {
+async function listedParts(zip: BoundedZip, main: string, element: string, fallback: RegExp): Promise<{ part: string; name?: string }[]> {
   const targets = new Map<string, string>();
   const rels = path.posix.join(path.posix.dirname(main), '_rels', `${path.posix.basename(main)}.rels`);
   await parse(zip, rels, null, {
@@ -97,7 +108,7 @@ async function listedParts(zip: OfficeZip, main: string, element: string, fallba
 }
 
 /** Excel: each sheet's name, then its cells row by row: shared and inline strings, numbers and formulas' results. */
-async function readXlsx(zip: OfficeZip, sink: TextSink): Promise<void> {
+async function readXlsx(zip: BoundedZip, sink: TextSink): Promise<void> {
   const sheets = await listedParts(zip, 'xl/workbook.xml', 'sheet', /^xl\/worksheets\/sheet(\d+)\.xml$/);
   zip.checkDeclared(['xl/sharedStrings.xml', ...sheets.map((s) => s.part)]);
   // Cells name shared strings by index, so they are all kept; they are bounded by what the zip may unpack.
@@ -152,7 +163,7 @@ async function readXlsx(zip: OfficeZip, sink: TextSink): Promise<void> {
 }
 
 /** PowerPoint: the text runs (<a:t>) of each slide, in the presentation's order. */
-async function readPptx(zip: OfficeZip, sink: TextSink): Promise<void> {
+async function readPptx(zip: BoundedZip, sink: TextSink): Promise<void> {
   const slides = await listedParts(zip, 'ppt/presentation.xml', 'sldId', /^ppt\/slides\/slide(\d+)\.xml$/);
   zip.checkDeclared(slides.map((s) => s.part));
   for (const { part } of slides) {
@@ -178,7 +189,7 @@ async function readPptx(zip: OfficeZip, sink: TextSink): Promise<void> {
 }
 
 /** OpenDocument (text, spreadsheet, presentation): content.xml's text, a line per paragraph or table row, deleted tracked changes left out. */
-async function readOdf(zip: OfficeZip, sink: TextSink): Promise<void> {
+async function readOdf(zip: BoundedZip, sink: TextSink): Promise<void> {
   // An encrypted OpenDocument keeps a readable manifest that says so; its content.xml is ciphertext.
   if ((await zip.text('META-INF/manifest.xml'))?.includes('encryption-data')) throw new ExtractFailure('It is protected by a password.');
   zip.checkDeclared(['content.xml']);

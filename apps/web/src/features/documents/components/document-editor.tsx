@@ -18,6 +18,7 @@ import { EditorToolbar } from './editor-toolbar.tsx';
 import { HistoryDrawer } from './history-drawer.tsx';
 import { ImageDialog } from './image-dialog.tsx';
 import { LinkDialog } from './link-dialog.tsx';
+import '../../../components/ui/code-colours.css';
 import './document-editor.css';
 
 const STATE_LABEL: Record<SyncState, { text: string; icon: ReactNode }> = {
@@ -34,7 +35,7 @@ const editorAttributes = (title: string, editable: boolean) => ({
   'aria-multiline': 'true',
   ...(editable ? {} : { 'aria-readonly': 'true' }),
   'aria-label': `Content of ${title}`,
-  class: 'cabinet-document',
+  class: 'cabinet-document cabinet-code-colours',
 });
 
 export interface DocumentEditorProps {

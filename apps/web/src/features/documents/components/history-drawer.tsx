@@ -23,6 +23,7 @@ const describe = (r: TRevision) =>
       ? `Edited by ${r.authors.map((a) => a.name).join(', ')}`
       : 'Edited';
 
+/** What changed from the revision to the document now: added since green, removed since red and struck through (components/ui/diff.css). */
 function ComparedView({ blocks }: { blocks: ComparedBlock[] }) {
   return (
     <div className="cabinet-document cabinet-compare" aria-label="Revision compared with the current document">
@@ -30,15 +31,15 @@ function ComparedView({ blocks }: { blocks: ComparedBlock[] }) {
         b.kind === 'changed' ? (
           <div key={i} className="compare-changed">
             {b.words.map((w, k) =>
-              w.in === 'both' ? <span key={k}>{w.text}</span> : w.in === 'revision' ? <ins key={k}>{w.text}</ins> : <del key={k}>{w.text}</del>,
+              w.is === 'kept' ? <span key={k}>{w.text}</span> : w.is === 'added' ? <ins key={k}>{w.text}</ins> : <del key={k}>{w.text}</del>,
             )}
           </div>
+        ) : b.kind === 'added' ? (
+          <ins key={i} className="compare-block" dangerouslySetInnerHTML={{ __html: html([b.block]) }} />
+        ) : b.kind === 'removed' ? (
+          <del key={i} className="compare-block" dangerouslySetInnerHTML={{ __html: html([b.block]) }} />
         ) : (
-          <div
-            key={i}
-            className={b.kind === 'same' ? undefined : b.kind === 'only-revision' ? 'compare-only-revision' : 'compare-only-current'}
-            dangerouslySetInnerHTML={{ __html: html([b.block]) }}
-          />
+          <div key={i} dangerouslySetInnerHTML={{ __html: html([b.block]) }} />
         ),
       )}
     </div>
@@ -134,8 +135,8 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
                     'This revision is the same as the document now.'
                   ) : (
                     <>
-                      Compared with the document now: <ins className="legend">highlighted</ins> text is only in this revision,{' '}
-                      <del className="legend">struck-out</del> text was added since.
+                      From this revision to the document now: <ins className="legend">green</ins> text was added since,{' '}
+                      <del className="legend">red, struck-out</del> text was removed since.
                     </>
                   )}
                 </Text>

@@ -1,11 +1,14 @@
 import type { JSONContent } from '@tiptap/core';
 import { diffArrays, diffWords } from 'diff';
 
-/** One block of a revision shown against the current document. */
+/**
+ * One block of an older state of a document compared with a newer one: the same in both, removed
+ * since (only the older has it), added since (only the newer has it), or changed.
+ */
 export type ComparedBlock =
-  | { kind: 'same' | 'only-revision' | 'only-current'; block: JSONContent }
-  /** The same kind of block with other words: the words in and out. */
-  | { kind: 'changed'; block: JSONContent; words: { text: string; in: 'both' | 'revision' | 'current' }[] };
+  | { kind: 'same' | 'removed' | 'added'; block: JSONContent }
+  /** The same kind of block with other words: each word kept, removed since or added since. */
+  | { kind: 'changed'; block: JSONContent; words: { text: string; is: 'kept' | 'removed' | 'added' }[] };
 
 const INLINE = new Set(['text', 'mention', 'image', 'hardBreak']);
 
@@ -23,12 +26,13 @@ const keyOf = (node: JSONContent) =>
   JSON.stringify([node.type, node.attrs?.level, node.attrs?.language, node.attrs?.checked, JSON.stringify(node.content ?? [])]);
 
 /**
- * A revision compared with the current document, block by block in order: blocks in both, blocks
- * only one of them has, and blocks of the same kind whose words changed (compared word by word).
+ * An older state of a document (a revision) compared with a newer one (the document now), block by
+ * block in order, as what changed from the older to the newer: blocks in both, blocks removed and
+ * added since, and blocks of the same kind whose words changed (compared word by word).
  */
-export function compareDocuments(revision: JSONContent, current: JSONContent): ComparedBlock[] {
-  const before = revision.content ?? [];
-  const after = current.content ?? [];
+export function compareDocuments(older: JSONContent, newer: JSONContent): ComparedBlock[] {
+  const before = older.content ?? [];
+  const after = newer.content ?? [];
   const parts = diffArrays(before.map(keyOf), after.map(keyOf));
   const out: ComparedBlock[] = [];
   let i = 0;
@@ -56,16 +60,16 @@ export function compareDocuments(revision: JSONContent, current: JSONContent): C
           out.push({
             kind: 'changed',
             block: r,
-            words: diffWords(textOf(r), textOf(a)).map((w) => ({ text: w.value, in: w.added ? 'current' : w.removed ? 'revision' : 'both' })),
+            words: diffWords(textOf(r), textOf(a)).map((w) => ({ text: w.value, is: w.added ? 'added' : w.removed ? 'removed' : 'kept' })),
           });
-        else out.push({ kind: 'only-revision', block: r }, { kind: 'only-current', block: a });
+        else out.push({ kind: 'removed', block: r }, { kind: 'added', block: a });
       }
-      for (const r of removed.slice(pairs)) out.push({ kind: 'only-revision', block: r });
-      for (const a of added.slice(pairs)) out.push({ kind: 'only-current', block: a });
+      for (const r of removed.slice(pairs)) out.push({ kind: 'removed', block: r });
+      for (const a of added.slice(pairs)) out.push({ kind: 'added', block: a });
     } else if (part.removed) {
-      for (let k = 0; k < n; k++) out.push({ kind: 'only-revision', block: before[i++]! });
+      for (let k = 0; k < n; k++) out.push({ kind: 'removed', block: before[i++]! });
     } else {
-      for (let k = 0; k < n; k++) out.push({ kind: 'only-current', block: after[j++]! });
+      for (let k = 0; k < n; k++) out.push({ kind: 'added', block: after[j++]! });
     }
   }
   return out;

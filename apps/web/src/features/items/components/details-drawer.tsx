@@ -4,7 +4,7 @@ import { useState } from 'react';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useMe } from '../../auth/api/use-me.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { useAncestors } from '../api/use-items.ts';
+import { useAncestors, useCurrentItem } from '../api/use-items.ts';
 import { describeSearchText, useSearchText } from '../api/use-search-text.ts';
 import { useVersions } from '../api/use-versions.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
@@ -32,8 +32,9 @@ function PreviewNote({ item }: { item: TItem }) {
 }
 
 /** An item's facts: type, size, owner, modified, where it is; and, for whoever may share it, a way to. */
-export function DetailsDrawer({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
+export function DetailsDrawer({ item: given, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
   useReturnFocus();
+  const item = useCurrentItem(given);
   const me = useMe();
   const [sharing, setSharing] = useState(false);
   const ancestors = useAncestors(item.id);

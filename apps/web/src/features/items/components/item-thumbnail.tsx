@@ -2,18 +2,25 @@ import { Box } from '@mantine/core';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import { useEffect, useState } from 'react';
 
+/** What a thumbnail needs of an item: the app's items and a public link's alike. */
+type Previewed = Pick<TItem, 'id' | 'kind' | 'name' | 'preview'>;
+
+/** Where the thumbnail of an item's bytes (`v`, their hash) is: the item's own route unless told (a public link's). */
+export type ThumbnailAddress = (item: Previewed, size: '256' | '1024', v: string) => string;
+const itemAddress: ThumbnailAddress = (item, size, v) => urlOf(filesApi.thumbnail, { id: item.id }, { size, v });
+
 /** The address of a file's thumbnail when it has one: named by its bytes' hash, so the browser keeps it for good. */
-export function thumbnailUrl(item: TItem, size: '256' | '1024'): string | null {
+function thumbnailUrl(item: Previewed, size: '256' | '1024', address: ThumbnailAddress): string | null {
   const p = item.preview;
   if (item.kind !== 'file' || p?.state !== 'ready' || !p.v) return null;
-  return urlOf(filesApi.thumbnail, { id: item.id }, { size, v: p.v });
+  return address(item, size, p.v);
 }
 
 /** The ThumbHash decoder, loaded once the first list with a placeholder is drawn (it is not part of the first load's budget). */
 let decoder: Promise<typeof import('thumbhash')> | undefined;
 
 /** The ThumbHash placeholder as a tiny picture (a data URL), or null. */
-function usePlaceholder(item: TItem): string | null {
+function usePlaceholder(item: Previewed): string | null {
   const hash = item.preview?.placeholder;
   const [decoded, setDecoded] = useState<{ hash: string; url: string | null }>();
   useEffect(() => {
@@ -57,16 +64,18 @@ export function ItemThumbnail({
   height,
   fallback,
   decorative = false,
+  address = itemAddress,
 }: {
-  item: TItem;
+  item: Previewed;
   size: '256' | '1024';
   width: number;
   height: number;
   fallback: React.ReactNode;
   /** Beside the item's name (a list row): no text of its own for screen readers. */
   decorative?: boolean;
+  address?: ThumbnailAddress;
 }) {
-  const url = thumbnailUrl(item, size);
+  const url = thumbnailUrl(item, size, address);
   const placeholder = usePlaceholder(item);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   if (!url || failedUrl === url) return <>{fallback}</>;

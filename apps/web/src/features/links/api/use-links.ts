@@ -78,7 +78,13 @@ export function usePublicLink(token: string) {
   });
 }
 
-/** An item under the link; a folder's contents a page of 100 at a time (the item and its trail come with each page). */
+/** While a file's thumbnail is being made, how often a visitor's listing is asked again (they have no live stream to say it is ready). */
+const PREVIEW_PENDING_REFETCH_MS = 5000;
+
+/**
+ * An item under the link; a folder's contents a page of 100 at a time (the item and its trail come
+ * with each page), asked again now and then while a file's thumbnail is being made.
+ */
 export function usePublicItem(token: string, itemId: string | undefined) {
   const query = useInfiniteQuery({
     queryKey: queryKeys.publicItem(token, itemId ?? ''),
@@ -88,6 +94,8 @@ export function usePublicItem(token: string, itemId: string | undefined) {
     getNextPageParam: (last) => last.nextCursor,
     enabled: !!itemId,
     retry: (n, e) => n < 2 && final(n, e),
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => [p.item, ...p.children].some((i) => i.preview?.state === 'pending')) ? PREVIEW_PENDING_REFETCH_MS : false,
   });
   const first = query.data?.pages[0];
   return { ...query, shown: first && { item: first.item, trail: first.trail, children: query.data!.pages.flatMap((p) => p.children) } };
@@ -125,3 +133,7 @@ export function useUnlockLink(token: string) {
 /** Where a visitor's browser gets an item's bytes: shown in the page, or downloaded (a folder as a zip). */
 export const publicContentUrl = (token: string, itemId: string, download: boolean) =>
   urlOf(publicLinksApi.content, { token, itemId }, download ? { download: '1' } : {});
+
+/** Where a visitor's browser gets a file's thumbnail: the bytes' hash (`v`) in the address, so it is kept for good. */
+export const publicThumbnailUrl = (token: string, itemId: string, size: '256' | '1024', v: string) =>
+  urlOf(publicLinksApi.thumbnail, { token, itemId }, { size, v });

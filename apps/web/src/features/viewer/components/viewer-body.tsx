@@ -1,5 +1,5 @@
 import { Box } from '@mantine/core';
-import { Component, createElement, lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Component, createElement, lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { rendererFor, renderers, type Renderer, type RendererProps } from '../renderers/index.ts';
 import { NoPreview } from '../renderers/no-preview.tsx';
 import { ViewerError, ViewerLoading } from '../renderers/viewer-states.tsx';
@@ -22,6 +22,10 @@ class RendererBoundary extends Component<{ children: ReactNode }, { error?: Erro
 export function ViewerBody({ item, source }: RendererProps) {
   const renderer = rendererFor(item);
   const Shown = renderer && components.get(renderer);
+  // The signed URL is on its way while the renderer's code loads (the source keeps it for the renderer).
+  useEffect(() => {
+    if (renderer?.readsBytes) source.url().catch(() => undefined);
+  }, [renderer, source]);
   return (
     <Box h="100%" data-renderer={renderer?.name ?? 'none'}>
       {Shown ? (

@@ -2,10 +2,10 @@ import { Box, Group } from '@mantine/core';
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { ZoomControls } from './zoom-controls.tsx';
 import { ViewerError, ViewerLoading } from './viewer-states.tsx';
-import { useViewerKeys } from '../hooks/use-viewer-keys.ts';
 import { useZoom } from '../hooks/use-zoom.ts';
 import type { RendererProps } from './types.ts';
 import { useContentUrl } from './use-content-url.ts';
+import { thumbnailUrl } from '../viewer-source.ts';
 
 /**
  * A picture (PNG, JPEG, GIF and WebP — animated too —, AVIF, BMP, and SVG as a picture only: an
@@ -23,7 +23,7 @@ export default function ImageRenderer({ item, source }: RendererProps) {
  * (ADR 0040), while that is there.
  */
 export function HeicRenderer({ item, source }: RendererProps) {
-  const url = `${source.conversionBase}/thumbnail?size=1024${source.versionId ? `&version=${encodeURIComponent(source.versionId)}` : ''}`;
+  const url = thumbnailUrl(source, 1024);
   return (
     <PictureView
       item={item}
@@ -38,7 +38,6 @@ function PictureView({ item, url, unreadable }: { item: RendererProps['item']; u
   const [natural, setNatural] = useState<{ w: number; h: number }>();
   const [boxSize, setBoxSize] = useState({ w: 0, h: 0 });
   const [failed, setFailed] = useState(false);
-  const { zoom, zoomIn, zoomOut, reset, min, max } = useZoom();
   const drag = useRef<{ x: number; y: number; left: number; top: number }>(undefined);
   const [dragging, setDragging] = useState(false);
 
@@ -51,7 +50,8 @@ function PictureView({ item, url, unreadable }: { item: RendererProps['item']; u
   }, [url.data]);
 
   const fitted = natural && boxSize.w ? Math.min(1, boxSize.w / natural.w, boxSize.h / natural.h) : 1;
-  const scale = zoom ?? fitted;
+  const zoom = useZoom(fitted);
+  const scale = zoom.zoom ?? fitted;
 
   // Ctrl (or a trackpad's pinch, which browsers send as Ctrl) and the wheel zoom instead of scrolling the page.
   useEffect(() => {
@@ -60,26 +60,18 @@ function PictureView({ item, url, unreadable }: { item: RendererProps['item']; u
     const onWheel = (e: WheelEvent) => {
       if (!e.ctrlKey) return;
       e.preventDefault();
-      if (e.deltaY < 0) zoomIn(fitted);
-      else zoomOut(fitted);
+      if (e.deltaY < 0) zoom.zoomIn();
+      else zoom.zoomOut();
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
-  });
-
-  useViewerKeys((e) => {
-    if (e.key === '+' || e.key === '=') zoomIn(fitted);
-    else if (e.key === '-' || e.key === '_') zoomOut(fitted);
-    else if (e.key === '0') reset();
-    else return false;
-    return true;
   });
 
   if (url.error) return <ViewerError error={url.error} />;
   if (failed) return <ViewerError error={new Error(unreadable)} />;
   if (!url.data) return <ViewerLoading label={`Loading ${item.name}`} />;
 
-  const panning = zoom !== null && natural && (natural.w * scale > boxSize.w || natural.h * scale > boxSize.h);
+  const panning = zoom.zoom !== null && natural && (natural.w * scale > boxSize.w || natural.h * scale > boxSize.h);
   const onPointerDown = (e: PointerEvent<HTMLDivElement>) => {
     if (!panning || e.button !== 0) return;
     e.currentTarget.setPointerCapture(e.pointerId);
@@ -100,7 +92,7 @@ function PictureView({ item, url, unreadable }: { item: RendererProps['item']; u
   return (
     <Box h="100%" style={{ display: 'flex', flexDirection: 'column' }}>
       <Group justify="center" p={6} style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-        <ZoomControls scale={scale} fitted={zoom === null} onIn={() => zoomIn(fitted)} onOut={() => zoomOut(fitted)} onReset={reset} min={min} max={max} />
+        <ZoomControls zoom={zoom} scale={scale} />
       </Group>
       <Box
         ref={box}

@@ -30,11 +30,21 @@ export const renderers: Renderer[] = [
     matches: (i) => /\.(heic|heif)$/i.test(i.name) || /^image\/hei[cf]/i.test(i.mimeType ?? ''),
     load: () => import('./image-renderer.tsx').then((m) => ({ default: m.HeicRenderer })),
   },
-  { name: 'image', matches: (i) => kind(i) === 'image' || kind(i) === 'svg', load: () => import('./image-renderer.tsx') },
-  { name: 'pdf', matches: (i) => kind(i) === 'pdf', load: () => import('./pdf-renderer.tsx') },
-  { name: 'video', matches: (i) => kind(i) === 'video', load: () => import('./media-renderer.tsx').then((m) => ({ default: m.VideoRenderer })) },
-  { name: 'audio', matches: (i) => kind(i) === 'audio', load: () => import('./media-renderer.tsx').then((m) => ({ default: m.AudioRenderer })) },
-  { name: 'text', matches: (i) => kind(i) === 'text', load: () => import('./text-renderer.tsx') },
+  { name: 'image', readsBytes: true, matches: (i) => kind(i) === 'image' || kind(i) === 'svg', load: () => import('./image-renderer.tsx') },
+  { name: 'pdf', readsBytes: true, matches: (i) => kind(i) === 'pdf', load: () => import('./pdf-renderer.tsx') },
+  {
+    name: 'video',
+    readsBytes: true,
+    matches: (i) => kind(i) === 'video',
+    load: () => import('./media-renderer.tsx').then((m) => ({ default: m.VideoRenderer })),
+  },
+  {
+    name: 'audio',
+    readsBytes: true,
+    matches: (i) => kind(i) === 'audio',
+    load: () => import('./media-renderer.tsx').then((m) => ({ default: m.AudioRenderer })),
+  },
+  { name: 'text', readsBytes: true, matches: (i) => kind(i) === 'text', load: () => import('./text-renderer.tsx') },
 ];
 
 /** The renderer for a file, or undefined for the "No preview" card. */

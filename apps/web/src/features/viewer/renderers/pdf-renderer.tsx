@@ -3,10 +3,10 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconChevronUp, IconLayoutSidebar, IconSearch } from '@tabler/icons-react';
 import { GlobalWorkerOptions, PDFDataRangeTransport, TextLayer, getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+import { PREVIEW_LIMITS } from '@cabinet/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { ZoomControls } from './zoom-controls.tsx';
 import { ViewerError, ViewerLoading } from './viewer-states.tsx';
-import { useViewerKeys } from '../hooks/use-viewer-keys.ts';
 import { useZoom } from '../hooks/use-zoom.ts';
 import { readRange, type ViewerSource } from '../viewer-source.ts';
 import type { RendererProps } from './types.ts';
@@ -14,9 +14,6 @@ import '../viewer.css';
 
 // pdf.js parses in its own worker, a file of this app's build (never a CDN's).
 GlobalWorkerOptions.workerSrc = workerUrl;
-
-/** Bytes asked for at a time: a page of an ordinary PDF is a chunk or two. */
-const CHUNK = 256 * 1024;
 
 /**
  * pdf.js asks for the ranges it needs and is given them by Range requests to the signed URL (renewed
@@ -59,8 +56,10 @@ export default function PdfRenderer({ item, source }: RendererProps) {
   const [current, setCurrent] = useState(1);
   const scroller = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
-  const { zoom, zoomIn, zoomOut, reset, min, max } = useZoom();
   const [attempt, setAttempt] = useState(0);
+  // Page 1 comes first: the other pages and the thumbnails wait until it is drawn (or has failed), so
+  // the first reads of the file go to what a person looks at first.
+  const [firstDone, setFirstDone] = useState(false);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -71,7 +70,7 @@ export default function PdfRenderer({ item, source }: RendererProps) {
         task = getDocument({
           range: new RangeTransport(size, source, controller.signal),
           length: size,
-          rangeChunkSize: CHUNK,
+          rangeChunkSize: PREVIEW_LIMITS.pdfRangeBytes,
           disableAutoFetch: true,
           disableStream: true,
           isEvalSupported: false,
@@ -82,6 +81,7 @@ export default function PdfRenderer({ item, source }: RendererProps) {
         const page = await doc.getPage(1);
         const viewport = page.getViewport({ scale: 1 });
         if (controller.signal.aborted) return;
+        setFirstDone(false);
         setFirst({ width: viewport.width, height: viewport.height });
         setPdf(doc);
       } catch (e) {
@@ -105,15 +105,8 @@ export default function PdfRenderer({ item, source }: RendererProps) {
 
   // "Fit" is the page's width in the space there is (at most 150%: a wide screen does not blow a page up).
   const fitted = first && width ? Math.min(1.5, (width - 32) / first.width) : 1;
-  const scale = Math.max(0.1, zoom ?? fitted);
-
-  useViewerKeys((e) => {
-    if (e.key === '+' || e.key === '=') zoomIn(fitted);
-    else if (e.key === '-' || e.key === '_') zoomOut(fitted);
-    else if (e.key === '0') reset();
-    else return false;
-    return true;
-  }, !!pdf);
+  const zoom = useZoom(fitted, !!pdf);
+  const scale = Math.max(0.1, zoom.zoom ?? fitted);
 
   const find = useFind(pdf, scroller);
 
@@ -150,11 +143,11 @@ export default function PdfRenderer({ item, source }: RendererProps) {
             Page {current} of {pdf.numPages}
           </Text>
         </Group>
-        <ZoomControls scale={scale} fitted={zoom === null} onIn={() => zoomIn(fitted)} onOut={() => zoomOut(fitted)} onReset={reset} min={min} max={max} />
+        <ZoomControls zoom={zoom} scale={scale} />
         <FindBox find={find} />
       </Group>
       <Box style={{ flex: 1, minHeight: 0, display: 'flex' }}>
-        {showSidebar && <Thumbnails pdf={pdf} first={first} current={current} onPick={goTo} />}
+        {showSidebar && <Thumbnails pdf={pdf} first={first} current={current} onPick={goTo} waiting={!firstDone} />}
         <Box
           ref={scroller}
           data-testid="pdf-pages"
@@ -165,7 +158,18 @@ export default function PdfRenderer({ item, source }: RendererProps) {
           style={{ flex: 1, minWidth: 0, overflow: 'auto', padding: 16, background: 'var(--mantine-color-default-hover)' }}
         >
           {Array.from({ length: pdf.numPages }, (_, i) => (
-            <PdfPage key={i + 1} pdf={pdf} number={i + 1} scale={scale} guess={first} root={scroller} onShown={setCurrent} find={find} />
+            <PdfPage
+              key={i + 1}
+              pdf={pdf}
+              number={i + 1}
+              scale={scale}
+              guess={first}
+              root={scroller}
+              onShown={setCurrent}
+              find={find}
+              waiting={i > 0 && !firstDone}
+              onDone={i === 0 ? setFirstDone : undefined}
+            />
           ))}
         </Box>
       </Box>
@@ -208,8 +212,12 @@ function PdfPage(props: {
   root: RefObject<HTMLDivElement | null>;
   onShown: (n: number) => void;
   find: Find;
+  /** Not drawn yet, even in view: page 1 is being drawn first. */
+  waiting: boolean;
+  /** Told once the page is drawn or has failed (page 1's, which the others wait for). */
+  onDone: ((done: true) => void) | undefined;
 }) {
-  const { pdf, number, scale, root, find, onShown } = props;
+  const { pdf, number, scale, root, find, onShown, waiting, onDone } = props;
   const { query: findQuery, current: found } = find;
   const { ref, near } = useNearView(root, '100% 0px');
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -230,7 +238,7 @@ function PdfPage(props: {
   }, [number, onShown, root, ref]);
 
   useEffect(() => {
-    if (!near) return;
+    if (!near || waiting) return;
     let cancelled = false;
     let layer: TextLayer | undefined;
     void (async () => {
@@ -248,12 +256,13 @@ function PdfPage(props: {
       } catch {
         if (!cancelled) setFailed(true);
       }
+      if (!cancelled) onDone?.(true);
     })();
     return () => {
       cancelled = true;
       layer?.cancel();
     };
-  }, [near, pdf, number, scale]);
+  }, [near, waiting, pdf, number, scale, onDone]);
 
   // Marks what the find box found on this page, once its text is there.
   useEffect(() => {
@@ -281,7 +290,8 @@ function PdfPage(props: {
   );
 }
 
-function Thumbnails({ pdf, first, current, onPick }: { pdf: PDFDocumentProxy; first: PageSize; current: number; onPick: (n: number) => void }) {
+function Thumbnails(props: { pdf: PDFDocumentProxy; first: PageSize; current: number; onPick: (n: number) => void; waiting: boolean }) {
+  const { pdf, first, current, onPick, waiting } = props;
   const root = useRef<HTMLDivElement>(null);
   return (
     <Box
@@ -293,7 +303,7 @@ function Thumbnails({ pdf, first, current, onPick }: { pdf: PDFDocumentProxy; fi
       style={{ flex: 'none', overflow: 'auto', borderRight: '1px solid var(--mantine-color-default-border)' }}
     >
       {Array.from({ length: pdf.numPages }, (_, i) => (
-        <Thumbnail key={i + 1} pdf={pdf} number={i + 1} first={first} root={root} current={current === i + 1} onPick={onPick} />
+        <Thumbnail key={i + 1} pdf={pdf} number={i + 1} first={first} root={root} current={current === i + 1} onPick={onPick} waiting={waiting} />
       ))}
     </Box>
   );
@@ -308,21 +318,27 @@ function Thumbnail(props: {
   root: RefObject<HTMLDivElement | null>;
   current: boolean;
   onPick: (n: number) => void;
+  waiting: boolean;
 }) {
   const { ref, near } = useNearView(props.root, '200px 0px');
   const canvas = useRef<HTMLCanvasElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const scale = THUMB_WIDTH / props.first.width;
+  const { waiting } = props;
   useEffect(() => {
-    if (!near) return;
+    if (!near || waiting) return;
     let cancelled = false;
-    void props.pdf.getPage(props.number).then((page) => {
-      if (!cancelled && canvas.current) return draw(page, canvas.current, THUMB_WIDTH / page.getViewport({ scale: 1 }).width);
-    });
+    void props.pdf
+      .getPage(props.number)
+      .then((page) => {
+        if (!cancelled && canvas.current) return draw(page, canvas.current, THUMB_WIDTH / page.getViewport({ scale: 1 }).width);
+      })
+      // A thumbnail that cannot be drawn stays blank; its page says why when it is shown.
+      .catch(() => undefined);
     return () => {
       cancelled = true;
     };
-  }, [near, props.pdf, props.number]);
+  }, [near, waiting, props.pdf, props.number]);
   const { current } = props;
   useEffect(() => {
     if (current) button.current?.scrollIntoView({ block: 'nearest' });

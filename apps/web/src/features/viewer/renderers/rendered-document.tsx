@@ -1,5 +1,5 @@
 import { Alert, Box, Skeleton, Stack } from '@mantine/core';
-import type { TPreviewHtml } from '@cabinet/contracts';
+import { PREVIEW_PICTURE_SRC, type TPreviewHtml } from '@cabinet/contracts';
 import { useQuery } from '@tanstack/react-query';
 import DOMPurify from 'dompurify';
 import { useMemo } from 'react';
@@ -44,14 +44,22 @@ const ALLOWED_TAGS = [
   'label',
   'input',
   'div',
+  'img',
 ];
-const ALLOWED_ATTR = ['href', 'colspan', 'rowspan', 'start', 'data-type', 'data-checked', 'class', 'type', 'checked', 'disabled'];
+const ALLOWED_ATTR = ['href', 'colspan', 'rowspan', 'start', 'data-type', 'data-checked', 'class', 'type', 'checked', 'disabled', 'src', 'alt'];
 
 let purifier: ReturnType<typeof DOMPurify> | undefined;
-/** A DOMPurify of its own: links only to the web and mail, each opening in a new tab without telling it where from. */
+/**
+ * A DOMPurify of its own: links only to the web and mail, each opening in a new tab without telling
+ * it where from; pictures only as the WebP data the server wrote (never an address to fetch, nor
+ * another kind of data such as SVG).
+ */
 function purify(html: string): string {
   if (!purifier) {
     purifier = DOMPurify(window);
+    purifier.addHook('uponSanitizeAttribute', (node, data) => {
+      if (data.attrName === 'src' && !(node.tagName === 'IMG' && PREVIEW_PICTURE_SRC.test(data.attrValue))) data.keepAttr = false;
+    });
     purifier.addHook('afterSanitizeAttributes', (node) => {
       if (node.tagName === 'A') {
         if (node.hasAttribute('href')) {
@@ -60,6 +68,8 @@ function purify(html: string): string {
         }
       }
       if (node.tagName === 'INPUT') node.setAttribute('disabled', '');
+      // A picture without its data would show a broken image: it goes.
+      if (node.tagName === 'IMG' && !node.hasAttribute('src')) node.remove();
     });
   }
   return purifier.sanitize(html, {
@@ -73,8 +83,9 @@ function purify(html: string): string {
 
 /**
  * A document file (DOCX, ODT, Markdown) converted on the server, in a readable column with the
- * document page's typography. The HTML holds only a document's elements (the server writes it
- * from an allowlist) and is sanitized again here before it is put in the page.
+ * document page's typography (pictures no wider than the column). The HTML holds only a
+ * document's elements (the server writes it from an allowlist) and is sanitized again here
+ * before it is put in the page.
  */
 export function RenderedDocument({ item, source }: RendererProps) {
   const url = previewUrl(source, 'preview/html');
@@ -101,8 +112,8 @@ export function RenderedDocument({ item, source }: RendererProps) {
   return (
     <Stack gap="sm" className="rendered-document">
       {preview.data.truncated && (
-        <Alert color="yellow" variant="light" title="Only the beginning is shown">
-          This document is longer than a preview holds. Download it to read all of it.
+        <Alert color="yellow" variant="light" title="Not all of this document is shown">
+          This document is longer, or has more pictures, than a preview holds. Download it to see all of it.
         </Alert>
       )}
       <Box

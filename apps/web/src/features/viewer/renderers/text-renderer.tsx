@@ -6,6 +6,7 @@ import { ViewerError, ViewerLoading } from './viewer-states.tsx';
 import { readRange } from '../viewer-source.ts';
 import type { RendererProps } from './types.ts';
 import { grammarFor } from './languages.ts';
+import '../../../components/ui/code-colours.css';
 import '../viewer.css';
 
 /** Text is read this much at a time (by Range), never whole: "Load more" reads the next part. */
@@ -140,7 +141,7 @@ export default function TextRenderer({ item, source }: RendererProps) {
         <Switch size="xs" label="Wrap lines" checked={wrap} onChange={(e) => setWrap(e.currentTarget.checked)} />
       </Group>
       <Box style={{ flex: 1, minHeight: 0, overflow: 'auto' }} tabIndex={0} role="region" aria-label={`Contents of ${item.name}`}>
-        <pre className={`cabinet-code${wrap ? ' wrap' : ''}`} data-language={grammar?.[0] ?? 'text'}>
+        <pre className={`cabinet-code cabinet-code-colours${wrap ? ' wrap' : ''}`} data-language={grammar?.[0] ?? 'text'}>
           {lines.map((line, i) => (
             <LineRow key={i} number={i + 1} tokens={line} />
           ))}

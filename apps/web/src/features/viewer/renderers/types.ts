@@ -10,6 +10,8 @@ export interface ViewerItem {
   name: string;
   size: number;
   mimeType: string | null;
+  /** Where Cabinet has made a picture of it (ADR 0040): a video's poster. */
+  preview?: { state: string } | null | undefined;
 }
 
 export interface RendererProps {
@@ -22,5 +24,7 @@ export interface Renderer {
   /** Named for tests and the page's data attribute. */
   name: string;
   matches(item: ViewerItem): boolean;
+  /** Reads the file's bytes by its signed URL: the URL is asked for while the renderer's code loads. */
+  readsBytes?: boolean;
   load(): Promise<{ default: ComponentType<RendererProps> }>;
 }

@@ -1,39 +1,45 @@
 import type { Readable } from 'node:stream';
 import JSZip from 'jszip';
-import { noPreview } from './failure.ts';
 
 /** jszip keeps each entry's declared sizes here (its types do not say so), as signed 32-bit numbers: 2 GiB and more come out negative. */
 type WithDeclaredSize = JSZip.JSZipObject & { _data?: { uncompressedSize?: unknown } };
 
-const MiB = 1024 * 1024;
+export interface ZipLimits {
+  /** What the parts read may unpack to, in all. */
+  maxUnpacked: number;
+  /** The error for a zip that cannot be opened or unpacked. */
+  damaged: () => Error;
+  /** The error for a zip that unpacks (or declares it unpacks) past `maxUnpacked`. */
+  tooLarge: () => Error;
+  /** The error for bytes that do not begin as a zip; `damaged` when not given. */
+  notZip?: () => Error;
+}
 
 /**
  * An office file's zip, read within `maxUnpacked` bytes: the parts to read are refused at once when
  * their declared sizes add up past it, and every part read is counted as it unpacks, so a zip whose
- * directory lies about its sizes stops there too (a zip bomb never unpacks past the limit).
+ * directory lies about its sizes stops there too (a zip bomb never unpacks past the limit). Nothing
+ * unpacked is kept unless asked. The caller names the errors, in its own words.
  */
 export class BoundedZip {
   private unpacked = 0;
 
   private constructor(
     private readonly zip: JSZip,
-    private readonly maxUnpacked: number,
-    private readonly what: string,
+    private readonly limits: ZipLimits,
   ) {}
 
-  static async open(bytes: Uint8Array, maxUnpacked: number, what: string): Promise<BoundedZip> {
-    if (!(bytes[0] === 0x50 && bytes[1] === 0x4b)) throw noPreview('damaged', `This file cannot be shown: it is not ${what}.`);
+  /** Opens a zip: its central directory only, nothing is unpacked. */
+  static async open(bytes: Uint8Array, limits: ZipLimits): Promise<BoundedZip> {
+    if (!(bytes[0] === 0x50 && bytes[1] === 0x4b)) throw (limits.notZip ?? limits.damaged)();
     try {
-      return new BoundedZip(await JSZip.loadAsync(bytes), maxUnpacked, what);
+      return new BoundedZip(await JSZip.loadAsync(bytes), limits);
     } catch {
-      throw noPreview('damaged', `This file cannot be shown: it is damaged, or it is not ${what}.`);
+      throw limits.damaged();
     }
   }
 
-  private tooLarge() {
-    return noPreview('too_complex', `This file cannot be shown: it unpacks to more than ${this.maxUnpacked / MiB} MiB.`);
-  }
-
+  /** Entry names, folders left out. */
   names(): string[] {
     return Object.values(this.zip.files)
       .filter((f) => !f.dir)
@@ -51,10 +57,13 @@ export class BoundedZip {
       const size = (this.zip.files[name] as WithDeclaredSize | undefined)?._data?.uncompressedSize;
       if (typeof size === 'number') declared += size < 0 ? Infinity : size;
     }
-    if (declared > this.maxUnpacked) throw this.tooLarge();
+    if (declared > this.limits.maxUnpacked) throw this.limits.tooLarge();
   }
 
-  /** A part unpacked a chunk at a time into `onChunk`, counted against the limit; `stop` ends the read early. */
+  /**
+   * A part unpacked a chunk at a time into `onChunk`, counted against the limit; `stop` ends the read
+   * early. What `onChunk` throws ends the read and is thrown.
+   */
   async read(name: string, onChunk: (chunk: Buffer) => void, stop: () => boolean = () => false): Promise<void> {
     const file = this.zip.files[name];
     if (!file || file.dir) return;
@@ -72,7 +81,7 @@ export class BoundedZip {
         .on('data', (chunk: Buffer) => {
           if (done) return;
           this.unpacked += chunk.length;
-          if (this.unpacked > this.maxUnpacked) return end(this.tooLarge());
+          if (this.unpacked > this.limits.maxUnpacked) return end(this.limits.tooLarge());
           try {
             onChunk(chunk);
           } catch (error) {
@@ -80,24 +89,28 @@ export class BoundedZip {
           }
           if (stop()) end();
         })
-        .on('error', () => end(noPreview('damaged', `This file cannot be shown: it is damaged, or it is not ${this.what}.`)))
+        .on('error', () => end(this.limits.damaged()))
         .on('end', () => end());
     });
   }
 
-  /** Unpacks every part once, counting: after this, a reader that unpacks the same parts again holds no more than the limit. */
+  /**
+   * Checks the declared sizes, then unpacks every part once, counting: after this, a reader outside
+   * (mammoth, exceljs) that unpacks the same parts again holds no more than the limit.
+   */
   async checkUnpacked(names: string[] = this.names()): Promise<void> {
     this.checkDeclared(names);
     for (const name of names) await this.read(name, () => {});
     this.unpacked = 0;
   }
 
-  /** A part as text, decoded as it unpacks (`onText`), or whole. */
+  /** A part's text, decoded a chunk at a time as it unpacks into `onText`; `stop` ends the read early. */
   async readText(name: string, onText: (text: string) => void, stop?: () => boolean): Promise<void> {
     const decoder = new TextDecoder('utf-8');
     await this.read(name, (chunk) => onText(decoder.decode(chunk, { stream: true })), stop);
   }
 
+  /** A whole part as a string (for small parts: relationships, manifests). */
   async text(name: string): Promise<string | undefined> {
     if (!this.has(name)) return undefined;
     const parts: string[] = [];
