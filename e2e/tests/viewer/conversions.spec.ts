@@ -82,7 +82,7 @@ test('a public link shows a Word document and its pictures, a workbook with its 
 
     // The Word document: its heading, its bold text and its table, in the page's own typography.
     await visitor.goto(urls['Report.docx']!);
-    const doc = visitor.getByRole('article', { name: 'Contents of Report.docx' });
+    const doc = visitor.getByRole('region', { name: 'Contents of Report.docx' });
     await expect(doc.getByRole('heading', { name: 'Quarterly report' })).toBeVisible();
     await expect(doc.locator('strong')).toHaveText('All is well.');
     await expect(doc.getByRole('table').getByRole('cell', { name: 'North' })).toBeVisible();
@@ -93,7 +93,7 @@ test('a public link shows a Word document and its pictures, a workbook with its 
 
     // A Word document's picture, drawn from the WebP the server made of it, no wider than the column; a linked one is its description.
     await visitor.goto(urls['Site visit.docx']!);
-    const visit = visitor.getByRole('article', { name: 'Contents of Site visit.docx' });
+    const visit = visitor.getByRole('region', { name: 'Contents of Site visit.docx' });
     const picture = visit.getByRole('img', { name: 'The site from the north' });
     await expect(picture).toBeVisible();
     await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1200);
@@ -126,7 +126,7 @@ test('a public link shows a Word document and its pictures, a workbook with its 
 
     // Markdown with script in it: the script shows as text and nothing of it runs.
     await visitor.goto(urls['notes.md']!);
-    const notes = visitor.getByRole('article', { name: 'Contents of notes.md' });
+    const notes = visitor.getByRole('region', { name: 'Contents of notes.md' });
     await expect(notes.getByRole('heading', { name: 'Meeting notes' })).toBeVisible();
     await expect(notes).toContainText('<script>alert("xss")</script>');
     await expect(notes).toContainText('The end.');

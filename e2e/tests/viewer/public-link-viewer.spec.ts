@@ -11,6 +11,8 @@ test('a public folder link opens its files in the viewer, steps through them, an
   await page.getByRole('button', { name: 'Create' }).click();
   const myFiles = page.getByRole('table', { name: 'Contents of My files' });
   await myFiles.getByRole('link', { name: 'Press kit' }).click();
+  // The folder's own page (and its upload field) before the files are chosen.
+  await expect(page.getByRole('heading', { name: 'Press kit', level: 1 })).toBeVisible();
   await page.getByLabel('Files to upload').setInputFiles([
     { name: 'a logo.png', mimeType: 'image/png', buffer: png(40, 30) },
     { name: 'b notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Embargoed until Monday.\n') },

@@ -113,12 +113,43 @@ test('opens a folder’s files in the viewer, steps through them with the arrow 
   await expect(page).toHaveURL(folderUrl);
 });
 
+test('a long converted document scrolls to its end, by wheel and by keys, its text off the window’s edges on a phone', async ({ page }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  const paragraphs = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1} of the minutes.`);
+  const markdown = `# Minutes\n\n${paragraphs.join('\n\n')}\n\nThe very end.\n`;
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'minutes.md', mimeType: 'text/markdown', buffer: Buffer.from(markdown) });
+  await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'minutes.md' }).click();
+  const contents = viewer(page).getByRole('region', { name: 'Contents of minutes.md' });
+  const top = contents.getByRole('heading', { name: 'Minutes' });
+  const end = contents.getByText('The very end.');
+  await expect(top).toBeVisible();
+  await expect(end).not.toBeInViewport();
+  // The wheel scrolls it, beside the column of text as over it.
+  await page.mouse.move(60, 400);
+  await page.mouse.wheel(0, 20_000);
+  await expect(end).toBeInViewport();
+  // So do the keys, once the contents have the keyboard.
+  await contents.focus();
+  await page.keyboard.press('Home');
+  await expect(top).toBeInViewport();
+  await page.keyboard.press('End');
+  await expect(end).toBeInViewport();
+
+  // On a phone the text keeps off the window's edges.
+  await page.setViewportSize({ width: 360, height: 740 });
+  const box = (await end.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(12);
+  expect(box.x + box.width).toBeLessThanOrEqual(348);
+});
+
 test('the viewer’s bar: details, versions, star, rename and trash as the file allows, and a More actions menu on a phone', async ({ page }) => {
   const { list, folderUrl } = await folderOfFiles(page);
   await list.getByRole('link', { name: '3 notes.txt' }).click();
   const bar = viewer(page).locator('header');
   await bar.getByRole('button', { name: 'Details' }).click();
   await expect(page.getByRole('dialog', { name: '3 notes.txt' }).getByRole('table', { name: 'Details' })).toBeVisible();
+  // A text file has no picture, but the viewer shows it: the panel does not say it has no preview.
+  await expect(page.getByRole('dialog', { name: '3 notes.txt' })).not.toContainText('No preview');
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   // Escape closed the drawer, not the viewer.

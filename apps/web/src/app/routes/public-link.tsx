@@ -16,7 +16,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { IconClockX, IconDownload, IconFile, IconFileText, IconFolder, IconLock, IconUnlink } from '@tabler/icons-react';
+import { IconClockX, IconDownload, IconLock, IconUnlink } from '@tabler/icons-react';
 import type { TPublicItem } from '@cabinet/contracts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { PublicFileViewer } from '../../features/viewer/components/public-file-viewer.tsx';
@@ -25,6 +25,7 @@ import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx
 import { Logo } from '../../components/ui/logo.tsx';
 import { FileRequestPage } from '../../features/links/components/file-request-page.tsx';
 import { publicContentUrl, publicThumbnailUrl, usePublicDocument, usePublicItem, usePublicLink, useUnlockLink } from '../../features/links/api/use-links.ts';
+import { ItemIcon } from '../../features/items/components/item-icon.tsx';
 import { ItemThumbnail } from '../../features/items/components/item-thumbnail.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
@@ -189,7 +190,7 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
       )}
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Group gap="sm" wrap="nowrap" miw={0}>
-          <KindIcon kind={item.kind} />
+          <ItemIcon item={item} size={24} />
           <Title order={1} fz="h3" style={{ overflowWrap: 'anywhere' }}>
             {item.name}
           </Title>
@@ -217,11 +218,6 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
       {item.kind === 'document' && <DocumentView token={token} item={item} />}
     </Frame>
   );
-}
-
-function KindIcon({ kind }: { kind: TPublicItem['kind'] }) {
-  const Icon = kind === 'folder' ? IconFolder : kind === 'document' ? IconFileText : IconFile;
-  return <Icon aria-hidden size={24} style={{ flex: 'none' }} />;
 }
 
 /** A folder's contents: each file with its thumbnail (over its placeholder) where it has one, else its kind's icon. */
@@ -256,7 +252,7 @@ function FolderListing({ token, items, onOpen }: { token: string; items: TPublic
                       height={24}
                       decorative
                       address={(file, size, v) => publicThumbnailUrl(token, file.id, size, v)}
-                      fallback={<KindIcon kind={i.kind} />}
+                      fallback={<ItemIcon item={i} size={24} />}
                     />
                     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                       {i.name}

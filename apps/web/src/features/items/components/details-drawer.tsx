@@ -9,26 +9,26 @@ import { describeSearchText, useSearchText } from '../api/use-search-text.ts';
 import { useVersions } from '../api/use-versions.ts';
 import { folderTitle } from '../hooks/use-item-links.ts';
 import { itemSize } from './item-name.tsx';
+import { ItemIcon } from './item-icon.tsx';
 import { ItemThumbnail } from './item-thumbnail.tsx';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
 import { ItemActivity } from '../../activity/components/item-activity.tsx';
 
-/** What the details panel says of a file without a picture: why, when making it failed. */
+/**
+ * What the details panel shows of a file without a picture: why, when making it failed or is under
+ * way; else its kind's icon (the viewer may still show the file: a text file has no picture, not no preview).
+ */
 function PreviewNote({ item }: { item: TItem }) {
   const p = item.preview;
-  if (item.kind !== 'file' || !p || p.state === 'ready') return null;
-  const text =
-    p.state === 'failed'
-      ? `No preview: ${p.reason ?? 'it could not be made'}.`
-      : p.state === 'pending'
-        ? 'The preview is being made…'
-        : 'No preview for this kind of file.';
-  return (
-    <Text size="sm" c="dimmed" role={p.state === 'failed' ? 'status' : undefined}>
-      {text}
-    </Text>
-  );
+  if (p?.state === 'failed' || p?.state === 'pending') {
+    return (
+      <Text size="sm" c="dimmed" role={p.state === 'failed' ? 'status' : undefined}>
+        {p.state === 'failed' ? `No preview: ${p.reason ?? 'it could not be made'}.` : 'The preview is being made…'}
+      </Text>
+    );
+  }
+  return <ItemIcon item={item} size={64} />;
 }
 
 /** An item's facts: type, size, owner, modified, where it is; and, for whoever may share it, a way to. */

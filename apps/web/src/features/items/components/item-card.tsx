@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { formatRelative } from '../../../lib/format.ts';
 import type { ItemInteractions } from '../hooks/use-item-interactions.ts';
 import { ItemCheckbox } from './item-checkbox.tsx';
-import { ItemIcon, ItemName, itemSize } from './item-name.tsx';
+import { ItemIcon } from './item-icon.tsx';
+import { ItemName, itemSize } from './item-name.tsx';
 import { ItemThumbnail } from './item-thumbnail.tsx';
 
 /** A card's place in the grid: its width sets how many fit a row; its height, the row's. */
@@ -43,7 +44,7 @@ export function ItemCard({ item, to, starred, selected, onToggle, interactions, 
           height={PICTURE_HEIGHT}
           fallback={
             <span aria-hidden>
-              <ItemIcon kind={item.kind} size={44} />
+              <ItemIcon item={item} size={44} />
             </span>
           }
         />

@@ -1,17 +1,12 @@
-import { Anchor, Group, Text } from '@mantine/core';
-import { IconFile, IconFileText, IconFolder, IconStarFilled } from '@tabler/icons-react';
+import { Anchor, Center, Group, Text } from '@mantine/core';
+import { IconStarFilled } from '@tabler/icons-react';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
 import type { MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { formatBytes } from '../../../lib/format.ts';
 import { rememberReturn } from '../../../lib/viewer-return.ts';
+import { ItemIcon } from './item-icon.tsx';
 import { ItemThumbnail } from './item-thumbnail.tsx';
-
-/** A folder, a document (written in Cabinet) and a file (bytes uploaded) each look like what they are. */
-export function ItemIcon({ kind, size }: { kind: TItem['kind']; size: number }) {
-  const Icon = kind === 'folder' ? IconFolder : kind === 'document' ? IconFileText : IconFile;
-  return <Icon aria-hidden size={size} stroke={size > 24 ? 1.5 : 2} style={{ flexShrink: 0 }} />;
-}
 
 /** An item's size as lists show it: only a file's bytes mean something to a person. */
 export const itemSize = (item: TItem) => (item.kind === 'file' ? formatBytes(item.size) : '—');
@@ -41,7 +36,12 @@ export function ItemName({
   );
   return (
     <Group gap="xs" wrap="nowrap" miw={0}>
-      {!bare && <ItemThumbnail item={item} size="256" width={20} height={20} decorative fallback={<ItemIcon kind={item.kind} size={20} />} />}
+      {!bare && (
+        // A 20 px column whatever the picture's shape, so the names line up.
+        <Center w={20} style={{ flex: 'none' }}>
+          <ItemThumbnail item={item} size="256" width={20} height={20} decorative fallback={<ItemIcon item={item} size={20} />} />
+        </Center>
+      )}
       {to ? (
         <Anchor
           component={Link}

@@ -90,6 +90,8 @@ export function ItemThumbnail({
         borderRadius: 4,
         overflow: 'hidden',
         flex: 'none',
+        // An edge, so a white page (a PDF's, a document's) stands apart from a white card or row.
+        boxShadow: '0 0 0 1px var(--mantine-color-default-border)',
       }}
     >
       <img

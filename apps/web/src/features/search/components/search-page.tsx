@@ -9,7 +9,7 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatRelative } from '../../../lib/format.ts';
 import { useMe } from '../../auth/api/use-me.ts';
 import { useItem } from '../../items/api/use-items.ts';
-import { ItemIcon } from '../../items/components/item-name.tsx';
+import { ItemIcon } from '../../items/components/item-icon.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { PersonPicker } from '../../team/components/person-picker.tsx';
 import { usePeopleNames, useSearch } from '../api/use-search.ts';
@@ -42,7 +42,7 @@ function ResultRow({ result, workspace, owner }: { result: TSearchResult; worksp
   return (
     <Group component="li" wrap="nowrap" align="flex-start" gap="sm" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
       <Box mt={2} c={item.kind === 'folder' ? 'var(--mantine-primary-color-filled)' : undefined} style={{ display: 'flex' }}>
-        <ItemIcon kind={item.kind} size={22} />
+        <ItemIcon item={item} size={22} />
       </Box>
       <Stack gap={2} miw={0} style={{ flex: 1 }}>
         <Anchor

@@ -6,7 +6,7 @@ import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent
 import { useMatch, useNavigate } from 'react-router';
 import { useItem, useRecent } from '../../items/api/use-items.ts';
 import { rememberReturn } from '../../../lib/viewer-return.ts';
-import { ItemIcon } from '../../items/components/item-name.tsx';
+import { ItemIcon } from '../../items/components/item-icon.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { useQuickActions, type QuickAction } from '../../items/components/quick-actions.tsx';
 import { useQuickSearch } from '../api/use-search.ts';
@@ -64,7 +64,7 @@ function ItemOption({ item, result, workspace, id }: { item: TItem; result?: TSe
   return (
     <Group wrap="nowrap" gap="sm" align="flex-start">
       <span style={{ marginTop: 1, color: item.kind === 'folder' ? 'var(--mantine-primary-color-filled)' : undefined, display: 'flex' }}>
-        <ItemIcon kind={item.kind} size={20} />
+        <ItemIcon item={item} size={20} />
       </span>
       <div style={{ minWidth: 0, flex: 1 }}>
         <Group wrap="nowrap" gap="xs" justify="space-between">

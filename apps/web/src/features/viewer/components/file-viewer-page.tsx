@@ -112,7 +112,7 @@ export function FileViewerPage({ workspace, fileId, versionId }: { workspace: TW
       closeLabel={state?.viewerFrom ? 'Back' : `Back to ${parentId ? 'the folder' : 'Home'}`}
       previous={index > 0 ? neighbour(files[index - 1]) : undefined}
       next={index >= 0 ? neighbour(files[index + 1]) : undefined}
-      position={index >= 0 ? `${index + 1} of ${files.length}${hasNextPage ? '+' : ''}` : undefined}
+      position={index >= 0 ? { at: index + 1, of: files.length, more: hasNextPage } : undefined}
       actions={<FileActions workspace={workspace} file={file} versionId={versionId} onTrashed={() => void navigate(folderUrl, { replace: true })} />}
     >
       <SourcedBody key={`${file.id}:${versionId ?? ''}`} file={file} versionId={versionId} />

@@ -38,7 +38,7 @@ export function PublicFileViewer(props: {
       closeLabel="Back to the folder"
       previous={index > 0 ? neighbour(files[index - 1]) : undefined}
       next={index >= 0 ? neighbour(files[index + 1]) : undefined}
-      position={index >= 0 ? `${index + 1} of ${files.length}${hasNextPage ? '+' : ''}` : undefined}
+      position={index >= 0 ? { at: index + 1, of: files.length, more: hasNextPage } : undefined}
       actions={
         <>
           {source.downloadUrl && (

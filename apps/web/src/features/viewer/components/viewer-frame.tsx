@@ -23,8 +23,8 @@ export function ViewerFrame(props: {
   closeLabel: string;
   previous: Neighbour | undefined;
   next: Neighbour | undefined;
-  /** Where in the folder: "3 of 12". */
-  position?: string | undefined;
+  /** Where in the folder: the file's place, how many files are listed, and whether more are still to come ("3 of 12+"). */
+  position?: { at: number; of: number; more: boolean } | undefined;
   actions?: ReactNode;
   children: ReactNode;
 }) {
@@ -81,8 +81,18 @@ export function ViewerFrame(props: {
                 </ActionIcon>
               </Tooltip>
               {props.position && (
-                <Text size="xs" c="dimmed" px={4} visibleFrom="xs" style={{ whiteSpace: 'nowrap' }}>
-                  {props.position}
+                <Text
+                  size="xs"
+                  c="dimmed"
+                  px={4}
+                  visibleFrom="xs"
+                  ta="center"
+                  // As wide as the widest place ("12 of 12"), so stepping from 9 to 10 does not move the buttons.
+                  miw={`${2 * String(props.position.of).length + 5}ch`}
+                  style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+                >
+                  {props.position.at} of {props.position.of}
+                  {props.position.more ? '+' : ''}
                 </Text>
               )}
               <Tooltip label={next ? `Next: ${next.name} (→)` : 'This is the last file'}>

@@ -83,7 +83,7 @@ function purify(html: string): string {
 
 /**
  * A document file (DOCX, ODT, Markdown) converted on the server, in a readable column with the
- * document page's typography (pictures no wider than the column). The HTML holds only a
+ * document page's typography (pictures no wider than the column), on a page of its own that scrolls. The HTML holds only a
  * document's elements (the server writes it from an allowlist) and is sanitized again here
  * before it is put in the page.
  */
@@ -100,29 +100,33 @@ export function RenderedDocument({ item, source }: RendererProps) {
 
   if (preview.isPending) {
     return (
-      <Stack gap="sm" aria-busy="true" aria-label={`Loading ${item.name}`} className="rendered-document">
-        <Skeleton h={28} w="60%" />
-        <Skeleton h={14} />
-        <Skeleton h={14} />
-        <Skeleton h={14} w="80%" />
-      </Stack>
+      <Box className="viewer-page">
+        <Stack gap="sm" aria-busy="true" aria-label={`Loading ${item.name}`} className="rendered-document">
+          <Skeleton h={28} w="60%" />
+          <Skeleton h={14} />
+          <Skeleton h={14} />
+          <Skeleton h={14} w="80%" />
+        </Stack>
+      </Box>
     );
   }
   if (preview.isError) return <PreviewFailure error={preview.error} item={item} source={source} onRetry={() => void preview.refetch()} />;
+  // The whole width scrolls (the wheel works beside the column too); the keyboard reaches it as the file's contents.
   return (
-    <Stack gap="sm" className="rendered-document">
-      {preview.data.truncated && (
-        <Alert color="yellow" variant="light" title="Not all of this document is shown">
-          This document is longer, or has more pictures, than a preview holds. Download it to see all of it.
-        </Alert>
-      )}
-      <Box
-        component="article"
-        aria-label={`Contents of ${item.name}`}
-        className="cabinet-document rendered-document-body"
-        // The server's HTML, written from an allowlist and sanitized again just above.
-        dangerouslySetInnerHTML={{ __html: html }}
-      />
-    </Stack>
+    <Box className="viewer-page" tabIndex={0} role="region" aria-label={`Contents of ${item.name}`}>
+      <Stack gap="sm" className="rendered-document">
+        {preview.data.truncated && (
+          <Alert color="yellow" variant="light" title="Not all of this document is shown">
+            This document is longer, or has more pictures, than a preview holds. Download it to see all of it.
+          </Alert>
+        )}
+        <Box
+          component="article"
+          className="cabinet-document rendered-document-body"
+          // The server's HTML, written from an allowlist and sanitized again just above.
+          dangerouslySetInnerHTML={{ __html: html }}
+        />
+      </Stack>
+    </Box>
   );
 }

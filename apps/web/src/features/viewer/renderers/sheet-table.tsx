@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Skeleton, Stack, Tabs, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Box, Button, Group, Skeleton, Stack, Tabs, Text, VisuallyHidden } from '@mantine/core';
 import { PREVIEW_LIMITS, type TSheetPreview } from '@cabinet/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -77,10 +77,12 @@ export function SheetTable({ item, source }: RendererProps) {
 
   if (first.isPending) {
     return (
-      <Stack gap="sm" aria-busy="true" aria-label={`Loading ${item.name}`}>
-        <Skeleton h={32} w="40%" />
-        <Skeleton h={240} />
-      </Stack>
+      <Box className="viewer-page">
+        <Stack gap="sm" aria-busy="true" aria-label={`Loading ${item.name}`}>
+          <Skeleton h={32} w="40%" />
+          <Skeleton h={240} />
+        </Stack>
+      </Box>
     );
   }
   if (first.error || !info) return <PreviewFailure error={first.error} item={item} source={source} onRetry={() => void first.refetch()} />;
@@ -111,7 +113,7 @@ export function SheetTable({ item, source }: RendererProps) {
   };
 
   return (
-    <Stack gap="sm" miw={0}>
+    <Stack gap="sm" miw={0} className="viewer-page">
       {info.truncated && (
         <Alert color="yellow" variant="light" title="Only part of this file is shown">
           A preview shows at most {PREVIEW_LIMITS.sheetRows.toLocaleString()} rows and {PREVIEW_LIMITS.sheetColumns} columns of a sheet. Download the file to
