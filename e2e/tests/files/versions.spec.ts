@@ -24,7 +24,7 @@ async function fileWithTwoVersions(page: Page) {
 }
 
 test('a file’s versions: compared, restored (the old bytes come back) and named', async ({ page, person }) => {
-  const { panel } = await fileWithTwoVersions(page);
+  const { list, panel } = await fileWithTwoVersions(page);
   const v1 = panel.getByRole('listitem', { name: 'Version 1' });
   await expect(v1).toContainText(`by ${person.name}`);
   await expect(v1).toContainText(`SHA-256 ${sha256(FIRST).slice(0, 12)}`);
@@ -76,6 +76,16 @@ test('a file’s versions: compared, restored (the old bytes come back) and name
   await naming.getByRole('button', { name: 'Save' }).click();
   await expect(naming).toBeHidden();
   await expect(panel.getByRole('listitem', { name: 'Version 1' })).toContainText('Survey as sent');
+
+  // In the viewer, opening version 1 from its Versions panel closes the panel: that version's text is what is seen.
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  await list.getByRole('link', { name: 'notes.txt' }).click();
+  await page.getByRole('button', { name: 'Versions' }).click();
+  await panel.getByRole('link', { name: 'Open version 1' }).click();
+  await expect(panel).toBeHidden();
+  await expect(page.getByText('Version 1', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('file-viewer')).toContainText('line two');
 });
 
 // Screenshots land in test-results/screens for a person to look at.

@@ -100,6 +100,8 @@ function VersionRow(props: {
   selected: boolean;
   onSelect: (on: boolean) => void;
   onAsk: (kind: 'restore' | 'delete' | 'name') => void;
+  /** The version is opened in the viewer: the panel closes, so the version is what is seen. */
+  onOpen: () => void;
 }) {
   const { item, version: v, ws } = props;
   const canRestore = item.abilities.restoreVersion && !v.current;
@@ -158,7 +160,7 @@ function VersionRow(props: {
         </Stack>
       </Group>
       <Group gap="sm" pl={props.comparable ? 30 : 0}>
-        <Anchor component={Link} to={versionPage(ws, item, v)} size="sm" aria-label={`Open version ${v.number}`}>
+        <Anchor component={Link} to={versionPage(ws, item, v)} onClick={props.onOpen} size="sm" aria-label={`Open version ${v.number}`}>
           Open
         </Anchor>
         <Anchor href={urlOf(filesApi.content, { id: item.id }, { version: v.id, download: '1' })} size="sm" aria-label={`Download version ${v.number}`}>
@@ -274,6 +276,7 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
                 selected={selected.includes(v.id)}
                 onSelect={(on) => setSelected((s) => (on ? [...s.filter((id) => id !== v.id), v.id].slice(-2) : s.filter((id) => id !== v.id)))}
                 onAsk={(kind) => setAsking({ kind, version: v })}
+                onOpen={onClose}
               />
             ))}
           </Stack>
