@@ -147,3 +147,28 @@ test('a public link shows a Word document and its pictures, a workbook with its 
     await context.close();
   }
 });
+
+test('a workbook being converted says so over the shape of its table, then shows it', async ({ page }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page
+    .getByLabel('Files to upload')
+    .setInputFiles({
+      name: 'Budget.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await budgetXlsx()),
+    });
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('link', { name: 'Budget.xlsx' })).toBeVisible();
+  // The server's answer is held back until the page has been looked at, as a large workbook's first conversion takes seconds.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/preview/sheets**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await list.getByRole('link', { name: 'Budget.xlsx' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Preparing the preview of Budget.xlsx…' })).toBeVisible();
+  release();
+  await expect(page.getByRole('tablist', { name: 'Sheets of Budget.xlsx' })).toBeVisible();
+  await expect(page.getByText('Preparing the preview of Budget.xlsx…')).toBeHidden();
+});

@@ -1,4 +1,5 @@
 import { Alert, Box, Skeleton, Stack } from '@mantine/core';
+import { PreviewPending } from './viewer-states.tsx';
 import { PREVIEW_PICTURE_SRC, type TPreviewHtml } from '@cabinet/contracts';
 import { useQuery } from '@tanstack/react-query';
 import DOMPurify from 'dompurify';
@@ -100,14 +101,12 @@ export function RenderedDocument({ item, source }: RendererProps) {
 
   if (preview.isPending) {
     return (
-      <Box className="viewer-page">
-        <Stack gap="sm" aria-busy="true" aria-label={`Loading ${item.name}`} className="rendered-document">
-          <Skeleton h={28} w="60%" />
-          <Skeleton h={14} />
-          <Skeleton h={14} />
-          <Skeleton h={14} w="80%" />
-        </Stack>
-      </Box>
+      <PreviewPending name={item.name} className="rendered-document">
+        <Skeleton h={28} w="60%" />
+        <Skeleton h={14} />
+        <Skeleton h={14} />
+        <Skeleton h={14} w="80%" />
+      </PreviewPending>
     );
   }
   if (preview.isError) return <PreviewFailure error={preview.error} item={item} source={source} onRetry={() => void preview.refetch()} />;

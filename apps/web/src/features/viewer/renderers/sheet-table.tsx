@@ -1,4 +1,5 @@
-import { Alert, Box, Button, Group, Skeleton, Stack, Tabs, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Skeleton, Stack, Tabs, Text, VisuallyHidden } from '@mantine/core';
+import { PreviewPending } from './viewer-states.tsx';
 import { PREVIEW_LIMITS, type TSheetPreview } from '@cabinet/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -77,12 +78,10 @@ export function SheetTable({ item, source }: RendererProps) {
 
   if (first.isPending) {
     return (
-      <Box className="viewer-page">
-        <Stack gap="sm" aria-busy="true" aria-label={`Loading ${item.name}`}>
-          <Skeleton h={32} w="40%" />
-          <Skeleton h={240} />
-        </Stack>
-      </Box>
+      <PreviewPending name={item.name}>
+        <Skeleton h={32} w="40%" />
+        <Skeleton h={240} />
+      </PreviewPending>
     );
   }
   if (first.error || !info) return <PreviewFailure error={first.error} item={item} source={source} onRetry={() => void first.refetch()} />;
