@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
 import { uploadsApi } from '@cabinet/contracts';
 import { putParts, sha256Hex, type Person } from '../apps/server/src/testing/given.ts';
 import { makeDuePreviews } from '../apps/server/src/modules/previews/previews.service.ts';
@@ -38,7 +39,7 @@ async function photos(): Promise<string[]> {
   return files;
 }
 
-/** The baseline: sharp alone, the same two WebP sizes of the same photos (from disk), at the same concurrency. */
+/** The baseline: sharp alone, the same two WebP sizes and placeholder of the same photos (from disk), at the same concurrency. */
 async function sharpAlone(files: string[]): Promise<number> {
   const started = performance.now();
   let next = 0;
@@ -48,7 +49,10 @@ async function sharpAlone(files: string[]): Promise<number> {
       while (next < files.length) {
         const bytes = readFileSync(files[next++]!);
         const large = await sharp(bytes, { sequentialRead: true }).rotate().resize(fit(1024)).webp({ quality: 80 }).toBuffer();
-        await sharp(large).resize(fit(256)).webp({ quality: 75 }).toBuffer();
+        const small = await sharp(large).resize(fit(256)).webp({ quality: 75 }).toBuffer();
+        // The placeholder Cabinet keeps with them (a ThumbHash of at most 100 px).
+        const tiny = await sharp(small).resize(fit(100)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        rgbaToThumbHash(tiny.info.width, tiny.info.height, tiny.data);
       }
     }),
   );
@@ -59,7 +63,7 @@ async function sharpAlone(files: string[]): Promise<number> {
  * thumbnails: 200 photos of 12 MP, thumbnails (256 and 1024 px WebP) per second through Cabinet's
  * job path — claim, read the bytes from storage, decode in the previewers' worker pool (with its
  * limits; a ThumbHash too), write both to storage, mark them ready and announce them — against
- * sharp alone making the same two sizes of the same photos at the same concurrency (ADR 0026).
+ * sharp alone making the same two sizes and ThumbHash of the same photos at the same concurrency (ADR 0026).
  */
 export default async function thumbnails() {
   const files = await photos();

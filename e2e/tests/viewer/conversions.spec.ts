@@ -150,13 +150,11 @@ test('a public link shows a Word document and its pictures, a workbook with its 
 
 test('a workbook being converted says so over the shape of its table, then shows it', async ({ page }) => {
   await page.getByRole('link', { name: 'My files' }).click();
-  await page
-    .getByLabel('Files to upload')
-    .setInputFiles({
-      name: 'Budget.xlsx',
-      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-      buffer: Buffer.from(await budgetXlsx()),
-    });
+  await page.getByLabel('Files to upload').setInputFiles({
+    name: 'Budget.xlsx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    buffer: Buffer.from(await budgetXlsx()),
+  });
   const list = page.getByRole('table', { name: 'Contents of My files' });
   await expect(list.getByRole('link', { name: 'Budget.xlsx' })).toBeVisible();
   // The server's answer is held back until the page has been looked at, as a large workbook's first conversion takes seconds.
