@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { itemsApi } from '@cabinet/contracts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
+import { apiCall } from '../../fixtures/api.ts';
 import { png, pdf, wav } from '../../fixtures/files/make-files.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
@@ -210,12 +212,16 @@ for (const scheme of ['light', 'dark'] as const) {
   });
 }
 
-test('Escape brings back a long folder at the scroll it had, the file shown last in focus', async ({ page }) => {
+test('Escape brings back a long folder at the scroll it had, the file shown last in focus', async ({ page, workspace }) => {
   await page.getByRole('link', { name: 'My files' }).click();
   const names = Array.from({ length: 60 }, (_, i) => `note ${String(i + 1).padStart(2, '0')}.txt`);
   await page.getByLabel('Files to upload').setInputFiles(names.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
   const list = page.getByRole('table', { name: 'Contents of My files' });
   await expect(list.getByRole('row')).not.toHaveCount(1);
+  // Every upload done, so the folder no longer grows under the scroll being measured.
+  await expect
+    .poll(async () => (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId }, query: { limit: 100 } })).body.items.length)
+    .toBe(60);
   await list.getByRole('link', { name: 'note 01.txt' }).focus();
   await page.mouse.wheel(0, 1500);
   await expect(list.getByRole('link', { name: 'note 40.txt' })).toBeVisible();
