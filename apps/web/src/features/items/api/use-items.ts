@@ -3,29 +3,27 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-export function useItem(id: string | undefined) {
-  return useQuery({ queryKey: queryKeys.item(id ?? ''), queryFn: () => call(itemsApi.get, { params: { id: id! } }), enabled: !!id });
-}
-
-/** How often a file whose preview is being made is asked for again while its details are shown. */
+/** How often a file whose preview is being made is asked for again while it is shown. */
 const PREVIEW_PENDING_POLL_MS = 3000;
 
 /**
- * An item as the server has it now, for a panel opened on it from a list: its own entry, which
- * every change to it (live, or this tab's) refreshes; `item` until that is in. While a file's
- * preview is being made it is asked for again every few seconds: a picture made is told by the live
- * stream, but a file found to have none (a kind without one, a failure and its reason) by nothing.
+ * An item as the server has it now: its own entry, which every change to it (live, or this tab's)
+ * refreshes. While a file's preview is being made it is asked for again every few seconds: a
+ * picture made is told by the live stream, but a file found to have none (a kind without one, a
+ * failure and its reason) by nothing.
  */
-export function useCurrentItem(item: TItem): TItem {
-  const asked = useQuery({
-    queryKey: queryKeys.item(item.id),
-    queryFn: () => call(itemsApi.get, { params: { id: item.id } }),
-    refetchInterval: (q) => {
-      const now = q.state.data ?? item;
-      return now.kind === 'file' && now.preview?.state === 'pending' ? PREVIEW_PENDING_POLL_MS : false;
-    },
+export function useItem(id: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.item(id ?? ''),
+    queryFn: () => call(itemsApi.get, { params: { id: id! } }),
+    enabled: !!id,
+    refetchInterval: (q) => (q.state.data?.kind === 'file' && q.state.data.preview?.state === 'pending' ? PREVIEW_PENDING_POLL_MS : false),
   });
-  return asked.data ?? item;
+}
+
+/** For a panel opened on an item from a list: the item as the server has it now, `item` until that is in. */
+export function useCurrentItem(item: TItem): TItem {
+  return useItem(item.id).data ?? item;
 }
 
 export function useAncestors(id: string | undefined) {
