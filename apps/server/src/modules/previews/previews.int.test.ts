@@ -8,7 +8,7 @@ import { linkVisitor } from '../../testing/link-visitor.ts';
 import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { evictPreviews, makeDuePreviews, MAX_ATTEMPTS, previewKey } from './previews.service.ts';
-import { claimDue } from './previews.repo.ts';
+import { claimNext } from './previews.repo.ts';
 import { rotatedJpeg, shortVideo, twoColours } from '../../testing/test-images.ts';
 
 const s3 = testS3Settings();
@@ -43,7 +43,7 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
         { sha256: sha, kind: 'thumb-1024' },
       ])
       .execute();
-    expect(await claimDue(db, 1, 60_000, sha)).toHaveLength(1);
+    expect(await claimNext(db, 60_000, sha)).toBeDefined();
     return sha;
   }
 
@@ -192,6 +192,35 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     expect((await listed(ada, ada.workspace.homeId, clip.id)).preview).toMatchObject({ state: 'ready', width: 256, height: 192 });
     const cut = await upload(ada, ada.workspace.homeId, 'cut.mp4', video.subarray(0, 2000));
     expect((await listed(ada, ada.workspace.homeId, cut.id)).preview).toMatchObject({ state: 'failed' });
+  });
+
+  it('claims one content at a time, with both its sizes, oldest first', async () => {
+    const { db } = test.app.ctx;
+    // Rows only (no file holds these bytes, and no change wakes a pass): what a claim takes is all that moves them.
+    const shas = ['a', 'b', 'c'].map((c) => c.repeat(64));
+    await db
+      .insertInto('previews')
+      .values(
+        shas.flatMap((sha256, i) => (['thumb-256', 'thumb-1024'] as const).map((kind) => ({ sha256, kind, run_after: new Date(Date.now() - 60_000 + i) }))),
+      )
+      .execute();
+    const locked = async () =>
+      (
+        await db
+          .selectFrom('previews')
+          .select(['sha256', 'kind'])
+          .where('sha256', 'in', shas)
+          .where('locked_until', 'is not', null)
+          .orderBy('sha256')
+          .orderBy('kind')
+          .execute()
+      ).map((r) => `${r.sha256[0]}:${r.kind}`);
+    expect(await claimNext(db, 60_000)).toEqual({ sha256: shas[0], attempts: 1 });
+    expect(await locked()).toEqual(['a:thumb-1024', 'a:thumb-256']);
+    expect(await claimNext(db, 60_000)).toEqual({ sha256: shas[1], attempts: 1 });
+    expect(await claimNext(db, 60_000, shas[0])).toBeUndefined();
+    expect(await locked()).toHaveLength(4);
+    await db.deleteFrom('previews').where('sha256', 'in', shas).execute();
   });
 
   it('leaves no ready row when a pass dies between writing and recording, and the retry finishes it', async () => {

@@ -11,23 +11,25 @@ export interface ClaimedPreview {
 }
 
 /**
- * Up to `limit` byte contents whose previews are due and held by nobody, oldest first, held for
- * `leaseMs`: a worker that died mid-way (its object half written or written without its row) lets
- * another take them again after that, and the retry writes the same keys over.
+ * The next byte content whose previews are due and held by nobody (the oldest; or `sha256`'s), held
+ * for `leaseMs`: a worker that died mid-way (its object half written or written without its row)
+ * lets another take it again after that, and the retry writes the same keys over.
  */
-export async function claimDue(db: Q, limit: number, leaseMs: number, sha256?: string): Promise<ClaimedPreview[]> {
+export async function claimNext(db: Q, leaseMs: number, sha256?: string): Promise<ClaimedPreview | undefined> {
+  // The row is chosen once, in a CTE: as a subquery of the UPDATE's FROM the planner may scan it
+  // again for each row it joins, each scan taking the next unlocked row, so claiming several.
   const rows = await sql<ClaimedPreview>`
-    UPDATE previews p SET locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = p.attempts + 1
-    FROM (
+    WITH due AS MATERIALIZED (
       SELECT sha256 FROM previews
       WHERE state = 'pending' AND run_after <= now() AND (locked_until IS NULL OR locked_until < now())
         ${sha256 ? sql`AND sha256 = ${sha256}` : sql``}
-      ORDER BY run_after LIMIT ${limit} FOR UPDATE SKIP LOCKED) due
+      ORDER BY run_after LIMIT 1 FOR UPDATE SKIP LOCKED)
+    UPDATE previews p SET locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = p.attempts + 1
+    FROM due
     WHERE p.sha256 = due.sha256 AND p.state = 'pending'
     RETURNING p.sha256, p.attempts`.execute(db);
-  const bySha = new Map<string, ClaimedPreview>();
-  for (const r of rows.rows) bySha.set(r.sha256, { sha256: r.sha256, attempts: Math.max(r.attempts, bySha.get(r.sha256)?.attempts ?? 0) });
-  return [...bySha.values()];
+  const [first] = rows.rows;
+  return first && { sha256: first.sha256, attempts: Math.max(...rows.rows.map((r) => r.attempts)) };
 }
 
 /** A ready version holding the bytes (any: they are the same bytes), or undefined when none does any more. */

@@ -16,7 +16,7 @@ import { WorkerFailure } from '../../infra/workers/pool.ts';
 import { record } from '../events/index.ts';
 import type { PreviewInput, PreviewOutcome } from './preview-task.ts';
 import {
-  claimDue,
+  claimNext,
   deletePreview,
   deletePreviews,
   findHolders,
@@ -59,12 +59,18 @@ const KINDS: PreviewKind[] = ['thumb-256', 'thumb-1024'];
 export async function makeDuePreviews(deps: Deps, o: { budgetMs?: number } = {}): Promise<number> {
   const until = Date.now() + (o.budgetMs ?? Number.POSITIVE_INFINITY);
   let done = 0;
-  while (Date.now() < until) {
-    const claimed = await claimDue(deps.db, deps.previewers.options.threads, LEASE_MS);
-    if (claimed.length === 0) break;
-    await Promise.all(claimed.map((c) => makeClaimed(deps, c.sha256, c.attempts)));
-    done += claimed.length;
-  }
+  // Lanes that each claim their next content as soon as they are free, so no lane waits for another's
+  // slower file: one per worker thread and one more, whose photo waits in the pool's queue while the
+  // others read and write, so no worker idles between two photos (ADR 0040).
+  const lane = async () => {
+    while (Date.now() < until) {
+      const claimed = await claimNext(deps.db, LEASE_MS);
+      if (!claimed) return;
+      await makeClaimed(deps, claimed.sha256, claimed.attempts);
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: deps.previewers.options.threads + 1 }, lane));
   return done;
 }
 
@@ -112,7 +118,7 @@ async function make(deps: Deps, sha256: string): Promise<void> {
   if (outcome.state === 'failed') return answer(deps, sha256, 'failed', outcome.reason);
   // The objects first, then the rows in one transaction: a pass killed between them leaves objects
   // under keys its retry writes over (or its failure deletes), never a ready row without its object.
-  for (const p of outcome.previews) await deps.storage.put(previewKey(sha256, p.kind), p.bytes, 'image/webp');
+  await Promise.all(outcome.previews.map((p) => deps.storage.put(previewKey(sha256, p.kind), p.bytes, 'image/webp')));
   const made = outcome.previews.map((p) => ({ kind: p.kind, blobKey: previewKey(sha256, p.kind), size: p.bytes.byteLength, width: p.width, height: p.height }));
   await inTransaction(deps.db, async (tx) => {
     await markReady(tx, sha256, made, outcome.placeholder);
@@ -196,7 +202,8 @@ export async function previewBytes(deps: Deps, sha256: string, kind: PreviewKind
   let row = await findPreview(deps.db, sha256, kind);
   if (row?.state === 'evicted') {
     await requeue(deps.db, sha256);
-    for (const c of await claimDue(deps.db, 1, LEASE_MS, sha256)) await makeClaimed(deps, c.sha256, c.attempts);
+    const claimed = await claimNext(deps.db, LEASE_MS, sha256);
+    if (claimed) await makeClaimed(deps, claimed.sha256, claimed.attempts);
     row = await findPreview(deps.db, sha256, kind);
   }
   if (row?.state !== 'ready' || !row.blob_key) return null;

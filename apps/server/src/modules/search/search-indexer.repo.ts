@@ -18,12 +18,14 @@ export interface ClaimedTask {
 
 /** Up to `limit` tasks of a kind nobody holds, oldest first, held for `leaseMs` (another instance takes them back after that). */
 export async function claimTasks(db: Q, kind: TaskKind, limit: number, leaseMs: number): Promise<ClaimedTask[]> {
+  // Chosen once, in a CTE: a subquery in the UPDATE's FROM may be scanned again per joined row, claiming more.
   const rows = await sql<ClaimedTask>`
-    UPDATE search_tasks t SET locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = t.attempts + 1
-    FROM (
+    WITH due AS MATERIALIZED (
       SELECT item_id FROM search_tasks
       WHERE kind = ${kind} AND (locked_until IS NULL OR locked_until < now())
-      ORDER BY queued_at LIMIT ${limit} FOR UPDATE SKIP LOCKED) due
+      ORDER BY queued_at LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    UPDATE search_tasks t SET locked_until = now() + ${`${leaseMs} milliseconds`}::interval, attempts = t.attempts + 1
+    FROM due
     WHERE t.item_id = due.item_id AND t.kind = ${kind}
     RETURNING t.item_id, t.generation, t.attempts`.execute(db);
   return rows.rows;
