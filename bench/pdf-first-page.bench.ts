@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { PREVIEW_LIMITS } from '@cabinet/contracts';
 import { serverProcess } from '../apps/server/src/testing/server-process.ts';
 import { parseRange } from '../apps/server/src/infra/storage/local-routes.ts';
-import { bigPdf } from './big-pdf.ts';
+import { bigPdf } from '../apps/server/src/testing/big-pdf.ts';
 import { launchChromium, signInThroughPages } from './browser.ts';
 import { report } from './report.ts';
 import { uploadThroughCabinet, MiB } from './transfer.ts';

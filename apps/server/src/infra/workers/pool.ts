@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { Worker, type Transferable } from 'node:worker_threads';
 import { AppError } from '../../errors.ts';
 
 export interface WorkerPoolOptions {
@@ -65,6 +65,8 @@ interface Task {
   module: string;
   fn: string;
   input: unknown;
+  /** Moved to the worker rather than copied (a MessagePort the task talks back through). */
+  transfer: readonly Transferable[];
   resolve(output: unknown): void;
   reject(error: Error): void;
 }
@@ -96,11 +98,14 @@ export class WorkerPool {
 
   constructor(readonly options: WorkerPoolOptions) {}
 
-  /** Runs `fn(input)` exported by `module` (a file URL) in a worker; the input and output are copied across. */
-  run<T>(module: URL, fn: string, input: unknown): Promise<T> {
+  /**
+   * Runs `fn(input)` exported by `module` (a file URL) in a worker; the input and output are copied
+   * across, but for what `transfer` lists, which is moved (a MessagePort inside the input).
+   */
+  run<T>(module: URL, fn: string, input: unknown, transfer: readonly Transferable[] = []): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (this.closed) return reject(new WorkerFailure('crashed'));
-      const task: Task = { module: module.href, fn, input, resolve: resolve as (o: unknown) => void, reject };
+      const task: Task = { module: module.href, fn, input, transfer, resolve: resolve as (o: unknown) => void, reject };
       const idle = [...this.slots].find((s) => s.ready && !s.task);
       if (idle) return this.start(idle, task);
       if (this.slots.size < this.options.threads) return this.spawn(task);
@@ -187,7 +192,7 @@ export class WorkerPool {
     const task = slot.task!;
     slot.worker.ref();
     try {
-      slot.worker.postMessage({ module: task.module, fn: task.fn, input: task.input });
+      slot.worker.postMessage({ module: task.module, fn: task.fn, input: task.input }, task.transfer);
     } catch (error) {
       // An input that cannot be copied to a thread: that task fails, the worker takes the next.
       slot.task = undefined;

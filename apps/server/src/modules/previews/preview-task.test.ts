@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { MessageChannel } from 'node:worker_threads';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { thumbHashToApproximateAspectRatio } from 'thumbhash';
-import { WorkerPool } from '../../infra/workers/pool.ts';
+import { TaskError, WorkerPool } from '../../infra/workers/pool.ts';
+import { serveRanges, type ReadRange } from '../../lib/range-port.ts';
+import { bigPdf } from '../../testing/big-pdf.ts';
 import type { PreviewInput, PreviewOutcome } from './preview-task.ts';
 import { sourceKindOf } from './source-kind.ts';
 import { animatedGif, pngOf, rotatedJpeg, simplePdf } from '../../testing/test-images.ts';
@@ -14,6 +17,18 @@ const TASK = new URL('./preview-task.ts', import.meta.url);
 const pool = new WorkerPool({ threads: 1, queue: 4, memoryMb: 512, timeoutMs: 60_000, env: {} });
 afterAll(() => pool.close());
 const make = (input: PreviewInput) => pool.run<PreviewOutcome>(TASK, 'makePreview', input);
+
+/** A PDF's preview made as Cabinet makes it: the worker asks for ranges, which `read` answers (the bytes by default). Counts what was read. */
+async function makeFromPdf(bytes: Buffer, o: { maxBytes?: number; read?: ReadRange } = {}) {
+  const { port1, port2 } = new MessageChannel();
+  let read = 0;
+  serveRanges(port1, bytes.length, o.read ?? (async (begin, end) => ((read += end - begin), bytes.subarray(begin, end))), o.maxBytes ?? bytes.length);
+  try {
+    return { outcome: await pool.run<PreviewOutcome>(TASK, 'makePreview', { kind: 'pdf', size: bytes.length, port: port2 }, [port2]), read };
+  } finally {
+    port1.close();
+  }
+}
 
 async function sizesOf(outcome: PreviewOutcome) {
   expect(outcome.state).toBe('ready');
@@ -90,13 +105,26 @@ describe('preview generators', () => {
   });
 
   it("draws a PDF's first page, and fails a damaged one", async () => {
-    const [, large] = await sizesOf(await make({ kind: 'pdf', bytes: simplePdf(300, 400) }));
+    const [, large] = await sizesOf((await makeFromPdf(simplePdf(300, 400))).outcome);
     // Drawn at most twice its size: 600 × 800.
     expect([large!.width, large!.height]).toEqual([600, 800]);
-    expect(await make({ kind: 'pdf', bytes: Buffer.from('%PDF-1.7\nthis is not a PDF at all') })).toEqual({
+    expect((await makeFromPdf(Buffer.from('%PDF-1.7\nthis is not a PDF at all'))).outcome).toEqual({
       state: 'failed',
       reason: 'the PDF is damaged: its first page cannot be drawn',
     });
+  });
+
+  it('reads a large PDF by ranges, only what its first page needs; more than the limit fails it, and a storage failure is thrown to be tried again', async () => {
+    // 30 pages over a picture of 1 MiB each: 30 MiB, of which page 1 needs its picture and each page's dictionary.
+    const pdf = Buffer.concat(bigPdf(30, 1024 * 1024).chunks);
+    const { outcome, read } = await makeFromPdf(pdf);
+    const [, large] = await sizesOf(outcome);
+    expect([large!.width, large!.height]).toEqual([792, 1024]);
+    expect(read).toBeLessThan(4 * 1024 * 1024);
+    expect((await makeFromPdf(pdf, { maxBytes: 512 * 1024 })).outcome).toEqual({ state: 'failed', reason: 'its first page needs more than 64 MB of the file' });
+    const failing = makeFromPdf(pdf, { read: () => Promise.reject(new Error('storage gone')) });
+    await expect(failing).rejects.toBeInstanceOf(TaskError);
+    await expect(failing).rejects.toMatchObject({ errorName: 'RangeReadFailure', message: 'storage gone' });
   });
 
   it('tells kinds by their bytes, not their names', async () => {

@@ -3,22 +3,26 @@
 import decodeHeic from 'heic-decode';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { openPdf, renderPage } from '../../lib/pdf-pages.ts';
+import type { MessagePort } from 'node:worker_threads';
+import { renderPage, withPdfByRanges } from '../../lib/pdf-pages.ts';
+import { rangeReader, RangeReadFailure } from '../../lib/range-port.ts';
 import { MAX_PICTURE_PIXELS, openPicture, PictureTooLarge } from '../../lib/pictures.ts';
 import type { PreviewKind } from '../../db/schema.ts';
 
 /** A PDF's first page is drawn so its longer side has this many pixels (at most twice its size). */
 const PDF_SIDE = 1024;
+/** A PDF's first page is drawn from at most this much of its file (pages' dictionaries and what page 1 shows). */
+export const PDF_READ_BYTES = 64 * 1024 * 1024;
 /** Pictures inside a PDF larger than this are left out of its drawing. */
 const PDF_IMAGE_PIXELS = 40_000_000;
 
 export const PREVIEW_SIDES: Record<PreviewKind, number> = { 'thumb-1024': 1024, 'thumb-256': 256 };
 
-export interface PreviewInput {
-  /** The file's bytes (an image, a HEIC, a PDF), or a video's frame as PNG (kind `image`). */
-  bytes: Uint8Array;
-  kind: 'image' | 'heic' | 'pdf';
-}
+export type PreviewInput =
+  /** The file's bytes (an image, a HEIC), or a video's frame as PNG (kind `image`). */
+  | { kind: 'image' | 'heic'; bytes: Uint8Array }
+  /** A PDF of `size` bytes, read by ranges asked for on `port` (lib/range-port.ts): a large one is never read whole. */
+  | { kind: 'pdf'; size: number; port: MessagePort };
 
 export interface MadePreview {
   kind: PreviewKind;
@@ -44,6 +48,12 @@ export async function makePreview(input: PreviewInput): Promise<PreviewOutcome> 
     const source = await decodable(input);
     return { state: 'ready', ...(await thumbnails(source)) };
   } catch (error) {
+    // More of a PDF than a first page may take is the file's doing; the storage failing under a read
+    // is not, so that is thrown (tried again later).
+    if (error instanceof RangeReadFailure) {
+      if (error.refused) return { state: 'failed', reason: `its first page needs more than ${PDF_READ_BYTES / 1024 / 1024} MB of the file` };
+      throw error;
+    }
     if (error instanceof PreviewFailure) return { state: 'failed', reason: error.reason };
     return { state: 'failed', reason: readError(input.kind) };
   }
@@ -64,25 +74,28 @@ async function decodable(input: PreviewInput): Promise<Sharp> {
     const { width, height, data } = await image.decode();
     return sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 } });
   }
-  if (input.kind === 'pdf') return sharp(await firstPage(input.bytes));
+  if (input.kind === 'pdf') return sharp(await firstPage(input.size, input.port));
   return openPicture(input.bytes).catch((error: unknown) => {
     throw new PreviewFailure(error instanceof PictureTooLarge ? error.message : readError('image'));
   });
 }
 
-async function firstPage(bytes: Uint8Array): Promise<Buffer> {
-  const doc = await openPdf(bytes, PDF_IMAGE_PIXELS).catch((error: unknown) => {
-    throw new PreviewFailure((error as Error).name === 'PasswordException' ? 'the PDF is protected by a password' : readError('pdf'));
-  });
+async function firstPage(size: number, port: MessagePort): Promise<Buffer> {
+  const reader = rangeReader(port);
   try {
-    const page = await doc.getPage(1);
-    try {
-      return await renderPage(doc, page, PDF_SIDE, 2);
-    } finally {
-      page.cleanup();
-    }
+    return await withPdfByRanges(size, reader.read, PDF_IMAGE_PIXELS, async (doc) => {
+      const page = await doc.getPage(1);
+      try {
+        return await renderPage(doc, page, PDF_SIDE, 2);
+      } finally {
+        page.cleanup();
+      }
+    });
+  } catch (error) {
+    if (error instanceof RangeReadFailure) throw error;
+    throw new PreviewFailure((error as Error).name === 'PasswordException' ? 'the PDF is protected by a password' : readError('pdf'));
   } finally {
-    await doc.destroy();
+    reader.close();
   }
 }
 

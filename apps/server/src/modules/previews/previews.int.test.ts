@@ -10,6 +10,7 @@ import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { evictPreviews, makeDuePreviews, MAX_ATTEMPTS, previewKey } from './previews.service.ts';
 import { claimNext } from './previews.repo.ts';
 import { rotatedJpeg, shortVideo, twoColours } from '../../testing/test-images.ts';
+import { bigPdf } from '../../testing/big-pdf.ts';
 
 const s3 = testS3Settings();
 const drivers: [string, () => Promise<Record<string, string>>][] = [['local disk', async () => ({ STORAGE_DRIVER: 'local' })]];
@@ -148,6 +149,13 @@ describe.each(drivers)('previews on %s', (_name, settingsFor) => {
     expect(await visitor.call(publicLinksApi.thumbnail, { params: { token, itemId: photo.id }, query: { size: '256', v: '0123456789abcdef' } })).toFail(
       'not_found',
     );
+  });
+
+  it("makes a PDF's preview from its first page, read by ranges from storage", async () => {
+    const ada = await test.given.person('Ada');
+    const pdf = await upload(ada, ada.workspace.homeId, 'atlas.pdf', Buffer.concat(bigPdf(12, 256 * 1024).chunks));
+    expect((await listed(ada, ada.workspace.homeId, pdf.id)).preview).toMatchObject({ state: 'ready', width: 198, height: 256 });
+    expect((await thumbnail(ada, pdf.id, { size: '1024' })).status).toBe(200);
   });
 
   it('makes one preview for the same bytes, whichever workspace holds them', async () => {

@@ -14,7 +14,9 @@ import type { PreviewKind } from '../../db/schema.ts';
 import type { ErrorLog } from '../../lib/error-log.ts';
 import { WorkerFailure } from '../../infra/workers/pool.ts';
 import { record } from '../events/index.ts';
-import type { PreviewInput, PreviewOutcome } from './preview-task.ts';
+import { MessageChannel, type Transferable } from 'node:worker_threads';
+import { serveRanges } from '../../lib/range-port.ts';
+import { PDF_READ_BYTES, type PreviewInput, type PreviewOutcome } from './preview-task.ts';
 import {
   claimNext,
   deletePreview,
@@ -38,8 +40,11 @@ import { ffmpegAvailable, VideoFailure, videoFrame } from './video-frame.ts';
 type Deps = Pick<AppContext, 'db' | 'storage' | 'previewers'> & { log?: ErrorLog | undefined };
 
 const MiB = 1024 * 1024;
-/** Pictures and PDFs are read whole into memory for the worker; larger ones get no preview. */
-export const MAX_SOURCE_BYTES = { image: 100 * MiB, heic: 100 * MiB, pdf: 200 * MiB } as const;
+/**
+ * Pictures are read whole into memory for the worker; a PDF is read by ranges (what its first page
+ * needs, at most PDF_READ_BYTES). Larger files get no preview.
+ */
+export const MAX_SOURCE_BYTES = { image: 100 * MiB, heic: 100 * MiB, pdf: 2048 * MiB } as const;
 /** A video is copied to a temporary file for ffmpeg; larger ones get no preview. */
 export const MAX_VIDEO_BYTES = 4 * 1024 * MiB;
 /** How long a claim is held before another pass may take the bytes again (a worker that died mid-way). */
@@ -100,21 +105,32 @@ async function make(deps: Deps, sha256: string): Promise<void> {
   const size = Number(source.size_bytes);
   const kind = sourceKindOf(await readRange(deps.storage, source.blob_key, 0, Math.min(size, SIGNATURE_BYTES)));
   if (!kind) return answer(deps, sha256, 'unsupported', null);
-  let input: PreviewInput;
+  let outcome: PreviewOutcome;
   if (kind === 'video') {
     if (!ffmpegAvailable()) return answer(deps, sha256, 'unsupported', null);
     if (size > MAX_VIDEO_BYTES) return answer(deps, sha256, 'failed', 'the video is too large for a preview');
+    let frame: Uint8Array;
     try {
-      input = { kind: 'image', bytes: await frameOf(deps, source.blob_key) };
+      frame = await frameOf(deps, source.blob_key);
     } catch (error) {
       if (error instanceof VideoFailure) return answer(deps, sha256, 'failed', error.reason);
       throw error;
     }
+    outcome = await runTask(deps, { kind: 'image', bytes: frame });
+  } else if (size > MAX_SOURCE_BYTES[kind]) {
+    return answer(deps, sha256, 'failed', `the file is larger than ${MAX_SOURCE_BYTES[kind] / MiB} MB`);
+  } else if (kind === 'pdf') {
+    // The worker asks for the ranges it needs on a port of its own; this thread reads them.
+    const { port1, port2 } = new MessageChannel();
+    serveRanges(port1, size, (begin, end) => readRange(deps.storage, source.blob_key, begin, end), PDF_READ_BYTES);
+    try {
+      outcome = await runTask(deps, { kind, size, port: port2 }, [port2]);
+    } finally {
+      port1.close();
+    }
   } else {
-    if (size > MAX_SOURCE_BYTES[kind]) return answer(deps, sha256, 'failed', `the file is larger than ${MAX_SOURCE_BYTES[kind] / MiB} MB`);
-    input = { kind, bytes: await readRange(deps.storage, source.blob_key, 0, size) };
+    outcome = await runTask(deps, { kind, bytes: await readRange(deps.storage, source.blob_key, 0, size) });
   }
-  const outcome = await runTask(deps, input);
   if (outcome.state === 'failed') return answer(deps, sha256, 'failed', outcome.reason);
   // The objects first, then the rows in one transaction: a pass killed between them leaves objects
   // under keys its retry writes over (or its failure deletes), never a ready row without its object.
@@ -129,11 +145,11 @@ async function make(deps: Deps, sha256: string): Promise<void> {
   });
 }
 
-async function runTask(deps: Deps, input: PreviewInput): Promise<PreviewOutcome> {
+async function runTask(deps: Deps, input: PreviewInput, transfer: readonly Transferable[] = []): Promise<PreviewOutcome> {
   // A view into a larger buffer would copy all of that buffer to the worker.
-  const bytes = input.bytes.byteLength === input.bytes.buffer.byteLength ? input.bytes : input.bytes.slice();
+  const copied = 'bytes' in input && input.bytes.byteLength !== input.bytes.buffer.byteLength ? { ...input, bytes: input.bytes.slice() } : input;
   try {
-    return await deps.previewers.run<PreviewOutcome>(TASK, 'makePreview', { ...input, bytes });
+    return await deps.previewers.run<PreviewOutcome>(TASK, 'makePreview', copied, transfer);
   } catch (error) {
     if (!(error instanceof WorkerFailure)) throw error;
     const seconds = deps.previewers.options.timeoutMs / 1000;
