@@ -22,9 +22,12 @@ export interface ViewerSource {
   downloadUrl: string | undefined;
 }
 
-/** The picture Cabinet made of the file (ADR 0040), `size` px on its longer side: for HEIC photos, a video's poster. */
-export const thumbnailUrl = (source: ViewerSource, size: 256 | 1024) =>
-  `${source.conversionBase}/thumbnail?size=${size}${source.versionId ? `&version=${encodeURIComponent(source.versionId)}` : ''}`;
+/**
+ * The picture Cabinet made of the file (ADR 0040), `size` px on its longer side: for HEIC photos, a
+ * video's poster, a PDF's first page. With `v` (the preview's) the browser keeps it for good.
+ */
+export const thumbnailUrl = (source: ViewerSource, size: 256 | 1024, v?: string | null) =>
+  `${source.conversionBase}/thumbnail?size=${size}${source.versionId ? `&version=${encodeURIComponent(source.versionId)}` : ''}${v ? `&v=${v}` : ''}`;
 
 /** A URL is renewed this long before it expires, so a range asked for just before does not arrive after. */
 const RENEW_BEFORE_MS = 30_000;

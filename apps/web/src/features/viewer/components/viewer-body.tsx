@@ -30,7 +30,7 @@ export function ViewerBody({ item, source }: RendererProps) {
     <Box h="100%" data-renderer={renderer?.name ?? 'none'}>
       {Shown ? (
         <RendererBoundary key={`${item.id}:${source.conversionBase}`}>
-          <Suspense fallback={<ViewerLoading label={`Loading ${item.name}`} />}>
+          <Suspense fallback={renderer.loading?.({ item, source }) ?? <ViewerLoading label={`Loading ${item.name}`} />}>
             {/* One lazy component per renderer, made once at load (createElement: the lint takes a looked-up component for one made in render). */}
             {createElement(Shown, { item, source })}
           </Suspense>

@@ -1,5 +1,7 @@
 import { isSheetKind, previewKindOf, viewerKind } from '@cabinet/contracts';
+import { createElement } from 'react';
 import type { Renderer, ViewerItem } from './types.ts';
+import { FirstPagePicture } from './viewer-states.tsx';
 
 export type { Renderer, RendererProps, ViewerItem } from './types.ts';
 
@@ -31,7 +33,13 @@ export const renderers: Renderer[] = [
     load: () => import('./image-renderer.tsx').then((m) => ({ default: m.HeicRenderer })),
   },
   { name: 'image', readsBytes: true, matches: (i) => kind(i) === 'image' || kind(i) === 'svg', load: () => import('./image-renderer.tsx') },
-  { name: 'pdf', readsBytes: true, matches: (i) => kind(i) === 'pdf', load: () => import('./pdf-renderer.tsx') },
+  {
+    name: 'pdf',
+    readsBytes: true,
+    matches: (i) => kind(i) === 'pdf',
+    load: () => import('./pdf-renderer.tsx'),
+    loading: (props) => createElement(FirstPagePicture, props),
+  },
   {
     name: 'video',
     readsBytes: true,

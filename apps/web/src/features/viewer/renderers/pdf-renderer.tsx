@@ -6,7 +6,7 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { PREVIEW_LIMITS } from '@cabinet/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { ZoomControls } from './zoom-controls.tsx';
-import { ViewerError, ViewerLoading } from './viewer-states.tsx';
+import { FirstPagePicture, ViewerError } from './viewer-states.tsx';
 import { useZoom } from '../hooks/use-zoom.ts';
 import { readRange, type ViewerSource } from '../viewer-source.ts';
 import type { RendererProps } from './types.ts';
@@ -121,7 +121,7 @@ export default function PdfRenderer({ item, source }: RendererProps) {
       />
     );
   }
-  if (!pdf || !first) return <ViewerLoading label={`Loading ${item.name}`} />;
+  if (!pdf || !first) return <FirstPagePicture item={item} source={source} />;
 
   const goTo = (n: number) => scroller.current?.querySelector(`[data-page="${n}"]`)?.scrollIntoView({ block: 'start' });
 

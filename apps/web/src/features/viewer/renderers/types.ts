@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import type { ViewerSource } from '../viewer-source.ts';
 
 /**
@@ -10,8 +10,8 @@ export interface ViewerItem {
   name: string;
   size: number;
   mimeType: string | null;
-  /** Where Cabinet has made a picture of it (ADR 0040): a video's poster. */
-  preview?: { state: string } | null | undefined;
+  /** Where Cabinet has made a picture of it (ADR 0040): a video's poster, a PDF's first page while the PDF loads. */
+  preview?: { state: string; v?: string | null; width?: number | null; height?: number | null } | null | undefined;
 }
 
 export interface RendererProps {
@@ -27,4 +27,6 @@ export interface Renderer {
   /** Reads the file's bytes by its signed URL: the URL is asked for while the renderer's code loads. */
   readsBytes?: boolean;
   load(): Promise<{ default: ComponentType<RendererProps> }>;
+  /** What shows while its code and the file load (a spinner by default). */
+  loading?: (props: RendererProps) => ReactNode;
 }

@@ -1,5 +1,7 @@
 import { Alert, Box, Button, Center, Loader, Stack, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { thumbnailUrl } from '../viewer-source.ts';
+import type { RendererProps } from './types.ts';
 
 export function ViewerLoading({ label }: { label: string }) {
   return (
@@ -37,6 +39,42 @@ export function PreviewPending({ name, className, children }: { name: string; cl
         </Text>
         {children}
       </Stack>
+    </Box>
+  );
+}
+
+/** Points on a common page's longer side (Letter, A4 is 842): the picture of page 1 is laid out as the page will be. */
+const PAGE_POINTS = 792;
+
+/**
+ * A PDF's first page as the picture Cabinet made of it (ADR 0040), shown while pdf.js and the
+ * ranges it reads arrive: a large PDF's first page is seen at once, then drawn over by the page
+ * itself with its text. Laid out as the page will be (fitted to the width, at most 150%). Without
+ * a picture, the spinner.
+ */
+export function FirstPagePicture({ item, source }: RendererProps) {
+  const [loaded, setLoaded] = useState(false);
+  const p = item.preview;
+  if (p?.state !== 'ready' || !p.width || !p.height) return <ViewerLoading label={`Loading ${item.name}`} />;
+  const widest = Math.round(1.5 * PAGE_POINTS * (p.width / Math.max(p.width, p.height)));
+  return (
+    // Styled here, not by the PDF viewer's stylesheet: this shows before that is loaded.
+    <Box h="100%" p={16} aria-busy="true" aria-label={`Loading ${item.name}`} style={{ overflow: 'auto', background: 'var(--mantine-color-default-hover)' }}>
+      <img
+        data-page-picture="1"
+        data-drawn={loaded || undefined}
+        src={thumbnailUrl(source, 1024, p.v)}
+        alt={`Page 1 of ${item.name}`}
+        onLoad={() => setLoaded(true)}
+        style={{
+          display: 'block',
+          margin: '0 auto',
+          background: 'white',
+          boxShadow: '0 1px 4px rgb(0 0 0 / 0.3)',
+          width: `min(100%, ${widest}px)`,
+          aspectRatio: `${p.width} / ${p.height}`,
+        }}
+      />
     </Box>
   );
 }
