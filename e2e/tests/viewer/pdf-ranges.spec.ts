@@ -1,4 +1,5 @@
 import { pdf } from '../../fixtures/files/make-files.ts';
+import type { Route } from '@playwright/test';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
 /** What the PDF's pages take beside an uncompressed stream no page uses: the file is large, page 1 is not. */
@@ -34,4 +35,29 @@ test('draws page 1 of a large PDF from a few Range requests, never downloading t
   const fetched = reads.reduce((sum, r) => sum + r.bytes, 0);
   expect(fetched, `${fetched} bytes of ${big.length}`).toBeLessThan(2 * 1024 * 1024);
   console.log(`pdf-ranges: ${reads.length} range requests, ${fetched} of ${big.length} bytes before page 1 was drawn`);
+});
+
+test("shows the picture Cabinet made of page 1 while the PDF's own reads are on their way, then draws the page over it", async ({ page }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'plan.pdf', mimeType: 'application/pdf', buffer: pdf(2, 0) });
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('row', { name: /plan\.pdf/ })).toBeVisible({ timeout: 60_000 });
+
+  // The file's bytes held back (Cabinet's signed path, or the bucket), as on a slow link to a large PDF.
+  const held: Route[] = [];
+  let holding = true;
+  await page.route(/\/storage\/blob|X-Amz-Signature/, (route) => (holding ? void held.push(route) : route.continue()));
+  await list.getByRole('link', { name: 'plan.pdf' }).click();
+  const viewer = page.getByTestId('file-viewer');
+  // The picture is there once its preview is made (the viewer asks again while it is pending).
+  const picture = viewer.getByRole('img', { name: 'Page 1 of plan.pdf' });
+  await expect(picture).toBeVisible({ timeout: 60_000 });
+  await expect(viewer.locator('[data-page-picture][data-drawn]')).toBeVisible();
+  await expect(viewer.locator('[data-page="1"]')).toHaveCount(0);
+
+  holding = false;
+  for (const route of held) await route.continue();
+  const first = viewer.locator('[data-page="1"][data-drawn]');
+  await expect(first.locator('.textLayer')).toContainText('The orchard report, part 1 of 2.');
+  await expect(picture).toHaveCount(0);
 });

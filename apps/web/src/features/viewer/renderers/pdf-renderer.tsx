@@ -6,7 +6,7 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import { PREVIEW_LIMITS } from '@cabinet/contracts';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { ZoomControls } from './zoom-controls.tsx';
-import { FirstPagePicture, ViewerError } from './viewer-states.tsx';
+import { PagePicture, pictureOf, ViewerError, ViewerLoading } from './viewer-states.tsx';
 import { useZoom } from '../hooks/use-zoom.ts';
 import { readRange, type ViewerSource } from '../viewer-source.ts';
 import type { RendererProps } from './types.ts';
@@ -121,8 +121,6 @@ export default function PdfRenderer({ item, source }: RendererProps) {
       />
     );
   }
-  if (!pdf || !first) return <FirstPagePicture item={item} source={source} />;
-
   const goTo = (n: number) => scroller.current?.querySelector(`[data-page="${n}"]`)?.scrollIntoView({ block: 'start' });
 
   return (
@@ -140,14 +138,19 @@ export default function PdfRenderer({ item, source }: RendererProps) {
             </ActionIcon>
           </Tooltip>
           <Text size="sm" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>
-            Page {current} of {pdf.numPages}
+            Page {current} of {pdf?.numPages ?? '…'}
           </Text>
         </Group>
         <ZoomControls zoom={zoom} scale={scale} />
         <FindBox find={find} />
       </Group>
       <Box style={{ flex: 1, minHeight: 0, display: 'flex' }}>
-        {showSidebar && <Thumbnails pdf={pdf} first={first} current={current} onPick={goTo} waiting={!firstDone} />}
+        {showSidebar &&
+          (pdf && first ? (
+            <Thumbnails pdf={pdf} first={first} current={current} onPick={goTo} waiting={!firstDone} />
+          ) : (
+            <Box w={148} style={{ flex: 'none', borderRight: '1px solid var(--mantine-color-default-border)' }} />
+          ))}
         <Box
           ref={scroller}
           data-testid="pdf-pages"
@@ -157,20 +160,28 @@ export default function PdfRenderer({ item, source }: RendererProps) {
           aria-label="Pages"
           style={{ flex: 1, minWidth: 0, overflow: 'auto', padding: 16, background: 'var(--mantine-color-default-hover)' }}
         >
-          {Array.from({ length: pdf.numPages }, (_, i) => (
-            <PdfPage
-              key={i + 1}
-              pdf={pdf}
-              number={i + 1}
-              scale={scale}
-              guess={first}
-              root={scroller}
-              onShown={setCurrent}
-              find={find}
-              waiting={i > 0 && !firstDone}
-              onDone={i === 0 ? setFirstDone : undefined}
-            />
-          ))}
+          {/* Until pdf.js has read page 1: the picture Cabinet made of it, where it will be (ADR 0038). */}
+          {!pdf || !first ? (
+            <Box aria-busy="true" aria-label={`Loading ${item.name}`}>
+              <PagePicture item={item} source={source} />
+              {!pictureOf(item) && <ViewerLoading label={`Loading ${item.name}`} />}
+            </Box>
+          ) : (
+            Array.from({ length: pdf.numPages }, (_, i) => (
+              <PdfPage
+                key={i + 1}
+                pdf={pdf}
+                number={i + 1}
+                scale={scale}
+                guess={first}
+                root={scroller}
+                onShown={setCurrent}
+                find={find}
+                waiting={i > 0 && !firstDone}
+                onDone={i === 0 ? setFirstDone : undefined}
+              />
+            ))
+          )}
         </Box>
       </Box>
     </Box>

@@ -49,32 +49,52 @@ const PAGE_POINTS = 792;
 /**
  * A PDF's first page as the picture Cabinet made of it (ADR 0040), shown while pdf.js and the
  * ranges it reads arrive: a large PDF's first page is seen at once, then drawn over by the page
- * itself with its text. Laid out as the page will be (fitted to the width, at most 150%). Without
- * a picture, the spinner.
+ * itself with its text. Laid out as the page will be (fitted to the width, at most 150%), in a box
+ * of the pages' padding. Null without a picture.
  */
-export function FirstPagePicture({ item, source }: RendererProps) {
+export function PagePicture({ item, source }: RendererProps) {
   const [loaded, setLoaded] = useState(false);
-  const p = item.preview;
-  if (p?.state !== 'ready' || !p.width || !p.height) return <ViewerLoading label={`Loading ${item.name}`} />;
+  const p = pictureOf(item);
+  if (!p) return null;
   const widest = Math.round(1.5 * PAGE_POINTS * (p.width / Math.max(p.width, p.height)));
   return (
-    // Styled here, not by the PDF viewer's stylesheet: this shows before that is loaded.
-    <Box h="100%" p={16} aria-busy="true" aria-label={`Loading ${item.name}`} style={{ overflow: 'auto', background: 'var(--mantine-color-default-hover)' }}>
-      <img
-        data-page-picture="1"
-        data-drawn={loaded || undefined}
-        src={thumbnailUrl(source, 1024, p.v)}
-        alt={`Page 1 of ${item.name}`}
-        onLoad={() => setLoaded(true)}
-        style={{
-          display: 'block',
-          margin: '0 auto',
-          background: 'white',
-          boxShadow: '0 1px 4px rgb(0 0 0 / 0.3)',
-          width: `min(100%, ${widest}px)`,
-          aspectRatio: `${p.width} / ${p.height}`,
-        }}
-      />
+    <img
+      data-page-picture="1"
+      data-drawn={loaded || undefined}
+      src={thumbnailUrl(source, 1024, p.v)}
+      alt={`Page 1 of ${item.name}`}
+      onLoad={() => setLoaded(true)}
+      // Styled here, not by the PDF viewer's stylesheet: this shows before that is loaded.
+      style={{
+        display: 'block',
+        margin: '0 auto',
+        background: 'white',
+        boxShadow: '0 1px 4px rgb(0 0 0 / 0.3)',
+        width: `min(100%, ${widest}px)`,
+        aspectRatio: `${p.width} / ${p.height}`,
+      }}
+    />
+  );
+}
+
+/** The picture Cabinet made of the file, when there is one, with its size. */
+export const pictureOf = (item: RendererProps['item']) => {
+  const p = item.preview;
+  return p?.state === 'ready' && p.width && p.height ? { v: p.v, width: p.width, height: p.height } : null;
+};
+
+/** While the PDF viewer's code loads: page 1's picture where the pages will be, or the spinner. */
+export function FirstPagePicture(props: RendererProps) {
+  if (!pictureOf(props.item)) return <ViewerLoading label={`Loading ${props.item.name}`} />;
+  return (
+    <Box
+      h="100%"
+      p={16}
+      aria-busy="true"
+      aria-label={`Loading ${props.item.name}`}
+      style={{ overflow: 'auto', background: 'var(--mantine-color-default-hover)' }}
+    >
+      <PagePicture {...props} />
     </Box>
   );
 }
