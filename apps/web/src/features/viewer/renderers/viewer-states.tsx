@@ -54,8 +54,10 @@ const PAGE_POINTS = 792;
  */
 export function PagePicture({ item, source }: RendererProps) {
   const [loaded, setLoaded] = useState(false);
+  // Not there after all (evicted, being made again): nothing rather than a broken picture.
+  const [failed, setFailed] = useState(false);
   const p = pictureOf(item);
-  if (!p) return null;
+  if (!p || failed) return null;
   const widest = Math.round(1.5 * PAGE_POINTS * (p.width / Math.max(p.width, p.height)));
   return (
     <img
@@ -64,6 +66,7 @@ export function PagePicture({ item, source }: RendererProps) {
       src={thumbnailUrl(source, 1024, p.v)}
       alt={`Page 1 of ${item.name}`}
       onLoad={() => setLoaded(true)}
+      onError={() => setFailed(true)}
       // Styled here, not by the PDF viewer's stylesheet: this shows before that is loaded.
       style={{
         display: 'block',
