@@ -28,6 +28,8 @@ export interface IdpOptions {
   passwordPolicy: PasswordPolicy;
   lockout: LockoutPolicy;
   signInAttemptsPerMinute: number;
+  /** What the per-address limits count by, from the caller's address (the host's rule: an IPv6 address by its /64). */
+  rateKey: (address: string) => string;
   mail: MailOptions;
   devOutboxPage: boolean;
   trustProxy: boolean;
@@ -141,7 +143,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
       const email = (req.body?.email ?? '').trim();
       const password = req.body?.password ?? '';
-      const wait = limiter.hit(req.ip);
+      const wait = limiter.hit(options.rateKey(req.ip));
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return send(
@@ -212,7 +214,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       if (problems.length) fields.password!.error = problems.join('. ');
       const errors = [fields.name?.error, fields.email?.error, ...problems].filter((e): e is string => !!e);
       if (errors.length) return send(reply, renderSignUp(interaction.uid, { fields, errors }), 400);
-      const wait = limiter.hit(`signup:${req.ip}`);
+      const wait = limiter.hit(`signup:${options.rateKey(req.ip)}`);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return send(
@@ -233,7 +235,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
       const email = (req.body?.email ?? '').trim();
       if (!EMAIL.test(email)) return send(reply, renderSignUp(interaction.uid), 400);
-      const wait = limiter.hit(`signup:${req.ip}`);
+      const wait = limiter.hit(`signup:${options.rateKey(req.ip)}`);
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return send(
@@ -283,7 +285,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     pages.post<{ Params: VerifyParams; Body: Form }>(verifyPath, async (req, reply) => {
       const found = await accounts.findVerification(req.params.token);
       if (!found || found.interactionUid !== req.params.uid) return verifyExpired(reply);
-      const wait = limiter.hit(req.ip);
+      const wait = limiter.hit(options.rateKey(req.ip));
       if (wait > 0) {
         reply.header('retry-after', String(wait));
         return send(reply, renderConfirm(req.params, found.account.email, [`Too many attempts from your network. Wait ${wait} seconds and try again.`]), 429);
@@ -303,7 +305,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const backUrl = req.query.uid ? signInUrl(req.query.uid) : undefined;
       if (!EMAIL.test(email))
         return send(reply, forgotPage({ action: forgotUrl(req.query.uid), backUrl, email, errors: ['Enter a valid email address'] }), 400);
-      const wait = limiter.hit(`forgot:${req.ip}`);
+      const wait = limiter.hit(`forgot:${options.rateKey(req.ip)}`);
       if (wait > 0)
         return send(
           reply,

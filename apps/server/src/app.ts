@@ -8,7 +8,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import path from 'node:path';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
-import { trustHop } from './lib/client-address.ts';
+import { rateKey, trustHop } from './lib/client-address.ts';
 import { hmac } from './lib/crypto.ts';
 import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
 import { compressJson } from './infra/web/compress.ts';
@@ -150,6 +150,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       },
       lockout: { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES },
       signInAttemptsPerMinute: env.IDP_SIGNIN_ATTEMPTS_PER_MINUTE,
+      rateKey,
       mail: mailOptions(env),
       devOutboxPage: env.IDP_DEV_OUTBOX_PAGE,
       trustProxy: env.TRUST_PROXY !== false,

@@ -34,7 +34,10 @@ export class TestBrowser {
   }
 
   /** Follows redirects like a browser (303 turns into GET). */
-  async navigate(url: string, init: { method?: string; form?: Record<string, string>; maxRedirects?: number } = {}): Promise<Page> {
+  async navigate(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; maxRedirects?: number; headers?: Record<string, string> } = {},
+  ): Promise<Page> {
     let method = init.method ?? (init.form ? 'POST' : 'GET');
     let body: string | undefined = init.form ? new URLSearchParams(init.form).toString() : undefined;
     let current = new URL(url, this.origin).href;
@@ -45,6 +48,7 @@ export class TestBrowser {
         headers: {
           cookie: this.cookieHeader(),
           ...(body ? { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(current).origin } : {}),
+          ...init.headers,
         },
         ...(body ? { body } : {}),
       });

@@ -1,3 +1,4 @@
+import { rateKey } from '../lib/client-address.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { idpPlugin } from '@cabinet/idp';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,6 +43,7 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
     passwordPolicy: { minLength: 12, maxLength: 128, require: [] },
     lockout: { failures: 5, minutes: 15 },
     signInAttemptsPerMinute: 100,
+    rateKey,
     mail: { from: 'idp@example.com', outboxDir },
     devOutboxPage: false,
     trustProxy: false,

@@ -154,6 +154,28 @@ describe('signing in through the embedded provider', () => {
     }
   });
 
+  it('counts the sign-in tries of an IPv6 network (/64) together, not each of its addresses', async () => {
+    const strict = await startTestApp({ IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '2', TRUST_PROXY: '1' });
+    try {
+      const tryFrom = async (address: string) => {
+        const browser = new TestBrowser(strict.url);
+        const login = await browser.navigate('/auth/login');
+        const page = await browser.navigate(formAction(login), {
+          form: { email: uniqueEmail(), password: 'not-the-password-1' },
+          headers: { 'x-forwarded-for': address },
+        });
+        return page.status;
+      };
+      expect(await tryFrom('2001:db8:1:2::1')).toBe(401);
+      expect(await tryFrom('2001:db8:1:2:aaaa::2')).toBe(401);
+      expect(await tryFrom('2001:db8:1:2:ffff:ffff:ffff:3')).toBe(429);
+      // Another network is counted on its own.
+      expect(await tryFrom('2001:db8:1:3::1')).toBe(401);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('refuses a tampered or replayed state without creating a session', async () => {
     const browser = new TestBrowser(test.app.url);
     const page = await browser.navigate('/auth/login?returnTo=/account');
