@@ -29,6 +29,8 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const UNAUTHENTICATED_CLOSE_CODE = 4401;
 /** A socket that has not opened a document by then is closed: otherwise it would hold its file descriptor for ever. */
 const AUTHENTICATION_DEADLINE_MS = 10_000;
+/** How long a socket closed at its deadline is given to answer the close before its connection is cut. */
+const CLOSE_GRACE_MS = 1_000;
 
 export interface Collab {
   /** Takes the HTTP upgrade if it is for the collaboration socket; false when it is not. */
@@ -99,11 +101,19 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
         // A frame over the size cap (or a broken one) is an error on this socket alone: it ends it,
         // and must not reach the process as an unhandled error.
         ws.on('error', () => ws.terminate());
+        let ending: NodeJS.Timeout | undefined;
         const deadline = setTimeout(() => {
-          if (!authenticated.has(req)) ws.close(UNAUTHENTICATED_CLOSE_CODE, 'unauthenticated');
+          if (authenticated.has(req)) return;
+          ws.close(UNAUTHENTICATED_CLOSE_CODE, 'unauthenticated');
+          // A client that never answers the close frame would hold the connection for ws's own 30 s.
+          ending = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+          ending.unref();
         }, AUTHENTICATION_DEADLINE_MS);
         deadline.unref();
-        ws.once('close', () => clearTimeout(deadline));
+        ws.once('close', () => {
+          clearTimeout(deadline);
+          clearTimeout(ending);
+        });
         hocuspocus.handleConnection(ws, req);
       });
       return true;

@@ -1,5 +1,7 @@
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 import { given } from '../testing/given.ts';
@@ -55,6 +57,36 @@ describe('sockets that never authenticate', () => {
       await until(() => reader.outcome.synced && documentText(reader.document) === 'Still editing', 'a reader to see the edit');
     } finally {
       clients.destroyAll();
+    }
+  });
+
+  it('has its connection cut soon after the deadline even when the client never answers the close', async () => {
+    // A client below the WebSocket library: it opens the socket and never answers what it is sent.
+    const url = new URL(proxied.url);
+    const tcp = net.connect(Number(url.port), url.hostname);
+    const state = { upgraded: false, ended: false };
+    tcp.on('data', (chunk) => void (state.upgraded ||= chunk.toString('latin1').startsWith('HTTP/1.1 101')));
+    tcp.on('close', () => void (state.ended = true));
+    tcp.on('error', () => {});
+    tcp.write(
+      [
+        'GET /collab HTTP/1.1',
+        `Host: ${url.host}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}`,
+        'Sec-WebSocket-Version: 13',
+        'X-Forwarded-For: 198.51.100.3',
+        '',
+        '',
+      ].join('\r\n'),
+    );
+    try {
+      await until(() => state.upgraded, 'the socket to open');
+      // The deadline is 10 s; without cutting the connection it would stay open 30 s longer.
+      await until(() => state.ended, 'the connection to be cut', 20_000);
+    } finally {
+      tcp.destroy();
     }
   });
 });
