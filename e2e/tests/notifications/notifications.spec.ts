@@ -1,4 +1,5 @@
-import { commentsApi, grantsApi, itemsApi, notificationsApi } from '@cabinet/contracts';
+import { createHash } from 'node:crypto';
+import { commentsApi, grantsApi, itemsApi, linksApi, notificationsApi, publicLinksApi } from '@cabinet/contracts';
 import { test as newAccountTest } from '@playwright/test';
 import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
@@ -86,6 +87,37 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await expect(bell).toHaveAccessibleName('Notifications');
   await expect(list.getByRole('button', { name: `${person.name} shared “Hiring” with you` })).toBeVisible();
   await b.close();
+});
+
+test('on the account page, outside any workspace, the bell counts a notification as it arrives and opens it', async ({ page, browser, workspace }) => {
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Drop box', parentId: workspace.homeId } })
+  ).body;
+  const token = (await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request' } })).body.url!.split('/s/')[1]!;
+  // The worker's person may have notifications of other tests.
+  await apiCall(page, notificationsApi.read, { body: { all: true } });
+  await page.goto('/account');
+  const bell = page.getByRole('button', { name: /^Notifications/ });
+  await expect(bell).toHaveAccessibleName('Notifications');
+
+  // A visitor without an account sends a file through the request, as its page does.
+  const v = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const bytes = Buffer.from('Dear Olive, here it is.');
+  const body = { name: 'letter.txt', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  const upload = (await apiCall(v, publicLinksApi.startUpload, { params: { token }, body })).body;
+  const signed = (await apiCall(v, publicLinksApi.signParts, { params: { token, uploadId: upload.id }, body: { partNumbers: [1] } })).body;
+  expect((await v.request.put(signed.parts[0]!.url, { data: bytes })).ok()).toBe(true);
+  expect((await apiCall(v, publicLinksApi.completeUpload, { params: { token, uploadId: upload.id }, body: {} })).status).toBe(200);
+  await v.close();
+
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+  await bell.click();
+  await page
+    .getByRole('dialog', { name: 'Notifications' })
+    .getByRole('button', { name: 'Unread: A file was uploaded to “Drop box” through your file request' })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/f/${folder.id}$`));
+  await expect(bell).toHaveAccessibleName('Notifications');
 });
 
 // The account's own setting: a new account, not the worker's.
