@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { commentsApi, grantsApi, itemsApi, linksApi, notificationsApi, publicLinksApi } from '@cabinet/contracts';
+import { commentsApi, grantsApi, invitationsApi, itemsApi, linksApi, notificationsApi, publicLinksApi, workspacesApi } from '@cabinet/contracts';
 import { test as newAccountTest } from '@playwright/test';
 import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
 
-test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({
+test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned; an invitation to her address opens the page where she joins', async ({
   page,
   browser,
   person,
@@ -86,6 +86,15 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await list.getByRole('button', { name: 'Mark all as read' }).click();
   await expect(bell).toHaveAccessibleName('Notifications');
   await expect(list.getByRole('button', { name: `${person.name} shared “Hiring” with you` })).toBeVisible();
+
+  // Olive invites Bea's address to another workspace: the bell says so and opens the invitation, where Bea joins.
+  const team = (await apiCall(page, workspacesApi.create, { body: { name: `Studio ${Date.now().toString(36)}` } })).body;
+  expect((await apiCall(page, invitationsApi.create, { params: { ws: team.id }, body: { role: 'member', email: bea.email } })).status).toBe(201);
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+  await list.getByRole('button', { name: `Unread: ${person.name} invited you to ${team.name}` }).click();
+  await expect(other).toHaveURL(/\/invitations\/[0-9a-f-]+$/);
+  await other.getByRole('button', { name: `Join ${team.name}` }).click();
+  await expect(other).toHaveURL(new RegExp(`/w/${team.slug}$`));
   await b.close();
 });
 
