@@ -86,6 +86,7 @@ const ZSettings = z
     ACTIVITY_RETENTION_DAYS: int(0, 36500).default(365),
     DOCUMENT_REVISION_MINUTES: int(1, 24 * 60).default(10),
     NOTIFICATION_MAIL_DELAY_MINUTES: int(0, 7 * 24 * 60).default(10),
+    NOTIFICATION_RETENTION_DAYS: int(1, 36500).default(90),
     COLLAB_SOCKETS_PER_ADDRESS: int(1).default(200),
     WORKER_THREADS: int(1, 64).default(2),
     WORKER_MEMORY_MB: int(64, 65536).default(768),

@@ -3,7 +3,7 @@ import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jo
 import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, pruneOldVersions, recomputeAllUsage } from './modules/files/index.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 import { pruneActivity } from './modules/activity/index.ts';
-import { mailUnreadNotifications } from './modules/notifications/index.ts';
+import { mailUnreadNotifications, pruneNotifications } from './modules/notifications/index.ts';
 import { relanguage } from './modules/search/index.ts';
 import { evictPreviews } from './modules/previews/index.ts';
 import { readers } from './readers.ts';
@@ -25,6 +25,8 @@ export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): 
     'activity.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneActivity(ctx.db, ctx.env.ACTIVITY_RETENTION_DAYS)) },
     // Notifications left unread NOTIFICATION_MAIL_DELAY_MINUTES are mailed, once, one mail per person.
     'notifications.mail': { everyMs: MINUTE, run: async () => void (await mailUnreadNotifications(ctx, ctx.env.NOTIFICATION_MAIL_DELAY_MINUTES)) },
+    // Notifications are kept NOTIFICATION_RETENTION_DAYS, read or not; older ones go in batches.
+    'notifications.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneNotifications(ctx.db, ctx.env.NOTIFICATION_RETENTION_DAYS)) },
     // Texts indexed before a workspace's search language changed are read again in the new one.
     'search.language': { everyMs: MINUTE / 2, run: async () => void (await relanguage(ctx.db, MINUTE / 2)) },
     // Thumbnails are kept within PREVIEW_CACHE_MAX: the least recently used go (made again when asked for).

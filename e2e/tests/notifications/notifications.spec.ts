@@ -1,11 +1,12 @@
-import { commentsApi, grantsApi, itemsApi, notificationsApi } from '@cabinet/contracts';
+import { createHash } from 'node:crypto';
+import { commentsApi, grantsApi, invitationsApi, itemsApi, linksApi, notificationsApi, publicLinksApi, workspacesApi } from '@cabinet/contracts';
 import { test as newAccountTest } from '@playwright/test';
 import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
 
-test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned', async ({
+test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned; an invitation to her address opens the page where she joins', async ({
   page,
   browser,
   person,
@@ -85,7 +86,47 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await list.getByRole('button', { name: 'Mark all as read' }).click();
   await expect(bell).toHaveAccessibleName('Notifications');
   await expect(list.getByRole('button', { name: `${person.name} shared “Hiring” with you` })).toBeVisible();
+
+  // Olive invites Bea's address to another workspace: the bell says so and opens the invitation, where Bea joins.
+  const team = (await apiCall(page, workspacesApi.create, { body: { name: `Studio ${Date.now().toString(36)}` } })).body;
+  expect((await apiCall(page, invitationsApi.create, { params: { ws: team.id }, body: { role: 'member', email: bea.email } })).status).toBe(201);
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+  await list.getByRole('button', { name: `Unread: ${person.name} invited you to ${team.name}` }).click();
+  await expect(other).toHaveURL(/\/invitations\/[0-9a-f-]+$/);
+  await other.getByRole('button', { name: `Join ${team.name}` }).click();
+  await expect(other).toHaveURL(new RegExp(`/w/${team.slug}$`));
   await b.close();
+});
+
+test('on the account page, outside any workspace, the bell counts a notification as it arrives and opens it', async ({ page, browser, workspace }) => {
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Drop box', parentId: workspace.homeId } })
+  ).body;
+  const token = (await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'file_request' } })).body.url!.split('/s/')[1]!;
+  // The worker's person may have notifications of other tests.
+  await apiCall(page, notificationsApi.read, { body: { all: true } });
+  await page.goto('/account');
+  const bell = page.getByRole('button', { name: /^Notifications/ });
+  await expect(bell).toHaveAccessibleName('Notifications');
+
+  // A visitor without an account sends a file through the request, as its page does.
+  const v = await browser.newContext({ baseURL: new URL(page.url()).origin });
+  const bytes = Buffer.from('Dear Olive, here it is.');
+  const body = { name: 'letter.txt', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+  const upload = (await apiCall(v, publicLinksApi.startUpload, { params: { token }, body })).body;
+  const signed = (await apiCall(v, publicLinksApi.signParts, { params: { token, uploadId: upload.id }, body: { partNumbers: [1] } })).body;
+  expect((await v.request.put(signed.parts[0]!.url, { data: bytes })).ok()).toBe(true);
+  expect((await apiCall(v, publicLinksApi.completeUpload, { params: { token, uploadId: upload.id }, body: {} })).status).toBe(200);
+  await v.close();
+
+  await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+  await bell.click();
+  await page
+    .getByRole('dialog', { name: 'Notifications' })
+    .getByRole('button', { name: 'Unread: A file was uploaded to “Drop box” through your file request' })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/f/${folder.id}$`));
+  await expect(bell).toHaveAccessibleName('Notifications');
 });
 
 // The account's own setting: a new account, not the worker's.

@@ -62,9 +62,13 @@ export const ZCreateCommentRequest = z
   .refine((c) => !c.threadId || (!c.anchor && c.quote === undefined), 'A reply takes its thread’s place in the text: give threadId or an anchor, not both');
 export type TCreateCommentRequest = z.infer<typeof ZCreateCommentRequest>;
 
-/** Change a comment's words (its author), or resolve and reopen a thread (on its first comment). */
+/**
+ * Change a comment's words (its author), or resolve and reopen a thread (on its first comment).
+ * `mentions` with a new body: the people it mentions now; those it did not mention before are
+ * notified (ADR 0034).
+ */
 export const ZUpdateCommentRequest = z
-  .object({ body: ZCommentBody.optional(), resolved: z.boolean().optional() })
+  .object({ body: ZCommentBody.optional(), resolved: z.boolean().optional(), mentions: z.array(ZId).max(20).optional() })
   .refine((c) => c.body !== undefined || c.resolved !== undefined, 'Give a new body, resolved, or both');
 export type TUpdateCommentRequest = z.infer<typeof ZUpdateCommentRequest>;
 

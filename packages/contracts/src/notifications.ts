@@ -5,16 +5,20 @@ import { ZItemKind } from './items.ts';
 
 /**
  * Why a person is told: something was shared with them (`shared`), they were mentioned in a
- * document or a comment (`mentioned`), a thread they wrote in got a reply (`replied`), or they were
- * invited to a workspace (`invited`, reserved: not made yet).
+ * document or a comment (`mentioned`), a thread they wrote in got a reply (`replied`), they were
+ * invited to a workspace by their address (`invited`), someone commented on an item they own
+ * (`commented`), or files arrived through a file request they made (`uploaded`).
  */
-export const ZNotificationKind = z.enum(['shared', 'mentioned', 'replied', 'invited']);
+export const ZNotificationKind = z.enum(['shared', 'mentioned', 'replied', 'invited', 'commented', 'uploaded']);
 export type TNotificationKind = z.infer<typeof ZNotificationKind>;
 
 /**
  * One notification. `item` is null when the person can no longer see it (access withdrawn, in the
  * trash): then nothing about it is told but that something happened. `threadId` and `commentId`
- * name the place in a document (a comment) to open at.
+ * name the place in a document (a comment) to open at. `invitationId` is the invitation an
+ * `invited` notification opens (`GET /me/invitations/:id`); `count` how many files arrived through
+ * the file request of an `uploaded` one (the folder is its item; the visitors have no account, so
+ * `actor` is null).
  */
 export const ZNotification = z.object({
   id: ZId,
@@ -24,6 +28,8 @@ export const ZNotification = z.object({
   actor: ZPersonRef.nullable(),
   threadId: ZId.nullable(),
   commentId: ZId.nullable(),
+  invitationId: ZId.nullable(),
+  count: z.number().int().min(0).nullable(),
   createdAt: ZIsoTime,
   readAt: ZIsoTime.nullable(),
 });
@@ -42,6 +48,14 @@ export function describeNotification(n: TNotification): string {
       return `${who} replied to a comment on ${what}`;
     case 'invited':
       return `${who} invited you to ${n.workspace.name}`;
+    case 'commented':
+      return `${who} commented on ${what}`;
+    case 'uploaded': {
+      const files = n.count === 1 ? 'A file was' : `${n.count ?? 'Some'} files were`;
+      return n.item
+        ? `${files} uploaded to ${what} through your file request`
+        : `${files} uploaded through your file request to an item you can no longer open`;
+    }
   }
 }
 

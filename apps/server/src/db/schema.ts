@@ -304,11 +304,15 @@ export interface NotificationsTable {
   id: string;
   user_id: string;
   workspace_id: string;
-  kind: 'shared' | 'mentioned' | 'replied' | 'invited';
+  kind: 'shared' | 'mentioned' | 'replied' | 'invited' | 'commented' | 'uploaded';
   item_id: string | null;
   actor_id: string | null;
   thread_id: string | null;
   comment_id: string | null;
+  /** The invitation an `invited` notification opens. */
+  invitation_id: string | null;
+  /** The file request an `uploaded` notification is about. */
+  link_id: string | null;
   event_id: BigIntColumn;
   created_at: Timestamp;
   read_at: NullableTimestamp;

@@ -138,6 +138,8 @@ const SECRET = `Secret-${uuidv7().slice(-8)}`;
 let secretParent: string;
 /** An invite link into a workspace of its own, for anyone to look at and accept. */
 let inviteToken: string;
+/** An invitation by email to the colleague, whom no cell calls as: by its id it is theirs alone. */
+let colleagueInvitation: string;
 /** A link's visitor: holds the password cookie of a link to an item of their own (not the one a call is about). */
 let visitorCookie: string;
 
@@ -375,6 +377,8 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
   'GET /workspaces/:ws/events': { rule: 'in workspace', ok: 200, run: (c, x) => c.call(eventsApi.stream, { params: { ws: x.ws } }) },
   'GET /invitations/:token': { rule: 'anyone', ok: 200, run: (c) => c.call(invitationsApi.preview, { params: { token: inviteToken } }) },
   'POST /invitations/:token/accept': { rule: 'signed in', ok: 200, run: (c) => c.call(invitationsApi.accept, { params: { token: inviteToken } }) },
+  'GET /me/invitations/:id': { rule: 'nobody else', ok: 200, run: (c) => c.call(invitationsApi.previewMine, { params: { id: colleagueInvitation } }) },
+  'POST /me/invitations/:id/accept': { rule: 'nobody else', ok: 200, run: (c) => c.call(invitationsApi.acceptMine, { params: { id: colleagueInvitation } }) },
   // What is the caller's own: themself, their sessions and tokens, their workspaces.
   'GET /config': { rule: 'anyone', ok: 200, run: (c) => c.call(configApi.get) },
   'GET /openapi.json': { rule: 'anyone', ok: 200, run: (c) => c.call(configApi.openApi) },
@@ -389,6 +393,7 @@ const WORKSPACE_ENTRIES: Record<string, Entry> = {
   // Notifications are the caller's own: a list, marks of read, a mail setting.
   'GET /notifications': { rule: 'signed in', ok: 200, run: (c) => c.call(notificationsApi.list) },
   'POST /notifications/read': { rule: 'signed in', ok: 200, run: (c) => c.call(notificationsApi.read, { body: { all: true } }) },
+  'GET /notifications/events': { rule: 'signed in', ok: 200, run: (c) => c.call(notificationsApi.events) },
   'GET /me/notification-settings': { rule: 'signed in', ok: 200, run: (c) => c.call(notificationsApi.settings) },
   'PATCH /me/notification-settings': { rule: 'signed in', ok: 200, run: (c) => c.call(notificationsApi.updateSettings, { body: { emailUnread: true } }) },
   'POST /workspaces': { rule: 'signed in', ok: 201, run: (c) => c.call(workspacesApi.create, { body: { name: `Matrix ${Math.random()}` } }) },
@@ -477,6 +482,10 @@ beforeAll(async () => {
   inviteToken = (await made(elsewhere.call(invitationsApi.create, { params: { ws: elsewhere.workspace.id }, body: { role: 'member' } }))).url.split(
     '/invite/',
   )[1]!;
+  const colleagueEmail = (await made(colleague.call(meApi.get), 200)).user.email;
+  colleagueInvitation = (
+    await made(elsewhere.call(invitationsApi.create, { params: { ws: elsewhere.workspace.id }, body: { role: 'member', email: colleagueEmail } }))
+  ).id;
   const visited = await folderIn(o, ws, o.workspace.rootId, 'The visitor’s folder');
   const link = await made(o.call(linksApi.create, { params: { id: visited }, body: { kind: 'view', password: 'visitor password' } }));
   const unlocked = await callingRoutes(anonymous(test.app.url)).call(publicLinksApi.unlock, {

@@ -54,6 +54,14 @@ export function AppRoutes() {
         <Routes>
           <Route path="/signin" element={<SignInPage />} />
           <Route path="/invite/:token" element={<InvitePage />} />
+          <Route
+            path="/invitations/:id"
+            element={
+              <RequireAuth>
+                <InvitePage />
+              </RequireAuth>
+            }
+          />
           <Route path="/s/:token" element={<PublicLinkPage />} />
           <Route
             path="/"

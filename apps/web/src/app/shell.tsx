@@ -25,8 +25,11 @@ export const SECTIONS = [
   { to: (w: TWorkspace) => pageRoutes.trash(w.slug), label: 'Trash', icon: IconTrash },
 ] as const;
 
-/** The signed-in frame: header with workspace switcher and account menu, navigation, storage use. */
-export function Shell({ workspace, children }: { workspace: TWorkspace | undefined; children: ReactNode }) {
+/**
+ * The signed-in frame: header with workspace switcher and account menu, navigation, storage use.
+ * `watched`: the page follows the workspace's live changes, which tell the bell of notifications too.
+ */
+export function Shell({ workspace, watched = false, children }: { workspace: TWorkspace | undefined; watched?: boolean; children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const toggleRef = useRef<HTMLButtonElement>(null);
   // On a narrow screen the navigation opens over the page: Escape closes it and gives the keyboard back to its toggle.
@@ -57,7 +60,7 @@ export function Shell({ workspace, children }: { workspace: TWorkspace | undefin
           </Group>
           <Group gap={4} wrap="nowrap">
             {workspace && <SearchLauncher workspace={workspace} />}
-            <NotificationBell />
+            <NotificationBell watched={watched} />
             <UserMenu />
           </Group>
         </Group>

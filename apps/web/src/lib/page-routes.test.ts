@@ -40,6 +40,7 @@ describe('pageRoutes', () => {
       ['/w/:ws/file/:fileId', pageRoutes.file(ODD, `${ODD}4`), { ws: ODD, fileId: `${ODD}4` }],
       ['/w/:ws/settings/members', pageRoutes.settings(ODD, 'members'), { ws: ODD }],
       ['/invite/:token', pageRoutes.invite(ODD), { token: ODD }],
+      ['/invitations/:id', pageRoutes.invitation(ODD), { id: ODD }],
       ['/s/:token', pageRoutes.publicLink(ODD), { token: ODD }],
     ];
     for (const [pattern, path, params] of cases) {

@@ -38,6 +38,8 @@ export const pageRoutes = {
   providerSignIn: (returnTo: string) => `/auth/login?returnTo=${part(returnTo)}`,
   account: () => '/account',
   invite: (token: string) => `/invite/${part(token)}`,
+  /** An invitation sent to the signed-in person's address, by its id (what their notification opens). */
+  invitation: (id: string) => `/invitations/${part(id)}`,
   publicLink: (token: string) => `/s/${part(token)}`,
   /** A workspace's Home. */
   workspace,

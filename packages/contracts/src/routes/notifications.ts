@@ -16,6 +16,20 @@ export const notificationsApi = {
     responses: { 200: 'ZNotificationPage' },
     errors: [],
   }),
+  events: defineRoute({
+    method: 'GET',
+    path: '/notifications/events',
+    tag: 'notifications',
+    summary: 'When your notifications change (Server-Sent Events), for pages that watch no workspace',
+    description:
+      '`event: notifications` (no id) says your notifications changed, in any workspace: read `GET /notifications` again. ' +
+      "A workspace's live changes (`GET /workspaces/:ws/events`) carry the same notices: a page watching one needs no second stream. " +
+      'Comments (`: keepalive`) keep the connection open.',
+    auth: 'read',
+    public: true,
+    produces: 'event-stream',
+    errors: [],
+  }),
   read: defineRoute({
     method: 'POST',
     path: '/notifications/read',

@@ -107,4 +107,30 @@ export const invitationsApi = {
     responses: { 200: 'ZAcceptedInvitation' },
     errors: ['not_found', 'link_expired'],
   }),
+  previewMine: defineRoute({
+    method: 'GET',
+    path: '/me/invitations/:id',
+    tag: 'team',
+    summary: 'An invitation sent to your address, by its id (an `invited` notification opens it): what it is to and whether it still holds',
+    description: 'An invitation by email to another address than yours, or an invite link, is `not_found`.',
+    auth: 'read',
+    public: true,
+    params: 'ZIdParams',
+    responses: { 200: 'ZInvitationPreview' },
+    errors: ['not_found'],
+  }),
+  acceptMine: defineRoute({
+    method: 'POST',
+    path: '/me/invitations/:id/accept',
+    tag: 'team',
+    summary: 'Join the workspace of an invitation sent to your address, by its id, as `POST /invitations/:token/accept` does',
+    description:
+      'Your verified address stands for the link in its mail. Answers as `POST /invitations/:token/accept` does; an invitation by email ' +
+      'to another address than yours, or an invite link, is `not_found`.',
+    auth: 'write',
+    public: true,
+    params: 'ZIdParams',
+    responses: { 200: 'ZAcceptedInvitation' },
+    errors: ['not_found', 'link_expired'],
+  }),
 };

@@ -3,7 +3,7 @@ import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import type { TActivityAction } from '@cabinet/contracts';
-import { record } from '../events/index.ts';
+import { findRecordedMentions, record } from '../events/index.ts';
 import { requireDocument, type ItemAccess } from '../items/index.ts';
 import { deleteComment, findComment, findComments, insertComment, setThreadResolved, updateCommentBody, type CommentRow } from './comments.repo.ts';
 
@@ -87,7 +87,10 @@ export async function updateComment(db: Db, actor: Actor, id: string, commentId:
     if (change.body !== undefined) {
       if (comment.author_id !== actor.user.id) throw new AppError('forbidden', 'Only its author can change a comment.');
       await updateCommentBody(tx, comment.id, change.body);
-      await announce(tx, actor, access, 'comment.edited', { threadId: comment.thread_id, commentId: comment.id });
+      // Only whom the comment did not mention before is told (ADR 0034): the record keeps whom it did.
+      const before = change.mentions?.length ? await findRecordedMentions(tx, access.item.id, comment.id) : new Set<string>();
+      const mentioned = [...new Set(change.mentions ?? [])].filter((m) => m !== actor.user.id && !before.has(m));
+      await announce(tx, actor, access, 'comment.edited', { threadId: comment.thread_id, commentId: comment.id, ...(mentioned.length ? { mentioned } : {}) });
     }
     if (change.resolved !== undefined) {
       if (comment.thread_id !== comment.id)

@@ -104,6 +104,21 @@ export async function recordVisit(db: Db, visitor: LinkVisitor, activity: Activi
   if (!recent) await record(db, visitor, activity);
 }
 
+/**
+ * The people a comment was recorded as mentioning, when it was added and at each edit (ADR 0034):
+ * an edit names only the others. The item's entries, read by `activity_events_item_idx`.
+ */
+export async function findRecordedMentions(db: Db, itemId: string, commentId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('activity_events')
+    .select('data')
+    .where('item_id', '=', itemId)
+    .where('action', 'in', ['comment.added', 'comment.edited'])
+    .where(sql<string>`data ->> 'commentId'`, '=', commentId)
+    .execute();
+  return new Set(rows.flatMap(({ data }) => (Array.isArray(data.mentioned) ? data.mentioned.filter((m): m is string => typeof m === 'string') : [])));
+}
+
 /** Who changed an account, from where (at sign-in there is no `Actor` yet). */
 export type AccountActor = Pick<Actor, 'via' | 'tokenId' | 'userAgent' | 'clientId'> & { ip: string | null };
 

@@ -2,6 +2,7 @@
 export {
   activitySince,
   EventHub,
+  findRecordedMentions,
   recentActivity,
   record,
   recordAccount,

@@ -1,4 +1,4 @@
-import { eventsApi } from '@cabinet/contracts';
+import { eventsApi, notificationsApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError, isDatabaseUnavailable } from '../../errors.ts';
@@ -23,6 +23,17 @@ const RECHECK_MS = 60_000;
 // A browser that stops reading (its socket's buffer grows past this) is let go: it reconnects and catches up.
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
+/** The head of an event stream: never cached, never held back by a proxy. */
+const streamHead = (requestId: string) => ({
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  connection: 'keep-alive',
+  'x-content-type-options': 'nosniff',
+  'x-request-id': requestId,
+  // Proxies (nginx) must not hold the stream back.
+  'x-accel-buffering': 'no',
+});
+
 /** `authenticate` is the API's own hook: the stream's caller is authenticated again with the credentials it opened with. */
 export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub, authenticate: (req: FastifyRequest) => Promise<void>) {
   route(app, eventsApi.stream, async (req, reply) => {
@@ -32,15 +43,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
     let abilities = workspace.abilities;
     reply.hijack();
     const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-content-type-options': 'nosniff',
-      'x-request-id': req.id,
-      // Proxies (nginx) must not hold the stream back.
-      'x-accel-buffering': 'no',
-    });
+    res.writeHead(200, streamHead(req.id));
     /** Writes to the browser, unless it has stopped reading: then the stream ends (it reconnects and catches up). */
     const send = (text: string) => {
       if (res.destroyed || res.writableEnded) return;
@@ -177,6 +180,55 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
     pending = [...catchUp, ...pending];
     draining = false;
     void drain();
+    return reply;
+  });
+
+  // A page that watches no workspace (the account page) hears of the person's notifications alone:
+  // the same notices as the workspace's stream, from the hub; no replay, the page has just fetched.
+  route(app, notificationsApi.events, async (req, reply) => {
+    const actor = requireActor(req);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, streamHead(req.id));
+    const send = (text: string) => {
+      if (res.destroyed || res.writableEnded) return;
+      res.write(text);
+      if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+    };
+    send(`retry: 3000\n: connected\n\n`);
+    const unnotice = hub.onNotice((userId) => {
+      if (userId === null || userId === actor.user.id) send('event: notifications\ndata: {}\n\n');
+    });
+    const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
+    keepalive.unref();
+    /** A session ended, a token revoked or an account disabled ends the stream (the database away says nothing). */
+    const recheck = async () => {
+      try {
+        await authenticate(req);
+        if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) end();
+      }
+    };
+    const rechecks = setInterval(() => void recheck(), RECHECK_MS);
+    rechecks.unref();
+    const unwatch = hub.onAccessChange((change) => {
+      if (change.u === null || change.u === actor.user.id) void recheck();
+    });
+    let stopped = false;
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(keepalive);
+      clearInterval(rechecks);
+      unwatch();
+      unnotice();
+    };
+    const end = () => {
+      stop();
+      res.end();
+    };
+    res.on('close', stop);
     return reply;
   });
 }

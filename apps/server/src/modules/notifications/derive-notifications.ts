@@ -6,6 +6,7 @@ import { findGroupMembers } from '../groups/index.ts';
 import { findAccesses } from '../items/index.ts';
 import {
   findActiveUsers,
+  findConfirmedUserByEmail,
   findSourceEvents,
   insertNotifications,
   lastEventId,
@@ -26,16 +27,31 @@ const BATCH = 500;
 
 const ids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
-/** Who a recorded change tells, and why: a mention outranks a reply in the same comment. */
+const idOf = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * Who a recorded change tells, and why: a mention outranks a reply, and a reply a comment on what
+ * the person owns, in the same comment.
+ */
 async function recipientsOf(db: Db, e: SourceEvent): Promise<Map<string, Omit<NewNotification, 'user_id'>>> {
-  const base = { workspace_id: e.workspace_id, item_id: e.item_id, actor_id: e.actor_user_id, event_id: e.id, thread_id: null, comment_id: null };
+  const base = {
+    workspace_id: e.workspace_id,
+    item_id: e.item_id,
+    actor_id: e.actor_user_id,
+    event_id: e.id,
+    at: new Date(e.created_at),
+    thread_id: null,
+    comment_id: null,
+    invitation_id: null,
+    link_id: null,
+  };
   const out = new Map<string, Omit<NewNotification, 'user_id'>>();
   const add = (people: string[], kind: TNotificationKind, extra: Partial<NewNotification> = {}) => {
     for (const p of people) if (!out.has(p)) out.set(p, { ...base, kind, ...extra });
   };
   if (e.action === 'item.shared') {
     const type = e.data.principalType;
-    const principal = typeof e.data.principalId === 'string' ? e.data.principalId : undefined;
+    const principal = idOf(e.data.principalId) ?? undefined;
     // Shared with the whole workspace is not shared with anyone in particular: no one is told.
     if (type === 'user' && principal) add([principal], 'shared');
     if (type === 'group' && principal)
@@ -43,17 +59,29 @@ async function recipientsOf(db: Db, e: SourceEvent): Promise<Map<string, Omit<Ne
         (await findGroupMembers(db, principal)).map((m) => m.user_id),
         'shared',
       );
-  } else if (e.action === 'comment.added') {
-    const threadId = typeof e.data.threadId === 'string' ? e.data.threadId : null;
-    const commentId = typeof e.data.commentId === 'string' ? e.data.commentId : null;
+  } else if (e.action === 'comment.added' || e.action === 'comment.edited') {
+    const threadId = idOf(e.data.threadId);
+    const commentId = idOf(e.data.commentId);
     const place = { thread_id: threadId, comment_id: commentId };
+    // An edit names only whom the comment did not mention before (comments.service).
     add(ids(e.data.mentioned), 'mentioned', place);
-    if (threadId && commentId && threadId !== commentId) add(await findThreadAuthorsBefore(db, threadId, commentId), 'replied', place);
+    if (e.action === 'comment.added') {
+      if (threadId && commentId && threadId !== commentId) add(await findThreadAuthorsBefore(db, threadId, commentId), 'replied', place);
+      if (e.item_owner_id) add([e.item_owner_id], 'commented', place);
+    }
+  } else if (e.action === 'item.created') {
+    // A file that arrived through a file request: its maker is told, about the request's folder.
+    if (e.link_maker_id) add([e.link_maker_id], 'uploaded', { item_id: e.link_item_id, link_id: e.actor_link_id });
+  } else if (e.action === 'invitation.created') {
+    const email = typeof e.data.email === 'string' ? e.data.email : null;
+    const invitationId = idOf(e.data.invitationId);
+    const person = email && invitationId ? await findConfirmedUserByEmail(db, email) : undefined;
+    if (person) add([person.id], 'invited', { item_id: null, invitation_id: invitationId });
   } else {
     add(ids(e.data.mentioned), 'mentioned');
   }
   // Nobody is told of what they did themself.
-  out.delete(e.actor_user_id);
+  if (e.actor_user_id) out.delete(e.actor_user_id);
   return out;
 }
 
@@ -89,14 +117,17 @@ export async function deriveNotifications(db: Db, o: { lookBack: boolean } = { l
   }
 }
 
-/** Makes the notifications one recorded change calls for: to people who can see its item now. */
+/** Makes the notifications one recorded change calls for: to people who can see the item they name now. */
 async function notify(tx: Db, e: SourceEvent): Promise<number> {
   const recipients = await recipientsOf(tx, e);
   if (recipients.size === 0) return 0;
   const rows: NewNotification[] = [];
   for (const person of await findActiveUsers(tx, [...recipients.keys()])) {
-    const access = (await findAccesses(tx, personActor(person), [e.item_id])).get(e.item_id);
-    if (access?.abilities.view) rows.push({ ...recipients.get(person.id)!, user_id: person.id });
+    const told = recipients.get(person.id)!;
+    // An invitation names no item: it is the person's own address it was sent to.
+    const itemId = told.item_id;
+    const access = itemId ? (await findAccesses(tx, personActor(person), [itemId])).get(itemId) : undefined;
+    if (!itemId || access?.abilities.view) rows.push({ ...told, user_id: person.id });
   }
   return insertNotifications(tx, rows);
 }
@@ -108,7 +139,7 @@ async function notify(tx: Db, e: SourceEvent): Promise<number> {
  */
 export const notificationsReader = reader({
   name: 'notifications.derive',
-  wakesOn: ['item.shared', 'comment.added', 'item.updated'],
+  wakesOn: ['item.shared', 'comment.added', 'comment.edited', 'item.updated', 'item.created', 'invitation.created'],
   settleMs: 100,
   run: (ctx) => deriveNotifications(ctx.db, { lookBack: false }),
   catchUpEvery: 60_000,

@@ -8,8 +8,9 @@ const PEOPLE_PER_PASS = 200;
 /** Notifications listed in one mail; the mail says how many more wait in Cabinet. */
 const LISTED = 20;
 
-/** Where a notification opens, for a mail: the document (at the thread), the folder, or Shared with me for a file. */
+/** Where a notification opens, for a mail: the invitation, the document (at the thread), the folder, or Shared with me for a file. */
 export function linkOf(publicUrl: string, n: TNotification): string {
+  if (n.kind === 'invited' && n.invitationId) return `${publicUrl}/invitations/${n.invitationId}`;
   const base = `${publicUrl}/w/${encodeURIComponent(n.workspace.slug)}`;
   if (!n.item) return base;
   if (n.item.kind === 'document') return `${base}/d/${n.item.id}${n.threadId ? `?thread=${n.threadId}` : ''}`;
@@ -21,7 +22,7 @@ export function linkOf(publicUrl: string, n: TNotification): string {
  * Mails each person the notifications they left unread for `delayMinutes` and were never mailed:
  * one mail per person per pass, each notification in at most one mail (claimed before sending, put
  * back if the mail could not go, the others still mailed). Someone who turned mail off has theirs marked and never mailed.
- * Only items the person can still see are named; with none left, no mail. Answers the mails sent.
+ * Only items the person can still see are named (and invitations); with none left, no mail. Answers the mails sent.
  */
 export async function mailUnreadNotifications(ctx: AppContext, delayMinutes: number): Promise<number> {
   const cutoff = new Date(Date.now() - delayMinutes * 60_000);
@@ -31,7 +32,8 @@ export async function mailUnreadNotifications(ctx: AppContext, delayMinutes: num
     const claimed = await claimForMail(ctx.db, userId, cutoff);
     const user = await findUser(ctx.db, userId);
     if (!claimed.length || !user || user.status !== 'active' || !user.notify_by_email) continue;
-    const shown = (await present(ctx.db, user, await findNotificationsById(ctx.db, claimed))).filter((n) => n.item).reverse();
+    // An invitation names no item: it opens the invitation itself.
+    const shown = (await present(ctx.db, user, await findNotificationsById(ctx.db, claimed))).filter((n) => n.item || n.invitationId).reverse();
     if (!shown.length) continue;
     const listed = shown.slice(0, LISTED);
     const lines = listed.map((n) => `• ${describeNotification(n)} (${n.workspace.name})\n  ${linkOf(ctx.env.PUBLIC_URL, n)}`);

@@ -1,11 +1,27 @@
-import { commentsApi, grantsApi, groupsApi, itemsApi, meApi, notificationsApi, type QueryIn, type TCreateGrantRequest } from '@cabinet/contracts';
+import {
+  commentsApi,
+  describeNotification,
+  grantsApi,
+  groupsApi,
+  invitationsApi,
+  itemsApi,
+  linksApi,
+  meApi,
+  notificationsApi,
+  publicLinksApi,
+  type QueryIn,
+  type TCreateGrantRequest,
+  urlOf,
+} from '@cabinet/contracts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DOCUMENT_FRAGMENT } from '@cabinet/doc-schema';
 import * as Y from 'yjs';
 import { describe, expect, it } from 'vitest';
 import { collabTestApp, until } from '../../testing/collab-client.ts';
-import { type Person } from '../../testing/given.ts';
+import { sha256Hex, type Person } from '../../testing/given.ts';
+import { linkVisitor } from '../../testing/link-visitor.ts';
+import { jobDefinitions } from '../../jobs.ts';
 
 import { deriveNotifications, mailUnreadNotifications } from './index.ts';
 
@@ -28,6 +44,23 @@ const share = (by: Person, itemId: string, principal: TCreateGrantRequest['princ
   by.call(grantsApi.create, { params: { id: itemId }, body: { principal, role } });
 const doc = (p: Person, name = `Plan ${Math.random()}`) => app.g.document(p, p.workspace.rootId, name);
 const emailOf = async (p: Person) => (await p.call(meApi.get)).body.user.email;
+/** A file request on a folder, and a visitor sending files through it (start, parts, complete), as its page does. */
+async function fileRequest(maker: Person, folderId: string) {
+  const made = await maker.call(linksApi.create, { params: { id: folderId }, body: { kind: 'file_request' } });
+  if (made.status !== 201 || !made.body.url) throw new Error(`no file request: ${JSON.stringify(made.error)}`);
+  const token = made.body.url.split('/s/')[1]!;
+  const visitor = linkVisitor(app.t.url);
+  return {
+    async send(name: string) {
+      const bytes = new TextEncoder().encode(`${name} ${Math.random()}`);
+      const start = await visitor.call(publicLinksApi.startUpload, { params: { token }, body: { name, size: bytes.length, sha256: sha256Hex(bytes) } });
+      expect(start.status).toBe(201);
+      const signed = await visitor.call(publicLinksApi.signParts, { params: { token, uploadId: start.body.id }, body: { partNumbers: [1] } });
+      for (const part of signed.body.parts) expect((await fetch(part.url, { method: 'PUT', body: bytes })).ok).toBe(true);
+      expect((await visitor.call(publicLinksApi.completeUpload, { params: { token, uploadId: start.body.id }, body: {} })).status).toBe(200);
+    },
+  };
+}
 const outbox = () => {
   const dir = path.join(app.t.ctx.env.DATA_DIR, 'outbox');
   return existsSync(dir)
@@ -130,13 +163,14 @@ describe('notifications', () => {
     expect(reply).toBeDefined();
     await settled();
     expect((await list(bea)).items).toEqual([expect.objectContaining({ kind: 'mentioned', threadId: thread.id, commentId: reply!.id })]);
-    expect((await list(ada)).items.map((n) => n.kind)).toEqual(['mentioned']);
+    // Ada owns the document: she hears of the comment on it.
+    expect((await list(ada)).items.map((n) => n.kind)).toEqual(['commented', 'mentioned']);
     // Ada replies: Bea and Cy wrote there before her; Ada is not told of her own reply.
     await ada.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'Thanks both', threadId: thread.id } });
     await settled();
     expect((await list(bea)).items.map((n) => n.kind)).toEqual(['replied', 'mentioned']);
     expect((await list(cy)).items).toEqual([expect.objectContaining({ kind: 'replied', actor: { id: ada.id, name: 'Ada' }, threadId: thread.id })]);
-    expect((await list(ada)).items.map((n) => n.kind)).toEqual(['mentioned']);
+    expect((await list(ada)).items.map((n) => n.kind)).toEqual(['commented', 'mentioned']);
   });
 
   it('tells people newly mentioned in a document as it is saved, not again on later saves, and not those who cannot see it', async () => {
@@ -310,5 +344,180 @@ describe('notifications', () => {
     expect(await mailUnreadNotifications(app.t.ctx, 0)).toBeGreaterThanOrEqual(1);
     expect(outbox().filter((m) => m.to === eveEmail)).toHaveLength(1);
     expect(outbox().filter((m) => m.to === fayEmail)).toHaveLength(1);
+  });
+  it('tells an item’s owner of a comment on it, not the commenter; a reply tells the thread and the owner too', async () => {
+    const [ada, bea, cy] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy')];
+    const plan = await doc(ada, 'Budget');
+    for (const p of [bea, cy]) {
+      await app.g.membership(p, ada.workspace.id, 'guest');
+      await app.g.grant(plan.id, { user: p }, 'commenter');
+    }
+    // Ada's own comment tells no one.
+    await ada.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'First draft' } });
+    const thread = (await bea.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'Looks good' } })).body;
+    await settled();
+    const page = await list(ada);
+    expect(page.items).toEqual([
+      expect.objectContaining({
+        kind: 'commented',
+        item: { id: plan.id, kind: 'document', name: 'Budget' },
+        actor: { id: bea.id, name: 'Bea' },
+        threadId: thread.id,
+        commentId: thread.id,
+      }),
+    ]);
+    expect(describeNotification(page.items[0]!)).toBe('Bea commented on “Budget”');
+    expect((await list(bea)).items).toEqual([]);
+    // Cy replies: Bea hears of the reply in her thread, Ada of a comment on her document.
+    await cy.call(commentsApi.add, { params: { id: plan.id }, body: { body: 'Agreed', threadId: thread.id } });
+    await settled();
+    expect((await list(bea)).items.map((n) => [n.kind, n.actor?.name])).toEqual([['replied', 'Cy']]);
+    expect((await list(ada)).items.map((n) => [n.kind, n.actor?.name])).toEqual([
+      ['commented', 'Cy'],
+      ['commented', 'Bea'],
+    ]);
+    expect((await list(cy)).items).toEqual([]);
+  });
+
+  it('tells whom an edited comment newly mentions, not those its first words did, and not twice', async () => {
+    const [ada, bea, cy, dee] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy'), await app.g.person('Dee')];
+    const plan = await doc(ada, 'Launch');
+    for (const p of [bea, cy, dee]) await app.g.membership(p, ada.workspace.id, 'member');
+    const thread = (await bea.call(commentsApi.add, { params: { id: plan.id }, body: { body: '@Cy have a look', mentions: [cy.id] } })).body;
+    await settled();
+    expect((await list(cy)).items.map((n) => n.kind)).toEqual(['mentioned']);
+    const edit = (mentions: string[]) =>
+      bea.call(commentsApi.update, { params: { id: plan.id, commentId: thread.id }, body: { body: '@Cy @Dee have a look', mentions } });
+    expect((await edit([cy.id, dee.id])).status).toBe(200);
+    await settled();
+    expect((await list(dee)).items).toEqual([
+      expect.objectContaining({ kind: 'mentioned', actor: { id: bea.id, name: 'Bea' }, threadId: thread.id, commentId: thread.id }),
+    ]);
+    expect((await list(cy)).items).toHaveLength(1);
+    // Editing again, naming the same people, tells no one; nor is an edit a new comment for the owner.
+    expect((await edit([cy.id, dee.id])).status).toBe(200);
+    await settled();
+    expect((await list(dee)).items).toHaveLength(1);
+    expect((await list(cy)).items).toHaveLength(1);
+    expect((await list(ada)).items.map((n) => n.kind)).toEqual(['commented']);
+  });
+
+  it('tells a file request’s maker of the files that arrived through it, counted in one notification until it is read', async () => {
+    const ada = await app.g.person('Ada');
+    const inbox = await app.g.folder(ada, ada.workspace.homeId, 'Inbox');
+    const request = await fileRequest(ada, inbox.id);
+    await request.send('one.txt');
+    await request.send('two.txt');
+    await settled();
+    // Read again by the recurring pass: nothing more.
+    await settled();
+    const page = await list(ada);
+    expect(page.items).toEqual([
+      expect.objectContaining({ kind: 'uploaded', item: { id: inbox.id, kind: 'folder', name: 'Inbox' }, actor: null, count: 2, readAt: null }),
+    ]);
+    expect(describeNotification(page.items[0]!)).toBe('2 files were uploaded to “Inbox” through your file request');
+    // Once read, the next arrival is told anew; the first keeps its count.
+    await ada.call(notificationsApi.read, { body: { all: true } });
+    await request.send('three.txt');
+    await settled();
+    await settled();
+    const after = await list(ada);
+    expect(after.items.map((n) => [n.kind, n.count, n.readAt === null])).toEqual([
+      ['uploaded', 1, true],
+      ['uploaded', 2, false],
+    ]);
+    expect(describeNotification(after.items[0]!)).toBe('A file was uploaded to “Inbox” through your file request');
+  });
+
+  it('tells someone invited by their address, with the invitation to open and join; an invite link tells no one', async () => {
+    const [ada, bea, cy] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy')];
+    const invitation = (
+      await ada.call(invitationsApi.create, { params: { ws: ada.workspace.id }, body: { role: 'member', email: (await emailOf(bea)).toUpperCase() } })
+    ).body;
+    expect((await ada.call(invitationsApi.create, { params: { ws: ada.workspace.id }, body: { role: 'member' } })).status).toBe(201);
+    await settled();
+    const page = await list(bea);
+    expect(page.items).toEqual([
+      expect.objectContaining({
+        kind: 'invited',
+        item: null,
+        invitationId: invitation.id,
+        actor: { id: ada.id, name: 'Ada' },
+        workspace: expect.objectContaining({ id: ada.workspace.id }),
+      }),
+    ]);
+    expect(describeNotification(page.items[0]!)).toBe(`Ada invited you to ${page.items[0]!.workspace.name}`);
+    expect((await list(ada)).items).toEqual([]);
+    // Opened by its id by the person it was sent to, and no one else.
+    expect(await cy.call(invitationsApi.previewMine, { params: { id: invitation.id } })).toFail('not_found');
+    expect(await cy.call(invitationsApi.acceptMine, { params: { id: invitation.id } })).toFail('not_found');
+    expect((await bea.call(invitationsApi.previewMine, { params: { id: invitation.id } })).body).toMatchObject({
+      state: 'pending',
+      role: 'member',
+      invitedBy: 'Ada',
+      workspace: { id: ada.workspace.id },
+    });
+    expect((await bea.call(invitationsApi.acceptMine, { params: { id: invitation.id } })).body).toMatchObject({ joined: true, role: 'member' });
+    expect(await bea.call(invitationsApi.acceptMine, { params: { id: invitation.id } })).toFail('link_expired');
+  });
+
+  it('mails the new kinds with where each opens', async () => {
+    const [ada, bea, cy] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy')];
+    const notes = await doc(ada, 'Notes');
+    await app.g.membership(bea, ada.workspace.id, 'member');
+    const thread = (await bea.call(commentsApi.add, { params: { id: notes.id }, body: { body: 'Nice' } })).body;
+    const drop = await app.g.folder(ada, ada.workspace.homeId, 'Drop');
+    await (await fileRequest(ada, drop.id)).send('scan.pdf');
+    const invitation = (await ada.call(invitationsApi.create, { params: { ws: ada.workspace.id }, body: { role: 'member', email: await emailOf(cy) } })).body;
+    await settled();
+    await mailUnreadNotifications(app.t.ctx, 0);
+    const [adaEmail, cyEmail] = [await emailOf(ada), await emailOf(cy)];
+    const adaMail = outbox().find((m) => m.to === adaEmail && m.subject.includes('2 unread'));
+    expect(adaMail?.text).toContain('Bea commented on “Notes”');
+    expect(adaMail?.text).toContain(`/d/${notes.id}?thread=${thread.id}`);
+    expect(adaMail?.text).toContain('A file was uploaded to “Drop” through your file request');
+    expect(adaMail?.text).toContain(`/f/${drop.id}`);
+    const cyMail = outbox().find((m) => m.to === cyEmail && m.subject.endsWith('on Cabinet') && m.text.includes('While you were away'));
+    expect(cyMail?.subject).toMatch(/^Ada invited you to .+ on Cabinet$/);
+    expect(cyMail?.text).toContain(`${app.t.url}/invitations/${invitation.id}`);
+  });
+
+  it('prunes notifications older than NOTIFICATION_RETENTION_DAYS, read or not, by its recurring job', async () => {
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
+    const [old, recent] = [await doc(ada, 'Old news'), await doc(ada, 'Fresh news')];
+    for (const d of [old, recent]) await share(ada, d.id, { type: 'user', id: bea.id });
+    await settled();
+    const days = app.t.ctx.env.NOTIFICATION_RETENTION_DAYS;
+    expect(days).toBe(90);
+    await app.t.ctx.db
+      .updateTable('notifications')
+      .set({ created_at: new Date(Date.now() - (days + 1) * 24 * 60 * 60_000) })
+      .where('user_id', '=', bea.id)
+      .where('item_id', '=', old.id)
+      .execute();
+    const job = jobDefinitions(app.t.ctx)['notifications.prune'];
+    expect(job?.everyMs).toBeGreaterThan(0);
+    await job!.run({}, {} as never);
+    expect((await list(bea)).items.map((n) => n.item?.name)).toEqual(['Fresh news']);
+  });
+
+  it('tells a page that watches no workspace of the person’s notifications on a stream of their own', async () => {
+    const [ada, bea] = [await app.g.person('Ada'), await app.g.person('Bea')];
+    const controller = new AbortController();
+    const res = await fetch(`${app.t.url}${urlOf(notificationsApi.events)}`, { headers: { authorization: `Bearer ${bea.token}` }, signal: controller.signal });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    let heard = '';
+    void (async () => {
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+        if (done) return;
+        heard += value;
+      }
+    })();
+    await until(() => heard.includes(': connected'), 'the stream to open');
+    await share(ada, (await doc(ada)).id, { type: 'user', id: bea.id });
+    await until(() => heard.includes('event: notifications\ndata: {}'), 'Bea to hear of her notification', 5000);
+    controller.abort();
   });
 });

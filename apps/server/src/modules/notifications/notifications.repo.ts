@@ -8,10 +8,19 @@ type Q = Kysely<Database>;
 export interface SourceEvent {
   id: number;
   workspace_id: string;
-  action: 'item.shared' | 'comment.added' | 'item.updated';
-  item_id: string;
-  actor_user_id: string;
+  action: 'item.shared' | 'comment.added' | 'comment.edited' | 'item.updated' | 'item.created' | 'invitation.created';
+  /** Null for an invitation (it names no item). */
+  item_id: string | null;
+  /** Null for a file request's visitor (`actor_link_id` is their link). */
+  actor_user_id: string | null;
+  actor_link_id: string | null;
   data: Record<string, unknown>;
+  created_at: Date;
+  /** A comment's item's owner. */
+  item_owner_id: string | null;
+  /** A file that arrived through a file request: who made the request, and its folder. */
+  link_maker_id: string | null;
+  link_item_id: string | null;
 }
 
 /** The read position in the activity record, locked until the transaction ends: derivers take turns. */
@@ -37,26 +46,44 @@ export async function lastEventId(db: Q): Promise<number> {
 
 /**
  * The changes people are told of with ids in (`afterId`, `upToId`] — made in the last
- * `withinSeconds`, when given — that have no notification yet: new grants, comments, and document
- * saves that mention someone new. Made by a person (a script's token counts as its person), oldest
+ * `withinSeconds`, when given — that have no notification yet: new grants, comments, document
+ * saves and comment edits that mention someone new, invitations by email, all made by a person (a
+ * script's token counts as its person); and files that arrived through a file request. Oldest
  * first. A range of the primary key.
  */
 export async function findSourceEvents(db: Q, o: { afterId: number; upToId?: number; withinSeconds?: number; limit: number }): Promise<SourceEvent[]> {
   const { rows } = await sql<SourceEvent>`
-    SELECT e.id, e.workspace_id, e.action, e.item_id, e.actor_user_id, e.data
+    SELECT e.id, e.workspace_id, e.action, e.item_id, e.actor_user_id, e.actor_link_id, e.data, e.created_at,
+           i.owner_id AS item_owner_id, l.created_by AS link_maker_id, l.item_id AS link_item_id
       FROM activity_events e
+      LEFT JOIN items i ON e.action = 'comment.added' AND i.id = e.item_id
+      LEFT JOIN share_links l ON e.action = 'item.created' AND l.id = e.actor_link_id AND l.kind = 'file_request'
      WHERE e.id > ${o.afterId}
        ${o.upToId !== undefined ? sql`AND e.id <= ${o.upToId}` : sql``}
        ${o.withinSeconds !== undefined ? sql`AND e.created_at > now() - ${o.withinSeconds}::int * interval '1 second'` : sql``}
-       AND e.actor_user_id IS NOT NULL AND e.item_id IS NOT NULL
-       AND ((e.action = 'item.shared' AND e.data ->> 'added' = 'true')
-         OR e.action = 'comment.added'
-         OR (e.action = 'item.updated' AND e.data ? 'mentioned'))
+       AND ((e.actor_user_id IS NOT NULL
+             AND ((e.item_id IS NOT NULL
+                   AND ((e.action = 'item.shared' AND e.data ->> 'added' = 'true')
+                     OR e.action = 'comment.added'
+                     OR (e.action IN ('item.updated', 'comment.edited') AND e.data ? 'mentioned')))
+               OR (e.action = 'invitation.created' AND e.data ->> 'email' IS NOT NULL)))
+         OR (e.action = 'item.created' AND e.actor_kind = 'link' AND e.item_id IS NOT NULL))
        AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)
      ORDER BY e.id
      LIMIT ${o.limit}
   `.execute(db);
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** The active account with this address, confirmed (an unconfirmed one may not be the mailbox's owner). */
+export async function findConfirmedUserByEmail(db: Q, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<boolean>`lower(email) = lower(${email})`)
+    .where('status', '=', 'active')
+    .where('email_verified', '=', true)
+    .executeTakeFirst();
 }
 
 /** Active accounts among these ids (an id that names no one is dropped). */
@@ -66,27 +93,47 @@ export async function findActiveUsers(db: Q, ids: string[]): Promise<UserRow[]> 
   return db.selectFrom('users').selectAll().where('id', 'in', uuids).where('status', '=', 'active').execute();
 }
 
-export type NewNotification = Pick<NotificationsTable, 'user_id' | 'workspace_id' | 'kind' | 'item_id' | 'actor_id' | 'thread_id' | 'comment_id'> & {
+export type NewNotification = Pick<
+  NotificationsTable,
+  'user_id' | 'workspace_id' | 'kind' | 'item_id' | 'actor_id' | 'thread_id' | 'comment_id' | 'invitation_id' | 'link_id'
+> & {
   event_id: number;
+  /** When the change was recorded: an arrival through a file request is told by a notification still open then. */
+  at: Date;
 };
 
 /**
- * Inserts notifications: one per person per recorded change (deriving again adds nothing), and
- * no second unread `shared` for the same item (shared again, or through a group and by name).
+ * Inserts notifications: one per person per recorded change (deriving again adds nothing); no
+ * second unread `shared` for the same item (shared again, or through a group and by name); no
+ * second `uploaded` for files that arrived through a file request while its notification was
+ * neither read nor mailed (it counts them); none for an invitation deleted since.
  */
 export async function insertNotifications(db: Q, rows: NewNotification[]): Promise<number> {
   let inserted = 0;
   for (const r of rows) {
     const result = await sql`
-      INSERT INTO notifications (id, user_id, workspace_id, kind, item_id, actor_id, thread_id, comment_id, event_id)
-      SELECT ${uuidv7()}, ${r.user_id}, ${r.workspace_id}, ${r.kind}, ${r.item_id}, ${r.actor_id}, ${r.thread_id}, ${r.comment_id}, ${r.event_id}
+      INSERT INTO notifications (id, user_id, workspace_id, kind, item_id, actor_id, thread_id, comment_id, invitation_id, link_id, event_id)
+      SELECT ${uuidv7()}, ${r.user_id}, ${r.workspace_id}, ${r.kind}, ${r.item_id}, ${r.actor_id}, ${r.thread_id}, ${r.comment_id},
+             ${r.invitation_id}, ${r.link_id}, ${r.event_id}
        WHERE NOT (${r.kind} = 'shared' AND EXISTS (
          SELECT 1 FROM notifications o WHERE o.user_id = ${r.user_id} AND o.item_id = ${r.item_id} AND o.kind = 'shared' AND o.read_at IS NULL))
+         AND NOT (${r.kind} = 'uploaded' AND EXISTS (
+         SELECT 1 FROM notifications o
+          WHERE o.user_id = ${r.user_id} AND o.link_id = ${r.link_id} AND o.event_id < ${r.event_id}
+            AND (o.read_at IS NULL OR o.read_at > ${r.at}) AND (o.mailed_at IS NULL OR o.mailed_at > ${r.at})))
+         AND (${r.invitation_id}::uuid IS NULL OR EXISTS (SELECT 1 FROM invitations v WHERE v.id = ${r.invitation_id}))
       ON CONFLICT (event_id, user_id) DO NOTHING
     `.execute(db);
     inserted += Number(result.numAffectedRows ?? 0);
   }
   return inserted;
+}
+
+/** Deletes notifications made before `cutoff`, read or not, at most `batch` of them; answers how many. */
+export async function deleteNotificationsBefore(db: Q, cutoff: Date, batch: number): Promise<number> {
+  const result = await sql`DELETE FROM notifications WHERE id IN (
+      SELECT id FROM notifications WHERE created_at < ${cutoff} ORDER BY created_at LIMIT ${batch})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 export interface NotificationRow {
@@ -103,6 +150,9 @@ export interface NotificationRow {
   actor_name: string | null;
   thread_id: string | null;
   comment_id: string | null;
+  invitation_id: string | null;
+  /** `uploaded`: the files that arrived through its file request, up to the next notification of it. */
+  count: number | string | null;
   created_at: Date;
   read_at: Date | null;
 }
@@ -111,7 +161,13 @@ const SELECT_ROWS = sql`
   SELECT n.id, n.user_id, n.kind, n.workspace_id, w.slug AS workspace_slug, w.name AS workspace_name,
          n.item_id, i.kind AS item_kind, i.name AS item_name,
          n.actor_id, COALESCE(NULLIF(a.name, ''), a.email) AS actor_name,
-         n.thread_id, n.comment_id, n.created_at, n.read_at
+         n.thread_id, n.comment_id, n.invitation_id, n.created_at, n.read_at,
+         CASE WHEN n.kind = 'uploaded' THEN (
+           SELECT count(*) FROM activity_events e
+            WHERE e.actor_link_id = n.link_id AND e.action = 'item.created' AND e.id >= n.event_id
+              AND e.id < COALESCE((SELECT min(m.event_id) FROM notifications m
+                                    WHERE m.user_id = n.user_id AND m.link_id = n.link_id AND m.event_id > n.event_id), 9223372036854775807))
+         END AS count
     FROM notifications n
     JOIN workspaces w ON w.id = n.workspace_id
     LEFT JOIN items i ON i.id = n.item_id

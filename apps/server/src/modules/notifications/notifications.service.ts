@@ -10,7 +10,15 @@ import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { findAccesses } from '../items/index.ts';
-import { countUnread, findMailSetting, findNotifications, markRead, setMailSetting, type NotificationRow } from './notifications.repo.ts';
+import {
+  countUnread,
+  deleteNotificationsBefore,
+  findMailSetting,
+  findNotifications,
+  markRead,
+  setMailSetting,
+  type NotificationRow,
+} from './notifications.repo.ts';
 
 /** A recipient as the access policy sees them: notifications go only to who can see the item. */
 export function personActor(user: UserRow): Actor {
@@ -34,6 +42,8 @@ export async function present(db: Db, user: UserRow, rows: NotificationRow[]): P
       actor: r.actor_id ? { id: r.actor_id, name: r.actor_name ?? '' } : null,
       threadId: visible ? r.thread_id : null,
       commentId: visible ? r.comment_id : null,
+      invitationId: r.invitation_id,
+      count: r.count === null ? null : Number(r.count),
       createdAt: new Date(r.created_at).toISOString(),
       readAt: r.read_at ? new Date(r.read_at).toISOString() : null,
     };
@@ -63,4 +73,22 @@ export async function notificationSettings(db: Db, actor: Actor): Promise<TNotif
 export async function updateNotificationSettings(db: Db, actor: Actor, input: TNotificationSettings): Promise<TNotificationSettings> {
   await setMailSetting(db, actor.user.id, input.emailUnread);
   return notificationSettings(db, actor);
+}
+
+const DAY = 24 * 60 * 60_000;
+/** Notifications deleted in one statement, and statements in one run of the job (the rest waits for the next). */
+const PRUNE_BATCH = 5000;
+const PRUNE_BATCHES_PER_RUN = 200;
+
+/** Deletes notifications older than `retentionDays` (PRODUCT.md §9), read or not, in bounded batches; answers how many. */
+export async function pruneNotifications(db: Db, retentionDays: number, o: { batch?: number; now?: number } = {}): Promise<number> {
+  const batch = o.batch ?? PRUNE_BATCH;
+  const cutoff = new Date((o.now ?? Date.now()) - retentionDays * DAY);
+  let total = 0;
+  for (let i = 0; i < PRUNE_BATCHES_PER_RUN; i++) {
+    const deleted = await deleteNotificationsBefore(db, cutoff, batch);
+    total += deleted;
+    if (deleted < batch) break;
+  }
+  return total;
 }

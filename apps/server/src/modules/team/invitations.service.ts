@@ -23,6 +23,7 @@ import {
   findPendingFor,
   lockUser,
   findInvitationByHash,
+  findInvitationForEmail,
   findWorkspaceSummary,
   insertInvitation,
   listInvitations,
@@ -226,6 +227,21 @@ function refusal(i: InvitationRow): TInvitationPreview['state'] | null {
 export async function previewInvitation(db: Db, token: string): Promise<TInvitationPreview> {
   const invitation = await findInvitationByHash(db, sha256(token));
   if (!invitation) throw new AppError('not_found', 'There is no such invitation. Check that the whole link was copied.');
+  return presentPreview(db, invitation);
+}
+
+/** An invitation sent to the caller's address, by its id (what an `invited` notification opens); any other is not_found. */
+export async function previewOwnInvitation(db: Db, actor: Actor, id: string): Promise<TInvitationPreview> {
+  return presentPreview(db, await requireOwnInvitation(db, actor, id));
+}
+
+async function requireOwnInvitation(db: Db, actor: Actor, id: string, lock = false): Promise<InvitationRow> {
+  const invitation = await findInvitationForEmail(db, id, actor.user.email, lock);
+  if (!invitation) throw new AppError('not_found', 'There is no such invitation for your address.');
+  return invitation;
+}
+
+async function presentPreview(db: Db, invitation: InvitationRow): Promise<TInvitationPreview> {
   const workspace = await findWorkspaceSummary(db, invitation.workspace_id);
   return {
     workspace,
@@ -253,64 +269,77 @@ export async function acceptInvitation(db: Db, actor: Actor, token: string): Pro
   return inTransaction(db, async (tx) => {
     const invitation = await findInvitationByHash(tx, sha256(token), true);
     if (!invitation) throw new AppError('not_found', 'There is no such invitation. Check that the whole link was copied.');
-    const why = refusal(invitation);
-    if (why) throw new AppError('link_expired', GONE[why], { reason: why });
-    // An invitation speaks for whoever made it: once they no longer manage the workspace, it does not hold.
-    const makerRole = invitation.created_by ? await activeRoleOf(tx, invitation.workspace_id, invitation.created_by) : undefined;
-    if (!makerRole || !workspaceAbilities(makerRole).manageMembers) {
-      throw new AppError(
-        'link_expired',
-        'Whoever made this invitation no longer manages the workspace, so it no longer holds. Ask the workspace owner or an admin for a new one.',
-        { reason: 'revoked' },
-      );
-    }
-    const user = actor.user;
-    if (invitation.email && invitation.email.toLowerCase() !== user.email.toLowerCase()) {
-      throw new AppError(
-        'forbidden',
-        `This invitation was sent to another email address than the one you are signed in with (${user.email}). Sign in with the address it was sent to.`,
-        { reason: 'wrong_email' },
-      );
-    }
-    if (invitation.email && !user.email_verified) {
-      throw new AppError('forbidden', `Confirm your email address (${user.email}) first, then open this invitation again.`, { reason: 'unverified_email' });
-    }
-    if (invitation.role === 'guest') {
-      throw new AppError('link_expired', 'Invitations no longer make guests: ask whoever invited you to share what you need with you instead.', {
-        reason: 'revoked',
-      });
-    }
-    const workspace = await findWorkspaceSummary(tx, invitation.workspace_id);
-    // Two invitations to one workspace accepted at once by one person: the second waits and sees the first's membership.
-    await lockUser(tx, user.id);
-    const existing = await findMembership(tx, workspace.id, user.id);
-    if (existing && RANK[existing.role] >= RANK[invitation.role]) return { workspace, role: existing.role, joined: false };
-    if (existing) {
-      await setRole(tx, workspace.id, user.id, invitation.role);
-      await record(tx, actor, {
-        workspaceId: workspace.id,
-        action: 'member.role_changed',
-        itemId: null,
-        data: { userId: user.id, from: existing.role, to: invitation.role, invitationId: invitation.id },
-      });
-    } else {
-      await insertMembership(tx, { workspaceId: workspace.id, userId: user.id, role: invitation.role });
-      await record(tx, actor, {
-        workspaceId: workspace.id,
-        action: 'member.added',
-        itemId: null,
-        data: { userId: user.id, role: invitation.role, invitationId: invitation.id },
-      });
-    }
-    const uses = invitation.uses + 1;
-    const usedUp = invitation.email !== null || (invitation.max_uses !== null && uses >= invitation.max_uses);
-    await updateInvitation(tx, invitation.id, { uses, accepted_by: user.id, ...(usedUp ? { state: 'accepted' as const } : {}) });
+    return accept(tx, actor, invitation);
+  });
+}
+
+/**
+ * `acceptInvitation` of an invitation sent to the caller's address, by its id: their verified
+ * address stands for the link in its mail (an invitation by email holds only for it anyway).
+ */
+export async function acceptOwnInvitation(db: Db, actor: Actor, id: string): Promise<TAcceptedInvitation> {
+  return inTransaction(db, async (tx) => accept(tx, actor, await requireOwnInvitation(tx, actor, id, true)));
+}
+
+/** Joins with a found invitation, held by the caller's transaction. */
+async function accept(tx: Db, actor: Actor, invitation: InvitationRow): Promise<TAcceptedInvitation> {
+  const why = refusal(invitation);
+  if (why) throw new AppError('link_expired', GONE[why], { reason: why });
+  // An invitation speaks for whoever made it: once they no longer manage the workspace, it does not hold.
+  const makerRole = invitation.created_by ? await activeRoleOf(tx, invitation.workspace_id, invitation.created_by) : undefined;
+  if (!makerRole || !workspaceAbilities(makerRole).manageMembers) {
+    throw new AppError(
+      'link_expired',
+      'Whoever made this invitation no longer manages the workspace, so it no longer holds. Ask the workspace owner or an admin for a new one.',
+      { reason: 'revoked' },
+    );
+  }
+  const user = actor.user;
+  if (invitation.email && invitation.email.toLowerCase() !== user.email.toLowerCase()) {
+    throw new AppError(
+      'forbidden',
+      `This invitation was sent to another email address than the one you are signed in with (${user.email}). Sign in with the address it was sent to.`,
+      { reason: 'wrong_email' },
+    );
+  }
+  if (invitation.email && !user.email_verified) {
+    throw new AppError('forbidden', `Confirm your email address (${user.email}) first, then open this invitation again.`, { reason: 'unverified_email' });
+  }
+  if (invitation.role === 'guest') {
+    throw new AppError('link_expired', 'Invitations no longer make guests: ask whoever invited you to share what you need with you instead.', {
+      reason: 'revoked',
+    });
+  }
+  const workspace = await findWorkspaceSummary(tx, invitation.workspace_id);
+  // Two invitations to one workspace accepted at once by one person: the second waits and sees the first's membership.
+  await lockUser(tx, user.id);
+  const existing = await findMembership(tx, workspace.id, user.id);
+  if (existing && RANK[existing.role] >= RANK[invitation.role]) return { workspace, role: existing.role, joined: false };
+  if (existing) {
+    await setRole(tx, workspace.id, user.id, invitation.role);
     await record(tx, actor, {
       workspaceId: workspace.id,
-      action: 'invitation.accepted',
+      action: 'member.role_changed',
       itemId: null,
-      data: { invitationId: invitation.id, userId: user.id, role: invitation.role },
+      data: { userId: user.id, from: existing.role, to: invitation.role, invitationId: invitation.id },
     });
-    return { workspace, role: invitation.role, joined: true };
+  } else {
+    await insertMembership(tx, { workspaceId: workspace.id, userId: user.id, role: invitation.role });
+    await record(tx, actor, {
+      workspaceId: workspace.id,
+      action: 'member.added',
+      itemId: null,
+      data: { userId: user.id, role: invitation.role, invitationId: invitation.id },
+    });
+  }
+  const uses = invitation.uses + 1;
+  const usedUp = invitation.email !== null || (invitation.max_uses !== null && uses >= invitation.max_uses);
+  await updateInvitation(tx, invitation.id, { uses, accepted_by: user.id, ...(usedUp ? { state: 'accepted' as const } : {}) });
+  await record(tx, actor, {
+    workspaceId: workspace.id,
+    action: 'invitation.accepted',
+    itemId: null,
+    data: { invitationId: invitation.id, userId: user.id, role: invitation.role },
   });
+  return { workspace, role: invitation.role, joined: true };
 }

@@ -135,6 +135,14 @@ export function findInvitationByHash(db: Db, tokenHash: string, lock = false): P
   return (lock ? query.forUpdate('i') : query).executeTakeFirst();
 }
 
+/** An invitation by email to this address (in any case), by its id; `lock` holds it while it is being accepted. */
+export function findInvitationForEmail(db: Db, id: string, email: string, lock = false): Promise<InvitationRow | undefined> {
+  const query = invitations(db)
+    .where('i.id', '=', id)
+    .where(sql<string>`lower(i.email)`, '=', email.toLowerCase());
+  return (lock ? query.forUpdate('i') : query).executeTakeFirst();
+}
+
 export async function insertInvitation(
   db: Db,
   i: { workspaceId: string; email: string | null; role: InvitationRow['role']; tokenHash: string; expiresAt: Date; maxUses: number | null; createdBy: string },

@@ -3,7 +3,16 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../../infra/http/actor.ts';
 import { route } from '../../infra/http/route.ts';
-import { acceptInvitation, createInvitation, invitationsOf, previewInvitation, resendInvitation, revokeInvitation } from './invitations.service.ts';
+import {
+  acceptInvitation,
+  acceptOwnInvitation,
+  createInvitation,
+  invitationsOf,
+  previewInvitation,
+  previewOwnInvitation,
+  resendInvitation,
+  revokeInvitation,
+} from './invitations.service.ts';
 import { changeRole, removeMember } from './members.service.ts';
 
 export async function teamRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -15,4 +24,6 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, invitationsApi.resend, async (req) => resendInvitation(ctx, requireActor(req), req.params.ws, req.params.id));
   route(app, invitationsApi.preview, async (req) => previewInvitation(ctx.db, req.params.token));
   route(app, invitationsApi.accept, async (req) => acceptInvitation(ctx.db, requireActor(req), req.params.token));
+  route(app, invitationsApi.previewMine, async (req) => previewOwnInvitation(ctx.db, requireActor(req), req.params.id));
+  route(app, invitationsApi.acceptMine, async (req) => acceptOwnInvitation(ctx.db, requireActor(req), req.params.id));
 }

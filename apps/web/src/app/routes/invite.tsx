@@ -30,14 +30,19 @@ function Frame({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** `/invite/:token`: what the invitation is to, readable before signing in; signed in, join. */
+/**
+ * `/invite/:token`: what the invitation is to, readable before signing in; signed in, join.
+ * `/invitations/:id` (signed in): the same for an invitation sent to the person's address, opened
+ * from their notification.
+ */
 export function InvitePage() {
-  const { token = '' } = useParams();
-  const preview = useInvitationPreview(token);
+  const { token, id = '' } = useParams();
+  const ref = token !== undefined ? { token } : { id };
+  const preview = useInvitationPreview(ref);
   const me = useMe();
-  const accept = useAcceptInvitation(token);
+  const accept = useAcceptInvitation(ref);
   const navigate = useNavigate();
-  const here = pageRoutes.invite(token);
+  const here = token !== undefined ? pageRoutes.invite(token) : pageRoutes.invitation(id);
   const signedIn = !!me.data;
 
   if (preview.isPending || me.isPending) {

@@ -12,7 +12,7 @@ export function WorkspaceLayout() {
   useWorkspaceEvents(workspace?.id);
   return (
     <UploadsProvider workspaceId={workspace?.id}>
-      <Shell workspace={workspace}>
+      <Shell workspace={workspace} watched={!!workspace}>
         {isPending ? (
           <Center py="xl">
             <Loader aria-label="Loading workspace" />

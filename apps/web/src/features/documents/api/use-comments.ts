@@ -24,8 +24,9 @@ export function useCommentMutations(documentId: string) {
       onSuccess,
     }),
     edit: useMutation({
-      mutationFn: (v: { commentId: string; body: string }) =>
-        call(commentsApi.update, { params: { id: documentId, commentId: v.commentId }, body: { body: v.body } }),
+      // Whom the new words mention: those the comment did not mention before are notified.
+      mutationFn: (v: { commentId: string; body: string; mentions?: string[] }) =>
+        call(commentsApi.update, { params: { id: documentId, commentId: v.commentId }, body: { body: v.body, mentions: v.mentions } }),
       onSuccess,
     }),
     remove: useMutation({

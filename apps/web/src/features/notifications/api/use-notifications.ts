@@ -1,13 +1,16 @@
-import { notificationsApi, type TNotificationPage, type TNotificationSettings } from '@cabinet/contracts';
+import { notificationsApi, urlOf, type TNotificationPage, type TNotificationSettings } from '@cabinet/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { call } from '../../../lib/api-client.ts';
+import { applyNotice } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 const PAGE = 20;
 
 /**
  * The person's notifications, newest first, page by page, and how many are unread (from the
- * newest page). The workspace's live stream says when they change (see use-workspace-events).
+ * newest page). The workspace's live stream says when they change (see use-workspace-events), or,
+ * on a page that watches no workspace, the notifications' own (`useNotificationEvents`).
  */
 export function useNotifications() {
   const query = useInfiniteQuery({
@@ -17,6 +20,22 @@ export function useNotifications() {
     getNextPageParam: (last) => last.nextCursor,
   });
   return { ...query, items: query.data?.pages.flatMap((p) => p.items), unreadCount: query.data?.pages[0]?.unreadCount ?? 0 };
+}
+
+/**
+ * On a page that watches no workspace (the account page), the person's notifications' own live
+ * stream: the bell's count follows there too. A workspace's page does not open it (`enabled`
+ * false): its workspace stream carries the same notices, and a second stream per tab would take
+ * one more of the few connections a browser keeps to one server.
+ */
+export function useNotificationEvents(enabled: boolean) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!enabled) return;
+    const source = new EventSource(urlOf(notificationsApi.events));
+    source.addEventListener('notifications', () => applyNotice(client));
+    return () => source.close();
+  }, [client, enabled]);
 }
 
 /** Marks some notifications, or all, as read; the list shows it at once. */

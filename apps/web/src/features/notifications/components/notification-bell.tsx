@@ -1,18 +1,20 @@
 import { ActionIcon, Group, Indicator, Loader, Popover } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
-import { useNotifications } from '../api/use-notifications.ts';
+import { useNotificationEvents, useNotifications } from '../api/use-notifications.ts';
 
 // The list is loaded when the bell is first opened: the shell carries the count alone.
 const NotificationList = lazy(() => import('./notification-list.tsx'));
 
 /**
  * The bell in the header: how many notifications are unread, and the list under it. Escape
- * closes the list and gives the focus back to the bell.
+ * closes the list and gives the focus back to the bell. Its count is live on every page: told by
+ * the workspace's stream where the page watches one (`watched`), by its own stream elsewhere.
  */
-export function NotificationBell() {
+export function NotificationBell({ watched }: { watched: boolean }) {
   const [opened, setOpened] = useState(false);
   const unread = useNotifications().unreadCount;
+  useNotificationEvents(!watched);
 
   return (
     // The badge sits outside the popover's target: the target gets the popover's ARIA attributes, which only the button may carry.

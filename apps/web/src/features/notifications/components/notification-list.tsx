@@ -1,5 +1,5 @@
 import { Button, Group, Loader, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconBell, IconChecks, IconFileText, IconFile, IconFolder, IconMessageCircle } from '@tabler/icons-react';
+import { IconBell, IconChecks, IconFileText, IconFile, IconFolder, IconMessageCircle, IconUpload, IconUserPlus } from '@tabler/icons-react';
 import { describeNotification, filesApi, urlOf, type TNotification, type TWorkspace } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
@@ -9,13 +9,25 @@ import { useMarkRead, useNotifications } from '../api/use-notifications.ts';
 import { pageRoutes } from '../../../lib/page-routes.ts';
 
 function KindIcon({ n }: { n: TNotification }) {
-  const Icon = n.commentId ? IconMessageCircle : n.item?.kind === 'folder' ? IconFolder : n.item?.kind === 'file' ? IconFile : IconFileText;
+  const Icon =
+    n.kind === 'invited'
+      ? IconUserPlus
+      : n.kind === 'uploaded'
+        ? IconUpload
+        : n.commentId
+          ? IconMessageCircle
+          : n.item?.kind === 'folder'
+            ? IconFolder
+            : n.item?.kind === 'file'
+              ? IconFile
+              : IconFileText;
   return <Icon aria-hidden size={18} style={{ flexShrink: 0, marginTop: 2 }} />;
 }
 
 /**
  * The list under the bell (loaded when first opened), newest first, where each entry opens its
- * item at the place — a document at its comment thread, a folder, a file — and counts as read.
+ * item at the place — a document at its comment thread, a folder, a file, an invitation — and
+ * counts as read.
  */
 export default function NotificationList({ onClose }: { onClose: () => void }) {
   const list = useNotifications();
@@ -28,6 +40,8 @@ export default function NotificationList({ onClose }: { onClose: () => void }) {
   const open = async (n: TNotification) => {
     if (!n.readAt) markRead.mutate({ ids: [n.id] });
     onClose();
+    // An invitation names no item: its page says what it is to, and joins.
+    if (n.kind === 'invited' && n.invitationId) return void navigate(pageRoutes.invitation(n.invitationId));
     if (!n.item) return;
     // Something shared from a workspace the person was not in made them a guest there: the list of workspaces learns of it first.
     const known = client.getQueryData<TWorkspace[]>(queryKeys.workspaces);
@@ -66,8 +80,8 @@ export default function NotificationList({ onClose }: { onClose: () => void }) {
           <Stack align="center" gap={4} p="lg" c="dimmed">
             <IconBell aria-hidden size={28} />
             <Text size="sm" ta="center">
-              No notifications yet. You will be told here when something is shared with you, when someone mentions you, and when someone replies in your comment
-              threads.
+              No notifications yet. You will be told here when something is shared with you, when someone mentions you, replies in your comment threads or
+              comments on what you own, when files arrive through your file requests, and when you are invited to a workspace.
             </Text>
           </Stack>
         ) : (

@@ -92,14 +92,23 @@ export function useResendInvitation(ws: string) {
 }
 
 /** What an invitation is to, readable before signing in. */
-export function useInvitationPreview(token: string) {
-  return useQuery({ queryKey: queryKeys.invitation(token), queryFn: () => call(invitationsApi.preview, { params: { token } }), retry: false });
+/** An invitation by the token of its link, or by its id when it was sent to the signed-in person's address (from their notification). */
+export type InvitationRef = { token: string } | { id: string };
+
+export function useInvitationPreview(ref: InvitationRef) {
+  return useQuery({
+    queryKey: queryKeys.invitation('token' in ref ? ref.token : ref.id),
+    queryFn: () =>
+      'token' in ref ? call(invitationsApi.preview, { params: { token: ref.token } }) : call(invitationsApi.previewMine, { params: { id: ref.id } }),
+    retry: false,
+  });
 }
 
-export function useAcceptInvitation(token: string) {
+export function useAcceptInvitation(ref: InvitationRef) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => call(invitationsApi.accept, { params: { token } }),
+    mutationFn: () =>
+      'token' in ref ? call(invitationsApi.accept, { params: { token: ref.token } }) : call(invitationsApi.acceptMine, { params: { id: ref.id } }),
     onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.workspaces }),
   });
 }
