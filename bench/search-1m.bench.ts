@@ -4,7 +4,7 @@ import { insertMembership } from '../apps/server/src/modules/workspaces/index.ts
 import { indexPending } from '../apps/server/src/modules/search/index.ts';
 import { findRanked } from '../apps/server/src/modules/search/search.service.ts';
 import { findPrincipals, type Scope } from '../apps/server/src/modules/search/search.repo.ts';
-import { parseSearch } from '../apps/server/src/modules/search/search-query.ts';
+import { parseSearch, wantedTextPrefixQuery } from '../apps/server/src/modules/search/search-query.ts';
 import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
 import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
 import { percentile, report } from './report.ts';
@@ -220,8 +220,8 @@ export default async function searchBench() {
   };
   const word = wordPicker(words, 11);
 
-  const frequency = async (word: string) =>
-    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE body_tsv @@ to_tsquery('english', ${`'${word}'`})`.execute(db)).rows[0]!.n;
+  const frequency = async (query: string) =>
+    (await sql<{ n: number }>`SELECT count(*)::int AS n FROM search_entries WHERE body_tsv @@ to_tsquery('english', ${query})`.execute(db)).rows[0]!.n;
   const medium = words[3000]!;
   const classes: Record<string, string> = {
     'rare word': RARE,
@@ -229,10 +229,15 @@ export default async function searchBench() {
     'common word': words[0]!,
     'two words': `${words[1]} ${words[40]}`,
     '3-letter prefix': words[500]!.slice(0, 3),
+    // As typed into the box: a word, then the start of the next, which begins common words of text
+    // but no name with the first word (names are read first and would fill the page).
+    '3-letter prefix in text': `${medium} ${words[20]!.slice(0, 3)}`,
     'name with a typo': `${words[2]!.slice(0, -2)}${words[2]!.at(-1)}${words[2]!.at(-2)}`,
   };
   for (const [name, q] of Object.entries(classes))
-    console.log(`  ${name}: "${q}" in the text of ${(await frequency(parseSearch(q)[0]!.words[0]!)).toLocaleString('en')} items`);
+    console.log(
+      `  ${name}: "${q}": its first word in the text of ${(await frequency(`'${parseSearch(q)[0]!.words[0]!}'`)).toLocaleString('en')} items, all as typed (the last word a prefix) in ${(await frequency(wantedTextPrefixQuery(parseSearch(q))!)).toLocaleString('en')}`,
+    );
 
   const call = async (token: string, q: string) => {
     const url = `${app.t.url}/api/v1/workspaces/${ws.id}/search?q=${encodeURIComponent(q)}&limit=20`;

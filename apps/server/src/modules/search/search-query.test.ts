@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { excludedQuery, nameMatches, parseSearch, readHeadline, wantedQuery, wantedTextQuery, MARK_END, MARK_START } from './search-query.ts';
+import {
+  excludedQuery,
+  nameMatches,
+  parseSearch,
+  readHeadline,
+  wantedQuery,
+  wantedTextPrefixQuery,
+  wantedTextQuery,
+  MARK_END,
+  MARK_START,
+} from './search-query.ts';
 
 describe('reading what a person typed', () => {
   it('reads words as prefixes, quotes as phrases and a minus as leaving out', () => {
@@ -13,6 +23,9 @@ describe('reading what a person typed', () => {
     expect(excludedQuery(terms)).toBe("'draft'");
     // Text is matched by whole words: no prefixes.
     expect(wantedTextQuery(terms)).toBe("'report' & ('quarterly' <-> 'results')");
+    // As you type, the last word typed is a prefix in text too (a tier after whole words).
+    expect(wantedTextPrefixQuery(terms)).toBe("'report' & ('quarterly' <-> 'results':*)");
+    expect(wantedTextPrefixQuery(parseSearch('-draft'))).toBeNull();
   });
 
   it('splits a hyphenated name into a phrase and keeps letters of every script', () => {

@@ -43,12 +43,22 @@ export function wantedQuery(terms: SearchTerm[]): string | null {
 
 /**
  * The terms to find in text as `to_tsquery` text: whole words (stemmed by the workspace's
- * language), no prefixes. A prefix of a word in text is a scan over every word it starts (at a
- * million items, thousands of posting lists), and ranking by how often a word is used needs the word.
+ * language), no prefixes: ranking by how often a word is used needs the word. Words that only start
+ * with the last one typed are a tier of their own, after these (`wantedTextPrefixQuery`).
  */
 export function wantedTextQuery(terms: SearchTerm[]): string | null {
   const wanted = terms.filter((t) => !t.exclude).map((t) => phrase(t, false));
   return wanted.length ? wanted.join(' & ') : null;
+}
+
+/**
+ * The terms to find in text with the last word typed as a prefix (search as you type: "zebra"
+ * finds "zebracorn"), as `to_tsquery` text; the other words whole. Null when there is none.
+ */
+export function wantedTextPrefixQuery(terms: SearchTerm[]): string | null {
+  const wanted = terms.filter((t) => !t.exclude);
+  if (wanted.length === 0) return null;
+  return wanted.map((t, i) => phrase(t, i === wanted.length - 1)).join(' & ');
 }
 
 /** The terms to leave out as `to_tsquery` text, any of them, matched exactly ("-draft" must not drop "drafting"). Null when there is none. */

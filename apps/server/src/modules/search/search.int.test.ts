@@ -190,6 +190,23 @@ describe('search', () => {
     expect(await names(ada, 'heron egret')).toEqual(['e.txt', 'h.txt', 'f.txt']);
   });
 
+  it('finds the start of a word in text as it is typed, after the whole word', async () => {
+    const ada = await app.g.person('Ada');
+    await upload(ada, ada.workspace.rootId, 'herd.txt', 'a zebracorn grazes by the river');
+    await upload(ada, ada.workspace.rootId, 'zoo.txt', 'the zebra sleeps');
+    await upload(ada, ada.workspace.rootId, 'stripes.txt', 'zebras, a zebra and a zebracorn');
+    await settled();
+    // Whole words (stemmed: "zebras" is "zebra") first, then words that only start with it.
+    expect(await names(ada, 'zebra')).toEqual(['stripes.txt', 'zoo.txt', 'herd.txt']);
+    expect(await allPages(ada, 'zebra', 1)).toEqual(['stripes.txt', 'zoo.txt', 'herd.txt']);
+    const herd = (await find(ada, { q: 'zebra' })).results[2]!;
+    expect(herd).toMatchObject({ matchedIn: 'text', snippet: 'a zebracorn grazes by the river', matches: [{ field: 'snippet', start: 2, end: 11 }] });
+    // Only the last word typed is a prefix; the others are whole words.
+    expect(await names(ada, 'grazes zeb')).toEqual(['herd.txt']);
+    expect(await names(ada, 'graz zebracorn')).toEqual([]);
+    expect(await names(ada, 'zebracorn -river')).toEqual(['stripes.txt']);
+  });
+
   it('pages through many results, each once', async () => {
     const ada = await app.g.person('Ada');
     for (let i = 0; i < 12; i++) await doc(ada, `Heron ${String(i).padStart(2, '0')}`);

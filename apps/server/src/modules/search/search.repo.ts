@@ -219,6 +219,28 @@ export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | n
   return [...often, ...once].slice(page.offset, need);
 }
 
+/** Items whose text starts a word with the last one typed, ranked: enough to rank without reading every such item. */
+const PREFIX_CANDIDATES = 100;
+
+/**
+ * Items whose text has every wanted word with the last one as a prefix ("zebra" in "zebracorn") and
+ * which neither name nor whole words found: the tier after text. Its candidates are the first
+ * PREFIX_CANDIDATES found (or to the end of the page), ranked among themselves: a prefix of three
+ * letters starts thousands of words, and how often each is used says little of which was meant.
+ */
+export async function findByTextPrefix(db: Q, s: Scope, q: Wanted & { prefix: string }, page: Page): Promise<string[]> {
+  const prefixQuery = sql`to_tsquery(${q.lang}::regconfig, ${q.prefix})`;
+  const rows = await sql<{ item_id: string }>`
+    SELECT e.item_id FROM (
+      SELECT e.item_id, e.body_tsv FROM ${entries(s)}
+      WHERE ${scoped(s)} AND e.body_tsv @@ ${prefixQuery}
+        AND NOT e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.text}) AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)}
+      LIMIT ${Math.max(PREFIX_CANDIDATES, page.offset + page.limit)}) e
+    ORDER BY ts_rank(e.body_tsv, ${prefixQuery}) DESC, e.item_id
+    LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db);
+  return rows.rows.map((r) => r.item_id);
+}
+
 function excluding(q: { excluded: string | null; lang: string }): RawBuilder<unknown> {
   if (!q.excluded) return sql``;
   return sql`AND NOT e.name_tsv @@ to_tsquery('simple', ${q.excluded}) AND NOT e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.excluded})`;

@@ -20,6 +20,7 @@ import {
   parseSearch,
   readHeadline,
   wantedQuery,
+  wantedTextPrefixQuery,
   wantedTextQuery,
   wantedWords,
   type SearchTerm,
@@ -27,6 +28,7 @@ import {
 import {
   findByName,
   findByText,
+  findByTextPrefix,
   findEntry,
   findFiltered,
   findHeadlines,
@@ -111,14 +113,16 @@ export async function search(db: Db, actor: Actor, ws: string, query: Query): Pr
     ({ found, more } = await findRanked(db, scope, terms, lang, { limit, offset }));
   }
   const nextCursor = more && offset + limit < MAX_SEARCH_OFFSET ? encodeCursor({ o: offset + limit }) : null;
-  const text = wantedTextQuery(terms);
+  // Snippets show the words as found, the last one as a prefix.
+  const text = wantedTextPrefixQuery(terms);
   return { results: await present(db, actor, found, wanted && text ? { wanted: text, lang, words: wantedWords(terms) } : null), nextCursor };
 }
 
 /**
  * One page of what the words find, in order: names first (their posting lists are short), then
- * text, read only when names do not fill the page, then names close to what was typed when neither
- * finds anything (ADR 0036). Exported for the benchmark, whose baseline is this without access lists.
+ * text by whole words, read only when names do not fill the page, then text whose words start with
+ * the last one typed, then names close to what was typed when none finds anything (ADR 0036).
+ * Exported for the benchmark, whose baseline is this without access lists.
  */
 export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang: string, page: Page): Promise<{ found: Found[]; more: boolean }> {
   const { limit, offset } = page;
@@ -141,9 +145,24 @@ export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang
   const others = wanted.filter((_, i) => i !== leadTerm);
   const indexed = others.every((t) => t.words.every((w) => lexemes[words.indexOf(w)]!.lexemes.length > 0));
   const rest = !single && leadTerm >= 0 && others.length > 0 && indexed ? wantedTextQuery(others) : null;
-  const byText = await findByText(db, scope, { ...q, lead, single, rest }, { limit: need + 1, offset: Math.max(0, offset - byName.length) });
-  let found = [...fromNames, ...byText.slice(0, need).map((id): Found => ({ id, matchedIn: 'text' }))];
-  const more = byText.length > need;
+  const textQuery = { ...q, lead, single, rest };
+  const textOffset = Math.max(0, offset - byName.length);
+  const byText = await findByText(db, scope, textQuery, { limit: need + 1, offset: textOffset });
+  const fromText = byText.slice(0, need).map((id): Found => ({ id, matchedIn: 'text' }));
+  if (byText.length > need) return { found: [...fromNames, ...fromText], more: true };
+  // Text ends on this page or before it: words that start with the last one typed follow, after as
+  // many as text found (counted when this page starts past them).
+  const textFound =
+    byText.length > 0 || textOffset === 0 ? textOffset + byText.length : (await findByText(db, scope, textQuery, { limit: textOffset, offset: 0 })).length;
+  const prefixNeed = need - fromText.length;
+  const byPrefix = await findByTextPrefix(
+    db,
+    scope,
+    { ...q, prefix: wantedTextPrefixQuery(terms)! },
+    { limit: prefixNeed + 1, offset: Math.max(0, textOffset - textFound) },
+  );
+  let found = [...fromNames, ...fromText, ...byPrefix.slice(0, prefixNeed).map((id): Found => ({ id, matchedIn: 'text' }))];
+  const more = byPrefix.length > prefixNeed;
   if (offset === 0 && found.length === 0) {
     found = (await findSimilarNames(db, scope, words, limit)).map((id) => ({ id, matchedIn: 'similar' }));
   }
