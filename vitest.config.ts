@@ -29,8 +29,9 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/files/files.repo',
   // restores racing uploads, and re-uploads holding the blob they reuse (ADR 0041, 0042);
   'apps/server/src/modules/files/versions',
-  // the jobs table's leases and claims;
+  // the jobs table's leases and claims; creation calls' keys claimed by requests sent at once (ADR 0043);
   'apps/server/src/infra/jobs/*',
+  'apps/server/src/infra/http/idempotency',
   // LISTEN/NOTIFY, which the live stream and notifications wake on;
   'apps/server/src/modules/live/*',
   'apps/server/src/modules/events/*',

@@ -11,6 +11,7 @@ import { answerUnparsableRequest, AppError, sendError, toAppError } from './erro
 import { rateKey, trustHop } from './lib/client-address.ts';
 import { hmac } from './lib/crypto.ts';
 import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
+import { makeCreationsOnce } from './infra/http/idempotency.ts';
 import { compressJson } from './infra/web/compress.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
@@ -182,6 +183,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     async (api) => {
       holdToDeclarations(api, allRoutes());
       api.addHook('onRequest', authenticate);
+      makeCreationsOnce(api, ctx);
       api.addHook('onSend', compressJson);
       await configRoutes(api, ctx);
       await authApiRoutes(api, ctx);

@@ -7,6 +7,7 @@ import { mailUnreadNotifications, pruneNotifications } from './modules/notificat
 import { relanguage } from './modules/search/index.ts';
 import { evictPreviews } from './modules/previews/index.ts';
 import { readers } from './readers.ts';
+import { pruneIdempotencyKeys } from './infra/http/idempotency.ts';
 
 const MINUTE = 60_000;
 
@@ -31,6 +32,8 @@ export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): 
     'search.language': { everyMs: MINUTE / 2, run: async () => void (await relanguage(ctx.db, MINUTE / 2)) },
     // Thumbnails are kept within PREVIEW_CACHE_MAX: the least recently used go (made again when asked for).
     'previews.evict': { everyMs: 10 * MINUTE, run: async () => void (await evictPreviews(ctx, ctx.env.PREVIEW_CACHE_MAX)) },
+    // Creation calls' keys answer for a day (ADR 0043); then they are forgotten.
+    'idempotency.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneIdempotencyKeys(ctx.db)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
     // An ended upload's row is only needed to answer a retried completion; a week is plenty.
     'uploads.forget': { everyMs: 24 * 60 * MINUTE, run: async () => void (await deleteEndedUploads(ctx.db, new Date(Date.now() - 7 * 24 * 60 * MINUTE))) },

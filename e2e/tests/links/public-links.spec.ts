@@ -167,3 +167,51 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('a double click on "Create link" makes one link', async ({ page, workspace }) => {
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Clicked twice', parentId: workspace.homeId } })
+  ).body;
+  const posts: Promise<unknown>[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith(`/items/${folder.id}/links`)) posts.push(r.response());
+  });
+  const dialog = await openShareDialog(page, workspace, 'Clicked twice');
+  await expect(dialog.getByText('No public links yet.')).toBeVisible();
+  // Both clicks of a double click in one task, as a busy page takes them: before the button is drawn busy.
+  await dialog.getByRole('button', { name: 'Create link' }).evaluate((button: HTMLElement) => {
+    for (const type of ['click', 'click', 'dblclick'])
+      button.dispatchEvent(new MouseEvent(type, { bubbles: true, cancelable: true, detail: type === 'click' ? 1 : 2 }));
+  });
+  const links = dialog.getByRole('list', { name: 'Links to this item' });
+  await expect(links.getByRole('listitem')).toHaveCount(1);
+  await Promise.all(posts);
+  expect(posts).toHaveLength(1);
+  expect((await apiCall(page, linksApi.list, { params: { id: folder.id } })).body.items).toHaveLength(1);
+  await expect(links.getByRole('listitem')).toHaveCount(1);
+});
+
+test('links keep their names as more of them load, and a revoked one says the day it was revoked, not its planned end', async ({ page, workspace }) => {
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Numbered', parentId: workspace.homeId } })
+  ).body;
+  const planned = new Date(Date.now() + 10 * 86_400_000).toISOString();
+  const first = (await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'view', expiresAt: planned } })).body;
+  for (let i = 0; i < 2; i++) await apiCall(page, linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } });
+  expect((await apiCall(page, linksApi.revoke, { params: { id: folder.id, linkId: first.id } })).status).toBe(204);
+  // The dialog reads links two at a time here, so that it has more to load.
+  await page.route(/\/api\/v1\/items\/[^/]+\/links\?/, (route) => route.continue({ url: route.request().url().replace('limit=100', 'limit=2') }));
+
+  const dialog = await openShareDialog(page, workspace, 'Numbered');
+  const links = dialog.getByRole('list', { name: 'Links to this item' });
+  await expect(links.getByRole('listitem', { name: 'Link 3' })).toBeVisible();
+  await expect(links.getByRole('listitem', { name: 'Link 2' })).toBeVisible();
+  await expect(links.getByRole('listitem')).toHaveCount(2);
+  await dialog.getByRole('button', { name: 'Show more links' }).click();
+  const revoked = links.getByRole('listitem', { name: 'Link 1' });
+  await expect(revoked.getByText('Revoked', { exact: true })).toBeVisible();
+  await expect(links.getByRole('listitem', { name: 'Link 3' })).toBeVisible();
+  const day = (iso: string) => page.evaluate((at) => new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }), iso);
+  await expect(revoked).toContainText(`ended ${await day(new Date().toISOString())}`);
+  await expect(revoked).not.toContainText(await day(planned));
+});

@@ -1,4 +1,4 @@
-import { grantsApi, itemsApi } from '@cabinet/contracts';
+import { grantsApi, itemsApi, linksApi } from '@cabinet/contracts';
 import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
@@ -106,7 +106,7 @@ test('a folder shared with someone outside the workspace: they find it in Shared
   for (const control of [
     docDialog.getByRole('combobox', { name: 'Person' }),
     docDialog.getByRole('button', { name: 'Share', exact: true }),
-    docDialog.getByRole('button', { name: 'Copy link' }),
+    docDialog.getByRole('button', { name: 'Copy link for members' }),
   ])
     await expect(control).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
@@ -159,6 +159,35 @@ test('a grant’s end date is saved when the field is left, not at every keystro
 
 test.describe(() => {
   test.use({ viewport: { width: 360, height: 740 } });
+
+  test('on a phone, each public link shows its address and copies it by its own button; the link for members is copied apart', async ({
+    page,
+    context,
+    workspace,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const folder = (
+      await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Handed out', parentId: workspace.homeId } })
+    ).body;
+    const urls: string[] = [];
+    for (const body of [{ kind: 'view' }, { kind: 'file_request' }] as const)
+      urls.push((await apiCall(page, linksApi.create, { params: { id: folder.id }, body })).body.url!);
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+
+    const dialog = await openShareDialog(page, workspace, 'Handed out');
+    for (const [i, url] of urls.entries()) {
+      const name = `Link ${i + 1}`;
+      const address = dialog.getByRole('textbox', { name: `Address of ${name}` });
+      await expect(address).toHaveValue(url);
+      await expect(address).toHaveAttribute('readonly', '');
+      await dialog.getByRole('button', { name: `Copy public link (${name})` }).click();
+      await expect.poll(clipboard).toBe(url);
+    }
+    await dialog.getByRole('button', { name: 'Copy link for members' }).click();
+    await expect.poll(clipboard).toBe(new URL(`/w/${workspace.slug}/f/${folder.id}`, page.url()).href);
+    await expect(dialog.getByRole('button', { name: 'Link for members copied' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  });
 
   test('on a phone, the Share dialog of an item with a long name keeps its title on one line and its close button on screen', async ({ page, workspace }) => {
     const name = 'Quarterly planning notes for the whole engineering team and everyone else';

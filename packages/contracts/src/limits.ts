@@ -28,6 +28,12 @@ export const CSRF_HEADER = 'x-csrf-token';
  */
 export const CLIENT_ID_HEADER = 'x-client-id';
 export const CSRF_COOKIE = 'cabinet_csrf';
+/**
+ * The header a client names one attempt at a creation with (1–255 visible ASCII characters): the
+ * same key again from the same caller on the same route within 24 hours is answered with the
+ * first answer, and nothing is made again (ADR 0043).
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 /**
  * Files read on the server to be shown in the viewer (ADR 0039): the largest file of each kind that

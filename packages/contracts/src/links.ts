@@ -40,9 +40,13 @@ export const ZLink = z.object({
   /** Null when its address cannot be read back (kept sealed under an earlier SESSION_SECRET): the link works, but a new one must be made to share it again. */
   url: z.string().nullable(),
   itemId: ZId,
+  /** Its place among the links ever made on its item, 1 for the first: its name ("Link 3"), which revoking or paging never changes. */
+  number: z.number().int().min(1),
   kind: ZLinkKind,
   state: ZLinkState,
   expiresAt: ZIsoTime.nullable(),
+  /** When it was revoked (the day it ended, whatever its planned expiry); null while it is not. */
+  revokedAt: ZIsoTime.nullable(),
   hasPassword: z.boolean(),
   downloadAllowed: z.boolean(),
   views: z.number().int(),

@@ -370,6 +370,17 @@ export interface PreviewsTable {
   updated_at: Generated<Date>;
 }
 
+/** A creation call's key and, once it has one, its answer, sealed (ADR 0043). */
+export interface IdempotencyKeysTable {
+  caller: string;
+  route: string;
+  key: string;
+  request_hash: string;
+  status: number | null;
+  answer: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -398,6 +409,7 @@ export interface Database {
   search_entries: SearchEntriesTable;
   search_tasks: SearchTasksTable;
   previews: PreviewsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,6 +2,8 @@ import {
   CLIENT_ID_HEADER,
   CSRF_COOKIE,
   CSRF_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  takesIdempotencyKey,
   urlOf,
   type AllOptional,
   type CallInput,
@@ -24,8 +26,11 @@ export class ApiError extends Error {
   }
 }
 
-/** This tab's name on its writes: the live stream tells it which changes were its own. (Not randomUUID: plain http on a LAN has no secure context.) */
-export const CLIENT_ID = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+/** 32 random hex digits. (Not randomUUID: plain http on a LAN has no secure context.) */
+const randomHex = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+/** This tab's name on its writes: the live stream tells it which changes were its own. */
+export const CLIENT_ID = randomHex();
 
 function csrfToken(): string {
   const match = document.cookie.split('; ').find((c) => c.startsWith(`${CSRF_COOKIE}=`));
@@ -75,7 +80,10 @@ type Input<R> = AllOptional<CallInput<R>> extends true ? [input?: CallInput<R>, 
 
 /**
  * Calls a declared route: JSON over `/api/v1` with the session cookie and, on state changes, the
- * CSRF header; 429 and 503 are retried with backoff. Answers the route's declared response.
+ * CSRF header; 429 and 503 are retried with backoff. A POST carries an `Idempotency-Key` of its own,
+ * the same on each of its retries: a creation the server received but whose answer was lost (a
+ * dropped connection, a 503 from a proxy) is sent again safely, and is made once (ADR 0043).
+ * Answers the route's declared response.
  */
 export async function call<R extends RouteDeclaration>(route: R, ...[input, options]: Input<R>): Promise<ResponseOf<R>> {
   const { method } = route;
@@ -84,6 +92,9 @@ export async function call<R extends RouteDeclaration>(route: R, ...[input, opti
   const url = urlOf(route, input?.params, input?.query);
   const body: unknown = input?.body;
   const idempotent = method === 'GET';
+  const key = method === 'POST' ? randomHex() : undefined;
+  // Sent again only when that cannot do the work twice: a read, or a creation under its key.
+  const repeatable = idempotent || takesIdempotencyKey(route);
   for (let attempt = 0; ; attempt++) {
     let res: Response;
     try {
@@ -93,6 +104,7 @@ export async function call<R extends RouteDeclaration>(route: R, ...[input, opti
         headers: {
           accept: 'application/json',
           ...(idempotent ? {} : { [CSRF_HEADER]: csrfToken(), [CLIENT_ID_HEADER]: CLIENT_ID }),
+          ...(key ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -101,13 +113,13 @@ export async function call<R extends RouteDeclaration>(route: R, ...[input, opti
     } catch (error) {
       // Abandoned on purpose: no retry, and the caller (TanStack Query) knows the abort for what it is.
       if (signal?.aborted) throw error;
-      if (retry && idempotent && attempt < 4) {
+      if (retry && repeatable && attempt < 4) {
         await sleep(500 * 2 ** attempt);
         continue;
       }
       throw unreachable();
     }
-    if (retry && RETRYABLE.has(res.status) && attempt < 4 && (idempotent || res.status === 429)) {
+    if (retry && RETRYABLE.has(res.status) && attempt < 4 && (repeatable || res.status === 429)) {
       const retryAfter = Number(res.headers.get('retry-after'));
       await sleep(retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** attempt);
       continue;
@@ -142,6 +154,7 @@ export function sendFile<R extends RouteDeclaration & { body: 'file' }>(
     xhr.setRequestHeader('accept', 'application/json');
     xhr.setRequestHeader(CSRF_HEADER, csrfToken());
     xhr.setRequestHeader(CLIENT_ID_HEADER, CLIENT_ID);
+    if (route.method === 'POST') xhr.setRequestHeader(IDEMPOTENCY_KEY_HEADER, randomHex());
     xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
     xhr.upload.onprogress = (event) => event.lengthComputable && o.onProgress(event.loaded / event.total);
     xhr.onload = () => {

@@ -120,6 +120,15 @@ export function successStatus(route: RouteDeclaration): number {
   return declared ?? 200;
 }
 
+/**
+ * Whether a route honours `Idempotency-Key` (ADR 0043): the POSTs that make something (answered
+ * 201) for a signed-in caller. A client may send such a request again with its key and be sure
+ * one thing is made.
+ */
+export function takesIdempotencyKey(route: RouteDeclaration): boolean {
+  return route.method === 'POST' && route.auth !== 'none' && successStatus(route) === 201;
+}
+
 /** True when every field of T is optional. */
 export type AllOptional<T> = Record<never, never> extends T ? true : false;
 type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : AllOptional<T> extends true ? { [P in K]?: T } : { [P in K]: T };
@@ -138,6 +147,8 @@ export function errorsOf(route: RouteDeclaration): ErrorCode[] {
   // A JSON body sent as anything else.
   if (route.body && route.body !== 'file') codes.add('unsupported_media_type');
   for (const code of route.errors) codes.add(code);
+  // A request whose key's first request is still at work, after waiting for it a while (ADR 0043).
+  if (takesIdempotencyKey(route)) codes.add('rate_limited');
   for (const code of ALWAYS) codes.add(code);
   return [...codes];
 }

@@ -27,4 +27,18 @@ describe('the API and its declarations', () => {
     const rename = doc.paths[openApiPath('/items/:id')]!.patch!;
     expect(Object.keys(rename.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '412', '415', '500', '503']);
   });
+
+  it('documents the Idempotency-Key header on the calls that make something, and on no other', async () => {
+    const doc = (await callingRoutes(anonymous(test.app.url)).call(configApi.openApi)).body as {
+      paths: Record<string, Record<string, { parameters?: { in: string; name: string; required?: boolean }[]; responses: Record<string, unknown> }>>;
+    };
+    const keyOf = (path: string, method: string) =>
+      doc.paths[openApiPath(path)]![method]!.parameters?.find((p) => p.in === 'header' && p.name === 'idempotency-key');
+    for (const path of ['/items/:id/links', '/workspaces/:ws/items', '/items/:id/grants']) {
+      expect(keyOf(path, 'post'), path).toMatchObject({ required: false });
+      expect(doc.paths[openApiPath(path)]!.post!.responses).toHaveProperty('429');
+    }
+    expect(keyOf('/items/:id', 'patch')).toBeUndefined();
+    expect(keyOf('/items/:id/trash', 'post')).toBeUndefined();
+  });
 });

@@ -2,6 +2,8 @@ import * as catalogue from '@cabinet/contracts';
 import {
   ERROR_STATUS,
   errorsOf,
+  IDEMPOTENCY_KEY_HEADER,
+  takesIdempotencyKey,
   successStatus,
   ZErrorEnvelope,
   type BodyOut,
@@ -95,9 +97,35 @@ export const openApiTransform: typeof jsonSchemaTransform = (input) => {
   for (const code of errorsOf(declaration)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   // The envelope is converted once and shared: converting it per route and status made the first document slow.
   const errors = Object.fromEntries([...byStatus].map(([status, codes]) => [status, { ...errorEnvelopeJson(), description: `Error: ${codes.join(', ')}` }]));
-  const schema = described.schema as { response?: Record<string, unknown> };
-  return { ...described, schema: { ...schema, response: { ...schema.response, ...errors } } };
+  const schema = described.schema as { response?: Record<string, unknown>; headers?: JsonObjectSchema };
+  const headers = takesIdempotencyKey(declaration) ? withIdempotencyKey(schema.headers) : schema.headers;
+  return { ...described, schema: { ...schema, ...(headers ? { headers } : {}), response: { ...schema.response, ...errors } } };
 };
+
+interface JsonObjectSchema {
+  type?: string;
+  properties?: Record<string, unknown>;
+  required?: string[];
+}
+
+/** The request headers of a route that makes something, with the optional `Idempotency-Key` it honours (ADR 0043). */
+const withIdempotencyKey = (headers: JsonObjectSchema | undefined): JsonObjectSchema => ({
+  ...headers,
+  type: 'object',
+  properties: {
+    ...headers?.properties,
+    [IDEMPOTENCY_KEY_HEADER]: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description:
+        'Optional; 1–255 visible ASCII characters, new for each thing to make (a UUID). Sent again with the same request by the same caller ' +
+        'within 24 hours, it is answered with the first answer (header `Idempotent-Replayed: true`) and nothing is made again; ' +
+        'with another request, `invalid_input`; while the first is still at work, the answer waits for it.',
+    },
+  },
+});
 
 let envelopeJson: Record<string, unknown> | undefined;
 const errorEnvelopeJson = () => (envelopeJson ??= z.toJSONSchema(ZErrorEnvelope, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>);

@@ -637,3 +637,37 @@ describe('visiting a link', () => {
     expect((await v.call(publicLinksApi.open, { params: { token: 'bad' } })).status).toBe(400);
   });
 });
+
+describe("a link's number and end", () => {
+  it('numbers links by the order they were made on their item, whatever page is read and after one is revoked', async () => {
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Numbered');
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push((await makeLink(owner, folder.id)).id);
+    await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: made[1]! } });
+    const first = await owner.call(linksApi.list, { params: { id: folder.id }, query: { limit: 1 } });
+    const rest = await owner.call(linksApi.list, { params: { id: folder.id }, query: { limit: 2, cursor: first.body.nextCursor! } });
+    expect([...first.body.items, ...rest.body.items].map((l) => [l.id, l.number])).toEqual([
+      [made[2], 3],
+      [made[1], 2],
+      [made[0], 1],
+    ]);
+    const elsewhere = await test.given.folder(owner, owner.workspace.rootId, 'Elsewhere');
+    expect((await makeLink(owner, elsewhere.id)).number).toBe(1);
+    expect((await owner.call(linksApi.workspace, { params: { ws: owner.workspace.id } })).body.items.find((l) => l.id === made[2])?.number).toBe(3);
+  });
+
+  it('says when a revoked link was revoked, its planned expiry kept apart', async () => {
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Ended early');
+    const expiresAt = new Date(Date.now() + 10 * 86_400_000).toISOString();
+    const link = await makeLink(owner, folder.id, { expiresAt });
+    expect(link.revokedAt).toBeNull();
+    const before = Date.now();
+    await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: link.id } });
+    const listed = (await owner.call(linksApi.list, { params: { id: folder.id } })).body.items[0]!;
+    expect(listed).toMatchObject({ state: 'revoked', expiresAt });
+    expect(new Date(listed.revokedAt!).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(listed.revokedAt!).getTime()).toBeLessThanOrEqual(Date.now());
+  });
+});

@@ -5,8 +5,12 @@ import type { Selectable } from 'kysely';
 import type { ItemRow, ShareLinksTable } from '../../db/schema.ts';
 import { PREVIEW_JOIN, type PreviewColumns } from '../items/index.ts';
 
-/** A link as its owners see it: its row (without when it was last changed) and who made it. */
-export type LinkRow = Omit<Selectable<ShareLinksTable>, 'updated_at'> & { created_by_name: string | null; created_by_status: 'active' | 'deactivated' | null };
+/** A link as its owners see it: its row (without when it was last changed), who made it, and its number on its item. */
+export type LinkRow = Omit<Selectable<ShareLinksTable>, 'updated_at'> & {
+  created_by_name: string | null;
+  created_by_status: 'active' | 'deactivated' | null;
+  number: number;
+};
 
 const linkColumns = (db: Db) =>
   db
@@ -30,6 +34,8 @@ const linkColumns = (db: Db) =>
       'u.name as created_by_name',
       'u.status as created_by_status',
       'l.created_at',
+      // Links are revoked, never deleted (but with their item): counting those made before never changes.
+      sql<number>`(SELECT count(*)::int FROM share_links n WHERE n.item_id = l.item_id AND n.id <= l.id)`.as('number'),
     ]);
 
 export function insertLink(

@@ -21,6 +21,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EndDayInput, endOfDay, inDays } from '../../../components/ui/end-day-input.tsx';
 import { formatDate } from '../../../lib/format.ts';
+import { useMutateOnce } from '../../../lib/use-mutate-once.ts';
 import { useLinkMutations, useLinkPolicy, useLinks } from '../api/use-links.ts';
 
 /** The last day a link may run to under the policy (the server checks to the minute, so the day before the limit). */
@@ -34,7 +35,17 @@ export const usageOf = (l: Pick<TLink, 'kind' | 'views' | 'downloads' | 'uploads
   `${plural(l.views, 'view', 'views')} · ${l.kind === 'file_request' ? plural(l.uploads, 'upload', 'uploads') : plural(l.downloads, 'download', 'downloads')}`;
 
 /** Copies a link's address, saying so for two seconds; or shows it to copy by hand. Without an address (it could not be read back), says so. */
-export function CopyLinkButton({ url, label, onFailed }: { url: string | null; label: string; onFailed: (message: string) => void }) {
+export function CopyLinkButton({
+  url,
+  label,
+  tooltip = 'Copy link',
+  onFailed,
+}: {
+  url: string | null;
+  label: string;
+  tooltip?: string;
+  onFailed: (message: string) => void;
+}) {
   const [copied, setCopied] = useState(false);
   if (url === null) {
     return (
@@ -44,7 +55,7 @@ export function CopyLinkButton({ url, label, onFailed }: { url: string | null; l
     );
   }
   return (
-    <Tooltip label={copied ? 'Copied' : 'Copy link'}>
+    <Tooltip label={copied ? 'Copied' : tooltip}>
       <ActionIcon
         variant="subtle"
         aria-label={copied ? `${label} copied` : label}
@@ -74,6 +85,7 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
   const links = useLinks(item.id);
   const policy = useLinkPolicy(workspace.id);
   const m = useLinkMutations(workspace.id, item.id);
+  const createOnce = useMutateOnce(m.create);
   const [password, setPassword] = useState('');
   const [ends, setEnds] = useState('');
   const [downloads, setDownloads] = useState(true);
@@ -89,7 +101,7 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
     setError(undefined);
     if (p?.passwordRequired && !password) return setError('Links in this workspace need a password.');
     if (password && password.length < LIMITS.linkPasswordMin) return setError(`A link's password needs at least ${LIMITS.linkPasswordMin} characters.`);
-    m.create.mutate(
+    createOnce(
       {
         kind: request ? 'file_request' : 'view',
         ...(password ? { password } : {}),
@@ -183,10 +195,9 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
         </Text>
       ) : (
         <Stack component="ul" gap="sm" p={0} mt="sm" mb={0} style={{ listStyle: 'none' }} aria-label="Links to this item">
-          {links.items!.map((link, i, all) => (
+          {links.items!.map((link) => (
             <LinkRow
               key={link.id}
-              n={all.length - i}
               link={link}
               policy={p}
               onRevoke={() => setRevoking(link)}
@@ -226,15 +237,16 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
   );
 }
 
+/** When a link ended: the day it was revoked, or the day it expired; null while it is live. */
+const endedAt = (l: Pick<TLink, 'state' | 'revokedAt' | 'expiresAt'>) => (l.state === 'revoked' ? l.revokedAt : l.state === 'expired' ? l.expiresAt : null);
+
 function LinkRow({
-  n,
   link,
   policy,
   onRevoke,
   onFailed,
   update,
 }: {
-  n: number;
   link: TLink;
   policy: TLinkPolicy | undefined;
   onRevoke: () => void;
@@ -242,8 +254,10 @@ function LinkRow({
   update: (body: { password?: string | null; expiresAt?: string | null; downloadAllowed?: boolean }) => void;
 }) {
   const [newPassword, setNewPassword] = useState<string>();
-  const name = `Link ${n}`;
+  // Named by its number on the item, which neither revoking a link nor loading more changes.
+  const name = `Link ${link.number}`;
   const live = link.state === 'active';
+  const ended = endedAt(link);
   return (
     <li aria-label={name}>
       <Stack gap={4}>
@@ -269,18 +283,16 @@ function LinkRow({
             </Group>
             <Text size="xs" c="dimmed">
               {usageOf(link)}
-              {link.expiresAt ? ` · ${live ? 'expires' : 'ended'} ${formatDate(link.expiresAt)}` : ''}
+              {live && link.expiresAt ? ` · expires ${formatDate(link.expiresAt)}` : ended ? ` · ended ${formatDate(ended)}` : ''}
             </Text>
           </Stack>
           {live && (
-            <Group gap={4} wrap="nowrap">
-              <CopyLinkButton url={link.url} label={`Copy ${name}`} onFailed={onFailed} />
-              <ActionIcon variant="subtle" color="red" aria-label={`Revoke ${name}`} onClick={onRevoke}>
-                <IconTrash aria-hidden size={16} />
-              </ActionIcon>
-            </Group>
+            <ActionIcon variant="subtle" color="red" aria-label={`Revoke ${name}`} onClick={onRevoke}>
+              <IconTrash aria-hidden size={16} />
+            </ActionIcon>
           )}
         </Group>
+        {live && <PublicAddress url={link.url} name={name} onFailed={onFailed} />}
         {live && (
           <Group gap="sm" wrap="wrap" align="flex-end">
             <EndDayInput
@@ -355,5 +367,25 @@ function LinkRow({
         )}
       </Stack>
     </li>
+  );
+}
+
+/**
+ * A live link's public address, to read, select or copy: anyone holding it opens the item without
+ * an account, unlike the link for members at the foot of the Share dialog.
+ */
+function PublicAddress({ url, name, onFailed }: { url: string | null; name: string; onFailed: (m: string) => void }) {
+  if (url === null) return <CopyLinkButton url={null} label={`Copy public link (${name})`} onFailed={onFailed} />;
+  return (
+    <TextInput
+      size="xs"
+      readOnly
+      value={url}
+      aria-label={`Address of ${name}`}
+      onFocus={(e) => e.currentTarget.select()}
+      rightSection={<CopyLinkButton url={url} label={`Copy public link (${name})`} tooltip="Copy public link" onFailed={onFailed} />}
+      rightSectionPointerEvents="all"
+      styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+    />
   );
 }

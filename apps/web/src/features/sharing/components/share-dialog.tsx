@@ -18,7 +18,7 @@ import {
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconCheck, IconLink, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { type TGrant, type TItem, type TItemRole, type TWorkspace } from '@cabinet/contracts';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EndDayInput, endOfDay, inDays } from '../../../components/ui/end-day-input.tsx';
@@ -27,6 +27,7 @@ import { useGroups } from '../../groups/api/use-groups.ts';
 import { LinksSection } from '../../links/components/links-section.tsx';
 import { useGrants, useMemberSuggestions, useShareMutations } from '../api/use-sharing.ts';
 import { pageRoutes } from '../../../lib/page-routes.ts';
+import { useMutateOnce } from '../../../lib/use-mutate-once.ts';
 
 const ROLES: { value: TItemRole; label: string }[] = [
   { value: 'viewer', label: 'Viewer' },
@@ -54,13 +55,15 @@ const principalName = (g: TGrant, workspace: TWorkspace) =>
  * Share an item: with a person (a member, or by email anyone with an account, who joins as a
  * guest), a group of the workspace's people, or the whole workspace, with a role and an optional end; see who has access — the
  * owner, grants on the item (change their role or end, or remove them), and grants from the
- * folders above (changed on that folder) — and copy the item's link.
+ * folders above (changed on that folder) — its public links (each with its own address), and copy
+ * the item's link for members, which only those with access can open.
  */
 export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspace: TWorkspace; onClose: () => void }) {
   useReturnFocus();
   const phone = useMediaQuery('(max-width: 36em)');
   const grants = useGrants(item.id);
   const m = useShareMutations(workspace.id, item);
+  const shareOnce = useMutateOnce(m.share);
   const [target, setTarget] = useState<'user' | 'group' | 'workspace'>('user');
   const [person, setPerson] = useState('');
   const [groupId, setGroupId] = useState<string | null>(null);
@@ -69,6 +72,7 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
   const [error, setError] = useState<string>();
   const [removing, setRemoving] = useState<TGrant>();
   const [copied, setCopied] = useState(false);
+  const noteId = useId();
   const [q] = useDebouncedValue(person.trim(), 200);
   // A guest sees neither the workspace's people nor its groups: they share by email address.
   const seesPeople = workspace.abilities.seeMembers;
@@ -91,7 +95,7 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
           : known
             ? ({ type: 'user', id: known.userId } as const)
             : ({ type: 'user', email: person.trim() } as const);
-    m.share.mutate(
+    shareOnce(
       { principal, role, expiresAt: ends ? endOfDay(ends) : null },
       {
         onSuccess: () => {
@@ -333,14 +337,22 @@ export function ShareDialog({ item, workspace, onClose }: { item: TItem; workspa
               <LinksSection item={item} workspace={workspace} />
             </>
           )}
-          <Group justify="space-between">
-            <Button
-              variant="default"
-              leftSection={copied ? <IconCheck aria-hidden size={18} /> : <IconLink aria-hidden size={18} />}
-              onClick={() => void copyLink()}
-            >
-              {copied ? 'Link copied' : 'Copy link'}
-            </Button>
+          <Group justify="space-between" align="flex-start" gap="sm">
+            {/* Not a public link: it opens the item in Cabinet, for those who have access (Google Drive's "Copy link"). */}
+            <Stack gap={4} miw={0} style={{ flex: '1 1 12rem' }}>
+              <Button
+                variant="default"
+                leftSection={copied ? <IconCheck aria-hidden size={18} /> : <IconLink aria-hidden size={18} />}
+                onClick={() => void copyLink()}
+                aria-describedby={noteId}
+                style={{ alignSelf: 'flex-start' }}
+              >
+                {copied ? 'Link for members copied' : 'Copy link for members'}
+              </Button>
+              <Text id={noteId} size="xs" c="dimmed">
+                Opens it in Cabinet, only for people who have access. To share with anyone, use a public link above.
+              </Text>
+            </Stack>
             <Button variant="subtle" onClick={onClose}>
               Done
             </Button>
