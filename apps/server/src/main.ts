@@ -10,6 +10,7 @@ import type { Env } from './env.ts';
 import { fail, loadSettings } from './cli/settings.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
 import { createJobRunner } from './jobs.ts';
+import { warmImports } from './modules/documents/index.ts';
 
 /** Opens the database and brings its schema up to date, or stops the process saying which setting to check. */
 async function openMigratedContext(env: Env): Promise<AppContext> {
@@ -80,6 +81,7 @@ export async function serve(): Promise<FastifyInstance> {
     await ctx.database.close();
     await hold?.release();
   });
+  warmImports(ctx.workers);
   process.stdout.write(`\nCabinet is running. Open ${env.PUBLIC_URL} in your browser.\n\n`);
   return app;
 }

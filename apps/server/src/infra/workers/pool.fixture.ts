@@ -1,4 +1,5 @@
 // Tasks for pool.test.ts: what a parser of user files can do to its worker.
+import { writeFileSync } from 'node:fs';
 import { AppError } from '../../errors.ts';
 
 export const echo = (input: unknown) => input;
@@ -31,3 +32,8 @@ export async function hoardBuffers(): Promise<never> {
 
 /** The environment the worker sees. */
 export const environment = () => ({ ...process.env });
+
+/** When this module was loaded in its worker, also written to WARM_MARK when set (the test of warming reads it). */
+const loadedAt = String(Date.now());
+if (process.env.WARM_MARK) writeFileSync(process.env.WARM_MARK, loadedAt);
+export const whenLoaded = () => loadedAt;

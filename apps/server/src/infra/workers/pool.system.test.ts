@@ -1,4 +1,8 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../../testing/collab-client.ts';
 import { AppError } from '../../errors.ts';
 import { taskFailure, TaskError, WorkerFailure, WorkerPool } from './pool.ts';
 
@@ -18,6 +22,16 @@ const failure = (promise: Promise<unknown>) =>
 describe('the worker pool', { timeout: 60_000 }, () => {
   it('runs a module’s function in a worker and answers its result', async () => {
     expect(await start().run(FIXTURE, 'echo', { a: [1, 2], b: new Uint8Array([3]) })).toEqual({ a: [1, 2], b: new Uint8Array([3]) });
+  });
+
+  it('warms a worker ahead of the first task: its module is loaded before any task is sent, and the task uses it', async () => {
+    const mark = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-warm-')), 'loaded');
+    const workers = start({ env: { WARM_MARK: mark } });
+    workers.warm([FIXTURE]);
+    await until(() => existsSync(mark), 'the warmed worker to load its module', 30_000);
+    const warmedAt = readFileSync(mark, 'utf8');
+    // The same worker and the same loading of the module answer the first task.
+    expect(await workers.run(FIXTURE, 'whenLoaded', null)).toBe(warmedAt);
   });
 
   it('refuses an input that cannot be copied to a thread, and goes on', async () => {

@@ -114,6 +114,19 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Starts a worker before any task and has it load `modules`, so the first task after a start does
+   * not wait for a thread and its code (seconds on a busy machine). Idle, it does not keep the
+   * process alive. Nothing when a worker is already there.
+   */
+  warm(modules: readonly URL[]): void {
+    if (this.closed || this.slots.size > 0) return;
+    this.spawn(
+      undefined,
+      modules.map((m) => m.href),
+    );
+  }
+
   /** Ends every worker; tasks still running or waiting fail. */
   async close(): Promise<void> {
     this.closed = true;
@@ -121,7 +134,7 @@ export class WorkerPool {
     await Promise.all([...this.slots].map((s) => s.worker.terminate()));
   }
 
-  private spawn(task: Task): void {
+  private spawn(task: Task | undefined, preload: readonly string[] = []): void {
     const { memoryMb } = this.options;
     const worker = new Worker(WORKER_FILE, {
       ...(this.options.env ? { env: this.options.env } : {}),
@@ -142,6 +155,7 @@ export class WorkerPool {
       }) => {
         if (message.ready) {
           slot.ready = true;
+          if (preload.length) worker.postMessage({ preload });
           if (slot.task) this.post(slot);
           else this.next(slot);
           return;

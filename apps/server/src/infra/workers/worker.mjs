@@ -5,14 +5,24 @@ import { parentPort } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
+/** Each module's loading, once per worker (a task may come while a warm-up still loads it). */
 const modules = new Map();
+const load = (module) => {
+  if (!modules.has(module)) modules.set(module, import(module));
+  return modules.get(module);
+};
 
-parentPort.on('message', async ({ module, fn, input }) => {
+parentPort.on('message', async ({ module, fn, input, preload }) => {
+  if (preload) {
+    // Loaded ahead of the first task; one that fails is loaded again by the task, which says why.
+    for (const m of preload) load(m).catch(() => modules.delete(m));
+    return;
+  }
   try {
-    if (!modules.has(module)) modules.set(module, await import(module));
+    const loaded = await load(module);
     // The task's time starts now: loading the module once per worker is not the input's doing.
     parentPort.postMessage({ started: true });
-    const output = await modules.get(module)[fn](input);
+    const output = await loaded[fn](input);
     parentPort.postMessage({ output });
   } catch (error) {
     // Errors cross as plain data; the pool makes them errors again on the main thread.

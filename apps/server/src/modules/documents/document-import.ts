@@ -146,6 +146,11 @@ export async function convertImport({ kind, bytes }: { kind: ImportKind; bytes: 
 
 const DEFAULT_NAME = 'Imported document';
 
+/** Starts a worker with this module loaded, so the first import after a start answers as fast as the next. */
+export function warmImports(workers: WorkerPool): void {
+  workers.warm([new URL(import.meta.url)]);
+}
+
 /**
  * A document made from a file, read in a worker off the main thread: its name (the file's, less
  * its extension, when that is a valid name), its state and its text. A file too slow or too large
