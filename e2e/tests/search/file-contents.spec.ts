@@ -48,6 +48,12 @@ test('words inside an uploaded PDF, a Word document and a scanned picture are fo
     await expect(found.locator('mark').first()).toHaveText(new RegExp(word, 'i'));
   }
 
+  // As it is typed: the start of a word inside a file finds it too, the word marked whole.
+  await page.goto(`/w/${workspace.slug}/search?q=pelic`);
+  await expect(results.getByRole('listitem')).toHaveCount(1);
+  await expect(results.getByRole('listitem').getByRole('link', { name: 'harbour-survey.pdf' })).toBeVisible();
+  await expect(results.getByRole('listitem').locator('mark').first()).toHaveText(/^pelican$/i);
+
   // A member of the same workspace, given nothing: none of them, on the search page or in the palette.
   const { context: other, page: mia } = await joinAsMember(browser, page, workspace, 'Mia Member');
   for (const { upload, word } of FILES) {
