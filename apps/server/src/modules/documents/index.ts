@@ -3,10 +3,13 @@ export { documentsRoutes } from './documents.routes.ts';
 export {
   copyDocuments,
   documentContent,
+  documentFile,
   documentHtml,
+  documentMarkdown,
   loadDocumentState,
   recordRevision,
   storeDocument,
   type DocumentContent,
+  type ExportedDocument,
   type LiveDocuments,
 } from './documents.service.ts';
