@@ -35,7 +35,7 @@ import { activityRoutes } from './modules/activity/index.ts';
 import { groupsRoutes } from './modules/groups/index.ts';
 import { conversionsRoutes } from './modules/conversions/index.ts';
 import { linksRoutes } from './modules/links/index.ts';
-import { copyDocuments, documentsRoutes } from './modules/documents/index.ts';
+import { copyDocuments, documentMarkdown, documentsRoutes } from './modules/documents/index.ts';
 import { notificationsRoutes } from './modules/notifications/index.ts';
 import { searchRoutes } from './modules/search/index.ts';
 import { previewsRoutes } from './modules/previews/index.ts';
@@ -193,7 +193,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await workspacesRoutes(api, ctx);
       // Items know nothing of the modules built on them: what those add to a copy is given here.
       await itemsRoutes(api, ctx, { copyDocuments });
-      await filesRoutes(api, ctx);
+      await filesRoutes(api, ctx, (id) => documentMarkdown(ctx, id, collab));
       await previewsRoutes(api, ctx);
       await liveRoutes(api, ctx, hub, authenticate);
       await documentsRoutes(api, ctx, collab);

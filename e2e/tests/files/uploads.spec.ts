@@ -47,7 +47,7 @@ test('uploads files with the picker, shows progress, and downloads the same byte
   await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
   await expect(uploads(page)).toBeHidden();
   // The storage used shows in the sidebar.
-  await expect(page.getByText('13 MB used')).toBeVisible();
+  await expect(page.getByText('12 MiB used')).toBeVisible();
 });
 
 test('uploads files dropped on the page and on a folder row', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { filesApi, itemsApi, linksApi, publicLinksApi, urlOf } from '@cabinet/contracts';
@@ -152,4 +152,46 @@ test("a visitor's upload in parts resumes after a reload once the same file is c
       .update(await stored.body())
       .digest('hex'),
   ).toBe(createHash('sha256').update(bytes).digest('hex'));
+});
+
+test('an owner caps a file request’s total; a visitor sends a folder, which arrives with its subfolders, and sees what is left', async ({
+  page,
+  browser,
+  workspace,
+}) => {
+  const folder = (
+    await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Photo drop', parentId: workspace.homeId } })
+  ).body;
+  const dialog = await openShareDialog(page, workspace, 'Photo drop');
+  await dialog.getByRole('radio', { name: 'File request' }).check();
+  await dialog.getByRole('textbox', { name: 'Maximum total size' }).fill('2');
+  await dialog.getByRole('combobox', { name: 'Unit of maximum total size' }).selectOption('MiB');
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  const row = dialog.getByRole('list', { name: 'Links to this item' }).getByRole('listitem', { name: 'Link 1' });
+  await expect(row.getByText('0 views · 0 uploads · 0 B of 2 MiB sent')).toBeVisible();
+  const url = (await apiCall(page, linksApi.list, { params: { id: folder.id } })).body.items[0]!.url!;
+
+  const album = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-request-dir-')), 'Album');
+  mkdirSync(path.join(album, 'Day 1'), { recursive: true });
+  writeFileSync(path.join(album, 'cover.txt'), 'cover');
+  writeFileSync(path.join(album, 'Day 1', 'photo.txt'), 'a photo, in words');
+  const v = await browser.newContext();
+  const visitor = await v.newPage();
+  await visitor.goto(url);
+  await expect(visitor.getByText('2 MiB left', { exact: false })).toBeVisible();
+  await expect(visitor.getByRole('button', { name: 'Choose folder' })).toBeVisible();
+  await visitor.getByLabel('Folder to upload').setInputFiles(album);
+  const sent = visitor.getByRole('list', { name: 'Files you sent' });
+  await expect(sent.getByText('photo.txt')).toBeVisible({ timeout: 30_000 });
+  await expect(sent.getByText('cover.txt')).toBeVisible();
+  await v.close();
+
+  // The folder arrived whole in the request's folder, and the link counts its bytes.
+  const children = async (id: string) => (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id } })).body.items;
+  const [made] = await children(folder.id);
+  expect(made).toMatchObject({ name: 'Album', kind: 'folder' });
+  const inAlbum = await children(made!.id);
+  expect(inAlbum.map((c) => c.name)).toEqual(['Day 1', 'cover.txt']);
+  expect((await children(inAlbum[0]!.id)).map((c) => c.name)).toEqual(['photo.txt']);
+  await expect(row.getByText('1 view · 2 uploads · 22 B of 2 MiB sent')).toBeVisible();
 });

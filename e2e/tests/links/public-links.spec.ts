@@ -53,6 +53,11 @@ test('an owner makes a password link to a folder; a visitor without an account g
   const frame = visitor.getByTitle('Document Release notes');
   await expect(frame).toHaveAttribute('sandbox', '');
   await expect(frame).toHaveAttribute('srcdoc', /Release notes/);
+  // The link allows downloads: the document downloads as Markdown or PDF.
+  await visitor.getByRole('button', { name: 'Download' }).click();
+  await expect(visitor.getByRole('menuitem', { name: 'PDF (.pdf)' })).toBeVisible();
+  const [markdown] = await Promise.all([visitor.waitForEvent('download'), visitor.getByRole('menuitem', { name: 'Markdown (.md)' }).click()]);
+  expect(markdown.suggestedFilename()).toBe('Release notes.md');
   await visitor.getByRole('button', { name: 'Press kit' }).click();
   await expect(visitor.getByRole('heading', { name: 'Press kit' })).toBeVisible();
 
@@ -61,7 +66,7 @@ test('an owner makes a password link to a folder; a visitor without an account g
   expect(download.suggestedFilename()).toBe('Press kit.zip');
 
   // Olive sees it was opened and downloaded, and revokes it after confirming.
-  await expect(row.getByText('1 view · 1 download')).toBeVisible();
+  await expect(row.getByText('1 view · 2 downloads')).toBeVisible();
   await row.getByRole('button', { name: 'Revoke Link 1' }).click();
   await page.getByRole('dialog', { name: 'Revoke this link?' }).getByRole('button', { name: 'Revoke link' }).click();
   await expect(row.getByText('Revoked', { exact: true })).toBeVisible();

@@ -10,7 +10,7 @@ test('draws page 1 of a large PDF from a few Range requests, never downloading t
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByLabel('Files to upload').setInputFiles({ name: 'large report.pdf', mimeType: 'application/pdf', buffer: big });
   const list = page.getByRole('table', { name: 'Contents of My files' });
-  await expect(list.getByRole('row', { name: /large report\.pdf/ })).toContainText('13 MB', { timeout: 60_000 });
+  await expect(list.getByRole('row', { name: /large report\.pdf/ })).toContainText('12 MiB', { timeout: 60_000 });
 
   // Every request for the file's bytes, wherever they are stored (Cabinet's own signed path, or the bucket).
   const reads: { range: string | undefined; status: number; bytes: number }[] = [];

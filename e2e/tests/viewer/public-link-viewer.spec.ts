@@ -1,10 +1,14 @@
-import { linksApi } from '@cabinet/contracts';
+import { itemsApi, linksApi } from '@cabinet/contracts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { png } from '../../fixtures/files/make-files.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('a public folder link opens its files in the viewer, steps through them, and offers no download when the link forbids it', async ({ page, browser }) => {
+test('a public folder link opens its files in the viewer, steps through them, and offers no download when the link forbids it', async ({
+  page,
+  browser,
+  workspace,
+}) => {
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByRole('button', { name: 'New folder' }).click();
   await page.getByLabel('Folder name').fill('Press kit');
@@ -21,6 +25,7 @@ test('a public folder link opens its files in the viewer, steps through them, an
   const list = page.getByRole('table', { name: 'Contents of Press kit' });
   await expect(list.getByRole('link', { name: 'c archive.bin' })).toBeVisible();
   const folderId = page.url().split('/f/')[1]!;
+  await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'd brief', parentId: folderId } });
   const made = await apiCall(page, linksApi.create, { params: { id: folderId }, body: { kind: 'view', downloadAllowed: false } });
   expect(made.status).toBe(201);
 
@@ -46,6 +51,10 @@ test('a public folder link opens its files in the viewer, steps through them, an
   // Escape: the folder again.
   await visitor.keyboard.press('Escape');
   await expect(visitor.getByRole('button', { name: 'Open b notes.txt' })).toBeVisible();
+  // A document is read on the page, with no download.
+  await visitor.getByRole('button', { name: 'Open d brief' }).click();
+  await expect(visitor.getByTitle('Document d brief')).toBeVisible();
+  await expect(visitor.getByRole('button', { name: 'Download' })).toHaveCount(0);
   // Viewing is not downloading: the link counted none.
   const link = (await apiCall(page, linksApi.list, { params: { id: folderId } })).body.items[0]!;
   expect(link.downloads).toBe(0);

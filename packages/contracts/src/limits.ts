@@ -15,6 +15,8 @@ export const LIMITS = {
   /** A file request's visitors, per link and address: uploads open at once, and uploads started within an hour (ADR 0035). */
   linkOpenUploads: 20,
   linkUploadStartsPerHour: 300,
+  /** Folders a file request's visitor makes (a folder they send), per link and address within an hour. */
+  linkFoldersPerHour: 300,
 } as const;
 
 /** Pictures a public link's page shows in itself: the one kind of file, besides short text, it serves when downloads are off. */

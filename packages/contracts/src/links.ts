@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { ZCursor, ZId, ZIsoTime, ZPageQuery, ZWorkspaceRef } from './common.ts';
-import { ZItemKind, ZItemPreview } from './items.ts';
+import { ZItemKind, ZItemName, ZItemPreview } from './items.ts';
 import { LIMITS } from './limits.ts';
 import { ZCompleteUploadRequest, ZSignedPart, ZStartUploadRequest, ZUpload, ZUploadPart } from './uploads.ts';
 
 export const ZLinkKind = z.enum(['view', 'file_request']);
 export type TLinkKind = z.infer<typeof ZLinkKind>;
+
+/** A file request's cap on the bytes sent through it, all its files together. */
+const ZLinkMaxBytes = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 /** PRODUCT.md §5: a link's password has at least 8 characters. */
 const ZLinkPassword = z.string().min(LIMITS.linkPasswordMin, `At least ${LIMITS.linkPasswordMin} characters`).max(256, 'At most 256 characters');
@@ -20,13 +23,20 @@ export const ZCreateLinkRequest = z.object({
   password: ZLinkPassword.optional(),
   expiresAt: ZIsoTime.nullable().optional(),
   downloadAllowed: z.boolean().optional(),
+  /** A file request only: the most its files may hold together, in bytes (none: no cap but the workspace's quota). */
+  maxBytes: ZLinkMaxBytes.nullable().optional(),
 });
 export type TCreateLinkRequest = z.infer<typeof ZCreateLinkRequest>;
 
-/** `PATCH /items/:id/links/:linkId`: a new password (null: none), expiry (null: never) or download rule. */
+/** `PATCH /items/:id/links/:linkId`: a new password (null: none), expiry (null: never), download rule or a file request's cap (null: none). */
 export const ZUpdateLinkRequest = z
-  .object({ password: ZLinkPassword.nullable().optional(), expiresAt: ZIsoTime.nullable().optional(), downloadAllowed: z.boolean().optional() })
-  .refine((v) => v.password !== undefined || v.expiresAt !== undefined || v.downloadAllowed !== undefined, {
+  .object({
+    password: ZLinkPassword.nullable().optional(),
+    expiresAt: ZIsoTime.nullable().optional(),
+    downloadAllowed: z.boolean().optional(),
+    maxBytes: ZLinkMaxBytes.nullable().optional(),
+  })
+  .refine((v) => v.password !== undefined || v.expiresAt !== undefined || v.downloadAllowed !== undefined || v.maxBytes !== undefined, {
     message: 'Give something to change',
     path: ['expiresAt'],
   });
@@ -53,6 +63,10 @@ export const ZLink = z.object({
   downloads: z.number().int(),
   /** Files uploaded through it (a file request). */
   uploads: z.number().int(),
+  /** A file request's cap on the bytes of all its files together; null: none. */
+  maxBytes: z.number().int().nullable(),
+  /** Bytes of the files uploaded through it (a file request). */
+  uploadedBytes: z.number().int(),
   createdBy: z.object({ id: ZId, name: z.string() }).nullable(),
   createdAt: ZIsoTime,
 });
@@ -122,6 +136,8 @@ export const ZPublicLink = z.object({
   requestedBy: z.string().nullable(),
   /** A file request: the largest file it takes, in bytes; null for a view link. */
   maxFileSize: z.number().int().nullable(),
+  /** A file request with a cap on its total: the bytes it still takes (absent when it has no cap). */
+  remainingBytes: z.number().int().optional(),
 });
 export type TPublicLink = z.infer<typeof ZPublicLink>;
 /** `GET /links/:token/items/:itemId`: an item under the link, the folders from the link's item down to it, and a page of a folder's contents. */
@@ -146,7 +162,10 @@ export type TPublicDocument = z.infer<typeof ZPublicDocument>;
  * not its workspace, not the name a file was stored under, not the file made.
  */
 export const ZLinkUploadParams = z.object({ token: ZLinkToken, uploadId: ZId });
-export const ZLinkStartUploadRequest = ZStartUploadRequest.pick({ name: true, size: true, mimeType: true, sha256: true });
+export const ZLinkStartUploadRequest = ZStartUploadRequest.pick({ name: true, size: true, mimeType: true, sha256: true }).extend({
+  /** A folder the visitor made through the link (`POST /links/:token/folders`); none: the request's folder. */
+  parentId: ZId.optional(),
+});
 export type TLinkStartUploadRequest = z.input<typeof ZLinkStartUploadRequest>;
 export const ZLinkUpload = ZUpload.pick({
   id: true,
@@ -167,3 +186,14 @@ export type TLinkUploadStatus = z.infer<typeof ZLinkUploadStatus>;
 export const ZLinkCompleteUploadRequest = ZCompleteUploadRequest.pick({ sha256: true });
 export const ZLinkCompleteUploadResponse = z.object({ upload: ZLinkUpload });
 export type TLinkCompleteUploadResponse = z.infer<typeof ZLinkCompleteUploadResponse>;
+
+/**
+ * `POST /links/:token/folders`: a folder a visitor sends arrives as folders made inside the request's
+ * folder (or inside one they made): always a new folder, under a free name when the name is taken,
+ * so no one's files mix with anyone else's and nothing tells the visitor what the folder holds.
+ */
+export const ZLinkCreateFolderRequest = z.object({ name: ZItemName, parentId: ZId.optional() });
+export type TLinkCreateFolderRequest = z.input<typeof ZLinkCreateFolderRequest>;
+/** The folder made: its id alone (to upload into), not the name it was stored under. */
+export const ZLinkFolder = z.object({ id: ZId });
+export type TLinkFolder = z.infer<typeof ZLinkFolder>;

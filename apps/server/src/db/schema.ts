@@ -163,6 +163,8 @@ export interface ShareLinksTable {
   views: Generated<number>;
   downloads: Generated<number>;
   uploads: Generated<number>;
+  max_bytes: BigIntColumn | null;
+  uploaded_bytes: Generated<BigIntColumn>;
   created_by: string | null;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;

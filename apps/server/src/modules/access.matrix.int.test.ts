@@ -582,6 +582,11 @@ const VISITOR_ENTRIES: Record<string, VisitorEntry> = {
     item: true,
     run: (c, token, o) => c.call(publicLinksApi.document, { params: { token, itemId: o.document } }),
   },
+  'GET /links/:token/items/:itemId/export': {
+    ok: 200,
+    item: true,
+    run: (c, token, o) => c.call(publicLinksApi.export, { params: { token, itemId: o.document }, query: { format: 'markdown' } }),
+  },
 };
 
 interface VisitorWorld {
@@ -688,6 +693,7 @@ const ELSEWHERE: Record<string, string> = {
   'DELETE /items/:id/versions/:versionId': VERSIONS,
   'POST /items/:id/versions/:versionId/restore': VERSIONS,
   'POST /auth/signout': 'modules/auth/auth.int.test.ts',
+  'POST /links/:token/folders': FILE_REQUESTS,
   'POST /links/:token/uploads': FILE_REQUESTS,
   'GET /links/:token/uploads/:uploadId': FILE_REQUESTS,
   'POST /links/:token/uploads/:uploadId/parts': FILE_REQUESTS,

@@ -1,13 +1,19 @@
-const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 
+/**
+ * A size as people read it, in the one unit system of the whole app and its limits (PRODUCT.md §9):
+ * binary, 1 KiB = 1,024 bytes — so a limit of 100 GiB reads "100 GiB", never "107 GB".
+ */
 export function formatBytes(bytes: number): string {
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < UNITS.length - 1) {
-    value /= 1000;
+  while (value >= 1024 && unit < UNITS.length - 1) {
+    value /= 1024;
     unit++;
   }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${UNITS[unit]}`;
+  // One decimal below 10, where it still says something ("1.5 MiB"), never a trailing ".0".
+  const shown = unit === 0 ? String(value) : value < 10 ? String(Math.round(value * 10) / 10) : String(Math.round(value));
+  return `${shown} ${UNITS[unit]}`;
 }
 
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });

@@ -192,8 +192,36 @@ export const publicLinksApi = {
     responses: { 200: 'ZPublicDocument' },
     errors: ['not_found', 'forbidden', 'link_expired', 'link_password_required'],
   }),
+  export: defineRoute({
+    method: 'GET',
+    path: '/links/:token/items/:itemId/export',
+    tag: 'links',
+    summary: 'Download a document under the link as Markdown, HTML or PDF (counted as a download), when the link allows downloads',
+    description: '`forbidden` when the link does not allow downloads; anything but a document is `unsupported_media_type`.',
+    auth: 'none',
+    public: true,
+    params: 'ZLinkItemParams',
+    query: 'ZExportQuery',
+    produces: 'file',
+    errors: ['not_found', 'forbidden', 'link_expired', 'link_password_required', 'unsupported_media_type', 'rate_limited'],
+  }),
 
   // A file request's visitor uploads into its folder (ADR 0035), with the protocol of the app's uploads.
+  createFolder: defineRoute({
+    method: 'POST',
+    path: '/links/:token/folders',
+    tag: 'links',
+    summary: "Make a folder inside a file request's folder (or inside a folder made through the link), to upload a folder's files into",
+    description:
+      'Always a new folder: a name already used there is kept, and the new folder takes a free one, which the answer does not say. ' +
+      'Per link and address at most 300 folders are made within an hour (`rate_limited`).',
+    auth: 'none',
+    public: true,
+    params: 'ZLinkTokenParams',
+    body: 'ZLinkCreateFolderRequest',
+    responses: { 201: 'ZLinkFolder' },
+    errors: ['not_found', 'forbidden', 'link_expired', 'link_password_required', 'rate_limited'],
+  }),
   startUpload: defineRoute({
     method: 'POST',
     path: '/links/:token/uploads',
@@ -202,7 +230,9 @@ export const publicLinksApi = {
     description:
       'Only a `file_request` link takes uploads (`forbidden` otherwise). ' +
       'A name already used in the folder is never replaced: the file is stored under a free name, and the answer does not say which. ' +
-      'Per link and address at most 20 uploads are open at once and 300 start within an hour (`rate_limited`).',
+      "`parentId` names a folder made through the link (none: the request's folder). " +
+      'Per link and address at most 20 uploads are open at once and 300 start within an hour (`rate_limited`); ' +
+      'a link with a cap on its total refuses a file past what remains of it (`quota_exceeded`).',
     auth: 'none',
     public: true,
     params: 'ZLinkTokenParams',

@@ -139,16 +139,19 @@ const PDF_IMAGE_TYPES = new Set(['image/png', 'image/jpeg']);
 const MAX_PDF_IMAGE_BYTES = 10 * 1024 * 1024;
 const MAX_PDF_IMAGES = 100;
 
+/** The item a picture of a document names, when whoever exports it may read it; undefined otherwise. */
+export type PictureAccess = (itemId: string) => Promise<ItemRow | undefined>;
+
 /**
- * The images a PDF can carry: the document's own pictures (Cabinet files the caller may see, PNG
- * or JPEG, up to 10 MiB), read from storage as data URLs, by their `src`. Web images are not
+ * The images a PDF can carry: the document's own pictures (Cabinet files the exporter may read,
+ * PNG or JPEG, up to 10 MiB), read from storage as data URLs, by their `src`. Web images are not
  * fetched; they print as their descriptions.
  */
-async function embeddableImages(ctx: AppContext, actor: Actor, sources: [src: string, itemId: string][]): Promise<Map<string, string>> {
+async function embeddableImages(ctx: AppContext, readable: PictureAccess, sources: [src: string, itemId: string][]): Promise<Map<string, string>> {
   const images = new Map<string, string>();
   for (const [src, id] of sources.slice(0, MAX_PDF_IMAGES)) {
-    const access = await requireItem(ctx.db, actor, id, 'download').catch(() => undefined);
-    const versionId = access?.item.kind === 'file' ? access.item.current_version_id : null;
+    const item = await readable(id).catch(() => undefined);
+    const versionId = item?.kind === 'file' ? item.current_version_id : null;
     const version = versionId ? await findVersion(ctx.db, versionId) : undefined;
     if (!version || !PDF_IMAGE_TYPES.has(version.mime_type) || Number(version.size_bytes) > MAX_PDF_IMAGE_BYTES) continue;
     try {
@@ -169,16 +172,31 @@ const EXPORTS: Record<TExportFormat, { extension: string; contentType: string }>
 
 const EXPORT_MODULE = new URL('./document-export.ts', import.meta.url);
 
+export interface ExportedDocument {
+  body: Buffer | string;
+  contentType: string;
+  filename: string;
+}
+
 /** A document as a file to download: Markdown, HTML or PDF, named after it. Written in a worker: a long document does not hold up the server. */
-export async function exportDocument(
+export async function exportDocument(ctx: AppContext, actor: Actor, id: string, format: TExportFormat, live: LiveDocuments): Promise<ExportedDocument> {
+  const { item } = await requireItem(ctx.db, actor, id, 'download');
+  const readable: PictureAccess = async (pictureId) => (await requireItem(ctx.db, actor, pictureId, 'download')).item;
+  return documentFile(ctx, item, format, live, readable);
+}
+
+/**
+ * A document as a file to download, for a caller whose right to it was checked elsewhere (a public
+ * link's visitor); a PDF carries the pictures `readable` lets them read.
+ */
+export async function documentFile(
   ctx: AppContext,
-  actor: Actor,
-  id: string,
+  item: ItemRow,
   format: TExportFormat,
   live: LiveDocuments,
-): Promise<{ body: Buffer | string; contentType: string; filename: string }> {
+  readable: PictureAccess,
+): Promise<ExportedDocument> {
   const { db, workers } = ctx;
-  const { item } = await requireItem(db, actor, id, 'download');
   if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents can be exported; download a file as it is.');
   const open = live.openDocument(item.id);
   const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(db, item.id);
@@ -186,7 +204,8 @@ export async function exportDocument(
     workers.run<T>(EXPORT_MODULE, fn, input).catch((error: unknown) => {
       throw taskFailure(error, 'This document is too large to export', workers.options.timeoutMs);
     });
-  const images = format === 'pdf' ? await embeddableImages(ctx, actor, await run<[string, string][]>('pictureSources', { state })) : new Map<string, string>();
+  const images =
+    format === 'pdf' ? await embeddableImages(ctx, readable, await run<[string, string][]>('pictureSources', { state })) : new Map<string, string>();
   const body = await run<string | Uint8Array>('renderExport', { state, format, title: item.name, images });
   const { extension, contentType } = EXPORTS[format];
   return {
@@ -194,6 +213,22 @@ export async function exportDocument(
     contentType,
     filename: `${item.name}.${extension}`,
   };
+}
+
+/**
+ * A document's Markdown (ADR 0011) as it stands — in memory when someone has it open here — for a
+ * caller whose right to it was checked elsewhere (a zip of its folder). A document that was never
+ * saved is empty.
+ */
+export async function documentMarkdown(ctx: AppContext, id: string, live: LiveDocuments): Promise<string> {
+  const open = live.openDocument(id);
+  const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(ctx.db, id);
+  const body = await ctx.workers
+    .run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'markdown', title: '', images: new Map<string, string>() })
+    .catch((error: unknown) => {
+      throw taskFailure(error, 'A document is too large to export', ctx.workers.options.timeoutMs);
+    });
+  return typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
 }
 
 /**

@@ -4,10 +4,13 @@ export { warmImports } from './document-import.ts';
 export {
   copyDocuments,
   documentContent,
+  documentFile,
   documentHtml,
+  documentMarkdown,
   loadDocumentState,
   recordRevision,
   storeDocument,
   type DocumentContent,
+  type ExportedDocument,
   type LiveDocuments,
 } from './documents.service.ts';

@@ -119,6 +119,23 @@ export async function findRecordedMentions(db: Db, itemId: string, commentId: st
   return new Set(rows.flatMap(({ data }) => (Array.isArray(data.mentioned) ? data.mentioned.filter((m): m is string => typeof m === 'string') : [])));
 }
 
+/**
+ * How many changes of `action` a link's visitor made from their address since `since` (those whose
+ * data holds `data`, when given): what a limit per link and address counts.
+ */
+export async function countRecorded(db: Db, visitor: LinkVisitor, action: TActivityAction, since: Date, data: Record<string, string> = {}): Promise<number> {
+  const row = await db
+    .selectFrom('activity_events')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('actor_link_id', '=', visitor.linkId)
+    .where('created_at', '>', since)
+    .where('ip', '=', visitor.ip)
+    .where('action', '=', action)
+    .where(sql<boolean>`data @> ${JSON.stringify(data)}::jsonb`)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** Who changed an account, from where (at sign-in there is no `Actor` yet). */
 export type AccountActor = Pick<Actor, 'via' | 'tokenId' | 'userAgent' | 'clientId'> & { ip: string | null };
 

@@ -1,6 +1,7 @@
 /** The activity record every change is written to, its announcement to every instance, and the readers it wakes (ADR 0027). */
 export {
   activitySince,
+  countRecorded,
   EventHub,
   findRecordedMentions,
   recentActivity,

@@ -26,11 +26,13 @@ import {
   eachOutcome,
   endUpload,
   isVisitor,
+  linkFull,
   one,
   ownerOf,
   partLength,
   presentUpload,
   requireOpen,
+  requireLinkRoom,
   requireQuota,
   targetsOf,
   type LinkUploader,
@@ -110,13 +112,15 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
     'edit',
   );
   const targetOf = (u: UploadForCompletion | undefined) => (u?.item_id ? files.get(u.item_id) : u?.parent_id ? folders.get(u.parent_id) : undefined);
+  // A file request with a cap on its total takes what its files so far leave (its open uploads were counted when they started).
+  const linkRoom = isVisitor(actor) && actor.maxBytes !== null ? actor.maxBytes - (await actor.uploadedBytes(db)) : undefined;
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Finished | Verified> => {
     if (inputs.findIndex((i) => i.id === input.id) !== index) throw new AppError('invalid_input', 'This upload is already earlier in the batch.');
     const upload = found.get(input.id);
     const finished = upload && (await finishedUpload(db, actor, upload));
     if (finished) return finished;
     try {
-      return await verifyUpload(ctx, requireOpen(upload), input, targetOf(upload));
+      return await verifyUpload(ctx, requireOpen(upload), input, targetOf(upload), linkRoom);
     } catch (error) {
       // A call completing the same upload at once took its parts from under this one: answer its file.
       const now = upload && (await findOwnUpload(db, upload.id, owner));
@@ -213,13 +217,15 @@ function failUpload(db: Db, upload: UploadRow, failure: string): Promise<void> {
 
 /**
  * Settles the name, the quota and the bytes of one open upload: joined once, size and SHA-256
- * checked. `targetAccess` is the caller's access to its folder (a new file) or its file (a new version).
+ * checked. `targetAccess` is the caller's access to its folder (a new file) or its file (a new
+ * version); `linkRoom`, what a file request with a cap on its total still takes.
  */
 async function verifyUpload(
   ctx: AppContext,
   upload: UploadForCompletion,
   input: CompleteInput,
   targetAccess: Target | AppError | undefined,
+  linkRoom?: number,
 ): Promise<Verified> {
   const { db, storage } = ctx;
   if (input.sha256 && upload.sha256 && input.sha256 !== upload.sha256) {
@@ -236,6 +242,7 @@ async function verifyUpload(
   if (!upload.item_id && upload.clash_id && onConflict === 'fail')
     throw new AppError('name_conflict', undefined, { suggestedName: await suggestFreeName(db, parent.id, upload.name) });
   try {
+    if (linkRoom !== undefined) requireLinkRoom(linkRoom, Number(upload.size_bytes));
     requireQuota(upload, Number(upload.size_bytes));
   } catch (error) {
     await failUpload(db, upload, (error as AppError).message);
@@ -320,9 +327,20 @@ async function makeNewFiles(db: Db, actor: Uploader, verified: Verified[]): Prom
     const result = await insertUploadedFiles(tx, files, recordCreated('item', actor), { visit: !isVisitor(actor) });
     for (const v of verified) if (v.reused) await enqueue(tx, 'upload.discard', { key: v.upload.blob_key, uploadId: v.upload.storage_upload_id });
     if (!result.whole || !result.counted) throw TAKE_CAREFUL_PATH;
-    if (isVisitor(actor)) await actor.counted(tx, result.items.length);
+    if (isVisitor(actor)) await countThroughLink(tx, actor, result.items.length, sumOf(verified.map((v) => v.file.size)));
     return new Map(result.items.map((item, i) => [files[i]!.uploadId, item]));
   }).catch((error: unknown) => (error === TAKE_CAREFUL_PATH ? undefined : Promise.reject(error)));
+}
+
+const sumOf = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
+
+/**
+ * Counts files made through a file request and their bytes on the link, in their transaction. Past
+ * its cap (lowered since the uploads started, or taken by others meanwhile) the transaction is
+ * undone: nothing is made, and the upload stays open.
+ */
+async function countThroughLink(tx: Db, visitor: LinkUploader, files: number, bytes: number): Promise<void> {
+  if (!(await visitor.counted(tx, files, bytes))) throw linkFull((visitor.maxBytes ?? 0) - (await visitor.uploadedBytes(tx)));
 }
 
 /** Thrown inside the one-statement completion to roll it back and complete the careful way. */
@@ -359,7 +377,7 @@ function makeFileOnce(db: Db, actor: Uploader, v: Verified): Promise<Finished> {
         ? await insertVersion(tx, (await requireItem(tx, actor, replaceId, 'edit', { lock: true })).item.id, { authorId: owner.authorId, ...v.file })
         : await insertFile(tx, { workspaceId: locked.workspace_id, parentId: v.parent.id, name, ownerId: owner.authorId, ...v.file });
     const done = await setUploadState(tx, locked.id, { state: 'completed', resultItemId: result.item.id });
-    if (isVisitor(actor)) await actor.counted(tx, 1);
+    if (isVisitor(actor)) await countThroughLink(tx, actor, 1, v.file.size);
     else await upsertVisit(tx, owner.authorId, result.item.id);
     await record(tx, actor, {
       workspaceId: locked.workspace_id,

@@ -46,6 +46,12 @@ export interface Zip {
 }
 
 /**
+ * A document's Markdown (ADR 0011), for its place in a zip: given by the module that owns
+ * documents (the files module comes before it), as it stands when the zip is made.
+ */
+export type DocumentMarkdown = (documentId: string) => Promise<string>;
+
+/**
  * A file's bytes (or an older version's) as a short-lived signed URL to redirect to, good for
  * `Range` and for the method asked; a folder's as a zip.
  */
@@ -54,9 +60,10 @@ export async function getContent(
   actor: Actor,
   id: string,
   o: { versionId?: string | undefined; download: boolean; method: 'GET' | 'HEAD' },
+  markdown: DocumentMarkdown,
 ): Promise<{ url: string } | Zip> {
   const { item } = await requireItem(ctx.db, actor, id, 'download');
-  if (item.kind === 'folder') return zipItems(ctx, actor, item.workspace_id, [item.id]);
+  if (item.kind === 'folder') return zipItems(ctx, actor, item.workspace_id, [item.id], markdown);
   if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to download.');
   const versionId = o.versionId ?? item.current_version_id;
   const version = versionId ? await findVersion(ctx.db, versionId) : undefined;
@@ -114,6 +121,8 @@ interface ZipEntry {
   lastModified: Date;
   size?: number;
   blobKey?: string;
+  /** A document's Markdown, made before the zip starts: its length is part of the zip's. */
+  text?: Buffer;
 }
 
 /**
@@ -128,13 +137,13 @@ function zipSegment(name: string): string {
 }
 
 /**
- * A zip of items (files, and folders with everything in them that the caller can see), streamed
- * as it is made, stored without compression so its exact length is known up front — the browser's
- * own download bar then shows real progress and time left.
+ * A zip of items (files, documents as Markdown, and folders with everything in them that the
+ * caller can see), streamed as it is made, stored without compression so its exact length is known
+ * up front — the browser's own download bar then shows real progress and time left.
  */
-export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, ids: string[]): Promise<Zip> {
+export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug: string, ids: string[], markdown: DocumentMarkdown): Promise<Zip> {
   const workspace = await getWorkspace(ctx.db, actor.user, workspaceIdOrSlug);
-  const zip = new ZipBuilder();
+  const zip = new ZipBuilder(markdown);
   let single: ItemRow | undefined;
   for (const id of ids) {
     const { item } = await requireItem(ctx.db, actor, id, 'download');
@@ -149,8 +158,8 @@ export async function zipItems(ctx: AppContext, actor: Actor, workspaceIdOrSlug:
  * A folder (everything in it) as a zip, for a caller whose right to it was checked elsewhere (a
  * public link's visitor: the link holds for everything under its item).
  */
-export async function zipFolder(ctx: AppContext, folder: ItemRow): Promise<Zip> {
-  const zip = new ZipBuilder();
+export async function zipFolder(ctx: AppContext, folder: ItemRow, markdown: DocumentMarkdown): Promise<Zip> {
+  const zip = new ZipBuilder(markdown);
   await zip.add(ctx.db, folder, false);
   return zip.finish(ctx, `${folder.name}.zip`);
 }
@@ -193,10 +202,21 @@ export async function signedPictureUrls(ctx: AppContext, documentId: string): Pr
   return new Map(urls);
 }
 
-/** The entries of a zip being made: names kept unique (case-insensitively) and safe to unzip. */
+/**
+ * The entries of a zip being made: names kept unique (case-insensitively) and safe to unzip. A
+ * document is its Markdown (`<name>.md`), made when it is added and held until the zip is sent: the
+ * zip's length is known before its first byte, and a document edited meanwhile cannot change it.
+ */
 class ZipBuilder {
   private readonly entries: ZipEntry[] = [];
   private readonly used = new Set<string>();
+
+  constructor(private readonly markdown: DocumentMarkdown) {}
+
+  private async document(name: string, documentId: string, lastModified: Date): Promise<ZipEntry> {
+    const text = Buffer.from(await this.markdown(documentId), 'utf8');
+    return { name, lastModified, size: text.length, text };
+  }
 
   private unique(name: string): string {
     let candidate = name;
@@ -217,13 +237,16 @@ class ZipBuilder {
       for (const row of [...rows].sort((a, b) => a.path.split('/').length - b.path.split('/').length)) {
         const cut = row.path.lastIndexOf('/');
         const parent = cut < 0 ? top : `${paths.get(row.path.slice(0, cut))}/`;
-        paths.set(row.path, this.unique(parent + zipSegment(row.path.slice(cut + 1))));
+        paths.set(row.path, this.unique(parent + zipSegment(row.path.slice(cut + 1) + (row.kind === 'document' ? '.md' : ''))));
       }
       for (const row of rows) {
         // Below a visible folder everything is visible (roles are inherited and only ever add).
         if (row.kind === 'folder') entries.push({ name: `${paths.get(row.path)}/`, lastModified: row.updated_at });
+        else if (row.kind === 'document') entries.push(await this.document(paths.get(row.path)!, row.id, row.updated_at));
         else if (row.blob_key) entries.push({ name: paths.get(row.path)!, lastModified: row.updated_at, size: row.size, blobKey: row.blob_key });
       }
+    } else if (item.kind === 'document') {
+      entries.push(await this.document(this.unique(zipSegment(`${item.name}.md`)), item.id, item.updated_at));
     } else if (item.kind === 'file' && item.current_version_id) {
       const version = await findVersion(db, item.current_version_id);
       if (version)
@@ -235,13 +258,16 @@ class ZipBuilder {
     const { entries } = this;
     const length = Number(
       predictLength(
-        entries.map((e) => (e.blobKey ? { name: e.name, size: e.size!, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified })),
+        entries.map((e) =>
+          e.size !== undefined ? { name: e.name, size: e.size, lastModified: e.lastModified } : { name: e.name, lastModified: e.lastModified },
+        ),
       ),
     );
     const storage = ctx.storage;
     async function* files() {
       for (const e of entries) {
-        if (!e.blobKey) yield { name: e.name, lastModified: e.lastModified };
+        if (e.text) yield { name: e.name, lastModified: e.lastModified, size: e.size!, input: e.text };
+        else if (!e.blobKey) yield { name: e.name, lastModified: e.lastModified };
         else yield { name: e.name, lastModified: e.lastModified, size: e.size!, input: (await storage.read(e.blobKey)) as AsyncIterable<Buffer> };
       }
     }

@@ -206,22 +206,31 @@ const openUpload = sql<boolean>`u.state IN ('created', 'uploading') AND u.expire
  * The checks before uploads' work, in one statement: for each (folder, name), the active item
  * already there under that name, if any; what the workspace uses and may use, and the bytes its
  * open uploads reserve; how many uploads the author has open — a person's own, or a link's from
- * one address (`ip`) — and how many that link took from that address within the last hour.
+ * one address (`ip`) — and how many that link took from that address within the last hour, and
+ * the bytes all the link's open uploads reserve.
  */
 export async function findFolderSlots(
   db: Q,
   workspaceId: string,
   owner: UploadOwner & { ip: string | null },
   slots: { parentId: string; name: string }[],
-): Promise<{ usage: Usage & { reserved_bytes: number }; openUploads: number; recentStarts: number; clashIds: (string | null)[] }> {
+): Promise<{ usage: Usage & { reserved_bytes: number }; openUploads: number; recentStarts: number; linkReserved: number; clashIds: (string | null)[] }> {
   const mine = owner.linkId ? sql`u.link_id = ${owner.linkId} AND u.link_ip = ${owner.ip}` : sql`u.author_id = ${owner.authorId} AND u.link_id IS NULL`;
   const rows = await sql<
-    Usage & { reserved_bytes: number | string; open_uploads: number | string; recent_starts: number | string; clash_ids: (string | null)[] }
+    Usage & {
+      reserved_bytes: number | string;
+      open_uploads: number | string;
+      recent_starts: number | string;
+      link_reserved: number | string;
+      clash_ids: (string | null)[];
+    }
   >`
     SELECT w.quota_bytes, w.used_bytes,
       (SELECT coalesce(sum(u.size_bytes), 0) FROM uploads u WHERE u.workspace_id = w.id AND ${openUpload}) AS reserved_bytes,
       (SELECT count(*) FROM uploads u WHERE ${mine} AND ${openUpload}) AS open_uploads,
       ${owner.linkId ? sql`(SELECT count(*) FROM uploads u WHERE ${mine} AND u.created_at > now() - interval '1 hour')` : sql`0`} AS recent_starts,
+      ${owner.linkId ? sql`(SELECT coalesce(sum(u.size_bytes), 0) FROM uploads u WHERE u.link_id = ${owner.linkId} AND ${openUpload})` : sql`0`}
+        AS link_reserved,
       (
       SELECT array_agg((SELECT i.id FROM items i WHERE i.parent_id = s.parent_id AND i.state = 'active' AND lower(i.name) = lower(s.name) LIMIT 1) ORDER BY s.n)
         FROM unnest(${slots.map((x) => x.parentId)}::uuid[], ${slots.map((x) => x.name)}::text[]) WITH ORDINALITY AS s(parent_id, name, n)
@@ -238,6 +247,7 @@ export async function findFolderSlots(
     },
     openUploads: Number(row.open_uploads),
     recentStarts: Number(row.recent_starts),
+    linkReserved: Number(row.link_reserved),
     clashIds: row.clash_ids ?? [],
   };
 }

@@ -2,7 +2,7 @@ import { filesApi, uploadsApi, versionsApi } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { requireActor } from '../../infra/http/actor.ts';
-import { getContent, getContentUrl, zipItems, type Zip } from './content.service.ts';
+import { getContent, getContentUrl, zipItems, type DocumentMarkdown, type Zip } from './content.service.ts';
 import { deleteVersion, listVersions, nameVersion, restoreVersion } from './versions.service.ts';
 import { AppError } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
@@ -25,7 +25,8 @@ function sendZip(reply: FastifyReply, zip: Zip) {
     .send(zip.stream);
 }
 
-export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
+/** `markdown`: a document's Markdown, for zips (documents come after files; the app hands it in). */
+export async function filesRoutes(app: FastifyInstance, ctx: AppContext, markdown: DocumentMarkdown) {
   route(app, uploadsApi.start, async (req) => startUpload(ctx, requireActor(req), req.params.ws, req.body));
   route(app, uploadsApi.startMany, async (req) => ({
     results: (await startUploads(ctx, requireActor(req), req.params.ws, req.body.uploads)).map((o) => (o instanceof AppError ? entryError(o) : { upload: o })),
@@ -49,11 +50,17 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, versionsApi.restore, async (req) => restoreVersion(ctx.db, requireActor(req), req.params.id, req.params.versionId));
   route(app, versionsApi.start, async (req) => startVersionUpload(ctx, requireActor(req), req.params.id, req.body));
   route(app, filesApi.content, async (req, reply) => {
-    const content = await getContent(ctx, requireActor(req), req.params.id, {
-      versionId: req.query.version,
-      download: req.query.download === '1',
-      method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-    });
+    const content = await getContent(
+      ctx,
+      requireActor(req),
+      req.params.id,
+      {
+        versionId: req.query.version,
+        download: req.query.download === '1',
+        method: req.method === 'HEAD' ? 'HEAD' : 'GET',
+      },
+      markdown,
+    );
     if ('url' in content) return reply.header('cache-control', 'no-store').redirect(content.url, 302);
     return sendZip(reply, content);
   });
@@ -61,5 +68,5 @@ export async function filesRoutes(app: FastifyInstance, ctx: AppContext) {
     reply.header('cache-control', 'no-store');
     return getContentUrl(ctx, requireActor(req), req.params.id, req.query.version);
   });
-  route(app, filesApi.zip, async (req, reply) => sendZip(reply, await zipItems(ctx, requireActor(req), req.params.ws, req.query.ids)));
+  route(app, filesApi.zip, async (req, reply) => sendZip(reply, await zipItems(ctx, requireActor(req), req.params.ws, req.query.ids, markdown)));
 }

@@ -7,6 +7,6 @@ export { getUpload } from './upload-status.ts';
 export { completeLinkUpload } from './complete-upload.ts';
 export { abortLinkUploads, abortUpload } from './abort-upload.ts';
 export { expireStaleUploads } from './expire-uploads.ts';
-export { discardUploadBytes, type LinkUploader } from './upload-common.ts';
+export { discardUploadBytes, visitorFolders, type LinkUploader } from './upload-common.ts';
 export { pruneOldVersions } from './versions.service.ts';
-export { fileViewerUrl, signedFileUrl, signedPictureUrls, zipFolder, type Zip } from './content.service.ts';
+export { fileViewerUrl, signedFileUrl, signedPictureUrls, zipFolder, type DocumentMarkdown, type Zip } from './content.service.ts';

@@ -9,7 +9,19 @@ import { requireItem, suggestFreeName } from '../items/index.ts';
 import { lockWorkspaceRoom } from '../workspaces/index.ts';
 import { challengeOf, makeChallenge } from './dedup.ts';
 import { findContentBlobs, findFolderSlots, insertUploads, type NewUpload } from './files.repo.ts';
-import { eachOutcome, isVisitor, one, ownerOf, presentUpload, requireQuota, signUrls, targetsOf, type Outcome, type Uploader } from './upload-common.ts';
+import {
+  eachOutcome,
+  isVisitor,
+  one,
+  ownerOf,
+  presentUpload,
+  requireLinkRoom,
+  requireQuota,
+  signUrls,
+  targetsOf,
+  type Outcome,
+  type Uploader,
+} from './upload-common.ts';
 
 const MAX_PARTS = 10_000;
 const MIB = 1024 * 1024;
@@ -143,12 +155,14 @@ export async function startUploads(
   const { opened, rows } = await inTransaction(db, async (tx) => {
     if (workspaceId && live.length) {
       await lockWorkspaceRoom(tx, workspaceId);
-      const { usage, openUploads, recentStarts, clashIds } = await findFolderSlots(
+      const { usage, openUploads, recentStarts, linkReserved, clashIds } = await findFolderSlots(
         tx,
         workspaceId,
         { ...owner, ip: address },
         live.map((p) => ({ parentId: p.parentId, name: p.name })),
       );
+      // A file request with a cap takes what its files so far and its open uploads leave (ADR 0035).
+      const linkRoom = visitor && actor.maxBytes !== null ? actor.maxBytes - (await actor.uploadedBytes(tx)) - linkReserved : Infinity;
       let adding = 0;
       let opening = 0;
       for (const [i, plan] of live.entries()) {
@@ -157,6 +171,7 @@ export async function startUploads(
           if (visitor) requireStartsLeft(recentStarts + opening);
           if (!plan.input.versionOf && clashIds[i])
             plan.itemId = await resolveConflict(tx, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
+          requireLinkRoom(linkRoom, adding + plan.input.size);
           requireQuota(usage, adding + plan.input.size, usage.reserved_bytes);
           adding += plan.input.size;
           opening++;

@@ -7,22 +7,26 @@ import { enqueue } from '../../infra/jobs/queue.ts';
 import type { StorageDriver } from '../../infra/storage/driver.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import type { LinkVisitor } from '../events/index.ts';
-import { requireItems } from '../items/index.ts';
+import { findPlaces, requireItems } from '../items/index.ts';
 import { setUploadState, type UploadOwner, type Usage } from './files.repo.ts';
 
 const PART_URL_TTL_SECONDS = 3600;
 
 /**
- * A file request's visitor (ADR 0035): uploads into the link's folder alone — which the link's
- * service checked before the call — never replaces a file, and is recorded as the link. The files
- * belong to the link's maker; the uploads stay the link's own (`UploadOwner`).
+ * A file request's visitor (ADR 0035): uploads into the link's folder — which the link's service
+ * checked before the call — or a folder under it, never replaces a file, and is recorded as the
+ * link. The files belong to the link's maker; the uploads stay the link's own (`UploadOwner`).
  */
 export interface LinkUploader extends LinkVisitor {
   /** Who made the link: the files become theirs. */
   ownerId: string;
   folder: ItemRow;
-  /** Counts files made through the link, in the transaction that makes them. */
-  counted: (db: Db, files: number) => Promise<void>;
+  /** The most the link's files may hold together, in bytes; null: no cap but the workspace's quota. */
+  maxBytes: number | null;
+  /** The bytes of the files made through the link so far. */
+  uploadedBytes: (db: Db) => Promise<number>;
+  /** Counts files made through the link and their bytes, in the transaction that makes them; false (nothing counted) past its cap. */
+  counted: (db: Db, files: number, bytes: number) => Promise<boolean>;
 }
 
 /** Who uploads: a person (by session or token), or a file request's visitor. */
@@ -38,10 +42,42 @@ export interface Target {
   workspaceSlug?: string;
 }
 
-/** What the uploader may upload to: a person, by their access; a visitor, the link's folder and nothing else. */
+/** What the uploader may upload to: a person, by their access; a visitor, the link's folder and the folders in it, and nothing else. */
 export async function targetsOf(db: Db, u: Uploader, ids: string[], ability: 'createInside' | 'edit'): Promise<Map<string, Target | AppError>> {
   if (!isVisitor(u)) return requireItems(db, u, ids, ability);
-  return new Map(ids.map((id) => [id, ability === 'createInside' && id === u.folder.id ? { item: u.folder, role: null } : new AppError('not_found')]));
+  if (ability !== 'createInside') return new Map(ids.map((id) => [id, new AppError('not_found')]));
+  const folders = await visitorFolders(db, u, ids);
+  return new Map(ids.map((id) => [id, mapOutcome(folders.get(id)!, (f) => ({ item: f.item, role: null }))]));
+}
+
+const mapOutcome = <T, U>(o: Outcome<T>, fn: (t: T) => U): Outcome<U> => (o instanceof AppError ? o : fn(o));
+
+/**
+ * The folders a file request's visitor may put things in: the link's folder and the active folders
+ * under it (those made through the link among them), each with its depth in the tree. Anything else
+ * does not exist for them (`not_found`).
+ */
+export async function visitorFolders(db: Db, u: LinkUploader, ids: string[]): Promise<Map<string, Outcome<{ item: ItemRow; depth: number }>>> {
+  const places = await findPlaces(db, [...new Set(ids)]);
+  return new Map(
+    ids.map((id) => {
+      const p = places.get(id);
+      const inside = p && p.item.kind === 'folder' && p.item.state === 'active' && !p.trashedAbove && p.chain.includes(u.folder.id);
+      return [id, inside ? { item: p.item, depth: p.chain.length } : new AppError('not_found')];
+    }),
+  );
+}
+
+/** A file request's cap on its total reached: `remaining`, what the link still takes. */
+export const linkFull = (remaining: number) =>
+  new AppError('quota_exceeded', 'This file request takes no more than that: its total would pass the limit its maker set.', {
+    limit: 'link',
+    remainingBytes: Math.max(0, remaining),
+  });
+
+/** A file request's cap on its total: `room`, what the link still takes, past which a file is refused. */
+export function requireLinkRoom(room: number, adding: number): void {
+  if (adding > room) throw linkFull(room);
 }
 
 export function presentUpload(u: UploadRow): TUpload {

@@ -17,6 +17,7 @@ export {
   type PreviewColumns,
 } from './items.repo.ts';
 export {
+  createFolderThroughLink,
   createItem,
   deleteBlobIfUnused,
   presentItem,

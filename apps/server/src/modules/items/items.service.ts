@@ -19,7 +19,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { addUsage, getWorkspace } from '../workspaces/index.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
-import { record } from '../events/index.ts';
+import { record, type LinkVisitor } from '../events/index.ts';
 import { accessWithRole, childRole, findAccesses, requireItem, requireItems, requireMove } from './items.policy.ts';
 import {
   blobInUse,
@@ -36,6 +36,7 @@ import {
   findItem,
   findTrashPage,
   insertItem,
+  lockItem,
   lockItems,
   lockWorkspaceMoves,
   setRestored,
@@ -170,6 +171,33 @@ export async function createItem(
       }),
     { naming: true },
   );
+}
+
+/**
+ * A folder a file request's visitor makes (ADR 0035) in `parent` — the link's folder or a folder
+ * under it, as the caller checked, `depth` deep: always a new folder, under a free name when its own
+ * is taken (the visitor is not told which), the link maker's, recorded as made through the link.
+ */
+export async function createFolderThroughLink(
+  db: Db,
+  visitor: LinkVisitor,
+  o: { parent: ItemRow; depth: number; name: string; ownerId: string },
+): Promise<ItemRow> {
+  if (o.depth >= MAX_DEPTH) throw new AppError('invalid_input', `Folders nest at most ${MAX_DEPTH} deep.`);
+  return inTransaction(db, async (tx) => {
+    // The folder held while its name is settled: folders made in it at once get names of their own.
+    if (!(await lockItem(tx, o.parent.id))) throw new AppError('not_found');
+    const name = (await findActiveSibling(tx, o.parent.id, o.name)) ? await suggestFreeName(tx, o.parent.id, o.name) : o.name;
+    const item = await insertItem(tx, { kind: 'folder', workspaceId: o.parent.workspace_id, parentId: o.parent.id, name, ownerId: o.ownerId });
+    await record(tx, visitor, {
+      workspaceId: item.workspace_id,
+      action: 'item.created',
+      itemId: item.id,
+      parentIds: [o.parent.id],
+      data: { name, kind: 'folder' },
+    });
+    return item;
+  });
 }
 
 export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {

@@ -330,6 +330,107 @@ describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
     expect((await test.given.upload(owner, folder.id, 'owner.txt', new TextEncoder().encode('x'))).status).toBe(200);
   });
 
+  it('keeps a file request within the total its maker set: refused at the start past what is left, open uploads counted, and at completion when the cap was lowered meanwhile', async () => {
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Capped');
+    const view = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view', maxBytes: 1000 } });
+    expect(invalidFields(view)[0]?.path).toBe('body.maxBytes');
+    const link = await request(owner, folder.id, { maxBytes: 1000 });
+    expect(link).toMatchObject({ maxBytes: 1000, uploadedBytes: 0 });
+    const v = visitor();
+    const remaining = async () => (await v.call(publicLinksApi.open, { params: { token: link.token } })).body.remainingBytes;
+    const start = (name: string, size: number, from = v) => from.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name, size } });
+    expect(await remaining()).toBe(1000);
+
+    expect((await visitorUpload(v, link.token, 'first.bin', randomBytes(600))).complete?.status).toBe(200);
+    expect(await remaining()).toBe(400);
+    expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 1, uploadedBytes: 600, maxBytes: 1000 });
+
+    // Past what is left: refused before anything is sent, saying what is left.
+    const over = await start('over.bin', 401);
+    expect(over.status).toBe(507);
+    expect(over).toFail('quota_exceeded');
+    expect(over.error?.details).toEqual({ limit: 'link', remainingBytes: 400 });
+    // An open upload holds its room, whoever started it.
+    const open = await start('open.bin', 300);
+    expect(open.status).toBe(201);
+    expect(await start('more.bin', 101, visitor('198.51.100.9'))).toFail('quota_exceeded');
+
+    // The cap lowered while the upload was open: its completion is refused, nothing is made, and the upload ends.
+    await putVisitorParts(v, link.token, open.body, randomBytes(300));
+    const lowered = await owner.call(linksApi.update, { params: { id: folder.id, linkId: link.id }, body: { maxBytes: 800 } });
+    expect(lowered.body).toMatchObject({ maxBytes: 800 });
+    const refused = await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: open.body.id }, body: {} });
+    expect(refused.status).toBe(507);
+    expect(refused.error?.details).toEqual({ limit: 'link', remainingBytes: 200 });
+    expect((await children(owner, folder.id)).map((c) => c.name)).toEqual(['first.bin']);
+    expect((await v.call(publicLinksApi.upload, { params: { token: link.token, uploadId: open.body.id } })).body.state).toBe('failed');
+    expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 1, uploadedBytes: 600 });
+
+    // Without a cap, the workspace's quota alone holds.
+    await owner.call(linksApi.update, { params: { id: folder.id, linkId: link.id }, body: { maxBytes: null } });
+    expect(await remaining()).toBeUndefined();
+    expect((await visitorUpload(v, link.token, 'last.bin', randomBytes(500))).complete?.status).toBe(200);
+    expect(await linkOf(owner, folder.id, link.id)).toMatchObject({ uploads: 2, uploadedBytes: 1100, maxBytes: null });
+  });
+
+  it('takes a folder: its folders are made inside the request’s folder, always new ones, and its files uploaded into them; nowhere else', async () => {
+    const owner = await test.given.person('Olive');
+    const folder = await test.given.folder(owner, owner.workspace.homeId, 'Submissions');
+    // Someone's folder of that name is there already: what the visitor sends does not mix with it.
+    await test.given.folder(owner, folder.id, 'Album');
+    const outside = await test.given.folder(owner, owner.workspace.homeId, 'Private');
+    const link = await request(owner, folder.id);
+    const v = visitor();
+    const createFolder = (name: string, parentId?: string) =>
+      v.call(publicLinksApi.createFolder, { params: { token: link.token }, body: { name, ...(parentId ? { parentId } : {}) } });
+
+    const album = await createFolder('Album');
+    expect(album.status).toBe(201);
+    // Its id alone: not the name it was stored under.
+    expect(Object.keys(album.body)).toEqual(['id']);
+    const day = await createFolder('Day 1', album.body.id);
+    expect(day.status).toBe(201);
+    const bytes = randomBytes(100);
+    const start = await v.call(publicLinksApi.startUpload, {
+      params: { token: link.token },
+      body: { name: 'photo.jpg', size: bytes.length, sha256: sha256Hex(bytes), parentId: day.body.id },
+    });
+    expect(start.status).toBe(201);
+    await putVisitorParts(v, link.token, start.body, bytes);
+    expect((await v.call(publicLinksApi.completeUpload, { params: { token: link.token, uploadId: start.body.id }, body: {} })).status).toBe(200);
+
+    // The owner finds the tree inside the request's folder, the maker's, beside the folder that was there.
+    const top = await children(owner, folder.id);
+    expect(top.map((c) => c.name)).toEqual(['Album', 'Album (2)']);
+    expect(top.find((c) => c.id === album.body.id)).toMatchObject({ name: 'Album (2)', kind: 'folder', ownerId: owner.id });
+    expect((await children(owner, album.body.id)).map((c) => c.name)).toEqual(['Day 1']);
+    const [photo] = await children(owner, day.body.id);
+    expect(photo).toMatchObject({ name: 'photo.jpg', size: 100 });
+    const recorded = await test.app.ctx.db
+      .selectFrom('activity_events')
+      .select(['action', 'item_id', 'actor_kind'])
+      .where('actor_link_id', '=', link.id)
+      .where('action', '=', 'item.created')
+      .orderBy('id')
+      .execute();
+    expect(recorded).toEqual([album.body.id, day.body.id, photo!.id].map((id) => ({ action: 'item.created', item_id: id, actor_kind: 'link' })));
+
+    // Nowhere but inside the request's folder, and names as for anyone (PRODUCT.md §5).
+    expect(await createFolder('Elsewhere', outside.id)).toFail('not_found');
+    expect(await createFolder('In a file', photo!.id)).toFail('not_found');
+    expect(await v.call(publicLinksApi.startUpload, { params: { token: link.token }, body: { name: 'x.txt', size: 1, parentId: outside.id } })).toFail(
+      'not_found',
+    );
+    expect(invalidFields(await createFolder('..'))[0]?.path).toBe('body.name');
+    expect(invalidFields(await createFolder('a/b'))[0]?.path).toBe('body.name');
+    expect((await children(owner, outside.id)).map((c) => c.name)).toEqual([]);
+    // A view link makes no folders.
+    const view = await owner.call(linksApi.create, { params: { id: folder.id }, body: { kind: 'view' } });
+    const viewFolder = await visitor().call(publicLinksApi.createFolder, { params: { token: tokenOf(view.body.url!) }, body: { name: 'Nope' } });
+    expect(viewFolder).toFail('forbidden');
+  });
+
   it('refuses a visitor’s upload call from another site', async () => {
     const owner = await test.given.person();
     const folder = await test.given.folder(owner, owner.workspace.rootId, 'Cross');

@@ -445,6 +445,66 @@ describe('visiting a link', () => {
     expect((await v.call(publicLinksApi.content, { params: { token, itemId: doc.id } })).status).toBe(415);
   });
 
+  it("zips a folder with its documents as Markdown, for a link's visitor as for a member, its exact length said up front", async () => {
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Handbook');
+    const sub = await test.given.folder(owner, folder.id, 'Policies');
+    const doc = await test.given.document(owner, sub.id, 'Leave');
+    await storeDocument(test.app.ctx.db, doc.id, { state: documentUpdate(fromMarkdown('# Leave\n\nTwenty-five days a year.')), text: '' }, { by: null });
+    await test.given.document(owner, folder.id, 'Blank');
+    await test.given.upload(owner, folder.id, 'notes.txt', new TextEncoder().encode('plain notes'));
+    const token = tokenOf((await makeLink(owner, folder.id)).url);
+
+    const zips = [
+      await fetch(`${test.app.url}/api/v1/links/${token}/items/${folder.id}/content`, { headers: { 'x-forwarded-for': '203.0.113.7' } }),
+      await fetch(`${test.app.url}/api/v1/items/${folder.id}/content`, { headers: { authorization: `Bearer ${owner.token}` } }),
+    ];
+    for (const zip of zips) {
+      expect(zip.status).toBe(200);
+      const bytes = Buffer.from(await zip.arrayBuffer());
+      expect(Number(zip.headers.get('content-length'))).toBe(bytes.length);
+      // Stored, not compressed: each entry's name and bytes are in the zip as they are.
+      for (const text of ['Policies/Leave.md', '# Leave', 'Twenty-five days a year.', 'Blank.md', 'notes.txt', 'plain notes'])
+        expect(bytes.includes(Buffer.from(text)), text).toBe(true);
+    }
+  });
+
+  it('downloads a document under the link as Markdown or PDF when the link allows downloads, counted; refused when it does not', async () => {
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Handbook');
+    const doc = await test.given.document(owner, folder.id, 'Leave');
+    await storeDocument(test.app.ctx.db, doc.id, { state: documentUpdate(fromMarkdown('# Leave\n\nTwenty-five days a year.')), text: '' }, { by: null });
+    const file = (await test.given.upload(owner, folder.id, 'notes.txt', new TextEncoder().encode('plain notes'))).body.item;
+    const link = await makeLink(owner, folder.id, { password: 'open sesame' });
+    const token = tokenOf(link.url);
+    const v = visitor();
+    const exported = (format: 'markdown' | 'html' | 'pdf', itemId = doc.id) => v.call(publicLinksApi.export, { params: { token, itemId }, query: { format } });
+
+    expect(await exported('markdown')).toFail('link_password_required');
+    expect((await v.call(publicLinksApi.unlock, { params: { token }, body: { password: 'open sesame' } })).status).toBe(204);
+    const markdown = await exported('markdown');
+    expect(markdown.status).toBe(200);
+    expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(markdown.headers.get('content-disposition')).toContain('attachment; filename="Leave.md"');
+    expect(markdown.headers.get('cache-control')).toBe('private, no-store');
+    expect(markdown.body).toBe('# Leave\n\nTwenty-five days a year.');
+    const pdf = await exported('pdf');
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(String(pdf.body).startsWith('%PDF')).toBe(true);
+    // Only documents are exported; a file is downloaded as it is.
+    expect(await exported('markdown', file.id)).toFail('unsupported_media_type');
+    expect((await owner.call(linksApi.list, { params: { id: folder.id } })).body.items[0]).toMatchObject({ downloads: 2 });
+
+    // Without downloads the document is read on the page only.
+    await owner.call(linksApi.update, { params: { id: folder.id, linkId: link.id }, body: { downloadAllowed: false } });
+    expect(await exported('markdown')).toFail('forbidden');
+    expect(await exported('pdf')).toFail('forbidden');
+    await owner.call(linksApi.revoke, { params: { id: folder.id, linkId: link.id } });
+    expect(await exported('markdown')).toFail('link_expired');
+    expect((await owner.call(linksApi.list, { params: { id: folder.id } })).body.items[0]).toMatchObject({ downloads: 2 });
+  });
+
   it("shows a document's own pictures through short-lived signed URLs that need no cookie, and no other item's", async () => {
     const owner = await test.given.person();
     const folder = await test.given.folder(owner, owner.workspace.rootId, 'Handbook');

@@ -30,6 +30,8 @@ const linkColumns = (db: Db) =>
       'l.views',
       'l.downloads',
       'l.uploads',
+      'l.max_bytes',
+      'l.uploaded_bytes',
       'l.created_by',
       'u.name as created_by_name',
       'u.status as created_by_status',
@@ -49,6 +51,8 @@ export function insertLink(
     passwordHash: string | null;
     expiresAt: Date | null;
     downloadAllowed: boolean;
+    /** A file request's cap on its total (none: no cap). */
+    maxBytes?: number | null;
     by: string;
   },
 ): Promise<{ id: string }> {
@@ -64,6 +68,7 @@ export function insertLink(
       password_hash: f.passwordHash,
       expires_at: f.expiresAt,
       download_allowed: f.downloadAllowed,
+      max_bytes: f.maxBytes ?? null,
       created_by: f.by,
     })
     .returning('id')
@@ -108,7 +113,7 @@ export async function findLiveLinks(
 export async function updateLinkRow(
   db: Db,
   id: string,
-  change: { passwordHash?: string | null; expiresAt?: Date | null; downloadAllowed?: boolean; revoked?: true },
+  change: { passwordHash?: string | null; expiresAt?: Date | null; downloadAllowed?: boolean; maxBytes?: number | null; revoked?: true },
 ): Promise<void> {
   await db
     .updateTable('share_links')
@@ -116,6 +121,7 @@ export async function updateLinkRow(
       ...(change.passwordHash !== undefined ? { password_hash: change.passwordHash } : {}),
       ...(change.expiresAt !== undefined ? { expires_at: change.expiresAt } : {}),
       ...(change.downloadAllowed !== undefined ? { download_allowed: change.downloadAllowed } : {}),
+      ...(change.maxBytes !== undefined ? { max_bytes: change.maxBytes } : {}),
       ...(change.revoked ? { revoked_at: new Date() } : {}),
       updated_at: new Date(),
     })
@@ -123,12 +129,32 @@ export async function updateLinkRow(
     .execute();
 }
 
-export async function countUse(db: Db, id: string, what: 'views' | 'downloads' | 'uploads', n = 1): Promise<void> {
+export async function countUse(db: Db, id: string, what: 'views' | 'downloads', n = 1): Promise<void> {
   await db
     .updateTable('share_links')
     .set({ [what]: sql`${sql.ref(what)} + ${n}` })
     .where('id', '=', id)
     .execute();
+}
+
+/**
+ * Counts files made through a file request, and their bytes, in the transaction that makes them —
+ * unless the bytes would take the link past its cap: then nothing is counted and the answer is false.
+ */
+export async function countUploads(db: Db, id: string, files: number, bytes: number): Promise<boolean> {
+  const counted = await db
+    .updateTable('share_links')
+    .set({ uploads: sql`uploads + ${files}`, uploaded_bytes: sql`uploaded_bytes + ${bytes}` })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('max_bytes', 'is', null), eb(sql`uploaded_bytes + ${bytes}`, '<=', eb.ref('max_bytes'))]))
+    .executeTakeFirst();
+  return Number(counted.numUpdatedRows) > 0;
+}
+
+/** The bytes of the files made through a link so far, as its row says now. */
+export async function findUploadedBytes(db: Db, id: string): Promise<number> {
+  const row = await db.selectFrom('share_links').select('uploaded_bytes').where('id', '=', id).executeTakeFirst();
+  return Number(row?.uploaded_bytes ?? 0);
 }
 
 /**

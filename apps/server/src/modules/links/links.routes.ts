@@ -11,6 +11,7 @@ import { sendThumbnail } from '../previews/index.ts';
 import {
   abortLinkUpload,
   completeUploadThroughLink,
+  createLinkFolder,
   LINK_COOKIE,
   linkUploadStatus,
   signLinkUploadParts,
@@ -19,6 +20,7 @@ import {
   visitContent,
   visitContentUrl,
   visitDocument,
+  visitExport,
   visitItem,
   visitLink,
   visitPreviewHtml,
@@ -81,7 +83,7 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
   });
   route(app, publicLinksApi.content, async (req, reply) => {
     visitorHeaders(reply);
-    const content = await visitContent(ctx, visitOf(req), req.params.itemId, req.query.download === '1');
+    const content = await visitContent(ctx, visitOf(req), req.params.itemId, req.query.download === '1', live);
     if ('url' in content) return reply.redirect(content.url, 302);
     return reply
       .header('content-type', 'application/zip')
@@ -102,6 +104,11 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
     visitorHeaders(reply);
     return visitDocument(ctx, visitOf(req), req.params.itemId, live);
   });
+  route(app, publicLinksApi.export, async (req, reply) => {
+    visitorHeaders(reply);
+    const file = await visitExport(ctx, visitOf(req), req.params.itemId, req.query.format, live);
+    return reply.header('content-type', file.contentType).header('content-disposition', attachment(file.filename)).send(file.body);
+  });
   route(app, conversionsApi.linkHtml, async (req, reply) => {
     visitorHeaders(reply);
     return visitPreviewHtml(ctx, visitOf(req), req.params.itemId);
@@ -111,6 +118,10 @@ export async function linksRoutes(app: FastifyInstance, ctx: AppContext, live: L
     return visitPreviewSheets(ctx, visitOf(req), req.params.itemId, req.query);
   });
 
+  route(app, publicLinksApi.createFolder, async (req, reply) => {
+    uploading(req, reply);
+    return createLinkFolder(ctx, visitOf(req), req.body);
+  });
   route(app, publicLinksApi.startUpload, async (req, reply) => {
     uploading(req, reply);
     return startLinkUpload(ctx, visitOf(req), req.body);

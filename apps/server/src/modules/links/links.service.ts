@@ -58,6 +58,8 @@ export function presentLink(ctx: AppContext, l: LinkRow): TLink {
     views: l.views,
     downloads: l.downloads,
     uploads: l.uploads,
+    maxBytes: l.max_bytes === null ? null : Number(l.max_bytes),
+    uploadedBytes: Number(l.uploaded_bytes),
     createdBy: l.created_by ? { id: l.created_by, name: l.created_by_name ?? '' } : null,
     createdAt: new Date(l.created_at).toISOString(),
   };
@@ -103,6 +105,7 @@ export async function createLink(ctx: AppContext, actor: Actor, id: string, inpu
     const request = input.kind === 'file_request';
     if (request && item.kind !== 'folder') throw invalid('body.kind', 'a file request is made on a folder');
     if (request && input.downloadAllowed) throw invalid('body.downloadAllowed', 'a file request lets no one download');
+    if (!request && input.maxBytes) throw invalid('body.maxBytes', 'only a file request takes files');
     const downloadAllowed = request ? false : (input.downloadAllowed ?? true);
     const policy = await policyOf(tx, item.workspace_id);
     if (!policy.linksAllowed) throw new AppError('forbidden', 'This workspace does not allow public links.');
@@ -122,6 +125,7 @@ export async function createLink(ctx: AppContext, actor: Actor, id: string, inpu
       passwordHash,
       expiresAt,
       downloadAllowed,
+      maxBytes: request ? (input.maxBytes ?? null) : null,
       by: actor.user.id,
     });
     await record(tx, actor, {
@@ -129,7 +133,14 @@ export async function createLink(ctx: AppContext, actor: Actor, id: string, inpu
       action: 'link.created',
       itemId: item.id,
       parentIds: [item.parent_id],
-      data: { linkId, kind: input.kind, hasPassword: !!passwordHash, expiresAt: expiresAt?.toISOString() ?? null, downloadAllowed },
+      data: {
+        linkId,
+        kind: input.kind,
+        hasPassword: !!passwordHash,
+        expiresAt: expiresAt?.toISOString() ?? null,
+        downloadAllowed,
+        ...(request && input.maxBytes ? { maxBytes: input.maxBytes } : {}),
+      },
     });
     return (await findLinksOf(tx, item.id, { linkId }))[0]!;
   });
@@ -146,11 +157,12 @@ export async function updateLink(ctx: AppContext, actor: Actor, id: string, link
     const state = linkState(link);
     if (state !== 'active') throw new AppError('link_expired', 'This link has ended; make a new one.', { reason: state });
     if (link.kind === 'file_request' && input.downloadAllowed) throw invalid('body.downloadAllowed', 'a file request lets no one download');
+    if (link.kind !== 'file_request' && input.maxBytes) throw invalid('body.maxBytes', 'only a file request takes files');
     const policy = await policyOf(tx, item.workspace_id);
     if (passwordHash === null && policy.passwordRequired) throw invalid('body.password', 'links in this workspace need a password');
     const expiresAt = input.expiresAt === undefined ? undefined : input.expiresAt === null ? null : new Date(input.expiresAt);
     if (expiresAt !== undefined) checkExpiry(expiresAt, policy);
-    await updateLinkRow(tx, link.id, { passwordHash, expiresAt, downloadAllowed: input.downloadAllowed });
+    await updateLinkRow(tx, link.id, { passwordHash, expiresAt, downloadAllowed: input.downloadAllowed, maxBytes: input.maxBytes });
     const changed = (await findLinksOf(tx, item.id, { linkId }))[0]!;
     const data = {
       linkId,
@@ -158,6 +170,7 @@ export async function updateLink(ctx: AppContext, actor: Actor, id: string, link
       passwordChanged: passwordHash !== undefined,
       expiresAt: changed.expires_at ? new Date(changed.expires_at).toISOString() : null,
       downloadAllowed: changed.download_allowed,
+      ...(input.maxBytes !== undefined ? { maxBytes: input.maxBytes } : {}),
     };
     await record(tx, actor, { workspaceId: item.workspace_id, action: 'link.updated', itemId: item.id, parentIds: [item.parent_id], data });
     return presentLink(ctx, changed);

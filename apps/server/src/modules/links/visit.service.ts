@@ -15,6 +15,9 @@ import {
   type TPreviewHtml,
   type TSheetPreview,
   type TContentUrl,
+  type TExportFormat,
+  type TLinkCreateFolderRequest,
+  type TLinkFolder,
   type TSignedPart,
   type TUpload,
 } from '@cabinet/contracts';
@@ -25,8 +28,8 @@ import { AppError } from '../../errors.ts';
 import { rateKey } from '../../lib/client-address.ts';
 import { hmac, safeEqual, sha256 } from '../../lib/crypto.ts';
 import { htmlOfFile, sheetsOfFile } from '../conversions/index.ts';
-import { documentHtml, type LiveDocuments } from '../documents/index.ts';
-import { record, recordVisit, type LinkVisitor } from '../events/index.ts';
+import { documentFile, documentHtml, documentMarkdown, type ExportedDocument, type LiveDocuments } from '../documents/index.ts';
+import { countRecorded, record, recordVisit, type LinkVisitor } from '../events/index.ts';
 import {
   abortUpload,
   completeLinkUpload,
@@ -36,14 +39,25 @@ import {
   signedPictureUrls,
   signParts,
   startUpload,
+  visitorFolders,
   zipFolder,
   type LinkUploader,
   type Zip,
 } from '../files/index.ts';
-import { findPlace, mayShareNow, presentPreview, type PreviewColumns } from '../items/index.ts';
+import { createFolderThroughLink, findPlace, mayShareNow, presentPreview, type PreviewColumns } from '../items/index.ts';
 import { verifyLinkPassword } from './link-password.ts';
 import { linkState } from './links.service.ts';
-import { countUse, findActiveChildren, findLinkByHash, findNames, forgetAttempt, takeAttempt, type LinkRow } from './links.repo.ts';
+import {
+  countUploads,
+  countUse,
+  findActiveChildren,
+  findLinkByHash,
+  findNames,
+  findUploadedBytes,
+  forgetAttempt,
+  takeAttempt,
+  type LinkRow,
+} from './links.repo.ts';
 import { thumbnailOf, type Thumbnail } from '../previews/index.ts';
 
 /** How long a link's password, once given, holds in that browser. */
@@ -150,7 +164,9 @@ export async function visitLink(ctx: AppContext, v: Visit): Promise<TPublicLink>
     // Its folder by name alone: not its size or when it last changed, which would tell of others' uploads.
     const { preview: _none, ...folder } = presentPublic(root);
     const item = { ...folder, size: 0, updatedAt: new Date(link.created_at).toISOString() };
-    return { kind: link.kind, item, downloadAllowed: false, expiresAt, requestedBy: link.created_by_name, maxFileSize: ctx.env.MAX_FILE_SIZE };
+    // With a cap on its total, what it still takes: its maker chose to have that said.
+    const remaining = link.max_bytes === null ? {} : { remainingBytes: Math.max(0, Number(link.max_bytes) - Number(link.uploaded_bytes)) };
+    return { kind: link.kind, item, downloadAllowed: false, expiresAt, requestedBy: link.created_by_name, maxFileSize: ctx.env.MAX_FILE_SIZE, ...remaining };
   }
   return { kind: link.kind, item: presentPublic(root), downloadAllowed: link.download_allowed, expiresAt, requestedBy: null, maxFileSize: null };
 }
@@ -213,25 +229,46 @@ const shownOnThePage = (item: ItemRow) =>
  * counts as downloading, which the link may forbid. Downloading (`download`, and every zip) is
  * refused when the link forbids it, and counted; showing an image or text in the page is not.
  */
-export async function visitContent(ctx: AppContext, v: Visit, itemId: string, download: boolean): Promise<{ url: string } | Zip> {
+export async function visitContent(ctx: AppContext, v: Visit, itemId: string, download: boolean, live: LiveDocuments): Promise<{ url: string } | Zip> {
   const { link } = await openViewLink(ctx, v);
   const { item } = await itemUnder(ctx, link, itemId);
   const downloading = download || item.kind === 'folder' || !shownOnThePage(item);
   if (downloading && !link.download_allowed) throw new AppError('forbidden', 'This link does not allow downloads.');
-  if (item.kind === 'document') throw new AppError('unsupported_media_type', 'A document is read on the page.');
-  const answer = item.kind === 'folder' ? await zipFolder(ctx, item) : { url: await signedFileUrl(ctx, item, download) };
-  if (downloading) {
-    await inTransaction(ctx.db, async (tx) => {
-      await countUse(tx, link.id, 'downloads');
-      await record(tx, visitorOf(link, v), {
-        workspaceId: link.workspace_id,
-        action: 'link.downloaded',
-        itemId: item.id,
-        data: { linkId: link.id, name: item.name },
-      });
-    });
-  }
+  if (item.kind === 'document') throw new AppError('unsupported_media_type', 'A document is read on the page, or downloaded as Markdown or PDF.');
+  // A folder's documents go in its zip as Markdown, as in a member's (ADR 0011).
+  const answer =
+    item.kind === 'folder' ? await zipFolder(ctx, item, (id) => documentMarkdown(ctx, id, live)) : { url: await signedFileUrl(ctx, item, download) };
+  if (downloading) await countDownload(ctx, link, v, item);
   return answer;
+}
+
+/** A download through the link: counted on it and recorded (actor: the link). */
+async function countDownload(ctx: AppContext, link: LinkRow, v: Visit, item: ItemRow): Promise<void> {
+  await inTransaction(ctx.db, async (tx) => {
+    await countUse(tx, link.id, 'downloads');
+    await record(tx, visitorOf(link, v), {
+      workspaceId: link.workspace_id,
+      action: 'link.downloaded',
+      itemId: item.id,
+      data: { linkId: link.id, name: item.name },
+    });
+  });
+}
+
+/**
+ * A document under the link as a file (Markdown, HTML or PDF), as a member exports it — when the
+ * link allows downloads, and counted as one. A PDF carries the pictures under the link (the
+ * document's own), read from storage; the others print as their descriptions.
+ */
+export async function visitExport(ctx: AppContext, v: Visit, itemId: string, format: TExportFormat, live: LiveDocuments): Promise<ExportedDocument> {
+  const { link } = await openViewLink(ctx, v);
+  const { item } = await itemUnder(ctx, link, itemId);
+  if (item.kind !== 'document') throw new AppError('unsupported_media_type', 'Only documents are exported; download a file as it is.');
+  if (!link.download_allowed) throw new AppError('forbidden', 'This link does not allow downloads.');
+  const readable = async (id: string) => (await itemUnder(ctx, link, id).catch(() => undefined))?.item;
+  const file = await documentFile(ctx, item, format, live, readable);
+  await countDownload(ctx, link, v, item);
+  return file;
 }
 
 /** A file's thumbnail under the link: part of the page, never counted as a download. */
@@ -300,7 +337,14 @@ export async function visitPreviewSheets(
 async function openRequest(ctx: AppContext, v: Visit): Promise<LinkUploader> {
   const { link, root } = await openLink(ctx, v);
   if (link.kind !== 'file_request' || root.kind !== 'folder') throw new AppError('forbidden', 'This link does not take files.');
-  return { ...visitorOf(link, v), ownerId: link.created_by!, folder: root, counted: (db, files) => countUse(db, link.id, 'uploads', files) };
+  return {
+    ...visitorOf(link, v),
+    ownerId: link.created_by!,
+    folder: root,
+    maxBytes: link.max_bytes === null ? null : Number(link.max_bytes),
+    uploadedBytes: (db) => findUploadedBytes(db, link.id),
+    counted: (db, files, bytes) => countUploads(db, link.id, files, bytes),
+  };
 }
 
 /**
@@ -311,7 +355,8 @@ async function roomUntold<T>(work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (error) {
-    if (error instanceof AppError && error.code === 'quota_exceeded') throw new AppError('quota_exceeded');
+    // The link's own cap is its maker's to set and the page's to say; the workspace's room is not told.
+    if (error instanceof AppError && error.code === 'quota_exceeded' && error.details?.limit !== 'link') throw new AppError('quota_exceeded');
     throw error;
   }
 }
@@ -329,11 +374,35 @@ const presentLinkUpload = (u: TUpload): TLinkUpload => ({
   createdAt: u.createdAt,
 });
 
-/** Starts an upload into the file request's folder; a name already there is kept, and the new file takes a free one when it completes. */
+/**
+ * Starts an upload into the file request's folder (or a folder made in it through the link); a name
+ * already there is kept, and the new file takes a free one when it completes.
+ */
 export async function startLinkUpload(ctx: AppContext, v: Visit, input: TLinkStartUploadRequest): Promise<TLinkStartedUpload> {
   const visitor = await openRequest(ctx, v);
-  const started = await roomUntold(startUpload(ctx, visitor, visitor.folder.workspace_id, { ...input, parentId: visitor.folder.id, onConflict: 'keep_both' }));
+  const parentId = input.parentId ?? visitor.folder.id;
+  const started = await roomUntold(startUpload(ctx, visitor, visitor.folder.workspace_id, { ...input, parentId, onConflict: 'keep_both' }));
   return { ...presentLinkUpload(started), parts: started.parts };
+}
+
+const HOUR = 60 * 60_000;
+
+/**
+ * A folder a file request's visitor sends arrives as folders they make here, one by one, inside the
+ * request's folder or a folder they made: always a new one (under a free name when its own is
+ * taken, ADR 0035), so their files never mix with anyone's. At most `LIMITS.linkFoldersPerHour` per
+ * link and address.
+ */
+export async function createLinkFolder(ctx: AppContext, v: Visit, input: TLinkCreateFolderRequest): Promise<TLinkFolder> {
+  const visitor = await openRequest(ctx, v);
+  const parentId = input.parentId ?? visitor.folder.id;
+  const parent = (await visitorFolders(ctx.db, visitor, [parentId])).get(parentId)!;
+  if (parent instanceof AppError) throw parent;
+  const made = await countRecorded(ctx.db, visitor, 'item.created', new Date(Date.now() - HOUR), { kind: 'folder' });
+  if (made >= LIMITS.linkFoldersPerHour)
+    throw new AppError('rate_limited', 'Too many folders from here through this link. Wait a while before sending more.', { retryAfter: 3600 });
+  const folder = await createFolderThroughLink(ctx.db, visitor, { parent: parent.item, depth: parent.depth, name: input.name, ownerId: visitor.ownerId });
+  return { id: folder.id };
 }
 
 export async function linkUploadStatus(ctx: AppContext, v: Visit, uploadId: string): Promise<TLinkUploadStatus> {

@@ -121,7 +121,10 @@ describe('preview generators', () => {
     const [, large] = await sizesOf(outcome);
     expect([large!.width, large!.height]).toEqual([792, 1024]);
     expect(read).toBeLessThan(4 * 1024 * 1024);
-    expect((await makeFromPdf(pdf, { maxBytes: 512 * 1024 })).outcome).toEqual({ state: 'failed', reason: 'its first page needs more than 64 MB of the file' });
+    expect((await makeFromPdf(pdf, { maxBytes: 512 * 1024 })).outcome).toEqual({
+      state: 'failed',
+      reason: 'its first page needs more than 64 MiB of the file',
+    });
     const failing = makeFromPdf(pdf, { read: () => Promise.reject(new Error('storage gone')) });
     await expect(failing).rejects.toBeInstanceOf(TaskError);
     await expect(failing).rejects.toMatchObject({ errorName: 'RangeReadFailure', message: 'storage gone' });

@@ -51,7 +51,7 @@ export async function makePreview(input: PreviewInput): Promise<PreviewOutcome> 
     // More of a PDF than a first page may take is the file's doing; the storage failing under a read
     // is not, so that is thrown (tried again later).
     if (error instanceof RangeReadFailure) {
-      if (error.refused) return { state: 'failed', reason: `its first page needs more than ${PDF_READ_BYTES / 1024 / 1024} MB of the file` };
+      if (error.refused) return { state: 'failed', reason: `its first page needs more than ${PDF_READ_BYTES / 1024 / 1024} MiB of the file` };
       throw error;
     }
     if (error instanceof PreviewFailure) return { state: 'failed', reason: error.reason };

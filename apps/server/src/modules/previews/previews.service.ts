@@ -118,7 +118,7 @@ async function make(deps: Deps, sha256: string): Promise<void> {
     }
     outcome = await runTask(deps, { kind: 'image', bytes: frame });
   } else if (size > MAX_SOURCE_BYTES[kind]) {
-    return answer(deps, sha256, 'failed', `the file is larger than ${MAX_SOURCE_BYTES[kind] / MiB} MB`);
+    return answer(deps, sha256, 'failed', `the file is larger than ${MAX_SOURCE_BYTES[kind] / MiB} MiB`);
   } else if (kind === 'pdf') {
     // The worker asks for the ranges it needs on a port of its own; this thread reads them.
     const { port1, port2 } = new MessageChannel();

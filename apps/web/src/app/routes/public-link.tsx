@@ -7,6 +7,7 @@ import {
   Container,
   Group,
   Loader,
+  Menu,
   Paper,
   PasswordInput,
   Skeleton,
@@ -16,7 +17,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { IconClockX, IconDownload, IconLock, IconUnlink } from '@tabler/icons-react';
+import { IconChevronDown, IconClockX, IconDownload, IconFileTypePdf, IconLock, IconMarkdown, IconUnlink } from '@tabler/icons-react';
 import type { TPublicItem } from '@cabinet/contracts';
 import { useEffect, useState, type ReactNode } from 'react';
 import { PublicFileViewer } from '../../features/viewer/components/public-file-viewer.tsx';
@@ -24,7 +25,15 @@ import { useParams, useSearchParams } from 'react-router';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
 import { Logo } from '../../components/ui/logo.tsx';
 import { FileRequestPage } from '../../features/links/components/file-request-page.tsx';
-import { publicContentUrl, publicThumbnailUrl, usePublicDocument, usePublicItem, usePublicLink, useUnlockLink } from '../../features/links/api/use-links.ts';
+import {
+  publicContentUrl,
+  publicExportUrl,
+  publicThumbnailUrl,
+  usePublicDocument,
+  usePublicItem,
+  usePublicLink,
+  useUnlockLink,
+} from '../../features/links/api/use-links.ts';
 import { ItemIcon } from '../../features/items/components/item-icon.tsx';
 import { ItemThumbnail } from '../../features/items/components/item-thumbnail.tsx';
 import { ApiError } from '../../lib/api-client.ts';
@@ -200,6 +209,7 @@ function Shared({ token, rootId, downloadAllowed, expiresAt }: { token: string; 
             Download all (zip)
           </Button>
         )}
+        {downloadAllowed && item.kind === 'document' && <DocumentDownloadMenu token={token} item={item} />}
       </Group>
       <Text size="sm" c="dimmed">
         {item.kind === 'folder' ? `${children.length}${current.hasNextPage ? '+' : ''} item${children.length === 1 && !current.hasNextPage ? '' : 's'} · ` : ''}
@@ -275,6 +285,28 @@ function FolderListing({ token, items, onOpen }: { token: string; items: TPublic
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** A document's download, as a member exports it: Markdown or PDF. Shown only when the link allows downloads. */
+function DocumentDownloadMenu({ token, item }: { token: string; item: TPublicItem }) {
+  const icon = { 'aria-hidden': true, size: 16 } as const;
+  return (
+    <Menu position="bottom-end">
+      <Menu.Target>
+        <Button leftSection={<IconDownload aria-hidden size={18} />} rightSection={<IconChevronDown aria-hidden size={16} />}>
+          Download
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component="a" href={publicExportUrl(token, item.id, 'markdown')} download leftSection={<IconMarkdown {...icon} />}>
+          Markdown (.md)
+        </Menu.Item>
+        <Menu.Item component="a" href={publicExportUrl(token, item.id, 'pdf')} download leftSection={<IconFileTypePdf {...icon} />}>
+          PDF (.pdf)
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
   );
 }
 

@@ -16,6 +16,15 @@ export function linkTransport(token: string, o: { maxFileSize: number | null; on
       if (!(error instanceof ApiError)) throw error;
       // The page asks the link again: if it still works nothing changes, else it says why it does not.
       if (['link_expired', 'link_password_required', 'not_found'].includes(error.code)) o.onLinkLost();
+      if (error.code === 'quota_exceeded' && error.details?.limit === 'link') {
+        const left = Number(error.details.remainingBytes) || 0;
+        throw new ApiError(
+          error.status,
+          error.code,
+          `This file is more than this request still takes (${formatBytes(left)} left of what it takes in all). Tell the person who asked for it.`,
+          error.details,
+        );
+      }
       if (error.code === 'quota_exceeded')
         throw new ApiError(error.status, error.code, 'There is no room left for this file. Tell the person who asked for it.');
       if (error.code === 'file_too_large')
@@ -29,7 +38,7 @@ export function linkTransport(token: string, o: { maxFileSize: number | null; on
       guarded(() =>
         call(publicLinksApi.startUpload, {
           params: { token },
-          body: { name: body.name, size: body.size, ...(body.mimeType ? { mimeType: body.mimeType } : {}) },
+          body: { name: body.name, size: body.size, parentId: body.parentId, ...(body.mimeType ? { mimeType: body.mimeType } : {}) },
         }),
       ),
     status: (id) => guarded(() => call(publicLinksApi.upload, { params: at(id) })),
@@ -41,5 +50,7 @@ export function linkTransport(token: string, o: { maxFileSize: number | null; on
         return {};
       }),
     abort: (id) => guarded(() => call(publicLinksApi.abortUpload, { params: at(id) })),
+    // A folder sent through the link: always a new folder, whose id alone comes back.
+    createFolder: (parentId, name) => guarded(async () => (await call(publicLinksApi.createFolder, { params: { token }, body: { name, parentId } })).id),
   };
 }

@@ -137,3 +137,6 @@ export const publicContentUrl = (token: string, itemId: string, download: boolea
 /** Where a visitor's browser gets a file's thumbnail: the bytes' hash (`v`) in the address, so it is kept for good. */
 export const publicThumbnailUrl = (token: string, itemId: string, size: '256' | '1024', v: string) =>
   urlOf(publicLinksApi.thumbnail, { token, itemId }, { size, v });
+
+/** Where a visitor's browser downloads a document under the link as Markdown or PDF (when the link allows downloads). */
+export const publicExportUrl = (token: string, itemId: string, format: 'markdown' | 'pdf') => urlOf(publicLinksApi.export, { token, itemId }, { format });

@@ -1,11 +1,12 @@
 import { Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconCircleCheck, IconInbox, IconUpload } from '@tabler/icons-react';
+import { IconCircleCheck, IconFolderUp, IconInbox, IconUpload } from '@tabler/icons-react';
 import type { TPublicLink } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, useSyncExternalStore, type DragEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
 import { formatBytes, formatDate, formatDateTime } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { UploadRow } from '../../uploads/components/uploads-panel.tsx';
+import { filesFromDrop, filesFromInput, type PickedFile } from '../../uploads/uploader/collect-files.ts';
 import { UploadManager } from '../../uploads/uploader/upload-manager.ts';
 import { isEnded } from '../../uploads/uploader/upload-queue.ts';
 import { UploadsContext } from '../../uploads/uploader/uploads-context.ts';
@@ -31,9 +32,10 @@ function readKept(token: string): Kept {
 }
 
 /**
- * `/s/:token` for a file request (ADR 0035): the folder's name and who asks, a drop zone and a
- * "Choose files" button, each file's progress (pause, cancel, retry), and what this browser sent.
- * The uploads are the app's own uploader, through the link's routes.
+ * `/s/:token` for a file request (ADR 0035): the folder's name and who asks, a drop zone and
+ * "Choose files" and "Choose folder" buttons, each file's progress (pause, cancel, retry), and what
+ * this browser sent. The uploads are the app's own uploader, through the link's routes; a folder
+ * arrives with its subfolders, made through the link inside the request's folder.
  */
 export function FileRequestPage({ token, link }: { token: string; link: TPublicLink }) {
   const client = useQueryClient();
@@ -49,6 +51,7 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
   const tasks = useSyncExternalStore(manager.subscribe, manager.getSnapshot);
   const [kept, setKept] = useState(() => readKept(token));
   const [dragging, setDragging] = useState(false);
+  const folderInput = useRef<HTMLInputElement | null>(null);
 
   // Uploads left open by an earlier visit come back, waiting for their files.
   useEffect(() => {
@@ -75,22 +78,19 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
     [manager, token],
   );
 
-  const add = (files: File[]) => {
-    // A dropped folder arrives as an entry with no type and no bytes: only files are taken.
-    const taken = files.filter((f) => f.size > 0 || f.type !== '');
-    if (taken.length)
-      manager.add(
-        '',
-        folderId,
-        taken.map((file) => ({ file, path: [] })),
-      );
+  // Files, and folders with their subfolders (each file with the folders between the pick and it).
+  const add = (picked: PickedFile[]) => {
+    if (picked.length) manager.add('', folderId, picked);
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    add([...e.dataTransfer.files]);
+    filesFromDrop(e.dataTransfer).then(add, () => {});
   };
   const active = tasks.filter((t) => !isEnded(t.state));
+  // What the request still takes in all, when its maker set a cap: less what this page has sent since it was opened.
+  const sentHere = tasks.filter((t) => t.state === 'done').reduce((sum, t) => sum + t.size, 0);
+  const remaining = link.remainingBytes === undefined ? undefined : Math.max(0, link.remainingBytes - sentHere);
 
   return (
     <UploadsContext.Provider value={uploads}>
@@ -108,6 +108,7 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
         {link.maxFileSize ? `Files up to ${formatBytes(link.maxFileSize)} each` : 'Any number of files'}
         {link.expiresAt ? ` · this link expires ${formatDate(link.expiresAt)}` : ''}
       </Text>
+      {remaining !== undefined && <Text size="sm">{`${formatBytes(remaining)} left: this request takes at most that much more, all files together.`}</Text>}
       <Paper
         component="section"
         aria-label="Drop files here"
@@ -129,14 +130,32 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
       >
         <Stack align="center" gap="xs">
           <IconUpload aria-hidden size={32} />
-          <Text ta="center">Drag files here, or</Text>
-          <FileButton multiple onChange={(files) => add(files)}>
-            {(props) => (
-              <Button {...props} leftSection={<IconUpload aria-hidden size={18} />}>
-                Choose files
-              </Button>
-            )}
-          </FileButton>
+          <Text ta="center">Drag files or folders here, or</Text>
+          <Group justify="center" gap="sm">
+            <FileButton multiple onChange={(files) => add(filesFromInput(files))}>
+              {(props) => (
+                <Button {...props} leftSection={<IconUpload aria-hidden size={18} />}>
+                  Choose files
+                </Button>
+              )}
+            </FileButton>
+            <Button variant="default" leftSection={<IconFolderUp aria-hidden size={18} />} onClick={() => folderInput.current?.click()}>
+              Choose folder
+            </Button>
+          </Group>
+          <input
+            ref={(el) => {
+              folderInput.current = el;
+              el?.setAttribute('webkitdirectory', '');
+            }}
+            type="file"
+            hidden
+            aria-label="Folder to upload"
+            onChange={(e) => {
+              if (e.currentTarget.files) add(filesFromInput(e.currentTarget.files));
+              e.currentTarget.value = '';
+            }}
+          />
         </Stack>
       </Paper>
       {active.length > 0 && (

@@ -20,9 +20,10 @@ import { LIMITS, type TItem, type TLink, type TLinkKind, type TLinkPolicy, type 
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EndDayInput, endOfDay, inDays } from '../../../components/ui/end-day-input.tsx';
-import { formatDate } from '../../../lib/format.ts';
+import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { useMutateOnce } from '../../../lib/use-mutate-once.ts';
 import { useLinkMutations, useLinkPolicy, useLinks } from '../api/use-links.ts';
+import { LinkCapInput } from './link-cap-input.tsx';
 
 /** The last day a link may run to under the policy (the server checks to the minute, so the day before the limit). */
 const lastDay = (policy: TLinkPolicy | undefined) => (policy?.maxLifetimeDays ? inDays(policy.maxLifetimeDays - 1) : undefined);
@@ -90,6 +91,7 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
   const [ends, setEnds] = useState('');
   const [downloads, setDownloads] = useState(true);
   const [kind, setKind] = useState<TLinkKind>('view');
+  const [maxBytes, setMaxBytes] = useState<number | null>(null);
   const request = item.kind === 'folder' && kind === 'file_request';
   const [error, setError] = useState<string>();
   const [revoking, setRevoking] = useState<TLink>();
@@ -106,7 +108,7 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
         kind: request ? 'file_request' : 'view',
         ...(password ? { password } : {}),
         ...(ends ? { expiresAt: endOfDay(ends) } : {}),
-        ...(request ? {} : { downloadAllowed: downloads }),
+        ...(request ? (maxBytes ? { maxBytes } : {}) : { downloadAllowed: downloads }),
       },
       {
         onSuccess: () => {
@@ -174,6 +176,14 @@ export function LinksSection({ item, workspace }: { item: TItem; workspace: TWor
                 miw={150}
               />
             </Group>
+            {request && (
+              <LinkCapInput
+                label="Maximum total size (optional)"
+                description="All files sent together; no limit if left empty"
+                bytes={maxBytes}
+                onChange={setMaxBytes}
+              />
+            )}
             <Group justify="space-between" wrap="wrap" gap="sm">
               {request ? <span /> : <Checkbox label="Allow downloads" checked={downloads} onChange={(e) => setDownloads(e.currentTarget.checked)} />}
               <Button type="submit" variant="default" loading={m.create.isPending} leftSection={<IconLink aria-hidden size={18} />}>
@@ -251,9 +261,10 @@ function LinkRow({
   policy: TLinkPolicy | undefined;
   onRevoke: () => void;
   onFailed: (m: string) => void;
-  update: (body: { password?: string | null; expiresAt?: string | null; downloadAllowed?: boolean }) => void;
+  update: (body: { password?: string | null; expiresAt?: string | null; downloadAllowed?: boolean; maxBytes?: number | null }) => void;
 }) {
   const [newPassword, setNewPassword] = useState<string>();
+  const [cap, setCap] = useState(link.maxBytes);
   // Named by its number on the item, which neither revoking a link nor loading more changes.
   const name = `Link ${link.number}`;
   const live = link.state === 'active';
@@ -283,6 +294,7 @@ function LinkRow({
             </Group>
             <Text size="xs" c="dimmed">
               {usageOf(link)}
+              {link.maxBytes !== null ? ` · ${formatBytes(link.uploadedBytes)} of ${formatBytes(link.maxBytes)} sent` : ''}
               {live && link.expiresAt ? ` · expires ${formatDate(link.expiresAt)}` : ended ? ` · ended ${formatDate(ended)}` : ''}
             </Text>
           </Stack>
@@ -304,6 +316,16 @@ function LinkRow({
               required={policy?.maxLifetimeDays != null}
               onCommit={(expiresAt) => update({ expiresAt })}
             />
+            {link.kind === 'file_request' && (
+              // Saved when the field is left or Enter pressed; a new cap from the server starts it afresh.
+              <div
+                key={link.maxBytes ?? 'none'}
+                onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && cap !== link.maxBytes && update({ maxBytes: cap })}
+                onKeyDown={(e) => e.key === 'Enter' && cap !== link.maxBytes && update({ maxBytes: cap })}
+              >
+                <LinkCapInput label={`${name} maximum total size`} bytes={link.maxBytes} onChange={setCap} />
+              </div>
+            )}
             {link.kind === 'view' && (
               <Switch
                 size="sm"

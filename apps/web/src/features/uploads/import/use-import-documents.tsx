@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { sendFile } from '../../../lib/api-client.ts';
 import { applyChange } from '../../../lib/changes.ts';
+import { formatBytes } from '../../../lib/format.ts';
 import { ImportProgress } from './import-progress.tsx';
 
 /** What the import file picker offers. */
@@ -35,7 +36,7 @@ export function useImportDocuments(ws: string) {
           notifications.update({ id, autoClose: o.color === 'red' ? 8000 : 4000, withCloseButton: true, ...o });
         notifications.show(progress(0));
         try {
-          if (file.size > MAX_IMPORT_BYTES) throw new Error(`It is too large to import: the limit is ${MAX_IMPORT_BYTES / 1024 / 1024} MB.`);
+          if (file.size > MAX_IMPORT_BYTES) throw new Error(`It is too large to import: the limit is ${formatBytes(MAX_IMPORT_BYTES)}.`);
           let shown = 0;
           const input = { params: { ws }, query: { parentId, fileName: file.name, onConflict: 'keep_both' as const }, body: file };
           const doc = await sendFile(documentsApi.import, input, {

@@ -56,6 +56,11 @@ export interface UploadTransport {
   /** Whether the routes reuse bytes the workspace holds (a signed-in person's; never a link visitor's). */
   dedup?: boolean;
   abort(id: string): Promise<void>;
+  /**
+   * Makes a folder of a folder upload, answering its id: a file request's visitor makes a new one
+   * every time (ADR 0035). Without it, folders are made on the app's routes, an existing one filled.
+   */
+  createFolder?(parentId: string, name: string): Promise<string>;
   batches?: {
     start(workspaceId: string, bodies: StartRequest[]): Promise<TStartUploadsResponse['results']>;
     complete(entries: { id: string; sha256: string; onConflict: TOnConflict }[]): Promise<TCompleteUploadsResponse['results']>;

@@ -517,7 +517,7 @@ export class UploadManager {
     await Promise.all(Array.from({ length: Math.min(PARTS_IN_FLIGHT, Math.max(1, missing.length)) }, worker));
   }
 
-  /** The folder at `path` below `rootId`, made when missing (an existing folder of that name is reused). */
+  /** The folder at `path` below `rootId`, made when missing (an existing folder of that name is reused, except through a link). */
   private ensureFolders(workspaceId: string, rootId: string, path: string[]): Promise<string> {
     if (path.length === 0) return Promise.resolve(rootId);
     const cacheKey = `${rootId}/${path.join('/')}`;
@@ -526,6 +526,7 @@ export class UploadManager {
       pending = (async () => {
         const parentId = await this.ensureFolders(workspaceId, rootId, path.slice(0, -1));
         const name = path.at(-1)!;
+        if (this.api.createFolder) return this.api.createFolder(parentId, name);
         const create = async (folderName: string) => {
           const folder = await call(itemsApi.create, { params: { ws: workspaceId }, body: { kind: 'folder', name: folderName, parentId } });
           this.onChanged(workspaceId, { type: 'item.created', itemId: folder.id, parentIds: [parentId], item: folder });
