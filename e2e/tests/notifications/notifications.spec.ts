@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { commentsApi, grantsApi, invitationsApi, itemsApi, linksApi, notificationsApi, publicLinksApi, workspacesApi } from '@cabinet/contracts';
+import { commentsApi, grantsApi, invitationsApi, itemsApi, linksApi, notificationsApi, publicLinksApi, uploadsApi, workspacesApi } from '@cabinet/contracts';
 import { test as newAccountTest } from '@playwright/test';
 import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
 
-test('a share reaches the other person’s bell at once; the list opens the document and the count drops; a mention in a comment reaches the person mentioned; an invitation to her address opens the page where she joins', async ({
+test('a share reaches the other person’s bell at once; the list opens the document and the count drops, a file in the viewer; a mention in a comment reaches the person mentioned; an invitation to her address opens the page where she joins', async ({
   page,
   browser,
   person,
@@ -87,10 +87,26 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await expect(bell).toHaveAccessibleName('Notifications');
   await expect(list.getByRole('button', { name: `${person.name} shared “Hiring” with you` })).toBeVisible();
 
+  // A file shared with Bea opens in Cabinet's viewer, not as a download.
+  const bytes = Buffer.from(`Minutes of ${Date.now()}`);
+  const upload = (
+    await apiCall(page, uploadsApi.start, { params: { ws: workspace.id }, body: { parentId: workspace.homeId, name: 'minutes.txt', size: bytes.length } })
+  ).body;
+  expect((await page.request.put(upload.parts[0]!.url, { data: bytes })).ok()).toBe(true);
+  const minutes = (await apiCall(page, uploadsApi.complete, { params: { id: upload.id }, body: {} })).body.item;
+  await apiCall(page, grantsApi.create, { params: { id: minutes.id }, body: { principal: { type: 'user', id: bea.id }, role: 'viewer' } });
+  await list.getByRole('button', { name: `Unread: ${person.name} shared “minutes.txt” with you` }).click();
+  await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}/file/${minutes.id}$`));
+  await expect(other.getByRole('heading', { level: 1, name: 'minutes.txt' })).toBeVisible();
+  // The viewer fills the screen: to Shared with me, where the bell is.
+  await other.goto(`/w/${workspace.slug}/shared`);
+  await expect(bell).toHaveAccessibleName('Notifications');
+
   // Olive invites Bea's address to another workspace: the bell says so and opens the invitation, where Bea joins.
   const team = (await apiCall(page, workspacesApi.create, { body: { name: `Studio ${Date.now().toString(36)}` } })).body;
   expect((await apiCall(page, invitationsApi.create, { params: { ws: team.id }, body: { role: 'member', email: bea.email } })).status).toBe(201);
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+  await bell.click();
   await list.getByRole('button', { name: `Unread: ${person.name} invited you to ${team.name}` }).click();
   await expect(other).toHaveURL(/\/invitations\/[0-9a-f-]+$/);
   await other.getByRole('button', { name: `Join ${team.name}` }).click();

@@ -8,14 +8,14 @@ const PEOPLE_PER_PASS = 200;
 /** Notifications listed in one mail; the mail says how many more wait in Cabinet. */
 const LISTED = 20;
 
-/** Where a notification opens, for a mail: the invitation, the document (at the thread), the folder, or Shared with me for a file. */
+/** Where a notification opens, for a mail, as the bell's list opens it: the invitation, the document (at the thread), the folder, the file in the viewer. */
 export function linkOf(publicUrl: string, n: TNotification): string {
   if (n.kind === 'invited' && n.invitationId) return `${publicUrl}/invitations/${n.invitationId}`;
   const base = `${publicUrl}/w/${encodeURIComponent(n.workspace.slug)}`;
   if (!n.item) return base;
   if (n.item.kind === 'document') return `${base}/d/${n.item.id}${n.threadId ? `?thread=${n.threadId}` : ''}`;
   if (n.item.kind === 'folder') return `${base}/f/${n.item.id}`;
-  return `${base}/shared`;
+  return `${base}/file/${n.item.id}`;
 }
 
 /**

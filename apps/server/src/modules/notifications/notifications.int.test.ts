@@ -461,7 +461,7 @@ describe('notifications', () => {
     expect(await bea.call(invitationsApi.acceptMine, { params: { id: invitation.id } })).toFail('link_expired');
   });
 
-  it('mails the new kinds with where each opens', async () => {
+  it('mails each with the page it opens: a document at its thread, a folder, a file in the viewer, an invitation', async () => {
     const [ada, bea, cy] = [await app.g.person('Ada'), await app.g.person('Bea'), await app.g.person('Cy')];
     const notes = await doc(ada, 'Notes');
     await app.g.membership(bea, ada.workspace.id, 'member');
@@ -469,14 +469,19 @@ describe('notifications', () => {
     const drop = await app.g.folder(ada, ada.workspace.homeId, 'Drop');
     await (await fileRequest(ada, drop.id)).send('scan.pdf');
     const invitation = (await ada.call(invitationsApi.create, { params: { ws: ada.workspace.id }, body: { role: 'member', email: await emailOf(cy) } })).body;
+    const minutes = (await app.g.upload(ada, ada.workspace.homeId, 'minutes.txt', new TextEncoder().encode(`Minutes ${Math.random()}`))).body.item;
+    await share(ada, minutes.id, { type: 'user', id: bea.id });
     await settled();
     await mailUnreadNotifications(app.t.ctx, 0);
-    const [adaEmail, cyEmail] = [await emailOf(ada), await emailOf(cy)];
+    const [adaEmail, beaEmail, cyEmail] = [await emailOf(ada), await emailOf(bea), await emailOf(cy)];
     const adaMail = outbox().find((m) => m.to === adaEmail && m.subject.includes('2 unread'));
     expect(adaMail?.text).toContain('Bea commented on “Notes”');
     expect(adaMail?.text).toContain(`/d/${notes.id}?thread=${thread.id}`);
     expect(adaMail?.text).toContain('A file was uploaded to “Drop” through your file request');
     expect(adaMail?.text).toContain(`/f/${drop.id}`);
+    // A file opens in the viewer, as the bell's list opens it.
+    const beaMail = outbox().find((m) => m.to === beaEmail && m.text.includes('minutes.txt'));
+    expect(beaMail?.text).toMatch(new RegExp(`Ada shared “minutes\\.txt” with you \\(.+\\)\\n  ${app.t.url}/w/[^/]+/file/${minutes.id}\\n`));
     const cyMail = outbox().find((m) => m.to === cyEmail && m.subject.endsWith('on Cabinet') && m.text.includes('While you were away'));
     expect(cyMail?.subject).toMatch(/^Ada invited you to .+ on Cabinet$/);
     expect(cyMail?.text).toContain(`${app.t.url}/invitations/${invitation.id}`);

@@ -1,9 +1,9 @@
 import { ActionIcon, Avatar, Blockquote, Button, Group, Menu, Paper, SegmentedControl, Stack, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconCheck, IconDots, IconMessageCircle, IconRestore, IconTrash } from '@tabler/icons-react';
-import { ZCommentBody, type TCommentThread, type TItemAbilities } from '@cabinet/contracts';
+import { IconCheck, IconDots, IconMessageCircle, IconPencil, IconRestore, IconTrash } from '@tabler/icons-react';
+import { ZCommentBody, type TComment, type TCommentThread, type TItemAbilities } from '@cabinet/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { findMembers } from '../api/members.ts';
 import { formatRelative } from '../../../lib/format.ts';
@@ -29,7 +29,8 @@ function mentionAt(text: string, caret: number): { start: number; query: string 
 /**
  * A comment's text box. `@` followed by a name suggests the workspace's people (as in the
  * document): arrows move, Enter or Tab picks, Escape closes the list. Whom it mentions goes with
- * the comment, so they are told (those who cannot see the document are not).
+ * the comment, so they are told (those who cannot see the document are not). Ctrl/⌘+Enter sends;
+ * Escape cancels, when it can be cancelled. `initial`: the words of a comment being changed.
  */
 function Composer({
   workspaceId,
@@ -38,6 +39,7 @@ function Composer({
   onSubmit,
   onCancel,
   autoFocus,
+  initial = '',
 }: {
   workspaceId: string;
   label: string;
@@ -45,8 +47,9 @@ function Composer({
   onSubmit: (body: string, mentions: string[]) => Promise<unknown>;
   onCancel?: () => void;
   autoFocus?: boolean;
+  initial?: string;
 }) {
-  const [body, setBody] = useState('');
+  const [body, setBody] = useState(initial);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [typing, setTyping] = useState<{ start: number; query: string }>();
@@ -54,6 +57,11 @@ function Composer({
   const [picked, setPicked] = useState<Suggestion[]>([]);
   const listId = useId();
   const box = useRef<HTMLTextAreaElement>(null);
+  // Words being changed: the caret goes after them, where a person goes on writing.
+  useEffect(() => {
+    if (initial && autoFocus) box.current?.setSelectionRange(initial.length, initial.length);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the box opens: the words are the box's own from then on
+  }, []);
   const suggestions = useQuery({
     queryKey: queryKeys.memberSuggestions(workspaceId, typing?.query ?? ''),
     queryFn: async () =>
@@ -109,6 +117,8 @@ function Composer({
         autoFocus={autoFocus}
         aria-controls={showList ? listId : undefined}
         aria-activedescendant={showList ? `${listId}-${active}` : undefined}
+        // Escape closes the list or cancels here, not the drawer the comments may be in.
+        data-mantine-stop-propagation={showList || onCancel ? 'true' : undefined}
         onChange={(e) => {
           setBody(e.currentTarget.value);
           setError(undefined);
@@ -182,6 +192,98 @@ function Composer({
   );
 }
 
+/**
+ * One comment of a thread: its author, when it was written (and whether it was changed since), its
+ * words, and a menu of what the person may do with it — change their own words in place (the same
+ * composer, @-mentions included; whom the new words newly mention is told), delete it.
+ */
+function CommentEntry({
+  comment: c,
+  thread,
+  workspaceId,
+  documentId,
+  me,
+  abilities,
+}: {
+  comment: TComment;
+  thread: TCommentThread;
+  workspaceId: string;
+  documentId: string;
+  me: string;
+  abilities: TItemAbilities;
+}) {
+  const m = useCommentMutations(documentId);
+  const failed = (error: Error) => notifications.show({ color: 'red', message: error.message });
+  const [editing, setEditing] = useState(false);
+  const actions = useRef<HTMLButtonElement>(null);
+  const mine = c.author?.id === me && abilities.comment;
+  const stopEditing = () => {
+    setEditing(false);
+    // The keyboard goes back where it came from.
+    requestAnimationFrame(() => actions.current?.focus());
+  };
+  const edited = c.updatedAt !== c.createdAt;
+  return (
+    <Group align="flex-start" gap="xs" wrap="nowrap">
+      <Avatar size="sm" radius="xl" aria-hidden>
+        {(c.author?.name ?? '?').slice(0, 1).toUpperCase()}
+      </Avatar>
+      <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
+        <Group gap={6} justify="space-between" wrap="nowrap">
+          <Text size="sm" fw={600} truncate>
+            {c.author?.name ?? 'Former member'}
+          </Text>
+          <Group gap={2} wrap="nowrap">
+            <Text size="xs" c="dimmed" title={edited ? `Edited ${formatRelative(c.updatedAt)}` : undefined}>
+              {formatRelative(c.createdAt)}
+              {edited && ' (edited)'}
+            </Text>
+            {(mine || abilities.deleteAnyComment) && (
+              // Focus goes into the box that Edit opens, not back to this button.
+              <Menu position="bottom-end" returnFocus={!editing}>
+                <Menu.Target>
+                  <ActionIcon ref={actions} size="sm" variant="subtle" color="gray" aria-label="Comment actions">
+                    <IconDots aria-hidden size={14} />
+                  </ActionIcon>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  {mine && (
+                    <Menu.Item leftSection={<IconPencil aria-hidden size={14} />} onClick={() => setEditing(true)}>
+                      Edit
+                    </Menu.Item>
+                  )}
+                  <Menu.Item color="danger" leftSection={<IconTrash aria-hidden size={14} />} onClick={() => m.remove.mutate(c.id, { onError: failed })}>
+                    {c.id === thread.id ? 'Delete thread' : 'Delete comment'}
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Group>
+        </Group>
+        {editing ? (
+          <Composer
+            workspaceId={workspaceId}
+            label="Edit comment"
+            submitLabel="Save"
+            initial={c.body}
+            autoFocus
+            onCancel={stopEditing}
+            onSubmit={async (body, mentions) => {
+              // Unchanged words are not a change.
+              if (body !== c.body || mentions.length) await m.edit.mutateAsync({ commentId: c.id, body, mentions });
+              stopEditing();
+            }}
+          />
+        ) : (
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {c.body}
+          </Text>
+        )}
+      </Stack>
+    </Group>
+  );
+}
+
 function Thread({
   thread,
   workspaceId,
@@ -217,40 +319,7 @@ function Thread({
         </Blockquote>
       )}
       {thread.comments.map((c) => (
-        <Group key={c.id} align="flex-start" gap="xs" wrap="nowrap">
-          <Avatar size="sm" radius="xl" aria-hidden>
-            {(c.author?.name ?? '?').slice(0, 1).toUpperCase()}
-          </Avatar>
-          <Stack gap={0} style={{ flex: 1, minWidth: 0 }}>
-            <Group gap={6} justify="space-between" wrap="nowrap">
-              <Text size="sm" fw={600} truncate>
-                {c.author?.name ?? 'Former member'}
-              </Text>
-              <Group gap={2} wrap="nowrap">
-                <Text size="xs" c="dimmed">
-                  {formatRelative(c.createdAt)}
-                </Text>
-                {((c.author?.id === me && abilities.comment) || abilities.deleteAnyComment) && (
-                  <Menu position="bottom-end">
-                    <Menu.Target>
-                      <ActionIcon size="sm" variant="subtle" color="gray" aria-label={c.id === thread.id ? 'Thread actions' : 'Comment actions'}>
-                        <IconDots aria-hidden size={14} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item color="danger" leftSection={<IconTrash aria-hidden size={14} />} onClick={() => m.remove.mutate(c.id, { onError: failed })}>
-                        {c.id === thread.id ? 'Delete thread' : 'Delete comment'}
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
-                )}
-              </Group>
-            </Group>
-            <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-              {c.body}
-            </Text>
-          </Stack>
-        </Group>
+        <CommentEntry key={c.id} comment={c} thread={thread} workspaceId={workspaceId} documentId={documentId} me={me} abilities={abilities} />
       ))}
       {thread.resolvedAt && (
         <Text size="xs" c="dimmed">

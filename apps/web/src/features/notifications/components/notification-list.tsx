@@ -1,6 +1,6 @@
 import { Button, Group, Loader, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBell, IconChecks, IconFileText, IconFile, IconFolder, IconMessageCircle, IconUpload, IconUserPlus } from '@tabler/icons-react';
-import { describeNotification, filesApi, urlOf, type TNotification, type TWorkspace } from '@cabinet/contracts';
+import { describeNotification, type TNotification, type TWorkspace } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { formatRelative } from '../../../lib/format.ts';
@@ -46,9 +46,9 @@ export default function NotificationList({ onClose }: { onClose: () => void }) {
     // Something shared from a workspace the person was not in made them a guest there: the list of workspaces learns of it first.
     const known = client.getQueryData<TWorkspace[]>(queryKeys.workspaces);
     if (!known?.some((w) => w.id === n.workspace.id)) await client.refetchQueries({ queryKey: queryKeys.workspaces });
-    if (n.item.kind === 'document') void navigate(pageRoutes.document(n.workspace.slug, n.item.id, { thread: n.threadId }));
-    else if (n.item.kind === 'folder') void navigate(pageRoutes.folder(n.workspace.slug, n.item.id));
-    else window.open(urlOf(filesApi.content, { id: n.item.id }), '_blank', 'noopener');
+    void navigate(
+      n.item.kind === 'document' ? pageRoutes.document(n.workspace.slug, n.item.id, { thread: n.threadId }) : pageRoutes.item(n.workspace.slug, n.item),
+    );
   };
 
   return (
