@@ -130,11 +130,12 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
           <Button variant="subtle" leftSection={<IconFilterOff aria-hidden size={16} />} onClick={clear} disabled={!filtered && !itemText}>
             Clear filters
           </Button>
+          {/* An outlined button like the page's others: the pale "light" variant read as disabled, in both themes. */}
           <Button
             component="a"
             href={activityCsvUrl(workspace.id, filters)}
             download
-            variant="light"
+            variant="default"
             leftSection={<IconDownload aria-hidden size={16} />}
             disabled={datesInvalid || itemInvalid}
           >
