@@ -4,7 +4,7 @@ import { test as newAccountTest, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-import { seriousViolations } from '../../fixtures/accessibility.ts';
+import { colourContrast, seriousViolations } from '../../fixtures/accessibility.ts';
 
 /** Picks an option of a labelled select. */
 async function choose(page: Page, label: string, option: string) {
@@ -161,6 +161,12 @@ test("the audit log and an item's history have no serious accessibility violatio
   await page.goto(`/w/${workspace.slug}/settings/audit`);
   await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row').filter({ hasText: 'renamed “Reports 2027” from “Reports”' })).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+  // Export CSV, which works, looks like a button that does in both themes: it stands out from the form (3:1).
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await expect.poll(() => colourContrast(page.getByRole('link', { name: 'Export CSV' }), 'background-color')).toBeGreaterThanOrEqual(3);
+  }
   // Filtering by the item's link finds its entries only.
   await page.getByRole('textbox', { name: 'Item' }).fill(`${page.url().replace(/\/settings\/audit$/, '')}/f/${folder.id}`);
   await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row')).toHaveCount(3);

@@ -70,10 +70,17 @@ test('the uploads panel folds by itself once everything is uploaded, and never c
   await expect(uploads.getByRole('button', { name: 'Show uploads' })).toHaveAttribute('aria-expanded', 'false');
   await expect(uploads.getByRole('listitem')).toHaveCount(0);
 
+  // Scrolled to its end, the folder's last row is wholly above the panel, and answers a click.
   const lastRowAnswers = async () => {
-    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    // Playwright clicks only what is not covered: the panel over the row would take the click.
-    await page.getByRole('button', { name: 'Actions for last.txt' }).click({ timeout: 10_000 });
+    const row = page.getByRole('row', { name: /last\.txt/ });
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const [r, p] = [await row.boundingBox(), await uploads.boundingBox()];
+        return r && p ? p.y - (r.y + r.height) : -1;
+      })
+      .toBeGreaterThanOrEqual(0);
+    await page.getByRole('button', { name: 'Actions for last.txt' }).click();
     await expect(page.getByRole('menuitem', { name: 'Rename' })).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByRole('menu')).toHaveCount(0);

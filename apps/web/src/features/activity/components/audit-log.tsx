@@ -130,12 +130,13 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
           <Button variant="subtle" leftSection={<IconFilterOff aria-hidden size={16} />} onClick={clear} disabled={!filtered && !itemText}>
             Clear filters
           </Button>
-          {/* An outlined button like the page's others: the pale "light" variant read as disabled, in both themes. */}
+          {/* Filled, so it stands out (3:1) from the form in both themes: the pale "light" variant beside the
+              disabled "Clear filters" read as disabled too. */}
           <Button
             component="a"
             href={activityCsvUrl(workspace.id, filters)}
             download
-            variant="default"
+            variant="filled"
             leftSection={<IconDownload aria-hidden size={16} />}
             disabled={datesInvalid || itemInvalid}
           >
