@@ -36,7 +36,15 @@ test('lists revisions, shows one against the document now, and restores it live 
   const green = await drawer.locator('ins.legend').evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(added).toBe(green);
   await page.screenshot({ path: 'test-results/screens/document-history.png' });
+  // Restoring asks first, naming the revision; Cancel leaves the document as it is.
   await drawer.getByRole('button', { name: 'Restore this revision' }).click();
+  const confirm = page.getByRole('dialog', { name: /^Restore the revision of .+\?$/ });
+  await expect(confirm).toContainText(`Edited by ${account.person.name}`);
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(page.getByLabel('Content of Plan')).toContainText('Monday');
+  await drawer.getByRole('button', { name: 'Restore this revision' }).click();
+  await confirm.getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(page.getByText(/Restored the revision of/)).toBeVisible();
 
   for (const p of [page, other]) {

@@ -1,3 +1,4 @@
+import { makeItem } from '../../fixtures/search.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('creates, opens, renames, trashes and restores folders', async ({ page }) => {
@@ -54,4 +55,41 @@ test('creates, opens, renames, trashes and restores folders', async ({ page }) =
   await page.getByRole('button', { name: 'Empty trash' }).click();
   await page.getByRole('dialog', { name: 'Empty the trash?' }).getByRole('button', { name: 'Delete forever' }).click();
   await expect(page.getByText('The trash is empty')).toBeVisible();
+});
+
+test('the uploads panel folds by itself once everything is uploaded, and never covers the last row of a long folder, at 1280 and 360 px', async ({
+  page,
+  workspace,
+}) => {
+  for (let i = 1; i <= 24; i++) await makeItem(page, workspace, 'folder', `Folder ${String(i).padStart(2, '0')}`);
+  await page.goto(`/w/${workspace.slug}/my`);
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'last.txt', mimeType: 'text/plain', buffer: Buffer.from('last') });
+  const uploads = page.getByRole('region', { name: 'Uploads' });
+  await expect(uploads.getByText('Uploads complete')).toBeVisible();
+  // Folded: the summary stays, the list of files is gone.
+  await expect(uploads.getByRole('button', { name: 'Show uploads' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(uploads.getByRole('listitem')).toHaveCount(0);
+
+  // Scrolled to its end, the folder's last row is wholly above the panel, and answers a click.
+  const lastRowAnswers = async () => {
+    const row = page.getByRole('row', { name: /last\.txt/ });
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const [r, p] = [await row.boundingBox(), await uploads.boundingBox()];
+        return r && p ? p.y - (r.y + r.height) : -1;
+      })
+      .toBeGreaterThanOrEqual(0);
+    await page.getByRole('button', { name: 'Actions for last.txt' }).click();
+    await expect(page.getByRole('menuitem', { name: 'Rename' })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+  };
+  await lastRowAnswers();
+  // Unfolded, it is taller: the page leaves room for it all.
+  await uploads.getByRole('button', { name: 'Show uploads' }).click();
+  await expect(uploads.getByRole('listitem', { name: 'Upload of last.txt' })).toBeVisible();
+  await lastRowAnswers();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await lastRowAnswers();
 });

@@ -1,6 +1,32 @@
 import { expect, test } from '../../fixtures/signed-in.ts';
 
-test('typing a name replaces the one offered: a new folder’s “Untitled folder”, a file’s name before its extension', async ({ page }) => {
+test('a name is required: a new folder, a new document or a rename without one is refused, and says so', async ({ page }) => {
+  await page.getByRole('link', { name: 'My files' }).click();
+  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  for (const [button, label] of [
+    ['New folder', 'Folder name'],
+    ['New document', 'Document name'],
+  ] as const) {
+    await page.getByRole('button', { name: button }).click();
+    const dialog = page.getByRole('dialog', { name: button });
+    await expect(dialog.getByLabel(label)).toHaveValue('');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Enter a name');
+    await expect(dialog.getByLabel(label)).toHaveAttribute('aria-invalid', 'true');
+    await expect(dialog.getByLabel(label)).toBeFocused();
+    await page.keyboard.press('Escape');
+  }
+  await expect(page.getByText('This folder is empty')).toBeVisible();
+
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') });
+  await page.getByRole('button', { name: 'Actions for notes.txt' }).click();
+  await page.getByRole('menuitem', { name: 'Rename' }).click();
+  await page.getByLabel('New name').fill('  ');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Rename “notes.txt”' }).getByRole('alert')).toHaveText('Enter a name');
+});
+
+test('typing a name replaces the one offered: a file’s name before its extension, a folder’s whole name', async ({ page }) => {
   await page.getByRole('link', { name: 'My files' }).click();
   const list = page.getByRole('table', { name: 'Contents of My files' });
 

@@ -88,29 +88,28 @@ test('a file’s versions: compared, restored (the old bytes come back) and name
   await expect(page.getByTestId('file-viewer')).toContainText('line two');
 });
 
-// Screenshots land in test-results/screens for a person to look at.
-for (const scheme of ['light', 'dark'] as const) {
-  for (const width of [1280, 360]) {
-    test(`the versions panel and the compare dialog at ${width} px in the ${scheme} theme`, async ({ browser, account, workspace }) => {
-      const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme, storageState: account.storageState });
-      const page = await context.newPage();
-      await page.goto(`/w/${workspace.slug}`);
-      if (width === 360) await page.getByRole('button', { name: 'Open navigation' }).click();
-      const { panel } = await fileWithTwoVersions(page);
-      const overflow = () => panel.evaluate((el) => el.scrollWidth - el.clientWidth);
-      expect(await overflow()).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `test-results/screens/versions-panel-${width}-${scheme}.png` });
-      expect(await seriousViolations(page)).toEqual([]);
-      await panel.getByRole('checkbox', { name: 'Select version 1 to compare' }).check();
-      await panel.getByRole('checkbox', { name: 'Select version 2 to compare' }).check();
-      await panel.getByRole('button', { name: 'Compare' }).click();
-      const compare = page.getByRole('dialog', { name: 'Compare versions of notes.txt' });
-      await expect(compare.getByRole('region', { name: /Changes from version 1/ })).toBeVisible();
-      await page.screenshot({ path: `test-results/screens/versions-compare-${width}-${scheme}.png` });
-      expect(await seriousViolations(page)).toEqual([]);
-      await context.close();
-    });
-  }
+// Screenshots land in test-results/screens for a person to look at. Each accessibility check covers
+// the light and the dark theme (seriousViolations switches them without a reload).
+for (const width of [1280, 360]) {
+  test(`the versions panel and the compare dialog at ${width} px, in both themes`, async ({ browser, account, workspace }) => {
+    const context = await browser.newContext({ viewport: { width, height: 800 }, storageState: account.storageState });
+    const page = await context.newPage();
+    await page.goto(`/w/${workspace.slug}`);
+    if (width === 360) await page.getByRole('button', { name: 'Open navigation' }).click();
+    const { panel } = await fileWithTwoVersions(page);
+    const overflow = () => panel.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `test-results/screens/versions-panel-${width}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+    await panel.getByRole('checkbox', { name: 'Select version 1 to compare' }).check();
+    await panel.getByRole('checkbox', { name: 'Select version 2 to compare' }).check();
+    await panel.getByRole('button', { name: 'Compare' }).click();
+    const compare = page.getByRole('dialog', { name: 'Compare versions of notes.txt' });
+    await expect(compare.getByRole('region', { name: /Changes from version 1/ })).toBeVisible();
+    await page.screenshot({ path: `test-results/screens/versions-compare-${width}.png` });
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+  });
 }
 
 test('a second upload of the same bytes sends nothing: the workspace already holds them', async ({ page }) => {
@@ -120,6 +119,8 @@ test('a second upload of the same bytes sends nothing: the workspace already hol
   await page.getByLabel('Files to upload').setInputFiles({ name: 'survey-raw.bin', mimeType: 'application/octet-stream', buffer: bytes });
   await expect(list.getByRole('link', { name: 'survey-raw.bin' })).toBeVisible();
   const uploads = page.getByRole('region', { name: 'Uploads' });
+  // Once everything is uploaded the panel's list folds: unfolded to read it.
+  await uploads.getByRole('button', { name: 'Show uploads' }).click();
   await expect(uploads.getByRole('listitem', { name: 'Upload of survey-raw.bin' })).toContainText('Uploaded');
 
   // Every request from here on: no part may go up.
@@ -128,8 +129,9 @@ test('a second upload of the same bytes sends nothing: the workspace already hol
     if (r.method() === 'PUT') puts.push(r.url());
   });
   await page.getByLabel('Files to upload').setInputFiles({ name: 'survey-copy.bin', mimeType: 'application/octet-stream', buffer: bytes });
-  await expect(uploads.getByRole('listitem', { name: 'Upload of survey-copy.bin' })).toContainText('Already in the workspace — nothing sent');
   await expect(list.getByRole('link', { name: 'survey-copy.bin' })).toBeVisible();
+  await uploads.getByRole('button', { name: 'Show uploads' }).click();
+  await expect(uploads.getByRole('listitem', { name: 'Upload of survey-copy.bin' })).toContainText('Already in the workspace — nothing sent');
   expect(puts).toEqual([]);
   // Its bytes are the first file's.
   const [download] = await Promise.all([

@@ -177,40 +177,36 @@ test('the viewer’s bar: details, versions, star, rename and trash as the file 
   await expect(list.getByRole('link', { name: '3 minutes.txt' })).toHaveCount(0);
 });
 
-for (const scheme of ['light', 'dark'] as const) {
-  test.describe(`in the ${scheme} theme`, () => {
-    test.use({ colorScheme: scheme });
-    test(`has no serious accessibility problems at 1280 and 360 px (${scheme})`, async ({ page }) => {
-      mkdirSync('test-results/screens', { recursive: true });
-      const { list } = await folderOfFiles(page);
-      await list.getByRole('link', { name: '2 report.pdf' }).click();
-      await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `test-results/screens/viewer-pdf-1280-${scheme}.png` });
-      await step(page, 'ArrowRight', '3 notes.txt');
-      await step(page, 'ArrowRight', '4 code.ts');
-      await expect(viewer(page).locator('pre[data-language="typescript"] .hljs-keyword').first()).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `test-results/screens/viewer-code-1280-${scheme}.png` });
+// Each check covers the light and the dark theme (seriousViolations switches them without a reload).
+test('has no serious accessibility problems at 1280 and 360 px, in both themes', async ({ page }) => {
+  mkdirSync('test-results/screens', { recursive: true });
+  const { list } = await folderOfFiles(page);
+  await list.getByRole('link', { name: '2 report.pdf' }).click();
+  await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: `test-results/screens/viewer-pdf-1280.png` });
+  await step(page, 'ArrowRight', '3 notes.txt');
+  await step(page, 'ArrowRight', '4 code.ts');
+  await expect(viewer(page).locator('pre[data-language="typescript"] .hljs-keyword').first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: `test-results/screens/viewer-code-1280.png` });
 
-      await page.setViewportSize({ width: 360, height: 740 });
-      await step(page, 'ArrowLeft', '3 notes.txt');
-      await step(page, 'ArrowLeft', '2 report.pdf');
-      await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
-      // On a phone the thumbnails start hidden.
-      await expect(viewer(page).getByRole('button', { name: 'Page thumbnails' })).toHaveAttribute('aria-pressed', 'false');
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `test-results/screens/viewer-pdf-360-${scheme}.png` });
-      await step(page, 'ArrowLeft', '1 photo.png');
-      await expect(viewer(page).getByRole('img', { name: '1 photo.png' })).toBeVisible();
-      await page.screenshot({ path: `test-results/screens/viewer-image-360-${scheme}.png` });
-      for (const name of FILES.slice(1).map((f) => f.name)) await step(page, 'ArrowRight', name);
-      await expect(viewer(page).getByTestId('no-preview')).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
-      await page.screenshot({ path: `test-results/screens/viewer-none-360-${scheme}.png` });
-    });
-  });
-}
+  await page.setViewportSize({ width: 360, height: 740 });
+  await step(page, 'ArrowLeft', '3 notes.txt');
+  await step(page, 'ArrowLeft', '2 report.pdf');
+  await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
+  // On a phone the thumbnails start hidden.
+  await expect(viewer(page).getByRole('button', { name: 'Page thumbnails' })).toHaveAttribute('aria-pressed', 'false');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: `test-results/screens/viewer-pdf-360.png` });
+  await step(page, 'ArrowLeft', '1 photo.png');
+  await expect(viewer(page).getByRole('img', { name: '1 photo.png' })).toBeVisible();
+  await page.screenshot({ path: `test-results/screens/viewer-image-360.png` });
+  for (const name of FILES.slice(1).map((f) => f.name)) await step(page, 'ArrowRight', name);
+  await expect(viewer(page).getByTestId('no-preview')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.screenshot({ path: `test-results/screens/viewer-none-360.png` });
+});
 
 test('Escape brings back a long folder at the scroll it had, the file shown last in focus', async ({ page, workspace }) => {
   await page.getByRole('link', { name: 'My files' }).click();

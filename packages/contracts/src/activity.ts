@@ -45,6 +45,12 @@ export const ZActivityEntry = z.object({
   userAgent: z.string().nullable(),
   /** What the action needs to be understood: names (`name`, `previousName`), roles, the version… never secrets. */
   data: z.record(z.string(), z.unknown()),
+  /**
+   * Whom it was about, named as they are now: the person added, removed, given a role, put in or
+   * taken out of a group or shared with; the group or workspace shared with. Null for other actions.
+   * `name` is null once the person or group is gone, `email` when the reader may not see addresses.
+   */
+  subject: z.object({ kind: z.enum(['user', 'group', 'workspace']), id: ZId.nullable(), name: z.string().nullable(), email: z.string().nullable() }).nullable(),
 });
 export type TActivityEntry = z.infer<typeof ZActivityEntry>;
 

@@ -8,6 +8,7 @@ import { Logo } from '../components/ui/logo.tsx';
 import { OfflineBanner } from '../components/ui/offline-banner.tsx';
 import { UserMenu } from '../features/auth/components/user-menu.tsx';
 import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
+import { UPLOADS_ROOM } from '../features/uploads/uploader/uploads-context.ts';
 import { SearchLauncher } from '../features/search/components/search-launcher.tsx';
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
 import { formatBytes } from '../lib/format.ts';
@@ -115,7 +116,8 @@ export function Shell({ workspace, watched = false, children }: { workspace: TWo
           </AppShell.Section>
         )}
       </AppShell.Navbar>
-      <AppShell.Main>
+      {/* Room at the end for the uploads panel while it is shown, so it never covers the last rows. */}
+      <AppShell.Main style={{ paddingBottom: `calc(var(--app-shell-footer-offset, 0rem) + var(--app-shell-padding) + var(${UPLOADS_ROOM}, 0px))` }}>
         <OfflineBanner />
         {children}
       </AppShell.Main>

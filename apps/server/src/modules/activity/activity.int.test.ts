@@ -1,4 +1,17 @@
-import { activityApi, authApi, grantsApi, itemsApi, linksApi, meApi, tokensApi, urlOf, workspacesApi, type TWorkspaceActivityQuery } from '@cabinet/contracts';
+import {
+  activityApi,
+  authApi,
+  grantsApi,
+  groupsApi,
+  itemsApi,
+  linksApi,
+  meApi,
+  membersApi,
+  tokensApi,
+  urlOf,
+  workspacesApi,
+  type TWorkspaceActivityQuery,
+} from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { signUp } from '../../testing/browser.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -116,6 +129,44 @@ describe('activity', () => {
     expect((await ada.call(activityApi.item, { params: { id: folder.id } })).body.items.some((e) => e.item?.id === other.id)).toBe(false);
   });
 
+  it('names whom each entry is about: people put in and taken out of groups, given a role or removed, and whom an item was shared with', async () => {
+    const { ada, member, guest, ws, folder } = await team();
+    const group = (await ada.call(groupsApi.create, { params: { ws }, body: { name: 'Design' } })).body;
+    expect((await ada.call(groupsApi.addMembers, { params: { ws, groupId: group.id }, body: { userIds: [member.id] } })).status).toBe(200);
+    expect((await ada.call(groupsApi.removeMember, { params: { ws, groupId: group.id, userId: member.id } })).status).toBe(204);
+    expect((await ada.call(membersApi.update, { params: { ws, userId: member.id }, body: { role: 'admin' } })).status).toBe(200);
+    const toGroup = await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'group', id: group.id }, role: 'editor' } });
+    expect((await ada.call(grantsApi.remove, { params: { id: folder.id, grantId: toGroup.body.id } })).status).toBe(204);
+    expect((await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).status).toBe(201);
+    expect((await ada.call(grantsApi.create, { params: { id: folder.id }, body: { principal: { type: 'user', id: member.id }, role: 'editor' } })).status).toBe(
+      201,
+    );
+    expect((await ada.call(membersApi.remove, { params: { ws, userId: guest.id }, query: { filesTo: ada.id } })).status).toBe(204);
+
+    const log = (await ada.call(activityApi.workspace, { params: { ws } })).body.items;
+    const about = (action: string) => log.filter((e) => e.action === action).map((e) => e.subject);
+    const mia = { kind: 'user', id: member.id, name: 'Mia', email: expect.stringContaining('@example.com') };
+    expect(about('group.member_added')).toEqual([mia]);
+    expect(about('group.member_removed')).toEqual([mia]);
+    expect(about('member.role_changed')).toEqual([mia]);
+    expect(about('member.removed')).toEqual([{ kind: 'user', id: guest.id, name: 'Gus', email: expect.stringContaining('@example.com') }]);
+    expect(about('item.shared')).toEqual([
+      mia,
+      { kind: 'workspace', id: ws, name: null, email: null },
+      { kind: 'group', id: group.id, name: 'Design', email: null },
+      { kind: 'group', id: group.id, name: 'Design', email: null },
+    ]);
+    expect(about('item.renamed')).toEqual([]);
+    expect(log.find((e) => e.action === 'item.created')?.subject).toBeNull();
+    // Named as they are now: a group renamed since is read under its new name.
+    await ada.call(groupsApi.rename, { params: { ws, groupId: group.id }, body: { name: 'Product design' } });
+    const renamed = (await ada.call(activityApi.workspace, { params: { ws }, query: { action: 'item.shared' } })).body.items;
+    expect(renamed[2]!.subject).toMatchObject({ kind: 'group', name: 'Product design' });
+    // An item's history names them too.
+    const history = (await ada.call(activityApi.item, { params: { id: folder.id } })).body.items;
+    expect(history.filter((e) => e.action === 'item.shared').map((e) => e.subject?.name)).toEqual(['Mia', null, 'Product design', 'Product design']);
+  });
+
   it('exports the filtered log as CSV, with cells a spreadsheet would run as formulas made harmless', async () => {
     const { ada, member, ws } = await team();
     const risky = await test.given.folder(ada, ada.workspace.rootId, '=HYPERLINK("evil","x")');
@@ -129,7 +180,7 @@ describe('activity', () => {
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename=".+-activity-\d{4}-\d{2}-\d{2}\.csv"$/);
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"Time","Actor","Actor email","Actor kind","Action","Item id","Item","IP address","User agent","Details"');
+    expect(lines[0]).toBe('"Time","Actor","Actor email","Actor kind","Action","Item id","Item","IP address","User agent","Details","Subject","Subject email"');
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain('"item.renamed"');
     expect(lines[1]).toContain(`"${risky.id}","'@SUM(1+1)"`);

@@ -75,3 +75,26 @@ export async function deleteActivityBefore(db: Q, cutoff: Date, batch: number): 
       SELECT id FROM activity_events WHERE created_at < ${cutoff} ORDER BY created_at, id LIMIT ${batch})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/** People and groups that entries are about, by id, as they are now (those gone are missing). */
+export async function findSubjects(
+  db: Q,
+  userIds: readonly string[],
+  groupIds: readonly string[],
+): Promise<{ users: { id: string; name: string; email: string }[]; groups: { id: string; name: string }[] }> {
+  const users = userIds.length
+    ? await db
+        .selectFrom('users')
+        .select(['id', 'name', 'email'])
+        .where('id', 'in', [...userIds])
+        .execute()
+    : [];
+  const groups = groupIds.length
+    ? await db
+        .selectFrom('groups')
+        .select(['id', 'name'])
+        .where('id', 'in', [...groupIds])
+        .execute()
+    : [];
+  return { users, groups };
+}

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { maySeeGrants, requireItem } from '../items/index.ts';
 import { findMembership, requireWorkspace, workspaceAbilities } from '../workspaces/index.ts';
-import { deleteActivityBefore, findActivity, type ActivityFilter, type ActivityRow } from './activity.repo.ts';
+import { deleteActivityBefore, findActivity, findSubjects, type ActivityFilter, type ActivityRow } from './activity.repo.ts';
 
 const DAY = 24 * 60 * 60_000;
 /** What the record keeps in `data` that is not for reading (the folders a change touched, for the live stream). */
@@ -31,7 +31,48 @@ interface Shown {
 }
 const EVERYTHING: Shown = { origin: true, emails: true };
 
-function present(row: ActivityRow, show: Shown): TActivityEntry {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const idIn = (v: unknown) => (typeof v === 'string' && UUID.test(v) ? v : undefined);
+
+type SubjectRef = { kind: 'user' | 'group'; id: string } | { kind: 'workspace'; id: string | null };
+
+/** Whom an entry is about, by the ids its data holds: the one shared with (a grant's principal), or the person (`userId`) added, removed, given a role… */
+function subjectOf(row: ActivityRow): SubjectRef | undefined {
+  const data = row.data ?? {};
+  if (row.action === 'item.shared') {
+    const id = idIn(data.principalId);
+    if (data.principalType === 'workspace') return { kind: 'workspace', id: id ?? null };
+    if ((data.principalType === 'user' || data.principalType === 'group') && id) return { kind: data.principalType, id };
+    return undefined;
+  }
+  const userId = idIn(data.userId);
+  return userId ? { kind: 'user', id: userId } : undefined;
+}
+
+/** The subjects of a page of entries, by `kind:id`: the record keeps their ids (names change), so they are named as the log is read, in one query per page. */
+type Subjects = Map<string, { name: string; email: string | null }>;
+
+async function subjectsOf(db: Db, rows: readonly ActivityRow[]): Promise<Subjects> {
+  const refs = rows.map(subjectOf);
+  const ids = (kind: 'user' | 'group') => [...new Set(refs.flatMap((r) => (r?.kind === kind ? [r.id] : [])))];
+  const { users, groups } = await findSubjects(db, ids('user'), ids('group'));
+  const subjects: Subjects = new Map();
+  for (const u of users) subjects.set(`user:${u.id}`, { name: u.name, email: u.email });
+  for (const g of groups) subjects.set(`group:${g.id}`, { name: g.name, email: null });
+  return subjects;
+}
+
+function presentSubject(row: ActivityRow, show: Shown, subjects: Subjects): TActivityEntry['subject'] {
+  const ref = subjectOf(row);
+  if (!ref) return null;
+  if (ref.kind === 'workspace') return { kind: 'workspace', id: ref.id, name: null, email: null };
+  const found = subjects.get(`${ref.kind}:${ref.id}`);
+  const email = show.emails ? (found?.email ?? null) : null;
+  // A person without a name goes by their address, to those who may see it.
+  return { kind: ref.kind, id: ref.id, name: found ? found.name || email : null, email };
+}
+
+function present(row: ActivityRow, show: Shown, subjects: Subjects): TActivityEntry {
   const data = row.data ?? {};
   const recordedName = typeof data.name === 'string' ? data.name : null;
   const recordedKind = data.kind === 'folder' || data.kind === 'file' || data.kind === 'document' ? data.kind : null;
@@ -44,6 +85,7 @@ function present(row: ActivityRow, show: Shown): TActivityEntry {
     ip: show.origin ? row.ip : null,
     userAgent: show.origin ? row.user_agent : null,
     data: safeData(data),
+    subject: presentSubject(row, show, subjects),
   };
 }
 
@@ -59,7 +101,9 @@ async function page(db: Db, filter: ActivityFilter, limit: number, show: Shown, 
   const more = rows.length > limit;
   const read = rows.slice(0, limit);
   // The cursor follows what was read: entries left out do not end the history early.
-  const items = read.filter((r) => !show.entry || show.entry(r)).map((r) => present(r, show));
+  const shown = read.filter((r) => !show.entry || show.entry(r));
+  const subjects = await subjectsOf(db, shown);
+  const items = shown.map((r) => present(r, show, subjects));
   return { items, nextCursor: more ? encodeCursor({ id: Number(read.at(-1)!.id) }) : null };
 }
 
@@ -93,7 +137,20 @@ export async function workspaceActivity(db: Db, actor: Actor, ws: string, q: Wor
 }
 
 const CSV_BATCH = 500;
-const CSV_COLUMNS = ['Time', 'Actor', 'Actor email', 'Actor kind', 'Action', 'Item id', 'Item', 'IP address', 'User agent', 'Details'];
+const CSV_COLUMNS = [
+  'Time',
+  'Actor',
+  'Actor email',
+  'Actor kind',
+  'Action',
+  'Item id',
+  'Item',
+  'IP address',
+  'User agent',
+  'Details',
+  'Subject',
+  'Subject email',
+];
 
 /** One CSV cell, quoted; a cell a spreadsheet would read as a formula (= + - @, tab, return) starts with an apostrophe. */
 export function csvCell(value: unknown): string {
@@ -121,8 +178,9 @@ export async function workspaceActivityCsv(
     let beforeId: number | undefined;
     for (;;) {
       const rows = await findActivity(db, { ...filter, ...(beforeId !== undefined ? { beforeId } : {}) }, CSV_BATCH);
+      const subjects = await subjectsOf(db, rows);
       for (const row of rows) {
-        const e = present(row, EVERYTHING);
+        const e = present(row, EVERYTHING, subjects);
         yield csvLine([
           e.at,
           e.actor.name,
@@ -134,6 +192,8 @@ export async function workspaceActivityCsv(
           e.ip,
           e.userAgent,
           Object.keys(e.data).length ? e.data : '',
+          e.subject?.name,
+          e.subject?.email,
         ]);
       }
       if (rows.length < CSV_BATCH) return;

@@ -130,11 +130,13 @@ export function AuditLog({ workspace }: { workspace: TWorkspace }) {
           <Button variant="subtle" leftSection={<IconFilterOff aria-hidden size={16} />} onClick={clear} disabled={!filtered && !itemText}>
             Clear filters
           </Button>
+          {/* Filled, so it stands out (3:1) from the form in both themes: the pale "light" variant beside the
+              disabled "Clear filters" read as disabled too. */}
           <Button
             component="a"
             href={activityCsvUrl(workspace.id, filters)}
             download
-            variant="light"
+            variant="filled"
             leftSection={<IconDownload aria-hidden size={16} />}
             disabled={datesInvalid || itemInvalid}
           >

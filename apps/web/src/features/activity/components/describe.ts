@@ -52,6 +52,17 @@ export function actorName(e: TActivityEntry, meId?: string): string {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
+/** Whom the entry is about, as a sentence names them: "Bea Reader", "the group “Design”", "everyone in the workspace". */
+function subjectName(e: TActivityEntry, recorded?: string | null): string {
+  const s = e.subject;
+  if (s?.kind === 'workspace') return 'everyone in the workspace';
+  if (s?.kind === 'group') return s.name ? `the group “${s.name}”` : 'a group since deleted';
+  return s?.name ?? recorded ?? (s ? 'a former member' : 'someone');
+}
+
+/** The entry is about the one who did it (someone joining, leaving, taking a role through an invitation). */
+const aboutThemselves = (e: TActivityEntry) => !e.subject || (e.subject.kind === 'user' && e.subject.id === e.actor.id);
+
 /**
  * What happened, after the actor's name: "renamed it from Plans", or, in the audit log (where the
  * item is named beside it), "renamed Plans 2027 (was Plans)".
@@ -76,7 +87,7 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'item.deleted':
       return `deleted ${it} forever`;
     case 'item.shared':
-      return role ? `shared ${it} (${role})` : `stopped sharing ${it} with someone`;
+      return role ? `shared ${it} with ${subjectName(e)} (${role})` : `stopped sharing ${it} with ${subjectName(e)}`;
     case 'file.previewed':
       return `made a thumbnail of ${it}`;
     case 'comment.added':
@@ -90,11 +101,11 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'comment.deleted':
       return `deleted a comment on ${it}`;
     case 'member.added':
-      return `joined as ${role ?? 'member'}`;
+      return aboutThemselves(e) ? `joined as ${role ?? 'member'}` : `added ${subjectName(e)} as ${role ?? 'member'}`;
     case 'member.role_changed':
-      return `changed a role from ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'}`;
+      return `changed ${aboutThemselves(e) ? 'their own role' : `the role of ${subjectName(e)}`} from ${str(d.from) ?? '?'} to ${str(d.to) ?? '?'}`;
     case 'member.removed':
-      return `removed ${str(d.name) ?? 'a member'} from the workspace`;
+      return e.subject && aboutThemselves(e) ? 'left the workspace' : `removed ${subjectName(e, str(d.name))} from the workspace`;
     case 'invitation.created':
       return `invited ${str(d.email) ?? 'people with a link'}${role ? ` as ${role}` : ''}`;
     case 'invitation.revoked': {
@@ -127,9 +138,11 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'group.deleted':
       return `deleted the group “${str(d.name) ?? ''}”`;
     case 'group.member_added':
-      return `added someone to the group “${str(d.name) ?? ''}”${d.source === 'idp' ? ' (from the identity provider)' : ''}`;
-    case 'group.member_removed':
-      return `removed someone from the group “${str(d.name) ?? ''}”${d.reason === 'left_workspace' ? ' (they left the workspace)' : ''}`;
+      return `added ${subjectName(e)} to the group “${str(d.name) ?? ''}”${d.source === 'idp' ? ' (from the identity provider)' : ''}`;
+    case 'group.member_removed': {
+      const why = d.reason === 'left_workspace' ? ' (they left the workspace)' : d.source === 'idp' ? ' (from the identity provider)' : '';
+      return `removed ${subjectName(e)} from the group “${str(d.name) ?? ''}”${why}`;
+    }
     case 'link.created':
       return `${d.kind === 'file_request' ? 'made a file request for' : 'made a public link to'} ${it}${d.hasPassword ? ' (with a password)' : ''}`;
     case 'link.updated':

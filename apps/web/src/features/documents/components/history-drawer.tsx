@@ -7,6 +7,7 @@ import type { Editor, JSONContent } from '@tiptap/core';
 import { generateHTML } from '@tiptap/html';
 import { useMemo, useState } from 'react';
 import { formatDateTime } from '../../../lib/format.ts';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { usePublicConfig } from '../../auth/api/use-me.ts';
 import { useRestoreRevision, useRevision, useRevisions } from '../api/use-revisions.ts';
 import { compareDocuments, type ComparedBlock } from '../editor/compare.ts';
@@ -53,6 +54,8 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
   const [selected, setSelected] = useState<string>();
   const revision = useRevision(documentId, selected);
   const restore = useRestoreRevision(documentId);
+  // Restoring replaces the document for everyone editing it: asked first.
+  const [asking, setAsking] = useState(false);
   const compared = useMemo(
     () => (revision.data ? compareDocuments(revision.data.content as JSONContent, editor.getJSON()) : undefined),
     [revision.data, editor],
@@ -102,19 +105,7 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
               All revisions
             </Button>
             {canRestore && revision.data && (
-              <Button
-                leftSection={<IconRestore aria-hidden size={16} />}
-                loading={restore.isPending}
-                onClick={() =>
-                  restore.mutate(revision.data.id, {
-                    onSuccess: () => {
-                      notifications.show({ color: 'green', message: `Restored the revision of ${formatDateTime(revision.data.createdAt)}` });
-                      onClose();
-                    },
-                    onError: (error) => notifications.show({ color: 'red', message: error.message }),
-                  })
-                }
-              >
+              <Button leftSection={<IconRestore aria-hidden size={16} />} onClick={() => setAsking(true)}>
                 Restore this revision
               </Button>
             )}
@@ -145,6 +136,33 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
             </>
           )}
         </Stack>
+      )}
+      {asking && revision.data && (
+        <ConfirmDialog
+          title={`Restore the revision of ${formatDateTime(revision.data.createdAt)}?`}
+          confirmLabel="Restore"
+          color="blue"
+          pending={restore.isPending}
+          onClose={() => setAsking(false)}
+          onConfirm={() =>
+            restore.mutate(revision.data.id, {
+              onSuccess: () => {
+                notifications.show({ color: 'green', message: `Restored the revision of ${formatDateTime(revision.data.createdAt)}` });
+                setAsking(false);
+                onClose();
+              },
+              onError: (error) => notifications.show({ color: 'red', message: error.message }),
+            })
+          }
+        >
+          <Text size="sm" fw={500}>
+            {revision.data.label ? `“${revision.data.label}” · ` : ''}
+            {describe(revision.data)}
+          </Text>
+          <Text size="sm">
+            The document becomes what it was then, for everyone editing it. Changes made since the newest revision are not kept in the history.
+          </Text>
+        </ConfirmDialog>
       )}
     </Drawer>
   );

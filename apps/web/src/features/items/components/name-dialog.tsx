@@ -4,7 +4,10 @@ import { useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
-/** Asks for a name (new folder, rename), checks the naming rules before sending, and explains a clash. */
+/**
+ * Asks for a name (new folder, new document, rename), checks the naming rules before sending, and
+ * explains a clash. The name is required: nothing is made under a name the person did not give.
+ */
 export function NameDialog(props: {
   title: string;
   label: string;
@@ -27,11 +30,17 @@ export function NameDialog(props: {
   };
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  const refuse = (message: string) => {
+    setError(message);
+    field.current?.focus();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (name.trim() === '') return refuse('Enter a name');
     const parsed = ZItemName.safeParse(name);
-    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'This name is not allowed');
+    if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? 'This name is not allowed');
     setBusy(true);
     try {
       await props.onSubmit(parsed.data);
@@ -52,6 +61,7 @@ export function NameDialog(props: {
       <form onSubmit={(e) => void submit(e)} noValidate>
         <Stack>
           <TextInput
+            ref={field}
             label={props.label}
             value={name}
             onChange={(e) => {
@@ -59,6 +69,8 @@ export function NameDialog(props: {
               setError(null);
             }}
             error={error}
+            // Said as soon as it shows, not only when the field is next read out.
+            errorProps={{ role: 'alert' }}
             onFocus={(e) => selectName(e.currentTarget)}
             data-autofocus
             required

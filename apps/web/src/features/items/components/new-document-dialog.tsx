@@ -14,7 +14,6 @@ export function NewDocumentDialog({ workspace, parentId, onClose }: { workspace:
       title="New document"
       label="Document name"
       submitLabel="Create"
-      initial="Untitled document"
       onClose={onClose}
       onSubmit={async (name) => {
         const doc = await m.createDocument.mutateAsync({ parentId, name });

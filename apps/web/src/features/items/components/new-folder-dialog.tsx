@@ -20,7 +20,6 @@ export function NewFolderDialog({
       title="New folder"
       label="Folder name"
       submitLabel="Create"
-      initial="Untitled folder"
       onClose={onClose}
       onSubmit={async (name) => {
         await m.createFolder.mutateAsync({ parentId, name });

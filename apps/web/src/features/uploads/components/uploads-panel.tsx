@@ -1,9 +1,10 @@
 import { ActionIcon, Affix, Button, FileButton, Group, Paper, Progress, ScrollArea, Stack, Text, Tooltip } from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconPlayerPause, IconPlayerPlay, IconRefresh, IconX } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { formatBytes, formatDuration } from '../../../lib/format.ts';
 import { useUploader, useUploadTasks } from '../hooks/use-uploader.ts';
 import { isActive, isEnded, type UploadTask } from '../uploader/upload-queue.ts';
+import { UPLOADS_ROOM } from '../uploader/uploads-context.ts';
 
 const STATUS: Record<UploadTask['state'], string> = {
   queued: 'Waiting',
@@ -19,12 +20,42 @@ const STATUS: Record<UploadTask['state'], string> = {
   skipped: 'Skipped',
 };
 
+const ON_A_PHONE = '(max-width: 576px)';
+/** States that wait for the person: a failure to retry, a name taken, a file to choose again. */
+const needsAnswer = (t: UploadTask) => t.state === 'failed' || t.state === 'conflict' || t.state === 'needs-file';
+
+/** Keeps the panel's height (and the gap below it) as the room the page leaves at its end, while the panel is shown. */
+function useRoomBelow() {
+  return useCallback((panel: HTMLElement | null) => {
+    if (!panel) return;
+    const root = document.documentElement.style;
+    const observer = new ResizeObserver(() => root.setProperty(UPLOADS_ROOM, `${panel.offsetHeight + 16}px`));
+    observer.observe(panel);
+    return () => {
+      observer.disconnect();
+      root.removeProperty(UPLOADS_ROOM);
+    };
+  }, []);
+}
+
 /** Every upload of this page: overall and per-file progress, speed and time left; pause, resume, cancel. */
 export function UploadsPanel() {
   const manager = useUploader();
   const tasks = useUploadTasks();
+  const roomBelow = useRoomBelow();
   // On a phone the list would cover the page: it starts folded, the summary stays.
-  const [collapsed, setCollapsed] = useState(() => window.matchMedia('(max-width: 576px)').matches);
+  const [collapsed, setCollapsed] = useState(() => window.matchMedia(ON_A_PHONE).matches);
+  // Once every upload has gone through the list folds by itself (the summary stays); one that needs an
+  // answer unfolds it, and one skipped or cancelled keeps it as it is, for the person to see.
+  const settled = tasks.every((t) => t.state === 'done');
+  const asked = tasks.filter(needsAnswer).length;
+  const [seen, setSeen] = useState({ settled: false, asked: 0 });
+  if (seen.settled !== settled || seen.asked !== asked) {
+    setSeen({ settled, asked });
+    if (asked > seen.asked) setCollapsed(false);
+    else if (settled) setCollapsed(true);
+    else if (seen.settled) setCollapsed(window.matchMedia(ON_A_PHONE).matches);
+  }
   if (tasks.length === 0) return null;
   const totals = manager.totals();
   const percent = totals.size > 0 ? Math.floor((totals.loaded / totals.size) * 100) : 100;
@@ -45,7 +76,7 @@ export function UploadsPanel() {
   const finished = tasks.every((t) => ['done', 'cancelled', 'skipped', 'failed'].includes(t.state));
   return (
     <Affix position={{ bottom: 16, right: 16 }} zIndex={200}>
-      <Paper component="section" aria-label="Uploads" shadow="lg" withBorder radius="md" w={{ base: 'calc(100vw - 32px)', xs: 380 }}>
+      <Paper ref={roomBelow} component="section" aria-label="Uploads" shadow="lg" withBorder radius="md" w={{ base: 'calc(100vw - 32px)', xs: 380 }}>
         <Stack gap={6} p="sm">
           <Group justify="space-between" wrap="nowrap" gap="xs">
             <Text fw={600} size="sm" role="status" aria-live="polite">
