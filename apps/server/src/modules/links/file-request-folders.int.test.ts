@@ -40,4 +40,18 @@ describe('folders made through a file request', () => {
     expect(await createFolder(token, '2001:db8:7:1::2', 'From next door')).toFail('rate_limited');
     expect((await createFolder(token, '2001:db8:7:2::1', 'Another network')).status).toBe(201);
   });
+
+  it('gives a folder whose name is taken a free name that is still a name (at most 255 bytes)', async () => {
+    const owner = await test.given.person();
+    const folder = await test.given.folder(owner, owner.workspace.rootId, 'Long names');
+    const token = await request(owner, folder.id);
+    const long = `${'é'.repeat(120)}.${'x'.repeat(14)}`;
+    expect(new TextEncoder().encode(long).length).toBe(255);
+    for (let i = 0; i < 3; i++) expect((await createFolder(token, '203.0.113.9', long)).status).toBe(201);
+    const names = (await owner.call(itemsApi.children, { params: { ws: owner.workspace.id, id: folder.id } })).body.items.map((c) => c.name);
+    expect(names).toHaveLength(3);
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(3);
+    for (const name of names) expect(new TextEncoder().encode(name).length, name).toBeLessThanOrEqual(255);
+    expect(names).toContain(long);
+  });
 });
