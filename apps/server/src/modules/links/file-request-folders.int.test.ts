@@ -27,13 +27,13 @@ describe('folders made through a file request', () => {
     const first = await db
       .selectFrom('activity_events')
       .selectAll()
-      .where('item_id', 'is not', null)
+      .where('action', '=', 'item.created')
       .where('ip', '=', '2001:db8:7:1::1')
       .executeTakeFirstOrThrow();
     const { id: _id, created_at: _at, ...row } = first;
     await db
       .insertInto('activity_events')
-      .values(Array.from({ length: LIMITS.linkFoldersPerHour - 1 }, () => row))
+      .values(Array.from({ length: LIMITS.linkFoldersPerHour - 1 }, () => ({ ...row, data: JSON.stringify(row.data) })))
       .execute();
 
     expect(await createFolder(token, '2001:db8:7:1::1', 'Again')).toFail('rate_limited');
