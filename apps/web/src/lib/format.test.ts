@@ -10,4 +10,10 @@ describe('formatBytes', () => {
     expect(formatBytes(1023)).toBe('1023 B');
     expect(formatBytes(0)).toBe('0 B');
   });
+
+  it('says a size that rounds up to a whole next unit in that unit: "1 MiB", never "1024 KiB"', () => {
+    expect(formatBytes(1024 ** 2 - 1)).toBe('1 MiB');
+    expect(formatBytes(1024 ** 3 - 1024)).toBe('1 GiB');
+    expect(formatBytes(1023 * 1024)).toBe('1023 KiB');
+  });
 });

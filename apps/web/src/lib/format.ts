@@ -12,7 +12,12 @@ export function formatBytes(bytes: number): string {
     unit++;
   }
   // One decimal below 10, where it still says something ("1.5 MiB"), never a trailing ".0".
-  const shown = unit === 0 ? String(value) : value < 10 ? String(Math.round(value * 10) / 10) : String(Math.round(value));
+  let shown = unit === 0 ? value : value < 10 ? Math.round(value * 10) / 10 : Math.round(value);
+  // Rounded up to a whole next unit, it is said in that unit ("1 MiB", not "1024 KiB").
+  if (unit > 0 && shown >= 1024 && unit < UNITS.length - 1) {
+    shown = 1;
+    unit++;
+  }
   return `${shown} ${UNITS[unit]}`;
 }
 

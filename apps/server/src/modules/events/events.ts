@@ -2,6 +2,7 @@ import type { TActivityAction, TItemEvent } from '@cabinet/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import type { Database, Db } from '../../db/client.ts';
 import type { Actor } from '../../infra/http/actor.ts';
+import { rateKey } from '../../lib/client-address.ts';
 
 const CHANNEL = 'cabinet_events';
 
@@ -121,19 +122,24 @@ export async function findRecordedMentions(db: Db, itemId: string, commentId: st
 
 /**
  * How many changes of `action` a link's visitor made from their address since `since` (those whose
- * data holds `data`, when given): what a limit per link and address counts.
+ * data holds `data`, when given): what a limit per link and address counts. An IPv6 address counts
+ * by its /64 (`rateKey`), as the link's other limits: the addresses in it are all the visitor's to change.
  */
 export async function countRecorded(db: Db, visitor: LinkVisitor, action: TActivityAction, since: Date, data: Record<string, string> = {}): Promise<number> {
-  const row = await db
+  const from = rateKey(visitor.ip);
+  const network = from.endsWith('/64');
+  const rows = await db
     .selectFrom('activity_events')
-    .select(sql<number>`count(*)::int`.as('n'))
+    .select(['ip', sql<number>`count(*)::int`.as('n')])
     .where('actor_link_id', '=', visitor.linkId)
     .where('created_at', '>', since)
-    .where('ip', '=', visitor.ip)
     .where('action', '=', action)
     .where(sql<boolean>`data @> ${JSON.stringify(data)}::jsonb`)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+    // The addresses that may be the visitor's, read as `rateKey` reads them.
+    .where((eb) => (network ? eb('ip', 'like', '%:%') : eb('ip', 'in', [from, `::ffff:${from}`])))
+    .groupBy('ip')
+    .execute();
+  return rows.reduce((sum, r) => sum + (r.ip !== null && rateKey(r.ip) === from ? Number(r.n) : 0), 0);
 }
 
 /** Who changed an account, from where (at sign-in there is no `Actor` yet). */

@@ -88,16 +88,39 @@ export function presentItem(item: ItemRow, access: { role: TItemRole; abilities:
   };
 }
 
-/** "report (2).pdf" for "report.pdf" when taken: the first free name in the folder. */
+const NAME_BYTES = 255;
+const utf8 = new TextEncoder();
+
+/** The longest start of `text` that fits in `bytes` bytes of UTF-8, no character cut in two. */
+function fitted(text: string, bytes: number): string {
+  if (utf8.encode(text).length <= bytes) return text;
+  let out = '';
+  let used = 0;
+  for (const char of text) {
+    used += utf8.encode(char).length;
+    if (used > bytes) break;
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * "report (2).pdf" for "report.pdf" when taken: the first free name in the folder. A long name is
+ * shortened before its number, so that the free name is still a name (PRODUCT.md §5: 255 bytes at most).
+ */
 export async function suggestFreeName(db: Db, parentId: string, name: string): Promise<string> {
   const dot = name.lastIndexOf('.');
-  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  // An extension too long to leave room for a number is part of the name.
+  const [whole, ext] = dot > 0 && utf8.encode(name.slice(dot)).length <= NAME_BYTES / 2 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  const room = (suffix: number) => NAME_BYTES - utf8.encode(ext).length - suffix;
+  // " (9999)" and " (<a time in ms>)" at the most.
+  const stem = fitted(whole, room(7));
   const taken = await siblingNamesLike(db, parentId, stem);
   for (let n = 2; n < 10_000; n++) {
     const candidate = `${stem} (${n})${ext}`;
     if (!taken.has(candidate.toLowerCase())) return candidate;
   }
-  return `${stem} (${Date.now()})${ext}`;
+  return `${fitted(whole, room(16))} (${Date.now()})${ext}`;
 }
 
 const isNameClash = (error: unknown) => (error as { code?: string }).code === '23505';

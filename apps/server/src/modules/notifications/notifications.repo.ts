@@ -67,7 +67,7 @@ export async function findSourceEvents(db: Q, o: { afterId: number; upToId?: num
                      OR e.action = 'comment.added'
                      OR (e.action IN ('item.updated', 'comment.edited') AND e.data ? 'mentioned')))
                OR (e.action = 'invitation.created' AND e.data ->> 'email' IS NOT NULL)))
-         OR (e.action = 'item.created' AND e.actor_kind = 'link' AND e.item_id IS NOT NULL))
+         OR (e.action = 'item.created' AND e.actor_kind = 'link' AND e.item_id IS NOT NULL AND e.data ->> 'kind' = 'file'))
        AND NOT EXISTS (SELECT 1 FROM notifications n WHERE n.event_id = e.id)
      ORDER BY e.id
      LIMIT ${o.limit}
@@ -164,7 +164,7 @@ const SELECT_ROWS = sql`
          n.thread_id, n.comment_id, n.invitation_id, n.created_at, n.read_at,
          CASE WHEN n.kind = 'uploaded' THEN (
            SELECT count(*) FROM activity_events e
-            WHERE e.actor_link_id = n.link_id AND e.action = 'item.created' AND e.id >= n.event_id
+            WHERE e.actor_link_id = n.link_id AND e.action = 'item.created' AND e.data ->> 'kind' = 'file' AND e.id >= n.event_id
               AND e.id < COALESCE((SELECT min(m.event_id) FROM notifications m
                                     WHERE m.user_id = n.user_id AND m.link_id = n.link_id AND m.event_id > n.event_id), 9223372036854775807))
          END AS count
