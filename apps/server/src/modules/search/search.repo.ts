@@ -219,14 +219,16 @@ export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | n
   return [...often, ...once].slice(page.offset, need);
 }
 
-/** Items whose text starts a word with the last one typed, ranked: enough to rank without reading every such item. */
+/** Items whose text starts a word with the last one typed, at most: the same ones on every page, ranked. */
 const PREFIX_CANDIDATES = 100;
 
 /**
  * Items whose text has every wanted word with the last one as a prefix ("zebra" in "zebracorn") and
- * which neither name nor whole words found: the tier after text. Its candidates are the first
- * PREFIX_CANDIDATES found (or to the end of the page), ranked among themselves: a prefix of three
- * letters starts thousands of words, and how often each is used says little of which was meant.
+ * which neither name nor whole words found: the tier after text. It holds the first
+ * PREFIX_CANDIDATES found, ranked among themselves, and no more: a prefix of three letters starts
+ * thousands of words, how often each is used says little of which was meant, and a set that grew
+ * with the page asked for would be ranked anew on each page (repeating and skipping results).
+ * Typing on narrows it.
  */
 export async function findByTextPrefix(db: Q, s: Scope, q: Wanted & { prefix: string }, page: Page): Promise<string[]> {
   const prefixQuery = sql`to_tsquery(${q.lang}::regconfig, ${q.prefix})`;
@@ -235,7 +237,7 @@ export async function findByTextPrefix(db: Q, s: Scope, q: Wanted & { prefix: st
       SELECT e.item_id, e.body_tsv FROM ${entries(s)}
       WHERE ${scoped(s)} AND e.body_tsv @@ ${prefixQuery}
         AND NOT e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.text}) AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)}
-      LIMIT ${Math.max(PREFIX_CANDIDATES, page.offset + page.limit)}) e
+      LIMIT ${PREFIX_CANDIDATES}) e
     ORDER BY ts_rank(e.body_tsv, ${prefixQuery}) DESC, e.item_id
     LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db);
   return rows.rows.map((r) => r.item_id);
