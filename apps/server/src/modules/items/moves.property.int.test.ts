@@ -58,4 +58,5 @@ it('never makes a cycle, an orphan or a duplicate name, whatever moves and renam
     ),
     { numRuns: 15 },
   );
-});
+  // Fifteen races of up to sixteen moves each: a minute on a busy machine.
+}, 180_000);
