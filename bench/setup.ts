@@ -15,8 +15,8 @@ export interface BenchApp {
   token: string;
   workspace: { id: string; rootId: string; homeId: string };
   dataDir: string;
-  /** SQL statements run since the counter was last read (and reset). */
-  takeQueryCount(): number;
+  /** The SQL statements run since they were last taken (anything running meanwhile included). */
+  takeStatements(): string[];
   /** Calls as the bench's person (apps/server/src/testing/route-call.ts). */
   call: RouteCall;
   raw: RawCall;
@@ -26,9 +26,9 @@ export interface BenchApp {
 /** A real Cabinet in this process (PostgreSQL when DATABASE_URL is set, else PGlite), with a user and an API token. */
 export async function startBenchApp(settings: Record<string, string> = {}): Promise<BenchApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-bench-'));
-  let queries = 0;
+  let statements: string[] = [];
   const own = process.env.DATABASE_URL ? await benchDatabase(process.env.DATABASE_URL, process.env.BENCH_DATABASE) : undefined;
-  const database = await openDatabase({ databaseUrl: own?.url, dataDir, onQuery: () => void queries++ });
+  const database = await openDatabase({ databaseUrl: own?.url, dataDir, onQuery: (sql) => void statements.push(sql) });
   await migrate(database);
   const t = await startTestApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...settings }, { db: { database, url: own?.url, drop: () => database.close() } });
   const user = await userForIdentity(t.ctx, {
@@ -49,10 +49,10 @@ export async function startBenchApp(settings: Record<string, string> = {}): Prom
     token,
     workspace: { id: ws.id, rootId: ws.rootId, homeId: ws.homeId },
     dataDir,
-    takeQueryCount() {
-      const n = queries;
-      queries = 0;
-      return n;
+    takeStatements() {
+      const taken = statements;
+      statements = [];
+      return taken;
     },
     call,
     raw,

@@ -59,11 +59,11 @@ export default async function tree() {
     cursor = res.body.nextCursor;
     deep = cursor;
   }
-  app.takeQueryCount();
+  app.takeStatements();
   await list();
-  const firstQueries = app.takeQueryCount();
+  const firstStatements = app.takeStatements();
   await list(deep);
-  const deepQueries = app.takeQueryCount();
+  const deepStatements = app.takeStatements();
 
   const db = app.t.ctx.db;
   const raw = () => sql`SELECT * FROM items WHERE parent_id = ${big} AND state = 'active' ORDER BY (kind <> 'folder'), lower(name), id LIMIT 101`.execute(db);
@@ -78,7 +78,8 @@ export default async function tree() {
   const p95 = (xs: number[]) => percentile(xs, 95);
   report('list-100k first page p95', 'ms', [p95(first.slice(0, 100)), p95(first.slice(100))], [p95(baseline.slice(0, 100)), p95(baseline.slice(100))]);
   report('list-100k deep page p95', 'ms', [p95(deepTimes.slice(0, 100)), p95(deepTimes.slice(100))], [p95(baseline.slice(0, 100)), p95(baseline.slice(100))]);
-  console.log(`  SQL statements per listing (authentication included): first page ${firstQueries}, deep page ${deepQueries}`);
+  console.log(`  SQL statements per listing (authentication included): first page ${firstStatements.length}, deep page ${deepStatements.length}`);
+  for (const statement of deepStatements) console.log(`    ${statement.replace(/\s+/g, ' ').trim().slice(0, 120)}…`);
 
   // move-10k: a folder holding 10,000 descendants (100 folders of 99 each), moved back and forth.
   const tree = (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: 'Tree', parentId: app.workspace.homeId })).body

@@ -43,15 +43,15 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** An already-open PGlite (tests clone a migrated template instead of running initdb each time). */
   pglite?: PGlite;
-  /** Called for every statement run through the query builder (benchmarks count them). */
-  onQuery?: () => void;
+  /** Called with every statement run through the query builder (benchmarks and tests count them). */
+  onQuery?: (sql: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onQuery) : openPGlite(options);
 }
 
-async function openPostgres(url: string, poolSize: number, onQuery?: () => void): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, onQuery?: (sql: string) => void): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -65,7 +65,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: () => void)
   // the next one, reports it as database_unavailable.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...(onQuery ? { log: () => onQuery() } : {}) });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}) });
   return {
     kind: 'postgres',
     db,
@@ -150,7 +150,7 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   }
   await pglite.waitReady;
   const handle = pglite;
-  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle), ...(options.onQuery ? { log: () => options.onQuery!() } : {}) });
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle), ...(options.onQuery ? { log: (event) => options.onQuery!(event.query.sql) } : {}) });
   return {
     kind: 'pglite',
     db,

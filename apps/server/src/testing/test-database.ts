@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase, pgliteOptions, type Database } from '../db/client.ts';
+import { noteStatement } from './statements.ts';
 
 export const PGLITE_TEMPLATE_ENV = 'CABINET_TEST_PGLITE_TEMPLATE';
 export const PG_TEMPLATE_ENV = 'CABINET_TEST_PG_TEMPLATE';
@@ -34,7 +35,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
     const u = new URL(base);
     u.pathname = `/${name}`;
-    const database = await openDatabase({ databaseUrl: u.href, dataDir: '' });
+    const database = await openDatabase({ databaseUrl: u.href, dataDir: '', onQuery: noteStatement });
     return {
       database,
       url: u.href,
@@ -49,6 +50,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const blob = new Blob([readFileSync(process.env[PGLITE_TEMPLATE_ENV]!)]);
   const pglite = new PGlite(pgliteOptions({ loadDataDir: blob }));
-  const database = await openDatabase({ dataDir: '', pglite });
+  const database = await openDatabase({ dataDir: '', pglite, onQuery: noteStatement });
   return { database, url: undefined, drop: () => database.close() };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { findAccess, findAccessMany, lockItem, type AccessRow } from './items.repo.ts';
+import { findAccess, findAccessMany, findFolderPage, lockItem, type AccessRow, type ChildRow } from './items.repo.ts';
 
 /**
  * The one place that decides who may do what with an item (PRODUCT.md §6), in two steps: the
@@ -156,6 +156,22 @@ export async function requireItem(db: Db, actor: Actor, id: string, ability: TIt
   const access = judge(actor, await findAccess(db, id, actor.user.id), ability);
   if (access instanceof AppError) throw access;
   return access;
+}
+
+/**
+ * `requireItem(…, 'view')` on a folder, and one page of its children read in the same statement, each with the
+ * caller's role on it (`childRole`: the folder's, or a stronger grant on the child) and so its abilities.
+ */
+export async function requireFolderPage(
+  db: Db,
+  actor: Actor,
+  folderId: string,
+  page: Parameters<typeof findFolderPage>[3],
+): Promise<{ folder: ItemAccess; children: (ChildRow & { role: TItemRole; abilities: TItemAbilities })[] }> {
+  const { folder: row, children } = await findFolderPage(db, folderId, actor.user.id, page);
+  const folder = judge(actor, row, 'view');
+  if (folder instanceof AppError) throw folder;
+  return { folder, children: children.map((child) => ({ ...child, ...accessWithRole(actor, child, childRole(folder.role, child.grant_rank)) })) };
 }
 
 /** `requireItem` for what only documents have (comments, revisions): any other kind of item does not have them, so `not_found`. */

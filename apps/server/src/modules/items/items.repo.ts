@@ -76,7 +76,13 @@ const grantHolds = (userId: string, workspaceId: RawBuilder<string>) => sql<bool
  */
 export async function findAccessMany(db: Q, itemIds: string[], userId: string): Promise<Map<string, AccessRow>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await sql<AccessRow>`
+  const rows = await accessQuery(itemIds, userId).execute(db);
+  return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
+}
+
+/** The query of `findAccessMany`, which a folder's listing runs inside its own statement. */
+function accessQuery(itemIds: string[], userId: string) {
+  return sql<AccessRow>`
     WITH RECURSIVE chain AS (
       SELECT id AS start_id, id, parent_id, state, 0 AS depth FROM items WHERE id = ANY(${itemIds}::uuid[])
       UNION ALL
@@ -97,8 +103,7 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string): 
     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
     ${PREVIEW_JOIN}
     WHERE i.id = ANY(${itemIds}::uuid[])
-  `.execute(db);
-  return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
+  `;
 }
 
 export async function findAccess(db: Q, itemId: string, userId: string): Promise<AccessRow | undefined> {
@@ -194,19 +199,27 @@ export async function siblingNamesLike(db: Q, parentId: string, base: string): P
 
 export type ChildSort = 'name' | 'modified' | 'size' | 'type';
 
+export type ChildRow = ItemRow & PreviewColumns & { sort_key: string; grant_rank: number };
+
 /**
- * One keyset page of a folder's active children: folders first, then the sort key, then id.
- * Each row carries its sort key as text, exactly as stored (timestamps keep their microseconds),
- * for the next cursor. After a cursor it reads the rest of the cursor's group (folders or files) and the group after it
- * as two index range scans, so a page deep in a 100,000-item folder costs what the first one does. Each row also
- * carries `grant_rank`, the strongest grant on the row itself that holds for `userId` (0 for none).
+ * A folder's access row (what `findAccess` reads) and one keyset page of its active children, in one statement: the
+ * caller's role on the folder, and so on its children, is known only after it, but reading the page beside it costs
+ * less than a second round trip, and is thrown away when the folder is not the caller's to list.
+ *
+ * The page: folders first, then the sort key, then id. Each row carries its sort key as text, exactly as stored
+ * (timestamps keep their microseconds), for the next cursor. After a cursor it reads the rest of the cursor's group
+ * (folders or files) and the group after it as two index range scans, so a page deep in a 100,000-item folder costs
+ * what the first one does. Each child also carries `grant_rank`, the strongest grant on the child itself that holds
+ * for `userId` (0 for none): the folder's role comes from above, and only such a grant can raise it. Whether a grant
+ * to the workspace or a group holds depends on the caller's membership, read once with the folder (the children are
+ * in its workspace), not once per child.
  */
-export async function findChildrenPage(
+export async function findFolderPage(
   db: Q,
-  parentId: string,
+  folderId: string,
   userId: string,
   o: { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] },
-): Promise<(ItemRow & PreviewColumns & { sort_key: string; grant_rank: number })[]> {
+): Promise<{ folder: AccessRow | undefined; children: ChildRow[] }> {
   const key =
     o.sort === 'modified'
       ? sql`updated_at`
@@ -218,31 +231,41 @@ export async function findChildrenPage(
   const dir = o.order === 'desc' ? sql`DESC` : sql`ASC`;
   const cmp = o.order === 'desc' ? sql`<` : sql`>`;
   const order = sql`ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}`;
-  let page = sql`SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' ${order} LIMIT ${o.limit}`;
+  let page = sql`SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active' ${order} LIMIT ${o.limit}`;
   if (o.after) {
     const [filesGroup, k, id] = o.after;
     const keyValue = o.sort === 'modified' ? sql`${k}::timestamptz` : o.sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
     page = sql`SELECT * FROM (
-      (SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' AND (kind <> 'folder') = ${filesGroup}
+      (SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active' AND (kind <> 'folder') = ${filesGroup}
         AND (${key}, id) ${cmp} (${keyValue}, ${id}::uuid) ${order} LIMIT ${o.limit})
       UNION ALL
-      (SELECT * FROM items WHERE parent_id = ${parentId} AND state = 'active' AND (kind <> 'folder') > ${filesGroup} ${order} LIMIT ${o.limit})
+      (SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active' AND (kind <> 'folder') > ${filesGroup} ${order} LIMIT ${o.limit})
     ) page ${order} LIMIT ${o.limit}`;
   }
-  // With each child, the strongest grant on the child itself that holds for the caller: the folder's role comes from
-  // above, and only such a grant can raise it.
-  const rows = await sql<ItemRow & PreviewColumns & { sort_key: string; grant_rank: number }>`
-    SELECT i.*, (${key})::text AS sort_key, coalesce(granted.rank, 0) AS grant_rank, pv.*
+  // The folder's row first (n = 0), then the page in its order; both shaped as access rows (the children's access
+  // columns empty) so that they go in one result.
+  const rows = await sql<AccessRow & { sort_key: string | null; n: number }>`
+    WITH folder AS MATERIALIZED (${accessQuery([folderId], userId)})
+    SELECT f.*, NULL::text AS sort_key, 0::bigint AS n FROM folder f
+    UNION ALL
+    SELECT i.*, false, NULL::text[], NULL::uuid, coalesce(granted.rank, 0), NULL::text, NULL::uuid, NULL::uuid, NULL::text, pv.*,
+      (${key})::text, row_number() OVER (${order})
     FROM (${page}) i
+    CROSS JOIN (SELECT member_role AS role FROM folder) m
     ${PREVIEW_JOIN}
     LEFT JOIN LATERAL (
       SELECT max(${GRANT_RANK}) AS rank FROM item_grants g
-      LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
       WHERE g.item_id = i.id AND (g.expires_at IS NULL OR g.expires_at > now()) AND ${grantHolds(userId, sql`i.workspace_id`)}
     ) granted ON true
-    ${order}
+    ORDER BY n
   `.execute(db);
-  return rows.rows.map((r) => ({ ...r, grant_rank: Number(r.grant_rank) }));
+  let folder: AccessRow | undefined;
+  const children: ChildRow[] = [];
+  for (const { n, sort_key, ...r } of rows.rows) {
+    if (Number(n) === 0) folder = { ...r, grant_rank: Number(r.grant_rank) };
+    else children.push({ ...r, sort_key: sort_key!, grant_rank: Number(r.grant_rank) });
+  }
+  return { folder, children };
 }
 
 export function setTrashed(db: Q, id: string, by: string): Promise<ItemRow> {

@@ -20,7 +20,7 @@ import type { Actor } from '../../infra/http/actor.ts';
 import { addUsage, getWorkspace } from '../workspaces/index.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { record, type LinkVisitor } from '../events/index.ts';
-import { accessWithRole, childRole, findAccesses, requireItem, requireItems, requireMove } from './items.policy.ts';
+import { accessWithRole, findAccesses, requireFolderPage, requireItem, requireItems, requireMove } from './items.policy.ts';
 import {
   blobInUse,
   claimExpiredTrash,
@@ -32,7 +32,6 @@ import {
   setStar,
   findAccess,
   findActiveSibling,
-  findChildrenPage,
   findItem,
   findTrashPage,
   insertItem,
@@ -235,15 +234,17 @@ export async function listChildren(
   folderId: string,
   q: TChildrenQuery,
 ): Promise<{ items: TItem[]; nextCursor: string | null }> {
-  const { item: folder, role, workspaceSlug } = await requireItem(db, actor, folderId, 'view');
-  if (folder.workspace_id !== workspaceIdOrSlug && workspaceSlug !== workspaceIdOrSlug) throw new AppError('not_found');
   const after: [boolean, string, string] | undefined = q.cursor ? [q.cursor.f, q.cursor.k, q.cursor.i] : undefined;
-  const rows = await findChildrenPage(db, folder.id, actor.user.id, { sort: q.sort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
-  const page = rows.slice(0, q.limit);
+  const {
+    folder: { item: folder, workspaceSlug },
+    children,
+  } = await requireFolderPage(db, actor, folderId, { sort: q.sort, order: q.order, limit: q.limit + 1, ...(after ? { after } : {}) });
+  if (folder.workspace_id !== workspaceIdOrSlug && workspaceSlug !== workspaceIdOrSlug) throw new AppError('not_found');
+  const page = children.slice(0, q.limit);
   const last = page.at(-1);
   const nextCursor =
-    rows.length > q.limit && last ? encodeCursor({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies TChildrenPosition) : null;
-  return { items: page.map(({ grant_rank, ...r }) => presentItem(r, accessWithRole(actor, r, childRole(role, grant_rank)))), nextCursor };
+    children.length > q.limit && last ? encodeCursor({ f: last.kind !== 'folder', k: last.sort_key, i: last.id } satisfies TChildrenPosition) : null;
+  return { items: page.map((child) => presentItem(child, child)), nextCursor };
 }
 
 /** Rename and/or move. `expectedVersion` comes from If-Match; a stale one is `version_mismatch`. */
