@@ -218,6 +218,8 @@ test('Escape brings back a long folder at the scroll it had, the file shown last
   await expect
     .poll(async () => (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId }, query: { limit: 100 } })).body.items.length)
     .toBe(60);
+  // And the uploads panel folded by itself: the room kept below the list for it shrinks as it folds.
+  await expect(page.getByRole('button', { name: 'Show uploads' })).toBeVisible();
   await list.getByRole('link', { name: 'note 01.txt' }).focus();
   await page.mouse.wheel(0, 1500);
   await expect(list.getByRole('link', { name: 'note 40.txt' })).toBeVisible();
