@@ -96,6 +96,12 @@ export async function insertRevision(
   return { id, createdAt: new Date(rows[0]?.created_at ?? Date.now()).toISOString() };
 }
 
+/** The state of a document's newest revision (ids are time-ordered), if it has one. */
+export async function findNewestRevisionState(db: Q, itemId: string): Promise<Uint8Array | undefined> {
+  const row = await db.selectFrom('document_revisions').select('state').where('item_id', '=', itemId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.state;
+}
+
 const revisionColumns = sql<RevisionRow>`
   r.id, r.item_id, r.created_at, r.label,
   (SELECT f.created_at FROM document_revisions f WHERE f.id = r.restored_from) AS restored_from_at,

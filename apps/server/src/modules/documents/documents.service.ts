@@ -16,6 +16,7 @@ import { importFile } from './document-import.ts';
 import {
   copyDocumentContents,
   findDocumentState,
+  findNewestRevisionState,
   findRevision,
   findRevisions,
   insertRevision,
@@ -291,15 +292,22 @@ export async function getRevision(db: Db, actor: Actor, id: string, revisionId: 
 export async function restoreRevision(db: Db, actor: Actor, id: string, revisionId: string, live: LiveDocuments): Promise<TRevision> {
   const { item } = await requireDocument(db, actor, id, 'restoreRevision');
   const { revision, content } = await revisionContent(db, item.id, revisionId);
+  let current: DocumentContent | undefined;
   let restored: DocumentContent | undefined;
   await live.edit(
     item.id,
     (doc) => {
+      current = documentContent(doc);
       replaceDocument(doc, content);
       restored = documentContent(doc);
     },
     actor,
   );
+  // What the document was is kept first, as a revision of its own, unless the newest one holds it
+  // already: what was written since that revision stays in the history, and can be restored too.
+  const newest = await findNewestRevisionState(db, item.id);
+  if (!newest || !Buffer.from(newest).equals(current!.state))
+    await insertRevision(db, { itemId: item.id, state: current!.state, text: current!.text, authorIds: item.updated_by ? [item.updated_by] : [] });
   // Stored here, with its revision, in one transaction (and on any instance: another one may hold the document's save lock just now).
   const stored = await storeDocument(db, item.id, restored!, { by: actor, revision: { authorIds: [actor.user.id], restoredFrom: revisionId } });
   if (!stored?.revision) throw new AppError('not_found');

@@ -92,6 +92,10 @@ describe('revision history', () => {
     const history = (await revisions(bea, id)).items;
     expect(history[0]?.id).toBe(restored.body.id);
     expect(history.at(-1)?.id).toBe(draft.id);
+    // What it was before the restore (Bea's edit, in no revision yet) is kept as a revision of its own.
+    expect(history).toHaveLength(3);
+    const kept = await bea.call(documentsApi.revision, { params: { id, revisionId: history[1]!.id } });
+    expect(JSON.stringify(kept.body.content)).toContain('Second thoughts');
     expect((await ada.call(documentsApi.restoreRevision, { params: { id, revisionId: restored.body.id } })).status).toBe(201);
     expect(await ada.call(documentsApi.revision, { params: { id, revisionId: '0190a0a0-0000-7000-8000-000000000000' } })).toFail('not_found');
     watcher.provider.destroy();

@@ -160,7 +160,7 @@ export function HistoryDrawer({ documentId, editor, canRestore, onClose }: { doc
             {describe(revision.data)}
           </Text>
           <Text size="sm">
-            The document becomes what it was then, for everyone editing it. Changes made since the newest revision are not kept in the history.
+            The document becomes what it was then, for everyone editing it. What it is now is kept in the history, so you can bring it back.
           </Text>
         </ConfirmDialog>
       )}
