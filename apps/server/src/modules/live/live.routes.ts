@@ -1,9 +1,9 @@
 import { eventsApi, notificationsApi } from '@cabinet/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError, isDatabaseUnavailable } from '../../errors.ts';
 import { route } from '../../infra/http/route.ts';
-import { requireActor } from '../../infra/http/actor.ts';
+import { requireActor, type Actor } from '../../infra/http/actor.ts';
 import { visibleItems } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
 import { activitySince, recentActivity, type EventHub, type HubMessage, type RecordedChange } from '../events/index.ts';
@@ -34,6 +34,82 @@ const streamHead = (requestId: string) => ({
   'x-accel-buffering': 'no',
 });
 
+/** One caller's open event stream, as both streams share it. */
+interface Stream {
+  /** Writes to the browser, unless it has stopped reading: then the stream ends (it reconnects and catches up). */
+  send(text: string): void;
+  /** Looks at the caller again (signed in as the same person, and `also`): false once they may not watch (the stream then ends) or the database is away. */
+  recheck(): Promise<boolean>;
+  /** Runs `fn` once the stream stops, whichever way. */
+  onStop(fn: () => void): void;
+  /** Whether the browser has gone. */
+  gone(): boolean;
+}
+
+/**
+ * Opens an event stream to the signed-in caller of `req`: its head, a keepalive, the caller's
+ * notification notices, and the caller looked at again every RECHECK_MS (a session ended, a token
+ * revoked, an account disabled: the stream ends). Everything is undone once, when it stops.
+ */
+function openStream(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  hub: EventHub,
+  authenticate: (req: FastifyRequest) => Promise<void>,
+  also: (actor: Actor) => Promise<void> = async () => {},
+): Stream {
+  const actor = requireActor(req);
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, streamHead(req.id));
+  const send = (text: string) => {
+    if (res.destroyed || res.writableEnded) return;
+    res.write(text);
+    if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+  };
+  send(`retry: 3000\n: connected\n\n`);
+  // Before anything is awaited: a browser gone meanwhile must not leave its listeners behind.
+  const undo: Array<() => void> = [];
+  let stopped = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    for (const fn of undo) fn();
+  };
+  res.on('close', stop);
+  const recheck = async (): Promise<boolean> => {
+    try {
+      await authenticate(req);
+      if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
+      await also(req.actor);
+      return true;
+    } catch (error) {
+      // The database away says nothing about the caller: the next look decides.
+      if (!isDatabaseUnavailable(error)) {
+        stop();
+        res.end();
+      }
+      return false;
+    }
+  };
+  // The caller's notifications changed (whichever workspace they concern): the browser reads its count again.
+  // No `id:`, so the change a reconnect names stays the last one seen.
+  undo.push(
+    hub.onNotice((userId) => {
+      if (userId === null || userId === actor.user.id) send('event: notifications\ndata: {}\n\n');
+    }),
+  );
+  const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
+  keepalive.unref();
+  const rechecks = setInterval(() => void recheck(), RECHECK_MS);
+  rechecks.unref();
+  undo.push(
+    () => clearInterval(keepalive),
+    () => clearInterval(rechecks),
+  );
+  return { send, recheck, onStop: (fn) => void (stopped ? fn() : undo.push(fn)), gone: () => res.destroyed };
+}
+
 /** `authenticate` is the API's own hook: the stream's caller is authenticated again with the credentials it opened with. */
 export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub, authenticate: (req: FastifyRequest) => Promise<void>) {
   route(app, eventsApi.stream, async (req, reply) => {
@@ -41,16 +117,10 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
     const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
     // Looked at again with the caller (a guest made a member hears of groups from then on).
     let abilities = workspace.abilities;
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, streamHead(req.id));
-    /** Writes to the browser, unless it has stopped reading: then the stream ends (it reconnects and catches up). */
-    const send = (text: string) => {
-      if (res.destroyed || res.writableEnded) return;
-      res.write(text);
-      if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
-    };
-    send(`retry: 3000\n: connected\n\n`);
+    const stream = openStream(req, reply, hub, authenticate, async (caller) => {
+      abilities = (await getWorkspace(ctx.db, caller.user, workspace.id)).abilities;
+    });
+    const { send, recheck } = stream;
 
     // Events go out in the order they happened. Those that arrive while a check runs wait and
     // are checked together: one query for every folder and item they name, however many.
@@ -107,32 +177,12 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
         draining = false;
       }
     };
-    const unsubscribe = hub.subscribe(workspace.id, (message) => {
-      pending.push(message);
-      void drain();
-    });
-    // The caller's notifications changed (whichever workspace they concern): the browser reads its count again.
-    // No `id:`, so the change replayed on reconnect stays the last one seen.
-    const unnotice = hub.onNotice((userId) => {
-      if (userId === null || userId === actor.user.id) send('event: notifications\ndata: {}\n\n');
-    });
-    const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
-    keepalive.unref();
-    /** Whether the caller may still watch: when not, the stream ends. */
-    const recheck = async (): Promise<boolean> => {
-      try {
-        await authenticate(req);
-        if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
-        abilities = (await getWorkspace(ctx.db, req.actor.user, workspace.id)).abilities;
-        return true;
-      } catch (error) {
-        // The database away says nothing about the caller: the next look decides.
-        if (!isDatabaseUnavailable(error)) end();
-        return false;
-      }
-    };
-    const rechecks = setInterval(() => void recheck(), RECHECK_MS);
-    rechecks.unref();
+    stream.onStop(
+      hub.subscribe(workspace.id, (message) => {
+        pending.push(message);
+        void drain();
+      }),
+    );
     const unwatch = hub.onAccessChange((change) => {
       if (!((change.u === null || change.u === actor.user.id) && (change.w === null || change.w === workspace.id))) return;
       // The caller's own role in this workspace changed (a membership row of theirs): what they may do
@@ -144,22 +194,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
         void drain();
       });
     });
-    // Before anything is awaited: a browser gone while what it missed is read must not leave its listener behind.
-    let stopped = false;
-    const stop = () => {
-      if (stopped) return;
-      stopped = true;
-      clearInterval(keepalive);
-      clearInterval(rechecks);
-      unwatch();
-      unnotice();
-      unsubscribe();
-    };
-    const end = () => {
-      stop();
-      res.end();
-    };
-    res.on('close', stop);
+    stream.onStop(unwatch);
     // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
     // it gets what it missed from the record, or, when that is too much, a reset. One starting
     // afresh gets the last minute's changes and the id to come back with.
@@ -172,10 +207,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       const recent = await recentActivity(ctx.db, workspace.id, { limit: REPLAY_LIMIT + 1, withinMs: FRESH_REPLAY_MS }).catch(() => undefined);
       catchUp = recent && recent.changes.length <= REPLAY_LIMIT ? [...recent.changes, { ready: recent.latestId }] : ['reset'];
     }
-    if (res.destroyed) {
-      stop();
-      return reply;
-    }
+    if (stream.gone()) return reply;
     for (const m of catchUp) if (m !== 'reset' && !('ready' in m)) replayed.set(m.id, false);
     pending = [...catchUp, ...pending];
     draining = false;
@@ -187,48 +219,12 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
   // the same notices as the workspace's stream, from the hub; no replay, the page has just fetched.
   route(app, notificationsApi.events, async (req, reply) => {
     const actor = requireActor(req);
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, streamHead(req.id));
-    const send = (text: string) => {
-      if (res.destroyed || res.writableEnded) return;
-      res.write(text);
-      if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
-    };
-    send(`retry: 3000\n: connected\n\n`);
-    const unnotice = hub.onNotice((userId) => {
-      if (userId === null || userId === actor.user.id) send('event: notifications\ndata: {}\n\n');
-    });
-    const keepalive = setInterval(() => send(': keepalive\n\n'), KEEPALIVE_MS);
-    keepalive.unref();
-    /** A session ended, a token revoked or an account disabled ends the stream (the database away says nothing). */
-    const recheck = async () => {
-      try {
-        await authenticate(req);
-        if (!req.actor || req.actor.user.id !== actor.user.id) throw new AppError('unauthenticated');
-      } catch (error) {
-        if (!isDatabaseUnavailable(error)) end();
-      }
-    };
-    const rechecks = setInterval(() => void recheck(), RECHECK_MS);
-    rechecks.unref();
-    const unwatch = hub.onAccessChange((change) => {
-      if (change.u === null || change.u === actor.user.id) void recheck();
-    });
-    let stopped = false;
-    const stop = () => {
-      if (stopped) return;
-      stopped = true;
-      clearInterval(keepalive);
-      clearInterval(rechecks);
-      unwatch();
-      unnotice();
-    };
-    const end = () => {
-      stop();
-      res.end();
-    };
-    res.on('close', stop);
+    const stream = openStream(req, reply, hub, authenticate);
+    stream.onStop(
+      hub.onAccessChange((change) => {
+        if (change.u === null || change.u === actor.user.id) void stream.recheck();
+      }),
+    );
     return reply;
   });
 }
