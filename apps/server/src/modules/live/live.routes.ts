@@ -221,8 +221,10 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
     const actor = requireActor(req);
     const stream = openStream(req, reply, hub, authenticate);
     stream.onStop(
+      // Only a change to the person (a session ended, the account disabled), or notices missed: a
+      // workspace's grants and trash (`u` null) say nothing of whether they may hear their notifications.
       hub.onAccessChange((change) => {
-        if (change.u === null || change.u === actor.user.id) void stream.recheck();
+        if (change.u === actor.user.id || (change.u === null && change.w === null)) void stream.recheck();
       }),
     );
     return reply;

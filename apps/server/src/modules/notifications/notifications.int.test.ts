@@ -512,17 +512,21 @@ describe('notifications', () => {
     const res = await fetch(`${app.t.url}${urlOf(notificationsApi.events)}`, { headers: { authorization: `Bearer ${bea.token}` }, signal: controller.signal });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     let heard = '';
+    let ended = false;
     void (async () => {
       const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {
         const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-        if (done) return;
+        if (done) return void (ended = true);
         heard += value;
       }
     })();
     await until(() => heard.includes(': connected'), 'the stream to open');
     await share(ada, (await doc(ada)).id, { type: 'user', id: bea.id });
     await until(() => heard.includes('event: notifications\ndata: {}'), 'Bea to hear of her notification', 5000);
+    // Her token revoked, the stream ends at once.
+    await app.t.ctx.db.deleteFrom('api_tokens').where('user_id', '=', bea.id).execute();
+    await until(() => ended, 'the stream to end with her token', 5000);
     controller.abort();
   });
 });
