@@ -105,17 +105,14 @@ export function makeCreationsOnce(scope: FastifyInstance, ctx: AppContext): void
     const hash = requestHash(req);
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
+      // A new key (nearly always) is claimed in one statement; only a key seen before is read.
+      if (await claim(db, c, hash)) return void (req.idempotencyClaim = c);
       const row = await findKey(db, c);
-      const claimed = !row
-        ? await claim(db, c, hash)
-        : Date.now() - row.created_at.getTime() > KEY_LIFETIME_MS || (row.status === null && Date.now() - row.created_at.getTime() > ABANDONED_MS)
-          ? await takeOver(db, c, hash, row.created_at)
-          : false;
-      if (claimed) {
-        req.idempotencyClaim = c;
-        return;
-      }
+      // Forgotten since the claim was refused: claimed again.
       if (!row) continue;
+      const age = Date.now() - row.created_at.getTime();
+      if ((age > KEY_LIFETIME_MS || (row.status === null && age > ABANDONED_MS)) && (await takeOver(db, c, hash, row.created_at)))
+        return void (req.idempotencyClaim = c);
       if (row.request_hash !== hash) throw badKey('was used for another request: use a new key for each request');
       if (row.status !== null && row.answer !== null) {
         let answer: string;
