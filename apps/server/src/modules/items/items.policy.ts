@@ -101,7 +101,7 @@ function roleOf(row: AccessRow): TItemRole | null {
  * The role on a folder's child: the folder's role (which holds for everything below it), or the strongest grant on the
  * child itself that holds for the caller (`grantRank`, 0 for none) when that is stronger.
  */
-export function childRole(folderRole: TItemRole, grantRank: number): TItemRole {
+function childRole(folderRole: TItemRole, grantRank: number): TItemRole {
   return ROLE_OF_RANK[Math.max(RANK[folderRole], grantRank)] ?? folderRole;
 }
 
