@@ -52,7 +52,11 @@ test('lists revisions, shows one against the document now, and restores it live 
     await expect(p.getByLabel('Content of Plan')).toContainText('Launch on Friday.');
   }
   await page.getByRole('button', { name: 'History' }).click();
-  await expect(drawer.getByRole('list', { name: 'Revisions' }).getByRole('button')).toHaveCount(2);
-  await expect(drawer.getByRole('list', { name: 'Revisions' }).getByRole('button').first()).toContainText('Restored the revision of');
+  // The restore, then what the document was just before it (Monday's line, kept), then the first revision.
+  const revisions = drawer.getByRole('list', { name: 'Revisions' }).getByRole('button');
+  await expect(revisions).toHaveCount(3);
+  await expect(revisions.first()).toContainText('Restored the revision of');
+  await revisions.nth(1).click();
+  await expect(drawer.getByLabel('Revision compared with the current document')).toContainText('Actually, wait until Monday.');
   await b.close();
 });
