@@ -9,6 +9,7 @@ import { showUndo } from '../../../components/ui/undo-toast.tsx';
 import { IMPORT_ACCEPT, useImportDocuments } from '../../uploads/import/use-import-documents.tsx';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { filesFromDrop, filesFromInput } from '../../uploads/uploader/collect-files.ts';
+import { FolderInput } from '../../uploads/components/folder-input.tsx';
 import { useAncestors, useChildren, useItem, useStarred } from '../api/use-items.ts';
 import { useItemMutations } from '../api/use-item-mutations.ts';
 import { folderTitle, useItemLinks } from '../hooks/use-item-links.ts';
@@ -189,19 +190,7 @@ export function FolderView({ workspace, folderId }: { workspace: TWorkspace; fol
                   e.currentTarget.value = '';
                 }}
               />
-              <input
-                ref={(el) => {
-                  folderInput.current = el;
-                  el?.setAttribute('webkitdirectory', '');
-                }}
-                type="file"
-                hidden
-                aria-label="Folder to upload"
-                onChange={(e) => {
-                  if (e.currentTarget.files) uploader.add(ws, folderId, filesFromInput(e.currentTarget.files));
-                  e.currentTarget.value = '';
-                }}
-              />
+              <FolderInput inputRef={folderInput} onFiles={(files) => uploader.add(ws, folderId, files)} />
             </Group>
           )}
         </Group>

@@ -7,6 +7,7 @@ import { formatBytes, formatDate, formatDateTime } from '../../../lib/format.ts'
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { UploadRow } from '../../uploads/components/uploads-panel.tsx';
 import { filesFromDrop, filesFromInput, type PickedFile } from '../../uploads/uploader/collect-files.ts';
+import { FolderInput } from '../../uploads/components/folder-input.tsx';
 import { UploadManager } from '../../uploads/uploader/upload-manager.ts';
 import { isEnded } from '../../uploads/uploader/upload-queue.ts';
 import { UploadsContext } from '../../uploads/uploader/uploads-context.ts';
@@ -143,19 +144,7 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
               Choose folder
             </Button>
           </Group>
-          <input
-            ref={(el) => {
-              folderInput.current = el;
-              el?.setAttribute('webkitdirectory', '');
-            }}
-            type="file"
-            hidden
-            aria-label="Folder to upload"
-            onChange={(e) => {
-              if (e.currentTarget.files) add(filesFromInput(e.currentTarget.files));
-              e.currentTarget.value = '';
-            }}
-          />
+          <FolderInput inputRef={folderInput} onFiles={add} />
         </Stack>
       </Paper>
       {active.length > 0 && (
