@@ -1,4 +1,4 @@
-import { allRoutes, uuidv7 } from '@cabinet/contracts';
+import { allRoutes, LAST_CHANGE_HEADER, uuidv7 } from '@cabinet/contracts';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -105,7 +105,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Cabinet API', version: '1', description: 'Documents and files together. Authenticate scripts with `Authorization: Bearer <api token>`.' },
+      info: {
+        title: 'Cabinet API',
+        version: '1',
+        description:
+          'Documents and files together. Authenticate scripts with `Authorization: Bearer <api token>`. Every answer carries ' +
+          '`Last-Change-Id`: the latest change of the activity record known when the request arrived; open ' +
+          '`GET /workspaces/{ws}/events?after=` it to hear every change since, and none before.',
+      },
       servers: [{ url: env.PUBLIC_URL }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
@@ -182,6 +189,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await app.register(
     async (api) => {
       holdToDeclarations(api, allRoutes());
+      // Taken as the request arrives, before anything is read: what the answer shows is at least this fresh (ADR 0046).
+      api.addHook('onRequest', (_req, reply, done) => {
+        reply.header(LAST_CHANGE_HEADER, String(hub.latestId));
+        done();
+      });
       api.addHook('onRequest', authenticate);
       makeCreationsOnce(api, ctx);
       api.addHook('onSend', compressJson);

@@ -1,4 +1,5 @@
-import { meApi, urlOf, workspacesApi } from '@cabinet/contracts';
+import { itemsApi, meApi, urlOf, workspacesApi } from '@cabinet/contracts';
+import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
 test('a second window sees folders appear, get renamed and go away without a reload', async ({ page }) => {
@@ -26,32 +27,47 @@ test('a second window sees folders appear, get renamed and go away without a rel
   await expect(list.getByText('This folder is empty')).toBeVisible();
 });
 
-test('a page opened afresh fetches what it shows once: its live stream does not make it fetch everything again', async ({ page }) => {
+test('a page opened afresh fetches what it shows once: its live stream starts where its answers stood, and later changes still arrive', async ({ page }) => {
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   const url = page.url();
+  // A change a moment before the page is opened afresh: the page shows it from its answers, and its stream must not announce it again.
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Just before');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Just before' })).toBeVisible();
   // What the stream says, as the page hears it.
   await page.addInitScript(() => {
     const Native = window.EventSource;
     window.EventSource = class extends Native {
       constructor(...args: ConstructorParameters<typeof EventSource>) {
         super(...args);
-        for (const type of ['ready', 'reset']) this.addEventListener(type, () => ((window as unknown as { heard: string[] }).heard ??= []).push(type));
+        for (const type of ['ready', 'reset', 'item']) this.addEventListener(type, () => ((window as unknown as { heard: string[] }).heard ??= []).push(type));
       }
     };
   });
   const fetched: string[] = [];
   page.on('request', (r) => {
-    if (r.method() === 'GET' && new URL(r.url()).pathname.startsWith('/api/v1/')) fetched.push(new URL(r.url()).pathname);
+    if (r.method() === 'GET' && new URL(r.url()).pathname.startsWith('/api/v1/')) fetched.push(new URL(r.url()).pathname + new URL(r.url()).search);
   });
   await page.goto(url);
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Just before' })).toBeVisible();
   await expect.poll(() => page.evaluate(() => (window as unknown as { heard?: string[] }).heard)).toEqual(['ready']);
   // A request sent now comes after any the stream's first words set off.
   await page.evaluate((url) => fetch(url), urlOf(meApi.get));
-  const children = fetched.filter((p) => p.endsWith('/children'));
-  expect(children).toHaveLength(1);
+  expect(fetched.filter((p) => p.includes('/children'))).toHaveLength(1);
   expect(fetched.filter((p) => p === urlOf(workspacesApi.list))).toHaveLength(1);
+  // One stream, the workspace's, opened from where the answers stood: the bell's own stream is not opened on a workspace's page, not even while it loads.
+  expect(fetched.filter((p) => /\/events(\?|$)/.test(p))).toEqual([expect.stringMatching(/^\/api\/v1\/workspaces\/[^/]+\/events\?after=\d+$/)]);
+  // A change made elsewhere after the page loaded still arrives live.
+  const workspace = (await apiCall(page, workspacesApi.list)).body.items.find((w) => new URL(page.url()).pathname.startsWith(`/w/${w.slug}/`))!;
+  const made = await apiCall(page, itemsApi.create, {
+    params: { ws: workspace.id },
+    body: { kind: 'folder', name: 'Made elsewhere', parentId: workspace.homeId },
+  });
+  expect(made.status).toBe(201);
+  await expect(page.getByRole('main').getByRole('link', { name: 'Made elsewhere' })).toBeVisible();
 });
 
 test('stars a file, finds it in Starred and Recent, and moves it by dragging onto a folder', async ({ page }) => {

@@ -64,9 +64,10 @@ export type TActivityAction = z.infer<typeof ZActivityAction>;
  * the activity record's id, `event: item`, one `data:` line of JSON). It names what changed and the
  * folders whose listings it touches; the browser fetches what it shows again. A person only hears
  * of folders they can see. `event: reset` (no data) says changes may have been missed: refetch.
- * A stream opened afresh (no Last-Event-ID) first replays the changes of the last minute — what a
- * page read just before it may not show — then says `event: ready` with the `id:` of the
- * workspace's latest change, which the browser names when it reconnects.
+ * A stream opened with `?after=` the `Last-Change-Id` of the answers a page shows replays the changes
+ * recorded since (ADR 0046); one opened afresh without it replays the changes of the last minute —
+ * what a page read just before it may not show. Either then says `event: ready` with an `id:` the
+ * browser names when it reconnects.
  */
 export const ZItemEvent = z.object({
   type: ZActivityAction,
@@ -88,3 +89,7 @@ export const ZGroupEvent = z.object({
   clientId: z.string().nullable(),
 });
 export type TGroupEvent = z.infer<typeof ZGroupEvent>;
+
+/** `GET /workspaces/:ws/events?after=`: the `Last-Change-Id` of the answers the page shows (ADR 0046). */
+export const ZEventsQuery = z.object({ after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional() });
+export type TEventsQuery = z.infer<typeof ZEventsQuery>;

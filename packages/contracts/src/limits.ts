@@ -36,6 +36,12 @@ export const CSRF_COOKIE = 'cabinet_csrf';
  * first answer, and nothing is made again (ADR 0043).
  */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/**
+ * The header on every API answer naming the latest change in the activity record that the answering
+ * instance knew of when the request arrived (its id, 0 when none): what the answer shows is at least
+ * that fresh, so a live stream opened with `?after=` that id misses nothing and replays nothing older (ADR 0046).
+ */
+export const LAST_CHANGE_HEADER = 'last-change-id';
 
 /**
  * Files read on the server to be shown in the viewer (ADR 0039): the largest file of each kind that

@@ -13,12 +13,15 @@ async function waitFor<T>(found: () => T | undefined, timeoutMs: number, missing
   }
 }
 
-/** Reads a Server-Sent Events stream, collecting the item events (with their ids) and resets as they come. */
-export async function watch(baseUrl: string, person: Person, workspaceId: string, lastEventId?: number) {
+/**
+ * Reads a Server-Sent Events stream, collecting the item events (with their ids) and resets as they come:
+ * reconnecting with `lastEventId`, or opened `after` a `Last-Change-Id` (ADR 0046).
+ */
+export async function watch(baseUrl: string, person: Person, workspaceId: string, lastEventId?: number, o: { after?: number } = {}) {
   const controller = new AbortController();
   const headers: Record<string, string> = { authorization: `Bearer ${person.token}`, ...(lastEventId ? { 'last-event-id': String(lastEventId) } : {}) };
   // A stream read as it comes (`call` would wait for its end).
-  const res = await fetch(`${baseUrl}${urlOf(eventsApi.stream, { ws: workspaceId })}`, { headers, signal: controller.signal });
+  const res = await fetch(`${baseUrl}${urlOf(eventsApi.stream, { ws: workspaceId }, { after: o.after })}`, { headers, signal: controller.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const events: TItemEvent[] = [];

@@ -3,6 +3,7 @@ import {
   CSRF_COOKIE,
   CSRF_HEADER,
   IDEMPOTENCY_KEY_HEADER,
+  LAST_CHANGE_HEADER,
   takesIdempotencyKey,
   urlOf,
   type AllOptional,
@@ -12,6 +13,7 @@ import {
   type RouteDeclaration,
   type TErrorEnvelope,
 } from '@cabinet/contracts';
+import { noteLastChange } from './last-change.ts';
 import { pageRoutes } from './page-routes.ts';
 
 /** A failed call, carrying the stable code of the error catalogue; the app branches on `code` only. */
@@ -124,6 +126,7 @@ export async function call<R extends RouteDeclaration>(route: R, ...[input, opti
       await sleep(retryAfter > 0 ? retryAfter * 1000 : 500 * 2 ** attempt);
       continue;
     }
+    noteLastChange(res.headers.get(LAST_CHANGE_HEADER));
     if (res.status === 204) return undefined as ResponseOf<R>;
     const payload = (await res.json().catch(() => undefined)) as unknown;
     if (res.ok) return payload as ResponseOf<R>;

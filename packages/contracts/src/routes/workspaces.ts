@@ -57,13 +57,16 @@ export const eventsApi = {
       'comment.added, comment.edited, comment.resolved, comment.reopened, comment.deleted; `itemId`; `parentIds`: the folders it ' +
       'was in or went to; `clientId`: the X-Client-Id that made it, sent only to its maker). To everyone but guests, a change to the ' +
       'groups comes as `event: group` with `id:` and `data:` a GroupEvent (`type`: group.created, group.renamed, group.deleted, ' +
-      'group.member_added, group.member_removed; `clientId`). A first connection (no `Last-Event-ID`) gets the changes of the last ' +
-      'minute, then `event: ready` whose `id:` is the latest change. Reconnecting with `Last-Event-ID` ' +
-      'replays what was missed, in order, when that is at most 500 changes of the last hour; otherwise ' +
+      'group.member_added, group.member_removed; `clientId`). A first connection given `after` (the `Last-Change-Id` header of ' +
+      'the answers the page shows) replays the changes recorded since then; one without it gets the changes of the last minute. ' +
+      'Either then sends `event: ready`, whose `id:` names the latest change sent. Reconnecting with `Last-Event-ID` ' +
+      'replays what was missed, in order. When more than 500 changes were missed, or the record no longer holds ' +
+      'where the caller left off (a database restored from a backup, a tab asleep for months), ' +
       "`event: reset` says to fetch afresh whatever is shown. `event: notifications` (no id) says the caller's notifications changed, " +
       'in any workspace: read `GET /notifications` again. Comments (`: keepalive`) keep the connection open.',
     auth: 'read',
     public: true,
+    query: 'ZEventsQuery',
     produces: 'event-stream',
     errors: [],
   }),

@@ -209,15 +209,34 @@ const asChange = (r: {
 
 /**
  * Recorded changes in a workspace after `afterId`, oldest first (a reconnecting listener catches
- * up); undefined when `afterId` is not a change of this workspace recorded within `window`
- * milliseconds (a database restored from a backup, a tab asleep for days): what was missed is not
- * known, or is better fetched afresh.
+ * up; a page opens its stream from the `Last-Change-Id` its answers carried). `afterId` may be any
+ * change of the record, in any workspace. Undefined when more than `limit` changes follow it, or
+ * when the record does not hold where it left off: an id past its head (a database restored from a
+ * backup) or before what it still keeps (pruned): what was missed is not known, or is better fetched afresh.
  */
-export async function activitySince(db: Db, workspaceId: string, afterId: number, o: { limit: number; window: number }): Promise<RecordedChange[] | undefined> {
-  const seen = await db.selectFrom('activity_events').select(['workspace_id', 'created_at']).where('id', '=', afterId).executeTakeFirst();
-  if (!seen || seen.workspace_id !== workspaceId || Date.now() - new Date(seen.created_at).getTime() > o.window) return undefined;
-  const rows = await streamed(db, workspaceId).where('id', '>', afterId).orderBy('id').limit(o.limit).execute();
-  return rows.map(asChange);
+export async function activitySince(db: Db, workspaceId: string, afterId: number, o: { limit: number }): Promise<RecordedChange[] | undefined> {
+  const ends = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('activity_events')
+        .select((f) => f.fn.max('id').as('head'))
+        .as('head'),
+      eb
+        .selectFrom('activity_events')
+        .select((f) => f.fn.min('id').as('tail'))
+        .as('tail'),
+    ])
+    .executeTakeFirstOrThrow();
+  const head = ends.head == null ? 0 : Number(ends.head);
+  const tail = ends.tail == null ? null : Number(ends.tail);
+  // `tail - 1`: ids are handed out in order, so nothing was recorded between the id before the oldest kept and it.
+  if (afterId > head || (tail !== null && afterId < tail - 1)) return undefined;
+  const rows = await streamed(db, workspaceId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(o.limit + 1)
+    .execute();
+  return rows.length > o.limit ? undefined : rows.map(asChange);
 }
 
 /**
@@ -259,6 +278,24 @@ export class EventHub {
   private readonly recordedListeners = new Set<RecordedListener>();
   private readonly noticeListeners = new Set<NoticeListener>();
   private unlisten: (() => Promise<void>) | undefined;
+  private heard = 0;
+
+  /**
+   * The id of the latest change recorded in any workspace that this instance has heard of (0: none
+   * yet): every change up to it has been announced, so a read that starts now shows it. Read once
+   * from the record at start and after a lost LISTEN, then kept by the announcements.
+   */
+  get latestId(): number {
+    return this.heard;
+  }
+
+  private async readHead(database: Database): Promise<void> {
+    const row = await database.db
+      .selectFrom('activity_events')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    this.heard = Math.max(this.heard, row?.id == null ? 0 : Number(row.id));
+  }
 
   async start(database: Database): Promise<void> {
     this.unlisten = await database.listen(
@@ -278,16 +315,20 @@ export class EventHub {
           for (const listener of this.noticeListeners) listener(envelope.notice);
           return;
         }
+        this.heard = Math.max(this.heard, envelope.id);
         for (const listener of this.recordedListeners) listener({ workspaceId: envelope.w, id: envelope.id, action: envelope.e.type });
         for (const listener of this.listeners.get(envelope.w) ?? []) listener({ id: envelope.id, by: envelope.by ?? null, event: envelope.e });
       },
       () => {
-        // What was announced while the connection was away is lost: everyone looks again.
+        // What was announced while the connection was away is lost: everyone looks again, and the head is read anew.
+        this.readHead(database).catch(() => {});
         for (const listener of this.accessListeners) listener({ w: null, u: null });
         for (const listener of this.noticeListeners) listener(null);
         for (const set of this.listeners.values()) for (const listener of set) listener('reset');
       },
     );
+    // After LISTEN is up, so no change falls between the two.
+    await this.readHead(database);
   }
 
   subscribe(workspaceId: string, listener: Listener): () => void {

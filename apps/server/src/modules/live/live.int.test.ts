@@ -1,4 +1,5 @@
 import { eventsApi, groupsApi, itemsApi, membersApi, uploadsApi } from '@cabinet/contracts';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watch } from '../../testing/event-watch.ts';
 import { given } from '../../testing/given.ts';
@@ -188,25 +189,76 @@ describe('live events', () => {
     await forged.until((e) => e.itemId === four.id);
     expect(forged.order[0]).toBe('reset');
     await forged.close();
-    // A change seen long ago (a tab asleep for hours): fetching afresh beats replaying the day.
-    await a.ctx.db
-      .updateTable('activity_events')
-      .set({ created_at: new Date(Date.now() - 2 * 60 * 60_000) })
-      .where('id', '=', lastSeen)
-      .execute();
-    const asleep = await watch(a.url, ada, ada.workspace.id, lastSeen);
-    const five = await g.folder(ada, ada.workspace.rootId, 'Five');
-    await asleep.until((e) => e.itemId === five.id);
-    expect(asleep.order[0]).toBe('reset');
-    expect(asleep.events.map((e) => e.itemId)).toEqual([five.id]);
-    await asleep.close();
-    // Another workspace's change names nothing of this one.
+    // Any change of the record is a place to start from, whatever workspace it was in: a tab asleep
+    // for hours gets what its workspace recorded since, when that is not too much.
     const bea = await g.person();
-    const elsewhere = await watch(a.url, bea, bea.workspace.id, lastSeen);
     const six = await g.folder(bea, bea.workspace.rootId, 'Six');
-    await elsewhere.until((e) => e.itemId === six.id);
-    expect(elsewhere.order[0]).toBe('reset');
+    const elsewhere = await watch(a.url, bea, bea.workspace.id, lastSeen);
+    const seven = await g.folder(bea, bea.workspace.rootId, 'Seven');
+    await elsewhere.until((e) => e.itemId === seven.id);
+    expect(elsewhere.order).not.toContain('reset');
+    expect(elsewhere.events.map((e) => e.itemId)).toEqual([six.id, seven.id]);
     await elsewhere.close();
+    // More than 500 changes missed: fetching afresh beats replaying them.
+    await sql`INSERT INTO activity_events (workspace_id, actor_kind, action, item_id, data)
+      SELECT ${bea.workspace.id}, 'system', 'item.updated', ${six.id}, '{"parentIds":[]}'::jsonb FROM generate_series(1, 501)`.execute(a.ctx.db);
+    const flooded = await watch(a.url, bea, bea.workspace.id, lastSeen);
+    const eight = await g.folder(bea, bea.workspace.rootId, 'Eight');
+    await flooded.until((e) => e.itemId === eight.id);
+    expect(flooded.order[0]).toBe('reset');
+    await flooded.close();
+    // Where it left off is no longer in the record (pruned): what followed may be gone too.
+    await a.ctx.db
+      .deleteFrom('activity_events')
+      .where('id', '<=', lastSeen + 1)
+      .execute();
+    const pruned = await watch(a.url, ada, ada.workspace.id, lastSeen);
+    const nine = await g.folder(ada, ada.workspace.rootId, 'Nine');
+    await pruned.until((e) => e.itemId === nine.id);
+    expect(pruned.order[0]).toBe('reset');
+    await pruned.close();
+  });
+
+  it('answers with the latest change it knew of, and a stream opened after it replays only what came later (ADR 0046)', async () => {
+    const g = given(a.ctx, a.url);
+    const ada = await g.person();
+    const bea = await g.person();
+    await g.membership(bea, ada.workspace.id, 'member');
+    // Changes just before the page reads its lists: the stream from where the answers stood sends none of them.
+    const before = await g.folder(ada, ada.workspace.rootId, 'Before');
+    const heard = async () => {
+      const res = await fetch(`${b.url}/api/v1/workspaces/${ada.workspace.id}/items/${ada.workspace.rootId}/children`, {
+        headers: { authorization: `Bearer ${bea.token}` },
+      });
+      expect(res.status).toBe(200);
+      return Number(res.headers.get('last-change-id'));
+    };
+    // Until the instance has heard of the folder, its answers name an earlier change (never a later one).
+    const latest = Number(
+      (
+        await a.ctx.db
+          .selectFrom('activity_events')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    await expect.poll(heard).toBe(latest);
+    const page = await watch(a.url, bea, ada.workspace.id, undefined, { after: latest });
+    expect(await page.ready()).toBe(latest);
+    const later = await g.folder(ada, ada.workspace.rootId, 'Later');
+    await page.until((e) => e.itemId === later.id);
+    expect(page.events.map((e) => e.itemId)).toEqual([later.id]);
+    expect(page.order).not.toContain('reset');
+    await page.close();
+    // From an earlier answer: the change since is replayed, before ready.
+    const earlier = await watch(b.url, bea, ada.workspace.id, undefined, { after: latest - 1 });
+    expect(await earlier.ready()).toBeGreaterThanOrEqual(latest);
+    expect(earlier.events[0]?.itemId).toBe(before.id);
+    await earlier.close();
+    // Not a number: refused as any bad input.
+    const bad = await fetch(`${a.url}/api/v1/workspaces/${ada.workspace.id}/events?after=soon`, { headers: { authorization: `Bearer ${bea.token}` } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('invalid_input');
   });
 
   it('ends the stream when its caller may no longer watch: a token revoked, a membership ended', async () => {

@@ -9,10 +9,8 @@ import { getWorkspace } from '../workspaces/index.ts';
 import { activitySince, recentActivity, type EventHub, type HubMessage, type RecordedChange } from '../events/index.ts';
 
 const KEEPALIVE_MS = 25_000;
-// More missed changes than this, or missed over a longer time, and the browser is better off
-// fetching what it shows again.
+// More missed changes than this, and the browser is better off fetching what it shows again.
 const REPLAY_LIMIT = 500;
-const REPLAY_WINDOW_MS = 60 * 60_000;
 // A stream opened afresh replays the changes of this last while: a page reads what it shows just
 // before its stream is up, and what changed in between would otherwise stay unseen. The browser
 // refetches anything older than its 30 seconds of freshness when shown, so a minute covers it.
@@ -124,7 +122,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
 
     // Events go out in the order they happened. Those that arrive while a check runs wait and
     // are checked together: one query for every folder and item they name, however many.
-    // `ready`: a fresh stream's catch-up is over; its id is the change a reconnect names.
+    // `ready`: the catch-up is over; its id is the change a reconnect names.
     type Message = HubMessage | { ready: number | null };
     let pending: Message[] = [];
     // Held until what the browser missed is read, so that goes first.
@@ -195,14 +193,16 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
       });
     });
     stream.onStop(unwatch);
-    // A browser coming back names the last change it saw (EventSource sends Last-Event-ID):
-    // it gets what it missed from the record, or, when that is too much, a reset. One starting
-    // afresh gets the last minute's changes and the id to come back with.
+    // A browser coming back names the last change it saw (EventSource sends Last-Event-ID); a page
+    // opening its stream names the `Last-Change-Id` of the answers it shows (`after`, ADR 0046). It
+    // gets what it missed from the record, or, when that is too much, a reset. One starting afresh
+    // without either gets the last minute's changes. Each is followed by `ready` and the id to come back with.
     const lastSeen = Number(req.headers['last-event-id']);
+    const after = Number.isSafeInteger(lastSeen) && lastSeen > 0 ? lastSeen : req.query.after;
     let catchUp: Message[];
-    if (Number.isSafeInteger(lastSeen) && lastSeen > 0) {
-      const missed = await activitySince(ctx.db, workspace.id, lastSeen, { limit: REPLAY_LIMIT + 1, window: REPLAY_WINDOW_MS }).catch(() => undefined);
-      catchUp = missed && missed.length <= REPLAY_LIMIT ? missed : ['reset'];
+    if (after !== undefined) {
+      const missed = await activitySince(ctx.db, workspace.id, after, { limit: REPLAY_LIMIT }).catch(() => undefined);
+      catchUp = missed ? [...missed, { ready: Math.max(after, ...missed.map((m) => m.id)) }] : ['reset'];
     } else {
       const recent = await recentActivity(ctx.db, workspace.id, { limit: REPLAY_LIMIT + 1, withinMs: FRESH_REPLAY_MS }).catch(() => undefined);
       catchUp = recent && recent.changes.length <= REPLAY_LIMIT ? [...recent.changes, { ready: recent.latestId }] : ['reset'];

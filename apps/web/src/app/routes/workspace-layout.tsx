@@ -12,7 +12,8 @@ export function WorkspaceLayout() {
   useWorkspaceEvents(workspace?.id);
   return (
     <UploadsProvider workspaceId={workspace?.id}>
-      <Shell workspace={workspace} watched={!!workspace}>
+      {/* Watched while the workspace loads too: the bell's own stream would open, only to close once the workspace's is up. */}
+      <Shell workspace={workspace} watched={isPending || !!workspace}>
         {isPending ? (
           <Center py="xl">
             <Loader aria-label="Loading workspace" />
