@@ -4,14 +4,15 @@ import { addParagraph, editor, until } from './collab.ts';
 import { percentile, report } from './report.ts';
 import { startBenchApp } from './setup.ts';
 
-const DOCUMENTS = 100;
+/** How many documents are open at once, two editors each: a team's busy hour, and a large instance's. */
+const SIZES = [100, 1000];
 const EDITS_PER_DOCUMENT = 20;
-/** Each document gets an edit this often, staggered across documents: 100 documents → 400 edits/s in all. */
+/** Each document gets an edit this often, staggered across documents: 100 documents → 400 edits/s in all, 1,000 → 4,000. */
 const EDIT_INTERVAL_MS = 250;
 const RUNS = 3;
 
 /**
- * 100 documents open, two editors each; one types a line at a time and the latency until the
+ * The documents named open, two editors each; one types a line at a time and the latency until the
  * other's copy has it is measured. Returns every latency (ms).
  */
 async function measure(baseUrl: string, names: string[], token: string): Promise<number[]> {
@@ -54,31 +55,35 @@ async function measure(baseUrl: string, names: string[], token: string): Promise
  */
 export default async function editPropagation() {
   const app = await startBenchApp();
-  const names: string[] = [];
-  for (let i = 0; i < DOCUMENTS; i++) {
-    const res = await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: app.workspace.homeId });
-    names.push(res.body.id);
-  }
   const bare = new Server({ port: await freePort(), address: '127.0.0.1', quiet: true, stopOnSignals: false });
   await bare.listen();
   const bareUrl = `http://127.0.0.1:${bare.configuration.port}`;
-
-  const values = { p50: [] as number[], p95: [] as number[] };
-  const baselines = { p50: [] as number[], p95: [] as number[] };
-  for (let run = 0; run < RUNS; run++) {
-    const b = await measure(
-      bareUrl,
-      names.map((n) => `${n}-${run}`),
-      'none',
-    );
-    baselines.p50.push(percentile(b, 50));
-    baselines.p95.push(percentile(b, 95));
-    const v = await measure(app.t.url, names, app.token);
-    values.p50.push(percentile(v, 50));
-    values.p95.push(percentile(v, 95));
+  const names: string[] = [];
+  try {
+    for (const size of SIZES) {
+      for (let i = names.length; i < size; i++) {
+        const res = await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'document', name: `Doc ${i}`, parentId: app.workspace.homeId });
+        names.push(res.body.id);
+      }
+      const values = { p50: [] as number[], p95: [] as number[] };
+      const baselines = { p50: [] as number[], p95: [] as number[] };
+      for (let run = 0; run < RUNS; run++) {
+        const b = await measure(
+          bareUrl,
+          names.map((n) => `${n}-${size}-${run}`),
+          'none',
+        );
+        baselines.p50.push(percentile(b, 50));
+        baselines.p95.push(percentile(b, 95));
+        const v = await measure(app.t.url, names, app.token);
+        values.p50.push(percentile(v, 50));
+        values.p95.push(percentile(v, 95));
+      }
+      report(`edit-propagation p50 (${size} documents)`, 'ms', values.p50, baselines.p50);
+      report(`edit-propagation p95 (${size} documents)`, 'ms', values.p95, baselines.p95);
+    }
+  } finally {
+    await bare.destroy();
+    await app.close();
   }
-  report('edit-propagation p50', 'ms', values.p50, baselines.p50);
-  report('edit-propagation p95', 'ms', values.p95, baselines.p95);
-  await bare.destroy();
-  await app.close();
 }
