@@ -4,12 +4,12 @@ import { addParagraph, editor, until } from './collab.ts';
 import { percentile, report } from './report.ts';
 import { startBenchApp } from './setup.ts';
 
-/** How many documents are open at once, two editors each: a team's busy hour, and a large instance's. */
-const SIZES = [100, 1000];
+/** How many documents are open at once, two editors each: a team's busy hour, and a large instance's (`BENCH_EDIT_SIZES=1000` one of them). */
+const SIZES = (process.env.BENCH_EDIT_SIZES ?? '100,1000').split(',').map(Number);
 const EDITS_PER_DOCUMENT = 20;
 /** Each document gets an edit this often, staggered across documents: 100 documents → 400 edits/s in all, 1,000 → 4,000. */
 const EDIT_INTERVAL_MS = 250;
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 /**
  * The documents named open, two editors each; one types a line at a time and the latency until the
@@ -54,7 +54,8 @@ async function measure(baseUrl: string, names: string[], token: string): Promise
  * on a bare Hocuspocus server (no authentication, no persistence). p50 and p95.
  */
 export default async function editPropagation() {
-  const app = await startBenchApp();
+  // Every editor connects from this one address: the cap per address (200 by default) must let them all in.
+  const app = await startBenchApp({ COLLAB_SOCKETS_PER_ADDRESS: String(2 * Math.max(...SIZES) + 10) });
   const bare = new Server({ port: await freePort(), address: '127.0.0.1', quiet: true, stopOnSignals: false });
   await bare.listen();
   const bareUrl = `http://127.0.0.1:${bare.configuration.port}`;

@@ -89,6 +89,37 @@ export function accessChecker(ctx: AppContext, reads: Limiter) {
 }
 
 /**
+ * Where each socket stands with its authentication: a document opened on it, or an authentication
+ * still being looked at (the client has done its part; a busy database is the server's delay, not
+ * the client's), or neither. A socket with neither at its deadline is closed (collab.ts).
+ */
+export interface Admission {
+  /** An authentication begins on the socket of `request`: call what it returns when it ends, with whether it opened the document. */
+  asked(request: IncomingMessage): (opened: boolean) => void;
+  state(request: IncomingMessage): 'opened' | 'asking' | 'silent';
+}
+
+export function admission(): Admission {
+  const opened = new WeakSet<IncomingMessage>();
+  const asking = new WeakMap<IncomingMessage, number>();
+  return {
+    asked(request) {
+      asking.set(request, (asking.get(request) ?? 0) + 1);
+      let ended = false;
+      return (success) => {
+        if (success) opened.add(request);
+        if (ended) return;
+        ended = true;
+        const left = (asking.get(request) ?? 1) - 1;
+        if (left > 0) asking.set(request, left);
+        else asking.delete(request);
+      };
+    },
+    state: (request) => (opened.has(request) ? 'opened' : asking.has(request) ? 'asking' : 'silent'),
+  };
+}
+
+/**
  * Who may open a document: the socket's caller (API token, or the session cookie from Cabinet's
  * own origin) must see the document item; below editor the connection is read-only. Every message
  * then passes here: access withdrawn or lowered since it was last looked at closes the connection
@@ -99,13 +130,14 @@ export function authorization(
   socketActor: SocketActor,
   reads: Limiter,
   recheck: (connection: Connection) => Promise<void>,
-  authenticated: WeakSet<IncomingMessage>,
+  admission: Admission,
 ): Extension {
   // The caller's address as the HTTP routes take it (TRUST_PROXY).
   const trust = trustHop(ctx.env.TRUST_PROXY);
   return {
     extensionName: 'cabinet-authorization',
     async onAuthenticate({ token, documentName, request, connectionConfig }) {
+      const done = admission.asked(request);
       try {
         if (!ZId.safeParse(documentName).success) throw new AppError('not_found');
         const reauthenticate = () => socketActor({ method: 'GET', headers: request.headers, ip: clientAddress(request, trust) }, token);
@@ -117,12 +149,14 @@ export function authorization(
         // Opening a document is a visit: it goes to the top of the person's Recent.
         await reads(() => upsertVisit(ctx.db, actor.user.id, item.id));
         connectionConfig.readOnly = !abilities.edit;
-        authenticated.add(request);
+        done(true);
         return { actor, reauthenticate, workspaceId: item.workspace_id, checkedAt: Date.now() } satisfies CollabContext;
       } catch (error) {
         // Hocuspocus refuses the socket ("permission denied") and tells the client this reason.
         const code = error instanceof AppError ? error.code : isDatabaseUnavailable(error) ? 'database_unavailable' : 'internal';
         throw Object.assign(new Error(code), { reason: code });
+      } finally {
+        done(false);
       }
     },
     async beforeHandleMessage({ connection, context }) {

@@ -88,3 +88,37 @@ describe('editors leaving at once', () => {
     expect(documentText(again.document)).toBe(lines[0]);
   }, 180_000);
 });
+
+describe('editors arriving while the database is slow', () => {
+  it('keeps a socket whose authentication is still being looked at past the deadline, and opens its document once the database answers', async () => {
+    const g = given(t.ctx, t.url);
+    const ada = await g.person('Ada');
+    const { id } = await g.document(ada, ada.workspace.homeId, 'Slow morning');
+    // The tokens' table locked for longer than a socket's 10 s deadline: the editor's authentication waits on it.
+    const db = direct.database.db;
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let taken!: () => void;
+    const isTaken = new Promise<void>((r) => (taken = r));
+    const locked = db.transaction().execute(async (tx) => {
+      await sql`LOCK TABLE api_tokens IN ACCESS EXCLUSIVE MODE`.execute(tx);
+      taken();
+      await released;
+    });
+    await isTaken;
+    try {
+      const editor = clients.connect(id, ada.token);
+      await new Promise((r) => setTimeout(r, 12_000));
+      expect(editor.outcome.closed).toBeUndefined();
+      expect(editor.outcome.synced).toBe(false);
+      release();
+      await locked;
+      await until(() => editor.outcome.synced, 'the editor to sync once the database answers', 30_000);
+      expect(editor.outcome.closed).toBeUndefined();
+      expect(editor.outcome.failed).toBeUndefined();
+    } finally {
+      release();
+      await locked.catch(() => {});
+    }
+  }, 60_000);
+});

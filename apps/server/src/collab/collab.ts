@@ -9,7 +9,7 @@ import type { Actor } from '../infra/http/actor.ts';
 import { clientAddress, rateKey, trustHop } from '../lib/client-address.ts';
 import { limiter } from '../lib/limiter.ts';
 import type { EventHub } from '../modules/events/index.ts';
-import { accessChecker, authorization, type CollabContext, type SocketActor } from './authorization.ts';
+import { accessChecker, admission, authorization, type CollabContext, type SocketActor } from './authorization.ts';
 import { collabWriter, persistence } from './persistence.ts';
 import { redisExtension } from './redis.ts';
 import { wellFormedUpdates } from './well-formed.ts';
@@ -27,7 +27,7 @@ export const COLLAB_PATH = '/collab';
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** The close code for a socket that did not authenticate in time. */
 const UNAUTHENTICATED_CLOSE_CODE = 4401;
-/** A socket that has not opened a document by then is closed: otherwise it would hold its file descriptor for ever. */
+/** A socket that has not asked to open a document by then is closed: otherwise it would hold its file descriptor for ever. */
 const AUTHENTICATION_DEADLINE_MS = 10_000;
 /** How long a socket closed at its deadline is given to answer the close before its connection is cut. */
 const CLOSE_GRACE_MS = 1_000;
@@ -50,7 +50,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
   const reads = limiter(share);
   const writer = collabWriter(limiter(share), log);
   const recheck = accessChecker(ctx, reads);
-  const authenticated = new WeakSet<IncomingMessage>();
+  const admitted = admission();
   const hocuspocus = new Hocuspocus({
     quiet: true,
     debounce: 2000,
@@ -60,7 +60,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
     // time (Redis's lock comes before persistence, which it skips when another holds it).
     extensions: [
       wellFormedUpdates,
-      authorization(ctx, socketActor, reads, recheck, authenticated),
+      authorization(ctx, socketActor, reads, recheck, admitted),
       ...(ctx.env.REDIS_URL ? [redisExtension(ctx.env.REDIS_URL, ctx.env.REDIS_PREFIX, log)] : []),
       persistence(ctx, reads, writer),
     ],
@@ -102,13 +102,23 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
         // and must not reach the process as an unhandled error.
         ws.on('error', () => ws.terminate());
         let ending: NodeJS.Timeout | undefined;
-        const deadline = setTimeout(() => {
-          if (authenticated.has(req)) return;
+        let deadline: NodeJS.Timeout;
+        const atDeadline = () => {
+          const state = admitted.state(req);
+          if (state === 'opened') return;
+          // Asked and still being looked at (many editors coming back at once, a slow database): the
+          // client did its part in time; closing it would only make it come back and ask again.
+          if (state === 'asking') {
+            deadline = setTimeout(atDeadline, AUTHENTICATION_DEADLINE_MS);
+            deadline.unref();
+            return;
+          }
           ws.close(UNAUTHENTICATED_CLOSE_CODE, 'unauthenticated');
           // A client that never answers the close frame would hold the connection for ws's own 30 s.
           ending = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
           ending.unref();
-        }, AUTHENTICATION_DEADLINE_MS);
+        };
+        deadline = setTimeout(atDeadline, AUTHENTICATION_DEADLINE_MS);
         deadline.unref();
         ws.once('close', () => {
           clearTimeout(deadline);
