@@ -30,6 +30,8 @@ export interface CollabContext {
   /** A look in progress, and whether another must follow it (access changed again meanwhile). */
   checking?: Promise<void> | undefined;
   checkAgain?: boolean;
+  /** The look in progress follows an announced change of access: messages wait for its verdict. */
+  urgent?: boolean;
   /** Why the connection was closed when access went (its messages are refused from then on). */
   revoked?: string;
 }
@@ -39,7 +41,9 @@ const ACCESS_GONE_CLOSE_CODE = 4403;
 
 /**
  * Access is looked up again on an update at most this often. A change of access is announced
- * (AccessChange) and looked at at once; this catches what an announcement cannot (a share expiring).
+ * (AccessChange) and looked at at once, messages waiting for the verdict; this look, in the
+ * background while messages go on, catches what an announcement cannot (a share or session
+ * expiring): what is sent in the moments it takes is the last the connection may send.
  */
 const RECHECK_MS = 5_000;
 
@@ -50,8 +54,10 @@ const RECHECK_MS = 5_000;
  * stays as it was and is looked at again shortly.
  */
 export function accessChecker(ctx: AppContext, reads: Limiter) {
-  return function recheck(connection: Connection): Promise<void> {
+  /** `urgent`: access was announced to change; messages wait for this look (and any in progress) to end. */
+  return function recheck(connection: Connection, urgent = false): Promise<void> {
     const c = connection.context as CollabContext;
+    if (urgent) c.urgent = true;
     if (c.checking) {
       c.checkAgain = true;
       return c.checking;
@@ -74,7 +80,9 @@ export function accessChecker(ctx: AppContext, reads: Limiter) {
         } catch (error) {
           if (!(error instanceof AppError)) {
             c.checkedAt = 0;
-            setTimeout(() => void (connection.document.hasConnection(connection) && recheck(connection)), RECHECK_MS).unref();
+            // Looked at again as urgently as this look was.
+            const urgently = c.urgent === true;
+            setTimeout(() => void (connection.document.hasConnection(connection) && recheck(connection, urgently)), RECHECK_MS).unref();
             return;
           }
           c.revoked = error.code;
@@ -83,7 +91,10 @@ export function accessChecker(ctx: AppContext, reads: Limiter) {
         }
       } while (c.checkAgain);
     };
-    c.checking = look().finally(() => (c.checking = undefined));
+    c.checking = look().finally(() => {
+      c.checking = undefined;
+      c.urgent = false;
+    });
     return c.checking;
   };
 }
@@ -161,7 +172,10 @@ export function authorization(
     },
     async beforeHandleMessage({ connection, context }) {
       const c = context as CollabContext;
-      if (c.checking || Date.now() - c.checkedAt >= RECHECK_MS) await recheck(connection);
+      // An announced change is waited for; the periodic look runs beside the message (an edit never
+      // waits on the database for it: it held one edit in twenty back, two editors typing).
+      if (c.checking && c.urgent) await c.checking;
+      else if (!c.checking && Date.now() - c.checkedAt >= RECHECK_MS) void recheck(connection);
       if (c.revoked) throw Object.assign(new Error(c.revoked), { code: ACCESS_GONE_CLOSE_CODE, reason: c.revoked });
     },
   };

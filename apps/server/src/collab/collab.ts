@@ -70,7 +70,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
     for (const document of hocuspocus.documents.values()) {
       for (const connection of document.getConnections()) {
         const c = connection.context as Partial<CollabContext>;
-        if (c.actor && (w === null || c.workspaceId === w) && (u === null || c.actor.user.id === u)) void recheck(connection);
+        if (c.actor && (w === null || c.workspaceId === w) && (u === null || c.actor.user.id === u)) void recheck(connection, true);
       }
     }
   });
