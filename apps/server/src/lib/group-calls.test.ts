@@ -19,29 +19,38 @@ function runner() {
   };
 }
 
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('groupCalls', () => {
-  it('runs a call alone when none runs, and those arriving meanwhile together as the next batch, each answered its own slice', async () => {
+  it('runs the calls of one turn of the event loop together, and those arriving while it runs as the next batch, each answered its own slice', async () => {
     const r = runner();
     const call = groupCalls(r.run, { max: 100 });
     const a = call('k', 'x', ['a']);
     const b = call('k', 'x', ['b1', 'b2']);
     const c = call('k', 'x', ['c']);
     const other = call('other', 'x', ['o']);
-    expect(r.batches).toEqual([['a'], ['o']]);
+    await turn();
+    expect(r.batches).toEqual([['a', 'b1', 'b2', 'c'], ['o']]);
+    const d = call('k', 'x', ['d']);
+    const e = call('k', 'x', ['e']);
+    await turn();
+    expect(r.batches).toHaveLength(2);
     await r.finish();
     expect(await a).toEqual(['a!']);
-    expect(r.batches).toEqual([['a'], ['o'], ['b1', 'b2', 'c']]);
-    await r.finish();
-    await r.finish();
     expect(await b).toEqual(['b1!', 'b2!']);
     expect(await c).toEqual(['c!']);
+    expect(r.batches).toEqual([['a', 'b1', 'b2', 'c'], ['o'], ['d', 'e']]);
+    await r.finish();
+    await r.finish();
     expect(await other).toEqual(['o!']);
+    expect(await Promise.all([d, e])).toEqual([['d!'], ['e!']]);
   });
 
   it('keeps a batch within its bound and inputs that must be apart in separate batches, in arrival order', async () => {
     const r = runner();
     const call = groupCalls(r.run, { max: 3, apart: (i) => i[0]! });
     const first = call('k', 'x', ['a']);
+    await turn();
     const waiting = [call('k', 'x', ['a']), call('k', 'x', ['b', 'c']), call('k', 'x', ['d', 'e']), call('k', 'x', ['f'])];
     await r.finish();
     expect(r.batches[1]).toEqual(['a', 'b', 'c']);
@@ -56,6 +65,7 @@ describe('groupCalls', () => {
     const r = runner();
     const call = groupCalls(r.run, { max: 100 });
     const a = call('k', 'x', ['a']);
+    await turn();
     const b = call('k', 'x', ['b']);
     const failed = expect(a).rejects.toThrow('database gone');
     await r.finish(new Error('database gone'));

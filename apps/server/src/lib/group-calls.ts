@@ -1,10 +1,10 @@
 /**
  * Concurrent calls that can share one batch (the same caller, say), run as one: a call arriving
- * while none of its key runs goes at once, alone; calls arriving while one runs wait for it and
- * then go together, as the next batch. No timer: a call waits at most for the batch before its
- * own, and one arriving when all is quiet does not wait at all. Each call gets the slice of the
- * batch's answer that is its own; a batch that fails fails each call in it, and the next batch
- * still runs.
+ * while none of its key runs goes at the end of the event loop's turn, with the calls of that
+ * turn; calls arriving while a batch runs wait for it and then go together, as the next batch.
+ * The wait is bounded: a call waits at most for the end of the turn and for the batch before
+ * its own; no timer. Each call gets the slice of the batch's answer that is its own; a batch that
+ * fails fails each call in it, and the next batch still runs.
  */
 export interface GroupedCalls<A, I, O> {
   (key: string, arg: A, inputs: I[]): Promise<O[]>;
@@ -24,17 +24,14 @@ interface Waiting<A, I, O> {
  * none of a call's inputs must be kept out of a batch holding another (two completions of one
  * upload go in separate batches, as two requests did).
  */
-export function groupCalls<A, I, O>(
-  run: (arg: A, inputs: I[]) => Promise<O[]>,
-  o: { max: number; apart?: (input: I) => string },
-): GroupedCalls<A, I, O> {
+export function groupCalls<A, I, O>(run: (arg: A, inputs: I[]) => Promise<O[]>, o: { max: number; apart?: (input: I) => string }): GroupedCalls<A, I, O> {
   const queues = new Map<string, Waiting<A, I, O>[]>();
 
   const next = (queue: Waiting<A, I, O>[]): Waiting<A, I, O>[] => {
     const batch: Waiting<A, I, O>[] = [];
     const seen = new Set<string>();
     let size = 0;
-    for (let i = 0; i < queue.length; ) {
+    for (let i = 0; i < queue.length;) {
       const call = queue[i]!;
       const ids = o.apart ? call.inputs.map(o.apart) : [];
       if (batch.length && (size + call.inputs.length > o.max || ids.some((id) => seen.has(id)))) {
@@ -80,6 +77,6 @@ export function groupCalls<A, I, O>(
       const fresh = [call];
       queues.set(key, fresh);
       // drain catches every failure of a batch; nothing else in it throws.
-      void drain(key, fresh);
+      setImmediate(() => void drain(key, fresh));
     });
 }

@@ -103,12 +103,7 @@ const startGroups = new WeakMap<AppContext, StartGroup>();
  * together as the next batch (ADR 0048): many files each started by a call of its own cost the
  * statements of one batch between them.
  */
-export function startUploads(
-  ctx: AppContext,
-  actor: Uploader,
-  workspaceIdOrSlug: string | null,
-  inputs: StartInput[],
-): Promise<Outcome<TStartedUpload>[]> {
+export function startUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   if (isVisitor(actor) || workspaceIdOrSlug === null) return startUploadsNow(ctx, actor, workspaceIdOrSlug, inputs);
   let group = startGroups.get(ctx);
   if (!group) {
@@ -124,12 +119,7 @@ export function startUploads(
  * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
  * row: starts running at once would each see the others' room as free (completion checks again).
  */
-async function startUploadsNow(
-  ctx: AppContext,
-  actor: Uploader,
-  workspaceIdOrSlug: string | null,
-  inputs: StartInput[],
-): Promise<Outcome<TStartedUpload>[]> {
+async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
   const owner = ownerOf(actor);
   const visitor = isVisitor(actor);
