@@ -27,6 +27,8 @@ export const BOTH_DATABASES = [
   // uploads' quota reservations and completions racing each other;
   'apps/server/src/modules/files/uploads',
   'apps/server/src/modules/files/files.repo',
+  // the statements of small uploads whose calls, arriving at once, run as one batch (ADR 0048);
+  'apps/server/src/modules/files/upload-statements',
   // restores racing uploads, and re-uploads holding the blob they reuse (ADR 0041, 0042);
   'apps/server/src/modules/files/versions',
   // the jobs table's leases and claims; creation calls' keys claimed by requests sent at once (ADR 0043);

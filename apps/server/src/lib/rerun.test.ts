@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { rerunner } from './rerun.ts';
 
@@ -26,6 +27,15 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe('rerunner', () => {
+  it('runs a pass outside the context of the call that woke it', async () => {
+    const request = new AsyncLocalStorage<string>();
+    const seen: (string | undefined)[] = [];
+    const r = rerunner(async () => void seen.push(request.getStore()), { settleMs: 10, onError: () => {} });
+    request.run('a request', () => r.wake());
+    await vi.advanceTimersByTimeAsync(10);
+    expect(seen).toEqual([undefined]);
+  });
+
   it('makes one pass of wakes in quick succession, after they settle', async () => {
     const p = passes();
     const r = rerunner(p.run, { settleMs: 100, onError: () => {} });

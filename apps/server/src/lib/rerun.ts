@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /** A pass woken by news (a change heard), run one at a time. */
 export interface Rerunner {
   /** Runs the pass `settleMs` from now, or once more after the one running: never two at once, never more than one waiting. */
@@ -25,7 +27,9 @@ export function rerunner(run: () => Promise<unknown>, o: { settleMs: number; onE
       o.onError(error);
     }
   };
-  const start = () => {
+  // A pass runs in the context the rerunner was made in, not in that of the call whose change woke
+  // it: it is nobody's request (its statements are not that call's, statements.ts).
+  const start = AsyncResource.bind(() => {
     timer = undefined;
     running = pass().finally(() => {
       running = undefined;
@@ -34,7 +38,7 @@ export function rerunner(run: () => Promise<unknown>, o: { settleMs: number; onE
         wake();
       }
     });
-  };
+  });
   const wake = () => {
     if (stopped) return;
     if (running) again = true;

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { TItem, TItemRole, TOnConflict, TUpload } from '@cabinet/contracts';
+import { UPLOAD_BATCH_MAX, type TItem, type TItemRole, type TOnConflict, type TUpload } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow, UploadRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { groupCalls, type GroupedCalls } from '../../lib/group-calls.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record, recordCreated } from '../events/index.ts';
@@ -23,6 +24,7 @@ import {
   type UploadForCompletion,
 } from './files.repo.ts';
 import {
+  callerKey,
   eachOutcome,
   endUpload,
   isVisitor,
@@ -78,9 +80,22 @@ export async function completeLinkUpload(ctx: AppContext, visitor: LinkUploader,
   return (await one(completeAll(ctx, visitor, [{ ...input, id, onConflict: 'keep_both' }]))).upload;
 }
 
-/** A person's uploads completed: each answers with its file (only a visitor's answer lacks it). */
+type CompleteGroup = GroupedCalls<{ ctx: AppContext; actor: Actor }, CompleteInput, Outcome<Finished>>;
+const completeGroups = new WeakMap<AppContext, CompleteGroup>();
+
+/**
+ * A person's uploads completed: each answers with its file (only a visitor's answer lacks it).
+ * Their completions arriving while another of theirs runs go together as the next batch (ADR
+ * 0048): one transaction and one sync of each destination folder for all of them. Two completions
+ * of one upload never share a batch: the second answers as a second request did.
+ */
 export async function completeUploads(ctx: AppContext, actor: Actor, inputs: CompleteInput[]): Promise<Outcome<Completed>[]> {
-  return (await completeAll(ctx, actor, inputs)) as Outcome<Completed>[];
+  let group = completeGroups.get(ctx);
+  if (!group) {
+    group = groupCalls((a, batch) => completeAll(a.ctx, a.actor, batch), { max: UPLOAD_BATCH_MAX, apart: (input) => input.id });
+    completeGroups.set(ctx, group);
+  }
+  return (await group(callerKey(actor), { ctx, actor }, inputs)) as Outcome<Completed>[];
 }
 
 /**

@@ -1,15 +1,17 @@
-import { LIMITS, uuidv7, type TOnConflict, type TStartedUpload } from '@cabinet/contracts';
+import { LIMITS, UPLOAD_BATCH_MAX, uuidv7, type TOnConflict, type TStartedUpload } from '@cabinet/contracts';
 import { lookup } from 'mime-types';
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import { rateKey } from '../../lib/client-address.ts';
+import { groupCalls, type GroupedCalls } from '../../lib/group-calls.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { requireItem, suggestFreeName } from '../items/index.ts';
 import { lockWorkspaceRoom } from '../workspaces/index.ts';
 import { challengeOf, makeChallenge } from './dedup.ts';
 import { findContentBlobs, findFolderSlots, insertUploads, type NewUpload } from './files.repo.ts';
 import {
+  callerKey,
   eachOutcome,
   isVisitor,
   one,
@@ -92,19 +94,32 @@ interface StartPlan {
   itemId: string | null;
 }
 
+type StartGroup = GroupedCalls<{ ctx: AppContext; actor: Actor; workspace: string }, StartInput, Outcome<TStartedUpload>>;
+const startGroups = new WeakMap<AppContext, StartGroup>();
+
 /**
  * Opens several uploads into one workspace (the route's; null: the targets' own, for a new
- * version) with a handful of statements whatever their number:
+ * version). A person's starts into one workspace that arrive while another of theirs runs go
+ * together as the next batch (ADR 0048): many files each started by a call of its own cost the
+ * statements of one batch between them.
+ */
+export function startUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
+  if (isVisitor(actor) || workspaceIdOrSlug === null) return startUploadsNow(ctx, actor, workspaceIdOrSlug, inputs);
+  let group = startGroups.get(ctx);
+  if (!group) {
+    group = groupCalls((a, batch) => startUploadsNow(a.ctx, a.actor, a.workspace, batch), { max: UPLOAD_BATCH_MAX });
+    startGroups.set(ctx, group);
+  }
+  return group(`${callerKey(actor)}\n${workspaceIdOrSlug}`, { ctx, actor, workspace: workspaceIdOrSlug }, inputs);
+}
+
+/**
+ * Opens uploads at once, with a handful of statements whatever their number:
  * the folders' access in one query, the names and the quota in one, the rows in one. The quota
  * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
  * row: starts running at once would each see the others' room as free (completion checks again).
  */
-export async function startUploads(
-  ctx: AppContext,
-  actor: Uploader,
-  workspaceIdOrSlug: string | null,
-  inputs: StartInput[],
-): Promise<Outcome<TStartedUpload>[]> {
+async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
   const { db, env, storage } = ctx;
   const owner = ownerOf(actor);
   const visitor = isVisitor(actor);

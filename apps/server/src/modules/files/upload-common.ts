@@ -33,6 +33,13 @@ export interface LinkUploader extends LinkVisitor {
 export type Uploader = Actor | LinkUploader;
 
 export const isVisitor = (u: Uploader): u is LinkUploader => u.via === 'link';
+
+/**
+ * Calls of one person that may run as one batch: the same person through the same session or
+ * token, from the same address, browser and tab — everything an answer or the activity record
+ * takes from the caller is the same for them.
+ */
+export const callerKey = (a: Actor): string => JSON.stringify([a.user.id, a.via, a.sessionId, a.tokenId, a.scopes, a.ip, a.userAgent, a.clientId]);
 export const ownerOf = (u: Uploader): UploadOwner => (isVisitor(u) ? { authorId: u.ownerId, linkId: u.linkId } : { authorId: u.user.id, linkId: null });
 
 /** Where an upload goes (a folder, or a file for a new version), and the uploader's role on it (none for a visitor). */

@@ -1,0 +1,94 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { uploadsApi, urlOf, type ResponseOf } from '@cabinet/contracts';
+import { describe, expect, it } from 'vitest';
+import type { Person } from '../../testing/given.ts';
+import { statementsOf } from '../../testing/statements.ts';
+import { useTestApp } from '../../testing/test-app.ts';
+
+const test = useTestApp();
+const FILES = 8;
+const sha256Hex = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A JSON call of `person`'s, handled in the caller's context so that its statements count (statements.ts). */
+const inject = (person: Person, url: string, body: unknown) =>
+  test.app.app.inject({
+    method: 'POST',
+    url,
+    headers: { authorization: `Bearer ${person.token}`, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+
+/** PUTs a one-part upload's bytes to the URL its start answered with. */
+async function putOnlyPart(upload: { parts: { url: string }[] }, bytes: Buffer): Promise<void> {
+  const url = new URL(upload.parts[0]!.url);
+  const res = await test.app.app.inject({
+    method: 'PUT',
+    url: url.pathname + url.search,
+    payload: bytes,
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** A person whose token has been used this minute: its first use of the minute notes so (a write, once a minute), the calls counted after it only read it. */
+async function person(): Promise<Person> {
+  const ada = await test.given.person('Ada');
+  expect((await inject(ada, urlOf(uploadsApi.startMany, { ws: ada.workspace.id }), { uploads: [] })).statusCode).toBe(400);
+  return ada;
+}
+
+const files = () => Array.from({ length: FILES }, (_, i) => ({ name: `small-${i}.bin`, bytes: randomBytes(10 * 1024) }));
+
+describe('a small upload', () => {
+  it('costs, when each file makes its own three calls at once, the statements of two batches besides each call’s authentication', async () => {
+    const ada = await person();
+    const batch = files();
+    const started = await statementsOf(() =>
+      Promise.all(
+        batch.map((f) =>
+          inject(ada, urlOf(uploadsApi.start, { ws: ada.workspace.id }), {
+            parentId: ada.workspace.homeId,
+            name: f.name,
+            size: f.bytes.length,
+            onConflict: 'keep_both',
+          }),
+        ),
+      ),
+    );
+    const uploads = started.result.map((r) => {
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json<ResponseOf<typeof uploadsApi.start>>();
+    });
+    // One statement a call authenticates it; the starts go in at most two batches (those of one turn, then those arriving meanwhile) of 6 statements.
+    expect(started.statements.length, started.statements.join('\n\n')).toBeLessThanOrEqual(FILES + 2 * 6);
+    await Promise.all(uploads.map((u, i) => putOnlyPart(u, batch[i]!.bytes)));
+    const completed = await statementsOf(() =>
+      Promise.all(uploads.map((u, i) => inject(ada, urlOf(uploadsApi.complete, { id: u.id }), { sha256: sha256Hex(batch[i]!.bytes) }))),
+    );
+    for (const r of completed.result) expect(r.statusCode, r.body).toBe(200);
+    expect(completed.result.map((r) => r.json<ResponseOf<typeof uploadsApi.complete>>().item.name).sort()).toEqual(batch.map((f) => f.name).sort());
+    // Two batches of 5: the uploads, their folders' access, and the files made in one statement of a transaction.
+    expect(completed.statements.length, completed.statements.join('\n\n')).toBeLessThanOrEqual(FILES + 2 * 5);
+    expect(completed.statements.filter((s) => s.trim() === 'COMMIT').length).toBeLessThanOrEqual(2);
+  });
+
+  it('costs, in a batch of eight, one start call of 7 statements and one completion of 6, authentication included', async () => {
+    const ada = await person();
+    const batch = files();
+    const started = await statementsOf(() =>
+      inject(ada, urlOf(uploadsApi.startMany, { ws: ada.workspace.id }), {
+        uploads: batch.map((f) => ({ parentId: ada.workspace.homeId, name: f.name, size: f.bytes.length, onConflict: 'keep_both' })),
+      }),
+    );
+    expect(started.statements.length, started.statements.join('\n\n')).toBeLessThanOrEqual(7);
+    const uploads = started.result
+      .json<ResponseOf<typeof uploadsApi.startMany>>()
+      .results.map((r) => ('upload' in r ? r.upload : expect.fail(JSON.stringify(r))));
+    await Promise.all(uploads.map((u, i) => putOnlyPart(u, batch[i]!.bytes)));
+    const completed = await statementsOf(() =>
+      inject(ada, urlOf(uploadsApi.completeMany, undefined), { uploads: uploads.map((u, i) => ({ id: u.id, sha256: sha256Hex(batch[i]!.bytes) })) }),
+    );
+    expect(completed.result.json<ResponseOf<typeof uploadsApi.completeMany>>().results.every((r) => 'item' in r)).toBe(true);
+    expect(completed.statements.length, completed.statements.join('\n\n')).toBeLessThanOrEqual(6);
+  });
+});
