@@ -8,6 +8,7 @@ import { serverProcess } from '../apps/server/src/testing/server-process.ts';
 import { freePort } from '../apps/server/src/testing/test-app.ts';
 import { launchChromium, signInThroughPages } from './browser.ts';
 import { report } from './report.ts';
+import { benchDatabase } from './setup.ts';
 
 const PARAGRAPHS = 5000;
 const RUNS = 5;
@@ -21,14 +22,36 @@ async function timeToShow(page: Page, url: string, locator: () => ReturnType<Pag
   return performance.now() - start;
 }
 
+/** When, in ms from navigation, the page reached each stage of opening the document: the answers it waited for, and its marks. */
+const stagesOf = (page: Page) =>
+  // No named functions inside: the page runs this as it is, without the helpers tsx adds to them.
+  page.evaluate(() => {
+    const at: Record<string, number> = {};
+    // Resource timings (responseEnd); the bench's own types are Node's, which lack them.
+    for (const r of performance.getEntriesByType('resource') as unknown as { name: string; responseEnd: number }[]) {
+      if (/document-page-[^/]*\.js$/.test(r.name)) at['code loaded'] ??= r.responseEnd;
+      if (/\/api\/v1\/me$/.test(r.name)) at['person fetched'] ??= r.responseEnd;
+      if (/\/api\/v1\/items\/[^/?]+$/.test(r.name)) at['item fetched'] ??= r.responseEnd;
+    }
+    for (const mark of performance.getEntriesByType('mark')) {
+      if (mark.name === 'cabinet:document-state') at['state arriving'] ??= mark.startTime;
+      if (mark.name === 'cabinet:document-applied') at['state applied'] ??= mark.startTime;
+      if (mark.name === 'cabinet:document-rendered') at['editor rendered'] ??= mark.startTime;
+    }
+    return at;
+  });
+
 /**
  * doc-open: the time from navigating to a 5,000-paragraph document until its last paragraph is in
  * the editor (Chromium, the built app, loading the document over /collab), against the time a
- * browser takes to show the same document as a plain HTML page (its own export, served bare).
+ * browser takes to show the same document as a plain HTML page (its own export, served bare); and
+ * the median time each stage of the opening was reached (ADR 0047).
  */
 export default async function docOpen() {
   if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) execFileSync('npm', ['run', 'build', '-w', '@cabinet/web'], { cwd: root, stdio: 'inherit' });
-  const server = await serverProcess();
+  // On PostgreSQL when DATABASE_URL is set (a database of its own there), else on PGlite.
+  const own = process.env.DATABASE_URL ? await benchDatabase(process.env.DATABASE_URL) : undefined;
+  const server = await serverProcess(own ? { DATABASE_URL: own.url } : {});
   const browser = await launchChromium();
   try {
     const email = 'doc-open@example.com';
@@ -57,14 +80,20 @@ export default async function docOpen() {
 
     const values: number[] = [];
     const baselines: number[] = [];
+    const stages: Record<string, number[]> = {};
     for (let run = 0; run < RUNS; run++) {
       baselines.push(await timeToShow(page, `http://127.0.0.1:${barePort}/`, () => page.getByText(LAST)));
       values.push(await timeToShow(page, documentUrl, () => page.getByLabel('Content of long').getByText(LAST)));
+      for (const [stage, at] of Object.entries(await stagesOf(page))) (stages[stage] ??= []).push(at);
     }
     report(`doc-open ${PARAGRAPHS} paragraphs`, 'ms', values, baselines);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    for (const [stage, at] of Object.entries(stages).sort((a, b) => median(a[1]) - median(b[1])))
+      console.log(`  stage ${stage.padEnd(20)} at ${median(at).toFixed(0)}ms from navigation (median of ${at.length})`);
     bare.close();
   } finally {
     await browser.close();
     await server.dispose();
+    await own?.drop();
   }
 }

@@ -70,7 +70,7 @@ export async function startBenchApp(settings: Record<string, string> = {}): Prom
  * or, with BENCH_DATABASE=<name>, that one, made if missing and kept (a benchmark whose data takes
  * long to build, search-1m, measures again on what an earlier run built).
  */
-async function benchDatabase(base: string, kept?: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function benchDatabase(base: string, kept?: string): Promise<{ url: string; drop(): Promise<void> }> {
   if (kept && !/^[a-z_][a-z0-9_]*$/.test(kept)) throw new Error('BENCH_DATABASE: a lower-case name of letters, digits and _');
   const name = kept ?? `cabinet_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: base });

@@ -39,6 +39,18 @@ function homeChunks(): string[] {
   return [...keys].map((key) => path.join(dist, manifest[key]!.file));
 }
 
+const DOCUMENT_PAGE = 'src/features/documents/components/document-page.tsx';
+
+/**
+ * The script a document adds to what opened before it (the signed-in frame and the folder route
+ * that loads it): its page's chunk and the chunks that chunk imports that were not already there.
+ */
+function documentChunks(): string[] {
+  const before = withImports('index.html');
+  for (const route of ['src/app/routes/workspace-layout.tsx', 'src/app/routes/folder.tsx']) if (manifest[route]) withImports(route, before);
+  return [...withImports(DOCUMENT_PAGE)].filter((key) => !before.has(key)).map((key) => path.join(dist, manifest[key]!.file));
+}
+
 describe('the browser app build', () => {
   it('gives the signed-in home at most 150 KB of compressed script', () => {
     const chunks = homeChunks();
@@ -52,6 +64,27 @@ describe('the browser app build', () => {
     for (const page of ['src/features/documents/components/document-page.tsx', 'src/app/routes/folder.tsx', 'src/app/routes/account.tsx']) {
       expect(manifest[page], page).toBeDefined();
       expect(first.has(path.join(dist, manifest[page]!.file)), page).toBe(false);
+    }
+  });
+
+  it('gives a document at most 185 KB of compressed script of its own', () => {
+    const chunks = documentChunks();
+    const sizes = chunks.map((file) => `${path.basename(file)}: ${brotliBytes(file)} B`);
+    const total = chunks.reduce((sum, file) => sum + brotliBytes(file), 0);
+    expect(total, sizes.join(', ')).toBeLessThanOrEqual(185_000);
+  });
+
+  it('loads a highlighting grammar, the comments, the history and the dialogs of a document only when they are needed', () => {
+    const page = withImports(DOCUMENT_PAGE);
+    const grammars = Object.keys(manifest).filter((key) => key.includes('highlight.js/es/languages/'));
+    expect(grammars.length).toBeGreaterThan(30);
+    const later = [
+      ...grammars,
+      ...['comments-panel', 'history-drawer', 'link-dialog', 'image-dialog'].map((name) => `src/features/documents/components/${name}.tsx`),
+    ];
+    for (const key of later) {
+      expect(manifest[key], key).toBeDefined();
+      expect(page.has(key), key).toBe(false);
     }
   });
 

@@ -5,7 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { IconCloudCheck, IconCloudOff, IconEye, IconHistory, IconLoader2, IconLock, IconMessageCircle, IconMessagePlus } from '@tabler/icons-react';
 import type { Editor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
 import { useCommentThreads } from '../api/use-comments.ts';
@@ -13,13 +13,16 @@ import { colorFor } from '../editor/caret-color.ts';
 import { anchorForSelection, showCommentAnchors, threadRange } from '../editor/comment-anchors.ts';
 import { editorExtensions } from '../editor/extensions.ts';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
-import { CommentsPanel, type NewThread } from './comments-panel.tsx';
+import type { NewThread } from './comments-panel.tsx';
 import { EditorToolbar } from './editor-toolbar.tsx';
-import { HistoryDrawer } from './history-drawer.tsx';
-import { ImageDialog } from './image-dialog.tsx';
-import { LinkDialog } from './link-dialog.tsx';
 import '../../../components/ui/code-colours.css';
 import './document-editor.css';
+
+// What the first paint of a document does not need comes after it, when asked for (ADR 0047).
+const CommentsPanel = lazy(() => import('./comments-panel.tsx').then((m) => ({ default: m.CommentsPanel })));
+const HistoryDrawer = lazy(() => import('./history-drawer.tsx').then((m) => ({ default: m.HistoryDrawer })));
+const ImageDialog = lazy(() => import('./image-dialog.tsx').then((m) => ({ default: m.ImageDialog })));
+const LinkDialog = lazy(() => import('./link-dialog.tsx').then((m) => ({ default: m.LinkDialog })));
 
 const STATE_LABEL: Record<SyncState, { text: string; icon: ReactNode }> = {
   connecting: { text: 'Connecting…', icon: <IconLoader2 aria-hidden size={16} /> },
@@ -155,16 +158,18 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
   };
   const openThreads = threads.data?.filter((t) => !t.resolvedAt).length ?? 0;
   const panel = (
-    <CommentsPanel
-      workspaceId={workspaceId}
-      documentId={documentId}
-      me={me.id}
-      abilities={abilities}
-      draft={draft}
-      onDraftDone={() => setDraft(undefined)}
-      active={activeThread}
-      onActivate={activate}
-    />
+    <Suspense fallback={null}>
+      <CommentsPanel
+        workspaceId={workspaceId}
+        documentId={documentId}
+        me={me.id}
+        abilities={abilities}
+        draft={draft}
+        onDraftDone={() => setDraft(undefined)}
+        active={activeThread}
+        onActivate={activate}
+      />
+    </Suspense>
   );
   return (
     <>
@@ -275,41 +280,43 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
           e.currentTarget.value = '';
         }}
       />
-      {editor && asking === 'link' && (
-        <LinkDialog
-          initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
-          onApply={(href) => {
-            // With nothing selected the address itself becomes the link's text.
-            if (editor.state.selection.empty && !editor.isActive('link'))
-              editor
-                .chain()
-                .focus()
-                .insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] })
-                .run();
-            else editor.chain().focus().extendMarkRange('link').setLink({ href }).run();
-            setAsking(undefined);
-          }}
-          onRemove={() => {
-            editor.chain().focus().extendMarkRange('link').unsetLink().run();
-            setAsking(undefined);
-          }}
-          onClose={close}
-        />
-      )}
-      {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={abilities.restoreRevision} onClose={close} />}
-      {editor && asking === 'image' && (
-        <ImageDialog
-          onUpload={(file) => {
-            setAsking(undefined);
-            insertFiles(editor, [file]);
-          }}
-          onInsert={(image) => {
-            editor.chain().focus().setImage(image).run();
-            setAsking(undefined);
-          }}
-          onClose={close}
-        />
-      )}
+      <Suspense fallback={null}>
+        {editor && asking === 'link' && (
+          <LinkDialog
+            initial={(editor.getAttributes('link').href as string | undefined) ?? ''}
+            onApply={(href) => {
+              // With nothing selected the address itself becomes the link's text.
+              if (editor.state.selection.empty && !editor.isActive('link'))
+                editor
+                  .chain()
+                  .focus()
+                  .insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] })
+                  .run();
+              else editor.chain().focus().extendMarkRange('link').setLink({ href }).run();
+              setAsking(undefined);
+            }}
+            onRemove={() => {
+              editor.chain().focus().extendMarkRange('link').unsetLink().run();
+              setAsking(undefined);
+            }}
+            onClose={close}
+          />
+        )}
+        {editor && asking === 'history' && <HistoryDrawer documentId={documentId} editor={editor} canRestore={abilities.restoreRevision} onClose={close} />}
+        {editor && asking === 'image' && (
+          <ImageDialog
+            onUpload={(file) => {
+              setAsking(undefined);
+              insertFiles(editor, [file]);
+            }}
+            onInsert={(image) => {
+              editor.chain().focus().setImage(image).run();
+              setAsking(undefined);
+            }}
+            onClose={close}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

@@ -7,17 +7,91 @@ import CodeBlockLowlight from '@tiptap/extension-code-block-lowlight';
 import { Placeholder } from '@tiptap/extensions';
 import type { HocuspocusProvider } from '@hocuspocus/provider';
 import Suggestion from '@tiptap/suggestion';
+import type { Node as PMNode } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
-import { common, createLowlight } from 'lowlight';
+import type { EditorView } from '@tiptap/pm/view';
+import { createLowlight } from 'lowlight';
 import type * as Y from 'yjs';
+import { GRAMMARS, grammarNamed } from '../../../components/ui/grammars.ts';
 import { findMembers } from '../api/members.ts';
 import { matchBlocks, type Block } from './blocks.tsx';
 import { commentAnchors } from './comment-anchors.ts';
 import { suggestionPopup } from './suggestion-popup.ts';
 
-const lowlight = createLowlight(common);
+// No grammar up front: each comes when a code block of its language is shown (codeLanguages below).
+const lowlight = createLowlight();
 /** The languages a code block can be set to, by the names highlight.js knows them. */
-export const CODE_LANGUAGES = lowlight.listLanguages().sort();
+export const CODE_LANGUAGES = Object.keys(GRAMMARS).sort();
+
+/** Each grammar asked for, as it loads (a failed one leaves its blocks plain). */
+const loading = new Map<string, Promise<boolean>>();
+const loadGrammar = (name: string) => {
+  let loaded = loading.get(name);
+  if (!loaded) {
+    loaded = GRAMMARS[name]!().then(
+      (grammar) => {
+        lowlight.register(name, grammar.default);
+        return true;
+      },
+      () => false,
+    );
+    loading.set(name, loaded);
+  }
+  return loaded;
+};
+
+/**
+ * A code block's grammar is loaded the first time a block in its language is in the document; once
+ * it is, the blocks in that language are highlighted again (an unchanged attribute set on them is
+ * the change the highlighter looks for; it changes nothing in the shared document).
+ */
+const codeLanguages = Extension.create({
+  name: 'codeLanguages',
+  addProseMirrorPlugins() {
+    // The grammars this editor waits for.
+    const awaited = new Set<string>();
+    const wanted = (doc: PMNode) => {
+      const names = new Set<string>();
+      doc.descendants((node) => {
+        if (node.type.name === 'codeBlock' && typeof node.attrs.language === 'string' && !lowlight.registered(node.attrs.language)) {
+          const name = grammarNamed(node.attrs.language);
+          if (name && !awaited.has(name)) names.add(name);
+        }
+        return !node.isTextblock;
+      });
+      return names;
+    };
+    const rehighlight = (view: EditorView, name: string) => {
+      if (view.isDestroyed) return;
+      const tr = view.state.tr;
+      view.state.doc.descendants((node, pos) => {
+        if (node.type.name === 'codeBlock' && typeof node.attrs.language === 'string' && grammarNamed(node.attrs.language) === name)
+          tr.setNodeMarkup(pos, undefined, node.attrs);
+        return !node.isTextblock;
+      });
+      if (tr.docChanged) view.dispatch(tr.setMeta('addToHistory', false));
+    };
+    const load = (view: EditorView, doc: PMNode) => {
+      for (const name of wanted(doc)) {
+        awaited.add(name);
+        void loadGrammar(name).then((loaded) => loaded && rehighlight(view, name));
+      }
+    };
+    return [
+      new Plugin({
+        key: new PluginKey('codeLanguages'),
+        view: (view) => {
+          load(view, view.state.doc);
+          return {
+            update: (v, before) => {
+              if (v.state.doc !== before.doc) load(v, v.state.doc);
+            },
+          };
+        },
+      }),
+    ];
+  },
+});
 
 /** A person offered after `@`: the mention's attributes, and their email to tell namesakes apart. */
 type MentionItem = MentionNodeAttrs & { email?: string };
@@ -125,5 +199,6 @@ export function editorExtensions(s: EditorSetup): AnyExtension[] {
     slashCommands(s.onAsk),
     commentAnchors(s.comments),
     fileDrops(s.onFiles),
+    codeLanguages,
   ];
 }

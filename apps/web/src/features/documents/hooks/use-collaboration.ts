@@ -1,4 +1,4 @@
-import { HocuspocusProvider } from '@hocuspocus/provider';
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from '@hocuspocus/provider';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
@@ -28,22 +28,33 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
   useEffect(() => {
     onAccessChange.current = options.onAccessChange;
   });
-  const { document, provider, local } = useMemo(() => {
+  // Built here, inert: the socket connects and this browser's copy is read in the effect below.
+  const { document, socket, provider, copyName } = useMemo(() => {
     const document = new Y.Doc();
+    const socket = new HocuspocusProviderWebsocket({ url: `${window.location.origin.replace(/^http/, 'ws')}/collab`, autoConnect: false });
+    const provider = new HocuspocusProvider({ websocketProvider: socket, name: documentId, document, token: `session:${CLIENT_ID}` });
     // One copy per person and document: someone else signing in on this browser starts from the server.
-    const local = keepOffline ? new IndexeddbPersistence(`cabinet:${userId}:${documentId}`, document) : undefined;
-    const provider = new HocuspocusProvider({
-      url: `${window.location.origin.replace(/^http/, 'ws')}/collab`,
-      name: documentId,
-      document,
-      token: `session:${CLIENT_ID}`,
-    });
-    return { document, provider, local };
+    return { document, socket, provider, copyName: keepOffline ? `cabinet:${userId}:${documentId}` : undefined };
   }, [documentId, keepOffline, userId]);
   const [state, setState] = useState<SyncState>('connecting');
   const [people, setPeople] = useState<Collaborator[]>([]);
 
   useEffect(() => {
+    const local = copyName ? new IndexeddbPersistence(copyName, document) : undefined;
+    // The stages of opening, marked for measuring (bench/doc-open): the first state from elsewhere (the
+    // server or this browser's copy) starts being applied, is in the document, is in the editor.
+    let opening = true;
+    const stage =
+      (name: string, last = false) =>
+      (transaction: Y.Transaction) => {
+        if (!opening || transaction.local) return;
+        performance.mark(name);
+        if (last) opening = false;
+      };
+    document.on('beforeTransaction', stage('cabinet:document-state'));
+    document.on('beforeObserverCalls', stage('cabinet:document-applied'));
+    document.on('afterTransaction', stage('cabinet:document-rendered', true));
+    let live = true;
     let localLoaded = false;
     const update = () => {
       setState((s) => {
@@ -68,13 +79,25 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     };
     // The provider does not notice the network coming back by itself.
     const online = () => {
-      void provider.connect();
+      void socket.connect();
       update();
     };
-    void local?.whenSynced.then(() => {
-      localLoaded = true;
-      update();
-    });
+    // The socket opens at once, but the document is asked for once this browser's copy is read: the
+    // server then sends only what the copy lacks, rather than the whole document again for the copy
+    // to store once more (it grew by a whole document at every opening).
+    void socket.connect();
+    const attach = () => {
+      if (live) provider.attach();
+    };
+    if (local) {
+      void local.whenSynced.then(() => {
+        localLoaded = true;
+        update();
+        attach();
+      });
+      // Without IndexedDB (refused by the browser) there is no copy to wait for.
+      local._db.catch(attach);
+    } else attach();
     provider.on('status', update);
     provider.on('synced', update);
     provider.on('unsyncedChanges', update);
@@ -100,18 +123,20 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     // Without a network the socket is closed at once rather than left to time out: edits then wait
     // in this browser, and the page says so.
     const offline = () => {
-      provider.disconnect();
+      socket.disconnect();
       update();
     };
     window.addEventListener('offline', offline);
     return () => {
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
+      live = false;
       provider.destroy();
+      socket.destroy();
       void local?.destroy();
       document.destroy();
     };
-  }, [document, provider, local]);
+  }, [document, socket, provider, copyName]);
 
   return { document, provider, state, people };
 }
