@@ -30,7 +30,10 @@ export async function startBenchApp(settings: Record<string, string> = {}): Prom
   const own = process.env.DATABASE_URL ? await benchDatabase(process.env.DATABASE_URL, process.env.BENCH_DATABASE) : undefined;
   const database = await openDatabase({ databaseUrl: own?.url, dataDir, onQuery: (sql) => void statements.push(sql) });
   await migrate(database);
-  const t = await startTestApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...settings }, { db: { database, url: own?.url, drop: () => database.close() } });
+  const t = await startTestApp(
+    { DATA_DIR: dataDir, LOG_LEVEL: 'silent', CHECK_RESPONSES: 'false', ...settings },
+    { db: { database, url: own?.url, drop: () => database.close() } },
+  );
   const user = await userForIdentity(t.ctx, {
     issuer: 'https://bench.example',
     subject: `bench-${Date.now()}-${Math.random()}`,

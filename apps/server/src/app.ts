@@ -4,13 +4,14 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { idpPlugin } from '@cabinet/idp';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { rateKey, trustHop } from './lib/client-address.ts';
 import { hmac } from './lib/crypto.ts';
 import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
+import { responseSerializer } from './infra/http/serializer.ts';
 import { makeCreationsOnce } from './infra/http/idempotency.ts';
 import { compressJson } from './infra/web/compress.ts';
 import { registerSpa } from './infra/web/spa.ts';
@@ -67,6 +68,15 @@ class OneLinePerRequest extends LogController {
   }
 }
 
+/**
+ * How long an idle keep-alive connection is kept (Fastify's default), and how long clients are told
+ * it is (`Keep-Alive: timeout=`). Told the full time, a client reuses a connection up to a second
+ * before the server closes it; when the process was busy for longer than that (PGlite's work runs on
+ * the event loop), its request meets the close and is reset. Clients that read the header (undici,
+ * Node's agent) give a connection up twelve seconds before the server would (ADR 0049).
+ */
+export const KEEP_ALIVE = { keptMs: 72_000, advertisedSeconds: 60 };
+
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the built browser app is; tests point it elsewhere or nowhere. */
@@ -82,15 +92,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     trustProxy: trustHop(env.TRUST_PROXY),
     logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
+    keepAliveTimeout: KEEP_ALIVE.keptMs,
     frameworkErrors: (error, req, reply) => void sendError(reply, toAppError(error, req)),
     clientErrorHandler: answerUnparsableRequest,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer(env.CHECK_RESPONSES));
   app.decorateRequest('actor', null);
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    reply.header('keep-alive', `timeout=${KEEP_ALIVE.advertisedSeconds}`);
     reply.header('x-content-type-options', 'nosniff');
     // A public link's page and answers hold its token in their address: they set no-referrer themselves (ADR 0032).
     if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');

@@ -116,6 +116,8 @@ const ZSettings = z
     SESSION_SECRET: z.string().min(32, 'expected at least 32 characters of random text').optional(),
     SESSION_IDLE_DAYS: int(1, 3650).default(14),
     SESSION_ABSOLUTE_DAYS: int(1, 3650).default(90),
+    /** Check every answer against its zod schema as well (tests turn it on; production serializes without checking, ADR 0049). */
+    CHECK_RESPONSES: bool.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     TRUST_PROXY: trustProxy.default(false),
     IDP_PASSWORD_MIN_LENGTH: int(1, 1024).default(12),

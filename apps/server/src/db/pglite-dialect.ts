@@ -32,6 +32,15 @@ export class PGliteDialect implements Dialect {
   }
 }
 
+/**
+ * PGlite runs a statement on this thread and answers through promises alone, so statements awaited
+ * one after another never let the event loop turn: no timer, no socket, no other request for as
+ * long as the chain runs (a 100,000-row insert: over a minute). Timers then all fire late, at once,
+ * and a server closing an idle connection meets the request a client has just sent on it (ADR 0049).
+ * So after each statement the loop turns once — timers, then sockets — before its caller goes on.
+ */
+const loopTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
 class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
   private readonly connection: DatabaseConnection;
@@ -39,7 +48,7 @@ class PGliteDriver implements Driver {
   constructor(private readonly pglite: PGlite) {
     this.connection = {
       executeQuery: async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-        const result = await this.pglite.query<R>(query.sql, [...query.parameters]);
+        const result = await this.pglite.query<R>(query.sql, [...query.parameters]).finally(loopTurn);
         const affected = result.affectedRows;
         return {
           rows: result.rows,

@@ -77,6 +77,15 @@ describe('the API conventions', () => {
     expect(await docs.text()).toContain('swagger');
   });
 
+  it('tells keep-alive clients to give an idle connection up well before the server closes it', async () => {
+    // Told the server's own time, a client reused a connection the server was closing at that moment, and its request was
+    // reset: the tree benchmark's first listing after a minute of setup on PGlite (ADR 0049).
+    const res = await script().call(meApi.get);
+    const advertised = Number(/^timeout=(\d+)$/.exec(res.headers.get('keep-alive') ?? '')?.[1]);
+    expect(advertised).toBeGreaterThan(0);
+    expect(advertised * 1000).toBeLessThanOrEqual(test.app.app.server.keepAliveTimeout - 10_000);
+  });
+
   it('reports liveness and readiness', async () => {
     expect(await (await fetch(`${test.app.url}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${test.app.url}/readyz`)).json()).toEqual({ status: 'ok', checks: { database: 'ok', storage: 'ok' } });

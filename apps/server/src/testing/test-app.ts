@@ -49,6 +49,8 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
     DATA_DIR: dataDir,
     SESSION_SECRET: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'silent',
+    // Every answer of every test is checked against its declared schema (ADR 0049).
+    CHECK_RESPONSES: 'true',
     ...settings,
   });
   const db = shared?.db ?? (await createTestDatabase());

@@ -1,8 +1,9 @@
 import { defineRoute } from '@cabinet/contracts';
 import Fastify from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { holdToDeclarations, route } from './route.ts';
+import { responseSerializer } from './serializer.ts';
 
 const one = defineRoute({
   method: 'GET',
@@ -27,10 +28,10 @@ const gone = defineRoute({
   errors: [],
 });
 
-function server() {
+function server(checked = true) {
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer(checked));
   return app;
 }
 
@@ -66,5 +67,36 @@ describe('routes registered from their declarations', () => {
       route(api, one, async () => ({ deleted: 0 }));
     });
     await expect(app.ready()).rejects.toThrow('Declared but not registered: DELETE /one/:id');
+  });
+
+  it('write the declared properties of an answer and nothing else', async () => {
+    for (const checked of [true, false]) {
+      const app = server(checked);
+      await app.register(async (api) => {
+        holdToDeclarations(api, [one, gone]);
+        route(api, one, async () => ({ deleted: 2, secret: 'not declared' }) as { deleted: number });
+        route(api, gone, async () => {});
+      });
+      const res = await app.inject({ method: 'GET', url: '/one/0190f5d6-0000-7000-8000-000000000000' });
+      expect([res.statusCode, res.body]).toEqual([200, '{"deleted":2}']);
+      await app.close();
+    }
+  });
+
+  it('check each answer against its schema only when told to (tests), not in production', async () => {
+    const answers = async (checked: boolean) => {
+      const app = server(checked);
+      await app.register(async (api) => {
+        holdToDeclarations(api, [one, gone]);
+        route(api, one, async () => ({ deleted: 1.5 }));
+        route(api, gone, async () => {});
+      });
+      const res = await app.inject({ method: 'GET', url: '/one/0190f5d6-0000-7000-8000-000000000000' });
+      await app.close();
+      return [res.statusCode, res.body];
+    };
+    // ZEmptyTrashResult counts what was deleted: a whole number.
+    expect((await answers(true))[0]).toBe(500);
+    expect(await answers(false)).toEqual([200, '{"deleted":1}']);
   });
 });

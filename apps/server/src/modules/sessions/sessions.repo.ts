@@ -1,5 +1,6 @@
 import { uuidv7 } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { Database, SessionRow, UserRow } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -71,18 +72,21 @@ export function findSessionById(db: Q, id: string): Promise<SessionRow | undefin
   return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** A session and its user, in one query (every browser request starts here). */
-export async function findSessionWithUser(
-  db: Q,
-  tokenHash: string,
-): Promise<{ session: Pick<SessionRow, 'id' | 'revoked_at' | 'expires_at' | 'last_used_at'>; user: UserRow } | undefined> {
-  const row = await db
+const sessionWithUser = compiledOnce((db: Q, tokenHash: string) =>
+  db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .selectAll('u')
     .select(['s.id as s_id', 's.revoked_at as s_revoked_at', 's.expires_at as s_expires_at', 's.last_used_at as s_last_used_at'])
-    .where('s.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('s.token_hash', '=', tokenHash),
+);
+
+/** A session and its user, in one query (every browser request starts here, so it is compiled once). */
+export async function findSessionWithUser(
+  db: Q,
+  tokenHash: string,
+): Promise<{ session: Pick<SessionRow, 'id' | 'revoked_at' | 'expires_at' | 'last_used_at'>; user: UserRow } | undefined> {
+  const row = await sessionWithUser(db, tokenHash);
   if (!row) return undefined;
   const { s_id, s_revoked_at, s_expires_at, s_last_used_at, ...user } = row;
   return { session: { id: s_id, revoked_at: s_revoked_at, expires_at: s_expires_at, last_used_at: s_last_used_at }, user };

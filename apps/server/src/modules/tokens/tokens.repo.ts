@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { uuidv7 } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../../db/compiled-once.ts';
 import type { ApiTokenRow, Database, UserRow } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -54,9 +55,8 @@ export async function touchApiToken(db: Q, id: string, recordEveryMs: number): P
   return row?.record === true;
 }
 
-/** A token and the user it acts for, in one query (every scripted request starts here). */
-export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
-  const row = await db
+const tokenWithUser = compiledOnce((db: Q, tokenHash: string) =>
+  db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .selectAll('u')
@@ -71,8 +71,12 @@ export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ 
       't.revoked_at as t_revoked_at',
       't.created_at as t_created_at',
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', tokenHash),
+);
+
+/** A token and the user it acts for, in one query (every scripted request starts here, so it is compiled once). */
+export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
+  const row = await tokenWithUser(db, tokenHash);
   if (!row) return undefined;
   const { t_id, t_name, t_token_hash, t_scopes, t_expires_at, t_last_used_at, t_use_recorded_at, t_revoked_at, t_created_at, ...user } = row;
   return {
