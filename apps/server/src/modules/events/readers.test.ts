@@ -16,6 +16,8 @@ async function hubByHand() {
       deliver = onMessage;
       return async () => {};
     },
+    // The record's head, read once at start: an empty record.
+    db: { selectFrom: () => ({ select: () => ({ executeTakeFirst: async () => undefined }) }) },
   } as unknown as Database);
   const announce = (type: string, id: number) => deliver(JSON.stringify({ w: 'w1', id, by: null, e: { type, itemId: null, parentIds: [], clientId: null } }));
   return { hub, announce };
