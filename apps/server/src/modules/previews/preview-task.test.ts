@@ -13,9 +13,9 @@ import { animatedGif, pngOf, rotatedJpeg, simplePdf } from '../../testing/test-i
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const TASK = new URL('./preview-task.ts', import.meta.url);
 
-// The generators run as Cabinet runs them: in a worker of a pool with memory and time limits, the
-// memory the server gives previews by default (PREVIEW_MEMORY_MB). The limit watches the whole
-// process's resident memory, which a 30 MiB PDF drawn at half of 512 MiB pushed past it now and then.
+// The generators run as Cabinet runs them: in a worker of a pool with memory and time limits, with
+// the memory the server gives previews by default (PREVIEW_MEMORY_MB). The limit watches the whole
+// process's resident memory: with half of it, the 30 MiB PDF below went past it now and then.
 const pool = new WorkerPool({ threads: 1, queue: 4, memoryMb: 1024, timeoutMs: 60_000, env: {} });
 afterAll(() => pool.close());
 const make = (input: PreviewInput) => pool.run<PreviewOutcome>(TASK, 'makePreview', input);
