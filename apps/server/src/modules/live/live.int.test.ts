@@ -233,16 +233,19 @@ describe('live events', () => {
       expect(res.status).toBe(200);
       return Number(res.headers.get('last-change-id'));
     };
-    // Until the instance has heard of the folder, its answers name an earlier change (never a later one).
-    const latest = Number(
-      (
-        await a.ctx.db
-          .selectFrom('activity_events')
-          .select((eb) => eb.fn.max('id').as('id'))
-          .executeTakeFirstOrThrow()
-      ).id,
-    );
-    await expect.poll(heard).toBe(latest);
+    const head = async () =>
+      Number(
+        (
+          await a.ctx.db
+            .selectFrom('activity_events')
+            .select((eb) => eb.fn.max('id').as('id'))
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    // Until the instance has heard of every change so far (the folder, and the first use of Bea's token
+    // on PostgreSQL's record of it), its answers name an earlier change, never a later one.
+    await expect.poll(async () => (await heard()) === (await head())).toBe(true);
+    const latest = await head();
     const page = await watch(a.url, bea, ada.workspace.id, undefined, { after: latest });
     expect(await page.ready()).toBe(latest);
     const later = await g.folder(ada, ada.workspace.rootId, 'Later');
@@ -250,8 +253,14 @@ describe('live events', () => {
     expect(page.events.map((e) => e.itemId)).toEqual([later.id]);
     expect(page.order).not.toContain('reset');
     await page.close();
-    // From an earlier answer: the change since is replayed, before ready.
-    const earlier = await watch(b.url, bea, ada.workspace.id, undefined, { after: latest - 1 });
+    // From an answer before the folder was made: it is replayed, before ready.
+    const made = await a.ctx.db
+      .selectFrom('activity_events')
+      .select('id')
+      .where('item_id', '=', before.id)
+      .where('action', '=', 'item.created')
+      .executeTakeFirstOrThrow();
+    const earlier = await watch(b.url, bea, ada.workspace.id, undefined, { after: Number(made.id) - 1 });
     expect(await earlier.ready()).toBeGreaterThanOrEqual(latest);
     expect(earlier.events[0]?.itemId).toBe(before.id);
     await earlier.close();
