@@ -199,3 +199,12 @@ function kyselySql(db: Db): SqlClient {
 export function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? fn(db) : db.transaction().execute(fn);
 }
+
+/**
+ * Runs reads that must agree with each other (a page and its count) on one snapshot: a repeatable
+ * read transaction on PostgreSQL; on PGlite, whose one connection the transaction holds, nothing is
+ * written between them either.
+ */
+export function onOneSnapshot<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().setIsolationLevel('repeatable read').execute(fn);
+}

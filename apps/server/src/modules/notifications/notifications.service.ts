@@ -6,7 +6,7 @@ import {
   type TNotificationSettings,
   type TNotificationsQuery,
 } from '@cabinet/contracts';
-import type { Db } from '../../db/client.ts';
+import { onOneSnapshot, type Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { findAccesses } from '../items/index.ts';
@@ -50,14 +50,17 @@ export async function present(db: Db, user: UserRow, rows: NotificationRow[]): P
   });
 }
 
+/** A page of the person's notifications and how many are unread, read on one snapshot: the count never disagrees with the page. */
 export async function listNotifications(db: Db, actor: Actor, q: TNotificationsQuery): Promise<TNotificationPage> {
-  const rows = await findNotifications(db, actor.user.id, { limit: q.limit + 1, beforeId: q.cursor?.id, unread: q.unread });
-  const page = rows.slice(0, q.limit);
-  return {
-    items: await present(db, actor.user, page),
-    nextCursor: rows.length > q.limit ? encodeCursor({ id: page.at(-1)!.id }) : null,
-    unreadCount: await countUnread(db, actor.user.id),
-  };
+  return onOneSnapshot(db, async (tx) => {
+    const rows = await findNotifications(tx, actor.user.id, { limit: q.limit + 1, beforeId: q.cursor?.id, unread: q.unread });
+    const page = rows.slice(0, q.limit);
+    return {
+      items: await present(tx, actor.user, page),
+      nextCursor: rows.length > q.limit ? encodeCursor({ id: page.at(-1)!.id }) : null,
+      unreadCount: await countUnread(tx, actor.user.id),
+    };
+  });
 }
 
 /** Marks the caller's notifications read (some, or all); another person's ids change nothing. */
