@@ -1,5 +1,6 @@
 import { documentsApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
+import { Redis as IORedis } from 'ioredis';
 import { documentText } from '@cabinet/doc-schema/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
@@ -51,12 +52,21 @@ describe('several instances through Redis', () => {
     await until(() => later.outcome.synced, 'a later editor on B to sync');
     addParagraph(later.document, 'Added later on B');
     await until(() => documentText(later.document).includes('Added later'), 'the later edit');
-    await new Promise((r) => setTimeout(r, 500));
-    // Ada calls instance A.
-    const restored = await ada.call(documentsApi.restoreRevision, { params: { id: doc.id, revisionId: revision.id } });
-    expect(restored.status).toBe(201);
-    // Generous: beside the browser tests the two instances and Redis share a busy machine (it once took over 15 s there).
-    await until(() => documentText(later.document) === 'Typed on A\nTyped on B', 'the restore to reach the editor on B', 60_000);
+    // Ada calls instance A, which loads the document from the database, without the paragraph B has not stored yet. Redis
+    // holds every message for a while (as a busy machine does): A must still have B's paragraph before it restores.
+    const redis = new IORedis(settings.REDIS_URL);
+    try {
+      await redis.call('CLIENT', 'PAUSE', '800', 'WRITE');
+      const restored = await ada.call(documentsApi.restoreRevision, { params: { id: doc.id, revisionId: revision.id } });
+      expect(restored.status).toBe(201);
+    } finally {
+      redis.disconnect();
+    }
+    await until(() => documentText(later.document) === 'Typed on A\nTyped on B', 'the restore to reach the editor on B', 15_000);
+    // What the document was just before is kept as a revision, the paragraph written on B included.
+    const kept = (await ada.call(documentsApi.revisions, { params: { id: doc.id } })).body.items;
+    const before = await ada.call(documentsApi.revision, { params: { id: doc.id, revisionId: kept[1]!.id } });
+    expect(JSON.stringify(before.body.content)).toContain('Added later on B');
   });
 
   it('serves the socket from a process of its own (cabinet collab) in step with the main server', async () => {

@@ -51,6 +51,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
   const writer = collabWriter(limiter(share), log);
   const recheck = accessChecker(ctx, reads);
   const admitted = admission();
+  const redis = ctx.env.REDIS_URL ? redisExtension(ctx.env.REDIS_URL, ctx.env.REDIS_PREFIX, log) : undefined;
   const hocuspocus = new Hocuspocus({
     quiet: true,
     debounce: 2000,
@@ -61,7 +62,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
     extensions: [
       wellFormedUpdates,
       authorization(ctx, socketActor, reads, recheck, admitted),
-      ...(ctx.env.REDIS_URL ? [redisExtension(ctx.env.REDIS_URL, ctx.env.REDIS_PREFIX, log)] : []),
+      ...(redis ? [redis] : []),
       persistence(ctx, reads, writer),
     ],
   });
@@ -133,6 +134,8 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
       // The caller's edit, which they store themselves (with its revision, in one transaction).
       const connection = await hocuspocus.openDirectConnection(name, { actor: by, storedByCaller: true } satisfies Partial<CollabContext>);
       try {
+        // What editors on other instances wrote and have not stored yet is part of what the change sees.
+        if (redis && connection.document) await redis.catchUp(name, connection.document);
         await connection.transact(change);
       } finally {
         await connection.disconnect();

@@ -1,5 +1,15 @@
 import { Redis } from '@hocuspocus/extension-redis';
-import type { beforeBroadcastStatelessPayload, Extension, onAwarenessUpdatePayload, onChangePayload, onStoreDocumentPayload } from '@hocuspocus/server';
+import {
+  IncomingMessage,
+  MessageType,
+  OutgoingMessage,
+  type beforeBroadcastStatelessPayload,
+  type Document,
+  type Extension,
+  type onAwarenessUpdatePayload,
+  type onChangePayload,
+  type onStoreDocumentPayload,
+} from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis as IORedis } from 'ioredis';
 
@@ -10,7 +20,22 @@ import { Redis as IORedis } from 'ioredis';
  * Redis lock cannot be taken because Redis is away goes ahead (the database matters more than
  * storing once); one whose lock another instance holds is left to that instance, as Hocuspocus intends.
  */
-export function redisExtension(url: string, prefix: string, log: FastifyBaseLogger): Extension {
+/** The second step of the Yjs sync protocol: what the sender has that the asker lacks. */
+const SYNC_STEP_2 = 1;
+/** How long an edit made on the server waits for the other instances' copies of its document before it goes ahead. */
+const CATCH_UP_MS = 3_000;
+
+export interface CollabRedis extends Extension {
+  /**
+   * Resolves once every other instance subscribed to the document has sent what it has that this
+   * one lacks (or after CATCH_UP_MS). A document this instance has just loaded from the database
+   * lacks what the editors on other instances have not stored yet: a change computed from it
+   * (a restore, which deletes everything it sees) would leave that out.
+   */
+  catchUp(documentName: string, document: Document): Promise<void>;
+}
+
+export function redisExtension(url: string, prefix: string, log: FastifyBaseLogger): CollabRedis {
   // No ready check: after a reconnect its INFO can follow the SUBSCRIBEs queued meanwhile, which
   // Redis refuses in subscriber mode, failing the connection again (seen under load in CI).
   const client = () =>
@@ -40,6 +65,48 @@ export function redisExtension(url: string, prefix: string, log: FastifyBaseLogg
         if (!(error as Error).message) throw error;
         logged('locking a document to store it')(error);
       }
+    }
+    catchUp(documentName: string, document: Document): Promise<void> {
+      const channel = `${this.configuration.prefix}:${documentName}`;
+      const self = this.configuration.identifier;
+      const answered = new Set<string>();
+      let expected = Number.POSITIVE_INFINITY;
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.sub.off('messageBuffer', onMessage);
+          resolve();
+        };
+        // Registered after the extension's own listener: a step seen here has been applied to the document already.
+        const onMessage = (from: Buffer, data: Buffer) => {
+          if (from.toString() !== channel) return;
+          const length = data[0]!;
+          const identifier = data.toString('utf-8', 1, length + 1);
+          if (identifier === self) return;
+          const message = new IncomingMessage(data.subarray(length + 1));
+          if (message.readVarString() !== documentName) return;
+          const type = message.readVarUint();
+          if ((type === MessageType.Sync || type === MessageType.SyncReply) && message.readVarUint() === SYNC_STEP_2) answered.add(identifier);
+          if (answered.size >= expected) done();
+        };
+        const timer = setTimeout(() => {
+          log.warn({ documentName, answered: answered.size, expected }, 'collaboration through Redis: other instances did not answer in time');
+          done();
+        }, CATCH_UP_MS);
+        this.sub.on('messageBuffer', onMessage);
+        const ask = new OutgoingMessage(documentName).createSyncMessage().writeFirstSyncStepFor(document);
+        this.pub.publish(channel, Buffer.concat([this.messagePrefix, Buffer.from(ask.toUint8Array())])).then(
+          (subscribers) => {
+            // Every subscriber but this instance answers.
+            expected = subscribers - 1;
+            if (answered.size >= expected) done();
+          },
+          (error: unknown) => {
+            logged('asking other instances for a document')(error);
+            done();
+          },
+        );
+      });
     }
   }
   return new LoggedRedis({ prefix: `${prefix}:collab`, createClient: client });
