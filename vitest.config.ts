@@ -6,8 +6,8 @@ import { defineConfig } from 'vitest/config';
  * - `integration:<database>` (*.int.test.ts): the real app over HTTP. Every file on PGlite, the database a new
  *   installation runs; with DATABASE_URL, the files in BOTH_DATABASES again on PostgreSQL.
  * - `system:<database>` (*.system.test.ts): crashes and restarts, CLI subprocesses, hostile files, fuzzing, outages,
- *   socket time limits and instances in step through Redis. Slow and sensitive to a busy machine, so they run after the
- *   rest, two files at a time; on PGlite, and again on PostgreSQL where they are in BOTH_DATABASES.
+ *   socket time limits and instances in step through Redis. They mostly wait, so `npm test` runs them beside Playwright
+ *   (`npm run test:system`), two files at a time; on PGlite, and again on PostgreSQL where they are in BOTH_DATABASES.
  * - `build` (apps/web/test): reads the browser app's build; npm run test:e2e runs it after building.
  * File names say which database a file needs: *.pg.*.test.ts PostgreSQL only (an outage cannot be staged on an embedded
  * database), *.pglite.*.test.ts the embedded database only, *.redis.*.test.ts a Redis server (TEST_REDIS_URL).
@@ -65,7 +65,7 @@ export function testProjects(have: { postgres: boolean; redis: boolean }) {
     { test: { name: 'build', include: ['apps/web/test/*.test.ts'] } },
     ...databases.map((db) => ({ test: { name: `integration:${db}`, isolate: false, ...limits, ...onDatabase(db, 'int') } })),
     ...databases.map((db) => ({
-      test: { name: `system:${db}`, isolate: false, maxWorkers: 2, sequence: { groupOrder: 1 }, ...limits, testTimeout: 180_000, ...onDatabase(db, 'system') },
+      test: { name: `system:${db}`, isolate: false, maxWorkers: 2, ...limits, testTimeout: 180_000, ...onDatabase(db, 'system') },
     })),
   ];
 }

@@ -18,7 +18,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 async function measure(baseUrl: string, names: string[], token: string): Promise<number[]> {
   const pairs = names.map((name) => ({ name, a: editor(baseUrl, name, token), b: editor(baseUrl, name, token) }));
   try {
-    await until(() => pairs.every((p) => p.a.synced() && p.b.synced()), 'every editor to sync', 60_000);
+    await until(() => pairs.every((p) => p.a.synced() && p.b.synced()), 'every editor to sync', 60_000 + 100 * names.length);
     const latencies: number[] = [];
     await Promise.all(
       pairs.map(async (p, i) => {
