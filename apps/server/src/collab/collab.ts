@@ -59,12 +59,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
     // In this order: a malformed update closes the socket before access is looked at; with Redis,
     // instances hand each other every change and presence, and only one stores a document at a
     // time (Redis's lock comes before persistence, which it skips when another holds it).
-    extensions: [
-      wellFormedUpdates,
-      authorization(ctx, socketActor, reads, recheck, admitted),
-      ...(redis ? [redis] : []),
-      persistence(ctx, reads, writer),
-    ],
+    extensions: [wellFormedUpdates, authorization(ctx, socketActor, reads, recheck, admitted), ...(redis ? [redis] : []), persistence(ctx, reads, writer)],
   });
   // Access announced as changed (on any instance): the connections it may concern look again now.
   const stopWatching = hub.onAccessChange(({ w, u }) => {
