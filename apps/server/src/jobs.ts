@@ -7,15 +7,20 @@ import { mailUnreadNotifications, pruneNotifications } from './modules/notificat
 import { relanguage } from './modules/search/index.ts';
 import { evictPreviews } from './modules/previews/index.ts';
 import { readers } from './readers.ts';
+import { announceExpiredAccess } from './modules/events/index.ts';
 import { pruneIdempotencyKeys } from './infra/http/idempotency.ts';
 
 const MINUTE = 60_000;
+/** How often access that expired is announced: a collaboration socket outlives its access by about this, plus the runner's poll. */
+export const ACCESS_EXPIRY_EVERY_MS = 2_000;
 
 /** Every background job Cabinet runs, by name. */
 export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): Record<string, JobDefinition> {
   return {
     // Each reader of the activity record catches up on what its wakes missed (readers.ts).
     ...Object.fromEntries(readers.map((r) => [r.name, { everyMs: r.catchUpEvery, run: async () => void (await r.catchUp(ctx, log)) }])),
+    // Access that ended by the clock (a grant, a session, a token) is announced as access taken away is (ADR 0050).
+    'access.expire': { everyMs: ACCESS_EXPIRY_EVERY_MS, run: async () => void (await announceExpiredAccess(ctx.db)) },
     'blob.delete': { run: (p) => deleteBlobIfUnused(ctx.db, ctx.storage, String(p.key)) },
     'upload.discard': { run: (p) => discardUploadBytes(ctx.storage, p) },
     'uploads.expire': { everyMs: 15 * MINUTE, run: async () => void (await expireStaleUploads(ctx.db)) },

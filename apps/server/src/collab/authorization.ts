@@ -40,12 +40,14 @@ export interface CollabContext {
 const ACCESS_GONE_CLOSE_CODE = 4403;
 
 /**
- * Access is looked up again on an update at most this often. A change of access is announced
- * (AccessChange) and looked at at once, messages waiting for the verdict; this look, in the
- * background while messages go on, catches what an announcement cannot (a share or session
- * expiring): what is sent in the moments it takes is the last the connection may send.
+ * Access is looked up again on an update at most this often. Every change of access is announced
+ * (AccessChange) and looked at at once, messages waiting for the verdict — access ending by the
+ * clock too (a share, session or token expiring: the `access.expire` job, ADR 0050), and everyone
+ * looks again after an instance lost its LISTEN. This look, in the background while messages go
+ * on, is only a net for a notice lost all the same; each costs two statements, so it is rare (at
+ * 1,000 documents being edited, every five seconds took most of PGlite's thread).
  */
-const RECHECK_MS = 5_000;
+const RECHECK_MS = 60_000;
 
 /**
  * Who may keep a document open: looks again at the caller and their access. Access gone closes

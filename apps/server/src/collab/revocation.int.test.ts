@@ -8,6 +8,9 @@ import { insertSession } from '../modules/sessions/sessions.repo.ts';
 import { addParagraph, collabClients, until } from '../testing/collab-client.ts';
 import type { given, Person } from '../testing/given.ts';
 import { useTestApp, type TestApp } from '../testing/test-app.ts';
+import { jobDefinitions } from '../jobs.ts';
+import { announceExpiredAccess } from '../modules/events/index.ts';
+import type { JobRow } from '../db/schema.ts';
 
 /**
  * Two instances on one database (no Redis needed: access changes travel through the database's
@@ -25,18 +28,20 @@ beforeAll(() => {
   clients = collabClients(b.url);
 });
 afterAll(() => clients.destroyAll());
+/** The job row a recurring job is handed (its pass reads nothing from it). */
+const job = { kind: 'access.expire', payload: {} } as unknown as JobRow;
 
 const storedText = async (id: string) =>
   (await a.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text ?? '';
 
-/** Ada's document in a folder shared with Bea (a guest of Ada's workspace) at `role`. */
-async function sharedDocument(role: 'viewer' | 'editor' = 'viewer') {
+/** Ada's document in a folder shared with Bea (a guest of Ada's workspace) at `role`, until `expiresAt` if given. */
+async function sharedDocument(role: 'viewer' | 'editor' = 'viewer', expiresAt: Date | null = null) {
   const ada = await g.person('Ada');
   const bea = await g.person('Bea');
   const folder = await g.folder(ada, ada.workspace.homeId, 'Shared');
   const { id } = await g.document(ada, folder.id, 'Plan');
   await g.membership(bea, ada.workspace.id, 'guest');
-  await g.grant(folder.id, { user: bea }, role);
+  await g.grant(folder.id, { user: bea }, role, expiresAt);
   return { ada, bea, folder, id };
 }
 
@@ -82,6 +87,39 @@ describe('a silent reader on another instance loses the document within seconds 
       expect([open.reader.outcome.closed, open.owner.outcome.closed]).toEqual(['not_found', 'not_found']);
       expect(documentText(open.reader.document)).toBe('Before');
     }
+  });
+
+  it('when the share expires, announced by the job that announces what ended by the clock', async () => {
+    const { ada, bea, folder, id } = await sharedDocument();
+    const open = await openTogether(ada, id, bea.token);
+    // The share ends a moment from now (set once the reader is in, however long opening took).
+    const ends = new Date(Date.now() + 1_000);
+    await a.ctx.db.updateTable('item_grants').set({ expires_at: ends }).where('item_id', '=', folder.id).execute();
+    await until(() => Date.now() > ends.getTime() + 100, 'the share to expire');
+    expect(await jobDefinitions(a.ctx)['access.expire']!.run({}, job)).toBeUndefined();
+    expect(await expectCutOff(open, id)).toBe('not_found');
+    // Announced once: the next pass has nothing to say.
+    expect(await announceExpiredAccess(a.ctx.db)).toBe(0);
+  });
+
+  it('when the reader’s session expires', async () => {
+    const { ada, bea, id } = await sharedDocument();
+    const cookie = randomToken();
+    const session = await insertSession(a.ctx.db, {
+      tokenHash: sha256(cookie),
+      userId: bea.id,
+      userAgent: null,
+      ip: null,
+      expiresAt: new Date(Date.now() + 3_600_000),
+      idTokenSealed: null,
+      refreshTokenSealed: null,
+    });
+    const open = await openTogether(ada, id, 'session', { cookie: `${SESSION_COOKIE}=${cookie}`, origin: b.url });
+    const ends = new Date(Date.now() + 1_000);
+    await a.ctx.db.updateTable('sessions').set({ expires_at: ends }).where('id', '=', session.id).execute();
+    await until(() => Date.now() > ends.getTime() + 100, 'the session to expire');
+    expect(await announceExpiredAccess(a.ctx.db)).toBeGreaterThan(0);
+    expect(await expectCutOff(open, id)).toBe('session_expired');
   });
 
   it('when the reader’s membership ends', async () => {

@@ -321,6 +321,12 @@ export interface NotificationsTable {
   mailed_at: NullableTimestamp;
 }
 
+/** How far access that expired by the clock has been announced (migration 0026). */
+export interface AccessExpiryProgressTable {
+  id: Generated<boolean>;
+  announced_until: Date;
+}
+
 export interface NotificationProgressTable {
   id: Generated<boolean>;
   last_event_id: BigIntColumn;
@@ -408,6 +414,7 @@ export interface Database {
   share_link_failures: ShareLinkFailuresTable;
   notifications: NotificationsTable;
   notification_progress: NotificationProgressTable;
+  access_expiry_progress: AccessExpiryProgressTable;
   search_entries: SearchEntriesTable;
   search_tasks: SearchTasksTable;
   previews: PreviewsTable;
