@@ -95,6 +95,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     keepAliveTimeout: KEEP_ALIVE.keptMs,
     frameworkErrors: (error, req, reply) => void sendError(reply, toAppError(error, req)),
     clientErrorHandler: answerUnparsableRequest,
+    // No time limit on a step of starting or closing: closing saves every open document, which on a
+    // busy database takes longer than Fastify's default 10 s, and a step past the limit was thrown
+    // out of the process, edits unsaved. Saves are bounded by the collaboration writer instead.
+    pluginTimeout: 0,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(env.CHECK_RESPONSES));

@@ -20,7 +20,8 @@ export function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor:
 
 /** The collaboration socket on its own (`cabinet collab`): /collab, and /healthz and /readyz for the load balancer. */
 export async function buildCollabServer(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+  // No time limit on closing (app.ts says why): it saves every open document.
+  const app = Fastify({ logger: options.logger ?? false, pluginTimeout: 0 });
   await healthRoutes(app, ctx);
   // Announcements of changed access reach this process too (one LISTEN, as in the main server).
   const hub = new EventHub();

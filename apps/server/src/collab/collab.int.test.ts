@@ -42,6 +42,31 @@ describe('the collaboration socket', () => {
     expect(saves).toEqual(saves.map(() => ({ actor_kind: 'token', actor_user_id: ada.id })));
   });
 
+  it('waits, when it stops, for saves held up longer than a closing step is given by default (10 s), and stores them', async () => {
+    const stopping = await startTestApp({}, { db: app.t.db });
+    const onStopping = given(stopping.ctx, stopping.url);
+    const ada = await onStopping.person('Ada');
+    const { id } = await onStopping.document(ada, ada.workspace.homeId, 'Held');
+    const clients = collabClients(stopping.url);
+    const editor = clients.connect(id, ada.token);
+    await until(() => editor.outcome.synced, 'the editor to sync');
+    addParagraph(editor.document, 'Typed while the database is busy');
+    await until(() => editor.provider.unsyncedChanges === 0, 'the edit to reach the server');
+    // The document's row is held 11 s (on PGlite, the one connection with it): the save at the stop waits that long.
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const hold = app.t.ctx.db.transaction().execute(async (tx) => {
+      await tx.selectFrom('items').select('id').where('id', '=', id).forUpdate().execute();
+      held();
+      await new Promise((r) => setTimeout(r, 11_000));
+    });
+    await holding;
+    await stopping.close();
+    await hold;
+    clients.destroyAll();
+    expect(await storedText(id)).toContain('Typed while the database is busy');
+  }, 60_000);
+
   it('carries one editor’s typing to another, saves it with its text, and serves it to the next one who opens it', async () => {
     const ada = await app.g.person('Ada');
     const id = await newDocument(ada);
