@@ -41,16 +41,8 @@ export class PGliteDialect implements Dialect {
  */
 const loopTurn = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
-/**
- * How long a plan PGlite keeps (functions' plans, such as `cabinet_item_access`'s: ADR 0051) may
- * go unrevised. PostgreSQL makes its plans again when autovacuum's ANALYZE sees a table change;
- * PGlite has no autovacuum, so a plan made while a table was small would be kept as it grows.
- */
-const PLANS_KEPT_MS = 5 * 60_000;
-
 class PGliteDriver implements Driver {
   private queue: Promise<void> = Promise.resolve();
-  private plansMadeAt = Date.now();
   private readonly connection: DatabaseConnection;
 
   constructor(private readonly pglite: PGlite) {
@@ -80,11 +72,6 @@ class PGliteDriver implements Driver {
     this.queue = previous.then(() => turn);
     await previous;
     this.releasers.push(release);
-    // Between two holders, so never inside a transaction.
-    if (Date.now() - this.plansMadeAt > PLANS_KEPT_MS) {
-      this.plansMadeAt = Date.now();
-      await this.pglite.exec('DISCARD PLANS').catch(() => {});
-    }
     return this.connection;
   }
 

@@ -1,6 +1,7 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
+import { LIVE_MEMBERSHIP } from '../workspaces/index.ts';
 
 type Q = Kysely<Database>;
 
@@ -60,8 +61,7 @@ const GRANT_RANK = sql<number>`CASE g.role WHEN 'viewer' THEN 1 WHEN 'commenter'
 
 /**
  * Whether grant `g` holds for a person whose live membership of the item's workspace (`workspaceId`) is `m`: given to
- * them; to the workspace or a group of it they are in, unless they are a guest there. (The function
- * `cabinet_item_access` of migration 0027 says the same for an item's ancestors: a change here is a change there.)
+ * them; to the workspace or a group of it they are in, unless they are a guest there.
  */
 const grantHolds = (userId: string, workspaceId: RawBuilder<string>) => sql<boolean>`(
   (g.principal_type = 'user' AND g.principal_id = ${userId})
@@ -80,15 +80,29 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string): 
   return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
 }
 
-/**
- * The query of `findAccessMany`, which a folder's listing runs inside its own statement: the function
- * `cabinet_item_access` (migration 0027, whose plan is made once per connection) answers each item's row and its facts.
- */
+/** The query of `findAccessMany`, which a folder's listing runs inside its own statement. */
 function accessQuery(itemIds: string[], userId: string) {
   return sql<AccessRow>`
-    SELECT (a.item).*, a.trashed_above, a.chain, a.root_id, a.grant_rank, a.member_role, a.member_home_id, a.workspace_root_id, a.workspace_slug,
-      a.preview_sha256, a.preview_state, a.preview_error, a.preview_placeholder, a.preview_width, a.preview_height
-    FROM cabinet_item_access(${itemIds}::uuid[], ${userId}::uuid) a
+    WITH RECURSIVE chain AS (
+      SELECT id AS start_id, id, parent_id, state, 0 AS depth FROM items WHERE id = ANY(${itemIds}::uuid[])
+      UNION ALL
+      SELECT c.start_id, i.id, i.parent_id, i.state, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
+    ), granted AS MATERIALIZED (
+      -- The grants on each chain, joined once for all the items asked about (not once per item).
+      SELECT c.start_id, g.role, g.principal_type, g.principal_id FROM chain c JOIN item_grants g ON g.item_id = c.id
+      WHERE g.expires_at IS NULL OR g.expires_at > now()
+    )
+    SELECT i.*,
+      coalesce((SELECT bool_or(c.state = 'trashed') FROM chain c WHERE c.start_id = i.id AND c.depth > 0), false) AS trashed_above,
+      (SELECT array_agg(c.id::text ORDER BY c.depth) FROM chain c WHERE c.start_id = i.id) AS chain,
+      (SELECT c.id FROM chain c WHERE c.start_id = i.id AND c.parent_id IS NULL) AS root_id,
+      coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE g.start_id = i.id AND ${grantHolds(userId, sql`i.workspace_id`)}), 0) AS grant_rank,
+      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*
+    FROM items i
+    JOIN workspaces w ON w.id = i.workspace_id
+    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
+    ${PREVIEW_JOIN}
+    WHERE i.id = ANY(${itemIds}::uuid[])
   `;
 }
 

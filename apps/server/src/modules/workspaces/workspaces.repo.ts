@@ -19,8 +19,7 @@ export interface MemberWorkspaceRow {
 /**
  * Whether the membership `m` counts: every member's does; a guest's only while a live grant (one
  * not expired) in the workspace is theirs. A guest whose last share was removed or ran out is not
- * in the workspace for anyone, themselves included. For any query naming memberships `m`. (The
- * function `cabinet_item_access` of migration 0027 says the same: a change here is a change there.)
+ * in the workspace for anyone, themselves included. For any query naming memberships `m`.
  */
 export const LIVE_MEMBERSHIP = sql<boolean>`(m.role <> 'guest' OR EXISTS (
   SELECT 1 FROM item_grants lg JOIN items li ON li.id = lg.item_id
