@@ -97,7 +97,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     clientErrorHandler: answerUnparsableRequest,
     // No time limit on a step of starting or closing: closing saves every open document, which on a
     // busy database takes longer than Fastify's default 10 s, and a step past the limit was thrown
-    // out of the process, edits unsaved. Saves are bounded by the collaboration writer instead.
+    // out of the process, edits unsaved. A close now lasts as long as the database takes to take the
+    // saves (each tried once more while it is away); whoever stops the process decides how long to wait.
     pluginTimeout: 0,
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -48,6 +48,8 @@ const ACCESS_GONE_CLOSE_CODE = 4403;
  * 1,000 documents being edited, every five seconds took most of PGlite's thread).
  */
 const RECHECK_MS = 60_000;
+/** A look the database did not answer is tried again after this (as urgently as it was). */
+const RETRY_MS = 5_000;
 
 /**
  * Who may keep a document open: looks again at the caller and their access. Access gone closes
@@ -84,7 +86,7 @@ export function accessChecker(ctx: AppContext, reads: Limiter) {
             c.checkedAt = 0;
             // Looked at again as urgently as this look was.
             const urgently = c.urgent === true;
-            setTimeout(() => void (connection.document.hasConnection(connection) && recheck(connection, urgently)), RECHECK_MS).unref();
+            setTimeout(() => void (connection.document.hasConnection(connection) && recheck(connection, urgently)), RETRY_MS).unref();
             return;
           }
           c.revoked = error.code;

@@ -52,13 +52,13 @@ describe('the collaboration socket', () => {
     await until(() => editor.outcome.synced, 'the editor to sync');
     addParagraph(editor.document, 'Typed while the database is busy');
     await until(() => editor.provider.unsyncedChanges === 0, 'the edit to reach the server');
-    // The document's row is held 11 s (on PGlite, the one connection with it): the save at the stop waits that long.
+    // The document's row is held 13 s (on PGlite, the one connection with it): the save at the stop waits that long.
     let held!: () => void;
     const holding = new Promise<void>((resolve) => (held = resolve));
     const hold = app.t.ctx.db.transaction().execute(async (tx) => {
       await tx.selectFrom('items').select('id').where('id', '=', id).forUpdate().execute();
       held();
-      await new Promise((r) => setTimeout(r, 11_000));
+      await new Promise((r) => setTimeout(r, 13_000));
     });
     await holding;
     await stopping.close();

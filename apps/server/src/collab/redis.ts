@@ -12,6 +12,7 @@ import {
 } from '@hocuspocus/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis as IORedis } from 'ioredis';
+import * as Y from 'yjs';
 
 /**
  * Redis between instances (ADR 0014): they hand each other every change and presence, and only
@@ -20,15 +21,16 @@ import { Redis as IORedis } from 'ioredis';
  * Redis lock cannot be taken because Redis is away goes ahead (the database matters more than
  * storing once); one whose lock another instance holds is left to that instance, as Hocuspocus intends.
  */
-/** The second step of the Yjs sync protocol: what the sender has that the asker lacks. */
-const SYNC_STEP_2 = 1;
+/** The first step of the Yjs sync protocol: the sender's state vector (what it has). */
+const SYNC_STEP_1 = 0;
 /** How long an edit made on the server waits for the other instances' copies of its document before it goes ahead. */
 const CATCH_UP_MS = 3_000;
 
 export interface CollabRedis extends Extension {
   /**
-   * Resolves once every other instance subscribed to the document has sent what it has that this
-   * one lacks (or after CATCH_UP_MS). A document this instance has just loaded from the database
+   * Resolves once this copy holds everything each other instance subscribed to the document had
+   * when it answered (its state vector, then its step 2, in reply to the step 1 sent here), or
+   * after CATCH_UP_MS. A document this instance has just loaded from the database
    * lacks what the editors on other instances have not stored yet: a change computed from it
    * (a restore, which deletes everything it sees) would leave that out.
    */
@@ -69,8 +71,15 @@ export function redisExtension(url: string, prefix: string, log: FastifyBaseLogg
     catchUp(documentName: string, document: Document): Promise<void> {
       const channel = `${this.configuration.prefix}:${documentName}`;
       const self = this.configuration.identifier;
+      // Each other instance's whole state (its state vector, sent before its step 2 whenever it answers a step 1, ours or
+      // anyone's), as last heard after the question went out; it has answered once this copy holds all of it.
+      const heard = new Map<string, Map<number, number>>();
       const answered = new Set<string>();
       let expected = Number.POSITIVE_INFINITY;
+      const holds = (state: Map<number, number>) => {
+        const own = Y.decodeStateVector(Y.encodeStateVector(document));
+        return [...state].every(([client, clock]) => (own.get(client) ?? 0) >= clock);
+      };
       return new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -80,13 +89,19 @@ export function redisExtension(url: string, prefix: string, log: FastifyBaseLogg
         // Registered after the extension's own listener: a step seen here has been applied to the document already.
         const onMessage = (from: Buffer, data: Buffer) => {
           if (from.toString() !== channel) return;
-          const length = data[0]!;
-          const identifier = data.toString('utf-8', 1, length + 1);
-          if (identifier === self) return;
-          const message = new IncomingMessage(data.subarray(length + 1));
-          if (message.readVarString() !== documentName) return;
-          const type = message.readVarUint();
-          if ((type === MessageType.Sync || type === MessageType.SyncReply) && message.readVarUint() === SYNC_STEP_2) answered.add(identifier);
+          try {
+            const length = data[0]!;
+            const identifier = data.toString('utf-8', 1, length + 1);
+            if (identifier === self) return;
+            const message = new IncomingMessage(data.subarray(length + 1));
+            if (message.readVarString() !== documentName) return;
+            if (message.readVarUint() === MessageType.SyncReply && message.readVarUint() === SYNC_STEP_1) {
+              heard.set(identifier, Y.decodeStateVector(message.readVarUint8Array()));
+            }
+          } catch {
+            return; // Not a message of the protocol: nobody's answer.
+          }
+          for (const [identifier, state] of heard) if (!answered.has(identifier) && holds(state)) answered.add(identifier);
           if (answered.size >= expected) done();
         };
         const timer = setTimeout(() => {

@@ -9,7 +9,7 @@ import { addParagraph, collabClients, until } from '../testing/collab-client.ts'
 import type { given, Person } from '../testing/given.ts';
 import { useTestApp, type TestApp } from '../testing/test-app.ts';
 import { jobDefinitions } from '../jobs.ts';
-import { announceExpiredAccess } from '../modules/events/index.ts';
+import { announceExpiredAccess, CLOCK_SLACK_SECONDS } from '../modules/events/index.ts';
 import type { JobRow } from '../db/schema.ts';
 
 /**
@@ -95,7 +95,7 @@ describe('a silent reader on another instance loses the document within seconds 
     // The share ends a moment from now (set once the reader is in, however long opening took).
     const ends = new Date(Date.now() + 1_000);
     await a.ctx.db.updateTable('item_grants').set({ expires_at: ends }).where('item_id', '=', folder.id).execute();
-    await until(() => Date.now() > ends.getTime() + 100, 'the share to expire');
+    await until(() => Date.now() > ends.getTime() + CLOCK_SLACK_SECONDS * 1000 + 200, 'the share to expire, and the slack given clocks to pass', 10_000);
     expect(await jobDefinitions(a.ctx)['access.expire']!.run({}, job)).toBeUndefined();
     expect(await expectCutOff(open, id)).toBe('not_found');
     // Announced once: the next pass has nothing to say.
@@ -117,7 +117,7 @@ describe('a silent reader on another instance loses the document within seconds 
     const open = await openTogether(ada, id, 'session', { cookie: `${SESSION_COOKIE}=${cookie}`, origin: b.url });
     const ends = new Date(Date.now() + 1_000);
     await a.ctx.db.updateTable('sessions').set({ expires_at: ends }).where('id', '=', session.id).execute();
-    await until(() => Date.now() > ends.getTime() + 100, 'the session to expire');
+    await until(() => Date.now() > ends.getTime() + CLOCK_SLACK_SECONDS * 1000 + 200, 'the session to expire, and the slack given clocks to pass', 10_000);
     expect(await announceExpiredAccess(a.ctx.db)).toBeGreaterThan(0);
     expect(await expectCutOff(open, id)).toBe('session_expired');
   });

@@ -15,5 +15,5 @@ export {
   type LinkVisitor,
   type RecordedChange,
 } from './events.ts';
-export { announceExpiredAccess } from './expiries.ts';
+export { announceExpiredAccess, CLOCK_SLACK_SECONDS } from './expiries.ts';
 export { reader, startReaders, type Reader } from './readers.ts';
