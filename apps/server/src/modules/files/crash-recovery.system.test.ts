@@ -73,8 +73,10 @@ describe('a server killed during uploads', () => {
     await start();
     expect(temporaryFiles(dataDir)).toEqual([]);
     for (const [i, u] of uploads.entries()) {
+      // Open still: 'uploading' once a part was signed, 'created' when the server died before any was (the signings
+      // and the parts' PUTs interleave on the server, so which uploads got that far differs from run to run).
       const status = await call(uploadsApi.get, { params: { id: u.id } });
-      expect(status.body.state).toBe('uploading');
+      expect(['created', 'uploading']).toContain(status.body.state);
       const have = new Set(status.body.parts.map((p) => p.partNumber));
       for (let n = 1; n <= u.partCount; n++) {
         if (have.has(n)) continue;
@@ -96,5 +98,6 @@ describe('a server killed during uploads', () => {
       expect(sha(Buffer.from(await res.arrayBuffer()))).toBe(sha(files[i]!));
     }
     await server.stop();
-  }, 180_000);
+    // Two starts of a server process and 200 MB sent through it: beside the browser tests on two cores, over three minutes.
+  }, 360_000);
 });
