@@ -91,8 +91,14 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     const point = takeReturn();
     if (!point) return;
     const index = point.itemId ? items.findIndex((i) => i.id === point.itemId) : -1;
-    requestAnimationFrame(() => {
+    // The page may not be as tall yet as when the file was opened (the list measures its rows as they show, slower on a
+    // busy machine): a scroll the browser cut short is tried again on the next frames, for half a second at most.
+    const restore = (frames: number) => {
       window.scrollTo(0, point.scrollY);
+      if (Math.abs(window.scrollY - point.scrollY) > 1 && frames > 0) {
+        requestAnimationFrame(() => restore(frames - 1));
+        return;
+      }
       if (index < 0) return;
       setFocusId(point.itemId);
       const row = () => tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`);
@@ -104,7 +110,8 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
         const box = el?.getBoundingClientRect();
         if (box && (box.top < 0 || box.bottom > window.innerHeight)) el!.scrollIntoView({ block: 'nearest' });
       });
-    });
+    };
+    requestAnimationFrame(() => restore(30));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the list first shows
   }, []);
   const trash = useTrashWithUndo(ws);
