@@ -58,6 +58,21 @@ async function openTogether(ada: Person, id: string, beaToken: string, headers?:
   return { owner, reader, unmute: () => void (socket.send = send) };
 }
 
+/** Bea opens the document with a browser session of an hour (from Cabinet's own origin), beside Ada. */
+async function openWithSession(ada: Person, bea: Person, id: string) {
+  const cookie = randomToken();
+  const session = await insertSession(a.ctx.db, {
+    tokenHash: sha256(cookie),
+    userId: bea.id,
+    userAgent: null,
+    ip: null,
+    expiresAt: new Date(Date.now() + 3_600_000),
+    idTokenSealed: null,
+    refreshTokenSealed: null,
+  });
+  return { session, open: await openTogether(ada, id, 'session', { cookie: `${SESSION_COOKIE}=${cookie}`, origin: b.url }) };
+}
+
 /** The reader's connection is closed (within the deadline), and what the owner writes next no longer reaches it. */
 async function expectCutOff({ owner, reader }: Awaited<ReturnType<typeof openTogether>>, id: string) {
   await until(() => reader.outcome.closed !== undefined, 'the reader’s connection to be closed', 15_000);
@@ -104,17 +119,7 @@ describe('a silent reader on another instance loses the document within seconds 
 
   it('when the reader’s session expires', async () => {
     const { ada, bea, id } = await sharedDocument();
-    const cookie = randomToken();
-    const session = await insertSession(a.ctx.db, {
-      tokenHash: sha256(cookie),
-      userId: bea.id,
-      userAgent: null,
-      ip: null,
-      expiresAt: new Date(Date.now() + 3_600_000),
-      idTokenSealed: null,
-      refreshTokenSealed: null,
-    });
-    const open = await openTogether(ada, id, 'session', { cookie: `${SESSION_COOKIE}=${cookie}`, origin: b.url });
+    const { session, open } = await openWithSession(ada, bea, id);
     const ends = new Date(Date.now() + 1_000);
     await a.ctx.db.updateTable('sessions').set({ expires_at: ends }).where('id', '=', session.id).execute();
     await until(() => Date.now() > ends.getTime() + CLOCK_SLACK_SECONDS * 1000 + 200, 'the session to expire, and the slack given clocks to pass', 10_000);
@@ -140,17 +145,7 @@ describe('a silent reader on another instance loses the document within seconds 
 
   it('when the reader’s session is signed out', async () => {
     const { ada, bea, id } = await sharedDocument();
-    const cookie = randomToken();
-    const session = await insertSession(a.ctx.db, {
-      tokenHash: sha256(cookie),
-      userId: bea.id,
-      userAgent: null,
-      ip: null,
-      expiresAt: new Date(Date.now() + 3_600_000),
-      idTokenSealed: null,
-      refreshTokenSealed: null,
-    });
-    const open = await openTogether(ada, id, 'session', { cookie: `${SESSION_COOKIE}=${cookie}`, origin: b.url });
+    const { session, open } = await openWithSession(ada, bea, id);
     expect((await bea.call(sessionsApi.end, { params: { id: session.id } })).status).toBe(204);
     expect(await expectCutOff(open, id)).toMatch(/unauthenticated|session_/);
   });
