@@ -9,6 +9,11 @@ const KEY = 'cabinet:viewer-return';
 export interface ReturnPoint {
   path: string;
   scrollY: number;
+  /**
+   * The row the file was opened from and how far below the viewport's top it stood: a long list comes back with
+   * its rows estimated until they show, so the scroll alone can land rows off; the list puts this row back here.
+   */
+  anchor?: { itemId: string; top: number } | undefined;
   /** The file the viewer showed last: the list puts the keyboard on it. */
   itemId?: string | undefined;
 }
@@ -20,9 +25,14 @@ export interface ViewerState {
 
 const here = () => window.location.pathname + window.location.search;
 
-/** Called as a list opens a file: remembers the list and its scroll; answers the state to navigate with. */
-export function rememberReturn(): ViewerState {
-  const point: ReturnPoint = { path: here(), scrollY: window.scrollY };
+/**
+ * Called as a list opens a file: remembers the list, its scroll and, when given, the file's row (an element in it)
+ * and where it stood; answers the state to navigate with.
+ */
+export function rememberReturn(from?: { itemId: string; element: Element | null | undefined }): ViewerState {
+  const row = from?.element?.closest('[data-row]') ?? from?.element;
+  const anchor = from && row ? { itemId: from.itemId, top: row.getBoundingClientRect().top } : undefined;
+  const point: ReturnPoint = { path: here(), scrollY: window.scrollY, anchor };
   try {
     sessionStorage.setItem(KEY, JSON.stringify(point));
   } catch {

@@ -90,34 +90,51 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   useEffect(() => {
     const point = takeReturn();
     if (!point) return;
-    const index = point.itemId ? items.findIndex((i) => i.id === point.itemId) : -1;
-    // The page may not be as tall yet as when the file was opened (the list measures its rows as they show, slower on a
-    // busy machine): a scroll the browser cut short is tried again on the next frames, for half a second at most.
-    const restore = (frames: number) => {
-      window.scrollTo(0, point.scrollY);
-      if (Math.abs(window.scrollY - point.scrollY) > 1 && frames > 0) {
-        requestAnimationFrame(() => restore(frames - 1));
+    const rowOf = (id: string | undefined) => {
+      const index = id ? items.findIndex((i) => i.id === id) : -1;
+      return { index, element: () => (index < 0 ? null : tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`)) };
+    };
+    const anchor = rowOf(point.anchor?.itemId);
+    const shown = rowOf(point.itemId);
+    // Rows are placed by an estimate of their height until they show, so the scroll alone can land a long list rows
+    // off: the row the file was opened from is put back where it stood, again on the next frames while the rows above
+    // it settle (and while the page is not yet as tall as it was), for half a second at most.
+    const settle = (frames: number) => {
+      const el = anchor.element();
+      const off = el && point.anchor ? el.getBoundingClientRect().top - point.anchor.top : 0;
+      if (el && Math.abs(off) > 1) window.scrollBy(0, off);
+      if (frames > 0 && (Math.abs(off) > 1 || (!el && Math.abs(window.scrollY - point.scrollY) > 1))) {
+        if (!el) window.scrollTo(0, point.scrollY);
+        requestAnimationFrame(() => settle(frames - 1));
         return;
       }
-      if (index < 0) return;
+      focusShown();
+    };
+    const focusShown = () => {
+      if (shown.index < 0) return;
       setFocusId(point.itemId);
-      const row = () => tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`);
-      if (!row()) virtualizer.scrollToIndex(Math.floor(index / perRow));
+      if (!shown.element()) virtualizer.scrollToIndex(Math.floor(shown.index / perRow));
       requestAnimationFrame(() => {
-        const el = row();
+        const el = shown.element();
         el?.focus({ preventScroll: true });
         // The file stepped to may lie beyond what was on screen: brought just into view.
         const box = el?.getBoundingClientRect();
         if (box && (box.top < 0 || box.bottom > window.innerHeight)) el!.scrollIntoView({ block: 'nearest' });
       });
     };
-    requestAnimationFrame(() => restore(30));
+    requestAnimationFrame(() => {
+      window.scrollTo(0, point.scrollY);
+      requestAnimationFrame(() => settle(30));
+    });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the list first shows
   }, []);
   const trash = useTrashWithUndo(ws);
   const trashItems = useTrashKeepingFocus({ items, trash, focusRow, clearSelection: selection.clear, listRef: tableRef });
   // A file opens in the viewer, which comes back here (this scroll, this row) on Escape.
-  const open = (item: TItem) => void navigate(linkTo(item), item.kind === 'file' ? { state: rememberReturn() } : undefined);
+  const open = (item: TItem) => {
+    const element = tableRef.current?.querySelector(`[data-row="${items.indexOf(item)}"]`);
+    void navigate(linkTo(item), item.kind === 'file' ? { state: rememberReturn({ itemId: item.id, element }) } : undefined);
+  };
   const { onKeyDown, tabbing } = useItemKeyboard({
     items,
     focus,
