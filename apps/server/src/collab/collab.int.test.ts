@@ -17,18 +17,24 @@ const newDocument = async (owner: Person, name = 'Plan') => (await app.g.documen
 
 const storedText = async (id: string) => (await app.t.ctx.db.selectFrom('document_contents').select('text').where('item_id', '=', id).executeTakeFirst())?.text;
 
+/** A server of its own (on the shared database) that a test stops, with Ada's document `name` open there and `typed` in it, received but not yet saved. */
+async function typedOnAServerToStop(name: string, typed: string) {
+  const stopping = await startTestApp({}, { db: app.t.db });
+  const onStopping = given(stopping.ctx, stopping.url);
+  const ada = await onStopping.person('Ada');
+  const { id } = await onStopping.document(ada, ada.workspace.homeId, name);
+  const clients = collabClients(stopping.url);
+  const editor = clients.connect(id, ada.token);
+  await until(() => editor.outcome.synced, 'the editor to sync');
+  addParagraph(editor.document, typed);
+  // The server has it; its debounced save has not run yet when the server stops.
+  await until(() => editor.provider.unsyncedChanges === 0, 'the edit to reach the server');
+  return { stopping, clients, ada, id };
+}
+
 describe('the collaboration socket', () => {
   it('saves what is open when the server stops, as the last editor’s change', async () => {
-    const stopping = await startTestApp({}, { db: app.t.db });
-    const onStopping = given(stopping.ctx, stopping.url);
-    const ada = await onStopping.person('Ada');
-    const { id } = await onStopping.document(ada, ada.workspace.homeId, 'Late');
-    const clients = collabClients(stopping.url);
-    const editor = clients.connect(id, ada.token);
-    await until(() => editor.outcome.synced, 'the editor to sync');
-    addParagraph(editor.document, 'Typed just before the stop');
-    // The server has it; its debounced save has not run yet when the server stops.
-    await until(() => editor.provider.unsyncedChanges === 0, 'the edit to reach the server');
+    const { stopping, clients, ada, id } = await typedOnAServerToStop('Late', 'Typed just before the stop');
     await stopping.close();
     clients.destroyAll();
     expect(await storedText(id)).toContain('Typed just before the stop');
@@ -43,15 +49,7 @@ describe('the collaboration socket', () => {
   });
 
   it('waits, when it stops, for saves held up longer than a closing step is given by default (10 s), and stores them', async () => {
-    const stopping = await startTestApp({}, { db: app.t.db });
-    const onStopping = given(stopping.ctx, stopping.url);
-    const ada = await onStopping.person('Ada');
-    const { id } = await onStopping.document(ada, ada.workspace.homeId, 'Held');
-    const clients = collabClients(stopping.url);
-    const editor = clients.connect(id, ada.token);
-    await until(() => editor.outcome.synced, 'the editor to sync');
-    addParagraph(editor.document, 'Typed while the database is busy');
-    await until(() => editor.provider.unsyncedChanges === 0, 'the edit to reach the server');
+    const { stopping, clients, id } = await typedOnAServerToStop('Held', 'Typed while the database is busy');
     // The document's row is held 13 s (on PGlite, the one connection with it): the save at the stop waits that long.
     let held!: () => void;
     const holding = new Promise<void>((resolve) => (held = resolve));

@@ -28,6 +28,25 @@ describe('compressed API answers', () => {
     expect(gunzipSync(gz.body).toString()).toBe(json);
   });
 
+  it('sends a page of a folder (compressed at once, below the size sent to the thread pool) whole in either encoding', async () => {
+    const ada = await test.given.person();
+    for (let i = 0; i < 100; i++) await test.given.folder(ada, ada.workspace.homeId, `Folder ${i}`);
+    const url = `${test.app.url}/api/v1/workspaces/${ada.workspace.id}/items/${ada.workspace.homeId}/children?limit=100`;
+    const auth = { authorization: `Bearer ${ada.token}` };
+    const plain = await get(url, auth);
+    expect(plain.status).toBe(200);
+    expect(plain.body.length).toBeGreaterThan(10_000);
+    expect(plain.body.length).toBeLessThan(128 * 1024);
+    const json = plain.body.toString();
+    const br = await get(url, { ...auth, 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(json.length / 3);
+    expect(brotliDecompressSync(br.body).toString()).toBe(json);
+    const gz = await get(url, { ...auth, 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(json);
+  });
+
   it('leaves small answers, errors included, as they are', async () => {
     const small = await get(`${test.app.url}/api/v1/me`, { 'accept-encoding': 'br, gzip' });
     expect(small.status).toBe(401);
