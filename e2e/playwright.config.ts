@@ -28,7 +28,8 @@ export default defineConfig({
   // measures speed (the benchmarks do); a wait only fails when what it waits for never comes.
   timeout: 120_000,
   expect: { timeout: 20_000 },
-  reporter: [['list']],
+  // The list as it goes, and every test's time in a file (test-results/playwright.json) to see where a run's time went.
+  reporter: [['list'], ['json', { outputFile: path.join(root, 'test-results', 'playwright.json') }]],
   use: {
     baseURL,
     // Recorded when a failed test runs again, not for every test (it costs each page's time).

@@ -167,6 +167,10 @@ test("the audit log and an item's history have no serious accessibility violatio
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
     await expect.poll(() => colourContrast(page.getByRole('link', { name: 'Export CSV' }), 'background-color')).toBeGreaterThanOrEqual(3);
   }
+  // An item that is not a link or id: the export is a disabled button, with no address to follow by click or key.
+  await page.getByRole('textbox', { name: 'Item' }).fill('not a link');
+  await expect(page.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveCount(0);
   // Filtering by the item's link finds its entries only.
   await page.getByRole('textbox', { name: 'Item' }).fill(`${page.url().replace(/\/settings\/audit$/, '')}/f/${folder.id}`);
   await expect(page.getByRole('table', { name: 'Audit log' }).getByRole('row')).toHaveCount(3);
