@@ -203,6 +203,9 @@ describe('search', () => {
     expect(herd).toMatchObject({ matchedIn: 'text', snippet: 'a zebracorn grazes by the river', matches: [{ field: 'snippet', start: 2, end: 11 }] });
     // Only the last word typed is a prefix; the others are whole words.
     expect(await names(ada, 'grazes zeb')).toEqual(['herd.txt']);
+    expect(await names(ada, 'river zebrac')).toEqual(['herd.txt']);
+    // A stop word before the prefix is no word to look up first: the prefix alone decides.
+    expect((await names(ada, 'the zebrac')).sort()).toEqual(['herd.txt', 'stripes.txt']);
     expect(await names(ada, 'graz zebracorn')).toEqual([]);
     expect(await names(ada, 'zebracorn -river')).toEqual(['stripes.txt']);
   });

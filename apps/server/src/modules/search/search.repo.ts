@@ -230,12 +230,18 @@ const PREFIX_CANDIDATES = 100;
  * with the page asked for would be ranked anew on each page (repeating and skipping results).
  * Typing on narrows it.
  */
-export async function findByTextPrefix(db: Q, s: Scope, q: Wanted & { prefix: string }, page: Page): Promise<string[]> {
+export async function findByTextPrefix(db: Q, s: Scope, q: Wanted & { prefix: string; narrow: string | null }, page: Page): Promise<string[]> {
   const prefixQuery = sql`to_tsquery(${q.lang}::regconfig, ${q.prefix})`;
+  // The index gathers every entry a prefix starts a word of before it intersects (GIN's partial match): for three
+  // letters, close to half of a million entries (180 ms). With other words typed before it, the index is asked for
+  // those (`narrow`) and the prefix is read in each of their entries instead (ts_match_vq is not an indexed operator).
+  const matching = q.narrow
+    ? sql`e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.narrow}) AND ts_match_vq(e.body_tsv, ${prefixQuery})`
+    : sql`e.body_tsv @@ ${prefixQuery}`;
   const rows = await sql<{ item_id: string }>`
     SELECT e.item_id FROM (
       SELECT e.item_id, e.body_tsv FROM ${entries(s)}
-      WHERE ${scoped(s)} AND e.body_tsv @@ ${prefixQuery}
+      WHERE ${scoped(s)} AND ${matching}
         AND NOT e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.text}) AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)}
       LIMIT ${PREFIX_CANDIDATES}) e
     ORDER BY ts_rank(e.body_tsv, ${prefixQuery}) DESC, e.item_id

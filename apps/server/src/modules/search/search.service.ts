@@ -143,7 +143,9 @@ export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang
   // The other terms, when the lead is a term of its own (not in a phrase) and each of theirs is indexed (no stop word alone).
   const leadTerm = wanted.findIndex((t) => t.words.length === 1 && t.words[0] === words[leadAt]);
   const others = wanted.filter((_, i) => i !== leadTerm);
-  const indexed = others.every((t) => t.words.every((w) => lexemes[words.indexOf(w)]!.lexemes.length > 0));
+  const isIndexed = (t: SearchTerm) => t.words.every((w) => lexemes[words.indexOf(w)]!.lexemes.length > 0);
+  const indexed = others.every(isIndexed);
+  const beforeLastIndexed = wanted.slice(0, -1).every(isIndexed);
   const rest = !single && leadTerm >= 0 && others.length > 0 && indexed ? wantedTextQuery(others) : null;
   const textQuery = { ...q, lead, single, rest };
   const textOffset = Math.max(0, offset - byName.length);
@@ -158,7 +160,8 @@ export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang
   const byPrefix = await findByTextPrefix(
     db,
     scope,
-    { ...q, prefix: wantedTextPrefixQuery(terms)! },
+    // The terms before the last, as whole words, when each is indexed (a stop word alone would match nothing).
+    { ...q, prefix: wantedTextPrefixQuery(terms)!, narrow: wanted.length > 1 && beforeLastIndexed ? wantedTextQuery(wanted.slice(0, -1)) : null },
     { limit: prefixNeed + 1, offset: Math.max(0, textOffset - textFound) },
   );
   let found = [...fromNames, ...fromText, ...byPrefix.slice(0, prefixNeed).map((id): Found => ({ id, matchedIn: 'text' }))];
