@@ -1,5 +1,7 @@
+import { workspacesApi } from '@cabinet/contracts';
 import { test as newAccountTest } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
+import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
 // The account's list of workspaces: a new account, whose only workspace is the one made at sign-up.
@@ -29,4 +31,22 @@ newAccountTest('creates a second workspace and switches between them', async ({ 
 test('says so when a workspace address does not exist', async ({ page }) => {
   await page.goto('/w/no-such-workspace-here');
   await expect(page.getByRole('heading', { name: 'This workspace does not exist' })).toBeVisible();
+});
+
+// A person in many workspaces: the list scrolls within the menu, and the actions below it stay on screen.
+newAccountTest('keeps its actions on screen for someone in many workspaces, at 1280 and 360 px', async ({ page }) => {
+  await signUp(page, { name: 'Max Many', email: `max.${Date.now()}@example.com`, password: 'plum-orbit-canvas-42' });
+  for (let i = 1; i <= 30; i++)
+    expect((await apiCall(page, workspacesApi.create, { body: { name: `Project ${String(i).padStart(2, '0')}` } })).status).toBe(201);
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 720 });
+    await page.reload();
+    await page.getByRole('button', { name: /Switch workspace/ }).click();
+    await expect(page.getByRole('menuitem')).toHaveCount(33);
+    await expect(page.getByRole('menuitem', { name: 'Members and invitations' })).toBeInViewport();
+    await expect(page.getByRole('menuitem', { name: 'Create workspace' })).toBeInViewport();
+    // The last workspace is reached by scrolling the list (the keyboard does it as it moves down).
+    await page.getByRole('menuitem', { name: 'Project 30' }).click();
+    await expect(page.getByRole('button', { name: 'Workspace: Project 30. Switch workspace' })).toBeVisible();
+  }
 });

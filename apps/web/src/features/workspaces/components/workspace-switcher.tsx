@@ -1,4 +1,4 @@
-import { Button, Menu, Text } from '@mantine/core';
+import { Box, Button, Menu, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCheck, IconPlus, IconSelector, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
@@ -33,17 +33,20 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>Workspaces</Menu.Label>
-          {workspaces.data?.map((w) => (
-            <Menu.Item
-              key={w.id}
-              onClick={() => navigate(pageRoutes.workspace(w.slug))}
-              rightSection={w.id === current?.id ? <IconCheck aria-label="current" size={16} /> : null}
-            >
-              <Text truncate size="sm">
-                {w.name}
-              </Text>
-            </Menu.Item>
-          ))}
+          {/* A person in many workspaces scrolls this list; the actions below it stay on screen. */}
+          <Box mah="min(50vh, 22rem)" style={{ overflowY: 'auto' }}>
+            {workspaces.data?.map((w) => (
+              <Menu.Item
+                key={w.id}
+                onClick={() => navigate(pageRoutes.workspace(w.slug))}
+                rightSection={w.id === current?.id ? <IconCheck aria-label="current" size={16} /> : null}
+              >
+                <Text truncate size="sm">
+                  {w.name}
+                </Text>
+              </Menu.Item>
+            ))}
+          </Box>
           <Menu.Divider />
           {current?.abilities.manageMembers && (
             <Menu.Item leftSection={<IconUsers aria-hidden size={16} />} onClick={() => navigate(pageRoutes.settings(current.slug, 'members'))}>
