@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
 import { countTasks, indexPending } from './index.ts';
+import { parseSearch, wantedQuery, wantedTextPrefixQuery, wantedTextQuery } from './search-query.ts';
+import { findByTextPrefix, type Scope } from './search.repo.ts';
 
 const app = collabTestApp();
 
@@ -208,6 +210,34 @@ describe('search', () => {
     expect((await names(ada, 'the zebrac')).sort()).toEqual(['herd.txt', 'stripes.txt']);
     expect(await names(ada, 'graz zebracorn')).toEqual([]);
     expect(await names(ada, 'zebracorn -river')).toEqual(['stripes.txt']);
+  });
+
+  it('finds the same by a prefix after a word whether the word’s entries are read for it or, past the budget, the index is asked', async () => {
+    const ada = await app.g.person('Ada');
+    const files: Array<[string, string]> = [
+      ['a.txt', 'the river bends'],
+      ['b.txt', 'the river zebracorn'],
+      ['c.txt', 'a river of zebrafish'],
+      ['d.txt', 'no water, a zebrawood'],
+    ];
+    for (const [name, text] of files) await upload(ada, ada.workspace.rootId, name, text);
+    await settled();
+    const scope: Scope = { workspaceId: ada.workspace.id, principals: null, narrow: false, filters: {} };
+    const terms = parseSearch('river zebr');
+    const q = {
+      names: wantedQuery(terms)!,
+      text: wantedTextQuery(terms)!,
+      excluded: null,
+      lang: 'english',
+      prefix: wantedTextPrefixQuery(terms)!,
+      narrow: wantedTextQuery(terms.slice(0, -1)),
+    };
+    const named = async (ids: string[]) => (await app.t.ctx.db.selectFrom('items').select('name').where('id', 'in', ids).execute()).map((r) => r.name).sort();
+    const page = { limit: 20, offset: 0 };
+    // The word's three entries read for the prefix; then a budget of two, spent before all are read: the index is asked.
+    expect(await named(await findByTextPrefix(app.t.ctx.db, scope, q, page, 10))).toEqual(['b.txt', 'c.txt']);
+    expect(await named(await findByTextPrefix(app.t.ctx.db, scope, q, page, 2))).toEqual(['b.txt', 'c.txt']);
+    expect(await named(await findByTextPrefix(app.t.ctx.db, scope, { ...q, narrow: null }, page))).toEqual(['b.txt', 'c.txt']);
   });
 
   it('pages through many results, each once', async () => {

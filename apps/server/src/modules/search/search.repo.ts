@@ -221,6 +221,8 @@ export async function findByText(db: Q, s: Scope, q: Wanted & { lead: string | n
 
 /** Items whose text starts a word with the last one typed, at most: the same ones on every page, ranked. */
 const PREFIX_CANDIDATES = 100;
+/** Entries of the words typed before the prefix read for it, at most, before the index is asked for the prefix after all. */
+const NARROW_READ = 1000;
 
 /**
  * Items whose text has every wanted word with the last one as a prefix ("zebra" in "zebracorn") and
@@ -229,20 +231,46 @@ const PREFIX_CANDIDATES = 100;
  * thousands of words, how often each is used says little of which was meant, and a set that grew
  * with the page asked for would be ranked anew on each page (repeating and skipping results).
  * Typing on narrows it.
+ *
+ * The index gathers every entry a prefix starts a word of before it intersects (GIN's partial match): for three
+ * letters, close to half of a million entries (180 ms). With other words typed before it (`narrow`), the index is
+ * asked for those and the prefix is read in each of their entries (ts_match_vq is not an indexed operator), at most
+ * NARROW_READ of them: a common word before a rare prefix would otherwise read every entry of the common word (5,000
+ * took 0.3–0.9 s at a million items). When that many were read without enough found, the index is asked for the prefix
+ * as before (cheap then, the prefix being rare beside the word).
  */
-export async function findByTextPrefix(db: Q, s: Scope, q: Wanted & { prefix: string; narrow: string | null }, page: Page): Promise<string[]> {
+export async function findByTextPrefix(
+  db: Q,
+  s: Scope,
+  q: Wanted & { prefix: string; narrow: string | null },
+  page: Page,
+  budget = NARROW_READ,
+): Promise<string[]> {
   const prefixQuery = sql`to_tsquery(${q.lang}::regconfig, ${q.prefix})`;
-  // The index gathers every entry a prefix starts a word of before it intersects (GIN's partial match): for three
-  // letters, close to half of a million entries (180 ms). With other words typed before it, the index is asked for
-  // those (`narrow`) and the prefix is read in each of their entries instead (ts_match_vq is not an indexed operator).
-  const matching = q.narrow
-    ? sql`e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.narrow}) AND ts_match_vq(e.body_tsv, ${prefixQuery})`
-    : sql`e.body_tsv @@ ${prefixQuery}`;
+  const notFoundBefore = sql`NOT e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.text})
+    AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)}`;
+  if (q.narrow) {
+    // The entries read in the order the index gives them, each numbered: those the prefix is in, and the last one
+    // the budget allows (which says it ran out), until PREFIX_CANDIDATES are found.
+    const read = await sql<{ item_id: string; hit: boolean; n: string; rank: number | null }>`
+      SELECT e.item_id, e.hit, e.n, CASE WHEN e.hit THEN ts_rank(e.body_tsv, ${prefixQuery}) END AS rank FROM (
+        SELECT e.item_id, e.body_tsv, row_number() OVER () AS n, (ts_match_vq(e.body_tsv, ${prefixQuery}) AND ${notFoundBefore}) AS hit
+        FROM (
+          SELECT e.item_id, e.body_tsv, e.name_tsv FROM ${entries(s)}
+          WHERE ${scoped(s)} AND e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.narrow}) LIMIT ${budget}
+        ) e
+      ) e WHERE e.hit OR e.n = ${budget} LIMIT ${PREFIX_CANDIDATES + 1}`.execute(db);
+    const hits = read.rows.filter((r) => r.hit).slice(0, PREFIX_CANDIDATES);
+    if (hits.length === PREFIX_CANDIDATES || !read.rows.some((r) => Number(r.n) === budget)) {
+      // Ranked as the statement below ranks: by ts_rank, best first, then by id (a uuid's text sorts as its bytes).
+      hits.sort((a, b) => b.rank! - a.rank! || (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0));
+      return hits.slice(page.offset, page.offset + page.limit).map((r) => r.item_id);
+    }
+  }
   const rows = await sql<{ item_id: string }>`
     SELECT e.item_id FROM (
       SELECT e.item_id, e.body_tsv FROM ${entries(s)}
-      WHERE ${scoped(s)} AND ${matching}
-        AND NOT e.body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.text}) AND NOT e.name_tsv @@ to_tsquery('simple', ${q.names}) ${excluding(q)}
+      WHERE ${scoped(s)} AND e.body_tsv @@ ${prefixQuery} AND ${notFoundBefore}
       LIMIT ${PREFIX_CANDIDATES}) e
     ORDER BY ts_rank(e.body_tsv, ${prefixQuery}) DESC, e.item_id
     LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db);
