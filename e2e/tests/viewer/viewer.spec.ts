@@ -214,9 +214,14 @@ test('Escape brings back a long folder at the scroll it had, the file shown last
   await page.getByLabel('Files to upload').setInputFiles(names.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
   const list = page.getByRole('table', { name: 'Contents of My files' });
   await expect(list.getByRole('row')).not.toHaveCount(1);
-  // Every upload done, so the folder no longer grows under the scroll being measured.
+  // Every upload done, so the folder no longer grows under the scroll being measured (a minute: sixty uploads on a busy machine).
   await expect
-    .poll(async () => (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId }, query: { limit: 100 } })).body.items.length)
+    .poll(
+      async () => (await apiCall(page, itemsApi.children, { params: { ws: workspace.id, id: workspace.homeId }, query: { limit: 100 } })).body.items.length,
+      {
+        timeout: 60_000,
+      },
+    )
     .toBe(60);
   // And the uploads panel folded by itself: the room kept below the list for it shrinks as it folds.
   await expect(page.getByRole('button', { name: 'Show uploads' })).toBeVisible();

@@ -30,7 +30,8 @@ const here = () => window.location.pathname + window.location.search;
  * and where it stood; answers the state to navigate with.
  */
 export function rememberReturn(from?: { itemId: string; element: Element | null | undefined }): ViewerState {
-  const row = from?.element?.closest('[data-row]') ?? from?.element;
+  // The row's place, as the list measures it on return (no row, no place: the scroll alone is kept).
+  const row = from?.element?.closest('[data-row]');
   const anchor = from && row ? { itemId: from.itemId, top: row.getBoundingClientRect().top } : undefined;
   const point: ReturnPoint = { path: here(), scrollY: window.scrollY, anchor };
   try {

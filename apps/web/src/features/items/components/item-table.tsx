@@ -98,12 +98,26 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     const shown = rowOf(point.itemId);
     // Rows are placed by an estimate of their height until they show, so the scroll alone can land a long list rows
     // off: the row the file was opened from is put back where it stood, again on the next frames while the rows above
-    // it settle (and while the page is not yet as tall as it was), for half a second at most.
+    // it settle (and while the page is not yet as tall as it was), for half a second at most. It stops when the row
+    // comes no closer (the estimate moves rows in steps), and at once when the person scrolls or types themselves
+    // (the file shown last still takes the keyboard, the page left where they put it).
+    let gone = false;
+    let moved = false;
+    const onInput = () => (moved = true);
+    const inputs = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+    for (const input of inputs) window.addEventListener(input, onInput, { passive: true, once: true });
+    let before = Infinity;
     const settle = (frames: number) => {
+      if (gone) return;
+      if (moved) return focusShown();
       const el = anchor.element();
       const off = el && point.anchor ? el.getBoundingClientRect().top - point.anchor.top : 0;
-      if (el && Math.abs(off) > 1) window.scrollBy(0, off);
-      if (frames > 0 && (Math.abs(off) > 1 || (!el && Math.abs(window.scrollY - point.scrollY) > 1))) {
+      const closer = Math.abs(off) < before;
+      if (el && Math.abs(off) > 1 && closer) window.scrollBy(0, off);
+      before = Math.abs(off);
+      // Not there yet: the row not drawn yet (the list still short of the scroll), or drawn and still coming closer.
+      const again = el ? Math.abs(off) > 1 && closer : anchor.index >= 0 || Math.abs(window.scrollY - point.scrollY) > 1;
+      if (frames > 0 && again) {
         if (!el) window.scrollTo(0, point.scrollY);
         requestAnimationFrame(() => settle(frames - 1));
         return;
@@ -111,21 +125,28 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
       focusShown();
     };
     const focusShown = () => {
-      if (shown.index < 0) return;
+      if (gone || shown.index < 0) return;
       setFocusId(point.itemId);
-      if (!shown.element()) virtualizer.scrollToIndex(Math.floor(shown.index / perRow));
+      if (!shown.element() && !moved) virtualizer.scrollToIndex(Math.floor(shown.index / perRow));
       requestAnimationFrame(() => {
         const el = shown.element();
         el?.focus({ preventScroll: true });
         // The file stepped to may lie beyond what was on screen: brought just into view.
         const box = el?.getBoundingClientRect();
-        if (box && (box.top < 0 || box.bottom > window.innerHeight)) el!.scrollIntoView({ block: 'nearest' });
+        if (!moved && box && (box.top < 0 || box.bottom > window.innerHeight)) el!.scrollIntoView({ block: 'nearest' });
       });
     };
     requestAnimationFrame(() => {
+      if (gone) return;
+      if (moved) return focusShown();
       window.scrollTo(0, point.scrollY);
       requestAnimationFrame(() => settle(30));
     });
+    // Gone before it settled (another folder opened): nothing more is done to the page.
+    return () => {
+      gone = true;
+      for (const input of inputs) window.removeEventListener(input, onInput);
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, as the list first shows
   }, []);
   const trash = useTrashWithUndo(ws);
