@@ -11,7 +11,7 @@ const everyTestFile = globSync(['**/*.test.ts', '**/*.spec.ts'], { cwd: root, ig
 function filesByProject() {
   return testProjects({ postgres: true, redis: true }).map(({ test }) => ({
     name: test.name,
-    files: globSync(test.include, { cwd: root, ignore: test.exclude ?? [] }),
+    files: globSync(test.include, { cwd: root, ignore: 'exclude' in test ? test.exclude : [] }),
   }));
 }
 

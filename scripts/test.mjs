@@ -1,6 +1,7 @@
 // npm test: every check and test, in two stages, each part timed.
-//   1. Vitest's unit and integration tests (vitest.config.ts says what runs where), and beside them the type check,
-//      lint and the browser app's build: Vitest's files wait on databases and sockets, and the checks use that time;
+//   1. Vitest's unit and integration tests (vitest.config.ts says what runs where), and beside them lint (Prettier, the
+//      type check with ESLint in one pass, the module boundaries) and the browser app's build: Vitest's files wait on
+//      databases and sockets, and the checks use that time;
 //   2. the built app (its size budget, then Playwright in Chromium), and beside it Vitest's system tests: those wait
 //      on restarts, deadlines and subprocesses far more than they compute, and Playwright uses that time (ADR 0037).
 // The second stage starts only when everything in the first has passed; a summary of the times ends the run.
@@ -9,7 +10,7 @@ import { spawn } from 'node:child_process';
 
 // The first script of a stage prints as it goes; the others' output is held and printed whole when each ends.
 const stages = [
-  { name: 'vitest, checks', scripts: ['test:vitest', 'typecheck', 'lint', 'build'] },
+  { name: 'vitest, checks', scripts: ['test:vitest', 'lint', 'build'] },
   { name: 'browser, system', scripts: ['test:browser', 'test:system'] },
 ];
 

@@ -98,23 +98,27 @@ test('a share reaches the other person’s bell at once; the list opens the docu
   await list.getByRole('button', { name: `Unread: ${person.name} shared “minutes.txt” with you` }).click();
   await expect(other).toHaveURL(new RegExp(`/w/${workspace.slug}/file/${minutes.id}$`));
   await expect(other.getByRole('heading', { level: 1, name: 'minutes.txt' })).toBeVisible();
-  // The viewer fills the screen: to Shared with me, where the bell is.
-  await other.goto(`/w/${workspace.slug}/shared`);
+  // The viewer fills the screen, and its bar keeps the bell.
   await expect(bell).toHaveAccessibleName('Notifications');
 
-  // Olive invites Bea's address to another workspace: the bell says so and opens the invitation, where Bea joins.
+  // Olive invites Bea's address to another workspace: the bell, in the viewer still, says so and opens the invitation, where Bea joins.
   const team = (await apiCall(page, workspacesApi.create, { body: { name: `Studio ${Date.now().toString(36)}` } })).body;
   expect((await apiCall(page, invitationsApi.create, { params: { ws: team.id }, body: { role: 'member', email: bea.email } })).status).toBe(201);
   await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
   await bell.click();
   await list.getByRole('button', { name: `Unread: ${person.name} invited you to ${team.name}` }).click();
   await expect(other).toHaveURL(/\/invitations\/[0-9a-f-]+$/);
+  await expect(bell).toHaveAccessibleName('Notifications');
   await other.getByRole('button', { name: `Join ${team.name}` }).click();
   await expect(other).toHaveURL(new RegExp(`/w/${team.slug}$`));
   await b.close();
 });
 
-test('on the account page, outside any workspace, the bell counts a notification as it arrives and opens it', async ({ page, browser, workspace }) => {
+test('outside any workspace (the account, a page not found), the bell counts a notification as it arrives and opens it', async ({
+  page,
+  browser,
+  workspace,
+}) => {
   const folder = (
     await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: 'Drop box', parentId: workspace.homeId } })
   ).body;
@@ -123,6 +127,9 @@ test('on the account page, outside any workspace, the bell counts a notification
   await apiCall(page, notificationsApi.read, { body: { all: true } });
   await page.goto('/account');
   const bell = page.getByRole('button', { name: /^Notifications/ });
+  await expect(bell).toHaveAccessibleName('Notifications');
+  await page.goto('/no/such/page');
+  await expect(page.getByRole('heading', { name: 'This page does not exist' })).toBeVisible();
   await expect(bell).toHaveAccessibleName('Notifications');
 
   // A visitor without an account sends a file through the request, as its page does.

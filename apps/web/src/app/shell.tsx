@@ -11,6 +11,7 @@ import { NotificationBell } from '../features/notifications/components/notificat
 import { UPLOADS_ROOM } from '../features/uploads/uploader/uploads-context.ts';
 import { SearchLauncher } from '../features/search/components/search-launcher.tsx';
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
+import { useCurrentWorkspace } from '../features/workspaces/hooks/use-current-workspace.ts';
 import { formatBytes } from '../lib/format.ts';
 import { settingsPath } from './routes/settings-pages.ts';
 import { pageRoutes } from '../lib/page-routes.ts';
@@ -123,4 +124,10 @@ export function Shell({ workspace, watched = false, children }: { workspace: TWo
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/** The frame of a signed-in page outside a workspace's address (the account, an invitation, a page not found): the workspace used last. */
+export function PersonalShell({ children }: { children: ReactNode }) {
+  const { workspace } = useCurrentWorkspace();
+  return <Shell workspace={workspace}>{children}</Shell>;
 }

@@ -5,8 +5,7 @@ import { ApiTokensSection } from '../../features/account/components/api-tokens-s
 import { ProfileSection } from '../../features/account/components/profile-section.tsx';
 import { SessionsSection } from '../../features/account/components/sessions-section.tsx';
 import { MailSetting } from '../../features/notifications/components/mail-setting.tsx';
-import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
-import { Shell } from '../shell.tsx';
+import { PersonalShell } from '../shell.tsx';
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -20,9 +19,8 @@ function Section({ id, title, children }: { id: string; title: string; children:
 }
 
 export function AccountPage() {
-  const { workspace } = useCurrentWorkspace();
   return (
-    <Shell workspace={workspace}>
+    <PersonalShell>
       <Stack maw={880} gap="lg">
         <Title order={1} fz="h2">
           Account
@@ -48,6 +46,6 @@ export function AccountPage() {
           <ApiTokensSection />
         </Section>
       </Stack>
-    </Shell>
+    </PersonalShell>
   );
 }

@@ -7,6 +7,7 @@ import { useMe } from '../../features/auth/api/use-me.ts';
 import { useAcceptInvitation, useInvitationPreview } from '../../features/team/api/use-team.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { pageRoutes } from '../../lib/page-routes.ts';
+import { PersonalShell } from '../shell.tsx';
 
 const ROLE_TEXT = { admin: 'an admin', member: 'a member', guest: 'a guest' } as const;
 
@@ -17,15 +18,26 @@ const GONE: Record<Exclude<TInvitationPreview['state'], 'pending'>, { title: str
   used_up: { title: 'This invite link is used up', text: 'It has been used as many times as it allows. Ask whoever shared it for a new one.' },
 };
 
-function Frame({ children }: { children: React.ReactNode }) {
+/** The invitation's card: alone on the page before signing in; in the signed-in frame (its bell, its navigation) after. */
+function Frame({ signedIn, children }: { signedIn: boolean; children: React.ReactNode }) {
+  const card = (
+    <Paper withBorder radius="lg" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={460} shadow="sm">
+      <Stack gap="lg">
+        {!signedIn && <Logo size="xl" />}
+        {children}
+      </Stack>
+    </Paper>
+  );
+  if (signedIn) {
+    return (
+      <PersonalShell>
+        <Center py="xl">{card}</Center>
+      </PersonalShell>
+    );
+  }
   return (
     <Center mih="100dvh" p="md" component="main">
-      <Paper withBorder radius="lg" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={460} shadow="sm">
-        <Stack gap="lg">
-          <Logo size="xl" />
-          {children}
-        </Stack>
-      </Paper>
+      {card}
     </Center>
   );
 }
@@ -55,7 +67,7 @@ export function InvitePage() {
   if (preview.error) {
     const missing = preview.error instanceof ApiError && (preview.error.code === 'not_found' || preview.error.code === 'invalid_input');
     return (
-      <Frame>
+      <Frame signedIn={signedIn}>
         <Title order={1} fz="h2">
           {missing ? 'This invitation does not exist' : 'The invitation could not be shown'}
         </Title>
@@ -69,7 +81,7 @@ export function InvitePage() {
   if (invitation.state !== 'pending') {
     const gone = GONE[invitation.state];
     return (
-      <Frame>
+      <Frame signedIn={signedIn}>
         <IconClockX aria-hidden size={40} />
         <Title order={1} fz="h2">
           {gone.title}
@@ -87,7 +99,7 @@ export function InvitePage() {
   // The right address, not yet confirmed: the person confirms it, not another account.
   const unverified = !mismatch && (unverifiedError || (signedIn && !!invitation.email && !me.data.user.emailVerified));
   return (
-    <Frame>
+    <Frame signedIn={signedIn}>
       <div>
         <Title order={1} fz="h2">
           Join {workspace.name}

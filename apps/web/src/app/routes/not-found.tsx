@@ -1,8 +1,10 @@
-import { Button, Center } from '@mantine/core';
+import { Button, Center, Loader } from '@mantine/core';
 import { IconMapSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { useMe } from '../../features/auth/api/use-me.ts';
 import { pageRoutes } from '../../lib/page-routes.ts';
+import { PersonalShell } from '../shell.tsx';
 
 export function NotFoundView({ what = 'page' }: { what?: string }) {
   return (
@@ -21,7 +23,23 @@ export function NotFoundView({ what = 'page' }: { what?: string }) {
   );
 }
 
+/** An address that is no page: in the signed-in frame (its bell, its navigation) for someone signed in, alone for anyone else. */
 export function NotFoundPage() {
+  const me = useMe();
+  if (me.isPending) {
+    return (
+      <Center mih="100dvh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (me.data) {
+    return (
+      <PersonalShell>
+        <NotFoundView />
+      </PersonalShell>
+    );
+  }
   return (
     <main>
       <NotFoundView />

@@ -24,6 +24,7 @@ import { DetailsDrawer } from '../../items/components/details-drawer.tsx';
 import { useTrashWithUndo } from '../../items/components/item-actions.tsx';
 import { NameDialog } from '../../items/components/name-dialog.tsx';
 import { VersionsDrawer } from '../../items/components/versions-drawer.tsx';
+import { NotificationBell } from '../../notifications/components/notification-bell.tsx';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
 import { noteShown, type ViewerState } from '../../../lib/viewer-return.ts';
 import { itemSource } from '../viewer-source.ts';
@@ -86,7 +87,7 @@ export function FileViewerPage({ workspace, fileId, versionId }: { workspace: TW
   }
   if (item.error || !file || file.kind !== 'file') {
     return (
-      <ViewerFrame name="File not found" onClose={close} closeLabel="Back" previous={undefined} next={undefined}>
+      <ViewerFrame name="File not found" onClose={close} closeLabel="Back" previous={undefined} next={undefined} actions={<NotificationBell watched={false} />}>
         <Center h="100%" p="md">
           <Stack align="center" gap="sm" maw={420}>
             <IconFileOff aria-hidden size={48} stroke={1.2} />
@@ -113,7 +114,13 @@ export function FileViewerPage({ workspace, fileId, versionId }: { workspace: TW
       previous={index > 0 ? neighbour(files[index - 1]) : undefined}
       next={index >= 0 ? neighbour(files[index + 1]) : undefined}
       position={index >= 0 ? { at: index + 1, of: files.length, more: hasNextPage } : undefined}
-      actions={<FileActions workspace={workspace} file={file} versionId={versionId} onTrashed={() => void navigate(folderUrl, { replace: true })} />}
+      actions={
+        <>
+          <FileActions workspace={workspace} file={file} versionId={versionId} onTrashed={() => void navigate(folderUrl, { replace: true })} />
+          {/* The bell stays at hand while a file is looked at, its count live through its own stream. */}
+          <NotificationBell watched={false} />
+        </>
+      }
     >
       <SourcedBody key={`${file.id}:${versionId ?? ''}`} file={file} versionId={versionId} />
     </ViewerFrame>
