@@ -34,18 +34,22 @@ export function rememberReturn(from?: { itemId: string; element: Element | null 
   const row = from?.element?.closest('[data-row]');
   const anchor = from && row ? { itemId: from.itemId, top: row.getBoundingClientRect().top } : undefined;
   const point: ReturnPoint = { path: here(), scrollY: window.scrollY, anchor };
-  try {
-    sessionStorage.setItem(KEY, JSON.stringify(point));
-  } catch {
-    // Storage refused (private mode, full): closing still goes back, at the top of the list.
-  }
+  writePoint(point);
   return { viewerFrom: point.path };
 }
 
 /** The viewer notes the file it shows, so the list marks it when the person comes back. */
 export function noteShown(itemId: string): void {
   const point = readPoint();
-  if (point) sessionStorage.setItem(KEY, JSON.stringify({ ...point, itemId }));
+  if (point) writePoint({ ...point, itemId });
+}
+
+function writePoint(point: ReturnPoint): void {
+  try {
+    sessionStorage.setItem(KEY, JSON.stringify(point));
+  } catch {
+    // Storage refused (private mode, full): closing still goes back, at the top of the list.
+  }
 }
 
 function readPoint(): ReturnPoint | undefined {
