@@ -1,6 +1,7 @@
 import { workspacesApi } from '@cabinet/contracts';
 import { test as newAccountTest } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
+import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
@@ -45,8 +46,22 @@ newAccountTest('keeps its actions on screen for someone in many workspaces, at 1
     await expect(page.getByRole('menuitem')).toHaveCount(33);
     await expect(page.getByRole('menuitem', { name: 'Members and invitations' })).toBeInViewport();
     await expect(page.getByRole('menuitem', { name: 'Create workspace' })).toBeInViewport();
-    // The last workspace is reached by scrolling the list (the keyboard does it as it moves down).
-    await page.getByRole('menuitem', { name: 'Project 30' }).click();
+    if (width === 1280) {
+      // The open menu, its scrolling list included, passes axe in both themes.
+      expect(await seriousViolations(page)).toEqual([]);
+      // From the keyboard: End goes to the last action, and up from there the list scrolls to its last workspace.
+      await page.getByRole('menuitem', { name: "Max's workspace" }).focus();
+      await page.keyboard.press('End');
+      await expect(page.getByRole('menuitem', { name: 'Create workspace' })).toBeFocused();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await expect(page.getByRole('menuitem', { name: 'Project 30' })).toBeFocused();
+      await expect(page.getByRole('menuitem', { name: 'Project 30' })).toBeInViewport();
+      await page.keyboard.press('Enter');
+    } else {
+      // By touch: the list scrolls to the last workspace.
+      await page.getByRole('menuitem', { name: 'Project 30' }).click();
+    }
     await expect(page.getByRole('button', { name: 'Workspace: Project 30. Switch workspace' })).toBeVisible();
   }
 });

@@ -33,8 +33,11 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>Workspaces</Menu.Label>
-          {/* A person in many workspaces scrolls this list; the actions below it stay on screen. */}
-          <Box mah="min(50vh, 22rem)" style={{ overflowY: 'auto' }}>
+          {/*
+            A person in many workspaces scrolls this list; the actions below it stay on screen. The arrows move through its
+            items as through the menu's; Tab stops on the list too, where the arrows and Page Down scroll it.
+          */}
+          <Box role="group" aria-label="Workspaces" tabIndex={0} mah="min(50vh, 22rem)" style={{ overflowY: 'auto' }}>
             {workspaces.data?.map((w) => (
               <Menu.Item
                 key={w.id}
