@@ -14,6 +14,7 @@ import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile, proveHeld } from './hash-file.ts';
 import { putPart } from './put-part.ts';
 import { appTransport, type StartedUpload, type UploadProgress, type UploadTransport } from './transport.ts';
+import { cabinetUnreachable, waitToRetry } from './wait-to-retry.ts';
 import {
   challengeSlices,
   checksFirst,
@@ -45,19 +46,6 @@ import {
   type UploadTotals,
 } from './upload-queue.ts';
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new DOMException('Stopped', 'AbortError'));
-      },
-      { once: true },
-    );
-  });
-
 /** A batch entry's error, as its own call would have thrown it. */
 const entryError = (e: TUploadEntryError) => new ApiError(ERROR_STATUS[e.code], e.code, e.message, e.details);
 
@@ -71,7 +59,7 @@ async function persist<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T>
       return await fn();
     } catch (error) {
       if (!isTransient(error)) throw error;
-      await sleep(retryDelayMs(attempt), signal);
+      await waitToRetry(retryDelayMs(attempt), signal, cabinetUnreachable(error));
     }
   }
 }
@@ -506,7 +494,7 @@ export class UploadManager {
             const next = partFailure(error);
             if (next === 'expired') throw new ApiError(410, 'upload_expired', 'This upload expired.');
             if (next === 'sign-again') signed.delete(n);
-            await sleep(retryDelayMs(attempt), signal);
+            await waitToRetry(retryDelayMs(attempt), signal, cabinetUnreachable(error, part.url));
           }
         }
         run.partLoaded.delete(n);
