@@ -72,7 +72,11 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
               sent.push({ id: t.uploadId, name: t.name, size: t.size, at: new Date().toISOString() });
           const open = now.filter((t) => t.uploadId && !isEnded(t.state)).map((t) => ({ id: t.uploadId!, name: t.name }));
           const next = { open, sent };
-          localStorage.setItem(keyOf(token), JSON.stringify(next));
+          try {
+            localStorage.setItem(keyOf(token), JSON.stringify(next));
+          } catch {
+            // Storage refused (private mode, full): the list of what was sent lasts as long as the page.
+          }
           return next;
         });
       }),

@@ -1,3 +1,5 @@
+import { stopped } from './wait-to-retry.ts';
+
 /** The storage answered a part with an error status (not a network failure). */
 export class PartRejected extends Error {
   constructor(readonly status: number) {
@@ -23,7 +25,7 @@ export function putPart(url: string, body: Blob, onProgress: (loaded: number) =>
     xhr.upload.onprogress = (event) => onProgress(event.loaded);
     xhr.onload = () => settle(xhr.status >= 200 && xhr.status < 300 ? undefined : new PartRejected(xhr.status));
     xhr.onerror = () => settle(new TypeError('The network dropped while sending a part.'));
-    xhr.onabort = () => settle(new DOMException('Stopped', 'AbortError'));
+    xhr.onabort = () => settle(stopped());
     xhr.send(body);
   });
 }

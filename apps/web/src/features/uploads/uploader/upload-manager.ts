@@ -14,7 +14,7 @@ import { emptyFolderMarker } from './collect-files.ts';
 import { hashFile, proveHeld } from './hash-file.ts';
 import { putPart } from './put-part.ts';
 import { appTransport, type StartedUpload, type UploadProgress, type UploadTransport } from './transport.ts';
-import { cabinetUnreachable, waitToRetry } from './wait-to-retry.ts';
+import { cabinetUnreachable, stopped, waitToRetry } from './wait-to-retry.ts';
 import {
   challengeSlices,
   checksFirst,
@@ -54,7 +54,7 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
 /** Calls `fn` until it works, waiting longer each time the network or server is away. */
 async function persist<T>(fn: () => Promise<T>, signal: AbortSignal): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    if (signal.aborted) throw new DOMException('Stopped', 'AbortError');
+    if (signal.aborted) throw stopped();
     try {
       return await fn();
     } catch (error) {

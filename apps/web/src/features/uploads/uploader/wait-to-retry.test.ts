@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cabinetUnreachable, PROBE_MS, waitToRetry } from './wait-to-retry.ts';
+import { cabinetUnreachable, PROBE_MS, SPREAD_MS, waitToRetry } from './wait-to-retry.ts';
 
 let up = false;
 const probes = vi.fn();
@@ -39,10 +39,21 @@ describe('the wait before an upload tries again', () => {
     expect(probes).toHaveBeenCalledTimes(3);
     expect(probes).toHaveBeenCalledWith('/readyz');
     up = true;
-    expect(await endedAfter(both, PROBE_MS)).toBe(true);
+    expect(await endedAfter(both, PROBE_MS + SPREAD_MS)).toBe(true);
     // Nothing waits: the probing stops.
     await vi.advanceTimersByTimeAsync(10 * PROBE_MS);
     expect(probes).toHaveBeenCalledTimes(4);
+  });
+
+  it('waits its whole time while Cabinet answers all along: the connection dropped, not Cabinet', async () => {
+    up = true;
+    const wait = waitToRetry(8_000, new AbortController().signal, true);
+    expect(await endedAfter(wait, 7_999)).toBe(false);
+    expect(probes).toHaveBeenCalledTimes(3);
+    expect(await endedAfter(wait, 1)).toBe(true);
+    // Its time over, nothing waits and no probe follows.
+    await vi.advanceTimersByTimeAsync(10 * PROBE_MS);
+    expect(probes).toHaveBeenCalledTimes(3);
   });
 
   it('ends when the browser is back online', async () => {

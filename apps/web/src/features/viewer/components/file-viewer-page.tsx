@@ -87,7 +87,7 @@ export function FileViewerPage({ workspace, fileId, versionId }: { workspace: TW
   }
   if (item.error || !file || file.kind !== 'file') {
     return (
-      <ViewerFrame name="File not found" onClose={close} closeLabel="Back" previous={undefined} next={undefined} actions={<NotificationBell watched={false} />}>
+      <ViewerFrame name="File not found" onClose={close} closeLabel="Back" previous={undefined} next={undefined} actions={<NotificationBell watched />}>
         <Center h="100%" p="md">
           <Stack align="center" gap="sm" maw={420}>
             <IconFileOff aria-hidden size={48} stroke={1.2} />
@@ -117,8 +117,8 @@ export function FileViewerPage({ workspace, fileId, versionId }: { workspace: TW
       actions={
         <>
           <FileActions workspace={workspace} file={file} versionId={versionId} onTrashed={() => void navigate(folderUrl, { replace: true })} />
-          {/* The bell stays at hand while a file is looked at, its count live through its own stream. */}
-          <NotificationBell watched={false} />
+          {/* The bell stays at hand while a file is looked at, told of notifications by the workspace's stream the page follows. */}
+          <NotificationBell watched />
         </>
       }
     >

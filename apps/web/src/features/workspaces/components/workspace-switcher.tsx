@@ -2,7 +2,7 @@ import { Box, Button, Menu, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconCheck, IconPlus, IconSelector, IconUsers } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useId } from 'react';
 import { useNavigate } from 'react-router';
 import { useWorkspaces } from '../api/use-workspaces.ts';
 import { pageRoutes } from '../../../lib/page-routes.ts';
@@ -14,6 +14,7 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
   const workspaces = useWorkspaces();
   const navigate = useNavigate();
   const [creating, { open, close }] = useDisclosure(false);
+  const listLabel = useId();
   return (
     <>
       <Menu position="bottom-start" width={260} shadow="md">
@@ -32,12 +33,12 @@ export function WorkspaceSwitcher({ current }: { current: TWorkspace | undefined
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          <Menu.Label>Workspaces</Menu.Label>
+          <Menu.Label id={listLabel}>Workspaces</Menu.Label>
           {/*
             A person in many workspaces scrolls this list; the actions below it stay on screen. The arrows move through its
             items as through the menu's; Tab stops on the list too, where the arrows and Page Down scroll it.
           */}
-          <Box role="group" aria-label="Workspaces" tabIndex={0} mah="min(50vh, 22rem)" style={{ overflowY: 'auto' }}>
+          <Box role="group" aria-labelledby={listLabel} tabIndex={0} mah="min(50vh, 22rem)" style={{ overflowY: 'auto' }}>
             {workspaces.data?.map((w) => (
               <Menu.Item
                 key={w.id}
