@@ -249,7 +249,7 @@ test('Escape brings back a long folder at the scroll it had, the file shown last
   await step(page, 'ArrowRight', 'note 41.txt');
   await page.keyboard.press('Escape');
   await expect(list.getByRole('row', { name: /note 41\.txt/ })).toBeFocused();
-  // The row it was opened from stands where it stood (the rows above it are drawn again by estimate), the file shown last in view.
+  // The row it was opened from stands where it stood (the rows above it placed as they were), the file shown last in view.
   await expect(list.getByRole('row', { name: /note 41\.txt/ })).toBeInViewport();
   await expect.poll(async () => Math.abs((await rowTop()) - stood)).toBeLessThan(3);
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { noteShown, rememberReturn, takeReturn } from './viewer-return.ts';
+import { forgetReturn, keepRows, noteShown, rememberReturn, returnHere } from './viewer-return.ts';
 
 /** A tab at `path` whose storage holds what it is given, or refuses every write (private mode, full). */
 function tab(path: string, { refuses = false } = {}) {
@@ -19,12 +19,41 @@ function tab(path: string, { refuses = false } = {}) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the way back from the viewer', () => {
-  it('brings the list its scroll and the file shown last, once', () => {
+  it('brings the list its scroll, its rows’ heights and the file shown last, once', () => {
     tab('/w/acme/my');
     expect(rememberReturn()).toEqual({ viewerFrom: '/w/acme/my' });
+    keepRows('/w/acme/other', [['a', 50]]);
+    keepRows('/w/acme/my', [
+      ['file-1', 51],
+      ['file-2', 73.5],
+    ]);
     noteShown('file-2');
-    expect(takeReturn()).toEqual({ path: '/w/acme/my', scrollY: 640, itemId: 'file-2' });
-    expect(takeReturn()).toBeUndefined();
+    expect(returnHere()).toEqual({
+      path: '/w/acme/my',
+      scrollY: 640,
+      itemId: 'file-2',
+      rows: [
+        ['file-1', 51],
+        ['file-2', 73.5],
+      ],
+    });
+    forgetReturn();
+    expect(returnHere()).toBeUndefined();
+    // A list gone with no file opened from it keeps nothing.
+    keepRows('/w/acme/my', [['file-1', 51]]);
+    expect(returnHere()).toBeUndefined();
+  });
+
+  it('keeps the heights of the rows nearest the scroll, at most 1,500', () => {
+    tab('/w/acme/my');
+    rememberReturn();
+    keepRows(
+      '/w/acme/my',
+      Array.from({ length: 2_000 }, (_, i): [string, number] => [`file-${i}`, 51]),
+    );
+    const rows = returnHere()!.rows!;
+    expect(rows).toHaveLength(1_500);
+    expect(rows[0]![0]).toBe('file-500');
   });
 
   it('still opens and shows files when the tab refuses to store anything', () => {
@@ -32,6 +61,6 @@ describe('the way back from the viewer', () => {
     expect(rememberReturn()).toEqual({ viewerFrom: '/w/acme/my' });
     kept.set('cabinet:viewer-return', JSON.stringify({ path: '/w/acme/my', scrollY: 0 }));
     expect(() => noteShown('file-2')).not.toThrow();
-    expect(takeReturn()).toEqual({ path: '/w/acme/my', scrollY: 0 });
+    expect(returnHere()).toEqual({ path: '/w/acme/my', scrollY: 0 });
   });
 });

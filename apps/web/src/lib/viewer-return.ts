@@ -9,13 +9,13 @@ const KEY = 'cabinet:viewer-return';
 export interface ReturnPoint {
   path: string;
   scrollY: number;
-  /**
-   * The row the file was opened from and how far below the viewport's top it stood: a long list comes back with
-   * its rows estimated until they show, so the scroll alone can land rows off; the list puts this row back here.
-   */
-  anchor?: { itemId: string; top: number } | undefined;
   /** The file the viewer showed last: the list puts the keyboard on it. */
   itemId?: string | undefined;
+  /**
+   * The heights the list had measured of its rows (by item id) as it was left: it comes back placing them as it
+   * did, so the same scroll shows the same rows where they stood.
+   */
+  rows?: Array<[string, number]> | undefined;
 }
 
 /** The state a list gives the viewer's page: that it was opened from this list (so closing goes back in history). */
@@ -25,17 +25,23 @@ export interface ViewerState {
 
 const here = () => window.location.pathname + window.location.search;
 
-/**
- * Called as a list opens a file: remembers the list, its scroll and, when given, the file's row (an element in it)
- * and where it stood; answers the state to navigate with.
- */
-export function rememberReturn(from?: { itemId: string; element: Element | null | undefined }): ViewerState {
-  // The row's place, as the list measures it on return (no row, no place: the scroll alone is kept).
-  const row = from?.element?.closest('[data-row]');
-  const anchor = from && row ? { itemId: from.itemId, top: row.getBoundingClientRect().top } : undefined;
-  const point: ReturnPoint = { path: here(), scrollY: window.scrollY, anchor };
+/** Called as a list opens a file: remembers the list and its scroll; answers the state to navigate with. */
+export function rememberReturn(): ViewerState {
+  const point: ReturnPoint = { path: here(), scrollY: window.scrollY };
   writePoint(point);
   return { viewerFrom: point.path };
+}
+
+/** At most this many rows' heights are kept (about 60 KB): a list scrolled further comes back estimating the rest. */
+const ROWS_KEPT = 1_500;
+
+/**
+ * Called as a list goes away: the heights of its rows (`[id, px]`, in list order) go with its return point, when a
+ * file was opened from it. The rows nearest the scroll are kept, the first of them dropped past ROWS_KEPT.
+ */
+export function keepRows(path: string, rows: Array<[string, number]>): void {
+  const point = readPoint();
+  if (point?.path === path) writePoint({ ...point, rows: rows.slice(-ROWS_KEPT) });
 }
 
 /** The viewer notes the file it shows, so the list marks it when the person comes back. */
@@ -61,10 +67,17 @@ function readPoint(): ReturnPoint | undefined {
   }
 }
 
-/** The list's own return point, once: a list at the address a file was opened from takes it (and it is gone). */
-export function takeReturn(): ReturnPoint | undefined {
+/** The list's own return point, if a file was opened from the list at this address: read as the list is first drawn. */
+export function returnHere(): ReturnPoint | undefined {
   const point = readPoint();
-  if (!point || point.path !== here()) return undefined;
-  sessionStorage.removeItem(KEY);
-  return point;
+  return point?.path === here() ? point : undefined;
+}
+
+/** The return point is used: a list drawn here again later starts at its top. */
+export function forgetReturn(): void {
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    // Nothing was kept.
+  }
 }

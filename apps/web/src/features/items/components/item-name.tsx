@@ -51,9 +51,7 @@ export function ItemName({
           fw={500}
           truncate="end"
           // The state is read when the link is followed: the list and its scroll are remembered then.
-          {...(item.kind === 'file'
-            ? { onClick: (e: MouseEvent) => !e.defaultPrevented && rememberReturn({ itemId: item.id, element: e.currentTarget as Element }) }
-            : {})}
+          {...(item.kind === 'file' ? { onClick: (e: MouseEvent) => !e.defaultPrevented && rememberReturn() } : {})}
           state={item.kind === 'file' ? { viewerFrom: window.location.pathname + window.location.search } : undefined}
         >
           {name}

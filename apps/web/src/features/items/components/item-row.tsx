@@ -6,7 +6,8 @@ import type { ItemInteractions } from '../hooks/use-item-interactions.ts';
 import { ItemCheckbox } from './item-checkbox.tsx';
 import { ItemName, itemSize } from './item-name.tsx';
 
-export const ROW_HEIGHT = 49;
+/** A row's height when its name fits one line, as the list estimates rows it has not drawn yet; drawn rows are measured. */
+export const ROW_HEIGHT = 51;
 
 interface ItemRowProps {
   item: TItem;
@@ -20,12 +21,14 @@ interface ItemRowProps {
   interactions: ItemInteractions;
   /** The item's menu. */
   actions: ReactNode;
+  /** Measures the drawn row, for the list to place the rows after it (the virtualizer's `measureElement`). */
+  measure?: ((row: HTMLTableRowElement | null) => void) | undefined;
 }
 
 /** One item of the list view: its box, name, when it was modified, its size and its menu. */
-export function ItemRow({ item, index, to, starred, selected, onToggle, interactions, actions }: ItemRowProps) {
+export function ItemRow({ item, index, to, starred, selected, onToggle, interactions, actions, measure }: ItemRowProps) {
   return (
-    <Table.Tr aria-rowindex={index + 2} h={ROW_HEIGHT} {...interactions}>
+    <Table.Tr ref={measure} aria-rowindex={index + 2} h={ROW_HEIGHT} {...interactions}>
       <Table.Td>
         <ItemCheckbox item={item} selected={selected} onToggle={onToggle} />
       </Table.Td>

@@ -11,7 +11,7 @@ import { useTrashKeepingFocus } from '../hooks/use-trash-keeping-focus.ts';
 import { DetailsDrawer } from './details-drawer.tsx';
 import { FolderPickerDialog } from './folder-picker-dialog.tsx';
 import { ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.tsx';
-import { rememberReturn, takeReturn } from '../../../lib/viewer-return.ts';
+import { forgetReturn, keepRows, rememberReturn, returnHere } from '../../../lib/viewer-return.ts';
 import { CARD_HEIGHT, CARD_WIDTH, ItemCard } from './item-card.tsx';
 import { ItemRow, ROW_HEIGHT } from './item-row.tsx';
 import { NameDialog } from './name-dialog.tsx';
@@ -63,12 +63,27 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   }, [view]);
   const grid = view === 'grid';
   const perRow = grid ? columns : 1;
+  // Back from the viewer: the list it was left as (read once, as the list is first drawn).
+  const [back] = useState(returnHere);
+  // Rows are measured as they are drawn (a card grid is placed by its fixed height alone). Their heights go with the
+  // list to the viewer and come back with it, so rows above the scroll are placed as they were, not estimated again.
   const virtualizer = useWindowVirtualizer({
     count: Math.ceil(items.length / perRow),
     estimateSize: () => (grid ? CARD_HEIGHT : ROW_HEIGHT),
+    getItemKey: (index) => (grid ? index : (items[index]?.id ?? index)),
+    indexAttribute: 'data-row',
+    initialMeasurementsCache: grid ? [] : (back?.rows ?? []).map(([key, size], index) => ({ key, size, index, start: 0, end: size, lane: 0 })),
     overscan: grid ? 4 : 12,
     scrollMargin: offset,
   });
+  useEffect(() => {
+    const path = window.location.pathname + window.location.search;
+    return () =>
+      keepRows(
+        path,
+        virtualizer.takeSnapshot().map((row) => [String(row.key), row.size]),
+      );
+  }, [virtualizer]);
   const rows = virtualizer.getVirtualItems();
   const last = rows.at(-1);
   useEffect(() => {
@@ -88,60 +103,43 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   };
   // Back from the viewer: the page scrolled as it was when the file was opened, the keyboard on the file shown last.
   useEffect(() => {
-    const point = takeReturn();
+    const point = back;
     if (!point) return;
-    const rowOf = (id: string | undefined) => {
-      const index = id ? items.findIndex((i) => i.id === id) : -1;
-      return { index, element: () => (index < 0 ? null : tableRef.current?.querySelector<HTMLElement>(`[data-row="${index}"]`)) };
-    };
-    const anchor = rowOf(point.anchor?.itemId);
-    const shown = rowOf(point.itemId);
-    // Rows are placed by an estimate of their height until they show, so the scroll alone can land a long list rows
-    // off: the row the file was opened from is put back where it stood, again on the next frames while the rows above
-    // it settle (and while the page is not yet as tall as it was), for half a second at most. It stops when the row
-    // comes no closer (the estimate moves rows in steps), and at once when the person scrolls or types themselves
-    // (the file shown last still takes the keyboard, the page left where they put it).
+    forgetReturn();
+    const shownIndex = point.itemId ? items.findIndex((i) => i.id === point.itemId) : -1;
+    const shownRow = () => (shownIndex < 0 ? null : tableRef.current?.querySelector<HTMLElement>(`[data-row="${shownIndex}"]`));
+    // The rows come back at the heights they had, so the old scroll shows them where they stood. It is set again on
+    // the next frames while the page is still shorter than it was (half a second at most), and left at once when the
+    // person scrolls or types themselves (the file shown last still takes the keyboard, the page left where they put it).
     let gone = false;
     let moved = false;
     const onInput = () => (moved = true);
     const inputs = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
     for (const input of inputs) window.addEventListener(input, onInput, { passive: true, once: true });
-    let before = Infinity;
-    const settle = (frames: number) => {
+    const restore = (frames: number) => {
       if (gone) return;
-      if (moved) return focusShown();
-      const el = anchor.element();
-      const off = el && point.anchor ? el.getBoundingClientRect().top - point.anchor.top : 0;
-      const closer = Math.abs(off) < before;
-      if (el && Math.abs(off) > 1 && closer) window.scrollBy(0, off);
-      before = Math.abs(off);
-      // Not there yet: the row not drawn yet (the list still short of the scroll), or drawn and still coming closer.
-      const again = el ? Math.abs(off) > 1 && closer : anchor.index >= 0 || Math.abs(window.scrollY - point.scrollY) > 1;
-      if (frames > 0 && again) {
-        if (!el) window.scrollTo(0, point.scrollY);
-        requestAnimationFrame(() => settle(frames - 1));
+      if (!moved) window.scrollTo(0, point.scrollY);
+      if (!moved && frames > 0 && Math.abs(window.scrollY - point.scrollY) > 1) {
+        requestAnimationFrame(() => restore(frames - 1));
         return;
       }
-      focusShown();
+      if (shownIndex < 0) return;
+      setFocusId(point.itemId);
+      // A frame later, once the list has drawn the rows at this scroll: the file shown last is among them unless the
+      // person stepped beyond, and only then is the list scrolled to it.
+      requestAnimationFrame(() => (gone ? undefined : focusShown()));
     };
     const focusShown = () => {
-      if (gone || shown.index < 0) return;
-      setFocusId(point.itemId);
-      if (!shown.element() && !moved) virtualizer.scrollToIndex(Math.floor(shown.index / perRow));
+      if (!shownRow() && !moved) virtualizer.scrollToIndex(Math.floor(shownIndex / perRow));
       requestAnimationFrame(() => {
-        const el = shown.element();
+        const el = shownRow();
         el?.focus({ preventScroll: true });
         // The file stepped to may lie beyond what was on screen: brought just into view.
         const box = el?.getBoundingClientRect();
         if (!moved && box && (box.top < 0 || box.bottom > window.innerHeight)) el!.scrollIntoView({ block: 'nearest' });
       });
     };
-    requestAnimationFrame(() => {
-      if (gone) return;
-      if (moved) return focusShown();
-      window.scrollTo(0, point.scrollY);
-      requestAnimationFrame(() => settle(30));
-    });
+    requestAnimationFrame(() => restore(30));
     // Gone before it settled (another folder opened): nothing more is done to the page.
     return () => {
       gone = true;
@@ -153,8 +151,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   const trashItems = useTrashKeepingFocus({ items, trash, focusRow, clearSelection: selection.clear, listRef: tableRef });
   // A file opens in the viewer, which comes back here (this scroll, this row) on Escape.
   const open = (item: TItem) => {
-    const element = tableRef.current?.querySelector(`[data-row="${items.indexOf(item)}"]`);
-    void navigate(linkTo(item), item.kind === 'file' ? { state: rememberReturn({ itemId: item.id, element }) } : undefined);
+    void navigate(linkTo(item), item.kind === 'file' ? { state: rememberReturn() } : undefined);
   };
   const { onKeyDown, tabbing } = useItemKeyboard({
     items,
@@ -258,7 +255,7 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
           <Table.Tbody>
             {top > 0 && <tr aria-hidden style={{ height: top }} />}
             {rows.map((row) => (
-              <ItemRow key={items[row.index]!.id} index={row.index} {...shown(items[row.index]!, row.index)} />
+              <ItemRow key={items[row.index]!.id} index={row.index} measure={virtualizer.measureElement} {...shown(items[row.index]!, row.index)} />
             ))}
             {bottom > 0 && <tr aria-hidden style={{ height: bottom }} />}
           </Table.Tbody>
