@@ -13,8 +13,8 @@ process.chdir(root);
 // 1. The type check: the solution (tsconfig.json's references) built as tsc -b builds it, keeping each project's program.
 const programs = new Map();
 let typeErrors = 0;
-const report = ts.createDiagnosticReporter?.(ts.sys) ?? ((d) => console.error(ts.formatDiagnostic(d, formatHost)));
 const formatHost = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => '\n' };
+const report = (diagnostic) => console.error(ts.formatDiagnostic(diagnostic, formatHost).trimEnd());
 const host = ts.createSolutionBuilderHost(ts.sys, undefined, (diagnostic) => {
   if (diagnostic.category === ts.DiagnosticCategory.Error) typeErrors++;
   report(diagnostic);

@@ -1,4 +1,3 @@
-import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, type ComponentType } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
@@ -6,6 +5,7 @@ import { HomePage } from './routes/home.tsx';
 import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
 import { WorkspaceLayout } from './routes/workspace-layout.tsx';
+import { PageLoader } from '../components/ui/page-loader.tsx';
 
 /**
  * Each page's module is fetched when the page is first shown, so a page downloads only what it
@@ -44,13 +44,7 @@ const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) =>
 export function AppRoutes() {
   return (
     <BrowserRouter>
-      <Suspense
-        fallback={
-          <Center mih="100dvh">
-            <Loader aria-label="Loading" />
-          </Center>
-        }
-      >
+      <Suspense fallback={<PageLoader label="Loading" />}>
         <Routes>
           <Route path="/signin" element={<SignInPage />} />
           <Route path="/invite/:token" element={<InvitePage />} />

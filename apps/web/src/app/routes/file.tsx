@@ -1,10 +1,10 @@
-import { Center, Loader } from '@mantine/core';
 import { useParams, useSearchParams } from 'react-router';
 import { useWorkspaceEvents } from '../../features/items/hooks/use-workspace-events.ts';
 import { UploadsProvider } from '../../features/uploads/components/uploads-provider.tsx';
 import { FileViewerPage } from '../../features/viewer/components/file-viewer-page.tsx';
 import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
 import { NotFoundView } from './not-found.tsx';
+import { PageLoader } from '../../components/ui/page-loader.tsx';
 
 /**
  * `/w/:ws/file/:fileId[?version=]`: the file viewer, over the whole window (without the workspace's
@@ -16,11 +16,7 @@ export function FileRoute() {
   const [search] = useSearchParams();
   useWorkspaceEvents(workspace?.id);
   if (isPending) {
-    return (
-      <Center mih="100dvh">
-        <Loader aria-label="Loading workspace" />
-      </Center>
-    );
+    return <PageLoader label="Loading workspace" />;
   }
   if (missing || !workspace) return <NotFoundView what="workspace" />;
   return (

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconClockX, IconMailX } from '@tabler/icons-react';
 import type { TInvitationPreview } from '@cabinet/contracts';
 import { useNavigate, useParams } from 'react-router';
@@ -8,6 +8,7 @@ import { useAcceptInvitation, useInvitationPreview } from '../../features/team/a
 import { ApiError } from '../../lib/api-client.ts';
 import { pageRoutes } from '../../lib/page-routes.ts';
 import { PersonalShell } from '../shell.tsx';
+import { PageLoader } from '../../components/ui/page-loader.tsx';
 
 const ROLE_TEXT = { admin: 'an admin', member: 'a member', guest: 'a guest' } as const;
 
@@ -58,11 +59,7 @@ export function InvitePage() {
   const signedIn = !!me.data;
 
   if (preview.isPending || me.isPending) {
-    return (
-      <Center mih="100dvh">
-        <Loader aria-label="Loading invitation" />
-      </Center>
-    );
+    return <PageLoader label="Loading invitation" />;
   }
   if (preview.error) {
     const missing = preview.error instanceof ApiError && (preview.error.code === 'not_found' || preview.error.code === 'invalid_input');

@@ -1,10 +1,11 @@
-import { Button, Center, Loader } from '@mantine/core';
+import { Button, Center } from '@mantine/core';
 import { IconMapSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { useMe } from '../../features/auth/api/use-me.ts';
 import { pageRoutes } from '../../lib/page-routes.ts';
 import { PersonalShell } from '../shell.tsx';
+import { PageLoader } from '../../components/ui/page-loader.tsx';
 
 export function NotFoundView({ what = 'page' }: { what?: string }) {
   return (
@@ -27,11 +28,7 @@ export function NotFoundView({ what = 'page' }: { what?: string }) {
 export function NotFoundPage() {
   const me = useMe();
   if (me.isPending) {
-    return (
-      <Center mih="100dvh">
-        <Loader aria-label="Loading" />
-      </Center>
-    );
+    return <PageLoader label="Loading" />;
   }
   if (me.data) {
     return (

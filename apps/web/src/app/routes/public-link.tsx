@@ -3,10 +3,8 @@ import {
   Anchor,
   Breadcrumbs,
   Button,
-  Center,
   Container,
   Group,
-  Loader,
   Menu,
   Paper,
   PasswordInput,
@@ -38,6 +36,7 @@ import { ItemIcon } from '../../features/items/components/item-icon.tsx';
 import { ItemThumbnail } from '../../features/items/components/item-thumbnail.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatBytes, formatDate } from '../../lib/format.ts';
+import { PageLoader } from '../../components/ui/page-loader.tsx';
 
 // Documents and sheets converted on the server (ADR 0039), loaded only when a link shows one.
 
@@ -66,11 +65,7 @@ export function PublicLinkPage() {
   }, [link.data]);
 
   if (link.isPending) {
-    return (
-      <Center mih="100dvh">
-        <Loader aria-label="Opening the link" />
-      </Center>
-    );
+    return <PageLoader label="Opening the link" />;
   }
   if (link.error) {
     const code = link.error instanceof ApiError ? link.error.code : 'internal';

@@ -1,9 +1,10 @@
-import { Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Button, Center, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { ApiError, signInUrl } from '../../../lib/api-client.ts';
 import { useMe } from '../api/use-me.ts';
+import { PageLoader } from '../../../components/ui/page-loader.tsx';
 
 /** Shows its children to a signed-in person; anyone else goes to sign in and comes back here afterwards. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -19,11 +20,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   }, [navigate]);
 
   if (me.isPending) {
-    return (
-      <Center mih="100dvh">
-        <Loader aria-label="Loading" />
-      </Center>
-    );
+    return <PageLoader label="Loading" />;
   }
   if (me.error instanceof ApiError && me.error.status === 401) {
     return <Navigate to={signInUrl(me.error.code === 'session_expired' ? 'expired' : undefined)} replace />;

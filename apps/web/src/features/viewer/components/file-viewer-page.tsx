@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Center, Group, Loader, Menu, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Center, Group, Menu, Stack, Text, Title, Tooltip } from '@mantine/core';
 import {
   IconDots,
   IconDownload,
@@ -30,6 +30,7 @@ import { noteShown, type ViewerState } from '../../../lib/viewer-return.ts';
 import { itemSource } from '../viewer-source.ts';
 import { ViewerBody } from './viewer-body.tsx';
 import { ViewerFrame, type Neighbour } from './viewer-frame.tsx';
+import { PageLoader } from '../../../components/ui/page-loader.tsx';
 
 type Dialog = 'share' | 'versions' | 'details' | 'rename';
 
@@ -79,11 +80,7 @@ export function FileViewerPage({ workspace, fileId, versionId }: { workspace: TW
     target && { name: target.name, go: () => void navigate(pageRoutes.file(workspace.slug, target.id), { replace: true, state }) };
 
   if (item.isPending) {
-    return (
-      <Center mih="100dvh">
-        <Loader aria-label="Opening the file" />
-      </Center>
-    );
+    return <PageLoader label="Opening the file" />;
   }
   if (item.error || !file || file.kind !== 'file') {
     return (
