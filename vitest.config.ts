@@ -21,6 +21,8 @@ export const BOTH_DATABASES = [
   // moves and copies under concurrent writers and row locks, and the roles a folder's listing gives its children;
   'apps/server/src/modules/items/moves*',
   'apps/server/src/modules/items/items',
+  // where a deep page's index scan starts, as each planner folds its conditions;
+  'apps/server/src/modules/items/listing-statements',
   // the policy's queries, for every route, role and relation;
   'apps/server/src/modules/access.matrix',
   'apps/server/src/modules/items/matrix/*',

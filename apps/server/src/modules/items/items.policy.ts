@@ -171,7 +171,8 @@ export async function requireFolderPage(
   const { folder: row, children } = await findFolderPage(db, folderId, actor.user.id, page);
   const folder = judge(actor, row, 'view');
   if (folder instanceof AppError) throw folder;
-  return { folder, children: children.map((child) => ({ ...child, ...accessWithRole(actor, child, childRole(folder.role, child.grant_rank)) })) };
+  // Each child gains its role and abilities in place (a page is a hundred rows of some fifty columns).
+  return { folder, children: children.map((child) => Object.assign(child, accessWithRole(actor, child, childRole(folder.role, child.grant_rank)))) };
 }
 
 /** `requireItem` for what only documents have (comments, revisions): any other kind of item does not have them, so `not_found`. */

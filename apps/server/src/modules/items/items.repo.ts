@@ -201,25 +201,41 @@ export type ChildSort = 'name' | 'modified' | 'size' | 'type';
 
 export type ChildRow = ItemRow & PreviewColumns & { sort_key: string; grant_rank: number };
 
+/** A cursor's sort key, typed as the column or expression it is compared with. */
+function keyValue(sort: ChildSort, k: string | number) {
+  return sort === 'modified' ? sql`${k}::timestamptz` : sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
+}
+
 /**
  * A folder's access row (what `findAccess` reads) and one keyset page of its active children, in one statement: the
  * caller's role on the folder, and so on its children, is known only after it, but reading the page beside it costs
  * less than a second round trip, and is thrown away when the folder is not the caller's to list.
  *
  * The page: folders first, then the sort key, then id. Each row carries its sort key as text, exactly as stored
- * (timestamps keep their microseconds), for the next cursor. After a cursor it reads the rest of the cursor's group
- * (folders or files) and the group after it as two index range scans, so a page deep in a 100,000-item folder costs
- * what the first one does. Each child also carries `grant_rank`, the strongest grant on the child itself that holds
- * for `userId` (0 for none): the folder's role comes from above, and only such a grant can raise it. Whether a grant
- * to the workspace or a group holds depends on the caller's membership, read once with the folder (the children are
- * in its workspace), not once per child.
+ * (timestamps keep their microseconds), for the next cursor. Ascending, a page is one index range scan that starts at
+ * the cursor; descending, one backward scan per group (folders, files), merged; either way a page deep in a
+ * 100,000-item folder costs what the first one does. Each child also carries `grant_rank`, the strongest grant on the
+ * child itself that holds for `userId` (0 for none): the folder's role comes from above, and only such a grant can
+ * raise it. Whether a grant to the workspace or a group holds depends on the caller's membership, read once with the
+ * folder (the children are in its workspace), not once per child.
  */
 export async function findFolderPage(
   db: Q,
   folderId: string,
   userId: string,
-  o: { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] },
+  o: PageOptions,
 ): Promise<{ folder: AccessRow | undefined; children: ChildRow[] }> {
+  const { rows } = await folderPageQuery(folderId, userId, o).execute(db);
+  // Typed in place, not copied: a page is a hundred rows of some fifty columns.
+  for (const r of rows) r.grant_rank = Number(r.grant_rank);
+  const folder = rows[0] && Number(rows[0].n) === 0 ? (rows.shift() as AccessRow) : undefined;
+  return { folder, children: rows as ChildRow[] };
+}
+
+type PageOptions = { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] };
+
+/** The statement `findFolderPage` runs (exported for its plan to be tested). */
+export function folderPageQuery(folderId: string, userId: string, o: PageOptions) {
   const key =
     o.sort === 'modified'
       ? sql`updated_at`
@@ -228,23 +244,33 @@ export async function findFolderPage(
         : o.sort === 'type'
           ? sql`(coalesce(mime_type, '') || '/' || lower(name))`
           : sql`lower(name)`;
-  const dir = o.order === 'desc' ? sql`DESC` : sql`ASC`;
-  const cmp = o.order === 'desc' ? sql`<` : sql`>`;
-  const order = sql`ORDER BY (kind <> 'folder') ASC, ${key} ${dir}, id ${dir}`;
-  let page = sql`SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active' ${order} LIMIT ${o.limit}`;
-  if (o.after) {
-    const [filesGroup, k, id] = o.after;
-    const keyValue = o.sort === 'modified' ? sql`${k}::timestamptz` : o.sort === 'size' ? sql`${k}::bigint` : sql`${k}::text`;
-    page = sql`SELECT * FROM (
-      (SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active' AND (kind <> 'folder') = ${filesGroup}
-        AND (${key}, id) ${cmp} (${keyValue}, ${id}::uuid) ${order} LIMIT ${o.limit})
-      UNION ALL
-      (SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active' AND (kind <> 'folder') > ${filesGroup} ${order} LIMIT ${o.limit})
-    ) page ${order} LIMIT ${o.limit}`;
+  // Folders first, then files: the group is the index's second column. PostgreSQL rewrites `group = constant` as
+  // `kind = 'folder'` (or `<>`), which no longer names that column, so the group is only ever bounded by `<`, `<=`,
+  // `>`, `>=` or a row comparison, which it leaves as they are and starts the index scan at.
+  const group = sql`(kind <> 'folder')`;
+  const children = sql`SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active'`;
+  let page;
+  if (o.order === 'asc') {
+    // One range scan: the row after the cursor in index order, through the rest of its group and into the next.
+    const after = o.after ? sql`AND (${group}, ${key}, id) > (${o.after[0]}, ${keyValue(o.sort, o.after[1])}, ${o.after[2]}::uuid)` : sql``;
+    page = sql`${children} ${after} ORDER BY ${group} ASC, ${key} ASC, id ASC LIMIT ${o.limit}`;
+  } else {
+    // Groups ascending but keys descending: each group is its own backward scan (the rest of the cursor's group, then
+    // the files after the folders), merged in the order the page is read.
+    const [filesGroup, k, id] = o.after ?? [false, undefined, undefined];
+    const rest =
+      k === undefined
+        ? sql`${group} <= ${filesGroup}`
+        : sql`(${group}, ${key}, id) < (${filesGroup}, ${keyValue(o.sort, k)}, ${id}::uuid) AND ${group} >= ${filesGroup}`;
+    const backward = sql`ORDER BY ${group} DESC, ${key} DESC, id DESC LIMIT ${o.limit}`;
+    page = sql`SELECT * FROM ((${children} AND ${rest} ${backward}) UNION ALL (${children} AND ${group} > ${filesGroup} ${backward})) page
+      ORDER BY ${group} ASC, ${key} DESC, id DESC LIMIT ${o.limit}`;
   }
+  const dir = o.order === 'desc' ? sql`DESC` : sql`ASC`;
+  const order = sql`ORDER BY ${group} ASC, ${key} ${dir}, id ${dir}`;
   // The folder's row first (n = 0), then the page in its order; both shaped as access rows (the children's access
   // columns empty) so that they go in one result.
-  const rows = await sql<AccessRow & { sort_key: string | null; n: number }>`
+  return sql<AccessRow & { sort_key: string | null; n: number }>`
     WITH folder AS MATERIALIZED (${accessQuery([folderId], userId)})
     SELECT f.*, NULL::text AS sort_key, 0::bigint AS n FROM folder f
     UNION ALL
@@ -258,14 +284,7 @@ export async function findFolderPage(
       WHERE g.item_id = i.id AND (g.expires_at IS NULL OR g.expires_at > now()) AND ${grantHolds(userId, sql`i.workspace_id`)}
     ) granted ON true
     ORDER BY n
-  `.execute(db);
-  let folder: AccessRow | undefined;
-  const children: ChildRow[] = [];
-  for (const { n, sort_key, ...r } of rows.rows) {
-    if (Number(n) === 0) folder = { ...r, grant_rank: Number(r.grant_rank) };
-    else children.push({ ...r, sort_key: sort_key!, grant_rank: Number(r.grant_rank) });
-  }
-  return { folder, children };
+  `;
 }
 
 export function setTrashed(db: Q, id: string, by: string): Promise<ItemRow> {
