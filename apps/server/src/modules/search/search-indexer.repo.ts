@@ -31,17 +31,17 @@ export async function claimTasks(db: Q, kind: TaskKind, limit: number, leaseMs: 
   return rows.rows;
 }
 
-/** A task done: gone, unless it was queued again meanwhile (then free for the next pass). */
-export async function finishTask(db: Q, kind: TaskKind, task: ClaimedTask): Promise<void> {
-  const gone = await db
-    .deleteFrom('search_tasks')
-    .where('item_id', '=', task.item_id)
-    .where('kind', '=', kind)
-    .where('generation', '=', task.generation)
-    .executeTakeFirst();
-  if (Number(gone.numDeletedRows) === 0) {
-    await db.updateTable('search_tasks').set({ locked_until: null, attempts: 0 }).where('item_id', '=', task.item_id).where('kind', '=', kind).execute();
-  }
+/** Tasks done, in one statement: each gone, unless it was queued again meanwhile (then free for the next pass). */
+export async function finishTasks(db: Q, kind: TaskKind, tasks: ClaimedTask[]): Promise<void> {
+  if (tasks.length === 0) return;
+  await sql`
+    WITH done AS (SELECT * FROM unnest(${tasks.map((t) => t.item_id)}::uuid[], ${tasks.map((t) => t.generation)}::int[]) AS d(item_id, generation)),
+    gone AS (
+      DELETE FROM search_tasks t USING done d
+      WHERE t.item_id = d.item_id AND t.kind = ${kind} AND t.generation = d.generation
+      RETURNING t.item_id)
+    UPDATE search_tasks t SET locked_until = NULL, attempts = 0 FROM done d
+    WHERE t.item_id = d.item_id AND t.kind = ${kind} AND t.item_id NOT IN (SELECT item_id FROM gone)`.execute(db);
 }
 
 /** A task that failed: tried again after `retryMs`. */
@@ -94,16 +94,15 @@ export interface TextSource {
   name: string;
 }
 
-/** What reading an item's text needs: its kind and a file's current version (the language is the workspace's when the text is saved). */
-export async function findTextSource(db: Q, itemId: string): Promise<TextSource | undefined> {
-  const rows = await sql<TextSource>`
-    SELECT i.kind, i.workspace_id, i.current_version_id, e.text_version_id, e.text_state,
+/** What reading each item's text needs, by item id: its kind and a file's current version (the language is the workspace's when the text is saved). */
+export async function findTextSources(db: Q, itemIds: string[]): Promise<Map<string, TextSource>> {
+  const rows = await sql<TextSource & { id: string }>`
+    SELECT i.id, i.kind, i.workspace_id, i.current_version_id, e.text_version_id, e.text_state,
       v.blob_key, v.size_bytes, v.mime_type, i.name
     FROM items i JOIN search_entries e ON e.item_id = i.id
     LEFT JOIN file_versions v ON v.id = i.current_version_id
-    WHERE i.id = ${itemId}`.execute(db);
-  const row = rows.rows[0];
-  return row && { ...row, size_bytes: row.size_bytes === null ? null : Number(row.size_bytes) };
+    WHERE i.id = ANY(${itemIds}::uuid[])`.execute(db);
+  return new Map(rows.rows.map(({ id, ...row }) => [id, { ...row, size_bytes: row.size_bytes === null ? null : Number(row.size_bytes) }]));
 }
 
 export async function findDocumentText(db: Q, itemId: string): Promise<string> {
@@ -120,12 +119,23 @@ export async function saveText(db: Q, itemId: string, t: { body: string; state: 
     FROM workspaces w WHERE w.id = e.workspace_id AND e.item_id = ${itemId}`.execute(db);
 }
 
-/** No text to search by: a type not read, or reading failed (why, for the details panel). */
-export async function saveNoText(db: Q, itemId: string, t: { state: 'unsupported' | 'failed'; error: string | null; versionId: string | null }): Promise<void> {
+export interface NoText {
+  itemId: string;
+  state: 'unsupported' | 'failed';
+  /** Why reading failed, for the details panel. */
+  error: string | null;
+  versionId: string | null;
+}
+
+/** No text to search by, for each of several items in one statement: a type not read, or reading failed. */
+export async function saveNoTexts(db: Q, entries: NoText[]): Promise<void> {
+  if (entries.length === 0) return;
   await sql`
-    UPDATE search_entries SET body = '', body_tsv = ''::tsvector,
-      text_state = ${t.state}, text_error = ${t.error}, text_version_id = ${t.versionId}, indexed_at = now()
-    WHERE item_id = ${itemId}`.execute(db);
+    UPDATE search_entries e SET body = '', body_tsv = ''::tsvector,
+      text_state = d.state, text_error = d.error, text_version_id = d.version_id, indexed_at = now()
+    FROM unnest(${entries.map((t) => t.itemId)}::uuid[], ${entries.map((t) => t.state)}::text[], ${entries.map((t) => t.error)}::text[],
+      ${entries.map((t) => t.versionId)}::uuid[]) AS d(item_id, state, error, version_id)
+    WHERE e.item_id = d.item_id`.execute(db);
 }
 
 /**

@@ -8,15 +8,17 @@ import {
   claimTasks,
   computeAccess,
   findDocumentText,
-  findTextSource,
-  finishTask,
+  findTextSources,
+  finishTasks,
   postponeTask,
   propagateAccess,
   queueEndedGrants,
-  saveNoText,
+  saveNoTexts,
   saveText,
   type ClaimedTask,
+  type NoText,
   type TaskKind,
+  type TextSource,
 } from './search-indexer.repo.ts';
 
 export interface IndexerDeps {
@@ -34,39 +36,91 @@ const MAX_ATTEMPTS = 5;
 const ACCESS_BATCH = 500;
 
 /**
+ * Tasks claimed at once: an access list is its own statements; texts go as a batch (their sources read in one
+ * statement, and every item with no text to read, as most small uploads are, saved and finished in one more).
+ */
+const CLAIM = { access: 20, text: 16 } as const;
+
+/**
  * Works off what is queued: access lists first (what may be found by whom), then texts. Returns
  * how many tasks it did. Stops after `budgetMs` so a long backlog leaves room for a fresh wake.
  */
 export async function indexPending(deps: IndexerDeps, o: { budgetMs?: number; onProgress?: (done: number) => void } = {}): Promise<number> {
   const until = Date.now() + (o.budgetMs ?? Number.POSITIVE_INFINITY);
   let done = 0;
+  // Counted apart from the call: \`onProgress?.(++done)\` would not count at all without a listener.
+  const progress = () => {
+    done++;
+    o.onProgress?.(done);
+  };
   for (const kind of ['access', 'text'] as const) {
     while (Date.now() < until) {
-      const tasks = await claimTasks(deps.db, kind, kind === 'access' ? 20 : 4, LEASE_MS);
+      const tasks = await claimTasks(deps.db, kind, CLAIM[kind], LEASE_MS);
       if (tasks.length === 0) break;
+      if (kind === 'text') {
+        await indexTexts(deps, tasks, progress);
+        continue;
+      }
       for (const task of tasks) {
-        await runTask(deps, kind, task);
-        o.onProgress?.(++done);
+        try {
+          await indexAccess(deps.db, task.item_id);
+          await finishTasks(deps.db, kind, [task]);
+        } catch (error) {
+          await failed(deps, kind, task, error);
+        }
+        progress();
       }
     }
   }
   return done;
 }
 
-async function runTask(deps: IndexerDeps, kind: TaskKind, task: ClaimedTask): Promise<void> {
+/** A task that failed: tried again later, a bounded number of times; after the last, a text is marked failed. */
+async function failed(deps: IndexerDeps, kind: TaskKind, task: ClaimedTask, error: unknown): Promise<void> {
+  deps.log?.error({ err: error, item: task.item_id, task: kind, attempt: task.attempts }, 'search indexing failed');
+  if (task.attempts >= MAX_ATTEMPTS) {
+    if (kind === 'text')
+      await saveNoTexts(deps.db, [{ itemId: task.item_id, state: 'failed', error: 'Its text could not be read.', versionId: null }]).catch(() => {});
+    await finishTasks(deps.db, kind, [task]).catch(() => {});
+  } else {
+    await postponeTask(deps.db, kind, task.item_id, 2 ** task.attempts * 5_000).catch(() => {});
+  }
+}
+
+/**
+ * A batch of texts: their sources read in one statement, then each text read and saved in turn; those with none to
+ * read (a kind not read, too large, already current) are saved together, and the tasks done finished together.
+ */
+async function indexTexts(deps: IndexerDeps, tasks: ClaimedTask[], progress: () => void): Promise<void> {
+  let sources: Map<string, TextSource>;
   try {
-    if (kind === 'access') await indexAccess(deps.db, task.item_id);
-    else await indexText(deps, task.item_id);
-    await finishTask(deps.db, kind, task);
+    sources = await findTextSources(
+      deps.db,
+      tasks.map((t) => t.item_id),
+    );
   } catch (error) {
-    deps.log?.error({ err: error, item: task.item_id, task: kind, attempt: task.attempts }, 'search indexing failed');
-    if (task.attempts >= MAX_ATTEMPTS) {
-      if (kind === 'text') await saveNoText(deps.db, task.item_id, { state: 'failed', error: 'Its text could not be read.', versionId: null }).catch(() => {});
-      await finishTask(deps.db, kind, task).catch(() => {});
-    } else {
-      await postponeTask(deps.db, kind, task.item_id, 2 ** task.attempts * 5_000).catch(() => {});
+    for (const task of tasks) await failed(deps, 'text', task, error);
+    return;
+  }
+  const none: NoText[] = [];
+  const done: ClaimedTask[] = [];
+  for (const task of tasks) {
+    try {
+      const outcome = await indexText(deps, task.item_id, sources.get(task.item_id));
+      if (outcome) none.push(outcome);
+      done.push(task);
+    } catch (error) {
+      await failed(deps, 'text', task, error);
+      progress();
     }
   }
+  try {
+    await saveNoTexts(deps.db, none);
+    await finishTasks(deps.db, 'text', done);
+  } catch (error) {
+    for (const task of done) await failed(deps, 'text', task, error);
+  }
+  done.forEach(progress);
 }
 
 /** An item's access list and then its subtree's, a level at a time. */
@@ -87,12 +141,13 @@ function documentText(text: string): { text: string; truncated: boolean } {
   return sink.result();
 }
 
-async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
-  const src = await findTextSource(deps.db, itemId);
+/** Reads an item's text and saves it; or answers that it has none to read, for the caller to save with others. */
+async function indexText(deps: IndexerDeps, itemId: string, src: TextSource | undefined): Promise<NoText | undefined> {
   if (!src || src.kind === 'folder') return;
   if (src.kind === 'document') {
     const { text, truncated } = documentText(await findDocumentText(deps.db, itemId));
-    return saveBody(deps.db, itemId, text, truncated, null);
+    await saveBody(deps.db, itemId, text, truncated, null);
+    return;
   }
   const versionId = src.current_version_id;
   // An upload not complete has no version yet; its completion queues the text again.
@@ -100,15 +155,15 @@ async function indexText(deps: IndexerDeps, itemId: string): Promise<void> {
   if (src.text_version_id === versionId && src.text_state !== 'pending') return;
   const file = { mimeType: src.mime_type ?? 'application/octet-stream', name: src.name, size: src.size_bytes ?? 0 };
   const need = bytesNeeded(file);
-  if (need === null) return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
-  if (need === 'tooLarge') return saveNoText(deps.db, itemId, { state: 'failed', error: 'It is too large for its text to be read.', versionId });
+  if (need === null) return { itemId, state: 'unsupported', error: null, versionId };
+  if (need === 'tooLarge') return { itemId, state: 'failed', error: 'It is too large for its text to be read.', versionId };
   const bytes = await readHead(deps.storage, src.blob_key, need);
   const extraction = await extractText(deps.extractors, { bytes, mimeType: file.mimeType, name: file.name, size: file.size });
   // Not the file's fault (the pool was full, a worker crashed): tried again later, a bounded number of times.
   if (extraction.state === 'failed' && extraction.transient) throw new Error(extraction.reason);
-  if (extraction.state === 'unsupported') return saveNoText(deps.db, itemId, { state: 'unsupported', error: null, versionId });
-  if (extraction.state === 'failed') return saveNoText(deps.db, itemId, { state: 'failed', error: extraction.reason, versionId });
-  return saveBody(deps.db, itemId, extraction.text, extraction.truncated, versionId);
+  if (extraction.state === 'unsupported') return { itemId, state: 'unsupported', error: null, versionId };
+  if (extraction.state === 'failed') return { itemId, state: 'failed', error: extraction.reason, versionId };
+  await saveBody(deps.db, itemId, extraction.text, extraction.truncated, versionId);
 }
 
 /** Saves text to search by; a text whose index would pass PostgreSQL's limit for one (1 MB of words and places) is halved until it fits. */
