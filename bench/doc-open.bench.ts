@@ -29,7 +29,7 @@ const stagesOf = (page: Page) =>
     const at: Record<string, number> = {};
     // Resource timings (responseEnd); the bench's own types are Node's, which lack them.
     for (const r of performance.getEntriesByType('resource') as unknown as { name: string; responseEnd: number }[]) {
-      if (/document-page-[^/]*\.js$/.test(r.name)) at['code loaded'] ??= r.responseEnd;
+      if (/\/document-[\w-]+\.js$/.test(r.name)) at['code loaded'] ??= r.responseEnd;
       if (/\/api\/v1\/me$/.test(r.name)) at['person fetched'] ??= r.responseEnd;
       if (/\/api\/v1\/items\/[^/?]+$/.test(r.name)) at['item fetched'] ??= r.responseEnd;
     }

@@ -39,11 +39,11 @@ function homeChunks(): string[] {
   return [...keys].map((key) => path.join(dist, manifest[key]!.file));
 }
 
-const DOCUMENT_PAGE = 'src/features/documents/components/document-page.tsx';
+const DOCUMENT_PAGE = 'src/app/routes/document.tsx';
 
 /**
- * The script a document adds to what opened before it (the signed-in frame and the folder route
- * that loads it): its page's chunk and the chunks that chunk imports that were not already there.
+ * The script a document adds to what opened before it (the signed-in frame and the folder it is opened
+ * from): its page's chunk and the chunks that chunk imports that were not already there.
  */
 function documentChunks(): string[] {
   const before = withImports('index.html');
@@ -61,7 +61,7 @@ describe('the browser app build', () => {
 
   it('leaves the editor and the other pages out of the first load', () => {
     const first = new Set(homeChunks());
-    for (const page of ['src/features/documents/components/document-page.tsx', 'src/app/routes/folder.tsx', 'src/app/routes/account.tsx']) {
+    for (const page of [DOCUMENT_PAGE, 'src/app/routes/folder.tsx', 'src/app/routes/account.tsx']) {
       expect(manifest[page], page).toBeDefined();
       expect(first.has(path.join(dist, manifest[page]!.file)), page).toBe(false);
     }

@@ -6,6 +6,8 @@ import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
 import { WorkspaceLayout } from './routes/workspace-layout.tsx';
 import { PageLoader } from '../components/ui/page-loader.tsx';
+import { itemQuery } from '../features/items/api/use-items.ts';
+import { queryClient } from '../lib/query-client.ts';
 
 /**
  * Each page's module is fetched when the page is first shown, so a page downloads only what it
@@ -20,6 +22,7 @@ function page<P extends object>(load: () => Promise<ComponentType<P>>) {
 // One loader per module: its pages share the chunk and the list of chunks it needs.
 const folderModule = () => import('./routes/folder.tsx');
 const settingsModule = () => import('./routes/settings.tsx');
+const documentModule = () => import('./routes/document.tsx');
 
 const SignInPage = page(() => import('../features/auth/components/sign-in-page.tsx').then((m) => m.SignInPage));
 const AccountPage = page(() => import('./routes/account.tsx').then((m) => m.AccountPage));
@@ -28,7 +31,7 @@ const RecentRoute = page(() => folderModule().then((m) => m.RecentRoute));
 const StarredRoute = page(() => folderModule().then((m) => m.StarredRoute));
 const SharedRoute = page(() => folderModule().then((m) => m.SharedRoute));
 const TrashRoute = page(() => folderModule().then((m) => m.TrashRoute));
-const DocumentRoute = page(() => folderModule().then((m) => m.DocumentRoute));
+const DocumentRoute = page(() => documentModule().then((m) => m.DocumentRoute));
 const SearchRoute = page(() => import('./routes/search.tsx').then((m) => m.SearchRoute));
 const SettingsLayout = page(() => settingsModule().then((m) => m.SettingsLayout));
 const SettingsIndex = page(() => settingsModule().then((m) => m.SettingsIndex));
@@ -40,6 +43,17 @@ const LinksSettingsPage = page(() => settingsModule().then((m) => m.LinksSetting
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const FileRoute = page(() => import('./routes/file.tsx').then((m) => m.FileRoute));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
+
+/**
+ * A page opened at a document's address asks for the editor's code and the document's item at once, beside the
+ * person and the workspace, rather than after them (the shell shows the page only once both are in).
+ */
+export function startOpening(path: string) {
+  const document = /^\/w\/[^/]+\/d\/([^/?#]+)/.exec(path)?.[1];
+  if (!document) return;
+  void documentModule();
+  void queryClient.prefetchQuery(itemQuery(decodeURIComponent(document)));
+}
 
 export function AppRoutes() {
   return (

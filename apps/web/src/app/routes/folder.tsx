@@ -1,6 +1,4 @@
 import type { TWorkspace } from '@cabinet/contracts';
-import { Skeleton } from '@mantine/core';
-import { lazy, Suspense } from 'react';
 import { useOutletContext, useParams } from 'react-router';
 import { IconClock, IconStar } from '@tabler/icons-react';
 import { useRecent, useStarred } from '../../features/items/api/use-items.ts';
@@ -15,19 +13,6 @@ export function FolderRoute({ root }: { root?: 'home' }) {
   const { folderId } = useParams();
   const id = root === 'home' ? workspace.homeId : folderId!;
   return <FolderView key={id} workspace={workspace} folderId={id} />;
-}
-
-const DocumentPage = lazy(() => import('../../features/documents/components/document-page.tsx'));
-
-/** `/w/:ws/d/:docId`: the editor comes in its own bundle, loaded when a document is opened. */
-export function DocumentRoute() {
-  const workspace = useOutletContext<TWorkspace>();
-  const { docId } = useParams();
-  return (
-    <Suspense fallback={<Skeleton h={320} />}>
-      <DocumentPage key={docId} workspace={workspace} documentId={docId!} />
-    </Suspense>
-  );
 }
 
 export function SharedRoute() {
