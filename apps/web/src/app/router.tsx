@@ -6,8 +6,6 @@ import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
 import { WorkspaceLayout } from './routes/workspace-layout.tsx';
 import { PageLoader } from '../components/ui/page-loader.tsx';
-import { itemQuery } from '../features/items/api/use-items.ts';
-import { queryClient } from '../lib/query-client.ts';
 
 /**
  * Each page's module is fetched when the page is first shown, so a page downloads only what it
@@ -43,17 +41,6 @@ const LinksSettingsPage = page(() => settingsModule().then((m) => m.LinksSetting
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const FileRoute = page(() => import('./routes/file.tsx').then((m) => m.FileRoute));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
-
-/**
- * A page opened at a document's address asks for the editor's code and the document's item at once, beside the
- * person and the workspace, rather than after them (the shell shows the page only once both are in).
- */
-export function startOpening(path: string) {
-  const document = /^\/w\/[^/]+\/d\/([^/?#]+)/.exec(path)?.[1];
-  if (!document) return;
-  void documentModule();
-  void queryClient.prefetchQuery(itemQuery(decodeURIComponent(document)));
-}
 
 export function AppRoutes() {
   return (

@@ -44,6 +44,14 @@ export async function finishTasks(db: Q, kind: TaskKind, tasks: ClaimedTask[]): 
     WHERE t.item_id = d.item_id AND t.kind = ${kind} AND t.item_id NOT IN (SELECT item_id FROM gone)`.execute(db);
 }
 
+/** Tasks claimed but not begun, given back as they were: free for the next claim, this one not counted as a try. */
+export async function releaseTasks(db: Q, kind: TaskKind, tasks: ClaimedTask[]): Promise<void> {
+  if (tasks.length === 0) return;
+  await sql`
+    UPDATE search_tasks SET locked_until = NULL, attempts = greatest(attempts - 1, 0)
+    WHERE item_id = ANY(${tasks.map((t) => t.item_id)}::uuid[]) AND kind = ${kind}`.execute(db);
+}
+
 /** A task that failed: tried again after `retryMs`. */
 export async function postponeTask(db: Q, kind: TaskKind, itemId: string, retryMs: number): Promise<void> {
   await db

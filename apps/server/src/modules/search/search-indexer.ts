@@ -13,6 +13,7 @@ import {
   postponeTask,
   propagateAccess,
   queueEndedGrants,
+  releaseTasks,
   saveNoTexts,
   saveText,
   type ClaimedTask,
@@ -40,6 +41,11 @@ const ACCESS_BATCH = 500;
  * statement, and every item with no text to read, as most small uploads are, saved and finished in one more).
  */
 const CLAIM = { access: 20, text: 16 } as const;
+/**
+ * Files read (extracted) per claim, the rest of the claim's files given back: each may take the extractor's whole time
+ * limit, and the claim must end well within its lease, or another pass would take the same tasks.
+ */
+const READS_PER_CLAIM = 4;
 
 /**
  * Works off what is queued: access lists first (what may be found by whom), then texts. Returns
@@ -76,10 +82,11 @@ export async function indexPending(deps: IndexerDeps, o: { budgetMs?: number; on
 }
 
 /** A task that failed: tried again later, a bounded number of times; after the last, a text is marked failed. */
-async function failed(deps: IndexerDeps, kind: TaskKind, task: ClaimedTask, error: unknown): Promise<void> {
+async function failed(deps: IndexerDeps, kind: TaskKind, task: ClaimedTask, error: unknown, o: { textSaved?: boolean } = {}): Promise<void> {
   deps.log?.error({ err: error, item: task.item_id, task: kind, attempt: task.attempts }, 'search indexing failed');
   if (task.attempts >= MAX_ATTEMPTS) {
-    if (kind === 'text')
+    // A text saved stays: only its task could not be finished.
+    if (kind === 'text' && !o.textSaved)
       await saveNoTexts(deps.db, [{ itemId: task.item_id, state: 'failed', error: 'Its text could not be read.', versionId: null }]).catch(() => {});
     await finishTasks(deps.db, kind, [task]).catch(() => {});
   } else {
@@ -88,8 +95,10 @@ async function failed(deps: IndexerDeps, kind: TaskKind, task: ClaimedTask, erro
 }
 
 /**
- * A batch of texts: their sources read in one statement, then each text read and saved in turn; those with none to
- * read (a kind not read, too large, already current) are saved together, and the tasks done finished together.
+ * A batch of texts: their sources read in one statement, then each text read and saved in turn (at most
+ * READS_PER_CLAIM files, the others given back); those with none to read (a kind not read, too large, already current)
+ * are saved together, and the tasks done finished together. Should either statement fail, each task is saved and
+ * finished on its own, so that one bad entry fails only itself.
  */
 async function indexTexts(deps: IndexerDeps, tasks: ClaimedTask[], progress: () => void): Promise<void> {
   let sources: Map<string, TextSource>;
@@ -99,26 +108,49 @@ async function indexTexts(deps: IndexerDeps, tasks: ClaimedTask[], progress: () 
       tasks.map((t) => t.item_id),
     );
   } catch (error) {
-    for (const task of tasks) await failed(deps, 'text', task, error);
+    for (const task of tasks) {
+      await failed(deps, 'text', task, error);
+      progress();
+    }
     return;
   }
-  const none: NoText[] = [];
+  const none = new Map<ClaimedTask, NoText>();
+  const saved = new Set<ClaimedTask>();
   const done: ClaimedTask[] = [];
+  const later: ClaimedTask[] = [];
+  let reads = 0;
   for (const task of tasks) {
+    const plan = planText(task.item_id, sources.get(task.item_id));
+    if (plan === 'extract' && ++reads > READS_PER_CLAIM) {
+      later.push(task);
+      continue;
+    }
     try {
-      const outcome = await indexText(deps, task.item_id, sources.get(task.item_id));
-      if (outcome) none.push(outcome);
+      if (typeof plan === 'object') none.set(task, plan);
+      else if (plan !== 'skip') {
+        await readText(deps, task.item_id, sources.get(task.item_id)!);
+        saved.add(task);
+      }
       done.push(task);
     } catch (error) {
       await failed(deps, 'text', task, error);
       progress();
     }
   }
+  await releaseTasks(deps.db, 'text', later).catch((error: unknown) => deps.log?.error({ err: error }, 'search indexing failed'));
   try {
-    await saveNoTexts(deps.db, none);
+    await saveNoTexts(deps.db, [...none.values()]);
     await finishTasks(deps.db, 'text', done);
-  } catch (error) {
-    for (const task of done) await failed(deps, 'text', task, error);
+  } catch {
+    for (const task of done) {
+      try {
+        const entry = none.get(task);
+        if (entry) await saveNoTexts(deps.db, [entry]);
+        await finishTasks(deps.db, 'text', [task]);
+      } catch (error) {
+        await failed(deps, 'text', task, error, { textSaved: saved.has(task) });
+      }
+    }
   }
   done.forEach(progress);
 }
@@ -141,29 +173,41 @@ function documentText(text: string): { text: string; truncated: boolean } {
   return sink.result();
 }
 
-/** Reads an item's text and saves it; or answers that it has none to read, for the caller to save with others. */
-async function indexText(deps: IndexerDeps, itemId: string, src: TextSource | undefined): Promise<NoText | undefined> {
-  if (!src || src.kind === 'folder') return;
-  if (src.kind === 'document') {
-    const { text, truncated } = documentText(await findDocumentText(deps.db, itemId));
-    await saveBody(deps.db, itemId, text, truncated, null);
-    return;
-  }
+/**
+ * What an item's text needs, from its source alone: nothing (`skip`: gone, a folder, an upload not complete, a text
+ * already current), no text to save (a kind not read, too large), or reading — a document's from the database, a
+ * file's by the extractor (`extract`, the costly one).
+ */
+function planText(itemId: string, src: TextSource | undefined): NoText | 'skip' | 'document' | 'extract' {
+  if (!src || src.kind === 'folder') return 'skip';
+  if (src.kind === 'document') return 'document';
   const versionId = src.current_version_id;
   // An upload not complete has no version yet; its completion queues the text again.
-  if (!versionId || !src.blob_key) return;
-  if (src.text_version_id === versionId && src.text_state !== 'pending') return;
-  const file = { mimeType: src.mime_type ?? 'application/octet-stream', name: src.name, size: src.size_bytes ?? 0 };
-  const need = bytesNeeded(file);
+  if (!versionId || !src.blob_key) return 'skip';
+  if (src.text_version_id === versionId && src.text_state !== 'pending') return 'skip';
+  const need = bytesNeeded(fileOf(src));
   if (need === null) return { itemId, state: 'unsupported', error: null, versionId };
   if (need === 'tooLarge') return { itemId, state: 'failed', error: 'It is too large for its text to be read.', versionId };
-  const bytes = await readHead(deps.storage, src.blob_key, need);
-  const extraction = await extractText(deps.extractors, { bytes, mimeType: file.mimeType, name: file.name, size: file.size });
+  return 'extract';
+}
+
+const fileOf = (src: TextSource) => ({ mimeType: src.mime_type ?? 'application/octet-stream', name: src.name, size: src.size_bytes ?? 0 });
+
+/** Reads a document's or a file's text (planned as `document` or `extract`) and saves it, or why there is none. */
+async function readText(deps: IndexerDeps, itemId: string, src: TextSource): Promise<void> {
+  if (src.kind === 'document') {
+    const { text, truncated } = documentText(await findDocumentText(deps.db, itemId));
+    return saveBody(deps.db, itemId, text, truncated, null);
+  }
+  const versionId = src.current_version_id!;
+  const file = fileOf(src);
+  const bytes = await readHead(deps.storage, src.blob_key!, bytesNeeded(file) as number);
+  const extraction = await extractText(deps.extractors, { bytes, ...file });
   // Not the file's fault (the pool was full, a worker crashed): tried again later, a bounded number of times.
   if (extraction.state === 'failed' && extraction.transient) throw new Error(extraction.reason);
-  if (extraction.state === 'unsupported') return { itemId, state: 'unsupported', error: null, versionId };
-  if (extraction.state === 'failed') return { itemId, state: 'failed', error: extraction.reason, versionId };
-  await saveBody(deps.db, itemId, extraction.text, extraction.truncated, versionId);
+  if (extraction.state === 'unsupported') return saveNoTexts(deps.db, [{ itemId, state: 'unsupported', error: null, versionId }]);
+  if (extraction.state === 'failed') return saveNoTexts(deps.db, [{ itemId, state: 'failed', error: extraction.reason, versionId }]);
+  return saveBody(deps.db, itemId, extraction.text, extraction.truncated, versionId);
 }
 
 /** Saves text to search by; a text whose index would pass PostgreSQL's limit for one (1 MB of words and places) is halved until it fits. */

@@ -305,8 +305,21 @@ describe('search', () => {
     expect(counted!.statements.length, counted!.statements.join('\n\n')).toBeLessThanOrEqual(6);
     for (const id of ids) expect((await ada.call(searchApi.textState, { params: { id } })).body).toMatchObject({ state: 'unsupported', error: null });
     expect(await countTasks(app.t.ctx.db)).toBe(0);
-    // A file whose text is read goes in the same batches and is found.
+    // A file whose text is read goes in the same batches and is found; past four such files a claim gives the rest
+    // back for the next one, so that a claim ends well within its lease, and every one is read.
     expect(await names(ada, 'zebracorn')).toEqual([readme.name]);
+    const notes = [];
+    for (let i = 0; i < 7; i++) notes.push((await upload(ada, folder.id, `note-${i}.txt`, `quagga number${i}`)).id);
+    await settled();
+    await sql`UPDATE search_entries SET text_version_id = NULL, text_state = 'pending' WHERE item_id = ANY(${notes}::uuid[])`.execute(app.t.ctx.db);
+    let read: { result: number; statements: string[] } | undefined;
+    for (let tries = 0; tries < 3 && read?.result !== 7; tries++) {
+      await sql`SELECT cabinet_search_queue(item_id, 'text') FROM search_entries WHERE item_id = ANY(${notes}::uuid[])`.execute(app.t.ctx.db);
+      read = await statementsOf(() => indexPending({ db: app.t.ctx.db, storage: app.t.ctx.storage, extractors: app.t.ctx.extractors }));
+    }
+    expect(read!.result).toBe(7);
+    expect(read!.statements.filter((q) => q.includes('attempts = greatest(attempts - 1')).length, 'three given back once').toBe(1);
+    expect(await names(ada, 'quagga')).toHaveLength(7);
   });
 
   it("says whether a file's text is searchable, and why not", async () => {

@@ -3,9 +3,6 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
-/** An item's query: `useItem`'s, and asked for ahead of it by a page opened at a document's address (`startOpening`). */
-export const itemQuery = (id: string) => ({ queryKey: queryKeys.item(id), queryFn: () => call(itemsApi.get, { params: { id } }) });
-
 /** How often a file whose preview is being made is asked for again while it is shown. */
 const PREVIEW_PENDING_POLL_MS = 3000;
 
@@ -17,7 +14,8 @@ const PREVIEW_PENDING_POLL_MS = 3000;
  */
 export function useItem(id: string | undefined) {
   return useQuery({
-    ...itemQuery(id ?? ''),
+    queryKey: queryKeys.item(id ?? ''),
+    queryFn: () => call(itemsApi.get, { params: { id: id! } }),
     enabled: !!id,
     refetchInterval: (q) => (q.state.data?.kind === 'file' && q.state.data.preview?.state === 'pending' ? PREVIEW_PENDING_POLL_MS : false),
   });
