@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -48,7 +47,8 @@ const stagesOf = (page: Page) =>
  * the median time each stage of the opening was reached (ADR 0047).
  */
 export default async function docOpen() {
-  if (!existsSync(path.join(root, 'apps/web/dist/index.html'))) execFileSync('npm', ['run', 'build', '-w', '@cabinet/web'], { cwd: root, stdio: 'inherit' });
+  // Built every time: a build left from before a change would be measured in its place.
+  execFileSync('npm', ['run', 'build', '-w', '@cabinet/web'], { cwd: root, stdio: 'inherit' });
   // On PostgreSQL when DATABASE_URL is set (a database of its own there), else on PGlite.
   const own = process.env.DATABASE_URL ? await benchDatabase(process.env.DATABASE_URL) : undefined;
   const server = await serverProcess(own ? { DATABASE_URL: own.url } : {});

@@ -121,14 +121,14 @@ async function indexTexts(deps: IndexerDeps, tasks: ClaimedTask[], progress: () 
   let reads = 0;
   for (const task of tasks) {
     const plan = planText(task.item_id, sources.get(task.item_id));
-    if (plan === 'extract' && ++reads > READS_PER_CLAIM) {
+    if (plan.kind === 'extract' && ++reads > READS_PER_CLAIM) {
       later.push(task);
       continue;
     }
     try {
-      if (typeof plan === 'object') none.set(task, plan);
-      else if (plan !== 'skip') {
-        await readText(deps, task.item_id, sources.get(task.item_id)!);
+      if (plan.kind === 'none') none.set(task, plan.entry);
+      else if (plan.kind !== 'skip') {
+        await readText(deps, task.item_id, plan);
         saved.add(task);
       }
       done.push(task);
@@ -173,36 +173,41 @@ function documentText(text: string): { text: string; truncated: boolean } {
   return sink.result();
 }
 
-/**
- * What an item's text needs, from its source alone: nothing (`skip`: gone, a folder, an upload not complete, a text
- * already current), no text to save (a kind not read, too large), or reading — a document's from the database, a
- * file's by the extractor (`extract`, the costly one).
- */
-function planText(itemId: string, src: TextSource | undefined): NoText | 'skip' | 'document' | 'extract' {
-  if (!src || src.kind === 'folder') return 'skip';
-  if (src.kind === 'document') return 'document';
+/** What an item's text needs, from its source alone (TextPlan). */
+type TextPlan =
+  /** Nothing: gone, a folder, an upload not complete, a text already current. */
+  | { kind: 'skip' }
+  /** No text to save, and why: a kind not read, or too large. */
+  | { kind: 'none'; entry: NoText }
+  /** A document's text, read from the database. */
+  | { kind: 'document' }
+  /** A file's first `bytes`, read by the extractor: the costly one. */
+  | { kind: 'extract'; src: TextSource; versionId: string; blobKey: string; bytes: number };
+
+function planText(itemId: string, src: TextSource | undefined): TextPlan {
+  if (!src || src.kind === 'folder') return { kind: 'skip' };
+  if (src.kind === 'document') return { kind: 'document' };
   const versionId = src.current_version_id;
   // An upload not complete has no version yet; its completion queues the text again.
-  if (!versionId || !src.blob_key) return 'skip';
-  if (src.text_version_id === versionId && src.text_state !== 'pending') return 'skip';
-  const need = bytesNeeded(fileOf(src));
-  if (need === null) return { itemId, state: 'unsupported', error: null, versionId };
-  if (need === 'tooLarge') return { itemId, state: 'failed', error: 'It is too large for its text to be read.', versionId };
-  return 'extract';
+  if (!versionId || !src.blob_key) return { kind: 'skip' };
+  if (src.text_version_id === versionId && src.text_state !== 'pending') return { kind: 'skip' };
+  const bytes = bytesNeeded(fileOf(src));
+  if (bytes === null) return { kind: 'none', entry: { itemId, state: 'unsupported', error: null, versionId } };
+  if (bytes === 'tooLarge') return { kind: 'none', entry: { itemId, state: 'failed', error: 'It is too large for its text to be read.', versionId } };
+  return { kind: 'extract', src, versionId, blobKey: src.blob_key, bytes };
 }
 
 const fileOf = (src: TextSource) => ({ mimeType: src.mime_type ?? 'application/octet-stream', name: src.name, size: src.size_bytes ?? 0 });
 
-/** Reads a document's or a file's text (planned as `document` or `extract`) and saves it, or why there is none. */
-async function readText(deps: IndexerDeps, itemId: string, src: TextSource): Promise<void> {
-  if (src.kind === 'document') {
+/** Reads a document's or a file's text and saves it, or why there is none. */
+async function readText(deps: IndexerDeps, itemId: string, plan: Extract<TextPlan, { kind: 'document' | 'extract' }>): Promise<void> {
+  if (plan.kind === 'document') {
     const { text, truncated } = documentText(await findDocumentText(deps.db, itemId));
     return saveBody(deps.db, itemId, text, truncated, null);
   }
-  const versionId = src.current_version_id!;
-  const file = fileOf(src);
-  const bytes = await readHead(deps.storage, src.blob_key!, bytesNeeded(file) as number);
-  const extraction = await extractText(deps.extractors, { bytes, ...file });
+  const { versionId } = plan;
+  const bytes = await readHead(deps.storage, plan.blobKey, plan.bytes);
+  const extraction = await extractText(deps.extractors, { bytes, ...fileOf(plan.src) });
   // Not the file's fault (the pool was full, a worker crashed): tried again later, a bounded number of times.
   if (extraction.state === 'failed' && extraction.transient) throw new Error(extraction.reason);
   if (extraction.state === 'unsupported') return saveNoTexts(deps.db, [{ itemId, state: 'unsupported', error: null, versionId }]);

@@ -103,10 +103,9 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
   };
   // Back from the viewer: the page scrolled as it was when the file was opened, the keyboard on the file shown last.
   useEffect(() => {
-    const point = back;
-    if (!point) return;
+    if (!back) return;
     forgetReturn();
-    const shownIndex = point.itemId ? items.findIndex((i) => i.id === point.itemId) : -1;
+    const shownIndex = back.itemId ? items.findIndex((i) => i.id === back.itemId) : -1;
     const shownRow = () => (shownIndex < 0 ? null : tableRef.current?.querySelector<HTMLElement>(`[data-row="${shownIndex}"]`));
     // The rows come back at the heights they had, so the old scroll shows them where they stood. It is set again on
     // the next frames while the page is still shorter than it was (half a second at most), and left at once when the
@@ -118,13 +117,13 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     for (const input of inputs) window.addEventListener(input, onInput, { passive: true, once: true });
     const restore = (frames: number) => {
       if (gone) return;
-      if (!moved) window.scrollTo(0, point.scrollY);
-      if (!moved && frames > 0 && Math.abs(window.scrollY - point.scrollY) > 1) {
+      if (!moved) window.scrollTo(0, back.scrollY);
+      if (!moved && frames > 0 && Math.abs(window.scrollY - back.scrollY) > 1) {
         requestAnimationFrame(() => restore(frames - 1));
         return;
       }
       if (shownIndex < 0) return;
-      setFocusId(point.itemId);
+      setFocusId(back.itemId);
       // A frame later, once the list has drawn the rows at this scroll: the file shown last is among them unless the
       // person stepped beyond, and only then is the list scrolled to it.
       requestAnimationFrame(() => (gone ? undefined : focusShown()));
