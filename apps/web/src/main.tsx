@@ -6,7 +6,7 @@ import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, StrictMode, Suspense, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppRoutes } from './app/router.tsx';
+import { AppRoutes, startOpening } from './app/router.tsx';
 import { queryClient } from './lib/query-client.ts';
 
 const red = DEFAULT_THEME.colors.red;
@@ -75,6 +75,7 @@ function OnFirstToast({ children }: { children: ReactNode }) {
   return wanted ? <Suspense fallback={null}>{children}</Suspense> : null;
 }
 
+startOpening(window.location.pathname);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={resolver}>

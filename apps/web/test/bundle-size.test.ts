@@ -40,16 +40,20 @@ function homeChunks(): string[] {
 }
 
 const DOCUMENT_PAGE = 'src/app/routes/document.tsx';
+const DOCUMENT_EDITOR = 'src/features/documents/components/document-editor.tsx';
 
 /**
  * The script a document adds to what opened before it (the signed-in frame, and the route modules
- * `after`, when they are chunks of their own): its page's chunk and the chunks that chunk imports that
- * were not already there.
+ * `after`, when they are chunks of their own): its page's chunk, the editor's (which the page asks
+ * for once it shows the document's snapshot), and the chunks they import that were not already there;
+ * with `pageOnly`, what the page shows the snapshot with, before the editor's code.
  */
-function documentChunks(after: string[]): string[] {
+function documentChunks(after: string[], pageOnly = false): string[] {
   const before = withImports('index.html');
   for (const route of ['src/app/routes/workspace-layout.tsx', ...after]) if (manifest[route]) withImports(route, before);
-  return [...withImports(DOCUMENT_PAGE)].filter((key) => !before.has(key)).map((key) => path.join(dist, manifest[key]!.file));
+  const own = withImports(DOCUMENT_PAGE);
+  if (!pageOnly) withImports(DOCUMENT_EDITOR, own);
+  return [...own].filter((key) => !before.has(key)).map((key) => path.join(dist, manifest[key]!.file));
 }
 
 /** The chunks' Brotli bytes in all, and each of them named with its size (for a failure's message). */
@@ -74,15 +78,24 @@ describe('the browser app build', () => {
     }
   });
 
-  it('gives a document at most 185 KB of compressed script of its own, opened from a folder, and 265 KB opened at its address', () => {
+  it('gives a document at most 186 KB of compressed script of its own, opened from a folder, and 265 KB opened at its address', () => {
     const fromFolder = sizesOf(documentChunks(['src/app/routes/folder.tsx']));
-    expect(fromFolder.total, fromFolder.each).toBeLessThanOrEqual(185_000);
+    expect(fromFolder.total, fromFolder.each).toBeLessThanOrEqual(186_000);
     const atItsAddress = sizesOf(documentChunks([]));
     expect(atItsAddress.total, atItsAddress.each).toBeLessThanOrEqual(265_000);
   });
 
+  it('shows a document’s snapshot with at most 8 KB of compressed script of the page’s own, the editor and the dialogs left to after it', () => {
+    const page = sizesOf(documentChunks([], true));
+    expect(page.total, page.each).toBeLessThanOrEqual(8_000);
+    const first = withImports(DOCUMENT_PAGE);
+    for (const later of [DOCUMENT_EDITOR, 'src/features/sharing/components/share-dialog.tsx', 'src/features/items/components/name-dialog.tsx'])
+      expect(first.has(later), later).toBe(false);
+  });
+
   it('loads a highlighting grammar, the comments, the history and the dialogs of a document only when they are needed', () => {
     const page = withImports(DOCUMENT_PAGE);
+    withImports(DOCUMENT_EDITOR, page);
     const grammars = Object.keys(manifest).filter((key) => key.includes('highlight.js/es/languages/'));
     expect(grammars.length).toBeGreaterThan(30);
     const later = [

@@ -61,3 +61,46 @@ test('opening a document again does not store it again in this browser: the copy
   await page.reload();
   await expect(editor).toContainText('And again.');
 });
+
+test('a document opened again shows at once what this browser last showed of it, read-only, until the editor holds it; then the editor alone', async ({
+  page,
+}) => {
+  const editor = await newDocument(page, 'Kept');
+  const kept = () => page.waitForFunction(() => performance.getEntriesByName('cabinet:document-kept').length > 0);
+  await page.keyboard.type('Words this browser showed last.');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await kept();
+
+  // The editor's code held back: the page shows the document meanwhile, under its name, and nothing to type into.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/document-editor-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByText('Words this browser showed last.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Kept', level: 1 })).toBeVisible();
+  await expect(editor).toHaveCount(0);
+  release();
+  await expect(editor).toContainText('Words this browser showed last.');
+  await expect(page.getByText('Words this browser showed last.')).toHaveCount(1);
+
+  // Typed into at once, and kept again: the next opening shows the new text before the editor.
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type(' And more.');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await kept();
+  const next = new Promise<void>((resolve) => (release = resolve));
+  await page.unroute(/\/assets\/document-editor-[\w-]+\.js$/);
+  await page.route(/\/assets\/document-editor-[\w-]+\.js$/, async (route) => {
+    await next;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByText('Words this browser showed last. And more.')).toBeVisible();
+  await expect(editor).toHaveCount(0);
+  release();
+  await expect(editor).toContainText('Words this browser showed last. And more.');
+});

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { HomePage } from './routes/home.tsx';
@@ -6,6 +6,8 @@ import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
 import { WorkspaceLayout } from './routes/workspace-layout.tsx';
 import { PageLoader } from '../components/ui/page-loader.tsx';
+import { workspacesQuery } from '../features/workspaces/api/use-workspaces.ts';
+import { queryClient } from '../lib/query-client.ts';
 
 /**
  * Each page's module is fetched when the page is first shown, so a page downloads only what it
@@ -14,13 +16,21 @@ import { PageLoader } from '../components/ui/page-loader.tsx';
  * every page for features Cabinet does not use.
  */
 function page<P extends object>(load: () => Promise<ComponentType<P>>) {
-  return lazy(async () => ({ default: await load() }));
+  let loaded: ComponentType<P> | undefined;
+  const loading = () => load().then((component) => (loaded = component));
+  const Lazy = lazy(async () => ({ default: await loading() })) as unknown as ComponentType<P>;
+  // A page whose module is in already (asked for at boot, or shown before) is rendered at once: not
+  // suspended for a turn, when React would hold its reveal back for up to 300 ms.
+  function Page(props: P) {
+    const [Loaded] = useState(() => loaded);
+    return Loaded ? <Loaded {...props} /> : <Lazy {...props} />;
+  }
+  return Object.assign(Page, { preload: loading });
 }
 
 // One loader per module: its pages share the chunk and the list of chunks it needs.
 const folderModule = () => import('./routes/folder.tsx');
 const settingsModule = () => import('./routes/settings.tsx');
-const documentModule = () => import('./routes/document.tsx');
 
 const SignInPage = page(() => import('../features/auth/components/sign-in-page.tsx').then((m) => m.SignInPage));
 const AccountPage = page(() => import('./routes/account.tsx').then((m) => m.AccountPage));
@@ -29,7 +39,7 @@ const RecentRoute = page(() => folderModule().then((m) => m.RecentRoute));
 const StarredRoute = page(() => folderModule().then((m) => m.StarredRoute));
 const SharedRoute = page(() => folderModule().then((m) => m.SharedRoute));
 const TrashRoute = page(() => folderModule().then((m) => m.TrashRoute));
-const DocumentRoute = page(() => documentModule().then((m) => m.DocumentRoute));
+const DocumentRoute = page(() => import('./routes/document.tsx').then((m) => m.DocumentRoute));
 const SearchRoute = page(() => import('./routes/search.tsx').then((m) => m.SearchRoute));
 const SettingsLayout = page(() => settingsModule().then((m) => m.SettingsLayout));
 const SettingsIndex = page(() => settingsModule().then((m) => m.SettingsIndex));
@@ -41,6 +51,22 @@ const LinksSettingsPage = page(() => settingsModule().then((m) => m.LinksSetting
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const FileRoute = page(() => import('./routes/file.tsx').then((m) => m.FileRoute));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
+
+/**
+ * A page of the signed-in frame asks for the workspaces at once, beside the person, rather than once
+ * the person is in. A page opened at a document's address also asks at once for the page's code,
+ * the document's item, and the snapshot this browser kept of it (ADR 0052), which the page shows as
+ * soon as its code is in.
+ */
+export function startOpening(path: string) {
+  if (!path.startsWith('/w/')) return;
+  void queryClient.prefetchQuery(workspacesQuery);
+  const document = /^\/w\/[^/]+\/d\/([^/?#]+)/.exec(path)?.[1];
+  if (!document) return;
+  DocumentRoute.preload().catch(() => undefined); // Failing, it fails again where the page is shown.
+  // The rest is in a small chunk of its own (which the page shares), not in every page's first script.
+  import('../features/documents/hooks/use-document-snapshot.ts').then((m) => m.readAhead(document)).catch(() => undefined); // The page asks again.
+}
 
 export function AppRoutes() {
   return (

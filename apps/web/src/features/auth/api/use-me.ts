@@ -1,10 +1,13 @@
 import { configApi, meApi } from '@cabinet/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
+/** The person signed in, and their workspaces' summaries. */
+export const meQuery = queryOptions({ queryKey: queryKeys.me, queryFn: () => call(meApi.get) });
+
 export function useMe() {
-  return useQuery({ queryKey: queryKeys.me, queryFn: () => call(meApi.get) });
+  return useQuery(meQuery);
 }
 
 export function usePublicConfig() {

@@ -50,12 +50,29 @@ export interface DocumentEditorProps {
   me: { id: string; name: string };
   /** The person's access to the document changed while it was open. */
   onAccessChange?: (readOnly: boolean) => void;
+  /** The state of the snapshot the page shows in the editor's place (ADR 0052), if it shows one. */
+  shownState?: string;
+  /** Called once the editor holds the document (in the same task), while the page shows a snapshot in its place. */
+  onShown?: () => void;
 }
 
+/** Whether the editor shows the whole shared document: y-prosemirror makes a block of each of the shared fragment's children. */
+const holdsDocument = (editor: Editor, fragment: { length: number }) => fragment.length > 0 && editor.state.doc.childCount === fragment.length;
+
 /** The editor of one document, shared live with everyone who has it open, with its comments beside it. */
-export function DocumentEditor({ workspaceId, documentId, title, abilities, me, onAccessChange }: DocumentEditorProps) {
+export function DocumentEditor({ workspaceId, documentId, title, abilities, me, onAccessChange, shownState, onShown }: DocumentEditorProps) {
   const editable = abilities.edit;
-  const { document, provider, state, people } = useCollaboration(documentId, { keepOffline: editable, userId: me.id, onAccessChange });
+  const editorRef = useRef<Editor | null>(null);
+  const { document, provider, state, people } = useCollaboration(documentId, {
+    keepOffline: editable,
+    userId: me.id,
+    onAccessChange,
+    shownState,
+    snapshot: (shared) => {
+      const ed = editorRef.current;
+      return ed && !ed.isDestroyed && holdsDocument(ed, shared.getXmlFragment('default')) ? { title, html: ed.getHTML() } : undefined;
+    },
+  });
   const [asking, setAsking] = useState<'link' | 'image' | 'history'>();
   const fileInput = useRef<HTMLInputElement>(null);
   // "File" in the slash menu opens the file picker at once, while the keypress still counts as the person's doing.
@@ -136,6 +153,23 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
     },
     [document, provider, editable],
   );
+  useEffect(() => {
+    editorRef.current = editor;
+  });
+  // Told once it holds the document; or once the server or this browser's copy has answered, for an empty one.
+  useEffect(() => {
+    if (!onShown || !editor) return;
+    const fragment = document.getXmlFragment('default');
+    const check = () => {
+      if (!holdsDocument(editor, fragment)) return;
+      editor.off('transaction', check);
+      onShown();
+    };
+    if (state !== 'connecting') return onShown();
+    editor.on('transaction', check);
+    check();
+    return () => void editor.off('transaction', check);
+  }, [onShown, editor, document, state]);
   // A renamed document's editor is named anew without being rebuilt.
   useEffect(() => {
     editor?.setOptions({ editorProps: { attributes: editorAttributes(title, editable) } });

@@ -1,16 +1,23 @@
-import { Anchor, Breadcrumbs, Group, Skeleton, Stack, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Group, Paper, Skeleton, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TWorkspace } from '@cabinet/contracts';
-import { useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import { ApiError } from '../../../lib/api-client.ts';
 import { useMe } from '../../auth/api/use-me.ts';
 import { useAncestors, useItem } from '../../items/api/use-items.ts';
 import { useItemMutations } from '../../items/api/use-item-mutations.ts';
-import { NameDialog } from '../../items/components/name-dialog.tsx';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
-import { DocumentEditor } from './document-editor.tsx';
+import { forgetCopy, useDocumentSnapshot } from '../hooks/use-document-snapshot.ts';
 import { DocumentMenu } from './document-menu.tsx';
-import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
+import { SnapshotView } from './document-snapshot.tsx';
+
+// The editor's code comes after the page's: the page shows the document as this browser last had it meanwhile (ADR 0052).
+type Editor = (typeof import('./document-editor.tsx'))['DocumentEditor'];
+const editorModule = () => import('./document-editor.tsx');
+// So do the dialogs, when asked for.
+const NameDialog = lazy(() => import('../../items/components/name-dialog.tsx').then((m) => ({ default: m.NameDialog })));
+const ShareDialog = lazy(() => import('../../sharing/components/share-dialog.tsx').then((m) => ({ default: m.ShareDialog })));
 
 /** `/w/:ws/d/:docId`: a document, its place in the tree, and the live editor. */
 export default function DocumentPage({ workspace, documentId }: { workspace: TWorkspace; documentId: string }) {
@@ -21,9 +28,45 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   const m = useItemMutations(workspace.id);
   const [renaming, setRenaming] = useState(false);
   const [sharing, setSharing] = useState(false);
-  if (item.isPending || me.isPending) return <Skeleton h={320} />;
-  if (!item.data || !me.data) return <Title order={1}>Document not found</Title>;
-  const { abilities } = item.data;
+  const { settled, snapshot, copyName } = useDocumentSnapshot(me.data?.user.id, documentId);
+  // A document the person may no longer open leaves nothing of itself in this browser.
+  const gone = item.error instanceof ApiError && (item.error.status === 404 || item.error.status === 403);
+  useEffect(() => {
+    if (gone && copyName) forgetCopy(copyName);
+  }, [gone, copyName]);
+  // The snapshot stands in for the editor, which is built out of sight, until the editor holds the
+  // document; then both change places in the same task (the text is never on the page twice).
+  // The editor's code is asked for once the snapshot is painted (its loading would hold the paint
+  // back), and the editor shown once its code is in, without suspending (React would hold its reveal
+  // back for up to 300 ms after the page's).
+  const [painted, setPainted] = useState(false);
+  const [DocumentEditor, setDocumentEditor] = useState<Editor>();
+  const [editorFailed, setEditorFailed] = useState<unknown>();
+  if (editorFailed) throw editorFailed; // To the page's error boundary, as a module that failed to load is.
+  const wantEditor = settled && (painted || !snapshot);
+  useEffect(() => {
+    if (!wantEditor) return;
+    let live = true;
+    editorModule().then(
+      (m) => live && setDocumentEditor(() => m.DocumentEditor),
+      (error: unknown) => live && setEditorFailed(error ?? new Error('The editor could not be loaded.')),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wantEditor]);
+  const [opened, setOpened] = useState(false);
+  const editorBox = useRef<HTMLDivElement>(null);
+  const open = useCallback(() => {
+    snapshot?.element.remove();
+    if (editorBox.current) editorBox.current.style.display = 'contents';
+    setOpened(true);
+  }, [snapshot]);
+  const standIn = snapshot && !opened;
+
+  if (me.isPending || (item.isPending && !standIn)) return <Skeleton h={320} />;
+  if (!me.data || (!item.isPending && !item.data)) return <Title order={1}>Document not found</Title>;
+  const abilities = item.data?.abilities;
   // A share changed while the document is open: the item's abilities (and with them the editor) follow.
   const accessChanged = (readOnly: boolean) => {
     void item.refetch();
@@ -43,29 +86,49 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         </Breadcrumbs>
       </nav>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        {/* Until the item answers, the snapshot's name stands in for it. */}
         <Title order={1} style={{ overflowWrap: 'anywhere' }}>
-          {item.data.name}
+          {item.data?.name ?? snapshot?.title}
         </Title>
-        <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} onShare={() => setSharing(true)} />
+        {abilities && <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} onShare={() => setSharing(true)} />}
       </Group>
-      <DocumentEditor
-        workspaceId={workspace.id}
-        documentId={documentId}
-        title={item.data.name}
-        abilities={abilities}
-        me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }}
-        onAccessChange={accessChanged}
-      />
-      {sharing && <ShareDialog item={item.data} workspace={workspace} onClose={() => setSharing(false)} />}
-      {renaming && (
-        <NameDialog
-          title="Rename document"
-          label="Document name"
-          submitLabel="Rename"
-          initial={item.data.name}
-          onClose={() => setRenaming(false)}
-          onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })}
-        />
+      {standIn && (
+        <Paper withBorder radius="md" mih={300}>
+          <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
+            <SnapshotView snapshot={snapshot} onPainted={() => setPainted(true)} />
+          </div>
+        </Paper>
+      )}
+      {item.data && DocumentEditor ? (
+        <div ref={editorBox} style={{ display: standIn ? 'none' : 'contents' }}>
+          <DocumentEditor
+            workspaceId={workspace.id}
+            documentId={documentId}
+            title={item.data.name}
+            abilities={item.data.abilities}
+            me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }}
+            onAccessChange={accessChanged}
+            shownState={standIn ? snapshot.state : undefined}
+            onShown={standIn ? open : undefined}
+          />
+        </div>
+      ) : (
+        !standIn && <Skeleton h={320} />
+      )}
+      {item.data && (
+        <Suspense fallback={null}>
+          {sharing && <ShareDialog item={item.data} workspace={workspace} onClose={() => setSharing(false)} />}
+          {renaming && (
+            <NameDialog
+              title="Rename document"
+              label="Document name"
+              submitLabel="Rename"
+              initial={item.data.name}
+              onClose={() => setRenaming(false)}
+              onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })}
+            />
+          )}
+        </Suspense>
       )}
     </Stack>
   );

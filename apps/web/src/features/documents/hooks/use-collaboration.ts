@@ -3,9 +3,16 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { IndexeddbPersistence } from 'y-indexeddb';
 import * as Y from 'yjs';
 import { CLIENT_ID } from '../../../lib/api-client.ts';
+import { copyNameOf, SNAPSHOT_KEY, type DocumentSnapshot } from './use-document-snapshot.ts';
 
 /** Reasons the server gives for closing a document whose access went (PRODUCT.md §8 codes). */
 const ACCESS_GONE = new Set(['not_found', 'unauthenticated', 'session_expired', 'forbidden']);
+
+/** After the last change, how long the document stays still before its snapshot is kept again (then when the browser is idle). */
+const KEEP_AFTER_MS = 1000;
+
+/** A state vector as the snapshot notes it. */
+const stateOf = (document: Y.Doc) => btoa(String.fromCharCode(...Y.encodeStateVector(document)));
 
 /** How the connection to the collaboration server stands, in the words the page shows. */
 export type SyncState = 'connecting' | 'saving' | 'saved' | 'offline' | 'refused';
@@ -22,11 +29,28 @@ export interface Collaborator {
  * on without a network and merges when it comes back; a reader keeps none, since the server would
  * drop what a reader's copy holds anyway.
  */
-export function useCollaboration(documentId: string, options: { keepOffline: boolean; userId: string; onAccessChange?: (readOnly: boolean) => void }) {
+export function useCollaboration(
+  documentId: string,
+  options: {
+    keepOffline: boolean;
+    userId: string;
+    onAccessChange?: (readOnly: boolean) => void;
+    /**
+     * What the page shows of the document now, for its snapshot (ADR 0052): undefined while the
+     * editor does not hold the whole document yet. Kept beside the copy a moment after each change.
+     */
+    snapshot?: (document: Y.Doc) => Omit<DocumentSnapshot, 'state'> | undefined;
+    /** The state of the snapshot shown while the document opened, if one was: kept again only once the document differs. */
+    shownState?: string;
+  },
+) {
   const { keepOffline, userId } = options;
   const onAccessChange = useRef(options.onAccessChange);
+  const snapshot = useRef(options.snapshot);
+  const shownState = useRef(options.shownState);
   useEffect(() => {
     onAccessChange.current = options.onAccessChange;
+    snapshot.current = options.snapshot;
   });
   // Built here, inert: the socket connects and this browser's copy is read in the effect below.
   const { document, socket, provider, copyName } = useMemo(() => {
@@ -34,7 +58,7 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     const socket = new HocuspocusProviderWebsocket({ url: `${window.location.origin.replace(/^http/, 'ws')}/collab`, autoConnect: false });
     const provider = new HocuspocusProvider({ websocketProvider: socket, name: documentId, document, token: `session:${CLIENT_ID}` });
     // One copy per person and document: someone else signing in on this browser starts from the server.
-    return { document, socket, provider, copyName: keepOffline ? `cabinet:${userId}:${documentId}` : undefined };
+    return { document, socket, provider, copyName: keepOffline ? copyNameOf(userId, documentId) : undefined };
   }, [documentId, keepOffline, userId]);
   const [state, setState] = useState<SyncState>('connecting');
   const [people, setPeople] = useState<Collaborator[]>([]);
@@ -98,6 +122,42 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
       // Without IndexedDB (refused by the browser) there is no copy to wait for.
       local._db.catch(attach);
     } else attach();
+    // The snapshot is kept again a moment after the document changes (here or anywhere else), and
+    // when the page is left with a change not yet kept; not at each opening of an unchanged document.
+    let changed = false;
+    let keeping: ReturnType<typeof setTimeout> | undefined;
+    const keep = () => {
+      keeping = undefined;
+      if (!local || !changed || !live) return;
+      const shown = snapshot.current?.(document);
+      if (!shown) return void keepLater();
+      changed = false;
+      local.set(SNAPSHOT_KEY, JSON.stringify({ ...shown, state: stateOf(document) } satisfies DocumentSnapshot)).then(
+        () => performance.mark('cabinet:document-kept'),
+        () => (changed = true),
+      );
+    };
+    const keepLater = () => {
+      clearTimeout(keeping);
+      keeping = setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(keep, { timeout: KEEP_AFTER_MS }) : keep()), KEEP_AFTER_MS);
+    };
+    const documentChanged = (_update: Uint8Array, origin: unknown) => {
+      if (origin === local) return;
+      changed = true;
+      keepLater();
+    };
+    const leaving = () => {
+      if (changed) keep();
+    };
+    if (local) {
+      document.on('update', documentChanged);
+      window.addEventListener('pagehide', leaving);
+      void local.whenSynced.then(() => {
+        if (stateOf(document) === shownState.current) return;
+        changed = true;
+        keepLater();
+      });
+    }
     provider.on('status', update);
     provider.on('synced', update);
     provider.on('unsyncedChanges', update);
@@ -130,6 +190,9 @@ export function useCollaboration(documentId: string, options: { keepOffline: boo
     return () => {
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
+      window.removeEventListener('pagehide', leaving);
+      clearTimeout(keeping);
+      leaving();
       live = false;
       provider.destroy();
       socket.destroy();

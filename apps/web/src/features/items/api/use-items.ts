@@ -1,5 +1,5 @@
 import { itemsApi, type TItem } from '@cabinet/contracts';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, queryOptions } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -12,13 +12,16 @@ const PREVIEW_PENDING_POLL_MS = 3000;
  * picture made is told by the live stream, but a file found to have none (a kind without one, a
  * failure and its reason) by nothing.
  */
-export function useItem(id: string | undefined) {
-  return useQuery({
-    queryKey: queryKeys.item(id ?? ''),
-    queryFn: () => call(itemsApi.get, { params: { id: id! } }),
-    enabled: !!id,
+/** One item, as the server has it now (and again every few seconds while a file's preview is being made). */
+export const itemQuery = (id: string) =>
+  queryOptions({
+    queryKey: queryKeys.item(id),
+    queryFn: () => call(itemsApi.get, { params: { id } }),
     refetchInterval: (q) => (q.state.data?.kind === 'file' && q.state.data.preview?.state === 'pending' ? PREVIEW_PENDING_POLL_MS : false),
   });
+
+export function useItem(id: string | undefined) {
+  return useQuery({ ...itemQuery(id ?? ''), enabled: !!id });
 }
 
 /** For a panel opened on an item from a list: the item as the server has it now, `item` until that is in. */

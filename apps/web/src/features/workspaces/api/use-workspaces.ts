@@ -1,13 +1,16 @@
 import { workspacesApi, type TCreateWorkspaceRequest, type TWorkspace } from '@cabinet/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
+/** The workspaces the person belongs to. */
+export const workspacesQuery = queryOptions({
+  queryKey: queryKeys.workspaces,
+  queryFn: async () => (await call(workspacesApi.list)).items,
+});
+
 export function useWorkspaces() {
-  return useQuery({
-    queryKey: queryKeys.workspaces,
-    queryFn: async () => (await call(workspacesApi.list)).items,
-  });
+  return useQuery(workspacesQuery);
 }
 
 export function useCreateWorkspace() {

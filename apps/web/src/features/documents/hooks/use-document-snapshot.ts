@@ -1,0 +1,218 @@
+import { useEffect, useState } from 'react';
+import { queryClient } from '../../../lib/query-client.ts';
+import { meQuery } from '../../auth/api/use-me.ts';
+import { itemQuery } from '../../items/api/use-items.ts';
+
+/**
+ * What a document looked like when this browser last had it open: its name and its text as HTML,
+ * kept beside this browser's copy of the document (ADR 0052). A document opened again shows it at
+ * once, read-only, while the editor's code, the copy and the server's state arrive; the editor
+ * takes its place as soon as it holds the document.
+ */
+export interface DocumentSnapshot {
+  title: string;
+  html: string;
+  /** The Y.Doc's state vector (base64) the HTML was made from: a copy that has moved on since is kept again. */
+  state: string;
+}
+
+/** This browser's copy of a document, per person (someone else signing in here starts from the server). */
+export const copyNameOf = (userId: string, documentId: string) => `cabinet:${userId}:${documentId}`;
+
+/** The snapshot's key in the copy's store of other values (y-indexeddb's `custom`). */
+export const SNAPSHOT_KEY = 'snapshot';
+
+/** Longer than this, reading the snapshot is given up: the editor does not wait for it. */
+const READ_LIMIT_MS = 500;
+
+/** The snapshot kept as `value` (JSON, as y-indexeddb keeps strings), if it is one. */
+function snapshotIn(value: unknown): DocumentSnapshot | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const kept = JSON.parse(value) as Partial<DocumentSnapshot> | null;
+    return typeof kept?.title === 'string' && typeof kept.html === 'string' && typeof kept.state === 'string' ? (kept as DocumentSnapshot) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The snapshot kept in `copyName`, read without the editor's code; undefined when there is no copy
+ * (none is made by asking), no snapshot, or IndexedDB is refused or slow.
+ */
+export function readSnapshot(copyName: string): Promise<DocumentSnapshot | undefined> {
+  return new Promise((resolve) => {
+    const give = (snapshot?: DocumentSnapshot) => {
+      clearTimeout(limit);
+      resolve(snapshot);
+    };
+    const limit = setTimeout(give, READ_LIMIT_MS);
+    let request: IDBOpenDBRequest;
+    try {
+      request = indexedDB.open(copyName);
+    } catch {
+      return give();
+    }
+    // No copy of this document here: the database asking made is not kept (the copy makes its own).
+    request.onupgradeneeded = () => request.transaction?.abort();
+    request.onerror = (event) => {
+      event.preventDefault();
+      give();
+    };
+    request.onsuccess = () => {
+      const db = request.result;
+      db.onversionchange = () => db.close();
+      try {
+        const read = db.transaction('custom', 'readonly').objectStore('custom').get(SNAPSHOT_KEY);
+        read.onsuccess = () => give(snapshotIn(read.result));
+        read.onerror = () => give();
+      } catch {
+        give();
+      } finally {
+        db.close();
+      }
+    };
+  });
+}
+
+/** A shown snapshot: its title, the state it was made from, and its text as an element built once (moved, not parsed again, between frames). */
+export interface ShownSnapshot {
+  title: string;
+  state: string;
+  element: HTMLElement;
+}
+
+/** Blocks laid out together: the browser skips laying out a section out of sight (`content-visibility`), and watches a section, not a block. */
+const SECTION_BLOCKS = 50;
+
+/**
+ * The element the snapshot's HTML is parsed into: inert (nothing in it can be clicked or focused)
+ * until the editor replaces it, its blocks in sections that are laid out only when in sight.
+ */
+function snapshotElement(html: string): HTMLElement {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  const element = document.createElement('div');
+  element.className = 'cabinet-document cabinet-code-colours cabinet-snapshot';
+  element.inert = true;
+  const blocks = [...template.content.children];
+  for (let i = 0; i < blocks.length; i += SECTION_BLOCKS) {
+    const section = document.createElement('div');
+    section.append(...blocks.slice(i, i + SECTION_BLOCKS));
+    element.append(section);
+  }
+  return element;
+}
+
+/** A snapshot being read, and once read what was found (undefined inside: none). */
+interface Read {
+  promise: Promise<ShownSnapshot | undefined>;
+  found?: { snapshot?: ShownSnapshot };
+}
+
+function startRead(copyName: string): Read {
+  const read: Read = {
+    promise: readSnapshot(copyName).then((kept) => {
+      const snapshot = kept && { title: kept.title, state: kept.state, element: snapshotElement(kept.html) };
+      read.found = { snapshot };
+      return snapshot;
+    }),
+  };
+  return read;
+}
+
+/** Reads started before the page's code was in (a page opened at a document's address), each taken by the page that shows it. */
+const early = new Map<string, Read>();
+
+/** How long a read started early waits for its page (someone may go elsewhere before it shows). */
+const EARLY_READ_KEPT_MS = 10_000;
+
+/**
+ * Where this browser notes the person last signed in here: a page opened at a document's address
+ * reads the snapshot before the server has said who is signed in.
+ */
+const PERSON_KEY = 'cabinet:person';
+
+function lastPerson(): string | undefined {
+  try {
+    return localStorage.getItem(PERSON_KEY) ?? undefined;
+  } catch {
+    return undefined; // Storage refused: the snapshot is read once the person is known.
+  }
+}
+
+function rememberPerson(userId: string): void {
+  try {
+    if (localStorage.getItem(PERSON_KEY) !== userId) localStorage.setItem(PERSON_KEY, userId);
+  } catch {
+    // Storage refused: nothing is remembered.
+  }
+}
+
+/** Starts reading the snapshot of `copyName` now, for the document page about to open. */
+function readSnapshotSoon(copyName: string): void {
+  if (early.has(copyName)) return;
+  early.set(copyName, startRead(copyName));
+  setTimeout(() => early.delete(copyName), EARLY_READ_KEPT_MS);
+}
+
+/**
+ * What a page opened at a document's address (`/w/:ws/d/<address>`) needs, asked for at once beside
+ * the person and the workspace: the document's item, and its snapshot, for the person last signed in
+ * here and for whoever the server says is signed in (the same one, mostly: read once).
+ */
+export function readAhead(address: string): void {
+  let id: string;
+  try {
+    id = decodeURIComponent(address);
+  } catch {
+    return; // Not an address the page could open either.
+  }
+  void queryClient.prefetchQuery(itemQuery(id));
+  const person = lastPerson();
+  if (person) readSnapshotSoon(copyNameOf(person, id));
+  queryClient.fetchQuery(meQuery).then(
+    (me) => readSnapshotSoon(copyNameOf(me.user.id, id)),
+    () => undefined, // The shell asks again, and says what went wrong.
+  );
+}
+
+/**
+ * The snapshot of a document kept for `userId` (none while the person is unknown): `settled` once it
+ * was looked for, `snapshot` when there was one, `copyName` the copy it is kept in. A read started
+ * early and done already is shown at the first render.
+ */
+export function useDocumentSnapshot(
+  userId: string | undefined,
+  documentId: string,
+): { settled: boolean; snapshot?: ShownSnapshot; copyName: string | undefined } {
+  const copyName = userId && copyNameOf(userId, documentId);
+  const [found, setFound] = useState<{ name: string; snapshot?: ShownSnapshot } | undefined>(() => {
+    const done = copyName ? early.get(copyName)?.found : undefined;
+    return done && { name: copyName!, snapshot: done.snapshot };
+  });
+  useEffect(() => {
+    if (!userId || !copyName) return;
+    rememberPerson(userId);
+    const read = early.get(copyName) ?? startRead(copyName);
+    early.delete(copyName);
+    let live = true;
+    void read.promise.then((snapshot) => {
+      if (live) setFound((was) => (was?.name === copyName ? was : { name: copyName, snapshot }));
+    });
+    return () => {
+      live = false;
+    };
+  }, [userId, copyName]);
+  const current = found?.name === copyName ? found : undefined;
+  return { settled: !!current, snapshot: current?.snapshot, copyName };
+}
+
+/** This browser's copy of a document the person may no longer open, snapshot and all, is let go. */
+export function forgetCopy(copyName: string): void {
+  try {
+    indexedDB.deleteDatabase(copyName);
+  } catch {
+    // IndexedDB refused: there is no copy.
+  }
+}
