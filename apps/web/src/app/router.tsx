@@ -55,17 +55,13 @@ const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) =>
 /**
  * A page of the signed-in frame asks for the workspaces at once, beside the person, rather than once
  * the person is in. A page opened at a document's address also asks at once for the page's code,
- * the document's item, and the snapshot this browser kept of it (ADR 0052), which the page shows as
- * soon as its code is in.
+ * which asks for the document's item and the snapshot this browser kept of it (ADR 0052).
  */
 export function startOpening(path: string) {
   if (!path.startsWith('/w/')) return;
   void queryClient.prefetchQuery(workspacesQuery);
-  const document = /^\/w\/[^/]+\/d\/([^/?#]+)/.exec(path)?.[1];
-  if (!document) return;
-  DocumentRoute.preload().catch(() => undefined); // Failing, it fails again where the page is shown.
-  // The rest is in a small chunk of its own (which the page shares), not in every page's first script.
-  import('../features/documents/hooks/use-document-snapshot.ts').then((m) => m.readAhead(document)).catch(() => undefined); // The page asks again.
+  // The page's module asks for the rest as it loads (routes/document.tsx).
+  if (/^\/w\/[^/]+\/d\//.test(path)) DocumentRoute.preload().catch(() => undefined); // Failing, it fails again where the page is shown.
 }
 
 export function AppRoutes() {

@@ -56,6 +56,9 @@ export interface DocumentEditorProps {
   onShown?: () => void;
 }
 
+/** How long the page may show the snapshot in the editor's place at most, once the editor is built. */
+const SHOWN_WITHIN_MS = 5000;
+
 /** Whether the editor shows the whole shared document: y-prosemirror makes a block of each of the shared fragment's children. */
 const holdsDocument = (editor: Editor, fragment: { length: number }) => fragment.length > 0 && editor.state.doc.childCount === fragment.length;
 
@@ -70,7 +73,7 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
     shownState,
     snapshot: (shared) => {
       const ed = editorRef.current;
-      return ed && !ed.isDestroyed && holdsDocument(ed, shared.getXmlFragment('default')) ? { title, html: ed.getHTML() } : undefined;
+      return ed && !ed.isDestroyed && holdsDocument(ed, shared.getXmlFragment('default')) ? { html: ed.getHTML() } : undefined;
     },
   });
   const [asking, setAsking] = useState<'link' | 'image' | 'history'>();
@@ -156,7 +159,9 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
   useEffect(() => {
     editorRef.current = editor;
   });
-  // Told once it holds the document; or once the server or this browser's copy has answered, for an empty one.
+  // Told once it holds the whole document; once the server or this browser's copy has answered
+  // (an empty document, access refused, no network); or after a few seconds in any case, so that
+  // the page never keeps showing the snapshot with the editor's state out of sight.
   useEffect(() => {
     if (!onShown || !editor) return;
     const fragment = document.getXmlFragment('default');
@@ -168,7 +173,11 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
     if (state !== 'connecting') return onShown();
     editor.on('transaction', check);
     check();
-    return () => void editor.off('transaction', check);
+    const limit = setTimeout(onShown, SHOWN_WITHIN_MS);
+    return () => {
+      clearTimeout(limit);
+      editor.off('transaction', check);
+    };
   }, [onShown, editor, document, state]);
   // A renamed document's editor is named anew without being rebuilt.
   useEffect(() => {

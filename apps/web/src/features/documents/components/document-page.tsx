@@ -8,7 +8,7 @@ import { useMe } from '../../auth/api/use-me.ts';
 import { useAncestors, useItem } from '../../items/api/use-items.ts';
 import { useItemMutations } from '../../items/api/use-item-mutations.ts';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
-import { forgetCopy, useDocumentSnapshot } from '../hooks/use-document-snapshot.ts';
+import { forgetSnapshot, useDocumentSnapshot } from '../hooks/use-document-snapshot.ts';
 import { DocumentMenu } from './document-menu.tsx';
 import { SnapshotView } from './document-snapshot.tsx';
 
@@ -29,13 +29,18 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   const [renaming, setRenaming] = useState(false);
   const [sharing, setSharing] = useState(false);
   const { settled, snapshot, copyName } = useDocumentSnapshot(me.data?.user.id, documentId);
-  // A document the person may no longer open leaves nothing of itself in this browser.
-  const gone = item.error instanceof ApiError && (item.error.status === 404 || item.error.status === 403);
-  useEffect(() => {
-    if (gone && copyName) forgetCopy(copyName);
-  }, [gone, copyName]);
   // The snapshot stands in for the editor, which is built out of sight, until the editor holds the
-  // document; then both change places in the same task (the text is never on the page twice).
+  // document; then both change places in the same task (the text is never on the page twice). It
+  // is shown once the server has said the person may still edit the document (an editor keeps a
+  // copy, and its snapshot); of a document they may no longer open, or only read, it goes.
+  const [opened, setOpened] = useState(false);
+  const mayEdit = item.data?.abilities.edit;
+  const standIn = !!snapshot && mayEdit === true && !opened;
+  const notFound = !item.data && item.error instanceof ApiError && item.error.code === 'not_found';
+  const unwanted = !!snapshot && (notFound || mayEdit === false);
+  useEffect(() => {
+    if (unwanted && copyName) forgetSnapshot(copyName);
+  }, [unwanted, copyName]);
   // The editor's code is asked for once the snapshot is painted (its loading would hold the paint
   // back), and the editor shown once its code is in, without suspending (React would hold its reveal
   // back for up to 300 ms after the page's).
@@ -43,7 +48,7 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   const [DocumentEditor, setDocumentEditor] = useState<Editor>();
   const [editorFailed, setEditorFailed] = useState<unknown>();
   if (editorFailed) throw editorFailed; // To the page's error boundary, as a module that failed to load is.
-  const wantEditor = settled && (painted || !snapshot);
+  const wantEditor = settled && (!snapshot || (!item.isPending && (!standIn || painted)));
   useEffect(() => {
     if (!wantEditor) return;
     let live = true;
@@ -55,18 +60,16 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
       live = false;
     };
   }, [wantEditor]);
-  const [opened, setOpened] = useState(false);
   const editorBox = useRef<HTMLDivElement>(null);
   const open = useCallback(() => {
     snapshot?.element.remove();
     if (editorBox.current) editorBox.current.style.display = 'contents';
     setOpened(true);
   }, [snapshot]);
-  const standIn = snapshot && !opened;
 
-  if (me.isPending || (item.isPending && !standIn)) return <Skeleton h={320} />;
-  if (!me.data || (!item.isPending && !item.data)) return <Title order={1}>Document not found</Title>;
-  const abilities = item.data?.abilities;
+  if (me.isPending || item.isPending) return <Skeleton h={320} />;
+  if (!me.data || !item.data) return <Title order={1}>Document not found</Title>;
+  const { abilities } = item.data;
   // A share changed while the document is open: the item's abilities (and with them the editor) follow.
   const accessChanged = (readOnly: boolean) => {
     void item.refetch();
@@ -86,11 +89,10 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         </Breadcrumbs>
       </nav>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-        {/* Until the item answers, the snapshot's name stands in for it. */}
         <Title order={1} style={{ overflowWrap: 'anywhere' }}>
-          {item.data?.name ?? snapshot?.title}
+          {item.data.name}
         </Title>
-        {abilities && <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} onShare={() => setSharing(true)} />}
+        <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} onShare={() => setSharing(true)} />
       </Group>
       {standIn && (
         <Paper withBorder radius="md" mih={300}>
@@ -99,13 +101,13 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
           </div>
         </Paper>
       )}
-      {item.data && DocumentEditor ? (
+      {DocumentEditor ? (
         <div ref={editorBox} style={{ display: standIn ? 'none' : 'contents' }}>
           <DocumentEditor
             workspaceId={workspace.id}
             documentId={documentId}
             title={item.data.name}
-            abilities={item.data.abilities}
+            abilities={abilities}
             me={{ id: me.data.user.id, name: me.data.user.name || me.data.user.email }}
             onAccessChange={accessChanged}
             shownState={standIn ? snapshot.state : undefined}
@@ -115,21 +117,19 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
       ) : (
         !standIn && <Skeleton h={320} />
       )}
-      {item.data && (
-        <Suspense fallback={null}>
-          {sharing && <ShareDialog item={item.data} workspace={workspace} onClose={() => setSharing(false)} />}
-          {renaming && (
-            <NameDialog
-              title="Rename document"
-              label="Document name"
-              submitLabel="Rename"
-              initial={item.data.name}
-              onClose={() => setRenaming(false)}
-              onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })}
-            />
-          )}
-        </Suspense>
-      )}
+      <Suspense fallback={null}>
+        {sharing && <ShareDialog item={item.data} workspace={workspace} onClose={() => setSharing(false)} />}
+        {renaming && (
+          <NameDialog
+            title="Rename document"
+            label="Document name"
+            submitLabel="Rename"
+            initial={item.data.name}
+            onClose={() => setRenaming(false)}
+            onSubmit={(name) => m.rename.mutateAsync({ id: documentId, name })}
+          />
+        )}
+      </Suspense>
     </Stack>
   );
 }

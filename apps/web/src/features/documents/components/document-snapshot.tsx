@@ -18,9 +18,11 @@ export function SnapshotView({ snapshot, onPainted }: { snapshot: ShownSnapshot;
     const { element } = snapshot;
     host.current?.append(element);
     performance.mark('cabinet:document-snapshot');
-    // A frame's callbacks run just before it is painted; a task queued from one runs after.
+    // A frame's callbacks run just before it is painted; a task queued from one runs after. A
+    // hidden tab paints no frames: there it is told at once.
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => (timer = setTimeout(() => painted.current())));
+    const frame = document.hidden ? 0 : requestAnimationFrame(() => (timer = setTimeout(() => painted.current())));
+    if (document.hidden) timer = setTimeout(() => painted.current());
     return () => {
       cancelAnimationFrame(frame);
       clearTimeout(timer);

@@ -10,9 +10,16 @@ const ACCESS_GONE = new Set(['not_found', 'unauthenticated', 'session_expired', 
 
 /** After the last change, how long the document stays still before its snapshot is kept again (then when the browser is idle). */
 const KEEP_AFTER_MS = 1000;
+/** And at most this often while it keeps changing: each keeping writes the whole document's HTML. */
+const KEEP_EVERY_MS = 10_000;
 
-/** A state vector as the snapshot notes it. */
-const stateOf = (document: Y.Doc) => btoa(String.fromCharCode(...Y.encodeStateVector(document)));
+/** The document's state as its snapshot notes it: what it holds and what it deleted (a deletion moves no state vector). */
+function stateOf(document: Y.Doc): string {
+  const bytes = Y.encodeSnapshot(Y.snapshot(document));
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
 
 /** How the connection to the collaboration server stands, in the words the page shows. */
 export type SyncState = 'connecting' | 'saving' | 'saved' | 'offline' | 'refused';
@@ -122,24 +129,35 @@ export function useCollaboration(
       // Without IndexedDB (refused by the browser) there is no copy to wait for.
       local._db.catch(attach);
     } else attach();
-    // The snapshot is kept again a moment after the document changes (here or anywhere else), and
-    // when the page is left with a change not yet kept; not at each opening of an unchanged document.
+    // The snapshot is kept again a moment after the document changes (here or anywhere else), at
+    // most every ten seconds while it keeps changing, and when the page is left or hidden with a
+    // change not yet kept; not at each opening of an unchanged document.
     let changed = false;
+    let closing = false;
     let keeping: ReturnType<typeof setTimeout> | undefined;
+    let keptAt = 0;
     const keep = () => {
       keeping = undefined;
       if (!local || !changed || !live) return;
+      // An empty document has nothing to show: what was kept of it goes.
+      if (document.getXmlFragment('default').length === 0) {
+        changed = false;
+        return void local.del(SNAPSHOT_KEY).catch(() => undefined);
+      }
       const shown = snapshot.current?.(document);
-      if (!shown) return void keepLater();
+      if (!shown) return void keepLater(); // The editor does not hold the whole document yet.
       changed = false;
+      keptAt = Date.now();
       local.set(SNAPSHOT_KEY, JSON.stringify({ ...shown, state: stateOf(document) } satisfies DocumentSnapshot)).then(
         () => performance.mark('cabinet:document-kept'),
         () => (changed = true),
       );
     };
     const keepLater = () => {
+      if (closing) return;
       clearTimeout(keeping);
-      keeping = setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(keep, { timeout: KEEP_AFTER_MS }) : keep()), KEEP_AFTER_MS);
+      const wait = Math.max(KEEP_AFTER_MS, keptAt + KEEP_EVERY_MS - Date.now());
+      keeping = setTimeout(() => (window.requestIdleCallback ? window.requestIdleCallback(keep, { timeout: KEEP_AFTER_MS }) : keep()), wait);
     };
     const documentChanged = (_update: Uint8Array, origin: unknown) => {
       if (origin === local) return;
@@ -149,9 +167,13 @@ export function useCollaboration(
     const leaving = () => {
       if (changed) keep();
     };
+    const hidden = () => {
+      if (window.document.visibilityState === 'hidden') leaving();
+    };
     if (local) {
       document.on('update', documentChanged);
       window.addEventListener('pagehide', leaving);
+      window.document.addEventListener('visibilitychange', hidden);
       void local.whenSynced.then(() => {
         if (stateOf(document) === shownState.current) return;
         changed = true;
@@ -191,8 +213,14 @@ export function useCollaboration(
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
       window.removeEventListener('pagehide', leaving);
+      window.document.removeEventListener('visibilitychange', hidden);
+      closing = true;
       clearTimeout(keeping);
-      leaving();
+      try {
+        leaving();
+      } catch {
+        // Not kept this time: the next opening keeps it.
+      }
       live = false;
       provider.destroy();
       socket.destroy();

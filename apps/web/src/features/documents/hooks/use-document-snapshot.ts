@@ -4,15 +4,14 @@ import { meQuery } from '../../auth/api/use-me.ts';
 import { itemQuery } from '../../items/api/use-items.ts';
 
 /**
- * What a document looked like when this browser last had it open: its name and its text as HTML,
- * kept beside this browser's copy of the document (ADR 0052). A document opened again shows it at
- * once, read-only, while the editor's code, the copy and the server's state arrive; the editor
- * takes its place as soon as it holds the document.
+ * What a document looked like when this browser last had it open: its text as HTML, kept beside
+ * this browser's copy of the document (ADR 0052). A document opened again shows it at once,
+ * read-only, while the editor's code, the copy and the server's state arrive; the editor takes its
+ * place as soon as it holds the document.
  */
 export interface DocumentSnapshot {
-  title: string;
   html: string;
-  /** The Y.Doc's state vector (base64) the HTML was made from: a copy that has moved on since is kept again. */
+  /** The Y.Doc's state (its state vector and deletions, `Y.encodeSnapshot`, base64) the HTML was made from: a copy that differs is kept again. */
   state: string;
 }
 
@@ -30,7 +29,7 @@ function snapshotIn(value: unknown): DocumentSnapshot | undefined {
   if (typeof value !== 'string') return undefined;
   try {
     const kept = JSON.parse(value) as Partial<DocumentSnapshot> | null;
-    return typeof kept?.title === 'string' && typeof kept.html === 'string' && typeof kept.state === 'string' ? (kept as DocumentSnapshot) : undefined;
+    return typeof kept?.html === 'string' && typeof kept.state === 'string' ? (kept as DocumentSnapshot) : undefined;
   } catch {
     return undefined;
   }
@@ -40,7 +39,7 @@ function snapshotIn(value: unknown): DocumentSnapshot | undefined {
  * The snapshot kept in `copyName`, read without the editor's code; undefined when there is no copy
  * (none is made by asking), no snapshot, or IndexedDB is refused or slow.
  */
-export function readSnapshot(copyName: string): Promise<DocumentSnapshot | undefined> {
+function readSnapshot(copyName: string): Promise<DocumentSnapshot | undefined> {
   return new Promise((resolve) => {
     const give = (snapshot?: DocumentSnapshot) => {
       clearTimeout(limit);
@@ -75,9 +74,8 @@ export function readSnapshot(copyName: string): Promise<DocumentSnapshot | undef
   });
 }
 
-/** A shown snapshot: its title, the state it was made from, and its text as an element built once (moved, not parsed again, between frames). */
+/** A shown snapshot: the state it was made from, and its text as an element built once. */
 export interface ShownSnapshot {
-  title: string;
   state: string;
   element: HTMLElement;
 }
@@ -92,6 +90,8 @@ const SECTION_BLOCKS = 50;
 function snapshotElement(html: string): HTMLElement {
   const template = document.createElement('template');
   template.innerHTML = html;
+  // A picture is fetched when it comes into sight, not as soon as the element is built.
+  for (const image of template.content.querySelectorAll('img')) image.loading = 'lazy';
   const element = document.createElement('div');
   element.className = 'cabinet-document cabinet-code-colours cabinet-snapshot';
   element.inert = true;
@@ -113,7 +113,7 @@ interface Read {
 function startRead(copyName: string): Read {
   const read: Read = {
     promise: readSnapshot(copyName).then((kept) => {
-      const snapshot = kept && { title: kept.title, state: kept.state, element: snapshotElement(kept.html) };
+      const snapshot = kept && { state: kept.state, element: snapshotElement(kept.html) };
       read.found = { snapshot };
       return snapshot;
     }),
@@ -157,13 +157,15 @@ function readSnapshotSoon(copyName: string): void {
 }
 
 /**
- * What a page opened at a document's address (`/w/:ws/d/<address>`) needs, asked for at once beside
- * the person and the workspace: the document's item, and its snapshot, for the person last signed in
- * here and for whoever the server says is signed in (the same one, mostly: read once).
+ * What the page at `path`, when it is a document's (`/w/:ws/d/<id>`), needs, asked for at once
+ * beside the person and the workspace: the document's item, and its snapshot, for the person last
+ * signed in here and for whoever the server says is signed in (the same one, mostly: read once).
  */
-export function readAhead(address: string): void {
+export function readAhead(path: string): void {
+  const address = /^\/w\/[^/]+\/d\/([^/?#]+)/.exec(path)?.[1];
   let id: string;
   try {
+    if (!address) return;
     id = decodeURIComponent(address);
   } catch {
     return; // Not an address the page could open either.
@@ -208,11 +210,28 @@ export function useDocumentSnapshot(
   return { settled: !!current, snapshot: current?.snapshot, copyName };
 }
 
-/** This browser's copy of a document the person may no longer open, snapshot and all, is let go. */
-export function forgetCopy(copyName: string): void {
+/**
+ * The snapshot of a document the person may no longer open (or only read: a reader keeps none) is
+ * let go. The copy itself stays: it may hold edits not yet sent, of a document that is only in the
+ * trash (ADR 0052).
+ */
+export function forgetSnapshot(copyName: string): void {
+  let request: IDBOpenDBRequest;
   try {
-    indexedDB.deleteDatabase(copyName);
+    request = indexedDB.open(copyName);
   } catch {
-    // IndexedDB refused: there is no copy.
+    return; // IndexedDB refused: there is no snapshot.
   }
+  request.onupgradeneeded = () => request.transaction?.abort();
+  request.onerror = (event) => event.preventDefault();
+  request.onsuccess = () => {
+    const db = request.result;
+    try {
+      db.transaction('custom', 'readwrite').objectStore('custom').delete(SNAPSHOT_KEY);
+    } catch {
+      // No store of other values: nothing kept.
+    } finally {
+      db.close();
+    }
+  };
 }

@@ -12,7 +12,6 @@ const PREVIEW_PENDING_POLL_MS = 3000;
  * picture made is told by the live stream, but a file found to have none (a kind without one, a
  * failure and its reason) by nothing.
  */
-/** One item, as the server has it now (and again every few seconds while a file's preview is being made). */
 export const itemQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.item(id),
