@@ -5,7 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
 
-/** Runs the `cabinet` command in a process of its own, as an operator would; killed after a minute. */
+/**
+ * Runs the `cabinet` command in a process of its own, as an operator would; killed after two
+ * minutes, a hang and not a speed (a migration on PGlite passed one minute on a loaded CI machine).
+ */
 export function cabinet(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
@@ -14,7 +17,7 @@ export function cabinet(args: string[], env: Record<string, string>): Promise<{ 
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
