@@ -64,9 +64,10 @@ describe('a small upload', () => {
     });
     // One statement a call authenticates it; the starts go in batches of 6 statements (a transaction each). How many batches
     // depends on when each call's authentication ends (the calls of one turn, then those arriving meanwhile: lib/group-calls.test.ts),
-    // so it is bounded loosely; a busy machine spreads the authentications out.
+    // so it is bounded loosely: some calls share a batch. A busy machine spreads the authentications out (a CI machine running
+    // twice as slow as usual made 5 batches of 8 calls); the grouping itself is held exactly by lib/group-calls.test.ts.
     const startBatches = transactions(started.statements);
-    expect(startBatches).toBeLessThanOrEqual(FILES / 2);
+    expect(startBatches).toBeLessThan(FILES);
     expect(started.statements.length, started.statements.join('\n\n')).toBeLessThanOrEqual(FILES + startBatches * 6);
     await Promise.all(uploads.map((u, i) => putOnlyPart(u, batch[i]!.bytes)));
     const completed = await statementsOf(() =>
@@ -76,7 +77,7 @@ describe('a small upload', () => {
     expect(completed.result.map((r) => r.json<ResponseOf<typeof uploadsApi.complete>>().item.name).sort()).toEqual(batch.map((f) => f.name).sort());
     // Batches of 5: the uploads, their folders' access, and the files made in one statement of a transaction.
     const completeBatches = transactions(completed.statements);
-    expect(completeBatches).toBeLessThanOrEqual(FILES / 2);
+    expect(completeBatches).toBeLessThan(FILES);
     expect(completed.statements.length, completed.statements.join('\n\n')).toBeLessThanOrEqual(FILES + completeBatches * 5);
   });
 
