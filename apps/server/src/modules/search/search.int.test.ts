@@ -39,13 +39,17 @@ const allPages = async (p: Person, q: string, limit: number) => {
 const names = async (p: Person, q: string, extra: TSearchQuery = {}, ws?: string) => (await find(p, { q, ...extra }, ws)).results.map((r) => r.item.name);
 /**
  * The texts of `ids` read again by one pass here, with the statements it ran. They are queued without a word to the
- * server's own indexer (it hears of items by their events); its catch-up pass, every 30 s, may still take them first,
- * and then they are queued and counted again.
+ * server's own indexer (it hears of items by their events); a pass of its still under way, or its catch-up pass every
+ * 30 s, may still take them first, and then they are queued and counted again.
  */
 async function indexedAgain(ids: string[]): Promise<{ result: number; statements: string[] }> {
   const db = app.t.ctx.db;
   let pass: { result: number; statements: string[] } | undefined;
-  for (let tries = 0; tries < 3 && pass?.result !== ids.length; tries++) {
+  for (let tries = 0; tries < 5 && pass?.result !== ids.length; tries++) {
+    // A pass of the server's indexer still under way (woken by the changes before) claims what is
+    // queued while it runs: it is let finish first (on a slow machine it took all three tries).
+    await settled();
+    await new Promise((r) => setTimeout(r, 300 * tries));
     await sql`UPDATE search_entries SET text_version_id = NULL, text_state = 'pending' WHERE item_id = ANY(${ids}::uuid[])`.execute(db);
     await sql`SELECT cabinet_search_queue(item_id, 'text') FROM search_entries WHERE item_id = ANY(${ids}::uuid[])`.execute(db);
     pass = await statementsOf(indexHere);
