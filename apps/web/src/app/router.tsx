@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, matchPath, Route, Routes } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { HomePage } from './routes/home.tsx';
 import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
@@ -7,6 +7,7 @@ import { RootRedirect } from './routes/root-redirect.tsx';
 import { WorkspaceLayout } from './routes/workspace-layout.tsx';
 import { PageLoader } from '../components/ui/page-loader.tsx';
 import { workspacesQuery } from '../features/workspaces/api/use-workspaces.ts';
+import { pagePatterns } from '../lib/page-routes.ts';
 import { queryClient } from '../lib/query-client.ts';
 
 /**
@@ -61,7 +62,7 @@ export function startOpening(path: string) {
   if (!path.startsWith('/w/')) return;
   void queryClient.prefetchQuery(workspacesQuery);
   // The page's module asks for the rest as it loads (routes/document.tsx).
-  if (/^\/w\/[^/]+\/d\//.test(path)) DocumentRoute.preload().catch(() => undefined); // Failing, it fails again where the page is shown.
+  if (matchPath(pagePatterns.document, path)) DocumentRoute.preload().catch(() => undefined); // Failing, it fails again where the page is shown.
 }
 
 export function AppRoutes() {

@@ -65,4 +65,5 @@ export const pagePatterns = {
   myFiles: '/w/:ws/my',
   folder: '/w/:ws/f/:folderId',
   file: '/w/:ws/file/:fileId',
+  document: '/w/:ws/d/:docId',
 } as const;

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'react';
+import { matchPath } from 'react-router';
+import { pagePatterns } from '../../../lib/page-routes.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { meQuery } from '../../auth/api/use-me.ts';
 import { itemQuery } from '../../items/api/use-items.ts';
@@ -36,9 +38,35 @@ function snapshotIn(value: unknown): DocumentSnapshot | undefined {
 }
 
 /**
- * The snapshot kept in `copyName`, read without the editor's code; undefined when there is no copy
- * (none is made by asking), no snapshot, or IndexedDB is refused or slow.
+ * Opens this browser's copy `copyName` for `work`, without the editor's code, and closes it once
+ * `work` has started its transaction (which still ends); `onMissing` when there is no copy (none is
+ * made by asking: the upgrade that would make it is aborted) or IndexedDB refuses.
  */
+function withCopy(copyName: string, work: (db: IDBDatabase) => void, onMissing: () => void = () => undefined): void {
+  let request: IDBOpenDBRequest;
+  try {
+    request = indexedDB.open(copyName);
+  } catch {
+    return onMissing();
+  }
+  request.onupgradeneeded = () => request.transaction?.abort();
+  request.onerror = (event) => {
+    event.preventDefault();
+    onMissing();
+  };
+  request.onsuccess = () => {
+    const db = request.result;
+    try {
+      work(db);
+    } catch {
+      onMissing(); // No store of other values: nothing kept.
+    } finally {
+      db.close();
+    }
+  };
+}
+
+/** The snapshot kept in `copyName`; undefined when there is none, or IndexedDB is refused or slow. */
 function readSnapshot(copyName: string): Promise<DocumentSnapshot | undefined> {
   return new Promise((resolve) => {
     const give = (snapshot?: DocumentSnapshot) => {
@@ -46,31 +74,15 @@ function readSnapshot(copyName: string): Promise<DocumentSnapshot | undefined> {
       resolve(snapshot);
     };
     const limit = setTimeout(give, READ_LIMIT_MS);
-    let request: IDBOpenDBRequest;
-    try {
-      request = indexedDB.open(copyName);
-    } catch {
-      return give();
-    }
-    // No copy of this document here: the database asking made is not kept (the copy makes its own).
-    request.onupgradeneeded = () => request.transaction?.abort();
-    request.onerror = (event) => {
-      event.preventDefault();
-      give();
-    };
-    request.onsuccess = () => {
-      const db = request.result;
-      db.onversionchange = () => db.close();
-      try {
+    withCopy(
+      copyName,
+      (db) => {
         const read = db.transaction('custom', 'readonly').objectStore('custom').get(SNAPSHOT_KEY);
         read.onsuccess = () => give(snapshotIn(read.result));
         read.onerror = () => give();
-      } catch {
-        give();
-      } finally {
-        db.close();
-      }
-    };
+      },
+      give,
+    );
   });
 }
 
@@ -162,14 +174,8 @@ function readSnapshotSoon(copyName: string): void {
  * signed in here and for whoever the server says is signed in (the same one, mostly: read once).
  */
 export function readAhead(path: string): void {
-  const address = /^\/w\/[^/]+\/d\/([^/?#]+)/.exec(path)?.[1];
-  let id: string;
-  try {
-    if (!address) return;
-    id = decodeURIComponent(address);
-  } catch {
-    return; // Not an address the page could open either.
-  }
+  const id = matchPath(pagePatterns.document, path)?.params.docId;
+  if (!id) return;
   void queryClient.prefetchQuery(itemQuery(id));
   const person = lastPerson();
   if (person) readSnapshotSoon(copyNameOf(person, id));
@@ -216,22 +222,5 @@ export function useDocumentSnapshot(
  * trash (ADR 0052).
  */
 export function forgetSnapshot(copyName: string): void {
-  let request: IDBOpenDBRequest;
-  try {
-    request = indexedDB.open(copyName);
-  } catch {
-    return; // IndexedDB refused: there is no snapshot.
-  }
-  request.onupgradeneeded = () => request.transaction?.abort();
-  request.onerror = (event) => event.preventDefault();
-  request.onsuccess = () => {
-    const db = request.result;
-    try {
-      db.transaction('custom', 'readwrite').objectStore('custom').delete(SNAPSHOT_KEY);
-    } catch {
-      // No store of other values: nothing kept.
-    } finally {
-      db.close();
-    }
-  };
+  withCopy(copyName, (db) => db.transaction('custom', 'readwrite').objectStore('custom').delete(SNAPSHOT_KEY));
 }
