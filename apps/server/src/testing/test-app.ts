@@ -21,14 +21,31 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port to listen on later. It is taken below the kernel's ephemeral range (32768–60999 here), from a block of its
+ * own for each test worker: a port the kernel handed out by `listen(0)` and released could be handed to another
+ * worker's server before this one listens on it (EADDRINUSE), and a test's app starts seconds after its port is chosen.
+ */
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < PORTS_PER_WORKER; tries++) {
+    const port = portBlock + (nextPort++ % PORTS_PER_WORKER);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${portBlock}–${portBlock + PORTS_PER_WORKER - 1}`);
+}
+
+const PORTS_PER_WORKER = 500;
+const FIRST_PORT = 20_000;
+const WORKER_BLOCKS = 24; // 20000–31999
+const worker = Number(process.env.VITEST_POOL_ID ?? process.pid);
+const portBlock = FIRST_PORT + (worker % WORKER_BLOCKS) * PORTS_PER_WORKER;
+let nextPort = 0;
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
