@@ -5,14 +5,13 @@ import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import type { MessagePort } from 'node:worker_threads';
 import { renderPage, withPdfByRanges } from '../../lib/pdf-pages.ts';
+import { PDF_READ_BYTES } from './source-kind.ts';
 import { rangeReader, RangeReadFailure } from '../../lib/range-port.ts';
 import { MAX_PICTURE_PIXELS, openPicture, PictureTooLarge } from '../../lib/pictures.ts';
 import type { PreviewKind } from '../../db/schema.ts';
 
 /** A PDF's first page is drawn so its longer side has this many pixels (at most twice its size). */
 const PDF_SIDE = 1024;
-/** A PDF's first page is drawn from at most this much of its file (pages' dictionaries and what page 1 shows). */
-export const PDF_READ_BYTES = 64 * 1024 * 1024;
 /** Pictures inside a PDF larger than this are left out of its drawing. */
 const PDF_IMAGE_PIXELS = 40_000_000;
 

@@ -16,7 +16,7 @@ import { WorkerFailure } from '../../infra/workers/pool.ts';
 import { record } from '../events/index.ts';
 import { MessageChannel, type Transferable } from 'node:worker_threads';
 import { serveRanges } from '../../lib/range-port.ts';
-import { PDF_READ_BYTES, type PreviewInput, type PreviewOutcome } from './preview-task.ts';
+import type { PreviewInput, PreviewOutcome } from './preview-task.ts';
 import {
   claimNext,
   deletePreview,
@@ -34,7 +34,7 @@ import {
   requeue,
   touch,
 } from './previews.repo.ts';
-import { SIGNATURE_BYTES, sourceKindOf } from './source-kind.ts';
+import { PDF_READ_BYTES, SIGNATURE_BYTES, sourceKindOf } from './source-kind.ts';
 import { ffmpegAvailable, VideoFailure, videoFrame } from './video-frame.ts';
 
 type Deps = Pick<AppContext, 'db' | 'storage' | 'previewers'> & { log?: ErrorLog | undefined };

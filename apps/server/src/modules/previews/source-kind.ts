@@ -15,6 +15,13 @@ export type SourceKind = 'image' | 'heic' | 'pdf' | 'video';
 /** Bytes of a file's head enough to tell its kind. */
 export const SIGNATURE_BYTES = 256;
 
+/**
+ * A PDF's first page is drawn from at most this much of its file (pages' dictionaries and what page 1 shows). Here, not
+ * beside the drawing (preview-task.ts), because the server's own thread reads it: the drawing's module loads pdfjs,
+ * whose legacy build replaces JSON.stringify, JSON.parse and Array.prototype.push with polyfills wherever it is loaded.
+ */
+export const PDF_READ_BYTES = 64 * 1024 * 1024;
+
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 const at = (bytes: Uint8Array, offset: number, want: number[]) => want.every((b, i) => bytes[offset + i] === b);
 const text = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
