@@ -1,14 +1,20 @@
 import { expect, test } from '@playwright/test';
 import { newPerson, signIn, signUp, signUpThroughPages } from '../../fixtures/accounts.ts';
+import { newDocument } from '../../fixtures/documents.ts';
 
 test('a new person signs up, sees their workspace, signs out and back in', async ({ page }) => {
   const person = await signUpThroughPages(page, newPerson('Ada Lovelace'));
   await expect(page.getByRole('heading', { name: 'Welcome, Ada' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Workspace: Ada's workspace/ })).toBeVisible();
+  // A document opened notes on this browser who is signed in (to show its snapshot early next time); signing out forgets it.
+  await newDocument(page, 'Notes');
+  const remembered = () => page.evaluate(() => localStorage.getItem('cabinet:person'));
+  await expect.poll(remembered).not.toBeNull();
 
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/signin$/);
+  expect(await remembered()).toBeNull();
   await expect(page.getByRole('link', { name: /Continue with/ })).toBeVisible();
 
   // Signed out of the provider too: it asks for the password again.

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { matchPath } from 'react-router';
+import { lastPerson, rememberPerson } from '../../../lib/last-person.ts';
 import { pagePatterns } from '../../../lib/page-routes.ts';
 import { queryClient } from '../../../lib/query-client.ts';
 import { meQuery } from '../../auth/api/use-me.ts';
@@ -138,28 +139,6 @@ const early = new Map<string, Read>();
 
 /** How long a read started early waits for its page (someone may go elsewhere before it shows). */
 const EARLY_READ_KEPT_MS = 10_000;
-
-/**
- * Where this browser notes the person last signed in here: a page opened at a document's address
- * reads the snapshot before the server has said who is signed in.
- */
-const PERSON_KEY = 'cabinet:person';
-
-function lastPerson(): string | undefined {
-  try {
-    return localStorage.getItem(PERSON_KEY) ?? undefined;
-  } catch {
-    return undefined; // Storage refused: the snapshot is read once the person is known.
-  }
-}
-
-function rememberPerson(userId: string): void {
-  try {
-    if (localStorage.getItem(PERSON_KEY) !== userId) localStorage.setItem(PERSON_KEY, userId);
-  } catch {
-    // Storage refused: nothing is remembered.
-  }
-}
 
 /** Starts reading the snapshot of `copyName` now, for the document page about to open. */
 function readSnapshotSoon(copyName: string): void {
