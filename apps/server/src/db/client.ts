@@ -6,6 +6,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { plannedOncePool } from './planned-once.ts';
 import type { Database as Tables } from './schema.ts';
 
 export type Db = Kysely<Tables>;
@@ -65,7 +66,10 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   // the next one, reports it as database_unavailable.
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}) });
+  const db = new Kysely<Tables>({
+    dialect: new PostgresDialect({ pool: plannedOncePool(pool) }),
+    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+  });
   return {
     kind: 'postgres',
     db,

@@ -1,6 +1,7 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
+import { plannedOnce } from '../../db/planned-once.ts';
 import { LIVE_MEMBERSHIP } from '../workspaces/index.ts';
 
 type Q = Kysely<Database>;
@@ -270,7 +271,9 @@ export function folderPageQuery(folderId: string, userId: string, o: PageOptions
   const order = sql`ORDER BY ${group} ASC, ${key} ${dir}, id ${dir}`;
   // The folder's row first (n = 0), then the page in its order; both shaped as access rows (the children's access
   // columns empty) so that they go in one result.
-  return sql<AccessRow & { sort_key: string | null; n: number }>`
+  // An ascending page is planned once per connection (ADR 0053): one range scan from the cursor, whatever the values.
+  // A descending page is not: its generic plan read a deep page's whole group (two scans merged, bounded by values).
+  return sql<AccessRow & { sort_key: string | null; n: number }>`${o.order === 'asc' ? plannedOnce : sql``}
     WITH folder AS MATERIALIZED (${accessQuery([folderId], userId)})
     SELECT f.*, NULL::text AS sort_key, 0::bigint AS n FROM folder f
     UNION ALL

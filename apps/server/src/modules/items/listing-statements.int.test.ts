@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { itemsApi, urlOf, uuidv7, type ResponseOf } from '@cabinet/contracts';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.ts';
 import type { Person } from '../../testing/given.ts';
@@ -63,10 +63,33 @@ describe('a folder listing', () => {
   });
 });
 
+const onPostgres = process.env.TEST_DATABASE === 'postgres';
+
+/**
+ * The plan of a page's statement as the app runs it: on PostgreSQL, of a statement planned once (ADR 0053), the generic
+ * plan each connection keeps, made here by PREPARE under the connection's plan_cache_mode; else planned for the values.
+ */
+async function planOf(query: ReturnType<typeof folderPageQuery>): Promise<unknown> {
+  const plannedOnce = query.compile(test.app.ctx.db).sql.startsWith('/* planned once */');
+  if (!onPostgres || !plannedOnce)
+    return (await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${query}`.execute(test.app.ctx.db)).rows[0]!['QUERY PLAN'];
+  return test.app.ctx.db.connection().execute(async (conn) => {
+    const compiled = query.compile(conn);
+    await conn.executeQuery(CompiledQuery.raw(`PREPARE page AS ${compiled.sql}`));
+    try {
+      // EXECUTE under EXPLAIN takes no bound values: they are written out, each as the literal of its text form.
+      const literal = (v: unknown) => `'${(Array.isArray(v) ? `{${v.join(',')}}` : v instanceof Date ? v.toISOString() : String(v)).replace(/'/g, "''")}'`;
+      const explained = `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE page(${compiled.parameters.map(literal).join(', ')})`;
+      return ((await conn.executeQuery(CompiledQuery.raw(explained))).rows[0] as { 'QUERY PLAN': unknown })['QUERY PLAN'];
+    } finally {
+      await conn.executeQuery(CompiledQuery.raw('DEALLOCATE page'));
+    }
+  });
+}
+
 /** Buffers the statement's index scans of a folder's children touched (index and table pages), from its plan. */
 async function childrenScanBuffers(query: ReturnType<typeof folderPageQuery>): Promise<number> {
-  const { rows } = await sql<{ 'QUERY PLAN': unknown }>`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${query}`.execute(test.app.ctx.db);
-  const raw = rows[0]!['QUERY PLAN'];
+  const raw = await planOf(query);
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [{ Plan: PlanNode }];
   type PlanNode = { 'Index Name'?: string; 'Shared Hit Blocks'?: number; 'Shared Read Blocks'?: number; Plans?: PlanNode[] };
   let blocks = 0;
@@ -80,7 +103,7 @@ async function childrenScanBuffers(query: ReturnType<typeof folderPageQuery>): P
 }
 
 describe("a deep page of a big folder's children", () => {
-  it('reads the index from its cursor on, as few pages as the first page, by every sort and order', async () => {
+  it('reads the index from its cursor on, as few pages as the first page, by every sort and order (on PostgreSQL, under the plan its connections keep)', async () => {
     const ada = await test.given.person('Ada');
     const folder = await test.given.folder(ada, ada.workspace.rootId, 'Big');
     const count = 3000;
@@ -126,5 +149,28 @@ describe("a deep page of a big folder's children", () => {
         }
       }
     }
+  });
+});
+
+describe.runIf(onPostgres)("a page's statement on PostgreSQL", () => {
+  it('is parsed and planned once per connection, then only run: a named statement under its generic plan (ADR 0053)', async () => {
+    const ada = await test.given.person('Ada');
+    const folder = await test.given.folder(ada, ada.workspace.rootId, 'Kept');
+    const query = folderPageQuery(folder.id, ada.id, { sort: 'name', order: 'asc', limit: 101 });
+    const plans = await test.app.ctx.db.connection().execute(async (conn) => {
+      const kept = async () =>
+        (
+          await sql<{ generic_plans: number; custom_plans: number }>`
+            SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = ${query.compile(conn).sql}`.execute(conn)
+        ).rows[0] ?? { generic_plans: 0, custom_plans: 0 };
+      const before = await kept();
+      for (let i = 0; i < 3; i++) await query.execute(conn);
+      const after = await kept();
+      // Without JIT: a generic plan's cost, which knows no LIMIT, passed jit_above_cost at 100,000 items, and each run
+      // of a page compiled it anew (2 s).
+      const { jit } = (await sql<{ jit: string }>`SHOW jit`.execute(conn)).rows[0]!;
+      return { generic_plans: after.generic_plans - before.generic_plans, custom_plans: after.custom_plans, jit };
+    });
+    expect(plans).toEqual({ generic_plans: 3, custom_plans: 0, jit: 'off' });
   });
 });
