@@ -12,39 +12,76 @@ const MARK = '/* planned once */';
  */
 export const plannedOnce = sql.raw(`${MARK} `);
 
-/** PostgreSQL error codes after which a connection's kept statement cannot run: its tables changed shape, or it is gone. */
-const STALE = new Set(['0A000', '26000']);
+/**
+ * Around a marked statement only: its kept plan is the generic one (`plan_cache_mode` governs every statement with
+ * parameters, named or not, so it is never left set), and it is not compiled by JIT (a generic plan knows no LIMIT, so
+ * its cost passed jit_above_cost, and LLVM compiled a folder's page anew at every run: 2 s).
+ */
+const GENERIC = 'SET plan_cache_mode = force_generic_plan; SET jit = off';
+const AS_BEFORE = 'RESET plan_cache_mode; RESET jit';
+
+/**
+ * Codes after which a connection's kept statement cannot run, raised before it runs: its tables changed shape under it
+ * (0A000), it is gone (26000) or another's of the same name is there (42P05), both behind a pooler that keeps no
+ * statements of its own.
+ */
+const REFUSED = new Set(['0A000', '26000', '42P05']);
+const codeOf = (error: unknown) => (error as { code?: string }).code ?? '';
+
+interface Wrapped {
+  client: PostgresPoolClient;
+  /** Set once anything around a marked statement failed: the connection is closed on release, whatever state it is in. */
+  spoilt: boolean;
+}
 
 /**
  * The pool Kysely is given: a statement that begins with `plannedOnce` runs as a named (prepared) statement of its
- * connection, under the generic plan each connection makes once (`plan_cache_mode`, set as each connection opens; it
- * governs named statements alone). Should the server refuse a kept statement (a migration changed a table it reads
- * while this process ran, or a pooler between keeps no statements), it is run again unnamed, and the connection is
- * closed on its release so that the next one starts afresh.
+ * connection, under its generic plan, between a SET and a RESET of the settings above (two short round trips, against
+ * the parsing and planning saved). Should the server refuse a kept statement, it is run once more unnamed; whatever
+ * failed around a marked statement, the connection is closed on release so that the next one starts afresh.
  */
 export function plannedOncePool(pool: pg.Pool): PostgresPool {
-  // No JIT either: a generic plan does not know a page's LIMIT, so its cost estimate passed jit_above_cost, and LLVM
-  // compiled a folder's page anew at every run (2 s). Every statement here is a short one, which JIT only slows.
-  pool.on('connect', (client) => {
-    client.query('SET plan_cache_mode = force_generic_plan; SET jit = off').catch(() => {});
-  });
+  // One wrapper per connection, as Kysely keeps one of its own per client object it is given.
+  const wrappers = new WeakMap<pg.PoolClient, Wrapped>();
+  const wrap = (client: pg.PoolClient): Wrapped => {
+    const wrapped: Wrapped = { client: undefined as unknown as PostgresPoolClient, spoilt: false };
+    const named = async (text: string, values: unknown[]) => {
+      const name = `planned_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      await client.query(GENERIC);
+      try {
+        return await client.query({ name, text, values });
+      } catch (error) {
+        if (!REFUSED.has(codeOf(error))) throw error;
+        wrapped.spoilt = true;
+        // In a transaction the refusal ended it: the unnamed try would only say so, so the refusal is what is thrown.
+        return await client.query(text, values).catch((again: unknown) => Promise.reject(codeOf(again) === '25P02' ? error : again));
+      } finally {
+        // In a transaction that failed, RESET fails too (and the transaction's end undoes the SET): what failed first is
+        // what is thrown, and the connection is not used again.
+        await client.query(AS_BEFORE).catch(() => {
+          wrapped.spoilt = true;
+        });
+      }
+    };
+    const query = async (text: string, values: ReadonlyArray<unknown>) => {
+      if (wrapped.spoilt || !text.startsWith(MARK)) return client.query(text, values as unknown[]);
+      try {
+        return await named(text, values as unknown[]);
+      } catch (error) {
+        wrapped.spoilt = true;
+        throw error;
+      }
+    };
+    // Only the form with text and values: Cabinet reads no rows through a cursor.
+    wrapped.client = { query, release: () => client.release(wrapped.spoilt) } as unknown as PostgresPoolClient;
+    return wrapped;
+  };
   return {
-    async connect(): Promise<PostgresPoolClient> {
+    async connect() {
       const client = await pool.connect();
-      let stale = false;
-      const query = async (text: string, values: ReadonlyArray<unknown>) => {
-        if (stale || !text.startsWith(MARK)) return client.query(text, values as unknown[]);
-        const name = `planned_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-        try {
-          return await client.query({ name, text, values: values as unknown[] });
-        } catch (error) {
-          if (!STALE.has((error as { code?: string }).code ?? '')) throw error;
-          stale = true;
-          return client.query(text, values as unknown[]);
-        }
-      };
-      // Only the form with text and values: Cabinet reads no rows through a cursor.
-      return { query, release: () => client.release(stale) } as unknown as PostgresPoolClient;
+      let wrapped = wrappers.get(client);
+      if (!wrapped) wrappers.set(client, (wrapped = wrap(client)));
+      return wrapped.client;
     },
     end: () => pool.end(),
   };

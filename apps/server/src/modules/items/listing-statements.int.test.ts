@@ -67,7 +67,7 @@ const onPostgres = process.env.TEST_DATABASE === 'postgres';
 
 /**
  * The plan of a page's statement as the app runs it: on PostgreSQL, of a statement planned once (ADR 0053), the generic
- * plan each connection keeps, made here by PREPARE under the connection's plan_cache_mode; else planned for the values.
+ * plan each connection keeps, made here by PREPARE under the settings it runs with; else planned for the values.
  */
 async function planOf(query: ReturnType<typeof folderPageQuery>): Promise<unknown> {
   const plannedOnce = query.compile(test.app.ctx.db).sql.startsWith('/* planned once */');
@@ -76,13 +76,15 @@ async function planOf(query: ReturnType<typeof folderPageQuery>): Promise<unknow
   return test.app.ctx.db.connection().execute(async (conn) => {
     const compiled = query.compile(conn);
     await conn.executeQuery(CompiledQuery.raw(`PREPARE page AS ${compiled.sql}`));
+    await conn.executeQuery(CompiledQuery.raw('SET plan_cache_mode = force_generic_plan; SET jit = off'));
     try {
       // EXECUTE under EXPLAIN takes no bound values: they are written out, each as the literal of its text form.
-      const literal = (v: unknown) => `'${(Array.isArray(v) ? `{${v.join(',')}}` : v instanceof Date ? v.toISOString() : String(v)).replace(/'/g, "''")}'`;
+      const literal = (v: unknown) =>
+        v === null ? 'NULL' : `'${(Array.isArray(v) ? `{${v.join(',')}}` : v instanceof Date ? v.toISOString() : String(v)).replace(/'/g, "''")}'`;
       const explained = `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE page(${compiled.parameters.map(literal).join(', ')})`;
       return ((await conn.executeQuery(CompiledQuery.raw(explained))).rows[0] as { 'QUERY PLAN': unknown })['QUERY PLAN'];
     } finally {
-      await conn.executeQuery(CompiledQuery.raw('DEALLOCATE page'));
+      await conn.executeQuery(CompiledQuery.raw('RESET plan_cache_mode; RESET jit; DEALLOCATE page'));
     }
   });
 }
@@ -153,7 +155,7 @@ describe("a deep page of a big folder's children", () => {
 });
 
 describe.runIf(onPostgres)("a page's statement on PostgreSQL", () => {
-  it('is parsed and planned once per connection, then only run: a named statement under its generic plan (ADR 0053)', async () => {
+  it('is parsed and planned once per connection, then only run: a named statement under its generic plan, the settings for it not left set (ADR 0053)', async () => {
     const ada = await test.given.person('Ada');
     const folder = await test.given.folder(ada, ada.workspace.rootId, 'Kept');
     const query = folderPageQuery(folder.id, ada.id, { sort: 'name', order: 'asc', limit: 101 });
@@ -166,11 +168,13 @@ describe.runIf(onPostgres)("a page's statement on PostgreSQL", () => {
       const before = await kept();
       for (let i = 0; i < 3; i++) await query.execute(conn);
       const after = await kept();
-      // Without JIT: a generic plan's cost, which knows no LIMIT, passed jit_above_cost at 100,000 items, and each run
-      // of a page compiled it anew (2 s).
-      const { jit } = (await sql<{ jit: string }>`SHOW jit`.execute(conn)).rows[0]!;
-      return { generic_plans: after.generic_plans - before.generic_plans, custom_plans: after.custom_plans, jit };
+      // The settings it runs with are set around it alone: plan_cache_mode governs every statement with parameters.
+      const settings = (
+        await sql<{ mode: string; jit: string }>`SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit`.execute(conn)
+      ).rows[0]!;
+      return { generic_plans: after.generic_plans - before.generic_plans, custom_plans: after.custom_plans, ...settings };
     });
-    expect(plans).toEqual({ generic_plans: 3, custom_plans: 0, jit: 'off' });
+    const { jit } = (await sql<{ jit: string }>`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`.execute(test.app.ctx.db)).rows[0]!;
+    expect(plans).toEqual({ generic_plans: 3, custom_plans: 0, mode: 'auto', jit });
   });
 });
