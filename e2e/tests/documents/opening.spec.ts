@@ -99,8 +99,14 @@ test('a document opened again shows at once what this browser last showed of it,
     await route.continue();
   });
   await page.reload();
-  await expect(page.getByText('Words this browser showed last. And more.')).toBeVisible();
+  const shown = page.getByText('Words this browser showed last. And more.');
+  await expect(shown).toBeVisible();
   await expect(editor).toHaveCount(0);
+  // Shown where the editor will show it: room is left for its status row and toolbar, as it took over last time.
+  const before = (await shown.boundingBox())!;
   release();
   await expect(editor).toContainText('Words this browser showed last. And more.');
+  const after = (await editor.getByText('Words this browser showed last. And more.').boundingBox())!;
+  expect(Math.abs(after.y - before.y), `the text moved from ${before.y} to ${after.y} px`).toBeLessThanOrEqual(1);
+  expect(after.x).toBe(before.x);
 });

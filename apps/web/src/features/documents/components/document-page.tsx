@@ -10,7 +10,7 @@ import { useItemMutations } from '../../items/api/use-item-mutations.ts';
 import { folderTitle, useItemLinks } from '../../items/hooks/use-item-links.ts';
 import { forgetSnapshot, useDocumentSnapshot } from '../hooks/use-document-snapshot.ts';
 import { DocumentMenu } from './document-menu.tsx';
-import { SnapshotView } from './document-snapshot.tsx';
+import { changePlaces, editorPlace, SnapshotView } from './document-snapshot.tsx';
 
 // The editor's code comes after the page's: the page shows the document as this browser last had it meanwhile (ADR 0052).
 type Editor = (typeof import('./document-editor.tsx'))['DocumentEditor'];
@@ -61,9 +61,11 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
     };
   }, [wantEditor]);
   const editorBox = useRef<HTMLDivElement>(null);
+  const snapshotFrame = useRef<HTMLDivElement>(null);
+  // Room for the editor's status row and toolbar, as it last took over at this width: the text does not move then.
+  const [room] = useState(editorPlace);
   const open = useCallback(() => {
-    snapshot?.element.remove();
-    if (editorBox.current) editorBox.current.style.display = 'contents';
+    changePlaces(snapshotFrame.current, snapshot?.element, editorBox.current);
     setOpened(true);
   }, [snapshot]);
 
@@ -95,8 +97,8 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
         <DocumentMenu documentId={documentId} abilities={abilities} onRename={() => setRenaming(true)} onShare={() => setSharing(true)} />
       </Group>
       {standIn && (
-        <Paper withBorder radius="md" mih={300}>
-          <div style={{ padding: 'var(--mantine-spacing-lg)' }}>
+        <Paper ref={snapshotFrame} withBorder radius="md" mih={300} style={{ marginTop: room.frame }}>
+          <div style={{ padding: 'var(--mantine-spacing-lg)', paddingTop: `calc(var(--mantine-spacing-lg) + ${room.text}px)` }}>
             <SnapshotView snapshot={snapshot} onPainted={() => setPainted(true)} />
           </div>
         </Paper>
