@@ -1,29 +1,16 @@
+import { readStored, removeStored, writeStored } from './stored.ts';
+
 /**
  * Where this browser notes the person last signed in here (an id, nothing else): a page opened at a document's
- * address reads its snapshot before the server has said who is signed in (ADR 0052). Signing out forgets it.
+ * address reads its snapshot before the server has said who is signed in (ADR 0052). Signing out forgets it. With
+ * storage refused nothing is noted, and the snapshot is read once the person is known.
  */
 const PERSON_KEY = 'cabinet:person';
 
-export function lastPerson(): string | undefined {
-  try {
-    return localStorage.getItem(PERSON_KEY) ?? undefined;
-  } catch {
-    return undefined; // Storage refused: the snapshot is read once the person is known.
-  }
-}
+export const lastPerson = (): string | undefined => readStored(PERSON_KEY);
 
 export function rememberPerson(userId: string): void {
-  try {
-    if (localStorage.getItem(PERSON_KEY) !== userId) localStorage.setItem(PERSON_KEY, userId);
-  } catch {
-    // Storage refused: nothing is remembered.
-  }
+  if (lastPerson() !== userId) writeStored(PERSON_KEY, userId);
 }
 
-export function forgetPerson(): void {
-  try {
-    localStorage.removeItem(PERSON_KEY);
-  } catch {
-    // Storage refused: nothing was remembered.
-  }
-}
+export const forgetPerson = (): void => removeStored(PERSON_KEY);

@@ -1,8 +1,10 @@
+import { readStoredJson, removeStored, writeStoredJson } from './stored.ts';
+
 /**
  * Where the viewer goes back to: the list a file was opened from (its address and how far the page
  * was scrolled) and the file last shown, kept for the tab's life (sessionStorage), so Escape after a
- * reload of the viewer still lands on the same place in the list. Small and free of imports: the
- * lists that open files load it with the first page (hence here in lib/, not in features/viewer).
+ * reload of the viewer still lands on the same place in the list. Small, and importing only lib/stored.ts:
+ * the lists that open files load it with the first page (hence here in lib/, not in features/viewer).
  */
 const KEY = 'cabinet:viewer-return';
 
@@ -50,22 +52,9 @@ export function noteShown(itemId: string): void {
   if (point) writePoint({ ...point, itemId });
 }
 
-function writePoint(point: ReturnPoint): void {
-  try {
-    sessionStorage.setItem(KEY, JSON.stringify(point));
-  } catch {
-    // Storage refused (private mode, full): closing still goes back, at the top of the list.
-  }
-}
-
-function readPoint(): ReturnPoint | undefined {
-  try {
-    const raw = sessionStorage.getItem(KEY);
-    return raw ? (JSON.parse(raw) as ReturnPoint) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+// With storage refused (private mode, full), closing still goes back, at the top of the list.
+const writePoint = (point: ReturnPoint) => writeStoredJson(KEY, point, 'session');
+const readPoint = () => readStoredJson<ReturnPoint>(KEY, 'session') ?? undefined;
 
 /** The list's own return point, if a file was opened from the list at this address: read as the list is first drawn. */
 export function returnHere(): ReturnPoint | undefined {
@@ -74,10 +63,4 @@ export function returnHere(): ReturnPoint | undefined {
 }
 
 /** The return point is used: a list drawn here again later starts at its top. */
-export function forgetReturn(): void {
-  try {
-    sessionStorage.removeItem(KEY);
-  } catch {
-    // Nothing was kept.
-  }
-}
+export const forgetReturn = (): void => removeStored(KEY, 'session');

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
+import { readStoredJson, writeStoredJson } from '../../../lib/stored.ts';
 import type { ShownSnapshot } from '../hooks/use-document-snapshot.ts';
 import '../../../components/ui/code-colours.css';
 import './document-editor.css';
@@ -49,13 +50,9 @@ const MOST = 400;
 
 /** The room to leave above the snapshot (its frame) and above its text, in this window. */
 export function editorPlace(): { frame: number; text: number } {
-  try {
-    const place = JSON.parse(localStorage.getItem(PLACE_KEY) ?? 'null') as EditorPlace | null;
-    if (place?.width === window.innerWidth) return { frame: place.frame, text: place.text };
-  } catch {
-    // Storage refused or unreadable: the snapshot is shown in its own place.
-  }
-  return { frame: 0, text: 0 };
+  // Storage refused or unreadable: the snapshot is shown in its own place.
+  const place = readStoredJson<EditorPlace | null>(PLACE_KEY);
+  return place?.width === window.innerWidth ? { frame: place.frame, text: place.text } : { frame: 0, text: 0 };
 }
 
 const top = (element: Element | null | undefined) => element?.getBoundingClientRect().top;
@@ -76,9 +73,5 @@ export function changePlaces(snapshotFrame: HTMLElement | null, snapshotElement:
   if (sf === undefined || st === undefined || ef === undefined || et === undefined) return;
   const given = editorPlace();
   const place: EditorPlace = { width: window.innerWidth, frame: within(given.frame + ef - sf), text: within(given.text + et - ef - (st - sf)) };
-  try {
-    localStorage.setItem(PLACE_KEY, JSON.stringify(place));
-  } catch {
-    // Storage refused: the next snapshot is shown in its own place.
-  }
+  writeStoredJson(PLACE_KEY, place);
 }

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
 import { formatBytes, formatDate, formatDateTime } from '../../../lib/format.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { readStoredJson, writeStoredJson } from '../../../lib/stored.ts';
 import { UploadRow } from '../../uploads/components/uploads-panel.tsx';
 import { filesFromDrop, filesFromInput, type PickedFile } from '../../uploads/uploader/collect-files.ts';
 import { FolderInput } from '../../uploads/components/folder-input.tsx';
@@ -24,12 +25,8 @@ interface Kept {
 }
 const keyOf = (token: string) => `cabinet:file-request:${token}`;
 function readKept(token: string): Kept {
-  try {
-    const kept = JSON.parse(localStorage.getItem(keyOf(token)) ?? '') as Partial<Kept>;
-    return { open: Array.isArray(kept.open) ? kept.open : [], sent: Array.isArray(kept.sent) ? kept.sent : [] };
-  } catch {
-    return { open: [], sent: [] };
-  }
+  const kept = readStoredJson<Partial<Kept> | null>(keyOf(token));
+  return { open: Array.isArray(kept?.open) ? kept.open : [], sent: Array.isArray(kept?.sent) ? kept.sent : [] };
 }
 
 /**
@@ -72,11 +69,8 @@ export function FileRequestPage({ token, link }: { token: string; link: TPublicL
               sent.push({ id: t.uploadId, name: t.name, size: t.size, at: new Date().toISOString() });
           const open = now.filter((t) => t.uploadId && !isEnded(t.state)).map((t) => ({ id: t.uploadId!, name: t.name }));
           const next = { open, sent };
-          try {
-            localStorage.setItem(keyOf(token), JSON.stringify(next));
-          } catch {
-            // Storage refused (private mode, full): the list of what was sent lasts as long as the page.
-          }
+          // With storage refused (private mode, full), the list of what was sent lasts as long as the page.
+          writeStoredJson(keyOf(token), next);
           return next;
         });
       }),
