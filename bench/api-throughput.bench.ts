@@ -1,8 +1,5 @@
-import { sql } from 'kysely';
-import Fastify from 'fastify';
-import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { freePort } from '../apps/server/src/testing/test-app.ts';
+import { bareApi } from './bare-api.ts';
 import { report } from './report.ts';
 import { startBenchApp } from './setup.ts';
 
@@ -36,43 +33,27 @@ export default async function apiThroughput() {
   const { t, token } = app;
   const db = t.ctx.db;
 
-  const bare = Fastify();
-  bare.get('/me', async (req, reply) => {
-    const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!bearer) return reply.code(401).send({ code: 'unauthenticated' });
-    const tokenHash = createHash('sha256').update(bearer).digest('hex');
-    const { rows } = await sql<{
-      id: string;
-      email: string;
-      email_verified: boolean;
-      name: string;
-      avatar_url: string | null;
-      is_instance_admin: boolean;
-      created_at: Date;
-    }>`
-      SELECT u.id, u.email, u.email_verified, u.name, u.avatar_url, u.is_instance_admin, u.created_at
-      FROM api_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND t.expires_at > now() AND u.status = 'active'`.execute(db);
-    const u = rows[0];
-    if (!u) return reply.code(401).send({ code: 'unauthenticated' });
-    const user = {
-      id: u.id,
-      email: u.email,
-      emailVerified: u.email_verified,
-      name: u.name,
-      avatarUrl: u.avatar_url,
-      isInstanceAdmin: u.is_instance_admin,
-      createdAt: new Date(u.created_at).toISOString(),
-    };
-    return { user, via: 'token', sessionId: null };
-  });
-  const barePort = await freePort();
-  await bare.listen({ port: barePort, host: '127.0.0.1' });
+  const bare = await bareApi(db, (api, authenticate) =>
+    api.get('/me', async (req, reply) => {
+      const u = await authenticate(req);
+      if (!u) return reply.code(401).send({ code: 'unauthenticated' });
+      const user = {
+        id: u.id,
+        email: u.email,
+        emailVerified: u.email_verified,
+        name: u.name,
+        avatarUrl: u.avatar_url,
+        isInstanceAdmin: u.is_instance_admin,
+        createdAt: new Date(u.created_at).toISOString(),
+      };
+      return { user, via: 'token', sessionId: null };
+    }),
+  );
 
   // Both answer the same thing to the same caller.
   const headers = { authorization: `Bearer ${token}` };
   const cabinetUrl = `${t.url}/api/v1/me`;
-  const bareUrl = `http://127.0.0.1:${barePort}/me`;
+  const bareUrl = `${bare.url}/me`;
   const [fromCabinet, fromBare] = await Promise.all([cabinetUrl, bareUrl].map(async (url) => (await fetch(url, { headers })).json()));
   if (JSON.stringify(fromCabinet) !== JSON.stringify(fromBare))
     throw new Error(`The baseline answers otherwise: ${JSON.stringify(fromBare)} / ${JSON.stringify(fromCabinet)}`);

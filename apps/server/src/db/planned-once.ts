@@ -5,20 +5,14 @@ import type pg from 'pg';
 const MARK = '/* planned once */';
 
 /**
- * Begins a statement that PostgreSQL parses and plans once per connection, then only runs (ADR 0053): a hot statement
+ * Begins a statement that PostgreSQL parses once per connection, then only binds and runs (ADR 0053): a hot statement
  * whose parsing and planning cost more than its running (a folder's page: 1.5 ms of planning and about as much again
- * of parsing, for 1 ms of work). Only for statements whose one plan suits every value they are given (the plan is
- * generic: it knows the parameters' types, not their values); the test of each says so. PGlite runs them as any other.
+ * of parsing, for 1 ms of work). PostgreSQL plans it for its values five times, then keeps its generic plan (which
+ * knows the parameters' types, not their values) when that plan's estimate is no higher: so a marked statement must
+ * let a generic plan see its size (a `LIMIT` written in, one item compared with `=`, not `= ANY` of an array whose
+ * length a generic plan guesses); the test of each says that its generic plan is kept. PGlite runs them as any other.
  */
 export const plannedOnce = sql.raw(`${MARK} `);
-
-/**
- * Around a marked statement only: its kept plan is the generic one (`plan_cache_mode` governs every statement with
- * parameters, named or not, so it is never left set), and it is not compiled by JIT (a generic plan knows no LIMIT, so
- * its cost passed jit_above_cost, and LLVM compiled a folder's page anew at every run: 2 s).
- */
-const GENERIC = 'SET plan_cache_mode = force_generic_plan; SET jit = off';
-const AS_BEFORE = 'RESET plan_cache_mode; RESET jit';
 
 /**
  * Codes after which a connection's kept statement cannot run, raised before it runs: its tables changed shape under it
@@ -30,15 +24,14 @@ const codeOf = (error: unknown) => (error as { code?: string }).code ?? '';
 
 interface Wrapped {
   client: PostgresPoolClient;
-  /** Set once anything around a marked statement failed: the connection is closed on release, whatever state it is in. */
+  /** Set once a kept statement was refused: the connection runs every statement unnamed, and is closed on release. */
   spoilt: boolean;
 }
 
 /**
  * The pool Kysely is given: a statement that begins with `plannedOnce` runs as a named (prepared) statement of its
- * connection, under its generic plan, between a SET and a RESET of the settings above (two short round trips, against
- * the parsing and planning saved). Should the server refuse a kept statement, it is run once more unnamed; whatever
- * failed around a marked statement, the connection is closed on release so that the next one starts afresh.
+ * connection. Should the server refuse a kept statement, it is run once more unnamed, and the connection is closed on
+ * release (what the driver believes it keeps may no longer be there) so that the next one starts afresh.
  */
 export function plannedOncePool(pool: pg.Pool): PostgresPool {
   // One wrapper per connection, as Kysely keeps one of its own per client object it is given.
@@ -47,7 +40,6 @@ export function plannedOncePool(pool: pg.Pool): PostgresPool {
     const wrapped: Wrapped = { client: undefined as unknown as PostgresPoolClient, spoilt: false };
     const named = async (text: string, values: unknown[]) => {
       const name = `planned_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      await client.query(GENERIC);
       try {
         return await client.query({ name, text, values });
       } catch (error) {
@@ -55,23 +47,10 @@ export function plannedOncePool(pool: pg.Pool): PostgresPool {
         wrapped.spoilt = true;
         // In a transaction the refusal ended it: the unnamed try would only say so, so the refusal is what is thrown.
         return await client.query(text, values).catch((again: unknown) => Promise.reject(codeOf(again) === '25P02' ? error : again));
-      } finally {
-        // In a transaction that failed, RESET fails too (and the transaction's end undoes the SET): what failed first is
-        // what is thrown, and the connection is not used again.
-        await client.query(AS_BEFORE).catch(() => {
-          wrapped.spoilt = true;
-        });
       }
     };
-    const query = async (text: string, values: ReadonlyArray<unknown>) => {
-      if (wrapped.spoilt || !text.startsWith(MARK)) return client.query(text, values as unknown[]);
-      try {
-        return await named(text, values as unknown[]);
-      } catch (error) {
-        wrapped.spoilt = true;
-        throw error;
-      }
-    };
+    const query = (text: string, values: ReadonlyArray<unknown>) =>
+      wrapped.spoilt || !text.startsWith(MARK) ? client.query(text, values as unknown[]) : named(text, values as unknown[]);
     // Only the form with text and values: Cabinet reads no rows through a cursor.
     wrapped.client = { query, release: () => client.release(wrapped.spoilt) } as unknown as PostgresPoolClient;
     return wrapped;

@@ -77,15 +77,18 @@ const grantHolds = (userId: string, workspaceId: RawBuilder<string>) => sql<bool
  */
 export async function findAccessMany(db: Q, itemIds: string[], userId: string): Promise<Map<string, AccessRow>> {
   if (itemIds.length === 0) return new Map();
-  const rows = await accessQuery(itemIds, userId).execute(db);
+  // One item's access, what most calls ask, is planned once per connection (ADR 0053).
+  const rows = await sql<AccessRow>`${itemIds.length === 1 ? plannedOnce : sql``}${accessQuery(itemIds, userId)}`.execute(db);
   return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
 }
 
 /** The query of `findAccessMany`, which a folder's listing runs inside its own statement. */
 function accessQuery(itemIds: string[], userId: string) {
+  // One item is compared with `=`, whose one row a generic plan knows (ADR 0053); an array's length it guesses (ten).
+  const among = itemIds.length === 1 ? sql`= ${itemIds[0]}::uuid` : sql`= ANY(${itemIds}::uuid[])`;
   return sql<AccessRow>`
     WITH RECURSIVE chain AS (
-      SELECT id AS start_id, id, parent_id, state, 0 AS depth FROM items WHERE id = ANY(${itemIds}::uuid[])
+      SELECT id AS start_id, id, parent_id, state, 0 AS depth FROM items WHERE id ${among}
       UNION ALL
       SELECT c.start_id, i.id, i.parent_id, i.state, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64
     ), granted AS MATERIALIZED (
@@ -103,7 +106,7 @@ function accessQuery(itemIds: string[], userId: string) {
     JOIN workspaces w ON w.id = i.workspace_id
     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
     ${PREVIEW_JOIN}
-    WHERE i.id = ANY(${itemIds}::uuid[])
+    WHERE i.id ${among}
   `;
 }
 
@@ -233,6 +236,13 @@ export async function findFolderPage(
   return { folder, children: rows as ChildRow[] };
 }
 
+/**
+ * The sizes of page read most, each one row more than a page (to know whether another follows): the API's default
+ * (100) and the browser app's (200). Only these are planned once, so that a connection keeps a few statements, not one
+ * for every size asked for.
+ */
+const KEPT_LIMITS = new Set([101, 201]);
+
 type PageOptions = { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] };
 
 /** The statement `findFolderPage` runs (exported for its plan to be tested). */
@@ -250,11 +260,14 @@ export function folderPageQuery(folderId: string, userId: string, o: PageOptions
   // `>`, `>=` or a row comparison, which it leaves as they are and starts the index scan at.
   const group = sql`(kind <> 'folder')`;
   const children = sql`SELECT * FROM items WHERE parent_id = ${folderId} AND state = 'active'`;
+  // An ascending page of a usual size is planned once per connection (ADR 0053): one range scan from the cursor,
+  // whatever the values. Its size is written into the statement, so that the generic plan knows it.
+  const kept = o.order === 'asc' && KEPT_LIMITS.has(o.limit);
   let page;
   if (o.order === 'asc') {
     // One range scan: the row after the cursor in index order, through the rest of its group and into the next.
     const after = o.after ? sql`AND (${group}, ${key}, id) > (${o.after[0]}, ${keyValue(o.sort, o.after[1])}, ${o.after[2]}::uuid)` : sql``;
-    page = sql`${children} ${after} ORDER BY ${group} ASC, ${key} ASC, id ASC LIMIT ${o.limit}`;
+    page = sql`${children} ${after} ORDER BY ${group} ASC, ${key} ASC, id ASC LIMIT ${kept ? sql.lit(o.limit) : o.limit}`;
   } else {
     // Groups ascending but keys descending: each group is its own backward scan (the rest of the cursor's group, then
     // the files after the folders), merged in the order the page is read.
@@ -271,9 +284,9 @@ export function folderPageQuery(folderId: string, userId: string, o: PageOptions
   const order = sql`ORDER BY ${group} ASC, ${key} ${dir}, id ${dir}`;
   // The folder's row first (n = 0), then the page in its order; both shaped as access rows (the children's access
   // columns empty) so that they go in one result.
-  // An ascending page is planned once per connection (ADR 0053): one range scan from the cursor, whatever the values.
-  // A descending page is not: its generic plan read a deep page's whole group (two scans merged, bounded by values).
-  return sql<AccessRow & { sort_key: string | null; n: number }>`${o.order === 'asc' ? plannedOnce : sql``}
+  // A descending page is not planned once: its generic plan read a deep page's whole group (two scans merged, bounded
+  // by values).
+  return sql<AccessRow & { sort_key: string | null; n: number }>`${kept ? plannedOnce : sql``}
     WITH folder AS MATERIALIZED (${accessQuery([folderId], userId)})
     SELECT f.*, NULL::text AS sort_key, 0::bigint AS n FROM folder f
     UNION ALL

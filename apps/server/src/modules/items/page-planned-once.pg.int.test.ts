@@ -1,29 +1,50 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { useTestApp } from '../../testing/test-app.ts';
-import { folderPageQuery } from './items.repo.ts';
+import { findAccess, folderPageQuery } from './items.repo.ts';
 
 const test = useTestApp();
 
 // PostgreSQL only: PGlite runs a marked statement as any other (ADR 0053).
-it("a folder's ascending page is parsed and planned once per connection, then only run: a named statement under its generic plan, the settings for it not left set (ADR 0053)", async () => {
+it("a folder's ascending page of a usual size, and one item's access, are parsed once per connection and keep their generic plan, with no setting of the connection's changed (ADR 0053)", async () => {
   const ada = await test.given.person('Ada');
   const folder = await test.given.folder(ada, ada.workspace.rootId, 'Kept');
-  const query = folderPageQuery(folder.id, ada.id, { sort: 'name', order: 'asc', limit: 101 });
-  const plans = await test.app.ctx.db.connection().execute(async (conn) => {
-    const kept = async () =>
-      (
-        await sql<{ generic_plans: number; custom_plans: number }>`
-          SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement = ${query.compile(conn).sql}`.execute(conn)
-      ).rows[0] ?? { generic_plans: 0, custom_plans: 0 };
-    const before = await kept();
-    for (let i = 0; i < 3; i++) await query.execute(conn);
-    const after = await kept();
-    // The settings it runs with are set around it alone: plan_cache_mode governs every statement with parameters.
+  const db = test.app.ctx.db;
+  const found = await db.connection().execute(async (conn) => {
+    /** How often the connection planned the statement whose text matches `pattern`: for its values, and generically. */
+    const plansOf = async (pattern: string) => {
+      const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+        SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement ~ ${pattern}`.execute(conn);
+      expect(rows.length, 'one kept statement').toBe(1);
+      // Planned for its values five times at most (and fewer if the connection ran it before), then kept generic.
+      return { custom: rows[0]!.custom_plans <= 5, generic: rows[0]!.generic_plans >= 3 };
+    };
+    const page = folderPageQuery(folder.id, ada.id, { sort: 'name', order: 'asc', limit: 101 });
+    // PostgreSQL plans a kept statement for its values five times, then keeps its generic plan if it costs no more.
+    for (let i = 0; i < 8; i++) {
+      await page.execute(conn);
+      await findAccess(conn, folder.id, ada.id);
+    }
     const settings = (await sql<{ mode: string; jit: string }>`SELECT current_setting('plan_cache_mode') AS mode, current_setting('jit') AS jit`.execute(conn))
       .rows[0]!;
-    return { generic_plans: after.generic_plans - before.generic_plans, custom_plans: after.custom_plans, ...settings };
+    return {
+      page: await plansOf(String.raw`^/\* planned once \*/\s+WITH folder AS MATERIALIZED`),
+      access: await plansOf(String.raw`^/\* planned once \*/\s+WITH RECURSIVE chain`),
+      ...settings,
+    };
   });
-  const { jit } = (await sql<{ jit: string }>`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`.execute(test.app.ctx.db)).rows[0]!;
-  expect(plans).toEqual({ generic_plans: 3, custom_plans: 0, mode: 'auto', jit });
+  const { jit } = (await sql<{ jit: string }>`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`.execute(db)).rows[0]!;
+  expect(found).toEqual({ page: { custom: true, generic: true }, access: { custom: true, generic: true }, mode: 'auto', jit });
+});
+
+it('a page of another size, or descending, is planned for its values each time: a connection keeps no statement for it', async () => {
+  const ada = await test.given.person('Ada');
+  const folder = await test.given.folder(ada, ada.workspace.rootId, 'Not kept');
+  for (const o of [
+    { sort: 'name', order: 'asc', limit: 37 },
+    { sort: 'name', order: 'desc', limit: 101 },
+  ] as const) {
+    const text = folderPageQuery(folder.id, ada.id, o).compile(test.app.ctx.db).sql;
+    expect(text.startsWith('/* planned once */'), `${o.order}, ${o.limit}`).toBe(false);
+  }
 });
