@@ -18,7 +18,7 @@ export function responseSerializer(checked: boolean): FastifySerializerCompiler<
     // Generated on the first answer: a server that never sends a route's answer does not pay for it.
     let write: ((data: unknown) => string) | undefined;
     const generated = (data: unknown) => {
-      write ??= fastJson(z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Parameters<typeof fastJson>[0]);
+      write ??= fastJson(keyedUnions(z.toJSONSchema(schema, { target: 'draft-7', io: 'output' })) as Parameters<typeof fastJson>[0]);
       return write(data);
     };
     if (!checked) return generated;
@@ -32,4 +32,40 @@ export function responseSerializer(checked: boolean): FastifySerializerCompiler<
       return json;
     };
   };
+}
+
+type Schema = Record<string, unknown>;
+const isObjectSchema = (s: unknown): s is Schema & { properties?: Schema; required?: string[] } =>
+  !!s && typeof s === 'object' && (s as Schema).type === 'object';
+const isNull = (s: Schema) => s.type === 'null' && Object.keys(s).length === 1;
+/** Keywords the generator acts on before it looks at `nullable`: a schema with one of them cannot be made nullable. */
+const BEFORE_NULLABLE = ['anyOf', 'oneOf', 'allOf', 'if', '$ref', 'not'];
+
+/**
+ * The JSON schema with its unions written so that fast-json-stringify need not validate to write them. It picks a
+ * union's branch by validating the value against each branch in turn (Ajv, every property, pattern and format): for a
+ * page of a hundred items, each with a dozen fields that may be null, a thousand validations; for a batch of uploads'
+ * answers, 3.6 % of the server's time. So:
+ * - `X` or null (what zod's `.nullable()` makes) is `X` with `nullable: true`, which it writes after a check for null;
+ * - a union of objects that each require a key no other branch names (`{ upload }` or `{ error }`) is if/then/else on
+ *   that key, an `if` that only asks whether the key is there.
+ * Any other union is left as it is.
+ */
+export function keyedUnions(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(keyedUnions);
+  if (!schema || typeof schema !== 'object') return schema;
+  const { anyOf, ...rest } = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, keyedUnions(v)])) as Schema;
+  if (!Array.isArray(anyOf)) return rest;
+  const branches = anyOf as Schema[];
+  if (branches.length === 2 && branches.some(isNull)) {
+    const other = branches.find((b) => !isNull(b))!;
+    if (!BEFORE_NULLABLE.some((k) => k in other) && !Array.isArray(other.type)) return { ...rest, ...other, nullable: true };
+  }
+  if (branches.length < 2 || !branches.every(isObjectSchema)) return { ...rest, anyOf };
+  const keys = branches.map((branch, i) => branch.required?.find((key) => branches.every((other, j) => j === i || !(key in (other.properties ?? {})))));
+  if (keys.some((key) => key === undefined)) return { ...rest, anyOf };
+  // The last branch is what remains when no earlier key is there.
+  let chosen: Schema = branches.at(-1)!;
+  for (let i = branches.length - 2; i >= 0; i--) chosen = { if: { type: 'object', required: [keys[i]] }, then: branches[i], else: chosen };
+  return { ...rest, ...chosen };
 }
