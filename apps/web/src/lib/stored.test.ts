@@ -49,6 +49,7 @@ describe('what the browser keeps', () => {
   });
 
   it('never throws where there is no storage at all', () => {
+    vi.stubGlobal('sessionStorage', undefined);
     expect(() => writeStored('a', 'text', 'session')).not.toThrow();
     expect(readStored('a', 'session')).toBeUndefined();
   });

@@ -59,7 +59,10 @@ export function keyedUnions(schema: unknown): unknown {
   const branches = anyOf as Schema[];
   if (branches.length === 2 && branches.some(isNull)) {
     const other = branches.find((b) => !isNull(b))!;
-    if (!BEFORE_NULLABLE.some((k) => k in other) && !Array.isArray(other.type)) return { ...rest, ...other, nullable: true };
+    // Only a typed schema with no list of values: Ajv refuses `nullable` without a type, and would not let null
+    // through an `enum` or a `const` (where it validates a union left as it is).
+    const plain = typeof other.type === 'string' && !('enum' in other) && !('const' in other);
+    if (plain && !BEFORE_NULLABLE.some((k) => k in other)) return { ...rest, ...other, nullable: true };
   }
   if (branches.length < 2 || !branches.every(isObjectSchema)) return { ...rest, anyOf };
   const keys = branches.map((branch, i) => branch.required?.find((key) => branches.every((other, j) => j === i || !(key in (other.properties ?? {})))));

@@ -77,8 +77,10 @@ const grantHolds = (userId: string, workspaceId: RawBuilder<string>) => sql<bool
  */
 export async function findAccessMany(db: Q, itemIds: string[], userId: string): Promise<Map<string, AccessRow>> {
   if (itemIds.length === 0) return new Map();
-  // One item's access, what most calls ask, is planned once per connection (ADR 0053).
-  const rows = await sql<AccessRow>`${itemIds.length === 1 ? plannedOnce : sql``}${accessQuery(itemIds, userId)}`.execute(db);
+  // One item's access, what most calls ask, is planned once per connection (ADR 0053); not in a transaction, where a
+  // kept statement the server refused (a migration by another instance, a pooler that keeps none) would end the write.
+  const kept = itemIds.length === 1 && !db.isTransaction;
+  const rows = await sql<AccessRow>`${kept ? plannedOnce : sql``}${accessQuery(itemIds, userId)}`.execute(db);
   return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
 }
 

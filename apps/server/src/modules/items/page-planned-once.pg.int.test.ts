@@ -4,6 +4,8 @@ import { useTestApp } from '../../testing/test-app.ts';
 import { findAccess, folderPageQuery } from './items.repo.ts';
 
 const test = useTestApp();
+/** The text of an item's access as it is kept. */
+const ACCESS = String.raw`^/\* planned once \*/\s+WITH RECURSIVE chain`;
 
 // PostgreSQL only: PGlite runs a marked statement as any other (ADR 0053).
 it("a folder's ascending page of a usual size, and one item's access, are parsed once per connection and keep their generic plan, with no setting of the connection's changed (ADR 0053)", async () => {
@@ -29,7 +31,7 @@ it("a folder's ascending page of a usual size, and one item's access, are parsed
       .rows[0]!;
     return {
       page: await plansOf(String.raw`^/\* planned once \*/\s+WITH folder AS MATERIALIZED`),
-      access: await plansOf(String.raw`^/\* planned once \*/\s+WITH RECURSIVE chain`),
+      access: await plansOf(ACCESS),
       ...settings,
     };
   });
@@ -47,4 +49,21 @@ it('a page of another size, or descending, is planned for its values each time: 
     const text = folderPageQuery(folder.id, ada.id, o).compile(test.app.ctx.db).sql;
     expect(text.startsWith('/* planned once */'), `${o.order}, ${o.limit}`).toBe(false);
   }
+});
+
+it("an item's access read in a transaction is not kept: a kept statement the server refused there would end the write", async () => {
+  const ada = await test.given.person('Ada');
+  const folder = await test.given.folder(ada, ada.workspace.rootId, 'In a transaction');
+  await test.app.ctx.db.transaction().execute(async (tx) => {
+    const runs = async () =>
+      (
+        await sql<{
+          n: number;
+        }>`SELECT coalesce(sum(generic_plans + custom_plans), 0)::int AS n FROM pg_prepared_statements WHERE statement ~ ${ACCESS}`.execute(tx)
+      ).rows[0]!.n;
+    const before = await runs();
+    expect((await findAccess(tx, folder.id, ada.id))?.id).toBe(folder.id);
+    expect((await findAccess(tx, folder.id, ada.id))?.id).toBe(folder.id);
+    expect(await runs()).toBe(before);
+  });
 });
