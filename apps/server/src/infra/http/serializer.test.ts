@@ -48,6 +48,9 @@ describe('answers with a union of objects', () => {
     const listed = z.enum(['a', 'b']).nullable();
     const untyped = z.unknown().nullable();
     for (const schema of [shared, mixed, listed, untyped]) expect(keyedUnions(jsonSchema(schema))).toEqual(jsonSchema(schema));
+    // A property named like a keyword is a property, and data is never rewritten.
+    const named = z.object({ anyOf: z.object({ a: z.string() }).nullable(), kind: z.enum(['anyOf', 'if']) });
+    expect(keyedUnions(jsonSchema(named))).toMatchObject({ properties: { anyOf: { type: 'object', nullable: true }, kind: { enum: ['anyOf', 'if'] } } });
     // And still written right by the generator.
     const write = fastJson(keyedUnions(jsonSchema(z.object({ v: shared }))) as Parameters<typeof fastJson>[0]);
     expect(JSON.parse(write({ v: { a: 2, b: 'x' } }))).toEqual({ v: { a: 2, b: 'x' } });

@@ -38,6 +38,9 @@ type Schema = Record<string, unknown>;
 const isObjectSchema = (s: unknown): s is Schema & { properties?: Schema; required?: string[] } =>
   !!s && typeof s === 'object' && (s as Schema).type === 'object';
 const isNull = (s: Schema) => s.type === 'null' && Object.keys(s).length === 1;
+/** Keywords whose value maps names to schemas, and keywords whose value is data. */
+const MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const VALUES = new Set(['enum', 'const', 'default', 'examples', 'required']);
 /** Keywords the generator acts on before it looks at `nullable`: a schema with one of them cannot be made nullable. */
 const BEFORE_NULLABLE = ['anyOf', 'oneOf', 'allOf', 'if', '$ref', 'not'];
 
@@ -54,7 +57,15 @@ const BEFORE_NULLABLE = ['anyOf', 'oneOf', 'allOf', 'if', '$ref', 'not'];
 export function keyedUnions(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(keyedUnions);
   if (!schema || typeof schema !== 'object') return schema;
-  const { anyOf, ...rest } = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, keyedUnions(v)])) as Schema;
+  // Walked by the schema's structure: a map keyword's values are schemas (a property may be named `anyOf`); a value
+  // keyword (`enum`, `const`, `default`…) holds data, never rewritten.
+  const walked = (key: string, value: unknown) =>
+    MAPS.has(key) && value && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, keyedUnions(sub)]))
+      : VALUES.has(key)
+        ? value
+        : keyedUnions(value);
+  const { anyOf, ...rest } = Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, walked(k, v)])) as Schema;
   if (!Array.isArray(anyOf)) return rest;
   const branches = anyOf as Schema[];
   if (branches.length === 2 && branches.some(isNull)) {
