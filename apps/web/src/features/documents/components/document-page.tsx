@@ -81,7 +81,9 @@ export default function DocumentPage({ workspace, documentId }: { workspace: TWo
   };
   return (
     <Stack gap="md">
-      <nav aria-label="Folder path">
+      {/* The path's row is kept while it loads (a document is always in a folder; the breadcrumbs' line is their font
+          size): what is below it, the snapshot first, does not move when it comes. */}
+      <nav aria-label="Folder path" style={{ minHeight: 'var(--mantine-font-size-sm)' }}>
         <Breadcrumbs separatorMargin={4}>
           {(ancestors.data ?? []).map((a) => (
             <Anchor key={a.id} component={Link} to={linkTo(a) ?? '#'} size="sm">

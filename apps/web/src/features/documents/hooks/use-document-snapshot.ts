@@ -24,7 +24,11 @@ export const copyNameOf = (userId: string, documentId: string) => `cabinet:${use
 /** The snapshot's key in the copy's store of other values (y-indexeddb's `custom`). */
 export const SNAPSHOT_KEY = 'snapshot';
 
-/** Longer than this, reading the snapshot is given up: the editor does not wait for it. */
+/**
+ * Longer than this after the page asks for it, the snapshot is not waited for: the editor does not wait. It counts from
+ * the page, not from a read started early: until the page's code is in, nothing waits (and on a busy machine its code
+ * alone may take longer).
+ */
 const READ_LIMIT_MS = 500;
 
 /** The snapshot kept as `value` (JSON, as y-indexeddb keeps strings), if it is one. */
@@ -67,22 +71,17 @@ function withCopy(copyName: string, work: (db: IDBDatabase) => void, onMissing: 
   };
 }
 
-/** The snapshot kept in `copyName`; undefined when there is none, or IndexedDB is refused or slow. */
+/** The snapshot kept in `copyName`; undefined when there is none, or IndexedDB refuses (a page waits for it no longer than READ_LIMIT_MS). */
 function readSnapshot(copyName: string): Promise<DocumentSnapshot | undefined> {
   return new Promise((resolve) => {
-    const give = (snapshot?: DocumentSnapshot) => {
-      clearTimeout(limit);
-      resolve(snapshot);
-    };
-    const limit = setTimeout(give, READ_LIMIT_MS);
     withCopy(
       copyName,
       (db) => {
         const read = db.transaction('custom', 'readonly').objectStore('custom').get(SNAPSHOT_KEY);
-        read.onsuccess = () => give(snapshotIn(read.result));
-        read.onerror = () => give();
+        read.onsuccess = () => resolve(snapshotIn(read.result));
+        read.onerror = () => resolve(undefined);
       },
-      give,
+      () => resolve(undefined),
     );
   });
 }
@@ -184,11 +183,15 @@ export function useDocumentSnapshot(
     const read = early.get(copyName) ?? startRead(copyName);
     early.delete(copyName);
     let live = true;
-    void read.promise.then((snapshot) => {
+    const settle = (snapshot?: ShownSnapshot) => {
+      clearTimeout(limit);
       if (live) setFound((was) => (was?.name === copyName ? was : { name: copyName, snapshot }));
-    });
+    };
+    const limit = setTimeout(settle, READ_LIMIT_MS);
+    void read.promise.then(settle);
     return () => {
       live = false;
+      clearTimeout(limit);
     };
   }, [userId, copyName]);
   const current = found?.name === copyName ? found : undefined;
