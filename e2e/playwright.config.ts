@@ -35,6 +35,8 @@ export default defineConfig({
     // Recorded when a failed test runs again, not for every test (it costs each page's time).
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
+    // As someone who asked for less motion: no transitions to draw (ADR 0054).
+    //reducedMotion: 'reduce',
     launchOptions: {
       executablePath: chromium,
       args: CHROMIUM_ARGS,

@@ -8,6 +8,7 @@ import { lazy, StrictMode, Suspense, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRoutes, startOpening } from './app/router.tsx';
 import { queryClient } from './lib/query-client.ts';
+import { watchControls } from './components/ui/use-return-focus.ts';
 
 const red = DEFAULT_THEME.colors.red;
 /** Red with `shade` as its 6th step, the one a coloured menu item's text takes. */
@@ -25,6 +26,8 @@ const theme = createTheme({
   // Shade 8 keeps white button labels and link text above WCAG AA contrast.
   primaryShade: 8,
   defaultRadius: 'md',
+  // Someone who asked their system for less motion gets dialogs, menus and drawers without their transitions.
+  respectReducedMotion: true,
   // Plain objects rather than `Anchor.extend(...)`, which would put the components themselves in
   // the first bundle of every page.
   components: {
@@ -76,6 +79,8 @@ function OnFirstToast({ children }: { children: ReactNode }) {
 }
 
 startOpening(window.location.pathname);
+// Where the keyboard was, for a dialog to give it back to when it closes.
+watchControls();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={resolver}>
