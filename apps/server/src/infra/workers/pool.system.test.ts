@@ -70,8 +70,11 @@ describe('the worker pool', { timeout: 60_000 }, () => {
   it('ends a worker past the time limit, and one that crashes, and goes on', async () => {
     const workers = start({ timeoutMs: 500 });
     expect(await failure(workers.run(FIXTURE, 'spin', null))).toMatchObject({ reason: 'timeout' });
-    expect(await failure(workers.run(FIXTURE, 'crash', null))).toMatchObject({ reason: 'crashed' });
     expect(await workers.run(FIXTURE, 'echo', 'still here')).toBe('still here');
+    // A crash is told as a crash, however long a busy machine takes to start the worker (500 ms was outlasted in CI).
+    const patient = start({ timeoutMs: 45_000 });
+    expect(await failure(patient.run(FIXTURE, 'crash', null))).toMatchObject({ reason: 'crashed' });
+    expect(await patient.run(FIXTURE, 'echo', 'still here')).toBe('still here');
   });
 
   it('refuses a task at once when the queue is full, as rate_limited', async () => {
