@@ -36,7 +36,7 @@ export default defineConfig({
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     // As someone who asked for less motion: no transitions to draw (ADR 0054).
-    //reducedMotion: 'reduce',
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: chromium,
       args: CHROMIUM_ARGS,

@@ -123,6 +123,8 @@ test("a visitor's upload in parts resumes after a reload once the same file is c
     visitor.evaluate((key) => (JSON.parse(localStorage.getItem(key) ?? '{}') as { open?: { id: string }[] }).open?.[0]?.id, `cabinet:file-request:${token}`);
   await expect.poll(openUpload).toBeTruthy();
   const uploadId = (await openUpload())!;
+  // The upload is kept before its first part is sent: the part let through is known once it is.
+  await expect.poll(() => through).toBeDefined();
   const storedParts = async () => (await apiCall(visitor, publicLinksApi.upload, { params: { token, uploadId } })).body.parts.map((p) => p.partNumber);
   await expect.poll(storedParts, { timeout: 20_000 }).toEqual([through]);
 
@@ -135,6 +137,8 @@ test("a visitor's upload in parts resumes after a reload once the same file is c
   });
   const inProgress = visitor.getByRole('list', { name: 'Uploads in progress' });
   await expect(inProgress.getByText('Choose the file again to resume')).toBeVisible();
+  // What the server holds as the file is chosen again (the resumed upload reads the same).
+  expect(await storedParts()).toEqual([through]);
   const [again] = await Promise.all([visitor.waitForEvent('filechooser'), inProgress.getByRole('button', { name: 'Choose “scan.bin” to resume' }).click()]);
   await again.setFiles(file);
   await expect(visitor.getByRole('list', { name: 'Files you sent' }).getByText('scan.bin')).toBeVisible({ timeout: 30_000 });
