@@ -1,5 +1,5 @@
 import type { TItem } from '@cabinet/contracts';
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applyChange, applyGroupChange, applyNotice, applyReset, foldersShowing, SEARCH_CATCH_UP_MS } from './changes.ts';
 import { queryKeys } from './query-keys.ts';
@@ -148,6 +148,47 @@ describe('applyChange', () => {
     const { client } = cache();
     applyChange(client, ws, { type: 'item.created', itemId: 'new', parentIds: ['a'], item: item('new', 'a') });
     expect(client.getQueryData(queryKeys.item('new'))).toBeUndefined();
+  });
+});
+
+describe('a change while a list first loads', () => {
+  it('fetches the list again once the load read before the change is in, instead of taking that load as fresh', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    // The server's list: before the upload completes, and after.
+    let stored = ['Agenda'];
+    const answers: ((names: string[]) => void)[] = [];
+    const observer = new QueryObserver(client, {
+      queryKey: queryKeys.children(ws, 'root'),
+      queryFn: () => {
+        const read = [...stored];
+        return new Promise<string[]>((resolve) => answers.push(() => resolve(read)));
+      },
+    });
+    const shown: (string[] | undefined)[] = [];
+    const unsubscribe = observer.subscribe((result) => shown.push(result.data));
+    // The first load is read before the upload completes, and answers after the change was applied.
+    expect(answers).toHaveLength(1);
+    stored = ['Agenda', 'report.txt'];
+    applyChange(client, ws, { type: 'item.created', itemId: 'r', parentIds: ['root'], item: item('r', 'root', 'report.txt') });
+    answers[0]!([]);
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    answers[1]!([]);
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(['Agenda', 'report.txt']));
+    expect(shown.filter(Boolean)).toEqual([['Agenda'], ['Agenda', 'report.txt']]);
+    unsubscribe();
+  });
+
+  it('does not fetch twice a list that already had an answer: its refetch in flight is replaced by one after the change', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: false } } });
+    let reads = 0;
+    const observer = new QueryObserver(client, { queryKey: queryKeys.children(ws, 'root'), queryFn: async () => ++reads });
+    const unsubscribe = observer.subscribe(() => {});
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toBe(1));
+    applyChange(client, ws, { type: 'item.created', itemId: 'r', parentIds: ['root'] });
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toBe(2));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(reads).toBe(2);
+    unsubscribe();
   });
 });
 

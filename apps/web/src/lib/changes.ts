@@ -15,6 +15,22 @@ export interface Change {
 }
 
 /**
+ * Marks the answers under `queryKey` stale, and fetches again those shown. A first load already on
+ * its way may have been read before the change; the query library would hand its answer to the
+ * change's refetch and then take it as fresh (it cancels a fetch in flight only for a query that
+ * has data), so such a load is fetched once more when it is in. Without that, a file uploaded
+ * while its folder's list first loaded stayed missing from the list until it went stale.
+ */
+export function markStale(client: QueryClient, queryKey: readonly unknown[]): void {
+  for (const loading of client.getQueryCache().findAll({ queryKey, fetchStatus: 'fetching' })) {
+    if (loading.state.data !== undefined) continue;
+    const again = () => void client.invalidateQueries({ queryKey: loading.queryKey, exact: true });
+    loading.fetch().then(again, again);
+  }
+  void client.invalidateQueries({ queryKey });
+}
+
+/**
  * When searches are looked at again after a change the index reads in the background (texts and
  * access lists, ADR 0036): usually caught up by the first, the second for a slow moment.
  */
@@ -27,7 +43,7 @@ const catchingUp = new WeakMap<QueryClient, Set<string>>();
  * later. While such looks are due, a change adds none: a burst of saves costs three.
  */
 export function staleSearch(client: QueryClient, ws: string, o: { indexed: boolean }): void {
-  const again = () => void client.invalidateQueries({ queryKey: queryKeys.allSearch(ws) });
+  const again = () => markStale(client, queryKeys.allSearch(ws));
   const pending = catchingUp.get(client) ?? new Set<string>();
   catchingUp.set(client, pending);
   if (pending.has(ws)) return;
@@ -48,7 +64,7 @@ export function staleSearch(client: QueryClient, ws: string, o: { indexed: boole
  * them by the tab's client id) and uploads.
  */
 export function applyChange(client: QueryClient, ws: string, change: Change): void {
-  const stale = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
+  const stale = (queryKey: readonly unknown[]) => markStale(client, queryKey);
   // Every change is one more entry in the activity record.
   stale(queryKeys.allActivity);
   if (change.type.startsWith('comment.')) return stale(queryKeys.comments(change.itemId));
@@ -113,7 +129,7 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
 
 /** The person's notifications changed (made, or read in another tab): the bell reads them again. */
 export function applyNotice(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: queryKeys.notifications });
+  markStale(client, queryKeys.notifications);
 }
 
 /**
@@ -123,7 +139,7 @@ export function applyNotice(client: QueryClient): void {
  * what they may do with an item, and the folders they can open.
  */
 export function applyGroupChange(client: QueryClient, ws: string, type: TGroupEvent['type']): void {
-  const stale = (queryKey: readonly unknown[]) => void client.invalidateQueries({ queryKey });
+  const stale = (queryKey: readonly unknown[]) => markStale(client, queryKey);
   stale(queryKeys.allActivity);
   stale(queryKeys.allGroups(ws));
   stale(queryKeys.allGrants);
@@ -154,9 +170,8 @@ export function applyReset(client: QueryClient, ws: string): void {
     queryKeys.notifications,
     queryKeys.allSearch(ws),
     queryKeys.allSearchText,
-  ]) {
-    void client.invalidateQueries({ queryKey });
-  }
+  ])
+    markStale(client, queryKey);
 }
 
 /**

@@ -28,8 +28,10 @@ describe('the worker pool', { timeout: 60_000 }, () => {
     const mark = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-warm-')), 'loaded');
     const workers = start({ env: { WARM_MARK: mark } });
     workers.warm([FIXTURE]);
-    await until(() => existsSync(mark), 'the warmed worker to load its module', 30_000);
-    const warmedAt = readFileSync(mark, 'utf8');
+    // Until the mark has its text: the file exists from the moment it is opened, before the text is written.
+    const written = () => (existsSync(mark) ? readFileSync(mark, 'utf8') : '');
+    await until(() => written() !== '', 'the warmed worker to load its module', 30_000);
+    const warmedAt = written();
     // The same worker and the same loading of the module answer the first task.
     expect(await workers.run(FIXTURE, 'whenLoaded', null)).toBe(warmedAt);
   });
