@@ -69,7 +69,7 @@ const resolver: CSSVariablesResolver = () => ({
 });
 
 // The toasts' container and its animations are fetched with the first toast, not with every page.
-const Notifications = lazy(() => import('./components/ui/notifications.ts').then((m) => ({ default: m.Notifications })));
+const Notifications = lazy(() => import('./components/ui/notifications.tsx').then((m) => ({ default: m.Notifications })));
 
 function OnFirstToast({ children }: { children: ReactNode }) {
   const [wanted, setWanted] = useState(false);

@@ -4,47 +4,50 @@ import { expect, test } from '../../fixtures/signed-in.ts';
 /** The names a list shows, in order. */
 const namesIn = (scope: ReturnType<Page['getByRole']>) => scope.getByRole('link').allInnerTexts();
 
-for (const scheme of ['light', 'dark'] as const) {
-  test.describe(() => {
-    test.use({ colorScheme: scheme });
-
-    test(`Home's quick actions work, and its Recent and Starred show what their pages show (${scheme})`, async ({ page }) => {
-      const home = page.url();
-      await expect(page.getByText(/coming soon/i)).toHaveCount(0);
-
-      // New document: it is made in My files and opens.
-      await page.getByRole('button', { name: /New document/ }).click();
-      await page.getByLabel('Document name').fill('Agenda');
-      await page.getByRole('button', { name: 'Create' }).click();
-      await expect(page.getByLabel('Content of Agenda')).toBeVisible();
-
-      // Upload files: they go to My files, shown as they arrive.
-      await page.goto(home);
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: /Upload files/ }).click()]);
-      await chooser.setFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('report') });
-      const list = page.getByRole('table', { name: 'Contents of My files' });
-      await expect(list.getByRole('link', { name: 'report.txt' })).toBeVisible();
-      await expect(list.getByRole('link', { name: 'Agenda' })).toBeVisible();
-      await page.getByRole('button', { name: 'Actions for report.txt' }).click();
-      await page.getByRole('menuitem', { name: 'Add star' }).click();
-
-      await page.goto(`${home}/recent`);
-      await expect(page.getByRole('table', { name: 'Recent' }).getByRole('link', { name: 'report.txt' })).toBeVisible();
-      const recent = await namesIn(page.getByRole('table', { name: 'Recent' }));
-      await page.goto(`${home}/starred`);
-      await expect(page.getByRole('table', { name: 'Starred' }).getByRole('link', { name: 'report.txt' })).toBeVisible();
-      const starred = await namesIn(page.getByRole('table', { name: 'Starred' }));
-
-      await page.goto(home);
-      await expect(page.getByRole('region', { name: 'Recent' }).getByRole('list').getByRole('link')).toHaveText(recent.slice(0, 5));
-      await expect(page.getByRole('region', { name: 'Starred' }).getByRole('list').getByRole('link')).toHaveText(starred.slice(0, 5));
-      await page.screenshot({ path: `test-results/screens/home-1280-${scheme}.png`, fullPage: true });
-      await page.setViewportSize({ width: 360, height: 800 });
-      await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `test-results/screens/home-360-${scheme}.png`, fullPage: true });
-      await page.getByRole('region', { name: 'Starred' }).getByRole('link', { name: 'All starred' }).click();
-      await expect(page.getByRole('heading', { name: 'Starred', level: 1 })).toBeVisible();
-    });
-  });
+/** Screenshots of the page in both themes, switched as a person's system setting switches them. */
+async function inBothThemes(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await page.screenshot({ path: `test-results/screens/${name}-${scheme}.png`, fullPage: true });
+  }
 }
+
+test("Home's quick actions work, and its Recent and Starred show what their pages show", async ({ page }) => {
+  const home = page.url();
+  await expect(page.getByText(/coming soon/i)).toHaveCount(0);
+
+  // New document: it is made in My files and opens.
+  await page.getByRole('button', { name: /New document/ }).click();
+  await page.getByLabel('Document name').fill('Agenda');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByLabel('Content of Agenda')).toBeVisible();
+
+  // Upload files: they go to My files, shown as they arrive.
+  await page.goto(home);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: /Upload files/ }).click()]);
+  await chooser.setFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('report') });
+  const list = page.getByRole('table', { name: 'Contents of My files' });
+  await expect(list.getByRole('link', { name: 'report.txt' })).toBeVisible();
+  await expect(list.getByRole('link', { name: 'Agenda' })).toBeVisible();
+  await page.getByRole('button', { name: 'Actions for report.txt' }).click();
+  await page.getByRole('menuitem', { name: 'Add star' }).click();
+
+  await page.goto(`${home}/recent`);
+  await expect(page.getByRole('table', { name: 'Recent' }).getByRole('link', { name: 'report.txt' })).toBeVisible();
+  const recent = await namesIn(page.getByRole('table', { name: 'Recent' }));
+  await page.goto(`${home}/starred`);
+  await expect(page.getByRole('table', { name: 'Starred' }).getByRole('link', { name: 'report.txt' })).toBeVisible();
+  const starred = await namesIn(page.getByRole('table', { name: 'Starred' }));
+
+  await page.goto(home);
+  await expect(page.getByRole('region', { name: 'Recent' }).getByRole('list').getByRole('link')).toHaveText(recent.slice(0, 5));
+  await expect(page.getByRole('region', { name: 'Starred' }).getByRole('list').getByRole('link')).toHaveText(starred.slice(0, 5));
+  await inBothThemes(page, 'home-1280');
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+  await inBothThemes(page, 'home-360');
+  await page.getByRole('region', { name: 'Starred' }).getByRole('link', { name: 'All starred' }).click();
+  await expect(page.getByRole('heading', { name: 'Starred', level: 1 })).toBeVisible();
+});

@@ -2,54 +2,72 @@ import { expect, test } from '../../fixtures/signed-in.ts';
 
 const names = Array.from({ length: 10 }, (_, i) => `file-${i}.txt`);
 
-for (const scheme of ['light', 'dark'] as const) {
-  for (const viewport of [
-    { width: 1280, height: 560 },
-    { width: 360, height: 640 },
-  ]) {
-    test.describe(() => {
-      test.use({ viewport, colorScheme: scheme });
+// At each width; drawn in both themes (the second by switching the page's scheme, as a person's system setting does).
+for (const viewport of [
+  { width: 1280, height: 560 },
+  { width: 360, height: 640 },
+]) {
+  test.describe(() => {
+    test.use({ viewport });
 
-      test(`notifications stack a few at a time, have a named close button, and never cover a row's menu (${viewport.width} px, ${scheme})`, async ({
-        page,
-      }) => {
-        await page.goto(`${page.url()}/my`);
-        await page.getByLabel('Files to upload').setInputFiles(names.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
-        const list = page.getByRole('table', { name: 'Contents of My files' });
-        await expect(list.getByRole('link', { name: names.at(-1) })).toBeVisible();
-        await page.getByRole('region', { name: 'Uploads' }).getByRole('button', { name: 'Close uploads' }).click();
+    test(`notifications stack a few at a time, have a named close button, never cover a row's menu, and leave room to scroll the last row clear of them (${viewport.width} px)`, async ({
+      page,
+    }) => {
+      await page.goto(`${page.url()}/my`);
+      await page.getByLabel('Files to upload').setInputFiles(names.map((name) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(name) })));
+      const list = page.getByRole('table', { name: 'Contents of My files' });
+      await expect(list.getByRole('link', { name: names.at(-1) })).toBeVisible();
+      await page.getByRole('region', { name: 'Uploads' }).getByRole('button', { name: 'Close uploads' }).click();
 
-        // Four notifications at once.
-        for (const name of names.slice(0, 4)) {
-          await list.getByRole('row', { name: new RegExp(name) }).press('Delete');
-          await expect(list.getByRole('link', { name })).toBeHidden();
-        }
-        const toasts = page.getByRole('alert');
-        await expect(toasts).toHaveCount(3);
-        for (const toast of await toasts.all()) await expect(toast.getByRole('button', { name: 'Close notification' })).toBeVisible();
+      // Four notifications at once.
+      for (const name of names.slice(0, 4)) {
+        await list.getByRole('row', { name: new RegExp(name) }).press('Delete');
+        await expect(list.getByRole('link', { name })).toBeHidden();
+      }
+      const toasts = page.getByRole('alert');
+      await expect(toasts).toHaveCount(3);
+      for (const toast of await toasts.all()) await expect(toast.getByRole('button', { name: 'Close notification' })).toBeVisible();
 
-        // The last row's menu, at the bottom of the screen where notifications are: every item is on top.
-        const last = names.at(-1)!;
-        await list.getByRole('row', { name: new RegExp(last) }).scrollIntoViewIfNeeded();
-        await page.getByRole('button', { name: `Actions for ${last}` }).click();
-        const menu = page.getByRole('menu');
-        await expect(menu.getByRole('menuitem', { name: 'Move to trash' })).toBeVisible();
-        await expect
-          .poll(() =>
-            menu.evaluate((m) =>
-              Array.from(m.querySelectorAll('[role="menuitem"]'))
-                .filter((item) => {
-                  const r = item.getBoundingClientRect();
-                  return !item.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
-                })
-                .map((item) => item.textContent),
-            ),
-          )
-          .toEqual([]);
+      // Scrolled to the end while the notifications are shown (the pointer on them keeps them open), the last row's
+      // buttons are clear of them: the page leaves their room below it.
+      const last = names.at(-1)!;
+      const actions = page.getByRole('button', { name: `Actions for ${last}` });
+      await toasts.first().hover();
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await expect
+        .poll(async () => ({
+          shown: await toasts.count(),
+          clear: await actions.evaluate((button) => {
+            const r = button.getBoundingClientRect();
+            return button.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+          }),
+        }))
+        .toEqual({ shown: 3, clear: true });
+      // The last row's menu, at the bottom of the screen where notifications are: every item in the window is on top.
+      await actions.click();
+      const menu = page.getByRole('menu');
+      await expect(menu.getByRole('menuitem', { name: 'Move to trash' })).toBeVisible();
+      await expect
+        .poll(() =>
+          menu.evaluate((m) =>
+            Array.from(m.querySelectorAll('[role="menuitem"]'))
+              .filter((item) => {
+                const r = item.getBoundingClientRect();
+                // An item past the window's edge is reached by scrolling; one under a notification would not be.
+                const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                return hit !== null && !item.contains(hit);
+              })
+              .map((item) => item.textContent),
+          ),
+        )
+        .toEqual([]);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
         await page.screenshot({ path: `test-results/screens/menu-over-notifications-${viewport.width}-${scheme}.png` });
-        await menu.getByRole('menuitem', { name: 'Move to trash' }).click();
-        await expect(list.getByRole('link', { name: last })).toBeHidden();
-      });
+      }
+      await menu.getByRole('menuitem', { name: 'Move to trash' }).click();
+      await expect(list.getByRole('link', { name: last })).toBeHidden();
     });
-  }
+  });
 }

@@ -8,7 +8,7 @@ import { Logo } from '../components/ui/logo.tsx';
 import { OfflineBanner } from '../components/ui/offline-banner.tsx';
 import { UserMenu } from '../features/auth/components/user-menu.tsx';
 import { NotificationBell } from '../features/notifications/components/notification-bell.tsx';
-import { UPLOADS_ROOM } from '../features/uploads/uploader/uploads-context.ts';
+import { TOASTS_ROOM, UPLOADS_ROOM } from '../components/ui/room-below.ts';
 import { SearchLauncher } from '../features/search/components/search-launcher.tsx';
 import { WorkspaceSwitcher } from '../features/workspaces/components/workspace-switcher.tsx';
 import { useCurrentWorkspace } from '../features/workspaces/hooks/use-current-workspace.ts';
@@ -118,7 +118,11 @@ export function Shell({ workspace, watched = false, children }: { workspace: TWo
         )}
       </AppShell.Navbar>
       {/* Room at the end for the uploads panel while it is shown, so it never covers the last rows. */}
-      <AppShell.Main style={{ paddingBottom: `calc(var(--app-shell-footer-offset, 0rem) + var(--app-shell-padding) + var(${UPLOADS_ROOM}, 0px))` }}>
+      <AppShell.Main
+        style={{
+          paddingBottom: `calc(var(--app-shell-footer-offset, 0rem) + var(--app-shell-padding) + max(var(${UPLOADS_ROOM}, 0px), var(${TOASTS_ROOM}, 0px)))`,
+        }}
+      >
         <OfflineBanner />
         {children}
       </AppShell.Main>

@@ -4,7 +4,7 @@ import { useCallback, useState } from 'react';
 import { formatBytes, formatDuration } from '../../../lib/format.ts';
 import { useUploader, useUploadTasks } from '../hooks/use-uploader.ts';
 import { isActive, isEnded, type UploadTask } from '../uploader/upload-queue.ts';
-import { UPLOADS_ROOM } from '../uploader/uploads-context.ts';
+import { keepRoomBelow, UPLOADS_ROOM } from '../../../components/ui/room-below.ts';
 
 const STATUS: Record<UploadTask['state'], string> = {
   queued: 'Waiting',
@@ -26,16 +26,7 @@ const needsAnswer = (t: UploadTask) => t.state === 'failed' || t.state === 'conf
 
 /** Keeps the panel's height (and the gap below it) as the room the page leaves at its end, while the panel is shown. */
 function useRoomBelow() {
-  return useCallback((panel: HTMLElement | null) => {
-    if (!panel) return;
-    const root = document.documentElement.style;
-    const observer = new ResizeObserver(() => root.setProperty(UPLOADS_ROOM, `${panel.offsetHeight + 16}px`));
-    observer.observe(panel);
-    return () => {
-      observer.disconnect();
-      root.removeProperty(UPLOADS_ROOM);
-    };
-  }, []);
+  return useCallback((panel: HTMLElement | null) => (panel ? keepRoomBelow(panel, UPLOADS_ROOM) : undefined), []);
 }
 
 /** Every upload of this page: overall and per-file progress, speed and time left; pause, resume, cancel. */
