@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { drawIn } from '../../fixtures/accessibility.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
 /** The names a list shows, in order. */
@@ -7,8 +8,7 @@ const namesIn = (scope: ReturnType<Page['getByRole']>) => scope.getByRole('link'
 /** Screenshots of the page in both themes, switched as a person's system setting switches them. */
 async function inBothThemes(page: Page, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await drawIn(page, scheme);
     await page.screenshot({ path: `test-results/screens/${name}-${scheme}.png`, fullPage: true });
   }
 }

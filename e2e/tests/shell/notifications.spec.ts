@@ -1,3 +1,4 @@
+import { drawIn } from '../../fixtures/accessibility.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
 const names = Array.from({ length: 10 }, (_, i) => `file-${i}.txt`);
@@ -62,8 +63,7 @@ for (const viewport of [
         )
         .toEqual([]);
       for (const scheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme: scheme });
-        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+        await drawIn(page, scheme);
         await page.screenshot({ path: `test-results/screens/menu-over-notifications-${viewport.width}-${scheme}.png` });
       }
       await menu.getByRole('menuitem', { name: 'Move to trash' }).click();

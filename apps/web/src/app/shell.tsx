@@ -117,7 +117,7 @@ export function Shell({ workspace, watched = false, children }: { workspace: TWo
           </AppShell.Section>
         )}
       </AppShell.Navbar>
-      {/* Room at the end for the uploads panel while it is shown, so it never covers the last rows. */}
+      {/* Room at the end for the uploads panel and the notifications while they are shown, so they never cover the last rows. */}
       <AppShell.Main
         style={{
           paddingBottom: `calc(var(--app-shell-footer-offset, 0rem) + var(--app-shell-padding) + max(var(${UPLOADS_ROOM}, 0px), var(${TOASTS_ROOM}, 0px)))`,

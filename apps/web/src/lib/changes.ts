@@ -1,5 +1,5 @@
 import type { TActivityAction, TGroupEvent, TItem } from '@cabinet/contracts';
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, Query, QueryClient } from '@tanstack/react-query';
 import { queryKeys } from './query-keys.ts';
 
 /**
@@ -14,6 +14,9 @@ export interface Change {
   item?: TItem;
 }
 
+/** First loads that will be fetched again once they are in (one fetch more however many changes come meanwhile). */
+const loadingAgain = new WeakSet<Query>();
+
 /**
  * Marks the answers under `queryKey` stale, and fetches again those shown. A first load already on
  * its way may have been read before the change; the query library would hand its answer to the
@@ -21,10 +24,14 @@ export interface Change {
  * has data), so such a load is fetched once more when it is in. Without that, a file uploaded
  * while its folder's list first loaded stayed missing from the list until it went stale.
  */
-export function markStale(client: QueryClient, queryKey: readonly unknown[]): void {
+function markStale(client: QueryClient, queryKey: readonly unknown[]): void {
   for (const loading of client.getQueryCache().findAll({ queryKey, fetchStatus: 'fetching' })) {
-    if (loading.state.data !== undefined) continue;
-    const again = () => void client.invalidateQueries({ queryKey: loading.queryKey, exact: true });
+    if (loading.state.data !== undefined || loadingAgain.has(loading)) continue;
+    loadingAgain.add(loading);
+    const again = () => {
+      loadingAgain.delete(loading);
+      void client.invalidateQueries({ queryKey: loading.queryKey, exact: true });
+    };
     loading.fetch().then(again, again);
   }
   void client.invalidateQueries({ queryKey });
