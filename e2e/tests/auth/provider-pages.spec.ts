@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { meApi, urlOf } from '@cabinet/contracts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { newPerson } from '../../fixtures/accounts.ts';
+import { seriousViolations } from '../../fixtures/accessibility.ts';
 
 /** What makes a page look like Cabinet: the logo's drawing and colour, the font, the page's colours. */
 async function look(page: Page, logo: Locator) {
@@ -70,8 +70,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByText(person.email).first()).toBeVisible();
       await page.getByRole('button', { name: 'Send the link again' }).click();
       await expect(page.getByRole('status')).toHaveText(`We sent the link to ${person.email} again.`);
-      const serious = (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
+      expect(await seriousViolations(page)).toEqual([]);
       // Signing in does not wait for the link.
       await page.getByRole('link', { name: 'Sign in' }).click();
       await page.getByLabel('Email').fill(person.email);

@@ -1,6 +1,7 @@
 import { grantsApi, linksApi } from '@cabinet/contracts';
 import type { Locator, Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
+import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
@@ -80,5 +81,7 @@ test("a document's picture shows to the visitor of a password link, in the sandb
   await expect(visitor.getByRole('heading', { name: 'Brochure' })).toBeVisible();
   const shown = visitor.frameLocator('iframe[title="Document Brochure"]').getByRole('img', { name: 'shop front' });
   await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(120);
+  // The page and the document in its frame, in both themes.
+  expect(await seriousViolations(visitor)).toEqual([]);
   await v.close();
 });
