@@ -19,8 +19,26 @@ export function testS3Settings(): Record<string, string> | undefined {
   };
 }
 
+/** A storage driver a suite runs on: its name and its settings. */
+export type StorageDriver = [name: string, settings: Record<string, string>];
+
+/**
+ * The storage drivers a suite runs on: local disk, and S3 when the test server runs. On PostgreSQL a suite runs on local
+ * disk alone: what the database is asked is the same wherever the bytes are, and the suite's S3 run is on PGlite.
+ */
+export function storageDrivers(): StorageDriver[] {
+  const s3 = testS3Settings();
+  return [['local disk', { STORAGE_DRIVER: 'local' }], ...(s3 && process.env.TEST_DATABASE !== 'postgres' ? [['S3', s3] as StorageDriver] : [])];
+}
+
+/** A driver's settings for an app on `port`: on S3 with a bucket of its own, open to the browser's PUTs from the app's origin. */
+export async function storageSettings(driver: Record<string, string>, port: number): Promise<Record<string, string>> {
+  if (driver.STORAGE_DRIVER !== 's3') return { ...driver };
+  return { ...driver, S3_BUCKET: await createTestBucket(driver, `http://127.0.0.1:${port}`) };
+}
+
 /** A new bucket for one test file, open to the browser's PUTs from `origin`. */
-export async function createTestBucket(settings: Record<string, string>, origin: string): Promise<string> {
+async function createTestBucket(settings: Record<string, string>, origin: string): Promise<string> {
   const bucket = `cabinet-test-${randomBytes(5).toString('hex')}`;
   const client = s3Client({
     endpoint: settings.S3_ENDPOINT,

@@ -4,23 +4,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { uuidv7 } from '@cabinet/contracts';
 import { AppError } from '../../errors.ts';
-import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { storageDrivers, storageSettings } from '../../testing/test-s3.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 
 const MiB = 1024 * 1024;
-const s3 = testS3Settings();
-const drivers: [string, () => Promise<Record<string, string>>][] = [['local disk', async () => ({ STORAGE_DRIVER: 'local' })]];
-if (s3) drivers.push(['S3', async () => s3]);
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 /** One suite, run against every driver: the protocol the browser uses, over real HTTP. */
-describe.each(drivers)('storage on %s', (_name, settingsFor) => {
+describe.each(storageDrivers())('storage on %s', (_name, driver) => {
   const test = useTestApp(async () => {
     const port = await freePort();
-    const settings = await settingsFor();
-    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    return { ...settings, PORT: String(port) };
+    return { ...(await storageSettings(driver, port)), PORT: String(port) };
   });
 
   async function put(url: string, body: Uint8Array): Promise<Response> {

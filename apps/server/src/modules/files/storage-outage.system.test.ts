@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { given, putParts, sha256Hex, type Person } from '../../testing/given.ts';
 import { TcpProxy } from '../../testing/tcp-proxy.ts';
-import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { storageSettings, testS3Settings } from '../../testing/test-s3.ts';
 import { freePort, startTestApp, type TestApp } from '../../testing/test-app.ts';
 
 const s3 = testS3Settings();
@@ -19,9 +19,7 @@ describe.skipIf(!s3)('uploads while the storage is unreachable', () => {
     proxy = new TcpProxy(endpoint.hostname, Number(endpoint.port), await freePort());
     await proxy.up();
     const port = await freePort();
-    const settings: Record<string, string> = { ...s3!, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}`, PORT: String(port) };
-    settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    t = await startTestApp(settings);
+    t = await startTestApp({ ...(await storageSettings({ ...s3!, S3_ENDPOINT: `http://127.0.0.1:${proxy.port}` }, port)), PORT: String(port) });
     g = given(t.ctx, t.url);
   });
   afterAll(async () => {

@@ -5,13 +5,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../jobs.ts';
 import { putParts, sha256Hex, type Person } from '../../testing/given.ts';
-import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { storageDrivers, storageSettings } from '../../testing/test-s3.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 
 const MiB = 1024 * 1024;
-const s3 = testS3Settings();
-const drivers: [string, Record<string, string>][] = [['local disk', { STORAGE_DRIVER: 'local' }]];
-if (s3) drivers.push(['S3', s3]);
 
 /** The entry names a zip's central directory lists (zip64 included), as an unzip tool reads them. */
 function zipEntryNames(zip: Buffer): string[] {
@@ -34,18 +31,10 @@ function zipEntryNames(zip: Buffer): string[] {
 }
 
 /** The upload protocol of PRODUCT.md §7 end to end, on every storage driver. */
-describe.each(drivers)('uploads on %s', (_name, driverSettings) => {
+describe.each(storageDrivers())('uploads on %s', (_name, driverSettings) => {
   const test = useTestApp(async () => {
     const port = await freePort();
-    const settings: Record<string, string> = {
-      ...driverSettings,
-      PORT: String(port),
-      UPLOAD_PART_SIZE: '5MiB',
-      MAX_FILE_SIZE: '64MiB',
-      MAX_OPEN_UPLOADS: '12',
-    };
-    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    return settings;
+    return { ...(await storageSettings(driverSettings, port)), PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB', MAX_OPEN_UPLOADS: '12' };
   });
 
   const children = async (p: Person, folderId: string) => (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId } })).body.items;

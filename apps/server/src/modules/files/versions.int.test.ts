@@ -3,24 +3,19 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createJobRunner } from '../../jobs.ts';
 import { putParts, sha256Hex, type Person } from '../../testing/given.ts';
-import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { storageDrivers, storageSettings } from '../../testing/test-s3.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { proofOf } from './dedup.ts';
 import { pruneOldVersions } from './versions.service.ts';
 
-const s3 = testS3Settings();
-const drivers: [string, Record<string, string>][] = [['local disk', { STORAGE_DRIVER: 'local' }]];
-if (s3) drivers.push(['S3', s3]);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** Versions people manage (ADR 0041) and instant re-uploads (ADR 0042), on every storage driver. */
-describe.each(drivers)('versions and instant re-uploads on %s', (_name, driverSettings) => {
+describe.each(storageDrivers())('versions and instant re-uploads on %s', (_name, driver) => {
   const test = useTestApp(async () => {
     const port = await freePort();
-    const settings: Record<string, string> = { ...driverSettings, PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB' };
-    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    return settings;
+    return { ...(await storageSettings(driver, port)), PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB' };
   });
   const db = () => test.app.ctx.db;
   const runJobs = () => createJobRunner(test.app.ctx).runDue();

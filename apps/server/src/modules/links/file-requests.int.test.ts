@@ -3,32 +3,27 @@ import { describe, expect, it } from 'vitest';
 import { itemsApi, LIMITS, linksApi, publicLinksApi, uploadsApi, type TCreateLinkRequest } from '@cabinet/contracts';
 import { sha256Hex, type Person } from '../../testing/given.ts';
 import { linkVisitor, type LinkVisitorClient } from '../../testing/link-visitor.ts';
-import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { storageDrivers, storageSettings } from '../../testing/test-s3.ts';
 import { invalidFields } from '../../testing/route-call.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 
 const MiB = 1024 * 1024;
-const s3 = testS3Settings();
-const drivers: [string, Record<string, string>][] = [['local disk', { STORAGE_DRIVER: 'local' }]];
-if (s3) drivers.push(['S3', s3]);
 
 const tokenOf = (url: string) => url.split('/s/')[1]!;
 
 /** File requests (ADR 0035): made on folders; visitors upload into them with the app's protocol and see nothing in them. */
-describe.each(drivers)('file requests on %s', (_name, driverSettings) => {
+describe.each(storageDrivers())('file requests on %s', (_name, driver) => {
   const test = useTestApp(async () => {
     const port = await freePort();
     // Behind a proxy, so each visitor's address can be told apart (X-Forwarded-For).
-    const settings: Record<string, string> = {
-      ...driverSettings,
+    return {
+      ...(await storageSettings(driver, port)),
       PORT: String(port),
       LOG_LEVEL: 'error',
       TRUST_PROXY: 'true',
       UPLOAD_PART_SIZE: '5MiB',
       MAX_FILE_SIZE: '32MiB',
     };
-    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    return settings;
   });
 
   const visitor = (ip?: string) => linkVisitor(test.app.url, ip);

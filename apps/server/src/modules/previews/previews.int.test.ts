@@ -5,22 +5,16 @@ import { WorkerPool } from '../../infra/workers/pool.ts';
 import type { Person } from '../../testing/given.ts';
 import { sha256Hex } from '../../testing/given.ts';
 import { linkVisitor } from '../../testing/link-visitor.ts';
-import { createTestBucket, testS3Settings } from '../../testing/test-s3.ts';
+import { storageDrivers, storageSettings } from '../../testing/test-s3.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { evictPreviews, makeDuePreviews, MAX_ATTEMPTS, previewKey } from './previews.service.ts';
 import { claimNext } from './previews.repo.ts';
 import { rotatedJpeg, shortVideo, simplePdf, twoColours } from '../../testing/test-images.ts';
 
-const s3 = testS3Settings();
-const drivers: [string, () => Promise<Record<string, string>>][] = [['local disk', async () => ({ STORAGE_DRIVER: 'local' })]];
-if (s3) drivers.push(['S3', async () => s3]);
-
-describe.each(drivers)('previews on %s', (_name, settingsFor) => {
+describe.each(storageDrivers())('previews on %s', (_name, driver) => {
   const test = useTestApp(async () => {
     const port = await freePort();
-    const settings = await settingsFor();
-    if (settings.STORAGE_DRIVER === 's3') settings.S3_BUCKET = await createTestBucket(settings, `http://127.0.0.1:${port}`);
-    return { ...settings, PORT: String(port), LOG_LEVEL: 'silent', TRUST_PROXY: 'true' };
+    return { ...(await storageSettings(driver, port)), PORT: String(port), LOG_LEVEL: 'silent', TRUST_PROXY: 'true' };
   });
 
   async function upload(p: Person, parentId: string, name: string, bytes: Uint8Array) {
