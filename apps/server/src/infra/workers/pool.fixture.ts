@@ -30,6 +30,9 @@ export async function hoardBuffers(): Promise<never> {
   for (;;) await new Promise((r) => setTimeout(r, 1000 + held.length));
 }
 
+/** Waits `ms`, holding nothing, then answers. */
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(() => resolve('done'), ms));
+
 /** The environment the worker sees. */
 export const environment = () => ({ ...process.env });
 

@@ -23,6 +23,16 @@ export interface WorkerPoolOptions {
 /** How often a running task's memory outside the heap is looked at. */
 const RSS_CHECK_MS = 250;
 
+/**
+ * The process's resident memory less what the main thread's own heap and buffers hold (its requests' bodies, the
+ * embedded database's memory): what the workers and native libraries hold. A task is not ended for what the server
+ * took meanwhile on the main thread.
+ */
+function outsideMainThread(): number {
+  const m = process.memoryUsage();
+  return m.rss - m.heapTotal - m.external;
+}
+
 /** Why a task did not finish: the pool was full, or its worker was ended (too slow, out of memory, crashed). */
 export class WorkerFailure extends Error {
   constructor(readonly reason: 'busy' | 'timeout' | 'memory' | 'crashed') {
@@ -166,11 +176,12 @@ export class WorkerPool {
             void worker.terminate();
           }, this.options.timeoutMs);
           // The heap limit does not count buffers, WebAssembly or native libraries' memory (a small
-          // PDF can decode to gigabytes of them): the process's resident memory may not grow by more
-          // than the worker's allowance while its task runs, or the worker is ended.
-          const base = process.memoryUsage.rss();
+          // PDF can decode to gigabytes of them): the process's resident memory beyond the main
+          // thread's own may not grow by more than the worker's allowance while its task runs, or
+          // the worker is ended.
+          const base = outsideMainThread();
           slot.watch = setInterval(() => {
-            if (process.memoryUsage.rss() - base <= memoryMb * 1024 * 1024) return;
+            if (outsideMainThread() - base <= memoryMb * 1024 * 1024) return;
             slot.failure = new WorkerFailure('memory');
             clearInterval(slot.watch);
             void worker.terminate();
