@@ -37,7 +37,9 @@ async function startServer(): Promise<void> {
       IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000',
     },
   });
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+  // A fresh data folder's first start makes the embedded database and runs every migration: beside the other tests on
+  // a slow day that took over a minute (the first start of a session's last CI run failed so).
+  for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
     const ready = await fetch(`${baseURL}/readyz`).then(
       (r) => r.ok,
       () => false,
@@ -59,6 +61,7 @@ async function killServer(): Promise<void> {
 test.use({ baseURL });
 
 test.beforeAll(async () => {
+  test.setTimeout(240_000);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-restart-'));
   await startServer();
 });
@@ -69,7 +72,7 @@ test.afterAll(async () => {
 });
 
 test('an upload carries on by itself after the server is killed and started again', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   await signUp(page);
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
