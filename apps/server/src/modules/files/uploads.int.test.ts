@@ -31,10 +31,10 @@ function zipEntryNames(zip: Buffer): string[] {
 }
 
 /** The upload protocol of PRODUCT.md §7 end to end, on every storage driver. */
-describe.each(storageDrivers())('uploads on %s', (_name, driverSettings) => {
+describe.each(storageDrivers())('uploads on %s', (_name, driver) => {
   const test = useTestApp(async () => {
     const port = await freePort();
-    return { ...(await storageSettings(driverSettings, port)), PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB', MAX_OPEN_UPLOADS: '12' };
+    return { ...(await storageSettings(driver, port)), PORT: String(port), UPLOAD_PART_SIZE: '5MiB', MAX_FILE_SIZE: '64MiB', MAX_OPEN_UPLOADS: '12' };
   });
 
   const children = async (p: Person, folderId: string) => (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId } })).body.items;
@@ -153,7 +153,7 @@ describe.each(storageDrivers())('uploads on %s', (_name, driverSettings) => {
 
   it('refuses a part of any other length than signed as it arrives: an upload of 1 byte takes no more', async () => {
     // Local disk answers invalid_input; a bucket refuses the signature, which covers the length.
-    const refused = driverSettings.STORAGE_DRIVER === 's3' ? 403 : 400;
+    const refused = driver.STORAGE_DRIVER === 's3' ? 403 : 400;
     const ada = await test.given.person();
     const tiny = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'one.bin', size: 1 } });
     expect(tiny.body.parts).toHaveLength(1);
@@ -189,7 +189,7 @@ describe.each(storageDrivers())('uploads on %s', (_name, driverSettings) => {
     for (let i = 0; i < 5; i++) expect((await fetch(start.body.parts[0]!.url, { method: 'PUT', body: bytes })).status).toBe(200);
     const row = await test.app.ctx.db.selectFrom('uploads').selectAll().where('id', '=', start.body.id).executeTakeFirstOrThrow();
     expect(await test.app.ctx.storage.listParts(row.blob_key, row.storage_upload_id)).toEqual([expect.objectContaining({ partNumber: 1, size: bytes.length })]);
-    if (driverSettings.STORAGE_DRIVER === 'local') {
+    if (driver.STORAGE_DRIVER === 'local') {
       // On local disk, what the folder holds: one sending, nothing kept beside it.
       const multipart = path.join(test.app.dataDir, 'blobs', 'multipart');
       const [dir] = readdirSync(multipart).filter((name) => name.startsWith(`${row.storage_upload_id}.`));
@@ -552,7 +552,7 @@ describe.each(storageDrivers())('uploads on %s', (_name, driverSettings) => {
     for (const item of [html.body.item, svg.body.item]) {
       const res = await fetchContent(ada, item.id);
       expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
-      if (driverSettings.STORAGE_DRIVER === 'local') {
+      if (driver.STORAGE_DRIVER === 'local') {
         expect(res.headers.get('x-content-type-options')).toBe('nosniff');
         expect(res.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'");
       }
