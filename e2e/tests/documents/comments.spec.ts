@@ -118,3 +118,23 @@ test('edits one’s own comment from its menu: the new words, with a person ment
   ).toBeVisible();
   await b.close();
 });
+
+test.describe(() => {
+  test.use({ viewport: { width: 360, height: 740 } });
+
+  test('on a phone the comments open in a drawer, and closing it gives the keyboard back to the Comments button', async ({ page, workspace }) => {
+    const notes = (
+      await apiCall(page, itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Field notes', parentId: workspace.homeId } })
+    ).body;
+    await apiCall(page, commentsApi.add, { params: { id: notes.id }, body: { body: 'Bring the maps.' } });
+    await page.goto(`/w/${workspace.slug}/d/${notes.id}`);
+    const open = page.getByRole('button', { name: 'Comments' });
+    await open.focus();
+    await page.keyboard.press('Enter');
+    const drawer = page.getByRole('dialog', { name: 'Comments' });
+    await expect(drawer.getByText('Bring the maps.')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(open).toBeFocused();
+  });
+});

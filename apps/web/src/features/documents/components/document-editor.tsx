@@ -15,6 +15,7 @@ import { editorExtensions } from '../editor/extensions.ts';
 import { useCollaboration, type SyncState } from '../hooks/use-collaboration.ts';
 import type { NewThread } from './comments-panel.tsx';
 import { EditorToolbar } from './editor-toolbar.tsx';
+import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 import '../../../components/ui/code-colours.css';
 import './document-editor.css';
 
@@ -307,11 +308,7 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
           </Paper>
         )}
       </Group>
-      {commentsOpen && !wide && (
-        <Drawer opened onClose={() => setCommentsOpen(false)} position="bottom" size="80%" title="Comments">
-          {panel}
-        </Drawer>
-      )}
+      {commentsOpen && !wide && <CommentsDrawer onClose={() => setCommentsOpen(false)}>{panel}</CommentsDrawer>}
       <input
         ref={fileInput}
         type="file"
@@ -361,5 +358,15 @@ export function DocumentEditor({ workspaceId, documentId, title, abilities, me, 
         )}
       </Suspense>
     </>
+  );
+}
+
+/** The comments on a narrow screen, over the document; mounted while open, so closing gives the keyboard back to its opener. */
+function CommentsDrawer({ onClose, children }: { onClose: () => void; children: ReactNode }) {
+  useReturnFocus();
+  return (
+    <Drawer opened onClose={onClose} position="bottom" size="80%" title="Comments">
+      {children}
+    </Drawer>
   );
 }
