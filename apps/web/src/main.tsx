@@ -42,7 +42,12 @@ const theme = createTheme({
     },
     // The focus placeholder Mantine puts first in a menu is a role="presentation" child of role="menu",
     // which a menu may not have; without it the first item takes the focus when a menu opens from the keyboard.
-    Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
+    // A menu with room on neither side (a row's menu in a short window) is made as tall as the room on the roomier one
+    // and scrolls, rather than running off the window where its last actions cannot be reached.
+    Menu: {
+      defaultProps: { withInitialFocusPlaceholder: false, middlewares: { flip: true, shift: true, size: { padding: 8 } } },
+      styles: { dropdown: { overflowY: 'auto' } },
+    },
     Drawer: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
       styles: { title: { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' } },

@@ -93,3 +93,23 @@ test('the uploads panel folds by itself once everything is uploaded, and never c
   await page.setViewportSize({ width: 360, height: 740 });
   await lastRowAnswers();
 });
+
+test.describe(() => {
+  test.use({ viewport: { width: 1280, height: 560 } });
+
+  test('a row’s menu near the bottom of a short window stays inside it, every action reachable', async ({ page, workspace }) => {
+    for (let i = 1; i <= 3; i++) await makeItem(page, workspace, 'folder', `Shelf ${i}`, workspace.homeId);
+    await page.goto(`/w/${workspace.slug}/f/${workspace.homeId}`);
+    const list = page.getByRole('table', { name: 'Contents of My files' });
+    await expect(list.getByRole('row', { name: /Shelf 3/ })).toBeVisible();
+    await page.getByRole('button', { name: 'Actions for Shelf 3' }).scrollIntoViewIfNeeded();
+    await page.getByRole('button', { name: 'Actions for Shelf 3' }).click();
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem', { name: 'Open' })).toBeVisible();
+    const box = (await menu.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(560);
+    await menu.getByRole('menuitem', { name: 'Move to trash' }).click();
+    await expect(list.getByRole('row', { name: /Shelf 3/ })).toHaveCount(0);
+  });
+});
