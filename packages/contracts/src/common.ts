@@ -77,11 +77,14 @@ export const ZCursor = <T extends z.ZodType>(position: T) =>
       return z.NEVER;
     });
 
+/** A listing's page when the caller asks for no size. */
+export const DEFAULT_PAGE = 100;
+
 /** `?cursor=&limit=` of a listing whose cursor is the position `cursor` decodes. */
 export const ZPageQuery = <T extends z.ZodType>(cursor: T) =>
   z.object({
     cursor: cursor.optional(),
-    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    limit: z.coerce.number().int().min(1).max(1000).default(DEFAULT_PAGE),
   });
 
 /** A workspace in a path: its id or its slug. */

@@ -1,4 +1,4 @@
-import { uuidv7 } from '@cabinet/contracts';
+import { DEFAULT_PAGE, FOLDER_PAGE, uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
 import { plannedOnce } from '../../db/planned-once.ts';
@@ -240,10 +240,10 @@ export async function findFolderPage(
 
 /**
  * The sizes of page read most, each one row more than a page (to know whether another follows): the API's default
- * (100) and the browser app's (200). Only these are planned once, so that a connection keeps a few statements, not one
- * for every size asked for.
+ * and the browser app's. Only these are planned once, so that a connection keeps a few statements, not one for every
+ * size asked for.
  */
-const KEPT_LIMITS = new Set([101, 201]);
+const KEPT_LIMITS = new Set([DEFAULT_PAGE + 1, FOLDER_PAGE + 1]);
 
 type PageOptions = { sort: ChildSort; order: 'asc' | 'desc'; limit: number; after?: [boolean, string | number, string] };
 

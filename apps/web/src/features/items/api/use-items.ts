@@ -1,4 +1,4 @@
-import { itemsApi, type TItem } from '@cabinet/contracts';
+import { FOLDER_PAGE, itemsApi, type TItem } from '@cabinet/contracts';
 import { useInfiniteQuery, useQuery, queryOptions } from '@tanstack/react-query';
 import { call } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -36,15 +36,13 @@ export function useAncestors(id: string | undefined) {
   });
 }
 
-const PAGE = 200;
-
 /** A folder's children, page by page (keyset cursors): the list asks for the next page as it scrolls near the end. */
 export function useChildren(ws: string, folderId: string | undefined) {
   const query = useInfiniteQuery({
     queryKey: queryKeys.children(ws, folderId ?? ''),
     enabled: !!folderId,
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => call(itemsApi.children, { params: { ws, id: folderId! }, query: { limit: PAGE, cursor: pageParam ?? undefined } }),
+    queryFn: ({ pageParam }) => call(itemsApi.children, { params: { ws, id: folderId! }, query: { limit: FOLDER_PAGE, cursor: pageParam ?? undefined } }),
     getNextPageParam: (last) => last.nextCursor,
   });
   return { ...query, items: query.data?.pages.flatMap((p) => p.items) };
