@@ -42,11 +42,12 @@ const theme = createTheme({
     },
     // The focus placeholder Mantine puts first in a menu is a role="presentation" child of role="menu",
     // which a menu may not have; without it the first item takes the focus when a menu opens from the keyboard.
-    // A menu with room on neither side (a row's menu in a short window) is made as tall as the room on the roomier one
-    // and scrolls, rather than running off the window where its last actions cannot be reached.
+    // A menu with room neither below nor above its button (a row's menu in a short window) opens beside it, moved
+    // along into the window, rather than running off the window with its last actions out of reach; not over its
+    // button, where a second click would land on an action, nor made to scroll (a scrolling region the keyboard
+    // cannot reach by Tab).
     Menu: {
-      defaultProps: { withInitialFocusPlaceholder: false, middlewares: { flip: true, shift: true, size: { padding: 8 } } },
-      styles: { dropdown: { overflowY: 'auto' } },
+      defaultProps: { withInitialFocusPlaceholder: false, middlewares: { flip: { fallbackAxisSideDirection: 'start' }, shift: { padding: 8 } } },
     },
     Drawer: {
       defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },

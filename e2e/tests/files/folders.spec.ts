@@ -1,3 +1,4 @@
+import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { makeItem } from '../../fixtures/search.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 
@@ -106,9 +107,14 @@ test.describe(() => {
     await page.getByRole('button', { name: 'Actions for Shelf 3' }).click();
     const menu = page.getByRole('menu');
     await expect(menu.getByRole('menuitem', { name: 'Open' })).toBeVisible();
+    // Room neither below the row nor above it: the menu opens beside its button, whole, inside the window.
     const box = (await menu.boundingBox())!;
+    const button = (await page.getByRole('button', { name: 'Actions for Shelf 3' }).boundingBox())!;
     expect(box.y).toBeGreaterThanOrEqual(0);
     expect(box.y + box.height).toBeLessThanOrEqual(560);
+    expect(box.x + box.width).toBeLessThanOrEqual(button.x);
+    expect(await menu.evaluate((m) => m.scrollHeight <= m.clientHeight)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
     await menu.getByRole('menuitem', { name: 'Move to trash' }).click();
     await expect(list.getByRole('row', { name: /Shelf 3/ })).toHaveCount(0);
   });

@@ -18,6 +18,9 @@ const page = `<!doctype html><html lang="en"><head><title>A page to check</title
   <iframe title="Still frame" sandbox="" srcdoc='${frameBody}'></iframe>
 </main></body></html>`;
 
+// Shown in the light theme first, whatever the browser's default.
+test.use({ colorScheme: 'light' });
+
 test('the accessibility check finds what is wrong in the page, in each kind of frame, and in the other theme only', async ({ page: tab }) => {
   await tab.route('http://check.invalid/', (route) => route.fulfill({ contentType: 'text/html', body: page }));
   await tab.goto('http://check.invalid/');

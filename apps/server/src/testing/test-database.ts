@@ -51,15 +51,17 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       },
     };
   }
-  let database = spares.pop();
-  if (!database) {
-    database = await templateCopy();
+  let pglite = spares.pop();
+  if (!pglite) {
+    pglite = await templateCopy();
     // The first copy is read for what emptying one puts back, before any file writes to it.
-    templateRows ??= readTemplateRows(database);
+    templateRows ??= readTemplateRows(pglite);
     await templateRows;
   }
+  const lent = lend(pglite);
+  const database = await openDatabase({ dataDir: '', pglite: lent.handle, onQuery: noteStatement });
   let dropped: Promise<void> | undefined;
-  return { database, url: undefined, drop: () => (dropped ??= putBack(database)) };
+  return { database, url: undefined, drop: () => (dropped ??= lent.revoke().then(() => putBack(pglite))) };
 }
 
 /**
@@ -68,40 +70,96 @@ export async function createTestDatabase(): Promise<TestDatabase> {
  * one after another in one module graph (`isolate: false`), so a file never sees another's rows. One is kept: a file
  * rarely holds two at once, and each keeps the memory its largest file grew it to.
  */
-const spares: Database[] = [];
+const spares: PGlite[] = [];
+let emptying = 0;
 const SPARES = 1;
+/** Emptying that takes longer than this (a statement of the file's still running) gives the database up. */
+const EMPTYING_MS = 15_000;
 
 /** A new PGlite database from the template. Exported for the test of emptying one. */
-export async function templateCopy(): Promise<Database> {
+export async function templateCopy(): Promise<PGlite> {
   const blob = new Blob([readFileSync(process.env[PGLITE_TEMPLATE_ENV]!)]);
   const pglite = new PGlite(pgliteOptions({ loadDataDir: blob }));
-  return openDatabase({ dataDir: '', pglite, onQuery: noteStatement });
+  await pglite.waitReady;
+  return pglite;
 }
 
-async function putBack(database: Database): Promise<void> {
-  if (spares.length < SPARES) {
+/**
+ * The database as one file sees it: every call goes through until the file drops it, and fails after (a timer or an
+ * unawaited write of that file then fails loudly rather than writing into the next file's rows). Closing it closes
+ * nothing: the worker keeps the database. What it listened to is unlistened when it is dropped.
+ */
+function lend(pglite: PGlite): { handle: PGlite; revoke(): Promise<void> } {
+  let revoked = false;
+  // PGlite keeps a listener's callback until it is unlistened with that very callback (UNLISTEN alone leaves it).
+  const listeners: [string, (payload: string) => void][] = [];
+  const handle = new Proxy(pglite, {
+    get(target, prop) {
+      if (prop === 'close') return async () => {};
+      if (revoked && prop !== 'waitReady' && prop !== 'closed') throw new Error('this test database was handed back when its file ended');
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== 'function') return value;
+      if (prop === 'listen') {
+        return (channel: string, callback: (payload: string) => void, ...rest: unknown[]) => {
+          listeners.push([channel, callback]);
+          return (value as (...a: unknown[]) => unknown).call(target, channel, callback, ...rest);
+        };
+      }
+      return (value as (...a: unknown[]) => unknown).bind(target);
+    },
+  });
+  return {
+    handle,
+    async revoke() {
+      revoked = true;
+      for (const [channel, callback] of listeners) await pglite.unlisten(channel, callback).catch(() => {});
+    },
+  };
+}
+
+async function putBack(pglite: PGlite): Promise<void> {
+  if (spares.length + emptying < SPARES && !pglite.closed) {
+    emptying++;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await emptied(database);
-      spares.push(database);
+      const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`not emptied within ${EMPTYING_MS} ms`)), EMPTYING_MS)));
+      await Promise.race([emptied(pglite), late]);
+      spares.push(pglite);
       return;
-    } catch {
-      // Closed by its file, or left unusable: not reused.
+    } catch (error) {
+      console.warn(`A test database was not reused: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+      emptying--;
     }
   }
-  await database.close().catch(() => {});
+  // Not awaited past a moment: a database still running a file's statement closes when that ends.
+  await Promise.race([pglite.close().catch(() => {}), new Promise((r) => setTimeout(r, 1_000).unref())]);
 }
 
 /** What the template holds besides its migrations' record: the rows its migrations put in, read once per worker. */
-let templateRows: Promise<{ tables: string[]; rows: { table: string; json: string }[] }> | undefined;
+let templateRows: Promise<{ tables: string[]; rows: { table: string; columns: string; json: string }[]; sizes: string }> | undefined;
 
-async function readTemplateRows(database: Database): NonNullable<typeof templateRows> {
-  const tables = (await database.sql.query<{ name: string }>(USER_TABLES)).map((t) => t.name).filter((t) => t !== 'schema_migrations');
-  const rows: { table: string; json: string }[] = [];
+async function readTemplateRows(pglite: PGlite): NonNullable<typeof templateRows> {
+  const tables = (await pglite.query<{ name: string }>(USER_TABLES)).rows.map((t) => t.name).filter((t) => t !== 'schema_migrations');
+  const rows: { table: string; columns: string; json: string }[] = [];
   for (const table of tables) {
-    const [row] = await database.sql.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${table} t`);
-    if (row?.json) rows.push({ table, json: row.json });
+    const [row] = (await pglite.query<{ json: string | null }>(`SELECT json_agg(t)::text AS json FROM ${table} t`)).rows;
+    if (!row?.json) continue;
+    // Every column but those the database computes (a generated column cannot be written).
+    const columns = await pglite.query<{ name: string }>(
+      `SELECT quote_ident(attname) AS name FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attgenerated = '' ORDER BY attnum`,
+      [table],
+    );
+    rows.push({ table, columns: columns.rows.map((c) => c.name).join(', '), json: row.json });
   }
-  return { tables, rows };
+  // The sizes the planner reads for each table and index (never analyzed, in the template), which TRUNCATE and
+  // ANALYZE change.
+  const sizes = await pglite.query<{ json: string }>(
+    `SELECT json_agg(json_build_object('oid', c.oid, 'relpages', c.relpages, 'reltuples', c.reltuples, 'relallvisible', c.relallvisible))::text AS json
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`,
+  );
+  return { tables, rows, sizes: sizes.rows[0]!.json };
 }
 
 const USER_TABLES = `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -109,16 +167,27 @@ const USER_TABLES = `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN p
 
 /**
  * Back to the template's state: any transaction a file left open ended, the session's settings, locks and listeners
- * discarded, every table emptied (sequences restarted) and the template's own rows put back, and the planner's
- * statistics of the file's data (ANALYZE) forgotten.
+ * discarded, every table emptied (sequences restarted) and the template's own rows put back as they were (no trigger
+ * run, no key checked, identities as stored), and what the planner knew of the file's data (ANALYZE's statistics, the
+ * tables' and indexes' sizes) set back to the template's.
  */
-async function emptied(database: Database): Promise<void> {
-  const { tables, rows } = await templateRows!;
-  await database.sql.query('ROLLBACK');
-  await database.sql.query('DISCARD ALL');
-  await database.sql.query(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`);
-  for (const { table, json } of rows) await database.sql.query(`INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1)`, [json]);
-  await database.sql.query(
+async function emptied(pglite: PGlite): Promise<void> {
+  const { tables, rows, sizes } = await templateRows!;
+  await pglite.exec('ROLLBACK');
+  await pglite.exec('DISCARD ALL');
+  await pglite.exec(`TRUNCATE ${tables.join(', ')} RESTART IDENTITY CASCADE`);
+  await pglite.transaction(async (tx) => {
+    await tx.exec(`SET LOCAL session_replication_role = replica`);
+    for (const { table, columns, json } of rows) {
+      await tx.query(`INSERT INTO ${table} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(NULL::${table}, $1)`, [json]);
+    }
+  });
+  await pglite.exec(
     `DELETE FROM pg_statistic WHERE starelid IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public')`,
+  );
+  await pglite.query(
+    `UPDATE pg_class c SET relpages = t.relpages, reltuples = t.reltuples, relallvisible = t.relallvisible
+     FROM json_to_recordset($1::json) AS t(oid oid, relpages int, reltuples real, relallvisible int) WHERE c.oid = t.oid`,
+    [sizes],
   );
 }

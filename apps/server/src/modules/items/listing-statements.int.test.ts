@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { itemsApi, urlOf, uuidv7, type ResponseOf } from '@cabinet/contracts';
+import { DEFAULT_PAGE, itemsApi, urlOf, uuidv7, type ResponseOf } from '@cabinet/contracts';
 import { CompiledQuery, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.ts';
@@ -141,7 +141,7 @@ describe("a deep page of a big folder's children", () => {
     for (const sort of ['name', 'modified', 'size', 'type'] as ChildSort[]) {
       for (const order of ['asc', 'desc'] as const) {
         // A page of 100 and the row after it, as the API reads one (the size planned once).
-        const o = { sort, order, limit: 101 };
+        const o = { sort, order, limit: DEFAULT_PAGE + 1 };
         const first = await childrenScanBuffers(folderPageQuery(folder.id, ada.id, o));
         // Index and table pages of at most two scans of a page each (descending reads the folders and the files apart),
         // against the whole index when a sort cannot start or stop where the page does.

@@ -1,3 +1,4 @@
+import { DEFAULT_PAGE } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -21,7 +22,7 @@ it("a folder's ascending page of a usual size, and one item's access, are parsed
       // Planned for its values five times at most (and fewer if the connection ran it before), then kept generic.
       return { custom: rows[0]!.custom_plans <= 5, generic: rows[0]!.generic_plans >= 3 };
     };
-    const page = folderPageQuery(folder.id, ada.id, { sort: 'name', order: 'asc', limit: 101 });
+    const page = folderPageQuery(folder.id, ada.id, { sort: 'name', order: 'asc', limit: DEFAULT_PAGE + 1 });
     // PostgreSQL plans a kept statement for its values five times, then keeps its generic plan if it costs no more.
     for (let i = 0; i < 8; i++) {
       await page.execute(conn);
@@ -44,7 +45,7 @@ it('a page of another size, or descending, is planned for its values each time: 
   const folder = await test.given.folder(ada, ada.workspace.rootId, 'Not kept');
   for (const o of [
     { sort: 'name', order: 'asc', limit: 37 },
-    { sort: 'name', order: 'desc', limit: 101 },
+    { sort: 'name', order: 'desc', limit: DEFAULT_PAGE + 1 },
   ] as const) {
     const text = folderPageQuery(folder.id, ada.id, o).compile(test.app.ctx.db).sql;
     expect(text.startsWith('/* planned once */'), `${o.order}, ${o.limit}`).toBe(false);
