@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE } from './limits.ts';
 
 export const ZId = z.uuid();
 export const ZIsoTime = z.iso.datetime({ offset: true });
@@ -76,9 +77,6 @@ export const ZCursor = <T extends z.ZodType>(position: T) =>
       ctx.addIssue({ code: 'custom', message: 'is not a cursor this listing gave' });
       return z.NEVER;
     });
-
-/** A listing's page when the caller asks for no size. */
-export const DEFAULT_PAGE = 100;
 
 /** `?cursor=&limit=` of a listing whose cursor is the position `cursor` decodes. */
 export const ZPageQuery = <T extends z.ZodType>(cursor: T) =>

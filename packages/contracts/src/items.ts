@@ -139,9 +139,6 @@ const KEY_FORMATS: Partial<Record<z.infer<typeof ZChildSort>, RegExp>> = {
   modified: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01]) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/,
 };
 
-/** The page of a folder's children the browser app asks for (the server keeps its statement planned: ADR 0053). */
-export const FOLDER_PAGE = 200;
-
 export const ZChildrenQuery = ZPageQuery(ZCursor(ZChildrenPosition))
   .extend({ sort: ZChildSort.default('name'), order: z.enum(['asc', 'desc']).default('asc') })
   .superRefine((q, ctx) => {

@@ -75,3 +75,9 @@ export const PREVIEW_LIMITS = {
    */
   pdfRangeBytes: 16 * 1024,
 } as const;
+
+// Page sizes, here with the other plain constants: a module of schemas brings them all into the browser's first load.
+/** A listing's page when the caller asks for no size. */
+export const DEFAULT_PAGE = 100;
+/** The page of a folder's children the browser app asks for (the server keeps its statement planned: ADR 0053). */
+export const FOLDER_PAGE = 200;
