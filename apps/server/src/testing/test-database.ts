@@ -156,14 +156,15 @@ async function readTemplateRows(pglite: PGlite): NonNullable<typeof templateRows
   // The sizes the planner reads for each table and index (never analyzed, in the template), which TRUNCATE and
   // ANALYZE change.
   const sizes = await pglite.query<{ json: string }>(
-    `SELECT json_agg(json_build_object('oid', c.oid, 'relpages', c.relpages, 'reltuples', c.reltuples, 'relallvisible', c.relallvisible))::text AS json
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'`,
+    `SELECT json_agg(json_build_object('oid', oid, 'relpages', relpages, 'reltuples', reltuples, 'relallvisible', relallvisible))::text AS json
+     FROM pg_class WHERE ${IN_PUBLIC}`,
   );
   return { tables, rows, sizes: sizes.rows[0]!.json };
 }
 
-const USER_TABLES = `SELECT c.oid::regclass::text AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-  WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') ORDER BY 1`;
+/** The app's own relations (tables, indexes, sequences), not the catalog's. */
+const IN_PUBLIC = `relnamespace = 'public'::regnamespace`;
+const USER_TABLES = `SELECT oid::regclass::text AS name FROM pg_class WHERE ${IN_PUBLIC} AND relkind IN ('r', 'p') ORDER BY 1`;
 
 /**
  * Back to the template's state: any transaction a file left open ended, the session's settings, locks and listeners
@@ -182,9 +183,7 @@ async function emptied(pglite: PGlite): Promise<void> {
       await tx.query(`INSERT INTO ${table} (${columns}) OVERRIDING SYSTEM VALUE SELECT ${columns} FROM json_populate_recordset(NULL::${table}, $1)`, [json]);
     }
   });
-  await pglite.exec(
-    `DELETE FROM pg_statistic WHERE starelid IN (SELECT c.oid FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public')`,
-  );
+  await pglite.exec(`DELETE FROM pg_statistic WHERE starelid IN (SELECT oid FROM pg_class WHERE ${IN_PUBLIC})`);
   await pglite.query(
     `UPDATE pg_class c SET relpages = t.relpages, reltuples = t.reltuples, relallvisible = t.relallvisible
      FROM json_to_recordset($1::json) AS t(oid oid, relpages int, reltuples real, relallvisible int) WHERE c.oid = t.oid`,

@@ -32,14 +32,13 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- A member's home, new with its membership: its list is the member. Its queued task stays (the
--- indexer comes to the same list); only a list never worked out is set here.
+-- A member's home, made with its membership (a new root, active, with no grants): its list is the
+-- member. Its queued task stays (the indexer comes to the same list); only a list never worked out
+-- is set here.
 CREATE FUNCTION cabinet_search_home_added() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   UPDATE search_entries SET acl = ARRAY[NEW.user_id], access_at = now()
-  WHERE item_id = NEW.home_item_id AND access_at IS NULL
-    AND EXISTS (SELECT 1 FROM items i WHERE i.id = NEW.home_item_id AND i.parent_id IS NULL AND i.state = 'active')
-    AND NOT EXISTS (SELECT 1 FROM item_grants g WHERE g.item_id = NEW.home_item_id);
+  WHERE item_id = NEW.home_item_id AND access_at IS NULL;
   RETURN NULL;
 END $$;
 CREATE TRIGGER memberships_search_home AFTER INSERT ON memberships FOR EACH ROW EXECUTE FUNCTION cabinet_search_home_added();

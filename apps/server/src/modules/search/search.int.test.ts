@@ -1,9 +1,10 @@
-import { grantsApi, itemsApi, membersApi, searchApi, uuidv7, type TSearchQuery } from '@cabinet/contracts';
+import { grantsApi, itemsApi, membersApi, searchApi, type TSearchQuery } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { addParagraph, collabTestApp, until } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
 import { statementsOf } from '../../testing/statements.ts';
+import { insertItem } from '../items/items.repo.ts';
 import { createWorkspace } from '../workspaces/index.ts';
 import { countTasks, indexPending } from './index.ts';
 import { parseSearch, wantedQuery, wantedTextPrefixQuery, wantedTextQuery } from './search-query.ts';
@@ -106,43 +107,20 @@ describe('search', () => {
   it('finds what is made in a new workspace at once, before the indexer has run: its root and its owner’s files have their lists from the start', async () => {
     const ada = await app.g.person('Ada');
     const user = await app.t.ctx.db.selectFrom('users').selectAll().where('id', '=', ada.id).executeTakeFirstOrThrow();
-    let seen: { w: { id: string }; lists: { acl: string[] | undefined; current: boolean }[]; queued: number } | undefined;
-    // In one transaction, rolled back, which the server's indexer cannot see: what it would work out must already be there.
-    const rollback = new Error('rolled back');
-    await app.t.ctx.db
-      .transaction()
-      .execute(async (tx) => {
-        const w = await createWorkspace(tx, user, { name: 'Fresh' });
-        const made = await Promise.all(
-          [w.rootId, w.homeId].map(async (parentId) => {
-            const id = uuidv7();
-            await tx
-              .insertInto('items')
-              .values({
-                id,
-                workspace_id: w.id,
-                parent_id: parentId,
-                kind: 'document',
-                name: 'Kestrel notes',
-                owner_id: ada.id,
-                size_bytes: 0,
-                updated_by: ada.id,
-              })
-              .execute();
-            return id;
-          }),
-        );
-        const ids = [w.rootId, w.homeId, ...made];
-        const entries = await tx.selectFrom('search_entries').select(['item_id', 'acl', 'access_at']).where('item_id', 'in', ids).execute();
-        const queued = await tx.selectFrom('search_tasks').select('item_id').where('kind', '=', 'access').where('item_id', 'in', made).execute();
-        const byId = new Map(entries.map((e) => [e.item_id, e]));
-        seen = { w, lists: ids.map((id) => ({ acl: byId.get(id)?.acl, current: byId.get(id)?.access_at != null })), queued: queued.length };
-        throw rollback;
-      })
-      .catch((error: unknown) => {
-        if (error !== rollback) throw error;
-      });
-    const { lists, queued, w } = seen!;
+    // Read inside the transaction that makes them, which the server's indexer cannot see: what it would work out must
+    // already be there.
+    const { w, lists, queued } = await app.t.ctx.db.transaction().execute(async (tx) => {
+      const w = await createWorkspace(tx, user, { name: 'Fresh' });
+      const made = [];
+      for (const parentId of [w.rootId, w.homeId]) {
+        made.push((await insertItem(tx, { kind: 'document', workspaceId: w.id, parentId, name: 'Kestrel notes', ownerId: ada.id })).id);
+      }
+      const ids = [w.rootId, w.homeId, ...made];
+      const entries = await tx.selectFrom('search_entries').select(['item_id', 'acl', 'access_at']).where('item_id', 'in', ids).execute();
+      const byId = new Map(entries.map((e) => [e.item_id, e]));
+      const queued = await tx.selectFrom('search_tasks').select('item_id').where('kind', '=', 'access').where('item_id', 'in', made).execute();
+      return { w, lists: ids.map((id) => ({ acl: byId.get(id)?.acl, current: byId.get(id)?.access_at != null })), queued: queued.length };
+    });
     expect(lists).toEqual([
       { acl: [w.id], current: true },
       { acl: [ada.id], current: true },
