@@ -127,6 +127,12 @@ async function fsyncPath(p: string): Promise<void> {
   }
 }
 
+async function text(req: AsyncIterable<unknown>): Promise<string> {
+  let body = '';
+  for await (const chunk of req) body += String(chunk);
+  return body;
+}
+
 /** The part files of an object's or an upload's folder, in part order, with their sizes. */
 async function partFiles(dir: string): Promise<{ file: string; size: number }[]> {
   const parts: { n: number; file: string; size: number }[] = [];
@@ -148,8 +154,13 @@ async function partFiles(dir: string): Promise<{ file: string; size: number }[]>
  * one: lists the folder for the parts and the length, sends the same headers, and reads the parts
  * one after another in 256 KiB chunks into the response. `GET /folder?path=…` does the same for
  * any folder of parts — Cabinet's own stored object, so both read the same bytes.
+ *
+ * For many small files, as Cabinet's batch calls: `POST /uploads?count=N` makes N upload folders
+ * and answers their ids as JSON; `POST /complete` with `[{ id, sha256 }]` completes them, 8 at a
+ * time. `record`, when given, is called with the ids each completing call finished, before it
+ * answers: what the store keeps of its files beside their bytes.
  */
-export async function bareMultipartServer(dir: string): Promise<{ url: string; server: Server }> {
+export async function bareMultipartServer(dir: string, record?: (ids: string[]) => Promise<void>): Promise<{ url: string; server: Server }> {
   const uploads = path.join(dir, 'multipart');
   const objects = path.join(dir, 'objects');
   await mkdir(uploads, { recursive: true });
@@ -201,16 +212,25 @@ export async function bareMultipartServer(dir: string): Promise<{ url: string; s
     const [, area, id, step] = url.pathname.split('/');
     const answer = async (): Promise<void> => {
       if (req.method === 'POST' && area === 'uploads' && !id) {
-        const upload = String(next++);
-        await mkdir(path.join(uploads, upload));
-        res.end(upload);
+        const count = url.searchParams.get('count');
+        const made = Array.from({ length: count ? Number(count) : 1 }, () => String(next++));
+        for (const upload of made) await mkdir(path.join(uploads, upload));
+        res.end(count ? JSON.stringify(made) : made[0]);
       } else if (req.method === 'PUT' && area === 'uploads' && id && step) {
         await writePart(path.join(uploads, id), Number(step), req);
         res.end();
       } else if (req.method === 'POST' && area === 'uploads' && id && step === 'complete') {
-        let body = '';
-        for await (const chunk of req) body += String(chunk);
-        res.statusCode = (await complete(id, body)) ? 200 : 400;
+        const ok = await complete(id, await text(req));
+        if (ok) await record?.([id]);
+        res.statusCode = ok ? 200 : 400;
+        res.end();
+      } else if (req.method === 'POST' && area === 'complete') {
+        const wanted = JSON.parse(await text(req)) as { id: string; sha256: string }[];
+        const done: string[] = [];
+        for (let i = 0; i < wanted.length; i += 8)
+          await Promise.all(wanted.slice(i, i + 8).map(async (w) => (await complete(w.id, w.sha256)) && done.push(w.id)));
+        await record?.(done);
+        res.statusCode = done.length === wanted.length ? 200 : 400;
         res.end();
       } else if (req.method === 'GET' && area === 'objects' && id) {
         await serve(path.join(objects, id), res);
@@ -267,6 +287,30 @@ export async function uploadThroughBare(
   await done.arrayBuffer();
   if (!done.ok) throw new Error(`bare complete: ${done.status}`);
   return id;
+}
+
+/** Small files through the bare multipart store as Cabinet's browser sends them: one call starts them all, each one's part is PUT (through `limit`), one call completes them all. */
+export async function uploadSmallFilesThroughBare(
+  url: string,
+  count: number,
+  file: { chunks: Buffer[]; sha256: string },
+  size: number,
+  limit: <T>(fn: () => Promise<T>) => Promise<T>,
+): Promise<void> {
+  const ids = (await (await fetch(`${url}/uploads?count=${count}`, { method: 'POST' })).json()) as string[];
+  const body = slice(file.chunks, 0, size);
+  await Promise.all(
+    ids.map((id) =>
+      limit(async () => {
+        const res = await fetch(`${url}/uploads/${id}/1`, { method: 'PUT', body });
+        if (!res.ok) throw new Error(`bare part: ${res.status}`);
+        await res.arrayBuffer();
+      }),
+    ),
+  );
+  const done = await fetch(`${url}/complete`, { method: 'POST', body: JSON.stringify(ids.map((id) => ({ id, sha256: file.sha256 }))) });
+  await done.arrayBuffer();
+  if (!done.ok) throw new Error(`bare complete: ${done.status}`);
 }
 
 /** PUTs the whole file in one streamed request. */
