@@ -422,6 +422,8 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
+/** What every request reads of the person calling, with their session or token (users.repo.ts `ACTOR_USER_COLUMNS`). */
+export type ActorUser = Pick<UserRow, 'id' | 'email' | 'email_verified' | 'name' | 'avatar_url' | 'status' | 'is_instance_admin' | 'created_at'>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type WorkspaceRow = Selectable<WorkspacesTable>;

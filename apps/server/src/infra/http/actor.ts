@@ -1,11 +1,11 @@
 import type { TTokenScope } from '@cabinet/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { UserRow } from '../../db/schema.ts';
+import type { ActorUser } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 
 /** Who is calling: a signed-in person (session cookie) or a script (API token). */
 export interface Actor {
-  user: UserRow;
+  user: ActorUser;
   via: 'session' | 'token';
   sessionId: string | null;
   tokenId: string | null;

@@ -7,7 +7,7 @@ import {
   type TNotificationsQuery,
 } from '@cabinet/contracts';
 import { onOneSnapshot, type Db } from '../../db/client.ts';
-import type { UserRow } from '../../db/schema.ts';
+import type { ActorUser } from '../../db/schema.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { findAccesses } from '../items/index.ts';
 import {
@@ -21,7 +21,7 @@ import {
 } from './notifications.repo.ts';
 
 /** A recipient as the access policy sees them: notifications go only to who can see the item. */
-export function personActor(user: UserRow): Actor {
+export function personActor(user: ActorUser): Actor {
   return { user, via: 'session', sessionId: null, tokenId: null, scopes: ['read'], ip: '', userAgent: null, clientId: null };
 }
 
@@ -29,7 +29,7 @@ export function personActor(user: UserRow): Actor {
  * Notifications as their person may see them: one about an item they can no longer see (access
  * withdrawn, in the trash) keeps its kind, who and when, but neither the item nor the place in it.
  */
-export async function present(db: Db, user: UserRow, rows: NotificationRow[]): Promise<TNotification[]> {
+export async function present(db: Db, user: ActorUser, rows: NotificationRow[]): Promise<TNotification[]> {
   const itemIds = [...new Set(rows.flatMap((r) => (r.item_id ? [r.item_id] : [])))];
   const accesses = await findAccesses(db, personActor(user), itemIds);
   return rows.map((r) => {

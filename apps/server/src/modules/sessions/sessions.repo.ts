@@ -1,7 +1,8 @@
 import { uuidv7 } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.ts';
-import type { Database, SessionRow, UserRow } from '../../db/schema.ts';
+import type { ActorUser, Database, SessionRow } from '../../db/schema.ts';
+import { ACTOR_USER_COLUMNS } from '../users/index.ts';
 
 type Q = Kysely<Database>;
 
@@ -76,7 +77,7 @@ const sessionWithUser = compiledOnce((db: Q, tokenHash: string) =>
   db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .selectAll('u')
+    .select(ACTOR_USER_COLUMNS)
     .select(['s.id as s_id', 's.revoked_at as s_revoked_at', 's.expires_at as s_expires_at', 's.last_used_at as s_last_used_at'])
     .where('s.token_hash', '=', tokenHash),
 );
@@ -85,7 +86,7 @@ const sessionWithUser = compiledOnce((db: Q, tokenHash: string) =>
 export async function findSessionWithUser(
   db: Q,
   tokenHash: string,
-): Promise<{ session: Pick<SessionRow, 'id' | 'revoked_at' | 'expires_at' | 'last_used_at'>; user: UserRow } | undefined> {
+): Promise<{ session: Pick<SessionRow, 'id' | 'revoked_at' | 'expires_at' | 'last_used_at'>; user: ActorUser } | undefined> {
   const row = await sessionWithUser(db, tokenHash);
   if (!row) return undefined;
   const { s_id, s_revoked_at, s_expires_at, s_last_used_at, ...user } = row;

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { uuidv7 } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
 import { compiledOnce } from '../../db/compiled-once.ts';
-import type { ApiTokenRow, Database, UserRow } from '../../db/schema.ts';
+import type { ActorUser, ApiTokenRow, Database } from '../../db/schema.ts';
+import { ACTOR_USER_COLUMNS } from '../users/index.ts';
 
 type Q = Kysely<Database>;
 
@@ -59,39 +60,18 @@ const tokenWithUser = compiledOnce((db: Q, tokenHash: string) =>
   db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .selectAll('u')
-    .select([
-      't.id as t_id',
-      't.name as t_name',
-      't.token_hash as t_token_hash',
-      't.scopes as t_scopes',
-      't.expires_at as t_expires_at',
-      't.last_used_at as t_last_used_at',
-      't.use_recorded_at as t_use_recorded_at',
-      't.revoked_at as t_revoked_at',
-      't.created_at as t_created_at',
-    ])
+    .select(ACTOR_USER_COLUMNS)
+    .select(['t.id as t_id', 't.scopes as t_scopes', 't.expires_at as t_expires_at', 't.last_used_at as t_last_used_at', 't.revoked_at as t_revoked_at'])
     .where('t.token_hash', '=', tokenHash),
 );
 
+/** What a request's token check reads of a token: whether it still holds, what it may do, when it was last noted. */
+export type TokenCheck = Pick<ApiTokenRow, 'id' | 'scopes' | 'expires_at' | 'last_used_at' | 'revoked_at'>;
+
 /** A token and the user it acts for, in one query (every scripted request starts here, so it is compiled once). */
-export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ token: ApiTokenRow; user: UserRow } | undefined> {
+export async function findApiTokenWithUser(db: Q, tokenHash: string): Promise<{ token: TokenCheck; user: ActorUser } | undefined> {
   const row = await tokenWithUser(db, tokenHash);
   if (!row) return undefined;
-  const { t_id, t_name, t_token_hash, t_scopes, t_expires_at, t_last_used_at, t_use_recorded_at, t_revoked_at, t_created_at, ...user } = row;
-  return {
-    token: {
-      id: t_id,
-      user_id: user.id,
-      name: t_name,
-      token_hash: t_token_hash,
-      scopes: t_scopes,
-      expires_at: t_expires_at,
-      last_used_at: t_last_used_at,
-      use_recorded_at: t_use_recorded_at,
-      revoked_at: t_revoked_at,
-      created_at: t_created_at,
-    },
-    user,
-  };
+  const { t_id, t_scopes, t_expires_at, t_last_used_at, t_revoked_at, ...user } = row;
+  return { token: { id: t_id, scopes: t_scopes, expires_at: t_expires_at, last_used_at: t_last_used_at, revoked_at: t_revoked_at }, user };
 }

@@ -1,7 +1,7 @@
 import type { TUser } from '@cabinet/contracts';
-import type { UserRow } from '../../db/schema.ts';
+import type { ActorUser } from '../../db/schema.ts';
 
-export function presentUser(user: UserRow): TUser {
+export function presentUser(user: ActorUser): TUser {
   return {
     id: user.id,
     email: user.email,

@@ -9,7 +9,7 @@ import {
 } from '@cabinet/contracts';
 import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/client.ts';
-import type { Database, UserRow } from '../../db/schema.ts';
+import type { ActorUser, Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import {
   findMembers,
@@ -63,7 +63,7 @@ async function freeSlug(db: Q, wanted: string): Promise<string> {
 }
 
 /** A new workspace with its shared root, owned by `owner`, who also gets a "My files" root in it. */
-export async function createWorkspace(db: Q, owner: UserRow, input: TCreateWorkspaceRequest): Promise<TWorkspace> {
+export async function createWorkspace(db: Q, owner: ActorUser, input: TCreateWorkspaceRequest): Promise<TWorkspace> {
   return inTransaction(db, async (tx) => {
     let slug: string;
     if (input.slug) {
@@ -80,26 +80,26 @@ export async function createWorkspace(db: Q, owner: UserRow, input: TCreateWorks
   });
 }
 
-export async function listWorkspaces(db: Q, user: UserRow): Promise<TWorkspace[]> {
+export async function listWorkspaces(db: Q, user: ActorUser): Promise<TWorkspace[]> {
   return (await listMemberWorkspaces(db, user.id)).map(presentWorkspace);
 }
 
 /** A workspace the user belongs to, by id or slug; any other is `not_found`. */
-export async function getWorkspace(db: Q, user: UserRow, idOrSlug: string): Promise<TWorkspace> {
+export async function getWorkspace(db: Q, user: ActorUser, idOrSlug: string): Promise<TWorkspace> {
   const w = await findMemberWorkspace(db, user.id, idOrSlug);
   if (!w) throw new AppError('not_found', 'No such workspace.');
   return presentWorkspace(w);
 }
 
 /** `getWorkspace` for a call that needs an ability there: anyone else in the workspace is refused (`forbidden`, saying who may, or `why`). */
-export async function requireWorkspace(db: Q, user: UserRow, idOrSlug: string, ability: TWorkspaceAbility, why?: string): Promise<TWorkspace> {
+export async function requireWorkspace(db: Q, user: ActorUser, idOrSlug: string, ability: TWorkspaceAbility, why?: string): Promise<TWorkspace> {
   const workspace = await getWorkspace(db, user, idOrSlug);
   requireWorkspaceAbility(workspace.abilities, ability, why);
   return workspace;
 }
 
 /** The workspace's members, for mentions and sharing; a guest sees only what is shared with them, not who else is here. */
-export async function listMembers(db: Q, user: UserRow, idOrSlug: string, query: TMembersQuery): Promise<{ items: TMember[]; nextCursor: string | null }> {
+export async function listMembers(db: Q, user: ActorUser, idOrSlug: string, query: TMembersQuery): Promise<{ items: TMember[]; nextCursor: string | null }> {
   const w = await requireWorkspace(db, user, idOrSlug, 'seeMembers');
   const withDeactivated = query.include === 'deactivated';
   if (withDeactivated) requireWorkspaceAbility(w.abilities, 'manageMembers', 'Only the owner and admins see deactivated accounts.');
