@@ -5,6 +5,7 @@ import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { barePut } from './bare-put.mjs';
 import type { BenchApp } from './setup.ts';
 
@@ -125,12 +126,6 @@ async function fsyncPath(p: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-async function text(req: AsyncIterable<unknown>): Promise<string> {
-  let body = '';
-  for await (const chunk of req) body += String(chunk);
-  return body;
 }
 
 /** The part files of an object's or an upload's folder, in part order, with their sizes. */
