@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { insertMembership } from '../apps/server/src/modules/workspaces/index.ts';
 import { indexPending } from '../apps/server/src/modules/search/index.ts';
 import { findRanked } from '../apps/server/src/modules/search/search.service.ts';
-import { findPrincipals, type Scope } from '../apps/server/src/modules/search/search.repo.ts';
+import { findSearcher, type Scope } from '../apps/server/src/modules/search/search.repo.ts';
 import { parseSearch, wantedTextPrefixQuery } from '../apps/server/src/modules/search/search-query.ts';
 import { userForIdentity } from '../apps/server/src/modules/auth/sign-in.service.ts';
 import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
@@ -256,8 +256,8 @@ export default async function searchBench() {
   };
 
   const people = [
-    ['owner (sees all)', ownerToken, { workspaceId: ws.id, principals: await findPrincipals(db, ws.id, owner, false), narrow: false, filters: {} }],
-    ['guest (sees ~5%)', guestToken, { workspaceId: ws.id, principals: await findPrincipals(db, ws.id, guest.id, true), narrow: true, filters: {} }],
+    ['owner (sees all)', ownerToken, { workspaceId: ws.id, principals: (await findSearcher(db, owner, ws.id))!.principals, narrow: false, filters: {} }],
+    ['guest (sees ~5%)', guestToken, { workspaceId: ws.id, principals: (await findSearcher(db, guest.id, ws.id))!.principals, narrow: true, filters: {} }],
   ] as const;
   for (const [who, token, scope] of people) {
     for (const [name, q] of Object.entries(classes)) {

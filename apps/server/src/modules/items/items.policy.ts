@@ -136,10 +136,13 @@ export async function mayShareNow(db: Db, userId: string, itemId: string): Promi
   return !!role && RANK[role] >= RANK.manager;
 }
 
-/** The caller's access to each of several items, in one query, whatever their place; items they have no role on are missing. */
-export async function findAccesses(db: Db, actor: Actor, ids: string[]): Promise<Map<string, ItemAccess>> {
+/**
+ * The caller's access to each of several items, in one query, whatever their place; items they have no role on are
+ * missing. With `parents`, their parents' too (in the same query).
+ */
+export async function findAccesses(db: Db, actor: Actor, ids: string[], options: { parents?: boolean } = {}): Promise<Map<string, ItemAccess>> {
   const out = new Map<string, ItemAccess>();
-  for (const [id, row] of await findAccessMany(db, ids, actor.user.id)) {
+  for (const [id, row] of await findAccessMany(db, ids, actor.user.id, options)) {
     const access = accessOf(actor, row);
     if (access) out.set(id, access);
   }

@@ -73,23 +73,32 @@ const grantHolds = (userId: string, workspaceId: RawBuilder<string>) => sql<bool
 /**
  * Items, each walked up to its root (at most 64 levels), with the grants along the way and the
  * caller's membership of its workspace: every fact the policy needs, for any number of items in
- * one query. Items that do not exist are missing from the answer.
+ * one query. Items that do not exist are missing from the answer. With `parents`, the items'
+ * parents are answered too, found in the same statement (a search's page shows where each item is).
  */
-export async function findAccessMany(db: Q, itemIds: string[], userId: string): Promise<Map<string, AccessRow>> {
+export async function findAccessMany(db: Q, itemIds: string[], userId: string, options: { parents?: boolean } = {}): Promise<Map<string, AccessRow>> {
   if (itemIds.length === 0) return new Map();
-  // One item's access, what most calls ask, is planned once per connection (ADR 0053); not in a transaction, where a
+  // One item's access, what most calls ask, is planned once per connection (ADR 0053), and so is a page's with its
+  // parents (a search's: parsed once, its plan kept when the generic one costs no more); not in a transaction, where a
   // kept statement the server refused (a migration by another instance, a pooler that keeps none) would end the write.
-  const kept = itemIds.length === 1 && !db.isTransaction;
-  const rows = await sql<AccessRow>`${kept ? plannedOnce : sql``}${accessQuery(itemIds, userId)}`.execute(db);
+  const kept = (itemIds.length === 1 || !!options.parents) && !db.isTransaction;
+  const rows = await sql<AccessRow>`${kept ? plannedOnce : sql``}${accessQuery(itemIds, userId, options.parents)}`.execute(db);
   return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
 }
 
 /** The query of `findAccessMany`, which a folder's listing runs inside its own statement. */
-function accessQuery(itemIds: string[], userId: string) {
+function accessQuery(itemIds: string[], userId: string, parents = false) {
   // One item is compared with `=`, whose one row a generic plan knows (ADR 0053); an array's length it guesses (ten).
-  const among = itemIds.length === 1 ? sql`= ${itemIds[0]}::uuid` : sql`= ANY(${itemIds}::uuid[])`;
+  const listed = itemIds.length === 1 ? sql`= ${itemIds[0]}::uuid` : sql`= ANY(${itemIds}::uuid[])`;
+  const among = parents ? sql`IN (SELECT id FROM asked)` : listed;
   return sql<AccessRow>`
-    WITH RECURSIVE chain AS (
+    WITH RECURSIVE ${
+      parents
+        ? sql`asked AS MATERIALIZED (
+      SELECT id FROM items WHERE id ${listed} UNION SELECT parent_id FROM items WHERE id ${listed} AND parent_id IS NOT NULL
+    ), `
+        : sql``
+    }chain AS (
       SELECT id AS start_id, id, parent_id, state, 0 AS depth FROM items WHERE id ${among}
       UNION ALL
       SELECT c.start_id, i.id, i.parent_id, i.state, c.depth + 1 FROM items i JOIN chain c ON i.id = c.parent_id WHERE c.depth < 64

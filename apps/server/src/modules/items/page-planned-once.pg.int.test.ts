@@ -2,7 +2,7 @@ import { DEFAULT_PAGE } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { useTestApp } from '../../testing/test-app.ts';
-import { findAccess, folderPageQuery } from './items.repo.ts';
+import { findAccess, findAccessMany, folderPageQuery } from './items.repo.ts';
 
 const test = useTestApp();
 /** The text of an item's access as it is kept. */
@@ -38,6 +38,26 @@ it("a folder's ascending page of a usual size, and one item's access, are parsed
   });
   const { jit } = (await sql<{ jit: string }>`SELECT reset_val AS jit FROM pg_settings WHERE name = 'jit'`.execute(db)).rows[0]!;
   expect(found).toEqual({ page: { custom: true, generic: true }, access: { custom: true, generic: true }, mode: 'auto', jit });
+});
+
+it("a search's page of items with their parents is parsed once per connection and keeps its generic plan (ADR 0053)", async () => {
+  const ada = await test.given.person('Ada');
+  const ids: string[] = [];
+  for (const name of ['North', 'South', 'East', 'West']) {
+    const folder = await test.given.folder(ada, ada.workspace.rootId, name);
+    for (let i = 0; i < 5; i++) ids.push((await test.given.folder(ada, folder.id, `${name} ${i}`)).id);
+  }
+  const found = await test.app.ctx.db.connection().execute(async (conn) => {
+    let answered = 0;
+    for (let i = 0; i < 8; i++) answered = (await findAccessMany(conn, ids, ada.id, { parents: true })).size;
+    const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+      SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE statement ~ ${String.raw`^/\* planned once \*/\s+WITH RECURSIVE asked`}`.execute(
+      conn,
+    );
+    return { answered, kept: rows.length, generic: (rows[0]?.generic_plans ?? 0) >= 3 };
+  });
+  // Twenty items and their four parents.
+  expect(found).toEqual({ answered: 24, kept: 1, generic: true });
 });
 
 it('a page of another size, or descending, is planned for its values each time: a connection keeps no statement for it', async () => {

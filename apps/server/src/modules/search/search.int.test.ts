@@ -358,6 +358,25 @@ describe('search', () => {
     expect(await names(ada, 'quagga')).toHaveLength(7);
   });
 
+  it('answers a word found in text in ten statements: the workspace, the caller’s groups and its language read in one, the parents found by the page’s access check', async () => {
+    const ada = await app.g.person('Ada');
+    const folder = await app.g.folder(ada, ada.workspace.rootId, 'Savanna');
+    await upload(ada, folder.id, 'field-notes.txt', 'a wombat grazes, a wombat sleeps');
+    await settled();
+    const url = `/api/v1/workspaces/${ada.workspace.id}/search?q=wombat`;
+    const call = () => app.t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${ada.token}` } });
+    // The token's first use is noted (a write, at most once an hour): counted after it, a call only reads.
+    expect((await call()).statusCode).toBe(200);
+    const { result, statements } = await statementsOf(call);
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json().results).toMatchObject([{ item: { name: 'field-notes.txt' }, parent: { id: folder.id, name: 'Savanna' }, matchedIn: 'text' }]);
+    // The caller; the workspace with their groups and its language; names beside the words' lexemes; how many use the
+    // word at each step, those who use it twice or more ranked, those who use it once; words that start with it; the
+    // page's access with its parents beside the snippets. (Before: thirteen, the workspace, the groups, the language
+    // and the parents each a statement of its own.)
+    expect(statements, statements.join('\n\n')).toHaveLength(10);
+  });
+
   it("says whether a file's text is searchable, and why not", async () => {
     const ada = await app.g.person('Ada');
     const text = await upload(ada, ada.workspace.rootId, 'readme.txt', 'hello');

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import { memberWorkspaceQuery } from '../workspaces/index.ts';
 
 /*
  * What a search reads (ADR 0036): the caller's principals, the entries ranked tier by tier, snippets
@@ -8,18 +9,27 @@ import type { Database } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
 
-/** Who the caller is to access lists in a workspace: themselves; and, unless a guest, the workspace and their groups in it. */
-export async function findPrincipals(db: Q, workspaceId: string, userId: string, guest: boolean): Promise<string[]> {
-  if (guest) return [userId];
-  const groups = await db.selectFrom('group_members').select('group_id').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).execute();
-  return [userId, workspaceId, ...groups.map((g) => g.group_id)];
+/** Who searches a workspace: its id, whether they are a guest there, who they are to access lists, the language of its text. */
+export interface Searcher {
+  workspaceId: string;
+  guest: boolean;
+  /** Themselves; and, unless a guest, the workspace and their groups in it. */
+  principals: string[];
+  /** The PostgreSQL text search configuration its text is indexed and searched in. */
+  lang: string;
 }
 
-/** The language a workspace's text is indexed and searched in (a PostgreSQL text search configuration). */
-export async function findSearchLanguage(db: Q, workspaceId: string): Promise<string> {
-  const row = await sql<{ lang: string }>`
-    SELECT coalesce(settings->>'searchLanguage', 'english') AS lang FROM workspaces WHERE id = ${workspaceId}`.execute(db);
-  return row.rows[0]?.lang ?? 'english';
+/** The workspace (by id or slug) as the caller searches it, in one statement; none when they are not in it. */
+export async function findSearcher(db: Q, userId: string, idOrSlug: string): Promise<Searcher | undefined> {
+  const row = await memberWorkspaceQuery(db, userId, idOrSlug)
+    .select([
+      sql<string>`coalesce(w.settings->>'searchLanguage', 'english')`.as('lang'),
+      sql<string[]>`ARRAY(SELECT gm.group_id FROM group_members gm WHERE gm.workspace_id = w.id AND gm.user_id = m.user_id AND m.role <> 'guest')`.as('groups'),
+    ])
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const guest = row.role === 'guest';
+  return { workspaceId: row.id, guest, principals: guest ? [userId] : [userId, row.id, ...row.groups], lang: row.lang };
 }
 
 export interface SearchFilters {
@@ -359,15 +369,6 @@ export async function findHeadlines(db: Q, ids: string[], q: { wanted: string; l
     SELECT item_id, ts_headline(${q.lang}::regconfig, left(body, 100000), to_tsquery(${q.lang}::regconfig, ${q.wanted}), ${options}) AS headline
     FROM search_entries WHERE item_id = ANY(${ids}::uuid[]) AND body_tsv @@ to_tsquery(${q.lang}::regconfig, ${q.wanted})`.execute(db);
   return new Map(rows.rows.map((r) => [r.item_id, r.headline]));
-}
-
-/** Each item's parent (roots have none). */
-export async function findParentIds(db: Q, ids: string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return new Map();
-  const rows = await sql<{ id: string; parent_id: string }>`SELECT id, parent_id FROM items WHERE id = ANY(${ids}::uuid[]) AND parent_id IS NOT NULL`.execute(
-    db,
-  );
-  return new Map(rows.rows.map((r) => [r.id, r.parent_id]));
 }
 
 export async function findEntry(db: Q, itemId: string) {

@@ -10,8 +10,8 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { Actor } from '../../infra/http/actor.ts';
+import { AppError } from '../../errors.ts';
 import { findAccesses, presentItem, requireItem } from '../items/index.ts';
-import { getWorkspace } from '../workspaces/index.ts';
 import {
   excludedQuery,
   MARK_END,
@@ -33,9 +33,7 @@ import {
   findFiltered,
   findHeadlines,
   findLexemes,
-  findParentIds,
-  findPrincipals,
-  findSearchLanguage,
+  findSearcher,
   findSimilarNames,
   type Page,
   type Scope,
@@ -80,7 +78,9 @@ export type Found = { id: string; matchedIn: TSearchResult['matchedIn'] };
  * list is behind a change (a share withdrawn a moment ago, the trash) is never shown.
  */
 export async function search(db: Db, actor: Actor, ws: string, query: Query): Promise<TSearchPage> {
-  const w = await getWorkspace(db, actor.user, ws);
+  // The workspace, the caller's groups in it and its language, in one statement.
+  const searcher = await findSearcher(db, actor.user.id, ws);
+  if (!searcher) throw new AppError('not_found', 'No such workspace.');
   const offset = query.cursor?.o ?? 0;
   const limit = Math.min(query.limit, MAX_SEARCH_OFFSET - offset);
   const filters: SearchFilters = {
@@ -95,21 +95,15 @@ export async function search(db: Db, actor: Actor, ws: string, query: Query): Pr
   const filtered = Object.keys(filters).length > 0;
   if (limit <= 0 || (!wanted && !filtered)) return { results: [], nextCursor: null };
 
-  const scope: Scope = {
-    workspaceId: w.id,
-    principals: await findPrincipals(db, w.id, actor.user.id, w.role === 'guest'),
-    narrow: w.role === 'guest',
-    filters,
-  };
+  const scope: Scope = { workspaceId: searcher.workspaceId, principals: searcher.principals, narrow: searcher.guest, filters };
+  const { lang } = searcher;
   let found: Found[];
   let more: boolean;
-  let lang = 'simple';
   if (!wanted) {
     const ids = await findFiltered(db, scope, { limit: limit + 1, offset });
     found = ids.slice(0, limit).map((id) => ({ id, matchedIn: 'filters' }));
     more = ids.length > limit;
   } else {
-    lang = await findSearchLanguage(db, w.id);
     ({ found, more } = await findRanked(db, scope, terms, lang, { limit, offset }));
   }
   const nextCursor = more && offset + limit < MAX_SEARCH_OFFSET ? encodeCursor({ o: offset + limit }) : null;
@@ -127,14 +121,14 @@ export async function search(db: Db, actor: Actor, ws: string, query: Query): Pr
 export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang: string, page: Page): Promise<{ found: Found[]; more: boolean }> {
   const { limit, offset } = page;
   const q = { names: wantedQuery(terms)!, text: wantedTextQuery(terms)!, excluded: excludedQuery(terms), lang };
-  // Names are a short list: read to the end of this page, so the text tier knows where it starts.
-  const byName = await findByName(db, scope, q, { limit: offset + limit + 1, offset: 0 });
+  const words = wantedWords(terms);
+  // Names are a short list: read to the end of this page, so the text tier knows where it starts. Beside them, the
+  // words' lexemes, which the text tier needs when names do not fill the page.
+  const [byName, lexemes] = await Promise.all([findByName(db, scope, q, { limit: offset + limit + 1, offset: 0 }), findLexemes(db, words, lang)]);
   if (byName.length > offset + limit) return { found: byName.slice(offset, offset + limit).map((id) => ({ id, matchedIn: 'name' })), more: true };
   const fromNames: Found[] = byName.slice(offset).map((id) => ({ id, matchedIn: 'name' }));
   const need = limit - fromNames.length;
-  const words = wantedWords(terms);
   // The word the text tier ranks by: the first that is one lexeme (not a stop word, not split in tokens).
-  const lexemes = await findLexemes(db, words, lang);
   const leadAt = lexemes.findIndex((l) => l.one && l.lexemes.length === 1);
   const lead = leadAt >= 0 ? lexemes[leadAt]!.lexemes[0]! : null;
   const wanted = terms.filter((t) => !t.exclude);
@@ -175,11 +169,10 @@ export async function findRanked(db: Db, scope: Scope, terms: SearchTerm[], lang
 /** The page as the caller may see it (checked against the policy), with where each item is and where the words are. */
 async function present(db: Db, actor: Actor, found: Found[], q: { wanted: string; lang: string; words: string[] } | null): Promise<TSearchResult[]> {
   const ids = found.map((f) => f.id);
-  // The checks of the items and of their parents in one statement (planning it costs about as much as running it),
-  // beside the snippets: what is not visible is dropped after.
-  const parentIds = (await findParentIds(db, ids)).values();
+  // The checks of the items and of their parents in one statement, which finds the parents too, beside the snippets:
+  // what is not visible is dropped after.
   const [accesses, headlines] = await Promise.all([
-    findAccesses(db, actor, [...new Set([...ids, ...parentIds])]),
+    findAccesses(db, actor, ids, { parents: true }),
     q ? findHeadlines(db, ids, q, HEADLINE_OPTIONS) : Promise.resolve(new Map<string, string>()),
   ]);
   const visible = found.filter((f) => accesses.get(f.id)?.abilities.view);

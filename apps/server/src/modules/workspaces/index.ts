@@ -2,4 +2,13 @@
 export { workspacesRoutes } from './workspaces.routes.ts';
 export { addGuest, createWorkspace, getWorkspace, requireWorkspace } from './workspaces.service.ts';
 export { requireWorkspaceAbility, workspaceAbilities } from './workspaces.policy.ts';
-export { addUsage, findMembership, insertMembership, LIVE_MEMBERSHIP, lockWorkspaceRoom, mergeSettings, type WorkspaceRole } from './workspaces.repo.ts';
+export {
+  addUsage,
+  findMembership,
+  insertMembership,
+  LIVE_MEMBERSHIP,
+  lockWorkspaceRoom,
+  memberWorkspaceQuery,
+  mergeSettings,
+  type WorkspaceRole,
+} from './workspaces.repo.ts';

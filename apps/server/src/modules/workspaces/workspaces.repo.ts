@@ -40,10 +40,16 @@ export function listMemberWorkspaces(db: Q, userId: string): Promise<MemberWorks
 }
 
 export function findMemberWorkspace(db: Q, userId: string, idOrSlug: string): Promise<MemberWorkspaceRow | undefined> {
+  return memberWorkspaceQuery(db, userId, idOrSlug).executeTakeFirst();
+}
+
+/**
+ * The query of `findMemberWorkspace` (a workspace, by id or slug, and the caller's live membership of it as `m`), for a
+ * module that reads more of the two in the same statement.
+ */
+export function memberWorkspaceQuery(db: Q, userId: string, idOrSlug: string) {
   const byId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(idOrSlug);
-  return memberWorkspaces(db, userId)
-    .where(byId ? 'w.id' : 'w.slug', '=', idOrSlug)
-    .executeTakeFirst();
+  return memberWorkspaces(db, userId).where(byId ? 'w.id' : 'w.slug', '=', idOrSlug);
 }
 
 export async function slugTaken(db: Q, slug: string): Promise<boolean> {
