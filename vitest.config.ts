@@ -39,6 +39,8 @@ export const BOTH_DATABASES = [
   // LISTEN/NOTIFY, which the live stream and notifications wake on;
   'apps/server/src/modules/live/*',
   'apps/server/src/modules/events/*',
+  // backups: PostgreSQL's pg_dump on an exported snapshot, PGlite's in the process (ADR 0057);
+  'apps/server/src/modules/backups/*',
   // the cabinet command against a database server of its own.
   'apps/server/src/cli/cli-commands',
 ];

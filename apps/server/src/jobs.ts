@@ -1,5 +1,6 @@
 import type { AppContext } from './context.ts';
-import { JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
+import { JobPostponed, JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
+import { runningBackup } from './modules/backups/index.ts';
 import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, pruneOldVersions, recomputeAllUsage } from './modules/files/index.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 import { pruneActivity } from './modules/activity/index.ts';
@@ -21,7 +22,13 @@ export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): 
     ...Object.fromEntries(readers.map((r) => [r.name, { everyMs: r.catchUpEvery, run: async () => void (await r.catchUp(ctx, log)) }])),
     // Access that ended by the clock (a grant, a session, a token) is announced as access taken away is (ADR 0050).
     'access.expire': { everyMs: ACCESS_EXPIRY_EVERY_MS, run: async () => void (await announceExpiredAccess(ctx.db)) },
-    'blob.delete': { run: (p) => deleteBlobIfUnused(ctx.db, ctx.storage, String(p.key)) },
+    // Not while a backup runs: the snapshot it copies from may still name the blob (ADR 0057).
+    'blob.delete': {
+      run: async (p) => {
+        if (await runningBackup(ctx.db)) throw new JobPostponed(MINUTE, 'waiting for the backup that is running to end');
+        await deleteBlobIfUnused(ctx.db, ctx.storage, String(p.key));
+      },
+    },
     'upload.discard': { run: (p) => discardUploadBytes(ctx.storage, p) },
     'uploads.expire': { everyMs: 15 * MINUTE, run: async () => void (await expireStaleUploads(ctx.db)) },
     // Older versions thin out (PRODUCT.md §9): hourly, daily, weekly; at most VERSIONS_MAX; named ones kept.

@@ -61,6 +61,17 @@ describe('the cabinet command', () => {
     expect(nowhere.code).toBe(1);
     expect(nowhere.stderr).toContain('No workspace has the address no-such-place.');
 
+    const backups = path.join(dataDir, 'backups');
+    const backedUp = await cabinet(['backup', '--out', backups], env);
+    expect(backedUp.code, backedUp.stderr).toBe(0);
+    expect(backedUp.stdout).toMatch(/^Backup written to .* the database \([\d.]+ MB\) and 0 blobs/);
+    const checked = await cabinet(['backup', 'verify', '--from', backups], env);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/is whole/);
+    const nowhereToWrite = await cabinet(['backup', '--out', dataDir], env);
+    expect(nowhereToWrite.code).toBe(1);
+    expect(nowhereToWrite.stderr).toContain('already holds other files');
+
     const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
     const t = await startTestApp(env, { db: { database, url: env.DATABASE_URL, drop: () => database.close() } });
     try {

@@ -4,6 +4,7 @@ import { migrate } from '../db/migrate.ts';
 import type { Env } from '../env.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
 import type { CommandIo, ControlRequest } from '../infra/data-dir/hold.ts';
+import { backupCommand, verifyBackupCommand } from './backup.ts';
 import { createTokenCommand } from './create-token.ts';
 import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
@@ -18,6 +19,8 @@ const commands: Record<string, (scope: CommandScope, options: never) => Promise<
   migrate: migrateCommand,
   doctor: doctorCommand,
   'search reindex': reindexSearchCommand,
+  backup: backupCommand,
+  'backup verify': verifyBackupCommand,
 };
 
 /** Opens the installation (and brings its schema up to date), or throws CommandFailed saying which setting to check. */

@@ -2,7 +2,8 @@ import { meApi } from '@cabinet/contracts';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../testing/browser.ts';
@@ -66,6 +67,19 @@ describe('the data folder of the embedded database', () => {
     expect(server.cli('migrate')).toBe('The database is up to date.');
     expect(server.cli('doctor')).toContain('✓ identity provider: embedded provider');
   }, 300_000);
+
+  it('backs up through the server that holds the folder, while it serves, and checks the backup', async () => {
+    const cy = server.person('cy@example.com', 'Cy');
+    const backups = mkdtempSync(path.join(os.tmpdir(), 'cabinet-backups-'));
+    try {
+      expect(server.cli('backup', '--out', backups)).toMatch(new RegExp(`^Backup written to ${backups}/\\d{4}-.*Z in [\\d.]+ s: the database`));
+      expect(await me(cy)).toBe('cy@example.com');
+      expect(server.cli('backup', 'verify', '--from', backups)).toMatch(/^Backup .* is whole: the database and \d+ blobs hashed\.$/);
+      expect(() => server.cli('backup', 'verify', '--from', server.dataDir)).toThrow(/holds no finished backup/);
+    } finally {
+      rmSync(backups, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('refuses a second server on the same folder with a clear message, and the first keeps serving', async () => {
     const port = await freePort();

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { DataDirBusy, ForeignSocket, holdDataDir, sendToHolder } from '../infra/data-dir/hold.ts';
 import { fail, loadSettings } from './settings.ts';
@@ -90,6 +91,22 @@ searchCommand
   .description("read every file's text again and work out again who may find what, with progress")
   .option('--workspace <slug>', 'only this workspace (by its address)')
   .action(run('search reindex'));
+
+const backup = program
+  .command('backup')
+  .description('back up the installation while it runs: the database as of one moment, and the files’ bytes (copied only once over the backups in a folder)')
+  .option('--out <dir>', 'the folder of backups to write in (made if missing; an empty folder, or one holding Cabinet backups)')
+  .action(async (options: { out?: string }) => {
+    if (!options.out) backup.error('error: required option --out <dir> not specified');
+    // Whoever runs it (this process or the server holding the data folder) writes where the person meant.
+    await run('backup')({ out: path.resolve(options.out!) });
+  });
+backup
+  .command('verify')
+  .description('check a backup: its database dump, its list of blobs and every blob, against their SHA-256')
+  .requiredOption('--from <dir>', 'the folder of backups')
+  .option('--name <name>', 'which backup in it (default: the newest finished one)')
+  .action(async (options: { from: string; name?: string }) => run('backup verify')({ ...options, from: path.resolve(options.from) }));
 
 program.command('doctor').description('check settings, database, storage and the identity provider').action(run('doctor'));
 

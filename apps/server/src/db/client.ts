@@ -5,6 +5,7 @@ import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { pgDumpPGlite, pgDumpPostgres } from './dump.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { plannedOncePool } from './planned-once.ts';
 import type { Database as Tables } from './schema.ts';
@@ -32,6 +33,12 @@ export interface Database {
    * is called: whatever was sent while it was away is lost.
    */
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /**
+   * Runs `fn` on one snapshot of the database, given `dump`, which writes the whole database as of that very snapshot
+   * to a file (ADR 0057): on PostgreSQL, `pg_dump` on the snapshot `fn`'s transaction exports (custom format); on
+   * PGlite, its own pg_dump in this process, while `fn` holds the one connection (plain SQL, gzip).
+   */
+  onDumpSnapshot<T>(fn: (tx: Db, dump: (file: string) => Promise<void>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -93,6 +100,14 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
       await pool.query('SELECT 1');
     },
     listen: (channel, onMessage, onReconnect) => listenPostgres(url, channel, onMessage, onReconnect),
+    onDumpSnapshot: (fn) =>
+      db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (tx) => {
+          const { snapshot } = (await tx.executeQuery<{ snapshot: string }>(CompiledQuery.raw('SELECT pg_export_snapshot() AS snapshot'))).rows[0]!;
+          return fn(tx, (file) => pgDumpPostgres(url, snapshot, file));
+        }),
     async close() {
       await db.destroy();
       // Kysely ends the pool only if it ever used it; `locked` (migrations) uses it directly.
@@ -187,6 +202,8 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
         await unlisten().catch(() => {});
       };
     },
+    // The one connection held: nothing else runs between the reads of `fn` and the dump, which runs on this thread.
+    onDumpSnapshot: (fn) => db.connection().execute((conn) => fn(conn, (file) => pgDumpPGlite(handle, file))),
     close: () => db.destroy(),
   };
 }

@@ -4,6 +4,7 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 type BigIntColumn = ColumnType<number, number | bigint | undefined, number | bigint>;
+type NullableBigInt = ColumnType<number | null, number | null | undefined, number | null>;
 
 export interface UsersTable {
   id: string;
@@ -266,6 +267,24 @@ export interface JobsTable {
   created_at: Timestamp;
 }
 
+/** A run of a backup (ADR 0057): one `running` at a time across instances; its heartbeat says it is alive. */
+export interface BackupsTable {
+  id: string;
+  state: Generated<'running' | 'done' | 'failed'>;
+  trigger: 'command' | 'schedule';
+  location: string;
+  name: string;
+  started_at: Generated<Date>;
+  heartbeat_at: Generated<Date>;
+  finished_at: NullableTimestamp;
+  blob_count: number | null;
+  blob_bytes: NullableBigInt;
+  copied_count: number | null;
+  copied_bytes: NullableBigInt;
+  database_bytes: NullableBigInt;
+  error: string | null;
+}
+
 export interface DocumentContentsTable {
   item_id: string;
   state: Uint8Array;
@@ -419,6 +438,7 @@ export interface Database {
   search_tasks: SearchTasksTable;
   previews: PreviewsTable;
   idempotency_keys: IdempotencyKeysTable;
+  backups: BackupsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -74,3 +74,12 @@ export async function failJob(db: Q, job: JobRow, error: unknown): Promise<void>
     .where('id', '=', job.id)
     .execute();
 }
+
+/** Runs the job again after `postponed.ms`, the attempt its claim counted given back (it was not a failure). */
+export async function postponeJob(db: Q, job: JobRow, postponed: { ms: number; message: string }): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ locked_until: null, run_at: new Date(Date.now() + postponed.ms), attempts: sql`greatest(attempts - 1, 0)`, last_error: postponed.message })
+    .where('id', '=', job.id)
+    .execute();
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../testing/test-database.ts';
 import { enqueue } from './queue.ts';
-import { JobRunner } from './runner.ts';
+import { JobPostponed, JobRunner } from './runner.ts';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -50,6 +50,33 @@ describe('the job queue', () => {
     expect(await runner.runDue()).toBe(0);
     expect(await jobs()).toHaveLength(1);
     await t.database.db.deleteFrom('jobs').execute();
+  });
+
+  it('runs a postponed job again later without counting it as an attempt, however often it is put off', async () => {
+    let calls = 0;
+    await enqueue(t.database.db, 'waits', {}, { maxAttempts: 1 });
+    const runner = new JobRunner(t.database.db, {
+      waits: {
+        run: async () => {
+          if (++calls < 4) throw new JobPostponed(60_000, 'a backup is running');
+        },
+      },
+    });
+    for (let i = 0; i < 3; i++) {
+      expect(await runner.runDue()).toBe(1);
+      const [put] = await jobs();
+      expect(put).toMatchObject({ attempts: 0, last_error: 'a backup is running', locked_until: null });
+      expect(put!.run_at.getTime()).toBeGreaterThan(Date.now() + 50_000);
+      expect(await runner.runDue()).toBe(0);
+      await t.database.db
+        .updateTable('jobs')
+        .set({ run_at: new Date(Date.now() - 1) })
+        .execute();
+    }
+    // Its one attempt is still there for the run that happens.
+    expect(await runner.runDue()).toBe(1);
+    expect(calls).toBe(4);
+    expect(await jobs()).toEqual([]);
   });
 
   it('never runs a job twice at once, and takes over a job whose runner died', async () => {

@@ -1,7 +1,17 @@
 import type { Db } from '../../db/client.ts';
 import type { JobRow } from '../../db/schema.ts';
-import { claimJob, enqueue, failJob, finishJob } from './queue.ts';
+import { claimJob, enqueue, failJob, finishJob, postponeJob } from './queue.ts';
 import type { ErrorLog } from '../../lib/error-log.ts';
+
+/** Thrown by a job that cannot run yet (what it would change is in use): run again after `ms`, the attempt not counted. */
+export class JobPostponed extends Error {
+  constructor(
+    readonly ms: number,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
 
 export interface JobDefinition {
   run(payload: Record<string, unknown>, job: JobRow): Promise<void>;
@@ -56,6 +66,10 @@ export class JobRunner {
         await def.run(job.payload, job);
         await finishJob(this.db, job, def.everyMs ? new Date(Date.now() + def.everyMs) : undefined);
       } catch (error) {
+        if (error instanceof JobPostponed) {
+          await postponeJob(this.db, job, error).catch(() => {});
+          continue;
+        }
         this.options.log?.error({ err: error, job: job.kind, attempt: job.attempts }, 'job failed');
         await failJob(this.db, job, error).catch(() => {});
       }

@@ -1,0 +1,62 @@
+import { BackupFolderError, BackupRefused, createBackup, problemsSummary, verifyBackup } from '../modules/backups/index.ts';
+import { createStorage } from '../infra/storage/index.ts';
+import { CommandFailed, type CommandScope } from './scope.ts';
+
+const refusal = (error: unknown) => (error instanceof BackupFolderError || error instanceof BackupRefused ? new CommandFailed(error.message) : error);
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/**
+ * `cabinet backup --out DIR`: a backup of the installation while it runs (ADR 0057). Sent to the server when it holds
+ * the embedded database, which dumps it itself. Exit code 1 when storage lacked a blob or held one damaged: the backup
+ * is written, and says which.
+ */
+export async function backupCommand({ context, io }: CommandScope, opts: { out: string }): Promise<number> {
+  const ctx = await context();
+  const started = Date.now();
+  const { manifest, dir } = await createBackup(ctx, opts.out, { trigger: 'command', io: { progress: (line) => io.err(`${line}\n`) } }).catch(
+    (error: unknown) => {
+      throw refusal(error);
+    },
+  );
+  const s = manifest.storage;
+  const count = `${s.count.toLocaleString('en')} blobs (${megabytes(s.bytes)})`;
+  const blobs = s.withBytes
+    ? `${count}, ${s.copied.count.toLocaleString('en')} of them copied now (${megabytes(s.copied.bytes)}), the others kept from earlier backups`
+    : `the list of ${count} in the bucket, which keeps their bytes: turn on its versioning or replication to keep them safe`;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  io.out(`Backup written to ${dir} in ${seconds} s: the database (${megabytes(manifest.database.bytes)}) and ${blobs}.\n`);
+  if (!manifest.problems.length) return 0;
+  io.err(
+    `\nStorage was not whole: ${problemsSummary(manifest.problems)}. They are listed in ${dir}/manifest.json; \`cabinet storage verify\` looks for more.\n\n`,
+  );
+  return 1;
+}
+
+/** `cabinet backup verify --from DIR [--name NAME]`: checks every hash of a backup (the newest, unless named). */
+export async function verifyBackupCommand({ env, io }: CommandScope, opts: { from: string; name?: string }): Promise<number> {
+  let last = Date.now();
+  const verified = await verifyBackup(opts.from, {
+    ...(opts.name ? { name: opts.name } : {}),
+    // A backup that keeps its bytes in the bucket is checked against the bucket this installation is set to use.
+    ...(env.STORAGE_DRIVER === 's3' ? { bucket: createStorage(env) } : {}),
+    onProgress: (n) => {
+      if (Date.now() - last < 1000) return;
+      last = Date.now();
+      io.err(`  ${n.toLocaleString('en')} blobs checked\n`);
+    },
+  }).catch((error: unknown) => {
+    throw refusal(error);
+  });
+  const where = verified.manifest.storage.withBytes
+    ? 'hashed'
+    : env.STORAGE_DRIVER === 's3'
+      ? 'found in the bucket'
+      : 'listed (their bytes are in a bucket not set here)';
+  if (!verified.problems.length) {
+    io.out(`Backup ${verified.name} is whole: the database and ${verified.blobs.toLocaleString('en')} blobs ${where}.\n`);
+    return 0;
+  }
+  io.out(`Backup ${verified.name} is not whole:\n${verified.problems.map((p) => `  - ${p}\n`).join('')}`);
+  return 1;
+}

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { PGlite } from '@electric-sql/pglite';
+
+/** Keeps the last `max` characters written to it: what a failed command said, without holding all it said. */
+function tail(max = 4000) {
+  let text = '';
+  return {
+    push: (chunk: Buffer) => void (text = (text + chunk.toString('utf8')).slice(-max)),
+    get text() {
+      return text.trim();
+    },
+  };
+}
+
+/** Makes sure a file's bytes are on disk before anything says the file is whole. */
+async function fsyncFile(file: string): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * PostgreSQL's own `pg_dump` of the database at `url` as of `snapshot` (exported by a transaction that stays open
+ * until this ends), in its custom format (compressed; `pg_restore` reads it), to `file`, flushed to disk.
+ */
+export async function pgDumpPostgres(url: string, snapshot: string, file: string): Promise<void> {
+  const said = tail();
+  const args = ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${url}`];
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn('pg_dump', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', said.push);
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new Error("pg_dump was not found: install PostgreSQL's client programs (the same major version as the server, or later) and put them on PATH.")
+          : error,
+      ),
+    );
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`pg_dump ended with ${code}: ${said.text || 'no reason given'}`);
+  await fsyncFile(file);
+}
+
+/**
+ * The embedded database's dump, by PGlite's own pg_dump run in this process against `pglite` (plain SQL), gzipped to
+ * `file` and flushed. Its caller holds the database's one connection: nothing else runs meanwhile.
+ */
+export async function pgDumpPGlite(pglite: PGlite, file: string): Promise<void> {
+  const { pgDump } = await import('@electric-sql/pglite-tools/pg_dump');
+  const { search_path } = (await pglite.query<{ search_path: string }>('SHOW search_path')).rows[0]!;
+  let dumped: File;
+  try {
+    dumped = await pgDump({ pg: pglite, args: ['--no-owner', '--no-privileges'] });
+  } finally {
+    // pg_dump leaves its transaction open on the one session PGlite has (a server would end it with the connection),
+    // its search_path emptied in it: everything after would run inside it, on no schema. It is ended here.
+    await pglite.exec('ROLLBACK');
+    await pglite.query('SELECT set_config($1, $2, false)', ['search_path', search_path]);
+  }
+  await pipeline(Readable.fromWeb(dumped.stream() as import('node:stream/web').ReadableStream<Uint8Array>), createGzip(), createWriteStream(file));
+  await fsyncFile(file);
+}

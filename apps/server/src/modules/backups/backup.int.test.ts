@@ -1,0 +1,210 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgliteOptions } from '../../db/client.ts';
+import { jobDefinitions } from '../../jobs.ts';
+import { JobPostponed } from '../../infra/jobs/runner.ts';
+import { freePort, useTestApp } from '../../testing/test-app.ts';
+import { storageSettings, testS3Settings } from '../../testing/test-s3.ts';
+import { blobPath, listBackups } from './backup-folder.ts';
+import { BackupRefused, createBackup } from './backup.service.ts';
+import { startRun } from './backups.repo.ts';
+import { verifyBackup } from './verify-backup.ts';
+
+const test = useTestApp();
+const folders: string[] = [];
+afterAll(async () => {
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
+const newFolder = async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-backups-'));
+  folders.push(dir);
+  return dir;
+};
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+/** What a backup's database dump holds, loaded into a database of its own: each file's name and hash. */
+async function restoredFiles(dir: string, file: string): Promise<string[]> {
+  const query = `SELECT i.name || ':' || v.sha256 AS f FROM items i JOIN file_versions v ON v.id = i.current_version_id ORDER BY i.name`;
+  if (file.endsWith('.sql.gz')) {
+    const db = await PGlite.create(pgliteOptions());
+    try {
+      await db.exec(gunzipSync(await readFile(path.join(dir, file))).toString('utf8'));
+      return (await db.query<{ f: string }>(query.replaceAll(' items ', ' public.items ').replaceAll(' file_versions ', ' public.file_versions '))).rows.map(
+        (r) => r.f,
+      );
+    } finally {
+      await db.close();
+    }
+  }
+  const name = `cabinet_restore_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  try {
+    await promisify(execFile)('pg_restore', ['--no-owner', `--dbname=${url.href}`, path.join(dir, file)]);
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    const rows = (await client.query<{ f: string }>(query)).rows.map((r) => r.f);
+    await client.end();
+    return rows;
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+describe('a backup while Cabinet runs', () => {
+  it('holds the database as of one moment and every file’s bytes, copied once over the backups of a folder, each checked', async () => {
+    const ada = await test.given.person('Ada');
+    const folder = await test.given.folder(ada, ada.workspace.rootId, 'Reports');
+    for (const [name, text] of [
+      ['q1.txt', 'first quarter'],
+      ['q2.txt', 'second quarter'],
+      ['copy of q1.txt', 'first quarter'],
+    ] as const)
+      expect((await test.given.upload(ada, folder.id, name, bytes(text))).status).toBe(200);
+    const location = await newFolder();
+    const ctx = test.app.ctx;
+
+    const first = await createBackup(ctx, location, { trigger: 'command' });
+    const m = first.manifest;
+    // The database goes on as before: on PGlite, pg_dump's transaction on its one session was ended.
+    const after = await sql<{ isolation: string; path: string }>`
+      SELECT current_setting('transaction_isolation') AS isolation, current_setting('search_path') AS path`.execute(ctx.db);
+    expect(after.rows[0]!.isolation).toBe('read committed');
+    expect(after.rows[0]!.path).not.toBe('');
+    expect(m).toMatchObject({ format: 'cabinet-backup', version: 1, database: { kind: ctx.database.kind }, problems: [] });
+    expect(m.migrations).toContain('0028_backups.sql');
+    // Earlier tests in this file's database may have left files: this one's are among what was listed and copied.
+    const s = m.storage;
+    expect(s.withBytes).toBe(true);
+    expect(s.count).toBeGreaterThanOrEqual(3);
+    // Two of the three files have the same bytes: kept once.
+    expect(s.copied.count).toBe(s.count - 1);
+    const files = await restoredFiles(first.dir, m.database.file);
+    for (const name of ['q1.txt', 'q2.txt', 'copy of q1.txt']) expect(files.some((f) => f.startsWith(`${name}:`))).toBe(true);
+    // Each file's bytes are in the folder, under the hash the restored database gives them.
+    for (const f of files) {
+      const sha = f.slice(f.lastIndexOf(':') + 1);
+      expect(
+        createHash('sha256')
+          .update(await readFile(blobPath(location, sha)))
+          .digest('hex'),
+      ).toBe(sha);
+    }
+    expect(await verifyBackup(location)).toMatchObject({ name: m.name, problems: [] });
+
+    // The next backup copies only what is new.
+    expect((await test.given.upload(ada, folder.id, 'q3.txt', bytes('third quarter'))).status).toBe(200);
+    const second = await createBackup(ctx, location, { trigger: 'command' });
+    expect(second.manifest.storage.count).toBe(s.count + 1);
+    expect(second.manifest.storage.copied).toEqual({ count: 1, bytes: 'third quarter'.length });
+    expect((await listBackups(location)).map((b) => b.name)).toEqual([m.name, second.manifest.name]);
+    const runs = await ctx.db.selectFrom('backups').selectAll().where('location', '=', location).orderBy('started_at').execute();
+    expect(runs.map((r) => [r.state, r.copied_count, r.error])).toEqual([
+      ['done', s.count - 1, null],
+      ['done', 1, null],
+    ]);
+
+    // A damaged blob, or a damaged dump, is found by checking; nothing is repaired by it.
+    await writeFile(blobPath(location, createHash('sha256').update('third quarter').digest('hex')), 'tampered');
+    const damaged = await verifyBackup(location);
+    expect(damaged.problems).toEqual([expect.stringMatching(/do not match their SHA-256/)]);
+    await writeFile(path.join(second.dir, second.manifest.database.file), 'not a dump');
+    expect((await verifyBackup(location, { name: second.manifest.name })).problems).toEqual([
+      `${second.manifest.database.file} does not match its SHA-256 (damaged)`,
+    ]);
+    // The first backup is still whole, though it shares the blob folder: q3 is not in it.
+    expect((await verifyBackup(location, { name: m.name })).problems).toEqual([]);
+  });
+
+  it('is one at a time; one that was killed is taken over and its unfinished folder removed; bytes are not deleted while one runs', async () => {
+    const ctx = test.app.ctx;
+    const location = await newFolder();
+    const running = await startRun(ctx.db, { trigger: 'schedule', location, name: 'elsewhere' });
+    expect(running).toBeDefined();
+    await expect(createBackup(ctx, location, { trigger: 'command' })).rejects.toBeInstanceOf(BackupRefused);
+    // A blob's deletion waits for the backup, whose snapshot may still name it.
+    await expect(jobDefinitions(ctx)['blob.delete']!.run({ key: 'any' }, undefined as never)).rejects.toBeInstanceOf(JobPostponed);
+
+    // Killed: its heartbeat stopped; it left a folder with no manifest and a partial blob.
+    await ctx.db
+      .updateTable('backups')
+      .set({ heartbeat_at: new Date(Date.now() - 10 * 60_000) })
+      .where('id', '=', running!)
+      .execute();
+    await createBackup(ctx, location, { trigger: 'command' });
+    await mkdir(path.join(location, '2020-01-01T00-00-00Z'));
+    await mkdir(path.join(location, 'blobs', '.partial'), { recursive: true });
+    await writeFile(path.join(location, 'blobs', '.partial', 'half'), 'half a blob');
+    const next = await createBackup(ctx, location, { trigger: 'command' });
+    expect((await listBackups(location)).every((b) => b.finished)).toBe(true);
+    expect((await listBackups(location)).map((b) => b.name)).not.toContain('2020-01-01T00-00-00Z');
+    expect(next.manifest.problems).toEqual([]);
+    const killed = await ctx.db.selectFrom('backups').select(['state', 'error']).where('id', '=', running!).executeTakeFirstOrThrow();
+    expect(killed).toEqual({ state: 'failed', error: 'It stopped before it ended (the process was stopped or lost).' });
+    // With none running, a blob no file uses is deleted as before.
+    await expect(jobDefinitions(ctx)['blob.delete']!.run({ key: 'no-such-blob' }, undefined as never)).resolves.toBeUndefined();
+  });
+
+  it('says which blobs storage lacked, and still writes the rest; refuses a folder that holds other things', async () => {
+    const ada = await test.given.person('Ada');
+    const up = await test.given.upload(ada, ada.workspace.rootId, 'lost.txt', bytes(`lost ${Date.now()}`));
+    const version = await test.app.ctx.db
+      .selectFrom('file_versions')
+      .select(['blob_key', 'sha256'])
+      .where('item_id', '=', up.body.item.id)
+      .executeTakeFirstOrThrow();
+    await test.app.ctx.storage.delete(version.blob_key);
+    const location = await newFolder();
+    const { manifest } = await createBackup(test.app.ctx, location, { trigger: 'command' });
+    expect(manifest.problems).toContainEqual({ key: version.blob_key, sha256: version.sha256, problem: 'missing' });
+    const run = await test.app.ctx.db
+      .selectFrom('backups')
+      .select(['state', 'error'])
+      .where('name', '=', manifest.name)
+      .where('location', '=', location)
+      .executeTakeFirstOrThrow();
+    expect(run.state).toBe('done');
+    expect(run.error).toMatch(/blob\(s\) missing from storage/);
+    expect((await verifyBackup(location)).problems).toContain(`when backed up, ${version.blob_key} was missing from storage`);
+
+    const other = await newFolder();
+    await writeFile(path.join(other, 'holiday.jpg'), 'x');
+    await expect(createBackup(test.app.ctx, other, { trigger: 'command' })).rejects.toThrow(/already holds other files/);
+  });
+});
+
+describe.skipIf(!testS3Settings() || process.env.TEST_DATABASE === 'postgres')('a backup of an installation whose bytes are in S3', () => {
+  const s3 = useTestApp(async () => {
+    const port = await freePort();
+    return { ...(await storageSettings(testS3Settings()!, port)), PORT: String(port) };
+  });
+
+  it('lists every blob the snapshot names, keeps no bytes (the bucket does), and finds the bucket whole or not', async () => {
+    const ada = await s3.given.person('Ada');
+    for (const name of ['a.txt', 'b.txt']) expect((await s3.given.upload(ada, ada.workspace.rootId, name, bytes(`${name} ${Date.now()}`))).status).toBe(200);
+    const location = await newFolder();
+    const { manifest } = await createBackup(s3.app.ctx, location, { trigger: 'command' });
+    expect(manifest.storage).toMatchObject({ kind: 's3', withBytes: false, copied: { count: 0, bytes: 0 } });
+    expect(manifest.storage.count).toBeGreaterThanOrEqual(2);
+    expect(manifest.problems).toEqual([]);
+    expect(await stat(path.join(location, 'blobs')).catch(() => null)).toBeNull();
+    const bucket = s3.app.ctx.storage;
+    expect(await verifyBackup(location, { bucket })).toMatchObject({ blobs: manifest.storage.count, problems: [] });
+    const version = await s3.app.ctx.db.selectFrom('file_versions').select('blob_key').limit(1).executeTakeFirstOrThrow();
+    await bucket.delete(version.blob_key);
+    expect((await verifyBackup(location, { bucket })).problems).toEqual([`${version.blob_key} is missing from the bucket`]);
+  });
+});

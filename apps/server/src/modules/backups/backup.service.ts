@@ -1,0 +1,244 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+import type { Database } from '../../db/client.ts';
+import type { StorageDriver } from '../../infra/storage/index.ts';
+import {
+  BLOB_LIST,
+  backupName,
+  blobPath,
+  claimFolder,
+  FORMAT_VERSION,
+  hashFile,
+  listBackups,
+  MANIFEST,
+  syncFolder,
+  writeDurably,
+  ZBlobLine,
+  type Manifest,
+} from './backup-folder.ts';
+import { appliedMigrations, beat, blobPage, endRun, startRun, type BlobRow } from './backups.repo.ts';
+
+/** Blobs listed per statement while the snapshot is held. */
+const PAGE = 5000;
+/** Blobs copied at once. */
+const COPIES = 4;
+const HEARTBEAT_MS = 20_000;
+
+export interface BackupIo {
+  /** A line of progress, for a person watching (a command's standard error; the job's log). */
+  progress(line: string): void;
+}
+
+export interface BackupResult {
+  manifest: Manifest;
+  dir: string;
+}
+
+export class BackupRefused extends Error {}
+
+/**
+ * A backup of the whole installation while it runs (ADR 0057), into the folder of backups `location`: the database as of
+ * one snapshot, the list of every blob that snapshot names, and on local storage those blobs' bytes that an earlier
+ * backup there did not already copy, each checked against its SHA-256. One runs at a time across instances; while it
+ * runs, no blob is deleted (the deleting job waits), so every blob the snapshot names is still there to copy.
+ */
+export async function createBackup(
+  ctx: { database: Database; storage: StorageDriver },
+  location: string,
+  options: { trigger: 'command' | 'schedule'; io?: BackupIo },
+): Promise<BackupResult> {
+  const io = options.io ?? { progress: () => {} };
+  const db = ctx.database.db;
+  const started = new Date();
+  await claimFolder(location);
+  let name = backupName(started);
+  const taken = new Set((await listBackups(location)).map((b) => b.name));
+  for (let n = 2; taken.has(name); n++) name = `${backupName(started)}-${n}`;
+  const id = await startRun(db, { trigger: options.trigger, location, name });
+  if (!id) throw new BackupRefused('Another backup is running. Wait for it to end (the admin page and `cabinet backup` show it) and try again.');
+  const heartbeat = setInterval(() => void beat(db, id).catch(() => {}), HEARTBEAT_MS);
+  heartbeat.unref();
+  const dir = path.join(location, name);
+  try {
+    // What a killed backup left: its unfinished folder (the slot was ours, so none is being written), and partial blobs.
+    for (const b of await listBackups(location)) if (!b.finished) await rm(path.join(location, b.name), { recursive: true, force: true });
+    await rm(path.join(location, 'blobs', '.partial'), { recursive: true, force: true });
+    await mkdir(dir);
+
+    const databaseFile = ctx.database.kind === 'postgres' ? 'database.pgdump' : 'database.sql.gz';
+    io.progress(`Backing up into ${dir}: the database…`);
+    const { migrations, listed } = await ctx.database.onDumpSnapshot(async (tx, dump) => {
+      const migrations = await appliedMigrations(tx);
+      const listed = await writeBlobList(path.join(dir, BLOB_LIST), (after) => blobPage(tx, after, PAGE));
+      await dump(path.join(dir, databaseFile));
+      return { migrations, listed };
+    });
+    const database = { kind: ctx.database.kind, file: databaseFile, ...(await hashFile(path.join(dir, databaseFile))) };
+    const list = { file: BLOB_LIST, ...(await hashFile(path.join(dir, BLOB_LIST))) };
+    io.progress(`  database: ${megabytes(database.bytes)}; ${listed.count.toLocaleString('en')} blobs (${megabytes(listed.bytes)}) listed`);
+
+    const withBytes = ctx.storage.kind === 'local';
+    const copied = { count: 0, bytes: 0 };
+    const problems: Manifest['problems'] = [];
+    if (withBytes) {
+      const partial = path.join(location, 'blobs', '.partial');
+      await mkdir(partial, { recursive: true });
+      let done = 0;
+      let shown = Date.now();
+      const folders = new Set<string>();
+      // Keys holding the same bytes (the same file uploaded twice) are copied once, even when read side by side.
+      const bySha = new Map<string, Promise<CopyOutcome>>();
+      await forEachBlob(path.join(dir, BLOB_LIST), COPIES, async (blob) => {
+        const first = bySha.get(blob.sha256);
+        const firstOutcome = first ? await first : undefined;
+        let outcome: CopyOutcome;
+        if (firstOutcome === 'copied' || firstOutcome === 'present') outcome = 'present';
+        else {
+          const copying = copyBlob(ctx.storage, location, partial, blob, folders);
+          bySha.set(blob.sha256, copying);
+          outcome = await copying;
+        }
+        if (outcome === 'copied') {
+          copied.count++;
+          copied.bytes += blob.size;
+        } else if (outcome !== 'present') problems.push({ key: blob.key, sha256: blob.sha256, problem: outcome });
+        done++;
+        if (Date.now() - shown > 1000) {
+          shown = Date.now();
+          const looked = `${done.toLocaleString('en')} of ${listed.count.toLocaleString('en')} blobs looked at`;
+          io.progress(`  ${looked}, ${copied.count.toLocaleString('en')} copied (${megabytes(copied.bytes)})`);
+        }
+      });
+      // Each folder a blob was named in, flushed once: the names are on disk before the manifest says the backup is whole.
+      for (const folder of folders) await syncFolder(folder);
+      await rm(partial, { recursive: true, force: true });
+    }
+    await syncFolder(dir);
+    const manifest: Manifest = {
+      format: 'cabinet-backup',
+      version: FORMAT_VERSION,
+      id,
+      name,
+      startedAt: started.toISOString(),
+      finishedAt: new Date().toISOString(),
+      migrations,
+      database,
+      storage: { kind: ctx.storage.kind, withBytes, list, count: listed.count, bytes: listed.bytes, copied },
+      problems,
+    };
+    await writeDurably(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    await endRun(db, id, {
+      state: 'done',
+      error: problems.length ? problemsSummary(problems) : null,
+      blobCount: listed.count,
+      blobBytes: listed.bytes,
+      copiedCount: copied.count,
+      copiedBytes: copied.bytes,
+      databaseBytes: database.bytes,
+    });
+    return { manifest, dir };
+  } catch (error) {
+    await endRun(db, id, { state: 'failed', error: error instanceof Error ? error.message : String(error) }).catch(() => {});
+    throw error;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+export const problemsSummary = (problems: Manifest['problems']) => {
+  const missing = problems.filter((p) => p.problem === 'missing').length;
+  const mismatched = problems.length - missing;
+  return [missing ? `${missing} blob(s) missing from storage` : '', mismatched ? `${mismatched} blob(s) not matching their SHA-256` : '']
+    .filter(Boolean)
+    .join('; ');
+};
+
+const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/** Writes every blob, page after page, as lines of JSON, gzipped and flushed; returns how many and their bytes. */
+async function writeBlobList(file: string, page: (after: string | null) => Promise<BlobRow[]>): Promise<{ count: number; bytes: number }> {
+  let count = 0;
+  let bytes = 0;
+  async function* lines() {
+    let after: string | null = null;
+    for (;;) {
+      const rows = await page(after);
+      for (const r of rows) {
+        count++;
+        bytes += r.size;
+        yield `${JSON.stringify({ key: r.key, sha256: r.sha256, size: r.size })}\n`;
+      }
+      if (rows.length < PAGE) return;
+      after = rows.at(-1)!.key;
+    }
+  }
+  await pipeline(Readable.from(lines()), createGzip(), createWriteStream(file));
+  const handle = await open(file, 'r');
+  await handle.sync().finally(() => handle.close());
+  return { count, bytes };
+}
+
+/** Calls `fn` for each blob of a backup's list, `concurrency` at a time; a line that is not a blob fails the whole. */
+export async function forEachBlob(file: string, concurrency: number, fn: (blob: BlobRow) => Promise<void>): Promise<void> {
+  const running = new Set<Promise<void>>();
+  let failed: unknown;
+  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (failed) break;
+    if (!line) continue;
+    const blob = ZBlobLine.parse(JSON.parse(line));
+    const p: Promise<void> = fn(blob).then(
+      () => void running.delete(p),
+      (error: unknown) => {
+        failed ??= error;
+        running.delete(p);
+      },
+    );
+    running.add(p);
+    if (running.size >= concurrency) await Promise.race(running);
+  }
+  await Promise.all(running);
+  if (failed) throw failed;
+}
+
+/**
+ * One blob into the folder of backups, unless an earlier backup put it there: read from storage, hashed on the way,
+ * written under a temporary name, flushed, and named by its SHA-256 only when that is what the database says it is.
+ */
+type CopyOutcome = 'present' | 'copied' | 'missing' | 'hash mismatch';
+
+async function copyBlob(storage: StorageDriver, location: string, partial: string, blob: BlobRow, folders: Set<string>): Promise<CopyOutcome> {
+  const target = blobPath(location, blob.sha256);
+  const there = await stat(target).catch(() => null);
+  if (there?.size === blob.size) return 'present';
+  if ((await storage.stat(blob.key)) === null) return 'missing';
+  const temporary = path.join(partial, randomUUID());
+  const hash = createHash('sha256');
+  const source = await storage.read(blob.key);
+  await pipeline(
+    source,
+    async function* (chunks: AsyncIterable<Buffer>) {
+      for await (const chunk of chunks) {
+        hash.update(chunk);
+        yield chunk;
+      }
+    },
+    createWriteStream(temporary),
+  );
+  if (hash.digest('hex') !== blob.sha256) {
+    await rm(temporary, { force: true });
+    return 'hash mismatch';
+  }
+  const handle = await open(temporary, 'r');
+  await handle.sync().finally(() => handle.close());
+  await mkdir(path.dirname(target), { recursive: true });
+  await rename(temporary, target);
+  folders.add(path.dirname(target));
+  return 'copied';
+}

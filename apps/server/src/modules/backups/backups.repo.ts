@@ -1,0 +1,99 @@
+import { uuidv7 } from '@cabinet/contracts';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+
+type Q = Kysely<Database>;
+
+/** A backup whose heartbeat is older than this was killed: it no longer holds the slot nor keeps bytes from deletion. */
+export const STALE_AFTER_MS = 2 * 60_000;
+const stale = () => new Date(Date.now() - STALE_AFTER_MS);
+
+/**
+ * Takes the one running slot for a new backup (ADR 0057): a run whose heartbeat stopped is marked failed first; while
+ * another is alive, none is taken (undefined).
+ */
+export async function startRun(db: Q, run: { trigger: 'command' | 'schedule'; location: string; name: string }): Promise<string | undefined> {
+  await db
+    .updateTable('backups')
+    .set({ state: 'failed', finished_at: new Date(), error: 'It stopped before it ended (the process was stopped or lost).' })
+    .where('state', '=', 'running')
+    .where('heartbeat_at', '<', stale())
+    .execute();
+  const id = uuidv7();
+  const inserted = await db
+    .insertInto('backups')
+    .values({ id, ...run })
+    .onConflict((oc) =>
+      oc
+        .expression(sql`(true)`)
+        .where('state', '=', 'running')
+        .doNothing(),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return inserted?.id;
+}
+
+/** The running backup that holds the slot now, if any (alive: its heartbeat recent). */
+export async function runningBackup(db: Q): Promise<{ id: string; location: string; name: string; started_at: Date } | undefined> {
+  return db
+    .selectFrom('backups')
+    .select(['id', 'location', 'name', 'started_at'])
+    .where('state', '=', 'running')
+    .where('heartbeat_at', '>=', stale())
+    .executeTakeFirst();
+}
+
+export async function beat(db: Q, id: string): Promise<void> {
+  await db.updateTable('backups').set({ heartbeat_at: new Date() }).where('id', '=', id).where('state', '=', 'running').execute();
+}
+
+export async function endRun(
+  db: Q,
+  id: string,
+  outcome: {
+    state: 'done' | 'failed';
+    error?: string | null;
+    blobCount?: number;
+    blobBytes?: number;
+    copiedCount?: number;
+    copiedBytes?: number;
+    databaseBytes?: number;
+  },
+): Promise<void> {
+  await db
+    .updateTable('backups')
+    .set({
+      state: outcome.state,
+      finished_at: new Date(),
+      error: outcome.error ?? null,
+      blob_count: outcome.blobCount ?? null,
+      blob_bytes: outcome.blobBytes ?? null,
+      copied_count: outcome.copiedCount ?? null,
+      copied_bytes: outcome.copiedBytes ?? null,
+      database_bytes: outcome.databaseBytes ?? null,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export interface BlobRow {
+  key: string;
+  sha256: string;
+  size: number;
+}
+
+/** One page of the files' bytes (each blob once, by key), after `after`: what a backup copies or lists. */
+export async function blobPage(db: Q, after: string | null, limit: number): Promise<BlobRow[]> {
+  const rows = await sql<{ key: string; sha256: string; size: number }>`
+    SELECT DISTINCT ON (blob_key) blob_key AS key, sha256, size_bytes AS size FROM file_versions
+    WHERE state = 'ready' ${after === null ? sql`` : sql`AND blob_key > ${after}`}
+    ORDER BY blob_key LIMIT ${limit}`.execute(db);
+  return rows.rows.map((r) => ({ key: r.key, sha256: r.sha256, size: Number(r.size) }));
+}
+
+/** The migrations the database has had, by name: which Cabinet's schema a backup holds. */
+export async function appliedMigrations(db: Q): Promise<string[]> {
+  const rows = await sql<{ name: string }>`SELECT name FROM schema_migrations ORDER BY name`.execute(db);
+  return rows.rows.map((r) => r.name);
+}

@@ -1,0 +1,5 @@
+/** Backups of the whole installation while it runs, and their checking (ADR 0057). */
+export { BackupFolderError } from './backup-folder.ts';
+export { BackupRefused, createBackup, problemsSummary, type BackupIo, type BackupResult } from './backup.service.ts';
+export { runningBackup } from './backups.repo.ts';
+export { verifyBackup, type Verified } from './verify-backup.ts';

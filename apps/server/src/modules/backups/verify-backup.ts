@@ -1,0 +1,56 @@
+import path from 'node:path';
+import type { StorageDriver } from '../../infra/storage/index.ts';
+import { BackupFolderError, blobPath, hashFile, listBackups, readManifest, type Manifest } from './backup-folder.ts';
+import { forEachBlob } from './backup.service.ts';
+
+export interface Verified {
+  name: string;
+  manifest: Manifest;
+  /** Blobs whose bytes were hashed here (local storage), or looked up in the bucket (S3). */
+  blobs: number;
+  problems: string[];
+}
+
+/**
+ * Checks a backup (`name`, or the newest finished one in `location`) as a restore would need it: its database dump and
+ * blob list against the SHA-256 its manifest gives them, and every blob it lists: hashed here when its bytes are in the
+ * folder; looked up in `bucket` (size) when they are kept by S3.
+ */
+export async function verifyBackup(
+  location: string,
+  options: { name?: string; bucket?: StorageDriver; onProgress?: (n: number) => void } = {},
+): Promise<Verified> {
+  const finished = (await listBackups(location).catch(() => [])).filter((b) => b.finished);
+  const name = options.name ?? finished.at(-1)?.name;
+  if (!name) throw new BackupFolderError(`${location} holds no finished backup.`);
+  const dir = path.join(location, name);
+  const manifest = await readManifest(dir);
+  const problems: string[] = [];
+  for (const f of [manifest.database, manifest.storage.list]) {
+    const found = await hashFile(path.join(dir, f.file)).catch(() => null);
+    if (!found) problems.push(`${f.file} is missing`);
+    else if (found.sha256 !== f.sha256 || found.bytes !== f.bytes) problems.push(`${f.file} does not match its SHA-256 (damaged)`);
+  }
+  if (problems.length) return { name, manifest, blobs: 0, problems };
+  let blobs = 0;
+  const known = new Set(manifest.problems.map((p) => p.key));
+  await forEachBlob(path.join(dir, manifest.storage.list.file), 4, async (blob) => {
+    // What the backup itself found wrong in storage is said once, from its manifest, below.
+    if (known.has(blob.key)) return;
+    if (manifest.storage.withBytes) {
+      const file = blobPath(location, blob.sha256);
+      const found = await hashFile(file).catch(() => null);
+      if (!found) problems.push(`the bytes of ${blob.key} (${blob.sha256}) are missing`);
+      else if (found.sha256 !== blob.sha256) problems.push(`the bytes of ${blob.key} do not match their SHA-256 (damaged)`);
+    } else if (options.bucket) {
+      const there = await options.bucket.stat(blob.key);
+      if (!there) problems.push(`${blob.key} is missing from the bucket`);
+      else if (there.size !== blob.size) problems.push(`${blob.key} in the bucket has ${there.size} bytes, not ${blob.size}`);
+    }
+    blobs++;
+    options.onProgress?.(blobs);
+  });
+  for (const p of manifest.problems)
+    problems.push(`when backed up, ${p.key} was ${p.problem === 'missing' ? 'missing from storage' : 'not matching its SHA-256 in storage'}`);
+  return { name, manifest, blobs, problems };
+}
