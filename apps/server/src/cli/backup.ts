@@ -1,4 +1,4 @@
-import { BackupFolderError, BackupRefused, createBackup, problemsSummary, verifyBackup } from '../modules/backups/index.ts';
+import { BackupFolderError, BackupRefused, createBackup, problemsSummary, restoreBackup, verifyBackup } from '../modules/backups/index.ts';
 import { createStorage } from '../infra/storage/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
 
@@ -53,10 +53,30 @@ export async function verifyBackupCommand({ env, io }: CommandScope, opts: { fro
     : env.STORAGE_DRIVER === 's3'
       ? 'found in the bucket'
       : 'listed (their bytes are in a bucket not set here)';
+  const recorded = verified.recorded.length ? `\nStorage lacked some bytes when it was taken:\n${verified.recorded.map((p) => `  - ${p}\n`).join('')}` : '';
   if (!verified.problems.length) {
-    io.out(`Backup ${verified.name} is whole: the database and ${verified.blobs.toLocaleString('en')} blobs ${where}.\n`);
+    io.out(`Backup ${verified.name} is whole: the database and ${verified.blobs.toLocaleString('en')} blobs ${where}.\n${recorded}`);
     return 0;
   }
-  io.out(`Backup ${verified.name} is not whole:\n${verified.problems.map((p) => `  - ${p}\n`).join('')}`);
+  io.out(`Backup ${verified.name} is not whole:\n${verified.problems.map((p) => `  - ${p}\n`).join('')}${recorded}`);
   return 1;
+}
+
+/**
+ * `cabinet restore --from DIR [--name NAME]`: a backup (the newest, unless named) brought back onto an installation
+ * that holds nothing. With the embedded database it runs only while no server holds the data folder.
+ */
+export async function restoreCommand({ env, io, inServer }: CommandScope, opts: { from: string; name?: string }): Promise<number> {
+  if (inServer) throw new CommandFailed(`A server is running on the data folder ${env.DATA_DIR}. Stop it first: a restore replaces its database.`);
+  const started = Date.now();
+  const { manifest, copied } = await restoreBackup(env, opts.from, {
+    ...(opts.name ? { name: opts.name } : {}),
+    io: { progress: (line) => io.err(`${line}\n`) },
+  }).catch((error: unknown) => {
+    throw refusal(error);
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const bytes = manifest.storage.withBytes ? `, ${copied.toLocaleString('en')} blobs put back in storage` : '; the files’ bytes are the bucket’s';
+  io.out(`Restored backup ${manifest.name} (taken ${manifest.startedAt}) in ${seconds} s: the database${bytes}. Start Cabinet.\n`);
+  return 0;
 }

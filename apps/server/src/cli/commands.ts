@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate.ts';
 import type { Env } from '../env.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
 import type { CommandIo, ControlRequest } from '../infra/data-dir/hold.ts';
-import { backupCommand, verifyBackupCommand } from './backup.ts';
+import { backupCommand, restoreCommand, verifyBackupCommand } from './backup.ts';
 import { createTokenCommand } from './create-token.ts';
 import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
@@ -21,6 +21,7 @@ const commands: Record<string, (scope: CommandScope, options: never) => Promise<
   'search reindex': reindexSearchCommand,
   backup: backupCommand,
   'backup verify': verifyBackupCommand,
+  restore: restoreCommand,
 };
 
 /** Opens the installation (and brings its schema up to date), or throws CommandFailed saying which setting to check. */
@@ -49,6 +50,7 @@ export async function runCommand(env: Env, request: ControlRequest, io: CommandI
   const scope: CommandScope = {
     env,
     io,
+    inServer: !!shared,
     async context(options) {
       if (shared) return shared;
       const ctx = await openContext(env, options);

@@ -10,6 +10,7 @@ import { signIn } from '../testing/browser.ts';
 import { socketPath } from '../infra/data-dir/hold.ts';
 import { serverProcess } from '../testing/server-process.ts';
 import { freePort } from '../testing/test-app.ts';
+import { cabinet } from '../testing/cabinet-command.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
 
@@ -76,10 +77,24 @@ describe('the data folder of the embedded database', () => {
       expect(await me(cy)).toBe('cy@example.com');
       expect(server.cli('backup', 'verify', '--from', backups)).toMatch(/^Backup .* is whole: the database and \d+ blobs hashed\.$/);
       expect(() => server.cli('backup', 'verify', '--from', server.dataDir)).toThrow(/holds no finished backup/);
+
+      // A restore replaces the database: not beside the server holding it.
+      expect(() => server.cli('restore', '--from', backups)).toThrow(/A server is running on the data folder .* Stop it first/);
+      // Onto another machine's empty data folder: its token works there, the secret it was sealed with restored.
+      const elsewhere = await serverProcess({ DATABASE_URL: '', DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'cabinet-restored-')) });
+      try {
+        const restored = await cabinet(['restore', '--from', backups], { DATA_DIR: elsewhere.dataDir, PUBLIC_URL: elsewhere.url });
+        expect(restored.code, restored.stderr).toBe(0);
+        expect(restored.stdout).toMatch(/^Restored backup .* in [\d.]+ s: the database, \d+ blobs put back in storage\. Start Cabinet\.$/m);
+        await elsewhere.start();
+        expect((await elsewhere.as(cy).call(meApi.get)).body.user.email).toBe('cy@example.com');
+      } finally {
+        await elsewhere.dispose();
+      }
     } finally {
       rmSync(backups, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 240_000);
 
   it('refuses a second server on the same folder with a clear message, and the first keeps serving', async () => {
     const port = await freePort();

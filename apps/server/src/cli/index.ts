@@ -108,6 +108,13 @@ backup
   .option('--name <name>', 'which backup in it (default: the newest finished one)')
   .action(async (options: { from: string; name?: string }) => run('backup verify')({ ...options, from: path.resolve(options.from) }));
 
+program
+  .command('restore')
+  .description('bring a backup back onto an installation that holds nothing (with the embedded database, stop the server first)')
+  .requiredOption('--from <dir>', 'the folder of backups')
+  .option('--name <name>', 'which backup in it (default: the newest finished one)')
+  .action(async (options: { from: string; name?: string }) => run('restore')({ ...options, from: path.resolve(options.from) }));
+
 program.command('doctor').description('check settings, database, storage and the identity provider').action(run('doctor'));
 
 await program.parseAsync(process.argv);

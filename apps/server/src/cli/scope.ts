@@ -14,6 +14,8 @@ export interface CommandScope {
    * up to date unless `migrate: false`); sent to a running server, it shares the server's.
    */
   context(options?: { migrate?: boolean }): Promise<AppContext>;
+  /** The command was sent to a running server, which holds the embedded database, and runs there. */
+  inServer: boolean;
 }
 
 export function databaseHelp(env: Env, error: unknown): string {

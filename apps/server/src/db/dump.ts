@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
-import type { PGlite } from '@electric-sql/pglite';
+import { createGzip, gunzipSync } from 'node:zlib';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import { fsyncPath } from '../lib/fsync.ts';
 
 /** Keeps the last `max` characters written to it: what a failed command said, without holding all it said. */
 function tail(max = 4000) {
@@ -17,37 +18,13 @@ function tail(max = 4000) {
   };
 }
 
-/** Makes sure a file's bytes are on disk before anything says the file is whole. */
-async function fsyncFile(file: string): Promise<void> {
-  const handle = await open(file, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /**
  * PostgreSQL's own `pg_dump` of the database at `url` as of `snapshot` (exported by a transaction that stays open
  * until this ends), in its custom format (compressed; `pg_restore` reads it), to `file`, flushed to disk.
  */
 export async function pgDumpPostgres(url: string, snapshot: string, file: string): Promise<void> {
-  const said = tail();
-  const args = ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${url}`];
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn('pg_dump', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr.on('data', said.push);
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'ENOENT'
-          ? new Error("pg_dump was not found: install PostgreSQL's client programs (the same major version as the server, or later) and put them on PATH.")
-          : error,
-      ),
-    );
-    child.on('close', resolve);
-  });
-  if (code !== 0) throw new Error(`pg_dump ended with ${code}: ${said.text || 'no reason given'}`);
-  await fsyncFile(file);
+  await runProgram('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${url}`]);
+  await fsyncPath(file);
 }
 
 /**
@@ -67,5 +44,44 @@ export async function pgDumpPGlite(pglite: PGlite, file: string): Promise<void> 
     await pglite.query('SELECT set_config($1, $2, false)', ['search_path', search_path]);
   }
   await pipeline(Readable.fromWeb(dumped.stream() as import('node:stream/web').ReadableStream<Uint8Array>), createGzip(), createWriteStream(file));
-  await fsyncFile(file);
+  await fsyncPath(file);
+}
+
+/**
+ * A dump by `pgDumpPostgres` into the database at `url`, which holds nothing (its `public` schema made anew first), in
+ * one transaction: stopped part-way, it leaves the database as empty as before. `pg_restore` must be on `PATH`.
+ */
+export async function pgRestorePostgres(url: string, file: string): Promise<void> {
+  await runProgram('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${url}`, file]);
+}
+
+/** Runs one of PostgreSQL's client programs; what it said on failing is the error. */
+async function runProgram(program: string, args: string[]): Promise<void> {
+  const said = tail();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr.on('data', said.push);
+    child.on('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(`${program} was not found: install PostgreSQL's client programs (the same major version as the server, or later) and put them on PATH.`)
+          : error,
+      ),
+    );
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`${program} ended with ${code}: ${said.text || 'no reason given'}`);
+}
+
+/** A dump by `pgDumpPGlite` loaded into a new embedded database in `dir` (which must not exist), closed after. */
+export async function pgRestorePGlite(dir: string, file: string, options: PGliteOptions): Promise<void> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const script = gunzipSync(await readFile(file)).toString('utf8');
+  const pglite = new PGlite(dir, options);
+  try {
+    await pglite.waitReady;
+    await pglite.exec(script);
+  } finally {
+    await pglite.close();
+  }
 }

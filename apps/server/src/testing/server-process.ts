@@ -15,7 +15,8 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bi
  * database; otherwise it keeps PGlite in its data folder. `cli` runs the `cabinet` command against it.
  */
 export async function serverProcess(settings: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-process-'));
+  // A data folder of its own, or the one given (removed with it on dispose all the same).
+  const dataDir = settings.DATA_DIR ?? mkdtempSync(path.join(os.tmpdir(), 'cabinet-process-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let db: TestDatabase | undefined;

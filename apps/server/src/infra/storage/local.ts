@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { uuidv7 } from '@cabinet/contracts';
 import { AppError } from '../../errors.ts';
+import { fsyncPath } from '../../lib/fsync.ts';
 import type { ByteRange, DownloadOptions, SignedRequest, StorageDriver, StoredPart } from './driver.ts';
 import { UrlSigner } from './url-signer.ts';
 
@@ -35,15 +36,6 @@ export interface LocalStorage extends StorageDriver {
 
 export function isLocalStorage(storage: StorageDriver): storage is LocalStorage {
   return storage.kind === 'local';
-}
-
-async function fsyncPath(p: string): Promise<void> {
-  const handle = await open(p, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

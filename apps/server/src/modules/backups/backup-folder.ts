@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
+import { fsyncPath } from '../../lib/fsync.ts';
 
 /*
  * A folder of backups (ADR 0057):
@@ -17,6 +18,8 @@ import { z } from 'zod';
  */
 
 export const MARKER = 'cabinet-backups.txt';
+/** The data folder's generated session secret, where a backup keeps it. */
+export const SECRET_FILE = 'session-secret';
 export const MANIFEST = 'manifest.json';
 export const BLOB_LIST = 'blobs.jsonl.gz';
 /** The format this Cabinet writes, and the newest it reads. */
@@ -44,6 +47,11 @@ export const ZManifest = z.object({
     /** Of those, copied by this backup (the others were here from an earlier one). */
     copied: z.object({ count: z.number().int().nonnegative(), bytes: z.number().nonnegative() }),
   }),
+  /**
+   * The session secret the installation ran with (what seals its sessions, tokens' kept answers and signed addresses):
+   * its fingerprint, and when it was generated into the data folder (no SESSION_SECRET setting), the file holding it.
+   */
+  secret: z.object({ fingerprint: z.string(), file: z.string().optional() }),
   /** Blobs the database names that storage did not have, or whose bytes did not match their SHA-256. */
   problems: z.array(z.object({ key: z.string(), sha256: z.string(), problem: z.enum(['missing', 'hash mismatch']) })),
 });
@@ -119,10 +127,10 @@ export async function readManifest(backupDir: string): Promise<Manifest> {
   return manifest.data;
 }
 
-/** Writes a small file whole: to a temporary name, flushed, renamed, and the folder flushed. */
-export async function writeDurably(file: string, content: string): Promise<void> {
+/** Writes a small file whole: to a temporary name (with `mode` from the start), flushed, renamed, and the folder flushed. */
+export async function writeDurably(file: string, content: string, mode = 0o644): Promise<void> {
   const temporary = `${file}.${process.pid}.partial`;
-  const handle = await open(temporary, 'w');
+  const handle = await open(temporary, 'w', mode);
   try {
     await handle.writeFile(content);
     await handle.sync();
@@ -130,16 +138,7 @@ export async function writeDurably(file: string, content: string): Promise<void>
     await handle.close();
   }
   await rename(temporary, file);
-  await syncFolder(path.dirname(file));
-}
-
-export async function syncFolder(dir: string): Promise<void> {
-  const handle = await open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  await fsyncPath(path.dirname(file));
 }
 
 /** A file's size and SHA-256, read through. */

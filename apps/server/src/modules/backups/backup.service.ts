@@ -1,13 +1,16 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import type { Database } from '../../db/client.ts';
+import type { Env } from '../../env.ts';
 import type { StorageDriver } from '../../infra/storage/index.ts';
+import { hmac } from '../../lib/crypto.ts';
+import { fsyncPath } from '../../lib/fsync.ts';
 import {
   BLOB_LIST,
   backupName,
@@ -17,7 +20,7 @@ import {
   hashFile,
   listBackups,
   MANIFEST,
-  syncFolder,
+  SECRET_FILE,
   writeDurably,
   ZBlobLine,
   type Manifest,
@@ -49,7 +52,7 @@ export class BackupRefused extends Error {}
  * runs, no blob is deleted (the deleting job waits), so every blob the snapshot names is still there to copy.
  */
 export async function createBackup(
-  ctx: { database: Database; storage: StorageDriver },
+  ctx: { database: Database; storage: StorageDriver; env: Pick<Env, 'DATA_DIR' | 'SESSION_SECRET'> },
   location: string,
   options: { trigger: 'command' | 'schedule'; io?: BackupIo },
 ): Promise<BackupResult> {
@@ -116,10 +119,11 @@ export async function createBackup(
         }
       });
       // Each folder a blob was named in, flushed once: the names are on disk before the manifest says the backup is whole.
-      for (const folder of folders) await syncFolder(folder);
+      for (const folder of folders) await fsyncPath(folder);
       await rm(partial, { recursive: true, force: true });
     }
-    await syncFolder(dir);
+    const secret = await keepSecret(ctx.env, dir);
+    await fsyncPath(dir);
     const manifest: Manifest = {
       format: 'cabinet-backup',
       version: FORMAT_VERSION,
@@ -130,6 +134,7 @@ export async function createBackup(
       migrations,
       database,
       storage: { kind: ctx.storage.kind, withBytes, list, count: listed.count, bytes: listed.bytes, copied },
+      secret,
       problems,
     };
     await writeDurably(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -149,6 +154,27 @@ export async function createBackup(
   } finally {
     clearInterval(heartbeat);
   }
+}
+
+/** A secret's fingerprint: tells two secrets apart, and nothing of them. */
+export const secretFingerprint = (secret: string) => hmac(secret, 'cabinet backup: the session secret').slice(0, 16);
+
+/**
+ * The session secret's fingerprint; and when the installation generated it into its data folder (no SESSION_SECRET
+ * setting, so no operator keeps it elsewhere), a copy of it in the backup (owner-only), for a restore on another machine.
+ */
+async function keepSecret(env: Pick<Env, 'DATA_DIR' | 'SESSION_SECRET'>, dir: string): Promise<Manifest['secret']> {
+  const fingerprint = secretFingerprint(env.SESSION_SECRET);
+  const generated = await readFile(path.join(env.DATA_DIR, SECRET_FILE), 'utf8').catch(() => null);
+  if (generated?.trim() !== env.SESSION_SECRET) return { fingerprint };
+  const handle = await open(path.join(dir, SECRET_FILE), 'w', 0o600);
+  try {
+    await handle.writeFile(env.SESSION_SECRET);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return { fingerprint, file: SECRET_FILE };
 }
 
 export const problemsSummary = (problems: Manifest['problems']) => {
@@ -179,8 +205,7 @@ async function writeBlobList(file: string, page: (after: string | null) => Promi
     }
   }
   await pipeline(Readable.from(lines()), createGzip(), createWriteStream(file));
-  const handle = await open(file, 'r');
-  await handle.sync().finally(() => handle.close());
+  await fsyncPath(file);
   return { count, bytes };
 }
 
@@ -235,8 +260,7 @@ async function copyBlob(storage: StorageDriver, location: string, partial: strin
     await rm(temporary, { force: true });
     return 'hash mismatch';
   }
-  const handle = await open(temporary, 'r');
-  await handle.sync().finally(() => handle.close());
+  await fsyncPath(temporary);
   await mkdir(path.dirname(target), { recursive: true });
   await rename(temporary, target);
   folders.add(path.dirname(target));

@@ -2,4 +2,5 @@
 export { BackupFolderError } from './backup-folder.ts';
 export { BackupRefused, createBackup, problemsSummary, type BackupIo, type BackupResult } from './backup.service.ts';
 export { runningBackup } from './backups.repo.ts';
+export { restoreBackup } from './restore.service.ts';
 export { verifyBackup, type Verified } from './verify-backup.ts';

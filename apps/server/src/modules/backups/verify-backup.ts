@@ -8,7 +8,10 @@ export interface Verified {
   manifest: Manifest;
   /** Blobs whose bytes were hashed here (local storage), or looked up in the bucket (S3). */
   blobs: number;
+  /** What is wrong with the backup: a restore from it is refused. */
   problems: string[];
+  /** What storage lacked when the backup was taken (its manifest says so): gone before the backup, not damage to it. */
+  recorded: string[];
 }
 
 /**
@@ -31,11 +34,14 @@ export async function verifyBackup(
     if (!found) problems.push(`${f.file} is missing`);
     else if (found.sha256 !== f.sha256 || found.bytes !== f.bytes) problems.push(`${f.file} does not match its SHA-256 (damaged)`);
   }
-  if (problems.length) return { name, manifest, blobs: 0, problems };
+  const recorded = manifest.problems.map(
+    (p) => `when backed up, ${p.key} was ${p.problem === 'missing' ? 'missing from storage' : 'not matching its SHA-256 in storage'}`,
+  );
+  if (problems.length) return { name, manifest, blobs: 0, problems, recorded };
   let blobs = 0;
   const known = new Set(manifest.problems.map((p) => p.key));
   await forEachBlob(path.join(dir, manifest.storage.list.file), 4, async (blob) => {
-    // What the backup itself found wrong in storage is said once, from its manifest, below.
+    // What the backup itself found wrong in storage is said once, from its manifest (`recorded`).
     if (known.has(blob.key)) return;
     if (manifest.storage.withBytes) {
       const file = blobPath(location, blob.sha256);
@@ -50,7 +56,5 @@ export async function verifyBackup(
     blobs++;
     options.onProgress?.(blobs);
   });
-  for (const p of manifest.problems)
-    problems.push(`when backed up, ${p.key} was ${p.problem === 'missing' ? 'missing from storage' : 'not matching its SHA-256 in storage'}`);
-  return { name, manifest, blobs, problems };
+  return { name, manifest, blobs, problems, recorded };
 }
