@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEnv, SettingsError } from './env.ts';
 
@@ -43,6 +44,18 @@ describe('settings', () => {
     expect(() => parseEnv({ ...s3, PUBLIC_URL: 'https://files.example.com', S3_ENDPOINT: 'https://files.example.com', S3_FORCE_PATH_STYLE: 'true' })).toThrow(
       /S3_ENDPOINT: must be another origin than PUBLIC_URL/,
     );
+  });
+
+  it('schedules backups by a cron expression of five fields, into a folder given as a path from here', () => {
+    expect(parseEnv(base)).toMatchObject({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_KEEP: 7 });
+    expect(parseEnv(base).BACKUP_DIR).toBeUndefined();
+    expect(parseEnv({ ...base, BACKUP_DIR: 'backups', BACKUP_SCHEDULE: '30 2 * * 1-5' })).toMatchObject({
+      BACKUP_DIR: path.resolve('backups'),
+      BACKUP_SCHEDULE: '30 2 * * 1-5',
+    });
+    for (const bad of ['daily', '0 3 * *', '0 3 * * * *', '61 3 * * *'])
+      expect(() => parseEnv({ ...base, BACKUP_SCHEDULE: bad }), bad).toThrow(/BACKUP_SCHEDULE: expected a cron expression of five fields/);
+    expect(() => parseEnv({ ...base, BACKUP_KEEP: '0' })).toThrow(/BACKUP_KEEP/);
   });
 
   it('takes a claim name for the groups claim, or none', () => {

@@ -1,9 +1,21 @@
+import { Cron } from 'croner';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import type { TrustProxy } from './lib/client-address.ts';
+
+/** Whether `pattern` is a cron expression of five fields that croner reads. */
+function validCron(pattern: string): boolean {
+  if (pattern.trim().split(/\s+/).length !== 5) return false;
+  try {
+    new Cron(pattern, { paused: true, timezone: 'UTC' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'expected true or false' }).transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
@@ -100,6 +112,15 @@ const ZSettings = z
     PREVIEW_MEMORY_MB: int(64, 65536).default(1024),
     PREVIEW_TIMEOUT_SECONDS: int(1, 3600).default(60),
     PREVIEW_CACHE_MAX: bytes(0).default(5 * 1024 ** 3),
+    /** The folder of backups the scheduled backup writes in (ADR 0057); unset: none is scheduled. */
+    BACKUP_DIR: z.string().min(1).optional(),
+    /** When the scheduled backup runs: a cron expression of five fields, in UTC. */
+    BACKUP_SCHEDULE: z
+      .string()
+      .refine(validCron, 'expected a cron expression of five fields (minute hour day month weekday), such as 0 3 * * *')
+      .default('0 3 * * *'),
+    /** How many finished backups the folder keeps; older ones, and bytes no kept backup names, go after each scheduled one. */
+    BACKUP_KEEP: int(1, 10_000).default(7),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'expected a redis:// URL')
@@ -228,6 +249,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     // A localhost installation listens on loopback only: nothing of it is reachable from the network.
     HOST: s.HOST ?? (isLoopback(PUBLIC_URL) ? loopbackHost(PUBLIC_URL) : '0.0.0.0'),
     DATA_DIR: dataDir,
+    ...(s.BACKUP_DIR ? { BACKUP_DIR: path.resolve(s.BACKUP_DIR) } : {}),
     PUBLIC_URL,
     SESSION_SECRET: s.SESSION_SECRET ?? dataDirSecret(dataDir),
     IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL && s.TRUST_PROXY === false),

@@ -1,6 +1,6 @@
 import type { AppContext } from './context.ts';
 import { JobPostponed, JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
-import { runningBackup } from './modules/backups/index.ts';
+import { runningBackup, startScheduledBackup } from './modules/backups/index.ts';
 import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, pruneOldVersions, recomputeAllUsage } from './modules/files/index.ts';
 import { deleteBlobIfUnused, purgeExpiredTrash } from './modules/items/index.ts';
 import { pruneActivity } from './modules/activity/index.ts';
@@ -46,6 +46,8 @@ export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): 
     'previews.evict': { everyMs: 10 * MINUTE, run: async () => void (await evictPreviews(ctx, ctx.env.PREVIEW_CACHE_MAX)) },
     // Creation calls' keys answer for a day (ADR 0043); then they are forgotten.
     'idempotency.prune': { everyMs: 60 * MINUTE, run: async () => void (await pruneIdempotencyKeys(ctx.db)) },
+    // The scheduled backup (BACKUP_DIR, BACKUP_SCHEDULE, BACKUP_KEEP), started when due and run beside the other jobs.
+    'backup.schedule': { everyMs: MINUTE, run: async () => void (await startScheduledBackup(ctx, log)) },
     'usage.recompute': { everyMs: 24 * 60 * MINUTE, run: () => recomputeAllUsage(ctx.db) },
     // An ended upload's row is only needed to answer a retried completion; a week is plenty.
     'uploads.forget': { everyMs: 24 * 60 * MINUTE, run: async () => void (await deleteEndedUploads(ctx.db, new Date(Date.now() - 7 * 24 * 60 * MINUTE))) },

@@ -11,10 +11,11 @@ const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
  * the embedded database, which dumps it itself. Exit code 1 when storage lacked a blob or held one damaged: the backup
  * is written, and says which.
  */
-export async function backupCommand({ context, io }: CommandScope, opts: { out: string }): Promise<number> {
+export async function backupCommand({ context, io }: CommandScope, opts: { out: string; keep?: number }): Promise<number> {
   const ctx = await context();
   const started = Date.now();
-  const { manifest, dir } = await createBackup(ctx, opts.out, { trigger: 'command', io: { progress: (line) => io.err(`${line}\n`) } }).catch(
+  const progress = { progress: (line: string) => io.err(`${line}\n`) };
+  const { manifest, dir } = await createBackup(ctx, opts.out, { trigger: 'command', io: progress, ...(opts.keep ? { keep: opts.keep } : {}) }).catch(
     (error: unknown) => {
       throw refusal(error);
     },
@@ -27,9 +28,7 @@ export async function backupCommand({ context, io }: CommandScope, opts: { out: 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   io.out(`Backup written to ${dir} in ${seconds} s: the database (${megabytes(manifest.database.bytes)}) and ${blobs}.\n`);
   if (!manifest.problems.length) return 0;
-  io.err(
-    `\nStorage was not whole: ${problemsSummary(manifest.problems)}. They are listed in ${dir}/manifest.json; \`cabinet storage verify\` looks for more.\n\n`,
-  );
+  io.err(`\nStorage was not whole: ${problemsSummary(manifest.problems)}. Which ones is in ${dir}/manifest.json (problems).\n\n`);
   return 1;
 }
 

@@ -96,10 +96,11 @@ const backup = program
   .command('backup')
   .description('back up the installation while it runs: the database as of one moment, and the files’ bytes (copied only once over the backups in a folder)')
   .option('--out <dir>', 'the folder of backups to write in (made if missing; an empty folder, or one holding Cabinet backups)')
-  .action(async (options: { out?: string }) => {
+  .option('--keep <n>', 'then keep only the newest n finished backups in the folder, and the bytes they name', positiveInt)
+  .action(async (options: { out?: string; keep?: number }) => {
     if (!options.out) backup.error('error: required option --out <dir> not specified');
     // Whoever runs it (this process or the server holding the data folder) writes where the person meant.
-    await run('backup')({ out: path.resolve(options.out!) });
+    await run('backup')({ out: path.resolve(options.out!), ...(options.keep ? { keep: options.keep } : {}) });
   });
 backup
   .command('verify')

@@ -20,6 +20,7 @@ import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { storageSettings, testS3Settings } from '../../testing/test-s3.ts';
 import { blobPath, listBackups } from './backup-folder.ts';
 import { BackupRefused, createBackup } from './backup.service.ts';
+import { nextScheduledBackup, startScheduledBackup } from './scheduled-backup.ts';
 import { startRun } from './backups.repo.ts';
 import { restoreBackup } from './restore.service.ts';
 import { verifyBackup } from './verify-backup.ts';
@@ -188,6 +189,44 @@ describe('a backup while Cabinet runs', () => {
     const other = await newFolder();
     await writeFile(path.join(other, 'holiday.jpg'), 'x');
     await expect(createBackup(test.app.ctx, other, { trigger: 'command' })).rejects.toThrow(/already holds other files/);
+  });
+});
+
+describe('backups kept', () => {
+  it('keeps the newest backups asked for, and the bytes only older ones named go with them', async () => {
+    const ada = await test.given.person('Ada');
+    const location = await newFolder();
+    const gone = await test.given.upload(ada, ada.workspace.rootId, 'gone.txt', bytes(`gone ${Date.now()}`));
+    await createBackup(test.app.ctx, location, { trigger: 'command' });
+    // Its version pruned since: no later backup names its bytes.
+    const version = await test.app.ctx.db
+      .updateTable('file_versions')
+      .set({ state: 'pruned' })
+      .where('item_id', '=', gone.body.item.id)
+      .returning('sha256')
+      .executeTakeFirstOrThrow();
+    expect(await stat(blobPath(location, version.sha256))).toBeTruthy();
+    const second = await createBackup(test.app.ctx, location, { trigger: 'command' });
+    const third = await createBackup(test.app.ctx, location, { trigger: 'command', keep: 2 });
+    expect((await listBackups(location)).map((b) => b.name)).toEqual([second.manifest.name, third.manifest.name]);
+    expect(await stat(blobPath(location, version.sha256)).catch(() => null)).toBeNull();
+    expect((await verifyBackup(location, { name: second.manifest.name })).problems).toEqual([]);
+    expect((await verifyBackup(location)).problems).toEqual([]);
+  });
+
+  it('runs the scheduled backup once for each time the schedule gives, one missed made up at the next look', async () => {
+    const location = await newFolder();
+    const ctx = { ...test.app.ctx, env: { ...test.app.ctx.env, BACKUP_DIR: location, BACKUP_SCHEDULE: '0 0 1 1 *', BACKUP_KEEP: 1 } };
+    const { BACKUP_DIR: _none, ...unset } = ctx.env;
+    expect(await startScheduledBackup({ ...ctx, env: unset })).toBe('off');
+    // New Year's midnight has passed this year, with no backup since: due now.
+    expect(await startScheduledBackup(ctx)).toBe('started');
+    const state = async () => (await ctx.db.selectFrom('backups').select('state').where('location', '=', location).executeTakeFirst())?.state;
+    for (let i = 0; i < 600 && (await state()) !== 'done'; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await state()).toBe('done');
+    expect(await startScheduledBackup(ctx)).toBe('not due');
+    expect(await listBackups(location)).toHaveLength(1);
+    expect(nextScheduledBackup(ctx.env)!.toISOString()).toBe(`${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`);
   });
 });
 

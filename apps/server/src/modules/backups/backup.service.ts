@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
@@ -54,7 +54,7 @@ export class BackupRefused extends Error {}
 export async function createBackup(
   ctx: { database: Database; storage: StorageDriver; env: Pick<Env, 'DATA_DIR' | 'SESSION_SECRET'> },
   location: string,
-  options: { trigger: 'command' | 'schedule'; io?: BackupIo },
+  options: { trigger: 'command' | 'schedule'; io?: BackupIo; keep?: number },
 ): Promise<BackupResult> {
   const io = options.io ?? { progress: () => {} };
   const db = ctx.database.db;
@@ -138,6 +138,8 @@ export async function createBackup(
       problems,
     };
     await writeDurably(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    // While the slot is still this backup's: no other is copying into the folder meanwhile.
+    if (options.keep) await pruneBackups(location, options.keep, io);
     await endRun(db, id, {
       state: 'done',
       error: problems.length ? problemsSummary(problems) : null,
@@ -265,4 +267,31 @@ async function copyBlob(storage: StorageDriver, location: string, partial: strin
   await rename(temporary, target);
   folders.add(path.dirname(target));
   return 'copied';
+}
+
+/**
+ * Keeps the newest `keep` finished backups of a folder: older ones are removed, then every blob no kept backup names.
+ * Run by a backup while it holds the running slot, so that no backup is copying into the folder meanwhile.
+ */
+export async function pruneBackups(location: string, keep: number, io: BackupIo): Promise<{ backups: number; blobs: number }> {
+  const finished = (await listBackups(location)).filter((b) => b.finished);
+  const old = finished.slice(0, Math.max(0, finished.length - keep));
+  for (const b of old) await rm(path.join(location, b.name), { recursive: true, force: true });
+  const named = new Set<string>();
+  for (const b of finished.slice(old.length)) await forEachBlob(path.join(location, b.name, BLOB_LIST), 1, async (blob) => void named.add(blob.sha256));
+  let blobs = 0;
+  const root = path.join(location, 'blobs');
+  for (const prefix of await readdir(root).catch(() => [])) {
+    if (!/^[0-9a-f]{2}$/.test(prefix)) continue;
+    for (const file of await readdir(path.join(root, prefix))) {
+      if (named.has(file)) continue;
+      await rm(path.join(root, prefix, file), { force: true });
+      blobs++;
+    }
+  }
+  if (old.length || blobs)
+    io.progress(
+      `  kept the newest ${keep} backup(s): removed ${old.length} older one(s) and ${blobs.toLocaleString('en')} blob(s) none of the kept ones names`,
+    );
+  return { backups: old.length, blobs };
 }

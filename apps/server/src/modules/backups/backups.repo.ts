@@ -44,6 +44,12 @@ export async function runningBackup(db: Q): Promise<{ id: string; location: stri
     .executeTakeFirst();
 }
 
+/** Whether a scheduled backup started at `since` or later (done, failed or running). */
+export async function scheduledSince(db: Q, since: Date): Promise<boolean> {
+  const row = await db.selectFrom('backups').select('id').where('trigger', '=', 'schedule').where('started_at', '>=', since).limit(1).executeTakeFirst();
+  return !!row;
+}
+
 export async function beat(db: Q, id: string): Promise<void> {
   await db.updateTable('backups').set({ heartbeat_at: new Date() }).where('id', '=', id).where('state', '=', 'running').execute();
 }
