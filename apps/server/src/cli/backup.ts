@@ -1,4 +1,4 @@
-import { BackupFolderError, BackupRefused, createBackup, problemsSummary, restoreBackup, verifyBackup } from '../modules/backups/index.ts';
+import { BackupFolderError, BackupRefused, createBackup, problemsSummary, restoreBackup, verifyBackup, verifyStorage } from '../modules/backups/index.ts';
 import { createStorage } from '../infra/storage/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
 
@@ -78,4 +78,24 @@ export async function restoreCommand({ env, io, inServer }: CommandScope, opts: 
   const bytes = manifest.storage.withBytes ? `, ${copied.toLocaleString('en')} blobs put back in storage` : '; the files’ bytes are the bucket’s';
   io.out(`Restored backup ${manifest.name} (taken ${manifest.startedAt}) in ${seconds} s: the database${bytes}. Start Cabinet.\n`);
   return 0;
+}
+
+/**
+ * `cabinet storage verify [--repair]`: storage checked against the database, every version's bytes hashed; objects
+ * nothing names listed, and with `--repair` those over a day old removed. Exit code 1 when bytes are missing or damaged.
+ */
+export async function verifyStorageCommand({ context, io }: CommandScope, opts: { repair?: boolean }): Promise<number> {
+  const ctx = await context();
+  const report = await verifyStorage(ctx, { repair: !!opts.repair, io: { progress: (line) => io.err(`${line}\n`) } });
+  const list = (items: string[]) => items.map((i) => `  - ${i}\n`).join('');
+  io.out(`${report.objects.toLocaleString('en')} objects in storage; ${report.checked.toLocaleString('en')} files' bytes hashed.\n`);
+  if (report.missing.length) io.out(`Missing (a file's bytes storage does not have):\n${list(report.missing)}`);
+  if (report.corrupt.length) io.out(`Damaged:\n${list(report.corrupt.map((c) => `${c.key}: ${c.why}`))}`);
+  if (report.orphaned.length) {
+    const kept = report.orphaned.length - report.removed;
+    const what = opts.repair ? `removed ${report.removed}${kept ? `; ${kept} newer than a day kept` : ''}` : 'remove those over a day old with --repair';
+    io.out(`Named by nothing (${what}):\n${list(report.orphaned.map((o) => `${o.key} (${o.size} bytes, ${o.modifiedAt.toISOString()})`))}`);
+  }
+  if (!report.missing.length && !report.corrupt.length && !report.orphaned.length) io.out('Storage and the database agree.\n');
+  return report.missing.length || report.corrupt.length ? 1 : 0;
 }

@@ -68,6 +68,9 @@ describe('the cabinet command', () => {
     const checked = await cabinet(['backup', 'verify', '--from', backups], env);
     expect(checked.code, checked.stderr).toBe(0);
     expect(checked.stdout).toMatch(/is whole/);
+    const storage = await cabinet(['storage', 'verify'], env);
+    expect(storage.code, storage.stderr).toBe(0);
+    expect(storage.stdout).toMatch(/objects in storage; 0 files' bytes hashed\.\nStorage and the database agree\./);
     const nowhereToWrite = await cabinet(['backup', '--out', dataDir], env);
     expect(nowhereToWrite.code).toBe(1);
     expect(nowhereToWrite.stderr).toContain('already holds other files');

@@ -116,6 +116,13 @@ program
   .option('--name <name>', 'which backup in it (default: the newest finished one)')
   .action(async (options: { from: string; name?: string }) => run('restore')({ ...options, from: path.resolve(options.from) }));
 
+const storageCommand = program.command('storage').description('the bytes of files');
+storageCommand
+  .command('verify')
+  .description("check storage against the database: every file's bytes there and whole (hashed), and what nothing names")
+  .option('--repair', 'remove objects nothing names that are over a day old', false)
+  .action(run('storage verify'));
+
 program.command('doctor').description('check settings, database, storage and the identity provider').action(run('doctor'));
 
 await program.parseAsync(process.argv);

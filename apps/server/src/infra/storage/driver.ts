@@ -66,4 +66,6 @@ export interface StorageDriver {
   /** The object's size, or null when there is none. */
   stat(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;
+  /** Every whole object, with its size and when it was written, in no set order (checking storage: `cabinet storage verify`). */
+  list(): AsyncIterable<{ key: string; size: number; modifiedAt: Date }>;
 }

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { uuidv7 } from '@cabinet/contracts';
@@ -337,6 +337,22 @@ export function localStorage(root: string, publicUrl: string, secret: string, co
 
     async delete(key) {
       await rm(pathOf(key), { recursive: true, force: true });
+    },
+
+    async *list() {
+      // An object is a folder holding its parts (a folder of folders is a prefix); its key, the path to it.
+      const walk = async function* (dir: string): AsyncGenerator<{ key: string; size: number; modifiedAt: Date }> {
+        const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+        const parts = entries.filter((e) => e.isFile() && PART_FILE.test(e.name));
+        if (parts.length && dir !== objects) {
+          const { parts: latest } = await partsIn(dir);
+          const { mtime } = await stat(dir);
+          yield { key: path.relative(objects, dir).split(path.sep).join('/'), size: latest.reduce((sum, p) => sum + p.size, 0), modifiedAt: mtime };
+          return;
+        }
+        for (const e of entries) if (e.isDirectory()) yield* walk(path.join(dir, e.name));
+      };
+      yield* walk(objects);
     },
 
     async removeTemporaryFiles() {

@@ -6,6 +6,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -164,6 +165,15 @@ export function s3Storage(settings: S3Settings): StorageDriver {
 
     async delete(key) {
       await guard(() => client.send(new DeleteObjectCommand({ Bucket, Key: key })));
+    },
+
+    async *list() {
+      let token: string | undefined;
+      do {
+        const page = await guard(() => client.send(new ListObjectsV2Command({ Bucket, ...(token ? { ContinuationToken: token } : {}) })));
+        for (const o of page.Contents ?? []) if (o.Key) yield { key: o.Key, size: o.Size ?? 0, modifiedAt: o.LastModified ?? new Date(0) };
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
     },
   };
 }

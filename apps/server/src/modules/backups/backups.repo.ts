@@ -103,3 +103,13 @@ export async function appliedMigrations(db: Q): Promise<string[]> {
   const rows = await sql<{ name: string }>`SELECT name FROM schema_migrations ORDER BY name`.execute(db);
   return rows.rows.map((r) => r.name);
 }
+
+/** Every key storage may hold that something names: any version's (a deleted one's bytes go by a job), an upload's under way, a thumbnail's. */
+export async function namedKeys(db: Q): Promise<Set<string>> {
+  const rows = await sql<{ key: string }>`
+    SELECT blob_key AS key FROM file_versions
+    UNION SELECT blob_key FROM uploads WHERE state IN ('created', 'uploading')
+    UNION SELECT dedup_blob_key FROM uploads WHERE state IN ('created', 'uploading') AND dedup_blob_key IS NOT NULL
+    UNION SELECT blob_key FROM previews WHERE blob_key IS NOT NULL`.execute(db);
+  return new Set(rows.rows.map((r) => r.key));
+}
