@@ -1,4 +1,5 @@
 import type { AppContext } from './context.ts';
+import { postponeKind } from './infra/jobs/queue.ts';
 import { JobPostponed, JobRunner, type JobDefinition, type JobRunnerOptions } from './infra/jobs/runner.ts';
 import { runningBackup, startScheduledBackup } from './modules/backups/index.ts';
 import { deleteEndedUploads, discardUploadBytes, expireStaleUploads, pruneOldVersions, recomputeAllUsage } from './modules/files/index.ts';
@@ -25,7 +26,11 @@ export function jobDefinitions(ctx: AppContext, log?: JobRunnerOptions['log']): 
     // Not while a backup runs: the snapshot it copies from may still name the blob (ADR 0057).
     'blob.delete': {
       run: async (p) => {
-        if (await runningBackup(ctx.db)) throw new JobPostponed(MINUTE, 'waiting for the backup that is running to end');
+        if (await runningBackup(ctx.db)) {
+          // Every blob deletion due waits a minute with this one: one statement, not a claim of each every minute.
+          await postponeKind(ctx.db, 'blob.delete', MINUTE);
+          throw new JobPostponed(MINUTE, 'waiting for the backup that is running to end');
+        }
         await deleteBlobIfUnused(ctx.db, ctx.storage, String(p.key));
       },
     },

@@ -1,8 +1,18 @@
-import { BackupFolderError, BackupRefused, createBackup, problemsSummary, restoreBackup, verifyBackup, verifyStorage } from '../modules/backups/index.ts';
+import {
+  BackupFolderError,
+  BackupRefused,
+  createBackup,
+  problemsSummary,
+  restoreBackup,
+  StorageRepairRefused,
+  verifyBackup,
+  verifyStorage,
+} from '../modules/backups/index.ts';
 import { createStorage } from '../infra/storage/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
 
-const refusal = (error: unknown) => (error instanceof BackupFolderError || error instanceof BackupRefused ? new CommandFailed(error.message) : error);
+const refusal = (error: unknown) =>
+  error instanceof BackupFolderError || error instanceof BackupRefused || error instanceof StorageRepairRefused ? new CommandFailed(error.message) : error;
 
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
@@ -52,7 +62,13 @@ export async function verifyBackupCommand({ env, io }: CommandScope, opts: { fro
     : env.STORAGE_DRIVER === 's3'
       ? 'found in the bucket'
       : 'listed (their bytes are in a bucket not set here)';
-  const recorded = verified.recorded.length ? `\nStorage lacked some bytes when it was taken:\n${verified.recorded.map((p) => `  - ${p}\n`).join('')}` : '';
+  const list = (items: string[]) => items.map((i) => `  - ${i}\n`).join('');
+  const lacked = verified.recorded.length ? `\nStorage lacked some bytes when it was taken:\n${list(verified.recorded)}` : '';
+  const since = "deleted since; with the bucket's versioning on, their earlier versions are still there";
+  const absent = verified.absent.length
+    ? `\nThe bucket no longer has ${verified.absent.length} of the objects it lists (${since}):\n${list(verified.absent)}`
+    : '';
+  const recorded = lacked + absent;
   if (!verified.problems.length) {
     io.out(`Backup ${verified.name} is whole: the database and ${verified.blobs.toLocaleString('en')} blobs ${where}.\n${recorded}`);
     return 0;
@@ -86,7 +102,9 @@ export async function restoreCommand({ env, io, inServer }: CommandScope, opts: 
  */
 export async function verifyStorageCommand({ context, io }: CommandScope, opts: { repair?: boolean }): Promise<number> {
   const ctx = await context();
-  const report = await verifyStorage(ctx, { repair: !!opts.repair, io: { progress: (line) => io.err(`${line}\n`) } });
+  const report = await verifyStorage(ctx, { repair: !!opts.repair, io: { progress: (line) => io.err(`${line}\n`) } }).catch((error: unknown) => {
+    throw refusal(error);
+  });
   const list = (items: string[]) => items.map((i) => `  - ${i}\n`).join('');
   io.out(`${report.objects.toLocaleString('en')} objects in storage; ${report.checked.toLocaleString('en')} files' bytes hashed.\n`);
   if (report.missing.length) io.out(`Missing (a file's bytes storage does not have):\n${list(report.missing)}`);

@@ -23,7 +23,8 @@ function tail(max = 4000) {
  * until this ends), in its custom format (compressed; `pg_restore` reads it), to `file`, flushed to disk.
  */
 export async function pgDumpPostgres(url: string, snapshot: string, file: string): Promise<void> {
-  await runProgram('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${url}`]);
+  const { dbname, env } = libpqConnection(url);
+  await runProgram('pg_dump', ['--format=custom', '--no-owner', '--no-privileges', `--snapshot=${snapshot}`, `--file=${file}`, `--dbname=${dbname}`], env);
   await fsyncPath(file);
 }
 
@@ -52,14 +53,31 @@ export async function pgDumpPGlite(pglite: PGlite, file: string): Promise<void> 
  * one transaction: stopped part-way, it leaves the database as empty as before. `pg_restore` must be on `PATH`.
  */
 export async function pgRestorePostgres(url: string, file: string): Promise<void> {
-  await runProgram('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${url}`, file]);
+  const { dbname, env } = libpqConnection(url);
+  await runProgram('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', `--dbname=${dbname}`, file], env);
+}
+
+/**
+ * DATABASE_URL as PostgreSQL's own programs take it: the password in their environment (PGPASSWORD), not on a command
+ * line that any local user can read while they run; node-postgres's own SSL options in libpq's words (`ssl=true` is
+ * `sslmode=require`; `sslmode=no-verify`, encryption without checking the certificate, is `require` too).
+ */
+export function libpqConnection(url: string): { dbname: string; env: NodeJS.ProcessEnv } {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  u.password = '';
+  const ssl = u.searchParams.get('ssl');
+  u.searchParams.delete('ssl');
+  if (u.searchParams.get('sslmode') === 'no-verify' || ((ssl === 'true' || ssl === '1') && !u.searchParams.has('sslmode')))
+    u.searchParams.set('sslmode', 'require');
+  return { dbname: u.href, env: password ? { ...process.env, PGPASSWORD: password } : process.env };
 }
 
 /** Runs one of PostgreSQL's client programs; what it said on failing is the error. */
-async function runProgram(program: string, args: string[]): Promise<void> {
+async function runProgram(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const said = tail();
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'], env });
     child.stderr.on('data', said.push);
     child.on('error', (error: NodeJS.ErrnoException) =>
       reject(

@@ -83,3 +83,15 @@ export async function postponeJob(db: Q, job: JobRow, postponed: { ms: number; m
     .where('id', '=', job.id)
     .execute();
 }
+
+/** Every job of `kind` due within `ms` and not held by a runner, run `ms` from now instead (a whole kind waiting for something). */
+export async function postponeKind(db: Q, kind: string, ms: number): Promise<void> {
+  const until = new Date(Date.now() + ms);
+  await db
+    .updateTable('jobs')
+    .set({ run_at: until })
+    .where('kind', '=', kind)
+    .where('run_at', '<', until)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', new Date())]))
+    .execute();
+}

@@ -66,12 +66,11 @@ export class JobRunner {
         await def.run(job.payload, job);
         await finishJob(this.db, job, def.everyMs ? new Date(Date.now() + def.everyMs) : undefined);
       } catch (error) {
-        if (error instanceof JobPostponed) {
-          await postponeJob(this.db, job, error).catch(() => {});
-          continue;
+        if (error instanceof JobPostponed) await postponeJob(this.db, job, error).catch(() => {});
+        else {
+          this.options.log?.error({ err: error, job: job.kind, attempt: job.attempts }, 'job failed');
+          await failJob(this.db, job, error).catch(() => {});
         }
-        this.options.log?.error({ err: error, job: job.kind, attempt: job.attempts }, 'job failed');
-        await failJob(this.db, job, error).catch(() => {});
       }
       // Stopping lets the job in hand finish, then leaves the rest for the next start.
       if (this.stopped && this.running) return ran;

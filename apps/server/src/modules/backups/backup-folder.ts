@@ -19,13 +19,18 @@ import { fsyncPath } from '../../lib/fsync.ts';
 
 export const MARKER = 'cabinet-backups.txt';
 /** The data folder's generated session secret, where a backup keeps it. */
-export const SECRET_FILE = 'session-secret';
+export const SECRET_FILE = 'session-secret' as const;
 export const MANIFEST = 'manifest.json';
-export const BLOB_LIST = 'blobs.jsonl.gz';
+export const BLOB_LIST = 'blobs.jsonl.gz' as const;
 /** The format this Cabinet writes, and the newest it reads. */
 export const FORMAT_VERSION = 1;
 
-const ZFile = z.object({ file: z.string(), bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+/** A file of a backup, named by one of the names a backup writes (never a path: a manifest is read back from disk). */
+const ZFile = z.object({
+  file: z.enum(['database.pgdump', 'database.sql.gz', 'blobs.jsonl.gz']),
+  bytes: z.number().int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
 
 export const ZManifest = z.object({
   format: z.literal('cabinet-backup'),
@@ -51,7 +56,7 @@ export const ZManifest = z.object({
    * The session secret the installation ran with (what seals its sessions, tokens' kept answers and signed addresses):
    * its fingerprint, and when it was generated into the data folder (no SESSION_SECRET setting), the file holding it.
    */
-  secret: z.object({ fingerprint: z.string(), file: z.string().optional() }),
+  secret: z.object({ fingerprint: z.string(), file: z.literal('session-secret').optional() }),
   /** Blobs the database names that storage did not have, or whose bytes did not match their SHA-256. */
   problems: z.array(z.object({ key: z.string(), sha256: z.string(), problem: z.enum(['missing', 'hash mismatch']) })),
 });
@@ -76,10 +81,12 @@ export class BackupFolderError extends Error {}
 
 /** Makes `dir` a folder of backups, or checks it is one: an empty or missing folder is made one; any other is refused. */
 export async function claimFolder(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   const entries = await readdir(dir);
   if (entries.includes(MARKER)) return;
-  if (entries.length > 0) throw new BackupFolderError(`${dir} already holds other files. Give an empty folder, or one that holds Cabinet's backups.`);
+  // A file system's own folder (a new disk mounted there) is not someone's files.
+  if (entries.some((e) => e !== 'lost+found'))
+    throw new BackupFolderError(`${dir} already holds other files. Give an empty folder, or one that holds Cabinet's backups.`);
   await writeDurably(
     path.join(dir, MARKER),
     'Backups of a Cabinet installation: one folder per backup, the files’ bytes under blobs/ (shared by them).\n' +

@@ -2,7 +2,6 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -25,7 +24,7 @@ import {
   ZBlobLine,
   type Manifest,
 } from './backup-folder.ts';
-import { appliedMigrations, beat, blobPage, endRun, startRun, type BlobRow } from './backups.repo.ts';
+import { appliedMigrations, beat, blobPage, endRun, runningBackup, startRun, type BlobRow } from './backups.repo.ts';
 
 /** Blobs listed per statement while the snapshot is held. */
 const PAGE = 5000;
@@ -64,17 +63,33 @@ export async function createBackup(
   const taken = new Set((await listBackups(location)).map((b) => b.name));
   for (let n = 2; taken.has(name); n++) name = `${backupName(started)}-${n}`;
   const id = await startRun(db, { trigger: options.trigger, location, name });
-  if (!id) throw new BackupRefused('Another backup is running. Wait for it to end (the admin page and `cabinet backup` show it) and try again.');
-  const heartbeat = setInterval(() => void beat(db, id).catch(() => {}), HEARTBEAT_MS);
+  if (!id) {
+    const other = await runningBackup(db);
+    throw new BackupRefused(
+      `Another backup is running${other ? ` (started ${other.started_at.toISOString()}, into ${other.location})` : ''}. Wait for it to end and try again; ` +
+        'one whose process was stopped is taken over two minutes after its last sign of life.',
+    );
+  }
+  // A heartbeat that finds the run no longer `running` (taken over after its heartbeats failed): the backup stops.
+  let lost = false;
+  const heartbeat = setInterval(() => {
+    beat(db, id).then(
+      (alive) => void (lost ||= !alive),
+      () => {},
+    );
+  }, HEARTBEAT_MS);
   heartbeat.unref();
+  const stillOurs = () => {
+    if (lost) throw new Error('This backup lost its slot (its heartbeat could not be written for two minutes): it was taken over. Run it again.');
+  };
   const dir = path.join(location, name);
   try {
     // What a killed backup left: its unfinished folder (the slot was ours, so none is being written), and partial blobs.
     for (const b of await listBackups(location)) if (!b.finished) await rm(path.join(location, b.name), { recursive: true, force: true });
     await rm(path.join(location, 'blobs', '.partial'), { recursive: true, force: true });
-    await mkdir(dir);
+    await mkdir(dir, { mode: 0o700 });
 
-    const databaseFile = ctx.database.kind === 'postgres' ? 'database.pgdump' : 'database.sql.gz';
+    const databaseFile = ctx.database.kind === 'postgres' ? ('database.pgdump' as const) : ('database.sql.gz' as const);
     io.progress(`Backing up into ${dir}: the database…`);
     const { migrations, listed } = await ctx.database.onDumpSnapshot(async (tx, dump) => {
       const migrations = await appliedMigrations(tx);
@@ -91,11 +106,12 @@ export async function createBackup(
     const problems: Manifest['problems'] = [];
     if (withBytes) {
       const partial = path.join(location, 'blobs', '.partial');
-      await mkdir(partial, { recursive: true });
+      await mkdir(partial, { recursive: true, mode: 0o700 });
       let done = 0;
       let shown = Date.now();
       const folders = new Set<string>();
-      // Keys holding the same bytes (the same file uploaded twice) are copied once, even when read side by side.
+      // Keys holding the same bytes (the same file uploaded twice) are copied once, even when read side by side (a copy
+      // done is found on disk after).
       const bySha = new Map<string, Promise<CopyOutcome>>();
       await forEachBlob(path.join(dir, BLOB_LIST), COPIES, async (blob) => {
         const first = bySha.get(blob.sha256);
@@ -105,7 +121,7 @@ export async function createBackup(
         else {
           const copying = copyBlob(ctx.storage, location, partial, blob, folders);
           bySha.set(blob.sha256, copying);
-          outcome = await copying;
+          outcome = await copying.finally(() => bySha.delete(blob.sha256));
         }
         if (outcome === 'copied') {
           copied.count++;
@@ -122,6 +138,7 @@ export async function createBackup(
       for (const folder of folders) await fsyncPath(folder);
       await rm(partial, { recursive: true, force: true });
     }
+    stillOurs();
     const secret = await keepSecret(ctx.env, dir);
     await fsyncPath(dir);
     const manifest: Manifest = {
@@ -137,6 +154,10 @@ export async function createBackup(
       secret,
       problems,
     };
+    // The new folders' names on disk (this backup's, and blobs/ with its new prefixes) before the manifest says it is whole.
+    await fsyncPath(path.join(location, 'blobs')).catch(() => {});
+    await fsyncPath(location);
+    stillOurs();
     await writeDurably(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     // While the slot is still this backup's: no other is copying into the folder meanwhile.
     if (options.keep) await pruneBackups(location, options.keep, io);
@@ -211,26 +232,46 @@ async function writeBlobList(file: string, page: (after: string | null) => Promi
   return { count, bytes };
 }
 
+/** The lines of a gzipped file; a read error (the file gone, damaged) rejects the loop rather than going unhandled. */
+async function* gzippedLines(file: string): AsyncGenerator<string> {
+  const source = createReadStream(file);
+  const gunzip = createGunzip();
+  source.on('error', (error) => gunzip.destroy(error));
+  source.pipe(gunzip).setEncoding('utf8');
+  let rest = '';
+  for await (const chunk of gunzip as AsyncIterable<string>) {
+    rest += chunk;
+    let end: number;
+    while ((end = rest.indexOf('\n')) >= 0) {
+      yield rest.slice(0, end);
+      rest = rest.slice(end + 1);
+    }
+  }
+  if (rest) yield rest;
+}
+
 /** Calls `fn` for each blob of a backup's list, `concurrency` at a time; a line that is not a blob fails the whole. */
 export async function forEachBlob(file: string, concurrency: number, fn: (blob: BlobRow) => Promise<void>): Promise<void> {
   const running = new Set<Promise<void>>();
   let failed: unknown;
-  const lines = createInterface({ input: createReadStream(file).pipe(createGunzip()), crlfDelay: Infinity });
-  for await (const line of lines) {
-    if (failed) break;
-    if (!line) continue;
-    const blob = ZBlobLine.parse(JSON.parse(line));
-    const p: Promise<void> = fn(blob).then(
-      () => void running.delete(p),
-      (error: unknown) => {
-        failed ??= error;
-        running.delete(p);
-      },
-    );
-    running.add(p);
-    if (running.size >= concurrency) await Promise.race(running);
+  try {
+    for await (const line of gzippedLines(file)) {
+      if (failed) break;
+      if (!line) continue;
+      const blob = ZBlobLine.parse(JSON.parse(line));
+      const p: Promise<void> = fn(blob).then(
+        () => void running.delete(p),
+        (error: unknown) => {
+          failed ??= error;
+          running.delete(p);
+        },
+      );
+      running.add(p);
+      if (running.size >= concurrency) await Promise.race(running);
+    }
+  } finally {
+    await Promise.all(running);
   }
-  await Promise.all(running);
   if (failed) throw failed;
 }
 
@@ -263,7 +304,7 @@ async function copyBlob(storage: StorageDriver, location: string, partial: strin
     return 'hash mismatch';
   }
   await fsyncPath(temporary);
-  await mkdir(path.dirname(target), { recursive: true });
+  await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
   await rename(temporary, target);
   folders.add(path.dirname(target));
   return 'copied';
@@ -277,8 +318,14 @@ export async function pruneBackups(location: string, keep: number, io: BackupIo)
   const finished = (await listBackups(location)).filter((b) => b.finished);
   const old = finished.slice(0, Math.max(0, finished.length - keep));
   for (const b of old) await rm(path.join(location, b.name), { recursive: true, force: true });
+  // Every folder with a manifest names bytes, whatever its name (one renamed to keep it, say): their bytes stay.
   const named = new Set<string>();
-  for (const b of finished.slice(old.length)) await forEachBlob(path.join(location, b.name, BLOB_LIST), 1, async (blob) => void named.add(blob.sha256));
+  for (const entry of await readdir(location, { withFileTypes: true })) {
+    if (!entry.isDirectory() || old.some((b) => b.name === entry.name)) continue;
+    const list = path.join(location, entry.name, BLOB_LIST);
+    if (!(await stat(path.join(location, entry.name, MANIFEST)).catch(() => null))) continue;
+    await forEachBlob(list, 1, async (blob) => void named.add(blob.sha256));
+  }
   let blobs = 0;
   const root = path.join(location, 'blobs');
   for (const prefix of await readdir(root).catch(() => [])) {

@@ -6,7 +6,8 @@ type Q = Kysely<Database>;
 
 /** A backup whose heartbeat is older than this was killed: it no longer holds the slot nor keeps bytes from deletion. */
 export const STALE_AFTER_MS = 2 * 60_000;
-const stale = () => new Date(Date.now() - STALE_AFTER_MS);
+/** The database's clock, not this process's: instances whose clocks differ agree on which run is alive. */
+const stale = sql<Date>`now() - ${`${STALE_AFTER_MS} milliseconds`}::interval`;
 
 /**
  * Takes the one running slot for a new backup (ADR 0057): a run whose heartbeat stopped is marked failed first; while
@@ -17,7 +18,7 @@ export async function startRun(db: Q, run: { trigger: 'command' | 'schedule'; lo
     .updateTable('backups')
     .set({ state: 'failed', finished_at: new Date(), error: 'It stopped before it ended (the process was stopped or lost).' })
     .where('state', '=', 'running')
-    .where('heartbeat_at', '<', stale())
+    .where('heartbeat_at', '<', stale)
     .execute();
   const id = uuidv7();
   const inserted = await db
@@ -40,7 +41,7 @@ export async function runningBackup(db: Q): Promise<{ id: string; location: stri
     .selectFrom('backups')
     .select(['id', 'location', 'name', 'started_at'])
     .where('state', '=', 'running')
-    .where('heartbeat_at', '>=', stale())
+    .where('heartbeat_at', '>=', stale)
     .executeTakeFirst();
 }
 
@@ -50,8 +51,24 @@ export async function scheduledSince(db: Q, since: Date): Promise<boolean> {
   return !!row;
 }
 
-export async function beat(db: Q, id: string): Promise<void> {
-  await db.updateTable('backups').set({ heartbeat_at: new Date() }).where('id', '=', id).where('state', '=', 'running').execute();
+/** The run's sign of life; false when it is no longer running (taken over). */
+export async function beat(db: Q, id: string): Promise<boolean> {
+  const row = await db
+    .updateTable('backups')
+    .set({ heartbeat_at: sql`now()` })
+    .where('id', '=', id)
+    .where('state', '=', 'running')
+    .returning('id')
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** A scheduled backup that failed before it could run (its folder refused, say), recorded so that it is tried at the schedule's next time, not every minute. */
+export async function recordFailedRun(db: Q, run: { trigger: 'command' | 'schedule'; location: string; name: string; error: string }): Promise<void> {
+  await db
+    .insertInto('backups')
+    .values({ id: uuidv7(), state: 'failed', finished_at: new Date(), ...run })
+    .execute();
 }
 
 export async function endRun(
@@ -112,4 +129,9 @@ export async function namedKeys(db: Q): Promise<Set<string>> {
     UNION SELECT dedup_blob_key FROM uploads WHERE state IN ('created', 'uploading') AND dedup_blob_key IS NOT NULL
     UNION SELECT blob_key FROM previews WHERE blob_key IS NOT NULL`.execute(db);
   return new Set(rows.rows.map((r) => r.key));
+}
+
+/** A ready version holding `key`, if any. */
+export async function readyVersionOf(db: Q, key: string): Promise<{ id: string } | undefined> {
+  return db.selectFrom('file_versions').select('id').where('blob_key', '=', key).where('state', '=', 'ready').limit(1).executeTakeFirst();
 }

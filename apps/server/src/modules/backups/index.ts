@@ -5,4 +5,4 @@ export { runningBackup } from './backups.repo.ts';
 export { restoreBackup } from './restore.service.ts';
 export { verifyBackup, type Verified } from './verify-backup.ts';
 export { nextScheduledBackup, startScheduledBackup } from './scheduled-backup.ts';
-export { ORPHAN_AGE_MS, verifyStorage, type StorageReport } from './verify-storage.ts';
+export { ORPHAN_AGE_MS, StorageRepairRefused, verifyStorage, type StorageReport } from './verify-storage.ts';

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase, pgliteOptions, type Db } from '../../db/client.ts';
 import { pgRestorePGlite, pgRestorePostgres } from '../../db/dump.ts';
+import { fsyncPath } from '../../lib/fsync.ts';
 import { allMigrations, migrate } from '../../db/migrate.ts';
 import type { Env } from '../../env.ts';
 import { createStorage } from '../../infra/storage/index.ts';
@@ -33,6 +34,11 @@ export async function restoreBackup(env: Env, location: string, options: { name?
   const verified = await verifyBackup(location, { ...(options.name ? { name: options.name } : {}), ...(storage.kind === 's3' ? { bucket: storage } : {}) });
   const m = verified.manifest;
   if (verified.recorded.length) io.progress(`Storage lacked ${verified.recorded.length} blob(s) when this backup was taken: those files will have no bytes.`);
+  if (verified.absent.length)
+    io.progress(
+      `The bucket no longer has ${verified.absent.length} of the objects this backup lists: ` +
+        'those files will have no bytes unless their earlier versions are brought back in the bucket.',
+    );
   if (verified.problems.length)
     throw new BackupRefused(`Backup ${verified.name} is not whole, so nothing was changed:\n${verified.problems.map((p) => `  - ${p}`).join('\n')}`);
   const known = new Set(allMigrations().map((x) => x.name));
@@ -61,15 +67,15 @@ export async function restoreBackup(env: Env, location: string, options: { name?
     if (isLocalStorage(storage) && m.storage.withBytes) {
       io.progress(`Putting back the bytes of ${m.storage.count.toLocaleString('en')} blobs…`);
       const lacking = new Set(m.problems.map((p) => p.key));
-      copied = await putBlobs(storage, location, path.join(location, m.name, m.storage.list.file), lacking);
+      copied = await putBlobs(storage, location, path.join(location, verified.name, m.storage.list.file), lacking);
     }
     io.progress('Restoring the database…');
-    const file = path.join(location, m.name, m.database.file);
+    const file = path.join(location, verified.name, m.database.file);
     if (kind === 'postgres') await restorePostgres(env.DATABASE_URL!, file);
     else await restorePGlite(env.DATA_DIR, file);
   } else io.progress('This installation already holds this backup’s database (a restore stopped part-way): finishing it…');
 
-  await restoreSecret(env, location, m, io);
+  await restoreSecret(env, path.join(location, verified.name), m, io);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
     await migrate(database);
@@ -85,12 +91,12 @@ export async function restoreBackup(env: Env, location: string, options: { name?
  * addresses do not verify: put in the data folder when the backup kept it and this installation's own was only
  * generated there (it has sealed nothing yet: it held nothing); otherwise, when the two differ, said.
  */
-async function restoreSecret(env: Env, location: string, m: Manifest, io: BackupIo): Promise<void> {
+async function restoreSecret(env: Env, dir: string, m: Manifest, io: BackupIo): Promise<void> {
   if (secretFingerprint(env.SESSION_SECRET) === m.secret.fingerprint) return;
   const file = path.join(env.DATA_DIR, SECRET_FILE);
   const generated = (await readFile(file, 'utf8').catch(() => null))?.trim() === env.SESSION_SECRET;
   if (m.secret.file && generated) {
-    const secret = await readFile(path.join(location, m.name, m.secret.file), 'utf8');
+    const secret = await readFile(path.join(dir, m.secret.file), 'utf8');
     await writeDurably(file, secret, 0o600);
     return;
   }
@@ -101,6 +107,14 @@ async function restoreSecret(env: Env, location: string, m: Manifest, io: Backup
 }
 
 type Query = <T>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/** The tables Cabinet's migrations make (read from their text), and the migrations' own record. */
+function cabinetTables(): Set<string> {
+  const names = new Set(['schema_migrations']);
+  for (const m of allMigrations())
+    for (const match of m.sql.matchAll(/CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z_][a-z0-9_]*)"?/gi)) names.add(match[1]!.toLowerCase());
+  return names;
+}
 
 /**
  * Where a database stands (each question its own statement: a statement naming a table that is not there fails
@@ -113,6 +127,13 @@ async function targetOf(query: Query, backupId: string): Promise<Target> {
     "SELECT count(*)::int AS relations FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p', 'v', 'm', 'f')",
   );
   if (!counted?.relations) return 'empty';
+  // Cabinet's own tables only, those its migrations make: another application's beside them is data.
+  const others = await query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class
+     WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT relname = ANY($1::text[])`,
+    [[...cabinetTables()]],
+  );
+  if (others.length) return 'data';
   const [tables] = await query<{ cabinet: boolean; backups: boolean }>(`
     SELECT to_regclass('public.schema_migrations') IS NOT NULL AND to_regclass('public.users') IS NOT NULL
       AND to_regclass('public.workspaces') IS NOT NULL AS cabinet, to_regclass('public.backups') IS NOT NULL AS backups`);
@@ -167,6 +188,7 @@ async function restorePGlite(dataDir: string, file: string): Promise<void> {
   const dir = path.join(dataDir, 'db');
   await rm(dir, { recursive: true, force: true });
   await rename(restoring, dir);
+  await fsyncPath(dataDir);
 }
 
 /** Each listed blob put at its key from the folder of backups, unless storage already has it whole (or lacked it when backed up). */

@@ -167,6 +167,16 @@ describe('a restore', () => {
       // Nothing was made: no database folder (embedded), no table (PostgreSQL).
       if (!target.env.DATABASE_URL) expect(await stat(path.join(target.env.DATA_DIR, 'db')).catch(() => null)).toBeNull();
       else expect(await targetTables(target.env.DATABASE_URL)).toBe(0);
+      // Another application's table beside nothing of Cabinet's: data, refused.
+      if (target.env.DATABASE_URL) {
+        const client = new pg.Client({ connectionString: target.env.DATABASE_URL });
+        await client.connect();
+        await client.query('CREATE TABLE their_orders (id int)');
+        await writeFile(path.join(dir, manifest.database.file), dump);
+        await expect(restoreBackup(target.env, location, { io })).rejects.toThrow(/holds data/);
+        await client.query('DROP TABLE their_orders');
+        await client.end();
+      }
       // Whole again, onto an installation with another secret: restored, and the restore says what that means.
       await writeFile(path.join(dir, manifest.database.file), dump);
       await restoreBackup(target.env, location, { io });

@@ -3,8 +3,8 @@ import type { Database } from '../../db/client.ts';
 import type { Env } from '../../env.ts';
 import type { StorageDriver } from '../../infra/storage/index.ts';
 import type { ErrorLog } from '../../lib/error-log.ts';
-import { createBackup } from './backup.service.ts';
-import { scheduledSince } from './backups.repo.ts';
+import { BackupRefused, createBackup } from './backup.service.ts';
+import { recordFailedRun, scheduledSince } from './backups.repo.ts';
 
 type Context = { database: Database; storage: StorageDriver; env: Env };
 
@@ -26,6 +26,14 @@ export async function startScheduledBackup(ctx: Context, log?: ErrorLog): Promis
   if (!dir) return 'off';
   const [last] = schedule(ctx.env).previousRuns(1, new Date());
   if (!last || (await scheduledSince(ctx.database.db, last))) return 'not due';
-  void createBackup(ctx, dir, { trigger: 'schedule', keep: ctx.env.BACKUP_KEEP }).catch((err: unknown) => log?.error({ err }, 'the scheduled backup failed'));
+  const started = new Date();
+  void createBackup(ctx, dir, { trigger: 'schedule', keep: ctx.env.BACKUP_KEEP }).catch(async (err: unknown) => {
+    log?.error({ err }, 'the scheduled backup failed');
+    // Failed before it had a row (its folder refused, say): recorded, so that it waits for the schedule's next time.
+    // Another backup running is no failure: the next look tries again.
+    if (err instanceof BackupRefused || (await scheduledSince(ctx.database.db, started).catch(() => true))) return;
+    const error = err instanceof Error ? err.message : String(err);
+    await recordFailedRun(ctx.database.db, { trigger: 'schedule', location: dir, name: '', error }).catch(() => {});
+  });
   return 'started';
 }

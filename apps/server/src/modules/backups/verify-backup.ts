@@ -12,6 +12,8 @@ export interface Verified {
   problems: string[];
   /** What storage lacked when the backup was taken (its manifest says so): gone before the backup, not damage to it. */
   recorded: string[];
+  /** Keys the backup lists that the bucket no longer has (S3: deleted since, by Cabinet or anyone): not damage to the backup. */
+  absent: string[];
 }
 
 /**
@@ -37,7 +39,8 @@ export async function verifyBackup(
   const recorded = manifest.problems.map(
     (p) => `when backed up, ${p.key} was ${p.problem === 'missing' ? 'missing from storage' : 'not matching its SHA-256 in storage'}`,
   );
-  if (problems.length) return { name, manifest, blobs: 0, problems, recorded };
+  if (problems.length) return { name, manifest, blobs: 0, problems, recorded, absent: [] };
+  const absent: string[] = [];
   let blobs = 0;
   const known = new Set(manifest.problems.map((p) => p.key));
   await forEachBlob(path.join(dir, manifest.storage.list.file), 4, async (blob) => {
@@ -50,11 +53,11 @@ export async function verifyBackup(
       else if (found.sha256 !== blob.sha256) problems.push(`the bytes of ${blob.key} do not match their SHA-256 (damaged)`);
     } else if (options.bucket) {
       const there = await options.bucket.stat(blob.key);
-      if (!there) problems.push(`${blob.key} is missing from the bucket`);
+      if (!there) absent.push(blob.key);
       else if (there.size !== blob.size) problems.push(`${blob.key} in the bucket has ${there.size} bytes, not ${blob.size}`);
     }
     blobs++;
     options.onProgress?.(blobs);
   });
-  return { name, manifest, blobs, problems, recorded };
+  return { name, manifest, blobs, problems, recorded, absent };
 }

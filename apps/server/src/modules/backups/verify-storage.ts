@@ -2,10 +2,27 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import type { StorageDriver } from '../../infra/storage/index.ts';
 import type { BackupIo } from './backup.service.ts';
-import { blobPage, namedKeys } from './backups.repo.ts';
+import { blobPage, namedKeys, readyVersionOf, runningBackup } from './backups.repo.ts';
 
 /** An object no one names is removed by `repair` only once it is this old: an upload completing now names its object a moment after writing it. */
 export const ORPHAN_AGE_MS = 24 * 60 * 60_000;
+
+export class StorageRepairRefused extends Error {}
+
+/** An object's SHA-256, read through; null when it is gone (deleted after it was listed). */
+async function hashObject(storage: StorageDriver, key: string): Promise<string | null> {
+  try {
+    const hash = createHash('sha256');
+    for await (const chunk of await storage.read(key)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  } catch (error) {
+    if ((await storage.stat(key).catch(() => undefined)) === null) return null;
+    throw error;
+  }
+}
+
+/** Whether a ready version still names a key (asked again of a key found missing). */
+const namedVersions = (db: Db) => async (key: string) => !!(await readyVersionOf(db, key));
 
 export interface StorageReport {
   /** Objects in storage. */
@@ -32,6 +49,8 @@ export async function verifyStorage(
   options: { repair?: boolean; io?: BackupIo; orphanAgeMs?: number } = {},
 ): Promise<StorageReport> {
   const io = options.io ?? { progress: () => {} };
+  // A backup copying now may still need bytes no version names any more (their deletion waits for it).
+  if (options.repair && (await runningBackup(ctx.db))) throw new StorageRepairRefused('A backup is running: repair storage once it has ended.');
   const expected = new Map<string, { sha256: string; size: number }>();
   for (let after: string | null = null; ;) {
     const page = await blobPage(ctx.db, after, 5000);
@@ -50,9 +69,10 @@ export async function verifyStorage(
       seen.add(object.key);
       if (object.size !== want.size) report.corrupt.push({ key: object.key, why: `${object.size} bytes, not ${want.size}` });
       else {
-        const hash = createHash('sha256');
-        for await (const chunk of await ctx.storage.read(object.key)) hash.update(chunk as Buffer);
-        if (hash.digest('hex') !== want.sha256) report.corrupt.push({ key: object.key, why: 'its SHA-256 is not the one recorded' });
+        const sha256 = await hashObject(ctx.storage, object.key);
+        // Gone since it was listed (a version deleted meanwhile): nothing to say of it.
+        if (sha256 === null) continue;
+        if (sha256 !== want.sha256) report.corrupt.push({ key: object.key, why: 'its SHA-256 is not the one recorded' });
         report.checked++;
       }
     } else if (!named.has(object.key)) report.orphaned.push(object);
@@ -61,7 +81,9 @@ export async function verifyStorage(
       io.progress(`  ${report.objects.toLocaleString('en')} objects looked at, ${report.checked.toLocaleString('en')} hashed`);
     }
   }
-  for (const key of expected.keys()) if (!seen.has(key)) report.missing.push(key);
+  // Missing, unless written since it was listed, or its version deleted meanwhile: both looked at again.
+  const stillNamed = namedVersions(ctx.db);
+  for (const key of expected.keys()) if (!seen.has(key) && !(await ctx.storage.stat(key)) && (await stillNamed(key))) report.missing.push(key);
   if (options.repair) {
     for (const o of report.orphaned) {
       if (Date.now() - o.modifiedAt.getTime() < (options.orphanAgeMs ?? ORPHAN_AGE_MS)) continue;
