@@ -2,6 +2,7 @@ import {
   BackupFolderError,
   BackupRefused,
   createBackup,
+  megabytes,
   problemsSummary,
   restoreBackup,
   StorageRepairRefused,
@@ -13,8 +14,6 @@ import { CommandFailed, type CommandScope } from './scope.ts';
 
 const refusal = (error: unknown) =>
   error instanceof BackupFolderError || error instanceof BackupRefused || error instanceof StorageRepairRefused ? new CommandFailed(error.message) : error;
-
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /**
  * `cabinet backup --out DIR`: a backup of the installation while it runs (ADR 0057). Sent to the server when it holds

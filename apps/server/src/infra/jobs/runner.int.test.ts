@@ -10,6 +10,12 @@ beforeAll(async () => {
 afterAll(() => t.drop());
 
 const jobs = () => t.database.db.selectFrom('jobs').selectAll().execute();
+/** Every queued job due now, as if its time had come. */
+const everyJobDue = () =>
+  t.database.db
+    .updateTable('jobs')
+    .set({ run_at: new Date(Date.now() - 1) })
+    .execute();
 
 describe('the job queue', () => {
   it('runs a queued job once and forgets it', async () => {
@@ -36,17 +42,11 @@ describe('the job queue', () => {
     expect(failed!.run_at.getTime()).toBeGreaterThan(Date.now());
     // Not due yet: nothing runs.
     expect(await runner.runDue()).toBe(0);
-    await t.database.db
-      .updateTable('jobs')
-      .set({ run_at: new Date(Date.now() - 1) })
-      .execute();
+    await everyJobDue();
     await runner.runDue();
     expect(calls).toBe(2);
     // Out of attempts: it stays, for an operator, and never runs again.
-    await t.database.db
-      .updateTable('jobs')
-      .set({ run_at: new Date(Date.now() - 1) })
-      .execute();
+    await everyJobDue();
     expect(await runner.runDue()).toBe(0);
     expect(await jobs()).toHaveLength(1);
     await t.database.db.deleteFrom('jobs').execute();
@@ -68,10 +68,7 @@ describe('the job queue', () => {
       expect(put).toMatchObject({ attempts: 0, last_error: 'a backup is running', locked_until: null });
       expect(put!.run_at.getTime()).toBeGreaterThan(Date.now() + 50_000);
       expect(await runner.runDue()).toBe(0);
-      await t.database.db
-        .updateTable('jobs')
-        .set({ run_at: new Date(Date.now() - 1) })
-        .execute();
+      await everyJobDue();
     }
     // Its one attempt is still there for the run that happens.
     expect(await runner.runDue()).toBe(1);

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jobDefinitions } from '../../jobs.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { JobPostponed } from '../../infra/jobs/runner.ts';
+import { tempFolders } from '../../testing/temp-folders.ts';
 import { freePort, useTestApp } from '../../testing/test-app.ts';
 import { storageSettings, testS3Settings } from '../../testing/test-s3.ts';
 import { blobPath, listBackups } from './backup-folder.ts';
@@ -16,15 +16,7 @@ import { startRun } from './backups.repo.ts';
 import { verifyBackup } from './verify-backup.ts';
 
 const test = useTestApp();
-const folders: string[] = [];
-afterAll(async () => {
-  for (const f of folders) await rm(f, { recursive: true, force: true });
-});
-const newFolder = async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-backups-'));
-  folders.push(dir);
-  return dir;
-};
+const newFolder = tempFolders('cabinet-backups');
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe('a backup while Cabinet runs', () => {

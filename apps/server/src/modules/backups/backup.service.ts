@@ -208,7 +208,8 @@ export const problemsSummary = (problems: Manifest['problems']) => {
     .join('; ');
 };
 
-const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+/** Bytes as a person reads them in progress and summaries. */
+export const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
 
 /** Writes every blob, page after page, as lines of JSON, gzipped and flushed; returns how many and their bytes. */
 async function writeBlobList(file: string, page: (after: string | null) => Promise<BlobRow[]>): Promise<{ count: number; bytes: number }> {

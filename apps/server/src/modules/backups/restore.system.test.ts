@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../db/client.ts';
 import { parseEnv, type Env } from '../../env.ts';
 import { createStorage } from '../../infra/storage/index.ts';
 import { documentFiles } from '../../testing/document-files.ts';
+import { tempFolders } from '../../testing/temp-folders.ts';
 import { useTestApp } from '../../testing/test-app.ts';
 import { createBackup } from './backup.service.ts';
 import { restoreBackup } from './restore.service.ts';
@@ -19,15 +19,7 @@ import { restoreBackup } from './restore.service.ts';
  * per test: a system test, given the time a busy machine takes for that.
  */
 const test = useTestApp();
-const folders: string[] = [];
-afterAll(async () => {
-  for (const f of folders) await rm(f, { recursive: true, force: true });
-});
-const newFolder = async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'cabinet-restore-'));
-  folders.push(dir);
-  return dir;
-};
+const newFolder = tempFolders('cabinet-restore');
 const bytes = (text: string) => new TextEncoder().encode(text);
 
 describe('a restore', () => {
