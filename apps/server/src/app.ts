@@ -10,10 +10,10 @@ import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, 
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { rateKey, trustHop } from './lib/client-address.ts';
 import { hmac } from './lib/crypto.ts';
-import { holdToDeclarations, openApiTransform } from './infra/http/route.ts';
+import { holdToDeclarations, openApiDocument, openApiTransform } from './infra/http/route.ts';
 import { responseSerializer } from './infra/http/serializer.ts';
 import { makeCreationsOnce } from './infra/http/idempotency.ts';
-import { compressJson } from './infra/web/compress.ts';
+import { compressJson, compressOnce } from './infra/web/compress.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
 import { keepUserContentApart, localStorageRoutes } from './infra/storage/local-routes.ts';
@@ -136,20 +136,25 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     // Only the public API is described, from the route declarations; sign-in, the embedded provider, storage and health are not part of it.
     transform: openApiTransform,
+    transformObject: openApiDocument,
   });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/api/docs',
-    // Each area of the API (a tag) opens when asked: the page draws its headings at once rather than
-    // every one of its operations, and a tag's operations are shown by a click.
-    uiConfig: { docExpansion: 'none' },
-    // The UI's own policy (its scripts by hash; its styles inline, as it sets some at run time), framed by
-    // no one and usable over plain http.
-    staticCSP: true,
-    transformStaticCSP: (csp) =>
-      csp
-        .replace(/style-src [^;]*;/, "style-src 'self' 'unsafe-inline';")
-        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
-        .replace('upgrade-insecure-requests;', ''),
+  // The reference page, its scripts and the description it reads never change while the process runs: compressed once and kept.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', compressOnce());
+    await docs.register(fastifySwaggerUi, {
+      routePrefix: '/api/docs',
+      // Each area of the API (a tag) opens when asked: the page draws its headings at once rather than
+      // every one of its operations, and a tag's operations are shown by a click.
+      uiConfig: { docExpansion: 'none' },
+      // The UI's own policy (its scripts by hash; its styles inline, as it sets some at run time), framed by
+      // no one and usable over plain http.
+      staticCSP: true,
+      transformStaticCSP: (csp) =>
+        csp
+          .replace(/style-src [^;]*;/, "style-src 'self' 'unsafe-inline';")
+          .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+          .replace('upgrade-insecure-requests;', ''),
+    });
   });
 
   if (env.embeddedIdp) {

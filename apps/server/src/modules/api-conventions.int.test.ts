@@ -19,7 +19,12 @@ const script = (bearer = token) => callingRoutes(withToken(test.app.url, bearer)
 /** What the description is read for here (a type, not an interface: the validator takes any record). */
 type OpenApiDocument = {
   openapi: string;
-  paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: { properties?: object } }> } } }>;
+  paths: Record<string, Record<string, Operation | undefined> & { post?: Operation }>;
+  components?: { schemas?: Record<string, unknown> };
+};
+type Operation = {
+  requestBody?: { content: Record<string, { schema: { properties?: object } }> };
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 };
 
 describe('the API conventions', () => {
@@ -72,6 +77,13 @@ describe('the API conventions', () => {
     expect(validation.errors ?? []).toEqual([]);
     expect(validation.valid).toBe(true);
     expect(Object.keys(doc.paths).filter((p) => !p.startsWith('/api/v1/'))).toEqual([]);
+    // The error envelope is described once and every error answer refers to it.
+    const errors = Object.values(doc.paths).flatMap((operations) =>
+      Object.values(operations).flatMap((operation) => Object.entries(operation?.responses ?? {}).filter(([status]) => Number(status) >= 400)),
+    );
+    expect(errors.length).toBeGreaterThan(100);
+    for (const [, answer] of errors) expect(answer.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(doc.components?.schemas?.Error).toMatchObject({ type: 'object', required: ['error'] });
     const docs = await fetch(`${test.app.url}/api/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');

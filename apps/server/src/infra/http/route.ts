@@ -13,6 +13,7 @@ import {
   type RouteDeclaration,
   type SchemaName,
 } from '@cabinet/contracts';
+import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -100,6 +101,30 @@ export const openApiTransform: typeof jsonSchemaTransform = (input) => {
   const schema = described.schema as { response?: Record<string, unknown>; headers?: JsonObjectSchema };
   const headers = takesIdempotencyKey(declaration) ? withIdempotencyKey(schema.headers) : schema.headers;
   return { ...described, schema: { ...schema, ...(headers ? { headers } : {}), response: { ...schema.response, ...errors } } };
+};
+
+/** The name under which the document holds the §8 error envelope once, for every error answer to refer to. */
+const ERROR_COMPONENT = 'Error';
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> } | undefined>>;
+  components?: { schemas?: Record<string, unknown> };
+}
+
+/**
+ * @fastify/swagger's transformObject: the error envelope, which every route's error answers share, is written once
+ * under `components.schemas` and referred to, rather than again for each status of each route (half the document).
+ */
+export const openApiDocument: SwaggerTransformObject = (document) => {
+  if (!('openapiObject' in document)) return document.swaggerObject;
+  const described = document.openapiObject as OpenApiDocument;
+  const ref = { $ref: `#/components/schemas/${ERROR_COMPONENT}` };
+  for (const operations of Object.values(described.paths ?? {}))
+    for (const operation of Object.values(operations))
+      for (const [status, answer] of Object.entries(operation?.responses ?? {}))
+        if (Number(status) >= 400 && answer.content?.['application/json']) answer.content['application/json'] = { schema: ref };
+  const { $schema: _, ...envelope } = errorEnvelopeJson();
+  return { ...document.openapiObject, components: { ...described.components, schemas: { ...described.components?.schemas, [ERROR_COMPONENT]: envelope } } };
 };
 
 interface JsonObjectSchema {

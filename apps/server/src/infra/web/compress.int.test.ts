@@ -47,6 +47,28 @@ describe('compressed API answers', () => {
     expect(gunzipSync(gz.body).toString()).toBe(json);
   });
 
+  it("sends the API's reference page, its scripts and the description it reads compressed, each compressed once", async () => {
+    for (const file of ['/api/docs/json', '/api/docs/static/swagger-ui-bundle.js', '/api/docs/static/swagger-ui.css']) {
+      const plain = await get(`${test.app.url}${file}`);
+      expect(plain.status).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.headers.vary).toContain('Accept-Encoding');
+      const br = await get(`${test.app.url}${file}`, { 'accept-encoding': 'gzip, br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-length']).toBe(String(br.body.length));
+      expect(br.body.length).toBeLessThan(plain.body.length / 3);
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      // Kept: the same bytes again, whatever the spelling of the address.
+      const again = await get(`${test.app.url}${file.replace('/static/s', '/static/%73')}`, { 'accept-encoding': 'br' });
+      expect(again.body.equals(br.body)).toBe(true);
+      const gz = await get(`${test.app.url}${file}`, { 'accept-encoding': 'gzip' });
+      expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    }
+    const missing = await get(`${test.app.url}/api/docs/static/missing.js`, { 'accept-encoding': 'br' });
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-encoding']).toBeUndefined();
+  });
+
   it('leaves small answers, errors included, as they are', async () => {
     const small = await get(`${test.app.url}/api/v1/me`, { 'accept-encoding': 'br, gzip' });
     expect(small.status).toBe(401);

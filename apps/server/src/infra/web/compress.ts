@@ -1,6 +1,8 @@
 import { Buffer } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const brotliAsync = promisify(brotliCompress);
@@ -46,4 +48,43 @@ export async function compressJson(req: FastifyRequest, reply: FastifyReply, pay
   if (Buffer.byteLength(payload) <= AT_ONCE)
     return encoding === 'br' ? brotliCompressSync(payload, { params: { ...TEXT, [constants.BROTLI_PARAM_QUALITY]: 1 } }) : gzipSync(payload, { level: 1 });
   return encoding === 'br' ? brotliAsync(payload, { params: { ...TEXT, [constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzipAsync(payload, { level: 6 });
+}
+
+/** What the API's reference page sends: its description, its page and its scripts and styles. */
+const TEXTUAL = /^(application\/(json|javascript)|text\/(css|html|javascript))\b/;
+
+/**
+ * An onSend hook for answers that are the same for as long as the process runs (the API's reference page,
+ * its scripts and styles from the installed package, and the API's description): each is compressed once, in
+ * the thread pool, at a level worth keeping (Brotli 9: 0.3 s for the 1.5 MB script, 11 would take 2.5 s for
+ * 9 % less), and the bytes kept by the SHA-256 of what they compress, so however an address is spelled the
+ * same bytes are kept once. Only 200s are touched: a 304 or a 404 stays as it is.
+ */
+export function compressOnce(): (req: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> {
+  const kept = new Map<string, Promise<Buffer>>();
+  return async (req, reply, payload) => {
+    if (reply.statusCode !== 200 || reply.hasHeader('content-encoding') || !TEXTUAL.test(String(reply.getHeader('content-type') ?? ''))) return payload;
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+    const encoding = acceptedEncoding(req.headers['accept-encoding']);
+    if (!encoding) return payload;
+    const bytes = await bytesOf(payload);
+    const key = `${encoding} ${createHash('sha256').update(bytes).digest('base64')}`;
+    let body = kept.get(key);
+    if (!body) {
+      body = encoding === 'br' ? brotliAsync(bytes, { params: { ...TEXT, [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipAsync(bytes, { level: 9 });
+      kept.set(key, body);
+      body.catch(() => kept.delete(key));
+    }
+    const compressed = await body;
+    reply.header('content-encoding', encoding).header('content-length', compressed.length);
+    return compressed;
+  };
+}
+
+async function bytesOf(payload: unknown): Promise<Buffer> {
+  if (typeof payload === 'string' || Buffer.isBuffer(payload)) return Buffer.from(payload);
+  const chunks: Buffer[] = [];
+  for await (const chunk of payload as Readable) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
 }
