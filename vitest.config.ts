@@ -36,6 +36,8 @@ export const BOTH_DATABASES = [
   // the jobs table's leases and claims; creation calls' keys claimed by requests sent at once (ADR 0043);
   'apps/server/src/infra/jobs/*',
   'apps/server/src/infra/http/idempotency',
+  // the job queue's count by state and the pool's connections, read when /metrics is scraped;
+  'apps/server/src/infra/metrics/*',
   // LISTEN/NOTIFY, which the live stream and notifications wake on;
   'apps/server/src/modules/live/*',
   'apps/server/src/modules/events/*',

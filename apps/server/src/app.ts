@@ -14,6 +14,8 @@ import { holdToDeclarations, openApiDocument, openApiTransform } from './infra/h
 import { responseSerializer } from './infra/http/serializer.ts';
 import { makeCreationsOnce } from './infra/http/idempotency.ts';
 import { compressJson, compressOnce } from './infra/web/compress.ts';
+import { mayReadMetrics, Metrics } from './infra/metrics/metrics.ts';
+import { countJobs } from './infra/jobs/queue.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
 import { keepUserContentApart, localStorageRoutes } from './infra/storage/local-routes.ts';
@@ -76,6 +78,13 @@ class OneLinePerRequest extends LogController {
  * Node's agent) give a connection up twelve seconds before the server would (ADR 0049).
  */
 export const KEEP_ALIVE = { keptMs: 72_000, advertisedSeconds: 60 };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The instance's metrics (/metrics); the job runner tells them of failed jobs. */
+    metrics: Metrics;
+  }
+}
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -208,6 +217,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   const { authenticate, socketActor } = authenticator(ctx);
   const collab = attachCollab(app, ctx, socketActor, hub);
+  const metrics = new Metrics({ pool: ctx.database.poolStats, jobs: () => countJobs(ctx.db), collab: () => collab.stats() });
+  app.decorate('metrics', metrics);
+  app.addHook('onResponse', metrics.onResponse);
+  // Prometheus's scrape (ADR 0058): callers on this machine, or with METRICS_TOKEN; not part of the API.
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (!mayReadMetrics(req, ctx.env.METRICS_TOKEN)) throw new AppError('forbidden', 'Metrics are served to this machine, or with METRICS_TOKEN.');
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .send(await metrics.text());
+  });
   await app.register(
     async (api) => {
       holdToDeclarations(api, allRoutes());

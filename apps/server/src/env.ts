@@ -121,6 +121,8 @@ const ZSettings = z
       .default('0 3 * * *'),
     /** How many finished backups the folder keeps; older ones, and bytes no kept backup names, go after each scheduled one. */
     BACKUP_KEEP: int(1, 10_000).default(7),
+    /** A bearer token with which /metrics is served to callers not on this machine (ADR 0058). */
+    METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'expected a redis:// URL')

@@ -41,6 +41,8 @@ export interface Collab {
   edit(name: string, change: (document: Y.Doc) => void, by: Actor): Promise<void>;
   /** Saves what is open and closes every socket. */
   close(): Promise<void>;
+  /** Sockets open on this instance, and the documents held in memory for them. */
+  stats(): { sockets: number; documents: number };
 }
 
 /** Real-time editing over the Yjs protocol (Hocuspocus) on `/collab`, beside the HTTP API. */
@@ -125,6 +127,7 @@ export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: Eve
       return true;
     },
     openDocument: (name) => hocuspocus.documents.get(name),
+    stats: () => ({ sockets: hocuspocus.getConnectionsCount(), documents: hocuspocus.getDocumentsCount() }),
     async edit(name, change, by) {
       // The caller's edit, which they store themselves (with its revision, in one transaction).
       const connection = await hocuspocus.openDirectConnection(name, { actor: by, storedByCaller: true } satisfies Partial<CollabContext>);

@@ -39,6 +39,8 @@ export interface Database {
    * PGlite, its own pg_dump in this process, while `fn` holds the one connection (plain SQL, gzip).
    */
   onDumpSnapshot<T>(fn: (tx: Db, dump: (file: string) => Promise<void>) => Promise<T>): Promise<T>;
+  /** The pool's connections now (PostgreSQL); none for the embedded database, which has one connection on this thread. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
         client.release();
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -95,3 +95,19 @@ export async function postponeKind(db: Q, kind: string, ms: number): Promise<voi
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', new Date())]))
     .execute();
 }
+
+/**
+ * The queue by kind and state, as the runners see it: `running` (held by a runner's lease), `failed` (out of attempts),
+ * `due` (to be taken now) and `scheduled` (later). One statement, for the instance's metrics.
+ */
+export async function countJobs(db: Q): Promise<{ kind: string; state: string; count: number }[]> {
+  const now = new Date();
+  const state = sql<string>`CASE WHEN locked_until > ${now} THEN 'running' WHEN attempts >= max_attempts THEN 'failed'
+    WHEN run_at <= ${now} THEN 'due' ELSE 'scheduled' END`;
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['kind', state.as('state'), (eb) => eb.fn.countAll<string>().as('count')])
+    .groupBy(['kind', sql`2`])
+    .execute();
+  return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.count) }));
+}

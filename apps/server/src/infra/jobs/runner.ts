@@ -23,6 +23,8 @@ export interface JobRunnerOptions {
   pollMs?: number;
   leaseMs?: number;
   log?: ErrorLog;
+  /** Told of each job that failed (not one postponed), for the instance's metrics. */
+  onFailed?: (kind: string) => void;
 }
 
 /**
@@ -69,6 +71,7 @@ export class JobRunner {
         if (error instanceof JobPostponed) await postponeJob(this.db, job, error).catch(() => {});
         else {
           this.options.log?.error({ err: error, job: job.kind, attempt: job.attempts }, 'job failed');
+          this.options.onFailed?.(job.kind);
           await failJob(this.db, job, error).catch(() => {});
         }
       }

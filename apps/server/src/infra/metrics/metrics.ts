@@ -1,0 +1,140 @@
+import { timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** What an instance is asked for when it is scraped: each read at that moment, none kept in between. */
+export interface MetricsSources {
+  /** The PostgreSQL pool's connections; none for the embedded database (one connection, on the server's thread). */
+  pool?: () => { total: number; idle: number; waiting: number } | undefined;
+  /** The job queue, by kind and state, as the database has it now (every instance's jobs: the queue is shared). */
+  jobs?: () => Promise<{ kind: string; state: string; count: number }[]>;
+  /** This instance's collaboration sockets and the documents they hold in memory. */
+  collab?: () => { sockets: number; documents: number };
+}
+
+/** How long a scrape waits for the database's count of jobs before answering without it. */
+const JOBS_WAIT_MS = 2_000;
+
+/**
+ * An instance's metrics, in Prometheus's text format (ADR 0058). Requests by route and status class, timed; jobs that
+ * failed on this instance; and, read when scraped, the job queue, the database pool and the collaboration sockets, with
+ * Node's own (memory, event loop delay, garbage collection). A registry per app, so apps in one process (tests) keep
+ * their counts apart; Node's are the process's, one set.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Histogram<'method' | 'route' | 'status'>;
+  private readonly jobFailures: Counter<'kind'>;
+
+  constructor(sources: MetricsSources = {}) {
+    const registers = [this.registry];
+    this.requests = new Histogram({
+      name: 'cabinet_http_request_duration_seconds',
+      help: 'HTTP requests answered, by method, route (as declared) and status class, with the time each took to answer',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.jobFailures = new Counter({
+      name: 'cabinet_job_failures_total',
+      help: 'Background jobs that failed on this instance, by kind',
+      labelNames: ['kind'],
+      registers,
+    });
+    if (sources.jobs) {
+      const read = sources.jobs;
+      new Gauge({
+        name: 'cabinet_jobs',
+        help: 'Background jobs in the queue, by kind and state (due, scheduled, running, failed: out of attempts)',
+        labelNames: ['kind', 'state'],
+        registers,
+        async collect() {
+          this.reset();
+          const rows = await within(read(), JOBS_WAIT_MS);
+          for (const row of rows ?? []) this.set({ kind: row.kind, state: row.state }, row.count);
+        },
+      });
+    }
+    /** A gauge read when scraped; left out while its source has nothing to say. */
+    const gauge = (name: string, help: string, value: () => number | undefined) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const v = value();
+          if (v !== undefined) this.set(v);
+        },
+      });
+    const { pool, collab } = sources;
+    if (pool) {
+      gauge('cabinet_db_pool_connections', 'Connections the database pool holds', () => pool()?.total);
+      gauge('cabinet_db_pool_idle', 'Connections of the pool not in use', () => pool()?.idle);
+      gauge('cabinet_db_pool_waiting', 'Queries waiting for a connection of the pool', () => pool()?.waiting);
+    }
+    if (collab) {
+      gauge('cabinet_collab_sockets', 'Collaboration sockets open on this instance', () => collab().sockets);
+      gauge('cabinet_collab_documents', 'Documents held in memory for their editors on this instance', () => collab().documents);
+    }
+  }
+
+  /** Fastify's onResponse hook: the request counted under the route that answered it (or `unmatched`), timed. */
+  readonly onResponse = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    this.requests.observe({ method: req.method, route, status: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
+    done();
+  };
+
+  /** For the job runner: a job of `kind` failed here. */
+  readonly jobFailed = (kind: string): void => this.jobFailures.inc({ kind });
+
+  text(): Promise<string> {
+    return Registry.merge([processMetrics(), this.registry]).metrics();
+  }
+}
+
+let process_: Registry | undefined;
+/**
+ * Node's own metrics (memory, event loop delay, garbage collection, handles), one set for the process, begun at its
+ * first scrape: a process that is never scraped (a command, a test) runs no event loop monitor for them.
+ */
+function processMetrics(): Registry {
+  if (!process_) {
+    process_ = new Registry();
+    collectDefaultMetrics({ register: process_, prefix: 'cabinet_' });
+  }
+  return process_;
+}
+
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+  } catch {
+    // A database that cannot answer leaves the queue out of this scrape; the rest is still served.
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const loopback = (address: string | undefined) => {
+  if (!address) return false;
+  const plain = address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+  return plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'));
+};
+
+/**
+ * Who may read /metrics: a caller on this machine, connected straight to it (a request a proxy forwarded says so in
+ * X-Forwarded-For or Forwarded, and is not the machine's own), or anyone with METRICS_TOKEN as a bearer token.
+ */
+export function mayReadMetrics(req: FastifyRequest, token: string | undefined): boolean {
+  const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (token && bearer) {
+    const a = Buffer.from(bearer);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+  return loopback(req.socket.remoteAddress) && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+}
