@@ -14,8 +14,7 @@ import { holdToDeclarations, openApiDocument, openApiTransform } from './infra/h
 import { responseSerializer } from './infra/http/serializer.ts';
 import { makeCreationsOnce } from './infra/http/idempotency.ts';
 import { compressJson, compressOnce } from './infra/web/compress.ts';
-import { mayReadMetrics, Metrics } from './infra/metrics/metrics.ts';
-import { countJobs } from './infra/jobs/queue.ts';
+import { mayReadMetrics } from './infra/metrics/metrics.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
 import { keepUserContentApart, localStorageRoutes } from './infra/storage/local-routes.ts';
@@ -40,7 +39,7 @@ import { conversionsRoutes } from './modules/conversions/index.ts';
 import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentMarkdown, documentsRoutes } from './modules/documents/index.ts';
 import { notificationsRoutes } from './modules/notifications/index.ts';
-import { searchRoutes } from './modules/search/index.ts';
+import { indexLagSeconds, searchRoutes } from './modules/search/index.ts';
 import { previewsRoutes } from './modules/previews/index.ts';
 import { readers } from './readers.ts';
 
@@ -78,13 +77,6 @@ class OneLinePerRequest extends LogController {
  * Node's agent) give a connection up twelve seconds before the server would (ADR 0049).
  */
 export const KEEP_ALIVE = { keptMs: 72_000, advertisedSeconds: 60 };
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The instance's metrics (/metrics); the job runner tells them of failed jobs. */
-    metrics: Metrics;
-  }
-}
 
 export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
@@ -217,8 +209,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   const { authenticate, socketActor } = authenticator(ctx);
   const collab = attachCollab(app, ctx, socketActor, hub);
-  const metrics = new Metrics({ pool: ctx.database.poolStats, jobs: () => countJobs(ctx.db), collab: () => collab.stats() });
-  app.decorate('metrics', metrics);
+  const { metrics } = ctx;
+  metrics.watchApp({ collab: () => collab.stats(), searchLag: () => indexLagSeconds(ctx.db) });
   app.addHook('onResponse', metrics.onResponse);
   // Prometheus's scrape (ADR 0058): callers on this machine, or with METRICS_TOKEN; not part of the API.
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {

@@ -5,7 +5,9 @@ import type { Db } from './db/client.ts';
 import { isLoopback, type Env } from './env.ts';
 import { hmac } from './lib/crypto.ts';
 import { RelyingParty } from './infra/oidc/relying-party.ts';
-import { createStorage, type StorageDriver } from './infra/storage/index.ts';
+import { createStorage, countingFailures, type StorageDriver } from './infra/storage/index.ts';
+import { countJobs } from './infra/jobs/queue.ts';
+import { Metrics } from './infra/metrics/metrics.ts';
 import { WorkerPool } from './infra/workers/pool.ts';
 
 /** What the modules are built from: settings and the adapters to the outside world. */
@@ -23,6 +25,8 @@ export interface AppContext {
   previewers: WorkerPool;
   /** Mail Cabinet sends (invitations): SMTP, or the dev outbox the embedded provider also writes to. */
   mailer: Mailer;
+  /** The instance's metrics (/metrics, ADR 0058): storage and the job runner count their failures in them. */
+  metrics: Metrics;
 }
 
 export const EMBEDDED_CLIENT_ID = 'cabinet';
@@ -69,15 +73,17 @@ export async function createContext(env: Env, database?: Database): Promise<AppC
     timeoutMs: env.PREVIEW_TIMEOUT_SECONDS * 1000,
     env: {},
   });
+  const metrics = new Metrics({ pool: db.poolStats, jobs: () => countJobs(db.db) });
   return {
     env,
     database: db,
     db: db.db,
-    storage: createStorage(env),
+    storage: countingFailures(createStorage(env), metrics.storageFailed),
     rp: createRelyingParty(env),
     workers,
     extractors,
     previewers,
     mailer: createMailer(mailOptions(env)),
+    metrics,
   };
 }

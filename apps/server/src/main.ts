@@ -73,7 +73,7 @@ export async function serve(): Promise<FastifyInstance> {
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], remove: true },
     },
   });
-  const jobs = createJobRunner(ctx, { log: app.log, onFailed: app.metrics.jobFailed });
+  const jobs = createJobRunner(ctx, { log: app.log, onFailed: ctx.metrics.jobFailed });
   await jobs.start();
   await listenUntilStopped(app, env, async () => {
     await jobs.stop();

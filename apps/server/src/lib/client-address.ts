@@ -15,6 +15,13 @@ export type TrustHop = (address: string, hop: number) => boolean;
 /** An address with its IPv4-mapped IPv6 form (`::ffff:10.0.0.1`) read as the IPv4 address it is. */
 const plain = (address: string) => (address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address);
 
+/** Whether a connection's address is this machine's own (127.0.0.0/8, ::1, or 127.x as IPv4-mapped IPv6). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = plain(address);
+  return a === '::1' || (isIP(a) === 4 && a.startsWith('127.'));
+}
+
 export function trustHop(trust: TrustProxy): TrustHop {
   if (trust === true) return () => true;
   if (trust === false) return () => false;

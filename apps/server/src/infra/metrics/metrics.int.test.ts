@@ -16,7 +16,7 @@ function valueOf(text: string, series: string): number | undefined {
 describe('/metrics', () => {
   const test = useTestApp({ METRICS_TOKEN: TOKEN });
 
-  it('counts and times requests by declared route and status class, and reads the queue, the pool and the sockets when scraped', async () => {
+  it('counts and times requests by declared route and status class, failed jobs and storage calls, and reads the queue, the index, the pool and the sockets when scraped', async () => {
     const ada = await test.given.person();
     for (let i = 0; i < 3; i++) expect((await ada.call(meApi.get)).status).toBe(200);
     expect((await get(`${test.app.url}/api/v1/me`)).status).toBe(401);
@@ -26,9 +26,11 @@ describe('/metrics', () => {
     const runner = new JobRunner(
       test.app.ctx.db,
       { 'metrics.boom': { run: () => Promise.reject(new Error('boom')) } },
-      { onFailed: test.app.app.metrics.jobFailed },
+      { onFailed: test.app.ctx.metrics.jobFailed },
     );
     expect(await runner.runDue()).toBe(1);
+    // A storage call that fails is counted by its operation, and still fails for its caller.
+    await expect(test.app.ctx.storage.read('metrics/no-such-object')).rejects.toThrow();
 
     const res = await get(`${test.app.url}/metrics`);
     expect(res.status).toBe(200);
@@ -41,6 +43,8 @@ describe('/metrics', () => {
     expect(valueOf(text, 'cabinet_jobs{kind="metrics.later",state="scheduled"}')).toBe(1);
     expect(valueOf(text, 'cabinet_jobs{kind="metrics.boom",state="failed"}')).toBe(1);
     expect(valueOf(text, 'cabinet_job_failures_total{kind="metrics.boom"}')).toBe(1);
+    expect(valueOf(text, 'cabinet_storage_failures_total{operation="read"}')).toBe(1);
+    expect(valueOf(text, 'cabinet_search_index_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(valueOf(text, 'cabinet_collab_sockets')).toBe(0);
     expect(valueOf(text, 'cabinet_collab_documents')).toBe(0);
     expect(valueOf(text, 'cabinet_process_resident_memory_bytes')).toBeGreaterThan(0);

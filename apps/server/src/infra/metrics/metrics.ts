@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackAddress } from '../../lib/client-address.ts';
 
 /** What an instance is asked for when it is scraped: each read at that moment, none kept in between. */
 export interface MetricsSources {
@@ -9,16 +9,15 @@ export interface MetricsSources {
   pool?: () => { total: number; idle: number; waiting: number } | undefined;
   /** The job queue, by kind and state, as the database has it now (every instance's jobs: the queue is shared). */
   jobs?: () => Promise<{ kind: string; state: string; count: number }[]>;
-  /** This instance's collaboration sockets and the documents they hold in memory. */
-  collab?: () => { sockets: number; documents: number };
 }
 
-/** How long a scrape waits for the database's count of jobs before answering without it. */
-const JOBS_WAIT_MS = 2_000;
+/** How long a scrape waits for what the database counts (the queue, the index's lag) before answering without it. */
+const DATABASE_WAIT_MS = 2_000;
 
 /**
  * An instance's metrics, in Prometheus's text format (ADR 0058). Requests by route and status class, timed; jobs that
- * failed on this instance; and, read when scraped, the job queue, the database pool and the collaboration sockets, with
+ * failed and storage calls that failed on this instance; and, read when scraped, the job queue, the search index's lag,
+ * the database pool and the collaboration sockets, with
  * Node's own (memory, event loop delay, garbage collection). A registry per app, so apps in one process (tests) keep
  * their counts apart; Node's are the process's, one set.
  */
@@ -26,6 +25,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly jobFailures: Counter<'kind'>;
+  private readonly storageFailures: Counter<'operation'>;
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
@@ -42,8 +42,14 @@ export class Metrics {
       labelNames: ['kind'],
       registers,
     });
-    if (sources.jobs) {
-      const read = sources.jobs;
+    this.storageFailures = new Counter({
+      name: 'cabinet_storage_failures_total',
+      help: 'Calls to storage (local disk or the bucket) that failed on this instance, by operation',
+      labelNames: ['operation'],
+      registers,
+    });
+    const { jobs, pool } = sources;
+    if (jobs) {
       new Gauge({
         name: 'cabinet_jobs',
         help: 'Background jobs in the queue, by kind and state (due, scheduled, running, failed: out of attempts)',
@@ -51,32 +57,48 @@ export class Metrics {
         registers,
         async collect() {
           this.reset();
-          const rows = await within(read(), JOBS_WAIT_MS);
-          for (const row of rows ?? []) this.set({ kind: row.kind, state: row.state }, row.count);
+          for (const row of (await within(jobs(), DATABASE_WAIT_MS)) ?? []) this.set({ kind: row.kind, state: row.state }, row.count);
         },
       });
     }
-    /** A gauge read when scraped; left out while its source has nothing to say. */
-    const gauge = (name: string, help: string, value: () => number | undefined) =>
-      new Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          const v = value();
-          if (v !== undefined) this.set(v);
-        },
-      });
-    const { pool, collab } = sources;
     if (pool) {
-      gauge('cabinet_db_pool_connections', 'Connections the database pool holds', () => pool()?.total);
-      gauge('cabinet_db_pool_idle', 'Connections of the pool not in use', () => pool()?.idle);
-      gauge('cabinet_db_pool_waiting', 'Queries waiting for a connection of the pool', () => pool()?.waiting);
+      this.gauge('cabinet_db_pool_connections', 'Connections the database pool holds', () => pool()?.total);
+      this.gauge('cabinet_db_pool_idle', 'Connections of the pool not in use', () => pool()?.idle);
+      this.gauge('cabinet_db_pool_waiting', 'Queries waiting for a connection of the pool', () => pool()?.waiting);
     }
-    if (collab) {
-      gauge('cabinet_collab_sockets', 'Collaboration sockets open on this instance', () => collab().sockets);
-      gauge('cabinet_collab_documents', 'Documents held in memory for their editors on this instance', () => collab().documents);
-    }
+  }
+
+  /**
+   * What the app adds once it is built (the context comes first): the collaboration socket's sockets and documents in
+   * memory, and the search index's lag (seconds the oldest change waiting for it has waited). Read when scraped.
+   */
+  watchApp(app: { collab: () => { sockets: number; documents: number }; searchLag: () => Promise<number> }): void {
+    this.gauge('cabinet_collab_sockets', 'Collaboration sockets open on this instance', () => app.collab().sockets);
+    this.gauge('cabinet_collab_documents', 'Documents held in memory for their editors on this instance', () => app.collab().documents);
+    this.registry.removeSingleMetric('cabinet_search_index_lag_seconds');
+    new Gauge({
+      name: 'cabinet_search_index_lag_seconds',
+      help: 'How long the oldest change still waiting for the search index has waited',
+      registers: [this.registry],
+      async collect() {
+        const lag = await within(app.searchLag(), DATABASE_WAIT_MS);
+        if (lag !== undefined) this.set(lag);
+      },
+    });
+  }
+
+  /** A gauge read when scraped, left out while its source has nothing to say; one made again replaces the last. */
+  private gauge(name: string, help: string, value: () => number | undefined): void {
+    this.registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        const v = value();
+        if (v !== undefined) this.set(v);
+      },
+    });
   }
 
   /** Fastify's onResponse hook: the request counted under the route that answered it (or `unmatched`), timed. */
@@ -88,6 +110,9 @@ export class Metrics {
 
   /** For the job runner: a job of `kind` failed here. */
   readonly jobFailed = (kind: string): void => this.jobFailures.inc({ kind });
+
+  /** A storage call (`read`, `put`, `delete`…) failed. */
+  readonly storageFailed = (operation: string): void => this.storageFailures.inc({ operation });
 
   text(): Promise<string> {
     return Registry.merge([processMetrics(), this.registry]).metrics();
@@ -119,12 +144,6 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   }
 }
 
-const loopback = (address: string | undefined) => {
-  if (!address) return false;
-  const plain = address.toLowerCase().startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
-  return plain === '::1' || (isIP(plain) === 4 && plain.startsWith('127.'));
-};
-
 /**
  * Who may read /metrics: a caller on this machine, connected straight to it (a request a proxy forwarded says so in
  * X-Forwarded-For or Forwarded, and is not the machine's own), or anyone with METRICS_TOKEN as a bearer token.
@@ -136,5 +155,5 @@ export function mayReadMetrics(req: FastifyRequest, token: string | undefined): 
     const b = Buffer.from(token);
     return a.length === b.length && timingSafeEqual(a, b);
   }
-  return loopback(req.socket.remoteAddress) && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+  return isLoopbackAddress(req.socket.remoteAddress) && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
 }

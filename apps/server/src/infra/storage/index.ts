@@ -6,6 +6,7 @@ import { localStorage } from './local.ts';
 import { s3Storage } from './s3.ts';
 
 export type { StorageDriver } from './driver.ts';
+export { countingFailures } from './counted.ts';
 
 export function createStorage(env: Env): StorageDriver {
   if (env.STORAGE_DRIVER === 's3') {

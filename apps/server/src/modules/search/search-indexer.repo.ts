@@ -70,6 +70,12 @@ export async function countTasks(db: Q): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
+/** Seconds the oldest task still queued has waited; 0 when none is (for /metrics). */
+export async function indexLagSeconds(db: Q): Promise<number> {
+  const row = await sql<{ lag: number | string | null }>`SELECT extract(epoch FROM now() - min(queued_at)) AS lag FROM search_tasks`.execute(db);
+  return Math.max(0, Number(row.rows[0]?.lag ?? 0));
+}
+
 /** Every file's and document's text read again, and every access list worked out again (from each root down). */
 export async function queueEverything(db: Q, workspaceId?: string): Promise<number> {
   const where = workspaceId ? sql`WHERE workspace_id = ${workspaceId}` : sql``;
