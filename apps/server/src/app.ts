@@ -214,7 +214,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.addHook('onResponse', metrics.onResponse);
   // Prometheus's scrape (ADR 0058): callers on this machine, or with METRICS_TOKEN; not part of the API.
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
-    if (!mayReadMetrics(req, ctx.env.METRICS_TOKEN)) throw new AppError('forbidden', 'Metrics are served to this machine, or with METRICS_TOKEN.');
+    if (!mayReadMetrics(req, { token: ctx.env.METRICS_TOKEN, behindProxy: ctx.env.TRUST_PROXY !== false }))
+      throw new AppError('forbidden', 'Metrics are served to this machine, or with METRICS_TOKEN.');
     return reply
       .header('cache-control', 'no-store')
       .type('text/plain; version=0.0.4; charset=utf-8')

@@ -1,4 +1,7 @@
 import { meApi } from '@cabinet/contracts';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { rawGet as get } from '../../testing/raw-get.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -21,6 +24,11 @@ describe('/metrics', () => {
     for (let i = 0; i < 3; i++) expect((await ada.call(meApi.get)).status).toBe(200);
     expect((await get(`${test.app.url}/api/v1/me`)).status).toBe(401);
     await enqueue(test.app.ctx.db, 'metrics.later', {}, { runAt: new Date(Date.now() + 3_600_000) });
+    // A change that has waited a minute for the search index.
+    const folder = await test.given.folder(ada, ada.workspace.homeId, 'Waiting');
+    await sql`INSERT INTO search_tasks (item_id, kind, queued_at) VALUES (${folder.id}, 'text', now() - interval '60 seconds')
+      ON CONFLICT DO NOTHING`.execute(test.app.ctx.db);
+    await sql`UPDATE search_tasks SET queued_at = now() - interval '60 seconds' WHERE item_id = ${folder.id}`.execute(test.app.ctx.db);
     await enqueue(test.app.ctx.db, 'metrics.boom', {}, { maxAttempts: 1 });
     // A job that fails on this instance is counted by the runner that ran it.
     const runner = new JobRunner(
@@ -29,8 +37,12 @@ describe('/metrics', () => {
       { onFailed: test.app.ctx.metrics.jobFailed },
     );
     expect(await runner.runDue()).toBe(1);
-    // A storage call that fails is counted by its operation, and still fails for its caller.
-    await expect(test.app.ctx.storage.read('metrics/no-such-object')).rejects.toThrow();
+    // A storage call that fails is counted by its operation, and still fails for its caller: a file stands where the
+    // object's folder would go. What the caller asked wrong (an object that is not there) is not storage failing.
+    await mkdir(path.join(test.app.dataDir, 'blobs', 'objects'), { recursive: true });
+    await writeFile(path.join(test.app.dataDir, 'blobs', 'objects', 'metrics'), 'in the way');
+    await expect(test.app.ctx.storage.put('metrics/object', new Uint8Array([1, 2, 3]), 'application/octet-stream')).rejects.toThrow();
+    await expect(test.app.ctx.storage.read('no-such-object')).rejects.toThrow();
 
     const res = await get(`${test.app.url}/metrics`);
     expect(res.status).toBe(200);
@@ -43,8 +55,9 @@ describe('/metrics', () => {
     expect(valueOf(text, 'cabinet_jobs{kind="metrics.later",state="scheduled"}')).toBe(1);
     expect(valueOf(text, 'cabinet_jobs{kind="metrics.boom",state="failed"}')).toBe(1);
     expect(valueOf(text, 'cabinet_job_failures_total{kind="metrics.boom"}')).toBe(1);
-    expect(valueOf(text, 'cabinet_storage_failures_total{operation="read"}')).toBe(1);
-    expect(valueOf(text, 'cabinet_search_index_lag_seconds')).toBeGreaterThanOrEqual(0);
+    expect(valueOf(text, 'cabinet_storage_failures_total{operation="put"}')).toBe(1);
+    expect(valueOf(text, 'cabinet_storage_failures_total{operation="read"}')).toBeUndefined();
+    expect(valueOf(text, 'cabinet_search_index_lag_seconds')).toBeGreaterThanOrEqual(59);
     expect(valueOf(text, 'cabinet_collab_sockets')).toBe(0);
     expect(valueOf(text, 'cabinet_collab_documents')).toBe(0);
     expect(valueOf(text, 'cabinet_process_resident_memory_bytes')).toBeGreaterThan(0);
@@ -55,15 +68,39 @@ describe('/metrics', () => {
     expect((await get(`${test.app.url}/metrics`)).body.toString()).toMatch(/route="unmatched"/);
   });
 
-  it('is refused to a request a proxy forwarded, unless it carries METRICS_TOKEN', async () => {
-    const asked: Record<string, string>[] = [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }, { authorization: `Bearer ${TOKEN}x` }];
-    for (const headers of asked) {
-      const refused = await get(`${test.app.url}/metrics`, headers);
-      expect(refused.status).toBe(403);
-      expect(JSON.parse(refused.body.toString())).toMatchObject({ error: { code: 'forbidden' } });
+  it('is refused to a caller on another machine, through a proxy or by another name, unless it carries METRICS_TOKEN', async () => {
+    const asked = (remoteAddress: string, headers: Record<string, string> = {}) =>
+      test.app.app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { host: 'localhost:8080', ...headers } });
+    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) expect((await asked(local)).statusCode).toBe(200);
+    const refused = [
+      await asked('192.0.2.10'),
+      await asked('::ffff:192.0.2.10'),
+      await asked('2001:db8::1'),
+      ...(await Promise.all(
+        ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'x-forwarded-proto', 'x-forwarded-host', 'cf-connecting-ip', 'true-client-ip'].map((h) =>
+          asked('127.0.0.1', { [h]: '203.0.113.9' }),
+        ),
+      )),
+      // A page whose name was made to point at 127.0.0.1 (DNS rebinding) asks by that name.
+      await asked('127.0.0.1', { host: 'evil.example:8080' }),
+      await asked('192.0.2.10', { authorization: `Bearer ${TOKEN}x` }),
+      await asked('192.0.2.10', { authorization: `Bearer ${TOKEN.slice(0, -1)}y` }),
+    ];
+    for (const res of refused) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ error: { code: 'forbidden' } });
     }
-    const allowed = await get(`${test.app.url}/metrics`, { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${TOKEN}` });
-    expect(allowed.status).toBe(200);
-    expect(allowed.body.toString()).toContain('# TYPE cabinet_http_request_duration_seconds histogram');
+    const allowed = await asked('192.0.2.10', { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${TOKEN}` });
+    expect(allowed.statusCode).toBe(200);
+    expect(allowed.body).toContain('# TYPE cabinet_http_request_duration_seconds histogram');
+  });
+});
+
+describe('/metrics behind a proxy', () => {
+  const test = useTestApp({ TRUST_PROXY: 'true' });
+
+  it('is served to no one without METRICS_TOKEN, as every caller looks local', async () => {
+    const res = await test.app.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1', headers: { host: 'localhost' } });
+    expect(res.statusCode).toBe(403);
   });
 });

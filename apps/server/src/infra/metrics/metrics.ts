@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackAddress } from '../../lib/client-address.ts';
@@ -50,6 +50,7 @@ export class Metrics {
     });
     const { jobs, pool } = sources;
     if (jobs) {
+      const counted = onceAtATime(jobs, DATABASE_WAIT_MS);
       new Gauge({
         name: 'cabinet_jobs',
         help: 'Background jobs in the queue, by kind and state (due, scheduled, running, failed: out of attempts)',
@@ -57,7 +58,7 @@ export class Metrics {
         registers,
         async collect() {
           this.reset();
-          for (const row of (await within(jobs(), DATABASE_WAIT_MS)) ?? []) this.set({ kind: row.kind, state: row.state }, row.count);
+          for (const row of (await counted()) ?? []) this.set({ kind: row.kind, state: row.state }, row.count);
         },
       });
     }
@@ -76,13 +77,14 @@ export class Metrics {
     this.gauge('cabinet_collab_sockets', 'Collaboration sockets open on this instance', () => app.collab().sockets);
     this.gauge('cabinet_collab_documents', 'Documents held in memory for their editors on this instance', () => app.collab().documents);
     this.registry.removeSingleMetric('cabinet_search_index_lag_seconds');
+    const lag = onceAtATime(app.searchLag, DATABASE_WAIT_MS);
     new Gauge({
       name: 'cabinet_search_index_lag_seconds',
       help: 'How long the oldest change still waiting for the search index has waited',
       registers: [this.registry],
       async collect() {
-        const lag = await within(app.searchLag(), DATABASE_WAIT_MS);
-        if (lag !== undefined) this.set(lag);
+        // Not a stale value when the database does not answer: NaN, which no alert on the lag reads as healthy.
+        this.set((await lag()) ?? NaN);
       },
     });
   }
@@ -132,28 +134,44 @@ function processMetrics(): Registry {
   return process_;
 }
 
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([promise, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
-  } catch {
-    // A database that cannot answer leaves the queue out of this scrape; the rest is still served.
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * What `read` answers within `ms`, or undefined (the database did not answer in time, or failed): the scrape goes on
+ * without it. A read still running when the next scrape comes is waited for again rather than started twice, so an
+ * outage never piles statements up on the pool.
+ */
+function onceAtATime<T>(read: () => Promise<T>, ms: number): () => Promise<T | undefined> {
+  let pending: Promise<T> | undefined;
+  return async () => {
+    const running = (pending ??= read().finally(() => (pending = undefined)));
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([running, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
+    } catch {
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
+/** Headers a proxy or tunnel adds: a request carrying any of them came through one, whatever its socket says. */
+const PROXIED = ['x-forwarded-for', 'forwarded', 'x-real-ip', 'via', 'x-forwarded-proto', 'x-forwarded-host', 'cf-connecting-ip', 'true-client-ip'];
+const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/i;
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
 /**
- * Who may read /metrics: a caller on this machine, connected straight to it (a request a proxy forwarded says so in
- * X-Forwarded-For or Forwarded, and is not the machine's own), or anyone with METRICS_TOKEN as a bearer token.
+ * Who may read /metrics (ADR 0058): anyone with METRICS_TOKEN as a bearer token; without it, only a caller on this
+ * machine, connected straight to it: not with TRUST_PROXY set (behind a proxy every caller looks local), nor with a
+ * header a proxy adds, nor by a name other than localhost's (a page that rebound its own name to 127.0.0.1).
  */
-export function mayReadMetrics(req: FastifyRequest, token: string | undefined): boolean {
+export function mayReadMetrics(req: FastifyRequest, settings: { token: string | undefined; behindProxy: boolean }): boolean {
   const bearer = /^Bearer (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
-  if (token && bearer) {
-    const a = Buffer.from(bearer);
-    const b = Buffer.from(token);
-    return a.length === b.length && timingSafeEqual(a, b);
-  }
-  return isLoopbackAddress(req.socket.remoteAddress) && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+  // Compared by their SHA-256, so neither the token's length nor its bytes show in the time taken.
+  if (settings.token && bearer) return timingSafeEqual(digest(bearer), digest(settings.token));
+  return (
+    !settings.behindProxy &&
+    isLoopbackAddress(req.socket.remoteAddress) &&
+    LOCAL_HOST.test(req.headers.host ?? '') &&
+    PROXIED.every((header) => req.headers[header] === undefined)
+  );
 }

@@ -64,6 +64,11 @@ describe('compressed API answers', () => {
       const gz = await get(`${test.app.url}${file}`, { 'accept-encoding': 'gzip' });
       expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     }
+    // A HEAD says the file as it is, not an empty body's compressed length.
+    const head = await test.app.app.inject({ method: 'HEAD', url: '/api/docs/static/swagger-ui.css', headers: { 'accept-encoding': 'br' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-encoding']).toBeUndefined();
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(10_000);
     const missing = await get(`${test.app.url}/api/docs/static/missing.js`, { 'accept-encoding': 'br' });
     expect(missing.status).toBe(404);
     expect(missing.headers['content-encoding']).toBeUndefined();

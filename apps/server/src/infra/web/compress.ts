@@ -62,12 +62,24 @@ const TEXTUAL = /^(application\/(json|javascript)|text\/(css|html|javascript))\b
  */
 export function compressOnce(): (req: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> {
   const kept = new Map<string, Promise<Buffer>>();
+  // The same, by the ETag the file was sent with: a known file is answered without reading it.
+  const byTag = new Map<string, Promise<Buffer>>();
   return async (req, reply, payload) => {
     if (reply.statusCode !== 200 || reply.hasHeader('content-encoding') || !TEXTUAL.test(String(reply.getHeader('content-type') ?? ''))) return payload;
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     const encoding = acceptedEncoding(req.headers['accept-encoding']);
-    if (!encoding) return payload;
+    // A HEAD's body is empty: its headers stay those of the file as it is.
+    if (!encoding || req.method === 'HEAD') return payload;
+    // A file known by its ETag (the package's files) is not read again once kept.
+    const etag = reply.getHeader('etag');
+    const known = etag ? byTag.get(`${encoding} ${String(etag)}`) : undefined;
+    if (known) {
+      (payload as { destroy?: () => void }).destroy?.();
+      const compressed = await known;
+      reply.header('content-encoding', encoding).header('content-length', compressed.length);
+      return compressed;
+    }
     const bytes = await bytesOf(payload);
     const key = `${encoding} ${createHash('sha256').update(bytes).digest('base64')}`;
     let body = kept.get(key);
@@ -75,6 +87,11 @@ export function compressOnce(): (req: FastifyRequest, reply: FastifyReply, paylo
       body = encoding === 'br' ? brotliAsync(bytes, { params: { ...TEXT, [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipAsync(bytes, { level: 9 });
       kept.set(key, body);
       body.catch(() => kept.delete(key));
+    }
+    if (etag) {
+      const tag = `${encoding} ${String(etag)}`;
+      byTag.set(tag, body);
+      body.catch(() => byTag.delete(tag));
     }
     const compressed = await body;
     reply.header('content-encoding', encoding).header('content-length', compressed.length);

@@ -31,7 +31,8 @@ export async function claimTasks(db: Q, kind: TaskKind, limit: number, leaseMs: 
   return rows.rows;
 }
 
-/** Tasks done, in one statement: each gone, unless it was queued again meanwhile (then free for the next pass). */
+/** Tasks done, in one statement: each gone, unless it was queued again meanwhile (then free for the next pass, its wait
+ * counted from now: what it waits for is the change made while it was read, which the index lag should not date back). */
 export async function finishTasks(db: Q, kind: TaskKind, tasks: ClaimedTask[]): Promise<void> {
   if (tasks.length === 0) return;
   await sql`
@@ -40,7 +41,7 @@ export async function finishTasks(db: Q, kind: TaskKind, tasks: ClaimedTask[]): 
       DELETE FROM search_tasks t USING done d
       WHERE t.item_id = d.item_id AND t.kind = ${kind} AND t.generation = d.generation
       RETURNING t.item_id)
-    UPDATE search_tasks t SET locked_until = NULL, attempts = 0 FROM done d
+    UPDATE search_tasks t SET locked_until = NULL, attempts = 0, queued_at = now() FROM done d
     WHERE t.item_id = d.item_id AND t.kind = ${kind} AND t.item_id NOT IN (SELECT item_id FROM gone)`.execute(db);
 }
 
