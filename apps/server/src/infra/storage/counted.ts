@@ -3,7 +3,8 @@ import type { StorageDriver } from './driver.ts';
 
 /**
  * The driver with each call that failed told to `failed` by its name (`read`, `put`, `completeMultipart`…), for the
- * instance's metrics, but for an AppError (what the caller asked was wrong); the failure goes on to the caller as it was. A stream's error after a read has begun is not
+ * instance's metrics, but for an AppError (what the caller asked was wrong); the failure goes on to the caller as it
+ * was. A stream's error after a read has begun is not
  * counted: the call itself succeeded.
  */
 export function countingFailures<D extends StorageDriver>(driver: D, failed: (operation: string) => void): D {
