@@ -5,6 +5,7 @@ import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { colourContrast, seriousViolations } from '../../fixtures/accessibility.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 /** Picks an option of a labelled select. */
 async function choose(page: Page, label: string, option: string) {
@@ -118,7 +119,7 @@ newAccountTest(
     await expect(cards.getByRole('listitem').filter({ hasText: 'renamed “Budget 2027” from “Budget”' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: 'test-results/screens/audit-360.png', fullPage: true });
+    await screen(page, 'audit-360', { fullPage: true });
 
     // Bea finds the folder on her Home, under Recently shared with me.
     await other.goto(`/w/${workspace.slug}`);

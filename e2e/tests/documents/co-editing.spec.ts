@@ -3,6 +3,7 @@ import { apiCall } from '../../fixtures/api.ts';
 import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 test('two people write one document at once: each sees the other here, their named caret, and their typing live; all of it after a reload', async ({
   page,
@@ -58,7 +59,7 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.keyboard.type('A line long enough to wrap on a phone, and then some more words after it.');
       await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: `test-results/screens/document-360-${scheme}.png`, fullPage: true });
+      await screen(page, `document-360-${scheme}`, { fullPage: true });
     });
   });
 }

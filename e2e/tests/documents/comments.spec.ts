@@ -3,6 +3,7 @@ import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 test('comments on selected text, replies from another window, resolves and reopens; the mark follows edits', async ({ page, browser, account, person }) => {
   const editor = await newDocument(page, 'Proposal');
@@ -39,7 +40,7 @@ test('comments on selected text, replies from another window, resolves and reope
   await page.keyboard.press('Control+Home');
   await page.keyboard.type('Plan: ');
   await expect(editor.locator('.comment-anchor')).toHaveText('Friday');
-  await page.screenshot({ path: 'test-results/screens/document-comments.png' });
+  await screen(page, 'document-comments');
 
   await thread.getByRole('button', { name: 'Resolve' }).click();
   await expect(comments.getByText('No open comments.', { exact: false })).toBeVisible();

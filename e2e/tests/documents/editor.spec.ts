@@ -1,5 +1,6 @@
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 test('formats with Markdown shortcuts, the toolbar, the slash menu, links and mentions', async ({ page, person: me }) => {
   const editor = await newDocument(page, 'Formatting');
@@ -77,7 +78,7 @@ test('formats with Markdown shortcuts, the toolbar, the slash menu, links and me
   await expect(editor.locator('.mention')).toHaveText(`@${me.name}`);
 
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/document-editor.png', fullPage: true });
+  await screen(page, 'document-editor', { fullPage: true });
   // All of it comes back from the server.
   await page.reload();
   await expect(page.getByLabel('Content of Formatting').locator('.mention')).toHaveText(`@${me.name}`);

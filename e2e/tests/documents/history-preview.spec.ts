@@ -1,5 +1,6 @@
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(() => {
@@ -35,7 +36,7 @@ for (const scheme of ['light', 'dark'] as const) {
       }
       await rows.last().scrollIntoViewIfNeeded();
       await expect(rows.last()).toBeInViewport({ ratio: 1 });
-      await page.screenshot({ path: `test-results/screens/history-table-360-${scheme}.png` });
+      await screen(page, `history-table-360-${scheme}`);
     });
   });
 }

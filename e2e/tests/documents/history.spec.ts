@@ -1,5 +1,6 @@
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 test('lists revisions, shows one against the document now, and restores it live for another window', async ({ page, browser, account }) => {
   const editor = await newDocument(page, 'Plan');
@@ -35,7 +36,7 @@ test('lists revisions, shows one against the document now, and restores it live 
   const added = await compared.getByRole('insertion').evaluate((el) => getComputedStyle(el).backgroundColor);
   const green = await drawer.locator('ins.legend').evaluate((el) => getComputedStyle(el).backgroundColor);
   expect(added).toBe(green);
-  await page.screenshot({ path: 'test-results/screens/document-history.png' });
+  await screen(page, 'document-history');
   // Restoring asks first, naming the revision; Cancel leaves the document as it is.
   await drawer.getByRole('button', { name: 'Restore this revision' }).click();
   const confirm = page.getByRole('dialog', { name: /^Restore the revision of .+\?$/ });

@@ -1,4 +1,5 @@
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 for (const scheme of ['light', 'dark'] as const) {
   for (const width of [1280, 360]) {
@@ -30,7 +31,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await trash.getByRole('button', { name: 'Delete draft.txt forever' }).click();
         const one = page.getByRole('dialog', { name: 'Delete “draft.txt” forever?' });
         await expect(one).toContainText('“draft.txt” and all its versions will be deleted forever. This cannot be undone.');
-        await page.screenshot({ path: `test-results/screens/delete-forever-${width}-${scheme}.png` });
+        await screen(page, `delete-forever-${width}-${scheme}`);
         await page.keyboard.press('Escape');
         await expect(one).toBeHidden();
         await expect(trash.getByText('draft.txt')).toBeVisible();
@@ -53,7 +54,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.getByRole('button', { name: 'Empty trash' }).click();
         const all = page.getByRole('dialog', { name: 'Empty the trash?' });
         await expect(all.getByRole('list', { name: 'Items to delete forever' })).toHaveText('notes.txt');
-        await page.screenshot({ path: `test-results/screens/empty-trash-${width}-${scheme}.png` });
+        await screen(page, `empty-trash-${width}-${scheme}`);
         await page.keyboard.press('Enter');
         await expect(page.getByText('The trash is empty')).toBeVisible();
       });

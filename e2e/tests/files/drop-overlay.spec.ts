@@ -1,4 +1,5 @@
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 for (const scheme of ['light', 'dark'] as const) {
   for (const width of [1280, 360]) {
@@ -18,7 +19,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await page.getByRole('heading', { name: 'My files', level: 1 }).dispatchEvent('dragover', { dataTransfer });
         const overlay = page.getByText('Drop to upload to “My files”');
         await expect(overlay).toBeVisible();
-        await page.screenshot({ path: `test-results/screens/drop-overlay-${width}-${scheme}.png` });
+        await screen(page, `drop-overlay-${width}-${scheme}`);
         // What is painted at the switch's middle is the overlay (it lets the drop through, so it is asked to take the pointer for the check).
         const box = (await page.getByRole('radiogroup', { name: 'View' }).boundingBox())!;
         const onTop = await overlay.evaluate(

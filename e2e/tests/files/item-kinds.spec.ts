@@ -1,6 +1,7 @@
 import type { Locator } from '@playwright/test';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 /** The class of an item's icon (Tabler names its icons in the class), which says what it looks like; the menu's icon is in a button. */
 const iconOf = (scope: Locator) => scope.locator('svg.tabler-icon:not(button *)').first().getAttribute('class');
@@ -23,7 +24,7 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(await iconOf(doc)).not.toBe(await iconOf(file));
       await expect(file.getByRole('cell').nth(3)).toHaveText('5 B');
       await expect(doc.getByRole('cell').nth(3)).toHaveText('—');
-      await page.screenshot({ path: `test-results/screens/item-kinds-list-${scheme}.png` });
+      await screen(page, `item-kinds-list-${scheme}`);
 
       await page.getByRole('button', { name: 'Actions for Minutes' }).click();
       await page.getByRole('menuitem', { name: 'Details' }).click();
@@ -40,7 +41,7 @@ for (const scheme of ['light', 'dark'] as const) {
       expect(await iconOf(docCard)).not.toBe(await iconOf(fileCard));
       await expect(fileCard).toContainText('5 B ·');
       await expect(docCard).not.toContainText(' B ·');
-      await page.screenshot({ path: `test-results/screens/item-kinds-grid-360-${scheme}.png` });
+      await screen(page, `item-kinds-grid-360-${scheme}`);
     });
   });
 }

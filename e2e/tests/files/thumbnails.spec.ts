@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 /** A photo made on the spot: 1600 × 1200, a sky over a field, with a sun. */
 async function photo(): Promise<Buffer> {
@@ -50,7 +51,7 @@ test('the grid shows a real thumbnail of an uploaded photo, and the details pane
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
       await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
-      await page.screenshot({ path: `test-results/screens/thumbnails-grid-${width}-${scheme}.png` });
+      await screen(page, `thumbnails-grid-${width}-${scheme}`);
     }
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -67,7 +68,7 @@ test('the grid shows a real thumbnail of an uploaded photo, and the details pane
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1280, 360]) {
       await page.setViewportSize({ width, height: 800 });
-      await page.screenshot({ path: `test-results/screens/thumbnails-details-${width}-${scheme}.png` });
+      await screen(page, `thumbnails-details-${width}-${scheme}`);
     }
   }
 });

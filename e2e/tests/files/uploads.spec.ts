@@ -6,6 +6,7 @@ import { uploadsApi, urlOf } from '@cabinet/contracts';
 import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 const MiB = 1024 * 1024;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -182,7 +183,7 @@ test('resumes an interrupted upload after a reload, once the file is chosen agai
     'aria-valuenow',
     String(Math.floor(((await stored()) / bytes.length) * 100)),
   );
-  await page.screenshot({ path: 'test-results/screens/upload-resume.png' });
+  await screen(page, 'upload-resume');
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), uploads(page).getByRole('button', { name: 'Choose “backup.tar” to resume' }).click()]);
   await chooser.setFiles(file);
   await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });

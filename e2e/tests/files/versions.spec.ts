@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const FIRST = Buffer.from('Harbour survey\nline two\nline three\nunchanged tail\n');
@@ -99,14 +100,14 @@ for (const width of [1280, 360]) {
     const { panel } = await fileWithTwoVersions(page);
     const overflow = () => panel.evaluate((el) => el.scrollWidth - el.clientWidth);
     expect(await overflow()).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/screens/versions-panel-${width}.png` });
+    await screen(page, `versions-panel-${width}`);
     expect(await seriousViolations(page)).toEqual([]);
     await panel.getByRole('checkbox', { name: 'Select version 1 to compare' }).check();
     await panel.getByRole('checkbox', { name: 'Select version 2 to compare' }).check();
     await panel.getByRole('button', { name: 'Compare' }).click();
     const compare = page.getByRole('dialog', { name: 'Compare versions of notes.txt' });
     await expect(compare.getByRole('region', { name: /Changes from version 1/ })).toBeVisible();
-    await page.screenshot({ path: `test-results/screens/versions-compare-${width}.png` });
+    await screen(page, `versions-compare-${width}`);
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
   });

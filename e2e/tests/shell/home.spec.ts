@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { drawIn } from '../../fixtures/accessibility.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 /** The names a list shows, in order. */
 const namesIn = (scope: ReturnType<Page['getByRole']>) => scope.getByRole('link').allInnerTexts();
@@ -9,7 +10,7 @@ const namesIn = (scope: ReturnType<Page['getByRole']>) => scope.getByRole('link'
 async function inBothThemes(page: Page, name: string) {
   for (const scheme of ['light', 'dark'] as const) {
     await drawIn(page, scheme);
-    await page.screenshot({ path: `test-results/screens/${name}-${scheme}.png`, fullPage: true });
+    await screen(page, `${name}-${scheme}`, { fullPage: true });
   }
 }
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 async function expectNoHorizontalOverflow(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -19,7 +20,7 @@ for (const scheme of ['light', 'dark'] as const) {
     test(`screens fit at ${width} px in the ${scheme} theme`, async ({ browser }) => {
       const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
       const page = await context.newPage();
-      const shot = (name: string) => page.screenshot({ path: `test-results/screens/${name}-${width}-${scheme}.png`, fullPage: true });
+      const shot = (name: string) => screen(page, `${name}-${width}-${scheme}`, { fullPage: true });
       await page.goto('/signin');
       await expectNoHorizontalOverflow(page);
       await shot('signin');

@@ -1,5 +1,6 @@
 import { drawIn } from '../../fixtures/accessibility.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 const names = Array.from({ length: 10 }, (_, i) => `file-${i}.txt`);
 
@@ -64,7 +65,7 @@ for (const viewport of [
         .toEqual([]);
       for (const scheme of ['light', 'dark'] as const) {
         await drawIn(page, scheme);
-        await page.screenshot({ path: `test-results/screens/menu-over-notifications-${viewport.width}-${scheme}.png` });
+        await screen(page, `menu-over-notifications-${viewport.width}-${scheme}`);
       }
       await menu.getByRole('menuitem', { name: 'Move to trash' }).click();
       await expect(list.getByRole('link', { name: last })).toBeHidden();

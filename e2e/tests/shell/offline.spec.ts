@@ -1,5 +1,6 @@
 import { meApi, urlOf } from '@cabinet/contracts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 test('a failure to reach Cabinet is not mistaken for being signed out', async ({ page }) => {
   const here = page.url();
@@ -27,7 +28,7 @@ for (const scheme of ['light', 'dark'] as const) {
         await expect(banner).toBeVisible();
         const [above, below] = [(await banner.boundingBox())!, (await path.boundingBox())!];
         expect(below.y - (above.y + above.height)).toBeGreaterThanOrEqual(12);
-        await page.screenshot({ path: `test-results/screens/offline-${width}-${scheme}.png` });
+        await screen(page, `offline-${width}-${scheme}`);
         await context.setOffline(false);
         await expect(banner).toBeHidden();
       });

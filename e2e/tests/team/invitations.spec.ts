@@ -4,6 +4,7 @@ import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 async function expectNoHorizontalOverflow(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
@@ -123,7 +124,7 @@ test('the owner changes a role, hands the workspace over, and removes someone, g
   await expect(members.getByRole('listitem')).toHaveCount(3);
   await expectNoHorizontalOverflow(page);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.screenshot({ path: 'test-results/screens/members-360-dark.png', fullPage: true });
+  await screen(page, 'members-360-dark', { fullPage: true });
   expect(await seriousViolations(page)).toEqual([]);
   await members.getByRole('combobox', { name: 'Role of Ann Admin' }).click();
   await page.getByRole('option', { name: 'Admin' }).click();

@@ -6,6 +6,7 @@ import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { uploadHere } from '../../fixtures/search.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 /** Markdown that would run script if it were put in the page as HTML: each attempt would log "xss" or open a dialog. */
 const HOSTILE_MARKDOWN = [
@@ -17,7 +18,7 @@ const HOSTILE_MARKDOWN = [
   'The end.',
 ].join('\n\n');
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/viewer-conversions/${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) => screen(page, `conversions-${name}`, { fullPage: true });
 
 /** Public links (view, downloads allowed) to each named file of the person's own folder. */
 async function linksTo(page: Page, ws: TWorkspace, names: string[]): Promise<Record<string, string>> {

@@ -3,6 +3,7 @@ import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { png } from '../../fixtures/files/make-files.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 test('a public folder link opens its files in the viewer, steps through them, and offers no download when the link forbids it', async ({
   page,
@@ -46,7 +47,7 @@ test('a public folder link opens its files in the viewer, steps through them, an
   await viewer.getByRole('button', { name: 'Next file' }).click();
   await expect(viewer.getByRole('heading', { level: 1, name: 'c archive.bin' })).toBeVisible();
   await expect(viewer.getByText('Downloads are turned off for this link.')).toBeVisible();
-  await visitor.screenshot({ path: 'test-results/screens/viewer-link-360-dark.png' });
+  await screen(visitor, 'viewer-link-360-dark');
 
   // Escape: the folder again.
   await visitor.keyboard.press('Escape');
@@ -95,7 +96,7 @@ test("a public folder link's listing shows each picture's thumbnail, fetched thr
     await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
     await expect(row('readme.txt').locator('img')).toHaveCount(0);
     expect(await seriousViolations(visitor)).toEqual([]);
-    await visitor.screenshot({ path: `test-results/screens/link-listing-thumbnails-${width}-${colorScheme}.png` });
+    await screen(visitor, `link-listing-thumbnails-${width}-${colorScheme}`);
     await v.close();
   }
   // Showing thumbnails is not downloading.

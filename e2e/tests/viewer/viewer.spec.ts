@@ -5,6 +5,7 @@ import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { png, pdf, wav } from '../../fixtures/files/make-files.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
+import { screen } from '../../fixtures/screens.ts';
 
 const FILES = [
   { name: '1 photo.png', mimeType: 'image/png', buffer: png(64, 48) },
@@ -184,12 +185,12 @@ test('has no serious accessibility problems at 1280 and 360 px, in both themes',
   await list.getByRole('link', { name: '2 report.pdf' }).click();
   await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: `test-results/screens/viewer-pdf-1280.png` });
+  await screen(page, `viewer-pdf-1280`);
   await step(page, 'ArrowRight', '3 notes.txt');
   await step(page, 'ArrowRight', '4 code.ts');
   await expect(viewer(page).locator('pre[data-language="typescript"] .hljs-keyword').first()).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: `test-results/screens/viewer-code-1280.png` });
+  await screen(page, `viewer-code-1280`);
 
   await page.setViewportSize({ width: 360, height: 740 });
   await step(page, 'ArrowLeft', '3 notes.txt');
@@ -198,14 +199,14 @@ test('has no serious accessibility problems at 1280 and 360 px, in both themes',
   // On a phone the thumbnails start hidden.
   await expect(viewer(page).getByRole('button', { name: 'Page thumbnails' })).toHaveAttribute('aria-pressed', 'false');
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: `test-results/screens/viewer-pdf-360.png` });
+  await screen(page, `viewer-pdf-360`);
   await step(page, 'ArrowLeft', '1 photo.png');
   await expect(viewer(page).getByRole('img', { name: '1 photo.png' })).toBeVisible();
-  await page.screenshot({ path: `test-results/screens/viewer-image-360.png` });
+  await screen(page, `viewer-image-360`);
   for (const name of FILES.slice(1).map((f) => f.name)) await step(page, 'ArrowRight', name);
   await expect(viewer(page).getByTestId('no-preview')).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
-  await page.screenshot({ path: `test-results/screens/viewer-none-360.png` });
+  await screen(page, `viewer-none-360`);
 });
 
 test('Escape brings back a long folder at the scroll it had, the file shown last in focus', async ({ page, workspace }) => {

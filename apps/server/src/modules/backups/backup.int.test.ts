@@ -7,8 +7,7 @@ import { jobDefinitions } from '../../jobs.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { JobPostponed } from '../../infra/jobs/runner.ts';
 import { tempFolders } from '../../testing/temp-folders.ts';
-import { freePort, useTestApp } from '../../testing/test-app.ts';
-import { storageSettings, testS3Settings } from '../../testing/test-s3.ts';
+import { useTestApp } from '../../testing/test-app.ts';
 import { blobPath, listBackups } from './backup-folder.ts';
 import { BackupRefused, createBackup, forEachBlob } from './backup.service.ts';
 import { nextScheduledBackup, startScheduledBackup } from './scheduled-backup.ts';
@@ -194,29 +193,5 @@ describe('backups kept', () => {
     expect(await startScheduledBackup(ctx)).toBe('not due');
     expect(await listBackups(location)).toHaveLength(1);
     expect(nextScheduledBackup(ctx.env)!.toISOString()).toBe(`${new Date().getUTCFullYear() + 1}-01-01T00:00:00.000Z`);
-  });
-});
-
-describe.skipIf(!testS3Settings() || process.env.TEST_DATABASE === 'postgres')('a backup of an installation whose bytes are in S3', () => {
-  const s3 = useTestApp(async () => {
-    const port = await freePort();
-    return { ...(await storageSettings(testS3Settings()!, port)), PORT: String(port) };
-  });
-
-  it('lists every blob the snapshot names, keeps no bytes (the bucket does), and finds the bucket whole or not', async () => {
-    const ada = await s3.given.person('Ada');
-    for (const name of ['a.txt', 'b.txt']) expect((await s3.given.upload(ada, ada.workspace.rootId, name, bytes(`${name} ${Date.now()}`))).status).toBe(200);
-    const location = await newFolder();
-    const { manifest } = await createBackup(s3.app.ctx, location, { trigger: 'command' });
-    expect(manifest.storage).toMatchObject({ kind: 's3', withBytes: false, copied: { count: 0, bytes: 0 } });
-    expect(manifest.storage.count).toBeGreaterThanOrEqual(2);
-    expect(manifest.problems).toEqual([]);
-    expect(await stat(path.join(location, 'blobs')).catch(() => null)).toBeNull();
-    const bucket = s3.app.ctx.storage;
-    expect(await verifyBackup(location, { bucket })).toMatchObject({ blobs: manifest.storage.count, problems: [] });
-    const version = await s3.app.ctx.db.selectFrom('file_versions').select('blob_key').limit(1).executeTakeFirstOrThrow();
-    await bucket.delete(version.blob_key);
-    // Deleted since (by Cabinet or anyone): not damage to the backup, said apart.
-    expect(await verifyBackup(location, { bucket })).toMatchObject({ problems: [], absent: [version.blob_key] });
   });
 });
