@@ -52,17 +52,20 @@ describe('/metrics', () => {
     expect(valueOf(text, 'cabinet_http_request_duration_seconds_count{method="GET",route="/api/v1/me",status="2xx"}')).toBe(3);
     expect(valueOf(text, 'cabinet_http_request_duration_seconds_count{method="GET",route="/api/v1/me",status="4xx"}')).toBe(1);
     expect(valueOf(text, 'cabinet_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/me",status="2xx"}')).toBe(3);
-    expect(valueOf(text, 'cabinet_jobs{kind="metrics.later",state="scheduled"}')).toBe(1);
-    expect(valueOf(text, 'cabinet_jobs{kind="metrics.boom",state="failed"}')).toBe(1);
     expect(valueOf(text, 'cabinet_job_failures_total{kind="metrics.boom"}')).toBe(1);
     expect(valueOf(text, 'cabinet_storage_failures_total{operation="put"}')).toBe(1);
     expect(valueOf(text, 'cabinet_storage_failures_total{operation="read"}')).toBeUndefined();
-    expect(valueOf(text, 'cabinet_search_index_lag_seconds')).toBeGreaterThanOrEqual(59);
     expect(valueOf(text, 'cabinet_collab_sockets')).toBe(0);
     expect(valueOf(text, 'cabinet_collab_documents')).toBe(0);
     expect(valueOf(text, 'cabinet_process_resident_memory_bytes')).toBeGreaterThan(0);
     if (test.app.ctx.database.kind === 'postgres') expect(valueOf(text, 'cabinet_db_pool_connections')).toBeGreaterThan(0);
     else expect(text).not.toContain('cabinet_db_pool_connections');
+    // Read from the database when scraped: a database slower than the scrape's 2 s wait (a loaded machine) leaves them
+    // out of that scrape, so they are asked for again until they come.
+    const scraped = async (series: string) => valueOf((await get(`${test.app.url}/metrics`)).body.toString(), series);
+    await expect.poll(() => scraped('cabinet_jobs{kind="metrics.later",state="scheduled"}'), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => scraped('cabinet_jobs{kind="metrics.boom",state="failed"}'), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => scraped('cabinet_search_index_lag_seconds'), { timeout: 30_000 }).toBeGreaterThanOrEqual(59);
     // An address nobody declared is one series, not one per address asked for.
     await get(`${test.app.url}/no/such/page/${Date.now()}`);
     expect((await get(`${test.app.url}/metrics`)).body.toString()).toMatch(/route="unmatched"/);

@@ -17,9 +17,8 @@ const DATABASE_WAIT_MS = 2_000;
 /**
  * An instance's metrics, in Prometheus's text format (ADR 0058). Requests by route and status class, timed; jobs that
  * failed and storage calls that failed on this instance; and, read when scraped, the job queue, the search index's lag,
- * the database pool and the collaboration sockets, with
- * Node's own (memory, event loop delay, garbage collection). A registry per app, so apps in one process (tests) keep
- * their counts apart; Node's are the process's, one set.
+ * the database pool and the collaboration sockets, with Node's own (memory, event loop delay, garbage collection). A
+ * registry per context, so apps in one process (tests) keep their counts apart; Node's are the process's, one set.
  */
 export class Metrics {
   readonly registry = new Registry();

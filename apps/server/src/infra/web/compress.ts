@@ -40,9 +40,7 @@ export function acceptedEncoding(header: string | undefined): 'br' | 'gzip' | un
 export async function compressJson(req: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
   if (typeof payload !== 'string' || payload.length < THRESHOLD || reply.hasHeader('content-encoding')) return payload;
   if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
-  const vary = reply.getHeader('vary');
-  reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-  const encoding = acceptedEncoding(req.headers['accept-encoding']);
+  const encoding = negotiate(req, reply);
   if (!encoding) return payload;
   reply.header('content-encoding', encoding).removeHeader('content-length');
   if (Buffer.byteLength(payload) <= AT_ONCE)
@@ -57,46 +55,44 @@ const TEXTUAL = /^(application\/(json|javascript)|text\/(css|html|javascript))\b
  * An onSend hook for answers that are the same for as long as the process runs (the API's reference page,
  * its scripts and styles from the installed package, and the API's description): each is compressed once, in
  * the thread pool, at a level worth keeping (Brotli 9: 0.3 s for the 1.5 MB script, 11 would take 2.5 s for
- * 9 % less), and the bytes kept by the SHA-256 of what they compress, so however an address is spelled the
- * same bytes are kept once. Only 200s are touched: a 304 or a 404 stays as it is.
+ * 9 % less), and the bytes kept by the file's ETag or the SHA-256 of what they compress, so however an address
+ * is spelled the same bytes are kept once. Only 200s are touched: a 304 or a 404 stays as it is.
  */
 export function compressOnce(): (req: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> {
+  // By the ETag a file is sent with (the package's files: a kept one is not read again), else by its bytes' SHA-256.
   const kept = new Map<string, Promise<Buffer>>();
-  // The same, by the ETag the file was sent with: a known file is answered without reading it.
-  const byTag = new Map<string, Promise<Buffer>>();
   return async (req, reply, payload) => {
     if (reply.statusCode !== 200 || reply.hasHeader('content-encoding') || !TEXTUAL.test(String(reply.getHeader('content-type') ?? ''))) return payload;
-    const vary = reply.getHeader('vary');
-    reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
-    const encoding = acceptedEncoding(req.headers['accept-encoding']);
+    const encoding = negotiate(req, reply);
     // A HEAD's body is empty: its headers stay those of the file as it is.
     if (!encoding || req.method === 'HEAD') return payload;
-    // A file known by its ETag (the package's files) is not read again once kept.
     const etag = reply.getHeader('etag');
-    const known = etag ? byTag.get(`${encoding} ${String(etag)}`) : undefined;
-    if (known) {
-      (payload as { destroy?: () => void }).destroy?.();
-      const compressed = await known;
-      reply.header('content-encoding', encoding).header('content-length', compressed.length);
-      return compressed;
-    }
-    const bytes = await bytesOf(payload);
-    const key = `${encoding} ${createHash('sha256').update(bytes).digest('base64')}`;
-    let body = kept.get(key);
-    if (!body) {
-      body = encoding === 'br' ? brotliAsync(bytes, { params: { ...TEXT, [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipAsync(bytes, { level: 9 });
-      kept.set(key, body);
-      body.catch(() => kept.delete(key));
-    }
-    if (etag) {
-      const tag = `${encoding} ${String(etag)}`;
-      byTag.set(tag, body);
-      body.catch(() => byTag.delete(tag));
+    let key = etag ? `${encoding} etag ${String(etag)}` : undefined;
+    let body = key ? kept.get(key) : undefined;
+    if (body) (payload as { destroy?: () => void }).destroy?.();
+    else {
+      const bytes = await bytesOf(payload);
+      key ??= `${encoding} sha256 ${createHash('sha256').update(bytes).digest('base64')}`;
+      body = kept.get(key);
+      if (!body) {
+        const made = encoding === 'br' ? brotliAsync(bytes, { params: { ...TEXT, [constants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipAsync(bytes, { level: 9 });
+        const k = key;
+        kept.set(k, made);
+        made.catch(() => kept.delete(k));
+        body = made;
+      }
     }
     const compressed = await body;
     reply.header('content-encoding', encoding).header('content-length', compressed.length);
     return compressed;
   };
+}
+
+/** Says the answer varies by Accept-Encoding, and gives the encoding the client accepts, if any. */
+function negotiate(req: FastifyRequest, reply: FastifyReply): 'br' | 'gzip' | undefined {
+  const vary = reply.getHeader('vary');
+  reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+  return acceptedEncoding(req.headers['accept-encoding']);
 }
 
 async function bytesOf(payload: unknown): Promise<Buffer> {
