@@ -24,11 +24,13 @@ describe('/metrics', () => {
     for (let i = 0; i < 3; i++) expect((await ada.call(meApi.get)).status).toBe(200);
     expect((await get(`${test.app.url}/api/v1/me`)).status).toBe(401);
     await enqueue(test.app.ctx.db, 'metrics.later', {}, { runAt: new Date(Date.now() + 3_600_000) });
-    // A change that has waited a minute for the search index.
+    // A change that has waited a minute for the search index, put off for an hour (as after a failed try) so this
+    // instance's indexer does not take it before the scrape.
     const folder = await test.given.folder(ada, ada.workspace.homeId, 'Waiting');
-    await sql`INSERT INTO search_tasks (item_id, kind, queued_at) VALUES (${folder.id}, 'text', now() - interval '60 seconds')
-      ON CONFLICT DO NOTHING`.execute(test.app.ctx.db);
-    await sql`UPDATE search_tasks SET queued_at = now() - interval '60 seconds' WHERE item_id = ${folder.id}`.execute(test.app.ctx.db);
+    const waiting = sql`now() - interval '60 seconds'`;
+    const putOff = sql`now() + interval '1 hour'`;
+    await sql`INSERT INTO search_tasks (item_id, kind, queued_at, locked_until) VALUES (${folder.id}, 'text', ${waiting}, ${putOff})
+      ON CONFLICT (item_id, kind) DO UPDATE SET queued_at = ${waiting}, locked_until = ${putOff}`.execute(test.app.ctx.db);
     await enqueue(test.app.ctx.db, 'metrics.boom', {}, { maxAttempts: 1 });
     // A job that fails on this instance is counted by the runner that ran it.
     const runner = new JobRunner(
