@@ -8,8 +8,8 @@ import { CHROMIUM_ARGS } from './fixtures/chromium.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = Number(process.env.E2E_PORT ?? 8787);
 const baseURL = `http://localhost:${port}`;
-// With the test S3 server (TEST_S3_*, as .ci/run sets them), the upload tests and the viewer's
-// reading of a PDF by ranges run a second time against an app whose bytes are in a bucket.
+// With the test S3 server (TEST_S3_*, as .ci/run sets them), the tests tagged @s3 (uploads in parts, a PDF
+// read by ranges) run a second time against an app whose bytes are in a bucket.
 const s3 = process.env.TEST_S3_ENDPOINT ? { port: port + 1, url: `http://localhost:${port + 1}` } : undefined;
 // A fresh installation every run: its own data folder and embedded database.
 // Debian's headless shell when it is installed (as .ci/run installs it): the same engine without the
@@ -48,7 +48,9 @@ export default defineConfig({
       ? [
           {
             name: 'chromium-s3',
-            testMatch: /files\/uploads\.spec\.ts|viewer\/pdf-ranges\.spec\.ts/,
+            // The tests tagged @s3: the bytes' ways that differ when they are in a bucket (parts sent to it, a PDF read
+            // from it by ranges); the rest of what a browser does is the same whatever holds the bytes.
+            grep: /@s3/,
             use: { ...devices['Desktop Chrome'], channel: undefined, baseURL: s3.url },
           },
         ]

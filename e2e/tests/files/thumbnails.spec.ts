@@ -17,7 +17,15 @@ async function photo(): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
 
-test('the grid shows a real thumbnail of an uploaded photo, and the details panel its preview', async ({ page }) => {
+test('the grid shows real thumbnails of a photo, a HEIC photo and a video, the details panel a preview, and the viewer the pictures Cabinet made', async ({
+  page,
+}) => {
+  // Two seconds of ffmpeg's test pattern as WebM (VP8): ffmpeg is what makes video thumbnails (ADR 0040; .ci/run installs it).
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-video-'));
+  const clip = path.join(dir, 'clip.webm');
+  execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '2', '-c:v', 'libvpx', clip]);
+  const heic = readFileSync(fileURLToPath(new URL('../../../apps/server/src/modules/previews/fixtures/tiny.heic', import.meta.url)));
+
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByRole('button', { name: 'New folder' }).click();
   await page.getByLabel('Folder name').fill('Holiday');
@@ -27,9 +35,12 @@ test('the grid shows a real thumbnail of an uploaded photo, and the details pane
   await page.getByLabel('Files to upload').setInputFiles([
     { name: 'field.jpg', mimeType: 'image/jpeg', buffer: await photo() },
     { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('no picture here') },
+    // Browsers cannot read HEIC: the viewer shows the picture Cabinet made of it.
+    { name: 'phone photo.heic', mimeType: 'image/heic', buffer: heic },
+    { name: 'test pattern.webm', mimeType: 'video/webm', buffer: readFileSync(clip) },
   ]);
+  rmSync(dir, { recursive: true, force: true });
   await expect(page.getByRole('table', { name: 'Contents of Holiday' }).getByRole('link', { name: 'field.jpg' })).toBeVisible();
-
   await page.getByRole('radiogroup', { name: 'View' }).getByText('Grid').click();
   const grid = page.getByRole('grid', { name: 'Contents of Holiday' });
   // The thumbnail arrives by the live stream once made: no reload.
@@ -71,37 +82,24 @@ test('the grid shows a real thumbnail of an uploaded photo, and the details pane
       await screen(page, `thumbnails-details-${width}-${scheme}`);
     }
   }
-});
+  await page.keyboard.press('Escape');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
-test('a HEIC photo, which browsers cannot read, shows in the viewer as the picture Cabinet made of it', async ({ page }) => {
-  await page.getByRole('link', { name: 'My files' }).click();
-  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
-  const heic = readFileSync(fileURLToPath(new URL('../../../apps/server/src/modules/previews/fixtures/tiny.heic', import.meta.url)));
-  await page.getByLabel('Files to upload').setInputFiles([{ name: 'phone photo.heic', mimeType: 'image/heic', buffer: heic }]);
-  const list = page.getByRole('table', { name: 'Contents of My files' });
-  // Once its thumbnail is in the list (the previews are made), the viewer has its picture too.
-  await expect(list.getByRole('row', { name: /phone photo\.heic/ }).locator('img[src*="/thumbnail"]')).toBeVisible({ timeout: 30_000 });
-  await list.getByRole('link', { name: 'phone photo.heic' }).click();
+  // The HEIC photo: once its thumbnail is in the grid (the previews are made), the viewer has its picture too.
+  const heicThumb = grid.getByRole('img', { name: 'Thumbnail of phone photo.heic' });
+  await expect(heicThumb).toBeVisible({ timeout: 30_000 });
+  await grid.getByRole('link', { name: 'phone photo.heic' }).click();
   const picture = page.getByRole('img', { name: 'phone photo.heic', exact: true });
   await expect(picture).toHaveAttribute('src', /\/thumbnail\?size=1024/);
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-});
+  await page.keyboard.press('Escape');
 
-test('a video gets a thumbnail from one of its frames, which is also its poster in the viewer, where it plays', async ({ page }) => {
-  // Two seconds of ffmpeg's test pattern as WebM (VP8): ffmpeg is what makes video thumbnails (ADR 0040; .ci/run installs it).
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-video-'));
-  const file = path.join(dir, 'clip.webm');
-  execFileSync('ffmpeg', ['-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '2', '-c:v', 'libvpx', file]);
-  await page.getByRole('link', { name: 'My files' }).click();
-  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
-  await page.getByLabel('Files to upload').setInputFiles({ name: 'test pattern.webm', mimeType: 'video/webm', buffer: readFileSync(file) });
-  rmSync(dir, { recursive: true, force: true });
-  const list = page.getByRole('table', { name: 'Contents of My files' });
-  const thumb = list.getByRole('row', { name: /test pattern\.webm/ }).locator('img[src*="/thumbnail"]');
-  await expect(thumb).toBeVisible({ timeout: 30_000 });
-  await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-
-  await list.getByRole('link', { name: 'test pattern.webm' }).click();
+  // The video: a thumbnail from one of its frames, which is also its poster in the viewer, where it plays.
+  const videoThumb = grid.getByRole('img', { name: 'Thumbnail of test pattern.webm' });
+  await expect(videoThumb).toBeVisible({ timeout: 30_000 });
+  await expect.poll(() => videoThumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  await grid.getByRole('link', { name: 'test pattern.webm' }).click();
   const video = page.getByLabel('Video test pattern.webm');
   await expect(video).toHaveAttribute('poster', /\/thumbnail\?size=1024/);
   // The browser reads its length from the signed URL by ranges, and it plays.

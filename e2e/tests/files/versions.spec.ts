@@ -89,29 +89,27 @@ test('a file’s versions: compared, restored (the old bytes come back) and name
   await expect(page.getByTestId('file-viewer')).toContainText('line two');
 });
 
-// Screenshots land in test-results/screens for a person to look at. Each accessibility check covers
-// the light and the dark theme (seriousViolations switches them without a reload).
-for (const width of [1280, 360]) {
-  test(`the versions panel and the compare dialog at ${width} px, in both themes`, async ({ browser, account, workspace }) => {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, storageState: account.storageState });
-    const page = await context.newPage();
-    await page.goto(`/w/${workspace.slug}`);
-    if (width === 360) await page.getByRole('button', { name: 'Open navigation' }).click();
-    const { panel } = await fileWithTwoVersions(page);
-    const overflow = () => panel.evaluate((el) => el.scrollWidth - el.clientWidth);
-    expect(await overflow()).toBeLessThanOrEqual(0);
+// Each accessibility check covers the light and the dark theme (seriousViolations switches them without a reload).
+test('the versions panel and the compare dialog fit 1280 and 360 px, in both themes', async ({ page }) => {
+  const { panel } = await fileWithTwoVersions(page);
+  const overflow = () => panel.evaluate((el) => el.scrollWidth - el.clientWidth);
+  const compare = page.getByRole('dialog', { name: 'Compare versions of notes.txt' });
+  for (const width of [1280, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expect(panel).toBeVisible();
+    expect(await overflow(), `at ${width} px`).toBeLessThanOrEqual(0);
     await screen(page, `versions-panel-${width}`);
     expect(await seriousViolations(page)).toEqual([]);
     await panel.getByRole('checkbox', { name: 'Select version 1 to compare' }).check();
     await panel.getByRole('checkbox', { name: 'Select version 2 to compare' }).check();
     await panel.getByRole('button', { name: 'Compare' }).click();
-    const compare = page.getByRole('dialog', { name: 'Compare versions of notes.txt' });
     await expect(compare.getByRole('region', { name: /Changes from version 1/ })).toBeVisible();
     await screen(page, `versions-compare-${width}`);
     expect(await seriousViolations(page)).toEqual([]);
-    await context.close();
-  });
-}
+    await page.keyboard.press('Escape');
+    await expect(compare).toBeHidden();
+  }
+});
 
 test('a second upload of the same bytes sends nothing: the workspace already holds them', async ({ page }) => {
   await page.getByRole('link', { name: 'My files' }).click();

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { commentsApi, grantsApi, invitationsApi, itemsApi, linksApi, notificationsApi, publicLinksApi, uploadsApi, workspacesApi } from '@cabinet/contracts';
-import { test as newAccountTest } from '@playwright/test';
-import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
+import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
@@ -150,17 +149,4 @@ test('outside any workspace (the account, a page not found), the bell counts a n
     .click();
   await expect(page).toHaveURL(new RegExp(`/w/${workspace.slug}/f/${folder.id}$`));
   await expect(bell).toHaveAccessibleName('Notifications');
-});
-
-// The account's own setting: a new account, not the worker's.
-newAccountTest('the account has a switch for mail about unread notifications', async ({ page }) => {
-  await signUp(page, newPerson('Mia Mail'));
-  await page.goto('/account');
-  const mail = page.getByRole('switch', { name: "Send me mail about notifications I haven't read" });
-  await expect(mail).toBeChecked();
-  await mail.click();
-  await expect(mail).not.toBeChecked();
-  await page.reload();
-  await expect(page.getByRole('switch', { name: "Send me mail about notifications I haven't read" })).not.toBeChecked();
-  expect((await apiCall(page, notificationsApi.settings)).body).toEqual({ emailUnread: false });
 });

@@ -17,6 +17,7 @@ async function inBothThemes(page: Page, name: string) {
 test("Home's quick actions work, and its Recent and Starred show what their pages show", async ({ page }) => {
   const home = page.url();
   await expect(page.getByText(/coming soon/i)).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'Recently shared with me' })).toContainText('When someone shares');
 
   // New document: it is made in My files and opens.
   await page.getByRole('button', { name: /New document/ }).click();
@@ -27,12 +28,20 @@ test("Home's quick actions work, and its Recent and Starred show what their page
   // Upload files: they go to My files, shown as they arrive.
   await page.goto(home);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: /Upload files/ }).click()]);
+  expect(chooser.isMultiple()).toBe(true);
+  await expect(page.getByLabel('Upload into My files')).toBeAttached();
   await chooser.setFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('report') });
   const list = page.getByRole('table', { name: 'Contents of My files' });
   await expect(list.getByRole('link', { name: 'report.txt' })).toBeVisible();
   await expect(list.getByRole('link', { name: 'Agenda' })).toBeVisible();
   await page.getByRole('button', { name: 'Actions for report.txt' }).click();
   await page.getByRole('menuitem', { name: 'Add star' }).click();
+
+  // Invite people: the invitation dialog.
+  await page.goto(home);
+  await page.getByRole('button', { name: /Invite people/ }).click();
+  await expect(page.getByRole('dialog', { name: /Invite/ })).toBeVisible();
+  await page.keyboard.press('Escape');
 
   await page.goto(`${home}/recent`);
   await expect(page.getByRole('table', { name: 'Recent' }).getByRole('link', { name: 'report.txt' })).toBeVisible();

@@ -1,6 +1,6 @@
 import { meApi, urlOf } from '@cabinet/contracts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-import { screen } from '../../fixtures/screens.ts';
+import { screensInEachLook } from '../../fixtures/screens.ts';
 
 test('a failure to reach Cabinet is not mistaken for being signed out', async ({ page }) => {
   const here = page.url();
@@ -14,24 +14,19 @@ test('a failure to reach Cabinet is not mistaken for being signed out', async ({
   await expect(page.getByRole('heading', { name: /Welcome/ })).toBeVisible();
 });
 
-for (const scheme of ['light', 'dark'] as const) {
+test('the offline banner keeps its distance from the breadcrumb at 1280 and 360 px', async ({ page, context }) => {
+  await page.goto(`${page.url()}/my`);
+  const path = page.getByRole('navigation', { name: 'Folder path' });
+  await expect(path).toBeVisible();
+  await context.setOffline(true);
+  const banner = page.getByRole('status').filter({ hasText: 'You are offline' });
+  await expect(banner).toBeVisible();
   for (const width of [1280, 360]) {
-    test.describe(() => {
-      test.use({ viewport: { width, height: 800 }, colorScheme: scheme });
-
-      test(`the offline banner keeps its distance from the breadcrumb (${width} px, ${scheme})`, async ({ page, context }) => {
-        await page.goto(`${page.url()}/my`);
-        const path = page.getByRole('navigation', { name: 'Folder path' });
-        await expect(path).toBeVisible();
-        await context.setOffline(true);
-        const banner = page.getByRole('status').filter({ hasText: 'You are offline' });
-        await expect(banner).toBeVisible();
-        const [above, below] = [(await banner.boundingBox())!, (await path.boundingBox())!];
-        expect(below.y - (above.y + above.height)).toBeGreaterThanOrEqual(12);
-        await screen(page, `offline-${width}-${scheme}`);
-        await context.setOffline(false);
-        await expect(banner).toBeHidden();
-      });
-    });
+    await page.setViewportSize({ width, height: 800 });
+    const [above, below] = [(await banner.boundingBox())!, (await path.boundingBox())!];
+    expect(below.y - (above.y + above.height), `at ${width} px`).toBeGreaterThanOrEqual(12);
   }
-}
+  await screensInEachLook(page, 'offline');
+  await context.setOffline(false);
+  await expect(banner).toBeHidden();
+});

@@ -5,7 +5,7 @@ import { expect, test } from '../../fixtures/signed-in.ts';
 /** What the PDF's pages take beside an uncompressed stream no page uses: the file is large, page 1 is not. */
 const PADDING = 12 * 1024 * 1024;
 
-test('draws page 1 of a large PDF from a few Range requests, never downloading the file', async ({ page }) => {
+test('draws page 1 of a large PDF from a few Range requests, never downloading the file', { tag: '@s3' }, async ({ page }) => {
   const big = pdf(3, PADDING);
   await page.getByRole('link', { name: 'My files' }).click();
   await page.getByLabel('Files to upload').setInputFiles({ name: 'large report.pdf', mimeType: 'application/pdf', buffer: big });

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { itemsApi } from '@cabinet/contracts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
@@ -39,7 +38,10 @@ async function step(page: Page, key: 'ArrowLeft' | 'ArrowRight', name: string) {
   await expect(fileHeading(page, name)).toBeVisible();
 }
 
-test('opens a folder’s files in the viewer, steps through them with the arrow keys and goes back to the folder with Escape', async ({ page, workspace }) => {
+test('opens a folder’s files in the viewer, steps through them with the arrow keys and goes back with Escape; its bar acts on the file as it allows, a long document scrolls to its end, and nothing in it has serious accessibility problems at 1280 and 360 px in either theme', async ({
+  page,
+  workspace,
+}) => {
   const { list, folderUrl } = await folderOfFiles(page);
 
   // A click on the PDF opens the viewer at its own address: page 1 drawn, its text there to find and select.
@@ -114,39 +116,38 @@ test('opens a folder’s files in the viewer, steps through them with the arrow 
   await expect(viewer(page).getByText('100%')).toBeVisible();
   await viewer(page).getByRole('button', { name: 'Back' }).click();
   await expect(page).toHaveURL(folderUrl);
-});
 
-test('a long converted document scrolls to its end, by wheel and by keys, its text off the window’s edges on a phone', async ({ page }) => {
-  await page.getByRole('link', { name: 'My files' }).click();
-  const paragraphs = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1} of the minutes.`);
-  const markdown = `# Minutes\n\n${paragraphs.join('\n\n')}\n\nThe very end.\n`;
-  await page.getByLabel('Files to upload').setInputFiles({ name: 'minutes.md', mimeType: 'text/markdown', buffer: Buffer.from(markdown) });
-  await page.getByRole('table', { name: 'Contents of My files' }).getByRole('link', { name: 'minutes.md' }).click();
-  const contents = viewer(page).getByRole('region', { name: 'Contents of minutes.md' });
-  const top = contents.getByRole('heading', { name: 'Minutes' });
-  const end = contents.getByText('The very end.');
-  await expect(top).toBeVisible();
-  await expect(end).not.toBeInViewport();
-  // The wheel scrolls it, beside the column of text as over it.
-  await page.mouse.move(60, 400);
-  await page.mouse.wheel(0, 20_000);
-  await expect(end).toBeInViewport();
-  // So do the keys, once the contents have the keyboard.
-  await contents.focus();
-  await page.keyboard.press('Home');
-  await expect(top).toBeInViewport();
-  await page.keyboard.press('End');
-  await expect(end).toBeInViewport();
+  // Each check covers the light and the dark theme (seriousViolations switches them without a reload).
+  await list.getByRole('link', { name: '2 report.pdf' }).click();
+  await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await screen(page, `viewer-pdf-1280`);
+  await step(page, 'ArrowRight', '3 notes.txt');
+  await step(page, 'ArrowRight', '4 code.ts');
+  await expect(viewer(page).locator('pre[data-language="typescript"] .hljs-keyword').first()).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await screen(page, `viewer-code-1280`);
 
-  // On a phone the text keeps off the window's edges.
   await page.setViewportSize({ width: 360, height: 740 });
-  const box = (await end.boundingBox())!;
-  expect(box.x).toBeGreaterThanOrEqual(12);
-  expect(box.x + box.width).toBeLessThanOrEqual(348);
-});
+  await step(page, 'ArrowLeft', '3 notes.txt');
+  await step(page, 'ArrowLeft', '2 report.pdf');
+  await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
+  // On a phone the thumbnails start hidden.
+  await expect(viewer(page).getByRole('button', { name: 'Page thumbnails' })).toHaveAttribute('aria-pressed', 'false');
+  expect(await seriousViolations(page)).toEqual([]);
+  await screen(page, `viewer-pdf-360`);
+  await step(page, 'ArrowLeft', '1 photo.png');
+  await expect(viewer(page).getByRole('img', { name: '1 photo.png' })).toBeVisible();
+  await screen(page, `viewer-image-360`);
+  for (const name of FILES.slice(1).map((f) => f.name)) await step(page, 'ArrowRight', name);
+  await expect(viewer(page).getByTestId('no-preview')).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await screen(page, `viewer-none-360`);
 
-test('the viewer’s bar: details, versions, star, rename and trash as the file allows, and a More actions menu on a phone', async ({ page }) => {
-  const { list, folderUrl } = await folderOfFiles(page);
+  // The viewer's bar, back at 1280 px.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(folderUrl);
   await list.getByRole('link', { name: '3 notes.txt' }).click();
   const bar = viewer(page).locator('header');
   await bar.getByRole('button', { name: 'Details' }).click();
@@ -176,37 +177,34 @@ test('the viewer’s bar: details, versions, star, rename and trash as the file 
   await expect(page).toHaveURL(folderUrl);
   await expect(page.getByText('“3 minutes.txt” moved to the trash')).toBeVisible();
   await expect(list.getByRole('link', { name: '3 minutes.txt' })).toHaveCount(0);
-});
 
-// Each check covers the light and the dark theme (seriousViolations switches them without a reload).
-test('has no serious accessibility problems at 1280 and 360 px, in both themes', async ({ page }) => {
-  mkdirSync('test-results/screens', { recursive: true });
-  const { list } = await folderOfFiles(page);
-  await list.getByRole('link', { name: '2 report.pdf' }).click();
-  await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await screen(page, `viewer-pdf-1280`);
-  await step(page, 'ArrowRight', '3 notes.txt');
-  await step(page, 'ArrowRight', '4 code.ts');
-  await expect(viewer(page).locator('pre[data-language="typescript"] .hljs-keyword').first()).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await screen(page, `viewer-code-1280`);
+  // A long converted document scrolls to its end, by wheel and by keys, its text off the window's edges on a phone.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const paragraphs = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1} of the minutes.`);
+  const markdown = `# Minutes\n\n${paragraphs.join('\n\n')}\n\nThe very end.\n`;
+  await page.getByLabel('Files to upload').setInputFiles({ name: 'minutes.md', mimeType: 'text/markdown', buffer: Buffer.from(markdown) });
+  await list.getByRole('link', { name: 'minutes.md' }).click();
+  const contents = viewer(page).getByRole('region', { name: 'Contents of minutes.md' });
+  const top = contents.getByRole('heading', { name: 'Minutes' });
+  const end = contents.getByText('The very end.');
+  await expect(top).toBeVisible();
+  await expect(end).not.toBeInViewport();
+  // The wheel scrolls it, beside the column of text as over it.
+  await page.mouse.move(60, 400);
+  await page.mouse.wheel(0, 20_000);
+  await expect(end).toBeInViewport();
+  // So do the keys, once the contents have the keyboard.
+  await contents.focus();
+  await page.keyboard.press('Home');
+  await expect(top).toBeInViewport();
+  await page.keyboard.press('End');
+  await expect(end).toBeInViewport();
 
+  // On a phone the text keeps off the window's edges.
   await page.setViewportSize({ width: 360, height: 740 });
-  await step(page, 'ArrowLeft', '3 notes.txt');
-  await step(page, 'ArrowLeft', '2 report.pdf');
-  await expect(viewer(page).locator('[data-page="1"][data-drawn]')).toBeVisible();
-  // On a phone the thumbnails start hidden.
-  await expect(viewer(page).getByRole('button', { name: 'Page thumbnails' })).toHaveAttribute('aria-pressed', 'false');
-  expect(await seriousViolations(page)).toEqual([]);
-  await screen(page, `viewer-pdf-360`);
-  await step(page, 'ArrowLeft', '1 photo.png');
-  await expect(viewer(page).getByRole('img', { name: '1 photo.png' })).toBeVisible();
-  await screen(page, `viewer-image-360`);
-  for (const name of FILES.slice(1).map((f) => f.name)) await step(page, 'ArrowRight', name);
-  await expect(viewer(page).getByTestId('no-preview')).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await screen(page, `viewer-none-360`);
+  const box = (await end.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(12);
+  expect(box.x + box.width).toBeLessThanOrEqual(348);
 });
 
 test('Escape brings back a long folder at the scroll it had, the file shown last in focus', async ({ page, workspace }) => {
