@@ -86,7 +86,7 @@ test('imports a Markdown file as a document and exports it again as Markdown, HT
   expect((await download(/Markdown/)).bytes.toString('utf8')).toBe(text);
 });
 
-test('explains a file that is not what its name says, and makes nothing', async ({ page }) => {
+test('explains a file that is not what its name says, shows an import’s progress and stops it on Cancel, making nothing', async ({ page }) => {
   await page.getByRole('link', { name: 'My files' }).click();
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
@@ -97,11 +97,8 @@ test('explains a file that is not what its name says, and makes nothing', async 
   await expect(page.getByText('“Report.docx” was not imported')).toBeVisible();
   await expect(page.getByText('This file is not a Word document (.docx).')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'This folder is empty' })).toBeVisible();
-});
 
-test('shows an import’s progress and stops it on Cancel, making nothing', async ({ page }) => {
-  await page.getByRole('link', { name: 'My files' }).click();
-  await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+  // An import's progress shows, and Cancel stops it, making nothing.
   // The server is slow to answer: the import waits, as a large file on a slow line would.
   let held: Route | undefined;
   await page.route('**/documents/import**', (route) => void (held = route));

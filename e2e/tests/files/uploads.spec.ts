@@ -35,109 +35,49 @@ async function downloadThroughMenu(page: Page, name: string, action: 'Download' 
 // A part PUT: to Cabinet on local storage, to the bucket on S3.
 const isPart = (url: URL) => url.pathname.startsWith('/storage/parts/') || url.searchParams.has('partNumber');
 
-test('uploads files with the picker, shows progress, carries on by itself after Cabinet was out of reach, and downloads the same bytes', { tag: '@s3' }, async ({ page }) => {
-  await openMyFiles(page);
-  const big = randomBytes(12 * MiB + 17);
-  const small = Buffer.from('hello, cabinet\n');
-  // After the first part, Cabinet (and its bucket) cannot be reached, as while it restarts: every request is refused,
-  // its readiness probe too, until the outage ends. The server's side of a restart (a part cut off mid-write, the
-  // upload found again) is the system tests' (crash-recovery.system.test.ts).
-  let parts = 0;
-  let refused = 0;
-  let outage = false;
-  await page.route('**/*', async (route) => {
-    if (!outage && isPart(new URL(route.request().url())) && ++parts === 2) outage = true;
-    if (!outage) return route.continue();
-    refused++;
-    return route.abort('connectionrefused');
-  });
-  await page.getByLabel('Files to upload').setInputFiles([tempFile('movie.bin', big), tempFile('note.txt', small)]);
-  // Waiting for Cabinet is not complete: the upload waits, asking whether Cabinet is back.
-  await expect.poll(() => refused, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
-  await expect(uploads(page).getByText('Uploads complete')).toBeHidden();
-  outage = false;
-  await page.unroute('**/*');
-  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 60_000 });
-  await expect(uploads(page).getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute('aria-valuenow', '100');
-  const list = page.getByRole('table', { name: 'Contents of My files' });
-  await expect(list.getByRole('link', { name: 'movie.bin' })).toBeVisible();
-  await expect(list.getByRole('row', { name: /note\.txt/ })).toContainText('15 B');
+test(
+  'uploads files with the picker, shows progress, carries on by itself after Cabinet was out of reach, and downloads the same bytes',
+  { tag: '@s3' },
+  async ({ page }) => {
+    await openMyFiles(page);
+    const big = randomBytes(12 * MiB + 17);
+    const small = Buffer.from('hello, cabinet\n');
+    // After the first part, Cabinet (and its bucket) cannot be reached, as while it restarts: every request is refused,
+    // its readiness probe too, until the outage ends. The server's side of a restart (a part cut off mid-write, the
+    // upload found again) is the system tests' (crash-recovery.system.test.ts).
+    let parts = 0;
+    let refused = 0;
+    let outage = false;
+    await page.route('**/*', async (route) => {
+      if (!outage && isPart(new URL(route.request().url())) && ++parts === 2) outage = true;
+      if (!outage) return route.continue();
+      refused++;
+      return route.abort('connectionrefused');
+    });
+    await page.getByLabel('Files to upload').setInputFiles([tempFile('movie.bin', big), tempFile('note.txt', small)]);
+    // Waiting for Cabinet is not complete: the upload waits, asking whether Cabinet is back.
+    await expect.poll(() => refused, { timeout: 30_000 }).toBeGreaterThanOrEqual(3);
+    await expect(uploads(page).getByText('Uploads complete')).toBeHidden();
+    outage = false;
+    await page.unroute('**/*');
+    await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 60_000 });
+    await expect(uploads(page).getByRole('progressbar', { name: 'Overall upload progress' })).toHaveAttribute('aria-valuenow', '100');
+    const list = page.getByRole('table', { name: 'Contents of My files' });
+    await expect(list.getByRole('link', { name: 'movie.bin' })).toBeVisible();
+    await expect(list.getByRole('row', { name: /note\.txt/ })).toContainText('15 B');
 
-  expect(sha(await downloadThroughMenu(page, 'movie.bin'))).toBe(sha(big));
-  expect((await downloadThroughMenu(page, 'note.txt')).toString()).toBe(small.toString());
-  await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
-  await expect(uploads(page)).toBeHidden();
-  // The storage used shows in the sidebar.
-  await expect(page.getByText('12 MiB used')).toBeVisible();
-});
+    expect(sha(await downloadThroughMenu(page, 'movie.bin'))).toBe(sha(big));
+    expect((await downloadThroughMenu(page, 'note.txt')).toString()).toBe(small.toString());
+    await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
+    await expect(uploads(page)).toBeHidden();
+    // The storage used shows in the sidebar.
+    await expect(page.getByText('12 MiB used')).toBeVisible();
+  },
+);
 
-test('uploads files dropped on the page and on a folder row', async ({ page }) => {
-  await openMyFiles(page);
-  await page.getByRole('button', { name: 'New folder' }).click();
-  await page.getByLabel('Folder name').fill('Inbox');
-  await page.getByRole('button', { name: 'Create' }).click();
-  const list = page.getByRole('table', { name: 'Contents of My files' });
-  await expect(list.getByRole('link', { name: 'Inbox' })).toBeVisible();
-
-  const drop = async (target: ReturnType<Page['locator']>, name: string, text: string) => {
-    const dataTransfer = await page.evaluateHandle(
-      ([n, t]) => {
-        const dt = new DataTransfer();
-        dt.items.add(new File([t], n, { type: 'text/plain' }));
-        return dt;
-      },
-      [name, text] as const,
-    );
-    await target.dispatchEvent('dragover', { dataTransfer });
-    await target.dispatchEvent('drop', { dataTransfer });
-  };
-  await drop(page.getByRole('heading', { name: 'My files', level: 1 }), 'dropped.txt', 'on the page');
-  await expect(list.getByRole('link', { name: 'dropped.txt' })).toBeVisible();
-  await drop(list.getByRole('row', { name: /Inbox/ }), 'into-folder.txt', 'on a row');
-  await list.getByRole('link', { name: 'Inbox' }).click();
-  await expect(page.getByRole('table', { name: 'Contents of Inbox' }).getByRole('link', { name: 'into-folder.txt' })).toBeVisible();
-});
-
-test('uploads a folder, recreating its structure, and downloads it as a zip', async ({ page }) => {
-  await openMyFiles(page);
-  const root = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-'));
-  const album = path.join(root, 'Album');
-  mkdirSync(path.join(album, 'Day 1'), { recursive: true });
-  const photo = randomBytes(300_000);
-  writeFileSync(path.join(album, 'cover.txt'), 'cover');
-  writeFileSync(path.join(album, 'Day 1', 'photo.jpg'), photo);
-  await page.getByLabel('Folder to upload').setInputFiles(album);
-  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
-  const list = page.getByRole('table', { name: 'Contents of My files' });
-  await list.getByRole('link', { name: 'Album' }).click();
-  await expect(page.getByRole('link', { name: 'cover.txt' })).toBeVisible();
-  await page.getByRole('link', { name: 'Day 1' }).click();
-  await expect(page.getByRole('link', { name: 'photo.jpg' })).toBeVisible();
-
-  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
-  const zip = await downloadThroughMenu(page, 'Album', 'Download as zip');
-  expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
-  expect(zip.includes(photo)).toBe(true);
-  expect(zip.includes(Buffer.from('Day 1/photo.jpg'))).toBe(true);
-
-  // The same folder uploaded again with more in it fills the folders that are there rather than making copies.
-  const again = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-')), 'Album');
-  mkdirSync(path.join(again, 'Day 1'), { recursive: true });
-  writeFileSync(path.join(again, 'back.txt'), 'back');
-  writeFileSync(path.join(again, 'Day 1', 'sunset.txt'), 'sunset');
-  await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
-  await page.getByLabel('Folder to upload').setInputFiles(again);
-  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
-  await expect(list.getByRole('link', { name: 'Album (2)' })).toHaveCount(0);
-  await list.getByRole('link', { name: 'Album' }).click();
-  await expect(page.getByRole('link', { name: 'back.txt' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Day 1 (2)' })).toHaveCount(0);
-  await page.getByRole('link', { name: 'Day 1' }).click();
-  await expect(page.getByRole('link', { name: 'sunset.txt' })).toBeVisible();
-  await expect(page.getByRole('link', { name: 'photo.jpg' })).toBeVisible();
-});
-
-test('uploads a folder of many small files in a few calls, each file with its own bytes', async ({ page }) => {
+test('uploads a folder of many small files in a few calls, each file with its own bytes; a folder with its structure, downloaded as a zip and filled by a second upload', async ({
+  page,
+}) => {
   await openMyFiles(page);
   const root = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-'));
   const notes = path.join(root, 'Notes');
@@ -168,6 +108,43 @@ test('uploads a folder of many small files in a few calls, each file with its ow
   expect((await downloadThroughMenu(page, 'note-08.txt')).toString()).toBe(contents[8]);
   await page.keyboard.press('End');
   await expect(list.getByRole('link', { name: 'note-29.txt' })).toBeVisible();
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+
+  // A folder, recreating its structure, downloaded as a zip.
+  const album = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-')), 'Album');
+  mkdirSync(path.join(album, 'Day 1'), { recursive: true });
+  const photo = randomBytes(300_000);
+  writeFileSync(path.join(album, 'cover.txt'), 'cover');
+  writeFileSync(path.join(album, 'Day 1', 'photo.jpg'), photo);
+  await page.getByLabel('Folder to upload').setInputFiles(album);
+  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
+  const mine = page.getByRole('table', { name: 'Contents of My files' });
+  await mine.getByRole('link', { name: 'Album' }).click();
+  await expect(page.getByRole('link', { name: 'cover.txt' })).toBeVisible();
+  await page.getByRole('link', { name: 'Day 1' }).click();
+  await expect(page.getByRole('link', { name: 'photo.jpg' })).toBeVisible();
+
+  await page.getByRole('navigation', { name: 'Folder path' }).getByRole('link', { name: 'My files' }).click();
+  const zip = await downloadThroughMenu(page, 'Album', 'Download as zip');
+  expect(zip.subarray(0, 4).toString('hex')).toBe('504b0304');
+  expect(zip.includes(photo)).toBe(true);
+  expect(zip.includes(Buffer.from('Day 1/photo.jpg'))).toBe(true);
+
+  // The same folder uploaded again with more in it fills the folders that are there rather than making copies.
+  const again = path.join(mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-dir-')), 'Album');
+  mkdirSync(path.join(again, 'Day 1'), { recursive: true });
+  writeFileSync(path.join(again, 'back.txt'), 'back');
+  writeFileSync(path.join(again, 'Day 1', 'sunset.txt'), 'sunset');
+  await uploads(page).getByRole('button', { name: 'Close uploads' }).click();
+  await page.getByLabel('Folder to upload').setInputFiles(again);
+  await expect(uploads(page).getByText('Uploads complete')).toBeVisible({ timeout: 30_000 });
+  await expect(mine.getByRole('link', { name: 'Album (2)' })).toHaveCount(0);
+  await mine.getByRole('link', { name: 'Album' }).click();
+  await expect(page.getByRole('link', { name: 'back.txt' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Day 1 (2)' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Day 1' }).click();
+  await expect(page.getByRole('link', { name: 'sunset.txt' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'photo.jpg' })).toBeVisible();
 });
 
 test('resumes an interrupted upload after a reload, once the file is chosen again', { tag: '@s3' }, async ({ page }) => {
@@ -209,7 +186,10 @@ test('resumes an interrupted upload after a reload, once the file is chosen agai
   expect(sha(await downloadThroughMenu(page, 'backup.tar'))).toBe(sha(bytes));
 });
 
-test('asks what to do when a name is taken: keep both, replace or skip', async ({ page }) => {
+test('asks what to do when a name is taken, shows a hostile file name as text, and uploads files dropped on the page and on a folder row', async ({ page }) => {
+  page.on('dialog', () => {
+    throw new Error('a script from a file name or file ran');
+  });
   await openMyFiles(page);
   const list = page.getByRole('table', { name: 'Contents of My files' });
   await page.getByLabel('Files to upload').setInputFiles(tempFile('plan.txt', Buffer.from('first')));
@@ -232,16 +212,10 @@ test('asks what to do when a name is taken: keep both, replace or skip', async (
   await dialog.getByRole('button', { name: 'Skip' }).click();
   await expect(uploads(page).getByText('Skipped')).toBeVisible();
   await expect(list.getByRole('row')).toHaveCount(3);
-});
 
-test('shows a hostile file name as text and serves its bytes as an attachment', async ({ page }) => {
-  page.on('dialog', () => {
-    throw new Error('a script from a file name or file ran');
-  });
-  await openMyFiles(page);
+  // A hostile file name is text, and its bytes come as an attachment.
   const name = '<img src=x onerror=alert(1)>.html';
   await page.getByLabel('Files to upload').setInputFiles({ name, mimeType: 'text/html', buffer: Buffer.from('<script>alert(1)</script>') });
-  const list = page.getByRole('table', { name: 'Contents of My files' });
   await expect(list.getByRole('link', { name })).toBeVisible();
   await page.getByLabel('Files to upload').setInputFiles({
     name: 'logo.svg',
@@ -259,4 +233,28 @@ test('shows a hostile file name as text and serves its bytes as an attachment', 
     if (new URL(res.url()).origin === new URL(page.url()).origin) expect(res.headers()['x-content-type-options']).toBe('nosniff');
   }
   await expect(page.getByRole('heading', { name: 'My files', level: 1 })).toBeVisible();
+
+  // Files dropped on the page and on a folder row.
+  await page.getByRole('button', { name: 'New folder' }).click();
+  await page.getByLabel('Folder name').fill('Inbox');
+  await page.getByRole('button', { name: 'Create' }).click();
+  await expect(list.getByRole('link', { name: 'Inbox' })).toBeVisible();
+
+  const drop = async (target: ReturnType<Page['locator']>, fileName: string, text: string) => {
+    const dataTransfer = await page.evaluateHandle(
+      ([n, t]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([t], n, { type: 'text/plain' }));
+        return dt;
+      },
+      [fileName, text] as const,
+    );
+    await target.dispatchEvent('dragover', { dataTransfer });
+    await target.dispatchEvent('drop', { dataTransfer });
+  };
+  await drop(page.getByRole('heading', { name: 'My files', level: 1 }), 'dropped.txt', 'on the page');
+  await expect(list.getByRole('link', { name: 'dropped.txt' })).toBeVisible();
+  await drop(list.getByRole('row', { name: /Inbox/ }), 'into-folder.txt', 'on a row');
+  await list.getByRole('link', { name: 'Inbox' }).click();
+  await expect(page.getByRole('table', { name: 'Contents of Inbox' }).getByRole('link', { name: 'into-folder.txt' })).toBeVisible();
 });

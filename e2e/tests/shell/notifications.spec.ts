@@ -69,9 +69,11 @@ test("notifications stack a few at a time, have a named close button, never cove
     }
     await menu.getByRole('menuitem', { name: 'Move to trash' }).click();
     await expect(list.getByRole('link', { name: last })).toBeHidden();
-    // The next width starts with none shown.
-    await page.mouse.move(0, 0);
-    for (const close of await toasts.getByRole('button', { name: 'Close notification' }).all()) await close.click();
-    await expect(toasts).toHaveCount(0);
+    // The next width starts with none shown: each closed (the one still queued shows as another goes).
+    if (round === 0)
+      await expect(async () => {
+        for (const close of await toasts.getByRole('button', { name: 'Close notification' }).all()) await close.click({ timeout: 1_000 }).catch(() => {});
+        await expect(toasts).toHaveCount(0, { timeout: 500 });
+      }).toPass();
   }
 });

@@ -27,7 +27,9 @@ describe('a server killed during editing', () => {
     const doc = (
       await server.as(token).call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'document', name: 'Under fire', parentId: workspace.homeId } })
     ).body;
-    clients = collabClients(server.url);
+    // Tries to connect again at least every second: the server is down for as long as a restart takes, and
+    // what is tested is that nothing is lost, not how long the provider's backoff grows.
+    clients = collabClients(server.url, { retryMs: 1000 });
     const editors = [0, 1, 2].map(() => clients!.connect(doc.id, token));
     await until(() => editors.every((e) => e.outcome.synced), 'three editors to sync');
 

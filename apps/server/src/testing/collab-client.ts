@@ -6,8 +6,12 @@ import { afterAll, beforeAll } from 'vitest';
 import { given } from './given.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
-/** Clients of a test server's collaboration socket, as scripts or browsers open it; `destroyAll` closes them. */
-export function collabClients(baseUrl: string) {
+/**
+ * Clients of a test server's collaboration socket, as scripts or browsers open it; `destroyAll` closes them.
+ * `retryMs`: the longest wait between tries to connect again (the provider's own default grows to 30 s, so a
+ * server back after a restart may wait that long for its clients).
+ */
+export function collabClients(baseUrl: string, { retryMs }: { retryMs?: number } = {}) {
   const open: HocuspocusProvider[] = [];
   const sockets: HocuspocusProviderWebsocket[] = [];
   /** `headers` stand for a browser's cookie and Origin. */
@@ -28,7 +32,11 @@ export function collabClients(baseUrl: string) {
         this.on('error', () => {});
       }
     }
-    const websocketProvider = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}/collab`, WebSocketPolyfill: BrowserLikeSocket });
+    const websocketProvider = new HocuspocusProviderWebsocket({
+      url: `${baseUrl.replace(/^http/, 'ws')}/collab`,
+      WebSocketPolyfill: BrowserLikeSocket,
+      ...(retryMs ? { minDelay: Math.min(1000, retryMs), maxDelay: retryMs } : {}),
+    });
     const provider = new HocuspocusProvider({
       websocketProvider,
       name: documentId,

@@ -334,8 +334,19 @@ export function movesMatrix() {
   describe.each(['owner', 'admin', 'member', 'guest'] as Member[])('moving across trees as %s', (role) => {
     const folderIn = async (maker: Person, parentId: string) =>
       (await maker.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: `m-${Math.random()}`, parentId } })).body.id as string;
-    /** A folder in a place, granted to the caller as the place says; and who manages that tree. */
-    async function place(p: Exclude<Place, 'within'>, grantOnFolder = true): Promise<{ folder: string; manager: Person }> {
+    /**
+     * A folder in a place, granted to the caller as the place says; and who manages that tree. Made once per place and
+     * side (where items come from, where they go: two folders even when the place is the same) for the role's cells:
+     * each cell moves an item of its own, and moving one in or out leaves the folder's access as it was.
+     */
+    const places = new Map<string, Promise<{ folder: string; manager: Person }>>();
+    function place(side: 'from' | 'to', p: Exclude<Place, 'within'>, grantOnFolder = true): Promise<{ folder: string; manager: Person }> {
+      const key = `${side} ${p} ${grantOnFolder}`;
+      let made = places.get(key);
+      if (!made) places.set(key, (made = makePlace(p, grantOnFolder)));
+      return made;
+    }
+    async function makePlace(p: Exclude<Place, 'within'>, grantOnFolder: boolean): Promise<{ folder: string; manager: Person }> {
       const caller = people[role];
       if (p === 'own') return { folder: role === 'guest' ? homes.guest : await folderIn(caller, homes[role]), manager: caller };
       const [maker, parent] = p.startsWith('shared') ? [people.owner, workspace.rootId] : [colleague.person, colleague.home];
@@ -350,10 +361,10 @@ export function movesMatrix() {
       for (const target of TARGETS) {
         it(`from ${source} to ${target}`, async () => {
           const caller = people[role];
-          const from = await place(source, source !== 'colleague-item-editor-grant');
+          const from = await place('from', source, source !== 'colleague-item-editor-grant');
           const item = await folderIn(from.manager, from.folder);
           if (source === 'colleague-item-editor-grant') await given(t.ctx, t.url).grant(item, { user: caller }, 'editor');
-          const to = target === 'within' ? await folderIn(from.manager, from.folder) : (await place(target)).folder;
+          const to = target === 'within' ? await folderIn(from.manager, from.folder) : (await place('to', target)).folder;
           const res = await caller.call(itemsApi.update, { params: { id: item }, body: { parentId: to } });
           const expected = expectedMove(role, source, target);
           expect(res.status, `${role} moving from ${source} to ${target}: ${JSON.stringify(res.body)}`).toBe(expected);
@@ -542,14 +553,22 @@ export function documentMatrix() {
   describe.each(ACCESSES)('a document, as %s', (access) => {
     const rank = DOCUMENT_RANK[access];
     const readOnlyToken = access === 'editor with a read-only token';
+    // The calls that only read share one document (and its reported abilities); each that writes gets its own.
+    let readOnly: Promise<{ cell: DocumentCell; abilities: TItemAbilities | null }> | undefined;
+    const cellFor = async (writes: boolean) => {
+      const make = async () => {
+        const cell = await documentCell(access);
+        return { cell, abilities: await reportedAbilities(callerFor(access), 'item', workspace.id, cell.id) };
+      };
+      return writes ? make() : (readOnly ??= make());
+    };
 
     for (const endpoint of DOCUMENT_ENDPOINTS) {
       it(endpoint.name, async () => {
-        const cell = await documentCell(access);
-        const caller = callerFor(access);
-        const abilities = await reportedAbilities(caller, 'item', workspace.id, cell.id);
-        const res = await endpoint.call(caller, cell);
         const writes = endpoint.name.split(' ')[0] !== 'GET';
+        const { cell, abilities } = await cellFor(writes);
+        const caller = callerFor(access);
+        const res = await endpoint.call(caller, cell);
         const expected = rank === 0 ? 404 : readOnlyToken && writes ? 403 : rank < NEED_RANK[endpoint.need] ? 403 : endpoint.ok;
         expect(res.status, `${access} ${endpoint.name}: ${JSON.stringify(res.body)}`).toBe(expected);
         const succeeded = res.status >= 200 && res.status < 300;
@@ -623,15 +642,22 @@ function useGroupWorld() {
   });
 }
 
-/** A folder (and a sibling) inside a folder of the colleague's My files shared with a group as `access` says. */
-async function groupCell(access: GroupAccess, trashed: boolean): Promise<Target> {
-  const make = (parentId: string, name: string) =>
-    colleague.person.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: `${name}-${Math.random()}`, parentId } });
-  const shared = (await make(colleague.home, 'g')).body.id as string;
+const groupFolder = (parentId: string, name: string) =>
+  colleague.person.call(itemsApi.create, { params: { ws: workspace.id }, body: { kind: 'folder', name: `${name}-${Math.random()}`, parentId } });
+
+/** A folder of the colleague's My files shared with a group as `access` says. */
+async function groupShare(access: GroupAccess): Promise<string> {
+  const shared = (await groupFolder(colleague.home, 'g')).body.id as string;
   const role = access.startsWith('group viewer') ? 'viewer' : access.startsWith('group editor') ? 'editor' : 'manager';
   const group = access.endsWith('out of the group') ? former : team;
   await g.grant(shared, { group }, role, access.endsWith('expired') ? new Date(Date.now() - 1000) : null);
   if (access.endsWith('own editor grant')) await g.grant(shared, { user: grouped }, 'editor');
+  return shared;
+}
+
+/** A folder (and a sibling) inside a folder shared with a group (`groupShare`). */
+async function groupCell(shared: string, trashed: boolean): Promise<Target> {
+  const make = groupFolder;
   const folder = (await make(shared, 't')).body.id as string;
   const sibling = (await make(shared, 's')).body.id as string;
   if (trashed && (await grouped.call(itemsApi.trash, { params: { id: folder } })).status !== 200)
@@ -644,11 +670,23 @@ export function groupMatrix() {
   useWorld();
   useGroupWorld();
   describe.each(Object.keys(GROUP_RANK) as GroupAccess[])('through a group, as %s', (access) => {
-    for (const endpoint of ENDPOINTS) {
-      it(endpoint.name, async () => {
-        const cell = await groupCell(access, !!endpoint.trashed);
+    // One folder shared with the group for the access's cells (what a cell does stays inside it); calls that leave the
+    // item where it is share one item (and its reported abilities), as in the endpoint matrix.
+    let share: Promise<string> | undefined;
+    let kept: Promise<{ cell: Target; abilities: TItemAbilities | null; siblingAbilities: TItemAbilities | null }> | undefined;
+    const cellFor = async (endpoint: Endpoint) => {
+      const make = async () => {
+        const cell = await groupCell(await (share ??= groupShare(access)), !!endpoint.trashed);
         const abilities = await reportedAbilities(grouped, cell.trashed ? 'trash' : 'item', cell.workspaceId, cell.id);
         const siblingAbilities = await reportedAbilities(grouped, 'item', cell.workspaceId, cell.sibling);
+        return { cell, abilities, siblingAbilities };
+      };
+      if (endpoint.fresh || endpoint.trashed) return make();
+      return (kept ??= make());
+    };
+    for (const endpoint of ENDPOINTS) {
+      it(endpoint.name, async () => {
+        const { cell, abilities, siblingAbilities } = await cellFor(endpoint);
         const res = await endpoint.call(grouped, cell);
         const rank = GROUP_RANK[access];
         const expected = rank === RANK.none ? 404 : rank < RANK[endpoint.need] ? 403 : endpoint.ok;
