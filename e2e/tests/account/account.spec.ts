@@ -9,6 +9,7 @@ test('the account page: API tokens made and revoked, the profile, the theme, mai
   browser,
   request,
 }) => {
+  test.setTimeout(240_000);
   const me = await signUp(page);
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Account' }).click();

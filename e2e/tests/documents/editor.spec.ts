@@ -111,6 +111,7 @@ test('pasted HTML keeps its text and structure but loses scripts, event handlers
   const toolbar = page.getByRole('toolbar', { name: 'Formatting' });
   const button = (name: string) => toolbar.getByRole('button', { name, exact: true });
   await page.keyboard.type('Some text');
+  await expect(editor).toContainText('Some text');
   await expect(button('Undo')).toBeEnabled();
   // One control takes Tab; the rest are reached with arrows.
   await expect(toolbar.locator('[tabindex="0"]')).toHaveCount(1);

@@ -20,6 +20,8 @@ async function photo(): Promise<Buffer> {
 test('the grid shows real thumbnails of a photo, a HEIC photo and a video, the details panel a preview, and the viewer the pictures Cabinet made', async ({
   page,
 }) => {
+  // A long walk: three kinds of preview made, a video played.
+  test.setTimeout(240_000);
   // Two seconds of ffmpeg's test pattern as WebM (VP8): ffmpeg is what makes video thumbnails (ADR 0040; .ci/run installs it).
   const dir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-e2e-video-'));
   const clip = path.join(dir, 'clip.webm');
@@ -45,7 +47,7 @@ test('the grid shows real thumbnails of a photo, a HEIC photo and a video, the d
   const grid = page.getByRole('grid', { name: 'Contents of Holiday' });
   // The thumbnail arrives by the live stream once made: no reload.
   const thumb = grid.getByRole('img', { name: 'Thumbnail of field.jpg' });
-  await expect(thumb).toBeVisible({ timeout: 30_000 });
+  await expect(thumb).toBeVisible({ timeout: 60_000 });
   await expect(thumb).toHaveAttribute('src', /\/api\/v1\/items\/[0-9a-f-]+\/thumbnail\?size=256&v=[0-9a-f]{16}$/);
   await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(256);
   expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(192);
@@ -106,6 +108,16 @@ test('the grid shows real thumbnails of a photo, a HEIC photo and a video, the d
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(2);
   await video.evaluate((v: HTMLVideoElement) => v.play());
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(0);
+  await page.keyboard.press('Escape');
+
+  // The list shows the same pictures in its rows.
+  await page.getByRole('radiogroup', { name: 'View' }).getByText('List').click();
+  const list = page.getByRole('table', { name: 'Contents of Holiday' });
+  for (const name of ['phone photo.heic', 'test pattern.webm']) {
+    const rowThumb = list.getByRole('row', { name: new RegExp(name.replace('.', '\\.')) }).locator('img[src*="/thumbnail"]');
+    await expect(rowThumb, name).toBeVisible();
+    await expect.poll(() => rowThumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+  }
 });
 
 test('a thumbnail made after the file was listed shows in the grid, the open details panel and the viewer’s details, without a reload', async ({

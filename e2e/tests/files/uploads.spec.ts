@@ -43,8 +43,9 @@ test(
     const big = randomBytes(12 * MiB + 17);
     const small = Buffer.from('hello, cabinet\n');
     // After the first part, Cabinet (and its bucket) cannot be reached, as while it restarts: every request is refused,
-    // its readiness probe too, until the outage ends. The server's side of a restart (a part cut off mid-write, the
-    // upload found again) is the system tests' (crash-recovery.system.test.ts).
+    // its readiness probe too, until the outage ends (on S3 the parts go to the bucket, another origin, and are simply
+    // tried again). The server's side of a restart (a part cut off mid-write, the upload found again, a part sent to
+    // an address signed before the restart) is crash-recovery.system.test.ts's.
     let parts = 0;
     let refused = 0;
     let outage = false;

@@ -97,7 +97,7 @@ test('the versions panel and the compare dialog fit 1280 and 360 px, in both the
   for (const width of [1280, 360]) {
     await page.setViewportSize({ width, height: 800 });
     await expect(panel).toBeVisible();
-    expect(await overflow(), `at ${width} px`).toBeLessThanOrEqual(0);
+    await expect.poll(overflow, { message: `at ${width} px` }).toBeLessThanOrEqual(0);
     await screen(page, `versions-panel-${width}`);
     expect(await seriousViolations(page)).toEqual([]);
     await panel.getByRole('checkbox', { name: 'Select version 1 to compare' }).check();

@@ -74,6 +74,6 @@ test("notifications stack a few at a time, have a named close button, never cove
       await expect(async () => {
         for (const close of await toasts.getByRole('button', { name: 'Close notification' }).all()) await close.click({ timeout: 1_000 }).catch(() => {});
         await expect(toasts).toHaveCount(0, { timeout: 500 });
-      }).toPass();
+      }).toPass({ timeout: 15_000 });
   }
 });

@@ -73,9 +73,17 @@ test('a public link shows a Word document and its pictures, a workbook with its 
   ]);
   const urls = await linksTo(page, workspace, ['Report.docx', 'Budget.xlsx', 'notes.md', 'Broken.docx', 'Site visit.docx']);
 
-  // On a phone, where the pages have least room; each accessibility check covers both themes.
+  // On a phone, where the pages have least room; each accessibility check covers both themes. The Word documents and
+  // the workbook are checked at 1280 px too (`onDesktop`), the page then put back on the phone.
   const view = { width: 360, height: 740, dark: true };
   const { context, page: visitor, ran } = await visitorPage(browser, view);
+  const onDesktop = async (check?: () => Promise<void>) => {
+    await visitor.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(() => visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    await check?.();
+    expect(await seriousViolations(visitor)).toEqual([]);
+    await visitor.setViewportSize({ width: view.width, height: view.height });
+  };
 
   // The Word document: its heading, its bold text and its table, in the page's own typography.
   await visitor.goto(urls['Report.docx']!);
@@ -86,6 +94,7 @@ test('a public link shows a Word document and its pictures, a workbook with its 
   await expect(doc.getByRole('table').getByRole('cell', { name: '1200' })).toBeVisible();
   expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
   expect(await seriousViolations(visitor)).toEqual([]);
+  await onDesktop();
   await screensInEachLook(visitor, 'conversions-docx', { fullPage: true });
 
   // A Word document's picture, drawn from the WebP the server made of it, no wider than the column; a linked one is its description.
@@ -98,6 +107,10 @@ test('a public link shows a Word document and its pictures, a workbook with its 
   await expect(visit).toContainText('[Picture: A linked picture]');
   expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(view.width);
   expect(await seriousViolations(visitor)).toEqual([]);
+  await onDesktop(async () => {
+    const column = await visit.evaluate((el) => el.getBoundingClientRect().right);
+    expect(await picture.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().right)).toBeLessThanOrEqual(column);
+  });
   await screensInEachLook(visitor, 'conversions-docx-pictures', { fullPage: true });
 
   // The workbook: its sheets as tabs; the arrow keys move to the next sheet, which shows its rows.
@@ -110,6 +123,7 @@ test('a public link shows a Word document and its pictures, a workbook with its 
   await expect(sheet.getByRole('row', { name: /Paper/ })).toContainText('2024-01-05');
   await expect(sheet.getByRole('row', { name: /Paper/ })).toContainText('0.3');
   expect(await seriousViolations(visitor)).toEqual([]);
+  await onDesktop();
   await screensInEachLook(visitor, 'conversions-xlsx', { fullPage: true });
   await budget.focus();
   await visitor.keyboard.press('ArrowRight');

@@ -42,6 +42,8 @@ test('opens a folder’s files in the viewer, steps through them with the arrow 
   page,
   workspace,
 }) => {
+  // A long walk: six files, six accessibility scans in both themes, a PDF drawn.
+  test.setTimeout(240_000);
   const { list, folderUrl } = await folderOfFiles(page);
 
   // A click on the PDF opens the viewer at its own address: page 1 drawn, its text there to find and select.
