@@ -2,7 +2,7 @@ import { itemsApi, linksApi } from '@cabinet/contracts';
 import { apiCall } from '../../fixtures/api.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { contrastOn, drawIn, seriousViolations } from '../../fixtures/accessibility.ts';
-import { openShareDialog } from '../../fixtures/sharing.ts';
+import { dayFromNow, openShareDialog } from '../../fixtures/sharing.ts';
 
 test('an owner makes a password link to a folder; a visitor without an account gives the password, reads the document in it and downloads the folder; revoked, the link has ended', async ({
   page,
@@ -172,13 +172,12 @@ test("a link's end date is saved when the field is left or Enter is pressed, nev
     expect(await contrastOn(error, '.mantine-Modal-content'), scheme).toBeGreaterThanOrEqual(4.5);
   }
   expect(await seriousViolations(page)).toEqual([]);
-  const next = new Date(Date.now() + 10 * 86_400_000);
-  const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+  const { day, year } = dayFromNow(10);
   await ends.fill(day);
   expect(patches).toEqual([]);
   await ends.press('Enter');
   await expect.poll(() => patches.length).toBe(1);
-  expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
+  expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${year}`));
   await expect(error).toHaveCount(0);
   await expect(dialog.getByRole('listitem', { name: 'Link 1' })).toContainText('expires');
   await expect(ends).toHaveValue(day);

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-import { openShareDialog } from '../../fixtures/sharing.ts';
+import { dayFromNow, openShareDialog } from '../../fixtures/sharing.ts';
 
 /** Picks an option of a labelled select in the dialog. */
 async function choose(page: Page, label: string, option: string) {
@@ -146,13 +146,12 @@ test('a grant’s end date is saved when the field is left, not at every keystro
   await ends.blur();
   await expect(dialog.getByText('Choose a day still to come')).toBeVisible();
   expect(patches).toEqual([]);
-  const next = new Date(Date.now() + 30 * 86_400_000);
-  const day = `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
+  const { day, year } = dayFromNow(30);
   await ends.fill(day);
   expect(patches).toEqual([]);
   await ends.press('Enter');
   await expect.poll(() => patches.length).toBe(1);
-  expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${next.getFullYear()}`));
+  expect(JSON.parse(patches[0]!).expiresAt).toMatch(new RegExp(`^${year}`));
   await expect(dialog.getByText('Choose a day still to come')).toHaveCount(0);
   await expect(ends).toHaveValue(day);
 });
