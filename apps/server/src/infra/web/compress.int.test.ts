@@ -69,6 +69,11 @@ describe('compressed API answers', () => {
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-encoding']).toBeUndefined();
     expect(Number(head.headers['content-length'])).toBeGreaterThan(10_000);
+    // Asked again with its ETag: not modified, and varying as the answer it stands for does.
+    const css = await get(`${test.app.url}/api/docs/static/swagger-ui.css`, { 'accept-encoding': 'br' });
+    const unchanged = await get(`${test.app.url}/api/docs/static/swagger-ui.css`, { 'accept-encoding': 'br', 'if-none-match': String(css.headers.etag) });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.vary).toContain('Accept-Encoding');
     const missing = await get(`${test.app.url}/api/docs/static/missing.js`, { 'accept-encoding': 'br' });
     expect(missing.status).toBe(404);
     expect(missing.headers['content-encoding']).toBeUndefined();

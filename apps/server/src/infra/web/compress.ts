@@ -56,12 +56,18 @@ const TEXTUAL = /^(application\/(json|javascript)|text\/(css|html|javascript))\b
  * its scripts and styles from the installed package, and the API's description): each is compressed once, in
  * the thread pool, at a level worth keeping (Brotli 9: 0.3 s for the 1.5 MB script, 11 would take 2.5 s for
  * 9 % less), and the bytes kept by the file's ETag or the SHA-256 of what they compress, so however an address
- * is spelled the same bytes are kept once. Only 200s are touched: a 304 or a 404 stays as it is.
+ * is spelled the same bytes are kept once. Only 200s are compressed; a 304 says it varies as its 200 does; a 404
+ * stays as it is.
  */
 export function compressOnce(): (req: FastifyRequest, reply: FastifyReply, payload: unknown) => Promise<unknown> {
   // By the ETag a file is sent with (the package's files: a kept one is not read again), else by its bytes' SHA-256.
   const kept = new Map<string, Promise<Buffer>>();
   return async (req, reply, payload) => {
+    // A 304 stands for the 200 a cache holds, which varied by Accept-Encoding: it says so too (RFC 9110, 15.4.5).
+    if (reply.statusCode === 304) {
+      negotiate(req, reply);
+      return payload;
+    }
     if (reply.statusCode !== 200 || reply.hasHeader('content-encoding') || !TEXTUAL.test(String(reply.getHeader('content-type') ?? ''))) return payload;
     const encoding = negotiate(req, reply);
     // A HEAD's body is empty: its headers stay those of the file as it is.
