@@ -5,6 +5,7 @@ import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp, signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { colourContrast, seriousViolations } from '../../fixtures/accessibility.ts';
 import { screen } from '../../fixtures/screens.ts';
+import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 /** Picks an option of a labelled select. */
 async function choose(page: Page, label: string, option: string) {
@@ -137,7 +138,7 @@ newAccountTest(
     const cards = page.getByRole('list', { name: 'Audit log' });
     await expect(cards.getByRole('listitem').filter({ hasText: 'renamed “Budget 2027” from “Budget”' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expectNoHorizontalOverflow(page);
     await screen(page, 'audit-360', { fullPage: true });
 
     // Bea finds the folder on her Home, under Recently shared with me.

@@ -4,6 +4,7 @@ import { signUpInNewBrowser } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { screensInEachLook } from '../../fixtures/screens.ts';
+import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 test('two people write one document at once: each sees the other here, their named caret, and their typing live; all of it after a reload', async ({
   page,
@@ -57,7 +58,7 @@ test.describe(() => {
     await editor.click();
     await page.keyboard.type('A line long enough to wrap on a phone, and then some more words after it.');
     await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expectNoHorizontalOverflow(page);
     await screensInEachLook(page, 'document');
   });
 });

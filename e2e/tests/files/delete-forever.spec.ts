@@ -1,5 +1,6 @@
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { screensInEachLook } from '../../fixtures/screens.ts';
+import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 // At 360 px, where the trash's buttons have least room (the trash's layout checked at 1280 too); what the dialogs do
 // is the same at every width.
@@ -23,7 +24,7 @@ test('asks before deleting forever, naming what goes; Escape keeps it, Enter del
   // Nothing sticks out sideways, at 1280 px as at 360: the buttons stay on the screen.
   for (const at of [1280, width]) {
     await page.setViewportSize({ width: at, height: 800 });
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expectNoHorizontalOverflow(page);
     for (const button of await trash.getByRole('button').all()) {
       const box = (await button.boundingBox())!;
       expect(box.x + box.width, `at ${at} px`).toBeLessThanOrEqual(at);

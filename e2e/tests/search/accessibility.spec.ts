@@ -1,9 +1,7 @@
-import type { Page } from '@playwright/test';
 import { makeItem } from '../../fixtures/search.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
-
-const noHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 // Each check covers the light and the dark theme (seriousViolations switches them without a reload), at each width.
 test('the search palette and the search page have no serious accessibility violations at 1280 and 360 px, in both themes', async ({ page, workspace }) => {
@@ -25,7 +23,7 @@ test('the search palette and the search page have no serious accessibility viola
     await expect(palette.getByRole('group', { name: 'Results' }).getByRole('option')).toHaveCount(3);
     await expect(palette).toHaveCSS('opacity', '1');
     expect(await seriousViolations(page)).toEqual([]);
-    expect(await noHorizontalScroll(page)).toBeLessThanOrEqual(0);
+    await expectNoHorizontalOverflow(page);
     await page.keyboard.press('Escape');
     await expect(palette).toHaveCount(0);
 
@@ -37,7 +35,7 @@ test('the search palette and the search page have no serious accessibility viola
     await expect(page.getByRole('list', { name: 'Search results' }).getByRole('listitem')).toHaveCount(1);
     await expect(page.getByText('In “Meadow surveys”')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
-    expect(await noHorizontalScroll(page)).toBeLessThanOrEqual(0);
+    await expectNoHorizontalOverflow(page);
     // Nothing found.
     await page.goto(`/w/${workspace.slug}/search?q=nothingatallhere`);
     await expect(page.getByRole('heading', { name: 'No results for “nothingatallhere”' })).toBeVisible();

@@ -1,18 +1,10 @@
 import type { Page } from '@playwright/test';
-import { drawIn } from '../../fixtures/accessibility.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
-import { screen } from '../../fixtures/screens.ts';
+import { screensInEachLook } from '../../fixtures/screens.ts';
+import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 /** The names a list shows, in order. */
 const namesIn = (scope: ReturnType<Page['getByRole']>) => scope.getByRole('link').allInnerTexts();
-
-/** Screenshots of the page in both themes, switched as a person's system setting switches them. */
-async function inBothThemes(page: Page, name: string) {
-  for (const scheme of ['light', 'dark'] as const) {
-    await drawIn(page, scheme);
-    await screen(page, `${name}-${scheme}`, { fullPage: true });
-  }
-}
 
 test("Home's quick actions work, and its Recent and Starred show what their pages show", async ({ page }) => {
   const home = page.url();
@@ -53,11 +45,10 @@ test("Home's quick actions work, and its Recent and Starred show what their page
   await page.goto(home);
   await expect(page.getByRole('region', { name: 'Recent' }).getByRole('list').getByRole('link')).toHaveText(recent.slice(0, 5));
   await expect(page.getByRole('region', { name: 'Starred' }).getByRole('list').getByRole('link')).toHaveText(starred.slice(0, 5));
-  await inBothThemes(page, 'home-1280');
   await page.setViewportSize({ width: 360, height: 800 });
   await expect(page.getByRole('navigation', { name: 'Main' })).not.toBeInViewport();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-  await inBothThemes(page, 'home-360');
+  await expectNoHorizontalOverflow(page);
+  await screensInEachLook(page, 'home', { fullPage: true });
   await page.getByRole('region', { name: 'Starred' }).getByRole('link', { name: 'All starred' }).click();
   await expect(page.getByRole('heading', { name: 'Starred', level: 1 })).toBeVisible();
 });

@@ -1,11 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { signUp } from '../../fixtures/accounts.ts';
 import { screensInEachLook } from '../../fixtures/screens.ts';
-
-/** Nothing wider than the window, once what measures itself after a resize (a segmented control's marker) has. */
-async function expectNoHorizontalOverflow(page: Page) {
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-}
+import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 /** The header is fixed, so its overflow does not scroll: check its last control is fully on screen. */
 async function expectHeaderFits(page: Page, width: number) {

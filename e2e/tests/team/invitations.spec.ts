@@ -1,14 +1,10 @@
 import { invitationsApi, itemsApi, workspacesApi } from '@cabinet/contracts';
-import type { Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
 import { screen } from '../../fixtures/screens.ts';
-
-async function expectNoHorizontalOverflow(page: Page) {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
-}
+import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member; an expired invitation by email can be sent again', async ({
   page,
