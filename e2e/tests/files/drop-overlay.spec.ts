@@ -17,18 +17,21 @@ test('the drop overlay covers the whole view, the List/Grid switch too, at 1280 
   await screensInEachLook(page, 'drop-overlay');
   for (const width of [1280, 360]) {
     await page.setViewportSize({ width, height: 800 });
-    // What is painted at the switch's middle is the overlay (it lets the drop through, so it is asked to take the pointer for the check).
-    const box = (await page.getByRole('radiogroup', { name: 'View' }).boundingBox())!;
-    const onTop = await overlay.evaluate(
-      (text, [x, y]) => {
-        const layer = text.parentElement!;
-        layer.style.pointerEvents = 'auto';
-        const hit = document.elementFromPoint(x!, y!);
-        layer.style.pointerEvents = 'none';
-        return layer.contains(hit);
-      },
-      [box.x + box.width / 2, box.y + box.height / 2],
-    );
-    expect(onTop, `at ${width} px`).toBe(true);
+    // What is painted at the switch's middle is the overlay (it lets the drop through, so it is asked to take the pointer for the check),
+    // once the resized page has laid itself out again.
+    const onTop = async () => {
+      const box = (await page.getByRole('radiogroup', { name: 'View' }).boundingBox())!;
+      return overlay.evaluate(
+        (text, [x, y]) => {
+          const layer = text.parentElement!;
+          layer.style.pointerEvents = 'auto';
+          const hit = document.elementFromPoint(x!, y!);
+          layer.style.pointerEvents = 'none';
+          return layer.contains(hit);
+        },
+        [box.x + box.width / 2, box.y + box.height / 2],
+      );
+    };
+    await expect.poll(onTop, { message: `at ${width} px` }).toBe(true);
   }
 });
