@@ -43,6 +43,8 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/events/*',
   // backups: PostgreSQL's pg_dump on an exported snapshot, PGlite's in the process (ADR 0057);
   'apps/server/src/modules/backups/*',
+  // instance administration: the last administrator kept under row locks, a deactivation's notice ending streams and sockets;
+  'apps/server/src/modules/admin/*',
   // the cabinet command against a database server of its own.
   'apps/server/src/cli/cli-commands',
 ];

@@ -51,3 +51,12 @@ export function sqlAdapter(sql: SqlClient): new (kind: string) => Adapter {
     }
   };
 }
+
+/**
+ * Ends the provider's own sessions of an account (an administrator signed the person out everywhere, or
+ * deactivated them): their next sign-in asks for their password again. How many ended.
+ */
+export async function endAccountSessions(sql: SqlClient, accountId: string): Promise<number> {
+  const rows = await sql.query<{ id: string }>(`DELETE FROM idp_payloads WHERE kind = 'Session' AND payload->>'accountId' = $1 RETURNING id`, [accountId]);
+  return rows.length;
+}

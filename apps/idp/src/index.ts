@@ -13,6 +13,7 @@ import { RateLimiter } from './rate-limit.ts';
 import type { SqlClient } from './sql.ts';
 
 export { AccountStore } from './accounts.ts';
+export { endAccountSessions } from './adapter.ts';
 export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';
 export type { SqlClient } from './sql.ts';
 /** The one way Cabinet sends mail (SMTP, or the dev outbox), for the server's own messages too. */

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { uuidv7 } from '@cabinet/contracts';
 import nodemailer from 'nodemailer';
@@ -16,6 +16,8 @@ export interface OutboxMessage extends Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /** Whether mail can go: the SMTP server answers and takes the credentials, or the outbox folder can be written. */
+  check(): Promise<void>;
 }
 
 export interface MailOptions {
@@ -32,6 +34,9 @@ export function createMailer(options: MailOptions): Mailer {
       async send(mail) {
         await transport.sendMail({ from: options.from, ...mail });
       },
+      async check() {
+        await transport.verify();
+      },
     };
   }
   return {
@@ -39,6 +44,10 @@ export function createMailer(options: MailOptions): Mailer {
       mkdirSync(options.outboxDir, { recursive: true });
       const message: OutboxMessage = { id: uuidv7(), createdAt: new Date().toISOString(), ...mail };
       writeFileSync(path.join(options.outboxDir, `${message.id}.json`), JSON.stringify(message, null, 2), { mode: 0o600 });
+    },
+    async check() {
+      mkdirSync(options.outboxDir, { recursive: true });
+      accessSync(options.outboxDir, constants.W_OK);
     },
   };
 }

@@ -36,6 +36,7 @@ import { teamRoutes } from './modules/team/index.ts';
 import { activityRoutes } from './modules/activity/index.ts';
 import { groupsRoutes } from './modules/groups/index.ts';
 import { conversionsRoutes } from './modules/conversions/index.ts';
+import { adminRoutes } from './modules/admin/index.ts';
 import { linksRoutes } from './modules/links/index.ts';
 import { copyDocuments, documentMarkdown, documentsRoutes } from './modules/documents/index.ts';
 import { notificationsRoutes } from './modules/notifications/index.ts';
@@ -253,6 +254,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await notificationsRoutes(api, ctx);
       await searchRoutes(api, ctx);
       await conversionsRoutes(api, ctx);
+      await adminRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -211,6 +211,8 @@ export interface Env extends Omit<Settings, 'HOST' | 'PUBLIC_URL' | 'SESSION_SEC
   /** True when no hosted provider is configured and Cabinet serves its own under /idp. */
   embeddedIdp: boolean;
   secureCookies: boolean;
+  /** The settings the operator set (the rest are defaults or unset), as the admin page shows them. */
+  explicit?: readonly string[];
 }
 
 export class SettingsError extends Error {
@@ -257,7 +259,37 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL && s.TRUST_PROXY === false),
     embeddedIdp: !s.OIDC_ISSUER,
     secureCookies: PUBLIC_URL.startsWith('https://'),
+    explicit: Object.keys(raw).filter((key) => key in ZSettings.shape),
   };
+}
+
+const MASK = '••••••••';
+/** Settings whose whole value is a secret; an address's password is masked wherever it is. */
+const isSecret = (key: string) => /SECRET|TOKEN|PASSWORD|ACCESS_KEY/.test(key);
+
+function shown(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.join(',');
+  if (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    try {
+      const url = new URL(value);
+      if (url.password) url.password = MASK;
+      return url.toString();
+    } catch {
+      return value;
+    }
+  }
+  return String(value);
+}
+
+/** Every setting as the instance runs with it, in the order of the README's table: secrets masked, never their values. */
+export function settingsInForce(env: Env): { name: string; value: string | null; set: boolean; secret: boolean }[] {
+  const explicit = new Set(env.explicit ?? []);
+  return Object.keys(ZSettings.shape).map((name) => {
+    const value = (env as unknown as Record<string, unknown>)[name];
+    const secret = isSecret(name);
+    return { name, value: secret ? (value === undefined ? null : MASK) : shown(value), set: explicit.has(name), secret };
+  });
 }
 
 /** A single machine keeps its generated secret in the data folder; several instances must share SESSION_SECRET. */

@@ -23,3 +23,4 @@ export * from './notifications.ts';
 export * from './search.ts';
 export * from './conversions.ts';
 export * from './viewer-kind.ts';
+export * from './admin.ts';

@@ -264,6 +264,8 @@ export interface JobsTable {
   max_attempts: Generated<number>;
   locked_until: NullableTimestamp;
   last_error: string | null;
+  /** When the last attempt failed (null until one has). */
+  last_attempt_at: NullableTimestamp;
   created_at: Timestamp;
 }
 
@@ -283,6 +285,20 @@ export interface BackupsTable {
   copied_bytes: NullableBigInt;
   database_bytes: NullableBigInt;
   error: string | null;
+}
+
+/** One administrator's action on the instance (ADR 0060). */
+export interface InstanceAuditTable {
+  id: string;
+  actor_user_id: string | null;
+  action: string;
+  target_kind: 'user' | 'workspace' | 'job';
+  target_id: string;
+  target_label: string;
+  data: Generated<unknown>;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Generated<Date>;
 }
 
 export interface DocumentContentsTable {
@@ -439,6 +455,7 @@ export interface Database {
   previews: PreviewsTable;
   idempotency_keys: IdempotencyKeysTable;
   backups: BackupsTable;
+  instance_audit: InstanceAuditTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

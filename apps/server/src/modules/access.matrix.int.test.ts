@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   activityApi,
+  adminApi,
   allRoutes,
   configApi,
   eventsApi,
@@ -653,6 +654,7 @@ describe.each(CALLERS)('visiting a link as %s', (who) => {
 const ITEMS_MATRIX = 'testing/item-matrix.ts';
 const UPLOADS = 'modules/files/uploads.int.test.ts';
 const VERSIONS = 'modules/files/versions.int.test.ts';
+const ADMIN = 'modules/admin/admin.int.test.ts';
 const FILE_REQUESTS = 'modules/links/file-requests.int.test.ts';
 const CONVERSIONS = 'modules/conversions/conversions.int.test.ts';
 const CONTENT_URLS = 'modules/files/content-url.int.test.ts';
@@ -708,6 +710,8 @@ const ELSEWHERE: Record<string, string> = {
   // Who may see a thumbnail (member, guest with and without a grant, stranger, link visitor): with the previews.
   'GET /items/:id/thumbnail': 'modules/previews/previews.int.test.ts',
   'GET /links/:token/items/:itemId/thumbnail': 'modules/previews/previews.int.test.ts',
+  // Instance administration: its administrators, then everyone else (workspace owners, no one signed in) refused.
+  ...Object.fromEntries(Object.values(adminApi).map((r) => [`${r.method} ${r.path}`, ADMIN])),
 };
 
 /** Each declared route by the name a test calls it with (`authApi.signOut`). */

@@ -1,4 +1,5 @@
 import { activityApi } from './activity.ts';
+import { adminApi } from './admin.ts';
 import { configApi } from './config.ts';
 import { conversionsApi } from './conversions.ts';
 import type { RouteDeclaration } from './define-route.ts';
@@ -20,6 +21,7 @@ import { eventsApi, workspacesApi } from './workspaces.ts';
 export * from './define-route.ts';
 export {
   activityApi,
+  adminApi,
   authApi,
   commentsApi,
   configApi,
@@ -70,6 +72,7 @@ export const routeAreas = {
   notificationsApi,
   searchApi,
   conversionsApi,
+  adminApi,
 };
 
 /** Every route of `/api/v1`. */

@@ -70,7 +70,12 @@ export async function failJob(db: Q, job: JobRow, error: unknown): Promise<void>
   const delay = Math.min(3_600_000, 1000 * 2 ** Math.max(0, job.attempts - 1));
   await db
     .updateTable('jobs')
-    .set({ locked_until: null, run_at: new Date(Date.now() + delay), last_error: String((error as Error)?.message ?? error).slice(0, 2000) })
+    .set({
+      locked_until: null,
+      run_at: new Date(Date.now() + delay),
+      last_error: String((error as Error)?.message ?? error).slice(0, 2000),
+      last_attempt_at: new Date(),
+    })
     .where('id', '=', job.id)
     .execute();
 }
@@ -110,4 +115,35 @@ export async function countJobs(db: Q): Promise<{ kind: string; state: string; c
     .groupBy(['kind', sql`2`])
     .execute();
   return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.count) }));
+}
+
+/** `attempts >= max_attempts`: out of attempts, kept with its error for an operator. */
+const failed = sql<boolean>`attempts >= max_attempts`;
+
+/** The jobs out of attempts, newest failure first (at most `limit`), for the instance's administrators. */
+export function failedJobs(db: Q, limit: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'kind', 'attempts', 'last_error', 'created_at', sql<Date>`coalesce(last_attempt_at, created_at)`.as('failed_at')])
+    .where(failed)
+    .orderBy(sql`coalesce(last_attempt_at, created_at)`, 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** A failed job run once more now (one attempt left); undefined when `id` is no failed job. */
+export function retryFailedJob(db: Q, id: string) {
+  return db
+    .updateTable('jobs')
+    .set({ attempts: sql`max_attempts - 1`, run_at: new Date(), locked_until: null })
+    .where('id', '=', id)
+    .where(failed)
+    .returning(['id', 'kind'])
+    .executeTakeFirst();
+}
+
+/** A failed job removed; undefined when `id` is no failed job. */
+export function discardFailedJob(db: Q, id: string) {
+  return db.deleteFrom('jobs').where('id', '=', id).where(failed).returning(['id', 'kind']).executeTakeFirst();
 }

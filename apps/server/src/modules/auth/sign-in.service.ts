@@ -60,5 +60,5 @@ async function findOrCreateUser(ctx: AppContext, identity: ProviderIdentity): Pr
 /** Ends every session of the user behind a provider identity (after its password was reset). */
 export async function endSessionsOfIdentity(ctx: AppContext, issuer: string, subject: string): Promise<void> {
   const user = await findUserByIdentity(ctx.db, issuer, subject);
-  if (user) await endOtherSessions(ctx, user.id, null, null);
+  if (user) await endOtherSessions(ctx.db, user.id, null, null);
 }

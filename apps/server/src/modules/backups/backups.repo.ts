@@ -45,6 +45,11 @@ export async function runningBackup(db: Q): Promise<{ id: string; location: stri
     .executeTakeFirst();
 }
 
+/** The latest runs, newest first. */
+export function recentBackups(db: Q, limit: number) {
+  return db.selectFrom('backups').selectAll().orderBy('started_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 /** Whether a scheduled backup started at `since` or later (done, failed or running). */
 export async function scheduledSince(db: Q, since: Date): Promise<boolean> {
   const row = await db.selectFrom('backups').select('id').where('trigger', '=', 'schedule').where('started_at', '>=', since).limit(1).executeTakeFirst();

@@ -1,7 +1,7 @@
 /** Backups of the whole installation while it runs, their checking, restores, and checking storage against the database (ADR 0057). */
 export { BackupFolderError } from './backup-folder.ts';
 export { BackupRefused, createBackup, megabytes, problemsSummary, pruneBackups, type BackupIo, type BackupResult } from './backup.service.ts';
-export { runningBackup } from './backups.repo.ts';
+export { recentBackups, runningBackup } from './backups.repo.ts';
 export { restoreBackup } from './restore.service.ts';
 export { verifyBackup, type Verified } from './verify-backup.ts';
 export { nextScheduledBackup, startScheduledBackup } from './scheduled-backup.ts';

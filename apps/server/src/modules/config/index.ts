@@ -1,2 +1,2 @@
 /** The settings the browser app reads before anyone signs in. */
-export { configRoutes } from './config.routes.ts';
+export { CABINET_VERSION, configRoutes } from './config.routes.ts';

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 
-async function probe(check: () => Promise<void>): Promise<'ok' | string> {
+/** Runs a check within 5 s: 'ok', or why it failed. */
+export async function probe(check: () => Promise<void>): Promise<'ok' | string> {
   try {
     await Promise.race([check(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 5 s')), 5_000).unref())]);
     return 'ok';

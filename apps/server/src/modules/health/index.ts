@@ -1,2 +1,2 @@
 /** Liveness and readiness for load balancers and orchestrators. */
-export { healthRoutes } from './health.routes.ts';
+export { healthRoutes, probe } from './health.routes.ts';

@@ -17,6 +17,6 @@ export async function sessionsRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   route(app, sessionsApi.endOthers, async (req) => {
     const actor = requireActor(req);
-    return { revoked: await endOtherSessions(ctx, actor.user.id, actor.sessionId, actor) };
+    return { revoked: await endOtherSessions(ctx.db, actor.user.id, actor.sessionId, actor) };
   });
 }

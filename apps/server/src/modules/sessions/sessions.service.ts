@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { SessionRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { deriveKey, encrypt, hmac, randomToken, sha256 } from '../../lib/crypto.ts';
-import { inTransaction } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { recordAccount, type AccountActor } from '../events/index.ts';
 import { insertSession, listActiveSessions, revokeOtherSessions, revokeSession } from './sessions.repo.ts';
@@ -83,10 +83,11 @@ export async function endSession(ctx: AppContext, actor: Actor, sessionId: strin
 
 /**
  * Ends every session of a user but `keepId` (the caller's own); recorded as one `session.ended`
- * naming how many, when there were any. `by`: who did it (null: Cabinet, after a password reset).
+ * naming how many, when there were any. `by`: who did it (null: Cabinet, after a password reset,
+ * or an administrator's action, which the instance's audit names).
  */
-export function endOtherSessions(ctx: AppContext, userId: string, keepId: string | null, by: AccountActor | null): Promise<number> {
-  return inTransaction(ctx.db, async (tx) => {
+export function endOtherSessions(db: Db, userId: string, keepId: string | null, by: AccountActor | null): Promise<number> {
+  return inTransaction(db, async (tx) => {
     const ended = await revokeOtherSessions(tx, userId, keepId);
     if (ended > 0) await recordAccount(tx, by, { userId, action: 'session.ended', data: { others: ended } });
     return ended;

@@ -37,6 +37,17 @@ export function revokeApiToken(db: Q, userId: string, id: string): Promise<ApiTo
     .executeTakeFirst();
 }
 
+/** Every live token of a person revoked (their account deactivated): the tokens ended. */
+export function revokeAllApiTokens(db: Q, userId: string): Promise<Pick<ApiTokenRow, 'id' | 'name'>[]> {
+  return db
+    .updateTable('api_tokens')
+    .set({ revoked_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'name'])
+    .execute();
+}
+
 /**
  * Notes that a token was used; true when its use is to be recorded: the first use, or the first
  * after `recordEveryMs` since it last was (decided by this one statement, so two calls at once

@@ -4,7 +4,7 @@ import { recordAccount, type AccountActor } from '../events/index.ts';
 import type { ApiTokenRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { insertApiToken, listLiveApiTokens, revokeApiToken, touchApiToken } from './tokens.repo.ts';
+import { insertApiToken, listLiveApiTokens, revokeAllApiTokens, revokeApiToken, touchApiToken } from './tokens.repo.ts';
 
 export function presentApiToken(row: ApiTokenRow): TApiToken {
   return {
@@ -44,6 +44,15 @@ export async function deleteApiToken(db: Db, userId: string, id: string, by: Acc
     const revoked = await revokeApiToken(tx, userId, id);
     if (!revoked) throw new AppError('not_found', 'No such API token.');
     await recordAccount(tx, by, { userId, action: 'token.revoked', data: { tokenId: revoked.id, tokenName: revoked.name } });
+  });
+}
+
+/** Revokes every live token of a person (their account deactivated by an administrator, `by` null: the instance's audit names them); how many. */
+export async function revokeAllApiTokensOf(db: Db, userId: string): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const revoked = await revokeAllApiTokens(tx, userId);
+    for (const t of revoked) await recordAccount(tx, null, { userId, action: 'token.revoked', data: { tokenId: t.id, tokenName: t.name } });
+    return revoked.length;
   });
 }
 
