@@ -49,6 +49,14 @@ const SearchSettingsPage = page(() => settingsModule().then((m) => m.SearchSetti
 const GroupsSettingsPage = page(() => settingsModule().then((m) => m.GroupsSettingsPage));
 const AuditSettingsPage = page(() => settingsModule().then((m) => m.AuditSettingsPage));
 const LinksSettingsPage = page(() => settingsModule().then((m) => m.LinksSettingsPage));
+const adminModule = () => import('./routes/admin.tsx');
+const AdminLayout = page(() => adminModule().then((m) => m.AdminLayout));
+const AdminOverviewPage = page(() => adminModule().then((m) => m.AdminOverviewPage));
+const AdminWorkspacesPage = page(() => adminModule().then((m) => m.AdminWorkspacesPage));
+const AdminPeoplePage = page(() => adminModule().then((m) => m.AdminPeoplePage));
+const AdminJobsPage = page(() => adminModule().then((m) => m.AdminJobsPage));
+const AdminSettingsPage = page(() => adminModule().then((m) => m.AdminSettingsPage));
+const AdminAuditPage = page(() => adminModule().then((m) => m.AdminAuditPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const FileRoute = page(() => import('./routes/file.tsx').then((m) => m.FileRoute));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
@@ -97,6 +105,22 @@ export function AppRoutes() {
               </RequireAuth>
             }
           />
+          <Route
+            path="/admin"
+            element={
+              <RequireAuth>
+                <AdminLayout />
+              </RequireAuth>
+            }
+          >
+            <Route index element={<AdminOverviewPage />} />
+            <Route path="workspaces" element={<AdminWorkspacesPage />} />
+            <Route path="people" element={<AdminPeoplePage />} />
+            <Route path="jobs" element={<AdminJobsPage />} />
+            <Route path="settings" element={<AdminSettingsPage />} />
+            <Route path="audit" element={<AdminAuditPage />} />
+            <Route path="*" element={<NotFoundView />} />
+          </Route>
           <Route
             path="/w/:ws/file/:fileId"
             element={

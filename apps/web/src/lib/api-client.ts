@@ -4,6 +4,7 @@ import {
   CSRF_HEADER,
   IDEMPOTENCY_KEY_HEADER,
   LAST_CHANGE_HEADER,
+  meApi,
   takesIdempotencyKey,
   urlOf,
   type AllOptional,
@@ -172,5 +173,16 @@ export function sendFile<R extends RouteDeclaration & { body: 'file' }>(
     xhr.onerror = () => settle(() => reject(unreachable()));
     xhr.onabort = () => settle(() => reject(new DOMException('Stopped', 'AbortError')));
     xhr.send(file);
+  });
+}
+
+/**
+ * Watches an event stream the server may end and refuse to open again: the person signed out elsewhere, or their
+ * account deactivated by an administrator. Once the browser has given up on it, who is signed in is asked again,
+ * so a page whose session ended goes to sign-in within seconds (a refusal for any other reason changes nothing).
+ */
+export function askWhoWhenRefused(source: EventSource): void {
+  source.addEventListener('error', () => {
+    if (source.readyState === EventSource.CLOSED) call(meApi.get, undefined, { retry: false }).catch(() => undefined);
   });
 }

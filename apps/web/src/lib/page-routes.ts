@@ -8,6 +8,9 @@
 /** The pages of a workspace's settings (settings-pages.ts lists them with their labels and abilities). */
 export type SettingsPageName = 'members' | 'groups' | 'links' | 'search' | 'audit';
 
+/** The pages of the instance's administration (its overview is `/admin` itself). */
+export type AdminPageName = 'workspaces' | 'people' | 'jobs' | 'settings' | 'audit';
+
 /** A query: pairs whose undefined (or empty) values are left out, or URLSearchParams as they are. */
 export type PageQuery = URLSearchParams | Readonly<Record<string, string | null | undefined>>;
 
@@ -37,6 +40,8 @@ export const pageRoutes = {
   /** The server's start of a sign-in at the identity provider (not a page of the app), coming back to `returnTo`. */
   providerSignIn: (returnTo: string) => `/auth/login?returnTo=${part(returnTo)}`,
   account: () => '/account',
+  /** The instance's administration: its overview, or the page named. */
+  admin: (page?: AdminPageName) => `/admin${page ? `/${page}` : ''}`,
   invite: (token: string) => `/invite/${part(token)}`,
   /** An invitation sent to the signed-in person's address, by its id (what their notification opens). */
   invitation: (id: string) => `/invitations/${part(id)}`,

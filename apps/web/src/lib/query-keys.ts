@@ -79,4 +79,12 @@ export const queryKeys = {
   publicLink: (token: string) => ['public-link', token] as const,
   publicItem: (token: string, id: string) => ['public-link', token, 'item', id] as const,
   publicDocument: (token: string, id: string) => ['public-link', token, 'document', id] as const,
+  /** Instance administration (/admin): every view of it (prefix), and each. */
+  admin: ['admin'] as const,
+  adminOverview: ['admin', 'overview'] as const,
+  adminSettings: ['admin', 'settings'] as const,
+  adminWorkspaces: (q: string) => ['admin', 'workspaces', q] as const,
+  adminUsers: (q: string, status: string) => ['admin', 'users', q, status] as const,
+  adminJobs: ['admin', 'jobs'] as const,
+  adminAudit: ['admin', 'audit'] as const,
 };

@@ -141,7 +141,7 @@ describe('instance administration', () => {
     expect(off.body).toMatchObject({ status: 'deactivated' });
     expect(await cleo.call(meApi.get)).toFail('unauthenticated');
     expect(await signedUp.browser.call(meApi.get)).toFail('unauthenticated');
-    await until(() => socket.outcome.closed ?? socket.outcome.failed, 'the collaboration socket to close', 15_000);
+    await until(() => !!(socket.outcome.closed ?? socket.outcome.failed), 'the collaboration socket to close', 15_000);
     await expect(Promise.race([stream.ended.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still open'), 15_000))])).resolves.toBe('ended');
     // Signing in again is refused while deactivated.
     const again = await signIn(test.app.url, signedUp.email, signedUp.password);

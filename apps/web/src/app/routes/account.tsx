@@ -1,22 +1,11 @@
-import { Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Stack, Text, Title } from '@mantine/core';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
 import { ApiTokensSection } from '../../features/account/components/api-tokens-section.tsx';
 import { ProfileSection } from '../../features/account/components/profile-section.tsx';
 import { SessionsSection } from '../../features/account/components/sessions-section.tsx';
 import { MailSetting } from '../../features/notifications/components/mail-setting.tsx';
+import { Section } from '../../components/ui/section.tsx';
 import { PersonalShell } from '../shell.tsx';
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Paper component="section" aria-labelledby={id} withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
-      <Title order={2} fz="h4" id={id} mb="md">
-        {title}
-      </Title>
-      {children}
-    </Paper>
-  );
-}
 
 export function AccountPage() {
   return (

@@ -1,9 +1,9 @@
-import { Anchor, Group, NavLink, Paper, Stack, Title } from '@mantine/core';
+import { Anchor, Group, NavLink, Stack, Title } from '@mantine/core';
 import { IconHistory, IconLink, IconLock, IconSearch, IconUsers, IconUsersGroup } from '@tabler/icons-react';
 import type { TWorkspace } from '@cabinet/contracts';
-import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useOutletContext } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
+import { Section } from '../../components/ui/section.tsx';
 import { GroupsSection } from '../../features/groups/components/groups-section.tsx';
 import { InvitationsSection } from '../../features/team/components/invitations-section.tsx';
 import { MembersSection } from '../../features/team/components/members-section.tsx';
@@ -72,17 +72,6 @@ export function SettingsLayout() {
         </div>
       </Group>
     </Stack>
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Paper component="section" aria-labelledby={id} withBorder radius="md" p={{ base: 'sm', sm: 'lg' }}>
-      <Title order={2} fz="h4" id={id} mb="md">
-        {title}
-      </Title>
-      {children}
-    </Paper>
   );
 }
 

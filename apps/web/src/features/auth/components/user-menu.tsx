@@ -1,5 +1,5 @@
 import { Avatar, Menu, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { IconLogout, IconShield, IconUserCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useMe } from '../api/use-me.ts';
 import { useSignOut } from '../api/use-sign-out.ts';
@@ -34,6 +34,11 @@ export function UserMenu() {
         <Menu.Item component={Link} to={pageRoutes.account()} leftSection={<IconUserCircle aria-hidden size={16} />}>
           Account
         </Menu.Item>
+        {user?.isInstanceAdmin && (
+          <Menu.Item component={Link} to={pageRoutes.admin()} leftSection={<IconShield aria-hidden size={16} />}>
+            Administration
+          </Menu.Item>
+        )}
         <Menu.Item leftSection={<IconLogout aria-hidden size={16} />} onClick={() => signOut.mutate()} disabled={signOut.isPending}>
           Sign out
         </Menu.Item>

@@ -1,7 +1,7 @@
 import { eventsApi, urlOf, type TGroupEvent, type TItemEvent } from '@cabinet/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { CLIENT_ID } from '../../../lib/api-client.ts';
+import { askWhoWhenRefused, CLIENT_ID } from '../../../lib/api-client.ts';
 import { applyChange, applyGroupChange, applyNotice, applyReset } from '../../../lib/changes.ts';
 import { changesShownSince } from '../../../lib/last-change.ts';
 
@@ -27,6 +27,7 @@ export function useWorkspaceEvents(workspaceId: string | undefined) {
       const event = JSON.parse((message as MessageEvent<string>).data) as TGroupEvent;
       if (event.clientId !== CLIENT_ID) applyGroupChange(client, workspaceId, event.type);
     });
+    askWhoWhenRefused(source);
     source.addEventListener('reset', () => applyReset(client, workspaceId));
     // The person's notifications (of any workspace) changed.
     source.addEventListener('notifications', () => applyNotice(client));

@@ -1,7 +1,7 @@
 import { notificationsApi, urlOf, type TNotificationPage, type TNotificationSettings } from '@cabinet/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { call } from '../../../lib/api-client.ts';
+import { askWhoWhenRefused, call } from '../../../lib/api-client.ts';
 import { applyNotice } from '../../../lib/changes.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -33,6 +33,7 @@ export function useNotificationEvents(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
     const source = new EventSource(urlOf(notificationsApi.events));
+    askWhoWhenRefused(source);
     source.addEventListener('notifications', () => applyNotice(client));
     return () => source.close();
   }, [client, enabled]);

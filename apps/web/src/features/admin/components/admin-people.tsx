@@ -1,0 +1,236 @@
+import { ActionIcon, Avatar, Badge, Button, Group, Loader, Menu, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconDots, IconLogout, IconSearch, IconShield, IconShieldOff, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
+import type { TAdminUser } from '@cabinet/contracts';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { formatBytes, formatRelative } from '../../../lib/format.ts';
+import { useMe } from '../../auth/api/use-me.ts';
+import { initials } from '../../auth/components/user-menu.tsx';
+import { ROLE_LABELS } from '../../team/components/members-section.tsx';
+import { useAdminUsers, useSignOutUser, useUpdateUser } from '../api/use-admin.ts';
+import { AdminFailure } from './admin-failure.tsx';
+
+type Asking = { kind: 'deactivate' | 'sign-out' | 'unmake-admin'; user: TAdminUser };
+
+const failed = (title: string) => (error: Error) => notifications.show({ color: 'red', title, message: error.message });
+
+/** Every person of the instance: their workspaces, last sign-in, status; deactivate, activate, sign out everywhere, make administrator. */
+export function AdminPeople() {
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState<'' | TAdminUser['status']>('');
+  const [q] = useDebouncedValue(search.trim(), 250);
+  const people = useAdminUsers(q, status);
+  const me = useMe();
+  const update = useUpdateUser();
+  const signOut = useSignOutUser();
+  const [asking, setAsking] = useState<Asking | null>(null);
+  const close = () => setAsking(null);
+
+  const activate = (u: TAdminUser) =>
+    update.mutate(
+      { id: u.id, status: 'active' },
+      { onSuccess: () => notifications.show({ color: 'green', message: `${u.name} can sign in again` }), onError: failed('Not activated') },
+    );
+  const makeAdmin = (u: TAdminUser) =>
+    update.mutate(
+      { id: u.id, isInstanceAdmin: true },
+      { onSuccess: () => notifications.show({ color: 'green', message: `${u.name} is now an instance administrator` }), onError: failed('Not changed') },
+    );
+
+  return (
+    <Stack gap="sm">
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Search people"
+          placeholder="Name or email"
+          leftSection={<IconSearch aria-hidden size={16} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          style={{ flex: '1 1 220px' }}
+          maw={360}
+        />
+        <SegmentedControl
+          aria-label="Show"
+          value={status}
+          onChange={(v) => setStatus(v as typeof status)}
+          data={[
+            { value: '', label: 'Everyone' },
+            { value: 'active', label: 'Active' },
+            { value: 'deactivated', label: 'Deactivated' },
+          ]}
+        />
+      </Group>
+      {people.isPending ? (
+        <Loader aria-label="Loading people" />
+      ) : !people.items ? (
+        <AdminFailure error={people.error} what="The people" />
+      ) : !people.items.length ? (
+        <EmptyState icon={<IconUsers size={32} />} title="No one found">
+          {q
+            ? `No one’s name or email contains “${q}”.`
+            : status === 'deactivated'
+              ? 'No account is deactivated.'
+              : 'People appear here when they first sign in.'}
+        </EmptyState>
+      ) : (
+        <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="People">
+          {people.items.map((u) => {
+            const you = u.id === me.data?.user.id;
+            const deactivated = u.status === 'deactivated';
+            return (
+              <Paper component="li" key={u.id} withBorder p="sm" radius="md" aria-label={u.name}>
+                <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+                  <Group gap="sm" wrap="nowrap" miw={0} align="flex-start">
+                    <Avatar radius="xl" color={deactivated ? 'gray' : 'blue'} alt="">
+                      {initials(u.name)}
+                    </Avatar>
+                    <div style={{ minWidth: 0 }}>
+                      <Group gap={6}>
+                        <Text fw={600} size="sm" style={{ overflowWrap: 'anywhere' }}>
+                          {u.name}
+                          {you ? ' (you)' : ''}
+                        </Text>
+                        {u.isInstanceAdmin && (
+                          <Badge size="xs" variant="light" leftSection={<IconShield aria-hidden size={10} />}>
+                            Administrator
+                          </Badge>
+                        )}
+                        {deactivated && (
+                          <Badge size="xs" color="gray" variant="outline">
+                            Deactivated
+                          </Badge>
+                        )}
+                      </Group>
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {u.email}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {u.lastSeenAt ? `Last signed in ${formatRelative(u.lastSeenAt)}` : 'Never signed in'} · owns {formatBytes(u.ownedBytes)}
+                      </Text>
+                      {u.workspaces.length > 0 && (
+                        <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
+                          {u.workspaces.map((w) => `${w.name} (${ROLE_LABELS[w.role].toLowerCase()})`).join(', ')}
+                        </Text>
+                      )}
+                    </div>
+                  </Group>
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <ActionIcon variant="subtle" color="gray" aria-label={`More for ${u.name}`}>
+                        <IconDots size={18} />
+                      </ActionIcon>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      <Menu.Item leftSection={<IconLogout aria-hidden size={16} />} onClick={() => setAsking({ kind: 'sign-out', user: u })} disabled={you}>
+                        Sign out everywhere
+                      </Menu.Item>
+                      {u.isInstanceAdmin ? (
+                        <Menu.Item
+                          leftSection={<IconShieldOff aria-hidden size={16} />}
+                          onClick={() => setAsking({ kind: 'unmake-admin', user: u })}
+                          disabled={you}
+                        >
+                          Remove as administrator
+                        </Menu.Item>
+                      ) : (
+                        <Menu.Item leftSection={<IconShield aria-hidden size={16} />} onClick={() => makeAdmin(u)} disabled={deactivated}>
+                          Make administrator
+                        </Menu.Item>
+                      )}
+                      {deactivated ? (
+                        <Menu.Item leftSection={<IconUserCheck aria-hidden size={16} />} onClick={() => activate(u)}>
+                          Activate account
+                        </Menu.Item>
+                      ) : (
+                        <Menu.Item
+                          color="danger"
+                          leftSection={<IconUserOff aria-hidden size={16} />}
+                          onClick={() => setAsking({ kind: 'deactivate', user: u })}
+                          disabled={you}
+                        >
+                          Deactivate account
+                        </Menu.Item>
+                      )}
+                    </Menu.Dropdown>
+                  </Menu>
+                </Group>
+              </Paper>
+            );
+          })}
+        </Stack>
+      )}
+      {people.hasNextPage && (
+        <Group justify="center">
+          <Button variant="default" loading={people.isFetchingNextPage} onClick={() => void people.fetchNextPage()}>
+            Show more people
+          </Button>
+        </Group>
+      )}
+      {asking?.kind === 'deactivate' && (
+        <ConfirmDialog
+          title={`Deactivate ${asking.user.name}?`}
+          confirmLabel="Deactivate"
+          pending={update.isPending}
+          onClose={close}
+          onConfirm={() =>
+            update.mutate(
+              { id: asking.user.id, status: 'deactivated' },
+              {
+                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name} is deactivated` }), close()),
+                onError: failed('Not deactivated'),
+              },
+            )
+          }
+        >
+          <Text size="sm">
+            {asking.user.email} is signed out everywhere at once: their sessions end, their API tokens are revoked, and their open pages and documents close.
+            They cannot sign in until their account is activated again. Their files stay where they are.
+          </Text>
+        </ConfirmDialog>
+      )}
+      {asking?.kind === 'sign-out' && (
+        <ConfirmDialog
+          title={`Sign ${asking.user.name} out everywhere?`}
+          confirmLabel="Sign out everywhere"
+          pending={signOut.isPending}
+          onClose={close}
+          onConfirm={() =>
+            signOut.mutate(asking.user.id, {
+              onSuccess: ({ revoked }) => (
+                notifications.show({ color: 'green', message: `Ended ${revoked} session${revoked === 1 ? '' : 's'} of ${asking.user.name}` }),
+                close()
+              ),
+              onError: failed('Not signed out'),
+            })
+          }
+        >
+          <Text size="sm">
+            Every browser where {asking.user.email} is signed in asks them to sign in again, with their password. Their API tokens keep working.
+          </Text>
+        </ConfirmDialog>
+      )}
+      {asking?.kind === 'unmake-admin' && (
+        <ConfirmDialog
+          title={`Remove ${asking.user.name} as administrator?`}
+          confirmLabel="Remove as administrator"
+          pending={update.isPending}
+          onClose={close}
+          onConfirm={() =>
+            update.mutate(
+              { id: asking.user.id, isInstanceAdmin: false },
+              {
+                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name} is no longer an administrator` }), close()),
+                onError: failed('Not changed'),
+              },
+            )
+          }
+        >
+          <Text size="sm">They keep their workspaces and files, but no longer see this page.</Text>
+        </ConfirmDialog>
+      )}
+    </Stack>
+  );
+}
