@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseEnv, SettingsError } from './env.ts';
+import { maskSecretsIn, parseEnv, settingsInForce, SettingsError } from './env.ts';
 
 const base = { SESSION_SECRET: 'k'.repeat(40), DATA_DIR: '/tmp/cabinet-env-test' };
 
@@ -101,5 +101,37 @@ describe('settings', () => {
     const hosted = { ...base, OIDC_CLIENT_ID: 'c', OIDC_CLIENT_SECRET: 's' };
     expect(() => parseEnv({ ...hosted, OIDC_ISSUER: 'http://login.example.com' })).toThrow(/must be reached over https/);
     expect(parseEnv({ ...hosted, OIDC_ISSUER: 'http://127.0.0.1:9000/realms/x' }).embeddedIdp).toBe(false);
+  });
+});
+
+describe('the settings in force, as the administrators see them', () => {
+  it('masks every secret and the passwords inside addresses, and shows the rest', () => {
+    const env = parseEnv({
+      DATA_DIR: '/tmp/cabinet-settings-test',
+      SESSION_SECRET: 'x'.repeat(40),
+      METRICS_TOKEN: 'y'.repeat(20),
+      DATABASE_URL: 'postgres://cabinet:p@ss#word@db.example:5432/cabinet?sslpassword=hush&sslmode=require',
+      REDIS_URL: 'redis://:r3dis@cache.example:6379',
+      SMTP_URL: 'smtps://mailer:m41l@smtp.example',
+      IDP_PASSWORD_MIN_LENGTH: '14',
+    });
+    const shown = new Map(settingsInForce(env).map((s) => [s.name, s]));
+    const text = JSON.stringify([...shown.values()]);
+    for (const secret of ['x'.repeat(40), 'y'.repeat(20), 'p@ss#word', 'ss#word', 'hush', 'r3dis', 'm41l']) expect(text).not.toContain(secret);
+    expect(shown.get('DATABASE_URL')?.value).toBe('postgres://cabinet:••••••••@db.example:5432/cabinet?sslpassword=••••••••&sslmode=require');
+    expect(shown.get('SESSION_SECRET')).toMatchObject({ value: '••••••••', secret: true, set: true });
+    // The password policy is no secret.
+    expect(shown.get('IDP_PASSWORD_MIN_LENGTH')).toMatchObject({ value: '14', secret: false, set: true });
+    expect(shown.get('MAX_FILE_SIZE')).toMatchObject({ secret: false, set: false });
+    expect(shown.get('OIDC_CLIENT_SECRET')).toMatchObject({ value: null, secret: true });
+    // Every setting named as a secret or a token is one of those masked whole.
+    for (const s of shown.values()) if (/SECRET|TOKEN/.test(s.name)) expect(s.secret, s.name).toBe(true);
+  });
+
+  it('masks passwords in the text of a service’s error too', () => {
+    expect(maskSecretsIn('connect ECONNREFUSED redis://user:pw@10.0.0.1:6379 (redis)')).toBe(
+      'connect ECONNREFUSED redis://user:••••••••@10.0.0.1:6379 (redis)',
+    );
+    expect(maskSecretsIn('no address here')).toBe('no address here');
   });
 });

@@ -264,22 +264,31 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
 }
 
 const MASK = '••••••••';
-/** Settings whose whole value is a secret; an address's password is masked wherever it is. */
-const isSecret = (key: string) => /SECRET|TOKEN|PASSWORD|ACCESS_KEY/.test(key);
+/** The settings whose whole value is a secret. (A password inside an address is masked in any setting.) */
+const SECRET_SETTINGS = new Set(['SESSION_SECRET', 'OIDC_CLIENT_SECRET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'METRICS_TOKEN']);
+
+/**
+ * `text` with what addresses in it hold of secrets masked: the password of `scheme://user:password@host` (up to the
+ * address's last `@`, whatever the password holds), and query parameters named like a password, secret, token or key
+ * (`?password=`, `?sslpassword=`). For settings and for the errors of the services they name.
+ */
+export function maskSecretsIn(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)(\S+)/gi, (_match, scheme: string, rest: string) => {
+    let masked = rest;
+    const at = rest.lastIndexOf('@');
+    if (at >= 0) {
+      const userinfo = rest.slice(0, at);
+      const colon = userinfo.indexOf(':');
+      if (colon >= 0) masked = `${userinfo.slice(0, colon)}:${MASK}${rest.slice(at)}`;
+    }
+    return scheme + masked.replace(/([?&;][^=&#\s]*(?:pass|secret|token|key)[^=&#\s]*=)[^&#\s]*/gi, `$1${MASK}`);
+  });
+}
 
 function shown(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return value.join(',');
-  if (typeof value === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
-    try {
-      const url = new URL(value);
-      if (url.password) url.password = MASK;
-      return url.toString();
-    } catch {
-      return value;
-    }
-  }
-  return String(value);
+  return maskSecretsIn(String(value));
 }
 
 /** Every setting as the instance runs with it, in the order of the README's table: secrets masked, never their values. */
@@ -287,7 +296,7 @@ export function settingsInForce(env: Env): { name: string; value: string | null;
   const explicit = new Set(env.explicit ?? []);
   return Object.keys(ZSettings.shape).map((name) => {
     const value = (env as unknown as Record<string, unknown>)[name];
-    const secret = isSecret(name);
+    const secret = SECRET_SETTINGS.has(name);
     return { name, value: secret ? (value === undefined ? null : MASK) : shown(value), set: explicit.has(name), secret };
   });
 }

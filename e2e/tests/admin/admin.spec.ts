@@ -79,6 +79,7 @@ test('an instance administrator looks after people, workspaces and jobs from /ad
   await expect(services.getByRole('listitem', { name: 'Database' })).toContainText('Working');
   await expect(services.getByRole('listitem', { name: 'Storage' })).toContainText('Working');
   await expect(services.getByRole('listitem', { name: 'Redis' })).toContainText('Not used');
+  await expect(services.getByRole('listitem', { name: 'Mail' })).toContainText('nobody receives it');
   await expect(admin.getByText('Not scheduled')).toBeVisible();
   await checkLooks(admin, 'overview');
 

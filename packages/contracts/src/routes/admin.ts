@@ -1,6 +1,6 @@
 import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
-const ADMINS_ONLY = 'For instance administrators only: anyone else, workspace owners included, is answered `forbidden`.';
+const ADMINS_ONLY = 'For instance administrators only: anyone else signed in, workspace owners included, is answered `forbidden`.';
 
 /** Instance administration (`/admin`): the whole installation, for its administrators. Every change is audited. */
 export const adminApi = {
@@ -68,9 +68,10 @@ export const adminApi = {
     tag: 'admin',
     summary: 'Deactivate or activate an account; make a person an instance administrator or not',
     description:
-      `${ADMINS_ONLY} Deactivating ends the person's sessions and API tokens at once, and their open pages and ` +
-      'collaboration sockets within seconds; they cannot sign in until activated again. Administrators cannot ' +
-      'deactivate themselves or take away their own administration (so one always remains).',
+      `${ADMINS_ONLY} Deactivating ends the person's sessions and revokes their API tokens at once (with the embedded ` +
+      'provider, its own sessions of them too), and their open pages and collaboration sockets within seconds; they ' +
+      'cannot sign in until activated again, and their tokens stay revoked. No one deactivates themselves or takes ' +
+      'away their own administration, and the last active administrator cannot be deactivated.',
     auth: 'write',
     public: true,
     body: 'ZUpdateAdminUserRequest',
@@ -82,7 +83,7 @@ export const adminApi = {
     path: '/admin/users/:id/sign-out',
     tag: 'admin',
     summary: 'Sign a person out everywhere (their API tokens stay)',
-    description: ADMINS_ONLY,
+    description: `${ADMINS_ONLY} Every Cabinet session of theirs ends, and with the embedded provider its own sessions of them too: they sign in with their password again.`,
     auth: 'write',
     public: true,
     responses: { 200: 'ZAdminSignOutResult' },
@@ -103,8 +104,8 @@ export const adminApi = {
     method: 'POST',
     path: '/admin/jobs/:id/retry',
     tag: 'admin',
-    summary: 'Run a failed job again now, with its attempts counted afresh',
-    description: `${ADMINS_ONLY} Only a failed job: \`not_found\` for any other.`,
+    summary: 'Run a failed job once more, now',
+    description: `${ADMINS_ONLY} Only a failed job (out of attempts, held by no runner): \`not_found\` for any other. It is given one more try; failing again, it is listed as failed again.`,
     auth: 'write',
     public: true,
     responses: { 204: null },

@@ -117,8 +117,11 @@ export async function countJobs(db: Q): Promise<{ kind: string; state: string; c
   return rows.map((r) => ({ kind: r.kind, state: r.state, count: Number(r.count) }));
 }
 
-/** `attempts >= max_attempts`: out of attempts, kept with its error for an operator. */
-const failed = sql<boolean>`attempts >= max_attempts`;
+/**
+ * Out of attempts and held by no runner: kept with its error for an operator. (A job on its last attempt has counted
+ * it as it was claimed: while its lease lasts it is running, not failed.)
+ */
+const failed = sql<boolean>`attempts >= max_attempts AND (locked_until IS NULL OR locked_until < now())`;
 
 /** The jobs out of attempts, newest failure first (at most `limit`), for the instance's administrators. */
 export function failedJobs(db: Q, limit: number) {

@@ -112,9 +112,19 @@ export function lockUser(db: Q, id: string) {
   return db.selectFrom('users').select(['id', 'email', 'issuer', 'subject', 'status', 'is_instance_admin']).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-/** The active instance administrators, locked: the last one is never taken away. */
+/**
+ * The active instance administrators, locked in the order of their ids (so two administrators' changes at once take
+ * turns, never deadlock): the last one is never taken away.
+ */
 export async function activeAdmins(db: Q): Promise<string[]> {
-  const rows = await db.selectFrom('users').select('id').where('is_instance_admin', '=', true).where('status', '=', 'active').forUpdate().execute();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('is_instance_admin', '=', true)
+    .where('status', '=', 'active')
+    .orderBy('id')
+    .forUpdate()
+    .execute();
   return rows.map((r) => r.id);
 }
 

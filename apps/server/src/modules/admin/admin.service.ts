@@ -4,7 +4,7 @@ import { endAccountSessions } from '@cabinet/idp';
 import { Redis } from 'ioredis';
 import { embeddedIssuer, type AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
-import { settingsInForce } from '../../env.ts';
+import { maskSecretsIn, settingsInForce } from '../../env.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { countJobs, discardFailedJob, failedJobs, retryFailedJob } from '../../infra/jobs/queue.ts';
@@ -49,17 +49,25 @@ const audit = (
     targetKind: target.kind,
     targetId: target.id,
     targetLabel: target.label,
-    data,
+    // A script with an administrator's API token, or the administrator in their browser.
+    data: actor.via === 'token' ? { ...data, via: 'token', tokenId: actor.tokenId } : data,
     ip: actor.ip,
     userAgent: actor.userAgent,
   });
 
 function check(result: 'ok' | string, detail: string): TAdminCheck {
-  return result === 'ok' ? { state: 'ok', detail } : { state: 'unavailable', detail: `${detail}: ${result}` };
+  return result === 'ok' ? { state: 'ok', detail } : { state: 'unavailable', detail: maskSecretsIn(`${detail}: ${result}`) };
 }
 
 async function pingRedis(url: string): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, connectTimeout: 3_000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 3_000,
+    commandTimeout: 3_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   redis.on('error', () => {}); // The failure is the ping's answer.
   try {
     await redis.connect();
@@ -87,28 +95,43 @@ function presentBackup(b: Awaited<ReturnType<typeof recentBackups>>[number]): TA
   };
 }
 
-export async function overview(ctx: AppContext): Promise<TAdminOverview> {
+/** How long one look at the services serves the administrators' pages: a mail server is not logged in to on every refresh. */
+const HEALTH_KEPT_MS = 20_000;
+const looked = new WeakMap<AppContext, { at: number; health: Promise<TAdminOverview['health']> }>();
+
+/** Whether the database, storage, Redis and mail answer, each probed within 5 s; one look kept HEALTH_KEPT_MS. */
+function health(ctx: AppContext): Promise<TAdminOverview['health']> {
+  const kept = looked.get(ctx);
+  if (kept && Date.now() - kept.at < HEALTH_KEPT_MS) return kept.health;
   const { env } = ctx;
-  const [database, storage, redis, mail, usage, backups] = await Promise.all([
+  const health = Promise.all([
     probe(() => ctx.database.ping()),
     probe(() => ctx.storage.check()),
     env.REDIS_URL ? probe(() => pingRedis(env.REDIS_URL!)) : Promise.resolve(null),
-    probe(() => ctx.mailer.check()),
-    usageTotals(ctx.db),
-    recentBackups(ctx.db, 10),
-  ]);
+    env.SMTP_URL ? probe(() => ctx.mailer.check()) : Promise.resolve(null),
+  ]).then(([database, storage, redis, mail]) => ({
+    database: check(database, ctx.database.kind === 'pglite' ? 'Embedded database (PGlite)' : 'PostgreSQL'),
+    storage: check(storage, env.STORAGE_DRIVER === 's3' ? `S3 bucket ${env.S3_BUCKET}` : 'Local disk'),
+    redis: redis === null ? { state: 'not_configured' as const, detail: 'Not used: one instance (REDIS_URL unset)' } : check(redis, 'Redis'),
+    mail:
+      mail === null
+        ? { state: 'not_configured' as const, detail: 'No mail server (SMTP_URL unset): mail is kept in the outbox folder, and nobody receives it' }
+        : check(mail, 'SMTP server'),
+  }));
+  looked.set(ctx, { at: Date.now(), health });
+  return health;
+}
+
+export async function overview(ctx: AppContext): Promise<TAdminOverview> {
+  const { env } = ctx;
+  const [checks, usage, backups] = await Promise.all([health(ctx), usageTotals(ctx.db), recentBackups(ctx.db, 10)]);
   const next = nextScheduledBackup(env);
   return {
     version: CABINET_VERSION,
     startedAt: STARTED_AT.toISOString(),
     database: ctx.database.kind === 'pglite' ? 'embedded' : 'postgresql',
     storage: env.STORAGE_DRIVER === 's3' ? 's3' : 'local',
-    health: {
-      database: check(database, ctx.database.kind === 'pglite' ? 'Embedded database (PGlite)' : 'PostgreSQL'),
-      storage: check(storage, env.STORAGE_DRIVER === 's3' ? `S3 bucket ${env.S3_BUCKET}` : 'Local disk'),
-      redis: redis === null ? { state: 'not_configured', detail: 'Not used: one instance (REDIS_URL unset)' } : check(redis, 'Redis'),
-      mail: check(mail, env.SMTP_URL ? 'SMTP' : 'No mail server: messages go to the outbox folder (SMTP_URL unset)'),
-    },
+    health: checks,
     usage: { usedBytes: usage.used_bytes, workspaces: usage.workspaces, people: usage.people, deactivatedPeople: usage.deactivated },
     backups: {
       schedule: env.BACKUP_DIR ? env.BACKUP_SCHEDULE : null,
@@ -194,16 +217,19 @@ export async function updateUser(
   change: { status?: 'active' | 'deactivated' | undefined; isInstanceAdmin?: boolean | undefined },
 ): Promise<TAdminUser> {
   const target = await inTransaction(ctx.db, async (tx) => {
+    // The administrators first, in one order: another administrator's change at the same moment waits, and the caller
+    // is still one of them when theirs goes ahead.
+    const admins = await activeAdmins(tx);
+    if (!admins.includes(actor.user.id)) throw new AppError('forbidden', 'Only instance administrators can do this.');
     const user = await lockUser(tx, id);
     if (!user) throw new AppError('not_found', 'No such person.');
     const self = user.id === actor.user.id;
     if (change.status === 'deactivated' && self) throw new AppError('forbidden', 'You cannot deactivate your own account: ask another administrator.');
     if (change.isInstanceAdmin === false && self) throw new AppError('forbidden', 'You cannot take away your own administration: ask another administrator.');
+    const takesAnAdmin = admins.includes(user.id) && (change.status === 'deactivated' || change.isInstanceAdmin === false);
+    if (takesAnAdmin && admins.length <= 1) throw new AppError('forbidden', 'This is the last active instance administrator.');
     const label = { kind: 'user' as const, id: user.id, label: user.email };
     if (change.status && change.status !== user.status) {
-      if (change.status === 'deactivated' && user.is_instance_admin && (await activeAdmins(tx)).length <= 1) {
-        throw new AppError('forbidden', 'This is the last active instance administrator.');
-      }
       await updateUserForAdmin(tx, user.id, { status: change.status });
       if (change.status === 'deactivated') {
         const sessions = await endOtherSessions(tx, user.id, null, null);

@@ -13,7 +13,7 @@ import { ROLE_LABELS } from '../../team/components/members-section.tsx';
 import { useAdminUsers, useSignOutUser, useUpdateUser } from '../api/use-admin.ts';
 import { AdminFailure } from './admin-failure.tsx';
 
-type Asking = { kind: 'deactivate' | 'sign-out' | 'unmake-admin'; user: TAdminUser };
+type Asking = { kind: 'deactivate' | 'sign-out' | 'make-admin' | 'unmake-admin'; user: TAdminUser };
 
 const failed = (title: string) => (error: Error) => notifications.show({ color: 'red', title, message: error.message });
 
@@ -33,11 +33,6 @@ export function AdminPeople() {
     update.mutate(
       { id: u.id, status: 'active' },
       { onSuccess: () => notifications.show({ color: 'green', message: `${u.name} can sign in again` }), onError: failed('Not activated') },
-    );
-  const makeAdmin = (u: TAdminUser) =>
-    update.mutate(
-      { id: u.id, isInstanceAdmin: true },
-      { onSuccess: () => notifications.show({ color: 'green', message: `${u.name} is now an instance administrator` }), onError: failed('Not changed') },
     );
 
   return (
@@ -136,7 +131,11 @@ export function AdminPeople() {
                           Remove as administrator
                         </Menu.Item>
                       ) : (
-                        <Menu.Item leftSection={<IconShield aria-hidden size={16} />} onClick={() => makeAdmin(u)} disabled={deactivated}>
+                        <Menu.Item
+                          leftSection={<IconShield aria-hidden size={16} />}
+                          onClick={() => setAsking({ kind: 'make-admin', user: u })}
+                          disabled={deactivated}
+                        >
                           Make administrator
                         </Menu.Item>
                       )}
@@ -209,6 +208,28 @@ export function AdminPeople() {
         >
           <Text size="sm">
             Every browser where {asking.user.email} is signed in asks them to sign in again, with their password. Their API tokens keep working.
+          </Text>
+        </ConfirmDialog>
+      )}
+      {asking?.kind === 'make-admin' && (
+        <ConfirmDialog
+          title={`Make ${asking.user.name} an administrator?`}
+          confirmLabel="Make administrator"
+          color="blue"
+          pending={update.isPending}
+          onClose={close}
+          onConfirm={() =>
+            update.mutate(
+              { id: asking.user.id, isInstanceAdmin: true },
+              {
+                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name} is now an instance administrator` }), close()),
+                onError: failed('Not changed'),
+              },
+            )
+          }
+        >
+          <Text size="sm">
+            {asking.user.email} will see this page and can do all you can here: set quotas, deactivate people (you too), retry jobs and read the settings.
           </Text>
         </ConfirmDialog>
       )}

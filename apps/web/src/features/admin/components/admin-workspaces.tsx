@@ -13,10 +13,10 @@ import { AdminFailure } from './admin-failure.tsx';
 const UNITS = { MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4 } as const;
 type Unit = keyof typeof UNITS;
 
-/** A quota in the largest unit that shows it in whole numbers or one decimal. */
+/** A quota in the largest unit it is at least one of, to two decimals. */
 function inUnits(bytes: number): { amount: number; unit: Unit } {
   const unit: Unit = bytes >= UNITS.TiB ? 'TiB' : bytes >= UNITS.GiB ? 'GiB' : 'MiB';
-  return { amount: Math.round((bytes / UNITS[unit]) * 10) / 10, unit };
+  return { amount: Math.round((bytes / UNITS[unit]) * 100) / 100, unit };
 }
 
 function QuotaDialog({ workspace, onClose }: { workspace: TAdminWorkspace; onClose: () => void }) {
@@ -26,7 +26,9 @@ function QuotaDialog({ workspace, onClose }: { workspace: TAdminWorkspace; onClo
   const [unlimited, setUnlimited] = useState(workspace.quotaBytes === null);
   const [amount, setAmount] = useState<number | string>(initial.amount);
   const [unit, setUnit] = useState<Unit>(initial.unit);
-  const bytes = typeof amount === 'number' ? Math.round(amount * UNITS[unit]) : NaN;
+  // Left as shown, the quota stays exactly what it was (what is shown may be rounded).
+  const unchanged = workspace.quotaBytes !== null && amount === initial.amount && unit === initial.unit;
+  const bytes = unchanged ? workspace.quotaBytes! : typeof amount === 'number' ? Math.round(amount * UNITS[unit]) : NaN;
   const invalid = !unlimited && !(bytes >= 0);
   return (
     <Modal opened onClose={onClose} title={`Quota of ${workspace.name}`} centered>
@@ -59,7 +61,7 @@ function QuotaDialog({ workspace, onClose }: { workspace: TAdminWorkspace; onClo
             <NumberInput
               label="Quota"
               min={0}
-              decimalScale={1}
+              decimalScale={2}
               value={amount}
               onChange={setAmount}
               disabled={unlimited}
