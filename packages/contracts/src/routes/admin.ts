@@ -83,7 +83,9 @@ export const adminApi = {
     path: '/admin/users/:id/sign-out',
     tag: 'admin',
     summary: 'Sign a person out everywhere (their API tokens stay)',
-    description: `${ADMINS_ONLY} Every Cabinet session of theirs ends, and with the embedded provider its own sessions of them too: they sign in with their password again.`,
+    description:
+      `${ADMINS_ONLY} Every Cabinet session of theirs ends, and with the embedded provider its own sessions of them ` +
+      'too: they sign in with their password again.',
     auth: 'write',
     public: true,
     responses: { 200: 'ZAdminSignOutResult' },
@@ -105,7 +107,9 @@ export const adminApi = {
     path: '/admin/jobs/:id/retry',
     tag: 'admin',
     summary: 'Run a failed job once more, now',
-    description: `${ADMINS_ONLY} Only a failed job (out of attempts, held by no runner): \`not_found\` for any other. It is given one more try; failing again, it is listed as failed again.`,
+    description:
+      `${ADMINS_ONLY} Only a failed job (out of attempts, held by no runner): \`not_found\` for any other. ` +
+      'It is given one more try; failing again, it is listed as failed again.',
     auth: 'write',
     public: true,
     responses: { 204: null },
