@@ -1,4 +1,4 @@
-import { meApi } from '@cabinet/contracts';
+import { filesApi, meApi } from '@cabinet/contracts';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -46,6 +46,13 @@ describe('/metrics', () => {
     await expect(test.app.ctx.storage.put('metrics/object', new Uint8Array([1, 2, 3]), 'application/octet-stream')).rejects.toThrow();
     await expect(test.app.ctx.storage.read('no-such-object')).rejects.toThrow();
 
+    // A file of 3,000 bytes uploaded, then downloaded whole twice and ten bytes of it once.
+    const file = await test.given.upload(ada, ada.workspace.homeId, 'counted.bin', new Uint8Array(3000).fill(7));
+    expect(file.status).toBe(200);
+    const signed = await ada.call(filesApi.contentUrl, { params: { id: file.body.item!.id } });
+    for (let i = 0; i < 2; i++) expect((await get(signed.body.url)).body.length).toBe(3000);
+    expect((await get(signed.body.url, { range: 'bytes=0-9' })).status).toBe(206);
+
     const res = await get(`${test.app.url}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toContain('text/plain; version=0.0.4');
@@ -57,6 +64,8 @@ describe('/metrics', () => {
     expect(valueOf(text, 'cabinet_job_failures_total{kind="metrics.boom"}')).toBe(1);
     expect(valueOf(text, 'cabinet_storage_failures_total{operation="put"}')).toBe(1);
     expect(valueOf(text, 'cabinet_storage_failures_total{operation="read"}')).toBeUndefined();
+    expect(valueOf(text, 'cabinet_upload_bytes_total')).toBe(3000);
+    expect(valueOf(text, 'cabinet_download_bytes_total')).toBe(6010);
     expect(valueOf(text, 'cabinet_collab_sockets')).toBe(0);
     expect(valueOf(text, 'cabinet_collab_documents')).toBe(0);
     expect(valueOf(text, 'cabinet_process_resident_memory_bytes')).toBeGreaterThan(0);

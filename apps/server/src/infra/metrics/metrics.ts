@@ -25,6 +25,8 @@ export class Metrics {
   private readonly requests: Histogram<'method' | 'route' | 'status'>;
   private readonly jobFailures: Counter<'kind'>;
   private readonly storageFailures: Counter<'operation'>;
+  private readonly uploadBytes: Counter;
+  private readonly downloadBytes: Counter;
 
   constructor(sources: MetricsSources = {}) {
     const registers = [this.registry];
@@ -45,6 +47,16 @@ export class Metrics {
       name: 'cabinet_storage_failures_total',
       help: 'Calls to storage (local disk or the bucket) that failed on this instance, by operation',
       labelNames: ['operation'],
+      registers,
+    });
+    this.uploadBytes = new Counter({
+      name: 'cabinet_upload_bytes_total',
+      help: 'Bytes of files whose upload completed on this instance (parts sent to Cabinet or to the bucket; bytes held already not counted)',
+      registers,
+    });
+    this.downloadBytes = new Counter({
+      name: 'cabinet_download_bytes_total',
+      help: 'Bytes of files Cabinet sent: downloads and ranges from local storage, zips, exports, public links (not what a bucket serves)',
       registers,
     });
     const { jobs, pool } = sources;
@@ -102,12 +114,22 @@ export class Metrics {
     });
   }
 
-  /** Fastify's onResponse hook: the request counted under the route that answered it (or `unmatched`), timed. */
+  /**
+   * Fastify's onResponse hook: the request counted under the route that answered it (or `unmatched`), timed; and a file
+   * sent (an answer with a Content-Disposition: a download or a range of it, a zip, an export) counted by its length once all of it went.
+   */
   readonly onResponse = (req: FastifyRequest, reply: FastifyReply, done: () => void): void => {
     const route = req.routeOptions.url ?? 'unmatched';
     this.requests.observe({ method: req.method, route, status: `${Math.floor(reply.statusCode / 100)}xx` }, reply.elapsedTime / 1000);
+    if (req.method === 'GET' && reply.statusCode < 300 && reply.raw.writableFinished && reply.getHeader('content-disposition') !== undefined) {
+      const length = Number(reply.getHeader('content-length'));
+      if (length > 0) this.downloadBytes.inc(length);
+    }
     done();
   };
+
+  /** An upload of `bytes` completed here (counted once, at its completion). */
+  readonly uploaded = (bytes: number): void => this.uploadBytes.inc(bytes);
 
   /** For the job runner: a job of `kind` failed here. */
   readonly jobFailed = (kind: string): void => this.jobFailures.inc({ kind });

@@ -148,7 +148,7 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
   // The common case, new files under free names, is one statement; anything else completes on its own.
   const simple = outcomes.filter((o): o is Verified => isVerified(o) && !o.upload.item_id && !o.upload.clash_id);
   const made = simple.length ? await makeNewFiles(db, actor, simple) : undefined;
-  return eachOutcome(outcomes, 1, async (outcome) => {
+  const results = await eachOutcome(outcomes, 1, async (outcome) => {
     if (outcome instanceof AppError) throw outcome;
     if (!isVerified(outcome)) return outcome;
     const item = made?.get(outcome.upload.id);
@@ -159,6 +159,14 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
       };
     return makeFile(db, actor, outcome);
   });
+  // The bytes this batch's completions brought in (not bytes the workspace held already, nor uploads finished before).
+  let bytes = 0;
+  results.forEach((result, i) => {
+    const outcome = outcomes[i];
+    if (!(result instanceof AppError) && outcome && isVerified(outcome) && !outcome.reused) bytes += outcome.file.size;
+  });
+  if (bytes > 0) ctx.metrics.uploaded(bytes);
+  return results;
 }
 
 const isVerified = (o: Outcome<Finished | Verified>): o is Verified => !(o instanceof AppError) && 'parent' in o;
