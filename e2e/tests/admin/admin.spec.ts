@@ -112,38 +112,38 @@ test('an instance administrator looks after people, workspaces and jobs from /ad
   await expect(bobsWorkspace).toContainText('of 2 GiB');
   await expect(bobsWorkspace.getByRole('progressbar', { name: /^Storage of / })).toHaveAttribute('aria-valuenow', '0');
 
-  // Bob, deactivated: his open page goes to sign-in by itself, and signing in again is refused.
+  // Bob's account disabled: his open page goes to sign-in by itself, and signing in again is refused.
   await openAdminPage(admin, 'People', 'People');
   const bobRow = admin.getByRole('list', { name: 'People' }).getByRole('listitem', { name: 'Bob Builder' });
   await expect(bobRow).toContainText(bob.person.email);
   await expect(admin.getByRole('list', { name: 'People' }).getByRole('listitem', { name: 'Rita Root' })).toContainText('Administrator');
   await checkLooks(admin, 'people');
   await bobRow.getByRole('button', { name: 'More for Bob Builder' }).click();
-  await admin.getByRole('menuitem', { name: 'Deactivate account' }).click();
-  const confirm = admin.getByRole('dialog', { name: 'Deactivate Bob Builder?' });
+  await admin.getByRole('menuitem', { name: 'Disable account' }).click();
+  const confirm = admin.getByRole('dialog', { name: 'Disable Bob Builder’s account?' });
   await expect(confirm).toContainText('their API tokens are revoked');
-  await confirm.getByRole('button', { name: 'Deactivate' }).click();
-  await expect(bobRow).toContainText('Deactivated');
+  await confirm.getByRole('button', { name: 'Disable account' }).click();
+  await expect(bobRow).toContainText('Disabled');
   await expect(bob.page).toHaveURL(/\/signin/, { timeout: 30_000 });
   await signIn(bob.page, bob.person);
-  await expect(bob.page.getByRole('alert')).toContainText('Your account has been deactivated');
+  await expect(bob.page.getByRole('alert')).toContainText('Your account has been disabled');
 
-  // The administrator cannot deactivate themself.
+  // The administrator cannot disable their own account.
   await admin.getByRole('list', { name: 'People' }).getByRole('listitem', { name: 'Rita Root' }).getByRole('button', { name: 'More for Rita Root' }).click();
-  await expect(admin.getByRole('menuitem', { name: 'Deactivate account' })).toBeDisabled();
+  await expect(admin.getByRole('menuitem', { name: 'Disable account' })).toBeDisabled();
   await admin.keyboard.press('Escape');
 
-  // Activated again, Bob signs in; signed out everywhere, his page goes to sign-in again.
+  // Enabled again, Bob signs in; signed out everywhere, his page goes to sign-in again.
   const show = (which: string) =>
     admin
       .getByRole('radiogroup', { name: 'Show' })
       .locator('label', { hasText: new RegExp(`^${which}$`) })
       .click();
-  await show('Deactivated');
+  await show('Disabled');
   await expect(admin.getByRole('list', { name: 'People' }).getByRole('listitem')).toHaveCount(1);
   await bobRow.getByRole('button', { name: 'More for Bob Builder' }).click();
-  await admin.getByRole('menuitem', { name: 'Activate account' }).click();
-  await expect(admin.getByText('Bob Builder can sign in again')).toBeVisible();
+  await admin.getByRole('menuitem', { name: 'Enable account' }).click();
+  await expect(admin.getByText('Bob Builder’s account is enabled: they can sign in again')).toBeVisible();
   await expect(admin.getByRole('heading', { name: 'No one found' })).toBeVisible();
   // He typed his password at the provider when Cabinet refused him: its session takes him in now.
   await bob.page.goto('/signin');
@@ -166,8 +166,8 @@ test('an instance administrator looks after people, workspaces and jobs from /ad
   const actions = admin.getByRole('list', { name: 'Administrators’ actions' });
   for (const text of [
     `Rita Root signed ${bob.person.email} out everywhere`,
-    `Rita Root activated ${bob.person.email}`,
-    `Rita Root deactivated ${bob.person.email}`,
+    `Rita Root enabled the account of ${bob.person.email}`,
+    `Rita Root disabled the account of ${bob.person.email}`,
     /Rita Root changed the quota of .* from none to 2 GiB/,
     'Rita Root retried a failed upload.discard job',
   ])

@@ -13,9 +13,9 @@ export function describeAction(e: TAdminAuditEntry): string {
   const d = e.data;
   switch (e.action) {
     case 'user.deactivated':
-      return `deactivated ${e.targetLabel}`;
+      return `disabled the account of ${e.targetLabel}`;
     case 'user.activated':
-      return `activated ${e.targetLabel}`;
+      return `enabled the account of ${e.targetLabel}`;
     case 'user.signed_out':
       return `signed ${e.targetLabel} out everywhere`;
     case 'user.admin_granted':

@@ -127,10 +127,7 @@ export function AdminOverview() {
           <Figure label="File storage" value={o.storage === 's3' ? 'S3' : 'Local disk'} />
           <Figure label="Storage used" value={formatBytes(o.usage.usedBytes)} />
           <Figure label="Workspaces" value={o.usage.workspaces.toLocaleString()} />
-          <Figure
-            label="People"
-            value={`${o.usage.people.toLocaleString()}${o.usage.deactivatedPeople ? ` (${o.usage.deactivatedPeople} deactivated)` : ''}`}
-          />
+          <Figure label="People" value={`${o.usage.people.toLocaleString()}${o.usage.deactivatedPeople ? ` (${o.usage.deactivatedPeople} disabled)` : ''}`} />
         </SimpleGrid>
       </Section>
       <Section id="backups" title="Backups">

@@ -17,7 +17,7 @@ type Asking = { kind: 'deactivate' | 'sign-out' | 'make-admin' | 'unmake-admin';
 
 const failed = (title: string) => (error: Error) => notifications.show({ color: 'red', title, message: error.message });
 
-/** Every person of the instance: their workspaces, last sign-in, status; deactivate, activate, sign out everywhere, make administrator. */
+/** Every person of the instance: their workspaces, last sign-in, status; disable, enable, sign out everywhere, make administrator. */
 export function AdminPeople() {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<'' | TAdminUser['status']>('');
@@ -32,7 +32,10 @@ export function AdminPeople() {
   const activate = (u: TAdminUser) =>
     update.mutate(
       { id: u.id, status: 'active' },
-      { onSuccess: () => notifications.show({ color: 'green', message: `${u.name} can sign in again` }), onError: failed('Not activated') },
+      {
+        onSuccess: () => notifications.show({ color: 'green', message: `${u.name}’s account is enabled: they can sign in again` }),
+        onError: failed('Not enabled'),
+      },
     );
 
   return (
@@ -54,7 +57,7 @@ export function AdminPeople() {
           data={[
             { value: '', label: 'Everyone' },
             { value: 'active', label: 'Active' },
-            { value: 'deactivated', label: 'Deactivated' },
+            { value: 'deactivated', label: 'Disabled' },
           ]}
         />
       </Group>
@@ -64,11 +67,7 @@ export function AdminPeople() {
         <AdminFailure error={people.error} what="The people" />
       ) : !people.items.length ? (
         <EmptyState icon={<IconUsers size={32} />} title="No one found">
-          {q
-            ? `No one’s name or email contains “${q}”.`
-            : status === 'deactivated'
-              ? 'No account is deactivated.'
-              : 'People appear here when they first sign in.'}
+          {q ? `No one’s name or email contains “${q}”.` : status === 'deactivated' ? 'No account is disabled.' : 'People appear here when they first sign in.'}
         </EmptyState>
       ) : (
         <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="People">
@@ -95,7 +94,7 @@ export function AdminPeople() {
                         )}
                         {deactivated && (
                           <Badge size="xs" color="gray" variant="outline">
-                            Deactivated
+                            Disabled
                           </Badge>
                         )}
                       </Group>
@@ -141,7 +140,7 @@ export function AdminPeople() {
                       )}
                       {deactivated ? (
                         <Menu.Item leftSection={<IconUserCheck aria-hidden size={16} />} onClick={() => activate(u)}>
-                          Activate account
+                          Enable account
                         </Menu.Item>
                       ) : (
                         <Menu.Item
@@ -150,7 +149,7 @@ export function AdminPeople() {
                           onClick={() => setAsking({ kind: 'deactivate', user: u })}
                           disabled={you}
                         >
-                          Deactivate account
+                          Disable account
                         </Menu.Item>
                       )}
                     </Menu.Dropdown>
@@ -170,23 +169,23 @@ export function AdminPeople() {
       )}
       {asking?.kind === 'deactivate' && (
         <ConfirmDialog
-          title={`Deactivate ${asking.user.name}?`}
-          confirmLabel="Deactivate"
+          title={`Disable ${asking.user.name}’s account?`}
+          confirmLabel="Disable account"
           pending={update.isPending}
           onClose={close}
           onConfirm={() =>
             update.mutate(
               { id: asking.user.id, status: 'deactivated' },
               {
-                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name} is deactivated` }), close()),
-                onError: failed('Not deactivated'),
+                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name}’s account is disabled` }), close()),
+                onError: failed('Not disabled'),
               },
             )
           }
         >
           <Text size="sm">
             {asking.user.email} is signed out everywhere at once: their sessions end, their API tokens are revoked, and their open pages and documents close.
-            They cannot sign in until their account is activated again. Their files stay where they are.
+            They cannot sign in until their account is enabled again. Their files stay where they are.
           </Text>
         </ConfirmDialog>
       )}
@@ -229,7 +228,8 @@ export function AdminPeople() {
           }
         >
           <Text size="sm">
-            {asking.user.email} will see this page and can do all you can here: set quotas, deactivate people (you too), retry jobs and read the settings.
+            {asking.user.email} will see this page and can do all you can here: set quotas, disable people’s accounts (yours too), retry jobs and read the
+            settings.
           </Text>
         </ConfirmDialog>
       )}

@@ -11,7 +11,7 @@ const ERRORS: Record<string, string> = {
   access_denied: 'Sign-in was cancelled at the identity provider.',
   provider_error: 'The identity provider refused the sign-in. Please try again.',
   provider_unreachable: 'The identity provider cannot be reached right now. Try again in a moment, or ask your administrator.',
-  deactivated: 'Your account has been deactivated. Ask the administrator of this Cabinet to activate it again.',
+  deactivated: 'Your account has been disabled. Ask the administrator of this Cabinet to enable it again.',
   no_email: 'Your identity provider did not share an email address, which Cabinet needs. Ask your administrator to allow the email scope.',
 };
 

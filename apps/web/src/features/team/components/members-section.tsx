@@ -68,7 +68,7 @@ export function MembersSection({ workspace }: { workspace: TWorkspace }) {
                     </Text>
                     {deactivated && (
                       <Badge size="xs" color="gray" variant="outline">
-                        Deactivated
+                        Disabled
                       </Badge>
                     )}
                     <Text size="xs" c="dimmed" truncate>
