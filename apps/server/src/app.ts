@@ -106,6 +106,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(env.CHECK_RESPONSES));
   app.decorateRequest('actor', null);
+  // Each request a span, when traces are on (ADR 0061): first of all hooks, so what the others do is inside it.
+  ctx.tracing?.traceRequests(app);
+  app.addHook('onClose', async () => ctx.tracing?.shutdown());
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

@@ -9,6 +9,8 @@ import { createStorage, countingFailures, type StorageDriver } from './infra/sto
 import { countJobs } from './infra/jobs/queue.ts';
 import { Metrics } from './infra/metrics/metrics.ts';
 import { WorkerPool } from './infra/workers/pool.ts';
+import { startTracing, type Tracing } from './infra/tracing/tracing.ts';
+import { CABINET_VERSION } from './modules/config/index.ts';
 
 /** What the modules are built from: settings and the adapters to the outside world. */
 export interface AppContext {
@@ -27,6 +29,8 @@ export interface AppContext {
   mailer: Mailer;
   /** The instance's metrics (/metrics, ADR 0058): storage and the job runner count their failures in them. */
   metrics: Metrics;
+  /** Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (ADR 0061): the app's requests, the database's statements, storage's calls. */
+  tracing?: Tracing;
 }
 
 export const EMBEDDED_CLIENT_ID = 'cabinet';
@@ -52,7 +56,11 @@ export function createRelyingParty(env: Env): RelyingParty {
 }
 
 export async function createContext(env: Env, database?: Database): Promise<AppContext> {
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? await startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME, version: CABINET_VERSION })
+    : undefined;
   const db = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE }));
+  if (tracing) db.observeStatements(tracing.statement);
   const workers = new WorkerPool({
     threads: env.WORKER_THREADS,
     queue: env.WORKER_THREADS * 4,
@@ -78,12 +86,13 @@ export async function createContext(env: Env, database?: Database): Promise<AppC
     env,
     database: db,
     db: db.db,
-    storage: countingFailures(createStorage(env), metrics.storageFailed),
+    storage: countingFailures(createStorage(env), metrics.storageFailed, tracing?.tracer),
     rp: createRelyingParty(env),
     workers,
     extractors,
     previewers,
     mailer: createMailer(mailOptions(env)),
     metrics,
+    ...(tracing ? { tracing } : {}),
   };
 }

@@ -123,6 +123,9 @@ const ZSettings = z
     BACKUP_KEEP: int(1, 10_000).default(7),
     /** A bearer token with which /metrics is served to callers not on this machine (ADR 0058). */
     METRICS_TOKEN: z.string().min(16, 'expected at least 16 characters').optional(),
+    // OpenTelemetry traces over OTLP/HTTP (ADR 0061): off unless set; spans go to <endpoint>/v1/traces.
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).default('cabinet'),
     REDIS_URL: z
       .string()
       .regex(/^rediss?:\/\//, 'expected a redis:// URL')

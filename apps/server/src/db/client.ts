@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PGlite, types as pgliteTypes, type PGliteOptions } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import { pgDumpPGlite, pgDumpPostgres } from './dump.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
@@ -41,6 +41,8 @@ export interface Database {
   onDumpSnapshot<T>(fn: (tx: Db, dump: (file: string) => Promise<void>) => Promise<T>): Promise<T>;
   /** The pool's connections now (PostgreSQL); none for the embedded database, which has one connection on this thread. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /** Tells `observe` of every statement run through the query builder from now on. */
+  observeStatements(observe: StatementObserver): void;
   close(): Promise<void>;
 }
 
@@ -54,14 +56,27 @@ export interface DatabaseOptions {
   /** An already-open PGlite (tests clone a migrated template instead of running initdb each time). */
   pglite?: PGlite;
   /** Called with every statement run through the query builder (benchmarks and tests count them). */
-  onQuery?: (sql: string) => void;
+  onQuery?: StatementObserver;
+}
+
+/** A statement run through the query builder: its text, its time and whether it failed. */
+export type StatementObserver = (sql: string, ended: { ms: number; failed: boolean }) => void;
+
+/** Kysely's log: `onQuery`, then whatever observes the statements since (traces, ADR 0061). */
+function statementLog(onQuery: StatementObserver | undefined, observers: Set<StatementObserver>): KyselyConfig['log'] {
+  return (event) => {
+    const ended = { ms: event.queryDurationMillis, failed: event.level === 'error' };
+    onQuery?.(event.query.sql, ended);
+    for (const observe of observers) observe(event.query.sql, ended);
+  };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize ?? 10, options.onQuery) : openPGlite(options);
 }
 
-async function openPostgres(url: string, poolSize: number, onQuery?: (sql: string) => void): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, onQuery?: StatementObserver): Promise<Database> {
+  const observers = new Set<StatementObserver>();
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -77,10 +92,11 @@ async function openPostgres(url: string, poolSize: number, onQuery?: (sql: strin
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({
     dialect: new PostgresDialect({ pool: plannedOncePool(pool) }),
-    ...(onQuery ? { log: (event) => onQuery(event.query.sql) } : {}),
+    log: statementLog(onQuery, observers),
   });
   return {
     kind: 'postgres',
+    observeStatements: (observe) => void observers.add(observe),
     db,
     sql: kyselySql(db),
     async locked(fn) {
@@ -172,9 +188,11 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   }
   await pglite.waitReady;
   const handle = pglite;
-  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle), ...(options.onQuery ? { log: (event) => options.onQuery!(event.query.sql) } : {}) });
+  const observers = new Set<StatementObserver>();
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle), log: statementLog(options.onQuery, observers) });
   return {
     kind: 'pglite',
+    observeStatements: (observe) => void observers.add(observe),
     db,
     sql: kyselySql(db),
     async locked(fn) {
