@@ -10,7 +10,7 @@ import { countJobs } from './infra/jobs/queue.ts';
 import { Metrics } from './infra/metrics/metrics.ts';
 import { WorkerPool } from './infra/workers/pool.ts';
 import { startTracing, type Tracing } from './infra/tracing/tracing.ts';
-import { CABINET_VERSION } from './modules/config/index.ts';
+import { CABINET_VERSION } from './version.ts';
 
 /** What the modules are built from: settings and the adapters to the outside world. */
 export interface AppContext {

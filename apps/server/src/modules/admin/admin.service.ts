@@ -9,7 +9,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { countJobs, discardFailedJob, failedJobs, retryFailedJob } from '../../infra/jobs/queue.ts';
 import { nextScheduledBackup, recentBackups } from '../backups/index.ts';
-import { CABINET_VERSION } from '../config/index.ts';
+import { CABINET_VERSION } from '../../version.ts';
 import { probe } from '../health/index.ts';
 import { endOtherSessions } from '../sessions/index.ts';
 import { revokeAllApiTokensOf } from '../tokens/index.ts';

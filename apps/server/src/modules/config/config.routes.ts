@@ -2,9 +2,7 @@ import { configApi } from '@cabinet/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { route } from '../../infra/http/route.ts';
-
-/** This release of Cabinet. */
-export const CABINET_VERSION = '0.1.0';
+import { CABINET_VERSION } from '../../version.ts';
 
 export async function configRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, configApi.get, async () => ({

@@ -1,2 +1,2 @@
 /** The settings the browser app reads before anyone signs in. */
-export { CABINET_VERSION, configRoutes } from './config.routes.ts';
+export { configRoutes } from './config.routes.ts';
