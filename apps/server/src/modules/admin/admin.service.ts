@@ -1,11 +1,11 @@
 import type { TAdminAction, TAdminAuditEntry, TAdminBackup, TAdminCheck, TAdminJobs, TAdminOverview, TAdminUser, TAdminWorkspace } from '@cabinet/contracts';
-import { encodeCursor } from '@cabinet/contracts';
 import { endAccountSessions } from '@cabinet/idp';
 import { Redis } from 'ioredis';
 import { embeddedIssuer, type AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { maskSecretsIn, settingsInForce } from '../../env.ts';
 import { AppError } from '../../errors.ts';
+import { keysetPage } from '../../lib/keyset-page.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { countJobs, discardFailedJob, failedJobs, retryFailedJob } from '../../infra/jobs/queue.ts';
 import { nextScheduledBackup, recentBackups } from '../backups/index.ts';
@@ -158,12 +158,7 @@ function presentWorkspace(w: WorkspaceRow): TAdminWorkspace {
 
 export async function listWorkspaces(ctx: AppContext, q: { q?: string | undefined; cursor?: { usedBytes: number; id: string } | undefined; limit: number }) {
   const rows = await workspacesPage(ctx.db, { q: q.q, after: q.cursor, limit: q.limit + 1 });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map(presentWorkspace),
-    nextCursor: rows.length > q.limit && last ? encodeCursor({ usedBytes: last.used_bytes, id: last.id }) : null,
-  };
+  return keysetPage(rows, q.limit, presentWorkspace, (last) => ({ usedBytes: last.used_bytes, id: last.id }));
 }
 
 export async function setWorkspaceQuota(ctx: AppContext, actor: Actor, id: string, quotaBytes: number | null): Promise<TAdminWorkspace> {
@@ -196,9 +191,7 @@ export async function listUsers(
   q: { q?: string | undefined; status?: 'active' | 'deactivated' | undefined; cursor?: { id: string } | undefined; limit: number },
 ) {
   const rows = await usersPage(ctx.db, { q: q.q, status: q.status, after: q.cursor?.id, limit: q.limit + 1 });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  return { items: page.map(presentUser), nextCursor: rows.length > q.limit && last ? encodeCursor({ id: last.id }) : null };
+  return keysetPage(rows, q.limit, presentUser, (last) => ({ id: last.id }));
 }
 
 /** Whether `user` signed in through the embedded provider (whose own sessions Cabinet can end). */
@@ -297,18 +290,20 @@ export async function discardJob(ctx: AppContext, actor: Actor, id: string): Pro
 
 export async function auditLog(ctx: AppContext, q: { cursor?: { id: string } | undefined; limit: number }) {
   const rows = await auditPage(ctx.db, { before: q.cursor?.id, limit: q.limit + 1 });
-  const page = rows.slice(0, q.limit);
-  const last = page.at(-1);
-  const items: TAdminAuditEntry[] = page.map((r) => ({
-    id: r.id,
-    action: r.action as TAdminAction,
-    actor: r.actor_id ? { id: r.actor_id, name: r.actor_name!, email: r.actor_email! } : null,
-    targetKind: r.target_kind,
-    targetId: r.target_id,
-    targetLabel: r.target_label,
-    data: (r.data ?? {}) as Record<string, unknown>,
-    ip: r.ip,
-    createdAt: r.created_at.toISOString(),
-  }));
-  return { items, nextCursor: rows.length > q.limit && last ? encodeCursor({ id: last.id }) : null };
+  return keysetPage(
+    rows,
+    q.limit,
+    (r): TAdminAuditEntry => ({
+      id: r.id,
+      action: r.action as TAdminAction,
+      actor: r.actor_id ? { id: r.actor_id, name: r.actor_name!, email: r.actor_email! } : null,
+      targetKind: r.target_kind,
+      targetId: r.target_id,
+      targetLabel: r.target_label,
+      data: (r.data ?? {}) as Record<string, unknown>,
+      ip: r.ip,
+      createdAt: r.created_at.toISOString(),
+    }),
+    (last) => ({ id: last.id }),
+  );
 }

@@ -1,5 +1,4 @@
 import {
-  encodeCursor,
   LIMITS,
   type TAcceptedInvitation,
   type TCreatedInvitation,
@@ -12,6 +11,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { keysetPage } from '../../lib/keyset-page.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 import { record } from '../events/index.ts';
@@ -111,8 +111,7 @@ async function mail(ctx: AppContext, to: string, o: { inviter: string; workspace
 export async function invitationsOf(db: Db, actor: Actor, ws: string, q: TInvitationsQuery): Promise<{ items: TInvitation[]; nextCursor: string | null }> {
   const workspace = await requireWorkspace(db, actor.user, ws, 'manageMembers');
   const rows = await listInvitations(db, workspace.id, q.limit + 1, q.cursor?.id);
-  const page = rows.slice(0, q.limit);
-  return { items: page.map(present), nextCursor: rows.length > q.limit ? encodeCursor({ id: page.at(-1)!.id }) : null };
+  return keysetPage(rows, q.limit, present, (last) => ({ id: last.id }));
 }
 
 /** An invitation by email (mailed now) or an invite link; the URL, which holds the token, is answered only here. */

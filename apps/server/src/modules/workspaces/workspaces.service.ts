@@ -1,5 +1,4 @@
 import {
-  encodeCursor,
   type TCreateWorkspaceRequest,
   type TMember,
   type TMembersPosition,
@@ -11,6 +10,7 @@ import type { Kysely } from 'kysely';
 import { inTransaction } from '../../db/client.ts';
 import type { ActorUser, Database } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
+import { keysetPage } from '../../lib/keyset-page.ts';
 import {
   findMembers,
   findMembership,
@@ -104,12 +104,12 @@ export async function listMembers(db: Q, user: ActorUser, idOrSlug: string, quer
   const withDeactivated = query.include === 'deactivated';
   if (withDeactivated) requireWorkspaceAbility(w.abilities, 'manageMembers', 'Only the owner and admins see deactivated accounts.');
   const rows = await findMembers(db, w.id, query.q ?? '', query.limit + 1, { after: query.cursor, withDeactivated, withoutGuests: query.exclude === 'guests' });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map((m) => ({ userId: m.user_id, name: m.name, email: m.email, role: m.role, ...(withDeactivated ? { status: m.status } : {}) })),
-    nextCursor: rows.length > query.limit && last ? encodeCursor({ name: last.name, id: last.user_id } satisfies TMembersPosition) : null,
-  };
+  return keysetPage(
+    rows,
+    query.limit,
+    (m) => ({ userId: m.user_id, name: m.name, email: m.email, role: m.role, ...(withDeactivated ? { status: m.status } : {}) }),
+    (last) => ({ name: last.name, id: last.user_id }) satisfies TMembersPosition,
+  );
 }
 
 /** Someone given access to an item in a workspace they are not in joins it as a guest, who sees only what is shared with them. */
