@@ -14,7 +14,7 @@ import { holdToDeclarations, openApiDocument, openApiTransform } from './infra/h
 import { responseSerializer } from './infra/http/serializer.ts';
 import { makeCreationsOnce } from './infra/http/idempotency.ts';
 import { compressJson, compressOnce } from './infra/web/compress.ts';
-import { mayReadMetrics } from './infra/metrics/metrics.ts';
+import { serveMetrics } from './infra/metrics/metrics.ts';
 import { registerSpa } from './infra/web/spa.ts';
 import { isLocalStorage } from './infra/storage/local.ts';
 import { keepUserContentApart, localStorageRoutes } from './infra/storage/local-routes.ts';
@@ -215,16 +215,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const collab = attachCollab(app, ctx, socketActor, hub);
   const { metrics } = ctx;
   metrics.watchApp({ collab: () => collab.stats(), searchLag: () => indexLagSeconds(ctx.db) });
-  app.addHook('onResponse', metrics.onResponse);
-  // Prometheus's scrape (ADR 0058): callers on this machine, or with METRICS_TOKEN; not part of the API.
-  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
-    if (!mayReadMetrics(req, { token: ctx.env.METRICS_TOKEN, behindProxy: ctx.env.TRUST_PROXY !== false }))
-      throw new AppError('forbidden', 'Metrics are served to this machine, or with METRICS_TOKEN.');
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/plain; version=0.0.4; charset=utf-8')
-      .send(await metrics.text());
-  });
+  serveMetrics(app, metrics, { token: ctx.env.METRICS_TOKEN, behindProxy: ctx.env.TRUST_PROXY !== false });
   await app.register(
     async (api) => {
       holdToDeclarations(api, allRoutes());

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { authenticator } from '../modules/auth/index.ts';
 import { EventHub } from '../modules/events/index.ts';
 import { healthRoutes } from '../modules/health/index.ts';
+import { serveMetrics } from '../infra/metrics/metrics.ts';
 import { createCollab, type Collab, type SocketActor } from './collab.ts';
 
 /** Serves the collaboration socket on `app`'s own port (upgrades to /collab), ended before the HTTP server closes. */
@@ -18,7 +19,7 @@ export function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor:
   return collab;
 }
 
-/** The collaboration socket on its own (`cabinet collab`): /collab, and /healthz and /readyz for the load balancer. */
+/** The collaboration socket on its own (`cabinet collab`): /collab, /healthz and /readyz for the load balancer, and its /metrics. */
 export async function buildCollabServer(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
   // No time limit on closing (app.ts says why): it saves every open document.
   const app = Fastify({ logger: options.logger ?? false, pluginTimeout: 0 });
@@ -27,6 +28,8 @@ export async function buildCollabServer(ctx: AppContext, options: { logger?: Fas
   const hub = new EventHub();
   await hub.start(ctx.database);
   app.addHook('onClose', () => hub.stop());
-  attachCollab(app, ctx, authenticator(ctx).socketActor, hub);
+  const collab = attachCollab(app, ctx, authenticator(ctx).socketActor, hub);
+  ctx.metrics.watchApp({ collab: () => collab.stats() });
+  serveMetrics(app, ctx.metrics, { token: ctx.env.METRICS_TOKEN, behindProxy: ctx.env.TRUST_PROXY !== false });
   return app;
 }

@@ -7,6 +7,7 @@ import { addParagraph, collabClients, until } from '../testing/collab-client.ts'
 import { given } from '../testing/given.ts';
 import { freePort, useTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildCollabServer } from './collab-server.ts';
+import { rawGet } from '../testing/raw-get.ts';
 
 /** Two instances on one database and one Redis (TEST_REDIS_URL), each with its own editors. */
 const settings = { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: `test-${randomBytes(4).toString('hex')}` };
@@ -83,6 +84,10 @@ describe('several instances through Redis', () => {
       await until(() => main.outcome.synced && apart.outcome.synced, 'both to sync');
       addParagraph(apart.document, 'Through the collaboration server');
       await until(() => documentText(main.document) === 'Through the collaboration server', 'the edit to reach the main server', 15_000);
+      // Its own /metrics, to this machine: the socket it holds.
+      const scraped = await rawGet(`http://127.0.0.1:${port}/metrics`, { host: `localhost:${port}` });
+      expect(scraped.status).toBe(200);
+      expect(scraped.body.toString()).toMatch(/^cabinet_collab_sockets 1$/m);
       // The collaboration server checks access as the main one does.
       const eve = await g.person('Eve');
       const refused = clientsC.connect(doc.id, eve.token);

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackAddress } from '../../lib/client-address.ts';
 
 /** What an instance is asked for when it is scraped: each read at that moment, none kept in between. */
@@ -84,9 +84,11 @@ export class Metrics {
    * What the app adds once it is built (the context comes first): the collaboration socket's sockets and documents in
    * memory, and the search index's lag (seconds the oldest change waiting for it has waited). Read when scraped.
    */
-  watchApp(app: { collab: () => { sockets: number; documents: number }; searchLag: () => Promise<number> }): void {
+  watchApp(app: { collab: () => { sockets: number; documents: number }; searchLag?: () => Promise<number> }): void {
     this.gauge('cabinet_collab_sockets', 'Collaboration sockets open on this instance', () => app.collab().sockets);
     this.gauge('cabinet_collab_documents', 'Documents held in memory for their editors on this instance', () => app.collab().documents);
+    // The collaboration server on its own (`cabinet collab`) runs no search index.
+    if (!app.searchLag) return;
     this.registry.removeSingleMetric('cabinet_search_index_lag_seconds');
     const lag = onceAtATime(app.searchLag, DATABASE_WAIT_MS);
     new Gauge({
@@ -195,4 +197,21 @@ export function mayReadMetrics(req: FastifyRequest, settings: { token: string | 
     LOCAL_HOST.test(req.headers.host ?? '') &&
     PROXIED.every((header) => req.headers[header] === undefined)
   );
+}
+
+/**
+ * Prometheus's scrape at GET /metrics (ADR 0058), on the main server and on the collaboration server alike: callers on
+ * this machine, or with METRICS_TOKEN; not part of the API.
+ */
+export function serveMetrics(app: FastifyInstance, metrics: Metrics, settings: { token: string | undefined; behindProxy: boolean }): void {
+  app.addHook('onResponse', metrics.onResponse);
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    if (!mayReadMetrics(req, settings)) {
+      return reply.code(403).send({ error: { code: 'forbidden', message: 'Metrics are served to this machine, or with METRICS_TOKEN.', requestId: req.id } });
+    }
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .send(await metrics.text());
+  });
 }
