@@ -5,6 +5,8 @@ import {
   megabytes,
   problemsSummary,
   restoreBackup,
+  migrateStorage,
+  StorageMoveRefused,
   StorageRepairRefused,
   verifyBackup,
   verifyStorage,
@@ -13,7 +15,9 @@ import { createStorage } from '../infra/storage/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
 
 const refusal = (error: unknown) =>
-  error instanceof BackupFolderError || error instanceof BackupRefused || error instanceof StorageRepairRefused ? new CommandFailed(error.message) : error;
+  error instanceof BackupFolderError || error instanceof BackupRefused || error instanceof StorageRepairRefused || error instanceof StorageMoveRefused
+    ? new CommandFailed(error.message)
+    : error;
 
 /**
  * `cabinet backup --out DIR`: a backup of the installation while it runs (ADR 0057). Sent to the server when it holds
@@ -115,4 +119,25 @@ export async function verifyStorageCommand({ context, io }: CommandScope, opts: 
   }
   if (!report.missing.length && !report.corrupt.length && !report.orphaned.length) io.out('Storage and the database agree.\n');
   return report.missing.length || report.corrupt.length ? 1 : 0;
+}
+
+/**
+ * `cabinet storage migrate --to s3|local`: every file's bytes (checked against its SHA-256) and every thumbnail copied
+ * to the other kind of storage while Cabinet runs, the target's settings given as settings (S3_*); a stopped run is
+ * finished by running it again. Prints the settings to switch to. Exit code 1 when the storage in use lacked bytes or
+ * held them damaged (those are named; the rest is copied).
+ */
+export async function migrateStorageCommand({ context, io }: CommandScope, opts: { to: 'local' | 's3' }): Promise<number> {
+  const ctx = await context();
+  const move = await migrateStorage(ctx, opts.to, { progress: (line) => io.err(`${line}\n`) }).catch((error: unknown) => {
+    throw refusal(error);
+  });
+  io.out(`Copied ${move.copied.toLocaleString('en')} objects (${megabytes(move.copiedBytes)}); ${move.present.toLocaleString('en')} were there already.\n`);
+  if (move.problems.length) io.out(`Not copied:\n${move.problems.map((p) => `  - ${p}\n`).join('')}`);
+  io.out(
+    `\nTo switch: run this again with Cabinet stopped (it copies only what came since), then start Cabinet with\n${move.settings
+      .map((s) => `  ${s}\n`)
+      .join('')}The old storage is left as it was: remove it once Cabinet runs well on the new one.\n`,
+  );
+  return move.problems.length ? 1 : 0;
 }

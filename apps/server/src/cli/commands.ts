@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate.ts';
 import type { Env } from '../env.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
 import type { CommandIo, ControlRequest } from '../infra/data-dir/hold.ts';
-import { backupCommand, restoreCommand, verifyBackupCommand, verifyStorageCommand } from './backup.ts';
+import { backupCommand, migrateStorageCommand, restoreCommand, verifyBackupCommand, verifyStorageCommand } from './backup.ts';
 import { createTokenCommand } from './create-token.ts';
 import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
@@ -23,6 +23,7 @@ const commands: Record<string, (scope: CommandScope, options: never) => Promise<
   'backup verify': verifyBackupCommand,
   restore: restoreCommand,
   'storage verify': verifyStorageCommand,
+  'storage migrate': migrateStorageCommand,
 };
 
 /** Opens the installation (and brings its schema up to date), or throws CommandFailed saying which setting to check. */

@@ -122,6 +122,14 @@ storageCommand
   .description("check storage against the database: every file's bytes there and whole (hashed), and what nothing names")
   .option('--repair', 'remove objects nothing names that are over a day old', false)
   .action(run('storage verify'));
+storageCommand
+  .command('migrate')
+  .description('copy every file’s bytes (checked by SHA-256) and thumbnail to the other kind of storage while Cabinet runs; run again to finish')
+  .requiredOption('--to <kind>', 's3 (the bucket given by S3_*) or local (DATA_DIR/blobs)', (v) => {
+    if (v !== 's3' && v !== 'local') throw new InvalidArgumentError('expected s3 or local');
+    return v;
+  })
+  .action(run('storage migrate'));
 
 program.command('doctor').description('check settings, database, storage and the identity provider').action(run('doctor'));
 

@@ -61,6 +61,12 @@ export interface StorageDriver {
    * write cut short leaves no object, or the one before, never part of the bytes.
    */
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Writes an object of `size` bytes from a stream (moving storage: `cabinet storage migrate`), hashing it on the way:
+   * it appears at `key` only when every byte came and `accept` takes their SHA-256, whole or not at all; otherwise the
+   * call fails with `checksum_mismatch` and nothing is left.
+   */
+  writeObject(key: string, body: Readable, size: number, contentType: string, accept: (sha256: string) => boolean): Promise<void>;
   signDownload(key: string, options: DownloadOptions): Promise<string>;
   read(key: string, range?: ByteRange): Promise<Readable>;
   /** The object's size, or null when there is none. */

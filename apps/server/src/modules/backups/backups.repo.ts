@@ -121,6 +121,15 @@ export async function blobPage(db: Q, after: string | null, limit: number): Prom
 }
 
 /** The migrations the database has had, by name: which Cabinet's schema a backup holds. */
+/** One page of the thumbnails' objects (ready ones, by key), after `after`: what moving storage copies besides the files' bytes. */
+export async function previewObjectPage(db: Q, after: string | null, limit: number): Promise<{ key: string; size: number }[]> {
+  const rows = await sql<{ key: string; size: number }>`
+    SELECT blob_key AS key, size_bytes AS size FROM previews
+    WHERE state = 'ready' AND blob_key IS NOT NULL ${after === null ? sql`` : sql`AND blob_key > ${after}`}
+    ORDER BY blob_key LIMIT ${limit}`.execute(db);
+  return rows.rows.map((r) => ({ key: r.key, size: Number(r.size) }));
+}
+
 export async function appliedMigrations(db: Q): Promise<string[]> {
   const rows = await sql<{ name: string }>`SELECT name FROM schema_migrations ORDER BY name`.execute(db);
   return rows.rows.map((r) => r.name);

@@ -1,0 +1,121 @@
+import type { Db } from '../../db/client.ts';
+import type { Env } from '../../env.ts';
+import { AppError } from '../../errors.ts';
+import { createStorage, type StorageDriver } from '../../infra/storage/index.ts';
+import type { BackupIo } from './backup.service.ts';
+import { blobPage, previewObjectPage } from './backups.repo.ts';
+
+export class StorageMoveRefused extends Error {}
+
+export interface StorageMove {
+  /** Objects written to the target now. */
+  copied: number;
+  copiedBytes: number;
+  /** Objects the target had whole already (an earlier run's, stopped or not). */
+  present: number;
+  /** Files whose bytes the current storage lacks or holds damaged: not copied (`cabinet storage verify` says more). */
+  problems: string[];
+  /** The settings to switch to. */
+  settings: string[];
+}
+
+const PAGE = 500;
+const AT_ONCE = 4;
+
+/** Runs `fn` on each item, `n` at a time; after a failure none is begun, and it fails once those under way have ended. */
+async function eachAtOnce<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const settled = await Promise.allSettled(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (!failed && next < items.length) {
+        try {
+          await fn(items[next++]!);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    }),
+  );
+  const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/**
+ * Copies every object Cabinet's database names — each file version's bytes, checked against its SHA-256, and each
+ * ready thumbnail — from the storage in use to the other kind (`to`), while Cabinet runs (ADR 0057's reads; nothing is
+ * deleted from either side). An object appears in the target only whole and verified, so a run stopped at any point is
+ * finished by the next, which skips what the target has whole. Bytes uploaded meanwhile are copied by running it again,
+ * last with Cabinet stopped, before switching to the printed settings.
+ */
+export async function migrateStorage(ctx: { db: Db; env: Env; storage: StorageDriver }, to: 'local' | 's3', io: BackupIo): Promise<StorageMove> {
+  if (ctx.env.STORAGE_DRIVER === to)
+    throw new StorageMoveRefused(`Cabinet's bytes are on ${to === 's3' ? 'S3' : 'local disk'} already (STORAGE_DRIVER=${to}).`);
+  if (to === 's3') {
+    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !ctx.env[k]);
+    if (missing.length)
+      throw new StorageMoveRefused(`Set the bucket to move to: ${missing.join(', ')} (and S3_ENDPOINT, S3_REGION for another provider than AWS).`);
+  }
+  const target = createStorage({ ...ctx.env, STORAGE_DRIVER: to });
+  try {
+    await target.check();
+  } catch (error) {
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    const why = status === 404 ? 'there is no such bucket (make it first)' : status === 403 ? 'the keys given are refused' : (error as Error).message;
+    throw new StorageMoveRefused(`The ${to === 's3' ? `bucket ${ctx.env.S3_BUCKET}` : `folder ${ctx.env.DATA_DIR}/blobs`} cannot be written: ${why}.`);
+  }
+  const move: StorageMove = { copied: 0, copiedBytes: 0, present: 0, problems: [], settings: [] };
+  const copy = async (object: { key: string; size: number; sha256?: string }, contentType: string) => {
+    if ((await target.stat(object.key))?.size === object.size) {
+      move.present++;
+      return;
+    }
+    let source;
+    try {
+      source = await ctx.storage.read(object.key);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+      move.problems.push(`${object.key}: not in the storage in use`);
+      return;
+    }
+    try {
+      await target.writeObject(object.key, source, object.size, contentType, (sha256) => !object.sha256 || sha256 === object.sha256);
+    } catch (error) {
+      source.destroy();
+      if (!(error instanceof AppError) || error.code !== 'checksum_mismatch') throw error;
+      move.problems.push(`${object.key}: its bytes are not the ones recorded`);
+      return;
+    }
+    move.copied++;
+    move.copiedBytes += object.size;
+  };
+
+  let seen = 0;
+  for (let after: string | null = null; ;) {
+    const page = await blobPage(ctx.db, after, PAGE);
+    if (!page.length) break;
+    await eachAtOnce(page, AT_ONCE, (blob) => copy(blob, 'application/octet-stream'));
+    seen += page.length;
+    io.progress(`${seen.toLocaleString('en')} files' bytes looked at, ${move.copied.toLocaleString('en')} copied…`);
+    after = page.at(-1)!.key;
+  }
+  for (let after: string | null = null; ;) {
+    const page = await previewObjectPage(ctx.db, after, PAGE);
+    if (!page.length) break;
+    await eachAtOnce(page, AT_ONCE, (preview) => copy(preview, 'image/webp'));
+    after = page.at(-1)!.key;
+  }
+  move.settings =
+    to === 's3'
+      ? [
+          'STORAGE_DRIVER=s3',
+          `S3_BUCKET=${ctx.env.S3_BUCKET}`,
+          ...(ctx.env.S3_ENDPOINT ? [`S3_ENDPOINT=${ctx.env.S3_ENDPOINT}`] : []),
+          `S3_REGION=${ctx.env.S3_REGION}`,
+          ...(ctx.env.S3_FORCE_PATH_STYLE ? ['S3_FORCE_PATH_STYLE=true'] : []),
+          'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY as given here',
+        ]
+      : ['STORAGE_DRIVER=local', `DATA_DIR=${ctx.env.DATA_DIR} (the bytes are in its blobs folder)`];
+  return move;
+}
