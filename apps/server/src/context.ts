@@ -59,8 +59,16 @@ export async function createContext(env: Env, database?: Database): Promise<AppC
   const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT
     ? await startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: env.OTEL_SERVICE_NAME, version: CABINET_VERSION })
     : undefined;
-  const db = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: env.DATABASE_POOL_SIZE }));
-  if (tracing) db.observeStatements(tracing.statement);
+  const db =
+    database ??
+    (await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      poolSize: env.DATABASE_POOL_SIZE,
+      ...(tracing ? { onQuery: tracing.statement } : {}),
+    }));
+  // A database opened before (tests open theirs counting statements) is watched too.
+  if (tracing && database) database.observeStatements(tracing.statement);
   const workers = new WorkerPool({
     threads: env.WORKER_THREADS,
     queue: env.WORKER_THREADS * 4,

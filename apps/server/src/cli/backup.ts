@@ -6,6 +6,7 @@ import {
   problemsSummary,
   restoreBackup,
   migrateStorage,
+  type BucketSettings,
   StorageMoveRefused,
   StorageRepairRefused,
   verifyBackup,
@@ -127,9 +128,9 @@ export async function verifyStorageCommand({ context, io }: CommandScope, opts: 
  * finished by running it again. Prints the settings to switch to. Exit code 1 when the storage in use lacked bytes or
  * held them damaged (those are named; the rest is copied).
  */
-export async function migrateStorageCommand({ context, io }: CommandScope, opts: { to: 'local' | 's3' }): Promise<number> {
+export async function migrateStorageCommand({ context, io }: CommandScope, opts: { to: 'local' | 's3'; bucket?: BucketSettings }): Promise<number> {
   const ctx = await context();
-  const move = await migrateStorage(ctx, opts.to, { progress: (line) => io.err(`${line}\n`) }).catch((error: unknown) => {
+  const move = await migrateStorage(ctx, opts.to, { progress: (line) => io.err(`${line}\n`) }, opts.bucket).catch((error: unknown) => {
     throw refusal(error);
   });
   io.out(`Copied ${move.copied.toLocaleString('en')} objects (${megabytes(move.copiedBytes)}); ${move.present.toLocaleString('en')} were there already.\n`);

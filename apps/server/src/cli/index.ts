@@ -129,7 +129,19 @@ storageCommand
     if (v !== 's3' && v !== 'local') throw new InvalidArgumentError('expected s3 or local');
     return v;
   })
-  .action(run('storage migrate'));
+  .action(async (options: { to: 'local' | 's3' }) => {
+    // The bucket's settings as given here: a server that holds the embedded database runs the command with its own.
+    const s = loadSettings();
+    const bucket = {
+      S3_ENDPOINT: s.S3_ENDPOINT,
+      S3_REGION: s.S3_REGION,
+      S3_BUCKET: s.S3_BUCKET,
+      S3_ACCESS_KEY_ID: s.S3_ACCESS_KEY_ID,
+      S3_SECRET_ACCESS_KEY: s.S3_SECRET_ACCESS_KEY,
+      S3_FORCE_PATH_STYLE: s.S3_FORCE_PATH_STYLE,
+    };
+    await run('storage migrate')({ to: options.to, bucket });
+  });
 
 program.command('doctor').description('check settings, database, storage and the identity provider').action(run('doctor'));
 

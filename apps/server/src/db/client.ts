@@ -41,7 +41,7 @@ export interface Database {
   onDumpSnapshot<T>(fn: (tx: Db, dump: (file: string) => Promise<void>) => Promise<T>): Promise<T>;
   /** The pool's connections now (PostgreSQL); none for the embedded database, which has one connection on this thread. */
   poolStats?(): { total: number; idle: number; waiting: number };
-  /** Tells `observe` of every statement run through the query builder from now on. */
+  /** Tells `observe` of every statement run through the query builder from now on (a database opened with `onQuery` only). */
   observeStatements(observe: StatementObserver): void;
   close(): Promise<void>;
 }
@@ -62,12 +62,18 @@ export interface DatabaseOptions {
 /** A statement run through the query builder: its text, its time and whether it failed. */
 export type StatementObserver = (sql: string, ended: { ms: number; failed: boolean }) => void;
 
-/** Kysely's log: `onQuery`, then whatever observes the statements since (traces, ADR 0061). */
-function statementLog(onQuery: StatementObserver | undefined, observers: Set<StatementObserver>): KyselyConfig['log'] {
-  return (event) => {
-    const ended = { ms: event.queryDurationMillis, failed: event.level === 'error' };
-    onQuery?.(event.query.sql, ended);
-    for (const observe of observers) observe(event.query.sql, ended);
+/**
+ * Kysely's log when someone watches the statements (`onQuery`, then whatever observes them since: traces, ADR 0061);
+ * none otherwise, so that nobody watching costs nothing (Kysely then times nothing).
+ */
+function statementLog(onQuery: StatementObserver | undefined, observers: Set<StatementObserver>): Pick<KyselyConfig, 'log'> {
+  if (!onQuery) return {};
+  return {
+    log: (event) => {
+      const ended = { ms: event.queryDurationMillis, failed: event.level === 'error' };
+      onQuery(event.query.sql, ended);
+      for (const observe of observers) observe(event.query.sql, ended);
+    },
   };
 }
 
@@ -92,7 +98,7 @@ async function openPostgres(url: string, poolSize: number, onQuery?: StatementOb
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Tables>({
     dialect: new PostgresDialect({ pool: plannedOncePool(pool) }),
-    log: statementLog(onQuery, observers),
+    ...statementLog(onQuery, observers),
   });
   return {
     kind: 'postgres',
@@ -189,7 +195,7 @@ async function openPGlite(options: DatabaseOptions): Promise<Database> {
   await pglite.waitReady;
   const handle = pglite;
   const observers = new Set<StatementObserver>();
-  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle), log: statementLog(options.onQuery, observers) });
+  const db = new Kysely<Tables>({ dialect: new PGliteDialect(handle), ...statementLog(options.onQuery, observers) });
   return {
     kind: 'pglite',
     observeStatements: (observe) => void observers.add(observe),

@@ -19,10 +19,10 @@ export function countingFailures<D extends StorageDriver>(driver: D, failed: (op
       if (typeof value !== 'function') return value;
       const method = value as (...args: unknown[]) => unknown;
       return (...args: unknown[]) => {
-        const span = tracer?.startSpan(`storage ${String(property)}`, { kind: CLIENT, attributes: { 'cabinet.storage.operation': String(property) } });
         const result = method.apply(target, args);
-        // A call answered at once (signing an address) is no span.
+        // A call answered at once (signing an address) or a listing read as it comes is no span.
         if (!(result instanceof Promise)) return result;
+        const span = tracer?.startSpan(`storage ${String(property)}`, { kind: CLIENT, attributes: { 'cabinet.storage.operation': String(property) } });
         return result.then(
           (answer: unknown) => {
             span?.end();

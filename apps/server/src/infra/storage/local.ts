@@ -328,13 +328,22 @@ export function localStorage(root: string, publicUrl: string, secret: string, co
           }
         })(),
       );
+      const mismatch = () => new AppError('checksum_mismatch', `The bytes read for ${key} are not the ones recorded.`);
       const uploadId = await this.createMultipart(key, contentType);
       try {
-        const part = await this.writePart(key, uploadId, 1, size, hashed);
-        if (part.size !== size || !accept(hash.digest('hex'))) throw new AppError('checksum_mismatch', `The bytes read for ${key} are not the ones recorded.`);
+        let part: StoredPart;
+        try {
+          part = await this.writePart(key, uploadId, 1, size, hashed);
+        } catch (error) {
+          // More or fewer bytes than recorded: not the bytes recorded.
+          throw error instanceof AppError && error.code === 'invalid_input' ? mismatch() : error;
+        }
+        if (part.size !== size || !accept(hash.digest('hex'))) throw mismatch();
+        // An object of another size there before (a thumbnail made again since) gives way: this one is checked.
+        await rm(pathOf(key), { recursive: true, force: true });
         await this.completeMultipart(key, uploadId, [part]);
       } catch (error) {
-        await this.abortMultipart(key, uploadId);
+        await this.abortMultipart(key, uploadId).catch(() => {});
         throw error;
       }
     },

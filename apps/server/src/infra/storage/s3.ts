@@ -66,8 +66,8 @@ export function bucketOrigin(settings: S3Settings): string {
   return settings.forcePathStyle ? endpoint.origin : `${endpoint.protocol}//${settings.bucket}.${endpoint.host}`;
 }
 
-/** The parts of an object Cabinet writes to the bucket itself (moving storage): 16 MiB, so 100 GiB takes 6,400 of S3's 10,000. */
-const MOVE_PART_SIZE = 16 * 1024 * 1024;
+/** The parts of an object Cabinet writes to the bucket itself (moving storage): 8 MiB, larger for a file that needs it. */
+const MOVE_PART_SIZE = 8 * 1024 * 1024;
 
 export function s3Storage(settings: S3Settings): StorageDriver {
   const client = s3Client(settings);
@@ -135,16 +135,38 @@ export function s3Storage(settings: S3Settings): StorageDriver {
 
     async writeObject(key, body, size, contentType, accept) {
       const hash = createHash('sha256');
+      const mismatch = () => new AppError('checksum_mismatch', `The bytes read for ${key} are not the ones recorded.`);
+      // Parts of at least 8 MiB, larger for a file that would need more than S3's 10,000.
+      const partSize = Math.max(MOVE_PART_SIZE, Math.ceil(size / 10_000));
+      const chunks: Buffer[] = [];
+      let held = 0;
+      const take = () => {
+        const part = Buffer.concat(chunks, held);
+        chunks.length = 0;
+        held = 0;
+        return part;
+      };
+      if (size <= partSize) {
+        // One request, made only once the bytes are known to be the recorded ones: nothing is left behind if stopped.
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          hash.update(chunk);
+          chunks.push(chunk);
+          held += chunk.byteLength;
+          if (held > size) throw mismatch();
+        }
+        if (held !== size || !accept(hash.digest('hex'))) throw mismatch();
+        const Body = take();
+        await guard(() => client.send(new PutObjectCommand({ Bucket, Key: key, Body, ContentType: contentType, ContentLength: Body.byteLength })));
+        return;
+      }
+      // A multipart upload, completed only once every byte came and matched (a stopped one is never an object: the
+      // bucket's lifecycle rule for incomplete uploads clears it).
       const uploadId = await this.createMultipart(key, contentType);
       try {
         const parts: { partNumber: number; etag: string }[] = [];
-        let pending: Buffer[] = [];
-        let pendingBytes = 0;
         let sent = 0;
         const send = async () => {
-          const Body = Buffer.concat(pending);
-          pending = [];
-          pendingBytes = 0;
+          const Body = take();
           const PartNumber = parts.length + 1;
           const res = await guard(() =>
             client.send(new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber, Body, ContentLength: Body.byteLength })),
@@ -154,16 +176,15 @@ export function s3Storage(settings: S3Settings): StorageDriver {
         };
         for await (const chunk of body as AsyncIterable<Buffer>) {
           hash.update(chunk);
-          pending.push(chunk);
-          pendingBytes += chunk.byteLength;
-          if (pendingBytes >= MOVE_PART_SIZE) await send();
+          chunks.push(chunk);
+          held += chunk.byteLength;
+          if (held >= partSize) await send();
         }
-        // The last part (or the only one, even empty).
-        if (pendingBytes > 0 || parts.length === 0) await send();
-        if (sent !== size || !accept(hash.digest('hex'))) throw new AppError('checksum_mismatch', `The bytes read for ${key} are not the ones recorded.`);
+        if (held > 0) await send();
+        if (sent !== size || !accept(hash.digest('hex'))) throw mismatch();
         await this.completeMultipart(key, uploadId, parts);
       } catch (error) {
-        await this.abortMultipart(key, uploadId);
+        await this.abortMultipart(key, uploadId).catch(() => {});
         throw error;
       }
     },

@@ -50,6 +50,8 @@ export async function startTracing(settings: { endpoint: string; serviceName: st
   return {
     tracer,
     statement(sql, ended) {
+      // Only inside something traced (a request): the job runner's polls would otherwise each be a trace of their own.
+      if (!trace.getSpan(context.active())) return;
       const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'QUERY';
       const span = tracer.startSpan(`db ${verb}`, {
         kind: SpanKind.CLIENT,
@@ -76,7 +78,8 @@ export async function startTracing(settings: { endpoint: string; serviceName: st
       app.addHook('onRequest', (req, _reply, done) => {
         const span = tracer.startSpan(req.method, {
           kind: SpanKind.SERVER,
-          attributes: { 'http.request.method': req.method, 'url.path': req.url.split('?')[0]!, 'client.address': req.ip },
+          // Not the address asked for: it can hold a link's or an invitation's token (the route, once known, names it).
+          attributes: { 'http.request.method': req.method, 'client.address': req.ip },
         });
         const active = trace.setSpan(context.active(), span);
         spans.set(req, { span, active });
@@ -87,6 +90,16 @@ export async function startTracing(settings: { endpoint: string; serviceName: st
         const held = spans.get(req);
         if (held) context.with(held.active, done);
         else done();
+      });
+      // A browser gone before the answer: the span ends, said to be cut short.
+      app.addHook('onRequestAbort', (req, done) => {
+        const held = spans.get(req);
+        if (held) {
+          held.span.setAttributes({ 'http.route': req.routeOptions.url ?? 'unmatched', 'cabinet.aborted': true });
+          held.span.end();
+          spans.delete(req);
+        }
+        done();
       });
       app.addHook('onResponse', (req, reply, done) => {
         const held = spans.get(req);
@@ -102,7 +115,8 @@ export async function startTracing(settings: { endpoint: string; serviceName: st
       });
     },
     async shutdown() {
-      await provider.shutdown().catch(() => {});
+      // What is waiting goes, but a collector that does not answer holds nobody's stop for more than 2 s.
+      await Promise.race([provider.shutdown().catch(() => {}), new Promise((r) => setTimeout(r, 2_000).unref())]);
     },
   };
 }

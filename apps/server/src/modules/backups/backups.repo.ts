@@ -130,6 +130,11 @@ export async function previewObjectPage(db: Q, after: string | null, limit: numb
   return rows.rows.map((r) => ({ key: r.key, size: Number(r.size) }));
 }
 
+/** Whether a ready thumbnail names the object at `key`. */
+export async function previewNamed(db: Q, key: string): Promise<boolean> {
+  return !!(await db.selectFrom('previews').select('sha256').where('blob_key', '=', key).where('state', '=', 'ready').executeTakeFirst());
+}
+
 export async function appliedMigrations(db: Q): Promise<string[]> {
   const rows = await sql<{ name: string }>`SELECT name FROM schema_migrations ORDER BY name`.execute(db);
   return rows.rows.map((r) => r.name);

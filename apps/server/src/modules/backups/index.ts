@@ -6,4 +6,4 @@ export { restoreBackup } from './restore.service.ts';
 export { verifyBackup, type Verified } from './verify-backup.ts';
 export { nextScheduledBackup, startScheduledBackup } from './scheduled-backup.ts';
 export { ORPHAN_AGE_MS, StorageRepairRefused, verifyStorage, type StorageReport } from './verify-storage.ts';
-export { migrateStorage, StorageMoveRefused, type StorageMove } from './migrate-storage.ts';
+export { migrateStorage, StorageMoveRefused, type BucketSettings, type StorageMove } from './migrate-storage.ts';

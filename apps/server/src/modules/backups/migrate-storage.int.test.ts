@@ -41,7 +41,8 @@ function failingFrom(storage: StorageDriver, n: number): StorageDriver {
 describe.skipIf(!s3)('moving storage (cabinet storage migrate)', () => {
   it('copies every file’s bytes local → S3 while Cabinet runs, finishes a stopped run, and back to local', async () => {
     const ada = await test.given.person('Ada');
-    const files = [...Array.from({ length: 11 }, (_, i) => randomBytes(50_000 + i * 7_000)), randomBytes(17 * 1024 * 1024 + 5)];
+    // Small files, an empty one, and one of several parts (over 8 MiB).
+    const files = [...Array.from({ length: 10 }, (_, i) => randomBytes(50_000 + i * 7_000)), new Uint8Array(0), randomBytes(17 * 1024 * 1024 + 5)];
     for (const [i, bytes] of files.entries()) expect((await test.given.upload(ada, ada.workspace.homeId, `f${i}.bin`, bytes)).status).toBe(200);
     const { ctx } = test.app;
     const bucket = (await storageSettings(s3!, 1)).S3_BUCKET!;
@@ -81,16 +82,27 @@ describe.skipIf(!s3)('moving storage (cabinet storage migrate)', () => {
     const bea = await test.given.person('Bea');
     const good = randomBytes(40_000);
     const bad = randomBytes(40_000);
-    await test.given.upload(bea, bea.workspace.homeId, 'good.bin', good);
-    await test.given.upload(bea, bea.workspace.homeId, 'bad.bin', bad);
+    const short = randomBytes(40_000);
+    for (const [name, bytes] of Object.entries({ good, bad, short })) await test.given.upload(bea, bea.workspace.homeId, `${name}.bin`, bytes);
     const { ctx } = test.app;
-    const badKey = (await ctx.db.selectFrom('file_versions').select('blob_key').where('sha256', '=', sha(bad)).executeTakeFirstOrThrow()).blob_key;
-    // The same length, other bytes: what a failing disk leaves.
+    const keyOf = async (bytes: Uint8Array) =>
+      (await ctx.db.selectFrom('file_versions').select('blob_key').where('sha256', '=', sha(bytes)).executeTakeFirstOrThrow()).blob_key;
+    const [badKey, shortKey] = [await keyOf(bad), await keyOf(short)];
+    // The same length and other bytes, or fewer bytes: what a failing disk leaves.
     await ctx.storage.put(badKey, randomBytes(40_000), 'application/octet-stream');
+    await ctx.storage.put(shortKey, short.subarray(0, 30_000), 'application/octet-stream');
     const bucket = (await storageSettings(s3!, 1)).S3_BUCKET!;
     const moved = await migrateStorage({ db: ctx.db, env: envFor(ctx.env, bucket, 'local'), storage: ctx.storage }, 's3', quiet);
-    expect(moved.problems).toEqual([`${badKey}: its bytes are not the ones recorded`]);
-    expect(await createStorage(envFor(ctx.env, bucket, 's3')).stat(badKey)).toBeNull();
+    expect(moved.problems.sort()).toEqual([`${badKey}: its bytes are not the ones recorded`, `${shortKey}: its bytes are not the ones recorded`].sort());
+    const onS3 = createStorage(envFor(ctx.env, bucket, 's3'));
+    expect(await onS3.stat(badKey)).toBeNull();
+    expect(await onS3.stat(shortKey)).toBeNull();
+    // Back to local disk: what the bucket lacks is named (an object already there at its recorded size is taken as
+    // copied before: `cabinet storage verify` reads every byte), the rest copied.
+    await ctx.storage.delete(await keyOf(good));
+    const back = await migrateStorage({ db: ctx.db, env: envFor(ctx.env, bucket, 's3'), storage: onS3 }, 'local', quiet);
+    expect(back.problems).toContain(`${shortKey}: not in the storage in use`);
+    expect((await ctx.storage.stat(await keyOf(good)))?.size).toBe(40_000);
     // Refused before anything: the same kind, or no bucket named.
     await expect(migrateStorage({ db: ctx.db, env: ctx.env, storage: ctx.storage }, 'local', quiet)).rejects.toThrow('already');
     await expect(migrateStorage({ db: ctx.db, env: { ...ctx.env, S3_BUCKET: undefined }, storage: ctx.storage }, 's3', quiet)).rejects.toThrow('S3_BUCKET');

@@ -3,7 +3,7 @@ import type { Env } from '../../env.ts';
 import { AppError } from '../../errors.ts';
 import { createStorage, type StorageDriver } from '../../infra/storage/index.ts';
 import type { BackupIo } from './backup.service.ts';
-import { blobPage, previewObjectPage } from './backups.repo.ts';
+import { blobPage, previewNamed, previewObjectPage, readyVersionOf } from './backups.repo.ts';
 
 export class StorageMoveRefused extends Error {}
 
@@ -49,42 +49,61 @@ async function eachAtOnce<T>(items: T[], n: number, fn: (item: T) => Promise<voi
  * finished by the next, which skips what the target has whole. Bytes uploaded meanwhile are copied by running it again,
  * last with Cabinet stopped, before switching to the printed settings.
  */
-export async function migrateStorage(ctx: { db: Db; env: Env; storage: StorageDriver }, to: 'local' | 's3', io: BackupIo): Promise<StorageMove> {
+/** The bucket's settings given with the command (which a server holding the embedded database runs with its own). */
+export type BucketSettings = Partial<
+  Pick<Env, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_BUCKET' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>
+>;
+
+export async function migrateStorage(
+  ctx: { db: Db; env: Env; storage: StorageDriver },
+  to: 'local' | 's3',
+  io: BackupIo,
+  bucket: BucketSettings = {},
+): Promise<StorageMove> {
   if (ctx.env.STORAGE_DRIVER === to)
     throw new StorageMoveRefused(`Cabinet's bytes are on ${to === 's3' ? 'S3' : 'local disk'} already (STORAGE_DRIVER=${to}).`);
+  const given = Object.fromEntries(Object.entries(bucket).filter(([, v]) => v !== undefined && v !== '')) as BucketSettings;
+  const env: Env = { ...ctx.env, ...(to === 's3' ? given : {}), STORAGE_DRIVER: to };
   if (to === 's3') {
-    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !ctx.env[k]);
+    const missing = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const).filter((k) => !env[k]);
     if (missing.length)
       throw new StorageMoveRefused(`Set the bucket to move to: ${missing.join(', ')} (and S3_ENDPOINT, S3_REGION for another provider than AWS).`);
   }
-  const target = createStorage({ ...ctx.env, STORAGE_DRIVER: to });
+  const target = createStorage(env);
   try {
     await target.check();
   } catch (error) {
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     const why = status === 404 ? 'there is no such bucket (make it first)' : status === 403 ? 'the keys given are refused' : (error as Error).message;
-    throw new StorageMoveRefused(`The ${to === 's3' ? `bucket ${ctx.env.S3_BUCKET}` : `folder ${ctx.env.DATA_DIR}/blobs`} cannot be written: ${why}.`);
+    throw new StorageMoveRefused(`The ${to === 's3' ? `bucket ${env.S3_BUCKET}` : `folder ${env.DATA_DIR}/blobs`} cannot be written: ${why}.`);
   }
+  const where = to === 's3' ? `the bucket ${env.S3_BUCKET}` : `${env.DATA_DIR}/blobs`;
+  const stopped = (key: string, doing: string, error: unknown) =>
+    new StorageMoveRefused(
+      `Copying stopped at ${key}, ${doing}: ${(error as Error)?.message || String(error)}. What was copied is whole: run the command again to go on.`,
+    );
   const move: StorageMove = { copied: 0, copiedBytes: 0, present: 0, problems: [], settings: [] };
   const copy = async (object: { key: string; size: number; sha256?: string }, contentType: string) => {
     if ((await target.stat(object.key))?.size === object.size) {
       move.present++;
       return;
     }
+    // Deleted meanwhile (a file purged, a version pruned, a thumbnail evicted): nothing to copy.
+    const stillNamed = async () => (object.sha256 ? !!(await readyVersionOf(ctx.db, object.key)) : await previewNamed(ctx.db, object.key));
     let source;
     try {
       source = await ctx.storage.read(object.key);
     } catch (error) {
-      if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
-      move.problems.push(`${object.key}: not in the storage in use`);
+      if (!(error instanceof AppError) || error.code !== 'not_found') throw stopped(object.key, 'reading it from the storage in use', error);
+      if (await stillNamed()) move.problems.push(`${object.key}: not in the storage in use`);
       return;
     }
     try {
       await target.writeObject(object.key, source, object.size, contentType, (sha256) => !object.sha256 || sha256 === object.sha256);
     } catch (error) {
       source.destroy();
-      if (!(error instanceof AppError) || error.code !== 'checksum_mismatch') throw error;
-      move.problems.push(`${object.key}: its bytes are not the ones recorded`);
+      if (!(error instanceof AppError) || error.code !== 'checksum_mismatch') throw stopped(object.key, `writing it to ${where}`, error);
+      if (await stillNamed()) move.problems.push(`${object.key}: its bytes are not the ones recorded`);
       return;
     }
     move.copied++;
@@ -110,10 +129,10 @@ export async function migrateStorage(ctx: { db: Db; env: Env; storage: StorageDr
     to === 's3'
       ? [
           'STORAGE_DRIVER=s3',
-          `S3_BUCKET=${ctx.env.S3_BUCKET}`,
-          ...(ctx.env.S3_ENDPOINT ? [`S3_ENDPOINT=${ctx.env.S3_ENDPOINT}`] : []),
-          `S3_REGION=${ctx.env.S3_REGION}`,
-          ...(ctx.env.S3_FORCE_PATH_STYLE ? ['S3_FORCE_PATH_STYLE=true'] : []),
+          `S3_BUCKET=${env.S3_BUCKET}`,
+          ...(env.S3_ENDPOINT ? [`S3_ENDPOINT=${env.S3_ENDPOINT}`] : []),
+          `S3_REGION=${env.S3_REGION}`,
+          ...(env.S3_FORCE_PATH_STYLE ? ['S3_FORCE_PATH_STYLE=true'] : []),
           'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY as given here',
         ]
       : ['STORAGE_DRIVER=local', `DATA_DIR=${ctx.env.DATA_DIR} (the bytes are in its blobs folder)`];
