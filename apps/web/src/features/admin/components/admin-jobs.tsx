@@ -12,8 +12,9 @@ import { AdminFailure } from './admin-failure.tsx';
 import { StateBadge } from './state-badge.tsx';
 
 type Failed = TAdminJobs['failed'][number];
-const STATES = ['due', 'scheduled', 'running', 'failed'] as const;
-const STATE_LABELS = { due: 'Due', scheduled: 'Later', running: 'Running', failed: 'Failed' } as const;
+// What needs a look first, so it is on screen on a phone too.
+const STATES = ['failed', 'running', 'due', 'scheduled'] as const;
+const STATE_LABELS = { due: 'Due now', scheduled: 'Scheduled', running: 'Running', failed: 'Failed' } as const;
 
 /** The queue by kind, one row a kind and a column a state. */
 function Queue({ counts }: { counts: TAdminJobs['counts'] }) {

@@ -102,8 +102,9 @@ export function AdminOverview() {
             return (
               <li key={key} aria-label={label}>
                 <Group gap="sm" wrap="nowrap" align="flex-start">
-                  <StateBadge tone={STATE[check.state].tone} w={130}>
-                    {STATE[check.state].label}
+                  {/* Mail not set up is a warning: nobody receives invitations or confirmations. */}
+                  <StateBadge tone={key === 'mail' && check.state === 'not_configured' ? 'bad' : STATE[check.state].tone} w={130}>
+                    {key === 'mail' && check.state === 'not_configured' ? 'Not set up' : STATE[check.state].label}
                   </StateBadge>
                   <div style={{ minWidth: 0 }}>
                     <Text fw={600} size="sm">

@@ -111,49 +111,46 @@ export function AdminPeople() {
                       )}
                     </div>
                   </Group>
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <ActionIcon variant="subtle" color="gray" aria-label={`More for ${u.name}`}>
-                        <IconDots size={18} />
-                      </ActionIcon>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item leftSection={<IconLogout aria-hidden size={16} />} onClick={() => setAsking({ kind: 'sign-out', user: u })} disabled={you}>
-                        Sign out everywhere
-                      </Menu.Item>
-                      {u.isInstanceAdmin ? (
-                        <Menu.Item
-                          leftSection={<IconShieldOff aria-hidden size={16} />}
-                          onClick={() => setAsking({ kind: 'unmake-admin', user: u })}
-                          disabled={you}
-                        >
-                          Remove as administrator
+                  {!you && (
+                    <Menu position="bottom-end" withinPortal>
+                      <Menu.Target>
+                        <ActionIcon variant="subtle" color="gray" aria-label={`More for ${u.name}`}>
+                          <IconDots size={18} />
+                        </ActionIcon>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item leftSection={<IconLogout aria-hidden size={16} />} onClick={() => setAsking({ kind: 'sign-out', user: u })}>
+                          Sign out everywhere
                         </Menu.Item>
-                      ) : (
-                        <Menu.Item
-                          leftSection={<IconShield aria-hidden size={16} />}
-                          onClick={() => setAsking({ kind: 'make-admin', user: u })}
-                          disabled={deactivated}
-                        >
-                          Make administrator
-                        </Menu.Item>
-                      )}
-                      {deactivated ? (
-                        <Menu.Item leftSection={<IconUserCheck aria-hidden size={16} />} onClick={() => activate(u)}>
-                          Enable account
-                        </Menu.Item>
-                      ) : (
-                        <Menu.Item
-                          color="danger"
-                          leftSection={<IconUserOff aria-hidden size={16} />}
-                          onClick={() => setAsking({ kind: 'deactivate', user: u })}
-                          disabled={you}
-                        >
-                          Disable account
-                        </Menu.Item>
-                      )}
-                    </Menu.Dropdown>
-                  </Menu>
+                        {u.isInstanceAdmin ? (
+                          <Menu.Item leftSection={<IconShieldOff aria-hidden size={16} />} onClick={() => setAsking({ kind: 'unmake-admin', user: u })}>
+                            Remove as administrator
+                          </Menu.Item>
+                        ) : (
+                          <Menu.Item
+                            leftSection={<IconShield aria-hidden size={16} />}
+                            onClick={() => setAsking({ kind: 'make-admin', user: u })}
+                            disabled={deactivated}
+                          >
+                            Make administrator
+                          </Menu.Item>
+                        )}
+                        {deactivated ? (
+                          <Menu.Item leftSection={<IconUserCheck aria-hidden size={16} />} onClick={() => activate(u)}>
+                            Enable account
+                          </Menu.Item>
+                        ) : (
+                          <Menu.Item
+                            color="danger"
+                            leftSection={<IconUserOff aria-hidden size={16} />}
+                            onClick={() => setAsking({ kind: 'deactivate', user: u })}
+                          >
+                            Disable account
+                          </Menu.Item>
+                        )}
+                      </Menu.Dropdown>
+                    </Menu>
+                  )}
                 </Group>
               </Paper>
             );

@@ -23,7 +23,8 @@ function QuotaDialog({ workspace, onClose }: { workspace: TAdminWorkspace; onClo
   useReturnFocus();
   const set = useSetQuota();
   const initial = workspace.quotaBytes === null ? { amount: 10, unit: 'GiB' as Unit } : inUnits(workspace.quotaBytes);
-  const [unlimited, setUnlimited] = useState(workspace.quotaBytes === null);
+  // Opened to set a quota: the size field ready, whether or not there is one now.
+  const [unlimited, setUnlimited] = useState(false);
   const [amount, setAmount] = useState<number | string>(initial.amount);
   const [unit, setUnit] = useState<Unit>(initial.unit);
   // Left as shown, the quota stays exactly what it was (what is shown may be rounded).
@@ -54,7 +55,9 @@ function QuotaDialog({ workspace, onClose }: { workspace: TAdminWorkspace; onClo
       >
         <Stack>
           <Text size="sm">
-            It uses {formatBytes(workspace.usedBytes)} now, versions included. A quota below that removes nothing; new files are refused until there is room.
+            It uses {formatBytes(workspace.usedBytes)} now, versions included,{' '}
+            {workspace.quotaBytes === null ? 'with no quota' : `of ${formatBytes(workspace.quotaBytes)}`}. A quota below what it uses removes nothing; new files
+            are refused until there is room.
           </Text>
           <Checkbox label="No quota" checked={unlimited} onChange={(e) => setUnlimited(e.currentTarget.checked)} data-autofocus={unlimited || undefined} />
           <Group gap="xs" align="flex-end" wrap="nowrap">
