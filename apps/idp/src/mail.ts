@@ -1,4 +1,4 @@
-import { accessSync, constants, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { uuidv7 } from '@cabinet/contracts';
 import nodemailer from 'nodemailer';
@@ -16,8 +16,8 @@ export interface OutboxMessage extends Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
-  /** Whether mail can go: the SMTP server answers and takes the credentials, or the outbox folder can be written. */
-  check(): Promise<void>;
+  /** Whether mail can go: the SMTP server answers and takes the credentials (an outbox has nothing to ask). */
+  check?(): Promise<void>;
 }
 
 export interface MailOptions {
@@ -44,10 +44,6 @@ export function createMailer(options: MailOptions): Mailer {
       mkdirSync(options.outboxDir, { recursive: true });
       const message: OutboxMessage = { id: uuidv7(), createdAt: new Date().toISOString(), ...mail };
       writeFileSync(path.join(options.outboxDir, `${message.id}.json`), JSON.stringify(message, null, 2), { mode: 0o600 });
-    },
-    async check() {
-      mkdirSync(options.outboxDir, { recursive: true });
-      accessSync(options.outboxDir, constants.W_OK);
     },
   };
 }

@@ -108,7 +108,7 @@ function health(ctx: AppContext): Promise<TAdminOverview['health']> {
     probe(() => ctx.database.ping()),
     probe(() => ctx.storage.check()),
     env.REDIS_URL ? probe(() => pingRedis(env.REDIS_URL!)) : Promise.resolve(null),
-    env.SMTP_URL ? probe(() => ctx.mailer.check()) : Promise.resolve(null),
+    env.SMTP_URL ? probe(async () => ctx.mailer.check?.()) : Promise.resolve(null),
   ]).then(([database, storage, redis, mail]) => ({
     database: check(database, ctx.database.kind === 'pglite' ? 'Embedded database (PGlite)' : 'PostgreSQL'),
     storage: check(storage, env.STORAGE_DRIVER === 's3' ? `S3 bucket ${env.S3_BUCKET}` : 'Local disk'),

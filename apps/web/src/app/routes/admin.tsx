@@ -1,5 +1,6 @@
 import { Anchor, Group, NavLink, Stack, Title } from '@mantine/core';
 import { IconActivityHeartbeat, IconAdjustments, IconBuilding, IconHistory, IconStack2, IconLock, IconUsers } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { EmptyState } from '../../components/ui/empty-state.tsx';
 import { PageLoader } from '../../components/ui/page-loader.tsx';
@@ -72,38 +73,19 @@ export function AdminLayout() {
   return <PersonalShell>{content}</PersonalShell>;
 }
 
+/** A page that is one titled section. */
+const sectionPage = (id: string, title: string, Body: () => ReactNode) =>
+  function SectionPage() {
+    return (
+      <Section id={id} title={title}>
+        <Body />
+      </Section>
+    );
+  };
+
 export const AdminOverviewPage = AdminOverview;
-
-export function AdminWorkspacesPage() {
-  return (
-    <Section id="workspaces" title="Workspaces">
-      <AdminWorkspaces />
-    </Section>
-  );
-}
-
-export function AdminPeoplePage() {
-  return (
-    <Section id="people" title="People">
-      <AdminPeople />
-    </Section>
-  );
-}
-
+export const AdminWorkspacesPage = sectionPage('workspaces', 'Workspaces', AdminWorkspaces);
+export const AdminPeoplePage = sectionPage('people', 'People', AdminPeople);
 export const AdminJobsPage = AdminJobs;
-
-export function AdminSettingsPage() {
-  return (
-    <Section id="settings" title="Settings in force">
-      <AdminSettings />
-    </Section>
-  );
-}
-
-export function AdminAuditPage() {
-  return (
-    <Section id="audit" title="Audit log">
-      <AdminAudit />
-    </Section>
-  );
-}
+export const AdminSettingsPage = sectionPage('settings', 'Settings in force', AdminSettings);
+export const AdminAuditPage = sectionPage('audit', 'Audit log', AdminAudit);

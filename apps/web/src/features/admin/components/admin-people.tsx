@@ -13,7 +13,46 @@ import { ROLE_LABELS } from '../../team/components/members-section.tsx';
 import { useAdminUsers, useSignOutUser, useUpdateUser } from '../api/use-admin.ts';
 import { AdminFailure } from './admin-failure.tsx';
 
-type Asking = { kind: 'deactivate' | 'sign-out' | 'make-admin' | 'unmake-admin'; user: TAdminUser };
+type Asking = { kind: keyof typeof ASKS; user: TAdminUser };
+
+/** What each action on a person asks before it runs (its change: none for signing out), and what it says once done. */
+const ASKS = {
+  deactivate: {
+    title: (u: TAdminUser) => `Disable ${u.name}’s account?`,
+    confirm: 'Disable account',
+    text: (u: TAdminUser) =>
+      `${u.email} is signed out everywhere at once: their sessions end, their API tokens are revoked, and their open pages and documents close. ` +
+      'They cannot sign in until their account is enabled again. Their files stay where they are.',
+    change: { status: 'deactivated' as const },
+    done: (u: TAdminUser) => `${u.name}’s account is disabled`,
+    refused: 'Not disabled',
+  },
+  'sign-out': {
+    title: (u: TAdminUser) => `Sign ${u.name} out everywhere?`,
+    confirm: 'Sign out everywhere',
+    text: (u: TAdminUser) => `Every browser where ${u.email} is signed in asks them to sign in again, with their password. Their API tokens keep working.`,
+    change: undefined,
+    done: (u: TAdminUser, revoked: number) => `Ended ${revoked} session${revoked === 1 ? '' : 's'} of ${u.name}`,
+    refused: 'Not signed out',
+  },
+  'make-admin': {
+    title: (u: TAdminUser) => `Make ${u.name} an administrator?`,
+    confirm: 'Make administrator',
+    text: (u: TAdminUser) =>
+      `${u.email} will see this page and can do all you can here: set quotas, disable people’s accounts (yours too), retry jobs and read the settings.`,
+    change: { isInstanceAdmin: true },
+    done: (u: TAdminUser) => `${u.name} is now an instance administrator`,
+    refused: 'Not changed',
+  },
+  'unmake-admin': {
+    title: (u: TAdminUser) => `Remove ${u.name} as administrator?`,
+    confirm: 'Remove as administrator',
+    text: () => 'They keep their workspaces and files, but no longer see this page.',
+    change: { isInstanceAdmin: false },
+    done: (u: TAdminUser) => `${u.name} is no longer an administrator`,
+    refused: 'Not changed',
+  },
+};
 
 const failed = (title: string) => (error: Error) => notifications.show({ color: 'red', title, message: error.message });
 
@@ -164,89 +203,21 @@ export function AdminPeople() {
           </Button>
         </Group>
       )}
-      {asking?.kind === 'deactivate' && (
+      {asking && (
         <ConfirmDialog
-          title={`Disable ${asking.user.name}’s account?`}
-          confirmLabel="Disable account"
-          pending={update.isPending}
+          title={ASKS[asking.kind].title(asking.user)}
+          confirmLabel={ASKS[asking.kind].confirm}
+          {...(asking.kind === 'make-admin' ? { color: 'blue' } : {})}
+          pending={update.isPending || signOut.isPending}
           onClose={close}
-          onConfirm={() =>
-            update.mutate(
-              { id: asking.user.id, status: 'deactivated' },
-              {
-                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name}’s account is disabled` }), close()),
-                onError: failed('Not disabled'),
-              },
-            )
-          }
+          onConfirm={() => {
+            const { user, kind } = asking;
+            const { change, done, refused } = ASKS[kind];
+            const run = change ? update.mutateAsync({ id: user.id, ...change }).then(() => 0) : signOut.mutateAsync(user.id).then((r) => r.revoked);
+            run.then((revoked) => (notifications.show({ color: 'green', message: done(user, revoked) }), close()), failed(refused));
+          }}
         >
-          <Text size="sm">
-            {asking.user.email} is signed out everywhere at once: their sessions end, their API tokens are revoked, and their open pages and documents close.
-            They cannot sign in until their account is enabled again. Their files stay where they are.
-          </Text>
-        </ConfirmDialog>
-      )}
-      {asking?.kind === 'sign-out' && (
-        <ConfirmDialog
-          title={`Sign ${asking.user.name} out everywhere?`}
-          confirmLabel="Sign out everywhere"
-          pending={signOut.isPending}
-          onClose={close}
-          onConfirm={() =>
-            signOut.mutate(asking.user.id, {
-              onSuccess: ({ revoked }) => (
-                notifications.show({ color: 'green', message: `Ended ${revoked} session${revoked === 1 ? '' : 's'} of ${asking.user.name}` }),
-                close()
-              ),
-              onError: failed('Not signed out'),
-            })
-          }
-        >
-          <Text size="sm">
-            Every browser where {asking.user.email} is signed in asks them to sign in again, with their password. Their API tokens keep working.
-          </Text>
-        </ConfirmDialog>
-      )}
-      {asking?.kind === 'make-admin' && (
-        <ConfirmDialog
-          title={`Make ${asking.user.name} an administrator?`}
-          confirmLabel="Make administrator"
-          color="blue"
-          pending={update.isPending}
-          onClose={close}
-          onConfirm={() =>
-            update.mutate(
-              { id: asking.user.id, isInstanceAdmin: true },
-              {
-                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name} is now an instance administrator` }), close()),
-                onError: failed('Not changed'),
-              },
-            )
-          }
-        >
-          <Text size="sm">
-            {asking.user.email} will see this page and can do all you can here: set quotas, disable people’s accounts (yours too), retry jobs and read the
-            settings.
-          </Text>
-        </ConfirmDialog>
-      )}
-      {asking?.kind === 'unmake-admin' && (
-        <ConfirmDialog
-          title={`Remove ${asking.user.name} as administrator?`}
-          confirmLabel="Remove as administrator"
-          pending={update.isPending}
-          onClose={close}
-          onConfirm={() =>
-            update.mutate(
-              { id: asking.user.id, isInstanceAdmin: false },
-              {
-                onSuccess: () => (notifications.show({ color: 'green', message: `${asking.user.name} is no longer an administrator` }), close()),
-                onError: failed('Not changed'),
-              },
-            )
-          }
-        >
-          <Text size="sm">They keep their workspaces and files, but no longer see this page.</Text>
+          <Text size="sm">{ASKS[asking.kind].text(asking.user)}</Text>
         </ConfirmDialog>
       )}
     </Stack>
