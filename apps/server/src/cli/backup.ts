@@ -5,6 +5,7 @@ import {
   megabytes,
   problemsSummary,
   restoreBackup,
+  restoreItemFromBackup,
   migrateStorage,
   type BucketSettings,
   StorageMoveRefused,
@@ -98,6 +99,43 @@ export async function restoreCommand({ env, io, inServer }: CommandScope, opts: 
   const bytes = manifest.storage.withBytes ? `, ${copied.toLocaleString('en')} blobs put back in storage` : '; the files’ bytes are the bucket’s';
   io.out(`Restored backup ${manifest.name} (taken ${manifest.startedAt}) in ${seconds} s: the database${bytes}. Start Cabinet.\n`);
   return 0;
+}
+
+/**
+ * `cabinet restore-item --from DIR --item ID [--to FOLDER] [--name NAME]`: one file, folder or document brought back
+ * from a backup into the running installation, with its versions and revisions (ADR 0063). Exit code 1 when some
+ * files or versions had no bytes to bring back (they are named; the rest came back).
+ */
+export async function restoreItemCommand({ context, io }: CommandScope, opts: { from: string; item: string; to?: string; name?: string }): Promise<number> {
+  const ctx = await context();
+  const r = await restoreItemFromBackup(ctx, opts.from, {
+    itemId: opts.item,
+    ...(opts.to ? { to: opts.to } : {}),
+    ...(opts.name ? { name: opts.name } : {}),
+    io: { progress: (line) => io.err(`${line}\n`) },
+  }).catch((error: unknown) => {
+    throw refusal(error);
+  });
+  const what = r.item.kind === 'folder' ? 'folder' : r.item.kind;
+  if (r.already) {
+    io.out(`“${r.item.name}” was brought back from backup ${r.backup} before, and is there (${what} ${r.item.id}, in “${r.folder.name}”): nothing was done.\n`);
+    return 0;
+  }
+  const where = { original: 'the folder it was in', nearest: 'the nearest folder above it that is still here', chosen: 'the folder given' }[r.folder.which];
+  const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  const held = [
+    r.item.kind === 'folder' ? count(r.items - 1, 'item') + ' inside' : '',
+    count(r.versions, 'file version'),
+    r.documents ? `${count(r.documents, 'document')} with ${count(r.revisions, 'revision')}` : '',
+  ].filter(Boolean);
+  io.out(
+    `Brought back ${what} “${r.item.name}” from backup ${r.backup} into “${r.folder.name}” (${where}): ${held.join(', ')}; ` +
+      `${megabytes(r.copiedBytes)} of bytes put back in storage. Its id is ${r.item.id}.\n` +
+      'Sharing is not brought back: it has the access of the folder it is in.\n',
+  );
+  if (!r.leftOut.length) return 0;
+  io.out(`\nNot brought back (no bytes to bring back):\n${r.leftOut.map((l) => `  - ${l}\n`).join('')}`);
+  return 1;
 }
 
 /**

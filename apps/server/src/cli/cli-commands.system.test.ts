@@ -68,6 +68,9 @@ describe('the cabinet command', () => {
     const checked = await cabinet(['backup', 'verify', '--from', backups], env);
     expect(checked.code, checked.stderr).toBe(0);
     expect(checked.stdout).toMatch(/is whole/);
+    const lost = await cabinet(['restore-item', '--from', backups, '--item', '0190a0a0-0000-7000-8000-000000000000'], env);
+    expect(lost.code).toBe(1);
+    expect(lost.stderr).toContain('holds no item 0190a0a0-0000-7000-8000-000000000000');
     const storage = await cabinet(['storage', 'verify'], env);
     expect(storage.code, storage.stderr).toBe(0);
     expect(storage.stdout).toMatch(/objects in storage; 0 files' bytes hashed\.\nStorage and the database agree\./);

@@ -4,7 +4,7 @@ import { migrate } from '../db/migrate.ts';
 import type { Env } from '../env.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
 import type { CommandIo, ControlRequest } from '../infra/data-dir/hold.ts';
-import { backupCommand, migrateStorageCommand, restoreCommand, verifyBackupCommand, verifyStorageCommand } from './backup.ts';
+import { backupCommand, migrateStorageCommand, restoreCommand, restoreItemCommand, verifyBackupCommand, verifyStorageCommand } from './backup.ts';
 import { createTokenCommand } from './create-token.ts';
 import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
@@ -22,6 +22,7 @@ const commands: Record<string, (scope: CommandScope, options: never) => Promise<
   backup: backupCommand,
   'backup verify': verifyBackupCommand,
   restore: restoreCommand,
+  'restore-item': restoreItemCommand,
   'storage verify': verifyStorageCommand,
   'storage migrate': migrateStorageCommand,
 };

@@ -116,6 +116,15 @@ program
   .option('--name <name>', 'which backup in it (default: the newest finished one)')
   .action(async (options: { from: string; name?: string }) => run('restore')({ ...options, from: path.resolve(options.from) }));
 
+program
+  .command('restore-item')
+  .description('bring one file, folder or document back from a backup into the running installation, with its versions and revisions')
+  .requiredOption('--from <dir>', 'the folder of backups')
+  .requiredOption('--item <id>', 'the id of the file, folder or document (from its address, as it was)')
+  .option('--to <folder>', 'the id of the folder to put it in (default: the folder it was in, or the nearest one above that is still here)')
+  .option('--name <name>', 'which backup (default: the newest finished one)')
+  .action(async (options: { from: string; item: string; to?: string; name?: string }) => run('restore-item')({ ...options, from: path.resolve(options.from) }));
+
 const storageCommand = program.command('storage').description('the bytes of files');
 storageCommand
   .command('verify')

@@ -94,12 +94,19 @@ async function runProgram(program: string, args: string[], env: NodeJS.ProcessEn
 /** A dump by `pgDumpPGlite` loaded into a new embedded database in `dir` (which must not exist), closed after. */
 export async function pgRestorePGlite(dir: string, file: string, options: PGliteOptions): Promise<void> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const script = gunzipSync(await readFile(file)).toString('utf8');
   const pglite = new PGlite(dir, options);
   try {
-    await pglite.waitReady;
-    await pglite.exec(script);
+    await loadDumpPGlite(pglite, file);
   } finally {
     await pglite.close();
   }
+}
+
+/** A dump by `pgDumpPGlite` run into `pglite`, a new (empty) embedded database. */
+export async function loadDumpPGlite(pglite: PGlite, file: string): Promise<void> {
+  const script = gunzipSync(await readFile(file)).toString('utf8');
+  await pglite.waitReady;
+  await pglite.exec(script);
+  // The dump empties search_path for its own session (PGlite's only one): what runs next finds its tables again.
+  await pglite.exec('RESET search_path');
 }

@@ -301,6 +301,14 @@ export interface InstanceAuditTable {
   created_at: Generated<Date>;
 }
 
+/** What `cabinet restore-item` brought back from which backup (ADR 0063). */
+export interface RestoredItemsTable {
+  backup_id: string;
+  source_id: string;
+  item_id: string;
+  restored_at: Generated<Date>;
+}
+
 export interface DocumentContentsTable {
   item_id: string;
   state: Uint8Array;
@@ -456,6 +464,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   backups: BackupsTable;
   instance_audit: InstanceAuditTable;
+  restored_items: RestoredItemsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

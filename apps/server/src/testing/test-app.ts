@@ -60,7 +60,10 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
   const port = settings.PORT ? Number(settings.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-test-'));
   const url = `http://127.0.0.1:${port}`;
+  const db = shared?.db ?? (await createTestDatabase());
   const env = parseEnv({
+    // As a server on PostgreSQL has it: what the commands run in it use (a backup's scratch database, ADR 0063).
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
     PORT: String(port),
     PUBLIC_URL: url,
     DATA_DIR: dataDir,
@@ -70,7 +73,6 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
     CHECK_RESPONSES: 'true',
     ...settings,
   });
-  const db = shared?.db ?? (await createTestDatabase());
   const ctx = await createContext(env, db.database);
   const app = await buildApp(ctx, { webDist: shared?.webDist ?? path.join(dataDir, 'no-web-build') });
   await app.listen({ port, host: '127.0.0.1' });

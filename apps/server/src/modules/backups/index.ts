@@ -3,6 +3,7 @@ export { BackupFolderError } from './backup-folder.ts';
 export { BackupRefused, createBackup, megabytes, problemsSummary, pruneBackups, type BackupIo, type BackupResult } from './backup.service.ts';
 export { recentBackups, runningBackup } from './backups.repo.ts';
 export { restoreBackup } from './restore.service.ts';
+export { restoreItemFromBackup, type ItemRestore } from './restore-item.ts';
 export { verifyBackup, type Verified } from './verify-backup.ts';
 export { nextScheduledBackup, startScheduledBackup } from './scheduled-backup.ts';
 export { ORPHAN_AGE_MS, StorageRepairRefused, verifyStorage, type StorageReport } from './verify-storage.ts';

@@ -17,6 +17,25 @@ export interface Verified {
 }
 
 /**
+ * A backup of a folder of backups (`name`, or the newest finished one) with its manifest read, and what is wrong with its
+ * database dump and blob list: each against the SHA-256 its manifest gives it.
+ */
+export async function openBackup(location: string, name?: string): Promise<{ name: string; dir: string; manifest: Manifest; problems: string[] }> {
+  const finished = (await listBackups(location).catch(() => [])).filter((b) => b.finished);
+  const chosen = name ?? finished.at(-1)?.name;
+  if (!chosen) throw new BackupFolderError(`${location} holds no finished backup.`);
+  const dir = path.join(location, chosen);
+  const manifest = await readManifest(dir);
+  const problems: string[] = [];
+  for (const f of [manifest.database, manifest.storage.list]) {
+    const found = await hashFile(path.join(dir, f.file)).catch(() => null);
+    if (!found) problems.push(`${f.file} is missing`);
+    else if (found.sha256 !== f.sha256 || found.bytes !== f.bytes) problems.push(`${f.file} does not match its SHA-256 (damaged)`);
+  }
+  return { name: chosen, dir, manifest, problems };
+}
+
+/**
  * Checks a backup (`name`, or the newest finished one in `location`) as a restore would need it: its database dump and
  * blob list against the SHA-256 its manifest gives them, and every blob it lists: hashed here when its bytes are in the
  * folder; looked up in `bucket` (size) when they are kept by S3.
@@ -25,17 +44,7 @@ export async function verifyBackup(
   location: string,
   options: { name?: string; bucket?: StorageDriver; onProgress?: (n: number) => void } = {},
 ): Promise<Verified> {
-  const finished = (await listBackups(location).catch(() => [])).filter((b) => b.finished);
-  const name = options.name ?? finished.at(-1)?.name;
-  if (!name) throw new BackupFolderError(`${location} holds no finished backup.`);
-  const dir = path.join(location, name);
-  const manifest = await readManifest(dir);
-  const problems: string[] = [];
-  for (const f of [manifest.database, manifest.storage.list]) {
-    const found = await hashFile(path.join(dir, f.file)).catch(() => null);
-    if (!found) problems.push(`${f.file} is missing`);
-    else if (found.sha256 !== f.sha256 || found.bytes !== f.bytes) problems.push(`${f.file} does not match its SHA-256 (damaged)`);
-  }
+  const { name, dir, manifest, problems } = await openBackup(location, options.name);
   const recorded = manifest.problems.map(
     (p) => `when backed up, ${p.key} was ${p.problem === 'missing' ? 'missing from storage' : 'not matching its SHA-256 in storage'}`,
   );

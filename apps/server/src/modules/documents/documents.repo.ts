@@ -1,5 +1,5 @@
 import { uuidv7 } from '@cabinet/contracts';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -25,6 +25,27 @@ export async function copyDocumentContents(db: Q, copies: { id: string; sourceId
         JOIN document_contents d ON d.item_id = p.source_id
     `.execute(db);
   }
+}
+
+/** A document's stored state and its revisions, as a backup holds them (`cabinet restore-item`, ADR 0063). */
+export interface BackedUpDocuments {
+  contents: Selectable<Database['document_contents']>[];
+  /** Oldest first: a revision that restored another comes after it. */
+  revisions: Selectable<Database['document_revisions']>[];
+}
+
+/** Inserts documents' states and revisions as given (ids included), oldest revision first, in chunks small enough for their states. */
+export async function insertDocuments(db: Q, d: BackedUpDocuments): Promise<void> {
+  for (let i = 0; i < d.contents.length; i += 50)
+    await db
+      .insertInto('document_contents')
+      .values(d.contents.slice(i, i + 50))
+      .execute();
+  for (let i = 0; i < d.revisions.length; i += 50)
+    await db
+      .insertInto('document_revisions')
+      .values(d.revisions.slice(i, i + 50))
+      .execute();
 }
 
 /** A document's stored form: the whole Yjs state as one update, and its plain text. */

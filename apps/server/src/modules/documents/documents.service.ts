@@ -1,5 +1,5 @@
 import { buffer } from 'node:stream/consumers';
-import type { TExportFormat, TItem, TRevision, TRevisionDetail } from '@cabinet/contracts';
+import { uuidv7, type TExportFormat, type TItem, type TRevision, type TRevisionDetail } from '@cabinet/contracts';
 import { documentNode, documentSummary, replaceDocument, stateDoc, withItemsRenamed } from '@cabinet/doc-schema/server';
 import type { AppContext } from '../../context.ts';
 import { findVersion } from '../files/index.ts';
@@ -19,14 +19,16 @@ import {
   findNewestRevisionState,
   findRevision,
   findRevisions,
+  insertDocuments,
   insertRevision,
   replaceDocumentState,
   saveDocumentState,
+  type BackedUpDocuments,
   type DocumentContent,
   type RevisionRow,
 } from './documents.repo.ts';
 
-export type { DocumentContent };
+export type { BackedUpDocuments, DocumentContent };
 
 /*
  * This module is the one writer of a document's stored state (document_contents) and its
@@ -103,6 +105,29 @@ export async function copyDocuments(
     const relinked = state && withItemsRenamed(state, renamed);
     if (relinked) await replaceDocumentState(db, copy.id, relinked);
   }
+}
+
+/**
+ * Documents brought back from a backup with their items (`cabinet restore-item`, ADR 0063), in its transaction, once
+ * those items exist: each stored state and every revision as they were. Items that came back under new ids (`renamed`:
+ * backed-up id → restored id, for every item brought back) are named by them: a document's rows, a revision that
+ * restored another, and the pictures and files a document and its revisions name; revisions take new ids with them.
+ */
+export async function restoreDocuments(db: Db, backedUp: BackedUpDocuments, renamed: Map<string, string>): Promise<void> {
+  const moved = [...renamed].some(([from, to]) => from !== to);
+  if (!moved) return insertDocuments(db, backedUp);
+  const relinked = (state: Uint8Array) => withItemsRenamed(state, renamed) ?? state;
+  const revisionIds = new Map(backedUp.revisions.map((r) => [r.id, uuidv7()]));
+  await insertDocuments(db, {
+    contents: backedUp.contents.map((c) => ({ ...c, item_id: renamed.get(c.item_id)!, state: relinked(c.state) })),
+    revisions: backedUp.revisions.map((r) => ({
+      ...r,
+      id: revisionIds.get(r.id)!,
+      item_id: renamed.get(r.item_id)!,
+      state: relinked(r.state),
+      restored_from: (r.restored_from && revisionIds.get(r.restored_from)) ?? null,
+    })),
+  });
 }
 
 /** Documents open for editing on this instance (the collaboration server). */

@@ -6,12 +6,15 @@ export { itemsRoutes } from './items.routes.ts';
 export { accessWithRole, findAccesses, maySeeGrants, mayShareNow, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
 export {
   deleteEmptyHome,
+  blobInUse,
   findActiveSibling,
   findPlace,
   findPlaces,
   handOverHome,
   handOverTrash,
   hasChildren,
+  insertTree,
+  lockItem,
   PREVIEW_JOIN,
   upsertVisit,
   type PreviewColumns,
@@ -20,6 +23,7 @@ export {
   createFolderThroughLink,
   createItem,
   deleteBlobIfUnused,
+  MAX_DEPTH,
   presentItem,
   presentPreview,
   purgeExpiredTrash,

@@ -1,5 +1,5 @@
 import { DEFAULT_PAGE, FOLDER_PAGE, uuidv7 } from '@cabinet/contracts';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
 import { plannedOnce } from '../../db/planned-once.ts';
 import { LIVE_MEMBERSHIP } from '../workspaces/index.ts';
@@ -431,44 +431,54 @@ export async function insertCopies(
     version?: { id: string; blobKey: string; sha256: string };
   }[],
 ): Promise<void> {
-  for (let i = 0; i < copies.length; i += 500) {
-    const chunk = copies.slice(i, i + 500);
+  await insertTree(
+    db,
+    copies.map((c) => ({
+      id: c.id,
+      workspace_id: c.workspaceId,
+      parent_id: c.parentId,
+      kind: c.kind,
+      name: c.name,
+      owner_id: c.ownerId,
+      size_bytes: c.size,
+      mime_type: c.mimeType,
+      current_version_id: c.version?.id ?? null,
+      updated_by: c.ownerId,
+    })),
+    copies.flatMap((c) =>
+      c.version
+        ? [
+            {
+              id: c.version.id,
+              item_id: c.id,
+              number: 1,
+              blob_key: c.version.blobKey,
+              size_bytes: c.size,
+              sha256: c.version.sha256,
+              mime_type: c.mimeType ?? 'application/octet-stream',
+              author_id: c.ownerId,
+            },
+          ]
+        : [],
+    ),
+  );
+}
+
+/**
+ * Inserts a tree of items (parents before children) and their files' versions, in chunks: copies, and items brought
+ * back from a backup (ADR 0063), which keep their versions, names and times.
+ */
+export async function insertTree(db: Q, items: Insertable<Database['items']>[], versions: Insertable<Database['file_versions']>[]): Promise<void> {
+  for (let i = 0; i < items.length; i += 500)
     await db
       .insertInto('items')
-      .values(
-        chunk.map((c) => ({
-          id: c.id,
-          workspace_id: c.workspaceId,
-          parent_id: c.parentId,
-          kind: c.kind,
-          name: c.name,
-          owner_id: c.ownerId,
-          size_bytes: c.size,
-          mime_type: c.mimeType,
-          current_version_id: c.version?.id ?? null,
-          updated_by: c.ownerId,
-        })),
-      )
+      .values(items.slice(i, i + 500))
       .execute();
-    const versions = chunk.filter((c) => c.version);
-    if (versions.length) {
-      await db
-        .insertInto('file_versions')
-        .values(
-          versions.map((c) => ({
-            id: c.version!.id,
-            item_id: c.id,
-            number: 1,
-            blob_key: c.version!.blobKey,
-            size_bytes: c.size,
-            sha256: c.version!.sha256,
-            mime_type: c.mimeType ?? 'application/octet-stream',
-            author_id: c.ownerId,
-          })),
-        )
-        .execute();
-    }
-  }
+  for (let i = 0; i < versions.length; i += 500)
+    await db
+      .insertInto('file_versions')
+      .values(versions.slice(i, i + 500))
+      .execute();
 }
 
 /** The blob keys and byte total of every version held in an item's subtree (before it is purged). */

@@ -46,7 +46,7 @@ import {
   type PreviewColumns,
 } from './items.repo.ts';
 
-const MAX_DEPTH = 64;
+export const MAX_DEPTH = 64;
 
 /**
  * A file's preview from the columns a listing joined (PreviewColumns); undefined when the row was

@@ -1,6 +1,6 @@
 import type { TActivityEntry } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
-import { describeAction, describeShown, foldSaves } from './describe.ts';
+import { actorName, describeAction, describeShown, foldSaves } from './describe.ts';
 
 let n = 100;
 const entry = (
@@ -78,5 +78,14 @@ describe('describeAction', () => {
       'changed their own role from owner to admin',
     );
     expect(describeAction(entry('member.added', { data: { role: 'guest' }, subject: bea }), { onItem: false })).toBe('added Bea Reader as guest');
+  });
+
+  it('says an item came back from a backup, and which', () => {
+    const fromBackup = {
+      ...entry('item.restored', { data: { fromBackup: '2026-12-01T20-15-03Z' } }),
+      actor: { kind: 'system' as const, id: null, name: null, email: null },
+    };
+    expect(`${actorName(fromBackup)} ${describeAction(fromBackup, { onItem: true })}`).toBe('Cabinet brought it back from a backup (2026-12-01T20-15-03Z)');
+    expect(describeAction(entry('item.restored'), { onItem: false })).toBe('restored “Plan”');
   });
 });

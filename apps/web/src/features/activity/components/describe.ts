@@ -83,7 +83,7 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
     case 'item.trashed':
       return `moved ${it} to the trash`;
     case 'item.restored':
-      return `restored ${it}`;
+      return str(d.fromBackup) ? `brought ${it} back from a backup (${str(d.fromBackup)})` : `restored ${it}`;
     case 'item.deleted':
       return `deleted ${it} forever`;
     case 'item.shared':
