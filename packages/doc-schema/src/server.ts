@@ -93,25 +93,37 @@ export function replaceDocument(doc: Y.Doc, node: PMNode): void {
 }
 
 /**
+ * `json` with each address that names a Cabinet item (a picture's `src`, and a link's `href` unless `pictures` only)
+ * replaced by what `change` gives for it (by the item's id); undefined keeps it.
+ */
+function withItemAddresses(json: JSONContent, change: (url: string, id: string) => string | undefined, o: { picturesOnly?: boolean } = {}): JSONContent {
+  const changed = (url: unknown) => {
+    const id = typeof url === 'string' ? attachmentId(url) : undefined;
+    return (id && change(url as string, id)) ?? url;
+  };
+  const walk = (n: JSONContent): JSONContent => ({
+    ...n,
+    ...(n.type === 'image' ? { attrs: { ...n.attrs, src: changed(n.attrs?.src) } } : {}),
+    ...(n.marks && !o.picturesOnly
+      ? { marks: n.marks.map((m) => (m.type === 'link' ? { ...m, attrs: { ...m.attrs, href: changed(m.attrs?.href) } } : m)) }
+      : {}),
+    ...(n.content ? { content: n.content.map(walk) } : {}),
+  });
+  return walk(json);
+}
+
+/**
  * A document's state with its references to Cabinet items (its pictures and attached files)
  * pointed at other items — a copy's own attachments. Undefined when it names none of them.
  */
 export function withItemsRenamed(state: Uint8Array, rename: Map<string, string>): Uint8Array | undefined {
   let changed = false;
-  const renamed = (url: unknown) => {
-    const from = typeof url === 'string' ? attachmentId(url) : undefined;
-    const to = from && rename.get(from);
-    if (!to) return url;
+  const json = withItemAddresses(documentNode(stateDoc(state)).toJSON(), (url, id) => {
+    const to = rename.get(id);
+    if (!to) return undefined;
     changed = true;
-    return (url as string).replace(from!, to);
-  };
-  const walk = (n: JSONContent): JSONContent => ({
-    ...n,
-    ...(n.type === 'image' ? { attrs: { ...n.attrs, src: renamed(n.attrs?.src) } } : {}),
-    ...(n.marks ? { marks: n.marks.map((m) => (m.type === 'link' ? { ...m, attrs: { ...m.attrs, href: renamed(m.attrs?.href) } } : m)) } : {}),
-    ...(n.content ? { content: n.content.map(walk) } : {}),
+    return url.replace(id, to);
   });
-  const json = walk(documentNode(stateDoc(state)).toJSON());
   return changed ? documentUpdate(nodeFromJSON(json)) : undefined;
 }
 
@@ -148,8 +160,10 @@ export function fromMarkdown(source: string): PMNode {
   return nodeFromJSON(markdown().parse(source));
 }
 
-export function toMarkdown(node: PMNode): string {
-  return markdown().serialize(node.toJSON());
+/** The document as Markdown; `addresses` gives other addresses for the Cabinet items it names (by item id): an export's relative paths. */
+export function toMarkdown(node: PMNode, addresses?: ReadonlyMap<string, string>): string {
+  const json = addresses?.size ? withItemAddresses(node.toJSON(), (_url, id) => addresses.get(id)) : node.toJSON();
+  return markdown().serialize(json);
 }
 
 export function fromHTML(html: string): PMNode {
@@ -162,11 +176,5 @@ export function fromHTML(html: string): PMNode {
  */
 export function toHTML(node: PMNode, pictures?: ReadonlyMap<string, string>): string {
   const json = node.toJSON() as JSONContent;
-  if (!pictures?.size) return generateHTML(json, extensions);
-  const walk = (n: JSONContent): JSONContent => {
-    const id = n.type === 'image' && typeof n.attrs?.src === 'string' ? attachmentId(n.attrs.src) : undefined;
-    const src = id && pictures.get(id);
-    return { ...n, ...(src ? { attrs: { ...n.attrs, src } } : {}), ...(n.content ? { content: n.content.map(walk) } : {}) };
-  };
-  return generateHTML(walk(json), extensions);
+  return generateHTML(pictures?.size ? withItemAddresses(json, (_url, id) => pictures.get(id), { picturesOnly: true }) : json, extensions);
 }

@@ -2,6 +2,8 @@ import {
   BackupFolderError,
   BackupRefused,
   createBackup,
+  exportWorkspace,
+  ExportRefused,
   megabytes,
   problemsSummary,
   restoreBackup,
@@ -17,7 +19,11 @@ import { createStorage } from '../infra/storage/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
 
 const refusal = (error: unknown) =>
-  error instanceof BackupFolderError || error instanceof BackupRefused || error instanceof StorageRepairRefused || error instanceof StorageMoveRefused
+  error instanceof BackupFolderError ||
+  error instanceof BackupRefused ||
+  error instanceof ExportRefused ||
+  error instanceof StorageRepairRefused ||
+  error instanceof StorageMoveRefused
     ? new CommandFailed(error.message)
     : error;
 
@@ -134,7 +140,32 @@ export async function restoreItemCommand({ context, io }: CommandScope, opts: { 
       'Sharing is not brought back: it has the access of the folder it is in.\n',
   );
   if (!r.leftOut.length) return 0;
-  io.out(`\nNot brought back (no bytes to bring back):\n${r.leftOut.map((l) => `  - ${l}\n`).join('')}`);
+  io.out(
+    `\nNot brought back (no bytes to bring back):\n${r.leftOut.map((l) => `  - ${l}\n`).join('')}` +
+      `To try again once their bytes are back (for a bucket, its earlier versions of the objects), move “${r.item.name}” to the trash and run this again.\n`,
+  );
+  return 1;
+}
+
+/**
+ * `cabinet export --workspace W --out DIR`: a workspace as plain files a person can read without Cabinet (ADR 0064).
+ * Exit code 1 when some files' bytes were missing or damaged in storage (they are named; the rest is written).
+ */
+export async function exportCommand({ context, io }: CommandScope, opts: { workspace: string; out: string }): Promise<number> {
+  const ctx = await context();
+  const started = Date.now();
+  const r = await exportWorkspace(ctx, opts.workspace, opts.out, { progress: (line) => io.err(`${line}\n`) }).catch((error: unknown) => {
+    throw refusal(error);
+  });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const kept = r.kept ? ` (${r.kept.toLocaleString('en')} of them there already)` : '';
+  io.out(
+    `Exported ${r.workspace.name} to ${r.dir} in ${seconds} s: ${r.folders.toLocaleString('en')} folders, ` +
+      `${r.files.toLocaleString('en')} files${kept}, ${r.documents.toLocaleString('en')} documents as Markdown, ${megabytes(r.bytes)} written; ` +
+      `who had access is in access.csv (${r.access.toLocaleString('en')} rows).\n`,
+  );
+  if (!r.problems.length) return 0;
+  io.out(`\nNot written (storage lacks their bytes or holds them damaged):\n${r.problems.map((p) => `  - ${p}\n`).join('')}`);
   return 1;
 }
 

@@ -71,6 +71,9 @@ describe('the cabinet command', () => {
     const lost = await cabinet(['restore-item', '--from', backups, '--item', '0190a0a0-0000-7000-8000-000000000000'], env);
     expect(lost.code).toBe(1);
     expect(lost.stderr).toContain('holds no item 0190a0a0-0000-7000-8000-000000000000');
+    const noExport = await cabinet(['export', '--workspace', 'no-such-place', '--out', path.join(dataDir, 'export')], env);
+    expect(noExport.code).toBe(1);
+    expect(noExport.stderr).toContain('No workspace has the address no-such-place.');
     const storage = await cabinet(['storage', 'verify'], env);
     expect(storage.code, storage.stderr).toBe(0);
     expect(storage.stdout).toMatch(/objects in storage; 0 files' bytes hashed\.\nStorage and the database agree\./);

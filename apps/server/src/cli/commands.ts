@@ -4,7 +4,15 @@ import { migrate } from '../db/migrate.ts';
 import type { Env } from '../env.ts';
 import { isDatabaseUnavailable } from '../errors.ts';
 import type { CommandIo, ControlRequest } from '../infra/data-dir/hold.ts';
-import { backupCommand, migrateStorageCommand, restoreCommand, restoreItemCommand, verifyBackupCommand, verifyStorageCommand } from './backup.ts';
+import {
+  backupCommand,
+  exportCommand,
+  migrateStorageCommand,
+  restoreCommand,
+  restoreItemCommand,
+  verifyBackupCommand,
+  verifyStorageCommand,
+} from './backup.ts';
 import { createTokenCommand } from './create-token.ts';
 import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
@@ -23,6 +31,7 @@ const commands: Record<string, (scope: CommandScope, options: never) => Promise<
   'backup verify': verifyBackupCommand,
   restore: restoreCommand,
   'restore-item': restoreItemCommand,
+  export: exportCommand,
   'storage verify': verifyStorageCommand,
   'storage migrate': migrateStorageCommand,
 };

@@ -125,6 +125,13 @@ program
   .option('--name <name>', 'which backup (default: the newest finished one)')
   .action(async (options: { from: string; item: string; to?: string; name?: string }) => run('restore-item')({ ...options, from: path.resolve(options.from) }));
 
+program
+  .command('export')
+  .description('write a workspace as plain files a person can read without Cabinet: folders and files as they are named, documents as Markdown, access.csv')
+  .requiredOption('--workspace <slug>', 'the workspace, by its address')
+  .requiredOption('--out <dir>', 'an empty folder (made if missing), or one an earlier export of this workspace was written in')
+  .action(async (options: { workspace: string; out: string }) => run('export')({ ...options, out: path.resolve(options.out) }));
+
 const storageCommand = program.command('storage').description('the bytes of files');
 storageCommand
   .command('verify')

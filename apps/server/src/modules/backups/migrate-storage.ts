@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { eachAtOnce } from '../../lib/each-at-once.ts';
 import type { Env } from '../../env.ts';
 import { AppError } from '../../errors.ts';
 import { createStorage, type StorageDriver } from '../../infra/storage/index.ts';
@@ -22,25 +23,10 @@ export interface StorageMove {
 const PAGE = 500;
 const AT_ONCE = 4;
 
-/** Runs `fn` on each item, `n` at a time; after a failure none is begun, and it fails once those under way have ended. */
-async function eachAtOnce<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const settled = await Promise.allSettled(
-    Array.from({ length: Math.min(n, items.length) }, async () => {
-      while (!failed && next < items.length) {
-        try {
-          await fn(items[next++]!);
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      }
-    }),
-  );
-  const failure = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw failure.reason;
-}
+/** The bucket's settings given with the command (which a server holding the embedded database runs with its own). */
+export type BucketSettings = Partial<
+  Pick<Env, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_BUCKET' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>
+>;
 
 /**
  * Copies every object Cabinet's database names — each file version's bytes, checked against its SHA-256, and each
@@ -49,11 +35,6 @@ async function eachAtOnce<T>(items: T[], n: number, fn: (item: T) => Promise<voi
  * finished by the next, which skips what the target has whole. Bytes uploaded meanwhile are copied by running it again,
  * last with Cabinet stopped, before switching to the printed settings.
  */
-/** The bucket's settings given with the command (which a server holding the embedded database runs with its own). */
-export type BucketSettings = Partial<
-  Pick<Env, 'S3_ENDPOINT' | 'S3_REGION' | 'S3_BUCKET' | 'S3_ACCESS_KEY_ID' | 'S3_SECRET_ACCESS_KEY' | 'S3_FORCE_PATH_STYLE'>
->;
-
 export async function migrateStorage(
   ctx: { db: Db; env: Env; storage: StorageDriver },
   to: 'local' | 's3',

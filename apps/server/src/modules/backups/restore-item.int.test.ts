@@ -224,11 +224,36 @@ describe('cabinet restore-item', () => {
     const first = sha(bytes('plan, first draft'));
     await rm(blobPath(location, first));
     const partial = await restoreItemFromBackup(ctx, location, { itemId: folder.id, io: quiet });
-    expect(partial.leftOut).toEqual(['plan.txt: version 1 (its bytes are in neither the backup nor storage)']);
+    expect(partial.leftOut).toEqual([`${folder.name}/plan.txt: version 1 (its bytes are in neither the backup nor storage)`]);
     expect(await contentsOf(folder.id)).toMatchObject({ 'plan.txt': { current: 3, hashes: [expect.stringMatching(/^2:/), expect.stringMatching(/^3:/)] } });
 
     // A damaged dump: refused before anything.
     await writeFile(path.join(dir, manifest.database.file), 'not a dump');
     await expect(restoreItemFromBackup(ctx, location, { itemId: folder.id, io: quiet })).rejects.toThrow(/is not whole/);
+  });
+});
+
+describe('cabinet restore-item, where things go', () => {
+  it('puts a picture back in its document, an item whose folder is gone in the nearest one above; two runs at once bring back one', async () => {
+    const ctx = test.app.ctx;
+    const ada = await test.given.person('Ada');
+    const outer = await test.given.folder(ada, ada.workspace.rootId, 'Outer');
+    const inner = await test.given.folder(ada, outer.id, 'Inner');
+    const notes = await test.given.document(ada, inner.id, 'Notes');
+    const picture = await test.given.upload(ada, notes.id, 'chart.png', bytes('a chart'));
+    if (picture.status !== 200) throw new Error('the picture was not uploaded');
+    const location = await newFolder();
+    await createBackup(ctx, location, { trigger: 'command' });
+
+    await deleteForever(ada, picture.body.item.id);
+    const back = await restoreItemFromBackup(ctx, location, { itemId: picture.body.item.id, io: quiet });
+    expect(back).toMatchObject({ item: { id: picture.body.item.id }, folder: { id: notes.id, which: 'original' } });
+
+    await deleteForever(ada, inner.id);
+    const runs = await Promise.all([0, 1].map(() => restoreItemFromBackup(ctx, location, { itemId: notes.id, io: quiet })));
+    expect(runs.map((r) => r.already).sort()).toEqual([false, true]);
+    expect(runs.find((r) => !r.already)).toMatchObject({ item: { id: notes.id }, folder: { id: outer.id, which: 'nearest' } });
+    const there = await ctx.db.selectFrom('items').select('id').where('parent_id', '=', outer.id).where('state', '=', 'active').execute();
+    expect(there.map((r) => r.id)).toEqual([notes.id]);
   });
 });

@@ -1,6 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -8,22 +6,30 @@ import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import pg from 'pg';
 import type { AppContext } from '../../context.ts';
-import { inTransaction, openDatabase, pgliteOptions, type Db } from '../../db/client.ts';
-import { loadDumpPGlite, pgRestorePostgres } from '../../db/dump.ts';
+import { inTransaction, openDatabase, type Db } from '../../db/client.ts';
+import { pgRestorePostgres } from '../../db/dump.ts';
 import { allMigrations, migrate } from '../../db/migrate.ts';
 import type { Database as Tables } from '../../db/schema.ts';
 import type { Env } from '../../env.ts';
-import { restoreDocuments, type BackedUpDocuments } from '../documents/index.ts';
+import { TaskError, WorkerFailure, WorkerPool } from '../../infra/workers/pool.ts';
+import { restoreDocuments } from '../documents/index.ts';
 import { record } from '../events/index.ts';
 import { blobInUse, findActiveSibling, findPlaces, insertTree, lockItem, MAX_DEPTH, suggestFreeName } from '../items/index.ts';
 import { addUsage } from '../workspaces/index.ts';
 import { blobPath, type Manifest } from './backup-folder.ts';
 import { BackupRefused, megabytes, type BackupIo } from './backup.service.ts';
+import { readTree, REFUSED, topRefused, type BackedUpTree } from './restore-item-reader.ts';
 import { openBackup } from './verify-backup.ts';
 
 type ItemRow = Selectable<Tables['items']>;
 /** An embedded database whose dump (gzipped) is at most this is read in memory: some ten times as much memory, for a moment. */
 const IN_MEMORY_DUMP_BYTES = 16 * 1024 * 1024;
+/** What the worker reading an embedded database's dump may take. */
+const READER_MEMORY_MB = 4096;
+const READER_TIMEOUT_MS = 30 * 60_000;
+const READER = new URL('./restore-item-reader.ts', import.meta.url);
+/** Scratch databases on PostgreSQL: `cabinet_restore_<time made, base 36>_<random>`. */
+const SCRATCH_PREFIX = 'cabinet_restore_';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 type VersionRow = Selectable<Tables['file_versions']>;
 
@@ -43,15 +49,6 @@ export interface ItemRestore {
   copiedBytes: number;
   /** Files and versions whose bytes neither the backup nor storage holds: not brought back. */
   leftOut: string[];
-}
-
-/** A tree read from a backup's database: the item, everything active below it, their ready versions and documents. */
-interface BackedUpTree {
-  items: ItemRow[];
-  versions: VersionRow[];
-  documents: BackedUpDocuments;
-  /** The folders above the item, nearest first, as they were. */
-  above: { id: string; name: string }[];
 }
 
 /**
@@ -91,10 +88,18 @@ export async function restoreItemFromBackup(
   if (live && !live.item.parent_id) throw topRefused(o.itemId);
 
   o.io.progress(`Reading backup ${m.name} (its database, ${megabytes(m.database.bytes)})…`);
-  const tree = await withScratchDatabase(ctx.env, m, path.join(opened.dir, m.database.file), (scratch) => readTree(scratch, o.itemId, m.name));
+  await removeStaleFolders(ctx.env.DATA_DIR);
+  const tree = await readBackedUpTree(ctx.env, m, path.join(opened.dir, m.database.file), o.itemId, o.io);
   const top = tree.items[0]!;
-  const folder = chosen ? { place: chosen, which: 'chosen' as const } : await destination(db, tree);
+  if (chosen?.kind === 'document' && top.kind !== 'file')
+    throw new BackupRefused(`--to ${o.to} is a document: only a file (a picture, an attachment) goes in one.`);
+  const folder = chosen ? { place: chosen, which: 'chosen' as const } : await destination(db, tree, top.kind);
   const workspaceId = folder.place.workspace_id;
+  const paths = pathsIn(tree.items);
+  // Over the quota, nothing is copied: the transaction checks again.
+  const needed = tree.versions.reduce((sum, v) => sum + Number(v.size_bytes), 0);
+  const room = await db.selectFrom('workspaces').select(['used_bytes', 'quota_bytes']).where('id', '=', workspaceId).executeTakeFirstOrThrow();
+  if (room.quota_bytes !== null && Number(room.used_bytes) + needed > Number(room.quota_bytes)) throw overQuota(needed);
 
   // The backup's own ids when none of them is in use here (the item was deleted for good), else new ones throughout.
   const keep = !(await anyExists(db, tree));
@@ -110,13 +115,15 @@ export async function restoreItemFromBackup(
   const leftOut: string[] = [];
   const files = new Map<string, VersionRow[]>();
   for (const v of versions) files.set(v.item_id, [...(files.get(v.item_id) ?? []), v]);
-  const names = new Map(tree.items.map((i) => [i.id, i.name]));
-  for (const v of tree.versions)
-    if (!bytes.keys.has(v.blob_key)) leftOut.push(`${names.get(v.item_id)}: version ${v.number} (its bytes are in neither the backup nor storage)`);
+  const where = m.storage.withBytes ? 'neither the backup nor storage' : 'neither the bucket nor storage (an earlier version of the object may be)';
+  for (const v of tree.versions) if (!bytes.keys.has(v.blob_key)) leftOut.push(`${paths.get(v.item_id)}: version ${v.number} (its bytes are in ${where})`);
   const items = tree.items.filter((i) => i.kind !== 'file' || files.has(i.id));
-  for (const i of tree.items) if (!items.includes(i)) leftOut.push(`${i.name}: no version of it has its bytes`);
-  if (!items.includes(top)) throw new BackupRefused(`Nothing of ${top.name} can be brought back: ${leftOut.join('; ')}.`);
   const kept = new Set(items.map((i) => i.id));
+  for (const i of tree.items) if (!kept.has(i.id)) leftOut.push(`${paths.get(i.id)}: no version of it has its bytes`);
+  if (!kept.has(top.id)) {
+    await forget(ctx, bytes.written);
+    throw new BackupRefused(`Nothing of ${top.name} can be brought back:\n${leftOut.map((l) => `  - ${l}`).join('\n')}`);
+  }
   // A version left out that was the file's current one gives way to its newest that came back.
   const current = (i: ItemRow) => {
     const own = files.get(i.id) ?? [];
@@ -125,11 +132,13 @@ export async function restoreItemFromBackup(
   const versionIds = new Map(versions.map((v) => [v.id, keep ? v.id : uuidv7()]));
 
   const restored = await inTransaction(db, async (tx) => {
+    // One run at a time for an item of a backup: a second waits, then finds the first's.
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`restore-item:${m.id}:${top.id}`}))`.execute(tx);
     const again = await restoredBefore(tx, m.id, o.itemId);
     if (again) return again;
     await lockItem(tx, folder.place.id);
     const place = (await findPlaces(tx, [folder.place.id])).get(folder.place.id);
-    if (!usable(place)) throw new BackupRefused(`The folder ${folder.place.name} was deleted meanwhile: run it again.`);
+    if (!usable(place, top.kind)) throw new BackupRefused(`The folder ${folder.place.name} was deleted meanwhile: run it again.`);
     if (place.chain.length + depthOf(tree.items) >= MAX_DEPTH) throw new BackupRefused(`Folders nest at most ${MAX_DEPTH} deep: choose a folder higher up.`);
     // What is shared must stay in use until this commits: a deletion now waits (as a copy's does).
     const shared = [...bytes.shared];
@@ -178,9 +187,6 @@ export async function restoreItemFromBackup(
       revisions: tree.documents.revisions.filter((r) => kept.has(r.item_id)),
     };
     await restoreDocuments(tx, documents, renamed);
-    const used = versions.reduce((sum, v) => sum + Number(v.size_bytes), 0);
-    if (!(await addUsage(tx, workspaceId, used)))
-      throw new BackupRefused(`It would take the workspace over its quota (${megabytes(used)} more): raise the quota in Administration → Workspaces first.`);
     const id = renamed.get(top.id)!;
     await tx
       .insertInto('restored_items')
@@ -194,6 +200,9 @@ export async function restoreItemFromBackup(
       parentIds: [place.item.id],
       data: { name, fromBackup: m.name },
     });
+    // Last: the workspace's row is held from here to the commit (workspaces.repo.ts).
+    const used = versions.reduce((sum, v) => sum + Number(v.size_bytes), 0);
+    if (!(await addUsage(tx, workspaceId, used))) throw overQuota(used);
     return {
       item: { id, name, kind: top.kind },
       folder: { id: place.item.id, name: place.item.name, which: folder.which },
@@ -205,8 +214,40 @@ export async function restoreItemFromBackup(
       copiedBytes: bytes.copiedBytes,
       leftOut,
     };
+  }).catch(async (error: unknown) => {
+    await forget(ctx, bytes.written);
+    // Another run of the same item under its own ids got there first.
+    if ((error as { code?: string }).code === '23505') throw new BackupRefused('Another run brought it back meanwhile: run it again to see where.');
+    throw error;
   });
+  // A second run that waited for this one's found it: what it copied is not needed.
+  if (restored.already) await forget(ctx, bytes.written);
   return { ...restored, backup: m.name };
+}
+
+const overQuota = (bytes: number) =>
+  new BackupRefused(`It would take the workspace over its quota (${megabytes(bytes)} more): raise the quota in Administration → Workspaces first.`);
+
+/** Objects copied for a restore that did not happen: removed (a failure here leaves them to `cabinet storage verify --repair`). */
+async function forget(ctx: AppContext, keys: string[]): Promise<void> {
+  for (const key of keys) await ctx.storage.delete(key).catch(() => {});
+}
+
+/** Each item's path from the top of the tree ("Reports/Q1/plan.txt"), as a person finds it. */
+function pathsIn(items: ItemRow[]): Map<string, string> {
+  const paths = new Map<string, string>();
+  for (const i of items) paths.set(i.id, i.parent_id && paths.has(i.parent_id) ? `${paths.get(i.parent_id)}/${i.name}` : i.name);
+  return paths;
+}
+
+/** Temporary folders of runs that were killed, over a day old. */
+async function removeStaleFolders(dataDir: string): Promise<void> {
+  const entries = await readdir(dataDir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) {
+    if (!e.isDirectory() || !e.name.startsWith('restore-item-')) continue;
+    const at = (await stat(path.join(dataDir, e.name)).catch(() => null))?.mtimeMs;
+    if (at && Date.now() - at > 24 * 3600_000) await rm(path.join(dataDir, e.name), { recursive: true, force: true }).catch(() => {});
+  }
 }
 
 /** The item this backup's `sourceId` was brought back as, when it is still there (not in the trash). */
@@ -229,39 +270,42 @@ async function restoredBefore(db: Db, backupId: string, sourceId: string): Promi
 }
 
 /**
- * The backup's database opened as a scratch one of its own kind, brought to this Cabinet's schema, given to `read`, then
- * removed: an embedded database in a temporary folder; a PostgreSQL one made beside DATABASE_URL's and dropped after.
+ * The tree of `itemId` read from the backup's database, loaded as a scratch one of its own kind and brought to this
+ * Cabinet's schema: an embedded one in a worker thread of its own (in memory, or for a large dump in a temporary folder
+ * under DATA_DIR), removed after; a PostgreSQL one made beside DATABASE_URL's and dropped after.
  */
-async function withScratchDatabase<T>(env: Env, m: Manifest, dump: string, read: (db: Db) => Promise<T>): Promise<T> {
+async function readBackedUpTree(env: Env, m: Manifest, dump: string, itemId: string, io: BackupIo): Promise<BackedUpTree> {
   if (m.database.kind === 'pglite') {
-    // A small database is read in memory (no files to write: seconds faster); a large one in a temporary folder.
-    const dir = m.database.bytes > IN_MEMORY_DUMP_BYTES ? await mkdtemp(path.join(tmpdir(), 'cabinet-restore-item-')) : undefined;
+    const dir = m.database.bytes > IN_MEMORY_DUMP_BYTES ? await mkdtemp(path.join(env.DATA_DIR, 'restore-item-')) : undefined;
+    if (dir) io.progress(`Loading it in ${dir} (removed after)…`);
+    const pool = new WorkerPool({ threads: 1, queue: 0, memoryMb: READER_MEMORY_MB, timeoutMs: READER_TIMEOUT_MS });
     try {
-      const { PGlite } = await import('@electric-sql/pglite');
-      const pglite = dir ? new PGlite(dir, pgliteOptions()) : new PGlite(pgliteOptions());
-      const scratch = await openDatabase({ dataDir: dir ?? tmpdir(), pglite });
-      try {
-        await loadDumpPGlite(pglite, dump);
-        await migrate(scratch);
-        return await read(scratch.db);
-      } finally {
-        await scratch.close();
-      }
+      return await pool.run<BackedUpTree>(READER, 'readFromPGliteDump', { dump, itemId, backup: m.name, ...(dir ? { dir } : {}) });
+    } catch (error) {
+      if (error instanceof TaskError && error.code === REFUSED) throw new BackupRefused(error.message);
+      if (error instanceof WorkerFailure && (error.reason === 'memory' || error.reason === 'timeout'))
+        throw new BackupRefused(
+          `Backup ${m.name}'s database is too large to read here (${error.reason === 'memory' ? `over ${READER_MEMORY_MB} MB of memory` : 'over 30 minutes'}).`,
+        );
+      throw error;
     } finally {
+      await pool.close();
       if (dir) await rm(dir, { recursive: true, force: true });
     }
   }
   if (!env.DATABASE_URL)
     throw new BackupRefused(
-      `Backup ${m.name} is of a PostgreSQL database: reading it needs PostgreSQL. ` +
-        'Run this with DATABASE_URL set (a database is made there to read it, and dropped after).',
+      `Backup ${m.name} is of a PostgreSQL database, and this installation uses the embedded one: ` +
+        'bring it back on an installation using PostgreSQL (the one it was taken from), then move it across.',
     );
-  const name = `cabinet_restore_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const name = `${SCRATCH_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await dropStaleScratch(env.DATABASE_URL);
   await onServer(env.DATABASE_URL, `CREATE DATABASE ${name}`).catch((error: unknown) => {
     throw new BackupRefused(
       `Cabinet could not make a database to read the backup in (${error instanceof Error ? error.message : error}): its user needs CREATEDB.`,
     );
   });
+  io.progress(`Loading it in the database ${name} (dropped after)…`);
   try {
     const url = new URL(env.DATABASE_URL);
     url.pathname = `/${name}`;
@@ -269,12 +313,33 @@ async function withScratchDatabase<T>(env: Env, m: Manifest, dump: string, read:
     const scratch = await openDatabase({ databaseUrl: url.href, dataDir: env.DATA_DIR, poolSize: 2 });
     try {
       await migrate(scratch);
-      return await read(scratch.db);
+      return await readTree(scratch.db, itemId, m.name);
     } finally {
       await scratch.close();
     }
   } finally {
-    await onServer(env.DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await onServer(env.DATABASE_URL, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((error: unknown) =>
+      io.progress(`The database ${name} could not be dropped (${error instanceof Error ? error.message : error}): drop it yourself.`),
+    );
+  }
+}
+
+/** Scratch databases a killed run left (their names start with the time they were made): those over a day old are dropped. */
+async function dropStaleScratch(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${SCRATCH_PREFIX}%`]);
+    for (const { datname } of rows) {
+      const made = parseInt(datname.slice(SCRATCH_PREFIX.length).split('_')[0]!, 36);
+      if (/^[a-z0-9_]+$/.test(datname) && Date.now() - made > 24 * 3600_000)
+        await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+    }
+  } catch {
+    // Only tidying: the restore goes on.
+  } finally {
+    await client.end().catch(() => {});
   }
 }
 
@@ -289,69 +354,26 @@ async function onServer(url: string, statement: string): Promise<void> {
   }
 }
 
-/** The item (in whatever state it was), everything active below it, their ready versions, documents and revisions. */
-async function readTree(db: Db, itemId: string, backup: string): Promise<BackedUpTree> {
-  const top = await db
-    .selectFrom('items')
-    .selectAll()
-    .where('id', '=', itemId)
-    .executeTakeFirst()
-    .catch(() => undefined);
-  if (!top) throw new BackupRefused(`Backup ${backup} holds no item ${itemId}. Its id is in the address of its page (/file/…, /folder/…, /doc/…), as it was.`);
-  if (!top.parent_id) throw topRefused(itemId);
-  const below = await sql<ItemRow & { depth: number }>`
-    WITH RECURSIVE sub AS (
-      SELECT id, 0 AS depth FROM items WHERE id = ${itemId}
-      UNION ALL
-      SELECT i.id, s.depth + 1 FROM items i JOIN sub s ON i.parent_id = s.id WHERE i.state = 'active' AND s.depth < ${MAX_DEPTH}
-    )
-    SELECT i.*, sub.depth FROM sub JOIN items i ON i.id = sub.id WHERE sub.depth > 0 ORDER BY sub.depth, i.id
-  `.execute(db);
-  const items = [top, ...below.rows.map(({ depth: _d, ...i }) => i)];
-  const files = items.filter((i) => i.kind === 'file').map((i) => i.id);
-  const documents = items.filter((i) => i.kind === 'document').map((i) => i.id);
-  const chunks = <T>(list: string[], fn: (part: string[]) => Promise<T[]>) =>
-    Promise.all(Array.from({ length: Math.ceil(list.length / 1000) }, (_, n) => fn(list.slice(n * 1000, n * 1000 + 1000)))).then((r) => r.flat());
-  const versions = await chunks(files, (part) =>
-    db.selectFrom('file_versions').selectAll().where('item_id', 'in', part).where('state', '=', 'ready').orderBy('number').execute(),
-  );
-  const contents = await chunks(documents, (part) => db.selectFrom('document_contents').selectAll().where('item_id', 'in', part).execute());
-  const revisions = (await chunks(documents, (part) => db.selectFrom('document_revisions').selectAll().where('item_id', 'in', part).execute())).sort(
-    (a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1),
-  );
-  const above = await sql<{ id: string; name: string }>`
-    WITH RECURSIVE up AS (
-      SELECT parent_id AS id, 1 AS n FROM items WHERE id = ${itemId}
-      UNION ALL
-      SELECT i.parent_id, up.n + 1 FROM items i JOIN up ON i.id = up.id WHERE i.parent_id IS NOT NULL AND up.n < ${MAX_DEPTH}
-    )
-    SELECT i.id, i.name FROM up JOIN items i ON i.id = up.id ORDER BY up.n
-  `.execute(db);
-  return { items, versions, documents: { contents, revisions }, above: above.rows };
-}
+/** Whether a place is one items can go in now (a folder; for a file a document too): there, not in the trash, nor inside a folder that is. */
+const usable = (p: { item: ItemRow; trashedAbove: boolean } | undefined, kind: ItemRow['kind'] = 'file'): p is { item: ItemRow; trashedAbove: boolean } =>
+  !!p && (p.item.kind === 'folder' || (p.item.kind === 'document' && kind === 'file')) && p.item.state === 'active' && !p.trashedAbove;
 
-const topRefused = (id: string) => new BackupRefused(`${id} is the top of a workspace's tree: bring back what is in it, one item at a time.`);
-
-/** Whether a place is a folder items can go in now: there, not in the trash, nor inside a folder that is. */
-const usable = (p: { item: ItemRow; trashedAbove: boolean } | undefined): p is { item: ItemRow; trashedAbove: boolean } =>
-  !!p && p.item.kind === 'folder' && p.item.state === 'active' && !p.trashedAbove;
-
-/** The folder `--to` names, when items can go in it. */
+/** The folder (or document) `--to` names, when items can go in it. */
 async function chosenFolder(db: Db, id: string): Promise<ItemRow> {
   const place = (await findPlaces(db, [id])).get(id);
   if (!usable(place)) throw new BackupRefused(`--to ${id} is not a folder here (or it is in the trash): give the id of a folder, from its address.`);
   return place.item;
 }
 
-/** Where the item goes when no folder is named: the folder it was in, else the nearest one above that still is. */
-async function destination(db: Db, tree: BackedUpTree): Promise<{ place: ItemRow; which: 'original' | 'nearest' }> {
+/** Where the item goes when no folder is named: the folder (or a file's document) it was in, else the nearest one above that still is. */
+async function destination(db: Db, tree: BackedUpTree, kind: ItemRow['kind']): Promise<{ place: ItemRow; which: 'original' | 'nearest' }> {
   const places = await findPlaces(
     db,
     tree.above.map((a) => a.id),
   );
   for (const [n, a] of tree.above.entries()) {
     const place = places.get(a.id);
-    if (usable(place)) return { place: place.item, which: n === 0 ? 'original' : 'nearest' };
+    if (usable(place, n === 0 ? kind : 'folder')) return { place: place.item, which: n === 0 ? 'original' : 'nearest' };
   }
   throw new BackupRefused(`No folder it was in is here any more: say where it goes with --to FOLDER (a folder's id, from its address).`);
 }
@@ -421,7 +443,9 @@ async function livePeople(db: Db, tree: BackedUpTree): Promise<Set<string>> {
 const depthOf = (items: ItemRow[]) => {
   const depth = new Map<string, number>();
   for (const i of items) depth.set(i.id, i.parent_id && depth.has(i.parent_id) ? depth.get(i.parent_id)! + 1 : 0);
-  return Math.max(...depth.values());
+  let deepest = 0;
+  for (const d of depth.values()) if (d > deepest) deepest = d;
+  return deepest;
 };
 
 /**
@@ -436,10 +460,11 @@ async function placeBytes(
   m: Manifest,
   workspaceId: string,
   versions: VersionRow[],
-): Promise<{ keys: Map<string, string>; shared: Set<string>; copiedBytes: number }> {
+): Promise<{ keys: Map<string, string>; shared: Set<string>; written: string[]; copiedBytes: number }> {
   const { db, storage } = ctx;
   const keys = new Map<string, string>();
   const shared = new Set<string>();
+  const written: string[] = [];
   let copiedBytes = 0;
   const blobs = new Map(versions.map((v) => [v.blob_key, { sha256: v.sha256, size: Number(v.size_bytes), mime: v.mime_type }]));
   for (const [key, blob] of blobs) {
@@ -460,16 +485,23 @@ async function placeBytes(
       throw error;
     }
     keys.set(key, target);
+    written.push(target);
     copiedBytes += blob.size;
   }
-  return { keys, shared, copiedBytes };
+  return { keys, shared, written, copiedBytes };
 }
 
 /** A blob's bytes as the backup keeps them: in its folder (by SHA-256), or in the bucket at its key. */
 async function bytesOf(ctx: AppContext, location: string, m: Manifest, key: string, blob: { sha256: string; size: number }): Promise<Readable | undefined> {
   if (m.storage.withBytes) {
-    const file = blobPath(location, blob.sha256);
-    return (await stat(file).catch(() => null))?.size === blob.size ? createReadStream(file) : undefined;
+    // Opened first, so that a file gone meanwhile (a backup pruned) is an answer here, not an error no one listens for.
+    const handle = await open(blobPath(location, blob.sha256)).catch(() => undefined);
+    if (!handle) return undefined;
+    if ((await handle.stat().catch(() => null))?.size !== blob.size) {
+      await handle.close().catch(() => {});
+      return undefined;
+    }
+    return handle.createReadStream();
   }
   return (await ctx.storage.stat(key))?.size === blob.size ? ctx.storage.read(key) : undefined;
 }

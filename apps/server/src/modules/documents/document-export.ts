@@ -18,9 +18,25 @@ export function pictureSources({ state }: { state?: Uint8Array }): [src: string,
   return [...sources];
 }
 
+/** Every Cabinet item the document names, by id: its pictures, attached files and links to items. */
+export function namedItems({ state }: { state?: Uint8Array }): string[] {
+  const ids = new Set<string>();
+  const note = (url: unknown) => {
+    const id = typeof url === 'string' ? attachmentId(url) : undefined;
+    if (id) ids.add(id);
+  };
+  const walk = (n: JSONContent) => {
+    if (n.type === 'image') note(n.attrs?.src);
+    for (const m of n.marks ?? []) if (m.type === 'link') note(m.attrs?.href);
+    n.content?.forEach(walk);
+  };
+  walk(documentNode(stateDoc(state)).toJSON() as JSONContent);
+  return [...ids];
+}
+
 /**
- * The document as a file's contents: Markdown, a page of HTML (its pictures at the addresses
- * `pictures` gives by item id, when it gives one), or a PDF with the pictures given as data URLs by address.
+ * The document as a file's contents: Markdown (the Cabinet items it names at the addresses `pictures` gives by item
+ * id), a page of HTML (its pictures at those addresses), or a PDF with the pictures given as data URLs by address.
  */
 export async function renderExport({
   state,
@@ -36,7 +52,7 @@ export async function renderExport({
   pictures?: Map<string, string>;
 }): Promise<string | Uint8Array> {
   const node = documentNode(stateDoc(state));
-  if (format === 'markdown') return toMarkdown(node);
+  if (format === 'markdown') return toMarkdown(node, pictures);
   if (format === 'html') return htmlPage(title, toHTML(node, pictures));
   return documentPdf(node.toJSON() as JSONContent, title, images);
 }

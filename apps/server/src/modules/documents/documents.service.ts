@@ -248,9 +248,25 @@ export async function documentFile(
  */
 export async function documentMarkdown(ctx: AppContext, id: string, live: LiveDocuments): Promise<string> {
   const open = live.openDocument(id);
-  const state = open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(ctx.db, id);
+  return markdownOf(ctx, open ? Y.encodeStateAsUpdate(open) : await loadDocumentState(ctx.db, id));
+}
+
+/**
+ * A document's Markdown as last stored, with the Cabinet items it names (pictures, attached files, links) at the
+ * addresses `addressOf` gives by item id, where it gives one: a workspace's export, whose files sit beside it.
+ */
+export async function exportedMarkdown(ctx: AppContext, id: string, addressOf: (itemId: string) => string | undefined): Promise<string> {
+  const state = await loadDocumentState(ctx.db, id);
+  const named = await ctx.workers.run<string[]>(EXPORT_MODULE, 'namedItems', { state }).catch((error: unknown) => {
+    throw taskFailure(error, 'A document is too large to export', ctx.workers.options.timeoutMs);
+  });
+  const addresses = new Map(named.flatMap((itemId) => (addressOf(itemId) ? [[itemId, addressOf(itemId)!] as const] : [])));
+  return markdownOf(ctx, state, addresses);
+}
+
+async function markdownOf(ctx: AppContext, state: Uint8Array | undefined, addresses = new Map<string, string>()): Promise<string> {
   const body = await ctx.workers
-    .run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'markdown', title: '', images: new Map<string, string>() })
+    .run<string | Uint8Array>(EXPORT_MODULE, 'renderExport', { state, format: 'markdown', title: '', images: new Map<string, string>(), pictures: addresses })
     .catch((error: unknown) => {
       throw taskFailure(error, 'A document is too large to export', ctx.workers.options.timeoutMs);
     });

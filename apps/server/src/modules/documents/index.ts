@@ -7,6 +7,7 @@ export {
   documentFile,
   documentHtml,
   documentMarkdown,
+  exportedMarkdown,
   loadDocumentState,
   recordRevision,
   restoreDocuments,
