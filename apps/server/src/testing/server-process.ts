@@ -38,7 +38,7 @@ export async function serverProcess(settings: Record<string, string> = {}) {
 
   const cli = (...args: string[]) => {
     const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(r.stderr);
+    if (r.status !== 0) throw new Error(`cabinet ${args.join(' ')} exited with ${r.status}: ${r.stdout}${r.stderr}`);
     return r.stdout.trim();
   };
   const stopped = (signal: NodeJS.Signals) => {
@@ -62,17 +62,7 @@ export async function serverProcess(settings: Record<string, string> = {}) {
     async start() {
       child = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' });
       // Up to 90 seconds: a cold start on a busy two-core machine has taken over 30.
-      for (let i = 0; i < 900; i++) {
-        if (
-          await fetch(`${url}/readyz`).then(
-            (r) => r.ok,
-            () => false,
-          )
-        )
-          return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error('the server did not start');
+      await untilReady(url, 90_000, 'the server did not start');
     },
     /** SIGKILL: no chance to save or tidy up. */
     kill: () => stopped('SIGKILL'),
@@ -85,4 +75,19 @@ export async function serverProcess(settings: Record<string, string> = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until `url`/readyz answers 200 (looked at every 100 ms), or throws `failure` after `timeoutMs`. */
+export async function untilReady(url: string, timeoutMs: number, failure: string): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < timeoutMs;) {
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(failure);
 }

@@ -37,6 +37,7 @@ describe('cabinet export', () => {
     };
     const budget = await upload(plans.id, 'budget.csv', 'item,cost\nchairs,120\n');
     await upload(plans.id, 'a:b.txt', 'a name no disk takes as it is');
+    await upload(plans.id, 'con.txt', 'a name Windows keeps for itself');
     const roadmap = await test.given.document(ada, plans.id, 'Roadmap');
     const chart = await upload(roadmap.id, 'chart.png', 'a chart, as a picture');
     const md = `# Roadmap\n\nSee the [budget](/api/v1/items/${budget}/content?download=1).\n\n![chart](/api/v1/items/${chart}/content)`;
@@ -56,11 +57,12 @@ describe('cabinet export', () => {
 
     const out = await newFolder();
     const result = await exportWorkspace(ctx, slug, out, quiet);
-    expect(result).toMatchObject({ files: 5, documents: 1, kept: 0, problems: [] });
+    expect(result).toMatchObject({ files: 6, documents: 1, kept: 0, problems: [] });
     expect(await tree(out)).toEqual(
       [
         'Workspace/Plans/budget.csv',
         'Workspace/Plans/a_b.txt',
+        'Workspace/Plans/_con.txt',
         'Workspace/Plans/Roadmap.md',
         'Workspace/Plans/Roadmap/chart.png',
         'My files/Ada Export/diary.txt',
@@ -100,14 +102,21 @@ describe('cabinet export', () => {
       finishedAt: expect.any(String),
     });
 
-    // Run again into the same folder: what is there whole is kept, what is missing or changed is written again.
-    await rm(path.join(out, 'My files/Ada Export/diary.txt'));
+    // Run again into the same folder: what is there whole is kept, what is missing or changed is written again, and a
+    // file that became a folder is one.
+    const diary = (
+      await ctx.db.selectFrom('items').select('id').where('name', '=', 'diary.txt').where('parent_id', '=', ada.workspace.homeId).executeTakeFirstOrThrow()
+    ).id;
+    expect((await ada.call(itemsApi.trash, { params: { id: diary } })).status).toBe(200);
+    await test.given.folder(ada, ada.workspace.homeId, 'diary.txt');
     await writeFile(path.join(out, 'Workspace/Plans/budget.csv'), 'half');
+    await rm(path.join(out, 'Workspace/Plans/a_b.txt'));
     const again = await exportWorkspace(ctx, ws, out, quiet);
     expect(again).toMatchObject({ files: 5, kept: 3, problems: [] });
-    expect(await readFile(path.join(out, 'My files/Ada Export/diary.txt'), 'utf8')).toBe('dear diary');
+    expect((await stat(path.join(out, 'My files/Ada Export/diary.txt'))).isDirectory()).toBe(true);
+    expect(await readFile(path.join(out, 'Workspace/Plans/a_b.txt'), 'utf8')).toBe('a name no disk takes as it is');
     expect(await readFile(path.join(out, 'Workspace/Plans/budget.csv'), 'utf8')).toBe('item,cost\nchairs,120\n');
-    expect((await tree(out)).some((f) => f.endsWith('.partial'))).toBe(false);
+    expect((await tree(out)).some((f) => f.includes('partial'))).toBe(false);
 
     // Bytes storage lost are named, the rest written; a folder of other things, or another workspace's export, is refused.
     const key = (await ctx.db.selectFrom('file_versions').select('blob_key').where('item_id', '=', budget).executeTakeFirstOrThrow()).blob_key;

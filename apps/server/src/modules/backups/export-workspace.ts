@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,9 +19,15 @@ import type { BackupIo } from './backup.service.ts';
  *   …/Plans.md                   a document, as Markdown
  *   …/Plans/chart.png            what is inside a document (its pictures, attached files), which its Markdown links to
  *   access.csv                   who had access to what, and through what
+ *   .cabinet-partial/            files being written (each renamed into its place once whole): emptied by every run
  */
 
 export const EXPORT_MARKER = 'cabinet-export.json';
+const PARTIAL = '.cabinet-partial';
+/** What a disk may hold beside an export without it being "other files". */
+const IGNORED = new Set(['lost+found', '.DS_Store', PARTIAL]);
+/** Errors of the folder written to (full, read-only, not allowed): they stop the export; any other error is one item's. */
+const OUTPUT_ERRORS = new Set(['ENOSPC', 'EROFS', 'EACCES', 'EPERM', 'EDQUOT', 'EMFILE', 'ENFILE', 'EIO']);
 
 export class ExportRefused extends Error {}
 
@@ -73,6 +79,9 @@ export async function exportWorkspace(ctx: AppContext, workspace: string, out: s
     .executeTakeFirst();
   if (!ws) throw new ExportRefused(`No workspace has the address ${workspace}.`);
   await claimExportFolder(out, ws);
+  const partials = path.join(out, PARTIAL);
+  await rm(partials, { recursive: true, force: true });
+  await mkdir(partials);
   const result: WorkspaceExport = {
     dir: out,
     workspace: { slug: ws.slug, name: ws.name },
@@ -92,7 +101,7 @@ export async function exportWorkspace(ctx: AppContext, workspace: string, out: s
   const paths = new Map<string, string>();
   const inside = new Map<string, string>();
   const hasChildren = new Set(rows.map((r) => r.parent_id));
-  for (const top of ['Workspace', 'My files', 'access.csv', EXPORT_MARKER]) names.take('', top, true);
+  for (const top of ['Workspace', 'My files', 'access.csv', EXPORT_MARKER, PARTIAL]) names.take('', top, true);
   for (const row of rows) {
     if (!row.parent_id) {
       const root = roots.get(row.id);
@@ -114,14 +123,14 @@ export async function exportWorkspace(ctx: AppContext, workspace: string, out: s
     if (own === undefined) continue;
     const dir = row.kind === 'folder' || !row.parent_id ? own : inside.get(row.id);
     if (dir === undefined) continue;
-    await mkdir(path.join(out, dir), { recursive: true });
+    await folderAt(path.join(out, dir));
     if (row.kind === 'folder') result.folders++;
   }
   const files = rows.filter((r) => r.kind === 'file' && paths.has(r.id));
   let done = 0;
   let last = Date.now();
   await eachAtOnce(files, AT_ONCE, async (row) => {
-    const written = await writeFileOf(ctx, row, path.join(out, paths.get(row.id)!));
+    const written = await writeFileOf(ctx, row, path.join(out, paths.get(row.id)!), partials).catch(itemProblem);
     if (written === 'kept') result.kept++;
     else if (typeof written === 'number') result.bytes += written;
     else result.problems.push(`${paths.get(row.id)}: ${written.problem}`);
@@ -136,25 +145,47 @@ export async function exportWorkspace(ctx: AppContext, workspace: string, out: s
     const from = path.posix.dirname(own);
     const addressOf = (id: string) => {
       const target = paths.get(id);
-      return target === undefined ? undefined : path.posix.relative(from, target).split('/').map(encodeURIComponent).join('/');
+      return target === undefined ? undefined : path.posix.relative(from, target).split('/').map(encodePath).join('/');
     };
-    await writeWhole(path.join(out, own), await exportedMarkdown(ctx, row.id, addressOf), row.updated_at);
-    result.documents++;
+    const failed = await exportedMarkdown(ctx, row.id, addressOf)
+      .then((markdown) => writeWhole(path.join(out, own), markdown, partials, row.updated_at))
+      .then(() => undefined, itemProblem);
+    if (failed) result.problems.push(`${own}: ${failed.problem}`);
+    else result.documents++;
+  }
+  // Folders last, deepest first: writing in one changes its time.
+  for (const row of [...rows].reverse()) {
+    const dir = row.kind === 'folder' ? paths.get(row.id) : undefined;
+    if (dir !== undefined) await utimes(path.join(out, dir), row.updated_at, row.updated_at).catch(() => {});
   }
   const access = await accessRows(ctx, ws.id, ws.root_item_id, paths);
-  await writeWhole(path.join(out, 'access.csv'), csv(['path', 'kind', 'who', 'email', 'role', 'through', 'expires'], access));
+  await writeWhole(path.join(out, 'access.csv'), csv(['path', 'kind', 'who', 'email', 'role', 'through', 'expires'], access), partials);
   result.access = access.length;
+  await rm(partials, { recursive: true, force: true });
   await writeMarker(out, ws, { finishedAt: new Date().toISOString() });
   return result;
 }
 
-/** An item's name as one segment of a path on any disk: no `/`, `\`, `:` or control characters, no name of only dots; short enough for a suffix. */
+/** A segment of a relative link in Markdown: percent-encoded, brackets too (a link's address ends at a `)`). */
+const encodePath = (part: string) => encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * An item's name as one segment of a path on any disk (Linux, macOS, Windows, exFAT): no `/ \\ : < > " | ? *` or
+ * control characters, no name of only dots, none ending in a dot or a space, none Windows keeps for itself (`CON`,
+ * `NUL`, `COM1`…); cut, before its extension, to leave room for a " (12)" and a ".md".
+ */
 function segment(name: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  let safe = name.normalize('NFC').replace(/[/\\:\u0000-\u001f\u007f-\u009f]/g, '_');
+  let safe = name.normalize('NFC').replace(/[/\\:<>"|?*\u0000-\u001f\u007f-\u009f]/g, '_');
   if (/^\.+$/.test(safe)) safe = '_'.repeat(safe.length);
-  while (Buffer.byteLength(safe) > NAME_BYTES) safe = safe.slice(0, -1);
-  return safe || '_';
+  safe = safe.replace(/[. ]+$/, (end) => '_'.repeat(end.length));
+  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(safe)) safe = `_${safe}`;
+  const dot = safe.lastIndexOf('.');
+  const ext = dot > 0 && safe.length - dot <= 16 ? safe.slice(dot) : '';
+  let stem = ext ? safe.slice(0, dot) : safe;
+  // Whole characters: a pair of surrogates is never cut in two.
+  while (Buffer.byteLength(stem + ext) > NAME_BYTES) stem = Array.from(stem).slice(0, -1).join('');
+  return stem + ext || '_';
 }
 
 /** Names taken in each folder of the export, compared as a case-insensitive disk compares them; a taken one gets " (2)" before its extension. */
@@ -215,11 +246,11 @@ async function rootNames(ctx: AppContext, workspaceId: string, sharedRoot: strin
  * temporary name, then renamed into place and given the file's time: a file there already of that size and time is
  * kept (an earlier run wrote it). Answers the bytes written, `kept`, or what was wrong.
  */
-async function writeFileOf(ctx: AppContext, row: TreeRow, target: string): Promise<number | 'kept' | { problem: string }> {
+async function writeFileOf(ctx: AppContext, row: TreeRow, target: string, partials: string): Promise<number | 'kept' | { problem: string }> {
   if (!row.blob_key || !row.sha256) return { problem: 'it has no bytes yet' };
   const there = await stat(target).catch(() => null);
-  if (there?.isFile() && there.size === row.size && Math.abs(there.mtimeMs - row.updated_at.getTime()) < 1000) return 'kept';
-  const partial = `${target}.partial`;
+  if (there?.isFile() && there.size === row.size && Math.abs(there.mtimeMs - row.updated_at.getTime()) < 1) return 'kept';
+  const partial = path.join(partials, row.id);
   const hash = createHash('sha256');
   let size = 0;
   try {
@@ -244,16 +275,36 @@ async function writeFileOf(ctx: AppContext, row: TreeRow, target: string): Promi
     await rm(partial, { force: true });
     return { problem: 'its bytes in storage are not the ones recorded (damaged)' };
   }
-  await rename(partial, target);
+  await placeFile(partial, target);
   await utimes(target, row.updated_at, row.updated_at);
   return size;
 }
 
+/** A file renamed into `target`, whatever an earlier export left there (a folder where a file now is). */
+async function placeFile(partial: string, target: string): Promise<void> {
+  if ((await stat(target).catch(() => null))?.isDirectory()) await rm(target, { recursive: true, force: true });
+  await rename(partial, target);
+}
+
+/** A folder at `dir`, whatever an earlier export left there (a file where a folder now is). */
+async function folderAt(dir: string): Promise<void> {
+  const there = await stat(dir).catch(() => null);
+  if (there?.isDirectory()) return;
+  if (there) await rm(dir, { force: true });
+  await mkdir(dir, { recursive: true });
+}
+
+/** One item's failure, said in `problems`; the folder written to failing stops the export. */
+function itemProblem(error: unknown): { problem: string } {
+  if (OUTPUT_ERRORS.has((error as { code?: string }).code ?? '')) throw error;
+  return { problem: `not written (${error instanceof Error ? error.message : String(error)})` };
+}
+
 /** A small file written whole: under a temporary name, then renamed; given `at` as its time when one is given. */
-async function writeWhole(file: string, content: string, at?: Date): Promise<void> {
-  const partial = `${file}.partial`;
+async function writeWhole(file: string, content: string, partials: string, at?: Date): Promise<void> {
+  const partial = path.join(partials, `${randomUUID()}.partial`);
   await writeFile(partial, content);
-  await rename(partial, file);
+  await placeFile(partial, file);
   if (at) await utimes(file, at, at);
 }
 
@@ -298,13 +349,15 @@ async function accessRows(ctx: AppContext, workspaceId: string, sharedRoot: stri
     .where('i.workspace_id', '=', workspaceId)
     .where((eb) => eb.or([eb('g.expires_at', 'is', null), eb('g.expires_at', '>', new Date())]))
     .execute();
-  const groupMembers = await db
+  const memberRows = await db
     .selectFrom('group_members as gm')
     .innerJoin('users as u', 'u.id', 'gm.user_id')
     .select(['gm.group_id', 'u.name', 'u.email'])
     .where('gm.workspace_id', '=', workspaceId)
     .orderBy('u.name')
     .execute();
+  const groupMembers = new Map<string, typeof memberRows>();
+  for (const m of memberRows) groupMembers.set(m.group_id, [...(groupMembers.get(m.group_id) ?? []), m]);
   for (const g of grants) {
     const at = paths.get(g.item_id);
     if (at === undefined) continue;
@@ -313,7 +366,7 @@ async function accessRows(ctx: AppContext, workspaceId: string, sharedRoot: stri
       rows.push([at, kind, g.user_name ?? 'a former member', g.user_email ?? '', g.role, 'shared with them', when(g.expires_at)]);
     else if (g.principal_type === 'workspace') rows.push([at, kind, 'everyone in the workspace', '', g.role, 'shared with the workspace', when(g.expires_at)]);
     else
-      for (const m of groupMembers.filter((x) => x.group_id === g.principal_id))
+      for (const m of groupMembers.get(g.principal_id) ?? [])
         rows.push([at, kind, m.name, m.email, g.role, `group “${g.group_name ?? ''}”`, when(g.expires_at)]);
   }
   const links = await db
@@ -345,7 +398,7 @@ function csv(header: string[], rows: string[][]): string {
 /** `out` made an export's folder: missing or empty, or one this workspace's export was written in (a run to finish, or an older one brought up to date). */
 async function claimExportFolder(out: string, ws: { id: string; slug: string; name: string }): Promise<void> {
   await mkdir(out, { recursive: true });
-  const entries = (await readdir(out)).filter((e) => e !== 'lost+found');
+  const entries = (await readdir(out)).filter((e) => !IGNORED.has(e));
   if (entries.length) {
     const marker = await readFile(path.join(out, EXPORT_MARKER), 'utf8').then(
       (t) => JSON.parse(t) as { format?: string; workspace?: { id?: string } },
@@ -368,5 +421,7 @@ async function writeMarker(out: string, ws: { id: string; slug: string; name: st
       'A Cabinet workspace as plain files: Workspace/ holds its shared folders, My files/ each member’s own; documents are Markdown, ' +
       'with what is inside one (its pictures, attached files) in a folder of its name beside it; access.csv says who had access to what.',
   };
-  await writeWhole(path.join(out, EXPORT_MARKER), `${JSON.stringify(marker, null, 2)}\n`);
+  const file = path.join(out, EXPORT_MARKER);
+  await writeFile(`${file}.partial`, `${JSON.stringify(marker, null, 2)}\n`);
+  await rename(`${file}.partial`, file);
 }

@@ -18,10 +18,16 @@ import { blobInUse, findActiveSibling, findPlaces, insertTree, lockItem, MAX_DEP
 import { addUsage } from '../workspaces/index.ts';
 import { blobPath, type Manifest } from './backup-folder.ts';
 import { BackupRefused, megabytes, type BackupIo } from './backup.service.ts';
-import { readTree, REFUSED, topRefused, type BackedUpTree } from './restore-item-reader.ts';
+import { readFromPGliteDump, readTree, REFUSED, topRefused, type BackedUpTree } from './restore-item-reader.ts';
 import { openBackup } from './verify-backup.ts';
 
 type ItemRow = Selectable<Tables['items']>;
+/**
+ * An embedded database whose dump (gzipped) is at most this is loaded on the thread that runs the command, in a moment
+ * (a worker of its own would cost more: a thread, its code and the database engine compiled again); a larger one in a
+ * worker, so a server running the command goes on answering.
+ */
+const LOAD_HERE_BYTES = 1024 * 1024;
 /** An embedded database whose dump (gzipped) is at most this is read in memory: some ten times as much memory, for a moment. */
 const IN_MEMORY_DUMP_BYTES = 16 * 1024 * 1024;
 /** What the worker reading an embedded database's dump may take. */
@@ -64,7 +70,13 @@ export interface ItemRestore {
 export async function restoreItemFromBackup(
   ctx: AppContext,
   location: string,
-  o: { name?: string; itemId: string; to?: string; io: BackupIo },
+  o: {
+    name?: string;
+    itemId: string;
+    to?: string;
+    io: BackupIo;
+    /** Where an embedded database's dump is loaded: by its size unless said. */ loadIn?: 'worker' | 'here';
+  },
 ): Promise<ItemRestore> {
   const { db } = ctx;
   for (const [option, id] of [
@@ -89,7 +101,7 @@ export async function restoreItemFromBackup(
 
   o.io.progress(`Reading backup ${m.name} (its database, ${megabytes(m.database.bytes)})…`);
   await removeStaleFolders(ctx.env.DATA_DIR);
-  const tree = await readBackedUpTree(ctx.env, m, path.join(opened.dir, m.database.file), o.itemId, o.io);
+  const tree = await readBackedUpTree(ctx.env, m, path.join(opened.dir, m.database.file), o.itemId, { io: o.io, ...(o.loadIn ? { loadIn: o.loadIn } : {}) });
   const top = tree.items[0]!;
   if (chosen?.kind === 'document' && top.kind !== 'file')
     throw new BackupRefused(`--to ${o.to} is a document: only a file (a picture, an attachment) goes in one.`);
@@ -274,7 +286,12 @@ async function restoredBefore(db: Db, backupId: string, sourceId: string): Promi
  * Cabinet's schema: an embedded one in a worker thread of its own (in memory, or for a large dump in a temporary folder
  * under DATA_DIR), removed after; a PostgreSQL one made beside DATABASE_URL's and dropped after.
  */
-async function readBackedUpTree(env: Env, m: Manifest, dump: string, itemId: string, io: BackupIo): Promise<BackedUpTree> {
+async function readBackedUpTree(env: Env, m: Manifest, dump: string, itemId: string, o: { io: BackupIo; loadIn?: 'worker' | 'here' }): Promise<BackedUpTree> {
+  const { io } = o;
+  if (m.database.kind === 'pglite' && (o.loadIn ?? (m.database.bytes > LOAD_HERE_BYTES ? 'worker' : 'here')) === 'here')
+    return readFromPGliteDump({ dump, itemId, backup: m.name }).catch((error: unknown) => {
+      throw (error as { code?: string }).code === REFUSED ? new BackupRefused((error as Error).message) : error;
+    });
   if (m.database.kind === 'pglite') {
     const dir = m.database.bytes > IN_MEMORY_DUMP_BYTES ? await mkdtemp(path.join(env.DATA_DIR, 'restore-item-')) : undefined;
     if (dir) io.progress(`Loading it in ${dir} (removed after)…`);
