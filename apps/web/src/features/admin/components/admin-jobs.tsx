@@ -9,7 +9,7 @@ import { Section } from '../../../components/ui/section.tsx';
 import { formatRelative } from '../../../lib/format.ts';
 import { useAdminJobs, useDiscardJob, useRetryJob } from '../api/use-admin.ts';
 import { AdminFailure } from './admin-failure.tsx';
-import { StateBadge } from './state-badge.tsx';
+import { StateBadge } from '../../../components/ui/state-badge.tsx';
 
 type Failed = TAdminJobs['failed'][number];
 // What needs a look first, so it is on screen on a phone too.

@@ -4,7 +4,7 @@ import { Section } from '../../../components/ui/section.tsx';
 import { formatBytes, formatDateTime, formatRelative } from '../../../lib/format.ts';
 import { useAdminOverview } from '../api/use-admin.ts';
 import { AdminFailure } from './admin-failure.tsx';
-import { StateBadge } from './state-badge.tsx';
+import { StateBadge } from '../../../components/ui/state-badge.tsx';
 
 const STATE = {
   ok: { label: 'Working', tone: 'good' },

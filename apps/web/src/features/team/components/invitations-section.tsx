@@ -1,4 +1,5 @@
 import { ActionIcon, Alert, Badge, Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { StateBadge } from '../../../components/ui/state-badge.tsx';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconLink, IconMail, IconMailForward, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import type { TInvitation, TWorkspace } from '@cabinet/contracts';
@@ -59,9 +60,9 @@ export function InvitationsSection({ workspace }: { workspace: TWorkspace }) {
                         {ROLE_LABELS[i.role]}
                       </Badge>
                       {i.state === 'expired' ? (
-                        <Badge size="xs" variant="light" color="orange" component="span" mr={6}>
+                        <StateBadge size="xs" tone="bad" mr={6}>
                           Expired
-                        </Badge>
+                        </StateBadge>
                       ) : null}
                       {i.state === 'expired' ? 'expired' : 'expires'} {formatDate(i.expiresAt)}
                       {i.createdBy ? ` · by ${i.createdBy.name}` : ''}

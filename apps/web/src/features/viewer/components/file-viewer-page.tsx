@@ -1,4 +1,5 @@
-import { ActionIcon, Anchor, Badge, Button, Center, Group, Menu, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Center, Group, Menu, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { StateBadge } from '../../../components/ui/state-badge.tsx';
 import {
   IconDots,
   IconDownload,
@@ -145,9 +146,9 @@ function VersionNote({ workspace, file, versionId }: { workspace: TWorkspace; fi
   const version = versions.data?.find((v) => v.id === versionId);
   return (
     <Group gap={6} wrap="nowrap">
-      <Badge size="xs" variant="light" color={version?.current ? 'blue' : 'orange'}>
+      <StateBadge size="xs" tone={version?.current ? 'good' : 'none'}>
         {version ? `Version ${version.number}${version.current ? ' (current)' : ''}` : 'An older version'}
-      </Badge>
+      </StateBadge>
       {!version?.current && (
         <Anchor component={Link} to={pageRoutes.file(workspace.slug, file.id)} size="xs" replace>
           Show the current version

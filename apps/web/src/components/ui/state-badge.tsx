@@ -13,10 +13,19 @@ const TONES = {
  * A state in words (Working, Failed…), its tone told by an icon beside them: the words keep the contrast text needs in
  * either theme, whatever the tone's colour.
  */
-export function StateBadge({ tone, children, w }: { tone: keyof typeof TONES; children: ReactNode; w?: number }) {
+export function StateBadge({ tone, children, w, size, mr }: { tone: keyof typeof TONES; children: ReactNode; w?: number; size?: 'xs' | 'sm'; mr?: number }) {
   const { icon: Icon, color } = TONES[tone];
   return (
-    <Badge variant="outline" color="gray" w={w} style={{ flexShrink: 0 }} leftSection={<Icon aria-hidden size={12} color={color} />}>
+    <Badge
+      variant="outline"
+      color="gray"
+      w={w}
+      size={size}
+      mr={mr}
+      component="span"
+      style={{ flexShrink: 0 }}
+      leftSection={<Icon aria-hidden size={size === 'xs' ? 10 : 12} color={color} />}
+    >
       {children}
     </Badge>
   );
