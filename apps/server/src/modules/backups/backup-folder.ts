@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { fsyncPath } from '../../lib/fsync.ts';
@@ -66,6 +67,21 @@ export const ZBlobLine = z.object({ key: z.string(), sha256: z.string().regex(/^
 
 /** Where a blob's bytes are kept in a folder of backups. */
 export const blobPath = (dir: string, sha256: string) => path.join(dir, 'blobs', sha256.slice(0, 2), sha256);
+
+/**
+ * A blob's bytes in a folder of backups to read, when they are there and of `size` bytes; undefined otherwise. Opened
+ * before the stream is made, so that a file gone meanwhile (a backup pruned) is an answer here, not an error event no
+ * one listens for yet.
+ */
+export async function openBlob(dir: string, sha256: string, size: number): Promise<Readable | undefined> {
+  const handle = await open(blobPath(dir, sha256)).catch(() => undefined);
+  if (!handle) return undefined;
+  if ((await handle.stat().catch(() => null))?.size !== size) {
+    await handle.close().catch(() => {});
+    return undefined;
+  }
+  return handle.createReadStream();
+}
 
 /** A backup's name: its start in UTC, to the second, with no colons (which some file systems refuse). */
 export const backupName = (at: Date) =>

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { eachAtOnce } from '../../lib/each-at-once.ts';
+import { Names, safeSegment } from '../../lib/safe-names.ts';
 import { exportedMarkdown } from '../documents/index.ts';
 import type { BackupIo } from './backup.service.ts';
 
@@ -60,8 +61,6 @@ interface TreeRow {
 }
 
 const AT_ONCE = 4;
-/** Room left in a name's 255 bytes for a " (12)" that keeps it unique, and a document's ".md". */
-const NAME_BYTES = 240;
 
 /**
  * Writes a workspace into `out` as a plain tree (ADR 0064): every active folder, file (its current bytes, checked
@@ -105,16 +104,16 @@ export async function exportWorkspace(ctx: AppContext, workspace: string, out: s
   for (const row of rows) {
     if (!row.parent_id) {
       const root = roots.get(row.id);
-      if (root) paths.set(row.id, root.shared ? 'Workspace' : names.take('My files', segment(root.name), true));
+      if (root) paths.set(row.id, root.shared ? 'Workspace' : names.take('My files', safeSegment(root.name), true));
       continue;
     }
     const parent = inside.get(row.parent_id) ?? paths.get(row.parent_id);
     if (parent === undefined) continue;
     if (row.kind === 'document') {
-      const base = names.take(parent, segment(row.name), true, '.md');
+      const base = names.take(parent, safeSegment(row.name), true, '.md');
       paths.set(row.id, `${base}.md`);
       if (hasChildren.has(row.id)) inside.set(row.id, base);
-    } else paths.set(row.id, names.take(parent, segment(row.name), row.kind === 'folder'));
+    } else paths.set(row.id, names.take(parent, safeSegment(row.name), row.kind === 'folder'));
   }
 
   io.progress(`Writing ${ws.name} (${rows.length.toLocaleString('en')} items) to ${out}…`);
@@ -168,43 +167,6 @@ export async function exportWorkspace(ctx: AppContext, workspace: string, out: s
 
 /** A segment of a relative link in Markdown: percent-encoded, brackets too (a link's address ends at a `)`). */
 const encodePath = (part: string) => encodeURIComponent(part).replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-/**
- * An item's name as one segment of a path on any disk (Linux, macOS, Windows, exFAT): no `/ \\ : < > " | ? *` or
- * control characters, no name of only dots, none ending in a dot or a space, none Windows keeps for itself (`CON`,
- * `NUL`, `COM1`…); cut, before its extension, to leave room for a " (12)" and a ".md".
- */
-function segment(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  let safe = name.normalize('NFC').replace(/[/\\:<>"|?*\u0000-\u001f\u007f-\u009f]/g, '_');
-  if (/^\.+$/.test(safe)) safe = '_'.repeat(safe.length);
-  safe = safe.replace(/[. ]+$/, (end) => '_'.repeat(end.length));
-  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(safe)) safe = `_${safe}`;
-  const dot = safe.lastIndexOf('.');
-  const ext = dot > 0 && safe.length - dot <= 16 ? safe.slice(dot) : '';
-  let stem = ext ? safe.slice(0, dot) : safe;
-  // Whole characters: a pair of surrogates is never cut in two.
-  while (Buffer.byteLength(stem + ext) > NAME_BYTES) stem = Array.from(stem).slice(0, -1).join('');
-  return stem + ext || '_';
-}
-
-/** Names taken in each folder of the export, compared as a case-insensitive disk compares them; a taken one gets " (2)" before its extension. */
-class Names {
-  private readonly taken = new Map<string, Set<string>>();
-
-  /** `name` (or a free variant) in `dir`, taken, returned with `dir`; `whole` keeps a name's dots (a folder's), `suffix` is reserved with it. */
-  take(dir: string, name: string, whole: boolean, suffix = ''): string {
-    const used = this.taken.get(dir) ?? new Set<string>();
-    this.taken.set(dir, used);
-    const dot = whole || suffix ? -1 : name.lastIndexOf('.');
-    const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
-    let candidate = name;
-    for (let n = 2; used.has(candidate.toLowerCase()) || (suffix && used.has(`${candidate}${suffix}`.toLowerCase())); n++) candidate = `${stem} (${n})${ext}`;
-    used.add(candidate.toLowerCase());
-    if (suffix) used.add(`${candidate}${suffix}`.toLowerCase());
-    return dir ? `${dir}/${candidate}` : candidate;
-  }
-}
 
 /** Every active item of the workspace below an active root (nothing in the trash, nor inside what is), parents first, with each file's current bytes. */
 async function workspaceTree(ctx: AppContext, workspaceId: string): Promise<TreeRow[]> {

@@ -1,8 +1,8 @@
-import { mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { uuidv7 } from '@cabinet/contracts';
+import { uuidv7, ZId } from '@cabinet/contracts';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import pg from 'pg';
 import type { AppContext } from '../../context.ts';
@@ -16,12 +16,14 @@ import { restoreDocuments } from '../documents/index.ts';
 import { record } from '../events/index.ts';
 import { blobInUse, findActiveSibling, findPlaces, insertTree, lockItem, MAX_DEPTH, suggestFreeName } from '../items/index.ts';
 import { addUsage } from '../workspaces/index.ts';
-import { blobPath, type Manifest } from './backup-folder.ts';
+import { openBlob, type Manifest } from './backup-folder.ts';
 import { BackupRefused, megabytes, type BackupIo } from './backup.service.ts';
 import { readFromPGliteDump, readTree, REFUSED, topRefused, type BackedUpTree } from './restore-item-reader.ts';
 import { openBackup } from './verify-backup.ts';
 
 type ItemRow = Selectable<Tables['items']>;
+type VersionRow = Selectable<Tables['file_versions']>;
+
 /**
  * An embedded database whose dump (gzipped) is at most this is loaded on the thread that runs the command, in a moment
  * (a worker of its own would cost more: a thread, its code and the database engine compiled again); a larger one in a
@@ -36,8 +38,6 @@ const READER_TIMEOUT_MS = 30 * 60_000;
 const READER = new URL('./restore-item-reader.ts', import.meta.url);
 /** Scratch databases on PostgreSQL: `cabinet_restore_<time made, base 36>_<random>`. */
 const SCRATCH_PREFIX = 'cabinet_restore_';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-type VersionRow = Selectable<Tables['file_versions']>;
 
 /** What `cabinet restore-item` did. */
 export interface ItemRestore {
@@ -83,7 +83,7 @@ export async function restoreItemFromBackup(
     ['--item', o.itemId],
     ['--to', o.to],
   ] as const)
-    if (id !== undefined && !UUID.test(id)) throw new BackupRefused(`${option} ${id} is not an id: an item's id is in the address of its page.`);
+    if (id !== undefined && !ZId.safeParse(id).success) throw new BackupRefused(`${option} ${id} is not an id: an item's id is in the address of its page.`);
   const opened = await openBackup(location, o.name);
   const m = opened.manifest;
   if (opened.problems.length)
@@ -510,15 +510,6 @@ async function placeBytes(
 
 /** A blob's bytes as the backup keeps them: in its folder (by SHA-256), or in the bucket at its key. */
 async function bytesOf(ctx: AppContext, location: string, m: Manifest, key: string, blob: { sha256: string; size: number }): Promise<Readable | undefined> {
-  if (m.storage.withBytes) {
-    // Opened first, so that a file gone meanwhile (a backup pruned) is an answer here, not an error no one listens for.
-    const handle = await open(blobPath(location, blob.sha256)).catch(() => undefined);
-    if (!handle) return undefined;
-    if ((await handle.stat().catch(() => null))?.size !== blob.size) {
-      await handle.close().catch(() => {});
-      return undefined;
-    }
-    return handle.createReadStream();
-  }
+  if (m.storage.withBytes) return openBlob(location, blob.sha256, blob.size);
   return (await ctx.storage.stat(key))?.size === blob.size ? ctx.storage.read(key) : undefined;
 }

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,8 +9,9 @@ import { fsyncPath } from '../../lib/fsync.ts';
 import { allMigrations, migrate } from '../../db/migrate.ts';
 import type { Env } from '../../env.ts';
 import { createStorage } from '../../infra/storage/index.ts';
-import { isLocalStorage, type LocalStorage } from '../../infra/storage/local.ts';
-import { blobPath, SECRET_FILE, writeDurably, type Manifest } from './backup-folder.ts';
+import { isLocalStorage } from '../../infra/storage/local.ts';
+import type { StorageDriver } from '../../infra/storage/index.ts';
+import { openBlob, SECRET_FILE, writeDurably, type Manifest } from './backup-folder.ts';
 import { BackupRefused, forEachBlob, secretFingerprint, type BackupIo } from './backup.service.ts';
 import { verifyBackup } from './verify-backup.ts';
 
@@ -191,20 +191,18 @@ async function restorePGlite(dataDir: string, file: string): Promise<void> {
   await fsyncPath(dataDir);
 }
 
-/** Each listed blob put at its key from the folder of backups, unless storage already has it whole (or lacked it when backed up). */
-async function putBlobs(storage: LocalStorage, location: string, list: string, lacking: Set<string>): Promise<number> {
+/**
+ * Each listed blob put at its key from the folder of backups, unless storage already has it whole (or lacked it when
+ * backed up): written by the driver's writeObject, so it appears only whole and with its SHA-256 (ADR 0062).
+ */
+async function putBlobs(storage: StorageDriver, location: string, list: string, lacking: Set<string>): Promise<number> {
   let copied = 0;
   await forEachBlob(list, 4, async (blob) => {
     if (lacking.has(blob.key) || (await storage.stat(blob.key))?.size === blob.size) return;
-    const uploadId = await storage.createMultipart(blob.key, 'application/octet-stream');
-    try {
-      const part = await storage.writePart(blob.key, uploadId, 1, blob.size, createReadStream(blobPath(location, blob.sha256)));
-      await storage.completeMultipart(blob.key, uploadId, [part]);
-      copied++;
-    } catch (error) {
-      await storage.abortMultipart(blob.key, uploadId).catch(() => {});
-      throw error;
-    }
+    const bytes = await openBlob(location, blob.sha256, blob.size);
+    if (!bytes) throw new BackupRefused(`The bytes of ${blob.key} (${blob.sha256}) left the folder of backups while it was restored: run it again.`);
+    await storage.writeObject(blob.key, bytes, blob.size, 'application/octet-stream', (sha) => sha === blob.sha256);
+    copied++;
   });
   return copied;
 }

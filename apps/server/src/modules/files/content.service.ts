@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
+import { Names, safeSegment } from '../../lib/safe-names.ts';
 import { requireItem, upsertVisit } from '../items/index.ts';
 import { getWorkspace } from '../workspaces/index.ts';
 import { findAttachedPictures, findSubtreeFiles, findVersion } from './files.repo.ts';
@@ -126,17 +127,6 @@ interface ZipEntry {
 }
 
 /**
- * An item's name as one segment of a zip entry's path. Names may hold what unzip tools read as
- * paths of their own (`\\` on Windows, a drive's `C:`, a segment of dots) and control characters:
- * each becomes `_`, so every entry lands inside the folder it is unzipped into.
- */
-function zipSegment(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is replaced
-  const safe = name.replace(/[\\:\u0000-\u001f\u007f-\u009f]/g, '_');
-  return /^\.+$/.test(safe) ? '_'.repeat(safe.length) : safe;
-}
-
-/**
  * A zip of items (files, documents as Markdown, and folders with everything in them that the
  * caller can see), streamed as it is made, stored without compression so its exact length is known
  * up front — the browser's own download bar then shows real progress and time left.
@@ -203,13 +193,13 @@ export async function signedPictureUrls(ctx: AppContext, documentId: string): Pr
 }
 
 /**
- * The entries of a zip being made: names kept unique (case-insensitively) and safe to unzip. A
+ * The entries of a zip being made: names safe to unzip anywhere and unique in their folder (lib/safe-names.ts). A
  * document is its Markdown (`<name>.md`), made when it is added and held until the zip is sent: the
  * zip's length is known before its first byte, and a document edited meanwhile cannot change it.
  */
 class ZipBuilder {
   private readonly entries: ZipEntry[] = [];
-  private readonly used = new Set<string>();
+  private readonly names = new Names();
 
   constructor(private readonly markdown: DocumentMarkdown) {}
 
@@ -218,26 +208,24 @@ class ZipBuilder {
     return { name, lastModified, size: text.length, text };
   }
 
-  private unique(name: string): string {
-    let candidate = name;
-    for (let n = 2; this.used.has(candidate.toLowerCase()); n++) candidate = name.replace(/(\.[^./]*)?$/, (ext) => ` (${n})${ext}`);
-    this.used.add(candidate.toLowerCase());
-    return candidate;
+  /** A free name in `dir` for an item of `kind`: a document's with its `.md`. */
+  private name(dir: string, name: string, kind: ItemRow['kind']): string {
+    return kind === 'document' ? `${this.names.take(dir, safeSegment(name), true, '.md')}.md` : this.names.take(dir, safeSegment(name), kind === 'folder');
   }
 
   /** An item: a folder with everything in it (in a folder of its own name when `nested`), or a file. */
   async add(db: Db, item: ItemRow, nested: boolean): Promise<void> {
     const { entries } = this;
     if (item.kind === 'folder') {
-      const top = nested ? `${this.unique(zipSegment(item.name))}/` : '';
-      if (top) entries.push({ name: top, lastModified: item.updated_at });
+      const top = nested ? this.name('', item.name, 'folder') : '';
+      if (top) entries.push({ name: `${top}/`, lastModified: item.updated_at });
       const rows = await findSubtreeFiles(db, item.id);
       // Each path made safe segment by segment, a folder before what is in it, kept unique once made safe; a folder's contents follow its new path.
       const paths = new Map<string, string>();
       for (const row of [...rows].sort((a, b) => a.path.split('/').length - b.path.split('/').length)) {
         const cut = row.path.lastIndexOf('/');
-        const parent = cut < 0 ? top : `${paths.get(row.path.slice(0, cut))}/`;
-        paths.set(row.path, this.unique(parent + zipSegment(row.path.slice(cut + 1) + (row.kind === 'document' ? '.md' : ''))));
+        const parent = cut < 0 ? top : paths.get(row.path.slice(0, cut))!;
+        paths.set(row.path, this.name(parent, row.path.slice(cut + 1), row.kind));
       }
       for (const row of rows) {
         // Below a visible folder everything is visible (roles are inherited and only ever add).
@@ -246,11 +234,11 @@ class ZipBuilder {
         else if (row.blob_key) entries.push({ name: paths.get(row.path)!, lastModified: row.updated_at, size: row.size, blobKey: row.blob_key });
       }
     } else if (item.kind === 'document') {
-      entries.push(await this.document(this.unique(zipSegment(`${item.name}.md`)), item.id, item.updated_at));
+      entries.push(await this.document(this.name('', item.name, 'document'), item.id, item.updated_at));
     } else if (item.kind === 'file' && item.current_version_id) {
       const version = await findVersion(db, item.current_version_id);
       if (version)
-        entries.push({ name: this.unique(zipSegment(item.name)), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
+        entries.push({ name: this.name('', item.name, 'file'), lastModified: item.updated_at, size: Number(version.size_bytes), blobKey: version.blob_key });
     }
   }
 

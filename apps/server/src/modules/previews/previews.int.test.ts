@@ -258,11 +258,14 @@ describe.each(storageDrivers())('previews on %s', (_name, driver) => {
             .where('state', '=', 'pending')
             .execute();
           await makeDuePreviews(ctx);
-          return (await listed(ada, ada.workspace.homeId, photo.id)).preview?.state;
+          // With its reason when it failed, so that a failure here says why.
+          const rows = await ctx.db.selectFrom('previews').select(['state', 'error']).where('sha256', '=', sha).execute();
+          return rows.map((r) => (r.error ? `${r.state}: ${r.error}` : r.state)).join(', ');
         },
         { timeout: 45_000, interval: 500 },
       )
-      .toBe('ready');
+      .toBe('ready, ready');
+    expect((await listed(ada, ada.workspace.homeId, photo.id)).preview?.state).toBe('ready');
     expect((await thumbnail(ada, photo.id)).status).toBe(200);
   });
 
