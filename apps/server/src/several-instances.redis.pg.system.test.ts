@@ -320,7 +320,7 @@ async function streamOf(url: string, token: string) {
 
 /**
  * A load balancer on `port` in front of `backends`: haproxy (checking /readyz every 400 ms, out after three failures, a request whose connection
- * was refused sent to the other), else a relay that takes turns and tries the other when one refuses.
+ * was refused sent to the other), else the tests' relay taking turns between them (testing/tcp-proxy.ts).
  */
 async function loadBalancer(port: number, backends: string[]): Promise<{ url: string; stop(): Promise<void> }> {
   const url = `http://127.0.0.1:${port}`;
@@ -363,52 +363,14 @@ ${servers}
       },
     };
   }
-  const relay = new TurnsRelay(
-    backends.map((b) => new URL(b)),
+  const [first, ...rest] = backends.map((b) => new URL(b));
+  const relay = new TcpProxy(
+    first!.hostname,
+    Number(first!.port),
     port,
+    rest.map((u) => ({ host: u.hostname, port: Number(u.port) })),
   );
   await relay.up();
   await ready();
   return { url, stop: () => relay.down() };
-}
-
-/** A loopback TCP relay that gives each connection to the next backend in turn, and to the other when one refuses it. */
-class TurnsRelay {
-  private server: import('node:net').Server | undefined;
-  private next = 0;
-  private readonly sockets = new Set<import('node:net').Socket>();
-
-  constructor(
-    private readonly backends: URL[],
-    private readonly port: number,
-  ) {}
-
-  async up(): Promise<void> {
-    const net = await import('node:net');
-    const server = net.createServer((client) => {
-      this.sockets.add(client);
-      client.on('close', () => this.sockets.delete(client));
-      client.on('error', () => client.destroy());
-      const tryBackend = (left: number) => {
-        const target = this.backends[this.next++ % this.backends.length]!;
-        const upstream = net.connect(Number(target.port), target.hostname);
-        upstream.once('error', () => (left > 1 && !client.destroyed ? tryBackend(left - 1) : client.destroy()));
-        upstream.once('connect', () => {
-          this.sockets.add(upstream);
-          upstream.on('close', () => this.sockets.delete(upstream));
-          upstream.on('error', () => client.destroy());
-          client.pipe(upstream).pipe(client);
-        });
-      };
-      tryBackend(this.backends.length);
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.server = server;
-  }
-
-  async down(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    const server = this.server;
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
 }
