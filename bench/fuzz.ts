@@ -1,9 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { commentsApi, CSRF_COOKIE, CSRF_HEADER, grantsApi, itemsApi, linksApi, meApi, tokensApi, uploadsApi, uuidv7, workspacesApi } from '@cabinet/contracts';
 import fc from 'fast-check';
-import { apiFuzzer, describeCall, rank, readOperations, send, wrongAnswer, type Call } from '../apps/server/src/testing/api-fuzz.ts';
-import { signUp, type TestBrowser } from '../apps/server/src/testing/browser.ts';
-import { putParts, sha256Hex, type Person } from '../apps/server/src/testing/given.ts';
+import {
+  apiFuzzer,
+  describeCall,
+  fuzzPerson,
+  rank,
+  readOperations,
+  send,
+  asBrowser,
+  asTokenHolder,
+  wrongAnswer,
+  type Call,
+} from '../apps/server/src/testing/api-fuzz.ts';
 import { startBenchApp } from './setup.ts';
 
 /*
@@ -34,69 +41,6 @@ interface Caller {
   own?: string;
 }
 
-/** A person signed up through the embedded provider, with an API token, a few things of each kind, and a secret folder. */
-async function person(url: string, name: string) {
-  const { browser } = await signUp(url, { name });
-  const token = (await browser.call(tokensApi.create, { body: { name: 'fuzz' } })).body.token;
-  const spareToken = (await browser.call(tokensApi.create, { body: { name: 'spare' } })).body.id;
-  const me = (await browser.call(meApi.get)).body;
-  const ws = (await browser.call(workspacesApi.list)).body.items[0]!;
-  const make = async (kind: 'folder' | 'document', name: string, parentId: string) =>
-    (await browser.call(itemsApi.create, { params: { ws: ws.id }, body: { kind, name, parentId } })).body.id;
-  const secret = `secret-${name.toLowerCase()}-${randomBytes(6).toString('hex')}`;
-  const hidden = await make('folder', secret, ws.homeId);
-  const hiddenDoc = await make('document', `${secret} notes`, hidden);
-  const folder = await make('folder', 'Plans', ws.rootId);
-  const doc = await make('document', 'Notes', folder);
-  const trashed = await make('folder', 'Old', ws.rootId);
-  await browser.call(itemsApi.trash, { params: { id: trashed } });
-  const started = await browser.call(uploadsApi.start, { params: { ws: ws.id }, body: { parentId: folder, name: 'pending.bin', size: 3 } });
-  const bytes = new TextEncoder().encode(`hello from ${name}`);
-  const upload = await browser.call(uploadsApi.start, {
-    params: { ws: ws.id },
-    body: { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) },
-  });
-  await putParts({ call: browser.call } as Person, upload.body, bytes);
-  const file = (await browser.call(uploadsApi.complete, { params: { id: upload.body.id }, body: {} })).body.item.id;
-  const thread = (await browser.call(commentsApi.add, { params: { id: doc }, body: { body: 'First' } })).body;
-  const grant = (await browser.call(grantsApi.create, { params: { id: folder }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).body.id;
-  const link = (await browser.call(linksApi.create, { params: { id: folder }, body: { kind: 'view' } })).body;
-  const linkToken = link.url?.split('/').pop() ?? '';
-  return {
-    name,
-    browser,
-    token,
-    userId: me.user.id,
-    email: me.user.email,
-    secret,
-    linkToken,
-    known: {
-      document: [doc, hiddenDoc],
-      file: [file],
-      upload: [started.body.id],
-      apiToken: [spareToken],
-      ws: [ws.id, ws.slug],
-      id: [folder, doc, file, hidden, hiddenDoc, trashed, ws.rootId, ws.homeId, started.body.id, thread.id, uuidv7()],
-      commentId: [thread.comments[0]!.id, uuidv7()],
-      grantId: [grant, uuidv7()],
-      revisionId: [uuidv7()],
-      parentId: [folder, ws.rootId, ws.homeId, trashed, hidden],
-      threadId: [thread.id],
-      token: [linkToken],
-      linkId: [link.id],
-    } as Record<string, string[]>,
-  };
-}
-
-const withToken =
-  (token: string) =>
-  (call: Call): Call => ({ ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } });
-const withBrowser =
-  (browser: TestBrowser, origin: string) =>
-  (call: Call): Call => ({
-    ...call,
-    headers: { ...call.headers, cookie: browser.cookieHeader(), origin, [CSRF_HEADER]: browser.cookies.get(CSRF_COOKIE) ?? '' },
-  });
 /** Both of a person's ways in, call by call. */
 const either = (a: (c: Call) => Call, b: (c: Call) => Call) => {
   let n = 0;
@@ -111,20 +55,20 @@ async function main(): Promise<void> {
   const { url, port } = app.t;
   let exitCode = 0;
   try {
-    const ada = await person(url, 'Ada');
-    const bea = await person(url, 'Bea');
+    const ada = await fuzzPerson(url, 'Ada');
+    const bea = await fuzzPerson(url, 'Bea');
     const operations = await readOperations(url);
     const callers: Caller[] = [
       {
         name: 'Ada',
-        as: either(withToken(ada.token), withBrowser(ada.browser, url)),
+        as: either(asTokenHolder(ada.token), asBrowser(ada.browser, url)),
         known: merged(ada.known, bea.known),
         mustNotSee: [bea.secret],
         own: ada.secret,
       },
       {
         name: 'Bea',
-        as: either(withToken(bea.token), withBrowser(bea.browser, url)),
+        as: either(asTokenHolder(bea.token), asBrowser(bea.browser, url)),
         known: merged(bea.known, ada.known),
         mustNotSee: [ada.secret],
         own: bea.secret,

@@ -1,9 +1,7 @@
-import { commentsApi, CSRF_COOKIE, CSRF_HEADER, grantsApi, itemsApi, meApi, tokensApi, uploadsApi, uuidv7, workspacesApi } from '@cabinet/contracts';
 import fc from 'fast-check';
 import { beforeAll, expect, it } from 'vitest';
-import { apiFuzzer, describeCall, rank, readOperations, send, wrongAnswer, type Call, type Operation } from '../testing/api-fuzz.ts';
-import { signUp, type TestBrowser } from '../testing/browser.ts';
-import type { Person } from '../testing/given.ts';
+import { apiFuzzer, describeCall, fuzzPerson, rank, readOperations, send, asBrowser, asTokenHolder, wrongAnswer, type Operation } from '../testing/api-fuzz.ts';
+import type { TestBrowser } from '../testing/browser.ts';
 import { useTestApp } from '../testing/test-app.ts';
 
 /**
@@ -23,52 +21,11 @@ let operations: Operation[];
 const known: Record<string, string[]> = {};
 
 beforeAll(async () => {
-  ({ browser } = await signUp(test.app.url, { name: 'Fuzz Person' }));
-  token = (await browser.call(tokensApi.create, { body: { name: 'fuzz' } })).body.token;
-  const spareToken = (await browser.call(tokensApi.create, { body: { name: 'spare' } })).body.id;
-  const me = (await browser.call(meApi.get)).body;
-  const workspaces = (await browser.call(workspacesApi.list)).body.items;
-  expect(workspaces).toHaveLength(1);
-  const workspace = workspaces[0]!;
-  const person: Person = {
-    id: me.user.id,
-    token,
-    workspace: { id: workspace.id, rootId: workspace.rootId, homeId: workspace.homeId },
-    call: browser.call,
-    raw: browser.raw,
-  };
-  const folder = (await test.given.folder(person, workspace.rootId, 'Plans')).id;
-  const doc = (await test.given.document(person, folder, 'Notes')).id;
-  const trashed = (await test.given.folder(person, workspace.rootId, 'Old')).id;
-  await person.call(itemsApi.trash, { params: { id: trashed } });
-  const file = (await test.given.upload(person, folder, 'hello.txt', new TextEncoder().encode('hello fuzz'))).body.item.id;
-  const pending = (await person.call(uploadsApi.start, { params: { ws: workspace.id }, body: { parentId: folder, name: 'pending.bin', size: 3 } })).body.id;
-  const thread = (await person.call(commentsApi.add, { params: { id: doc }, body: { body: 'First' } })).body;
-  expect(thread.comments).toHaveLength(1);
-  const grant = (await person.call(grantsApi.create, { params: { id: folder }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).body.id;
-
-  Object.assign(known, {
-    document: [doc],
-    file: [file],
-    upload: [pending],
-    apiToken: [spareToken],
-    ws: [workspace.id, workspace.slug],
-    id: [folder, doc, file, trashed, workspace.rootId, workspace.homeId, pending, spareToken, thread.id, uuidv7()],
-    commentId: [thread.comments[0]!.id, uuidv7()],
-    grantId: [grant, uuidv7()],
-    revisionId: [uuidv7()],
-    parentId: [folder, workspace.rootId, workspace.homeId, trashed],
-    threadId: [thread.id],
-  });
-
+  const person = await fuzzPerson(test.app.url, 'Fuzz');
+  ({ browser, token } = person);
+  Object.assign(known, person.known);
   operations = await readOperations(test.app.url);
 }, 180_000);
-
-const asToken = (call: Call): Call => ({ ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } });
-const asBrowser = (call: Call): Call => ({
-  ...call,
-  headers: { ...call.headers, cookie: browser.cookieHeader(), origin: test.app.url, [CSRF_HEADER]: browser.cookies.get(CSRF_COOKIE) ?? '' },
-});
 
 it('answers hostile input on every operation of the OpenAPI document without a 5xx, always in the error envelope', async () => {
   expect(operations.length).toBeGreaterThan(30);
@@ -82,7 +39,7 @@ it('answers hostile input on every operation of the OpenAPI document without a 5
   for (const [index, op] of ordered.entries()) {
     const calls = fc.sample(fuzzer.callsFor(op), { seed: SEED + index, numRuns: RUNS_PER_OPERATION });
     for (const [i, call] of calls.entries()) {
-      const sent = i % 2 === 0 ? asToken(call) : asBrowser(call);
+      const sent = i % 2 === 0 ? asTokenHolder(token)(call) : asBrowser(browser, test.app.url)(call);
       let res;
       try {
         res = await send(test.app.port, sent);

@@ -1,6 +1,25 @@
-import { configApi, ERROR_STATUS, urlOf, ZErrorEnvelope } from '@cabinet/contracts';
+import { randomBytes } from 'node:crypto';
+import {
+  commentsApi,
+  configApi,
+  CSRF_COOKIE,
+  CSRF_HEADER,
+  ERROR_STATUS,
+  grantsApi,
+  itemsApi,
+  linksApi,
+  meApi,
+  tokensApi,
+  uploadsApi,
+  urlOf,
+  uuidv7,
+  workspacesApi,
+  ZErrorEnvelope,
+} from '@cabinet/contracts';
 import fc from 'fast-check';
 import { request } from 'node:http';
+import { signUp, type TestBrowser } from './browser.ts';
+import { putParts, sha256Hex, type Person } from './given.ts';
 
 /*
  * Calls of every operation of the OpenAPI document with hostile values — NUL, control characters, lone surrogates,
@@ -371,3 +390,73 @@ export const rank = (op: Operation) =>
       : op.method === 'GET'
         ? 1
         : 2;
+
+/**
+ * A person signed up through the embedded provider, with an API token, a few things of each kind (a folder, a document
+ * with a comment, a file, one in the trash, an upload under way, a grant, a public link) and a folder named as a secret:
+ * their ids and slugs as `known` for the fuzzer.
+ */
+export async function fuzzPerson(url: string, name: string) {
+  const { browser } = await signUp(url, { name });
+  const token = (await browser.call(tokensApi.create, { body: { name: 'fuzz' } })).body.token;
+  const spareToken = (await browser.call(tokensApi.create, { body: { name: 'spare' } })).body.id;
+  const me = (await browser.call(meApi.get)).body;
+  const ws = (await browser.call(workspacesApi.list)).body.items[0]!;
+  const make = async (kind: 'folder' | 'document', name: string, parentId: string) =>
+    (await browser.call(itemsApi.create, { params: { ws: ws.id }, body: { kind, name, parentId } })).body.id;
+  const secret = `secret-${name.toLowerCase()}-${randomBytes(6).toString('hex')}`;
+  const hidden = await make('folder', secret, ws.homeId);
+  const hiddenDoc = await make('document', `${secret} notes`, hidden);
+  const folder = await make('folder', 'Plans', ws.rootId);
+  const doc = await make('document', 'Notes', folder);
+  const trashed = await make('folder', 'Old', ws.rootId);
+  await browser.call(itemsApi.trash, { params: { id: trashed } });
+  const started = await browser.call(uploadsApi.start, { params: { ws: ws.id }, body: { parentId: folder, name: 'pending.bin', size: 3 } });
+  const bytes = new TextEncoder().encode(`hello from ${name}`);
+  const upload = await browser.call(uploadsApi.start, {
+    params: { ws: ws.id },
+    body: { parentId: folder, name: 'hello.txt', size: bytes.length, sha256: sha256Hex(bytes) },
+  });
+  await putParts({ call: browser.call } as Person, upload.body, bytes);
+  const file = (await browser.call(uploadsApi.complete, { params: { id: upload.body.id }, body: {} })).body.item.id;
+  const thread = (await browser.call(commentsApi.add, { params: { id: doc }, body: { body: 'First' } })).body;
+  const grant = (await browser.call(grantsApi.create, { params: { id: folder }, body: { principal: { type: 'workspace' }, role: 'viewer' } })).body.id;
+  const link = (await browser.call(linksApi.create, { params: { id: folder }, body: { kind: 'view' } })).body;
+  const linkToken = link.url?.split('/').pop() ?? '';
+  return {
+    name,
+    browser,
+    token,
+    userId: me.user.id,
+    email: me.user.email,
+    secret,
+    linkToken,
+    known: {
+      document: [doc, hiddenDoc],
+      file: [file],
+      upload: [started.body.id],
+      apiToken: [spareToken],
+      ws: [ws.id, ws.slug],
+      id: [folder, doc, file, hidden, hiddenDoc, trashed, ws.rootId, ws.homeId, started.body.id, thread.id, uuidv7()],
+      commentId: [thread.comments[0]!.id, uuidv7()],
+      grantId: [grant, uuidv7()],
+      revisionId: [uuidv7()],
+      parentId: [folder, ws.rootId, ws.homeId, trashed, hidden],
+      threadId: [thread.id],
+      token: [linkToken],
+      linkId: [link.id],
+    } as Record<string, string[]>,
+  };
+}
+
+/** A call as the holder of an API token sends it. */
+export const asTokenHolder =
+  (token: string) =>
+  (call: Call): Call => ({ ...call, headers: { ...call.headers, authorization: `Bearer ${token}` } });
+/** A call as a signed-in browser sends it: its cookies, its origin and the CSRF header. */
+export const asBrowser =
+  (browser: TestBrowser, origin: string) =>
+  (call: Call): Call => ({
+    ...call,
+    headers: { ...call.headers, cookie: browser.cookieHeader(), origin, [CSRF_HEADER]: browser.cookies.get(CSRF_COOKIE) ?? '' },
+  });
