@@ -29,6 +29,16 @@ describe('paths under /dav/', () => {
     expect(() => davPathOf('http://127.0.0.1:8080/elsewhere/x', '127.0.0.1:8080')).toThrow(/not under \/dav/);
     expect(() => davPathOf('ftp://127.0.0.1:8080/dav/x', '127.0.0.1:8080')).toThrow(/another server/);
     expect(() => davPathOf('not a uri', '127.0.0.1:8080')).toThrow(/neither an absolute URI/);
+    // Taken as sent: what a URL parser would resolve is refused as it is in a path.
+    expect(() => davPathOf('http://h:8080/dav/acme/a/%2e%2e/b', 'h:8080')).toThrow(/"\.\."/);
+    expect(() => davPathOf('http://h/dav/../api/x', 'h')).toThrow(/"\.\."/);
+    expect(() => davPathOf('http://h/dav/a\\..\\b', 'h')).not.toThrow();
+    // The scheme's default port is the same server; user information is not.
+    expect(davPathOf('http://H:80/dav/acme/x', 'h').names).toStrictEqual(['acme', 'x']);
+    expect(() => davPathOf('http://u@h/dav/acme/x', 'h')).toThrow(/another server/);
+    expect(davPath('/dav/a/b+c%2fd'.replace('%2fd', 'd')).names).toStrictEqual(['a', 'b+cd']);
+    expect(() => davPath('/dav/a/b%2fc')).toThrow(/holds "\/"/);
+    expect(() => davPath('/dav/a/b%C2%85c')).toThrow(/control/);
   });
 
   it('puts names back as an href, a collection with its slash', () => {

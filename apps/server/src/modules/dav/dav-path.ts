@@ -18,9 +18,9 @@ export interface DavPath {
   slash: boolean;
 }
 
-// Controls, and characters no name may hold (PRODUCT.md §5): a path naming one can only be refused.
+// Control characters (C0, DEL, C1), which no name may hold (PRODUCT.md §5): a path naming one can only be refused.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The names of an absolute path under /dav/ (query left out). */
 export function davPath(target: string): DavPath {
@@ -50,16 +50,22 @@ export function davPath(target: string): DavPath {
  */
 export function davPathOf(reference: string, host: string | undefined): DavPath {
   if (reference.startsWith('/')) return davPath(reference);
-  let url: URL;
+  // The path is taken as sent: a URL parser would resolve dot segments and backslashes that davPath refuses.
+  const parts = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(.*)$/i.exec(reference);
+  if (!parts) throw new DavPathInvalid('The destination is neither an absolute URI nor an absolute path.');
+  const there = /^https?$/i.test(parts[1]!) ? hostOf(parts[1]!, parts[2]!) : '';
+  if (!there || !host || there !== hostOf(parts[1]!, host)) throw new DavPathElsewhere('The destination is on another server.');
+  return davPath(parts[3] || '/');
+}
+
+/** A host and port as URLs compare them (case, the scheme's default port left out); '' for none that parses. */
+function hostOf(scheme: string, authority: string): string {
   try {
-    url = new URL(reference);
+    const url = new URL(`${scheme.toLowerCase()}://${authority}/`);
+    return url.username || url.password ? '' : url.host;
   } catch {
-    throw new DavPathInvalid('The destination is neither an absolute URI nor an absolute path.');
+    return '';
   }
-  if (!/^https?:$/.test(url.protocol) || !host || url.host.toLowerCase() !== host.toLowerCase())
-    throw new DavPathElsewhere('The destination is on another server.');
-  if (reference.includes('#')) throw new DavPathInvalid('A path may not hold a fragment (#).');
-  return davPath(url.pathname + url.search);
 }
 
 /** The href of names under /dav/, each percent-encoded, with `/` after a collection's. */

@@ -31,7 +31,25 @@ describe('the If header', () => {
     ]);
   });
 
+  it('reads several lists per tag and several tags, Not in any case, an entity tag spaced inside its brackets', () => {
+    expect(parseIfHeader(`<http://h/a> (<${TOKEN}>) (nOt<x:y>) <http://h/b> ([ "e"])`)).toStrictEqual([
+      { resource: 'http://h/a', conditions: [{ not: false, kind: 'token', value: TOKEN }] },
+      { resource: 'http://h/a', conditions: [{ not: true, kind: 'token', value: 'x:y' }] },
+      { resource: 'http://h/b', conditions: [{ not: false, kind: 'etag', value: '"e"' }] },
+    ]);
+  });
+
+  it('asks about the resource each list names', async () => {
+    const asked: (string | null)[] = [];
+    const holds = await ifHeaderHolds(parseIfHeader(`<http://h/a> (<${TOKEN}>) <http://h/b> (<${TOKEN}>)`), async (resource) => {
+      asked.push(resource);
+      return resource === 'http://h/b';
+    });
+    expect([holds, asked]).toStrictEqual([true, ['http://h/a', 'http://h/b']]);
+  });
+
   it.each([
+    ['< http://h/a > (<x:y>)', 'a tag with spaces'],
     ['', 'no list'],
     ['()', 'an empty list'],
     [`(<${TOKEN}>) <http://h/a> (<${TOKEN}>)`, 'untagged then tagged'],

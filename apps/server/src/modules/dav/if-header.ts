@@ -46,7 +46,7 @@ export function parseIfHeader(header: string): IfList[] {
       tagged = true;
       i++;
       resource = until('>');
-      if (!resource) fail('a resource tag is empty');
+      if (!resource || /\s/.test(resource)) fail('a resource tag is empty or holds spaces');
       skipSpace();
       if (header[i] !== '(') fail('a resource tag is not followed by a list');
       continue;
@@ -58,7 +58,7 @@ export function parseIfHeader(header: string): IfList[] {
     for (skipSpace(); header[i] !== ')'; skipSpace()) {
       if (i >= header.length) fail('a list is not closed');
       let not = false;
-      if (header.startsWith('Not', i) || header.startsWith('not', i) || header.startsWith('NOT', i)) {
+      if (header.slice(i, i + 3).toLowerCase() === 'not') {
         not = true;
         i += 3;
         skipSpace();
@@ -70,6 +70,7 @@ export function parseIfHeader(header: string): IfList[] {
         conditions.push({ not, kind: 'token', value: token });
       } else if (header[i] === '[') {
         i++;
+        skipSpace();
         const start = i;
         if (header.startsWith('W/', i)) i += 2;
         if (header[i] !== '"') fail('an entity tag is not quoted');

@@ -10,6 +10,9 @@ describe('a LOCK as asked and as shown', () => {
     const asked = info("<lockinfo xmlns='DAV:'><lockscope><exclusive/></lockscope><locktype><write/></locktype><owner>litmus test suite</owner></lockinfo>");
     expect(asked.scope).toBe('exclusive');
     expect(asked.owner?.children).toStrictEqual(['litmus test suite']);
+    // Given back in its own (default) namespace, DAV:, its text as it came.
+    const shown = writeXml(activeLock({ token: 't:1', scope: 'exclusive', depth: 0, owner: asked.owner, secondsLeft: 3600, rootHref: '/dav/a' }));
+    expect(shown).toContain('<owner xmlns="DAV:">litmus test suite</owner>');
     const finder = info(
       '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:shared/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>http://www.apple.com/webdav_fs/</D:href></D:owner></D:lockinfo>',
     );

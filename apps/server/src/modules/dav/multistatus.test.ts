@@ -23,5 +23,7 @@ describe('a multistatus', () => {
         '<d:response><d:href>/dav/a/Workspace/locked</d:href><d:status>HTTP/1.1 423 Locked</d:status><d:error><d:lock-token-submitted><d:href>/dav/a/Workspace/</d:href></d:lock-token-submitted></d:error></d:response></d:multistatus>',
     );
     expect(statusLine(424)).toBe('HTTP/1.1 424 Failed Dependency');
+    // Asked for nothing: still one propstat, as a response must hold.
+    expect(writeXml(propResponse('/dav/a/', []))).toContain('<d:propstat><d:prop/><d:status>HTTP/1.1 200 OK</d:status></d:propstat>');
   });
 });

@@ -19,6 +19,8 @@ export function propResponse(href: string, outcomes: PropOutcome[]): XmlElement 
     const shown = o.value ?? element(o.name.ns, o.name.local);
     byStatus.set(o.status, [...(byStatus.get(o.status) ?? []), shown]);
   }
+  // Asked for no property (an empty DAV:prop): one empty propstat, as a response must hold one.
+  if (!outcomes.length) byStatus.set(200, []);
   const statuses = [...byStatus.keys()].sort((a, b) => (a === 200 ? -1 : b === 200 ? 1 : a - b));
   return d('response', d('href', href), ...statuses.map((s) => d('propstat', d('prop', ...byStatus.get(s)!), d('status', statusLine(s)))));
 }

@@ -14,15 +14,27 @@ describe('WebDAV XML as read', () => {
     );
     expect(body.ns).toBe('DAV:');
     expect(body.local).toBe('propertyupdate');
-    const prop = ((body.children[0] as XmlElement).children[0] as XmlElement).children as XmlElement[];
+    const elements = (e: XmlElement) => e.children.filter((c): c is XmlElement => typeof c !== 'string');
+    const prop = elements(elements(elements(body)[0]!)[0]!);
     expect(prop[0]).toStrictEqual({ ns: '', local: 'nonamespace', prefix: '', attributes: [], children: ['randomvalue'] });
     expect(prop[1]).toStrictEqual({
       ns: NS,
       local: 'v',
       prefix: 't',
       attributes: [{ ns: 'http://www.w3.org/XML/1998/namespace', local: 'lang', prefix: 'xml', value: 'en-GB' }],
-      children: ['a', { ns: 'http://bar', local: 'foo', prefix: '', attributes: [], children: [] }, 'b'],
+      children: ['a', { ns: 'http://bar', local: 'foo', prefix: '', attributes: [], children: [], lang: 'en-GB' }, 'b'],
+      lang: 'en-GB',
     });
+  });
+
+  it('keeps whitespace in a value and notes the xml:lang an element inherits', () => {
+    const body = read(
+      `<D:propertyupdate xmlns:D="DAV:" xml:lang="fr"><D:set><D:prop><x:p xmlns:x="u"><x:a>1</x:a> <x:b>2</x:b></x:p></D:prop></D:set></D:propertyupdate>`,
+    );
+    const p = ((body.children[0] as XmlElement).children[0] as XmlElement).children[0] as XmlElement;
+    expect(p.lang).toBe('fr');
+    expect(writeXml({ ...p, lang: undefined })).toBe('<?xml version="1.0" encoding="utf-8"?><x:p xmlns:x="u"><x:a>1</x:a> <x:b>2</x:b></x:p>');
+    expect(read('\uFEFF<a/>').local).toBe('a');
   });
 
   it('reads characters beyond the BMP, and what it reads it writes back', () => {

@@ -41,6 +41,13 @@ describe('WebDAV XML as written', () => {
     );
   });
 
+  it('writes U+FFFD for what XML 1.0 cannot hold, even as a reference', () => {
+    expect(writeXml(element(NS, 'p', ['a\u0001b\uFFFEc\uD800d'], [{ ns: '', local: 'q', value: '\u0000' }]))).toBe(
+      `${HEAD}<x1:p xmlns:x1="${NS}" q="\uFFFD">a\uFFFDb\uFFFDc\uFFFDd</x1:p>`,
+    );
+    expect(writeXml(element(NS, 'p', ['\u{10000}\t\n']))).toBe(`${HEAD}<x1:p xmlns:x1="${NS}">\u{10000}\t\n</x1:p>`);
+  });
+
   it('writes xml:lang without declaring xml:, and characters beyond the BMP as they are', () => {
     const prop = element(NS, 'high-unicode', ['\u{10000}'], [{ ns: XML_NS, local: 'lang', value: 'en' }]);
     const written = writeXml(prop);

@@ -24,6 +24,8 @@ export interface XmlElement {
   prefix?: string;
   attributes: XmlAttribute[];
   children: XmlNode[];
+  /** The `xml:lang` in force on it as it was read (its own or inherited); not written (an attribute is). */
+  lang?: string;
 }
 
 export type XmlNode = XmlElement | string;
@@ -38,9 +40,19 @@ export function element(ns: string, local: string, children: XmlNode[] = [], att
   return { ns, local, attributes, children };
 }
 
-const text = (s: string) => s.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')).replace(/\r/g, '&#13;');
+// Characters XML 1.0 does not allow (C0 controls but tab and line ends, U+FFFE, U+FFFF, lone surrogates) cannot be
+// written at all, even as references: a name stored before such names were refused shows U+FFFD in their place.
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const text = (s: string) =>
+  s
+    .replace(NOT_XML, '\ufffd')
+    .replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'))
+    .replace(/\r/g, '&#13;');
 const attribute = (s: string) =>
-  s.replace(/[&<>"\t\n\r]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' })[c]!);
+  s
+    .replace(NOT_XML, '\ufffd')
+    .replace(/[&<>"\t\n\r]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' })[c]!);
 const NAME = /^[A-Za-z_][\w.-]*$/;
 
 /** The document: an XML declaration and the root, as UTF-8 text (the caller sends it with `charset=utf-8`). */
