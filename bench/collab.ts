@@ -9,7 +9,18 @@ export function editor(baseUrl: string, name: string, token: string) {
   const document = new Y.Doc();
   const websocketProvider = new HocuspocusProviderWebsocket({ url: `${baseUrl.replace(/^http/, 'ws')}/collab`, WebSocketPolyfill: WebSocket });
   let synced = false;
-  const provider = new HocuspocusProvider({ websocketProvider, name, document, token, onSynced: () => void (synced = true) });
+  let markSynced = () => {};
+  const whenSynced = new Promise<void>((resolve) => (markSynced = resolve));
+  const provider = new HocuspocusProvider({
+    websocketProvider,
+    name,
+    document,
+    token,
+    onSynced: () => {
+      synced = true;
+      markSynced();
+    },
+  });
   provider.attach();
   const destroy = () => {
     // A socket still connecting (a run given up) reports being closed as an error: heard here, not thrown at the process.
@@ -17,5 +28,5 @@ export function editor(baseUrl: string, name: string, token: string) {
     provider.destroy();
     websocketProvider.destroy();
   };
-  return { document, provider, synced: () => synced, destroy };
+  return { document, provider, synced: () => synced, whenSynced, destroy };
 }

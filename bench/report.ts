@@ -12,7 +12,8 @@ export function report(name: string, unit: string, values: number[], baselines: 
   console.log(`  baseline min=${f(b.min)}${unit} median=${f(b.median)}${unit} max=${f(b.max)}${unit} (${baselines.length} runs)`);
 }
 
+/** The nearest-rank percentile: the smallest value at least `p` % of the values are at or below. */
 export function percentile(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 }
