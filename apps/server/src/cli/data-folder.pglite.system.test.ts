@@ -95,7 +95,7 @@ describe('the data folder of the embedded database', () => {
     } finally {
       rmSync(backups, { recursive: true, force: true });
     }
-  }, 240_000);
+  }, 600_000);
 
   it('refuses a second server on the same folder with a clear message, and the first keeps serving', async () => {
     const port = await freePort();

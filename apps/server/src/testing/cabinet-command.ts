@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
 
 /**
- * Runs the `cabinet` command in a process of its own, as an operator would; killed after two
- * minutes, a hang and not a speed (a migration on PGlite passed one minute on a loaded CI machine).
+ * Runs the `cabinet` command in a process of its own, as an operator would; killed after five
+ * minutes, a hang and not a speed (a migration and a restore on PGlite each passed two minutes while
+ * the browser tests ran beside them on a two-core CI machine).
  */
 export function cabinet(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -17,7 +18,7 @@ export function cabinet(args: string[], env: Record<string, string>): Promise<{ 
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
