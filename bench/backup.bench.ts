@@ -9,6 +9,7 @@ import { fsyncPath } from '../apps/server/src/lib/fsync.ts';
 import { createBackup } from '../apps/server/src/modules/backups/index.ts';
 import { report } from './report.ts';
 import { startBenchApp, type BenchApp } from './setup.ts';
+import { uploadBatch } from './transfer.ts';
 
 const FILES = 10_000;
 const SIZE = 10 * 1024;
@@ -22,16 +23,11 @@ async function uploadDistinct(app: BenchApp, parentId: string): Promise<void> {
     while (next < FILES) {
       const first = next;
       next += BATCH;
-      const bodies = Array.from({ length: Math.min(BATCH, FILES - first) }, () => randomBytes(SIZE));
-      const started = await app.raw('POST', `/workspaces/${app.workspace.id}/uploads/batch`, {
-        uploads: bodies.map((_, i) => ({ parentId, name: `f-${first + i}.bin`, size: SIZE, onConflict: 'keep_both' })),
+      const files = Array.from({ length: Math.min(BATCH, FILES - first) }, (_, i) => {
+        const bytes = randomBytes(SIZE);
+        return { name: `f-${first + i}.bin`, bytes, sha256: createHash('sha256').update(bytes).digest('hex') };
       });
-      const uploads = (started.body.results as { upload: { id: string; parts: { url: string }[] } }[]).map((r) => r.upload);
-      await Promise.all(uploads.map(async (u, i) => void (await (await fetch(u.parts[0]!.url, { method: 'PUT', body: bodies[i] })).arrayBuffer())));
-      const done = await app.raw('POST', '/uploads/complete', {
-        uploads: uploads.map((u, i) => ({ id: u.id, sha256: createHash('sha256').update(bodies[i]!).digest('hex') })),
-      });
-      for (const r of done.body.results as { item?: unknown }[]) if (!r.item) throw new Error(JSON.stringify(r));
+      await uploadBatch(app.raw, app.workspace.id, parentId, files);
     }
   };
   await Promise.all([lane(), lane()]);

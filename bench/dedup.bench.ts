@@ -7,7 +7,6 @@ import { serverProcess } from '../apps/server/src/testing/server-process.ts';
 import { launchChromium, signInThroughPages } from './browser.ts';
 import { report } from './report.ts';
 import { GiB, syntheticFile, uploadThroughCabinet } from './transfer.ts';
-import type { BenchApp } from './setup.ts';
 
 const SIZE = Number(process.env.BENCH_DEDUP_BYTES ?? GiB);
 const RUNS = 3;
@@ -50,7 +49,7 @@ export default async function dedup() {
     const person = server.as(token);
     const workspace = (await person.raw('GET', '/workspaces')).body.items[0];
     // The workspace holds the bytes: uploaded once through the real protocol.
-    await uploadThroughCabinet({ raw: person.raw, workspace } as unknown as BenchApp, 'survey.bin', file, SIZE);
+    await uploadThroughCabinet({ raw: person.raw, workspace }, 'survey.bin', file, SIZE);
 
     const context = await browser.newContext();
     const page = await context.newPage();

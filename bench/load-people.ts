@@ -3,8 +3,10 @@
 // is up, and every action's time and outcome is posted back. Run through ts-worker.mjs.
 import { createHash, randomBytes } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
+import { callingRoutes, withToken } from '../apps/server/src/testing/route-call.ts';
 import { addParagraph, editor } from './collab.ts';
 import { ACTIONS, type Action, type ActionResult, type LoadPeople, type LoadPerson } from './load-world.ts';
+import { uploadBatch, uploadThroughCabinet } from './transfer.ts';
 
 const LARGE = 16 * 1024 * 1024;
 const PARAGRAPHS_TYPED = 5;
@@ -23,16 +25,19 @@ const stray: string[] = [];
 process.on('uncaughtException', (e) => void stray.push(messageOf(e)));
 process.on('unhandledRejection', (e) => void stray.push(messageOf(e)));
 
-/** A call that must succeed: any other answer is the action's failure, named by its status and error code. */
+/** Each person's calls with their token (testing/route-call.ts). */
+const clients = new Map<LoadPerson, ReturnType<typeof callingRoutes>>();
+function client(person: LoadPerson) {
+  let c = clients.get(person);
+  if (!c) clients.set(person, (c = callingRoutes(withToken(world.baseUrl, person.token))));
+  return c;
+}
+
+/** A call that must succeed: any other answer is the action's failure, named by its status and error code (ids left out, so alike failures count together). */
 async function ok(person: LoadPerson, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(api(path), {
-    method,
-    headers: { authorization: `Bearer ${person.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')} answered ${res.status} ${/"code":"(\w+)"/.exec(text)?.[1] ?? ''}`);
-  return text ? JSON.parse(text) : undefined;
+  const answer = await client(person).raw(method, path, body);
+  if (answer.status >= 300) throw new Error(`${method} ${path.replace(/[0-9a-f-]{36}/g, ':id')} answered ${answer.status} ${answer.error?.code ?? ''}`);
+  return answer.body;
 }
 
 /** Bytes from a URL (a signed one, or Cabinet's with the token), read to the end. */
@@ -42,12 +47,6 @@ async function bytes(person: LoadPerson, url: string, headers: Record<string, st
   const body = await res.arrayBuffer();
   if (!res.ok) throw new Error(`GET ${new URL(url).pathname.replace(/[0-9a-f-]{36}/g, ':id')} answered ${res.status}`);
   return body.byteLength;
-}
-
-async function put(url: string, body: Uint8Array): Promise<void> {
-  const res = await fetch(url, { method: 'PUT', body });
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`PUT of a part answered ${res.status}`);
 }
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -64,73 +63,24 @@ const prepared = (count: number, size: () => number): Prepared => ({
   }),
 });
 
-/** Uploads started and not finished are cancelled, as the browser does when one of a batch fails. */
-async function cancel(person: LoadPerson, ids: string[]): Promise<void> {
-  await Promise.all(ids.map((id) => ok(person, 'DELETE', `/uploads/${id}`).catch(() => {})));
-}
-
 async function uploadSmall(person: LoadPerson, { files }: Prepared): Promise<void> {
-  const started = await ok(person, 'POST', `/workspaces/${world.workspaceId}/uploads/batch`, {
-    uploads: files.map((f) => ({
-      parentId: person.homeId,
-      name: `${pick(world.words)} ${pick(world.words)}.bin`,
-      size: f.bytes.length,
-      onConflict: 'keep_both',
-    })),
-  });
-  const answers = started.results as { upload?: { id: string; parts: { url: string }[] }; error?: { code: string } }[];
-  const uploads = answers.flatMap((r) => (r.upload ? [r.upload] : []));
-  try {
-    const refused = answers.find((r) => !r.upload);
-    if (refused) throw new Error(`a small upload was refused: ${refused.error?.code}`);
-    await Promise.all(uploads.map((u, i) => put(u.parts[0]!.url, files[i]!.bytes)));
-    const done = await ok(person, 'POST', '/uploads/complete', { uploads: uploads.map((u, i) => ({ id: u.id, sha256: files[i]!.sha256 })) });
-    const failed = (done.results as { item?: unknown; error?: { code: string } }[]).find((r) => !r.item);
-    if (failed) throw new Error(`a small upload did not complete: ${failed.error?.code}`);
-  } catch (error) {
-    await cancel(
-      person,
-      uploads.map((u) => u.id),
-    );
-    throw error;
-  }
+  await uploadBatch(
+    client(person).raw,
+    world.workspaceId,
+    person.homeId,
+    files.map((f) => ({ name: `${pick(world.words)} ${pick(world.words)}.bin`, bytes: f.bytes, sha256: f.sha256 })),
+  );
 }
 
 /** A large file as the browser sends it: parts four at a time, signed as they are needed, then completed. */
 async function uploadLarge(person: LoadPerson, { files }: Prepared): Promise<void> {
   const file = files[0]!;
-  const upload = await ok(person, 'POST', `/workspaces/${world.workspaceId}/uploads`, {
-    parentId: person.homeId,
-    name: `${pick(world.words)} recording.bin`,
-    size: file.bytes.length,
-    onConflict: 'keep_both',
-  });
-  try {
-    const signed = new Map<number, string>((upload.parts as { partNumber: number; url: string }[]).map((p) => [p.partNumber, p.url]));
-    const queue = Array.from({ length: upload.partCount as number }, (_, i) => i + 1);
-    let failed = false;
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        try {
-          // A lane stops taking parts once another has failed: no load goes untimed after the action ended.
-          for (let n = queue.shift(); n !== undefined && !failed; n = queue.shift()) {
-            if (!signed.has(n)) {
-              const more = await ok(person, 'POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] });
-              for (const p of more.parts as { partNumber: number; url: string }[]) signed.set(p.partNumber, p.url);
-            }
-            await put(signed.get(n)!, file.bytes.subarray((n - 1) * upload.partSize, n * upload.partSize));
-          }
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      }),
-    );
-    await ok(person, 'POST', `/uploads/${upload.id}/complete`, { sha256: file.sha256 });
-  } catch (error) {
-    await cancel(person, [upload.id]);
-    throw error;
-  }
+  await uploadThroughCabinet(
+    { raw: client(person).raw, workspace: { id: world.workspaceId, homeId: person.homeId } },
+    `${pick(world.words)} recording.bin`,
+    { chunks: [file.bytes], sha256: file.sha256 },
+    file.bytes.length,
+  );
 }
 
 /**

@@ -12,6 +12,7 @@ import { startTestApp } from '../apps/server/src/testing/test-app.ts';
 import { ACTIONS, type Action, type ActionResult, type LoadPeople, type LoadPerson, type LoadWorld } from './load-world.ts';
 import { percentile } from './report.ts';
 import { benchDatabase } from './setup.ts';
+import { uploadBatch, type BatchFile } from './transfer.ts';
 
 const PEOPLE = Number(process.env.BENCH_LOAD_PEOPLE ?? 200);
 const DURATION_MS = Number(process.env.BENCH_LOAD_MS ?? 5 * 60_000);
@@ -95,27 +96,7 @@ async function installation(leftovers: Leftovers): Promise<{ world: LoadWorld; p
   };
   const ws = owner.workspace.id;
   const world: LoadWorld = { baseUrl: server.url, workspaceId: ws, folderIds: [], documentIds: [], fileIds: [], words: WORDS };
-  const upload = async (parentId: string, files: { name: string; bytes: Buffer }[]) => {
-    const started = await must('POST', `/workspaces/${ws}/uploads/batch`, {
-      uploads: files.map((x) => ({ parentId, name: x.name, size: x.bytes.length, onConflict: 'keep_both' })),
-    });
-    const uploads = (started.results as { upload?: { id: string; parts: { url: string }[] }; error?: unknown }[]).map((r) => {
-      if (!r.upload) throw new Error(`an upload was refused: ${JSON.stringify(r.error)}`);
-      return r.upload;
-    });
-    await Promise.all(
-      uploads.map(async (u, i) => {
-        const res = await fetch(u.parts[0]!.url, { method: 'PUT', body: files[i]!.bytes });
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`PUT of a part: ${res.status}`);
-      }),
-    );
-    const done = await must('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id })) });
-    return (done.results as { item?: { id: string }; error?: unknown }[]).map((r) => {
-      if (!r.item) throw new Error(`an upload did not complete: ${JSON.stringify(r.error)}`);
-      return r.item.id;
-    });
-  };
+  const upload = (parentId: string, files: BatchFile[]) => uploadBatch(raw, ws, parentId, files);
   const pictures: string[] = [];
   for (let f = 0; f < 8; f++) {
     const top = await must('POST', `/workspaces/${ws}/items`, { kind: 'folder', name: `${pick(WORDS)} ${f}`, parentId: owner.workspace.rootId });
@@ -153,9 +134,9 @@ async function installation(leftovers: Leftovers): Promise<{ world: LoadWorld; p
   const settledBy = Date.now() + 300_000;
   for (;;) {
     const states = await Promise.all(pictures.map(async (id) => (await must('GET', `/items/${id}`)).preview?.state as string | undefined));
-    const metrics = await fetch(`${server.url}/metrics`).then((r) => (r.ok ? r.text() : ''));
-    const busy = [...metrics.matchAll(/^cabinet_jobs\{[^}]*state="(due|running)"[^}]*\} (\S+)/gm)].reduce((n, m) => n + Number(m[2]), 0);
-    const lag = Number(/^cabinet_search_index_lag_seconds (\S+)/m.exec(metrics)?.[1] ?? NaN);
+    const metrics = (await metricsOf(server.url)) ?? '';
+    const busy = metric(metrics, 'cabinet_jobs', /state="(due|running)"/);
+    const lag = metric(metrics, 'cabinet_search_index_lag_seconds');
     if (states.every((s) => s === 'ready') && busy === 0 && lag === 0) break;
     if (Date.now() > settledBy) {
       console.log(`  not settled after 5 minutes (previews: ${states.join(' ')}; jobs due or running: ${busy}; search lag: ${lag} s): going on`);
@@ -184,20 +165,31 @@ interface MemorySample {
   cpuSeconds: number;
 }
 
-/** The server's memory and CPU time, from its own /metrics (the bench calls from loopback); undefined when it did not answer. */
-async function sample(url: string, since: number): Promise<MemorySample | undefined> {
-  const atMs = Date.now() - since;
-  const text = await fetch(`${url}/metrics`).then(
+/** The server's own /metrics (the bench calls from loopback); undefined when it did not answer. */
+const metricsOf = (url: string) =>
+  fetch(`${url}/metrics`).then(
     (r) => (r.ok ? r.text() : undefined),
     () => undefined,
   );
+
+/** A metric's value in Prometheus text, summed over its series whose labels match `labels` (any when none); NaN when it has none. */
+function metric(text: string, name: string, labels?: RegExp): number {
+  const values = [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'gm'))]
+    .filter((m) => !labels || labels.test(m[1] ?? ''))
+    .map((m) => Number(m[2]));
+  return values.length ? values.reduce((a, b) => a + b, 0) : labels ? 0 : NaN;
+}
+
+/** The server's memory and CPU time; undefined when it did not answer. */
+async function sample(url: string, since: number): Promise<MemorySample | undefined> {
+  const atMs = Date.now() - since;
+  const text = await metricsOf(url);
   if (!text) return undefined;
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN);
   const s = {
     atMs,
-    rss: value('cabinet_process_resident_memory_bytes'),
-    heap: value('cabinet_nodejs_heap_size_used_bytes'),
-    cpuSeconds: value('cabinet_process_cpu_seconds_total'),
+    rss: metric(text, 'cabinet_process_resident_memory_bytes'),
+    heap: metric(text, 'cabinet_nodejs_heap_size_used_bytes'),
+    cpuSeconds: metric(text, 'cabinet_process_cpu_seconds_total'),
   };
   return Number.isNaN(s.rss) ? undefined : s;
 }

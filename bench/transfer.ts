@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { barePut } from './bare-put.mjs';
+import type { RawCall } from '../apps/server/src/testing/route-call.ts';
 import type { BenchApp } from './setup.ts';
 
 export const MiB = 1024 * 1024;
@@ -41,7 +42,7 @@ export function slice(chunks: Buffer[], start: number, end: number): Buffer {
 
 /** A file through Cabinet's real upload protocol: start, sign, PUT parts (`inFlight` at once), complete. Returns the item id. */
 export async function uploadThroughCabinet(
-  app: BenchApp,
+  app: Pick<BenchApp, 'raw'> & { workspace: { id: string; homeId: string } },
   name: string,
   file: { chunks: Buffer[]; sha256: string },
   size: number,
@@ -49,32 +50,86 @@ export async function uploadThroughCabinet(
   parentId = app.workspace.homeId,
 ): Promise<string> {
   const started = await app.raw('POST', `/workspaces/${app.workspace.id}/uploads`, { parentId, name, size, onConflict: 'keep_both' });
-  if (started.status !== 201) throw new Error(JSON.stringify(started.body));
+  if (started.status !== 201) throw new Error(`starting an upload answered ${started.status} ${started.error?.code ?? ''}`);
   const upload = started.body as { id: string; partSize: number; partCount: number; parts: { partNumber: number; url: string }[] };
   // As the browser does: each of the `inFlight` lanes takes the next part; a part not signed yet
   // is signed with the seven after it, which stay in the queue for whichever lane takes them.
   const queue = Array.from({ length: upload.partCount }, (_, i) => i + 1);
   const signed = new Map(upload.parts.map((p) => [p.partNumber, p.url]));
-  await putParts(file, size, upload.partSize, inFlight, async () => {
-    const n = queue.shift();
-    if (n === undefined) return undefined;
-    if (!signed.has(n)) {
-      const { parts } = (await app.raw('POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] })).body as {
-        parts: { partNumber: number; url: string }[];
-      };
-      for (const p of parts) signed.set(p.partNumber, p.url);
-    }
-    return { partNumber: n, url: signed.get(n)! };
-  });
-  const done = await app.raw('POST', `/uploads/${upload.id}/complete`, { sha256: file.sha256 });
-  if (done.status !== 200) throw new Error(JSON.stringify(done.body));
-  return done.body.item.id;
+  try {
+    await putParts(file, size, upload.partSize, inFlight, async () => {
+      const n = queue.shift();
+      if (n === undefined) return undefined;
+      if (!signed.has(n)) {
+        const more = await app.raw('POST', `/uploads/${upload.id}/parts`, { partNumbers: [n, ...queue.slice(0, 7)] });
+        if (more.status !== 200) throw new Error(`signing parts answered ${more.status} ${more.error?.code ?? ''}`);
+        for (const p of (more.body as { parts: { partNumber: number; url: string }[] }).parts) signed.set(p.partNumber, p.url);
+      }
+      return { partNumber: n, url: signed.get(n)! };
+    });
+    const done = await app.raw('POST', `/uploads/${upload.id}/complete`, { sha256: file.sha256 });
+    if (done.status !== 200) throw new Error(`completing answered ${done.status} ${done.error?.code ?? ''}`);
+    return done.body.item.id;
+  } catch (error) {
+    // Cancelled as the browser cancels an upload that failed.
+    await app.raw('DELETE', `/uploads/${upload.id}`).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** A file of a batch: its name, its bytes, and their SHA-256 when the completion should check it. */
+export interface BatchFile {
+  name: string;
+  bytes: Uint8Array;
+  sha256?: string;
 }
 
 /**
- * Small files as the browser sends them: one call starts them all, each file's one part is PUT
- * (through `limit`, which bounds the parts in flight), one call completes them all.
+ * Small files as the browser sends them: one call starts them all, each file's one part is PUT (through `limit`,
+ * which bounds the parts in flight), one call completes them all. A refused start, a failed part or a completion
+ * without its file fails the batch, and the uploads it started are cancelled, as the browser does. Returns the new
+ * items' ids.
  */
+export async function uploadBatch(
+  raw: RawCall,
+  workspaceId: string,
+  parentId: string,
+  files: BatchFile[],
+  limit: <T>(fn: () => Promise<T>) => Promise<T> = (fn) => fn(),
+): Promise<string[]> {
+  const started = await raw('POST', `/workspaces/${workspaceId}/uploads/batch`, {
+    uploads: files.map((f) => ({ parentId, name: f.name, size: f.bytes.length, onConflict: 'keep_both' })),
+  });
+  if (started.status !== 200) throw new Error(`starting a batch answered ${started.status} ${started.error?.code ?? ''}`);
+  const answers = started.body.results as { upload?: { id: string; parts: { url: string }[] }; error?: { code: string } }[];
+  const uploads = answers.flatMap((r) => (r.upload ? [r.upload] : []));
+  try {
+    const refused = answers.find((r) => !r.upload);
+    if (refused) throw new Error(`an upload was refused: ${refused.error?.code}`);
+    await Promise.all(
+      uploads.map((u, i) =>
+        limit(async () => {
+          const res = await fetch(u.parts[0]!.url, { method: 'PUT', body: files[i]!.bytes });
+          await res.arrayBuffer();
+          if (!res.ok) throw new Error(`PUT of a part answered ${res.status}`);
+        }),
+      ),
+    );
+    const done = await raw('POST', '/uploads/complete', {
+      uploads: uploads.map((u, i) => ({ id: u.id, ...(files[i]!.sha256 ? { sha256: files[i]!.sha256 } : {}) })),
+    });
+    if (done.status !== 200) throw new Error(`completing a batch answered ${done.status} ${done.error?.code ?? ''}`);
+    return (done.body.results as { item?: { id: string }; error?: { code: string } }[]).map((r) => {
+      if (!r.item) throw new Error(`an upload did not complete: ${r.error?.code}`);
+      return r.item.id;
+    });
+  } catch (error) {
+    await Promise.all(uploads.map((u) => raw('DELETE', `/uploads/${u.id}`).catch(() => undefined)));
+    throw error;
+  }
+}
+
+/** `names.length` files of the same `size` bytes through uploadBatch, as the small-files bench sends them. */
 export async function uploadSmallFiles(
   app: BenchApp,
   names: string[],
@@ -83,25 +138,14 @@ export async function uploadSmallFiles(
   parentId: string,
   limit: <T>(fn: () => Promise<T>) => Promise<T>,
 ): Promise<void> {
-  const started = await app.raw('POST', `/workspaces/${app.workspace.id}/uploads/batch`, {
-    uploads: names.map((name) => ({ parentId, name, size, onConflict: 'keep_both' })),
-  });
-  const uploads = (started.body.results as { upload?: { id: string; parts: { url: string }[] } }[]).map((r) => {
-    if (!r.upload) throw new Error(JSON.stringify(r));
-    return r.upload;
-  });
-  const body = slice(file.chunks, 0, size);
-  await Promise.all(
-    uploads.map((u) =>
-      limit(async () => {
-        const res = await fetch(u.parts[0]!.url, { method: 'PUT', body });
-        if (!res.ok) throw new Error(`part: ${res.status}`);
-        await res.arrayBuffer();
-      }),
-    ),
+  const bytes = slice(file.chunks, 0, size);
+  await uploadBatch(
+    app.raw,
+    app.workspace.id,
+    parentId,
+    names.map((name) => ({ name, bytes, sha256: file.sha256 })),
+    limit,
   );
-  const done = await app.raw('POST', '/uploads/complete', { uploads: uploads.map((u) => ({ id: u.id, sha256: file.sha256 })) });
-  for (const r of done.body.results as { item?: unknown }[]) if (!r.item) throw new Error(JSON.stringify(r));
 }
 
 /** The bare crash-safe PUT of one small file (bare-put.mjs), on a port of its own. */
@@ -253,12 +297,19 @@ export async function putParts(
   inFlight: number,
   nextPart: () => Promise<{ partNumber: number; url: string } | undefined>,
 ): Promise<void> {
+  // A lane stops taking parts once another has failed: nothing goes on after the upload has failed.
+  let failed = false;
   const worker = async () => {
-    for (let part = await nextPart(); part; part = await nextPart()) {
-      const start = (part.partNumber - 1) * partSize;
-      const res = await fetch(part.url, { method: 'PUT', body: slice(file.chunks, start, Math.min(size, start + partSize)) });
-      if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status}`);
-      await res.arrayBuffer();
+    try {
+      for (let part = await nextPart(); part && !failed; part = await nextPart()) {
+        const start = (part.partNumber - 1) * partSize;
+        const res = await fetch(part.url, { method: 'PUT', body: slice(file.chunks, start, Math.min(size, start + partSize)) });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`part ${part.partNumber}: ${res.status}`);
+      }
+    } catch (error) {
+      failed = true;
+      throw error;
     }
   };
   await Promise.all(Array.from({ length: inFlight }, worker));
