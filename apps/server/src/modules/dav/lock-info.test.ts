@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeLock, lockDepth, lockSeconds, readLockInfo } from './lock-info.ts';
+import { activeLock, lockDepth, lockSeconds, readLockInfo, supportedLock } from './lock-info.ts';
 import { readXml } from './xml-read.ts';
 import { d, writeXml } from './xml-write.ts';
 
@@ -63,6 +63,13 @@ describe('a LOCK as asked and as shown', () => {
       '<?xml version="1.0" encoding="utf-8"?><d:prop xmlns:d="DAV:"><d:lockdiscovery><d:activelock><d:locktype><d:write/></d:locktype>' +
         '<d:lockscope><d:exclusive/></d:lockscope><d:depth>0</d:depth><d:owner>litmus test suite</d:owner><d:timeout>Second-3599</d:timeout>' +
         '<d:locktoken><d:href>opaquelocktoken:x</d:href></d:locktoken><d:lockroot><d:href>/dav/a/Workspace/l</d:href></d:lockroot></d:activelock></d:lockdiscovery></d:prop>',
+    );
+  });
+
+  it('says a resource takes write locks, exclusive or shared', () => {
+    expect(writeXml(supportedLock())).toBe(
+      '<?xml version="1.0" encoding="utf-8"?><d:supportedlock xmlns:d="DAV:"><d:lockentry><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockentry>' +
+        '<d:lockentry><d:lockscope><d:shared/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockentry></d:supportedlock>',
     );
   });
 });
