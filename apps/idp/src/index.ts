@@ -8,7 +8,6 @@ import { AccountStore, type Account, type LockoutPolicy } from './accounts.ts';
 import { createMailer, readOutbox, type MailOptions } from './mail.ts';
 import { CONTENT_SECURITY_POLICY, checkEmailPage, confirmEmailPage, forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage } from './pages.ts';
 import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
-import { createProvider } from './provider.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SqlClient } from './sql.ts';
 
@@ -69,6 +68,9 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
   const policy = passwordChecker(options.passwordPolicy);
   const limiter = new RateLimiter(options.signInAttemptsPerMinute);
   const mailer = createMailer(options.mail);
+  // oidc-provider is loaded where the provider is served: the `cabinet` commands that share this package's accounts, mail and
+  // migrations never load it.
+  const { createProvider } = await import('./provider.ts');
   const provider = await createProvider({
     issuer: options.issuer,
     sql: options.sql,

@@ -1,7 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { uuidv7 } from '@cabinet/contracts';
-import nodemailer from 'nodemailer';
 
 export interface Mail {
   to: string;
@@ -29,13 +28,16 @@ export interface MailOptions {
 /** SMTP when configured; otherwise a dev outbox of JSON files the operator can read. */
 export function createMailer(options: MailOptions): Mailer {
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // The SMTP client is loaded on the first mail or check: an installation without a mail server never loads it.
+    const smtpUrl = options.smtpUrl;
+    let opened: Promise<import('nodemailer').Transporter> | undefined;
+    const transport = () => (opened ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
     return {
       async send(mail) {
-        await transport.sendMail({ from: options.from, ...mail });
+        await (await transport()).sendMail({ from: options.from, ...mail });
       },
       async check() {
-        await transport.verify();
+        await (await transport()).verify();
       },
     };
   }

@@ -212,7 +212,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.addHook('onClose', () => ctx.workers.close());
 
   const { authenticate, socketActor } = authenticator(ctx);
-  const collab = attachCollab(app, ctx, socketActor, hub);
+  const collab = await attachCollab(app, ctx, socketActor, hub);
   const { metrics } = ctx;
   metrics.watchApp({ collab: () => collab.stats(), searchLag: () => indexLagSeconds(ctx.db) });
   serveMetrics(app, metrics, { token: ctx.env.METRICS_TOKEN, behindProxy: ctx.env.TRUST_PROXY !== false });

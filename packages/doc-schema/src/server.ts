@@ -5,7 +5,6 @@
  * styles — is dropped on the way in and never written on the way out.
  */
 import { getSchema, getText, getTextSerializersFromSchema, type JSONContent } from '@tiptap/core';
-import { generateHTML, generateJSON } from '@tiptap/html/server';
 import { MarkdownManager } from '@tiptap/markdown';
 import { Node as PMNode } from '@tiptap/pm/model';
 import { prosemirrorToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from '@tiptap/y-tiptap';
@@ -166,15 +165,21 @@ export function toMarkdown(node: PMNode, addresses?: ReadonlyMap<string, string>
   return markdown().serialize(json);
 }
 
-export function fromHTML(html: string): PMNode {
-  return nodeFromJSON(generateJSON(html, extensions));
+/** Tiptap's HTML over happy-dom, loaded when HTML is first read or written: it takes half a second, which a server's or a command's start need not spend. */
+let htmlModule: Promise<typeof import('@tiptap/html/server')> | undefined;
+const html = () => (htmlModule ??= import('@tiptap/html/server'));
+
+export async function fromHTML(source: string): Promise<PMNode> {
+  const { generateJSON } = await html();
+  return nodeFromJSON(generateJSON(source, extensions));
 }
 
 /**
  * The document's body as HTML (no `<html>` around it). `pictures` gives other addresses for
  * pictures that are Cabinet items (by item id); every other address is written as it is.
  */
-export function toHTML(node: PMNode, pictures?: ReadonlyMap<string, string>): string {
+export async function toHTML(node: PMNode, pictures?: ReadonlyMap<string, string>): Promise<string> {
+  const { generateHTML } = await html();
   const json = node.toJSON() as JSONContent;
   return generateHTML(pictures?.size ? withItemAddresses(json, (_url, id) => pictures.get(id), { picturesOnly: true }) : json, extensions);
 }

@@ -9,8 +9,8 @@ import { serveMetrics } from '../infra/metrics/metrics.ts';
 import { createCollab, type Collab, type SocketActor } from './collab.ts';
 
 /** Serves the collaboration socket on `app`'s own port (upgrades to /collab), ended before the HTTP server closes. */
-export function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor: SocketActor, hub: EventHub): Collab {
-  const collab = createCollab(ctx, socketActor, hub, app.log);
+export async function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor: SocketActor, hub: EventHub): Promise<Collab> {
+  const collab = await createCollab(ctx, socketActor, hub, app.log);
   app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!collab.handleUpgrade(req, socket, head)) socket.destroy();
   });
@@ -28,7 +28,7 @@ export async function buildCollabServer(ctx: AppContext, options: { logger?: Fas
   const hub = new EventHub();
   await hub.start(ctx.database);
   app.addHook('onClose', () => hub.stop());
-  const collab = attachCollab(app, ctx, authenticator(ctx).socketActor, hub);
+  const collab = await attachCollab(app, ctx, authenticator(ctx).socketActor, hub);
   ctx.metrics.watchApp({ collab: () => collab.stats() });
   serveMetrics(app, ctx.metrics, { token: ctx.env.METRICS_TOKEN, behindProxy: ctx.env.TRUST_PROXY !== false });
   return app;

@@ -11,7 +11,6 @@ import { limiter } from '../lib/limiter.ts';
 import type { EventHub } from '../modules/events/index.ts';
 import { accessChecker, admission, authorization, type CollabContext, type SocketActor } from './authorization.ts';
 import { collabWriter, persistence } from './persistence.ts';
-import { redisExtension } from './redis.ts';
 import { wellFormedUpdates } from './well-formed.ts';
 
 export type { SocketActor };
@@ -46,14 +45,15 @@ export interface Collab {
 }
 
 /** Real-time editing over the Yjs protocol (Hocuspocus) on `/collab`, beside the HTTP API. */
-export function createCollab(ctx: AppContext, socketActor: SocketActor, hub: EventHub, log: FastifyBaseLogger): Collab {
+export async function createCollab(ctx: AppContext, socketActor: SocketActor, hub: EventHub, log: FastifyBaseLogger): Promise<Collab> {
   // Half the pool at most for reads and half for writes, so the HTTP API always finds connections.
   const share = Math.max(1, Math.floor(ctx.env.DATABASE_POOL_SIZE / 2));
   const reads = limiter(share);
   const writer = collabWriter(limiter(share), log);
   const recheck = accessChecker(ctx, reads);
   const admitted = admission();
-  const redis = ctx.env.REDIS_URL ? redisExtension(ctx.env.REDIS_URL, ctx.env.REDIS_PREFIX, log) : undefined;
+  // Redis's client is loaded only by instances that share documents through it.
+  const redis = ctx.env.REDIS_URL ? (await import('./redis.ts')).redisExtension(ctx.env.REDIS_URL, ctx.env.REDIS_PREFIX, log) : undefined;
   const hocuspocus = new Hocuspocus({
     quiet: true,
     debounce: 2000,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestDatabase, type TestDatabase } from './test-database.ts';
+import { createTestDatabase, migratedDataFolder, type TestDatabase } from './test-database.ts';
 import { freePort } from './test-app.ts';
 import { callingRoutes, withToken } from './route-call.ts';
 
@@ -12,7 +12,8 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bi
 /**
  * Cabinet as its own process, started the way `cabinet serve` starts it, to be killed and started
  * again: crash tests need a server that dies without tidying up. On PostgreSQL it gets its own
- * database; otherwise it keeps PGlite in its data folder. `cli` runs the `cabinet` command against it.
+ * database; otherwise it keeps PGlite in its data folder, migrated already unless the folder is given. `cli` runs the
+ * `cabinet` command against it.
  */
 export async function serverProcess(settings: Record<string, string> = {}) {
   // A data folder of its own, or the one given (removed with it on dispose all the same).
@@ -23,7 +24,7 @@ export async function serverProcess(settings: Record<string, string> = {}) {
   if (process.env.TEST_DATABASE === 'postgres') {
     db = await createTestDatabase();
     await db.database.close();
-  }
+  } else if (!settings.DATA_DIR) migratedDataFolder(dataDir);
   const env = {
     ...process.env,
     PORT: String(port),

@@ -17,16 +17,8 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.ts';
 import type { StorageDriver, StoredPart } from './driver.ts';
+import { bucketOrigin, type S3Settings } from './s3-settings.ts';
 import { storageError } from './storage-errors.ts';
-
-export interface S3Settings {
-  endpoint?: string | undefined;
-  region: string;
-  bucket: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  forcePathStyle: boolean;
-}
 
 export function s3Client(settings: S3Settings): S3Client {
   return new S3Client({
@@ -59,12 +51,6 @@ async function guard<T>(call: () => Promise<T>, onMissing?: () => T | never): Pr
 const uploadExpired = (): never => {
   throw new AppError('upload_expired');
 };
-
-/** The origin presigned URLs point at: the endpoint itself (path style) or the bucket's host under it. */
-export function bucketOrigin(settings: S3Settings): string {
-  const endpoint = new URL(settings.endpoint ?? `https://s3.${settings.region}.amazonaws.com`);
-  return settings.forcePathStyle ? endpoint.origin : `${endpoint.protocol}//${settings.bucket}.${endpoint.host}`;
-}
 
 /** The parts of an object Cabinet writes to the bucket itself (moving storage): 8 MiB, larger for a file that needs it. */
 const MOVE_PART_SIZE = 8 * 1024 * 1024;

@@ -1,6 +1,5 @@
 import type { TAdminAction, TAdminAuditEntry, TAdminBackup, TAdminCheck, TAdminJobs, TAdminOverview, TAdminUser, TAdminWorkspace } from '@cabinet/contracts';
 import { endAccountSessions } from '@cabinet/idp';
-import { Redis } from 'ioredis';
 import { embeddedIssuer, type AppContext } from '../../context.ts';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { maskSecretsIn, settingsInForce } from '../../env.ts';
@@ -60,6 +59,7 @@ function check(result: 'ok' | string, detail: string): TAdminCheck {
 }
 
 async function pingRedis(url: string): Promise<void> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,
     connectTimeout: 3_000,

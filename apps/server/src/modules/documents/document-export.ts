@@ -1,7 +1,6 @@
 import type { TExportFormat } from '@cabinet/contracts';
 import { attachmentId } from '@cabinet/doc-schema';
 import { documentNode, stateDoc, toHTML, toMarkdown, type JSONContent } from '@cabinet/doc-schema/server';
-import { documentPdf } from './document-pdf.ts';
 
 // Runs in a worker of the pool (see exportDocument): a document's other forms take time in
 // proportion to its length, and a long one would hold up everything else on the main thread.
@@ -53,7 +52,9 @@ export async function renderExport({
 }): Promise<string | Uint8Array> {
   const node = documentNode(stateDoc(state));
   if (format === 'markdown') return toMarkdown(node, pictures);
-  if (format === 'html') return htmlPage(title, toHTML(node, pictures));
+  if (format === 'html') return htmlPage(title, await toHTML(node, pictures));
+  // pdfmake and its fonts are loaded by the worker for the first PDF: Markdown and HTML never need them.
+  const { documentPdf } = await import('./document-pdf.ts');
   return documentPdf(node.toJSON() as JSONContent, title, images);
 }
 

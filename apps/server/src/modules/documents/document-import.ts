@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import { IMPORT_EXTENSIONS, MAX_IMPORT_BYTES, ZItemName } from '@cabinet/contracts';
 import { documentText, documentUpdate, fromHTML, fromMarkdown } from '@cabinet/doc-schema/server';
 import JSZip from 'jszip';
-import mammoth from 'mammoth';
 import { AppError } from '../../errors.ts';
 import { taskFailure, tooComplex as beyondLimits, type WorkerPool } from '../../infra/workers/pool.ts';
 
@@ -104,6 +103,8 @@ async function checkDocx(bytes: Uint8Array): Promise<void> {
 async function docxToHtml(bytes: Uint8Array): Promise<string> {
   if (!startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) throw unsupported('This file is not a Word document (.docx).');
   await checkDocx(bytes);
+  // Loaded by the worker that reads Word files (the server's main thread never needs it).
+  const { default: mammoth } = await import('mammoth');
   try {
     // Pictures inside the file are left out: a document's images are files of their own in Cabinet.
     const result = await mammoth.convertToHtml(
@@ -134,8 +135,8 @@ export async function convertImport({ kind, bytes }: { kind: ImportKind; bytes: 
       kind === 'markdown'
         ? fromMarkdown(checkMarkdown(text(bytes, 'Markdown')))
         : kind === 'html'
-          ? fromHTML(checkHTML(text(bytes, 'HTML')))
-          : fromHTML(checkHTML(await docxToHtml(bytes)));
+          ? await fromHTML(checkHTML(text(bytes, 'HTML')))
+          : await fromHTML(checkHTML(await docxToHtml(bytes)));
     return { state: documentUpdate(content), text: documentText(content) };
   } catch (error) {
     // Nesting deeper than the parsers' stack: as complex as a file gets.

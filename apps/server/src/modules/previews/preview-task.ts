@@ -1,10 +1,8 @@
 // Runs in a worker thread of the previewers' pool (previews.service.ts): every decoder of what
 // users upload runs here, never on the main thread, within the pool's memory and time limits.
-import decodeHeic from 'heic-decode';
 import sharp, { type OutputInfo, type Sharp } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import type { MessagePort } from 'node:worker_threads';
-import { renderPage, withPdfByRanges } from '../../lib/pdf-pages.ts';
 import { PDF_READ_BYTES } from './source-kind.ts';
 import { rangeReader, RangeReadFailure } from '../../lib/range-port.ts';
 import { MAX_PICTURE_PIXELS, openPicture, PictureTooLarge } from '../../lib/pictures.ts';
@@ -63,7 +61,9 @@ const readError = (kind: PreviewInput['kind']) =>
 
 /** What sharp is given: the file itself (its header checked first), raw pixels of a HEIC, a PDF's first page as PNG. */
 async function decodable(input: PreviewInput): Promise<Sharp> {
+  // The HEIC decoder and pdfjs are loaded by the worker when a file needs them: most previews are of pictures sharp reads.
   if (input.kind === 'heic') {
+    const { default: decodeHeic } = await import('heic-decode');
     const [image] = await decodeHeic.all({ buffer: input.bytes }).catch(() => {
       throw new PreviewFailure(readError('heic'));
     });
@@ -80,6 +80,7 @@ async function decodable(input: PreviewInput): Promise<Sharp> {
 }
 
 async function firstPage(size: number, port: MessagePort): Promise<Buffer> {
+  const { renderPage, withPdfByRanges } = await import('../../lib/pdf-pages.ts');
   const reader = rangeReader(port);
   try {
     return await withPdfByRanges(size, reader.read, PDF_IMAGE_PIXELS, async (doc) => {

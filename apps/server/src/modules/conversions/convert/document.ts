@@ -121,11 +121,11 @@ export async function documentPreview({ kind, bytes }: { kind: PreviewKind; byte
       if (source === null) throw noPreview('not_supported', 'This kind of file is not shown as a document.');
       const bounded = boundedHtml(typeof source === 'string' ? source : source.html);
       cut = bounded.cut || (typeof source !== 'string' && source.cut);
-      node = fromHTML(bounded.html);
+      node = await fromHTML(bounded.html);
     }
     const json = node.toJSON() as JSONContent;
     const shown = await pictures.embed(picturePlaces(json));
-    const html = toHTML(nodeFromJSON(forPreview(json, shown.pictures)));
+    const html = await toHTML(nodeFromJSON(forPreview(json, shown.pictures)));
     const clean = sanitizeHtml(html, PREVIEW_LIMITS.htmlBytes, shown.pictures);
     return { html: clean.html, truncated: cut || shown.cut || clean.truncated };
   } catch (error) {

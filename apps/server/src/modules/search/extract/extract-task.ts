@@ -3,9 +3,6 @@
 import { claimedKind, signatureOf, type FileKind } from './file-kind.ts';
 import type { ExtractInput, Extraction } from './extraction.ts';
 import { READ_TIME_SHARE } from './limits.ts';
-import { officeKindOf, openOfficeZip, readOffice } from './office.ts';
-import { readImage } from './ocr.ts';
-import { readPdf } from './pdf.ts';
 import { readText } from './plain-text.ts';
 import { ExtractFailure, TextSink } from './text-sink.ts';
 
@@ -43,10 +40,13 @@ export async function extractInWorker(input: ExtractInput): Promise<Extraction> 
 async function read({ bytes, mimeType, name }: ExtractInput, sink: TextSink, until: number): Promise<boolean> {
   const signature = signatureOf(bytes);
   const claimed = claimedKind({ mimeType, name });
-  // A PDF may have up to 1 KiB of other bytes before its header: pdfjs finds it, when the name says PDF.
-  if (signature === 'pdf' || (!signature && claimed === 'pdf')) await readPdf(bytes, sink, until);
-  else if (signature === 'image') await readImage(bytes, sink);
+  // Each parser is loaded by the worker the first time a file of its kind comes (a worker that reads only text never loads
+  // pdfjs, OCR or the Office readers: a second of its start). A PDF may have up to 1 KiB of other bytes before its
+  // header: pdfjs finds it, when the name says PDF.
+  if (signature === 'pdf' || (!signature && claimed === 'pdf')) await (await import('./pdf.ts')).readPdf(bytes, sink, until);
+  else if (signature === 'image') await (await import('./ocr.ts')).readImage(bytes, sink);
   else if (signature === 'zip') {
+    const { officeKindOf, openOfficeZip, readOffice } = await import('./office.ts');
     const zip = await openOfficeZip(bytes);
     const kind = await officeKindOf(zip);
     if (!kind) return false;
