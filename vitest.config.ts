@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * What runs where (README, "Tests"):
@@ -49,6 +50,37 @@ export const BOTH_DATABASES = [
   'apps/server/src/cli/cli-commands',
 ];
 
+/**
+ * System files in the order of their time in a run (the longest first; CI on c175655), started first whatever their
+ * size: Vitest starts files it has no times for (a fresh checkout, as in CI) largest first, and the longest file, being
+ * short, started last and ran alone for minutes after the browser tests had ended.
+ */
+export const LONGEST_FIRST = [
+  'cli/cli-commands',
+  'cli/data-folder',
+  'collab/crash',
+  'modules/files/crash-recovery',
+  'modules/documents/hostile-imports',
+  'modules/api-fuzz',
+  'modules/backups/restore',
+  'infra/workers/pool',
+  'several-instances',
+  'collab/socket-limits',
+  'cli/cli',
+  'collab/collab-load',
+];
+
+/** Vitest's order, but for the files LONGEST_FIRST names, which come first in its order. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST_FIRST.findIndex((name) => f.moduleId.includes(`/src/${name}.`));
+      return i < 0 ? LONGEST_FIRST.length : i;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 type TestDatabase = 'pglite' | 'postgres';
 
 /** The test projects for the services at hand: PostgreSQL (DATABASE_URL) and Redis (TEST_REDIS_URL) when they answer. */
@@ -84,6 +116,7 @@ export default defineConfig({
     // Two cores here: integration files spend much of their time waiting on a database or a socket, so three at once
     // keep both cores busy (Vitest's default, one fewer than the cores, runs one file at a time).
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirst },
     projects: testProjects({ postgres: !!process.env.DATABASE_URL, redis: !!process.env.TEST_REDIS_URL }),
   },
 });

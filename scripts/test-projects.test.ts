@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
-import { BOTH_DATABASES, testProjects } from '../vitest.config.ts';
+import { BOTH_DATABASES, LONGEST_FIRST, testProjects } from '../vitest.config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const everyTestFile = globSync(['**/*.test.ts', '**/*.spec.ts'], { cwd: root, ignore: ['**/node_modules/**', '**/dist/**'] });
@@ -41,5 +41,14 @@ describe('every test runs somewhere', () => {
       if (pgOnly) expect(projects[`${kind}:postgres`]!.has(file), file).toBe(true);
       if (file.includes('.pglite.')) expect(projects[`${kind}:postgres`]!.has(file), file).toBe(false);
     }
+  });
+
+  it('names in LONGEST_FIRST only system files that exist', () => {
+    const system = everyTestFile.filter((f) => f.endsWith('.system.test.ts'));
+    for (const name of LONGEST_FIRST)
+      expect(
+        system.filter((f) => f.includes(`/src/${name}.`)),
+        name,
+      ).not.toEqual([]);
   });
 });
