@@ -39,7 +39,9 @@ const FIRST_PORT = 20_000;
 const WORKER_BLOCKS = 24; // 20000–31999
 const worker = Number(process.env.VITEST_POOL_ID ?? process.pid);
 const portBlock = FIRST_PORT + (worker % WORKER_BLOCKS) * PORTS_PER_WORKER;
-let nextPort = 0;
+// Each process starts at its own place in its block: a second vitest run on the machine (same pool ids) rarely
+// takes the same port at the same moment.
+let nextPort = Math.floor(Math.random() * PORTS_PER_WORKER);
 
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
