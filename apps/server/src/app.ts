@@ -42,6 +42,7 @@ import { copyDocuments, documentMarkdown, documentsRoutes } from './modules/docu
 import { notificationsRoutes } from './modules/notifications/index.ts';
 import { indexLagSeconds, searchRoutes } from './modules/search/index.ts';
 import { previewsRoutes } from './modules/previews/index.ts';
+import { davRoutes } from './modules/dav/index.ts';
 import { readers } from './readers.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -211,7 +212,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   });
   app.addHook('onClose', () => ctx.workers.close());
 
-  const { authenticate, socketActor } = authenticator(ctx);
+  const { authenticate, socketActor, davActor } = authenticator(ctx);
   const collab = await attachCollab(app, ctx, socketActor, hub);
   const { metrics } = ctx;
   metrics.watchApp({ collab: () => collab.stats(), searchLag: () => indexLagSeconds(ctx.db) });
@@ -252,6 +253,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     },
     { prefix: API_PREFIX },
   );
+
+  await davRoutes(app, ctx, davActor, (id) => documentMarkdown(ctx, id, collab));
 
   const sendIndex = await registerSpa(app, options.webDist, ctx.storage.browserOrigin);
   app.setNotFoundHandler((req, reply) => {

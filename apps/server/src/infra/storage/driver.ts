@@ -48,6 +48,12 @@ export interface StorageDriver {
    * one-part upload), so a driver that sees the bytes may hash them on the way and spare completion a read.
    */
   signPart(key: string, uploadId: string, partNumber: number, size: number, ttlSeconds: number, options?: { onlyPart?: boolean }): Promise<SignedRequest>;
+  /**
+   * Writes one part of exactly `length` bytes from a stream, when the bytes come through Cabinet (local disk's signed
+   * part URLs, a WebDAV client's PUT): a body of another length is refused (`invalid_input`) and leaves no part; reading
+   * stops at the first byte over. `hash`: the part is the whole object, hashed on the way where the driver can keep it.
+   */
+  writePart(key: string, uploadId: string, partNumber: number, length: number, body: Readable, options?: { hash?: boolean }): Promise<StoredPart>;
   /** Every part received so far, in part order. An unknown or aborted upload is `upload_expired`. */
   listParts(key: string, uploadId: string): Promise<StoredPart[]>;
   /**

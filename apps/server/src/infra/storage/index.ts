@@ -40,6 +40,7 @@ function onS3(settings: S3Settings): StorageDriver {
     check: async () => (await driver()).check(),
     createMultipart: async (...a) => (await driver()).createMultipart(...a),
     signPart: async (...a) => (await driver()).signPart(...a),
+    writePart: async (...a) => (await driver()).writePart(...a),
     listParts: async (...a) => (await driver()).listParts(...a),
     completeMultipart: async (...a) => (await driver()).completeMultipart(...a),
     abortMultipart: async (...a) => (await driver()).abortMultipart(...a),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { LOCAL_BLOB_PATH, LOCAL_PART_PATH, partLengthRefused, type LocalStorage } from './local.ts';
+import { LOCAL_BLOB_PATH, LOCAL_PART_PATH, type LocalStorage } from './local.ts';
+import { partLengthRefused } from './storage-errors.ts';
 
 /** Parses a single `Range: bytes=a-b` against a size; null for the whole file, 'unsatisfiable' when out of bounds. */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {

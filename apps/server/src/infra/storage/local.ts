@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { uuidv7 } from '@cabinet/contracts';
 import { AppError } from '../../errors.ts';
+import { partLengthRefused } from './storage-errors.ts';
 import { fsyncPath } from '../../lib/fsync.ts';
 import type { ByteRange, DownloadOptions, SignedRequest, StorageDriver, StoredPart } from './driver.ts';
 import { UrlSigner } from './url-signer.ts';
@@ -24,12 +25,6 @@ const READ_WHOLE_BYTES = 1024 * 1024;
 export interface LocalStorage extends StorageDriver {
   readonly kind: 'local';
   readonly signer: UrlSigner;
-  /**
-   * Streams one part of `length` bytes to disk: written under a temporary name, fsynced, then
-   * renamed. A body of another length is refused, the temporary file removed; reading stops at
-   * the first byte over.
-   */
-  writePart(key: string, uploadId: string, partNumber: number, length: number, body: Readable, options?: { hash?: boolean }): Promise<StoredPart>;
   /** Removes temporary files a crash may have left behind. */
   removeTemporaryFiles(): Promise<number>;
 }
@@ -150,9 +145,6 @@ async function* readParts(dir: string, parts: PartFile[], start: number, end: nu
 }
 
 /** A part's length is fixed when its URL is signed, as S3 fixes it in a presigned URL's signature. */
-export const partLengthRefused = (length: number) =>
-  new AppError('invalid_input', `This part is ${length} bytes long; send exactly that many.`, { partSize: length });
-
 const notFound = (error: unknown) => (error as { code?: string }).code === 'ENOENT' || (error as { code?: string }).code === 'ENOTDIR';
 
 /**

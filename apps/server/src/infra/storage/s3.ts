@@ -18,7 +18,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../../errors.ts';
 import type { StorageDriver, StoredPart } from './driver.ts';
 import { bucketOrigin, type S3Settings } from './s3-settings.ts';
-import { storageError } from './storage-errors.ts';
+import { partLengthRefused, storageError } from './storage-errors.ts';
 
 export function s3Client(settings: S3Settings): S3Client {
   return new S3Client({
@@ -78,6 +78,24 @@ export function s3Storage(settings: S3Settings): StorageDriver {
         signableHeaders: new Set(['content-length']),
       });
       return { method: 'PUT', url, expiresAt: new Date(Date.now() + ttlSeconds * 1000) };
+    },
+
+    async writePart(key, uploadId, partNumber, length, body) {
+      // Held whole (a part is the upload's part size, 8 MiB by default) and sent once its length is known to be right:
+      // a stream that ends short would leave the bucket waiting for bytes that never come.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of body as AsyncIterable<Buffer>) {
+        size += chunk.byteLength;
+        if (size > length) throw partLengthRefused(length);
+        chunks.push(chunk);
+      }
+      if (size !== length) throw partLengthRefused(length);
+      const Body = Buffer.concat(chunks, size);
+      const res = await guard(() =>
+        client.send(new UploadPartCommand({ Bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body, ContentLength: size })),
+      );
+      return { partNumber, etag: res.ETag ?? '', size };
     },
 
     async listParts(key, uploadId) {

@@ -11,3 +11,7 @@ export function storageError(error: unknown): unknown {
   }
   return error;
 }
+
+/** A part whose body is not the length it was declared to be. */
+export const partLengthRefused = (length: number) =>
+  new AppError('invalid_input', `This part is ${length} bytes long; send exactly that many.`, { partSize: length });

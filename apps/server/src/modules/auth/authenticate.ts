@@ -117,7 +117,19 @@ export function authenticator(ctx: AppContext) {
     if (!open) throw new AppError('unauthenticated');
   }
 
-  return { authenticate, socketActor };
+  /**
+   * The caller of WebDAV (`/dav/`): HTTP Basic with any user name and, as the password, an app password or an API
+   * token, with its scopes.
+   */
+  async function davActor(req: Caller): Promise<Actor> {
+    const basic = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!basic) throw new AppError('unauthenticated', 'Sign in with your email address and an app password (Account → App passwords).');
+    const credentials = Buffer.from(basic[1]!, 'base64').toString('utf8');
+    const colon = credentials.indexOf(':');
+    return fromToken(req, colon < 0 ? '' : credentials.slice(colon + 1), false);
+  }
+
+  return { authenticate, socketActor, davActor };
 }
 
 /** The token a browser sends on the collaboration socket: "use my session cookie" (followed by `:` and its tab's client id). */

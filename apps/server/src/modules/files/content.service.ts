@@ -81,6 +81,18 @@ export async function getContent(
 }
 
 /**
+ * A file's current bytes where storage keeps them, for a caller who may download it: a WebDAV client reads them through
+ * Cabinet (it follows no redirect to a signed URL). Reading counts as a visit only for a whole GET, not a probe or a range.
+ */
+export async function currentBytes(ctx: AppContext, actor: Actor, id: string): Promise<{ blobKey: string; size: number; mimeType: string }> {
+  const { item } = await requireItem(ctx.db, actor, id, 'download');
+  if (item.kind !== 'file') throw new AppError('not_found', 'This item has no bytes of its own to download.');
+  const version = await findVersion(ctx.db, item.current_version_id ?? '');
+  if (!version || version.item_id !== item.id || version.state !== 'ready') throw new AppError('not_found');
+  return { blobKey: version.blob_key, size: Number(version.size_bytes), mimeType: version.mime_type };
+}
+
+/**
  * Where the viewer reads a file's bytes (or an older version's): a short-lived signed URL that
  * answers `Range`, given as JSON rather than a redirect, so a reader of ranges (pdf.js, the text
  * pager) fetches the bucket directly and asks again when the URL expires. Opening counts as a visit.

@@ -9,4 +9,5 @@ export { abortLinkUploads, abortUpload } from './abort-upload.ts';
 export { expireStaleUploads } from './expire-uploads.ts';
 export { discardUploadBytes, visitorFolders, type LinkUploader } from './upload-common.ts';
 export { pruneOldVersions } from './versions.service.ts';
-export { fileViewerUrl, signedFileUrl, signedPictureUrls, zipFolder, type DocumentMarkdown, type Zip } from './content.service.ts';
+export { uploadThrough } from './upload-through.ts';
+export { currentBytes, fileViewerUrl, signedFileUrl, signedPictureUrls, zipFolder, type DocumentMarkdown, type Zip } from './content.service.ts';

@@ -1,0 +1,115 @@
+import { ZItemName } from '@cabinet/contracts';
+import { createItem, trashItem } from '../items/index.ts';
+import { uploadThrough } from '../files/index.ts';
+import { header, type DavCall } from './dav-call.ts';
+import { DOCUMENT_EXTENSION, PLACES, type DavResource, type Resolved } from './dav-resources.ts';
+import { etagListed } from './get.ts';
+import { etagOf } from './live-props.ts';
+import { DavRefusal, isAppError } from './refusal.ts';
+
+type ItemResource = Extract<DavResource, { kind: 'item' }>;
+
+/** A request body is there: a length above zero, or one sent in chunks. */
+const hasBody = (call: DavCall) => Number(call.req.headers['content-length'] ?? 0) > 0 || call.req.headers['transfer-encoding'] !== undefined;
+
+/** A name as PRODUCT.md §5 allows it, or a 400 saying why not. */
+export function validName(name: string): string {
+  const parsed = ZItemName.safeParse(name);
+  if (!parsed.success) throw new DavRefusal(400, `${parsed.error.issues[0]?.message ?? 'The name is not allowed'}.`);
+  return parsed.data;
+}
+
+/** The folder a missing path's last name would be made in: a folder, inside one of a workspace's places. */
+export function newPlaceOf(missing: Extract<Resolved, { missing: unknown }>['missing']): { parent: ItemResource; name: string } {
+  const { parent, name } = missing;
+  if (!parent) throw new DavRefusal(409, 'The folder it would go in does not exist.');
+  if (parent.kind === 'top' || parent.kind === 'workspace') {
+    throw new DavRefusal(403, `A workspace holds its places alone (${Object.values(PLACES).join(', ')}): put things inside them.`);
+  }
+  if (parent.kind === 'shared') throw new DavRefusal(403, `${PLACES.shared} lists what others share with you: put things inside those.`);
+  if (parent.item.kind !== 'folder') throw new DavRefusal(409, 'Only a folder holds other things.');
+  return { parent, name: validName(name) };
+}
+
+/** The item a change is about: never a place, the list of workspaces or a workspace itself. */
+export function changeable(r: DavResource, what: string): ItemResource {
+  if (r.kind !== 'item' || r.isPlace)
+    throw new DavRefusal(403, `${r.kind === 'top' ? 'The list of workspaces' : 'A workspace and its places'} cannot be ${what}.`);
+  return r;
+}
+
+/** MKCOL: a new folder (201); where something is, 405; with no folder to go in, 409; a body, 415 (none is defined). */
+export async function mkcol(call: DavCall, target: Resolved): Promise<void> {
+  if (hasBody(call)) throw new DavRefusal(415, 'MKCOL takes no body.');
+  if ('found' in target) {
+    call.reply.header('allow', 'OPTIONS, PROPFIND, GET, HEAD, PUT, DELETE');
+    throw new DavRefusal(405, 'Something of that name is already there.');
+  }
+  const { parent, name } = newPlaceOf(target.missing);
+  try {
+    await createItem(call.ctx.db, call.actor, parent.workspace.id, { kind: 'folder', name, parentId: parent.item.id });
+  } catch (error) {
+    // Made meanwhile by another request.
+    if (isAppError(error, 'name_conflict')) throw new DavRefusal(405, 'Something of that name is already there.');
+    throw error;
+  }
+  call.reply.code(201).send();
+}
+
+/** DELETE: to the trash, as in the browser (204); what is in a folder goes with it, restored with it. */
+export async function remove(call: DavCall, target: Resolved): Promise<void> {
+  if (!('found' in target)) throw new DavRefusal(404, 'Nothing is there.');
+  const r = changeable(target.found, 'deleted');
+  const depth = header(call, 'depth');
+  if (r.item.kind === 'folder' && depth !== undefined && depth.trim().toLowerCase() !== 'infinity') {
+    throw new DavRefusal(400, 'A folder is deleted with everything in it (Depth: infinity).');
+  }
+  const ifMatch = call.req.headers['if-match'];
+  if (ifMatch && !etagListed(ifMatch, etagOf(r.item))) throw new DavRefusal(412, 'It changed since (If-Match).');
+  await trashItem(call.ctx.db, call.actor, r.item.id);
+  call.reply.code(204).send();
+}
+
+/**
+ * PUT: the body streamed into storage as an upload of the declared length (201 for a new file; 204 for a new version
+ * of the file of that name). A folder is not replaced (405), a document is read-only here (403), and a body whose
+ * length is not declared is refused (411).
+ */
+export async function put(call: DavCall, target: Resolved): Promise<void> {
+  const { req, reply } = call;
+  const ifNoneMatch = req.headers['if-none-match'];
+  const ifMatch = req.headers['if-match'];
+  let parentId: string;
+  let workspaceId: string;
+  let name: string;
+  if ('found' in target) {
+    const r = changeable(target.found, 'replaced');
+    if (r.item.kind === 'folder') {
+      reply.header('allow', 'OPTIONS, PROPFIND, DELETE, MKCOL');
+      throw new DavRefusal(405, 'A folder cannot be replaced by a file.');
+    }
+    if (r.item.kind === 'document') throw new DavRefusal(403, `Documents are read-only here (${DOCUMENT_EXTENSION}): edit them in Cabinet.`);
+    if (ifNoneMatch && etagListed(ifNoneMatch, etagOf(r.item))) throw new DavRefusal(412, 'The file is already there (If-None-Match).');
+    if (ifMatch && !etagListed(ifMatch, etagOf(r.item))) throw new DavRefusal(412, 'The file changed since (If-Match).');
+    parentId = r.item.parentId!;
+    workspaceId = r.workspace.id;
+    name = r.item.name;
+  } else {
+    if (ifMatch) throw new DavRefusal(412, 'There is no file there yet (If-Match).');
+    const place = newPlaceOf(target.missing);
+    parentId = place.parent.item.id;
+    workspaceId = place.parent.workspace.id;
+    name = place.name;
+  }
+  const declared = req.headers['content-length'];
+  if (declared === undefined || !/^\d+$/.test(declared)) throw new DavRefusal(411, 'Send the file with its length (Content-Length).');
+  const contentType = req.headers['content-type'];
+  const { replaced } = await uploadThrough(
+    call.ctx,
+    call.actor,
+    workspaceId,
+    { parentId, name, size: Number(declared), mimeType: contentType?.split(';', 1)[0]?.trim() || undefined },
+    req.raw,
+  );
+  reply.code(replaced ? 204 : 201).send();
+}

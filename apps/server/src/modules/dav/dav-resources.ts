@@ -1,0 +1,154 @@
+import { ZChildrenQuery, ZSharedQuery, type TItem, type TWorkspace } from '@cabinet/contracts';
+import type { Db } from '../../db/client.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { findActiveSibling, getItem, listChildren } from '../items/index.ts';
+import { listSharedWithMe } from '../sharing/index.ts';
+import { getWorkspace, listWorkspaces } from '../workspaces/index.ts';
+
+/** The three places of a workspace under `/dav/<slug>/`, by the names PRODUCT.md §7 gives them. */
+export const PLACES = { home: 'My files', root: 'Workspace', shared: 'Shared with me' } as const;
+export type Place = keyof typeof PLACES;
+
+/** A document is shown as its Markdown, under its name and this extension (read-only). */
+export const DOCUMENT_EXTENSION = '.md';
+
+/**
+ * What a path under /dav/ names: the list of workspaces, a workspace (its three places), the list of what is shared
+ * with the caller there, or an item (a place's folder itself is an item shown under the place's name).
+ */
+export type DavResource =
+  | { kind: 'top'; names: [] }
+  | { kind: 'workspace'; names: string[]; workspace: TWorkspace }
+  | { kind: 'shared'; names: string[]; workspace: TWorkspace }
+  | { kind: 'item'; names: string[]; workspace: TWorkspace; item: TItem; place: Place; isPlace: boolean };
+
+/** Is it listed as a folder. */
+export const isCollection = (r: DavResource) => r.kind !== 'item' || r.item.kind === 'folder';
+
+/** The name it is shown under: a place by its name, a document with `.md`. */
+export function shownName(r: DavResource): string {
+  if (r.kind === 'top') return '';
+  if (r.kind === 'workspace') return r.workspace.slug;
+  if (r.kind === 'shared') return PLACES.shared;
+  if (r.isPlace) return PLACES[r.place];
+  return itemName(r.item);
+}
+
+export const itemName = (item: Pick<TItem, 'kind' | 'name'>) => (item.kind === 'document' ? `${item.name}${DOCUMENT_EXTENSION}` : item.name);
+
+/** What resolving found: the resource, or, for a path that names nothing yet, the folder it would be made in. */
+export type Resolved = { found: DavResource } | { missing: { parent: DavResource | null; name: string } };
+
+/**
+ * The resource the names point at, seen as the caller sees it: anything they may not see is not there (404), as in
+ * the API. Each name below a place is looked up in its folder (case-insensitively, as the names are unique), and the
+ * item then checked against the caller's access.
+ */
+export async function resolve(db: Db, actor: Actor, names: string[]): Promise<Resolved> {
+  if (names.length === 0) return { found: { kind: 'top', names: [] } };
+  const workspace = await unlessMissing(() => getWorkspace(db, actor.user, names[0]!));
+  if (!workspace) return { missing: { parent: { kind: 'top', names: [] }, name: names[0]! } };
+  const top: DavResource = { kind: 'workspace', names: [workspace.slug], workspace };
+  if (names.length === 1) return { found: top };
+  const placeName = names[1]!;
+  const place = (Object.keys(PLACES) as Place[]).find((p) => PLACES[p].toLowerCase() === placeName.toLowerCase());
+  if (!place) return { missing: { parent: top, name: placeName } };
+  let at: DavResource;
+  let rest = names.slice(2);
+  if (place === 'shared') {
+    at = { kind: 'shared', names: names.slice(0, 2), workspace };
+    if (rest.length) {
+      const item = (await sharedItems(db, actor, workspace)).get(rest[0]!.toLowerCase());
+      if (!item) return rest.length === 1 ? { missing: { parent: at, name: rest[0]! } } : { missing: { parent: null, name: rest[0]! } };
+      at = { kind: 'item', names: names.slice(0, 3), workspace, item, place, isPlace: false };
+      rest = rest.slice(1);
+    }
+  } else {
+    const item = await getItem(db, actor, place === 'home' ? workspace.homeId : workspace.rootId);
+    at = { kind: 'item', names: names.slice(0, 2), workspace, item, place, isPlace: true };
+  }
+  for (const [i, name] of rest.entries()) {
+    const child: TItem | undefined = at.kind === 'item' && at.item.kind === 'folder' ? await childNamed(db, actor, at.item.id, name) : undefined;
+    if (!child) return { missing: { parent: i === rest.length - 1 ? at : null, name } };
+    at = { kind: 'item', names: [...at.names, name], workspace, item: child, place: at.kind === 'item' ? at.place : place, isPlace: false };
+  }
+  return { found: at };
+}
+
+/** The active child of a folder shown under `name` (a document under its name with `.md`), when the caller may see it. */
+async function childNamed(db: Db, actor: Actor, folderId: string, name: string): Promise<TItem | undefined> {
+  const exact = await findActiveSibling(db, folderId, name);
+  // A document named "x.md" is shown as "x.md.md": the name alone does not name it.
+  let id = exact && exact.kind !== 'document' ? exact.id : undefined;
+  if (!id && name.toLowerCase().endsWith(DOCUMENT_EXTENSION)) {
+    const document = await findActiveSibling(db, folderId, name.slice(0, -DOCUMENT_EXTENSION.length));
+    if (document?.kind === 'document') id = document.id;
+  }
+  return id ? unlessMissing(() => getItem(db, actor, id)) : undefined;
+}
+
+/** What a collection holds, as resources below it. */
+export async function childrenOf(db: Db, actor: Actor, r: DavResource): Promise<DavResource[]> {
+  if (r.kind === 'top') {
+    const workspaces = await listWorkspaces(db, actor.user);
+    return workspaces.map((workspace) => ({ kind: 'workspace', names: [workspace.slug], workspace }));
+  }
+  if (r.kind === 'workspace') return placesOf(db, actor, r.workspace);
+  if (r.kind === 'shared') {
+    const items = await sharedItems(db, actor, r.workspace);
+    return [...items.values()].map((item) => ({
+      kind: 'item',
+      names: [...r.names, itemName(item)],
+      workspace: r.workspace,
+      item,
+      place: 'shared',
+      isPlace: false,
+    }));
+  }
+  if (r.item.kind !== 'folder') return [];
+  const out: DavResource[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listChildren(db, actor, r.workspace.id, r.item.id, ZChildrenQuery.parse({ sort: 'name', limit: 1000, cursor }));
+    for (const item of page.items)
+      out.push({ kind: 'item', names: [...r.names, itemName(item)], workspace: r.workspace, item, place: r.place, isPlace: false });
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+/** A workspace's three places. */
+async function placesOf(db: Db, actor: Actor, workspace: TWorkspace): Promise<DavResource[]> {
+  const [home, root] = await Promise.all([getItem(db, actor, workspace.homeId), getItem(db, actor, workspace.rootId)]);
+  return [
+    { kind: 'item', names: [workspace.slug, PLACES.home], workspace, item: home, place: 'home', isPlace: true },
+    { kind: 'item', names: [workspace.slug, PLACES.root], workspace, item: root, place: 'root', isPlace: true },
+    { kind: 'shared', names: [workspace.slug, PLACES.shared], workspace },
+  ];
+}
+
+/** What is shared with the caller in a workspace, by shown name (lower case); a name shown twice is shown once, the newest share. */
+async function sharedItems(db: Db, actor: Actor, workspace: TWorkspace): Promise<Map<string, TItem>> {
+  const byName = new Map<string, TItem>();
+  let cursor: string | undefined;
+  do {
+    const page = await listSharedWithMe(db, actor, workspace.id, ZSharedQuery.parse({ limit: 1000, cursor }));
+    for (const { item } of page.items) {
+      const key = itemName(item).toLowerCase();
+      if (!byName.has(key)) byName.set(key, item);
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return byName;
+}
+
+/** The answer, or undefined where the call finds nothing the caller may see. */
+export async function unlessMissing<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') return undefined;
+    throw error;
+  }
+}

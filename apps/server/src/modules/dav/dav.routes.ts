@@ -1,0 +1,113 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { rateKey } from '../../lib/client-address.ts';
+import type { DocumentMarkdown } from '../files/index.ts';
+import { mkcol, put, remove } from './changes.ts';
+import { header, type DavCall } from './dav-call.ts';
+import { DAV_PREFIX, davPath } from './dav-path.ts';
+import { resolve, type Resolved } from './dav-resources.ts';
+import { get } from './get.ts';
+import { propfind, propfindDepth } from './propfind.ts';
+import { readPropFind } from './prop-requests.ts';
+import { answerError, DavRefusal } from './refusal.ts';
+import { signInFailures } from './sign-in-failures.ts';
+import { readXml } from './xml-read.ts';
+import { writeXml } from './xml-write.ts';
+
+/** Methods WebDAV adds to HTTP's, and whether a request of each may carry a body. */
+const DAV_METHODS = { PROPFIND: true, PROPPATCH: true, MKCOL: true, COPY: false, MOVE: false, LOCK: true, UNLOCK: false } as const;
+/** What Cabinet's WebDAV answers to, as OPTIONS tells (class 1: RFC 4918 §18.1). */
+const ALLOWED = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'PROPFIND', 'MKCOL'];
+const READING = new Set(['OPTIONS', 'GET', 'HEAD', 'PROPFIND']);
+/** A PROPFIND, PROPPATCH or LOCK body is a short XML document. */
+const MAX_XML_BYTES = 1024 * 1024;
+
+type Handler = (call: DavCall, target: Resolved) => Promise<unknown>;
+
+const found = (target: Resolved) => {
+  if (!('found' in target)) throw new DavRefusal(404, 'Nothing is there.');
+  return target.found;
+};
+
+const HANDLERS: Record<string, Handler> = {
+  GET: (call, target) => get(call, found(target), false),
+  HEAD: (call, target) => get(call, found(target), true),
+  PROPFIND: async (call, target) => {
+    const depth = propfindDepth(header(call, 'depth'));
+    const body = await readBody(call.req);
+    const asked = readPropFind(body.byteLength ? readXml(body) : undefined);
+    const answer = await propfind(call, found(target), depth, asked);
+    call.reply.code(207).type('application/xml; charset=utf-8').send(writeXml(answer));
+  },
+  MKCOL: mkcol,
+  DELETE: remove,
+  PUT: put,
+};
+
+/** A request's body, whole, up to the XML bodies' bound (413 past it). */
+async function readBody(req: FastifyRequest): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req.raw as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > MAX_XML_BYTES) throw new DavRefusal(413, 'The request body is larger than 1 MiB.');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/**
+ * WebDAV at `/dav/` (ADR 0067): each workspace the caller is in, with its places My files, Workspace and Shared with
+ * me, read and changed through the same services and policy as the API. Clients sign in with HTTP Basic (any user
+ * name, an app password); OPTIONS answers anyone, as clients ask it before they sign in. Bodies are read by each
+ * method as it needs: every content type passes untouched (a PUT's bytes stream on to storage).
+ */
+export async function davRoutes(app: FastifyInstance, ctx: AppContext, davActor: (req: FastifyRequest) => Promise<Actor>, markdown: DocumentMarkdown) {
+  for (const [method, hasBody] of Object.entries(DAV_METHODS)) app.addHttpMethod(method, { hasBody });
+  const failures = signInFailures({ max: 10, windowMs: 10 * 60_000, addresses: 10_000 });
+
+  async function signIn(req: FastifyRequest): Promise<Actor> {
+    const key = rateKey(req.ip);
+    const wait = failures.wait(key);
+    if (wait) throw new AppError('rate_limited', 'Too many wrong passwords from here. Wait before trying again.', { retryAfter: wait });
+    try {
+      return await davActor(req);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unauthenticated' && req.headers.authorization) failures.failed(key);
+      throw error;
+    }
+  }
+
+  async function handle(req: FastifyRequest, reply: FastifyReply) {
+    try {
+      if (req.method === 'OPTIONS') {
+        reply.header('dav', '1').header('ms-author-via', 'DAV').header('allow', ALLOWED.join(', ')).header('content-length', 0);
+        return reply.code(200).send();
+      }
+      const handler = HANDLERS[req.method];
+      if (!handler) {
+        reply.header('allow', ALLOWED.join(', '));
+        throw new DavRefusal(405, `${req.method} is not served here.`);
+      }
+      const actor = await signIn(req);
+      req.actor = actor;
+      if (!READING.has(req.method) && !actor.scopes.includes('write')) throw new AppError('forbidden', 'This token may only read.');
+      const path = davPath(req.raw.url ?? req.url);
+      const call: DavCall = { ctx, actor, req, reply, path, markdown };
+      await handler(call, await resolve(ctx.db, actor, path.names));
+      return reply;
+    } catch (error) {
+      return answerError(req, reply, error);
+    }
+  }
+
+  await app.register(async (dav) => {
+    dav.removeAllContentTypeParsers();
+    // The body stays on the request, unread, for the method to read (or stream) itself.
+    dav.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+    const methods = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'POST', ...Object.keys(DAV_METHODS)];
+    for (const url of [DAV_PREFIX, `${DAV_PREFIX}/`, `${DAV_PREFIX}/*`]) dav.route({ method: methods, url, handler: handle });
+  });
+}

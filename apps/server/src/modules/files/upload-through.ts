@@ -1,0 +1,74 @@
+import { Readable } from 'node:stream';
+import type { TItem } from '@cabinet/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../errors.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { abortUpload } from './abort-upload.ts';
+import { completeUpload } from './complete-upload.ts';
+import { findOwnUpload } from './files.repo.ts';
+import { startUpload } from './start-upload.ts';
+import { ownerOf, partLength } from './upload-common.ts';
+
+interface ThroughInput {
+  parentId: string;
+  name: string;
+  /** The body's length, as declared before it comes. */
+  size: number;
+  mimeType?: string | undefined;
+}
+
+/**
+ * A file whose bytes come through Cabinet in one request (a WebDAV client's PUT), on the uploads' own lifecycle: the
+ * upload is started (the folder, the name, the size and the quota checked, a file of that name replaced by a new
+ * version), the body cut into the upload's parts and each written to storage as it arrives, then completed (joined,
+ * hashed, the file made to appear, the jobs after an upload queued). A body that ends short, a storage that fails or
+ * a caller gone cancels the upload: nothing of it appears. `replaced`: the name was a file's, which has a new version.
+ */
+export async function uploadThrough(
+  ctx: AppContext,
+  actor: Actor,
+  workspaceId: string,
+  input: ThroughInput,
+  body: AsyncIterable<Buffer>,
+): Promise<{ item: TItem; replaced: boolean }> {
+  const started = await startUpload(ctx, actor, workspaceId, { ...input, onConflict: 'replace' });
+  try {
+    const upload = await findOwnUpload(ctx.db, started.id, ownerOf(actor));
+    if (!upload) throw new AppError('upload_expired');
+    const take = slicer(body);
+    for (let n = 1; n <= upload.part_count; n++) {
+      await ctx.storage.writePart(upload.blob_key, upload.storage_upload_id, n, partLength(upload, n), Readable.from(take(partLength(upload, n))), {
+        hash: upload.part_count === 1,
+      });
+    }
+    const { item } = await completeUpload(ctx, actor, started.id, {});
+    return { item, replaced: upload.item_id !== null };
+  } catch (error) {
+    await abortUpload(ctx, actor, started.id).catch(() => {});
+    throw error;
+  }
+}
+
+/** A body taken part by part: each call yields the next `length` bytes (fewer when the body ends first). */
+function slicer(body: AsyncIterable<Buffer>): (length: number) => AsyncGenerator<Buffer> {
+  const source = body[Symbol.asyncIterator]();
+  let left: Buffer | undefined;
+  return async function* take(length: number) {
+    let need = length;
+    while (need > 0) {
+      let chunk = left;
+      left = undefined;
+      if (!chunk) {
+        const next = await source.next();
+        if (next.done) return;
+        chunk = next.value;
+      }
+      if (chunk.byteLength > need) {
+        left = chunk.subarray(need);
+        chunk = chunk.subarray(0, need);
+      }
+      need -= chunk.byteLength;
+      yield chunk;
+    }
+  };
+}
