@@ -254,7 +254,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     { prefix: API_PREFIX },
   );
 
-  await davRoutes(app, ctx, davActor, (id) => documentMarkdown(ctx, id, collab));
+  await davRoutes(app, ctx, { davActor, markdown: (id) => documentMarkdown(ctx, id, collab), contents: { copyDocuments } });
 
   const sendIndex = await registerSpa(app, options.webDist, ctx.storage.browserOrigin);
   app.setNotFoundHandler((req, reply) => {

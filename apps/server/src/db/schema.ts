@@ -203,6 +203,8 @@ export interface FileVersionsTable {
   /** A person's name for it; a named version is pinned (kept for ever). */
   name: Generated<string | null>;
   created_at: Timestamp;
+  /** When the file was last changed, as the client that sent it says (WebDAV's X-OC-Mtime); null when none said. */
+  modified_at: Generated<Timestamp | null>;
 }
 
 /** What an uploader answers to reuse a blob: SHA-256 of the nonce and then these byte ranges of the file (ends inclusive). */
@@ -432,6 +434,32 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** A WebDAV dead property (migration 0031): the element a client set, as `XmlElement` (modules/dav/xml-write.ts). */
+export interface DavPropertiesTable {
+  item_id: string;
+  ns: string;
+  local: string;
+  value: ColumnType<unknown, string, string>;
+}
+
+/** A WebDAV write lock (migration 0031). */
+export interface DavLocksTable {
+  token: string;
+  item_id: string;
+  user_id: string;
+  scope: 'exclusive' | 'shared';
+  /** Depth infinity: the lock covers everything below the folder too. */
+  deep: boolean;
+  /** The path it was taken on. */
+  href: string;
+  owner: ColumnType<unknown, string | null, string | null>;
+  /** The client that took it, from its user agent ("Finder"), for the browser's "Locked by …". */
+  client: string | null;
+  timeout_seconds: number;
+  expires_at: Timestamp;
+  created_at: Generated<Timestamp>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -465,6 +493,8 @@ export interface Database {
   backups: BackupsTable;
   instance_audit: InstanceAuditTable;
   restored_items: RestoredItemsTable;
+  dav_properties: DavPropertiesTable;
+  dav_locks: DavLocksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

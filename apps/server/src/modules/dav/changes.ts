@@ -1,42 +1,14 @@
-import { ZItemName } from '@cabinet/contracts';
 import { createItem, trashItem } from '../items/index.ts';
 import { uploadThrough } from '../files/index.ts';
 import { header, type DavCall } from './dav-call.ts';
-import { DOCUMENT_EXTENSION, PLACES, type DavResource, type Resolved } from './dav-resources.ts';
+import { changeable, DOCUMENT_EXTENSION, newPlaceOf, parentOf, type Resolved } from './dav-resources.ts';
 import { etagListed } from './get.ts';
 import { etagOf } from './live-props.ts';
+import { requireUnlocked } from './locks.ts';
 import { DavRefusal, isAppError } from './refusal.ts';
-
-type ItemResource = Extract<DavResource, { kind: 'item' }>;
 
 /** A request body is there: a length above zero, or one sent in chunks. */
 const hasBody = (call: DavCall) => Number(call.req.headers['content-length'] ?? 0) > 0 || call.req.headers['transfer-encoding'] !== undefined;
-
-/** A name as PRODUCT.md §5 allows it, or a 400 saying why not. */
-export function validName(name: string): string {
-  const parsed = ZItemName.safeParse(name);
-  if (!parsed.success) throw new DavRefusal(400, `${parsed.error.issues[0]?.message ?? 'The name is not allowed'}.`);
-  return parsed.data;
-}
-
-/** The folder a missing path's last name would be made in: a folder, inside one of a workspace's places. */
-export function newPlaceOf(missing: Extract<Resolved, { missing: unknown }>['missing']): { parent: ItemResource; name: string } {
-  const { parent, name } = missing;
-  if (!parent) throw new DavRefusal(409, 'The folder it would go in does not exist.');
-  if (parent.kind === 'top' || parent.kind === 'workspace') {
-    throw new DavRefusal(403, `A workspace holds its places alone (${Object.values(PLACES).join(', ')}): put things inside them.`);
-  }
-  if (parent.kind === 'shared') throw new DavRefusal(403, `${PLACES.shared} lists what others share with you: put things inside those.`);
-  if (parent.item.kind !== 'folder') throw new DavRefusal(409, 'Only a folder holds other things.');
-  return { parent, name: validName(name) };
-}
-
-/** The item a change is about: never a place, the list of workspaces or a workspace itself. */
-export function changeable(r: DavResource, what: string): ItemResource {
-  if (r.kind !== 'item' || r.isPlace)
-    throw new DavRefusal(403, `${r.kind === 'top' ? 'The list of workspaces' : 'A workspace and its places'} cannot be ${what}.`);
-  return r;
-}
 
 /** MKCOL: a new folder (201); where something is, 405; with no folder to go in, 409; a body, 415 (none is defined). */
 export async function mkcol(call: DavCall, target: Resolved): Promise<void> {
@@ -46,6 +18,7 @@ export async function mkcol(call: DavCall, target: Resolved): Promise<void> {
     throw new DavRefusal(405, 'Something of that name is already there.');
   }
   const { parent, name } = newPlaceOf(target.missing);
+  await requireUnlocked(call, parent);
   try {
     await createItem(call.ctx.db, call.actor, parent.workspace.id, { kind: 'folder', name, parentId: parent.item.id });
   } catch (error) {
@@ -66,6 +39,8 @@ export async function remove(call: DavCall, target: Resolved): Promise<void> {
   }
   const ifMatch = call.req.headers['if-match'];
   if (ifMatch && !etagListed(ifMatch, etagOf(r.item))) throw new DavRefusal(412, 'It changed since (If-Match).');
+  await requireUnlocked(call, r, { taking: true });
+  await requireUnlocked(call, await parentOf(call.ctx.db, call.actor, r));
   await trashItem(call.ctx.db, call.actor, r.item.id);
   call.reply.code(204).send();
 }
@@ -91,12 +66,14 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
     if (r.item.kind === 'document') throw new DavRefusal(403, `Documents are read-only here (${DOCUMENT_EXTENSION}): edit them in Cabinet.`);
     if (ifNoneMatch && etagListed(ifNoneMatch, etagOf(r.item))) throw new DavRefusal(412, 'The file is already there (If-None-Match).');
     if (ifMatch && !etagListed(ifMatch, etagOf(r.item))) throw new DavRefusal(412, 'The file changed since (If-Match).');
+    await requireUnlocked(call, r);
     parentId = r.item.parentId!;
     workspaceId = r.workspace.id;
     name = r.item.name;
   } else {
     if (ifMatch) throw new DavRefusal(412, 'There is no file there yet (If-Match).');
     const place = newPlaceOf(target.missing);
+    await requireUnlocked(call, place.parent);
     parentId = place.parent.item.id;
     workspaceId = place.parent.workspace.id;
     name = place.name;

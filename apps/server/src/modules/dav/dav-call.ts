@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import type { DocumentMarkdown } from '../files/index.ts';
 import type { DavPath } from './dav-path.ts';
+import type { Conditions } from './locks.ts';
 
 /** One WebDAV request as its method's handler sees it: who calls, what the target's path names, and what it may use. */
 export interface DavCall {
@@ -13,6 +14,8 @@ export interface DavCall {
   path: DavPath;
   /** A document's Markdown as it stands (given by the documents module, which comes after this one's imports). */
   markdown: DocumentMarkdown;
+  /** The request's If header, parsed: its conditions, and the lock tokens it submits. */
+  conditions: Conditions;
 }
 
 /** A request header's value; a header sent twice counts as not understood, so as absent. */

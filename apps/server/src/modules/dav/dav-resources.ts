@@ -1,10 +1,11 @@
-import { ZChildrenQuery, ZSharedQuery, type TItem, type TWorkspace } from '@cabinet/contracts';
+import { ZChildrenQuery, ZItemName, ZSharedQuery, type TItem, type TWorkspace } from '@cabinet/contracts';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { findActiveSibling, getItem, listChildren } from '../items/index.ts';
 import { listSharedWithMe } from '../sharing/index.ts';
 import { getWorkspace, listWorkspaces } from '../workspaces/index.ts';
+import { DavRefusal } from './refusal.ts';
 
 /** The three places of a workspace under `/dav/<slug>/`, by the names PRODUCT.md §7 gives them. */
 export const PLACES = { home: 'My files', root: 'Workspace', shared: 'Shared with me' } as const;
@@ -22,6 +23,8 @@ export type DavResource =
   | { kind: 'workspace'; names: string[]; workspace: TWorkspace }
   | { kind: 'shared'; names: string[]; workspace: TWorkspace }
   | { kind: 'item'; names: string[]; workspace: TWorkspace; item: TItem; place: Place; isPlace: boolean };
+
+export type ItemResource = Extract<DavResource, { kind: 'item' }>;
 
 /** Is it listed as a folder. */
 export const isCollection = (r: DavResource) => r.kind !== 'item' || r.item.kind === 'folder';
@@ -151,4 +154,37 @@ export async function unlessMissing<T>(call: () => Promise<T>): Promise<T | unde
     if (error instanceof AppError && error.code === 'not_found') return undefined;
     throw error;
   }
+}
+
+/** A name as PRODUCT.md §5 allows it, or a 400 saying why not. */
+export function validName(name: string): string {
+  const parsed = ZItemName.safeParse(name);
+  if (!parsed.success) throw new DavRefusal(400, `${parsed.error.issues[0]?.message ?? 'The name is not allowed'}.`);
+  return parsed.data;
+}
+
+/** The folder a missing path's last name would be made in: a folder, inside one of a workspace's places. */
+export function newPlaceOf(missing: Extract<Resolved, { missing: unknown }>['missing']): { parent: ItemResource; name: string } {
+  const { parent, name } = missing;
+  if (!parent) throw new DavRefusal(409, 'The folder it would go in does not exist.');
+  if (parent.kind === 'top' || parent.kind === 'workspace') {
+    throw new DavRefusal(403, `A workspace holds its places alone (${Object.values(PLACES).join(', ')}): put things inside them.`);
+  }
+  if (parent.kind === 'shared') throw new DavRefusal(403, `${PLACES.shared} lists what others share with you: put things inside those.`);
+  if (parent.item.kind !== 'folder') throw new DavRefusal(409, 'Only a folder holds other things.');
+  return { parent, name: validName(name) };
+}
+
+/** The item a change is about: never a place, the list of workspaces or a workspace itself. */
+export function changeable(r: DavResource, what: string): ItemResource {
+  if (r.kind !== 'item' || r.isPlace)
+    throw new DavRefusal(403, `${r.kind === 'top' ? 'The list of workspaces' : 'A workspace and its places'} cannot be ${what}.`);
+  return r;
+}
+
+/** The folder an item is shown in, on the path asked. */
+export async function parentOf(db: Db, actor: Actor, r: ItemResource): Promise<DavResource> {
+  const parent = await resolve(db, actor, r.names.slice(0, -1));
+  if (!('found' in parent)) throw new DavRefusal(409, 'The folder it is in went away.');
+  return parent.found;
 }

@@ -4,13 +4,17 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { rateKey } from '../../lib/client-address.ts';
 import type { DocumentMarkdown } from '../files/index.ts';
+import type { ItemContents } from '../items/index.ts';
 import { mkcol, put, remove } from './changes.ts';
+import { copyOrMove } from './copy-move.ts';
 import { header, type DavCall } from './dav-call.ts';
 import { DAV_PREFIX, davPath } from './dav-path.ts';
 import { resolve, type Resolved } from './dav-resources.ts';
 import { get } from './get.ts';
+import { conditionsOf, lock, requireConditions, unlock } from './locks.ts';
 import { propfind, propfindDepth } from './propfind.ts';
-import { readPropFind } from './prop-requests.ts';
+import { readPropFind, readPropPatch } from './prop-requests.ts';
+import { proppatch } from './proppatch.ts';
 import { answerError, DavRefusal } from './refusal.ts';
 import { signInFailures } from './sign-in-failures.ts';
 import { readXml } from './xml-read.ts';
@@ -18,8 +22,8 @@ import { writeXml } from './xml-write.ts';
 
 /** Methods WebDAV adds to HTTP's, and whether a request of each may carry a body. */
 const DAV_METHODS = { PROPFIND: true, PROPPATCH: true, MKCOL: true, COPY: false, MOVE: false, LOCK: true, UNLOCK: false } as const;
-/** What Cabinet's WebDAV answers to, as OPTIONS tells (class 1: RFC 4918 §18.1). */
-const ALLOWED = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'PROPFIND', 'MKCOL'];
+/** What Cabinet's WebDAV answers to, as OPTIONS tells (classes 1 and 2: RFC 4918 §18). */
+const ALLOWED = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'];
 const READING = new Set(['OPTIONS', 'GET', 'HEAD', 'PROPFIND']);
 /** A PROPFIND, PROPPATCH or LOCK body is a short XML document. */
 const MAX_XML_BYTES = 1024 * 1024;
@@ -31,7 +35,7 @@ const found = (target: Resolved) => {
   return target.found;
 };
 
-const HANDLERS: Record<string, Handler> = {
+const handlers = (contents: ItemContents): Record<string, Handler> => ({
   GET: (call, target) => get(call, found(target), false),
   HEAD: (call, target) => get(call, found(target), true),
   PROPFIND: async (call, target) => {
@@ -41,10 +45,31 @@ const HANDLERS: Record<string, Handler> = {
     const answer = await propfind(call, found(target), depth, asked);
     call.reply.code(207).type('application/xml; charset=utf-8').send(writeXml(answer));
   },
+  PROPPATCH: async (call, target) => {
+    const body = await readBody(call.req);
+    if (!body.byteLength) throw new DavRefusal(400, 'A PROPPATCH body is a DAV:propertyupdate.');
+    const steps = readPropPatch(readXml(body));
+    const answer = await proppatch(call, found(target), steps);
+    call.reply.code(207).type('application/xml; charset=utf-8').send(writeXml(answer));
+  },
+  LOCK: async (call, target) => {
+    const body = await readBody(call.req);
+    await lock(call, target, body.byteLength ? readXml(body) : undefined);
+  },
+  UNLOCK: unlock,
   MKCOL: mkcol,
   DELETE: remove,
   PUT: put,
-};
+  COPY: (call, target) => copyOrMove(call, target, contents, false),
+  MOVE: (call, target) => copyOrMove(call, target, contents, true),
+});
+
+/** What WebDAV uses of the modules after it: who signs in, a document's Markdown, what a copy of a document takes. */
+export interface DavOptions {
+  davActor: (req: FastifyRequest) => Promise<Actor>;
+  markdown: DocumentMarkdown;
+  contents: ItemContents;
+}
 
 /** A request's body, whole, up to the XML bodies' bound (413 past it). */
 async function readBody(req: FastifyRequest): Promise<Buffer> {
@@ -64,7 +89,9 @@ async function readBody(req: FastifyRequest): Promise<Buffer> {
  * name, an app password); OPTIONS answers anyone, as clients ask it before they sign in. Bodies are read by each
  * method as it needs: every content type passes untouched (a PUT's bytes stream on to storage).
  */
-export async function davRoutes(app: FastifyInstance, ctx: AppContext, davActor: (req: FastifyRequest) => Promise<Actor>, markdown: DocumentMarkdown) {
+export async function davRoutes(app: FastifyInstance, ctx: AppContext, o: DavOptions) {
+  const { davActor, markdown } = o;
+  const HANDLERS = handlers(o.contents);
   for (const [method, hasBody] of Object.entries(DAV_METHODS)) app.addHttpMethod(method, { hasBody });
   const failures = signInFailures({ max: 10, windowMs: 10 * 60_000, addresses: 10_000 });
 
@@ -83,7 +110,7 @@ export async function davRoutes(app: FastifyInstance, ctx: AppContext, davActor:
   async function handle(req: FastifyRequest, reply: FastifyReply) {
     try {
       if (req.method === 'OPTIONS') {
-        reply.header('dav', '1').header('ms-author-via', 'DAV').header('allow', ALLOWED.join(', ')).header('content-length', 0);
+        reply.header('dav', '1, 2').header('ms-author-via', 'DAV').header('allow', ALLOWED.join(', ')).header('content-length', 0);
         return reply.code(200).send();
       }
       const handler = HANDLERS[req.method];
@@ -95,8 +122,10 @@ export async function davRoutes(app: FastifyInstance, ctx: AppContext, davActor:
       req.actor = actor;
       if (!READING.has(req.method) && !actor.scopes.includes('write')) throw new AppError('forbidden', 'This token may only read.');
       const path = davPath(req.raw.url ?? req.url);
-      const call: DavCall = { ctx, actor, req, reply, path, markdown };
-      await handler(call, await resolve(ctx.db, actor, path.names));
+      const call: DavCall = { ctx, actor, req, reply, path, markdown, conditions: conditionsOf(header({ req }, 'if')) };
+      const target = await resolve(ctx.db, actor, path.names);
+      await requireConditions(call, target);
+      await handler(call, target);
       return reply;
     } catch (error) {
       return answerError(req, reply, error);

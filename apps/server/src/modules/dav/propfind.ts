@@ -1,10 +1,12 @@
 import { davHref } from './dav-path.ts';
+import { findDeadProps } from './dav.repo.ts';
 import { childrenOf, isCollection, type DavResource } from './dav-resources.ts';
 import { isLive, liveNames, liveProp, type PropContext } from './live-props.ts';
 import { multistatus, propResponse, type PropOutcome } from './multistatus.ts';
 import type { PropFind, PropName } from './prop-requests.ts';
 import { DavRefusal } from './refusal.ts';
-import { element, type XmlElement } from './xml-write.ts';
+import { d, DAV, element, type XmlElement } from './xml-write.ts';
+import { lockDiscovery } from './locks.ts';
 import type { DavCall } from './dav-call.ts';
 
 /** The `Depth` of a PROPFIND: 0 or 1 (1 when none is given); infinity is refused as RFC 4918 §9.1 allows. */
@@ -12,7 +14,7 @@ export function propfindDepth(header: string | undefined): 0 | 1 {
   const depth = (header ?? '1').trim().toLowerCase();
   if (depth === '0') return 0;
   if (depth === '1') return 1;
-  if (depth === 'infinity') throw new DavRefusal(403, 'Depth: infinity is not served: ask for each collection with Depth: 1.', 'propfind-finite-depth');
+  if (depth === 'infinity') throw new DavRefusal(403, 'Depth: infinity is not served: ask for each collection with Depth: 1.', d('propfind-finite-depth'));
   throw new DavRefusal(400, 'Depth is 0, 1 or infinity.');
 }
 
@@ -24,7 +26,20 @@ export async function propfind(call: DavCall, resource: DavResource, depth: 0 | 
   const own: PropContext = {};
   if (depth === 0 && resource.kind === 'item' && resource.item.kind === 'document')
     own.documentLength = Buffer.byteLength(await call.markdown(resource.item.id));
-  const responses = [resource, ...members].map((r) => propResponse(davHref(r.names, isCollection(r)), outcomes(r, r === resource ? own : {}, asked, [])));
+  const all = [resource, ...members];
+  const dead =
+    asked.kind === 'prop' && asked.names.every(isLive)
+      ? new Map<string, XmlElement[]>()
+      : await findDeadProps(
+          ctx.db,
+          all.flatMap((r) => (r.kind === 'item' ? [r.item.id] : [])),
+        );
+  const wantsLocks = asked.kind === 'allprop' || (asked.kind === 'prop' && asked.names.some((n) => n.ns === DAV && n.local === 'lockdiscovery'));
+  const locks = wantsLocks ? await lockDiscovery(call, resource, members) : new Map<DavResource, XmlElement[]>();
+  const responses = all.map((r) => {
+    const c: PropContext = { ...(r === resource ? own : {}), locks: locks.get(r) ?? [] };
+    return propResponse(davHref(r.names, isCollection(r)), outcomes(r, c, asked, (r.kind === 'item' && dead.get(r.item.id)) || []));
+  });
   return multistatus(responses);
 }
 

@@ -5,7 +5,7 @@ import { IfHeaderSyntax } from './if-header.ts';
 import { LockRequestInvalid } from './lock-info.ts';
 import { PropRequestInvalid } from './prop-requests.ts';
 import { XmlInvalid } from './xml-read.ts';
-import { d, writeXml } from './xml-write.ts';
+import { d, writeXml, type XmlElement } from './xml-write.ts';
 
 /**
  * A WebDAV answer other than success that the API's catalogue has no code for: a status of RFC 4918 (405, 409 for a
@@ -16,7 +16,7 @@ export class DavRefusal extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly condition?: string,
+    readonly condition?: XmlElement,
   ) {
     super(message);
   }
@@ -32,7 +32,7 @@ export function answerError(req: FastifyRequest, reply: FastifyReply, error: unk
       return reply
         .code(refusal.status)
         .type('application/xml; charset=utf-8')
-        .send(writeXml(d('error', d(refusal.condition))));
+        .send(writeXml(d('error', refusal.condition)));
     }
     return reply.code(refusal.status).type('text/plain; charset=utf-8').send(`${refusal.message}\n`);
   }
