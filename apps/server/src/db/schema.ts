@@ -204,7 +204,7 @@ export interface FileVersionsTable {
   name: Generated<string | null>;
   created_at: Timestamp;
   /** When the file was last changed, as the client that sent it says (WebDAV's X-OC-Mtime); null when none said. */
-  modified_at: Generated<Timestamp | null>;
+  modified_at: NullableTimestamp;
 }
 
 /** What an uploader answers to reuse a blob: SHA-256 of the nonce and then these byte ranges of the file (ends inclusive). */

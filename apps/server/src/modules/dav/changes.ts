@@ -81,12 +81,22 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
   const declared = req.headers['content-length'];
   if (declared === undefined || !/^\d+$/.test(declared)) throw new DavRefusal(411, 'Send the file with its length (Content-Length).');
   const contentType = req.headers['content-type'];
+  const modifiedAt = clientTime(header(call, 'x-oc-mtime'));
   const { replaced } = await uploadThrough(
     call.ctx,
     call.actor,
     workspaceId,
-    { parentId, name, size: Number(declared), mimeType: contentType?.split(';', 1)[0]?.trim() || undefined },
+    { parentId, name, size: Number(declared), mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt },
     req.raw,
   );
+  // rclone and ownCloud's clients send the file's own time and take it as kept when told so.
+  if (modifiedAt) reply.header('x-oc-mtime', 'accepted');
   reply.code(replaced ? 204 : 201).send();
+}
+
+/** The time in an `X-OC-Mtime` header (seconds since 1970), when it is one between then and the year 9999. */
+export function clientTime(value: string | undefined): Date | undefined {
+  if (!value || !/^\d{1,12}(\.\d{1,9})?$/.test(value.trim())) return undefined;
+  const ms = Number(value.trim()) * 1000;
+  return ms > 0 && ms < 253_402_300_800_000 ? new Date(Math.floor(ms)) : undefined;
 }

@@ -11,6 +11,8 @@ export const etagOf = (item: Pick<TItem, 'id' | 'version' | 'updatedAt'>) => `"$
 export interface PropContext {
   /** A document's Markdown length, when it is known (a request about the document alone renders it). */
   documentLength?: number | undefined;
+  /** When a client says the file was last changed (X-OC-Mtime), shown as its modification time. */
+  modifiedAt?: Date | undefined;
   /** The locks on it, as `<activelock>` elements. */
   locks?: XmlElement[];
 }
@@ -27,9 +29,9 @@ const LIVE: Record<string, { live: Live; inAllprop: boolean }> = {
   displayname: { live: (r) => d('displayname', shownName(r)), inAllprop: true },
   resourcetype: { live: (r) => (isCollection(r) ? d('resourcetype', d('collection')) : d('resourcetype')), inAllprop: true },
   getlastmodified: {
-    live: (r) => {
+    live: (r, c) => {
       const item = itemOf(r);
-      return item && d('getlastmodified', new Date(item.updatedAt).toUTCString());
+      return item && d('getlastmodified', (c.modifiedAt ?? new Date(item.updatedAt)).toUTCString());
     },
     inAllprop: true,
   },

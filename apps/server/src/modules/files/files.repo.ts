@@ -522,3 +522,25 @@ export async function pruneVersions(db: Q, ids: string[]): Promise<{ blob_key: s
   `.execute(db);
   return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
 }
+
+/** Records the time a client says a file was last changed on its current version (WebDAV's X-OC-Mtime). */
+export async function setClientModifiedTime(db: Q, itemId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('file_versions')
+    .set({ modified_at: at })
+    .where('id', '=', (eb) => eb.selectFrom('items').select('current_version_id').where('id', '=', itemId))
+    .execute();
+}
+
+/** The times clients gave the current versions of these files, where one did. */
+export async function findClientModifiedTimes(db: Q, itemIds: string[]): Promise<Map<string, Date>> {
+  if (!itemIds.length) return new Map();
+  const rows = await db
+    .selectFrom('items as i')
+    .innerJoin('file_versions as v', 'v.id', 'i.current_version_id')
+    .select(['i.id', 'v.modified_at'])
+    .where('i.id', 'in', itemIds)
+    .where('v.modified_at', 'is not', null)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r.modified_at!]));
+}

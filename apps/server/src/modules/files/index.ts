@@ -1,6 +1,6 @@
 /** Files: uploads, versions, downloads, and the jobs that tidy their bytes. */
 export { filesRoutes } from './files.routes.ts';
-export { deleteEndedUploads, findVersion, recomputeAllUsage } from './files.repo.ts';
+export { deleteEndedUploads, findClientModifiedTimes, findVersion, recomputeAllUsage } from './files.repo.ts';
 export { startUpload } from './start-upload.ts';
 export { signParts } from './sign-parts.ts';
 export { getUpload } from './upload-status.ts';

@@ -5,7 +5,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { abortUpload } from './abort-upload.ts';
 import { completeUpload } from './complete-upload.ts';
-import { findOwnUpload } from './files.repo.ts';
+import { findOwnUpload, setClientModifiedTime } from './files.repo.ts';
 import { startUpload } from './start-upload.ts';
 import { ownerOf, partLength } from './upload-common.ts';
 
@@ -15,6 +15,8 @@ interface ThroughInput {
   /** The body's length, as declared before it comes. */
   size: number;
   mimeType?: string | undefined;
+  /** When the file was last changed, as the client says: kept with the new version and shown as its modification time. */
+  modifiedAt?: Date | undefined;
 }
 
 /**
@@ -31,7 +33,8 @@ export async function uploadThrough(
   input: ThroughInput,
   body: AsyncIterable<Buffer>,
 ): Promise<{ item: TItem; replaced: boolean }> {
-  const started = await startUpload(ctx, actor, workspaceId, { ...input, onConflict: 'replace' });
+  const { modifiedAt: _, ...start } = input;
+  const started = await startUpload(ctx, actor, workspaceId, { ...start, onConflict: 'replace' });
   try {
     const upload = await findOwnUpload(ctx.db, started.id, ownerOf(actor));
     if (!upload) throw new AppError('upload_expired');
@@ -42,6 +45,7 @@ export async function uploadThrough(
       });
     }
     const { item } = await completeUpload(ctx, actor, started.id, {});
+    if (input.modifiedAt) await setClientModifiedTime(ctx.db, item.id, input.modifiedAt);
     return { item, replaced: upload.item_id !== null };
   } catch (error) {
     await abortUpload(ctx, actor, started.id).catch(() => {});
