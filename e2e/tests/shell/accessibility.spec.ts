@@ -37,6 +37,7 @@ test('the home and account screens have no serious accessibility violations', as
   expect(await seriousViolations(page)).toEqual([]);
   await page.goto('/account');
   await expect(page.getByRole('heading', { name: 'Sessions', exact: true })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'App passwords' })).toBeAttached();
   expect(await seriousViolations(page)).toEqual([]);
 });
 

@@ -75,13 +75,13 @@ user
   .option('--admin', 'make the user an instance administrator', false)
   .action(run('user create'));
 
-const token = program.command('token').description('manage API tokens');
+const token = program.command('token').description('manage API tokens and app passwords');
 token
   .command('create')
-  .description('create an API token for a user and print it')
+  .description('create an API token, or an app password for WebDAV clients (--scopes dav), for a user and print it')
   .requiredOption('--email <email>', 'the user the token acts as')
   .requiredOption('--name <name>', 'what the token is for')
-  .option('--scopes <scopes>', 'read, write or read,write', 'read,write')
+  .option('--scopes <scopes>', 'read, write or read,write (an API token), or dav (an app password: signs in WebDAV clients at /dav/ only)', 'read,write')
   .option('--days <days>', 'days until it expires (at most 365)', positiveInt, 90)
   .action(run('token create'));
 

@@ -14,8 +14,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * Who may call a route: `none` — anyone, signed in or not (a stale session cookie is ignored);
  * `read` — a signed-in person, by session or by any API token; `write` — the same, and a token
- * needs the `write` scope. Cookie-borne state changes also need the CSRF header and Cabinet's own
- * origin, whatever the route.
+ * needs the `write` scope. An app password (the `dav` scope) calls no route: it signs in WebDAV
+ * clients only. Cookie-borne state changes also need the CSRF header and Cabinet's own origin,
+ * whatever the route.
  */
 export type RouteAuth = 'none' | 'read' | 'write';
 

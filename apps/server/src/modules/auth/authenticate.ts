@@ -40,18 +40,32 @@ function whereFrom(req: Caller): Pick<Actor, 'ip' | 'userAgent' | 'clientId'> {
 export function authenticator(ctx: AppContext) {
   const publicOrigin = new URL(ctx.env.PUBLIC_URL).origin;
 
-  /** `write`: the route changes something, which a token may do only with the write scope (any token may read). */
-  async function fromToken(req: Caller, token: string, write: boolean): Promise<Actor> {
+  /**
+   * The person a live token acts for, with the token's scopes, its use noted. What the scopes let it do is the
+   * caller's to decide: the API's rules are in fromToken.
+   */
+  async function tokenActor(req: Caller, token: string): Promise<Actor> {
     const found = await findApiTokenWithUser(ctx.db, sha256(token));
     const row = found?.token;
     if (!row || row.revoked_at || row.expires_at <= new Date()) throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
     const user = found.user;
     if (user.status !== 'active') throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
-    const scopes = row.scopes as TTokenScope[];
-    if (write && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
-    const actor: Actor = { user, via: 'token', sessionId: null, tokenId: row.id, scopes, ...whereFrom(req) };
+    const actor: Actor = { user, via: 'token', sessionId: null, tokenId: row.id, scopes: row.scopes as TTokenScope[], ...whereFrom(req) };
     // Its use is recorded when "last used" is touched, at most once an hour (noteTokenUse).
     if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await noteTokenUse(ctx.db, actor, user.id, row.id);
+    return actor;
+  }
+
+  /**
+   * A caller of the API or the collaboration socket by token. `write`: the route changes something, which a token may
+   * do only with the write scope (any API token may read). An app password signs in WebDAV clients only.
+   */
+  async function fromToken(req: Caller, token: string, write: boolean): Promise<Actor> {
+    const actor = await tokenActor(req, token);
+    const { scopes } = actor;
+    if (!scopes.includes('read') && !scopes.includes('write'))
+      throw new AppError('forbidden', 'This is an app password: it signs in WebDAV clients at /dav/ only. Use an API token for the API.');
+    if (write && !scopes.includes('write')) throw new AppError('forbidden', 'This API token may only read.');
     return actor;
   }
 

@@ -1,6 +1,7 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { ColorSchemeControl } from '../../components/ui/color-scheme-control.tsx';
 import { ApiTokensSection } from '../../features/account/components/api-tokens-section.tsx';
+import { AppPasswordsSection } from '../../features/account/components/app-passwords-section.tsx';
 import { ProfileSection } from '../../features/account/components/profile-section.tsx';
 import { SessionsSection } from '../../features/account/components/sessions-section.tsx';
 import { MailSetting } from '../../features/notifications/components/mail-setting.tsx';
@@ -33,6 +34,9 @@ export function AccountPage() {
         </Section>
         <Section id="tokens" title="API tokens">
           <ApiTokensSection />
+        </Section>
+        <Section id="app-passwords" title="App passwords">
+          <AppPasswordsSection />
         </Section>
       </Stack>
     </PersonalShell>
