@@ -46,6 +46,8 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/backups/*',
   // instance administration: the last administrator kept under row locks, a deactivation's notice ending streams and sockets;
   'apps/server/src/modules/admin/*',
+  // WebDAV's walks of a path and of locks up the tree, its locks' expiry by the database's clock (ADR 0067);
+  'apps/server/src/modules/dav/dav',
   // the cabinet command against a database server of its own.
   'apps/server/src/cli/cli-commands',
 ];
@@ -56,6 +58,7 @@ export const BOTH_DATABASES = [
  * short, started last and ran alone for minutes after the browser tests had ended.
  */
 export const LONGEST_FIRST = [
+  'modules/dav/dav-clients',
   'cli/cli-commands',
   'cli/data-folder',
   'collab/crash',

@@ -63,6 +63,11 @@ export function given(ctx: AppContext, baseUrl: string) {
       return calling(baseUrl, { id: person.id, token, workspace: person.workspace });
     },
 
+    /** An app password of the person's (an API token with the `dav` scope), for WebDAV clients. */
+    async appPassword(person: Person): Promise<string> {
+      return (await createApiToken(ctx.db, person.id, { name: 'WebDAV tests', scopes: ['dav'] })).token;
+    },
+
     /** Adds `person` to a workspace with a role; returns their "My files" root there. */
     async membership(person: Person, workspaceId: string, role: WorkspaceRole): Promise<string> {
       return insertMembership(ctx.db, { workspaceId, userId: person.id, role });

@@ -1,4 +1,4 @@
-import { CLIENT_ID_HEADER, CSRF_HEADER, type TTokenScope } from '@cabinet/contracts';
+import { CLIENT_ID_HEADER, CSRF_HEADER, isAppPassword, type TTokenScope } from '@cabinet/contracts';
 import type { IncomingHttpHeaders } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
@@ -132,15 +132,17 @@ export function authenticator(ctx: AppContext) {
   }
 
   /**
-   * The caller of WebDAV (`/dav/`): HTTP Basic with any user name and, as the password, an app password or an API
-   * token, with its scopes.
+   * The caller of WebDAV (`/dav/`): HTTP Basic with any user name and, as the password, an app password (or an API
+   * token, with its scopes).
    */
   async function davActor(req: Caller): Promise<Actor> {
     const basic = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(req.headers.authorization ?? '');
     if (!basic) throw new AppError('unauthenticated', 'Sign in with your email address and an app password (Account → App passwords).');
     const credentials = Buffer.from(basic[1]!, 'base64').toString('utf8');
     const colon = credentials.indexOf(':');
-    return fromToken(req, colon < 0 ? '' : credentials.slice(colon + 1), false);
+    const actor = await tokenActor(req, colon < 0 ? '' : credentials.slice(colon + 1));
+    // An app password reads and writes there; an API token keeps its own scopes.
+    return isAppPassword(actor.scopes) ? { ...actor, scopes: ['read', 'write'] } : actor;
   }
 
   return { authenticate, socketActor, davActor };

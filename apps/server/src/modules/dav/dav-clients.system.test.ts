@@ -22,7 +22,7 @@ describe('WebDAV clients', () => {
   const signIn = async () => {
     const person = await test.given.person('Dav');
     const slug = (await person.call(workspacesApi.get, { params: { ws: person.workspace.id } })).body.slug;
-    return { person, password: person.token, root: `${test.app.url}/dav/${slug}/My%20files/` };
+    return { person, password: await test.given.appPassword(person), root: `${test.app.url}/dav/${slug}/My%20files/` };
   };
 
   it.skipIf(!hasLitmus)('passes every test of litmus: basic, copymove, props, locks and http', async () => {

@@ -2,7 +2,7 @@ import { ZChildrenQuery, ZItemName, ZSharedQuery, type TItem, type TWorkspace } 
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { findActiveSibling, getItem, listChildren } from '../items/index.ts';
+import { getItem, itemsOnPath, listChildren } from '../items/index.ts';
 import { listSharedWithMe } from '../sharing/index.ts';
 import { getWorkspace, listWorkspaces } from '../workspaces/index.ts';
 import { DavRefusal } from './refusal.ts';
@@ -71,24 +71,17 @@ export async function resolve(db: Db, actor: Actor, names: string[]): Promise<Re
     const item = await getItem(db, actor, place === 'home' ? workspace.homeId : workspace.rootId);
     at = { kind: 'item', names: names.slice(0, 2), workspace, item, place, isPlace: true };
   }
-  for (const [i, name] of rest.entries()) {
-    const child: TItem | undefined = at.kind === 'item' && at.item.kind === 'folder' ? await childNamed(db, actor, at.item.id, name) : undefined;
-    if (!child) return { missing: { parent: i === rest.length - 1 ? at : null, name } };
-    at = { kind: 'item', names: [...at.names, name], workspace, item: child, place: at.kind === 'item' ? at.place : place, isPlace: false };
+  if (!rest.length) return { found: at };
+  const item = at.kind === 'item' ? at : undefined;
+  const items = item?.item.kind === 'folder' ? await itemsOnPath(db, actor, item.item.id, rest, DOCUMENT_EXTENSION) : [];
+  for (const [i, child] of items.entries()) {
+    at = { kind: 'item', names: [...at.names, rest[i]!], workspace, item: child, place: item!.place, isPlace: false };
+  }
+  if (items.length < rest.length) {
+    const last = items.length === rest.length - 1 && (at.kind !== 'item' || at.item.kind === 'folder');
+    return { missing: { parent: last ? at : null, name: rest[items.length]! } };
   }
   return { found: at };
-}
-
-/** The active child of a folder shown under `name` (a document under its name with `.md`), when the caller may see it. */
-async function childNamed(db: Db, actor: Actor, folderId: string, name: string): Promise<TItem | undefined> {
-  const exact = await findActiveSibling(db, folderId, name);
-  // A document named "x.md" is shown as "x.md.md": the name alone does not name it.
-  let id = exact && exact.kind !== 'document' ? exact.id : undefined;
-  if (!id && name.toLowerCase().endsWith(DOCUMENT_EXTENSION)) {
-    const document = await findActiveSibling(db, folderId, name.slice(0, -DOCUMENT_EXTENSION.length));
-    if (document?.kind === 'document') id = document.id;
-  }
-  return id ? unlessMissing(() => getItem(db, actor, id)) : undefined;
 }
 
 /** What a collection holds, as resources below it. */

@@ -13,7 +13,16 @@ describe.each(storageDrivers())('WebDAV on %s', (_name, driver) => {
     return { ...(await storageSettings(driver, port)), PORT: String(port), UPLOAD_PART_SIZE: '5MiB' };
   });
   const slugOf = async (p: Person) => (await p.call(workspacesApi.get, { params: { ws: p.workspace.id } })).body.slug;
-  const dav = (p: Person) => davClient(test.app.url, p.token);
+  const passwords = new Map<string, Promise<string>>();
+  /** A WebDAV client signed in with the person's app password (one each). */
+  const dav = (p: Person) => {
+    if (!passwords.has(p.id)) passwords.set(p.id, test.given.appPassword(p));
+    const client = passwords.get(p.id)!.then((password) => davClient(test.app.url, password));
+    return {
+      send: async (...a: Parameters<ReturnType<typeof davClient>['send']>) => (await client).send(...a),
+      propfind: async (...a: Parameters<ReturnType<typeof davClient>['propfind']>) => (await client).propfind(...a),
+    };
+  };
   const childrenOf = async (p: Person, folderId: string) =>
     (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId }, query: {} })).body.items;
 
@@ -160,9 +169,10 @@ describe.each(storageDrivers())('WebDAV on %s', (_name, driver) => {
     expect((await dav(bob).send('DELETE', davUrl(slug, 'Shared with me', 'For Bob'))).status).toBe(403);
     expect(secret.name).toBe('Secret');
 
-    const reader = await test.given.readOnly(ada);
-    expect((await dav(reader).send('MKCOL', davUrl(slug, 'My files', 'New'))).status).toBe(403);
-    expect((await dav(reader).propfind(davUrl(slug, 'My files'))).status).toBe(207);
+    // An API token serves too, with its own scopes: one that may only read, reads.
+    const reader = davClient(test.app.url, (await test.given.readOnly(ada)).token);
+    expect((await reader.send('MKCOL', davUrl(slug, 'My files', 'New'))).status).toBe(403);
+    expect((await reader.propfind(davUrl(slug, 'My files'))).status).toBe(207);
   });
 
   it('refuses paths that are not names', async () => {
@@ -173,5 +183,95 @@ describe.each(storageDrivers())('WebDAV on %s', (_name, driver) => {
     }
     const long = 'n'.repeat(256);
     expect((await dav(ada).send('MKCOL', davUrl(slug, 'Workspace', long))).status).toBe(400);
+  });
+
+  it('copies and moves, keeping to Overwrite, and never into itself', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const at = (...names: string[]) => davUrl(slug, 'My files', ...names);
+    const to = (...names: string[]) => ({ headers: { destination: `${test.app.url}${at(...names)}` } });
+    expect((await dav(ada).send('MKCOL', at('a'))).status).toBe(201);
+    expect((await dav(ada).send('PUT', at('a', 'one.txt'), { body: 'one' })).status).toBe(201);
+    expect((await dav(ada).send('COPY', at('a'), to('b'))).status).toBe(201);
+    expect(await (await dav(ada).send('GET', at('b', 'one.txt'))).text()).toBe('one');
+    expect((await dav(ada).send('COPY', at('a', 'one.txt'), { headers: { ...to('b', 'one.txt').headers, overwrite: 'F' } })).status).toBe(412);
+    expect((await dav(ada).send('COPY', at('a', 'one.txt'), to('b', 'one.txt'))).status).toBe(204);
+    expect((await dav(ada).send('MOVE', at('a'), to('a', 'inside'))).status).toBe(409);
+    expect((await dav(ada).send('MOVE', at('a'), to('a'))).status).toBe(403);
+    expect((await dav(ada).send('MOVE', at('a', 'one.txt'), to('b', 'two.txt'))).status).toBe(201);
+    expect((await dav(ada).send('GET', at('a', 'one.txt'))).status).toBe(404);
+    expect(await (await dav(ada).send('GET', at('b', 'two.txt'))).text()).toBe('one');
+    expect((await dav(ada).send('MOVE', at('b'), { headers: { destination: 'http://elsewhere.example/dav/x' } })).status).toBe(502);
+    await test.given.document(ada, ada.workspace.homeId, 'Plan');
+    expect((await dav(ada).send('MOVE', at('Plan.md'), to('Plan.txt'))).status).toBe(403);
+    expect((await dav(ada).send('MOVE', at('Plan.md'), to('Renamed.md'))).status).toBe(201);
+    expect((await childrenOf(ada, ada.workspace.homeId)).map((i) => i.name)).toContain('Renamed');
+    expect((await dav(ada).send('PUT', at('Renamed.md'), { body: '# no' })).status).toBe(403);
+  });
+
+  it('keeps dead properties, all or none', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const file = davUrl(slug, 'My files', 'p.txt');
+    await dav(ada).send('PUT', file, { body: 'p' });
+    const patch = (body: string) => dav(ada).send('PROPPATCH', file, { headers: { 'content-type': 'application/xml' }, body });
+    const set = await patch(
+      '<?xml version="1.0"?><d:propertyupdate xmlns:d="DAV:" xmlns:z="urn:z"><d:set><d:prop><z:colour xml:lang="en">blue <z:b>deep</z:b></z:colour></d:prop></d:set></d:propertyupdate>',
+    );
+    expect(set.status).toBe(207);
+    const both = await patch(
+      '<d:propertyupdate xmlns:d="DAV:" xmlns:z="urn:z"><d:set><d:prop><z:size>9</z:size><d:getetag>x</d:getetag></d:prop></d:set></d:propertyupdate>',
+    );
+    const text = await both.text();
+    expect(text).toContain('HTTP/1.1 403');
+    expect(text).toContain('HTTP/1.1 424');
+    const read = await dav(ada).propfind(file, '0', '<d:propfind xmlns:d="DAV:" xmlns:z="urn:z"><d:prop><z:colour/><z:size/></d:prop></d:propfind>');
+    expect(read.entries[0]!.props.get('urn:z colour')).toMatchObject({ status: 200, text: 'blue deep' });
+    expect(read.entries[0]!.props.get('urn:z size')?.status).toBe(404);
+  });
+
+  it('locks for real: a change without the token is refused, and the holder alone unlocks', async () => {
+    const ada = await test.given.person('Ada');
+    const bob = await test.given.person('Bob');
+    const slug = await slugOf(ada);
+    await test.given.membership(bob, ada.workspace.id, 'member');
+    const file = davUrl(slug, 'Workspace', 'shared.txt');
+    expect((await dav(ada).send('PUT', file, { body: 'v1' })).status).toBe(201);
+    const lockBody =
+      '<?xml version="1.0"?><d:lockinfo xmlns:d="DAV:"><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype><d:owner>Bob</d:owner></d:lockinfo>';
+    const locked = await dav(bob).send('LOCK', file, {
+      headers: { timeout: 'Second-600', 'user-agent': 'WebDAVFS/3.0.0 (03008000) Darwin/22.1.0' },
+      body: lockBody,
+    });
+    expect(locked.status).toBe(200);
+    const token = /^<(.+)>$/.exec(locked.headers.get('lock-token') ?? '')![1]!;
+    expect(await locked.text()).toContain(token);
+
+    expect((await dav(ada).send('PUT', file, { body: 'v2' })).status).toBe(423);
+    expect((await dav(ada).send('DELETE', file)).status).toBe(423);
+    expect((await dav(ada).send('LOCK', file, { body: lockBody })).status).toBe(423);
+    // Another person's token is theirs alone.
+    expect((await dav(ada).send('PUT', file, { headers: { if: `(<${token}>)` }, body: 'v2' })).status).toBe(423);
+    expect((await dav(ada).send('UNLOCK', file, { headers: { 'lock-token': `<${token}>` } })).status).toBe(403);
+    expect((await dav(bob).send('PUT', file, { headers: { if: `(<${token}>)` }, body: 'v2' })).status).toBe(204);
+    expect((await dav(bob).send('PUT', file, { headers: { if: '(<urn:uuid:00000000-0000-0000-0000-000000000000>)' }, body: 'v3' })).status).toBe(412);
+
+    const discovered = await dav(ada).propfind(file, '0', '<d:propfind xmlns:d="DAV:"><d:prop><d:lockdiscovery/></d:prop></d:propfind>');
+    expect(discovered.text).toContain(token);
+    expect(discovered.text).toContain('<d:exclusive/>');
+
+    expect((await dav(bob).send('UNLOCK', file, { headers: { 'lock-token': `<${token}>` } })).status).toBe(204);
+    expect((await dav(ada).send('PUT', file, { body: 'v3' })).status).toBe(204);
+    expect(await (await dav(ada).send('GET', file)).text()).toBe('v3');
+  });
+
+  it("keeps a client's modification time", async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const file = davUrl(slug, 'My files', 'old.txt');
+    const put = await dav(ada).send('PUT', file, { headers: { 'x-oc-mtime': '1577934245' }, body: 'old' });
+    expect(put.headers.get('x-oc-mtime')).toBe('accepted');
+    const read = await dav(ada).propfind(file, '0');
+    expect(read.entries[0]!.props.get('DAV: getlastmodified')?.text).toBe('Thu, 02 Jan 2020 03:04:05 GMT');
   });
 });

@@ -24,6 +24,7 @@ export {
   createItem,
   deleteBlobIfUnused,
   getItem,
+  itemsOnPath,
   listChildren,
   trashItem,
   updateItem,

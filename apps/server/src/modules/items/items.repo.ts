@@ -200,6 +200,34 @@ export function findActiveSibling(db: Q, parentId: string, name: string, exceptI
   return q.executeTakeFirst();
 }
 
+/**
+ * The active items a path of names leads to from a folder, one statement whatever its length: at each step the child
+ * of that name (compared as the unique index compares), or a document whose name is the step's without `suffix` (a
+ * document shown as a file, WebDAV's `.md`) when no other item has the name. As far as the names lead: shorter when one
+ * names nothing.
+ */
+export async function findPathIds(db: Q, rootId: string, names: string[], suffix: string): Promise<string[]> {
+  if (!names.length) return [];
+  const { rows } = await sql<{ depth: number; id: string }>`
+    WITH RECURSIVE walk(depth, id) AS (
+      SELECT 0, ${rootId}::uuid
+      UNION ALL
+      SELECT w.depth + 1, c.id
+        FROM walk w CROSS JOIN LATERAL (
+          SELECT i.id FROM items i, LATERAL (SELECT lower((${names}::text[])[w.depth + 1]) AS n) step
+           WHERE i.parent_id = w.id AND i.state = 'active'
+             AND lower(i.name) IN (step.n, CASE WHEN right(step.n, ${suffix.length}::int) = ${suffix}::text THEN left(step.n, ${-suffix.length}::int) END)
+             AND (CASE WHEN i.kind = 'document' THEN lower(i.name) || ${suffix}::text = step.n ELSE lower(i.name) = step.n END)
+           ORDER BY i.kind = 'document'
+           LIMIT 1
+        ) c
+       WHERE w.depth < ${names.length}::int
+    )
+    SELECT depth, id FROM walk WHERE depth > 0 ORDER BY depth
+  `.execute(db);
+  return rows.map((r) => r.id);
+}
+
 /** Active names in a folder that start like `base`, to suggest a free one. */
 export async function siblingNamesLike(db: Q, parentId: string, base: string): Promise<Set<string>> {
   const rows = await db

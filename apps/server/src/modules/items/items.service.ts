@@ -33,6 +33,7 @@ import {
   findAccess,
   findActiveSibling,
   findItem,
+  findPathIds,
   findTrashPage,
   insertItem,
   lockItem,
@@ -220,6 +221,23 @@ export async function createFolderThroughLink(
     });
     return item;
   });
+}
+
+/**
+ * The items a path of names leads to below a folder, each as the caller sees it, as far as they lead and the caller
+ * may see each one: a name the caller may not see ends the path as a missing one does. `suffix`: what a document's
+ * name is shown with (findPathIds).
+ */
+export async function itemsOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<TItem[]> {
+  const ids = await findPathIds(db, rootId, names, suffix);
+  const accesses = await findAccesses(db, actor, ids);
+  const items: TItem[] = [];
+  for (const id of ids) {
+    const access = accesses.get(id);
+    if (!access?.abilities.view) break;
+    items.push(presentItem(access.item, access));
+  }
+  return items;
 }
 
 export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {
