@@ -452,12 +452,23 @@ export interface DavLocksTable {
   deep: boolean;
   /** The path it was taken on. */
   href: string;
+  /** A lock on a side file of the holder's in the folder `item_id`: its name (dav_side_files). */
+  side_name: Generated<string | null>;
   owner: ColumnType<unknown, string | null, string | null>;
   /** The client that took it, from its user agent ("Finder"), for the browser's "Locked by …". */
   client: string | null;
   timeout_seconds: number;
   expires_at: Timestamp;
   created_at: Generated<Timestamp>;
+}
+
+/** A Finder side file (`._name`, `.DS_Store`) kept for the person who wrote it (migration 0031). */
+export interface DavSideFilesTable {
+  user_id: string;
+  folder_id: string;
+  name: string;
+  bytes: Uint8Array;
+  modified_at: Timestamp;
 }
 
 export interface Database {
@@ -495,6 +506,7 @@ export interface Database {
   restored_items: RestoredItemsTable;
   dav_properties: DavPropertiesTable;
   dav_locks: DavLocksTable;
+  dav_side_files: DavSideFilesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -17,6 +17,8 @@ CREATE TABLE dav_locks (
   deep boolean NOT NULL,
   -- The path it was taken on, shown as its root where the path to the item cannot be worked out from the one asked.
   href text NOT NULL,
+  -- A lock on one of the holder's side files (dav_side_files) in the folder item_id: that file's name; null otherwise.
+  side_name text,
   owner jsonb,
   client text,
   timeout_seconds integer NOT NULL,
@@ -27,3 +29,15 @@ CREATE INDEX dav_locks_item_idx ON dav_locks (item_id);
 
 -- The time a client says a file was last changed (rclone's and ownCloud's X-OC-Mtime), kept with the version it sent.
 ALTER TABLE file_versions ADD COLUMN modified_at timestamptz;
+
+-- What macOS Finder writes beside each file (`._name`, its extended attributes; `.DS_Store`, a folder's view), kept for
+-- the person whose Finder wrote it, out of the folder everyone else sees: small, bounded, gone with the folder.
+CREATE TABLE dav_side_files (
+  user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  folder_id uuid NOT NULL REFERENCES items (id) ON DELETE CASCADE,
+  name text NOT NULL,
+  bytes bytea NOT NULL,
+  modified_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (user_id, folder_id, name)
+);
+CREATE INDEX dav_side_files_folder_idx ON dav_side_files (folder_id);

@@ -1,3 +1,9 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../../errors.ts';
 import { createItem, trashItem } from '../items/index.ts';
 import { uploadThrough } from '../files/index.ts';
 import { header, type DavCall } from './dav-call.ts';
@@ -46,9 +52,8 @@ export async function remove(call: DavCall, target: Resolved): Promise<void> {
 }
 
 /**
- * PUT: the body streamed into storage as an upload of the declared length (201 for a new file; 204 for a new version
- * of the file of that name). A folder is not replaced (405), a document is read-only here (403), and a body whose
- * length is not declared is refused (411).
+ * PUT: the body streamed into storage as an upload (201 for a new file; 204 for a new version of the file of that
+ * name). A folder is not replaced (405), and a document is read-only here (403).
  */
 export async function put(call: DavCall, target: Resolved): Promise<void> {
   const { req, reply } = call;
@@ -78,16 +83,10 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
     workspaceId = place.parent.workspace.id;
     name = place.name;
   }
-  const declared = req.headers['content-length'];
-  if (declared === undefined || !/^\d+$/.test(declared)) throw new DavRefusal(411, 'Send the file with its length (Content-Length).');
   const contentType = req.headers['content-type'];
   const modifiedAt = clientTime(header(call, 'x-oc-mtime'));
-  const { replaced } = await uploadThrough(
-    call.ctx,
-    call.actor,
-    workspaceId,
-    { parentId, name, size: Number(declared), mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt },
-    req.raw,
+  const { replaced } = await withBody(call, (size, body) =>
+    uploadThrough(call.ctx, call.actor, workspaceId, { parentId, name, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt }, body),
   );
   // rclone and ownCloud's clients send the file's own time and take it as kept when told so.
   if (modifiedAt) reply.header('x-oc-mtime', 'accepted');
@@ -99,4 +98,39 @@ export function clientTime(value: string | undefined): Date | undefined {
   if (!value || !/^\d{1,12}(\.\d{1,9})?$/.test(value.trim())) return undefined;
   const ms = Number(value.trim()) * 1000;
   return ms > 0 && ms < 253_402_300_800_000 ? new Date(Math.floor(ms)) : undefined;
+}
+
+/**
+ * A PUT's body and its length: as declared (`Content-Length`, or Finder's `X-Expected-Entity-Length` beside a chunked
+ * body), streamed straight on; a chunked body of no declared length is first written to a temporary file (up to the
+ * largest file allowed) to learn it. No body at all is an empty file.
+ */
+async function withBody<T>(call: DavCall, use: (size: number, body: AsyncIterable<Buffer>) => Promise<T>): Promise<T> {
+  const { req } = call;
+  const declared = header(call, 'content-length') ?? header(call, 'x-expected-entity-length');
+  if (declared !== undefined) {
+    if (!/^\d{1,16}$/.test(declared.trim())) throw new DavRefusal(400, 'The length of the body is not a number.');
+    return use(Number(declared), req.raw);
+  }
+  if (req.headers['transfer-encoding'] === undefined) return use(0, (async function* () {})());
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'cabinet-dav-'));
+  try {
+    const file = path.join(folder, 'body');
+    let size = 0;
+    const max = call.ctx.env.MAX_FILE_SIZE;
+    await pipeline(
+      req.raw,
+      async function* (chunks: AsyncIterable<Buffer>) {
+        for await (const chunk of chunks) {
+          size += chunk.byteLength;
+          if (size > max) throw new AppError('file_too_large', undefined, { maxBytes: max });
+          yield chunk;
+        }
+      },
+      createWriteStream(file),
+    );
+    return await use(size, createReadStream(file));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }

@@ -54,13 +54,13 @@ export async function findLocksAround(db: Db, itemId: string, o: { below: boolea
       SELECT i.id, i.parent_id, a.distance + 1 FROM items i JOIN above a ON i.id = a.parent_id WHERE a.distance < 70
     ), held AS (
       SELECT l.token, i.id, i.parent_id, 0 AS distance FROM dav_locks l JOIN items i ON i.id = l.item_id
-       WHERE l.expires_at > now() AND ${o.below}::boolean
+       WHERE l.expires_at > now() AND l.side_name IS NULL AND ${o.below}::boolean
       UNION ALL
       SELECT h.token, i.id, i.parent_id, h.distance + 1 FROM items i JOIN held h ON i.id = h.parent_id WHERE h.distance < 70
     )
     SELECT l.*, CASE WHEN a.distance = 0 THEN 'on' ELSE 'above' END AS relation, a.distance
       FROM dav_locks l JOIN above a ON a.id = l.item_id
-     WHERE l.expires_at > now() AND (a.distance = 0 OR l.deep)
+     WHERE l.expires_at > now() AND (a.distance = 0 OR l.deep) AND l.side_name IS NULL
     UNION ALL
     SELECT l.*, 'below' AS relation, h.distance
       FROM held h JOIN dav_locks l ON l.token = h.token
@@ -112,4 +112,64 @@ export async function countOwnLocks(db: Db, userId: string): Promise<number> {
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** A person's side file in a folder. */
+export function findSideFile(db: Db, userId: string, folderId: string, name: string) {
+  return db
+    .selectFrom('dav_side_files')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('folder_id', '=', folderId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+/** Writes a person's side file; whether it was there before. Past `keep` side files of theirs, the oldest go. */
+export async function putSideFile(db: Db, row: { user_id: string; folder_id: string; name: string; bytes: Uint8Array }, keep: number): Promise<boolean> {
+  const before = await findSideFile(db, row.user_id, row.folder_id, row.name);
+  await db
+    .insertInto('dav_side_files')
+    .values(row)
+    .onConflict((oc) => oc.columns(['user_id', 'folder_id', 'name']).doUpdateSet({ bytes: row.bytes, modified_at: sql<Date>`now()` }))
+    .execute();
+  await sql`
+    DELETE FROM dav_side_files WHERE user_id = ${row.user_id} AND (folder_id, name) IN (
+      SELECT folder_id, name FROM dav_side_files WHERE user_id = ${row.user_id} ORDER BY modified_at DESC OFFSET ${keep}::int)
+  `.execute(db);
+  return before !== undefined;
+}
+
+export async function deleteSideFile(db: Db, userId: string, folderId: string, name: string): Promise<boolean> {
+  const gone = await db
+    .deleteFrom('dav_side_files')
+    .where('user_id', '=', userId)
+    .where('folder_id', '=', folderId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return gone.numDeletedRows > 0n;
+}
+
+/** Renames (or moves) a person's side file, replacing one of the new name. */
+export async function moveSideFile(db: Db, userId: string, from: { folderId: string; name: string }, to: { folderId: string; name: string }): Promise<void> {
+  await db.deleteFrom('dav_side_files').where('user_id', '=', userId).where('folder_id', '=', to.folderId).where('name', '=', to.name).execute();
+  await db
+    .updateTable('dav_side_files')
+    .set({ folder_id: to.folderId, name: to.name, modified_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('folder_id', '=', from.folderId)
+    .where('name', '=', from.name)
+    .execute();
+}
+
+/** The live locks on a side file (its holder's own: no one else reaches it). */
+export function findSideLocks(db: Db, userId: string, folderId: string, name: string): Promise<LockRow[]> {
+  return db
+    .selectFrom('dav_locks')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('item_id', '=', folderId)
+    .where('side_name', '=', name)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .execute();
 }

@@ -16,6 +16,7 @@ import { propfind, propfindDepth } from './propfind.ts';
 import { readPropFind, readPropPatch } from './prop-requests.ts';
 import { proppatch } from './proppatch.ts';
 import { answerError, DavRefusal } from './refusal.ts';
+import { isSideFileName, SIDE_FILES, sideFileRequest } from './side-files.ts';
 import { signInFailures } from './sign-in-failures.ts';
 import { readXml } from './xml-read.ts';
 import { writeXml } from './xml-write.ts';
@@ -71,13 +72,13 @@ export interface DavOptions {
   contents: ItemContents;
 }
 
-/** A request's body, whole, up to the XML bodies' bound (413 past it). */
-async function readBody(req: FastifyRequest): Promise<Buffer> {
+/** A request's body, whole, up to a bound (the XML bodies', unless told; 413 past it). */
+async function readBody(req: FastifyRequest, max = MAX_XML_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req.raw as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
-    if (size > MAX_XML_BYTES) throw new DavRefusal(413, 'The request body is larger than 1 MiB.');
+    if (size > max) throw new DavRefusal(413, `The request body is larger than ${max / 1024 / 1024} MiB.`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);
@@ -123,6 +124,10 @@ export async function davRoutes(app: FastifyInstance, ctx: AppContext, o: DavOpt
       if (!READING.has(req.method) && !actor.scopes.includes('write')) throw new AppError('forbidden', 'This token may only read.');
       const path = davPath(req.raw.url ?? req.url);
       const call: DavCall = { ctx, actor, req, reply, path, markdown, conditions: conditionsOf(header({ req }, 'if')) };
+      if (path.names.length > 2 && isSideFileName(path.names.at(-1)!) && req.method !== 'MKCOL') {
+        await sideFileRequest(call, () => readBody(req, SIDE_FILES.maxBytes));
+        return reply;
+      }
       const target = await resolve(ctx.db, actor, path.names);
       await requireConditions(call, target);
       await handler(call, target);
