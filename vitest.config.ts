@@ -48,6 +48,7 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/admin/*',
   // WebDAV's walks of a path and of locks up the tree, its locks' expiry by the database's clock (ADR 0067);
   'apps/server/src/modules/dav/dav',
+  'apps/server/src/modules/dav/dav-access',
   // the cabinet command against a database server of its own.
   'apps/server/src/cli/cli-commands',
 ];

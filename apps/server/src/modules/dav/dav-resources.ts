@@ -51,12 +51,12 @@ export type Resolved = { found: DavResource } | { missing: { parent: DavResource
 export async function resolve(db: Db, actor: Actor, names: string[]): Promise<Resolved> {
   if (names.length === 0) return { found: { kind: 'top', names: [] } };
   const workspace = await unlessMissing(() => getWorkspace(db, actor.user, names[0]!));
-  if (!workspace) return { missing: { parent: { kind: 'top', names: [] }, name: names[0]! } };
+  if (!workspace) return { missing: { parent: names.length === 1 ? { kind: 'top', names: [] } : null, name: names[0]! } };
   const top: DavResource = { kind: 'workspace', names: [workspace.slug], workspace };
   if (names.length === 1) return { found: top };
   const placeName = names[1]!;
   const place = (Object.keys(PLACES) as Place[]).find((p) => PLACES[p].toLowerCase() === placeName.toLowerCase());
-  if (!place) return { missing: { parent: top, name: placeName } };
+  if (!place) return { missing: { parent: names.length === 2 ? top : null, name: placeName } };
   let at: DavResource;
   let rest = names.slice(2);
   if (place === 'shared') {
