@@ -3,7 +3,13 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import type { DocumentMarkdown } from '../files/index.ts';
 import type { DavPath } from './dav-path.ts';
-import type { Conditions } from './locks.ts';
+import type { IfList } from './if-header.ts';
+
+/** The `If` header of a request, parsed once: its lists and the lock tokens it submits. */
+export interface Conditions {
+  lists: IfList[];
+  submitted: Set<string>;
+}
 
 /** One WebDAV request as its method's handler sees it: who calls, what the target's path names, and what it may use. */
 export interface DavCall {

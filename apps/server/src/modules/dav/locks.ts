@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import { uploadThrough } from '../files/index.ts';
-import { header, type DavCall } from './dav-call.ts';
+import { header, type Conditions, type DavCall } from './dav-call.ts';
 import { davHref, davPathOf } from './dav-path.ts';
 import { isCollection, newPlaceOf, resolve, type DavResource, type ItemResource, type Resolved } from './dav-resources.ts';
 import { countOwnLocks, deleteLock, findLocksAround, findLocksOn, insertLock, refreshLock, type LockAround, type LockRow } from './dav.repo.ts';
-import { ifHeaderHolds, parseIfHeader, submittedTokens, type IfCondition, type IfList } from './if-header.ts';
+import { ifHeaderHolds, parseIfHeader, submittedTokens, type IfCondition } from './if-header.ts';
 import { etagOf } from './live-props.ts';
 import { activeLock, lockDepth, lockSeconds, readLockInfo } from './lock-info.ts';
 import { DavRefusal } from './refusal.ts';
@@ -13,12 +13,6 @@ import { d, writeXml, type XmlElement } from './xml-write.ts';
 
 /** Live locks one person may hold at once: a client cannot fill the table. */
 export const MAX_OWN_LOCKS = 1000;
-
-/** The `If` header of a request, parsed once: its lists and the lock tokens it submits. */
-export interface Conditions {
-  lists: IfList[];
-  submitted: Set<string>;
-}
 
 export function conditionsOf(value: string | undefined): Conditions {
   const lists = value ? parseIfHeader(value) : [];
