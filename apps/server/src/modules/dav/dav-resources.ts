@@ -68,18 +68,28 @@ export async function resolve(db: Db, actor: Actor, names: string[]): Promise<Re
       rest = rest.slice(1);
     }
   } else {
-    const item = await getItem(db, actor, place === 'home' ? workspace.homeId : workspace.rootId);
-    at = { kind: 'item', names: names.slice(0, 2), workspace, item, place, isPlace: true };
+    const rootId = place === 'home' ? workspace.homeId : workspace.rootId;
+    // The place's folder and the path below it, with the caller's access to each, in one walk and one look.
+    const { root, path } = rest.length ? await itemsOnPath(db, actor, rootId, rest, DOCUMENT_EXTENSION) : { root: await getItem(db, actor, rootId), path: [] };
+    at = { kind: 'item', names: names.slice(0, 2), workspace, item: root, place, isPlace: true };
+    return walked(at, rest, path);
   }
   if (!rest.length) return { found: at };
-  const item = at.kind === 'item' ? at : undefined;
-  const items = item?.item.kind === 'folder' ? await itemsOnPath(db, actor, item.item.id, rest, DOCUMENT_EXTENSION) : [];
-  for (const [i, child] of items.entries()) {
-    at = { kind: 'item', names: [...at.names, rest[i]!], workspace, item: child, place: item!.place, isPlace: false };
+  const shared = at as ItemResource;
+  const { path } = shared.item.kind === 'folder' ? await itemsOnPath(db, actor, shared.item.id, rest, DOCUMENT_EXTENSION) : { path: [] };
+  return walked(at, rest, path);
+}
+
+/** Where a walk of `rest` below `from` ended: the last item, or the name it found nothing for and the folder it looked in. */
+function walked(from: DavResource, rest: string[], path: TItem[]): Resolved {
+  let at = from;
+  const place = from.kind === 'item' ? from.place : 'shared';
+  for (const [i, child] of path.entries()) {
+    at = { kind: 'item', names: [...at.names, rest[i]!], workspace: (from as ItemResource).workspace, item: child, place, isPlace: false };
   }
-  if (items.length < rest.length) {
-    const last = items.length === rest.length - 1 && (at.kind !== 'item' || at.item.kind === 'folder');
-    return { missing: { parent: last ? at : null, name: rest[items.length]! } };
+  if (path.length < rest.length) {
+    const last = path.length === rest.length - 1 && at.kind === 'item' && at.item.kind === 'folder';
+    return { missing: { parent: last ? at : null, name: rest[path.length]! } };
   }
   return { found: at };
 }

@@ -224,20 +224,22 @@ export async function createFolderThroughLink(
 }
 
 /**
- * The items a path of names leads to below a folder, each as the caller sees it, as far as they lead and the caller
- * may see each one: a name the caller may not see ends the path as a missing one does. `suffix`: what a document's
- * name is shown with (findPathIds).
+ * A folder and the items a path of names leads to below it, each as the caller sees it (the folder `not_found` when
+ * they may not see it), as far as they lead and the caller may see each one: a name the caller may not see ends the
+ * path as a missing one does. `suffix`: what a document's name is shown with (findPathIds).
  */
-export async function itemsOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<TItem[]> {
+export async function itemsOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<{ root: TItem; path: TItem[] }> {
   const ids = await findPathIds(db, rootId, names, suffix);
-  const accesses = await findAccesses(db, actor, ids);
-  const items: TItem[] = [];
+  const accesses = await findAccesses(db, actor, [rootId, ...ids]);
+  const root = accesses.get(rootId);
+  if (!root?.abilities.view) throw new AppError('not_found');
+  const path: TItem[] = [];
   for (const id of ids) {
     const access = accesses.get(id);
     if (!access?.abilities.view) break;
-    items.push(presentItem(access.item, access));
+    path.push(presentItem(access.item, access));
   }
-  return items;
+  return { root: presentItem(root.item, root), path };
 }
 
 export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {
