@@ -86,7 +86,15 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
   const contentType = req.headers['content-type'];
   const modifiedAt = clientTime(header(call, 'x-oc-mtime'));
   const { replaced } = await withBody(call, (size, body) =>
-    uploadThrough(call.ctx, call.actor, workspaceId, { parentId, name, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt }, body),
+    uploadThrough(
+      call.ctx,
+      call.actor,
+      workspaceId,
+      { parentId, name, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt },
+      body,
+      // An app password revoked while the bytes came finishes nothing.
+      { beforeComplete: async () => void (await call.signIn()) },
+    ),
   );
   // rclone and ownCloud's clients send the file's own time and take it as kept when told so.
   if (modifiedAt) reply.header('x-oc-mtime', 'accepted');

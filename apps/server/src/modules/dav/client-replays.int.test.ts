@@ -1,4 +1,4 @@
-import { itemsApi, workspacesApi } from '@cabinet/contracts';
+import { itemsApi, tokensApi, workspacesApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { davClient, davUrl } from '../../testing/dav-client.ts';
@@ -130,5 +130,32 @@ describe('WebDAV as Finder and Windows use it', () => {
     expect(res.status).toBe(201);
     const got = await davClient(test.app.url, password).send('GET', davUrl(slug, 'My files', 'streamed.bin'));
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('finishes no file whose app password was revoked while its bytes came', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const password = await test.given.appPassword(ada);
+    let send!: (chunk: Uint8Array | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (chunk) => (chunk ? controller.enqueue(chunk) : controller.close());
+      },
+    });
+    const answer = fetch(`${test.app.url}${davUrl(slug, 'My files', 'cut.bin')}`, {
+      method: 'PUT',
+      headers: { authorization: `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`, 'content-length': '20' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    send(new Uint8Array(10));
+    await new Promise((r) => setTimeout(r, 300));
+    const tokens = (await ada.call(tokensApi.list)).body.items;
+    const app = tokens.find((t) => t.scopes.includes('dav'))!;
+    expect((await ada.call(tokensApi.revoke, { params: { id: app.id } })).status).toBe(204);
+    send(new Uint8Array(10));
+    send(null);
+    expect((await answer).status).toBe(401);
+    expect(await names(ada, ada.workspace.homeId)).toEqual([]);
   });
 });

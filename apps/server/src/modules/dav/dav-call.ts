@@ -20,6 +20,8 @@ export interface DavCall {
   path: DavPath;
   /** A document's Markdown as it stands (given by the documents module, which comes after this one's imports). */
   markdown: DocumentMarkdown;
+  /** Signs the request in again: a long request (a PUT) checks before it finishes that its password still holds. */
+  signIn(): Promise<unknown>;
   /** The request's If header, parsed: its conditions, and the lock tokens it submits. */
   conditions: Conditions;
 }

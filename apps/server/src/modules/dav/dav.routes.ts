@@ -123,7 +123,7 @@ export async function davRoutes(app: FastifyInstance, ctx: AppContext, o: DavOpt
       req.actor = actor;
       if (!READING.has(req.method) && !actor.scopes.includes('write')) throw new AppError('forbidden', 'This token may only read.');
       const path = davPath(req.raw.url ?? req.url);
-      const call: DavCall = { ctx, actor, req, reply, path, markdown, conditions: conditionsOf(header({ req }, 'if')) };
+      const call: DavCall = { ctx, actor, req, reply, path, markdown, conditions: conditionsOf(header({ req }, 'if')), signIn: () => davActor(req) };
       if (path.names.length > 2 && isSideFileName(path.names.at(-1)!) && req.method !== 'MKCOL') {
         await sideFileRequest(call, () => readBody(req, SIDE_FILES.maxBytes));
         return reply;

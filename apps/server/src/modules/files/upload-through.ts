@@ -24,7 +24,8 @@ interface ThroughInput {
  * upload is started (the folder, the name, the size and the quota checked, a file of that name replaced by a new
  * version), the body cut into the upload's parts and each written to storage as it arrives, then completed (joined,
  * hashed, the file made to appear, the jobs after an upload queued). A body that ends short, a storage that fails or
- * a caller gone cancels the upload: nothing of it appears. `replaced`: the name was a file's, which has a new version.
+ * a caller gone cancels the upload: nothing of it appears, nor when `beforeComplete` throws (the caller's right to
+ * finish, looked at again once the bytes are in). `replaced`: the name was a file's, which has a new version.
  */
 export async function uploadThrough(
   ctx: AppContext,
@@ -32,6 +33,7 @@ export async function uploadThrough(
   workspaceId: string,
   input: ThroughInput,
   body: AsyncIterable<Buffer>,
+  o: { beforeComplete?: () => Promise<void> } = {},
 ): Promise<{ item: TItem; replaced: boolean }> {
   const { modifiedAt: _, ...start } = input;
   const started = await startUpload(ctx, actor, workspaceId, { ...start, onConflict: 'replace' });
@@ -44,6 +46,8 @@ export async function uploadThrough(
         hash: upload.part_count === 1,
       });
     }
+    // What let the caller start (a token, say) may have been taken away while the bytes came.
+    await o.beforeComplete?.();
     const { item } = await completeUpload(ctx, actor, started.id, {});
     if (input.modifiedAt) await setClientModifiedTime(ctx.db, item.id, input.modifiedAt);
     return { item, replaced: upload.item_id !== null };
