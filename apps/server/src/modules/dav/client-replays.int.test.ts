@@ -1,4 +1,4 @@
-import { itemsApi, tokensApi, workspacesApi } from '@cabinet/contracts';
+import { itemsApi, tokensApi, versionsApi, workspacesApi } from '@cabinet/contracts';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { davClient, davUrl } from '../../testing/dav-client.ts';
@@ -65,6 +65,9 @@ describe('WebDAV as Finder and Windows use it', () => {
     expect((await finder('UNLOCK', file, { headers: { 'lock-token': token } })).status).toBe(204);
 
     expect(Buffer.from(await (await finder('GET', file)).arrayBuffer()).equals(bytes)).toBe(true);
+    // The empty file Finder made first is not a version of its own.
+    const made = (await ada.call(itemsApi.children, { params: { ws: ada.workspace.id, id: ada.workspace.rootId }, query: {} })).body.items[0]!;
+    expect((await ada.call(versionsApi.list, { params: { id: made.id } })).body.items.map((v) => v.size)).toEqual([bytes.length]);
     expect((await finder('PROPFIND', side, { headers: { depth: '0' } })).status).toBe(207);
     expect((await finder('GET', side)).status).toBe(200);
     // Out of the tree: the browser's listing and Finder's own listing show the file alone, and Bob has no ._ file.

@@ -544,3 +544,19 @@ export async function findClientModifiedTimes(db: Q, itemIds: string[]): Promise
     .execute();
   return new Map(rows.map((r) => [r.id, r.modified_at!]));
 }
+
+/**
+ * Takes away a file's first version when it is empty, its author's, unnamed, minutes old, and the file has one version
+ * after it: what a client that makes a file empty and then fills it (macOS Finder) leaves. Its blob key, when it went.
+ */
+export async function dropEmptyFirstVersion(db: Q, itemId: string, authorId: string): Promise<string | undefined> {
+  const { rows } = await sql<{ blob_key: string }>`
+    DELETE FROM file_versions v
+     WHERE v.item_id = ${itemId} AND v.number = 1 AND v.size_bytes = 0 AND v.author_id = ${authorId} AND v.name IS NULL
+       AND v.created_at > now() - interval '10 minutes'
+       AND EXISTS (SELECT 1 FROM items i WHERE i.id = v.item_id AND i.current_version_id <> v.id)
+       AND (SELECT count(*) FROM file_versions w WHERE w.item_id = v.item_id) = 2
+    RETURNING v.blob_key
+  `.execute(db);
+  return rows[0]?.blob_key;
+}

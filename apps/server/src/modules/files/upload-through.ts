@@ -5,7 +5,9 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { abortUpload } from './abort-upload.ts';
 import { completeUpload } from './complete-upload.ts';
-import { findOwnUpload, setClientModifiedTime } from './files.repo.ts';
+import { inTransaction } from '../../db/client.ts';
+import { enqueue } from '../../infra/jobs/queue.ts';
+import { dropEmptyFirstVersion, findOwnUpload, setClientModifiedTime } from './files.repo.ts';
 import { startUpload } from './start-upload.ts';
 import { ownerOf, partLength } from './upload-common.ts';
 
@@ -50,6 +52,13 @@ export async function uploadThrough(
     await o.beforeComplete?.();
     const { item } = await completeUpload(ctx, actor, started.id, {});
     if (input.modifiedAt) await setClientModifiedTime(ctx.db, item.id, input.modifiedAt);
+    // Made empty and then filled at once by the same person (Finder's way): one version, not an empty one before it.
+    if (upload.item_id) {
+      await inTransaction(ctx.db, async (tx) => {
+        const key = await dropEmptyFirstVersion(tx, upload.item_id!, actor.user.id);
+        if (key) await enqueue(tx, 'blob.delete', { key });
+      });
+    }
     return { item, replaced: upload.item_id !== null };
   } catch (error) {
     await abortUpload(ctx, actor, started.id).catch(() => {});
