@@ -12,7 +12,7 @@ import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SqlClient } from './sql.ts';
 
-export { AccountStore } from './accounts.ts';
+export { AccountStore, accountAddress } from './accounts.ts';
 export { endAccountSessions } from './adapter.ts';
 export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';
 export type { SqlClient } from './sql.ts';
