@@ -22,6 +22,18 @@ export interface LockoutPolicy {
 export type SignInResult = { ok: true; account: Account } | { ok: false };
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const isAccountId = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
+
+/**
+ * An account's address and whether it is confirmed, as its next ID token's `email` and `email_verified`
+ * claims will say (the provider's findAccount reads the same row): for the host, on the same database,
+ * to learn of a confirmation without waiting for a sign-in.
+ */
+export async function accountAddress(sql: SqlClient, accountId: string): Promise<{ email: string; verified: boolean } | undefined> {
+  if (!isAccountId(accountId)) return undefined;
+  const rows = await sql.query<{ email: string; email_verified: boolean }>('SELECT email, email_verified FROM idp_accounts WHERE id = $1', [accountId]);
+  return rows[0] && { email: rows[0].email, verified: rows[0].email_verified };
+}
 
 export class AccountStore {
   constructor(
@@ -30,7 +42,7 @@ export class AccountStore {
   ) {}
 
   async findById(id: string): Promise<Account | undefined> {
-    if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+    if (!isAccountId(id)) return undefined;
     return (await this.sql.query<Account>('SELECT * FROM idp_accounts WHERE id = $1', [id]))[0];
   }
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientMetadata } from 'oidc-provider';
+import { ZEmail } from '@cabinet/contracts';
+import type { ClientMetadata, Interaction } from 'oidc-provider';
 import { AccountStore, type Account, type LockoutPolicy } from './accounts.ts';
 import { createMailer, readOutbox, type MailOptions } from './mail.ts';
 import { CONTENT_SECURITY_POLICY, checkEmailPage, confirmEmailPage, forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage } from './pages.ts';
@@ -11,7 +12,7 @@ import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SqlClient } from './sql.ts';
 
-export { AccountStore } from './accounts.ts';
+export { AccountStore, accountAddress } from './accounts.ts';
 export { endAccountSessions } from './adapter.ts';
 export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';
 export type { SqlClient } from './sql.ts';
@@ -126,19 +127,40 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
 
   await app.register(async (pages) => {
     await pages.register(formbody);
-    const signInUrl = (uid: string) => `${mount}/interaction/${uid}`;
+    // Each form has its own address; the interaction's own (where the provider sends the browser) shows the one asked for.
+    const signInUrl = (uid: string) => `${mount}/interaction/${uid}/login`;
     const signUpUrl = (uid: string) => `${mount}/interaction/${uid}/signup`;
     const forgotUrl = (uid?: string) => `${mount}/forgot${uid ? `?uid=${encodeURIComponent(uid)}` : ''}`;
-    const renderSignIn = (uid: string, extra: { email?: string; errors?: string[]; notice?: string } = {}) =>
-      signInPage({ action: `${signInUrl(uid)}/login`, signUpUrl: signUpUrl(uid), forgotUrl: forgotUrl(uid), ...extra });
+    const renderSignIn = (uid: string, extra: { email?: string | undefined; errors?: string[]; notice?: string } = {}) =>
+      signInPage({ action: signInUrl(uid), signUpUrl: signUpUrl(uid), forgotUrl: forgotUrl(uid), ...extra });
+    const renderSignUp = (uid: string, extra: Partial<Parameters<typeof signUpPage>[0]> = {}) =>
+      signUpPage({ action: signUpUrl(uid), signInUrl: signInUrl(uid), passwordHint: policy.describe(), ...extra });
+
+    /** The address the client asked to fill in (`login_hint`), when it is one; anything else is left out. */
+    const hintOf = (interaction: Interaction) => {
+      const hint = ZEmail.safeParse(interaction.params.login_hint);
+      return hint.success ? hint.data : undefined;
+    };
+    const showSignIn = (reply: FastifyReply, interaction: Interaction) => send(reply, renderSignIn(interaction.uid, { email: hintOf(interaction) }));
+    const showSignUp = (reply: FastifyReply, interaction: Interaction) => {
+      const email = hintOf(interaction);
+      return send(reply, renderSignUp(interaction.uid, email ? { fields: { email: { value: email } } } : {}));
+    };
 
     pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid`, async (req, reply) => {
       const interaction = await details(req, reply);
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
-      if (interaction.prompt.name === 'login') return send(reply, renderSignIn(interaction.uid));
+      // Cabinet's "Create an account" asks for `screen=signup`: the sign-up form at once, not one link further.
+      if (interaction.prompt.name === 'login') return interaction.params.screen === 'signup' ? showSignUp(reply, interaction) : showSignIn(reply, interaction);
       // Anything else (consent) is granted by loadExistingGrant; finishing resumes the flow.
       reply.hijack();
       await provider.interactionFinished(req.raw, reply.raw, {}, { mergeWithLastSubmission: true });
+    });
+
+    pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/login`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      return showSignIn(reply, interaction);
     });
 
     pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/login`, async (req, reply) => {
@@ -162,8 +184,6 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       return send(reply, renderSignIn(interaction.uid, { email, errors: [WRONG_PASSWORD] }), 401);
     });
 
-    const renderSignUp = (uid: string, extra: Partial<Parameters<typeof signUpPage>[0]> = {}) =>
-      signUpPage({ action: signUpUrl(uid), signInUrl: signInUrl(uid), passwordHint: policy.describe(), ...extra });
     // With no mail server, a person on this machine is shown where the mail waits.
     const outboxFor = (req: FastifyRequest) => (outboxShown && isLoopbackAddress(req.socket.remoteAddress) ? `${mount}/dev/outbox` : undefined);
     const renderCheckEmail = (req: FastifyRequest, uid: string, email: string, extra: { notice?: string; errors?: string[] } = {}) =>
@@ -196,7 +216,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/signup`, async (req, reply) => {
       const interaction = await details(req, reply);
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
-      return send(reply, renderSignUp(interaction.uid));
+      return showSignUp(reply, interaction);
     });
 
     pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/signup`, async (req, reply) => {

@@ -37,6 +37,8 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
     // Cabinet reads email and name from the ID token, so put the granted claims there.
     conformIdTokenClaims: false,
     scopes: ['openid', 'email', 'profile', 'offline_access'],
+    // `screen=signup` asks for the sign-up form first (Cabinet's "Create an account"): oidc-provider 9 has no `prompt=create`.
+    extraParams: ['screen'],
     async findAccount(_ctx, id) {
       const account = await options.accounts.findById(id);
       if (!account) return undefined;

@@ -75,7 +75,8 @@ const theme = createTheme({
 // red of a field's error message (red 6 on white, 3.3:1; red 8 on dark, 3.4:1): red 9 and red 4,
 // as for destructive actions. A light-variant control under the pointer (the current settings page's
 // link, a light or subtle button) puts blue 9 text on blue 2, 4.0:1: its hover is a paler blue
-// between blue 1 and 2, 4.6:1, still a change from blue 1 at rest.
+// between blue 1 and 2, 4.6:1, still a change from blue 1 at rest. A yellow alert's title and icon (yellow 8
+// on yellow 1, 1.9:1, and no darker yellow or orange reaches 4.5:1 there) take the text's colour.
 const lightHover = '#c3e5ff';
 const resolver: CSSVariablesResolver = () => ({
   variables: {},
@@ -84,6 +85,7 @@ const resolver: CSSVariablesResolver = () => ({
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     '--mantine-primary-color-light-hover': lightHover,
     '--mantine-color-blue-light-hover': lightHover,
+    '--mantine-color-yellow-light-color': 'var(--mantine-color-text)',
   },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)', '--mantine-color-error': 'var(--mantine-color-red-4)' },
 });

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { newPerson, signIn, signUpThroughPages } from '../../fixtures/accounts.ts';
 import { newDocument } from '../../fixtures/documents.ts';
 
-test('a new person signs up, sees their workspace, signs out, is refused a wrong password, and signing in comes back to the page asked for', async ({
+test('a new person signs up straight from “Create an account”, sees their workspace, signs out, is refused a wrong password, and signing in comes back to the page asked for', async ({
   page,
 }) => {
   const person = await signUpThroughPages(page, newPerson('Ada Lovelace'));

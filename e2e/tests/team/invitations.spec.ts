@@ -3,7 +3,7 @@ import { apiCall } from '../../fixtures/api.ts';
 import { newPerson, signUp } from '../../fixtures/accounts.ts';
 import { expect, test } from '../../fixtures/signed-in.ts';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
-import { screen } from '../../fixtures/screens.ts';
+import { screen, screensInEachLook } from '../../fixtures/screens.ts';
 import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 
 test('an owner makes an invite link; a new person opens it, signs up through it, and joins as a member; an expired invitation by email can be sent again', async ({
@@ -55,8 +55,9 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   await expect(newcomer.getByText(`${person.name} invited you`)).toBeVisible();
   await expectNoHorizontalOverflow(newcomer);
   expect(await seriousViolations(newcomer)).toEqual([]);
-  await newcomer.getByRole('link', { name: 'Sign in to join' }).click();
+  // "Create an account" opens the sign-up form itself.
   await newcomer.getByRole('link', { name: 'Create an account' }).click();
+  await expect(newcomer.getByRole('heading', { name: 'Create an account' })).toBeVisible();
   const nina = newPerson('Nina Newcomer');
   await newcomer.getByLabel('Name').fill(nina.name);
   await newcomer.getByLabel('Email').fill(nina.email);
@@ -110,6 +111,71 @@ test('an owner makes an invite link; a new person opens it, signs up through it,
   await expect(page.getByText('Invitation sent again to late.reader@example.com')).toBeVisible();
   await expect(row).not.toContainText('Expired');
   await expect(row).toContainText('expires');
+});
+
+test('invited by email, a new person creates an account with the address filled in, signs in before confirming it, confirms it in another tab and joins without signing out', async ({
+  page,
+  browser,
+  workspace,
+}) => {
+  const lena = newPerson('Lena Later');
+  const invitation = await apiCall(page, invitationsApi.create, { params: { ws: workspace.id }, body: { email: lena.email, role: 'member' } });
+  expect(invitation.status).toBe(201);
+
+  const context = await browser.newContext();
+  const tab = await context.newPage();
+  await tab.goto(invitation.body.url);
+  await expect(tab.getByText(`The invitation is for ${lena.email}.`)).toBeVisible();
+  expect(await seriousViolations(tab)).toEqual([]);
+  await screensInEachLook(tab, 'invitation-signed-out');
+  // Straight to the sign-up form, the invited address filled in.
+  await tab.getByRole('link', { name: 'Create an account' }).click();
+  await expect(tab.getByRole('heading', { name: 'Create an account' })).toBeVisible();
+  await expect(tab.getByLabel('Email')).toHaveValue(lena.email);
+  await expect(tab.getByLabel('Name')).toBeFocused();
+  await screensInEachLook(tab, 'provider-sign-up-with-address');
+  await tab.getByLabel('Name').fill(lena.name);
+  await tab.getByLabel('Password').fill(lena.password);
+  await tab.getByRole('button', { name: 'Create account' }).click();
+  await expect(tab.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  // Signing in does not wait for the mailed link; the sign-in form has the address too.
+  await tab.getByRole('link', { name: 'Sign in' }).click();
+  await expect(tab.getByLabel('Email')).toHaveValue(lena.email);
+  await expect(tab.getByLabel('Password')).toBeFocused();
+  await tab.getByLabel('Password').fill(lena.password);
+  await tab.getByRole('button', { name: 'Sign in' }).click();
+
+  // Back at the invitation, signed in with an address not yet confirmed.
+  await expect(tab).toHaveURL(invitation.body.url);
+  await expect(tab.getByText(`Signed in as Lena Later (${lena.email})`)).toBeVisible();
+  const unconfirmed = tab.getByRole('alert').filter({ hasText: 'Confirm your email address first' });
+  await expect(unconfirmed).toContainText(`This invitation is for ${lena.email}, which is your address, but it is not confirmed yet.`);
+  const confirmedIt = tab.getByRole('button', { name: 'I have confirmed my address' });
+  expect(await seriousViolations(tab)).toEqual([]);
+  await screensInEachLook(tab, 'invitation-unconfirmed');
+  // Pressed before confirming: still refused, and said so.
+  await confirmedIt.click();
+  await expect(unconfirmed).toContainText(`${lena.email} is still not confirmed.`);
+  await expect(tab).toHaveURL(invitation.body.url);
+
+  // The mailed link, opened in another tab: the sign-in it came from is over, so it asks for the password.
+  const other = await context.newPage();
+  await other.goto('/idp/dev/outbox');
+  await other
+    .getByRole('article', { name: 'Confirm your email address for Cabinet' })
+    .filter({ hasText: `To ${lena.email} ` })
+    .getByRole('link')
+    .click();
+  await other.getByLabel('Password').fill(lena.password);
+  await other.getByRole('button', { name: 'Confirm email' }).click();
+  await expect(other.getByRole('heading', { name: 'Email confirmed' })).toBeVisible();
+  await other.close();
+
+  // The first tab, still signed in, joins.
+  await confirmedIt.click();
+  await expect(tab).toHaveURL(new RegExp(`/w/${workspace.slug}$`));
+  await expect(tab.getByRole('button', { name: `Workspace: ${workspace.name}. Switch workspace` })).toBeVisible();
+  await context.close();
 });
 
 test('the owner changes a role, hands the workspace over, and removes someone, giving their files to a member', async ({

@@ -82,7 +82,18 @@ describe('pageRoutes', () => {
     );
     expect(pageRoutes.signIn({ reason: 'expired' })).toBe('/signin?reason=expired');
     expect(new URL(pageRoutes.signIn({ returnTo: `/w/${ODD}` }), 'http://cabinet.test').searchParams.get('returnTo')).toBe(`/w/${ODD}`);
-    expect(pageRoutes.providerSignIn('/invite/a b&c')).toBe('/auth/login?returnTo=%2Finvite%2Fa%20b%26c');
+    expect(pageRoutes.providerSignIn('/invite/a b&c')).toBe('/auth/login?returnTo=%2Finvite%2Fa+b%26c');
     expect(new URL(pageRoutes.providerSignIn(pageRoutes.invite(ODD)), 'http://cabinet.test').searchParams.get('returnTo')).toBe(pageRoutes.invite(ODD));
+  });
+
+  it('opens the provider at its sign-up form when asked, with the email filled in when given', () => {
+    expect(pageRoutes.providerSignUp('/')).toBe('/auth/login?returnTo=%2F&signup=1');
+    const read = (path: string) => Object.fromEntries(new URL(path, 'http://cabinet.test').searchParams);
+    expect(read(pageRoutes.providerSignUp(pageRoutes.invite(ODD), 'ann+x@example.com'))).toEqual({
+      returnTo: pageRoutes.invite(ODD),
+      signup: '1',
+      loginHint: 'ann+x@example.com',
+    });
+    expect(read(pageRoutes.providerSignIn('/w/acme', 'ann@example.com'))).toEqual({ returnTo: '/w/acme', loginHint: 'ann@example.com' });
   });
 });

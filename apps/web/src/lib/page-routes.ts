@@ -37,8 +37,13 @@ export const pageRoutes = {
   root: () => '/',
   /** Sign-in: `returnTo` is the page to come back to, `reason` why the person is asked again. */
   signIn: (query?: { returnTo?: string; reason?: 'expired' }) => withQuery('/signin', query),
-  /** The server's start of a sign-in at the identity provider (not a page of the app), coming back to `returnTo`. */
-  providerSignIn: (returnTo: string) => `/auth/login?returnTo=${part(returnTo)}`,
+  /**
+   * The server's start of a sign-in at the identity provider (not a page of the app), coming back to `returnTo`;
+   * its email field filled with `email` when given.
+   */
+  providerSignIn: (returnTo: string, email?: string) => withQuery('/auth/login', { returnTo, loginHint: email }),
+  /** The same, opening the provider's sign-up form ("Create an account") rather than its sign-in form. */
+  providerSignUp: (returnTo: string, email?: string) => withQuery('/auth/login', { returnTo, signup: '1', loginHint: email }),
   account: () => '/account',
   /** The instance's administration: its overview, or the page named. */
   admin: (page?: AdminPageName) => `/admin${page ? `/${page}` : ''}`,

@@ -98,7 +98,8 @@ export const invitationsApi = {
       '`link_expired` (410) when the invitation has expired, was revoked, was already used or is used up ' +
       '(`details.reason`: expired, revoked, accepted, used_up); ' +
       "`forbidden` (403) when it was sent to another address than the caller's (`details.reason`: wrong_email) " +
-      "or to the caller's address not yet confirmed (`unverified_email`); " +
+      "or to the caller's address not yet confirmed (`unverified_email`; with the embedded provider the address is looked at again on each " +
+      'call, so one confirmed since signing in counts at once; with a hosted provider, at the next sign-in); ' +
       '`link_expired` with `details.reason` `revoked` too when whoever made it no longer manages the workspace. Someone already in the workspace ' +
       'with this role or a stronger one is not added twice: `joined` is false and no use is counted.',
     auth: 'write',

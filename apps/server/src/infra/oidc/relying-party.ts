@@ -22,6 +22,14 @@ export interface SignInStart {
   codeVerifier: string;
 }
 
+/** What the person asked for on Cabinet's side, passed on to the provider's pages. */
+export interface SignInWish {
+  /** Open the provider's sign-up form rather than its sign-in form. */
+  signUp?: boolean;
+  /** The address to fill in (OpenID Connect's `login_hint`), already checked to be an email address. */
+  loginHint?: string | undefined;
+}
+
 export interface SignInChecks {
   state: string;
   nonce: string;
@@ -86,7 +94,7 @@ export class RelyingParty {
     return this.config;
   }
 
-  async start(): Promise<SignInStart> {
+  async start(wish: SignInWish = {}): Promise<SignInStart> {
     const config = await this.configuration();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -98,6 +106,10 @@ export class RelyingParty {
       code_challenge_method: 'S256',
       state,
       nonce,
+      // `screen` is the embedded provider's own parameter (oidc-provider 9 has no `prompt=create`); a provider that does
+      // not know it ignores it, as OAuth servers must, and shows its usual page.
+      ...(wish.signUp ? { screen: 'signup' } : {}),
+      ...(wish.loginHint ? { login_hint: wish.loginHint } : {}),
     });
     return { url: url.href, state, nonce, codeVerifier };
   }

@@ -90,6 +90,32 @@ describe('signing in through the embedded provider', () => {
     expect(alertText(locked)).toContain('Wrong email or password.');
   });
 
+  it('opens the sign-up form when asked, and fills in the address hinted in either form', async () => {
+    const browser = new TestBrowser(test.app.url);
+    const start = await browser.navigate('/auth/login?returnTo=%2Finvite%2Fx&signup=1&loginHint=ann.b%2Bc%40example.com', { maxRedirects: 0 });
+    const authorize = new URL(start.headers.get('location')!);
+    expect(authorize.searchParams.get('screen')).toBe('signup');
+    expect(authorize.searchParams.get('login_hint')).toBe('ann.b+c@example.com');
+    const signUpPage = await browser.navigate(authorize.href);
+    expect(signUpPage.url).toMatch(/\/idp\/interaction\/[^/]+$/);
+    expect(signUpPage.text).toContain('<h1>Create an account</h1>');
+    expect(signUpPage.text).toMatch(/id="email"[^>]*value="ann.b\+c@example.com"/);
+    // Its "Sign in" link opens the sign-in form (not the sign-up form again), the address filled in there too.
+    const signInLink = /href="([^"]+\/login)"/.exec(signUpPage.text)![1]!;
+    const signInPage = await browser.navigate(signInLink);
+    expect(signInPage.text).toContain('<h1>Sign in</h1>');
+    expect(signInPage.text).toMatch(/id="email"[^>]*value="ann.b\+c@example.com"/);
+
+    // Without `signup=1` the sign-in form comes first; a hint that is not an address is left out.
+    const plain = await browser.navigate('/auth/login?loginHint=not%20an%20address', { maxRedirects: 0 });
+    const plainUrl = new URL(plain.headers.get('location')!);
+    expect(plainUrl.searchParams.has('screen')).toBe(false);
+    expect(plainUrl.searchParams.has('login_hint')).toBe(false);
+    const page = await browser.navigate(plainUrl.href);
+    expect(page.text).toContain('<h1>Sign in</h1>');
+    expect(page.text).not.toMatch(/id="email"[^>]*value=/);
+  });
+
   it('sends a link to confirm the address, which the claim then carries into Cabinet', async () => {
     const { browser } = await signUp(test.app.url);
     expect((await browser.call(meApi.get)).body.user.emailVerified).toBe(true);

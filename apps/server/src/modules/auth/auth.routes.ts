@@ -1,4 +1,4 @@
-import { authApi } from '@cabinet/contracts';
+import { authApi, ZEmail } from '@cabinet/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -41,10 +41,14 @@ export async function authBrowserRoutes(app: FastifyInstance, ctx: AppContext) {
   const failed = (reply: FastifyReply, error: string) => reply.redirect(`/signin?error=${encodeURIComponent(error)}`, 303);
   const cookieOptions = { path: '/auth/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.env.secureCookies };
 
-  r.get('/auth/login', { schema: { hide: true, querystring: z.object({ returnTo: z.string().optional() }) } }, async (req, reply) => {
+  const loginQuery = z.object({ returnTo: z.string().optional(), signup: z.string().optional(), loginHint: z.string().optional() });
+  r.get('/auth/login', { schema: { hide: true, querystring: loginQuery } }, async (req, reply) => {
+    // `signup=1` opens the provider's sign-up form; `loginHint` fills in its email field. A hint that is not an
+    // email address is left out rather than refused: it only saves typing.
+    const hint = ZEmail.safeParse(req.query.loginHint?.trim());
     let start;
     try {
-      start = await ctx.rp.start();
+      start = await ctx.rp.start({ signUp: req.query.signup === '1', loginHint: hint.success ? hint.data : undefined });
     } catch (error) {
       req.log.error({ err: error }, 'identity provider unreachable');
       return failed(reply, 'provider_unreachable');

@@ -2,3 +2,4 @@
 export { authApiRoutes, authBrowserRoutes } from './auth.routes.ts';
 export { authenticator } from './authenticate.ts';
 export { endSessionsOfIdentity, userForIdentity } from './sign-in.service.ts';
+export { refreshEmailVerified } from './refresh-email-verified.ts';

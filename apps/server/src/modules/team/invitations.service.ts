@@ -14,6 +14,7 @@ import { AppError } from '../../errors.ts';
 import { keysetPage } from '../../lib/keyset-page.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
+import { refreshEmailVerified } from '../auth/index.ts';
 import { record } from '../events/index.ts';
 import { findMembership, insertMembership, requireWorkspace, workspaceAbilities } from '../workspaces/index.ts';
 import {
@@ -264,11 +265,12 @@ const GONE: Record<string, string> = {
  * signed in with that address, verified. Someone already in the workspace keeps the stronger of
  * their role and the invitation's, and is never added twice.
  */
-export async function acceptInvitation(db: Db, actor: Actor, token: string): Promise<TAcceptedInvitation> {
-  return inTransaction(db, async (tx) => {
+export async function acceptInvitation(ctx: AppContext, actor: Actor, token: string): Promise<TAcceptedInvitation> {
+  const caller = await withAddressRechecked(ctx, actor);
+  return inTransaction(ctx.db, async (tx) => {
     const invitation = await findInvitationByHash(tx, sha256(token), true);
     if (!invitation) throw new AppError('not_found', 'There is no such invitation. Check that the whole link was copied.');
-    return accept(tx, actor, invitation);
+    return accept(tx, ctx, caller, invitation);
   });
 }
 
@@ -276,12 +278,21 @@ export async function acceptInvitation(db: Db, actor: Actor, token: string): Pro
  * `acceptInvitation` of an invitation sent to the caller's address, by its id: their verified
  * address stands for the link in its mail (an invitation by email holds only for it anyway).
  */
-export async function acceptOwnInvitation(db: Db, actor: Actor, id: string): Promise<TAcceptedInvitation> {
-  return inTransaction(db, async (tx) => accept(tx, actor, await requireOwnInvitation(tx, actor, id, true)));
+export async function acceptOwnInvitation(ctx: AppContext, actor: Actor, id: string): Promise<TAcceptedInvitation> {
+  const caller = await withAddressRechecked(ctx, actor);
+  return inTransaction(ctx.db, async (tx) => accept(tx, ctx, caller, await requireOwnInvitation(tx, caller, id, true)));
+}
+
+/**
+ * The caller, their address looked at again when it was not confirmed at sign-in: someone who confirmed it
+ * since (in another tab) joins without signing out and in. Asked before the transaction, holding nothing.
+ */
+async function withAddressRechecked(ctx: AppContext, actor: Actor): Promise<Actor> {
+  return { ...actor, user: await refreshEmailVerified(ctx, actor.user) };
 }
 
 /** Joins with a found invitation, held by the caller's transaction. */
-async function accept(tx: Db, actor: Actor, invitation: InvitationRow): Promise<TAcceptedInvitation> {
+async function accept(tx: Db, ctx: AppContext, actor: Actor, invitation: InvitationRow): Promise<TAcceptedInvitation> {
   const why = refusal(invitation);
   if (why) throw new AppError('link_expired', GONE[why], { reason: why });
   // An invitation speaks for whoever made it: once they no longer manage the workspace, it does not hold.
@@ -302,7 +313,11 @@ async function accept(tx: Db, actor: Actor, invitation: InvitationRow): Promise<
     );
   }
   if (invitation.email && !user.email_verified) {
-    throw new AppError('forbidden', `Confirm your email address (${user.email}) first, then open this invitation again.`, { reason: 'unverified_email' });
+    // With the embedded provider the address is looked at again on every try; a hosted one's claim comes with a sign-in.
+    const then = ctx.env.embeddedIdp
+      ? 'open the link in the message sent to it, then try again'
+      : 'confirm it with your identity provider, then sign out and sign in again';
+    throw new AppError('forbidden', `Your email address (${user.email}) is not confirmed yet: ${then}.`, { reason: 'unverified_email' });
   }
   if (invitation.role === 'guest') {
     throw new AppError('link_expired', 'Invitations no longer make guests: ask whoever invited you to share what you need with you instead.', {

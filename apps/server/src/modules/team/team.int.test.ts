@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { TestBrowser } from '../../testing/browser.ts';
+import { formAction, GOOD_PASSWORD, mailedLink, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import type { Person } from '../../testing/given.ts';
 import { anonymous, callingRoutes, invalidFields } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -261,7 +261,30 @@ describe('invitations', () => {
     const created = (await owner.call(invitationsApi.create, { params: { ws }, body: { email: await emailOf(unverified), role: 'member' } })).body;
     const refused = await unverified.call(invitationsApi.accept, { params: { token: tokenOf(created.url) } });
     expect(refused.error?.details?.reason).toBe('unverified_email');
-    expect(refused.error?.message).toMatch(/Confirm your email address/);
+    expect(refused.error?.message).toMatch(/is not confirmed yet/);
+  });
+
+  it('an address confirmed after signing in counts at once: joining looks at the embedded provider’s account again', async () => {
+    const { owner, ws } = await team();
+    const browser = new TestBrowser(test.app.url);
+    const email = uniqueEmail('later');
+    // Signed up and signed in with the password, the mailed link not yet opened.
+    await signUpWithPassword(browser, (await browser.navigate('/auth/login')).url, { name: 'Lena Later', email, password: GOOD_PASSWORD });
+    expect((await browser.call(meApi.get)).body.user.emailVerified).toBe(false);
+    const token = tokenOf((await owner.call(invitationsApi.create, { params: { ws }, body: { email, role: 'member' } })).body.url);
+    const early = await browser.call(invitationsApi.accept, { params: { token } });
+    expect(early).toFail('forbidden');
+    expect(early.error?.details?.reason).toBe('unverified_email');
+    expect(early.error?.message).toMatch(/open the link in the message sent to it, then try again/);
+
+    // Confirmed elsewhere (another tab or device: the link asks for the password there); this session goes on.
+    const elsewhere = new TestBrowser(test.app.url);
+    const confirm = await elsewhere.navigate(await mailedLink(test.app.url, email, 'verify'));
+    expect((await elsewhere.navigate(formAction(confirm), { form: { password: GOOD_PASSWORD } })).text).toContain('Email confirmed');
+
+    const joined = await browser.call(invitationsApi.accept, { params: { token } });
+    expect(joined.body).toMatchObject({ workspace: { id: ws }, role: 'member', joined: true });
+    expect((await browser.call(meApi.get)).body.user.emailVerified).toBe(true);
   });
 
   it('an invite link: anyone signed in joins with its role until it runs out; one already in is not added twice', async () => {

@@ -23,7 +23,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, invitationsApi.revoke, async (req) => revokeInvitation(ctx.db, requireActor(req), req.params.ws, req.params.id));
   route(app, invitationsApi.resend, async (req) => resendInvitation(ctx, requireActor(req), req.params.ws, req.params.id));
   route(app, invitationsApi.preview, async (req) => previewInvitation(ctx.db, req.params.token));
-  route(app, invitationsApi.accept, async (req) => acceptInvitation(ctx.db, requireActor(req), req.params.token));
+  route(app, invitationsApi.accept, async (req) => acceptInvitation(ctx, requireActor(req), req.params.token));
   route(app, invitationsApi.previewMine, async (req) => previewOwnInvitation(ctx.db, requireActor(req), req.params.id));
-  route(app, invitationsApi.acceptMine, async (req) => acceptOwnInvitation(ctx.db, requireActor(req), req.params.id));
+  route(app, invitationsApi.acceptMine, async (req) => acceptOwnInvitation(ctx, requireActor(req), req.params.id));
 }

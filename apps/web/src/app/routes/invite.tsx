@@ -3,7 +3,7 @@ import { IconAlertCircle, IconClockX, IconMailX } from '@tabler/icons-react';
 import type { TInvitationPreview } from '@cabinet/contracts';
 import { useNavigate, useParams } from 'react-router';
 import { Logo } from '../../components/ui/logo.tsx';
-import { useMe } from '../../features/auth/api/use-me.ts';
+import { useMe, usePublicConfig } from '../../features/auth/api/use-me.ts';
 import { useAcceptInvitation, useInvitationPreview } from '../../features/team/api/use-team.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { pageRoutes } from '../../lib/page-routes.ts';
@@ -22,7 +22,8 @@ const GONE: Record<Exclude<TInvitationPreview['state'], 'pending'>, { title: str
 /** The invitation's card: alone on the page before signing in; in the signed-in frame (its bell, its navigation) after. */
 function Frame({ signedIn, children }: { signedIn: boolean; children: React.ReactNode }) {
   const card = (
-    <Paper withBorder radius="lg" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={460} shadow="sm">
+    // A long address or workspace name breaks rather than running out of the card at 360 px.
+    <Paper withBorder radius="lg" p={{ base: 'lg', xs: 'xl' }} w="100%" maw={460} shadow="sm" style={{ overflowWrap: 'anywhere' }}>
       <Stack gap="lg">
         {!signedIn && <Logo size="xl" />}
         {children}
@@ -53,12 +54,13 @@ export function InvitePage() {
   const ref = token !== undefined ? { token } : { id };
   const preview = useInvitationPreview(ref);
   const me = useMe();
+  const config = usePublicConfig();
   const accept = useAcceptInvitation(ref);
   const navigate = useNavigate();
   const here = token !== undefined ? pageRoutes.invite(token) : pageRoutes.invitation(id);
   const signedIn = !!me.data;
 
-  if (preview.isPending || me.isPending) {
+  if (preview.isPending || me.isPending || config.isPending) {
     return <PageLoader label="Loading invitation" />;
   }
   if (preview.error) {
@@ -95,6 +97,11 @@ export function InvitePage() {
   const mismatch = signedIn && invitation.email && invitation.email.toLowerCase() !== me.data.user.email.toLowerCase();
   // The right address, not yet confirmed: the person confirms it, not another account.
   const unverified = !mismatch && (unverifiedError || (signedIn && !!invitation.email && !me.data.user.emailVerified));
+  // The embedded provider's accounts are Cabinet's to read: joining looks at the address again, so a confirmation
+  // made since signing in (in another tab) counts at once. A hosted provider tells Cabinet at the next sign-in.
+  const embedded = !!config.data?.embeddedProvider;
+  const address = invitation.email ?? me.data?.user.email;
+  const invited = invitation.email ?? undefined;
   return (
     <Frame signedIn={signedIn}>
       <div>
@@ -116,8 +123,10 @@ export function InvitePage() {
       )}
       {unverified && (
         <Alert color="yellow" icon={<IconMailX aria-hidden />} role="alert" title="Confirm your email address first">
-          This invitation is for {invitation.email ?? me.data?.user.email}, which is your address, but it is not confirmed yet. Confirm it with the message
-          Cabinet sent you, then open this link again.
+          {unverifiedError ? `${address} is still not confirmed. ` : `This invitation is for ${address}, which is your address, but it is not confirmed yet. `}
+          {embedded
+            ? 'Open the link in the message Cabinet sent you, in this browser or another, then choose “I have confirmed my address”.'
+            : `Confirm it with ${config.data?.providerName ?? 'your identity provider'}, then sign out and sign in again.`}
         </Alert>
       )}
       {accept.error && !wrongEmail && !unverifiedError && (
@@ -133,7 +142,7 @@ export function InvitePage() {
           <Button
             size="md"
             loading={accept.isPending}
-            disabled={!!mismatch || unverified}
+            disabled={!!mismatch || (unverified && !embedded)}
             onClick={() =>
               accept.mutate(undefined, {
                 // Invitations make members and admins, never guests: the workspace is theirs to open.
@@ -141,17 +150,28 @@ export function InvitePage() {
               })
             }
           >
-            Join {workspace.name}
+            {unverified && embedded ? 'I have confirmed my address' : `Join ${workspace.name}`}
           </Button>
         </Stack>
       ) : (
         <Stack gap="xs">
-          <Button component="a" href={pageRoutes.providerSignIn(here)} size="md">
+          <Button component="a" href={pageRoutes.providerSignIn(here, invited)} size="md">
             Sign in to join
           </Button>
-          <Text size="sm" c="dimmed" ta="center">
-            New to Cabinet? Choose “Create an account” after continuing{invitation.email ? `, with ${invitation.email}` : ''}: you come back here afterwards.
-          </Text>
+          {embedded ? (
+            <>
+              <Button component="a" href={pageRoutes.providerSignUp(here, invited)} size="md" variant="default">
+                Create an account
+              </Button>
+              <Text size="sm" c="dimmed" ta="center">
+                New to Cabinet? Create an account{invited ? ` with ${invited}` : ''}: you come back here to join.
+              </Text>
+            </>
+          ) : (
+            <Text size="sm" c="dimmed" ta="center">
+              New to Cabinet? Sign in{invited ? ` with ${invited}` : ''}: your account here is made as you first sign in.
+            </Text>
+          )}
         </Stack>
       )}
     </Frame>

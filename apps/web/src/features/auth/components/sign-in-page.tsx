@@ -56,7 +56,7 @@ export function SignInPage() {
           </Button>
           {config.data?.embeddedProvider && (
             <Text size="sm" c="dimmed" ta="center">
-              New here? Continue, then choose <Anchor href={pageRoutes.providerSignIn(returnTo)}>Create an account</Anchor>.
+              New here? <Anchor href={pageRoutes.providerSignUp(returnTo)}>Create an account</Anchor>.
             </Text>
           )}
         </Stack>

@@ -109,6 +109,7 @@ export function useAcceptInvitation(ref: InvitationRef) {
   return useMutation({
     mutationFn: () =>
       'token' in ref ? call(invitationsApi.accept, { params: { token: ref.token } }) : call(invitationsApi.acceptMine, { params: { id: ref.id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.workspaces }),
+    // Joining may have found the person's address confirmed since they signed in: `me` says so too.
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: queryKeys.workspaces }), client.invalidateQueries({ queryKey: queryKeys.me })]),
   });
 }
