@@ -35,8 +35,13 @@ export function readMultistatus(body: string): DavEntry[] {
 /** A WebDAV client signed in with Basic (`user` any name, `password` an app password or token), sending what it is given. */
 export function davClient(baseUrl: string, password: string, user = 'someone@example.com') {
   const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  const send = (method: string, path: string, o: { headers?: Record<string, string>; body?: string | Uint8Array } = {}) =>
-    fetch(new URL(path, baseUrl), { method, headers: { authorization, ...o.headers }, ...(o.body !== undefined ? { body: o.body } : {}) });
+  const send = (method: string, path: string, o: { headers?: Record<string, string>; body?: string | Uint8Array | ReadableStream<Uint8Array> } = {}) =>
+    fetch(new URL(path, baseUrl), {
+      method,
+      headers: { authorization, ...o.headers },
+      // A stream is sent in chunks, with no length declared.
+      ...(o.body instanceof ReadableStream ? { body: o.body, duplex: 'half' } : o.body !== undefined ? { body: o.body } : {}),
+    } as RequestInit);
   return {
     send,
     /** A PROPFIND (Depth 1 unless told), its status and its responses read. */

@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { TItem } from '@cabinet/contracts';
 import { copyItem, createItem, trashItem, updateItem, type ItemContents } from '../items/index.ts';
 import { header, type DavCall } from './dav-call.ts';
-import { davPathOf } from './dav-path.ts';
+import { DavPathElsewhere, davPathOf } from './dav-path.ts';
 import { changeable, DOCUMENT_EXTENSION, newPlaceOf, parentOf, resolve, type Resolved } from './dav-resources.ts';
 import { requireUnlocked } from './locks.ts';
+import { deleteLocksOn } from './dav.repo.ts';
 import { DavRefusal } from './refusal.ts';
 
 const samePath = (a: string[], b: string[]) => a.length === b.length && a.every((n, i) => n.toLowerCase() === b[i]!.toLowerCase());
@@ -21,7 +23,14 @@ export async function copyOrMove(call: DavCall, target: Resolved, contents: Item
   const source = changeable(target.found, move ? 'moved' : 'copied');
   const destinationHeader = header(call, 'destination');
   if (!destinationHeader) throw new DavRefusal(400, 'Say where to with a Destination header.');
-  const destination = davPathOf(destinationHeader, req.headers.host);
+  // The request's Host, or PUBLIC_URL's behind a proxy that rewrites Host.
+  let destination;
+  try {
+    destination = davPathOf(destinationHeader, req.headers.host);
+  } catch (error) {
+    if (!(error instanceof DavPathElsewhere)) throw error;
+    destination = davPathOf(destinationHeader, new URL(ctx.env.PUBLIC_URL).host);
+  }
   const overwrite = (header(call, 'overwrite') ?? 'T').trim().toUpperCase();
   if (overwrite !== 'T' && overwrite !== 'F') throw new DavRefusal(400, 'Overwrite is T or F.');
   const depth = (header(call, 'depth') ?? 'infinity').trim().toLowerCase();
@@ -37,10 +46,7 @@ export async function copyOrMove(call: DavCall, target: Resolved, contents: Item
     existing = undefined;
   }
   if (isBelow(destination.names, source.names)) throw new DavRefusal(409, 'A folder cannot go inside itself.');
-  if (existing) {
-    if (overwrite === 'F') throw new DavRefusal(412, 'Something is already there (Overwrite: F).');
-    if (isBelow(source.names, existing.names)) throw new DavRefusal(403, 'The destination holds the source: it cannot be replaced.');
-  }
+  if (existing && overwrite === 'F') throw new DavRefusal(412, 'Something is already there (Overwrite: F).');
   const parentNames = destination.names.slice(0, -1);
   const parentTarget = await resolve(ctx.db, actor, parentNames);
   const { parent, name: shown } = newPlaceOf({ parent: 'found' in parentTarget ? parentTarget.found : null, name: wantedName });
@@ -50,20 +56,29 @@ export async function copyOrMove(call: DavCall, target: Resolved, contents: Item
     await requireUnlocked(call, await parentOf(ctx.db, actor, source));
   }
   await requireUnlocked(call, parent);
-  if (existing) {
-    await requireUnlocked(call, existing, { taking: true });
-    await trashItem(ctx.db, actor, changeable(existing, 'replaced').item.id);
-  }
+  const replaced = existing && changeable(existing, 'replaced');
+  if (replaced) await requireUnlocked(call, replaced, { taking: true });
 
+  // What is replaced goes to the trash only once the move or copy is done, under a name of its own meanwhile: a refusal
+  // on the way (rights, another workspace, a folder into itself by another path) leaves the destination as it was.
+  const landing = replaced ? `.cabinet-${randomUUID()}` : name;
+  let placed: string;
   if (move) {
     await updateItem(ctx.db, actor, source.item.id, {
       ...(parent.item.id !== source.item.parentId ? { parentId: parent.item.id } : {}),
-      ...(name !== source.item.name ? { name } : {}),
+      ...(landing !== source.item.name ? { name: landing } : {}),
     });
+    placed = source.item.id;
+    // The source's locks stay where they were taken (RFC 4918 §9.9.4): they do not follow it.
+    await deleteLocksOn(ctx.db, source.item.id);
   } else if (source.item.kind === 'folder' && depth === '0') {
-    await createItem(ctx.db, actor, parent.workspace.id, { kind: 'folder', name, parentId: parent.item.id });
+    placed = (await createItem(ctx.db, actor, parent.workspace.id, { kind: 'folder', name: landing, parentId: parent.item.id })).id;
   } else {
-    await copyItem(ctx.db, actor, source.item.id, { parentId: parent.item.id, name }, contents);
+    placed = (await copyItem(ctx.db, actor, source.item.id, { parentId: parent.item.id, name: landing }, contents)).id;
+  }
+  if (replaced) {
+    await trashItem(ctx.db, actor, replaced.item.id);
+    await updateItem(ctx.db, actor, placed, { name });
   }
   reply.code(existing ? 204 : 201).send();
 }

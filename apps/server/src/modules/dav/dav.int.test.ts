@@ -274,4 +274,41 @@ describe.each(storageDrivers())('WebDAV on %s', (_name, driver) => {
     const read = await dav(ada).propfind(file, '0');
     expect(read.entries[0]!.props.get('DAV: getlastmodified')?.text).toBe('Thu, 02 Jan 2020 03:04:05 GMT');
   });
+
+  it('leaves what a refused COPY or MOVE would have replaced where it was', async () => {
+    const ada = await test.given.person('Ada');
+    const bob = await test.given.person('Bob');
+    await test.given.membership(ada, bob.workspace.id, 'member');
+    const slug = await slugOf(ada);
+    const other = await slugOf(bob);
+    await dav(ada).send('PUT', davUrl(slug, 'My files', 'a.txt'), { body: 'mine' });
+    await dav(ada).send('PUT', davUrl(other, 'Workspace', 'precious.txt'), { body: 'precious' });
+    const across = { headers: { destination: `${test.app.url}${davUrl(other, 'Workspace', 'precious.txt')}` } };
+    expect((await dav(ada).send('MOVE', davUrl(slug, 'My files', 'a.txt'), across)).status).toBe(403);
+    expect((await dav(ada).send('COPY', davUrl(slug, 'My files', 'a.txt'), across)).status).toBe(403);
+    expect(await (await dav(ada).send('GET', davUrl(other, 'Workspace', 'precious.txt'))).text()).toBe('precious');
+  });
+
+  it('gives one exclusive lock when many are asked for at once', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const file = davUrl(slug, 'My files', 'k.txt');
+    await dav(ada).send('PUT', file, { body: 'k' });
+    const body = '<d:lockinfo xmlns:d="DAV:"><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockinfo>';
+    const statuses = await Promise.all(Array.from({ length: 8 }, async () => (await dav(ada).send('LOCK', file, { body })).status));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 423)).toHaveLength(7);
+  });
+
+  it('refuses a body longer than it said, and keeps nothing of it', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const file = davUrl(slug, 'My files', 'long.txt');
+    const res = await dav(ada).send('PUT', file, {
+      headers: { 'x-expected-entity-length': '2' },
+      body: new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode('twenty bytes of text')), c.close()) }),
+    });
+    expect(res.status).toBe(400);
+    expect((await dav(ada).send('GET', file)).status).toBe(404);
+  });
 });

@@ -8,7 +8,13 @@ import type { XmlElement } from './xml-write.ts';
 export async function findDeadProps(db: Db, itemIds: string[]): Promise<Map<string, XmlElement[]>> {
   const found = new Map<string, XmlElement[]>();
   if (!itemIds.length) return found;
-  const rows = await db.selectFrom('dav_properties').select(['item_id', 'value']).where('item_id', 'in', itemIds).orderBy('ns').orderBy('local').execute();
+  const rows = await db
+    .selectFrom('dav_properties')
+    .select(['item_id', 'value'])
+    .where('item_id', '=', sql<string>`ANY(${itemIds}::uuid[])`)
+    .orderBy('ns')
+    .orderBy('local')
+    .execute();
   for (const row of rows) found.set(row.item_id, [...(found.get(row.item_id) ?? []), row.value as XmlElement]);
   return found;
 }
@@ -75,7 +81,8 @@ export function findLocksOn(db: Db, itemIds: string[]): Promise<LockRow[]> {
   return db
     .selectFrom('dav_locks')
     .selectAll()
-    .where('item_id', 'in', itemIds)
+    .where('item_id', '=', sql<string>`ANY(${itemIds}::uuid[])`)
+    .where('side_name', 'is', null)
     .where('expires_at', '>', sql<Date>`now()`)
     .execute();
 }
@@ -93,6 +100,11 @@ export function refreshLock(db: Db, token: string, seconds: number): Promise<Loc
     .where('expires_at', '>', sql<Date>`now()`)
     .returningAll()
     .executeTakeFirst();
+}
+
+/** Every lock on an item itself (it moved: locks stay where they were taken). */
+export async function deleteLocksOn(db: Db, itemId: string): Promise<void> {
+  await db.deleteFrom('dav_locks').where('item_id', '=', itemId).where('side_name', 'is', null).execute();
 }
 
 export async function deleteLock(db: Db, token: string): Promise<void> {
@@ -125,8 +137,15 @@ export function findSideFile(db: Db, userId: string, folderId: string, name: str
     .executeTakeFirst();
 }
 
-/** Writes a person's side file; whether it was there before. Past `keep` side files of theirs, the oldest go. */
-export async function putSideFile(db: Db, row: { user_id: string; folder_id: string; name: string; bytes: Uint8Array }, keep: number): Promise<boolean> {
+/**
+ * Writes a person's side file; whether it was there before. Past `bound.count` side files of theirs, or `bound.bytes`
+ * in all, the oldest go.
+ */
+export async function putSideFile(
+  db: Db,
+  row: { user_id: string; folder_id: string; name: string; bytes: Uint8Array },
+  bound: { count: number; bytes: number },
+): Promise<boolean> {
   const before = await findSideFile(db, row.user_id, row.folder_id, row.name);
   await db
     .insertInto('dav_side_files')
@@ -135,7 +154,11 @@ export async function putSideFile(db: Db, row: { user_id: string; folder_id: str
     .execute();
   await sql`
     DELETE FROM dav_side_files WHERE user_id = ${row.user_id} AND (folder_id, name) IN (
-      SELECT folder_id, name FROM dav_side_files WHERE user_id = ${row.user_id} ORDER BY modified_at DESC OFFSET ${keep}::int)
+      SELECT folder_id, name FROM (
+        SELECT folder_id, name, row_number() OVER newest AS n, sum(octet_length(bytes)) OVER newest AS held
+          FROM dav_side_files WHERE user_id = ${row.user_id}
+        WINDOW newest AS (ORDER BY modified_at DESC, folder_id, name)
+      ) ranked WHERE n > ${bound.count}::int OR held > ${bound.bytes}::bigint)
   `.execute(db);
   return before !== undefined;
 }

@@ -43,15 +43,15 @@ const handlers = (contents: ItemContents): Record<string, Handler> => ({
     const depth = propfindDepth(header(call, 'depth'));
     const body = await readBody(call.req);
     const asked = readPropFind(body.byteLength ? readXml(body) : undefined);
-    const answer = await propfind(call, found(target), depth, asked);
-    call.reply.code(207).type('application/xml; charset=utf-8').send(writeXml(answer));
+    const answer = writeXml(await propfind(call, found(target), depth, asked));
+    call.reply.code(207).type('application/xml; charset=utf-8').send(answer);
   },
   PROPPATCH: async (call, target) => {
     const body = await readBody(call.req);
     if (!body.byteLength) throw new DavRefusal(400, 'A PROPPATCH body is a DAV:propertyupdate.');
     const steps = readPropPatch(readXml(body));
-    const answer = await proppatch(call, found(target), steps);
-    call.reply.code(207).type('application/xml; charset=utf-8').send(writeXml(answer));
+    const answer = writeXml(await proppatch(call, found(target), steps));
+    call.reply.code(207).type('application/xml; charset=utf-8').send(answer);
   },
   LOCK: async (call, target) => {
     const body = await readBody(call.req);
@@ -97,7 +97,8 @@ export async function davRoutes(app: FastifyInstance, ctx: AppContext, o: DavOpt
   const failures = signInFailures({ max: 10, windowMs: 10 * 60_000, addresses: 10_000 });
 
   async function signIn(req: FastifyRequest): Promise<Actor> {
-    const key = rateKey(req.ip);
+    // By address and the user name given: one client guessing behind a shared address does not lock out the others.
+    const key = `${rateKey(req.ip)}\n${basicUser(req.headers.authorization)}`;
     const wait = failures.wait(key);
     if (wait) throw new AppError('rate_limited', 'Too many wrong passwords from here. Wait before trying again.', { retryAfter: wait });
     try {
@@ -124,11 +125,12 @@ export async function davRoutes(app: FastifyInstance, ctx: AppContext, o: DavOpt
       if (!READING.has(req.method) && !actor.scopes.includes('write')) throw new AppError('forbidden', 'This token may only read.');
       const path = davPath(req.raw.url ?? req.url);
       const call: DavCall = { ctx, actor, req, reply, path, markdown, conditions: conditionsOf(header({ req }, 'if')), signIn: () => davActor(req) };
-      if (path.names.length > 2 && isSideFileName(path.names.at(-1)!) && req.method !== 'MKCOL') {
+      const target = await resolve(ctx.db, actor, path.names);
+      // A side file of Finder's where no item has the name (one that does is reached as any item).
+      if (!('found' in target) && path.names.length > 2 && isSideFileName(path.names.at(-1)!) && req.method !== 'MKCOL') {
         await sideFileRequest(call, () => readBody(req, SIDE_FILES.maxBytes));
         return reply;
       }
-      const target = await resolve(ctx.db, actor, path.names);
       await requireConditions(call, target);
       await handler(call, target);
       return reply;
@@ -144,4 +146,15 @@ export async function davRoutes(app: FastifyInstance, ctx: AppContext, o: DavOpt
     const methods = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'POST', ...Object.keys(DAV_METHODS)];
     for (const url of [DAV_PREFIX, `${DAV_PREFIX}/`, `${DAV_PREFIX}/*`]) dav.route({ method: methods, url, handler: handle });
   });
+}
+
+/** The user name of a Basic authorization (any name is accepted; it only keeps clients apart when counting failures). */
+function basicUser(authorization: string | undefined): string {
+  const basic = /^Basic\s+([A-Za-z0-9+/]+=*)\s*$/i.exec(authorization ?? '');
+  if (!basic) return '';
+  const credentials = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  return credentials
+    .slice(0, Math.max(0, credentials.indexOf(':')))
+    .slice(0, 320)
+    .toLowerCase();
 }

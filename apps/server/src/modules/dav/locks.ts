@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { inTransaction, type Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
+import { lockItem } from '../items/index.ts';
 import { uploadThrough } from '../files/index.ts';
 import { header, type Conditions, type DavCall } from './dav-call.ts';
 import { davHref, davPathOf } from './dav-path.ts';
@@ -8,11 +10,43 @@ import { countOwnLocks, deleteLock, findLocksAround, findLocksOn, insertLock, re
 import { ifHeaderHolds, parseIfHeader, submittedTokens, type IfCondition } from './if-header.ts';
 import { etagOf } from './live-props.ts';
 import { activeLock, lockDepth, lockSeconds, readLockInfo } from './lock-info.ts';
-import { DavRefusal } from './refusal.ts';
+import { DavRefusal, isAppError } from './refusal.ts';
 import { d, writeXml, type XmlElement } from './xml-write.ts';
 
 /** Live locks one person may hold at once: a client cannot fill the table. */
 export const MAX_OWN_LOCKS = 1000;
+/** Shared locks one resource may have at once, and the largest owner a lock keeps: every listing shows them. */
+export const MAX_SHARED_LOCKS = 20;
+export const MAX_OWNER_BYTES = 4096;
+/** Most resources an If header's tagged lists may name (each is looked up). */
+export const MAX_IF_RESOURCES = 10;
+
+/** The names of a path or URI on this server (its Host, or PUBLIC_URL's host behind a proxy); null for one elsewhere or invalid. */
+export function pathOnThisServer(call: DavCall, reference: string): string[] | null {
+  for (const host of [call.req.headers.host, new URL(call.ctx.env.PUBLIC_URL).host]) {
+    try {
+      return davPathOf(reference, host).names;
+    } catch {
+      // Tried with the next host; none: elsewhere.
+    }
+  }
+  return null;
+}
+
+/** Refuses a lock past the person's bound (their expired ones cleared on the way). */
+export async function requireLockRoom(db: Db, userId: string): Promise<void> {
+  if ((await countOwnLocks(db, userId)) >= MAX_OWN_LOCKS) {
+    throw new AppError('rate_limited', `You hold ${MAX_OWN_LOCKS} locks: unlock some first.`, { retryAfter: 60 });
+  }
+}
+
+/** A lock's owner as kept: the element the client sent, within its bound (400 past it). */
+export function ownerOf(owner: XmlElement | undefined): string | null {
+  if (!owner) return null;
+  const kept = JSON.stringify(owner);
+  if (Buffer.byteLength(writeXml(owner)) > MAX_OWNER_BYTES) throw new DavRefusal(400, `A lock's owner is at most ${MAX_OWNER_BYTES} bytes.`);
+  return kept;
+}
 
 export function conditionsOf(value: string | undefined): Conditions {
   const lists = value ? parseIfHeader(value) : [];
@@ -83,12 +117,18 @@ export async function lockDiscovery(call: DavCall, top: DavResource, members: Da
 export async function requireConditions(call: DavCall, target: Resolved): Promise<void> {
   const { conditions } = call;
   if (!conditions.lists.length) return;
+  if (new Set(conditions.lists.map((l) => l.resource)).size > MAX_IF_RESOURCES) {
+    throw new DavRefusal(400, `An If header names at most ${MAX_IF_RESOURCES} resources.`);
+  }
   const cache = new Map<string | null, Promise<{ r: DavResource | undefined; tokens: Set<string> }>>();
   const stateOf = (resource: string | null) => {
     let state = cache.get(resource);
     if (!state) {
       state = (async () => {
-        const there = resource === null ? target : await resolve(call.ctx.db, call.actor, davPathOf(resource, call.req.headers.host).names);
+        const names = resource === null ? undefined : pathOnThisServer(call, resource);
+        // A resource on another server, or no path Cabinet could hold: nothing of it holds here.
+        if (names === null) return { r: undefined, tokens: new Set<string>() };
+        const there = names === undefined ? target : await resolve(call.ctx.db, call.actor, names);
         const r = 'found' in there ? there.found : undefined;
         const parent = 'missing' in there ? there.missing.parent : null;
         const locks = r ? await locksAround(call, r, false) : parent ? (await locksAround(call, parent, false)).filter((l) => l.deep) : [];
@@ -152,13 +192,22 @@ export async function lock(call: DavCall, target: Resolved, body: XmlElement | u
   }
   const info = readLockInfo(body);
   const depth = lockDepth(header(call, 'depth'));
+  const client = clientName(call.req.headers['user-agent']);
+  // The person's count first: nothing is made for a lock that cannot be had.
+  await requireLockRoom(ctx.db, actor.user.id);
   let r: DavResource;
   let created = false;
   if ('found' in target) r = target.found;
   else {
     const { parent, name } = newPlaceOf(target.missing);
     await requireUnlocked(call, parent);
-    await uploadThrough(ctx, actor, parent.workspace.id, { parentId: parent.item.id, name, size: 0 }, emptyBody());
+    try {
+      await uploadThrough(ctx, actor, parent.workspace.id, { parentId: parent.item.id, name, size: 0, onConflict: 'fail' }, emptyBody());
+    } catch (error) {
+      // Made meanwhile by someone else: it is theirs, not an empty file of this lock's.
+      if (isAppError(error, 'name_conflict')) throw new DavRefusal(409, 'Something of that name was made meanwhile: try again.');
+      throw error;
+    }
     const made = await resolve(ctx.db, actor, [...parent.names, name]);
     if (!('found' in made)) throw new DavRefusal(409, 'The new file went away at once.');
     r = made.found;
@@ -167,35 +216,35 @@ export async function lock(call: DavCall, target: Resolved, body: XmlElement | u
   if (r.kind !== 'item') throw new DavRefusal(403, 'Only files, folders and documents can be locked.');
   const item = (r as ItemResource).item;
   if (!((r as ItemResource).isPlace ? item.abilities.createInside : item.abilities.edit)) throw new AppError('forbidden');
-  const around = await locksAround(call, r, depth === 'infinity');
-  const conflict = around.find((l) => l.scope === 'exclusive' || info.scope === 'exclusive');
-  if (conflict) throw new DavLocked(rootHref(r, conflict));
-  if ((await countOwnLocks(ctx.db, actor.user.id)) >= MAX_OWN_LOCKS) {
-    throw new AppError('rate_limited', `You hold ${MAX_OWN_LOCKS} locks: unlock some first.`, { retryAfter: 60 });
-  }
   const token = `urn:uuid:${randomUUID()}`;
   const href = davHref(r.names, isCollection(r));
-  const row = await insertLock(ctx.db, {
-    token,
-    item_id: item.id,
-    user_id: actor.user.id,
-    scope: info.scope,
-    deep: depth === 'infinity' && item.kind === 'folder',
-    href,
-    owner: info.owner ? JSON.stringify(info.owner) : null,
-    client: clientName(call.req.headers['user-agent']),
-    timeout_seconds: seconds,
-    expires_at: new Date(Date.now() + seconds * 1000),
+  // Looked at and taken under the item's row lock: two exclusive locks asked for at once are one lock and a 423.
+  const row = await inTransaction(ctx.db, async (tx) => {
+    await lockItem(tx, item.id);
+    const around = await findLocksAround(tx, item.id, { below: depth === 'infinity' });
+    const conflict = around.find((l) => l.scope === 'exclusive' || info.scope === 'exclusive');
+    if (conflict) throw new DavLocked(rootHref(r, conflict));
+    if (around.filter((l) => l.relation === 'on').length >= MAX_SHARED_LOCKS) throw new DavLocked(rootHref(r, around[0]!));
+    return insertLock(tx, {
+      token,
+      item_id: item.id,
+      user_id: actor.user.id,
+      scope: info.scope,
+      deep: depth === 'infinity' && item.kind === 'folder',
+      href,
+      owner: ownerOf(info.owner),
+      client,
+      timeout_seconds: seconds,
+      expires_at: new Date(Date.now() + seconds * 1000),
+    });
   });
   reply.header('lock-token', `<${token}>`);
   sendDiscovery(call, shownLock(r, { ...row, relation: 'on', distance: 0 }), created ? 201 : 200);
 }
 
 function sendDiscovery(call: DavCall, active: XmlElement, status: number) {
-  call.reply
-    .code(status)
-    .type('application/xml; charset=utf-8')
-    .send(writeXml(d('prop', d('lockdiscovery', active))));
+  const answer = writeXml(d('prop', d('lockdiscovery', active)));
+  call.reply.code(status).type('application/xml; charset=utf-8').send(answer);
 }
 
 /**

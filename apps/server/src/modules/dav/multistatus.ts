@@ -17,7 +17,9 @@ export function propResponse(href: string, outcomes: PropOutcome[]): XmlElement 
   const byStatus = new Map<number, XmlElement[]>();
   for (const o of outcomes) {
     const shown = o.value ?? element(o.name.ns, o.name.local);
-    byStatus.set(o.status, [...(byStatus.get(o.status) ?? []), shown]);
+    const same = byStatus.get(o.status);
+    if (same) same.push(shown);
+    else byStatus.set(o.status, [shown]);
   }
   // Asked for no property (an empty DAV:prop): one empty propstat, as a response must hold one.
   if (!outcomes.length) byStatus.set(200, []);

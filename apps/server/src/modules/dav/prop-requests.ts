@@ -3,6 +3,19 @@ import { DAV, type XmlElement } from './xml-write.ts';
 /** A PROPFIND or PROPPATCH body WebDAV does not allow: answered 400. */
 export class PropRequestInvalid extends Error {}
 
+/** Most properties one PROPFIND names or one PROPPATCH changes (clients name a dozen): an answer stays bounded. */
+export const MAX_PROPS_PER_REQUEST = 200;
+/** Longest namespace and local name of a property, in characters. */
+export const MAX_PROP_NAME = { ns: 1024, local: 255 } as const;
+
+function bounded(names: PropName[]): PropName[] {
+  if (names.length > MAX_PROPS_PER_REQUEST) throw new PropRequestInvalid(`A request names at most ${MAX_PROPS_PER_REQUEST} properties.`);
+  if (names.some((n) => n.ns.length > MAX_PROP_NAME.ns || n.local.length > MAX_PROP_NAME.local)) {
+    throw new PropRequestInvalid(`A property's namespace is at most ${MAX_PROP_NAME.ns} characters, its name ${MAX_PROP_NAME.local}.`);
+  }
+  return names;
+}
+
 /** A property's name: its namespace ('' for none) and local name. */
 export interface PropName {
   ns: string;
@@ -28,10 +41,10 @@ export function readPropFind(body: XmlElement | undefined): PropFind {
   if (parts.some((e) => isDav(e, 'propname'))) return { kind: 'propname' };
   if (parts.some((e) => isDav(e, 'allprop'))) {
     const include = parts.find((e) => isDav(e, 'include'));
-    return { kind: 'allprop', include: include ? elements(include).map(nameOf) : [] };
+    return { kind: 'allprop', include: include ? bounded(elements(include).map(nameOf)) : [] };
   }
   if (!prop) throw new PropRequestInvalid('A PROPFIND body asks for allprop, propname or prop.');
-  return { kind: 'prop', names: elements(prop).map(nameOf) };
+  return { kind: 'prop', names: bounded(elements(prop).map(nameOf)) };
 }
 
 /** The body of a PROPPATCH: its set and remove instructions, in document order. */
@@ -46,5 +59,6 @@ export function readPropPatch(body: XmlElement): PropPatchStep[] {
     }
   }
   if (!steps.length) throw new PropRequestInvalid('A PROPPATCH body sets or removes at least one property.');
+  bounded(steps.map((s) => (s.op === 'set' ? nameOf(s.value) : s.name)));
   return steps;
 }

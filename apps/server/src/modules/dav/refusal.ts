@@ -26,6 +26,8 @@ export class DavRefusal extends Error {
 export function answerError(req: FastifyRequest, reply: FastifyReply, error: unknown) {
   if (reply.sent) return reply;
   reply.header('x-request-id', req.id);
+  // A body left unread (a PUT refused before its bytes, or cut short) is not read on: the connection closes after the answer.
+  if (!req.raw.complete) reply.header('connection', 'close');
   const refusal = asRefusal(error);
   if (refusal) {
     if (refusal.condition) {

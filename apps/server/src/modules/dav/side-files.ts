@@ -2,18 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../errors.ts';
 import { header, type DavCall } from './dav-call.ts';
 import { davHref, davPathOf } from './dav-path.ts';
-import { resolve, type ItemResource } from './dav-resources.ts';
+import { resolve, validName, type ItemResource } from './dav-resources.ts';
 import { deleteLock, deleteSideFile, findSideFile, findSideLocks, insertLock, moveSideFile, putSideFile } from './dav.repo.ts';
 import { activeLock, lockSeconds, readLockInfo } from './lock-info.ts';
-import { clientName } from './locks.ts';
+import { clientName, ownerOf, requireLockRoom } from './locks.ts';
 import { multistatus, propResponse } from './multistatus.ts';
 import { readPropFind } from './prop-requests.ts';
 import { DavRefusal } from './refusal.ts';
 import { readXml } from './xml-read.ts';
 import { d, DAV, writeXml, type XmlElement } from './xml-write.ts';
 
-/** Bounds on what Finder may keep: one side file's size, and how many a person keeps (the oldest go first). */
-export const SIDE_FILES = { maxBytes: 1024 * 1024, perPerson: 5000 } as const;
+/** Bounds on what Finder may keep: one side file's size, and how many and how much a person keeps (the oldest go first). */
+export const SIDE_FILES = { maxBytes: 1024 * 1024, perPerson: { count: 5000, bytes: 64 * 1024 * 1024 } } as const;
 
 /**
  * Names macOS Finder writes beside what it copies: `._name` (the file's extended attributes, AppleDouble) and
@@ -36,7 +36,7 @@ async function folderOf(call: DavCall): Promise<ItemResource> {
 /** A request about a side file, answered from the person's own (every method but MKCOL; COPY and MOVE among side files). */
 export async function sideFileRequest(call: DavCall, body: () => Promise<Buffer>): Promise<void> {
   const { ctx, actor, req, reply } = call;
-  const name = call.path.names.at(-1)!;
+  const name = validName(call.path.names.at(-1)!);
   const folder = await folderOf(call);
   const userId = actor.user.id;
   const key = [userId, folder.item.id, name] as const;
@@ -129,6 +129,7 @@ export async function sideFileRequest(call: DavCall, body: () => Promise<Buffer>
         return;
       }
       const info = readLockInfo(readXml(raw));
+      await requireLockRoom(ctx.db, userId);
       if (held.some((l) => l.scope === 'exclusive' || info.scope === 'exclusive'))
         throw new DavRefusal(423, 'It is locked.', d('no-conflicting-lock', d('href', held[0]!.href)));
       let created = false;
@@ -145,7 +146,7 @@ export async function sideFileRequest(call: DavCall, body: () => Promise<Buffer>
         scope: info.scope,
         deep: false,
         href: davHref(call.path.names, false),
-        owner: info.owner ? JSON.stringify(info.owner) : null,
+        owner: ownerOf(info.owner),
         client: clientName(req.headers['user-agent']),
         timeout_seconds: seconds,
         expires_at: new Date(Date.now() + seconds * 1000),

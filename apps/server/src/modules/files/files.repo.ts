@@ -539,7 +539,7 @@ export async function findClientModifiedTimes(db: Q, itemIds: string[]): Promise
     .selectFrom('items as i')
     .innerJoin('file_versions as v', 'v.id', 'i.current_version_id')
     .select(['i.id', 'v.modified_at'])
-    .where('i.id', 'in', itemIds)
+    .where('i.id', '=', sql<string>`ANY(${itemIds}::uuid[])`)
     .where('v.modified_at', 'is not', null)
     .execute();
   return new Map(rows.map((r) => [r.id, r.modified_at!]));

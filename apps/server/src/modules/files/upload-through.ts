@@ -19,6 +19,8 @@ interface ThroughInput {
   mimeType?: string | undefined;
   /** When the file was last changed, as the client says: kept with the new version and shown as its modification time. */
   modifiedAt?: Date | undefined;
+  /** A name already a file's: a new version of it (the default), or refused (`name_conflict`). */
+  onConflict?: 'replace' | 'fail';
 }
 
 /**
@@ -37,8 +39,8 @@ export async function uploadThrough(
   body: AsyncIterable<Buffer>,
   o: { beforeComplete?: () => Promise<void> } = {},
 ): Promise<{ item: TItem; replaced: boolean }> {
-  const { modifiedAt: _, ...start } = input;
-  const started = await startUpload(ctx, actor, workspaceId, { ...start, onConflict: 'replace' });
+  const { modifiedAt: _, onConflict = 'replace', ...start } = input;
+  const started = await startUpload(ctx, actor, workspaceId, { ...start, onConflict });
   try {
     const upload = await findOwnUpload(ctx.db, started.id, ownerOf(actor));
     if (!upload) throw new AppError('upload_expired');
@@ -48,6 +50,7 @@ export async function uploadThrough(
         hash: upload.part_count === 1,
       });
     }
+    await take.ended();
     // What let the caller start (a token, say) may have been taken away while the bytes came.
     await o.beforeComplete?.();
     const { item } = await completeUpload(ctx, actor, started.id, {});
@@ -66,19 +69,30 @@ export async function uploadThrough(
   }
 }
 
-/** A body taken part by part: each call yields the next `length` bytes (fewer when the body ends first). */
-function slicer(body: AsyncIterable<Buffer>): (length: number) => AsyncGenerator<Buffer> {
+/**
+ * A body taken part by part: each call yields the next `length` bytes (fewer when the body ends first); `ended` makes
+ * sure nothing follows the last part. A body that breaks off (the caller gone) or runs past its length is the caller's
+ * fault, not storage's: an AppError.
+ */
+function slicer(body: AsyncIterable<Buffer>): ((length: number) => AsyncGenerator<Buffer>) & { ended(): Promise<void> } {
   const source = body[Symbol.asyncIterator]();
   let left: Buffer | undefined;
-  return async function* take(length: number) {
+  const next = async () => {
+    try {
+      return await source.next();
+    } catch {
+      throw new AppError('invalid_input', 'The request ended before all of its body came.');
+    }
+  };
+  const take = async function* (length: number) {
     let need = length;
     while (need > 0) {
       let chunk = left;
       left = undefined;
       if (!chunk) {
-        const next = await source.next();
-        if (next.done) return;
-        chunk = next.value;
+        const got = await next();
+        if (got.done) return;
+        chunk = got.value;
       }
       if (chunk.byteLength > need) {
         left = chunk.subarray(need);
@@ -88,4 +102,9 @@ function slicer(body: AsyncIterable<Buffer>): (length: number) => AsyncGenerator
       yield chunk;
     }
   };
+  return Object.assign(take, {
+    async ended() {
+      if (left?.byteLength || !(await next()).done) throw new AppError('invalid_input', 'The body is longer than the length it was declared to have.');
+    },
+  });
 }
