@@ -49,6 +49,8 @@ export const BOTH_DATABASES = [
   // WebDAV's walks of a path and of locks up the tree, its locks' expiry by the database's clock (ADR 0067);
   'apps/server/src/modules/dav/dav',
   'apps/server/src/modules/dav/dav-access',
+  // the live lock each item carries, read in the listing's statement and the item's access (ADR 0053's kept plans);
+  'apps/server/src/modules/dav/lock-in-browser',
   // the cabinet command against a database server of its own.
   'apps/server/src/cli/cli-commands',
 ];

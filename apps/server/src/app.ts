@@ -42,7 +42,7 @@ import { copyDocuments, documentMarkdown, documentsRoutes } from './modules/docu
 import { notificationsRoutes } from './modules/notifications/index.ts';
 import { indexLagSeconds, searchRoutes } from './modules/search/index.ts';
 import { previewsRoutes } from './modules/previews/index.ts';
-import { davRoutes } from './modules/dav/index.ts';
+import { davRoutes, lockRoutes } from './modules/dav/index.ts';
 import { readers } from './readers.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -250,6 +250,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await searchRoutes(api, ctx);
       await conversionsRoutes(api, ctx);
       await adminRoutes(api, ctx);
+      await lockRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

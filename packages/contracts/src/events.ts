@@ -16,6 +16,8 @@ export const ZActivityAction = z.enum([
   'item.deleted',
   // A grant given, changed or withdrawn.
   'item.shared',
+  // A WebDAV client's lock on it broken from the browser or the API (data: whose, and the client).
+  'item.unlocked',
   // A thumbnail of a file's bytes became ready (Cabinet itself, ADR 0040): its listings show it.
   'file.previewed',
   'comment.added',

@@ -88,6 +88,21 @@ export const ZItemPreview = z.object({
 });
 export type TItemPreview = z.infer<typeof ZItemPreview>;
 
+/**
+ * A write lock a WebDAV client holds on the item itself (PRODUCT.md §7): who holds it, the client they took it with
+ * ("Finder", "Windows", "rclone"; null when not known), when it runs out unless the client renews it, and whether it is
+ * the only one (`exclusive`) or one of several (`shared`, the latest shown). `breakable`: the caller may break it (they
+ * hold it, manage the item, run its workspace or the instance).
+ */
+export const ZItemLock = z.object({
+  by: z.object({ id: ZId, name: z.string() }),
+  client: z.string().nullable(),
+  expiresAt: ZIsoTime,
+  scope: z.enum(['exclusive', 'shared']),
+  breakable: z.boolean(),
+});
+export type TItemLock = z.infer<typeof ZItemLock>;
+
 export const ZItem = z.object({
   id: ZId,
   workspaceId: ZId,
@@ -104,6 +119,8 @@ export const ZItem = z.object({
   abilities: ZItemAbilities,
   /** Files only, where the listing knows it; absent or null otherwise. */
   preview: ZItemPreview.nullable().optional(),
+  /** The live lock on it, where the answer knows it (listings, the item itself); absent or null otherwise. */
+  lock: ZItemLock.nullable().optional(),
 });
 export type TItem = z.infer<typeof ZItem>;
 

@@ -648,8 +648,8 @@ describe.each(CALLERS)('visiting a link as %s', (who) => {
 
 /**
  * Routes whose access is checked by role and relation elsewhere: the item calls in the items
- * matrix, uploads (private to whoever started them: a person, or a file request's link) and
- * signing out (the session itself).
+ * matrix, uploads (private to whoever started them: a person, or a file request's link),
+ * signing out (the session itself) and breaking a lock (by whose it is).
  */
 const ITEMS_MATRIX = 'testing/item-matrix.ts';
 const UPLOADS = 'modules/files/uploads.int.test.ts';
@@ -710,6 +710,8 @@ const ELSEWHERE: Record<string, string> = {
   // Who may see a thumbnail (member, guest with and without a grant, stranger, link visitor): with the previews.
   'GET /items/:id/thumbnail': 'modules/previews/previews.int.test.ts',
   'GET /links/:token/items/:itemId/thumbnail': 'modules/previews/previews.int.test.ts',
+  // Breaking a WebDAV lock: its holder, the item's managers, the workspace's owner and admins, instance administrators.
+  'DELETE /items/:id/lock': 'modules/dav/lock-in-browser.int.test.ts',
   // Instance administration: its administrators, then everyone else (workspace owners, no one signed in) refused.
   ...Object.fromEntries(Object.values(adminApi).map((r) => [`${r.method} ${r.path}`, ADMIN])),
 };

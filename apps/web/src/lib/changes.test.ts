@@ -59,6 +59,13 @@ describe('applyChange', () => {
     expect(stale()).toEqual(['ancestors/x', 'children/ws-1/a', 'children/ws-1/b', 'recent/ws-1', 'starred/ws-1']);
   });
 
+  it('draws a lock broken where the item shows: its folder and the item, nothing searched for', () => {
+    const { client, stale } = cache();
+    client.setQueryData(queryKeys.search(ws, { q: 'x' }), { cached: true });
+    applyChange(client, ws, { type: 'item.unlocked', itemId: 'x', parentIds: ['a'] });
+    expect(stale()).toEqual(['children/ws-1/a', 'item/x']);
+  });
+
   it('fetches the item again when a live event carries no answer', () => {
     const { client, stale } = cache();
     applyChange(client, ws, { type: 'item.trashed', itemId: 'x', parentIds: ['root'] });

@@ -81,6 +81,8 @@ export function applyChange(client: QueryClient, ws: string, change: Change): vo
   // An answer replaces the entry a page already shows; a page opening a new item fetches it as any page does.
   if (change.item && client.getQueryData(queryKeys.item(change.itemId))) client.setQueryData(queryKeys.item(change.itemId), change.item);
   else stale(queryKeys.item(change.itemId));
+  // A lock broken changes nothing searched for.
+  if (change.type === 'item.unlocked') return;
   // Names are searchable as they are written; texts (a saved document, a file's new version) and
   // who may see what (a share, a move, a restore) a moment later.
   staleSearch(client, ws, { indexed: change.type !== 'item.renamed' && change.type !== 'item.trashed' && change.type !== 'item.deleted' });

@@ -142,6 +142,19 @@ export const itemsApi = {
     responses: { 204: null },
     errors: [],
   }),
+  breakLock: defineAddressedRoute({
+    method: 'DELETE',
+    path: '/items/:id/lock',
+    tag: 'items',
+    summary: 'Break the WebDAV locks on an item',
+    description:
+      'Whoever holds a lock may break it; anyone else only if they manage the item, or are an owner or admin of its workspace or ' +
+      'an administrator of the instance. Answered 204 when there was no lock.',
+    auth: 'write',
+    public: true,
+    responses: { 204: null },
+    errors: [],
+  }),
   starred: defineAddressedRoute({
     method: 'GET',
     path: '/workspaces/:ws/starred',

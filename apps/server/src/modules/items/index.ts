@@ -3,7 +3,17 @@
  * modules built on items (files, documents, comments, sharing, team, the live stream) use.
  */
 export { itemsRoutes } from './items.routes.ts';
-export { accessWithRole, findAccesses, maySeeGrants, mayShareNow, requireDocument, requireItem, requireItems, type ItemAccess } from './items.policy.ts';
+export {
+  accessWithRole,
+  findAccesses,
+  mayBreakLock,
+  maySeeGrants,
+  mayShareNow,
+  requireDocument,
+  requireItem,
+  requireItems,
+  type ItemAccess,
+} from './items.policy.ts';
 export {
   deleteEmptyHome,
   blobInUse,

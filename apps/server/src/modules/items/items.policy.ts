@@ -1,4 +1,4 @@
-import type { TItemAbilities, TItemAbility, TItemRole } from '@cabinet/contracts';
+import type { TItemAbilities, TItemAbility, TItemRole, TWorkspaceRole } from '@cabinet/contracts';
 import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
@@ -82,6 +82,10 @@ export interface ItemAccess {
   trashedAbove: boolean;
   /** The slug of the item's workspace (a route may name the workspace either way). */
   workspaceSlug: string;
+  /** The caller's role in the item's workspace. */
+  workspaceRole: TWorkspaceRole | null;
+  /** The caller may break the live WebDAV lock on the item (false when there is none). */
+  lockBreakable: boolean;
 }
 
 /** The caller's role from the facts of one access row, by the rules above; null when they have none. */
@@ -117,13 +121,27 @@ export function accessWithRole(actor: Actor, item: ItemRow, role: TItemRole, tra
 function accessOf(actor: Actor, row: AccessRow): ItemAccess | null {
   const role = roleOf(row);
   if (!role) return null;
+  const access = accessWithRole(actor, row, role, row.trashed_above);
   return {
     item: row,
-    ...accessWithRole(actor, row, role, row.trashed_above),
+    ...access,
     chain: row.chain,
     trashedAbove: row.trashed_above,
     workspaceSlug: row.workspace_slug,
+    workspaceRole: row.member_role,
+    lockBreakable: !!row.lock_user_id && mayBreakLock(actor, { ...access, workspaceRole: row.member_role }, row.lock_user_id),
   };
+}
+
+/**
+ * Whether the caller may break a WebDAV lock that `holderId` holds on an item they see: their own, always; anyone's
+ * when they manage the item, are an owner or admin of its workspace, or administer the instance. Only while they may
+ * change things (a session, or a token that may write).
+ */
+export function mayBreakLock(actor: Actor, access: { abilities: TItemAbilities; workspaceRole: TWorkspaceRole | null }, holderId: string): boolean {
+  if (!access.abilities.view || !actor.scopes.includes('write')) return false;
+  const runsWorkspace = access.workspaceRole === 'owner' || access.workspaceRole === 'admin';
+  return holderId === actor.user.id || access.abilities.manage || runsWorkspace || actor.user.is_instance_admin;
 }
 
 /**
@@ -170,12 +188,21 @@ export async function requireFolderPage(
   actor: Actor,
   folderId: string,
   page: Parameters<typeof findFolderPage>[3],
-): Promise<{ folder: ItemAccess; children: (ChildRow & { role: TItemRole; abilities: TItemAbilities })[] }> {
+): Promise<{ folder: ItemAccess; children: (ChildRow & { role: TItemRole; abilities: TItemAbilities; lockBreakable: boolean })[] }> {
   const { folder: row, children } = await findFolderPage(db, folderId, actor.user.id, page);
   const folder = judge(actor, row, 'view');
   if (folder instanceof AppError) throw folder;
   // Each child gains its role and abilities in place (a page is a hundred rows of some fifty columns).
-  return { folder, children: children.map((child) => Object.assign(child, accessWithRole(actor, child, childRole(folder.role, child.grant_rank)))) };
+  return {
+    folder,
+    children: children.map((child) => {
+      const access = accessWithRole(actor, child, childRole(folder.role, child.grant_rank));
+      const holder = child.lock_user_id;
+      return Object.assign(child, access, {
+        lockBreakable: !!holder && mayBreakLock(actor, { ...access, workspaceRole: folder.workspaceRole }, holder),
+      });
+    }),
+  };
 }
 
 /** `requireItem` for what only documents have (comments, revisions): any other kind of item does not have them, so `not_found`. */

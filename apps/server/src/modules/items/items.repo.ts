@@ -42,7 +42,24 @@ export const PREVIEW_JOIN = sql`LEFT JOIN LATERAL (
       WHERE v.id = i.current_version_id
     ) pv ON true`;
 
-export interface AccessRow extends ItemRow, PreviewColumns {
+/** The live WebDAV lock on an item itself, as items carry it to the browser (the latest of several shared ones). */
+export interface LockColumns {
+  lock_user_id: string | null;
+  lock_user_name: string | null;
+  lock_client: string | null;
+  lock_expires_at: Date | null;
+  lock_scope: 'exclusive' | 'shared' | null;
+}
+
+/** The join that gives `i` (an item) its LockColumns: a lock past its expiry is gone, whether or not its row is. */
+const LOCK_JOIN = sql`LEFT JOIN LATERAL (
+      SELECT l.user_id AS lock_user_id, u.name AS lock_user_name, l.client AS lock_client, l.expires_at AS lock_expires_at, l.scope AS lock_scope
+      FROM dav_locks l JOIN users u ON u.id = l.user_id
+      WHERE l.item_id = i.id AND l.expires_at > now()
+      ORDER BY l.created_at DESC LIMIT 1
+    ) lk ON true`;
+
+export interface AccessRow extends ItemRow, PreviewColumns, LockColumns {
   /** Ids from the item up to its root, the item first. */
   chain: string[];
   root_id: string | null;
@@ -112,11 +129,12 @@ function accessQuery(itemIds: string[], userId: string, parents = false) {
       (SELECT array_agg(c.id::text ORDER BY c.depth) FROM chain c WHERE c.start_id = i.id) AS chain,
       (SELECT c.id FROM chain c WHERE c.start_id = i.id AND c.parent_id IS NULL) AS root_id,
       coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE g.start_id = i.id AND ${grantHolds(userId, sql`i.workspace_id`)}), 0) AS grant_rank,
-      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*
+      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*, lk.*
     FROM items i
     JOIN workspaces w ON w.id = i.workspace_id
     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
     ${PREVIEW_JOIN}
+    ${LOCK_JOIN}
     WHERE i.id ${among}
   `;
 }
@@ -242,7 +260,7 @@ export async function siblingNamesLike(db: Q, parentId: string, base: string): P
 
 export type ChildSort = 'name' | 'modified' | 'size' | 'type';
 
-export type ChildRow = ItemRow & PreviewColumns & { sort_key: string; grant_rank: number };
+export type ChildRow = ItemRow & PreviewColumns & LockColumns & { sort_key: string; grant_rank: number };
 
 /** A cursor's sort key, typed as the column or expression it is compared with. */
 function keyValue(sort: ChildSort, k: string | number) {
@@ -329,11 +347,12 @@ export function folderPageQuery(folderId: string, userId: string, o: PageOptions
     WITH folder AS MATERIALIZED (${accessQuery([folderId], userId)})
     SELECT f.*, NULL::text AS sort_key, 0::bigint AS n FROM folder f
     UNION ALL
-    SELECT i.*, false, NULL::text[], NULL::uuid, coalesce(granted.rank, 0), NULL::text, NULL::uuid, NULL::uuid, NULL::text, pv.*,
+    SELECT i.*, false, NULL::text[], NULL::uuid, coalesce(granted.rank, 0), NULL::text, NULL::uuid, NULL::uuid, NULL::text, pv.*, lk.*,
       (${key})::text, row_number() OVER (${order})
     FROM (${page}) i
     CROSS JOIN (SELECT member_role AS role FROM folder) m
     ${PREVIEW_JOIN}
+    ${LOCK_JOIN}
     LEFT JOIN LATERAL (
       SELECT max(${GRANT_RANK}) AS rank FROM item_grants g
       WHERE g.item_id = i.id AND (g.expires_at IS NULL OR g.expires_at > now()) AND ${grantHolds(userId, sql`i.workspace_id`)}

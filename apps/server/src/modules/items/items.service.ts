@@ -8,6 +8,7 @@ import {
   type TCreateItemRequest,
   type TItem,
   type TItemAbilities,
+  type TItemLock,
   type TItemPreview,
   type TItemRole,
   type TUpdateItemRequest,
@@ -44,6 +45,7 @@ import {
   siblingNamesLike,
   subtreeBlobs,
   updateItemPlacement,
+  type LockColumns,
   type PreviewColumns,
 } from './items.repo.ts';
 
@@ -67,9 +69,26 @@ export function presentPreview(row: ItemRow & Partial<PreviewColumns>): TItemPre
   };
 }
 
-/** An item as the caller sees it, with their role on it and what it lets them do (from the policy). */
-export function presentItem(item: ItemRow, access: { role: TItemRole; abilities: TItemAbilities }): TItem {
+/** The live WebDAV lock on an item from the columns its query joined (LockColumns); undefined when read without them. */
+function presentLock(row: ItemRow & Partial<LockColumns>, breakable: boolean): TItemLock | null | undefined {
+  if (!('lock_user_id' in row)) return undefined;
+  if (!row.lock_user_id || !row.lock_expires_at || !row.lock_scope) return null;
+  return {
+    by: { id: row.lock_user_id, name: row.lock_user_name ?? '' },
+    client: row.lock_client ?? null,
+    expiresAt: new Date(row.lock_expires_at).toISOString(),
+    scope: row.lock_scope,
+    breakable,
+  };
+}
+
+/**
+ * An item as the caller sees it, with their role on it and what it lets them do (from the policy), and — when its row
+ * was read with them — its preview and its lock.
+ */
+export function presentItem(item: ItemRow, access: { role: TItemRole; abilities: TItemAbilities; lockBreakable?: boolean }): TItem {
   const preview = presentPreview(item);
+  const lock = presentLock(item, access.lockBreakable ?? false);
   return {
     id: item.id,
     workspaceId: item.workspace_id,
@@ -85,6 +104,7 @@ export function presentItem(item: ItemRow, access: { role: TItemRole; abilities:
     role: access.role,
     abilities: access.abilities,
     ...(preview !== undefined ? { preview } : {}),
+    ...(lock !== undefined ? { lock } : {}),
   };
 }
 
@@ -318,7 +338,8 @@ export async function updateItem(db: Db, actor: Actor, id: string, change: TUpda
             ...(moved ? { fromParentId: from, toParentId: parentId } : {}),
           },
         });
-        return presentItem(updated, after);
+        // With what the access read beside the row (a file's preview, its lock), which a rename or a move leaves as it was.
+        return presentItem({ ...after.item, ...updated }, after);
       }),
   );
 }

@@ -1,5 +1,7 @@
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { TItemLock } from '@cabinet/contracts';
 import type { ReactNode } from 'react';
+import { lockHolder } from '../../lib/locks.ts';
 import { useReturnFocus } from './use-return-focus.ts';
 
 /**
@@ -46,5 +48,39 @@ export function ConfirmDialog({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * Asks before changing a file a WebDAV client holds a lock on (a rename, a new version): whoever holds it may be
+ * changing it in their app, and what they have not saved there may be lost. Go on, or leave it as it is. Beside
+ * ConfirmDialog, whose code the uploads' conflict question and the items' dialogs already share: in a module of its own
+ * it would be one more file that the first page's script names.
+ */
+export function LockedConfirm(props: {
+  name: string;
+  lock: TItemLock;
+  meId: string | undefined;
+  confirmLabel: 'Rename anyway' | 'Replace anyway';
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const { lock } = props;
+  const own = lock.by.id === props.meId;
+  const app = lock.client ?? (own ? 'another app' : 'their app');
+  return (
+    <ConfirmDialog
+      title={`“${props.name}” is locked by ${lockHolder(lock, props.meId)}`}
+      confirmLabel={props.confirmLabel}
+      pending={false}
+      onConfirm={props.onConfirm}
+      onClose={props.onClose}
+    >
+      <Text size="sm">
+        {own
+          ? `You may have it open in ${app}. If you go on, changes not yet saved there may be lost.`
+          : `${lock.by.name || 'Someone'} may be changing it in ${app} right now. If you go on, they may lose changes not yet saved there.`}
+      </Text>
+    </ConfirmDialog>
   );
 }

@@ -88,4 +88,13 @@ describe('describeAction', () => {
     expect(`${actorName(fromBackup)} ${describeAction(fromBackup, { onItem: true })}`).toBe('Cabinet brought it back from a backup (2026-12-01T20-15-03Z)');
     expect(describeAction(entry('item.restored'), { onItem: false })).toBe('restored “Plan”');
   });
+
+  it('says whose lock was broken, and with which client it was taken', () => {
+    const ada = { kind: 'user', id: 'ada', name: 'Ada', email: null } as const;
+    expect(describeAction(entry('item.unlocked', { data: { client: 'Finder' }, subject: bea }), { onItem: true })).toBe(
+      'broke the lock Bea Reader held on it (Finder)',
+    );
+    expect(describeAction(entry('item.unlocked', { data: {}, subject: ada }), { onItem: false })).toBe('broke their own lock on “Plan”');
+    expect(describeAction(entry('item.unlocked', { data: { locks: 2 } }), { onItem: true })).toBe('broke the locks on it');
+  });
 });

@@ -10,6 +10,7 @@ export const ACTION_LABELS: Record<TActivityAction, string> = {
   'item.restored': 'Restored',
   'item.deleted': 'Deleted forever',
   'item.shared': 'Shared',
+  'item.unlocked': 'Lock broken',
   'file.previewed': 'Thumbnail made',
   'comment.added': 'Commented',
   'comment.edited': 'Edited a comment',
@@ -88,6 +89,11 @@ export function describeAction(e: TActivityEntry, o: { onItem: boolean }): strin
       return `deleted ${it} forever`;
     case 'item.shared':
       return role ? `shared ${it} with ${subjectName(e)} (${role})` : `stopped sharing ${it} with ${subjectName(e)}`;
+    case 'item.unlocked': {
+      const client = str(d.client) ? ` (${str(d.client)})` : '';
+      if (e.subject && aboutThemselves(e)) return `broke their own lock on ${it}${client}`;
+      return e.subject ? `broke the lock ${subjectName(e)} held on ${it}${client}` : `broke the locks on ${it}`;
+    }
     case 'file.previewed':
       return `made a thumbnail of ${it}`;
     case 'comment.added':

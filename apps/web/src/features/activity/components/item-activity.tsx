@@ -15,7 +15,8 @@ export function ItemActivity({ itemId }: { itemId: string }) {
         Activity
       </Title>
       {activity.isPending ? (
-        <Loader size="sm" aria-label="Loading activity" />
+        // A status, so that its name is one a screen reader may read (a bare element may not carry a label).
+        <Loader size="sm" role="status" aria-label="Loading activity" />
       ) : activity.isError ? (
         <Text size="sm" c="red" role="alert">
           {activity.error.message}

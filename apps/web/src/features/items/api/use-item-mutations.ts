@@ -48,6 +48,14 @@ export function useItemMutations(ws: string) {
       mutationFn: (v: { id: string; parentId: string }) => call(itemsApi.copy, { params: { id: v.id }, body: { parentId: v.parentId } }),
       onSuccess: (item) => changed('item.created', item),
     }),
+    // The lock's holder finds the file free to anyone; the lists and panels showing it draw it unlocked.
+    breakLock: useMutation({
+      mutationFn: (item: TItem) => call(itemsApi.breakLock, { params: { id: item.id } }),
+      onSuccess: (_void, item) => {
+        client.setQueryData<TItem>(queryKeys.item(item.id), (entry) => entry && { ...entry, lock: null });
+        applyChange(client, ws, { type: 'item.unlocked', itemId: item.id, parentIds: [item.parentId] });
+      },
+    }),
     star: useMutation({
       mutationFn: (v: { id: string; starred: boolean }) => call(v.starred ? itemsApi.star : itemsApi.unstar, { params: { id: v.id } }),
       onSuccess: () => client.invalidateQueries({ queryKey: queryKeys.starred(ws) }),

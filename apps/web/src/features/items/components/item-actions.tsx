@@ -9,6 +9,7 @@ import {
   IconFolderShare,
   IconHistory,
   IconInfoCircle,
+  IconLockOpen,
   IconPencil,
   IconStar,
   IconStarOff,
@@ -40,9 +41,12 @@ export function useTrashWithUndo(ws: string) {
   };
 }
 
-export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions' | 'share';
+export type ItemDialog = 'rename' | 'details' | 'move' | 'copy' | 'versions' | 'share' | 'breakLock';
 
-/** The menu of one item: open, download, details, versions, share, star, rename, move, copy, trash — each offered only when the item's abilities allow it. */
+/**
+ * The menu of one item: open, download, details, versions, share, star, rename, move, copy, break its lock, trash — each
+ * offered only when the item's abilities (and its lock) allow it.
+ */
 export function ItemActions(props: {
   item: TItem;
   workspace: TWorkspace;
@@ -110,6 +114,11 @@ export function ItemActions(props: {
               Move to…
             </Menu.Item>
           </>
+        )}
+        {item.lock?.breakable && (
+          <Menu.Item leftSection={<IconLockOpen aria-hidden size={16} />} onClick={() => onDialog('breakLock', item)}>
+            Break lock
+          </Menu.Item>
         )}
         {item.abilities.trash && (
           <>

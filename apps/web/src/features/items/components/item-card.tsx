@@ -6,6 +6,7 @@ import type { ItemInteractions } from '../hooks/use-item-interactions.ts';
 import { ItemCheckbox } from './item-checkbox.tsx';
 import { ItemIcon } from './item-icon.tsx';
 import { ItemName, itemSize } from './item-name.tsx';
+import { LockMark } from './lock-mark.tsx';
 import { ItemThumbnail } from './item-thumbnail.tsx';
 
 /** A card's place in the grid: its width sets how many fit a row; its height, the row's. */
@@ -49,7 +50,7 @@ export function ItemCard({ item, to, starred, selected, onToggle, interactions, 
           }
         />
       </Center>
-      <ItemName item={item} to={to} starred={starred} bare />
+      <ItemName item={item} to={to} starred={starred} bare after={item.lock && <LockMark lock={item.lock} />} />
       <Text size="xs" c="dimmed" truncate="end">
         {item.kind === 'file' ? `${itemSize(item)} · ${formatRelative(item.updatedAt)}` : formatRelative(item.updatedAt)}
       </Text>

@@ -1,7 +1,7 @@
 import { Anchor, Center, Group, Text } from '@mantine/core';
 import { IconStarFilled } from '@tabler/icons-react';
 import { filesApi, urlOf, type TItem } from '@cabinet/contracts';
-import type { MouseEvent } from 'react';
+import type { MouseEvent, ReactNode } from 'react';
 import { Link } from 'react-router';
 import { formatBytes } from '../../../lib/format.ts';
 import { rememberReturn } from '../../../lib/viewer-return.ts';
@@ -21,12 +21,15 @@ export function ItemName({
   starred = false,
   plain = false,
   bare = false,
+  after,
 }: {
   item: TItem;
   to?: string | undefined;
   starred?: boolean;
   plain?: boolean;
   /** Without the icon (a card shows its own). */ bare?: boolean;
+  /** After the name, outside its link (which the name alone names): a folder's list shows a lock there. */
+  after?: ReactNode;
 }) {
   const name = (
     <>
@@ -71,6 +74,7 @@ export function ItemName({
       ) : (
         <Text truncate="end">{name}</Text>
       )}
+      {after}
     </Group>
   );
 }

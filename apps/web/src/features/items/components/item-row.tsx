@@ -5,6 +5,7 @@ import { formatRelative } from '../../../lib/format.ts';
 import type { ItemInteractions } from '../hooks/use-item-interactions.ts';
 import { ItemCheckbox } from './item-checkbox.tsx';
 import { ItemName, itemSize } from './item-name.tsx';
+import { LockMark } from './lock-mark.tsx';
 
 /** A row's height when its name fits one line, as the list estimates rows it has not drawn yet; drawn rows are measured. */
 export const ROW_HEIGHT = 51;
@@ -25,7 +26,7 @@ interface ItemRowProps {
   measure?: ((row: HTMLTableRowElement | null) => void) | undefined;
 }
 
-/** One item of the list view: its box, name, when it was modified, its size and its menu. */
+/** One item of the list view: its box, name (and a padlock when a WebDAV client holds it), when it was modified, its size and its menu. */
 export function ItemRow({ item, index, to, starred, selected, onToggle, interactions, actions, measure }: ItemRowProps) {
   return (
     <Table.Tr ref={measure} aria-rowindex={index + 2} h={ROW_HEIGHT} {...interactions}>
@@ -33,7 +34,7 @@ export function ItemRow({ item, index, to, starred, selected, onToggle, interact
         <ItemCheckbox item={item} selected={selected} onToggle={onToggle} />
       </Table.Td>
       <Table.Td style={{ overflow: 'hidden' }}>
-        <ItemName item={item} to={to} starred={starred} />
+        <ItemName item={item} to={to} starred={starred} after={item.lock && <LockMark lock={item.lock} />} />
       </Table.Td>
       <Table.Td visibleFrom="sm">
         <Text size="sm" c="dimmed">

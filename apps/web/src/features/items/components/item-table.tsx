@@ -14,7 +14,7 @@ import { ItemActions, useTrashWithUndo, type ItemDialog } from './item-actions.t
 import { forgetReturn, keepRows, rememberReturn, returnHere } from '../../../lib/viewer-return.ts';
 import { CARD_HEIGHT, CARD_WIDTH, ItemCard } from './item-card.tsx';
 import { ItemRow, ROW_HEIGHT } from './item-row.tsx';
-import { NameDialog } from './name-dialog.tsx';
+import { BreakLockDialog, RenameItemDialog } from './lock-dialogs.tsx';
 import { SelectionBar } from './selection-bar.tsx';
 import { VersionsDrawer } from './versions-drawer.tsx';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
@@ -261,16 +261,13 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
         </Table>
       )}
       {dialog?.kind === 'rename' && (
-        <NameDialog
-          title={`Rename “${dialog.items[0]!.name}”`}
-          label="New name"
-          submitLabel="Rename"
-          initial={dialog.items[0]!.name}
-          keepExtension={dialog.items[0]!.kind === 'file'}
+        <RenameItemDialog
+          item={dialog.items[0]!}
           onClose={() => setDialog(undefined)}
           onSubmit={(name) => m.rename.mutateAsync({ id: dialog.items[0]!.id, name })}
         />
       )}
+      {dialog?.kind === 'breakLock' && <BreakLockDialog item={dialog.items[0]!} workspaceId={ws} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'details' && <DetailsDrawer item={dialog.items[0]!} workspace={workspace} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'share' && <ShareDialog item={dialog.items[0]!} workspace={workspace} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'versions' && <VersionsDrawer item={dialog.items[0]!} onClose={() => setDialog(undefined)} />}

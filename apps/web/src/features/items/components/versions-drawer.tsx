@@ -25,14 +25,19 @@ import { Link, useParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client.ts';
 import { formatBytes, formatDateTime } from '../../../lib/format.ts';
 import { pageRoutes } from '../../../lib/page-routes.ts';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { ConfirmDialog, LockedConfirm } from '../../../components/ui/confirm-dialog.tsx';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
+import { useMe } from '../../auth/api/use-me.ts';
 import { useUploader } from '../../uploads/hooks/use-uploader.ts';
+import { useCurrentItem } from '../api/use-items.ts';
 import { useVersionMutations, useVersions } from '../api/use-versions.ts';
 import { isComparableText } from '../lib/compare-text.ts';
 import { CompareVersionsDialog, describeVersion } from './compare-versions-dialog.tsx';
 
-type Asking = { kind: 'restore' | 'delete' | 'name'; version: TFileVersion } | { kind: 'compare'; versions: [TFileVersion, TFileVersion] };
+type Asking =
+  | { kind: 'restore' | 'delete' | 'name'; version: TFileVersion }
+  | { kind: 'compare'; versions: [TFileVersion, TFileVersion] }
+  | { kind: 'replace'; file: File };
 
 const failed = (title: string) => (error: Error) => notifications.show({ color: 'red', title, message: error.message });
 
@@ -210,6 +215,10 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
   const { restore, remove } = useVersionMutations(item);
   const [selected, setSelected] = useState<string[]>([]);
   const [asking, setAsking] = useState<Asking>();
+  const me = useMe();
+  // A WebDAV client's lock, as the item is now: a new version over it is asked about first.
+  const { lock } = useCurrentItem(item);
+  const addVersion = (file: File) => (lock ? setAsking({ kind: 'replace', file }) : uploader.addVersion(item, file));
   const list = versions.data ?? [];
   const current = list.find((v) => v.current);
   const comparable = list.length > 1 && isComparableText(item);
@@ -230,7 +239,7 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
     >
       <Stack>
         {item.abilities.edit && (
-          <FileButton onChange={(file) => file && uploader.addVersion(item, file)}>
+          <FileButton onChange={(file) => file && addVersion(file)}>
             {(props) => (
               <Button {...props} variant="default" leftSection={<IconUpload aria-hidden size={16} />}>
                 Upload a new version
@@ -283,6 +292,19 @@ export function VersionsDrawer({ item, onClose }: { item: TItem; onClose: () => 
         )}
       </Stack>
       {asking?.kind === 'compare' && <CompareVersionsDialog item={item} versions={asking.versions} onClose={close} />}
+      {asking?.kind === 'replace' && lock && (
+        <LockedConfirm
+          name={item.name}
+          lock={lock}
+          meId={me.data?.user.id}
+          confirmLabel="Replace anyway"
+          onConfirm={() => {
+            uploader.addVersion(item, asking.file);
+            close();
+          }}
+          onClose={close}
+        />
+      )}
       {asking?.kind === 'name' && <NameVersionDialog item={item} version={asking.version} onClose={close} />}
       {asking?.kind === 'restore' && (
         <ConfirmDialog

@@ -6,6 +6,7 @@ import {
   IconFileOff,
   IconHistory,
   IconInfoCircle,
+  IconLockOpen,
   IconPencil,
   IconStar,
   IconStarFilled,
@@ -23,7 +24,8 @@ import { useChildren, useItem, useStarred } from '../../items/api/use-items.ts';
 import { useItemMutations } from '../../items/api/use-item-mutations.ts';
 import { DetailsDrawer } from '../../items/components/details-drawer.tsx';
 import { useTrashWithUndo } from '../../items/components/item-actions.tsx';
-import { NameDialog } from '../../items/components/name-dialog.tsx';
+import { BreakLockDialog, RenameItemDialog } from '../../items/components/lock-dialogs.tsx';
+import { LockBadge } from '../../items/components/lock-mark.tsx';
 import { VersionsDrawer } from '../../items/components/versions-drawer.tsx';
 import { NotificationBell } from '../../notifications/components/notification-bell.tsx';
 import { ShareDialog } from '../../sharing/components/share-dialog.tsx';
@@ -33,7 +35,7 @@ import { ViewerBody } from './viewer-body.tsx';
 import { ViewerFrame, type Neighbour } from './viewer-frame.tsx';
 import { PageLoader } from '../../../components/ui/page-loader.tsx';
 
-type Dialog = 'share' | 'versions' | 'details' | 'rename';
+type Dialog = 'share' | 'versions' | 'details' | 'rename' | 'breakLock';
 
 /**
  * `/w/:ws/file/:fileId[?version=]`: a file of the workspace in the viewer, with the folder's other
@@ -106,7 +108,14 @@ export function FileViewerPage({ workspace, fileId, versionId }: { workspace: TW
   return (
     <ViewerFrame
       name={file.name}
-      subtitle={versionId ? <VersionNote workspace={workspace} file={file} versionId={versionId} /> : undefined}
+      subtitle={
+        versionId || file.lock ? (
+          <Group gap={6} wrap="wrap">
+            {versionId && <VersionNote workspace={workspace} file={file} versionId={versionId} />}
+            {file.lock && <LockBadge lock={file.lock} />}
+          </Group>
+        ) : undefined
+      }
       onClose={close}
       closeLabel={state?.viewerFrom ? 'Back' : `Back to ${parentId ? 'the folder' : 'Home'}`}
       previous={index > 0 ? neighbour(files[index - 1]) : undefined}
@@ -169,7 +178,7 @@ interface Action {
   danger?: boolean;
 }
 
-/** Download, Share, Versions, Details, Rename, Star, Move to trash: each when the file's abilities allow it. */
+/** Download, Share, Versions, Details, Rename, Star, Break lock, Move to trash: each when the file's abilities (and its lock) allow it. */
 function FileActions({ workspace, file, versionId, onTrashed }: { workspace: TWorkspace; file: TItem; versionId: string | undefined; onTrashed: () => void }) {
   const [dialog, setDialog] = useState<Dialog>();
   const starredList = useStarred(workspace.id);
@@ -194,6 +203,9 @@ function FileActions({ workspace, file, versionId, onTrashed }: { workspace: TWo
       onClick: () => m.star.mutate({ id: file.id, starred: !starred }),
     },
     ...(file.abilities.edit ? [{ key: 'rename', label: 'Rename', icon: <IconPencil aria-hidden size={18} />, onClick: () => setDialog('rename') }] : []),
+    ...(file.lock?.breakable
+      ? [{ key: 'break-lock', label: 'Break lock', icon: <IconLockOpen aria-hidden size={18} />, onClick: () => setDialog('breakLock') }]
+      : []),
     ...(file.abilities.trash
       ? [
           {
@@ -248,16 +260,9 @@ function FileActions({ workspace, file, versionId, onTrashed }: { workspace: TWo
       {dialog === 'versions' && <VersionsDrawer item={file} onClose={() => setDialog(undefined)} />}
       {dialog === 'details' && <DetailsDrawer item={file} workspace={workspace} onClose={() => setDialog(undefined)} />}
       {dialog === 'rename' && (
-        <NameDialog
-          title={`Rename “${file.name}”`}
-          label="New name"
-          submitLabel="Rename"
-          initial={file.name}
-          keepExtension
-          onClose={() => setDialog(undefined)}
-          onSubmit={(name) => m.rename.mutateAsync({ id: file.id, name })}
-        />
+        <RenameItemDialog item={file} onClose={() => setDialog(undefined)} onSubmit={(name) => m.rename.mutateAsync({ id: file.id, name })} />
       )}
+      {dialog === 'breakLock' && <BreakLockDialog item={file} workspaceId={workspace.id} onClose={() => setDialog(undefined)} />}
     </>
   );
 }
