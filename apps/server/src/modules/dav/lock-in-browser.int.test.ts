@@ -65,8 +65,8 @@ describe('a WebDAV lock in the browser', () => {
     expect(renamed.body.lock).toEqual(file.lock);
     // What is not locked says so.
     const other = await test.given.folder(ada, ada.workspace.rootId, 'Other');
-    expect((await childrenOf(ada, ada.workspace.rootId)).find((i) => i.id === other.id)!.lock).toBeNull();
-    expect((await itemOf(ada, other.id)).lock).toBeNull();
+    expect((await childrenOf(ada, ada.workspace.rootId)).find((i) => i.id === other.id)!.lock).toBeUndefined();
+    expect((await itemOf(ada, other.id)).lock).toBeUndefined();
   });
 
   it('shows the latest of several shared locks', async () => {
@@ -79,14 +79,14 @@ describe('a WebDAV lock in the browser', () => {
     // Bob holds one of them, not Cleo's: he may not break them all.
     expect(await breakLock(bob, file.id)).toFail('forbidden');
     expect((await breakLock(ada, file.id)).status).toBe(204);
-    expect((await itemOf(ada, file.id)).lock).toBeNull();
+    expect((await itemOf(ada, file.id)).lock).toBeUndefined();
   });
 
   it('is gone once past its expiry, whether or not its row is', async () => {
     const { ada, file } = await lockedFile();
     await sql`UPDATE dav_locks SET expires_at = now() - interval '1 second' WHERE item_id = ${file.id}`.execute(test.app.ctx.db);
-    expect((await childrenOf(ada, ada.workspace.rootId)).find((i) => i.id === file.id)!.lock).toBeNull();
-    expect((await itemOf(ada, file.id)).lock).toBeNull();
+    expect((await childrenOf(ada, ada.workspace.rootId)).find((i) => i.id === file.id)!.lock).toBeUndefined();
+    expect((await itemOf(ada, file.id)).lock).toBeUndefined();
     // Nothing left to break.
     expect((await breakLock(ada, file.id)).status).toBe(204);
   });
@@ -113,7 +113,7 @@ describe('a WebDAV lock in the browser', () => {
     expect((await itemOf(ada, file.id)).lock).not.toBeNull();
 
     expect((await breakLock(dana, file.id)).status).toBe(204);
-    expect((await itemOf(ada, file.id)).lock).toBeNull();
+    expect((await itemOf(ada, file.id)).lock).toBeUndefined();
     expect((await adaDav.send('PUT', url, { body: 'v2' })).status).toBe(204);
     expect((await bobDav.send('PUT', url, { headers: { if: `(<${token}>)` }, body: 'v3' })).status).toBe(412);
     expect(await (await adaDav.send('GET', url)).text()).toBe('v2');
@@ -128,7 +128,7 @@ describe('a WebDAV lock in the browser', () => {
   it('is broken by its holder, and by the workspace’s owner and admins and the instance’s administrators, who need not manage the file', async () => {
     const { ada, bob, file, url, bobDav } = await lockedFile();
     expect((await breakLock(bob, file.id)).status).toBe(204);
-    expect((await itemOf(ada, file.id)).lock).toBeNull();
+    expect((await itemOf(ada, file.id)).lock).toBeUndefined();
 
     // Bob's own file in his My files, shared with people who only view it.
     const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
@@ -154,7 +154,7 @@ describe('a WebDAV lock in the browser', () => {
       await takeLock(bobDav, at);
       expect((await itemOf(breaker, id)).lock?.breakable).toBe(true);
       expect((await breakLock(breaker, id)).status).toBe(204);
-      expect((await itemOf(bob, id)).lock).toBeNull();
+      expect((await itemOf(bob, id)).lock).toBeUndefined();
     }
     // Another member who views it, as they do, may not.
     await takeLock(bobDav, own);

@@ -104,7 +104,8 @@ export function presentItem(item: ItemRow, access: { role: TItemRole; abilities:
     role: access.role,
     abilities: access.abilities,
     ...(preview !== undefined ? { preview } : {}),
-    ...(lock !== undefined ? { lock } : {}),
+    // Only while there is one: every answer about an unlocked item is the same, however its row was read.
+    ...(lock ? { lock } : {}),
   };
 }
 
