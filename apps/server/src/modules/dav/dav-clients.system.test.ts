@@ -77,7 +77,7 @@ describe('WebDAV clients', () => {
         RCLONE_CONFIG_CAB_PASS: (await run('rclone', ['obscure', password])).stdout.trim(),
       };
       const rclone = (...args: string[]) =>
-        run('rclone', [...args, '--transfers', '4', '--retries', '1'], { env, timeout: 300_000, maxBuffer: 16 * 1024 * 1024 });
+        run('rclone', [...args, '--transfers', '8', '--retries', '1'], { env, timeout: 480_000, maxBuffer: 16 * 1024 * 1024 });
       const started = Date.now();
       await rclone('copy', tree, 'cab:tree');
       const up = Date.now() - started;
