@@ -19,7 +19,7 @@ export interface LockoutPolicy {
 }
 
 /** A refusal says nothing more: whether the address has an account, or is locked, is not told. */
-export type SignInResult = { ok: true; account: Account } | { ok: false };
+export type SignInResult = { ok: true; account: Account; secondStep: boolean } | { ok: false };
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const isAccountId = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
@@ -64,24 +64,40 @@ export class AccountStore {
    * Checks a password; failures count towards a lock, and a locked account refuses even the right
    * password. Every path checks a hash, so the time taken does not tell them apart either.
    */
-  async signIn(email: string, password: string): Promise<SignInResult> {
+  async signIn(email: string, password: string, secondStep?: (accountId: string) => Promise<boolean>): Promise<SignInResult> {
     const account = await this.findByEmail(email);
     const matches = await verifyPassword(password, account?.password_hash ?? (await dummyHash()));
     if (!account) return { ok: false };
     if (account.locked_until && account.locked_until > new Date()) return { ok: false };
     if (matches) {
-      await this.sql.query('UPDATE idp_accounts SET failed_attempts = 0, locked_until = NULL WHERE id = $1', [account.id]);
-      return { ok: true, account };
+      // With a second step still to come, earlier failures keep counting until it is passed.
+      const needsSecondStep = (await secondStep?.(account.id)) ?? false;
+      if (!needsSecondStep) await this.clearFailures(account.id);
+      return { ok: true, account, secondStep: needsSecondStep };
     }
+    await this.recordFailure(account.id);
+    return { ok: false };
+  }
+
+  /** A wrong password or second-step code: enough of them in a row lock the account for a while. */
+  async recordFailure(accountId: string): Promise<void> {
     await this.sql.query(
       `UPDATE idp_accounts SET
          failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0 ELSE failed_attempts + 1 END,
          locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE NULL END,
          updated_at = now()
        WHERE id = $1`,
-      [account.id, this.lockout.failures, this.lockout.minutes],
+      [accountId, this.lockout.failures, this.lockout.minutes],
     );
-    return { ok: false };
+  }
+
+  async isLocked(accountId: string): Promise<boolean> {
+    const account = await this.findById(accountId);
+    return !account || (!!account.locked_until && account.locked_until > new Date());
+  }
+
+  async clearFailures(accountId: string): Promise<void> {
+    await this.sql.query('UPDATE idp_accounts SET failed_attempts = 0, locked_until = NULL WHERE id = $1', [accountId]);
   }
 
   /** A single-use link to confirm the account's address, valid for a day; only its hash is stored. */

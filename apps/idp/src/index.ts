@@ -7,13 +7,15 @@ import { ZEmail } from '@cabinet/contracts';
 import type { ClientMetadata, Interaction } from 'oidc-provider';
 import { AccountStore, type Account, type LockoutPolicy } from './accounts.ts';
 import { createMailer, readOutbox, type MailOptions } from './mail.ts';
-import { CONTENT_SECURITY_POLICY, checkEmailPage, confirmEmailPage, forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage } from './pages.ts';
+import { CONTENT_SECURITY_POLICY, checkEmailPage, confirmEmailPage, forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage, twoStepPage } from './pages.ts';
 import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SqlClient } from './sql.ts';
+import { TwoStepStore } from './two-step.ts';
 
 export { AccountStore, accountAddress } from './accounts.ts';
 export { endAccountSessions } from './adapter.ts';
+export { RECOVERY_CODE_COUNT, totpCode, TwoStepStore, type TotpSetUp, type TwoStepStatus } from './two-step.ts';
 export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';
 export type { SqlClient } from './sql.ts';
 /** The one way Cabinet sends mail (SMTP, or the dev outbox), for the server's own messages too. */
@@ -26,6 +28,8 @@ export interface IdpOptions {
   clients: ClientMetadata[];
   /** Secret for the provider's signed cookies. */
   secret: string;
+  /** The 32-byte key that seals authenticator apps' secrets (the host's Account → Security calls use the same). */
+  twoStepKey: Buffer;
   passwordPolicy: PasswordPolicy;
   lockout: LockoutPolicy;
   signInAttemptsPerMinute: number;
@@ -56,6 +60,8 @@ export function idpMigrations(): { name: string; sql: string }[] {
 const isLoopbackAddress = (address: string | undefined) => !!address && (address === '::1' || /^(::ffff:)?127\./.test(address));
 
 const WRONG_PASSWORD = 'Wrong email or password. After several wrong attempts an account is locked for a while: reset your password to unlock it at once.';
+const WRONG_CODE =
+  'That code is not right, or was used already. Enter the code your app shows now, or an unused recovery code. After several wrong attempts an account is locked for a while.';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 type Form = Record<string, string | undefined>;
 
@@ -68,6 +74,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
   const accounts = new AccountStore(options.sql, options.lockout);
   const policy = passwordChecker(options.passwordPolicy);
   const limiter = new RateLimiter(options.signInAttemptsPerMinute);
+  const twoStep = new TwoStepStore(options.sql, options.twoStepKey);
   const mailer = createMailer(options.mail);
   // oidc-provider is loaded where the provider is served: the `cabinet` commands that share this package's accounts, mail and
   // migrations never load it.
@@ -107,9 +114,10 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     }
   }
 
-  async function finishLogin(req: FastifyRequest, reply: FastifyReply, accountId: string) {
+  /** `amr` (RFC 8176) tells the client how the person proved who they are: a password, and a one-time code when one was asked for. */
+  async function finishLogin(req: FastifyRequest, reply: FastifyReply, accountId: string, amr: string[] = ['pwd']) {
     reply.hijack();
-    await provider.interactionFinished(req.raw, reply.raw, { login: { accountId } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(req.raw, reply.raw, { login: { accountId, amr } }, { mergeWithLastSubmission: false });
   }
 
   // The provider reads its own request bodies: this scope leaves the stream untouched.
@@ -130,6 +138,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     // Each form has its own address; the interaction's own (where the provider sends the browser) shows the one asked for.
     const signInUrl = (uid: string) => `${mount}/interaction/${uid}/login`;
     const signUpUrl = (uid: string) => `${mount}/interaction/${uid}/signup`;
+    const twoStepUrl = (uid: string) => `${mount}/interaction/${uid}/two-step`;
     const forgotUrl = (uid?: string) => `${mount}/forgot${uid ? `?uid=${encodeURIComponent(uid)}` : ''}`;
     const renderSignIn = (uid: string, extra: { email?: string | undefined; errors?: string[]; notice?: string } = {}) =>
       signInPage({ action: signInUrl(uid), signUpUrl: signUpUrl(uid), forgotUrl: forgotUrl(uid), ...extra });
@@ -178,10 +187,50 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         );
       }
       if (!email || !password) return send(reply, renderSignIn(interaction.uid, { email, errors: ['Enter your email and password.'] }), 400);
-      const result = await accounts.signIn(email, password);
-      if (result.ok) return finishLogin(req, reply, result.account.id);
-      // The same answer for an unknown address, a wrong password and a locked account.
-      return send(reply, renderSignIn(interaction.uid, { email, errors: [WRONG_PASSWORD] }), 401);
+      const result = await accounts.signIn(email, password, (id) => twoStep.required(id));
+      if (!result.ok) {
+        // The same answer for an unknown address, a wrong password and a locked account.
+        return send(reply, renderSignIn(interaction.uid, { email, errors: [WRONG_PASSWORD] }), 401);
+      }
+      if (!result.secondStep) return finishLogin(req, reply, result.account.id);
+      await twoStep.awaitSecondStep(interaction.uid, result.account.id);
+      return reply.redirect(twoStepUrl(interaction.uid), 303);
+    });
+
+    const renderTwoStep = (uid: string, errors?: string[]) => twoStepPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...(errors ? { errors } : {}) });
+
+    pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      if (!(await twoStep.awaited(interaction.uid))) return showSignIn(reply, interaction);
+      return send(reply, renderTwoStep(interaction.uid));
+    });
+
+    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      const accountId = await twoStep.awaited(interaction.uid);
+      if (!accountId) return showSignIn(reply, interaction);
+      // Codes count against the same per-address limit as passwords, and wrong ones towards the account's lock.
+      const wait = limiter.hit(options.rateKey(req.ip));
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(reply, renderTwoStep(interaction.uid, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]), 429);
+      }
+      const code = (req.body?.code ?? '').trim();
+      if (!code) return send(reply, renderTwoStep(interaction.uid, ['Enter the code from your authenticator app, or a recovery code.']), 400);
+      if (await accounts.isLocked(accountId)) {
+        await twoStep.endSecondStep(interaction.uid);
+        return send(reply, renderSignIn(interaction.uid, { errors: [WRONG_PASSWORD] }), 401);
+      }
+      const used = await twoStep.verify(accountId, code);
+      if (!used) {
+        await accounts.recordFailure(accountId);
+        return send(reply, renderTwoStep(interaction.uid, [WRONG_CODE]), 401);
+      }
+      await accounts.clearFailures(accountId);
+      await twoStep.endSecondStep(interaction.uid);
+      return finishLogin(req, reply, accountId, ['pwd', 'otp']);
     });
 
     // With no mail server, a person on this machine is shown where the mail waits.
@@ -302,6 +351,11 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         return send(reply, renderConfirm(req.params, found.account.email));
       }
       if (!(await accounts.completeVerification(req.params.token))) return verifyExpired(reply);
+      // The link proves the address, not the second step: an account that has one still asks for it.
+      if (await twoStep.required(found.account.id)) {
+        await twoStep.awaitSecondStep(interaction.uid, found.account.id);
+        return reply.redirect(`${mount}/interaction/${interaction.uid}/two-step`, 303);
+      }
       return finishLogin(req, reply, found.account.id);
     });
 

@@ -145,6 +145,28 @@ export function signInPage(o: { action: string; signUpUrl: string; forgotUrl: st
   );
 }
 
+/** The second step of signing in: a code from the authenticator app, or one of the recovery codes. */
+export function twoStepPage(o: { action: string; cancelUrl: string; errors?: string[] }) {
+  return page(
+    'Two-step sign-in',
+    html`<h1>Two-step sign-in</h1>
+      <p class="muted">Enter the 6-digit code your authenticator app shows for Cabinet. Lost your phone? Enter one of your recovery codes instead.</p>
+      ${alert(o.errors)}
+      <form method="post" action="${o.action}" novalidate>
+        ${field({
+          id: 'code',
+          label: 'Code',
+          type: 'text',
+          autocomplete: 'one-time-code',
+          hint: 'A code works once. A recovery code looks like abcde-23456.',
+          autofocus: true,
+        })}
+        <button type="submit">Continue</button>
+      </form>
+      <div class="links"><a href="${o.cancelUrl}">Sign in as someone else</a></div>`,
+  );
+}
+
 export function signUpPage(o: {
   action: string;
   signInUrl: string;

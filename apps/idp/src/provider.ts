@@ -33,7 +33,9 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
     jwks: { keys: [jwk as never] },
     cookies: { keys: options.cookieKeys },
     pkce: { required: () => true },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    // `amr` says how the person signed in (`pwd`, and `otp` after a second step): Cabinet reads it where two steps are required.
+    // A claim alone (`amr: null`) is released only when a client asks for it by name; under `openid` every ID token carries it.
+    claims: { openid: ['sub', 'amr'], email: ['email', 'email_verified'], profile: ['name'] },
     // Cabinet reads email and name from the ID token, so put the granted claims there.
     conformIdTokenClaims: false,
     scopes: ['openid', 'email', 'profile', 'offline_access'],

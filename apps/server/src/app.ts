@@ -6,7 +6,7 @@ import { idpPlugin } from '@cabinet/idp';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
-import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, type AppContext } from './context.ts';
+import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, twoStepKey, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { rateKey, trustHop } from './lib/client-address.ts';
 import { hmac } from './lib/crypto.ts';
@@ -23,6 +23,7 @@ import { configRoutes } from './modules/config/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { sessionsRoutes } from './modules/sessions/index.ts';
 import { tokensRoutes } from './modules/tokens/index.ts';
+import { twoStepRoutes } from './modules/two-step/index.ts';
 import { meRoutes } from './modules/users/index.ts';
 import { workspacesRoutes } from './modules/workspaces/index.ts';
 import { itemsRoutes } from './modules/items/index.ts';
@@ -168,6 +169,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       issuer: embeddedIssuer(env),
       sql: ctx.database.sql,
       secret: hmac(env.SESSION_SECRET, 'idp-cookies'),
+      twoStepKey: twoStepKey(env),
       clients: [
         {
           client_id: EMBEDDED_CLIENT_ID,
@@ -233,6 +235,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await meRoutes(api, ctx);
       await sessionsRoutes(api, ctx);
       await tokensRoutes(api, ctx);
+      await twoStepRoutes(api, ctx);
       await workspacesRoutes(api, ctx);
       // Items know nothing of the modules built on them: what those add to a copy is given here.
       await itemsRoutes(api, ctx, { copyDocuments });

@@ -3,7 +3,7 @@ import { createMailer, type Mailer } from '@cabinet/idp';
 import { openDatabase, type Database } from './db/client.ts';
 import type { Db } from './db/client.ts';
 import { isLoopback, type Env } from './env.ts';
-import { hmac } from './lib/crypto.ts';
+import { deriveKey, hmac } from './lib/crypto.ts';
 import { RelyingParty } from './infra/oidc/relying-party.ts';
 import { createStorage, countingFailures, type StorageDriver } from './infra/storage/index.ts';
 import { countJobs } from './infra/jobs/queue.ts';
@@ -36,6 +36,8 @@ export interface AppContext {
 export const EMBEDDED_CLIENT_ID = 'cabinet';
 export const embeddedClientSecret = (secret: string) => hmac(secret, 'embedded-idp-client');
 export const embeddedIssuer = (env: Env) => `${env.PUBLIC_URL}/idp`;
+/** The key sealing authenticator apps' secrets in the embedded provider's tables. */
+export const twoStepKey = (env: Env) => deriveKey(env.SESSION_SECRET, 'idp-two-step');
 
 /** Where mail goes: the same settings for the provider's mail and Cabinet's own. */
 export const mailOptions = (env: Env) => ({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, outboxDir: path.join(env.DATA_DIR, 'outbox') });

@@ -19,6 +19,7 @@ import {
   searchApi,
   sessionsApi,
   tokensApi,
+  twoStepApi,
   uploadsApi,
   uuidv7,
   workspacesApi,
@@ -712,6 +713,8 @@ const ELSEWHERE: Record<string, string> = {
   'GET /links/:token/items/:itemId/thumbnail': 'modules/previews/previews.int.test.ts',
   // Breaking a WebDAV lock: its holder, the item's managers, the workspace's owner and admins, instance administrators.
   'DELETE /items/:id/lock': 'modules/dav/lock-in-browser.int.test.ts',
+  // Two-step sign-in: the caller's own account at the embedded provider, from a session only.
+  ...Object.fromEntries(Object.values(twoStepApi).map((r) => [`${r.method} ${r.path}`, 'modules/two-step/two-step.int.test.ts'])),
   // Instance administration: its administrators, then everyone else (workspace owners, no one signed in) refused.
   ...Object.fromEntries(Object.values(adminApi).map((r) => [`${r.method} ${r.path}`, ADMIN])),
 };

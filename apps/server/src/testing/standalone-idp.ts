@@ -30,6 +30,7 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
     issuer,
     sql: db.database.sql,
     secret: 'standalone-provider-cookie-secret',
+    twoStepKey: Buffer.alloc(32, 7),
     clients: [
       {
         client_id: clientId,

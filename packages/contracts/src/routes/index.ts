@@ -14,6 +14,7 @@ import { notificationsApi } from './notifications.ts';
 import { searchApi } from './search.ts';
 import { sessionsApi, tokensApi } from './sessions.ts';
 import { invitationsApi, membersApi } from './team.ts';
+import { twoStepApi } from './two-step.ts';
 import { uploadsApi } from './uploads.ts';
 import { versionsApi } from './versions.ts';
 import { eventsApi, workspacesApi } from './workspaces.ts';
@@ -41,6 +42,7 @@ export {
   searchApi,
   sessionsApi,
   tokensApi,
+  twoStepApi,
   uploadsApi,
   versionsApi,
   workspacesApi,
@@ -54,6 +56,7 @@ export const routeAreas = {
   meApi,
   sessionsApi,
   tokensApi,
+  twoStepApi,
   workspacesApi,
   eventsApi,
   itemsApi,

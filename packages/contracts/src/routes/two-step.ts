@@ -1,0 +1,56 @@
+import { defineRoute } from './define-route.ts';
+
+/** Two-step sign-in with the embedded provider (Account → Security): the browser's own, from a session only. */
+export const twoStepApi = {
+  get: defineRoute({
+    method: 'GET',
+    path: '/account/two-step',
+    tag: 'account',
+    summary: 'Your two-step sign-in',
+    auth: 'read',
+    public: false,
+    responses: { 200: 'ZTwoStep' },
+    errors: ['forbidden'],
+  }),
+  beginTotp: defineRoute({
+    method: 'POST',
+    path: '/account/two-step/totp',
+    tag: 'account',
+    summary: 'Start setting up an authenticator app (a new secret and its QR code)',
+    auth: 'write',
+    public: false,
+    responses: { 200: 'ZTotpSetUp' },
+    errors: ['forbidden'],
+  }),
+  confirmTotp: defineRoute({
+    method: 'POST',
+    path: '/account/two-step/totp/confirm',
+    tag: 'account',
+    summary: 'Confirm the authenticator app with a code it shows; answers ten recovery codes',
+    auth: 'write',
+    public: false,
+    body: 'ZConfirmTotpRequest',
+    responses: { 200: 'ZRecoveryCodes' },
+    errors: ['forbidden'],
+  }),
+  regenerateRecoveryCodes: defineRoute({
+    method: 'POST',
+    path: '/account/two-step/recovery-codes',
+    tag: 'account',
+    summary: 'Replace your recovery codes with ten new ones',
+    auth: 'write',
+    public: false,
+    responses: { 200: 'ZRecoveryCodes' },
+    errors: ['forbidden'],
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: '/account/two-step',
+    tag: 'account',
+    summary: 'Turn two-step sign-in off (the app and the recovery codes)',
+    auth: 'write',
+    public: false,
+    responses: { 204: null },
+    errors: ['forbidden'],
+  }),
+};
