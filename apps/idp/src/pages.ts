@@ -6,7 +6,7 @@ import type { OutboxMessage } from './mail.ts';
 // light or dark as the system prefers.
 const STYLE = `
 :root{color-scheme:light dark;--bg:#fff;--card:#fff;--text:#000;--muted:#495057;--border:#ced4da;--accent:#1971c2;--accent-text:#fff;--link:#1971c2;
---error:#e03131;--error-bg:#fff5f5;--ok-bg:#ebfbee;--ok:#1e6b30;--shadow:0 1px 3px rgba(0,0,0,.05),0 1px 2px rgba(0,0,0,.1)}
+--error:#c92a2a;--error-bg:#fff5f5;--ok-bg:#ebfbee;--ok:#1e6b30;--shadow:0 1px 3px rgba(0,0,0,.05),0 1px 2px rgba(0,0,0,.1)}
 @media (prefers-color-scheme:dark){:root{--bg:#242424;--card:#242424;--text:#c9c9c9;--muted:#b8b8b8;--border:#424242;--link:#4dabf7;--error:#ff8787;
 --error-bg:#3b1d1d;--ok-bg:#1d3b24;--ok:#8ce99a;--shadow:none}}
 *{box-sizing:border-box}body{margin:0;

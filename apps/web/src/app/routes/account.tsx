@@ -4,6 +4,7 @@ import { ApiTokensSection } from '../../features/account/components/api-tokens-s
 import { AppPasswordsSection } from '../../features/account/components/app-passwords-section.tsx';
 import { ProfileSection } from '../../features/account/components/profile-section.tsx';
 import { SessionsSection } from '../../features/account/components/sessions-section.tsx';
+import { TwoStepSection } from '../../features/account/components/two-step-section.tsx';
 import { MailSetting } from '../../features/notifications/components/mail-setting.tsx';
 import { Section } from '../../components/ui/section.tsx';
 import { PersonalShell } from '../shell.tsx';
@@ -28,6 +29,9 @@ export function AccountPage() {
         </Section>
         <Section id="notifications" title="Notifications">
           <MailSetting />
+        </Section>
+        <Section id="security" title="Security">
+          <TwoStepSection />
         </Section>
         <Section id="sessions" title="Sessions">
           <SessionsSection />
