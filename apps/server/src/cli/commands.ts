@@ -18,11 +18,13 @@ import { createUserCommand } from './create-user.ts';
 import { doctorCommand } from './doctor.ts';
 import { migrateCommand } from './migrate.ts';
 import { reindexSearchCommand } from './reindex-search.ts';
+import { resetTwoStepCommand } from './reset-two-step.ts';
 import { CommandFailed, databaseHelp, type CommandScope } from './scope.ts';
 
 /** Every command that works on an installation's data, by the words that name it. */
 const commands: Record<string, (scope: CommandScope, options: never) => Promise<number | void>> = {
   'user create': createUserCommand,
+  'user reset-two-step': resetTwoStepCommand,
   'token create': createTokenCommand,
   migrate: migrateCommand,
   doctor: doctorCommand,

@@ -74,6 +74,11 @@ user
   .requiredOption('--password <password>', 'password (must meet the password policy)')
   .option('--admin', 'make the user an instance administrator', false)
   .action(run('user create'));
+user
+  .command('reset-two-step')
+  .description('turn off two-step sign-in at the embedded identity provider for someone who lost their authenticator app and recovery codes')
+  .requiredOption('--email <email>', 'the email address they sign in with')
+  .action(run('user reset-two-step'));
 
 const token = program.command('token').description('manage API tokens and app passwords');
 token

@@ -2,6 +2,7 @@ import { meApi, tokensApi, twoStepApi } from '@cabinet/contracts';
 import { totpCode } from '@cabinet/idp';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { runCommand } from '../../cli/commands.ts';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
 import { formAction, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
 import { callingRoutes, withToken } from '../../testing/route-call.ts';
@@ -164,5 +165,34 @@ describe('signing in with two steps at the embedded provider', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('cabinet user reset-two-step', () => {
+  const reset = async (email: string) => {
+    const io = { out: '', err: '' };
+    const code = await runCommand(
+      test.app.ctx.env,
+      { command: 'user reset-two-step', options: { email } },
+      { out: (t) => void (io.out += t), err: (t) => void (io.err += t) },
+      test.app.ctx,
+    );
+    return { code, ...io };
+  };
+
+  it('turns off the second step of someone who lost every factor, so their password alone signs in', async () => {
+    const { email, password, browser } = await withTotp();
+    const done = await reset(email.toUpperCase());
+    expect(done.code, done.err).toBe(0);
+    expect(done.out).toBe(`Two-step sign-in of ${email} is off: they sign in with their password alone, and can set it up again under Account → Security.\n`);
+    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0 });
+    const again = await signIn(test.app.url, email, password);
+    expect((await again.browser.call(meApi.get)).status).toBe(200);
+
+    const twice = await reset(email);
+    expect(twice.out).toBe(`${email} had no two-step sign-in: nothing changed.\n`);
+    const nobody = await reset('nobody-at-all@example.com');
+    expect(nobody.code).toBe(1);
+    expect(nobody.err).toContain('No account of the embedded identity provider has the email nobody-at-all@example.com.');
   });
 });
