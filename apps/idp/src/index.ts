@@ -7,7 +7,20 @@ import { ZEmail } from '@cabinet/contracts';
 import type { ClientMetadata, Interaction } from 'oidc-provider';
 import { AccountStore, type Account, type LockoutPolicy } from './accounts.ts';
 import { createMailer, readOutbox, type MailOptions } from './mail.ts';
-import { CONTENT_SECURITY_POLICY, checkEmailPage, confirmEmailPage, forgotPage, messagePage, outboxPage, resetPage, signInPage, signUpPage, twoStepPage } from './pages.ts';
+import {
+  CONTENT_SECURITY_POLICY,
+  checkEmailPage,
+  confirmEmailPage,
+  forgotPage,
+  messagePage,
+  outboxPage,
+  recoveryCodesPage,
+  resetPage,
+  signInPage,
+  signUpPage,
+  twoStepPage,
+  twoStepSetUpPage,
+} from './pages.ts';
 import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
 import { RateLimiter } from './rate-limit.ts';
 import type { SqlClient } from './sql.ts';
@@ -30,6 +43,8 @@ export interface IdpOptions {
   secret: string;
   /** The 32-byte key that seals authenticator apps' secrets (the host's Account → Security calls use the same). */
   twoStepKey: Buffer;
+  /** Every sign-in takes a second step: an account without an authenticator app sets one up as it signs in. */
+  requireTwoStep?: boolean;
   passwordPolicy: PasswordPolicy;
   lockout: LockoutPolicy;
   signInAttemptsPerMinute: number;
@@ -75,6 +90,8 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
   const policy = passwordChecker(options.passwordPolicy);
   const limiter = new RateLimiter(options.signInAttemptsPerMinute);
   const twoStep = new TwoStepStore(options.sql, options.twoStepKey);
+  /** Whether signing in to the account takes a second step: it has an app, or the installation requires one of everyone. */
+  const needsSecondStep = async (accountId: string) => !!options.requireTwoStep || (await twoStep.required(accountId));
   const mailer = createMailer(options.mail);
   // oidc-provider is loaded where the provider is served: the `cabinet` commands that share this package's accounts, mail and
   // migrations never load it.
@@ -86,6 +103,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     clients: options.clients,
     cookieKeys: [options.secret],
     trustProxy: options.trustProxy,
+    requireTwoStep: options.requireTwoStep ?? false,
   });
   const callback = provider.callback();
 
@@ -187,7 +205,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         );
       }
       if (!email || !password) return send(reply, renderSignIn(interaction.uid, { email, errors: ['Enter your email and password.'] }), 400);
-      const result = await accounts.signIn(email, password, (id) => twoStep.required(id));
+      const result = await accounts.signIn(email, password, needsSecondStep);
       if (!result.ok) {
         // The same answer for an unknown address, a wrong password and a locked account.
         return send(reply, renderSignIn(interaction.uid, { email, errors: [WRONG_PASSWORD] }), 401);
@@ -197,13 +215,33 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       return reply.redirect(twoStepUrl(interaction.uid), 303);
     });
 
-    const renderTwoStep = (uid: string, errors?: string[]) => twoStepPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...(errors ? { errors } : {}) });
+    /**
+     * The second step's page: the code of the account's app, or, where every sign-in takes two steps and the account has
+     * no app yet, setting one up (the same secret until it is confirmed).
+     */
+    const renderTwoStep = async (uid: string, accountId: string, errors?: string[]) => {
+      const extra = errors ? { errors } : {};
+      if (await twoStep.required(accountId)) return twoStepPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...extra });
+      const label = (await accounts.findById(accountId))?.email ?? '';
+      const setUp = (await twoStep.pendingTotp(accountId, label)) ?? (await twoStep.beginTotp(accountId, label))!;
+      return twoStepSetUpPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), secret: setUp.secret, qrSvg: setUp.qrSvg, ...extra });
+    };
 
     pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
       const interaction = await details(req, reply);
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
-      if (!(await twoStep.awaited(interaction.uid))) return showSignIn(reply, interaction);
-      return send(reply, renderTwoStep(interaction.uid));
+      const accountId = await twoStep.awaited(interaction.uid);
+      if (!accountId) return showSignIn(reply, interaction);
+      return send(reply, await renderTwoStep(interaction.uid, accountId));
+    });
+
+    // The recovery codes of an app set up while signing in were shown: the sign-in goes on.
+    pages.post<{ Params: { uid: string } }>(`${mount}/interaction/:uid/two-step/continue`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      const accountId = await twoStep.takePassed(interaction.uid);
+      if (!accountId) return showSignIn(reply, interaction);
+      return finishLogin(req, reply, accountId, ['pwd', 'otp']);
     });
 
     pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
@@ -215,10 +253,17 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const wait = limiter.hit(options.rateKey(req.ip));
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return send(reply, renderTwoStep(interaction.uid, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]), 429);
+        return send(reply, await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]), 429);
       }
       const code = (req.body?.code ?? '').trim();
-      if (!code) return send(reply, renderTwoStep(interaction.uid, ['Enter the code from your authenticator app, or a recovery code.']), 400);
+      if (!(await twoStep.required(accountId))) {
+        // Setting up an app as the installation requires: a code it shows turns it on, and its recovery codes are shown once.
+        const codes = await twoStep.confirmTotp(accountId, code);
+        if (!codes) return send(reply, await renderTwoStep(interaction.uid, accountId, ['That code is not right. Enter the 6-digit code your app shows now.']), 400);
+        await twoStep.passSecondStep(interaction.uid);
+        return send(reply, recoveryCodesPage({ action: `${twoStepUrl(interaction.uid)}/continue`, codes }));
+      }
+      if (!code) return send(reply, await renderTwoStep(interaction.uid, accountId, ['Enter the code from your authenticator app, or a recovery code.']), 400);
       if (await accounts.isLocked(accountId)) {
         await twoStep.endSecondStep(interaction.uid);
         return send(reply, renderSignIn(interaction.uid, { errors: [WRONG_PASSWORD] }), 401);
@@ -226,7 +271,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const used = await twoStep.verify(accountId, code);
       if (!used) {
         await accounts.recordFailure(accountId);
-        return send(reply, renderTwoStep(interaction.uid, [WRONG_CODE]), 401);
+        return send(reply, await renderTwoStep(interaction.uid, accountId, [WRONG_CODE]), 401);
       }
       await accounts.clearFailures(accountId);
       await twoStep.endSecondStep(interaction.uid);
@@ -352,7 +397,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       }
       if (!(await accounts.completeVerification(req.params.token))) return verifyExpired(reply);
       // The link proves the address, not the second step: an account that has one still asks for it.
-      if (await twoStep.required(found.account.id)) {
+      if (await needsSecondStep(found.account.id)) {
         await twoStep.awaitSecondStep(interaction.uid, found.account.id);
         return reply.redirect(`${mount}/interaction/${interaction.uid}/two-step`, 303);
       }

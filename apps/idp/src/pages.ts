@@ -32,6 +32,9 @@ a{color:var(--link);text-decoration:underline}.links{display:flex;justify-conten
 .alert{border-radius:.5rem;padding:.75rem 1rem;margin:1rem 0;background:var(--error-bg);color:var(--error)}
 .alert ul{margin:.25rem 0 0;padding-left:1.2rem}.ok{background:var(--ok-bg);color:var(--ok)}
 .mail{border-top:1px solid var(--border);padding:1rem 0}.mail pre{white-space:pre-wrap;word-break:break-word;font:inherit}
+.qr{width:192px;height:192px;margin:.5rem 0}.qr svg{display:block;width:100%;height:100%}
+code,.codes{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}code{word-break:break-all;font-size:.9rem}
+.codes{columns:2;list-style:none;padding:0;margin:.75rem 0}
 `;
 
 /** Inline script and style are allowed by their hashes only (see the pages' Content-Security-Policy). */
@@ -164,6 +167,42 @@ export function twoStepPage(o: { action: string; cancelUrl: string; errors?: str
         <button type="submit">Continue</button>
       </form>
       <div class="links"><a href="${o.cancelUrl}">Sign in as someone else</a></div>`,
+  );
+}
+
+/**
+ * Setting up an authenticator app while signing in, where the installation requires two steps: the QR code (the
+ * provider's own SVG) and its key, then a code from the app.
+ */
+export function twoStepSetUpPage(o: { action: string; cancelUrl: string; secret: string; qrSvg: string; errors?: string[] }) {
+  return page(
+    'Set up two-step sign-in',
+    html`<h1>Set up two-step sign-in</h1>
+      <p class="muted">This Cabinet asks for a code from an authenticator app on your phone after your password. Set one up to go on.</p>
+      ${alert(o.errors)}
+      <p>1. Scan this QR code with your authenticator app (such as Google Authenticator, Microsoft Authenticator, 1Password or Aegis).</p>
+      <div class="qr" role="img" aria-label="QR code to scan with your authenticator app">${raw(o.qrSvg)}</div>
+      <p>Can’t scan it? Enter this key in the app instead: <code aria-label="Secret key">${o.secret}</code></p>
+      <form method="post" action="${o.action}" novalidate>
+        <p>2. Enter the 6-digit code the app shows for Cabinet.</p>
+        ${field({ id: 'code', label: 'Code from the app', type: 'text', autocomplete: 'one-time-code', autofocus: true })}
+        <button type="submit">Turn on and continue</button>
+      </form>
+      <div class="links"><a href="${o.cancelUrl}">Sign in as someone else</a></div>`,
+  );
+}
+
+/** The recovery codes just made, shown once before the sign-in goes on. */
+export function recoveryCodesPage(o: { action: string; codes: string[] }) {
+  return page(
+    'Your recovery codes',
+    html`<h1>Your recovery codes</h1>
+      ${alert(['Two-step sign-in is on.'], 'ok')}
+      <p>If you lose your phone, each of these codes signs you in once in place of the app’s code. Write them down or save them somewhere safe: they will not be shown again.</p>
+      <ul class="codes" aria-label="Recovery codes">
+        ${o.codes.map((c) => html`<li>${c}</li>`)}
+      </ul>
+      <form method="post" action="${o.action}"><button type="submit">I have saved them — continue</button></form>`,
   );
 }
 

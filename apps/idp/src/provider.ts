@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import Provider, { type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { interactionPolicy, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from './accounts.ts';
 import { sqlAdapter } from './adapter.ts';
 import { logoutPage, messagePage } from './pages.ts';
@@ -12,6 +12,21 @@ export interface ProviderOptions {
   clients: ClientMetadata[];
   cookieKeys: string[];
   trustProxy: boolean;
+  /** Every sign-in ends with a second step: a provider session without one asks again. */
+  requireTwoStep: boolean;
+}
+
+/** The provider's prompts, with one more reason to ask for a sign-in: two steps are required and the session had one. */
+export function prompts(requireTwoStep: boolean) {
+  const policy = interactionPolicy.base();
+  if (requireTwoStep) {
+    policy.get('login')!.checks.add(
+      new interactionPolicy.Check('two_step_required', 'two-step sign-in is required', (ctx) =>
+        ctx.oidc.session?.accountId && !ctx.oidc.session.amr?.includes('otp') ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+      ),
+    );
+  }
+  return policy;
 }
 
 /** The signing key is made once and kept in the database, so tokens stay valid across restarts and instances. */
@@ -49,7 +64,7 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
         claims: async () => ({ sub: account.id, email: account.email, email_verified: account.email_verified, name: account.name }),
       };
     },
-    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => `${mountPath}/interaction/${interaction.uid}`, policy: prompts(options.requireTwoStep) },
     // Cabinet's own clients are first-party: no consent screen, the grant covers what they ask for.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
       const { oidc } = ctx;

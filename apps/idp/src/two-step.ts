@@ -117,6 +117,15 @@ export class TwoStepStore {
     return { secret, uri, qrSvg: renderSVG(uri, { border: 2, pixelSize: 6 }) };
   }
 
+  /** The app being set up (not yet confirmed), its secret shown again; undefined when none is. */
+  async pendingTotp(accountId: string, label: string): Promise<TotpSetUp | undefined> {
+    const row = (await this.sql.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM idp_totp WHERE account_id = $1 AND confirmed_at IS NULL`, [accountId]))[0];
+    if (!row) return undefined;
+    const secret = this.open(row.secret_sealed);
+    const uri = totpOf(secret, label).toString();
+    return { secret, uri, qrSvg: renderSVG(uri, { border: 2, pixelSize: 6 }) };
+  }
+
   /**
    * Confirms the app being set up with a code it shows, and answers the ten recovery codes (shown once,
    * kept hashed, replacing any earlier ones); undefined when the code is wrong or nothing is being set up.
@@ -199,16 +208,31 @@ export class TwoStepStore {
   async awaitSecondStep(interactionUid: string, accountId: string): Promise<void> {
     await this.sql.query(
       `INSERT INTO idp_second_steps (interaction_uid, account_id, expires_at) VALUES ($1, $2, now() + make_interval(mins => $3))
-       ON CONFLICT (interaction_uid) DO UPDATE SET account_id = EXCLUDED.account_id, expires_at = EXCLUDED.expires_at`,
+       ON CONFLICT (interaction_uid) DO UPDATE SET account_id = EXCLUDED.account_id, expires_at = EXCLUDED.expires_at, passed_at = NULL`,
       [interactionUid, accountId, SECOND_STEP_MINUTES],
     );
   }
 
   /** The account whose password was right for this sign-in, while its second step is awaited. */
   async awaited(interactionUid: string): Promise<string | undefined> {
-    const rows = await this.sql.query<{ account_id: string }>(`SELECT account_id FROM idp_second_steps WHERE interaction_uid = $1 AND expires_at > now()`, [
-      interactionUid,
-    ]);
+    const rows = await this.sql.query<{ account_id: string }>(
+      `SELECT account_id FROM idp_second_steps WHERE interaction_uid = $1 AND expires_at > now() AND passed_at IS NULL`,
+      [interactionUid],
+    );
+    return rows[0]?.account_id;
+  }
+
+  /** The second step of this sign-in was given by setting up an app; the sign-in goes on once its recovery codes were shown. */
+  async passSecondStep(interactionUid: string): Promise<void> {
+    await this.sql.query(`UPDATE idp_second_steps SET passed_at = now() WHERE interaction_uid = $1`, [interactionUid]);
+  }
+
+  /** The account whose second step of this sign-in was passed while setting up an app, taken once. */
+  async takePassed(interactionUid: string): Promise<string | undefined> {
+    const rows = await this.sql.query<{ account_id: string }>(
+      `DELETE FROM idp_second_steps WHERE interaction_uid = $1 AND expires_at > now() AND passed_at IS NOT NULL RETURNING account_id`,
+      [interactionUid],
+    );
     return rows[0]?.account_id;
   }
 

@@ -170,6 +170,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       sql: ctx.database.sql,
       secret: hmac(env.SESSION_SECRET, 'idp-cookies'),
       twoStepKey: twoStepKey(env),
+      requireTwoStep: env.REQUIRE_TWO_STEP,
       clients: [
         {
           client_id: EMBEDDED_CLIENT_ID,

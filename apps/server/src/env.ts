@@ -81,6 +81,8 @@ const ZSettings = z
       .string()
       .regex(/^[A-Za-z0-9_.:/-]{1,100}$/, 'expected a claim name (letters, digits, and _ . : / -)')
       .optional(),
+    // Sessions only for sign-ins the provider reports a second factor for (ID token `amr` or `acr`); the embedded provider asks everyone for one.
+    REQUIRE_TWO_STEP: bool.default(false),
     OIDC_CLOCK_SKEW_SECONDS: z.coerce.number({ message: 'expected a whole number of seconds' }).int().min(-86400).max(86400).default(0),
     STORAGE_DRIVER: z.enum(['local', 's3'], { message: 'expected local or s3' }).default('local'),
     S3_ENDPOINT: httpUrl.optional(),

@@ -7,6 +7,8 @@ export const ZTwoStep = z.object({
   /** An authenticator app is set up: signing in asks for its code after the password. */
   totp: z.boolean(),
   recoveryCodesLeft: z.number().int(),
+  /** The installation requires two steps of everyone (REQUIRE_TWO_STEP): without an app, the next sign-in sets one up. */
+  required: z.boolean(),
 });
 export type TTwoStep = z.infer<typeof ZTwoStep>;
 

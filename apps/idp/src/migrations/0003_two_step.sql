@@ -18,9 +18,11 @@ CREATE TABLE idp_recovery_codes (
   PRIMARY KEY (account_id, code_hash)
 );
 
--- A password was right for this sign-in (interaction); the code is still to come.
+-- A password was right for this sign-in (interaction); the code is still to come, or (`passed_at`) was given
+-- while setting up an app, whose recovery codes are shown before the sign-in goes on.
 CREATE TABLE idp_second_steps (
   interaction_uid text PRIMARY KEY,
   account_id uuid NOT NULL REFERENCES idp_accounts (id) ON DELETE CASCADE,
-  expires_at timestamptz NOT NULL
+  expires_at timestamptz NOT NULL,
+  passed_at timestamptz
 );

@@ -1,6 +1,6 @@
 import { rateKey } from '../lib/client-address.ts';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { idpPlugin } from '@cabinet/idp';
+import { idpPlugin, type SqlClient } from '@cabinet/idp';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,10 @@ export interface StandaloneIdp {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** Its own database (accounts, second factors), for a test to set up what a person would at the provider. */
+  sql: SqlClient;
+  /** The key its authenticator apps' secrets are sealed with. */
+  twoStepKey: Buffer;
   close(): Promise<void>;
 }
 
@@ -26,11 +30,12 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
   const app: FastifyInstance = Fastify();
   const clientId = 'cabinet-hosted';
   const clientSecret = 'a-client-secret-of-the-hosted-provider';
+  const twoStepKey = Buffer.alloc(32, 7);
   await app.register(idpPlugin, {
     issuer,
     sql: db.database.sql,
     secret: 'standalone-provider-cookie-secret',
-    twoStepKey: Buffer.alloc(32, 7),
+    twoStepKey,
     clients: [
       {
         client_id: clientId,
@@ -55,6 +60,8 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
     issuer,
     clientId,
     clientSecret,
+    sql: db.database.sql,
+    twoStepKey,
     async close() {
       await app.close();
       await db.drop();

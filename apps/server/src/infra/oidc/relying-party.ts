@@ -28,6 +28,8 @@ export interface SignInWish {
   signUp?: boolean;
   /** The address to fill in (OpenID Connect's `login_hint`), already checked to be an email address. */
   loginHint?: string | undefined;
+  /** Sign in afresh (`prompt=login`), not with the provider's current session: after a sign-in without a required second step. */
+  fresh?: boolean;
 }
 
 export interface SignInChecks {
@@ -47,6 +49,9 @@ export interface ProviderIdentity {
   refreshToken: string | undefined;
   /** The group names of the configured groups claim; undefined when none is configured or the provider did not send it. */
   groups?: string[] | undefined;
+  /** How the person signed in, as the ID token says (`amr`, RFC 8176; `acr`), when it says. */
+  amr?: string[] | undefined;
+  acr?: string | undefined;
 }
 
 /**
@@ -110,6 +115,7 @@ export class RelyingParty {
       // not know it ignores it, as OAuth servers must, and shows its usual page.
       ...(wish.signUp ? { screen: 'signup' } : {}),
       ...(wish.loginHint ? { login_hint: wish.loginHint } : {}),
+      ...(wish.fresh ? { prompt: 'login' } : {}),
     });
     return { url: url.href, state, nonce, codeVerifier };
   }
@@ -140,6 +146,8 @@ export class RelyingParty {
       idToken: tokens.id_token,
       refreshToken: tokens.refresh_token,
       groups: groupsFromClaims(profile, this.options.groupsClaim),
+      amr: Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : undefined,
+      acr: typeof claims.acr === 'string' ? claims.acr : undefined,
     };
   }
 

@@ -7,6 +7,7 @@ import { route } from '../../infra/http/route.ts';
 import { deriveKey, decrypt, sha256 } from '../../lib/crypto.ts';
 import { clearSessionCookies, endSession, findSessionById, startSession } from '../sessions/index.ts';
 import { insertAuthRequest, takeAuthRequest } from './auth-requests.repo.ts';
+import { reportsSecondFactor } from './second-factor.ts';
 import { SignInRefused, userForIdentity } from './sign-in.service.ts';
 import { requireActor } from '../../infra/http/actor.ts';
 
@@ -41,14 +42,19 @@ export async function authBrowserRoutes(app: FastifyInstance, ctx: AppContext) {
   const failed = (reply: FastifyReply, error: string) => reply.redirect(`/signin?error=${encodeURIComponent(error)}`, 303);
   const cookieOptions = { path: '/auth/', httpOnly: true, sameSite: 'lax' as const, secure: ctx.env.secureCookies };
 
-  const loginQuery = z.object({ returnTo: z.string().optional(), signup: z.string().optional(), loginHint: z.string().optional() });
+  const loginQuery = z.object({
+    returnTo: z.string().optional(),
+    signup: z.string().optional(),
+    loginHint: z.string().optional(),
+    fresh: z.string().optional(),
+  });
   r.get('/auth/login', { schema: { hide: true, querystring: loginQuery } }, async (req, reply) => {
     // `signup=1` opens the provider's sign-up form; `loginHint` fills in its email field. A hint that is not an
     // email address is left out rather than refused: it only saves typing.
     const hint = ZEmail.safeParse(req.query.loginHint?.trim());
     let start;
     try {
-      start = await ctx.rp.start({ signUp: req.query.signup === '1', loginHint: hint.success ? hint.data : undefined });
+      start = await ctx.rp.start({ signUp: req.query.signup === '1', loginHint: hint.success ? hint.data : undefined, fresh: req.query.fresh === '1' });
     } catch (error) {
       req.log.error({ err: error }, 'identity provider unreachable');
       return failed(reply, 'provider_unreachable');
@@ -82,6 +88,8 @@ export async function authBrowserRoutes(app: FastifyInstance, ctx: AppContext) {
       req.log.warn({ err: error }, 'sign-in refused');
       return failed(reply, 'sign_in_failed');
     }
+    // Where every sign-in must take two steps, one the provider does not say took a second is refused before anything is made of it.
+    if (ctx.env.REQUIRE_TWO_STEP && !reportsSecondFactor(identity)) return failed(reply, 'two_step_required');
     let user;
     try {
       user = await userForIdentity(ctx, identity);

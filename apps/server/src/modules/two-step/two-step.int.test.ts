@@ -33,7 +33,7 @@ async function amrOf(browser: TestBrowser): Promise<unknown> {
 describe('setting up an authenticator app under Account → Security', () => {
   it('shows a secret and its QR code, confirms it with a code, and answers ten recovery codes once', async () => {
     const { browser, email } = await signUp(test.app.url);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0 });
+    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
     const begun = await browser.call(twoStepApi.beginTotp);
     expect(begun.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(begun.body.uri).toBe(`otpauth://totp/Cabinet:${encodeURIComponent(email)}?issuer=Cabinet&secret=${begun.body.secret}&algorithm=SHA1&digits=6&period=30`);
@@ -48,7 +48,7 @@ describe('setting up an authenticator app under Account → Security', () => {
     expect(confirmed.body.recoveryCodes).toHaveLength(10);
     expect(new Set(confirmed.body.recoveryCodes).size).toBe(10);
     for (const code of confirmed.body.recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: true, recoveryCodesLeft: 10 });
+    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: true, recoveryCodesLeft: 10, required: false });
 
     // The secret is never shown again, and a second app is not set up over the first.
     expect(await browser.call(twoStepApi.beginTotp)).toFail('forbidden');
@@ -73,7 +73,7 @@ describe('setting up an authenticator app under Account → Security', () => {
     expect(fresh.body.recoveryCodes).toHaveLength(10);
     expect(fresh.body.recoveryCodes).not.toContain(recoveryCodes[0]);
     expect((await browser.call(twoStepApi.remove)).status).toBe(204);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0 });
+    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
     expect(await browser.call(twoStepApi.regenerateRecoveryCodes)).toFail('forbidden');
     const again = await signIn(test.app.url, email, password);
     expect((await again.browser.call(meApi.get)).status).toBe(200);
@@ -185,7 +185,7 @@ describe('cabinet user reset-two-step', () => {
     const done = await reset(email.toUpperCase());
     expect(done.code, done.err).toBe(0);
     expect(done.out).toBe(`Two-step sign-in of ${email} is off: they sign in with their password alone, and can set it up again under Account → Security.\n`);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0 });
+    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
     const again = await signIn(test.app.url, email, password);
     expect((await again.browser.call(meApi.get)).status).toBe(200);
 

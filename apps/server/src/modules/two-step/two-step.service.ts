@@ -34,8 +34,9 @@ export class TwoStepService {
 
   async get(actor: Actor): Promise<TTwoStep> {
     const account = await this.accountOf(actor);
-    if (!account) return { available: false, totp: false, recoveryCodesLeft: 0 };
-    return { available: true, ...(await this.store.status(account.id)) };
+    const required = this.ctx.env.REQUIRE_TWO_STEP;
+    if (!account) return { available: false, totp: false, recoveryCodesLeft: 0, required };
+    return { available: true, ...(await this.store.status(account.id)), required };
   }
 
   async beginTotp(actor: Actor): Promise<TotpSetUp> {

@@ -93,7 +93,12 @@ export function TwoStepSection() {
             })
           }
         >
-          <Text size="sm">Signing in will ask for your password only. Your authenticator app’s entry and your recovery codes stop working.</Text>
+          <Text size="sm">
+            {twoStep.data.required
+              ? 'This Cabinet requires two-step sign-in: your next sign-in will ask you to set up an authenticator app again.'
+              : 'Signing in will ask for your password only.'}{' '}
+            Your authenticator app’s entry and your recovery codes stop working.
+          </Text>
         </ConfirmDialog>
       )}
       {asking === 'regenerate' && (

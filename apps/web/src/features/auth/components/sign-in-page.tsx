@@ -13,7 +13,12 @@ const ERRORS: Record<string, string> = {
   provider_unreachable: 'The identity provider cannot be reached right now. Try again in a moment, or ask your administrator.',
   deactivated: 'Your account has been disabled. Ask the administrator of this Cabinet to enable it again.',
   no_email: 'Your identity provider did not share an email address, which Cabinet needs. Ask your administrator to allow the email scope.',
+  two_step_required:
+    'This Cabinet requires two-step sign-in, and your identity provider did not report a second step (a code from an app, a security key or a passkey) for this sign-in. Turn on two-step sign-in (multi-factor authentication) for your account at the provider, or ask your administrator how, then sign in again.',
 };
+
+/** With the embedded provider, signing in again is the way: it asks to set up an authenticator app on the way. */
+const EMBEDDED_TWO_STEP_REQUIRED = 'This Cabinet requires two-step sign-in. Sign in again: you will be asked to set up an authenticator app on the way.';
 
 export function SignInPage() {
   const [params] = useSearchParams();
@@ -36,7 +41,9 @@ export function SignInPage() {
           </div>
           {error && (
             <Alert color="red" icon={<IconAlertCircle aria-hidden />} title="You are not signed in" role="alert">
-              {ERRORS[error] ?? 'Sign-in did not complete. Please try again.'}
+              {error === 'two_step_required' && config.data?.embeddedProvider
+                ? EMBEDDED_TWO_STEP_REQUIRED
+                : (ERRORS[error] ?? 'Sign-in did not complete. Please try again.')}
             </Alert>
           )}
           {params.get('reason') === 'expired' && !error && (
@@ -46,7 +53,8 @@ export function SignInPage() {
           )}
           <Button
             component="a"
-            href={pageRoutes.providerSignIn(returnTo)}
+            // After a sign-in without the second step the installation requires, the provider is asked for a new sign-in, not its current session.
+            href={pageRoutes.providerSignIn(returnTo) + (error === 'two_step_required' ? '&fresh=1' : '')}
             size="md"
             leftSection={<IconLogin2 aria-hidden size={20} />}
             loading={config.isPending}
