@@ -1,4 +1,4 @@
-import { Alert, Button, CloseButton, CopyButton, Group, Image, List, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, CloseButton, CopyButton, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TTotpSetUp } from '@cabinet/contracts';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -143,15 +143,7 @@ function TotpSetUp({ setUp, onConfirmed, onCancel }: { setUp: TTotpSetUp; onConf
   return (
     <Stack>
       <Text size="sm">1. Scan this QR code with your authenticator app.</Text>
-      <Image
-        src={`data:image/svg+xml,${encodeURIComponent(setUp.qrSvg)}`}
-        alt="QR code to scan with your authenticator app"
-        w={192}
-        h={192}
-        fit="contain"
-        radius="sm"
-        style={{ background: 'white' }}
-      />
+      <img src={`data:image/svg+xml,${encodeURIComponent(setUp.qrSvg)}`} alt="QR code to scan with your authenticator app" width={192} height={192} />
       <div role="group" aria-labelledby={keyLabel}>
         <Text size="sm" id={keyLabel}>
           Can’t scan it? Enter this key in the app instead:
@@ -199,16 +191,14 @@ function RecoveryCodes({ codes, onDismiss }: { codes: string[]; onDismiss: () =>
         </Title>
         <CloseButton onClick={onDismiss} aria-label="Dismiss" />
       </Group>
-      <Alert color="yellow" variant="light" mb="sm" p="xs">
-        <Text size="sm">
-          If you lose your phone, each code signs you in once in place of the app’s code. Keep them somewhere safe: they will not be shown again.
-        </Text>
-      </Alert>
-      <List aria-label="Recovery codes" listStyleType="none" ff="monospace" spacing={2} mb="sm" style={{ columns: '2 8rem' }}>
+      <Text size="sm" mb="sm">
+        If you lose your phone, each code signs you in once in place of the app’s code. Keep them somewhere safe: they will not be shown again.
+      </Text>
+      <Text component="ul" aria-label="Recovery codes" ff="monospace" p={0} mb="sm" style={{ listStyle: 'none', columns: '2 8rem' }}>
         {codes.map((c) => (
-          <List.Item key={c}>{c}</List.Item>
+          <li key={c}>{c}</li>
         ))}
-      </List>
+      </Text>
       <Group>
         <CopyButton value={text}>
           {({ copied, copy }) => (
