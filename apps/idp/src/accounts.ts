@@ -135,6 +135,25 @@ export class AccountStore {
     return rows.length > 0;
   }
 
+  /**
+   * Sets a new password chosen while signed in (the current one checked by the caller) and ends everything the account
+   * had opened with the provider (sessions, grants and the tokens issued under them), in one statement.
+   */
+  async changePassword(accountId: string, password: string): Promise<void> {
+    await this.sql.query(
+      `WITH changed AS (
+         UPDATE idp_accounts SET password_hash = $2, updated_at = now() WHERE id = $1 RETURNING id::text AS id
+       ), grants AS (
+         SELECT p.id FROM idp_payloads p JOIN changed ON p.payload->>'accountId' = changed.id WHERE p.kind = 'Grant'
+       ), ended AS (
+         DELETE FROM idp_payloads p USING changed
+         WHERE p.grant_id IN (SELECT id FROM grants) OR (p.kind IN ('Session', 'Grant') AND p.payload->>'accountId' = changed.id)
+       )
+       SELECT id FROM changed`,
+      [accountId, await hashPassword(password)],
+    );
+  }
+
   /** A single-use reset token valid for one hour; only its hash is stored. */
   async createReset(accountId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');

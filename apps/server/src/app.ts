@@ -6,7 +6,7 @@ import { idpPlugin } from '@cabinet/idp';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import path from 'node:path';
-import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, twoStepKey, type AppContext } from './context.ts';
+import { EMBEDDED_CLIENT_ID, embeddedClientSecret, embeddedIssuer, mailOptions, passwordPolicy, twoStepKey, type AppContext } from './context.ts';
 import { answerUnparsableRequest, AppError, sendError, toAppError } from './errors.ts';
 import { rateKey, trustHop } from './lib/client-address.ts';
 import { hmac } from './lib/crypto.ts';
@@ -23,7 +23,7 @@ import { configRoutes } from './modules/config/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { sessionsRoutes } from './modules/sessions/index.ts';
 import { tokensRoutes } from './modules/tokens/index.ts';
-import { twoStepRoutes } from './modules/two-step/index.ts';
+import { securityRoutes } from './modules/security/index.ts';
 import { meRoutes } from './modules/users/index.ts';
 import { workspacesRoutes } from './modules/workspaces/index.ts';
 import { itemsRoutes } from './modules/items/index.ts';
@@ -181,12 +181,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
           response_types: ['code'],
         },
       ],
-      passwordPolicy: {
-        minLength: env.IDP_PASSWORD_MIN_LENGTH,
-        maxLength: env.IDP_PASSWORD_MAX_LENGTH,
-        require: env.IDP_PASSWORD_REQUIRE ? (env.IDP_PASSWORD_REQUIRE.split(',') as never) : [],
-        commonPasswordsFile: env.IDP_COMMON_PASSWORDS_FILE,
-      },
+      passwordPolicy: passwordPolicy(env),
       lockout: { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES },
       signInAttemptsPerMinute: env.IDP_SIGNIN_ATTEMPTS_PER_MINUTE,
       rateKey,
@@ -236,7 +231,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       await meRoutes(api, ctx);
       await sessionsRoutes(api, ctx);
       await tokensRoutes(api, ctx);
-      await twoStepRoutes(api, ctx);
+      await securityRoutes(api, ctx);
       await workspacesRoutes(api, ctx);
       // Items know nothing of the modules built on them: what those add to a copy is given here.
       await itemsRoutes(api, ctx, { copyDocuments });

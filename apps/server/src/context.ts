@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createMailer, type Mailer } from '@cabinet/idp';
+import { createMailer, type Mailer, type PasswordPolicy } from '@cabinet/idp';
 import { openDatabase, type Database } from './db/client.ts';
 import type { Db } from './db/client.ts';
 import { isLoopback, type Env } from './env.ts';
@@ -36,6 +36,13 @@ export interface AppContext {
 export const EMBEDDED_CLIENT_ID = 'cabinet';
 export const embeddedClientSecret = (secret: string) => hmac(secret, 'embedded-idp-client');
 export const embeddedIssuer = (env: Env) => `${env.PUBLIC_URL}/idp`;
+/** The embedded provider's password policy, from the settings. */
+export const passwordPolicy = (env: Env): PasswordPolicy => ({
+  minLength: env.IDP_PASSWORD_MIN_LENGTH,
+  maxLength: env.IDP_PASSWORD_MAX_LENGTH,
+  require: env.IDP_PASSWORD_REQUIRE ? (env.IDP_PASSWORD_REQUIRE.split(',') as PasswordPolicy['require']) : [],
+  commonPasswordsFile: env.IDP_COMMON_PASSWORDS_FILE,
+});
 /** The key sealing authenticator apps' secrets in the embedded provider's tables. */
 export const twoStepKey = (env: Env) => deriveKey(env.SESSION_SECRET, 'idp-two-step');
 

@@ -16,7 +16,7 @@ async function signOut(page: Page) {
 }
 
 // The account's own sign-in changes: a new account, not a worker's shared one.
-test('two-step sign-in: an authenticator app set up under Account → Security, asked for after the password, a recovery code taken once, then turned off', async ({
+test('Account → Security: an authenticator app set up, asked for after the password, a recovery code taken once, turned off; then the password changed', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -114,5 +114,34 @@ test('two-step sign-in: an authenticator app set up under Account → Security, 
   await expect(security.getByRole('button', { name: 'Set up an authenticator app' })).toBeVisible();
   await signOut(page);
   await signIn(page, me);
+  await expect(page).toHaveURL(/\/w\/[a-z0-9-]+$/);
+
+  // The password changed while signed in: a wrong current one is refused under its field, a weak new one under its
+  // own; changed, it signs in and the old one does not.
+  await page.goto('/account');
+  const form = security.getByRole('form', { name: 'Change password' });
+  const current = form.getByLabel('Current password');
+  const fresh = form.getByLabel('New password');
+  await current.fill('not-the-password-at-all');
+  await fresh.fill('a-brand-new-passphrase-7');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(current).toHaveAccessibleDescription(/^That is not your current password/);
+  await current.fill(me.password);
+  await fresh.fill('short');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(fresh).toHaveAccessibleDescription('Password must be at least 12 characters');
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expectNoHorizontalOverflow(page);
+  await screensInEachLook(page, 'account-password', { fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await fresh.fill('a-brand-new-passphrase-7');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Your other sessions were signed out.')).toBeVisible();
+  await expect(current).toHaveValue('');
+  await signOut(page);
+  await signIn(page, me);
+  await expect(page.getByRole('alert')).toContainText('Wrong email or password.');
+  await signIn(page, { email: me.email, password: 'a-brand-new-passphrase-7' });
   await expect(page).toHaveURL(/\/w\/[a-z0-9-]+$/);
 });

@@ -7,7 +7,7 @@ export * from './errors.ts';
 export * from './limits.ts';
 export * from './me.ts';
 export * from './sessions.ts';
-export * from './two-step.ts';
+export * from './security.ts';
 export * from './token-scopes.ts';
 export * from './tokens.ts';
 export * from './workspaces.ts';

@@ -1,6 +1,6 @@
 import { AccountStore, passwordChecker } from '@cabinet/idp';
 import { ZEmail } from '@cabinet/contracts';
-import { embeddedIssuer } from '../context.ts';
+import { embeddedIssuer, passwordPolicy } from '../context.ts';
 import { updateUser } from '../modules/users/index.ts';
 import { userForIdentity } from '../modules/auth/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
@@ -16,12 +16,7 @@ export async function createUserCommand(
     );
   }
   if (!ZEmail.safeParse(opts.email).success) throw new CommandFailed(`--email: '${opts.email}' is not a valid email address.`);
-  const problems = passwordChecker({
-    minLength: env.IDP_PASSWORD_MIN_LENGTH,
-    maxLength: env.IDP_PASSWORD_MAX_LENGTH,
-    require: env.IDP_PASSWORD_REQUIRE ? (env.IDP_PASSWORD_REQUIRE.split(',') as never) : [],
-    commonPasswordsFile: env.IDP_COMMON_PASSWORDS_FILE,
-  }).check(opts.password, { email: opts.email, name: opts.name });
+  const problems = passwordChecker(passwordPolicy(env)).check(opts.password, { email: opts.email, name: opts.name });
   if (problems.length) throw new CommandFailed(`--password: ${problems.join('; ')}.`);
   const ctx = await context();
   const accounts = new AccountStore(ctx.database.sql, { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES });

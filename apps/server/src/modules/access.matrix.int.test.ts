@@ -17,9 +17,9 @@ import {
   publicLinksApi,
   routeAreas,
   searchApi,
+  securityApi,
   sessionsApi,
   tokensApi,
-  twoStepApi,
   uploadsApi,
   uuidv7,
   workspacesApi,
@@ -713,8 +713,13 @@ const ELSEWHERE: Record<string, string> = {
   'GET /links/:token/items/:itemId/thumbnail': 'modules/previews/previews.int.test.ts',
   // Breaking a WebDAV lock: its holder, the item's managers, the workspace's owner and admins, instance administrators.
   'DELETE /items/:id/lock': 'modules/dav/lock-in-browser.int.test.ts',
-  // Two-step sign-in: the caller's own account at the embedded provider, from a session only.
-  ...Object.fromEntries(Object.values(twoStepApi).map((r) => [`${r.method} ${r.path}`, 'modules/two-step/two-step.int.test.ts'])),
+  // Account → Security (password, two-step sign-in): the caller's own account at the embedded provider, from a session only.
+  ...Object.fromEntries(
+    Object.values(securityApi).map((r) => [
+      `${r.method} ${r.path}`,
+      `modules/security/${r === securityApi.changePassword ? 'password' : 'two-step'}.int.test.ts`,
+    ]),
+  ),
   // Instance administration: its administrators, then everyone else (workspace owners, no one signed in) refused.
   ...Object.fromEntries(Object.values(adminApi).map((r) => [`${r.method} ${r.path}`, ADMIN])),
 };

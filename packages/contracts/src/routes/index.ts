@@ -12,9 +12,9 @@ import { linksApi, publicLinksApi } from './links.ts';
 import { authApi, meApi } from './me.ts';
 import { notificationsApi } from './notifications.ts';
 import { searchApi } from './search.ts';
+import { securityApi } from './security.ts';
 import { sessionsApi, tokensApi } from './sessions.ts';
 import { invitationsApi, membersApi } from './team.ts';
-import { twoStepApi } from './two-step.ts';
 import { uploadsApi } from './uploads.ts';
 import { versionsApi } from './versions.ts';
 import { eventsApi, workspacesApi } from './workspaces.ts';
@@ -40,9 +40,9 @@ export {
   notificationsApi,
   publicLinksApi,
   searchApi,
+  securityApi,
   sessionsApi,
   tokensApi,
-  twoStepApi,
   uploadsApi,
   versionsApi,
   workspacesApi,
@@ -56,7 +56,7 @@ export const routeAreas = {
   meApi,
   sessionsApi,
   tokensApi,
-  twoStepApi,
+  securityApi,
   workspacesApi,
   eventsApi,
   itemsApi,

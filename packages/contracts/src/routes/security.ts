@@ -1,7 +1,18 @@
 import { defineRoute } from './define-route.ts';
 
-/** Two-step sign-in with the embedded provider (Account → Security): the browser's own, from a session only. */
-export const twoStepApi = {
+/** Two-step sign-in and the password with the embedded provider (Account → Security): the browser's own, from a session only. */
+export const securityApi = {
+  changePassword: defineRoute({
+    method: 'POST',
+    path: '/account/password',
+    tag: 'account',
+    summary: 'Change your password (the current one first); your other sessions end',
+    auth: 'write',
+    public: false,
+    body: 'ZChangePasswordRequest',
+    responses: { 204: null },
+    errors: ['forbidden'],
+  }),
   get: defineRoute({
     method: 'GET',
     path: '/account/two-step',

@@ -30,6 +30,13 @@ export const ZConfirmTotpRequest = z.object({
 });
 export type TConfirmTotpRequest = z.infer<typeof ZConfirmTotpRequest>;
 
+/** A new password chosen while signed in (embedded provider accounts); the provider's policy checks it. */
+export const ZChangePasswordRequest = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password').max(1024),
+  newPassword: z.string().min(1, 'Enter a new password').max(1024),
+});
+export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
+
 /** Recovery codes, shown once: each signs in once in place of the app's code. */
 export const ZRecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
 export type TRecoveryCodes = z.infer<typeof ZRecoveryCodes>;

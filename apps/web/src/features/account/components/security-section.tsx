@@ -7,13 +7,14 @@ import { CopyableValue } from '../../../components/ui/shown-once.tsx';
 import { StateBadge } from '../../../components/ui/state-badge.tsx';
 import { useTextField } from '../../../components/ui/use-text-field.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { PasswordForm } from './password-form.tsx';
 import { useBeginTotp, useConfirmTotp, useRegenerateRecoveryCodes, useRemoveTwoStep, useTwoStep } from '../api/use-two-step.ts';
 
 /**
- * Two-step sign-in with an authenticator app (Account → Security): set up by scanning a QR code or typing its key and
+ * Account → Security with the embedded provider: the password (PasswordForm), and two-step sign-in with an authenticator app: set up by scanning a QR code or typing its key and
  * confirming with a code, with ten recovery codes shown once; new recovery codes and turning it off, each after a question.
  */
-export function TwoStepSection() {
+export function SecuritySection() {
   const twoStep = useTwoStep();
   const begin = useBeginTotp();
   const [setUp, setSetUp] = useState<TTotpSetUp | null>(null);
@@ -27,14 +28,15 @@ export function TwoStepSection() {
   if (!twoStep.data.available) {
     return (
       <Text size="sm" c="dimmed">
-        You sign in through your organisation’s identity provider: two-step sign-in is set up there.
+        You sign in through your organisation’s identity provider: your password and two-step sign-in are set there.
       </Text>
     );
   }
 
   return (
     <Stack>
-      <Group gap="xs">
+      <PasswordForm />
+      <Group gap="xs" mt="md">
         <Title order={3} fz="md">
           Two-step sign-in
         </Title>
@@ -66,8 +68,8 @@ export function TwoStepSection() {
       ) : (
         <>
           <Text size="sm">
-            Protect your account with a second step: after your password, enter a code from an authenticator app on your phone (such as Google
-            Authenticator, Microsoft Authenticator, 1Password or Aegis).
+            Protect your account with a second step: after your password, enter a code from an authenticator app on your phone (such as Google Authenticator,
+            Microsoft Authenticator, 1Password or Aegis).
           </Text>
           <Group>
             <Button loading={begin.isPending} onClick={() => begin.mutate(undefined, { onSuccess: setSetUp, onError: failed('Could not start set-up') })}>
@@ -154,14 +156,7 @@ function TotpSetUp({ setUp, onConfirmed, onCancel }: { setUp: TTotpSetUp; onConf
         <Stack gap="xs">
           <Text size="sm">2. Enter the 6-digit code the app shows for Cabinet.</Text>
           <Group align="flex-start" wrap="wrap">
-            <TextInput
-              label="Code from the app"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={7}
-              w={{ base: '100%', xs: 200 }}
-              {...code.input}
-            />
+            <TextInput label="Code from the app" inputMode="numeric" autoComplete="one-time-code" maxLength={7} w={{ base: '100%', xs: 200 }} {...code.input} />
             <Group mt={{ base: 0, xs: 25 }}>
               <Button type="submit" loading={confirm.isPending}>
                 Turn on

@@ -1,4 +1,4 @@
-import { meApi, twoStepApi } from '@cabinet/contracts';
+import { meApi, securityApi } from '@cabinet/contracts';
 import { AccountStore, totpCode, TwoStepStore } from '@cabinet/idp';
 import { decodeJwt } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('REQUIRE_TWO_STEP with the embedded provider', () => {
     const done = await browser.navigate(formAction(codes), { form: hiddenFields(codes) });
     expect(done.url).toBe(`${test.app.url}/`);
     expect(await amrOf(test.app, browser)).toEqual(['pwd', 'otp']);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: true, recoveryCodesLeft: 10, required: true });
+    expect((await browser.call(securityApi.get)).body).toEqual({ available: true, totp: true, recoveryCodesLeft: 10, required: true });
     // The page of recovery codes goes on once.
     expect((await new TestBrowser(test.app.url).navigate(formAction(codes), { form: {} })).text).not.toContain('Your recovery codes');
 
@@ -56,7 +56,7 @@ describe('REQUIRE_TWO_STEP with the embedded provider', () => {
     const key = /aria-label="Secret key">([A-Z2-7]+)</.exec(page.text)![1]!;
     const codes = await browser.navigate(formAction(page), { form: { code: totpCode(key) } });
     await browser.navigate(formAction(codes), { form: {} });
-    expect((await browser.call(twoStepApi.remove)).status).toBe(204);
+    expect((await browser.call(securityApi.remove)).status).toBe(204);
     const me = await browser.call(meApi.get);
     const user = await test.app.ctx.db.selectFrom('users').select('subject').where('id', '=', me.body.user.id).executeTakeFirstOrThrow();
     expect(await store.status(user.subject)).toEqual({ totp: false, recoveryCodesLeft: 0 });

@@ -1,4 +1,4 @@
-import { meApi, tokensApi, twoStepApi } from '@cabinet/contracts';
+import { meApi, tokensApi, securityApi } from '@cabinet/contracts';
 import { totpCode } from '@cabinet/idp';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -15,10 +15,10 @@ const STEP_MS = 30_000;
 /** A person with an authenticator app set up: its secret, the recovery codes, and the browser that set it up. */
 async function withTotp(url = test.app.url) {
   const person = await signUp(url);
-  const begun = await person.browser.call(twoStepApi.beginTotp);
+  const begun = await person.browser.call(securityApi.beginTotp);
   expect(begun.status).toBe(200);
   const { secret } = begun.body;
-  const confirmed = await person.browser.call(twoStepApi.confirmTotp, { body: { code: totpCode(secret) } });
+  const confirmed = await person.browser.call(securityApi.confirmTotp, { body: { code: totpCode(secret) } });
   expect(confirmed.status).toBe(200);
   return { ...person, secret, recoveryCodes: confirmed.body.recoveryCodes };
 }
@@ -33,25 +33,27 @@ async function amrOf(browser: TestBrowser): Promise<unknown> {
 describe('setting up an authenticator app under Account → Security', () => {
   it('shows a secret and its QR code, confirms it with a code, and answers ten recovery codes once', async () => {
     const { browser, email } = await signUp(test.app.url);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
-    const begun = await browser.call(twoStepApi.beginTotp);
+    expect((await browser.call(securityApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
+    const begun = await browser.call(securityApi.beginTotp);
     expect(begun.body.secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(begun.body.uri).toBe(`otpauth://totp/Cabinet:${encodeURIComponent(email)}?issuer=Cabinet&secret=${begun.body.secret}&algorithm=SHA1&digits=6&period=30`);
+    expect(begun.body.uri).toBe(
+      `otpauth://totp/Cabinet:${encodeURIComponent(email)}?issuer=Cabinet&secret=${begun.body.secret}&algorithm=SHA1&digits=6&period=30`,
+    );
     expect(begun.body.qrSvg).toMatch(/^<svg [^>]*viewBox/);
     // Until confirmed, nothing is asked at sign-in; a wrong code confirms nothing.
-    expect((await browser.call(twoStepApi.get)).body.totp).toBe(false);
-    const wrong = await browser.call(twoStepApi.confirmTotp, { body: { code: '000000' === totpCode(begun.body.secret) ? '111111' : '000000' } });
+    expect((await browser.call(securityApi.get)).body.totp).toBe(false);
+    const wrong = await browser.call(securityApi.confirmTotp, { body: { code: '000000' === totpCode(begun.body.secret) ? '111111' : '000000' } });
     expect(wrong).toFail('invalid_input');
     expect(wrong.error?.details).toEqual({ fields: [{ path: 'code', message: 'That code is not right. Enter the code your app shows now.' }] });
 
-    const confirmed = await browser.call(twoStepApi.confirmTotp, { body: { code: totpCode(begun.body.secret) } });
+    const confirmed = await browser.call(securityApi.confirmTotp, { body: { code: totpCode(begun.body.secret) } });
     expect(confirmed.body.recoveryCodes).toHaveLength(10);
     expect(new Set(confirmed.body.recoveryCodes).size).toBe(10);
     for (const code of confirmed.body.recoveryCodes) expect(code).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: true, recoveryCodesLeft: 10, required: false });
+    expect((await browser.call(securityApi.get)).body).toEqual({ available: true, totp: true, recoveryCodesLeft: 10, required: false });
 
     // The secret is never shown again, and a second app is not set up over the first.
-    expect(await browser.call(twoStepApi.beginTotp)).toFail('forbidden');
+    expect(await browser.call(securityApi.beginTotp)).toFail('forbidden');
     const stored = await test.app.ctx.database.sql.query<{ secret_sealed: string }>('SELECT secret_sealed FROM idp_totp');
     expect(stored.map((r) => r.secret_sealed).join()).not.toContain(begun.body.secret);
     const codes = await test.app.ctx.database.sql.query<{ code_hash: string }>('SELECT code_hash FROM idp_recovery_codes');
@@ -62,19 +64,19 @@ describe('setting up an authenticator app under Account → Security', () => {
     const { browser } = await signUp(test.app.url);
     const token = await browser.call(tokensApi.create, { body: { name: 'script', scopes: ['read', 'write'] } });
     const script = callingRoutes(withToken(test.app.url, token.body.token));
-    expect(await script.call(twoStepApi.beginTotp)).toFail('forbidden');
-    expect(await script.call(twoStepApi.remove)).toFail('forbidden');
-    expect(await new TestBrowser(test.app.url).call(twoStepApi.get)).toFail('unauthenticated');
+    expect(await script.call(securityApi.beginTotp)).toFail('forbidden');
+    expect(await script.call(securityApi.remove)).toFail('forbidden');
+    expect(await new TestBrowser(test.app.url).call(securityApi.get)).toFail('unauthenticated');
   });
 
   it('replaces the recovery codes, and turns two-step sign-in off', async () => {
     const { browser, email, password, recoveryCodes } = await withTotp();
-    const fresh = await browser.call(twoStepApi.regenerateRecoveryCodes);
+    const fresh = await browser.call(securityApi.regenerateRecoveryCodes);
     expect(fresh.body.recoveryCodes).toHaveLength(10);
     expect(fresh.body.recoveryCodes).not.toContain(recoveryCodes[0]);
-    expect((await browser.call(twoStepApi.remove)).status).toBe(204);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
-    expect(await browser.call(twoStepApi.regenerateRecoveryCodes)).toFail('forbidden');
+    expect((await browser.call(securityApi.remove)).status).toBe(204);
+    expect((await browser.call(securityApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
+    expect(await browser.call(securityApi.regenerateRecoveryCodes)).toFail('forbidden');
     const again = await signIn(test.app.url, email, password);
     expect((await again.browser.call(meApi.get)).status).toBe(200);
     expect(await amrOf(again.browser)).toEqual(['pwd']);
@@ -119,7 +121,7 @@ describe('signing in with two steps at the embedded provider', () => {
     await first.browser.navigate(formAction(first.page), { form: { code: typed } });
     expect((await first.browser.call(meApi.get)).status).toBe(200);
     expect(await amrOf(first.browser)).toEqual(['pwd', 'otp']);
-    expect((await setUpBrowser.call(twoStepApi.get)).body.recoveryCodesLeft).toBe(9);
+    expect((await setUpBrowser.call(securityApi.get)).body.recoveryCodesLeft).toBe(9);
 
     const second = await signIn(test.app.url, email, password);
     const refused = await second.browser.navigate(formAction(second.page), { form: { code: recoveryCodes[3]! } });
@@ -185,7 +187,7 @@ describe('cabinet user reset-two-step', () => {
     const done = await reset(email.toUpperCase());
     expect(done.code, done.err).toBe(0);
     expect(done.out).toBe(`Two-step sign-in of ${email} is off: they sign in with their password alone, and can set it up again under Account → Security.\n`);
-    expect((await browser.call(twoStepApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
+    expect((await browser.call(securityApi.get)).body).toEqual({ available: true, totp: false, recoveryCodesLeft: 0, required: false });
     const again = await signIn(test.app.url, email, password);
     expect((await again.browser.call(meApi.get)).status).toBe(200);
 

@@ -1,0 +1,101 @@
+import { AccountStore, passwordChecker, TwoStepStore, type TotpSetUp } from '@cabinet/idp';
+import type { TTwoStep } from '@cabinet/contracts';
+import { embeddedIssuer, passwordPolicy, twoStepKey, type AppContext } from '../../context.ts';
+import { AppError, invalidInput } from '../../errors.ts';
+import type { Actor } from '../../infra/http/actor.ts';
+import { endOtherSessions } from '../sessions/index.ts';
+import { findActiveUserById } from '../users/index.ts';
+
+/**
+ * The password and two-step sign-in of the caller's account with the embedded provider (Account → Security). The provider's
+ * tables are in this database: its store is used directly, as the provider's own pages use it (ADR 0069).
+ */
+export class SecurityService {
+  private readonly store: TwoStepStore;
+  private readonly accounts: AccountStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.store = new TwoStepStore(ctx.database.sql, twoStepKey(ctx.env));
+    this.accounts = new AccountStore(ctx.database.sql, { failures: ctx.env.IDP_LOCKOUT_FAILURES, minutes: ctx.env.IDP_LOCKOUT_MINUTES });
+  }
+
+  /** The embedded provider's account behind the caller, or undefined when they sign in elsewhere. */
+  private async accountOf(actor: Actor): Promise<{ id: string; email: string } | undefined> {
+    if (!this.ctx.env.embeddedIdp) return undefined;
+    const user = await findActiveUserById(this.ctx.db, actor.user.id);
+    if (!user || user.issuer !== embeddedIssuer(this.ctx.env)) return undefined;
+    return { id: user.subject, email: user.email };
+  }
+
+  /** Changes come from a signed-in browser only: a script's token does not change how its owner signs in. */
+  private async requireAccount(actor: Actor, what: 'Two-step sign-in' | 'Your password' = 'Two-step sign-in'): Promise<{ id: string; email: string }> {
+    if (actor.via !== 'session') throw new AppError('forbidden', `${what} is changed from a signed-in browser, not with a token.`);
+    const account = await this.accountOf(actor);
+    if (!account) throw new AppError('forbidden', `${what} is set with your identity provider, not in Cabinet.`);
+    return account;
+  }
+
+  async get(actor: Actor): Promise<TTwoStep> {
+    const account = await this.accountOf(actor);
+    const required = this.ctx.env.REQUIRE_TWO_STEP;
+    if (!account) return { available: false, totp: false, recoveryCodesLeft: 0, required };
+    return { available: true, ...(await this.store.status(account.id)), required };
+  }
+
+  async beginTotp(actor: Actor): Promise<TotpSetUp> {
+    const account = await this.requireAccount(actor);
+    const setUp = await this.store.beginTotp(account.id, account.email);
+    if (!setUp) throw new AppError('forbidden', 'An authenticator app is already set up. Turn two-step sign-in off first to set up another.');
+    return setUp;
+  }
+
+  async confirmTotp(actor: Actor, code: string): Promise<{ recoveryCodes: string[] }> {
+    const account = await this.requireAccount(actor);
+    const recoveryCodes = await this.store.confirmTotp(account.id, code);
+    if (!recoveryCodes) throw invalidInput([{ path: 'code', message: 'That code is not right. Enter the code your app shows now.' }]);
+    return { recoveryCodes };
+  }
+
+  async regenerateRecoveryCodes(actor: Actor): Promise<{ recoveryCodes: string[] }> {
+    const account = await this.requireAccount(actor);
+    const recoveryCodes = await this.store.regenerateRecoveryCodes(account.id);
+    if (!recoveryCodes) throw new AppError('forbidden', 'Set up an authenticator app first.');
+    return { recoveryCodes };
+  }
+
+  /**
+   * A new password, the current one checked first (a wrong one counts towards the account's lock, as at sign-in) and the
+   * new one against the provider's policy. Every other session ends, with Cabinet and with the provider; the address is
+   * told, so a change its owner did not make does not go unnoticed.
+   */
+  async changePassword(actor: Actor, change: { currentPassword: string; newPassword: string }): Promise<void> {
+    const account = await this.requireAccount(actor, 'Your password');
+    const row = await this.accounts.findById(account.id);
+    if (!row) throw new AppError('forbidden', 'Your password is set with your identity provider, not in Cabinet.');
+    const problems = passwordChecker(passwordPolicy(this.ctx.env)).check(change.newPassword, { email: row.email, name: row.name });
+    const current = await this.accounts.signIn(row.email, change.currentPassword);
+    if (!current.ok || current.account.id !== row.id) {
+      throw invalidInput([
+        { path: 'currentPassword', message: 'That is not your current password. After several wrong attempts your account is locked for a while.' },
+      ]);
+    }
+    if (problems.length) throw invalidInput([{ path: 'newPassword', message: problems.join('. ') }]);
+    await this.accounts.changePassword(row.id, change.newPassword);
+    await endOtherSessions(this.ctx.db, actor.user.id, actor.sessionId, actor);
+    // The change stands whether or not the notice can go now (a mail server away answers no error here).
+    await this.ctx.mailer
+      .send({
+        to: row.email,
+        subject: 'Your Cabinet password was changed',
+        text:
+          `Hello ${row.name},\n\nThe password of your Cabinet account was changed, and every other session was signed out. ` +
+          `If it was not you, reset your password now from the sign-in page ("Forgot password?") and tell your administrator.\n`,
+      })
+      .catch(() => undefined);
+  }
+
+  async remove(actor: Actor): Promise<void> {
+    const account = await this.requireAccount(actor);
+    await this.store.remove(account.id);
+  }
+}
