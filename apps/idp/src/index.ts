@@ -76,7 +76,8 @@ const isLoopbackAddress = (address: string | undefined) => !!address && (address
 
 const WRONG_PASSWORD = 'Wrong email or password. After several wrong attempts an account is locked for a while: reset your password to unlock it at once.';
 const WRONG_CODE =
-  'That code is not right, or was used already. Enter the code your app shows now, or an unused recovery code. After several wrong attempts an account is locked for a while.';
+  'That code is not right, or was used already. Enter the code your app shows now, or an unused recovery code. ' +
+  'After several wrong attempts an account is locked for a while.';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 type Form = Record<string, string | undefined>;
 
@@ -221,7 +222,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
      */
     const renderTwoStep = async (uid: string, accountId: string, errors?: string[]) => {
       const extra = errors ? { errors } : {};
-      if (await twoStep.required(accountId)) return twoStepPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...extra });
+      if (!options.requireTwoStep || (await twoStep.required(accountId))) return twoStepPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...extra });
       const label = (await accounts.findById(accountId))?.email ?? '';
       const setUp = (await twoStep.pendingTotp(accountId, label)) ?? (await twoStep.beginTotp(accountId, label))!;
       return twoStepSetUpPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), secret: setUp.secret, qrSvg: setUp.qrSvg, ...extra });
@@ -253,13 +254,23 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const wait = limiter.hit(options.rateKey(req.ip));
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return send(reply, await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]), 429);
+        return send(
+          reply,
+          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]),
+          429,
+        );
       }
       const code = (req.body?.code ?? '').trim();
       if (!(await twoStep.required(accountId))) {
+        // The app was removed since the password was given, where nothing requires one: the password alone signs in.
+        if (!options.requireTwoStep) {
+          await twoStep.endSecondStep(interaction.uid);
+          return finishLogin(req, reply, accountId);
+        }
         // Setting up an app as the installation requires: a code it shows turns it on, and its recovery codes are shown once.
         const codes = await twoStep.confirmTotp(accountId, code);
-        if (!codes) return send(reply, await renderTwoStep(interaction.uid, accountId, ['That code is not right. Enter the 6-digit code your app shows now.']), 400);
+        if (!codes)
+          return send(reply, await renderTwoStep(interaction.uid, accountId, ['That code is not right. Enter the 6-digit code your app shows now.']), 400);
         await twoStep.passSecondStep(interaction.uid);
         return send(reply, recoveryCodesPage({ action: `${twoStepUrl(interaction.uid)}/continue`, codes }));
       }

@@ -198,7 +198,10 @@ export function recoveryCodesPage(o: { action: string; codes: string[] }) {
     'Your recovery codes',
     html`<h1>Your recovery codes</h1>
       ${alert(['Two-step sign-in is on.'], 'ok')}
-      <p>If you lose your phone, each of these codes signs you in once in place of the app’s code. Write them down or save them somewhere safe: they will not be shown again.</p>
+      <p>
+        If you lose your phone, each of these codes signs you in once in place of the app’s code. Write them down or save them somewhere safe: they will not be
+        shown again.
+      </p>
       <ul class="codes" aria-label="Recovery codes">
         ${o.codes.map((c) => html`<li>${c}</li>`)}
       </ul>

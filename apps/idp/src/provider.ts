@@ -20,11 +20,15 @@ export interface ProviderOptions {
 export function prompts(requireTwoStep: boolean) {
   const policy = interactionPolicy.base();
   if (requireTwoStep) {
-    policy.get('login')!.checks.add(
-      new interactionPolicy.Check('two_step_required', 'two-step sign-in is required', (ctx) =>
-        ctx.oidc.session?.accountId && !ctx.oidc.session.amr?.includes('otp') ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT,
-      ),
-    );
+    policy
+      .get('login')!
+      .checks.add(
+        new interactionPolicy.Check('two_step_required', 'two-step sign-in is required', (ctx) =>
+          ctx.oidc.session?.accountId && !ctx.oidc.session.amr?.includes('otp')
+            ? interactionPolicy.Check.REQUEST_PROMPT
+            : interactionPolicy.Check.NO_NEED_TO_PROMPT,
+        ),
+      );
   }
   return policy;
 }

@@ -119,7 +119,9 @@ export class TwoStepStore {
 
   /** The app being set up (not yet confirmed), its secret shown again; undefined when none is. */
   async pendingTotp(accountId: string, label: string): Promise<TotpSetUp | undefined> {
-    const row = (await this.sql.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM idp_totp WHERE account_id = $1 AND confirmed_at IS NULL`, [accountId]))[0];
+    const row = (
+      await this.sql.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM idp_totp WHERE account_id = $1 AND confirmed_at IS NULL`, [accountId])
+    )[0];
     if (!row) return undefined;
     const secret = this.open(row.secret_sealed);
     const uri = totpOf(secret, label).toString();
@@ -131,7 +133,9 @@ export class TwoStepStore {
    * kept hashed, replacing any earlier ones); undefined when the code is wrong or nothing is being set up.
    */
   async confirmTotp(accountId: string, code: string, now = Date.now()): Promise<string[] | undefined> {
-    const pending = (await this.sql.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM idp_totp WHERE account_id = $1 AND confirmed_at IS NULL`, [accountId]))[0];
+    const pending = (
+      await this.sql.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM idp_totp WHERE account_id = $1 AND confirmed_at IS NULL`, [accountId])
+    )[0];
     const input = readSecondFactor(code);
     if (!pending || input.kind !== 'totp') return undefined;
     const step = totpStep(this.open(pending.secret_sealed), input.code, now);
@@ -184,7 +188,9 @@ export class TwoStepStore {
   async verify(accountId: string, input: string, now = Date.now()): Promise<'otp' | 'recovery' | undefined> {
     const factor = readSecondFactor(input);
     if (factor.kind === 'totp') {
-      const row = (await this.sql.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM idp_totp WHERE account_id = $1 AND confirmed_at IS NOT NULL`, [accountId]))[0];
+      const row = (
+        await this.sql.query<{ secret_sealed: string }>(`SELECT secret_sealed FROM idp_totp WHERE account_id = $1 AND confirmed_at IS NOT NULL`, [accountId])
+      )[0];
       if (!row) return undefined;
       const step = totpStep(this.open(row.secret_sealed), factor.code, now);
       if (step === undefined) return undefined;

@@ -15,7 +15,8 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => instance?.stop());
 
-const codeFor = (key: string, at = Date.now()) => new TOTP({ secret: Secret.fromBase32(key), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
+const codeFor = (key: string, at = Date.now()) =>
+  new TOTP({ secret: Secret.fromBase32(key), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: at });
 
 /** Accessible in both themes, nothing wider than the window at 360 px, and pictured in each look. */
 async function checkLooks(page: Page, name: string) {
@@ -34,7 +35,9 @@ test('where two-step sign-in is required, a new person sets up an authenticator 
 
   // The sign-in page's words for a sign-in turned away for want of a second step.
   await page.goto('/signin?error=two_step_required');
-  await expect(page.getByRole('alert')).toContainText('This Cabinet requires two-step sign-in. Sign in again: you will be asked to set up an authenticator app');
+  await expect(page.getByRole('alert')).toContainText(
+    'This Cabinet requires two-step sign-in. Sign in again: you will be asked to set up an authenticator app',
+  );
   await expect(page.getByRole('link', { name: /Continue with/ })).toHaveAttribute('href', /fresh=1/);
   await checkLooks(page, 'signin-two-step-required');
 
@@ -44,7 +47,11 @@ test('where two-step sign-in is required, a new person sets up an authenticator 
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Create account' }).click();
   await page.getByRole('link', { name: 'outbox' }).click();
-  await page.getByRole('article', { name: 'Confirm your email address for Cabinet' }).filter({ hasText: `To ${person.email} ` }).getByRole('link').click();
+  await page
+    .getByRole('article', { name: 'Confirm your email address for Cabinet' })
+    .filter({ hasText: `To ${person.email} ` })
+    .getByRole('link')
+    .click();
 
   // Setting up: the QR code and its key, a code from the app.
   await expect(page.getByRole('heading', { name: 'Set up two-step sign-in' })).toBeVisible();

@@ -29,7 +29,10 @@ test('Account → Security: an authenticator app set up, asked for after the pas
   // Set up: a QR code and the key beside it; a wrong code is refused under the field, the right one turns it on.
   await security.getByRole('button', { name: 'Set up an authenticator app' }).click();
   await expect(security.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible();
-  const key = (await security.getByRole('group', { name: /Can’t scan it/ }).getByLabel('Secret key').textContent())!.trim();
+  const key = (await security
+    .getByRole('group', { name: /Can’t scan it/ })
+    .getByLabel('Secret key')
+    .textContent())!.trim();
   expect(key).toMatch(/^[A-Z2-7]{32}$/);
   await expect(security.getByRole('button', { name: 'Copy the key' })).toBeVisible();
   const code = security.getByLabel('Code from the app');

@@ -3,7 +3,8 @@ import { reportsSecondFactor } from './second-factor.ts';
 
 describe('a second factor reported by the provider', () => {
   it('is read from amr: a code, a key, a phone, or mfa itself; a password or nothing is not one', () => {
-    for (const amr of [['pwd', 'otp'], ['hwk', 'user'], ['swk'], ['pwd', 'mfa'], ['MFA'], ['sms'], ['sc', 'pin']]) expect(reportsSecondFactor({ amr }), amr.join()).toBe(true);
+    for (const amr of [['pwd', 'otp'], ['hwk', 'user'], ['swk'], ['pwd', 'mfa'], ['MFA'], ['sms'], ['sc', 'pin']])
+      expect(reportsSecondFactor({ amr }), amr.join()).toBe(true);
     for (const amr of [['pwd'], [], ['kba'], ['fpt'], ['pwd', 'rba']]) expect(reportsSecondFactor({ amr }), amr.join()).toBe(false);
     expect(reportsSecondFactor({})).toBe(false);
   });

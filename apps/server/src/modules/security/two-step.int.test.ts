@@ -142,6 +142,15 @@ describe('signing in with two steps at the embedded provider', () => {
     expect((await browser.navigate(page.url)).text).toContain('<h1>Two-step sign-in</h1>');
   });
 
+  it('lets the password alone finish a sign-in whose app was turned off while its code was awaited', async () => {
+    const { email, password, browser: setUpBrowser } = await withTotp();
+    const { browser, page } = await signIn(test.app.url, email, password);
+    expect((await setUpBrowser.call(securityApi.remove)).status).toBe(204);
+    const done = await browser.navigate(formAction(page), { form: { code: '' } });
+    expect(done.url).toBe(`${test.app.url}/`);
+    expect(await amrOf(browser)).toEqual(['pwd']);
+  });
+
   it('locks the account after five wrong codes, as after five wrong passwords', async () => {
     const { email, password, secret } = await withTotp();
     const { browser, page } = await signIn(test.app.url, email, password);

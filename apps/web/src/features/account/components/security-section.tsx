@@ -11,8 +11,9 @@ import { PasswordForm } from './password-form.tsx';
 import { useBeginTotp, useConfirmTotp, useRegenerateRecoveryCodes, useRemoveTwoStep, useTwoStep } from '../api/use-two-step.ts';
 
 /**
- * Account → Security with the embedded provider: the password (PasswordForm), and two-step sign-in with an authenticator app: set up by scanning a QR code or typing its key and
- * confirming with a code, with ten recovery codes shown once; new recovery codes and turning it off, each after a question.
+ * Account → Security with the embedded provider: the password (PasswordForm), and two-step sign-in with an authenticator
+ * app: set up by scanning a QR code or typing its key and confirming with a code, with ten recovery codes shown once; new
+ * recovery codes and turning it off, each after a question.
  */
 export function SecuritySection() {
   const twoStep = useTwoStep();

@@ -14,7 +14,9 @@ const ERRORS: Record<string, string> = {
   deactivated: 'Your account has been disabled. Ask the administrator of this Cabinet to enable it again.',
   no_email: 'Your identity provider did not share an email address, which Cabinet needs. Ask your administrator to allow the email scope.',
   two_step_required:
-    'This Cabinet requires two-step sign-in, and your identity provider did not report a second step (a code from an app, a security key or a passkey) for this sign-in. Turn on two-step sign-in (multi-factor authentication) for your account at the provider, or ask your administrator how, then sign in again.',
+    'This Cabinet requires two-step sign-in, and your identity provider did not report a second step (a code from an app, ' +
+    'a security key or a passkey) for this sign-in. Turn on two-step sign-in (multi-factor authentication) for your account ' +
+    'at the provider, or ask your administrator how, then sign in again.',
 };
 
 /** With the embedded provider, signing in again is the way: it asks to set up an authenticator app on the way. */
