@@ -1,4 +1,4 @@
-import { meApi } from '@cabinet/contracts';
+import { eventsApi, meApi, urlOf, workspacesApi } from '@cabinet/contracts';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWTPayload } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -151,13 +151,28 @@ describe('back-channel logout from a hosted provider', () => {
     expect(await signedIn(second)).toBe(true);
   });
 
-  it('refuses a token sent a second time', async () => {
+  it('closes the live stream of a session it ends, as any ended session’s', async () => {
+    const { first, user } = await personWithTwoBrowsers();
+    const workspace = (await first.call(workspacesApi.list)).body.items[0]!;
+    const stream = await fetch(`${test.app.url}${urlOf(eventsApi.stream, { ws: workspace.id })}`, { headers: { cookie: first.cookieHeader() } });
+    expect(stream.status).toBe(200);
+    const ended = stream.text().then(() => 'ended');
+    const openFor = (ms: number) => Promise.race([ended, new Promise((r) => setTimeout(() => r('still open'), ms))]);
+    await expect(openFor(500)).resolves.toBe('still open');
+    expect((await sendToken(await logoutToken({ sub: user.subject }))).status).toBe(200);
+    await expect(openFor(15_000)).resolves.toBe('ended');
+  });
+
+  it('refuses a token sent a second time, or twice at once', async () => {
     const { first } = await personWithTwoBrowsers();
     const token = await logoutToken({ sid: 'a-provider-session-cabinet-never-saw' });
     expect((await sendToken(token)).status).toBe(200);
     const again = await sendToken(token);
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: 'invalid_request' });
+    const together = await logoutToken({ sid: 'another-provider-session-cabinet-never-saw' });
+    const answers = await Promise.all([sendToken(together), sendToken(together)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(await signedIn(first)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { inTransaction } from '../../db/client.ts';
 import { LogoutTokenRefused } from '../../infra/oidc/relying-party.ts';
 import { endProviderSessions } from '../sessions/index.ts';
 import { claimLogoutToken } from './logout-tokens.repo.ts';
@@ -38,11 +39,15 @@ export async function backchannelLogoutRoutes(app: FastifyInstance, ctx: AppCont
         req.log.error({ err: error }, 'identity provider unreachable at back-channel logout');
         return refuse('the identity provider could not be reached to check the logout token');
       }
-      if (!(await claimLogoutToken(ctx.db, logout.jti, logout.acceptedUntil))) {
+      // The token is taken and its sessions ended together: a provider that retries after a failure here is not refused.
+      const ended = await inTransaction(ctx.db, async (tx) => {
+        if (!(await claimLogoutToken(tx, logout.jti, logout.acceptedUntil))) return undefined;
+        return endProviderSessions(tx, { issuer: logout.issuer, subject: logout.subject, providerSid: logout.sessionId });
+      });
+      if (ended === undefined) {
         req.log.warn('logout token replayed');
         return refuse('this logout token was already used');
       }
-      const ended = await endProviderSessions(ctx.db, { issuer: logout.issuer, subject: logout.subject, providerSid: logout.sessionId });
       req.log.info({ ended }, 'back-channel logout');
       return reply.code(200).send();
     });
