@@ -214,6 +214,8 @@ export interface FileVersionsTable {
   created_at: Timestamp;
   /** When the file was last changed, as the client that sent it says (WebDAV's X-OC-Mtime); null when none said. */
   modified_at: NullableTimestamp;
+  /** Its SHA-1 and MD5 as clients compare files by them (`SHA1:<hex> MD5:<hex>`), for a version sent through WebDAV; null otherwise. */
+  checksums: string | null;
 }
 
 /** What an uploader answers to reuse a blob: SHA-256 of the nonce and then these byte ranges of the file (ends inclusive). */
