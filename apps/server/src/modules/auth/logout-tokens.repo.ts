@@ -8,7 +8,10 @@ type Q = Kysely<Database>;
  * Tokens past their time are forgotten first, so the table holds only the last few minutes' tokens.
  */
 export async function claimLogoutToken(db: Q, jti: string, expiresAt: Date): Promise<boolean> {
-  await db.deleteFrom('logout_tokens').where('expires_at', '<', sql<Date>`now()`).execute();
+  await db
+    .deleteFrom('logout_tokens')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .execute();
   const inserted = await db
     .insertInto('logout_tokens')
     .values({ jti, expires_at: expiresAt })

@@ -107,10 +107,7 @@ export function endOtherSessions(db: Db, userId: string, keepId: string | null, 
  * Ends the sessions a provider's back-channel logout names (ADR 0068): those signed in through its session `sid`, or
  * every session of its `subject`. Recorded as `session.ended` for each person, by Cabinet itself. Answers how many.
  */
-export function endProviderSessions(
-  db: Db,
-  target: { issuer: string; subject: string | undefined; providerSid: string | undefined },
-): Promise<number> {
+export function endProviderSessions(db: Db, target: { issuer: string; subject: string | undefined; providerSid: string | undefined }): Promise<number> {
   return inTransaction(db, async (tx) => {
     const ended = await revokeProviderSessions(tx, target);
     const byUser = new Map<string, string[]>();
