@@ -175,4 +175,16 @@ describe('back-channel logout from a hosted provider', () => {
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
     expect(await signedIn(first)).toBe(true);
   });
+
+  it('forgets the tokens it took once they are too old to be taken anyway', async () => {
+    const { db } = test.app.ctx;
+    await db
+      .insertInto('logout_tokens')
+      .values({ jti: 'long-ago', expires_at: new Date(Date.now() - 1000) })
+      .execute();
+    expect((await sendToken(await logoutToken({ sid: 'a-session-long-gone' }))).status).toBe(200);
+    const kept = await db.selectFrom('logout_tokens').select(['jti', 'expires_at']).execute();
+    expect(kept.map((t) => t.jti)).not.toContain('long-ago');
+    for (const token of kept) expect(token.expires_at.getTime()).toBeLessThanOrEqual(Date.now() + 6 * 60_000);
+  });
 });

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 
 type Q = Kysely<Database>;
@@ -8,10 +8,8 @@ type Q = Kysely<Database>;
  * Tokens past their time are forgotten first, so the table holds only the last few minutes' tokens.
  */
 export async function claimLogoutToken(db: Q, jti: string, expiresAt: Date): Promise<boolean> {
-  await db
-    .deleteFrom('logout_tokens')
-    .where('expires_at', '<', sql<Date>`now()`)
-    .execute();
+  // By this server's clock, as `expiresAt` was reckoned.
+  await db.deleteFrom('logout_tokens').where('expires_at', '<', new Date()).execute();
   const inserted = await db
     .insertInto('logout_tokens')
     .values({ jti, expires_at: expiresAt })
