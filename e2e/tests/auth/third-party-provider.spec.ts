@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { groupsApi, workspacesApi } from '@cabinet/contracts';
 import { expect, test, type Page } from '@playwright/test';
 import { apiCall } from '../../fixtures/api.ts';
@@ -21,10 +20,14 @@ const person: GlewlwydPerson = {
 let glewlwyd: Glewlwyd | undefined;
 let cabinet: Instance | undefined;
 
+// Ports of this test's own beside the app's (E2E_PORT; +1 the app on S3, +2 the administration test's Cabinet), below
+// the kernel's range for outgoing connections, which could take a port found free before its server listens.
+const cabinetPort = Number(process.env.E2E_PORT ?? 8787) + 3;
+const glewlwydPort = cabinetPort + 1;
+
 test.beforeAll(async () => {
-  const cabinetPort = await freePort();
   const url = `http://localhost:${cabinetPort}`;
-  glewlwyd = await startGlewlwyd(await freePort(), url, person);
+  glewlwyd = await startGlewlwyd(glewlwydPort, url, person);
   cabinet = await startInstance(cabinetPort, undefined, {
     OIDC_ISSUER: glewlwyd.issuer,
     OIDC_CLIENT_ID: glewlwyd.clientId,
@@ -40,18 +43,6 @@ test.afterAll(async () => {
   await cabinet?.stop();
   await glewlwyd?.stop();
 });
-
-/** A port no one listens on now, for a server of this test's own. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** From Cabinet's sign-in page through glewlwyd's own pages: its login form, then on to Cabinet. */
 async function signInThroughGlewlwyd(page: Page) {
