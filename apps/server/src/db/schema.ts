@@ -34,6 +34,15 @@ export interface SessionsTable {
   revoked_at: NullableTimestamp;
   id_token_sealed: string | null;
   refresh_token_sealed: string | null;
+  /** The provider's session it was signed in through (the ID token's `sid`), for back-channel logout (ADR 0068). */
+  provider_sid: string | null;
+  created_at: Timestamp;
+}
+
+/** Logout tokens acted on, kept by `jti` until too old to be taken anyway (ADR 0068). */
+export interface LogoutTokensTable {
+  jti: string;
+  expires_at: Timestamp;
   created_at: Timestamp;
 }
 
@@ -478,6 +487,7 @@ export interface Database {
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
   auth_requests: AuthRequestsTable;
+  logout_tokens: LogoutTokensTable;
   workspaces: WorkspacesTable;
   items: ItemsTable;
   memberships: MembershipsTable;
