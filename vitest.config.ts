@@ -51,9 +51,19 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/dav/dav-access',
   // the live lock each item carries, read in the listing's statement and the item's access (ADR 0053's kept plans);
   'apps/server/src/modules/dav/lock-in-browser',
+  // a provider's logout tokens, each taken once (a conflict on its jti) with the sessions it ends (ADR 0068);
+  'apps/server/src/modules/auth/backchannel-logout',
   // the cabinet command against a database server of its own.
   'apps/server/src/cli/cli-commands',
 ];
+
+/**
+ * Test files (without their `.system.test.ts`) that run once: on PostgreSQL when there is one, else on PGlite. Third-party
+ * clients' long runs through the whole app, which prove the protocol rather than the database (each database's
+ * statements are proven by the files in BOTH_DATABASES): on PostgreSQL, whose statements cost less of the machine the
+ * browser tests share, a thousand files' round trip takes half the time.
+ */
+export const ONE_DATABASE = ['apps/server/src/modules/dav/dav-rclone'];
 
 /**
  * System files in the order of their time in a run (the longest first; CI on c175655), started first whatever their
@@ -61,7 +71,7 @@ export const BOTH_DATABASES = [
  * short, started last and ran alone for minutes after the browser tests had ended.
  */
 export const LONGEST_FIRST = [
-  'modules/dav/dav-clients',
+  'modules/dav/dav-rclone',
   'cli/cli-commands',
   'cli/data-folder',
   'collab/crash',
@@ -74,6 +84,7 @@ export const LONGEST_FIRST = [
   'collab/socket-limits',
   'cli/cli',
   'collab/collab-load',
+  'modules/dav/dav-litmus',
 ];
 
 /** Vitest's order, but for the files LONGEST_FIRST names, which come first in its order. */
@@ -92,9 +103,16 @@ type TestDatabase = 'pglite' | 'postgres';
 /** The test projects for the services at hand: PostgreSQL (DATABASE_URL) and Redis (TEST_REDIS_URL) when they answer. */
 export function testProjects(have: { postgres: boolean; redis: boolean }) {
   const databases: TestDatabase[] = ['pglite', ...(have.postgres ? (['postgres'] as const) : [])];
+  const once = ONE_DATABASE.map((p) => `${p}.system.test.ts`);
   const onDatabase = (db: TestDatabase, kind: 'int' | 'system') => ({
-    include: db === 'pglite' ? [`apps/**/src/**/*.${kind}.test.ts`] : [...BOTH_DATABASES, 'apps/**/src/**/*.pg'].map((p) => `${p}.${kind}.test.ts`),
-    exclude: ['**/node_modules/**', db === 'postgres' ? '**/*.pglite.*' : '**/*.pg.*', ...(have.redis ? [] : ['**/*.redis.*'])],
+    include:
+      db === 'pglite' ? [`apps/**/src/**/*.${kind}.test.ts`] : [...BOTH_DATABASES, ...ONE_DATABASE, 'apps/**/src/**/*.pg'].map((p) => `${p}.${kind}.test.ts`),
+    exclude: [
+      '**/node_modules/**',
+      db === 'postgres' ? '**/*.pglite.*' : '**/*.pg.*',
+      ...(have.redis ? [] : ['**/*.redis.*']),
+      ...(db === 'pglite' && have.postgres ? once : []),
+    ],
     env: { TEST_DATABASE: db },
   });
   // A project takes the root's workers and global setup, but not its time limits or setup files: each says them.

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
-import { BOTH_DATABASES, LONGEST_FIRST, testProjects } from '../vitest.config.ts';
+import { BOTH_DATABASES, LONGEST_FIRST, ONE_DATABASE, testProjects } from '../vitest.config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const everyTestFile = globSync(['**/*.test.ts', '**/*.spec.ts'], { cwd: root, ignore: ['**/node_modules/**', '**/dist/**'] });
@@ -34,12 +34,27 @@ describe('every test runs somewhere', () => {
       // A file named for the embedded database (*.pglite.*) runs on it alone, wherever it is.
       for (const file of matched) if (!file.includes('.pglite.')) expect(onPostgres).toContain(file);
     }
+    const once = ONE_DATABASE.map((p) => `${p}.system.test.ts`);
     for (const file of everyTestFile.filter((f) => /\.(int|system)\.test\.ts$/.test(f))) {
-      const pgOnly = file.includes('.pg.');
+      const pgOnly = file.includes('.pg.') || once.includes(file);
       const kind = file.endsWith('.int.test.ts') ? 'integration' : 'system';
       expect(projects[`${kind}:pglite`]!.has(file), file).toBe(!pgOnly);
       if (pgOnly) expect(projects[`${kind}:postgres`]!.has(file), file).toBe(true);
       if (file.includes('.pglite.')) expect(projects[`${kind}:postgres`]!.has(file), file).toBe(false);
+    }
+  });
+
+  it('runs the files in ONE_DATABASE once: on PostgreSQL when there is one, else on PGlite', () => {
+    const without = Object.fromEntries(
+      testProjects({ postgres: false, redis: true }).map(({ test }) => [
+        test.name,
+        new Set(globSync(test.include, { cwd: root, ignore: 'exclude' in test ? test.exclude : [] })),
+      ]),
+    );
+    for (const pattern of ONE_DATABASE) {
+      const file = `${pattern}.system.test.ts`;
+      expect(everyTestFile).toContain(file);
+      expect(without['system:pglite']!.has(file), file).toBe(true);
     }
   });
 

@@ -53,6 +53,11 @@ export interface IdpOptions {
   mail: MailOptions;
   devOutboxPage: boolean;
   trustProxy: boolean;
+  /**
+   * Lets the provider call clients on this machine's loopback addresses (back-channel logout), which its protection
+   * against server-side request forgery otherwise refuses: for a provider and its clients on one machine (tests).
+   */
+  callLoopbackClients?: boolean;
   /** Where "back to Cabinet" links go once a password is reset. */
   homeUrl: string;
   /**
@@ -105,8 +110,13 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     cookieKeys: [options.secret],
     trustProxy: options.trustProxy,
     requireTwoStep: options.requireTwoStep ?? false,
+    callLoopbackClients: options.callLoopbackClients ?? false,
   });
   const callback = provider.callback();
+  // A client that could not be told of a sign-out (back-channel logout) keeps its session: say so.
+  provider.on('backchannel.error', (_ctx, error: Error, client: { clientId: string }) => {
+    app.log.warn({ err: error, clientId: client.clientId }, 'back-channel logout not delivered');
+  });
 
   // Every answer of the provider, the hijacked ones included, refuses framing, sniffing and foreign content.
   app.addHook('onRequest', async (_req, reply) => {

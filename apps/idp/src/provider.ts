@@ -14,6 +14,7 @@ export interface ProviderOptions {
   trustProxy: boolean;
   /** Every sign-in ends with a second step: a provider session without one asks again. */
   requireTwoStep: boolean;
+  callLoopbackClients: boolean;
 }
 
 /** The provider's prompts, with one more reason to ask for a sign-in: two steps are required and the session had one. */
@@ -32,6 +33,8 @@ export function prompts(requireTwoStep: boolean) {
   }
   return policy;
 }
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** The signing key is made once and kept in the database, so tokens stay valid across restarts and instances. */
 async function signingKey(sql: SqlClient): Promise<Record<string, unknown>> {
@@ -86,6 +89,9 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // A client that registers a `backchannel_logout_uri` is told, with a signed logout token, when a person's session
+      // here ends (OpenID Connect Back-Channel Logout 1.0); Cabinet's own client needs none, as it signs out first.
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource(ctx, form) {
@@ -102,6 +108,17 @@ export async function createProvider(options: ProviderOptions): Promise<Provider
       ctx.type = 'html';
       ctx.body = messagePage('Sign-in problem', `${out.error_description ?? out.error}. Go back to Cabinet and try signing in again.`);
     },
+    // oidc-provider refuses to connect to special-use addresses (its guard against request forgery); a client on this
+    // machine is reached without that guard only when the operator of a one-machine setup asked for it.
+    ...(options.callLoopbackClients
+      ? {
+          fetch: (url: URL | string | Request, init?: RequestInit & { dispatcher?: unknown }) => {
+            const target = url instanceof Request ? url.url : url;
+            if (init && LOOPBACK_HOSTS.has(new URL(target).hostname)) delete init.dispatcher;
+            return fetch(url, init);
+          },
+        }
+      : {}),
     ttl: {
       Session: 14 * 24 * 3600,
       Interaction: 3600,

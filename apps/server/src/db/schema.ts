@@ -34,6 +34,15 @@ export interface SessionsTable {
   revoked_at: NullableTimestamp;
   id_token_sealed: string | null;
   refresh_token_sealed: string | null;
+  /** The provider's session it was signed in through (the ID token's `sid`), for back-channel logout (ADR 0068). */
+  provider_sid: string | null;
+  created_at: Timestamp;
+}
+
+/** Logout tokens acted on, kept by `jti` until too old to be taken anyway (ADR 0068). */
+export interface LogoutTokensTable {
+  jti: string;
+  expires_at: Timestamp;
   created_at: Timestamp;
 }
 
@@ -205,6 +214,8 @@ export interface FileVersionsTable {
   created_at: Timestamp;
   /** When the file was last changed, as the client that sent it says (WebDAV's X-OC-Mtime); null when none said. */
   modified_at: NullableTimestamp;
+  /** Its SHA-1 and MD5 as clients compare files by them (`SHA1:<hex> MD5:<hex>`), for a version sent through WebDAV; null otherwise. */
+  checksums: string | null;
 }
 
 /** What an uploader answers to reuse a blob: SHA-256 of the nonce and then these byte ranges of the file (ends inclusive). */
@@ -476,6 +487,7 @@ export interface Database {
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
   auth_requests: AuthRequestsTable;
+  logout_tokens: LogoutTokensTable;
   workspaces: WorkspacesTable;
   items: ItemsTable;
   memberships: MembershipsTable;

@@ -15,6 +15,8 @@ export interface StandaloneIdp {
   sql: SqlClient;
   /** The key its authenticator apps' secrets are sealed with. */
   twoStepKey: Buffer;
+  /** The provider's private signing key (a JWK), to sign tokens as the provider would. */
+  signingKey(): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,8 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
         client_secret: clientSecret,
         redirect_uris: [`${cabinetUrl}/auth/callback`],
         post_logout_redirect_uris: [`${cabinetUrl}/signin`],
+        backchannel_logout_uri: `${cabinetUrl}/auth/backchannel-logout`,
+        backchannel_logout_session_required: true,
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
       },
@@ -53,6 +57,7 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
     mail: { from: 'idp@example.com', outboxDir },
     devOutboxPage: false,
     trustProxy: false,
+    callLoopbackClients: true,
     homeUrl: cabinetUrl,
   });
   await app.listen({ port, host: '127.0.0.1' });
@@ -62,6 +67,10 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
     clientSecret,
     sql: db.database.sql,
     twoStepKey,
+    async signingKey() {
+      const rows = await db.database.sql.query<{ jwk: Record<string, unknown> }>(`SELECT jwk FROM idp_keys WHERE kid = 'primary'`);
+      return rows[0]!.jwk;
+    },
     async close() {
       await app.close();
       await db.drop();

@@ -1,3 +1,4 @@
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import * as oidc from 'openid-client';
 
 export interface RelyingPartyOptions {
@@ -47,12 +48,33 @@ export interface ProviderIdentity {
   picture: string | undefined;
   idToken: string | undefined;
   refreshToken: string | undefined;
+  /** The provider's session this sign-in belongs to (the ID token's `sid`), when it sends one. */
+  sessionId?: string | undefined;
   /** The group names of the configured groups claim; undefined when none is configured or the provider did not send it. */
   groups?: string[] | undefined;
   /** How the person signed in, as the ID token says (`amr`, RFC 8176; `acr`), when it says. */
   amr?: string[] | undefined;
   acr?: string | undefined;
 }
+
+/** What a valid logout token asks: end the provider's session `sid`, or every session of `sub`, or both. */
+export interface LogoutRequest {
+  issuer: string;
+  subject: string | undefined;
+  sessionId?: string | undefined;
+  jti: string;
+  /** When the token is too old to be taken anyway: until then its `jti` must be remembered. */
+  acceptedUntil: Date;
+}
+
+/** A logout token that is not one, or not for Cabinet: the answer is 400 with this as its description. */
+export class LogoutTokenRefused extends Error {}
+
+const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** How old (by its `iat`) a logout token may be; tokens are sent as the session ends, so minutes are plenty. */
+export const LOGOUT_TOKEN_MAX_AGE_SECONDS = 300;
+/** Signature algorithms a logout token may use: the provider's keys from its JWKS, never a shared secret or none. */
+const LOGOUT_TOKEN_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
 /**
  * The group names a claim carries: an array of strings (blank ones and anything else dropped), or
@@ -72,6 +94,7 @@ export function groupsFromClaims(profile: Record<string, unknown>, claim: string
  */
 export class RelyingParty {
   private config: Promise<oidc.Configuration> | undefined;
+  private keys: JWTVerifyGetKey | undefined;
 
   constructor(private readonly options: RelyingPartyOptions) {}
 
@@ -145,6 +168,7 @@ export class RelyingParty {
       picture: str(profile.picture),
       idToken: tokens.id_token,
       refreshToken: tokens.refresh_token,
+      sessionId: typeof claims.sid === 'string' && claims.sid ? claims.sid : undefined,
       groups: groupsFromClaims(profile, this.options.groupsClaim),
       amr: Array.isArray(claims.amr) ? claims.amr.filter((m): m is string => typeof m === 'string') : undefined,
       acr: typeof claims.acr === 'string' ? claims.acr : undefined,
@@ -160,5 +184,49 @@ export class RelyingParty {
       client_id: this.options.clientId,
       ...(idToken ? { id_token_hint: idToken } : {}),
     }).href;
+  }
+
+  /**
+   * Checks a back-channel logout token (OpenID Connect Back-Channel Logout 1.0, §2.6): signed by a key of the provider's
+   * JWKS, issued by the provider for this client, recent, with the logout event, a `sid` or a `sub`, and no `nonce`.
+   * Throws `LogoutTokenRefused` for any token that is not one; the replay of a `jti` is for the caller to refuse.
+   */
+  async verifyLogoutToken(token: string): Promise<LogoutRequest> {
+    const config = await this.configuration();
+    const metadata = config.serverMetadata();
+    if (!metadata.jwks_uri) throw new LogoutTokenRefused('the provider publishes no keys');
+    this.keys ??= createRemoteJWKSet(new URL(metadata.jwks_uri), { timeoutDuration: 10_000 });
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.keys, {
+        issuer: metadata.issuer,
+        audience: this.options.clientId,
+        algorithms: LOGOUT_TOKEN_ALGORITHMS,
+        requiredClaims: ['iat', 'jti'],
+        maxTokenAge: LOGOUT_TOKEN_MAX_AGE_SECONDS,
+        clockTolerance: 60,
+        currentDate: new Date(Date.now() + this.options.clockSkewSeconds * 1000),
+      }));
+    } catch (error) {
+      if (error instanceof joseErrors.JOSEError) throw new LogoutTokenRefused(`the logout token is not valid (${error.code})`);
+      throw new LogoutTokenRefused('the logout token could not be read');
+    }
+    const events = payload.events;
+    const event = events && typeof events === 'object' ? (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] : undefined;
+    if (!event || typeof event !== 'object' || Array.isArray(event)) throw new LogoutTokenRefused('the logout token carries no logout event');
+    if ('nonce' in payload) throw new LogoutTokenRefused('a logout token must not carry a nonce');
+    const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+    const subject = text(payload.sub);
+    const sessionId = text(payload.sid);
+    if (!subject && !sessionId) throw new LogoutTokenRefused('the logout token names neither a session nor a subject');
+    const jti = text(payload.jti);
+    if (!jti || jti.length > 256) throw new LogoutTokenRefused('the logout token has no usable jti');
+    return {
+      issuer: payload.iss!,
+      subject,
+      sessionId,
+      jti,
+      acceptedUntil: new Date((payload.iat! + LOGOUT_TOKEN_MAX_AGE_SECONDS + 60) * 1000 - this.options.clockSkewSeconds * 1000),
+    };
   }
 }

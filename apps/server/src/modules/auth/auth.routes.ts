@@ -10,6 +10,7 @@ import { insertAuthRequest, takeAuthRequest } from './auth-requests.repo.ts';
 import { reportsSecondFactor } from './second-factor.ts';
 import { SignInRefused, userForIdentity } from './sign-in.service.ts';
 import { requireActor } from '../../infra/http/actor.ts';
+import { backchannelLogoutRoutes } from './backchannel-logout.ts';
 
 const STATE_COOKIE = 'cabinet_auth_state';
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
@@ -103,9 +104,12 @@ export async function authBrowserRoutes(app: FastifyInstance, ctx: AppContext) {
       ip: req.ip,
       idToken: identity.idToken,
       refreshToken: identity.refreshToken,
+      providerSid: identity.sessionId,
     });
     return reply.redirect(pending.return_to, 303);
   });
+
+  await backchannelLogoutRoutes(app, ctx);
 }
 
 /** `POST /api/v1/auth/signout`: ends this session and answers where to send the browser to end the provider's. */

@@ -5,13 +5,16 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../errors.ts';
 import { createItem, trashItem } from '../items/index.ts';
-import { uploadThrough } from '../files/index.ts';
+import { uploadThrough, type ClientChecksum } from '../files/index.ts';
 import { header, type DavCall } from './dav-call.ts';
 import { changeable, DOCUMENT_EXTENSION, newPlaceOf, parentOf, type Resolved } from './dav-resources.ts';
 import { etagListed } from './get.ts';
 import { etagOf } from './live-props.ts';
 import { requireUnlocked } from './locks.ts';
 import { DavRefusal, isAppError } from './refusal.ts';
+
+/** A PUT whose bytes took longer than this signs in again before its file is made. */
+const SIGN_IN_AGAIN_AFTER_MS = 1_000;
 
 /** A request body is there: a length above zero, or one sent in chunks. */
 const hasBody = (call: DavCall) => Number(call.req.headers['content-length'] ?? 0) > 0 || call.req.headers['transfer-encoding'] !== undefined;
@@ -83,17 +86,20 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
     workspaceId = place.parent.workspace.id;
     name = place.name;
   }
+  const began = Date.now();
   const contentType = req.headers['content-type'];
   const modifiedAt = clientTime(header(call, 'x-oc-mtime'));
+  const checksum = clientChecksum(header(call, 'oc-checksum'));
   const { replaced } = await withBody(call, (size, body) =>
     uploadThrough(
       call.ctx,
       call.actor,
       workspaceId,
-      { parentId, name, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt },
+      { parentId, name, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt, checksum },
       body,
-      // An app password revoked while the bytes came finishes nothing.
-      { beforeComplete: async () => void (await call.signIn()) },
+      // An app password revoked while the bytes came finishes nothing (looked at again once they took a while: a
+      // revocation within a second of the start is one the request could as well have just beaten).
+      { beforeComplete: async () => void (Date.now() - began > SIGN_IN_AGAIN_AFTER_MS && (await call.signIn())) },
     ),
   );
   // rclone and ownCloud's clients send the file's own time and take it as kept when told so.
@@ -106,6 +112,23 @@ export function clientTime(value: string | undefined): Date | undefined {
   if (!value || !/^\d{1,12}(\.\d{1,9})?$/.test(value.trim())) return undefined;
   const ms = Number(value.trim()) * 1000;
   return ms > 0 && ms < 253_402_300_800_000 ? new Date(Math.floor(ms)) : undefined;
+}
+
+const DIGESTS = { SHA1: { algorithm: 'sha1', length: 40 }, MD5: { algorithm: 'md5', length: 32 }, SHA256: { algorithm: 'sha256', length: 64 } } as const;
+
+/**
+ * The digest in an `OC-Checksum` header (`SHA1:<hex>`, as rclone and ownCloud's clients send it; MD5 and SHA256 too),
+ * which the bytes must match. One of another kind (ADLER32) is not checked; a known kind of the wrong length is refused.
+ */
+export function clientChecksum(value: string | undefined): ClientChecksum | undefined {
+  const match = /^\s*([A-Za-z0-9]+):([0-9A-Fa-f]*)\s*$/.exec(value ?? '');
+  if (!match) return undefined;
+  const kind = match[1]!.toUpperCase();
+  if (!Object.hasOwn(DIGESTS, kind)) return undefined;
+  const { algorithm, length } = DIGESTS[kind as keyof typeof DIGESTS];
+  const hex = match[2]!.toLowerCase();
+  if (hex.length !== length) throw new DavRefusal(400, `OC-Checksum's ${kind} is ${length} hexadecimal digits.`);
+  return { algorithm, hex };
 }
 
 /**

@@ -152,7 +152,8 @@ describe('WebDAV as Finder and Windows use it', () => {
       duplex: 'half',
     } as RequestInit);
     send(new Uint8Array(10));
-    await new Promise((r) => setTimeout(r, 300));
+    // Past the second after which a PUT signs in again before it finishes.
+    await new Promise((r) => setTimeout(r, 1_200));
     const tokens = (await ada.call(tokensApi.list)).body.items;
     const app = tokens.find((t) => t.scopes.includes('dav'))!;
     expect((await ada.call(tokensApi.revoke, { params: { id: app.id } })).status).toBe(204);

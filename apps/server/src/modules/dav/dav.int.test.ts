@@ -1,5 +1,5 @@
 import { itemsApi, workspacesApi } from '@cabinet/contracts';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { davClient, davUrl } from '../../testing/dav-client.ts';
 import type { Person } from '../../testing/given.ts';
@@ -273,6 +273,43 @@ describe.each(storageDrivers())('WebDAV on %s', (_name, driver) => {
     expect(put.headers.get('x-oc-mtime')).toBe('accepted');
     const read = await dav(ada).propfind(file, '0');
     expect(read.entries[0]!.props.get('DAV: getlastmodified')?.text).toBe('Thu, 02 Jan 2020 03:04:05 GMT');
+  });
+
+  it("checks the bytes against a client's checksum, and shows every file's SHA-1 and MD5 as its clients compare them", async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const hex = (algorithm: string, text: string) => createHash(algorithm).update(text).digest('hex');
+    const sums = (text: string) => `SHA1:${hex('sha1', text)} MD5:${hex('md5', text)}`;
+    const file = davUrl(slug, 'My files', 'summed.txt');
+    const asked = `<d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns"><d:prop><d:getcontentlength/><oc:checksums/></d:prop></d:propfind>`;
+    const summed = (path: string) =>
+      dav(ada)
+        .propfind(path, '0', asked)
+        .then((r) => r.entries[0]!.props.get('http://owncloud.org/ns checksums'));
+
+    // Bytes that do not match: refused, nothing made; a known kind of the wrong length too.
+    const wrong = await dav(ada).send('PUT', file, { headers: { 'oc-checksum': `SHA1:${hex('sha1', 'other')}` }, body: 'summed' });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toMatch(/do not match the checksum/);
+    expect((await dav(ada).send('PUT', file, { headers: { 'oc-checksum': 'MD5:abc' }, body: 'summed' })).status).toBe(400);
+    expect((await dav(ada).propfind(file, '0')).status).toBe(404);
+
+    // Bytes that match (any case): made, with their digests shown as ownCloud's clients and rclone read them.
+    const put = await dav(ada).send('PUT', file, { headers: { 'oc-checksum': `SHA1:${hex('sha1', 'summed').toUpperCase()}` }, body: 'summed' });
+    expect(put.status).toBe(201);
+    expect(await summed(file)).toMatchObject({ status: 200, text: sums('summed') });
+    // A new version sent with none, or with a kind not checked (ADLER32): its own digests.
+    expect((await dav(ada).send('PUT', file, { headers: { 'oc-checksum': 'ADLER32:0a1b2c3d' }, body: 'summed again' })).status).toBe(204);
+    expect(await summed(file)).toMatchObject({ status: 200, text: sums('summed again') });
+    // A file uploaded otherwise has SHA-256 alone, which these clients do not compare by: none shown.
+    await test.given.upload(ada, ada.workspace.homeId, 'uploaded.txt', Buffer.from('uploaded'));
+    expect(await summed(davUrl(slug, 'My files', 'uploaded.txt'))).toMatchObject({ status: 404 });
+    // A client cannot set them as a dead property.
+    const patch = await dav(ada).send('PROPPATCH', file, {
+      headers: { 'content-type': 'application/xml' },
+      body: `<d:propertyupdate xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns"><d:set><d:prop><oc:checksums>SHA1:${hex('sha1', 'x')}</oc:checksums></d:prop></d:set></d:propertyupdate>`,
+    });
+    expect(await patch.text()).toMatch(/403 Forbidden/);
   });
 
   it('leaves what a refused COPY or MOVE would have replaced where it was', async () => {

@@ -2,7 +2,7 @@ import type { TItem } from '@cabinet/contracts';
 import { isCollection, shownName, type DavResource } from './dav-resources.ts';
 import type { PropName } from './prop-requests.ts';
 import { supportedLock } from './lock-info.ts';
-import { d, DAV, type XmlElement } from './xml-write.ts';
+import { d, DAV, element, type XmlElement } from './xml-write.ts';
 
 /** An item's entity tag: it changes with every change of its bytes, name or place (its version and time). */
 export const etagOf = (item: Pick<TItem, 'id' | 'version' | 'updatedAt'>) => `"${item.id}-${item.version}-${Date.parse(item.updatedAt).toString(36)}"`;
@@ -15,7 +15,12 @@ export interface PropContext {
   modifiedAt?: Date | undefined;
   /** The locks on it, as `<activelock>` elements. */
   locks?: XmlElement[];
+  /** The file's digests as clients compare by them (`SHA1:<hex> MD5:<hex>`), where it was sent through WebDAV. */
+  checksums?: string | undefined;
 }
+
+/** ownCloud's namespace, whose properties its clients and rclone ask for. */
+export const OC = 'http://owncloud.org/ns';
 
 type Live = (r: DavResource, c: PropContext) => XmlElement | undefined;
 
@@ -25,7 +30,7 @@ const itemOf = (r: DavResource) => (r.kind === 'item' ? r.item : undefined);
  * The live properties of RFC 4918 §15 Cabinet keeps, and RFC 4331's quota, each computed from the resource; undefined
  * where the resource has none (answered 404 for that property). `allprop` shows those of RFC 4918, not the quota's (§9.1).
  */
-const LIVE: Record<string, { live: Live; inAllprop: boolean }> = {
+const LIVE: Record<string, { live: Live; inAllprop: boolean; ns?: string }> = {
   displayname: { live: (r) => d('displayname', shownName(r)), inAllprop: true },
   resourcetype: { live: (r) => (isCollection(r) ? d('resourcetype', d('collection')) : d('resourcetype')), inAllprop: true },
   getlastmodified: {
@@ -76,9 +81,16 @@ const LIVE: Record<string, { live: Live; inAllprop: boolean }> = {
     },
     inAllprop: false,
   },
+  // ownCloud's checksums, as its clients and rclone read them (`<oc:checksum>SHA1:… MD5:…</oc:checksum>`): those of a
+  // version sent through WebDAV (others have SHA-256 alone, which these clients do not compare by).
+  checksums: {
+    ns: OC,
+    live: (r, c) => (itemOf(r)?.kind === 'file' && c.checksums ? element(OC, 'checksums', [element(OC, 'checksum', [c.checksums])]) : undefined),
+    inAllprop: false,
+  },
 };
 
-export const isLive = (name: PropName) => name.ns === DAV && Object.hasOwn(LIVE, name.local);
+export const isLive = (name: PropName) => Object.hasOwn(LIVE, name.local) && name.ns === (LIVE[name.local]!.ns ?? DAV);
 
 /** One live property's value, or undefined when the resource has none. */
 export function liveProp(r: DavResource, name: PropName, c: PropContext): XmlElement | undefined {
@@ -89,5 +101,5 @@ export function liveProp(r: DavResource, name: PropName, c: PropContext): XmlEle
 export function liveNames(r: DavResource, c: PropContext, allprop: boolean): PropName[] {
   return Object.entries(LIVE)
     .filter(([, p]) => (!allprop || p.inAllprop) && p.live(r, c) !== undefined)
-    .map(([local]) => ({ ns: DAV, local }));
+    .map(([local, p]) => ({ ns: p.ns ?? DAV, local }));
 }

@@ -1,5 +1,5 @@
 import { davHref } from './dav-path.ts';
-import { findClientModifiedTimes } from '../files/index.ts';
+import { findClientFacts } from '../files/index.ts';
 import { findDeadProps } from './dav.repo.ts';
 import { childrenOf, isCollection, type DavResource } from './dav-resources.ts';
 import { isLive, liveNames, liveProp, type PropContext } from './live-props.ts';
@@ -38,9 +38,15 @@ export async function propfind(call: DavCall, resource: DavResource, depth: 0 | 
   const wantsLocks = asked.kind === 'allprop' || (asked.kind === 'prop' && asked.names.some((n) => n.ns === DAV && n.local === 'lockdiscovery'));
   const locks = wantsLocks ? await lockDiscovery(call, resource, members) : new Map<DavResource, XmlElement[]>();
   const files = all.flatMap((r) => (r.kind === 'item' && r.item.kind === 'file' ? [r.item.id] : []));
-  const times = await findClientModifiedTimes(ctx.db, files);
+  const facts = await findClientFacts(ctx.db, files);
   const responses = all.map((r) => {
-    const c: PropContext = { ...(r === resource ? own : {}), locks: locks.get(r) ?? [], modifiedAt: r.kind === 'item' ? times.get(r.item.id) : undefined };
+    const said = r.kind === 'item' ? facts.get(r.item.id) : undefined;
+    const c: PropContext = {
+      ...(r === resource ? own : {}),
+      locks: locks.get(r) ?? [],
+      modifiedAt: said?.modifiedAt ?? undefined,
+      checksums: said?.checksums ?? undefined,
+    };
     return propResponse(davHref(r.names, isCollection(r)), outcomes(r, c, asked, (r.kind === 'item' && dead.get(r.item.id)) || []));
   });
   return multistatus(responses);

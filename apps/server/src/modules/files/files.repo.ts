@@ -523,26 +523,35 @@ export async function pruneVersions(db: Q, ids: string[]): Promise<{ blob_key: s
   return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
 }
 
-/** Records the time a client says a file was last changed on its current version (WebDAV's X-OC-Mtime). */
-export async function setClientModifiedTime(db: Q, itemId: string, at: Date): Promise<void> {
+/**
+ * Records, on a file's current version, what came with bytes sent through Cabinet (WebDAV): when the client says it was
+ * last changed (X-OC-Mtime), and the digests clients compare files by (`SHA1:<hex> MD5:<hex>`).
+ */
+export async function setClientFacts(db: Q, itemId: string, facts: { modifiedAt?: Date | undefined; checksums: string }): Promise<void> {
   await db
     .updateTable('file_versions')
-    .set({ modified_at: at })
+    .set({ modified_at: facts.modifiedAt ?? null, checksums: facts.checksums })
     .where('id', '=', (eb) => eb.selectFrom('items').select('current_version_id').where('id', '=', itemId))
     .execute();
 }
 
-/** The times clients gave the current versions of these files, where one did. */
-export async function findClientModifiedTimes(db: Q, itemIds: string[]): Promise<Map<string, Date>> {
+/** What came with a file's current version when a client sent it: when it was last changed, and its digests. */
+export interface ClientFacts {
+  modifiedAt: Date | null;
+  checksums: string | null;
+}
+
+/** What came with the current versions of these files, where they were sent through WebDAV. */
+export async function findClientFacts(db: Q, itemIds: string[]): Promise<Map<string, ClientFacts>> {
   if (!itemIds.length) return new Map();
   const rows = await db
     .selectFrom('items as i')
     .innerJoin('file_versions as v', 'v.id', 'i.current_version_id')
-    .select(['i.id', 'v.modified_at'])
+    .select(['i.id', 'v.modified_at', 'v.checksums'])
     .where('i.id', '=', sql<string>`ANY(${itemIds}::uuid[])`)
-    .where('v.modified_at', 'is not', null)
+    .where((eb) => eb.or([eb('v.modified_at', 'is not', null), eb('v.checksums', 'is not', null)]))
     .execute();
-  return new Map(rows.map((r) => [r.id, r.modified_at!]));
+  return new Map(rows.map((r) => [r.id, { modifiedAt: r.modified_at, checksums: r.checksums }]));
 }
 
 /**

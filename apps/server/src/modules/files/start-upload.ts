@@ -9,6 +9,7 @@ import type { Actor } from '../../infra/http/actor.ts';
 import { requireItem, suggestFreeName } from '../items/index.ts';
 import { lockWorkspaceRoom } from '../workspaces/index.ts';
 import { challengeOf, makeChallenge } from './dedup.ts';
+import type { UploadRow } from '../../db/schema.ts';
 import { findContentBlobs, findFolderSlots, insertUploads, type NewUpload } from './files.repo.ts';
 import {
   callerKey,
@@ -73,18 +74,23 @@ interface StartInput {
  * Opens an upload: checks the folder, the name, the size and the quota, then asks the storage
  * for a multipart upload. Nothing is visible until it completes.
  */
-export function startUpload(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
-  return one(startUploads(ctx, actor, workspaceIdOrSlug, [input]));
+export async function startUpload(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
+  return (await one(openUploads(ctx, actor, workspaceIdOrSlug, [input]))).started;
+}
+
+/** `startUpload`, answering the upload's row too: for bytes that come through Cabinet (files/upload-through.ts), which writes its parts. */
+export function startUploadRow(ctx: AppContext, actor: Actor, workspaceId: string, input: StartInput): Promise<Opened> {
+  return one(openUploads(ctx, actor, workspaceId, [input]));
 }
 
 /** A new version of a file, uploaded the same way (into the file's folder, under its name). */
-export function startVersionUpload(
+export async function startVersionUpload(
   ctx: AppContext,
   actor: Actor,
   itemId: string,
   input: Omit<StartInput, 'parentId' | 'name' | 'onConflict' | 'versionOf'>,
 ): Promise<TStartedUpload> {
-  return one(startUploads(ctx, actor, null, [{ ...input, parentId: itemId, name: 'version', onConflict: 'replace', versionOf: itemId }]));
+  return (await one(openUploads(ctx, actor, null, [{ ...input, parentId: itemId, name: 'version', onConflict: 'replace', versionOf: itemId }]))).started;
 }
 
 interface StartPlan {
@@ -94,7 +100,13 @@ interface StartPlan {
   itemId: string | null;
 }
 
-type StartGroup = GroupedCalls<{ ctx: AppContext; actor: Actor; workspace: string }, StartInput, Outcome<TStartedUpload>>;
+/** An opened upload: as the caller is told of it, and its row. */
+interface Opened {
+  started: TStartedUpload;
+  row: UploadRow;
+}
+
+type StartGroup = GroupedCalls<{ ctx: AppContext; actor: Actor; workspace: string }, StartInput, Outcome<Opened>>;
 const startGroups = new WeakMap<AppContext, StartGroup>();
 
 /**
@@ -103,7 +115,16 @@ const startGroups = new WeakMap<AppContext, StartGroup>();
  * together as the next batch (ADR 0048): many files each started by a call of its own cost the
  * statements of one batch between them.
  */
-export function startUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
+export async function startUploads(
+  ctx: AppContext,
+  actor: Uploader,
+  workspaceIdOrSlug: string | null,
+  inputs: StartInput[],
+): Promise<Outcome<TStartedUpload>[]> {
+  return (await openUploads(ctx, actor, workspaceIdOrSlug, inputs)).map((o) => (o instanceof AppError ? o : o.started));
+}
+
+function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<Opened>[]> {
   if (isVisitor(actor) || workspaceIdOrSlug === null) return startUploadsNow(ctx, actor, workspaceIdOrSlug, inputs);
   let group = startGroups.get(ctx);
   if (!group) {
@@ -119,7 +140,7 @@ export function startUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug
  * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
  * row: starts running at once would each see the others' room as free (completion checks again).
  */
-async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<TStartedUpload>[]> {
+async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<Opened>[]> {
   const { db, env, storage } = ctx;
   const owner = ownerOf(actor);
   const visitor = isVisitor(actor);
@@ -238,7 +259,7 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
       // The first parts come signed with the answer: a small file needs no separate signing call.
       const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
       const dedup = challengeOf(upload.dedup_challenge);
-      return { ...presentUpload(upload), parts: await signUrls(storage, upload, first), ...(dedup ? { dedup } : {}) };
+      return { started: { ...presentUpload(upload), parts: await signUrls(storage, upload, first), ...(dedup ? { dedup } : {}) }, row: upload };
     }),
   );
 }

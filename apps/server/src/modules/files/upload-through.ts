@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { TItem } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
@@ -7,9 +8,18 @@ import { abortUpload } from './abort-upload.ts';
 import { completeUpload } from './complete-upload.ts';
 import { inTransaction } from '../../db/client.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
-import { dropEmptyFirstVersion, findOwnUpload, setClientModifiedTime } from './files.repo.ts';
-import { startUpload } from './start-upload.ts';
-import { ownerOf, partLength } from './upload-common.ts';
+import { dropEmptyFirstVersion, setClientFacts } from './files.repo.ts';
+import { startUploadRow } from './start-upload.ts';
+import { partLength } from './upload-common.ts';
+
+/** A digest of the bytes the client computed, checked as they come: `algorithm` one node:crypto knows, `hex` its value. */
+export interface ClientChecksum {
+  algorithm: 'sha1' | 'md5' | 'sha256';
+  hex: string;
+}
+
+/** The digests kept with each version whose bytes come through (SHA-256 aside, which every version has), as clients name them. */
+const KEPT = { sha1: 'SHA1', md5: 'MD5' } as const;
 
 interface ThroughInput {
   parentId: string;
@@ -19,6 +29,8 @@ interface ThroughInput {
   mimeType?: string | undefined;
   /** When the file was last changed, as the client says: kept with the new version and shown as its modification time. */
   modifiedAt?: Date | undefined;
+  /** The client's digest of the bytes: a body that does not match it finishes nothing. */
+  checksum?: ClientChecksum | undefined;
   /** A name already a file's: a new version of it (the default), or refused (`name_conflict`). */
   onConflict?: 'replace' | 'fail';
 }
@@ -27,9 +39,10 @@ interface ThroughInput {
  * A file whose bytes come through Cabinet in one request (a WebDAV client's PUT), on the uploads' own lifecycle: the
  * upload is started (the folder, the name, the size and the quota checked, a file of that name replaced by a new
  * version), the body cut into the upload's parts and each written to storage as it arrives, then completed (joined,
- * hashed, the file made to appear, the jobs after an upload queued). A body that ends short, a storage that fails or
- * a caller gone cancels the upload: nothing of it appears, nor when `beforeComplete` throws (the caller's right to
- * finish, looked at again once the bytes are in). `replaced`: the name was a file's, which has a new version.
+ * hashed, the file made to appear, the jobs after an upload queued), its SHA-1 and MD5 kept with it. A body that ends
+ * short or does not match the client's checksum, a storage that fails or a caller gone cancels the upload: nothing of it appears, nor when
+ * `beforeComplete` throws (the caller's right to finish, looked at again once the bytes are in). `replaced`: the name
+ * was a file's, which has a new version.
  */
 export async function uploadThrough(
   ctx: AppContext,
@@ -39,22 +52,29 @@ export async function uploadThrough(
   body: AsyncIterable<Buffer>,
   o: { beforeComplete?: () => Promise<void> } = {},
 ): Promise<{ item: TItem; replaced: boolean }> {
-  const { modifiedAt: _, onConflict = 'replace', ...start } = input;
-  const started = await startUpload(ctx, actor, workspaceId, { ...start, onConflict });
+  const { modifiedAt, checksum, onConflict = 'replace', ...start } = input;
+  const { started, row: upload } = await startUploadRow(ctx, actor, workspaceId, { ...start, onConflict });
   try {
-    const upload = await findOwnUpload(ctx.db, started.id, ownerOf(actor));
-    if (!upload) throw new AppError('upload_expired');
-    const take = slicer(body);
+    // SHA-1 and MD5 of every body, kept with the version for clients that compare files by them (rclone, ownCloud's).
+    const digests = new Map((['sha1', 'md5', ...(checksum ? [checksum.algorithm] : [])] as const).map((a) => [a, createHash(a)]));
+    const take = slicer(body, (chunk) => digests.forEach((h) => h.update(chunk)));
     for (let n = 1; n <= upload.part_count; n++) {
       await ctx.storage.writePart(upload.blob_key, upload.storage_upload_id, n, partLength(upload, n), Readable.from(take(partLength(upload, n))), {
         hash: upload.part_count === 1,
       });
     }
     await take.ended();
+    const hex = new Map([...digests].map(([a, h]) => [a, h.digest('hex')]));
+    if (checksum && hex.get(checksum.algorithm) !== checksum.hex.toLowerCase()) {
+      throw new AppError('invalid_input', `The bytes that came do not match the checksum sent with them (${checksum.algorithm.toUpperCase()}).`);
+    }
     // What let the caller start (a token, say) may have been taken away while the bytes came.
     await o.beforeComplete?.();
     const { item } = await completeUpload(ctx, actor, started.id, {});
-    if (input.modifiedAt) await setClientModifiedTime(ctx.db, item.id, input.modifiedAt);
+    const checksums = Object.entries(KEPT)
+      .map(([a, label]) => `${label}:${hex.get(a as keyof typeof KEPT)}`)
+      .join(' ');
+    await setClientFacts(ctx.db, item.id, { modifiedAt, checksums });
     // Made empty and then filled at once by the same person (Finder's way): one version, not an empty one before it.
     if (upload.item_id) {
       await inTransaction(ctx.db, async (tx) => {
@@ -74,7 +94,7 @@ export async function uploadThrough(
  * sure nothing follows the last part. A body that breaks off (the caller gone) or runs past its length is the caller's
  * fault, not storage's: an AppError.
  */
-function slicer(body: AsyncIterable<Buffer>): ((length: number) => AsyncGenerator<Buffer>) & { ended(): Promise<void> } {
+function slicer(body: AsyncIterable<Buffer>, seen?: (chunk: Buffer) => void): ((length: number) => AsyncGenerator<Buffer>) & { ended(): Promise<void> } {
   const source = body[Symbol.asyncIterator]();
   let left: Buffer | undefined;
   const next = async () => {
@@ -99,6 +119,7 @@ function slicer(body: AsyncIterable<Buffer>): ((length: number) => AsyncGenerato
         chunk = chunk.subarray(0, need);
       }
       need -= chunk.byteLength;
+      seen?.(chunk);
       yield chunk;
     }
   };

@@ -16,6 +16,7 @@ export function insertSession(
     expiresAt: Date;
     idTokenSealed: string | null;
     refreshTokenSealed: string | null;
+    providerSid?: string | null;
   },
 ): Promise<SessionRow> {
   return db
@@ -29,6 +30,7 @@ export function insertSession(
       expires_at: s.expiresAt,
       id_token_sealed: s.idTokenSealed,
       refresh_token_sealed: s.refreshTokenSealed,
+      provider_sid: s.providerSid ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -67,6 +69,22 @@ export async function revokeOtherSessions(db: Q, userId: string, keepId: string 
   if (keepId) q = q.where('id', '!=', keepId);
   const result = await q.executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/**
+ * Ends the live sessions signed in through a provider's session (`sid`) or, with no `sid`, every live session of the
+ * person the provider knows as `subject`; with both, only sessions matching both. Only people of that issuer.
+ * Answers each ended session's user.
+ */
+export async function revokeProviderSessions(
+  db: Q,
+  target: { issuer: string; subject: string | undefined; providerSid: string | undefined },
+): Promise<{ id: string; user_id: string }[]> {
+  let users = db.selectFrom('users').select('id').where('issuer', '=', target.issuer);
+  if (target.subject) users = users.where('subject', '=', target.subject);
+  let q = db.updateTable('sessions').set({ revoked_at: new Date() }).where('revoked_at', 'is', null).where('user_id', 'in', users);
+  if (target.providerSid) q = q.where('provider_sid', '=', target.providerSid);
+  return q.returning(['id', 'user_id']).execute();
 }
 
 export function findSessionById(db: Q, id: string): Promise<SessionRow | undefined> {

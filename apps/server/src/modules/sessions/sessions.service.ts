@@ -7,7 +7,7 @@ import { deriveKey, encrypt, hmac, randomToken, sha256 } from '../../lib/crypto.
 import { inTransaction, type Db } from '../../db/client.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { recordAccount, type AccountActor } from '../events/index.ts';
-import { insertSession, listActiveSessions, revokeOtherSessions, revokeSession } from './sessions.repo.ts';
+import { insertSession, listActiveSessions, revokeOtherSessions, revokeProviderSessions, revokeSession } from './sessions.repo.ts';
 
 export const SESSION_COOKIE = 'cabinet_session';
 const DAY = 24 * 3600 * 1000;
@@ -22,7 +22,15 @@ export function idleCutoff(ctx: AppContext, now = Date.now()): Date {
 export async function startSession(
   ctx: AppContext,
   reply: FastifyReply,
-  s: { userId: string; userAgent: string | null; ip: string | null; idToken?: string | undefined; refreshToken?: string | undefined },
+  s: {
+    userId: string;
+    userAgent: string | null;
+    ip: string | null;
+    idToken?: string | undefined;
+    refreshToken?: string | undefined;
+    /** The provider's session (the ID token's `sid`), which a back-channel logout names. */
+    providerSid?: string | undefined;
+  },
 ): Promise<SessionRow> {
   const token = randomToken();
   const key = deriveKey(ctx.env.SESSION_SECRET, 'provider-tokens');
@@ -36,6 +44,7 @@ export async function startSession(
       expiresAt,
       idTokenSealed: s.idToken ? encrypt(key, s.idToken) : null,
       refreshTokenSealed: s.refreshToken ? encrypt(key, s.refreshToken) : null,
+      providerSid: s.providerSid?.slice(0, 500) ?? null,
     });
     await recordAccount(
       tx,
@@ -91,5 +100,21 @@ export function endOtherSessions(db: Db, userId: string, keepId: string | null, 
     const ended = await revokeOtherSessions(tx, userId, keepId);
     if (ended > 0) await recordAccount(tx, by, { userId, action: 'session.ended', data: { others: ended } });
     return ended;
+  });
+}
+
+/**
+ * Ends the sessions a provider's back-channel logout names (ADR 0068): those signed in through its session `sid`, or
+ * every session of its `subject`. Recorded as `session.ended` for each person, by Cabinet itself. Answers how many.
+ */
+export function endProviderSessions(db: Db, target: { issuer: string; subject: string | undefined; providerSid: string | undefined }): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const ended = await revokeProviderSessions(tx, target);
+    const byUser = new Map<string, string[]>();
+    for (const row of ended) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.id]);
+    for (const [userId, sessionIds] of byUser) {
+      await recordAccount(tx, null, { userId, action: 'session.ended', data: { sessionIds, by: 'provider' } });
+    }
+    return ended.length;
   });
 }

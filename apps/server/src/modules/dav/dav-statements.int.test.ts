@@ -1,0 +1,62 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { workspacesApi } from '@cabinet/contracts';
+import { describe, expect, it } from 'vitest';
+import { statementsOf } from '../../testing/statements.ts';
+import { useTestApp } from '../../testing/test-app.ts';
+import { davUrl } from '../../testing/dav-client.ts';
+
+const test = useTestApp();
+
+/** rclone's PROPFIND after each file it sends (its webdav backend, vendor owncloud). */
+const RCLONE_PROPS = `<?xml version="1.0"?>
+<d:propfind xmlns:d="DAV:" xmlns:oc="http://owncloud.org/ns" xmlns:nc="http://nextcloud.org/ns">
+ <d:prop><d:displayname/><d:getlastmodified/><d:getcontentlength/><d:resourcetype/><d:getcontenttype/><oc:checksums/></d:prop>
+</d:propfind>`;
+
+describe('a small file sent as rclone sends it', () => {
+  it('costs a bounded number of statements: the folder made (already there), the file put, its properties read', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
+    const password = await test.given.appPassword(ada);
+    const authorization = `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`;
+    const send = (method: string, url: string, headers: Record<string, string> = {}, payload?: string | Buffer) =>
+      test.app.app.inject({ method: method as 'GET', url, headers: { authorization, ...headers }, ...(payload !== undefined ? { payload } : {}) });
+    const folder = davUrl(slug, 'My files', 'Reports');
+    expect((await send('MKCOL', folder + '/')).statusCode).toBe(201);
+    // The password's first use of the minute notes so (a write, once a minute); the requests counted below only read it.
+    expect((await send('PROPFIND', folder + '/', { depth: '0' })).statusCode).toBe(207);
+
+    const counted = [];
+    for (let i = 0; i < 3; i++) {
+      const bytes = randomBytes(3000);
+      const file = `${folder}/file ${i}.bin`;
+      const mkcol = await statementsOf(() => send('MKCOL', folder + '/'));
+      expect(mkcol.result.statusCode).toBe(405);
+      const put = await statementsOf(() =>
+        send(
+          'PUT',
+          file,
+          {
+            'content-type': 'application/octet-stream',
+            'x-oc-mtime': '1796285898',
+            'oc-checksum': `SHA1:${createHash('sha1').update(bytes).digest('hex')}`,
+          },
+          bytes,
+        ),
+      );
+      expect(put.result.statusCode, put.result.body).toBe(201);
+      const propfind = await statementsOf(() => send('PROPFIND', file, { depth: '1', 'content-type': 'application/xml' }, RCLONE_PROPS));
+      expect(propfind.result.statusCode).toBe(207);
+      counted.push({ mkcol: mkcol.statements, put: put.statements, propfind: propfind.statements });
+    }
+    // Each request signs in (the password and its person, then their workspace) and finds its path (one walk, and the
+    // caller's access to each step): four statements. A PUT then looks for locks above the folder, starts an upload (the folder's access, then a
+    // transaction of four), completes it (the upload, the folder's access, a transaction of three) and keeps the
+    // client's time and checksum; the PROPFIND reads what clients said of the file. Each file's statements are the same.
+    for (const c of counted) {
+      expect(c.mkcol.length, c.mkcol.join('\n\n')).toBe(4);
+      expect(c.put.length, c.put.join('\n\n')).toBe(17);
+      expect(c.propfind.length, c.propfind.join('\n\n')).toBe(5);
+    }
+  });
+});
