@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
-import { freePort } from './test-app.ts';
+import { afterAll } from 'vitest';
+import { freePort, useTestApp } from './test-app.ts';
 
 export interface StandaloneIdp {
   issuer: string;
@@ -77,4 +78,22 @@ export async function startStandaloneIdp(cabinetUrl: string, options: { issuerHo
       rmSync(outboxDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test app whose people sign in through a standalone provider on another port, and the provider (filled in once the
+ * app starts). `settings` add to the app's. The provider closes after the app: its hook is registered before the app's,
+ * and hooks after the tests run in reverse.
+ */
+export function useTestAppWithProvider(settings: Record<string, string> = {}): { test: ReturnType<typeof useTestApp>; idp: StandaloneIdp } {
+  const idp = {} as StandaloneIdp;
+  afterAll(async () => {
+    await idp.close?.();
+  });
+  const test = useTestApp(async () => {
+    const port = await freePort();
+    Object.assign(idp, await startStandaloneIdp(`http://127.0.0.1:${port}`));
+    return { PORT: String(port), OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, ...settings };
+  });
+  return { test, idp };
 }

@@ -1,23 +1,14 @@
 import { eventsApi, meApi, urlOf, workspacesApi } from '@cabinet/contracts';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWTPayload } from 'jose';
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formAction, GOOD_PASSWORD, hiddenFields, signIn, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
-import { freePort, useTestApp } from '../../testing/test-app.ts';
-import { startStandaloneIdp, type StandaloneIdp } from '../../testing/standalone-idp.ts';
+import { useTestAppWithProvider } from '../../testing/standalone-idp.ts';
 
 const LOGOUT_EVENT = { 'http://schemas.openid.net/event/backchannel-logout': {} };
 
 describe('back-channel logout from a hosted provider', () => {
-  let idp: StandaloneIdp;
-  afterAll(async () => {
-    await idp?.close();
-  });
-  const test = useTestApp(async () => {
-    const port = await freePort();
-    idp = await startStandaloneIdp(`http://127.0.0.1:${port}`);
-    return { PORT: String(port), OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret };
-  });
+  const { test, idp } = useTestAppWithProvider();
 
   /** A new person signed in through the provider, and a second browser of theirs (a second provider session). */
   async function personWithTwoBrowsers() {

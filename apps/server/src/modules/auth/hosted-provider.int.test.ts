@@ -1,27 +1,12 @@
 import { authApi, configApi, meApi } from '@cabinet/contracts';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import { anonymous, callingRoutes } from '../../testing/route-call.ts';
-import { freePort, startTestApp, useTestApp } from '../../testing/test-app.ts';
-import { startStandaloneIdp, type StandaloneIdp } from '../../testing/standalone-idp.ts';
+import { freePort, startTestApp } from '../../testing/test-app.ts';
+import { startStandaloneIdp, useTestAppWithProvider } from '../../testing/standalone-idp.ts';
 
 describe('a hosted identity provider on another port', () => {
-  let idp: StandaloneIdp;
-  // Registered before the app's hooks, so that it runs after the app is closed (hooks after the tests run in reverse).
-  afterAll(async () => {
-    await idp?.close();
-  });
-  const test = useTestApp(async () => {
-    const port = await freePort();
-    idp = await startStandaloneIdp(`http://127.0.0.1:${port}`);
-    return {
-      PORT: String(port),
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret,
-      OIDC_PROVIDER_NAME: 'Acme SSO',
-    };
-  });
+  const { test, idp } = useTestAppWithProvider({ OIDC_PROVIDER_NAME: 'Acme SSO' });
 
   it('signs in through discovery over HTTP and records the provider as the issuer', async () => {
     const { issuer } = idp;

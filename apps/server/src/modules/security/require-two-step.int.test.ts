@@ -1,11 +1,11 @@
 import { meApi, securityApi } from '@cabinet/contracts';
 import { AccountStore, totpCode, TwoStepStore } from '@cabinet/idp';
 import { decodeJwt } from 'jose';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
 import { formAction, GOOD_PASSWORD, hiddenFields, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail, type Page } from '../../testing/browser.ts';
-import { startStandaloneIdp, type StandaloneIdp } from '../../testing/standalone-idp.ts';
-import { freePort, useTestApp, type TestApp } from '../../testing/test-app.ts';
+import { useTestAppWithProvider } from '../../testing/standalone-idp.ts';
+import { useTestApp, type TestApp } from '../../testing/test-app.ts';
 
 const STEP_MS = 30_000;
 const alertText = (page: Page) => /role="alert">([^<]*)/.exec(page.text)?.[1];
@@ -66,15 +66,7 @@ describe('REQUIRE_TWO_STEP with the embedded provider', () => {
 });
 
 describe('REQUIRE_TWO_STEP with a hosted provider', () => {
-  let idp: StandaloneIdp;
-  afterAll(async () => {
-    await idp?.close();
-  });
-  const test = useTestApp(async () => {
-    const port = await freePort();
-    idp = await startStandaloneIdp(`http://127.0.0.1:${port}`);
-    return { PORT: String(port), OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret, REQUIRE_TWO_STEP: 'true' };
-  });
+  const { test, idp } = useTestAppWithProvider({ REQUIRE_TWO_STEP: 'true' });
 
   it('refuses a session when the provider reports no second factor, and signs in afresh once it does', async () => {
     const browser = new TestBrowser(test.app.url);
