@@ -35,6 +35,18 @@ export async function accountAddress(sql: SqlClient, accountId: string): Promise
   return rows[0] && { email: rows[0].email, verified: rows[0].email_verified };
 }
 
+/**
+ * The end of a statement whose `changed` gives an account's id (its password just changed): everything the old password
+ * opened with the provider (sessions, grants and the tokens issued under them) is deleted, and the id answered.
+ */
+const ENDS_WHAT_IT_OPENED = `grants AS (
+         SELECT p.id FROM idp_payloads p JOIN changed ON p.payload->>'accountId' = changed.id WHERE p.kind = 'Grant'
+       ), ended AS (
+         DELETE FROM idp_payloads p USING changed
+         WHERE p.grant_id IN (SELECT id FROM grants) OR (p.kind IN ('Session', 'Grant') AND p.payload->>'accountId' = changed.id)
+       )
+       SELECT id FROM changed`;
+
 export class AccountStore {
   constructor(
     private readonly sql: SqlClient,
@@ -143,13 +155,7 @@ export class AccountStore {
     await this.sql.query(
       `WITH changed AS (
          UPDATE idp_accounts SET password_hash = $2, updated_at = now() WHERE id = $1 RETURNING id::text AS id
-       ), grants AS (
-         SELECT p.id FROM idp_payloads p JOIN changed ON p.payload->>'accountId' = changed.id WHERE p.kind = 'Grant'
-       ), ended AS (
-         DELETE FROM idp_payloads p USING changed
-         WHERE p.grant_id IN (SELECT id FROM grants) OR (p.kind IN ('Session', 'Grant') AND p.payload->>'accountId' = changed.id)
-       )
-       SELECT id FROM changed`,
+       ), ${ENDS_WHAT_IT_OPENED}`,
       [accountId, await hashPassword(password)],
     );
   }
@@ -187,13 +193,7 @@ export class AccountStore {
        ), changed AS (
          UPDATE idp_accounts a SET password_hash = $2, email_verified = true, failed_attempts = 0, locked_until = NULL, updated_at = now()
          FROM used WHERE a.id = used.account_id RETURNING a.id::text AS id
-       ), grants AS (
-         SELECT p.id FROM idp_payloads p JOIN changed ON p.payload->>'accountId' = changed.id WHERE p.kind = 'Grant'
-       ), ended AS (
-         DELETE FROM idp_payloads p USING changed
-         WHERE p.grant_id IN (SELECT id FROM grants) OR (p.kind IN ('Session', 'Grant') AND p.payload->>'accountId' = changed.id)
-       )
-       SELECT id FROM changed`,
+       ), ${ENDS_WHAT_IT_OPENED}`,
       [tokenHash(token), await hashPassword(password)],
     );
     return rows[0]?.id;

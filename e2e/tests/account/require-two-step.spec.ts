@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { seriousViolations } from '../../fixtures/accessibility.ts';
-import { newPerson } from '../../fixtures/accounts.ts';
+import { createAndConfirm, newPerson } from '../../fixtures/accounts.ts';
 import { startInstance, type Instance } from '../../fixtures/instance.ts';
 import { expectNoHorizontalOverflow } from '../../fixtures/layout.ts';
 import { screensInEachLook } from '../../fixtures/screens.ts';
@@ -42,16 +42,7 @@ test('where two-step sign-in is required, a new person sets up an authenticator 
   await checkLooks(page, 'signin-two-step-required');
 
   await page.getByRole('link', { name: 'Create an account' }).click();
-  await page.getByLabel('Name').fill(person.name);
-  await page.getByLabel('Email').fill(person.email);
-  await page.getByLabel('Password').fill(person.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('link', { name: 'outbox' }).click();
-  await page
-    .getByRole('article', { name: 'Confirm your email address for Cabinet' })
-    .filter({ hasText: `To ${person.email} ` })
-    .getByRole('link')
-    .click();
+  await createAndConfirm(page, person);
 
   // Setting up: the QR code and its key, a code from the app.
   await expect(page.getByRole('heading', { name: 'Set up two-step sign-in' })).toBeVisible();
