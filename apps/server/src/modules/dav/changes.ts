@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../errors.ts';
-import { createItem, trashItem } from '../items/index.ts';
+import { createItem, trashItem, type ItemAccess } from '../items/index.ts';
 import { uploadThrough, type ClientChecksum } from '../files/index.ts';
 import { header, type DavCall } from './dav-call.ts';
 import { changeable, DOCUMENT_EXTENSION, newPlaceOf, parentOf, type Resolved } from './dav-resources.ts';
@@ -65,6 +65,7 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
   let parentId: string;
   let workspaceId: string;
   let name: string;
+  let folder: ItemAccess | undefined;
   if ('found' in target) {
     const r = changeable(target.found, 'replaced');
     if (r.item.kind === 'folder') {
@@ -85,6 +86,7 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
     parentId = place.parent.item.id;
     workspaceId = place.parent.workspace.id;
     name = place.name;
+    folder = place.parent.access;
   }
   const began = Date.now();
   const contentType = req.headers['content-type'];
@@ -97,9 +99,18 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
       workspaceId,
       { parentId, name, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt, checksum },
       body,
-      // An app password revoked while the bytes came finishes nothing (looked at again once they took a while: a
-      // revocation within a second of the start is one the request could as well have just beaten).
-      { beforeComplete: async () => void (Date.now() - began > SIGN_IN_AGAIN_AFTER_MS && (await call.signIn())) },
+      {
+        // The folder's access as this request's walk of the path read it: the upload's start does not read it again.
+        folder,
+        // An app password revoked, or the folder's access taken away, while the bytes came finishes nothing (looked at
+        // again once they took a while: a change within a second of the start is one the request could as well have
+        // just beaten, and the completion then takes the folder's access the start took).
+        beforeComplete: async () => {
+          if (Date.now() - began <= SIGN_IN_AGAIN_AFTER_MS) return true;
+          await call.signIn();
+          return false;
+        },
+      },
     ),
   );
   // rclone and ownCloud's clients send the file's own time and take it as kept when told so.

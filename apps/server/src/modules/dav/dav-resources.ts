@@ -2,7 +2,7 @@ import { ZChildrenQuery, ZItemName, ZSharedQuery, type TItem, type TWorkspace } 
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { getItem, itemsOnPath, listChildren } from '../items/index.ts';
+import { getItem, itemsOnPath, listChildren, type ItemAccess, type ItemOnPath } from '../items/index.ts';
 import { listSharedWithMe } from '../sharing/index.ts';
 import { getWorkspace, listWorkspaces } from '../workspaces/index.ts';
 import { DavRefusal } from './refusal.ts';
@@ -22,7 +22,16 @@ export type DavResource =
   | { kind: 'top'; names: [] }
   | { kind: 'workspace'; names: string[]; workspace: TWorkspace }
   | { kind: 'shared'; names: string[]; workspace: TWorkspace }
-  | { kind: 'item'; names: string[]; workspace: TWorkspace; item: TItem; place: Place; isPlace: boolean };
+  | {
+      kind: 'item';
+      names: string[];
+      workspace: TWorkspace;
+      item: TItem;
+      place: Place;
+      isPlace: boolean;
+      /** The caller's access to the item, as this request's walk of the path judged it (a listing's members have none). */
+      access?: ItemAccess;
+    };
 
 export type ItemResource = Extract<DavResource, { kind: 'item' }>;
 
@@ -69,9 +78,9 @@ export async function resolve(db: Db, actor: Actor, names: string[]): Promise<Re
     }
   } else {
     const rootId = place === 'home' ? workspace.homeId : workspace.rootId;
-    // The place's folder and the path below it, with the caller's access to each, in one walk and one look.
-    const { root, path } = rest.length ? await itemsOnPath(db, actor, rootId, rest, DOCUMENT_EXTENSION) : { root: await getItem(db, actor, rootId), path: [] };
-    at = { kind: 'item', names: names.slice(0, 2), workspace, item: root, place, isPlace: true };
+    // The place's folder and the path below it, with the caller's access to each, in one statement.
+    const { root, path } = await itemsOnPath(db, actor, rootId, rest, DOCUMENT_EXTENSION);
+    at = { kind: 'item', names: names.slice(0, 2), workspace, item: root.item, access: root.access, place, isPlace: true };
     return walked(at, rest, path);
   }
   if (!rest.length) return { found: at };
@@ -81,11 +90,11 @@ export async function resolve(db: Db, actor: Actor, names: string[]): Promise<Re
 }
 
 /** Where a walk of `rest` below `from` ended: the last item, or the name it found nothing for and the folder it looked in. */
-function walked(from: DavResource, rest: string[], path: TItem[]): Resolved {
+function walked(from: DavResource, rest: string[], path: ItemOnPath[]): Resolved {
   let at = from;
   const place = from.kind === 'item' ? from.place : 'shared';
-  for (const [i, child] of path.entries()) {
-    at = { kind: 'item', names: [...at.names, rest[i]!], workspace: (from as ItemResource).workspace, item: child, place, isPlace: false };
+  for (const [i, { item, access }] of path.entries()) {
+    at = { kind: 'item', names: [...at.names, rest[i]!], workspace: (from as ItemResource).workspace, item, access, place, isPlace: false };
   }
   if (path.length < rest.length) {
     const last = path.length === rest.length - 1 && at.kind === 'item' && at.item.kind === 'folder';

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import { plannedOnceOutside } from '../../db/planned-once.ts';
 import type { DavLocksTable } from '../../db/schema.ts';
 import type { PropName } from './prop-requests.ts';
 import type { XmlElement } from './xml-write.ts';
@@ -53,7 +54,8 @@ export type LockAround = LockRow & { relation: 'on' | 'above' | 'below'; distanc
  * anything under it. Walked from the item up, and from each live lock up (there are few): never down a whole tree.
  */
 export async function findLocksAround(db: Db, itemId: string, o: { below: boolean }): Promise<LockAround[]> {
-  const { rows } = await sql<LockAround>`
+  // Planned once per connection (ADR 0053, 0070): every change through WebDAV reads it.
+  const { rows } = await sql<LockAround>`${plannedOnceOutside(db)}
     WITH RECURSIVE above AS (
       SELECT id, parent_id, 0 AS distance FROM items WHERE id = ${itemId}
       UNION ALL

@@ -8,7 +8,7 @@ import { groupCalls, type GroupedCalls } from '../../lib/group-calls.ts';
 import type { StorageDriver, StoredPart } from '../../infra/storage/driver.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { record, recordCreated } from '../events/index.ts';
-import { accessWithRole, findActiveSibling, presentItem, requireItem, suggestFreeName, upsertVisit } from '../items/index.ts';
+import { accessWithRole, findActiveSibling, judgeAccess, presentItem, requireItem, suggestFreeName, upsertVisit, type ItemAccess } from '../items/index.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { addUsage } from '../workspaces/index.ts';
 import { challengeOf, proofMatches, storedProof } from './dedup.ts';
@@ -49,6 +49,11 @@ interface CompleteInput {
   onConflict?: TOnConflict | undefined;
   /** The answer to the start's dedup challenge (ADR 0042). */
   proof?: string | undefined;
+  /**
+   * The caller's access to the new file's folder, as their request read it a moment before (WebDAV's PUT, whose bytes
+   * came at once): not read again.
+   */
+  folder?: ItemAccess | undefined;
 }
 type Completed = { upload: TUpload; item: TItem };
 /** What completing answers: a visitor is told of their upload alone, not of the file, whose name may not be the one they gave. */
@@ -114,10 +119,17 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
   // What each upload needs: to create in its folder, or, for a new version, to edit its file (which
   // may be shared on its own, its folder not).
   const uploads = [...found.values()];
+  // A folder's access given with an input is that upload's folder's, judged as a read one would be.
+  const given = new Map(
+    inputs.flatMap((i) => {
+      const u = found.get(i.id);
+      return u && !u.item_id && i.folder && i.folder.item.id === u.parent_id ? [[u.id, judgeAccess(i.folder, 'createInside')] as const] : [];
+    }),
+  );
   const folders = await targetsOf(
     db,
     actor,
-    uploads.flatMap((u) => (!u.item_id && u.parent_id ? [u.parent_id] : [])),
+    uploads.flatMap((u) => (!u.item_id && u.parent_id && !given.has(u.id) ? [u.parent_id] : [])),
     'createInside',
   );
   const files = await targetsOf(
@@ -126,7 +138,8 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
     uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])),
     'edit',
   );
-  const targetOf = (u: UploadForCompletion | undefined) => (u?.item_id ? files.get(u.item_id) : u?.parent_id ? folders.get(u.parent_id) : undefined);
+  const targetOf = (u: UploadForCompletion | undefined) =>
+    u?.item_id ? files.get(u.item_id) : u && given.has(u.id) ? given.get(u.id) : u?.parent_id ? folders.get(u.parent_id) : undefined;
   // A file request with a cap on its total takes what its files so far leave (its open uploads were counted when they started).
   const linkRoom = isVisitor(actor) && actor.maxBytes !== null ? actor.maxBytes - (await actor.uploadedBytes(db)) : undefined;
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Finished | Verified> => {

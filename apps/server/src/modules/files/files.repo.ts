@@ -1,6 +1,7 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, FileVersionRow, ItemRow, UploadRow, UploadState } from '../../db/schema.ts';
+import { plannedOnceOutside } from '../../db/planned-once.ts';
 
 type Q = Kysely<Database>;
 
@@ -528,11 +529,9 @@ export async function pruneVersions(db: Q, ids: string[]): Promise<{ blob_key: s
  * last changed (X-OC-Mtime), and the digests clients compare files by (`SHA1:<hex> MD5:<hex>`).
  */
 export async function setClientFacts(db: Q, itemId: string, facts: { modifiedAt?: Date | undefined; checksums: string }): Promise<void> {
-  await db
-    .updateTable('file_versions')
-    .set({ modified_at: facts.modifiedAt ?? null, checksums: facts.checksums })
-    .where('id', '=', (eb) => eb.selectFrom('items').select('current_version_id').where('id', '=', itemId))
-    .execute();
+  // Planned once per connection (ADR 0053, 0070): every WebDAV PUT runs it.
+  await sql`${plannedOnceOutside(db)}UPDATE file_versions SET modified_at = ${facts.modifiedAt ?? null}::timestamptz, checksums = ${facts.checksums}
+    WHERE id = (SELECT current_version_id FROM items WHERE id = ${itemId}::uuid)`.execute(db);
 }
 
 /** What came with a file's current version when a client sent it: when it was last changed, and its digests. */
@@ -544,13 +543,12 @@ export interface ClientFacts {
 /** What came with the current versions of these files, where they were sent through WebDAV. */
 export async function findClientFacts(db: Q, itemIds: string[]): Promise<Map<string, ClientFacts>> {
   if (!itemIds.length) return new Map();
-  const rows = await db
-    .selectFrom('items as i')
-    .innerJoin('file_versions as v', 'v.id', 'i.current_version_id')
-    .select(['i.id', 'v.modified_at', 'v.checksums'])
-    .where('i.id', '=', sql<string>`ANY(${itemIds}::uuid[])`)
-    .where((eb) => eb.or([eb('v.modified_at', 'is not', null), eb('v.checksums', 'is not', null)]))
-    .execute();
+  // Planned once per connection (ADR 0053, 0070): every WebDAV PROPFIND runs it. One file, what a client asks after each
+  // file it sends, is compared with `=`, whose one row a generic plan knows; a listing's array is parsed once at least.
+  const listed = itemIds.length === 1 ? sql`= ${itemIds[0]}::uuid` : sql`= ANY(${itemIds}::uuid[])`;
+  const { rows } = await sql<{ id: string; modified_at: Date | null; checksums: string | null }>`${plannedOnceOutside(db)}
+    SELECT i.id, v.modified_at, v.checksums FROM items i JOIN file_versions v ON v.id = i.current_version_id
+     WHERE i.id ${listed} AND (v.modified_at IS NOT NULL OR v.checksums IS NOT NULL)`.execute(db);
   return new Map(rows.map((r) => [r.id, { modifiedAt: r.modified_at, checksums: r.checksums }]));
 }
 

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.ts';
 import { rateKey } from '../../lib/client-address.ts';
 import { groupCalls, type GroupedCalls } from '../../lib/group-calls.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { requireItem, suggestFreeName } from '../items/index.ts';
+import { judgeAccess, requireItem, suggestFreeName, type ItemAccess } from '../items/index.ts';
 import { lockWorkspaceRoom } from '../workspaces/index.ts';
 import { challengeOf, makeChallenge } from './dedup.ts';
 import type { UploadRow } from '../../db/schema.ts';
@@ -68,6 +68,8 @@ interface StartInput {
   onConflict: TOnConflict;
   /** The file this upload is a new version of (its folder and name are then the file's). */
   versionOf?: string | undefined;
+  /** The caller's access to the folder, as their request read it just before (WebDAV's walk of the path): not read again. */
+  folder?: ItemAccess | undefined;
 }
 
 /**
@@ -150,7 +152,7 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
   const parents = await targetsOf(
     db,
     actor,
-    inputs.flatMap((i) => (i.versionOf ? [] : [i.parentId])),
+    inputs.flatMap((i) => (i.versionOf || knownFolder(i) ? [] : [i.parentId])),
     'createInside',
   );
   const files = await targetsOf(
@@ -162,7 +164,8 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
   let workspaceId: string | undefined;
   const plans: Outcome<StartPlan>[] = inputs.map((input) => {
     if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
-    const target = input.versionOf ? files.get(input.versionOf)! : parents.get(input.parentId)!;
+    const known = knownFolder(input);
+    const target = input.versionOf ? files.get(input.versionOf)! : known ? judgeAccess(known, 'createInside') : parents.get(input.parentId)!;
     if (target instanceof AppError) return target;
     // The target's access row names its workspace: the route's workspace (id or slug), when it names one, must be it.
     if (workspaceIdOrSlug !== null && target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug)
@@ -263,6 +266,9 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     }),
   );
 }
+
+/** The folder's access the caller gave with a new file's start, when it is the access of that folder. */
+const knownFolder = (input: StartInput) => (!input.versionOf && input.folder?.item.id === input.parentId ? input.folder : undefined);
 
 /** A name taken in the folder: refuse with a free name, plan to take a free one, or replace that file. Returns the file to replace. */
 async function resolveConflict(db: Db, actor: Uploader, onConflict: TOnConflict, parentId: string, name: string, clashId: string): Promise<string | null> {

@@ -4,6 +4,7 @@ import type { TItem } from '@cabinet/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
+import type { ItemAccess } from '../items/index.ts';
 import { abortUpload } from './abort-upload.ts';
 import { completeUpload } from './complete-upload.ts';
 import { inTransaction } from '../../db/client.ts';
@@ -43,6 +44,10 @@ interface ThroughInput {
  * short or does not match the client's checksum, a storage that fails or a caller gone cancels the upload: nothing of it appears, nor when
  * `beforeComplete` throws (the caller's right to finish, looked at again once the bytes are in). `replaced`: the name
  * was a file's, which has a new version.
+ *
+ * `folder`: the caller's access to the folder, as their request read it just before (WebDAV's walk of the path), which
+ * the start takes rather than reading it again; so does the completion when `beforeComplete` answers true (the bytes
+ * came at once: nothing read at the start is older than the request), and reads it again otherwise.
  */
 export async function uploadThrough(
   ctx: AppContext,
@@ -50,10 +55,10 @@ export async function uploadThrough(
   workspaceId: string,
   input: ThroughInput,
   body: AsyncIterable<Buffer>,
-  o: { beforeComplete?: () => Promise<void> } = {},
+  o: { folder?: ItemAccess; beforeComplete?: () => Promise<boolean> } = {},
 ): Promise<{ item: TItem; replaced: boolean }> {
   const { modifiedAt, checksum, onConflict = 'replace', ...start } = input;
-  const { started, row: upload } = await startUploadRow(ctx, actor, workspaceId, { ...start, onConflict });
+  const { started, row: upload } = await startUploadRow(ctx, actor, workspaceId, { ...start, onConflict, folder: o.folder });
   try {
     // SHA-1 and MD5 of every body, kept with the version for clients that compare files by them (rclone, ownCloud's).
     const digests = new Map((['sha1', 'md5', ...(checksum ? [checksum.algorithm] : [])] as const).map((a) => [a, createHash(a)]));
@@ -68,9 +73,9 @@ export async function uploadThrough(
     if (checksum && hex.get(checksum.algorithm) !== checksum.hex.toLowerCase()) {
       throw new AppError('invalid_input', `The bytes that came do not match the checksum sent with them (${checksum.algorithm.toUpperCase()}).`);
     }
-    // What let the caller start (a token, say) may have been taken away while the bytes came.
-    await o.beforeComplete?.();
-    const { item } = await completeUpload(ctx, actor, started.id, {});
+    // What let the caller start (a token, say, or the folder's access) may have been taken away while the bytes came.
+    const asStarted = (await o.beforeComplete?.()) ?? false;
+    const { item } = await completeUpload(ctx, actor, started.id, asStarted ? { folder: o.folder } : {});
     const checksums = Object.entries(KEPT)
       .map(([a, label]) => `${label}:${hex.get(a as keyof typeof KEPT)}`)
       .join(' ');

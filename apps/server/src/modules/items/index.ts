@@ -6,6 +6,7 @@ export { itemsRoutes } from './items.routes.ts';
 export {
   accessWithRole,
   findAccesses,
+  judgeAccess,
   mayBreakLock,
   maySeeGrants,
   mayShareNow,
@@ -35,6 +36,7 @@ export {
   deleteBlobIfUnused,
   getItem,
   itemsOnPath,
+  type ItemOnPath,
   listChildren,
   trashItem,
   updateItem,

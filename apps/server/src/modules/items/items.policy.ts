@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { findAccess, findAccessMany, findFolderPage, lockItem, type AccessRow, type ChildRow } from './items.repo.ts';
+import { findAccess, findAccessMany, findFolderPage, findPathAccess, lockItem, type AccessRow, type ChildRow } from './items.repo.ts';
 
 /**
  * The one place that decides who may do what with an item (PRODUCT.md §6), in two steps: the
@@ -168,6 +168,20 @@ export async function findAccesses(db: Db, actor: Actor, ids: string[], options:
 }
 
 /**
+ * The caller's access to a folder and to each item a path of names leads to below it (`findPathAccess`), in one query:
+ * the folder first, then the path as far as it leads and the caller has a role on each item.
+ */
+export async function accessesOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<ItemAccess[]> {
+  const out: ItemAccess[] = [];
+  for (const row of await findPathAccess(db, rootId, names, suffix, actor.user.id)) {
+    const access = accessOf(actor, row);
+    if (!access) break;
+    out.push(access);
+  }
+  return out;
+}
+
+/**
  * The item if the caller may do `ability` with it: invisible → `not_found`; visible but not
  * allowed → `forbidden`. Items in the trash (or inside a trashed folder) exist only for what is
  * done with the trash (restore, delete forever), and those reach only items trashed themselves.
@@ -234,9 +248,18 @@ export function requireMove(item: ItemAccess, target: ItemAccess): void {
 function judge(actor: Actor, row: AccessRow | undefined, ability: TItemAbility, options: { document?: boolean } = {}): ItemAccess | AppError {
   const access = row && accessOf(actor, row);
   if (!row || !access) return new AppError('not_found');
-  const there = TRASH_ABILITIES.has(ability) ? row.state === 'trashed' : row.state === 'active' && !row.trashed_above;
-  if (!there || (options.document && row.kind !== 'document')) return new AppError('not_found');
-  return access.abilities[ability] ? access : refusal(row, access, ability);
+  return judgeAccess(access, ability, options);
+}
+
+/**
+ * `requireItem`'s answer from an access this request read already (a WebDAV path's, with the item's place and the
+ * caller's role on it): the access, or the error `requireItem` would throw.
+ */
+export function judgeAccess(access: ItemAccess, ability: TItemAbility, options: { document?: boolean } = {}): ItemAccess | AppError {
+  const { item } = access;
+  const there = TRASH_ABILITIES.has(ability) ? item.state === 'trashed' : item.state === 'active' && !access.trashedAbove;
+  if (!there || (options.document && item.kind !== 'document')) return new AppError('not_found');
+  return access.abilities[ability] ? access : refusal(item, access, ability);
 }
 
 /** Why an ability is refused on an item the caller sees: its kind or place when those rule it out, else their role. */

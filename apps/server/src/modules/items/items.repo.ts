@@ -1,7 +1,7 @@
 import { DEFAULT_PAGE, FOLDER_PAGE, uuidv7 } from '@cabinet/contracts';
 import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
-import { plannedOnce } from '../../db/planned-once.ts';
+import { plannedOnce, plannedOnceOutside } from '../../db/planned-once.ts';
 import { LIVE_MEMBERSHIP } from '../workspaces/index.ts';
 
 type Q = Kysely<Database>;
@@ -219,20 +219,26 @@ export function findActiveSibling(db: Q, parentId: string, name: string, exceptI
 }
 
 /**
- * The active items a path of names leads to from a folder, one statement whatever its length: at each step the child
- * of that name (compared as the unique index compares), or a document whose name is the step's without `suffix` (a
- * document shown as a file, WebDAV's `.md`) when no other item has the name. As far as the names lead: shorter when one
- * names nothing.
+ * A folder and the active items a path of names leads to below it, each with every fact its access depends on (as
+ * `findAccessMany` answers them), in one statement whatever the path's length: the folder first, then at each step the
+ * child of that name (compared as the unique index compares), or a document whose name is the step's without `suffix`
+ * (a document shown as a file, WebDAV's `.md`) when no other item has the name. As far as the names lead: shorter when
+ * one names nothing; empty when the folder does not exist.
+ *
+ * The path is one line of ancestors (ADR 0070): the walk down carries each step's row, the folder's own chain is walked
+ * up once, and each item's chain is that chain with the steps above it, so the grants and the trash along the way are
+ * read once for every item of the path (where asking `findAccessMany` for each item would walk each one's chain to the
+ * root again). A chain is cut at 64 levels, as there. Planned once per connection (ADR 0053): the names and the path's
+ * length are parameters, its plan the same for any path.
  */
-export async function findPathIds(db: Q, rootId: string, names: string[], suffix: string): Promise<string[]> {
-  if (!names.length) return [];
-  const { rows } = await sql<{ depth: number; id: string }>`
-    WITH RECURSIVE walk(depth, id) AS (
-      SELECT 0, ${rootId}::uuid
+export async function findPathAccess(db: Q, rootId: string, names: string[], suffix: string, userId: string): Promise<AccessRow[]> {
+  const { rows } = await sql<AccessRow>`${plannedOnceOutside(db)}
+    WITH RECURSIVE walk AS (
+      SELECT 0 AS depth, items.* FROM items WHERE id = ${rootId}::uuid
       UNION ALL
-      SELECT w.depth + 1, c.id
+      SELECT w.depth + 1, c.*
         FROM walk w CROSS JOIN LATERAL (
-          SELECT i.id FROM items i, LATERAL (SELECT lower((${names}::text[])[w.depth + 1]) AS n) step
+          SELECT i.* FROM items i, LATERAL (SELECT lower((${names}::text[])[w.depth + 1]) AS n) step
            WHERE i.parent_id = w.id AND i.state = 'active'
              AND lower(i.name) IN (step.n, CASE WHEN right(step.n, ${suffix.length}::int) = ${suffix}::text THEN left(step.n, ${-suffix.length}::int) END)
              AND (CASE WHEN i.kind = 'document' THEN lower(i.name) || ${suffix}::text = step.n ELSE lower(i.name) = step.n END)
@@ -240,10 +246,34 @@ export async function findPathIds(db: Q, rootId: string, names: string[], suffix
            LIMIT 1
         ) c
        WHERE w.depth < ${names.length}::int
+    ), up AS (
+      SELECT i.id, i.parent_id, i.state, 1 AS depth FROM walk w JOIN items i ON i.id = w.parent_id WHERE w.depth = 0
+      UNION ALL
+      SELECT i.id, i.parent_id, i.state, u.depth + 1 FROM items i JOIN up u ON i.id = u.parent_id WHERE u.depth < 64
+    ), line AS MATERIALIZED (
+      -- The folder at 0, the folders above it at -1, -2, …, each step below it at its depth.
+      SELECT -depth AS pos, id, parent_id, state FROM up
+      UNION ALL
+      SELECT depth, id, parent_id, state FROM walk
+    ), granted AS MATERIALIZED (
+      SELECT l.pos, g.role, g.principal_type, g.principal_id FROM line l JOIN item_grants g ON g.item_id = l.id
+      WHERE g.expires_at IS NULL OR g.expires_at > now()
     )
-    SELECT depth, id FROM walk WHERE depth > 0 ORDER BY depth
+    SELECT i.*,
+      coalesce((SELECT bool_or(l.state = 'trashed') FROM line l WHERE l.pos BETWEEN i.depth - 64 AND i.depth - 1), false) AS trashed_above,
+      (SELECT array_agg(l.id::text ORDER BY l.pos DESC) FROM line l WHERE l.pos BETWEEN i.depth - 64 AND i.depth) AS chain,
+      (SELECT l.id FROM line l WHERE l.pos BETWEEN i.depth - 64 AND i.depth AND l.parent_id IS NULL) AS root_id,
+      coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE g.pos BETWEEN i.depth - 64 AND i.depth AND ${grantHolds(userId, sql`i.workspace_id`)}), 0)
+        AS grant_rank,
+      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*, lk.*
+    FROM walk i
+    JOIN workspaces w ON w.id = i.workspace_id
+    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
+    ${PREVIEW_JOIN}
+    ${LOCK_JOIN}
+    ORDER BY i.depth
   `.execute(db);
-  return rows.map((r) => r.id);
+  return rows.map((r) => ({ ...r, grant_rank: Number(r.grant_rank) }));
 }
 
 /** Active names in a folder that start like `base`, to suggest a free one. */

@@ -21,7 +21,7 @@ import type { Actor } from '../../infra/http/actor.ts';
 import { addUsage, getWorkspace } from '../workspaces/index.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { record, type LinkVisitor } from '../events/index.ts';
-import { accessWithRole, findAccesses, requireFolderPage, requireItem, requireItems, requireMove } from './items.policy.ts';
+import { accessesOnPath, accessWithRole, findAccesses, requireFolderPage, requireItem, requireItems, requireMove, type ItemAccess } from './items.policy.ts';
 import {
   blobInUse,
   claimExpiredTrash,
@@ -34,7 +34,6 @@ import {
   findAccess,
   findActiveSibling,
   findItem,
-  findPathIds,
   findTrashPage,
   insertItem,
   lockItem,
@@ -244,23 +243,26 @@ export async function createFolderThroughLink(
   });
 }
 
+/** An item as the caller sees it, and the access it was judged by (which a later step of the same request may use). */
+export interface ItemOnPath {
+  item: TItem;
+  access: ItemAccess;
+}
+
 /**
  * A folder and the items a path of names leads to below it, each as the caller sees it (the folder `not_found` when
  * they may not see it), as far as they lead and the caller may see each one: a name the caller may not see ends the
- * path as a missing one does. `suffix`: what a document's name is shown with (findPathIds).
+ * path as a missing one does. `suffix`: what a document's name is shown with (findPathAccess). One statement.
  */
-export async function itemsOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<{ root: TItem; path: TItem[] }> {
-  const ids = await findPathIds(db, rootId, names, suffix);
-  const accesses = await findAccesses(db, actor, [rootId, ...ids]);
-  const root = accesses.get(rootId);
+export async function itemsOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<{ root: ItemOnPath; path: ItemOnPath[] }> {
+  const [root, ...steps] = await accessesOnPath(db, actor, rootId, names, suffix);
   if (!root?.abilities.view) throw new AppError('not_found');
-  const path: TItem[] = [];
-  for (const id of ids) {
-    const access = accesses.get(id);
-    if (!access?.abilities.view) break;
-    path.push(presentItem(access.item, access));
+  const path: ItemOnPath[] = [];
+  for (const access of steps) {
+    if (!access.abilities.view) break;
+    path.push({ item: presentItem(access.item, access), access });
   }
-  return { root: presentItem(root.item, root), path };
+  return { root: { item: presentItem(root.item, root), access: root }, path };
 }
 
 export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {

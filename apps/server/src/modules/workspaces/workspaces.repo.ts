@@ -1,6 +1,7 @@
 import { uuidv7 } from '@cabinet/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { Database, MembershipsTable } from '../../db/schema.ts';
+import { plannedOnceOutside } from '../../db/planned-once.ts';
 
 type Q = Kysely<Database>;
 export type WorkspaceRole = MembershipsTable['role'];
@@ -39,8 +40,10 @@ export function listMemberWorkspaces(db: Q, userId: string): Promise<MemberWorks
   return memberWorkspaces(db, userId).orderBy('w.created_at').orderBy('w.id').execute();
 }
 
-export function findMemberWorkspace(db: Q, userId: string, idOrSlug: string): Promise<MemberWorkspaceRow | undefined> {
-  return memberWorkspaceQuery(db, userId, idOrSlug).executeTakeFirst();
+export async function findMemberWorkspace(db: Q, userId: string, idOrSlug: string): Promise<MemberWorkspaceRow | undefined> {
+  // Planned once per connection (ADR 0053, 0070): every WebDAV request reads it, by the slug in its path.
+  const { rows } = await sql<MemberWorkspaceRow>`${plannedOnceOutside(db)}${memberWorkspaceQuery(db, userId, idOrSlug)}`.execute(db);
+  return rows[0];
 }
 
 /**
