@@ -536,6 +536,19 @@ describe.each(storageDrivers())('uploads on %s', (_name, driver) => {
     const folder = await test.given.folder(ada, ada.workspace.rootId, 'Read only');
     await test.given.grant(folder.id, { user: viewer }, 'viewer');
     expect((await viewer.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: folder.id, name: 'x', size: 1 } })).status).toBe(403);
+    // The folder's access a WebDAV request hands its upload (ADR 0070) is never taken from a request's body.
+    const forged = {
+      item: { id: folder.id, kind: 'folder', state: 'active', parent_id: ada.workspace.rootId },
+      role: 'manager',
+      trashedAbove: false,
+      abilities: { createInside: true },
+    };
+    const one = await viewer.raw('POST', `/workspaces/${ada.workspace.id}/uploads`, { parentId: folder.id, name: 'x', size: 1, folder: forged });
+    expect(one.status).toBe(403);
+    const batch = await viewer.raw('POST', `/workspaces/${ada.workspace.id}/uploads/batch`, {
+      uploads: [{ parentId: folder.id, name: 'x', size: 1, onConflict: 'keep_both', folder: forged }],
+    });
+    expect(batch.body.results[0].error.code).toBe('forbidden');
   });
 
   it('serves downloads as attachments unless the type is safe to show, never sniffed', async () => {

@@ -103,6 +103,25 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string, o
   return new Map(rows.rows.map((r) => [r.id, { ...r, grant_rank: Number(r.grant_rank) }]));
 }
 
+/**
+ * What makes `i`, a row of `source`, an AccessRow: its facts read off the rows of the statement's `chain` (`c`: id,
+ * parent_id, state) and `granted` (`g`) that are its own chain (`own`; `above`, those above it; `order`, it first),
+ * the caller's membership of its workspace, its preview and its lock.
+ */
+function accessSelect(userId: string, source: RawBuilder<unknown>, chain: Record<'own' | 'above' | 'grants' | 'order', RawBuilder<unknown>>) {
+  return sql`SELECT i.*,
+      coalesce((SELECT bool_or(c.state = 'trashed') FROM chain c WHERE ${chain.above}), false) AS trashed_above,
+      (SELECT array_agg(c.id::text ORDER BY ${chain.order}) FROM chain c WHERE ${chain.own}) AS chain,
+      (SELECT c.id FROM chain c WHERE ${chain.own} AND c.parent_id IS NULL) AS root_id,
+      coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE ${chain.grants} AND ${grantHolds(userId, sql`i.workspace_id`)}), 0) AS grant_rank,
+      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*, lk.*
+    FROM ${source} i
+    JOIN workspaces w ON w.id = i.workspace_id
+    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
+    ${PREVIEW_JOIN}
+    ${LOCK_JOIN}`;
+}
+
 /** The query of `findAccessMany`, which a folder's listing runs inside its own statement. */
 function accessQuery(itemIds: string[], userId: string, parents = false) {
   // One item is compared with `=`, whose one row a generic plan knows (ADR 0053); an array's length it guesses (ten).
@@ -124,17 +143,12 @@ function accessQuery(itemIds: string[], userId: string, parents = false) {
       SELECT c.start_id, g.role, g.principal_type, g.principal_id FROM chain c JOIN item_grants g ON g.item_id = c.id
       WHERE g.expires_at IS NULL OR g.expires_at > now()
     )
-    SELECT i.*,
-      coalesce((SELECT bool_or(c.state = 'trashed') FROM chain c WHERE c.start_id = i.id AND c.depth > 0), false) AS trashed_above,
-      (SELECT array_agg(c.id::text ORDER BY c.depth) FROM chain c WHERE c.start_id = i.id) AS chain,
-      (SELECT c.id FROM chain c WHERE c.start_id = i.id AND c.parent_id IS NULL) AS root_id,
-      coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE g.start_id = i.id AND ${grantHolds(userId, sql`i.workspace_id`)}), 0) AS grant_rank,
-      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*, lk.*
-    FROM items i
-    JOIN workspaces w ON w.id = i.workspace_id
-    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
-    ${PREVIEW_JOIN}
-    ${LOCK_JOIN}
+    ${accessSelect(userId, sql`items`, {
+      own: sql`c.start_id = i.id`,
+      above: sql`c.start_id = i.id AND c.depth > 0`,
+      grants: sql`g.start_id = i.id`,
+      order: sql`c.depth`,
+    })}
     WHERE i.id ${among}
   `;
 }
@@ -250,27 +264,21 @@ export async function findPathAccess(db: Q, rootId: string, names: string[], suf
       SELECT i.id, i.parent_id, i.state, 1 AS depth FROM walk w JOIN items i ON i.id = w.parent_id WHERE w.depth = 0
       UNION ALL
       SELECT i.id, i.parent_id, i.state, u.depth + 1 FROM items i JOIN up u ON i.id = u.parent_id WHERE u.depth < 64
-    ), line AS MATERIALIZED (
+    ), chain AS MATERIALIZED (
       -- The folder at 0, the folders above it at -1, -2, …, each step below it at its depth.
       SELECT -depth AS pos, id, parent_id, state FROM up
       UNION ALL
       SELECT depth, id, parent_id, state FROM walk
     ), granted AS MATERIALIZED (
-      SELECT l.pos, g.role, g.principal_type, g.principal_id FROM line l JOIN item_grants g ON g.item_id = l.id
+      SELECT c.pos, g.role, g.principal_type, g.principal_id FROM chain c JOIN item_grants g ON g.item_id = c.id
       WHERE g.expires_at IS NULL OR g.expires_at > now()
     )
-    SELECT i.*,
-      coalesce((SELECT bool_or(l.state = 'trashed') FROM line l WHERE l.pos BETWEEN i.depth - 64 AND i.depth - 1), false) AS trashed_above,
-      (SELECT array_agg(l.id::text ORDER BY l.pos DESC) FROM line l WHERE l.pos BETWEEN i.depth - 64 AND i.depth) AS chain,
-      (SELECT l.id FROM line l WHERE l.pos BETWEEN i.depth - 64 AND i.depth AND l.parent_id IS NULL) AS root_id,
-      coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE g.pos BETWEEN i.depth - 64 AND i.depth AND ${grantHolds(userId, sql`i.workspace_id`)}), 0)
-        AS grant_rank,
-      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*, lk.*
-    FROM walk i
-    JOIN workspaces w ON w.id = i.workspace_id
-    LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
-    ${PREVIEW_JOIN}
-    ${LOCK_JOIN}
+    ${accessSelect(userId, sql`walk`, {
+      own: sql`c.pos BETWEEN i.depth - 64 AND i.depth`,
+      above: sql`c.pos BETWEEN i.depth - 64 AND i.depth - 1`,
+      grants: sql`g.pos BETWEEN i.depth - 64 AND i.depth`,
+      order: sql`c.pos DESC`,
+    })}
     ORDER BY i.depth
   `.execute(db);
   return rows.map((r) => ({ ...r, grant_rank: Number(r.grant_rank) }));
