@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { meApi, workspacesApi } from '@cabinet/contracts';
 import { createApiToken } from '../apps/server/src/modules/tokens/tokens.service.ts';
 import { report } from './report.ts';
@@ -22,8 +22,9 @@ const RUNS = 2;
  * webdav: what a WebDAV client costs against the browser's own upload path, the same files at the same concurrency.
  * Through rclone (its own WebDAV client, 4 transfers, ownCloud's dialect with modification times) to /dav/: 1,000
  * files of 10 KiB in 20 folders, and one file of 1 GiB (one stream, as a WebDAV PUT is). Baseline: the same files
- * through the API's upload protocol in this process — start, PUT the part(s), complete — 4 files at a time for the
- * small ones, and the large one's parts one at a time (rclone sends one stream). Files per second, and MiB/s.
+ * (the same bytes: as many previews to make) through the API's upload protocol in this process — start, PUT the
+ * part(s), complete — 4 files at a time for the small ones, and the large one's parts one at a time (rclone sends one
+ * stream). Files per second, and MiB/s.
  * rclone must be installed (Debian's package).
  */
 export default async function webdav() {
@@ -59,7 +60,11 @@ export default async function webdav() {
     };
     const folder = async (name: string) =>
       (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name, parentId: app.workspace.homeId })).body.id as string;
-    const smallFile = syntheticFile(SMALL_SIZE);
+    // The baseline sends the very files rclone sends (each its own bytes: its own preview and text to index), read before timing.
+    const smallFiles = Array.from({ length: SMALL }, (_, i) => {
+      const bytes = readFileSync(path.join(small, `folder ${i % 20}`, `file ${i}.bin`));
+      return { chunks: [bytes], sha256: createHash('sha256').update(bytes).digest('hex') };
+    });
     const api = async (count: number, into: string) => {
       const folders = await Promise.all(
         Array.from({ length: 20 }, (_, i) => app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: `folder ${i}`, parentId: into })),
@@ -71,7 +76,7 @@ export default async function webdav() {
         Array.from({ length: TRANSFERS }, async () => {
           while (next < count) {
             const i = next++;
-            await uploadThroughCabinet(app, `file ${i}.bin`, smallFile, SMALL_SIZE, 1, ids[i % 20]);
+            await uploadThroughCabinet(app, `file ${i}.bin`, smallFiles[i]!, SMALL_SIZE, 1, ids[i % 20]);
           }
         }),
       );
