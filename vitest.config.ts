@@ -51,7 +51,7 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/dav/dav-access',
   // the live lock each item carries, read in the listing's statement and the item's access (ADR 0053's kept plans);
   'apps/server/src/modules/dav/lock-in-browser',
-  // statements kept per connection, by PostgreSQL's pool and by PGlite's driver, and WebDAV's that are (ADR 0053, 0070);
+  // statements kept per connection, by PostgreSQL's pool and by PGlite's driver, and WebDAV's that are (ADR 0053, 0071);
   'apps/server/src/db/pglite-dialect',
   'apps/server/src/modules/dav/dav-planned-once',
   // a provider's logout tokens, each taken once (a conflict on its jti) with the sessions it ends (ADR 0068);

@@ -23,7 +23,7 @@ describe('the database driver', () => {
     expect(statements).toBeLessThan(200);
   });
 
-  it('keeps a statement marked plannedOnce on its connection, answering as unmarked, and runs it unnamed once a table it reads changed shape (ADR 0053, 0070)', async () => {
+  it('keeps a statement marked plannedOnce on its connection, answering as unmarked, and runs it unnamed once a table it reads changed shape (ADR 0053, 0071)', async () => {
     const found = await test.database.db.connection().execute(async (conn) => {
       await sql`CREATE TEMP TABLE kept_rows (id int PRIMARY KEY, name text, at timestamptz, sizes bigint[])`.execute(conn);
       await sql`INSERT INTO kept_rows VALUES (1, 'one', '2026-01-02T03:04:05Z', '{1,2}'), (2, 'two', NULL, NULL)`.execute(conn);

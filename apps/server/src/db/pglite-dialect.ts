@@ -71,7 +71,7 @@ class PGliteDriver implements Driver {
   private readonly kept = new Map<string, number[]>();
 
   /**
-   * A statement marked `plannedOnce` (ADR 0053) as a named statement of PGlite's one connection: parsed once, then
+   * A statement marked `plannedOnce` (ADR 0053, 0071) as a named statement of PGlite's one connection: parsed once, then
    * only bound and run, so PostgreSQL may keep its generic plan, as it does for the pool's connections. The messages
    * are those `PGlite.query` sends for an unnamed one, with the same serializers, parsers and sync to the file system.
    * A kept statement the server refuses (its tables changed shape) is forgotten, and run unnamed when no transaction

@@ -10,7 +10,7 @@ import { DOCUMENT_EXTENSION } from './dav-resources.ts';
 
 const test = useTestApp();
 
-it("the statements of every WebDAV request are parsed once per connection and keep their generic plan: the workspace by its slug, the path with the caller's access, the locks, a file's client facts (ADR 0053, 0070)", async () => {
+it("the statements of every WebDAV request are parsed once per connection and keep their generic plan: the workspace by its slug, the path with the caller's access, the locks, a file's client facts (ADR 0053, 0071)", async () => {
   const ada = await test.given.person('Ada');
   const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
   const folder = await test.given.folder(ada, ada.workspace.homeId, 'Reports');

@@ -54,7 +54,7 @@ export type LockAround = LockRow & { relation: 'on' | 'above' | 'below'; distanc
  * anything under it. Walked from the item up, and from each live lock up (there are few): never down a whole tree.
  */
 export async function findLocksAround(db: Db, itemId: string, o: { below: boolean }): Promise<LockAround[]> {
-  // Planned once per connection (ADR 0053, 0070): every change through WebDAV reads it.
+  // Planned once per connection (ADR 0053, 0071): every change through WebDAV reads it.
   const { rows } = await sql<LockAround>`${plannedOnceOutside(db)}
     WITH RECURSIVE above AS (
       SELECT id, parent_id, 0 AS distance FROM items WHERE id = ${itemId}

@@ -529,7 +529,7 @@ export async function pruneVersions(db: Q, ids: string[]): Promise<{ blob_key: s
  * last changed (X-OC-Mtime), and the digests clients compare files by (`SHA1:<hex> MD5:<hex>`).
  */
 export async function setClientFacts(db: Q, itemId: string, facts: { modifiedAt?: Date | undefined; checksums: string }): Promise<void> {
-  // Planned once per connection (ADR 0053, 0070): every WebDAV PUT runs it.
+  // Planned once per connection (ADR 0053, 0071): every WebDAV PUT runs it.
   await sql`${plannedOnceOutside(db)}UPDATE file_versions SET modified_at = ${facts.modifiedAt ?? null}::timestamptz, checksums = ${facts.checksums}
     WHERE id = (SELECT current_version_id FROM items WHERE id = ${itemId}::uuid)`.execute(db);
 }
@@ -543,7 +543,7 @@ export interface ClientFacts {
 /** What came with the current versions of these files, where they were sent through WebDAV. */
 export async function findClientFacts(db: Q, itemIds: string[]): Promise<Map<string, ClientFacts>> {
   if (!itemIds.length) return new Map();
-  // Planned once per connection (ADR 0053, 0070): every WebDAV PROPFIND runs it. One file, what a client asks after each
+  // Planned once per connection (ADR 0053, 0071): every WebDAV PROPFIND runs it. One file, what a client asks after each
   // file it sends, is compared with `=`, whose one row a generic plan knows; a listing's array is parsed once at least.
   const listed = itemIds.length === 1 ? sql`= ${itemIds[0]}::uuid` : sql`= ANY(${itemIds}::uuid[])`;
   const { rows } = await sql<{ id: string; modified_at: Date | null; checksums: string | null }>`${plannedOnceOutside(db)}

@@ -536,7 +536,7 @@ describe.each(storageDrivers())('uploads on %s', (_name, driver) => {
     const folder = await test.given.folder(ada, ada.workspace.rootId, 'Read only');
     await test.given.grant(folder.id, { user: viewer }, 'viewer');
     expect((await viewer.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: folder.id, name: 'x', size: 1 } })).status).toBe(403);
-    // The folder's access a WebDAV request hands its upload (ADR 0070) is never taken from a request's body.
+    // The folder's access a WebDAV request hands its upload (ADR 0071) is never taken from a request's body.
     const forged = {
       item: { id: folder.id, kind: 'folder', state: 'active', parent_id: ada.workspace.rootId },
       role: 'manager',

@@ -239,7 +239,7 @@ export function findActiveSibling(db: Q, parentId: string, name: string, exceptI
  * (a document shown as a file, WebDAV's `.md`) when no other item has the name. As far as the names lead: shorter when
  * one names nothing; empty when the folder does not exist.
  *
- * The path is one line of ancestors (ADR 0070): the walk down carries each step's row, the folder's own chain is walked
+ * The path is one line of ancestors (ADR 0071): the walk down carries each step's row, the folder's own chain is walked
  * up once, and each item's chain is that chain with the steps above it, so the grants and the trash along the way are
  * read once for every item of the path (where asking `findAccessMany` for each item would walk each one's chain to the
  * root again). A chain is cut at 64 levels, as there. Planned once per connection (ADR 0053): the names and the path's
