@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
 import { formAction, GOOD_PASSWORD, hiddenFields, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail, type Page } from '../../testing/browser.ts';
+import { PasskeyAuthenticator, passkeyForm } from '../../testing/passkey-authenticator.ts';
 import { useTestAppWithProvider } from '../../testing/standalone-idp.ts';
 import { useTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -62,6 +63,29 @@ describe('REQUIRE_TWO_STEP with the embedded provider', () => {
     expect(await store.status(user.subject)).toEqual({ totp: false, recoveryCodesLeft: 0 });
     const again = await signIn(test.app.url, me.body.user.email, GOOD_PASSWORD);
     expect(again.page.text).toContain('<h1>Set up two-step sign-in</h1>');
+  });
+
+  it('takes a passkey alone, or after the password in place of an app', async () => {
+    const { browser, email, page } = await signUp(test.app.url);
+    const key = /aria-label="Secret key">([A-Z2-7]+)</.exec(page.text)![1]!;
+    await browser.navigate(formAction(page), { form: { code: totpCode(key) } }).then((codes) => browser.navigate(formAction(codes), { form: {} }));
+    const device = new PasskeyAuthenticator(test.app.url);
+    const options = await browser.call(securityApi.passkeyOptions);
+    expect((await browser.call(securityApi.addPasskey, { body: { name: 'Laptop', response: device.register(options.body.options) } })).status).toBe(201);
+
+    const alone = new TestBrowser(test.app.url);
+    const form = passkeyForm(await alone.navigate('/auth/login'));
+    expect((await alone.navigate(form.action, { form: { response: JSON.stringify(device.signIn(form.options)) } })).url).toBe(`${test.app.url}/`);
+    expect(await amrOf(test.app, alone)).toEqual(['hwk', 'mfa']);
+
+    // With the app turned off, the second step after the password is the passkey, not setting up another app.
+    expect((await browser.call(securityApi.remove)).status).toBe(204);
+    const again = await signIn(test.app.url, email, GOOD_PASSWORD);
+    expect(again.page.text).toContain('<h1>Two-step sign-in</h1>');
+    expect(again.page.text).not.toContain('name="code"');
+    const step = passkeyForm(again.page);
+    expect((await again.browser.navigate(step.action, { form: { response: JSON.stringify(device.signIn(step.options)) } })).url).toBe(`${test.app.url}/`);
+    expect(await amrOf(test.app, again.browser)).toEqual(['pwd', 'hwk']);
   });
 });
 

@@ -1,5 +1,5 @@
-import { AccountStore, passwordChecker, TwoStepStore, type TotpSetUp } from '@cabinet/idp';
-import type { TTwoStep } from '@cabinet/contracts';
+import { AccountStore, PASSKEY_LIMIT, PasskeyStore, passwordChecker, relyingPartyOf, TwoStepStore, type Passkey, type TotpSetUp } from '@cabinet/idp';
+import type { TAddPasskeyRequest, TTwoStep } from '@cabinet/contracts';
 import { embeddedIssuer, passwordPolicy, twoStepKey, type AppContext } from '../../context.ts';
 import { AppError, invalidInput } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
@@ -13,9 +13,11 @@ import { findActiveUserById } from '../users/index.ts';
 export class SecurityService {
   private readonly store: TwoStepStore;
   private readonly accounts: AccountStore;
+  private readonly passkeys: PasskeyStore;
 
   constructor(private readonly ctx: AppContext) {
     this.store = new TwoStepStore(ctx.database.sql, twoStepKey(ctx.env));
+    this.passkeys = new PasskeyStore(ctx.database.sql, relyingPartyOf(ctx.env.PUBLIC_URL));
     this.accounts = new AccountStore(ctx.database.sql, { failures: ctx.env.IDP_LOCKOUT_FAILURES, minutes: ctx.env.IDP_LOCKOUT_MINUTES });
   }
 
@@ -28,7 +30,7 @@ export class SecurityService {
   }
 
   /** Changes come from a signed-in browser only: a script's token does not change how its owner signs in. */
-  private async requireAccount(actor: Actor, what: 'Two-step sign-in' | 'Your password' = 'Two-step sign-in'): Promise<{ id: string; email: string }> {
+  private async requireAccount(actor: Actor, what: 'Two-step sign-in' | 'Your password' | 'Passkeys' = 'Two-step sign-in'): Promise<{ id: string; email: string }> {
     if (actor.via !== 'session') throw new AppError('forbidden', `${what} is changed from a signed-in browser, not with a token.`);
     const account = await this.accountOf(actor);
     if (!account) throw new AppError('forbidden', `${what} is set with your identity provider, not in Cabinet.`);
@@ -98,4 +100,41 @@ export class SecurityService {
     const account = await this.requireAccount(actor);
     await this.store.remove(account.id);
   }
+
+  async listPasskeys(actor: Actor): Promise<{ passkeys: Passkey[] }> {
+    const account = await this.accountOf(actor);
+    if (!account) throw new AppError('forbidden', 'Passkeys are set with your identity provider, not in Cabinet.');
+    return { passkeys: await this.passkeys.list(account.id) };
+  }
+
+  async passkeyOptions(actor: Actor): Promise<{ options: Record<string, unknown> }> {
+    const account = await this.requireAccount(actor, 'Passkeys');
+    const row = await this.accounts.findById(account.id);
+    if ((await this.passkeys.count(account.id)) >= PASSKEY_LIMIT) throw tooManyPasskeys();
+    const options = await this.passkeys.registrationOptions({ id: account.id, email: account.email, name: row?.name ?? account.email });
+    return { options: { ...options } };
+  }
+
+  async addPasskey(actor: Actor, request: TAddPasskeyRequest): Promise<Passkey> {
+    const account = await this.requireAccount(actor, 'Passkeys');
+    if ((await this.passkeys.count(account.id)) >= PASSKEY_LIMIT) throw tooManyPasskeys();
+    const added = await this.passkeys.register(account.id, request.response as unknown as Parameters<PasskeyStore['register']>[1], request.name);
+    if (!added) throw invalidInput([{ path: 'response', message: 'The passkey could not be checked, or the request took too long. Try adding it again.' }]);
+    return added;
+  }
+
+  async renamePasskey(actor: Actor, id: string, name: string): Promise<Passkey> {
+    const account = await this.requireAccount(actor, 'Passkeys');
+    const renamed = await this.passkeys.rename(account.id, id, name);
+    if (!renamed) throw new AppError('not_found', 'No such passkey.');
+    return renamed;
+  }
+
+  async removePasskey(actor: Actor, id: string): Promise<void> {
+    const account = await this.requireAccount(actor, 'Passkeys');
+    if (!(await this.passkeys.remove(account.id, id))) throw new AppError('not_found', 'No such passkey.');
+  }
 }
+
+const tooManyPasskeys = () =>
+  new AppError('forbidden', `An account has at most ${PASSKEY_LIMIT} passkeys. Remove one you no longer use to add another.`);
