@@ -206,7 +206,7 @@ export function signInPage(o: {
         ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: !!o.email })}
         <button type="submit">Sign in</button>
       </form>
-      ${passkeyForm(o.passkey, 'Sign in with a passkey')}
+      ${passkeyForm(o.passkey, 'Use a passkey')}
       <div class="links"><a href="${o.forgotUrl}">Forgot password?</a><a href="${o.signUpUrl}">Create an account</a></div>`,
   );
 }
