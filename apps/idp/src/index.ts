@@ -188,7 +188,8 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const hint = ZEmail.safeParse(interaction.params.login_hint);
       return hint.success ? hint.data : undefined;
     };
-    const showSignIn = async (reply: FastifyReply, interaction: Interaction) => send(reply, await renderSignIn(interaction.uid, { email: hintOf(interaction) }));
+    const showSignIn = async (reply: FastifyReply, interaction: Interaction) =>
+      send(reply, await renderSignIn(interaction.uid, { email: hintOf(interaction) }));
     const showSignUp = (reply: FastifyReply, interaction: Interaction) => {
       const email = hintOf(interaction);
       return send(reply, renderSignUp(interaction.uid, email ? { fields: { email: { value: email } } } : {}));
@@ -314,7 +315,9 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     const passkeyAnswer = (body: Form | undefined) => {
       try {
         const answer: unknown = JSON.parse(body?.response ?? '');
-        return answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string' ? (answer as Parameters<PasskeyStore['signIn']>[1]) : undefined;
+        return answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string'
+          ? (answer as Parameters<PasskeyStore['signIn']>[1])
+          : undefined;
       } catch {
         return undefined;
       }
@@ -330,7 +333,11 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const wait = limiter.hit(options.rateKey(req.ip));
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return send(reply, await renderSignIn(interaction.uid, { errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }), 429);
+        return send(
+          reply,
+          await renderSignIn(interaction.uid, { errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }),
+          429,
+        );
       }
       const answer = passkeyAnswer(req.body);
       const passed = answer && (await passkeys.signIn(interaction.uid, answer));

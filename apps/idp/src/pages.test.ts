@@ -7,7 +7,12 @@ const directive = (name: string) => CONTENT_SECURITY_POLICY.split('; ').find((d)
 
 it('allows every inline style and script of the pages by its hash, byte for byte', () => {
   const pages = [
-    signInPage({ action: '/idp/interaction/x/login', signUpUrl: '/signup', forgotUrl: '/forgot', passkey: { action: '/idp/interaction/x/passkey', options: '{}' } }),
+    signInPage({
+      action: '/idp/interaction/x/login',
+      signUpUrl: '/signup',
+      forgotUrl: '/forgot',
+      passkey: { action: '/idp/interaction/x/passkey', options: '{}' },
+    }),
     twoStepPage({ action: '/idp/interaction/x/two-step', cancelUrl: '/', passkey: { action: '/idp/interaction/x/two-step/passkey', options: '{}' } }),
     logoutPage('<form method="post" action="/idp/session/end/confirm"><input type="hidden" name="xsrf" value="x"></form>'),
   ];

@@ -64,7 +64,10 @@ form.addEventListener('submit', async (event) => {
       id: credential.id, rawId: text(credential.rawId), type: credential.type,
       authenticatorAttachment: credential.authenticatorAttachment || undefined,
       clientExtensionResults: credential.getClientExtensionResults(),
-      response: { clientDataJSON: text(r.clientDataJSON), authenticatorData: text(r.authenticatorData), signature: text(r.signature), userHandle: text(r.userHandle) || undefined },
+      response: {
+        clientDataJSON: text(r.clientDataJSON), authenticatorData: text(r.authenticatorData), signature: text(r.signature),
+        userHandle: text(r.userHandle) || undefined,
+      },
     });
     form.submit();
   } catch {
@@ -181,7 +184,9 @@ function passkeyForm(prompt: PasskeyPrompt | undefined, label: string): Html | '
   if (!prompt) return '';
   return html`<form id="passkey" method="post" action="${prompt.action}" data-options="${prompt.options}" hidden>
       <input type="hidden" name="response" />
-      <div class="alert" role="alert" id="passkey-problem" hidden>No passkey was used: the request was cancelled, or this device has no passkey for Cabinet. Try again.</div>
+      <div class="alert" role="alert" id="passkey-problem" hidden>
+        No passkey was used: the request was cancelled, or this device has no passkey for Cabinet. Try again.
+      </div>
       <button type="submit" class="secondary">${label}</button>
     </form>
     ${PASSKEY_SCRIPT_ELEMENT}`;

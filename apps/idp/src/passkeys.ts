@@ -112,10 +112,9 @@ export class PasskeyStore {
 
   /** The challenge made for this purpose, taken: a second answer to it finds none. */
   private async takeChallenge(key: string): Promise<string | undefined> {
-    const rows = await this.sql.query<{ challenge: string }>(
-      `DELETE FROM idp_passkey_challenges WHERE key = $1 AND expires_at > now() RETURNING challenge`,
-      [key],
-    );
+    const rows = await this.sql.query<{ challenge: string }>(`DELETE FROM idp_passkey_challenges WHERE key = $1 AND expires_at > now() RETURNING challenge`, [
+      key,
+    ]);
     return rows[0]?.challenge;
   }
 

@@ -73,7 +73,15 @@ export class PasskeyAuthenticator {
       ]),
     );
     const length = Buffer.from([id.length >> 8, id.length & 255]);
-    const authData = Buffer.concat([this.rpIdHash, Buffer.from([this.flags(ceremony.userVerified ?? true, multiDevice, true)]), Buffer.alloc(4), Buffer.alloc(16), length, id, cose]);
+    const authData = Buffer.concat([
+      this.rpIdHash,
+      Buffer.from([this.flags(ceremony.userVerified ?? true, multiDevice, true)]),
+      Buffer.alloc(4),
+      Buffer.alloc(16),
+      length,
+      id,
+      cose,
+    ]);
     const attestationObject = cbor(
       new Map<string, unknown>([
         ['fmt', 'none'],
@@ -124,7 +132,13 @@ export class PasskeyAuthenticator {
   }
 }
 
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The passkey form of a provider page: where it posts, and the options its script hands the browser. */
 export function passkeyForm(page: Page): { action: string; options: Record<string, unknown> } {

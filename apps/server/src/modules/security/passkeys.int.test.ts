@@ -63,7 +63,9 @@ describe('passkeys under Account → Security', () => {
     expect(again.error?.details).toEqual({ fields: [{ path: 'response', message: expect.stringMatching(/^The passkey could not be checked/) }] });
     // The next options exclude it, so the same device does not make a second one.
     const next = await browser.call(securityApi.passkeyOptions);
-    expect((next.body.options as { excludeCredentials: { id: string }[] }).excludeCredentials.map((c) => c.id)).toEqual([device.credentials[0]!.id.toString('base64url')]);
+    expect((next.body.options as { excludeCredentials: { id: string }[] }).excludeCredentials.map((c) => c.id)).toEqual([
+      device.credentials[0]!.id.toString('base64url'),
+    ]);
 
     const renamed = await browser.call(securityApi.renamePasskey, { params: { id: added.body.id }, body: { name: 'Work phone' } });
     expect(renamed.body.name).toBe('Work phone');
@@ -168,7 +170,9 @@ describe('signing in with a passkey at the embedded provider', () => {
     expect(form.action).toMatch(/\/two-step\/passkey$/);
     expect((form.options.allowCredentials as { id: string }[]).map((c) => c.id)).toEqual([device.credentials[0]!.id.toString('base64url')]);
     // Another account's passkey is not this account's second step.
-    const wrong = await browser.navigate(form.action, { form: { response: JSON.stringify(stranger.device.signIn({ ...form.options, allowCredentials: [] })) } });
+    const wrong = await browser.navigate(form.action, {
+      form: { response: JSON.stringify(stranger.device.signIn({ ...form.options, allowCredentials: [] })) },
+    });
     expect(wrong.status).toBe(401);
     expect(alertText(wrong.text)).toMatch(/^That passkey did not sign you in/);
     const retry = passkeyForm(wrong);

@@ -30,7 +30,10 @@ export class SecurityService {
   }
 
   /** Changes come from a signed-in browser only: a script's token does not change how its owner signs in. */
-  private async requireAccount(actor: Actor, what: 'Two-step sign-in' | 'Your password' | 'Passkeys' = 'Two-step sign-in'): Promise<{ id: string; email: string }> {
+  private async requireAccount(
+    actor: Actor,
+    what: 'Two-step sign-in' | 'Your password' | 'Passkeys' = 'Two-step sign-in',
+  ): Promise<{ id: string; email: string }> {
     if (actor.via !== 'session') throw new AppError('forbidden', `${what} is changed from a signed-in browser, not with a token.`);
     const account = await this.accountOf(actor);
     if (!account) throw new AppError('forbidden', `${what} is set with your identity provider, not in Cabinet.`);
@@ -136,5 +139,4 @@ export class SecurityService {
   }
 }
 
-const tooManyPasskeys = () =>
-  new AppError('forbidden', `An account has at most ${PASSKEY_LIMIT} passkeys. Remove one you no longer use to add another.`);
+const tooManyPasskeys = () => new AppError('forbidden', `An account has at most ${PASSKEY_LIMIT} passkeys. Remove one you no longer use to add another.`);

@@ -35,7 +35,8 @@ export function PasskeysSection() {
 
   const start = () =>
     add.mutate(describeUserAgent(navigator.userAgent), {
-      onSuccess: (added) => notifications.show({ color: 'green', title: 'Passkey added', message: `“${added.name}” signs you in now. Rename it to tell it apart.` }),
+      onSuccess: (added) =>
+        notifications.show({ color: 'green', title: 'Passkey added', message: `“${added.name}” signs you in now. Rename it to tell it apart.` }),
       onError: (error) => notifications.show({ color: 'red', title: 'No passkey added', message: addFailure(error) }),
     });
 
@@ -130,7 +131,8 @@ function RenamePasskey({ passkey, onClose }: { passkey: TPasskey; onClose: () =>
       { id: passkey.id, name: value },
       {
         onSuccess: onClose,
-        onError: (e) => name.setError((e instanceof ApiError ? (e.details?.fields as { message: string }[] | undefined)?.[0]?.message : undefined) ?? e.message),
+        onError: (e) =>
+          name.setError((e instanceof ApiError ? (e.details?.fields as { message: string }[] | undefined)?.[0]?.message : undefined) ?? e.message),
       },
     );
   };
