@@ -1,5 +1,5 @@
-import { AccountStore, PasskeyStore, relyingPartyOf, TwoStepStore } from '@cabinet/idp';
-import { twoStepKey } from '../context.ts';
+import { AccountStore } from '@cabinet/idp';
+import { resetTwoStep } from '../modules/security/index.ts';
 import { CommandFailed, type CommandScope } from './scope.ts';
 
 /**
@@ -17,8 +17,7 @@ export async function resetTwoStepCommand({ env, context, io }: CommandScope, op
   const ctx = await context();
   const account = await new AccountStore(ctx.database.sql, { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES }).findByEmail(opts.email);
   if (!account) throw new CommandFailed(`No account of the embedded identity provider has the email ${opts.email}.`);
-  const removed = await new TwoStepStore(ctx.database.sql, twoStepKey(env)).remove(account.id);
-  const passkeys = await new PasskeyStore(ctx.database.sql, relyingPartyOf(env.PUBLIC_URL)).removeAll(account.id);
+  const { removed, passkeys } = await resetTwoStep(ctx, account.id);
   io.out(
     removed || passkeys
       ? `Two-step sign-in of ${account.email} is off${passkeys ? ` and their passkeys (${passkeys}) are removed` : ''}: ` +

@@ -139,4 +139,15 @@ export class SecurityService {
   }
 }
 
+/**
+ * Turns off an account's two-step sign-in at the embedded provider for someone who lost their factors (an instance
+ * administrator's reset, from /admin or `cabinet user reset-two-step`): the authenticator app, its recovery codes and the
+ * passkeys. Whether there was an app or codes, and how many passkeys went.
+ */
+export async function resetTwoStep(ctx: Pick<AppContext, 'database' | 'env'>, accountId: string): Promise<{ removed: boolean; passkeys: number }> {
+  const removed = await new TwoStepStore(ctx.database.sql, twoStepKey(ctx.env)).remove(accountId);
+  const passkeys = await new PasskeyStore(ctx.database.sql, relyingPartyOf(ctx.env.PUBLIC_URL)).removeAll(accountId);
+  return { removed, passkeys };
+}
+
 const tooManyPasskeys = () => new AppError('forbidden', `An account has at most ${PASSKEY_LIMIT} passkeys. Remove one you no longer use to add another.`);
