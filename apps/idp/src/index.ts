@@ -34,7 +34,7 @@ export { RECOVERY_CODE_COUNT, totpCode, TwoStepStore, type TotpSetUp, type TwoSt
 export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';
 export type { SqlClient } from './sql.ts';
 /** The one way Cabinet sends mail (SMTP, or the dev outbox), for the server's own messages too. */
-export { createMailer, type Mail, type Mailer, type MailOptions } from './mail.ts';
+export { createMailer, readOutbox, type Mail, type Mailer, type MailOptions, type OutboxMessage } from './mail.ts';
 
 export interface IdpOptions {
   /** The issuer URL; its path is where the provider is mounted (e.g. https://cabinet.example.com/idp). */

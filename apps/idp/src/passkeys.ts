@@ -188,9 +188,11 @@ export class PasskeyStore {
     return rows[0] && summary(rows[0]);
   }
 
-  async remove(accountId: string, id: string): Promise<boolean> {
-    if (!isAccountId(accountId) || !isAccountId(id)) return false;
-    return (await this.sql.query(`DELETE FROM idp_passkeys WHERE account_id = $1 AND id = $2 RETURNING id`, [accountId, id])).length > 0;
+  /** Removes one of the account's passkeys: the one removed, or undefined when the account has none by that id. */
+  async remove(accountId: string, id: string): Promise<Passkey | undefined> {
+    if (!isAccountId(accountId) || !isAccountId(id)) return undefined;
+    const rows = await this.sql.query<PasskeyRow>(`DELETE FROM idp_passkeys WHERE account_id = $1 AND id = $2 RETURNING *`, [accountId, id]);
+    return rows[0] && summary(rows[0]);
   }
 
   /** Removes every passkey of the account (an administrator's reset); how many there were. */

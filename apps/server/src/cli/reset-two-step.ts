@@ -17,7 +17,7 @@ export async function resetTwoStepCommand({ env, context, io }: CommandScope, op
   const ctx = await context();
   const account = await new AccountStore(ctx.database.sql, { failures: env.IDP_LOCKOUT_FAILURES, minutes: env.IDP_LOCKOUT_MINUTES }).findByEmail(opts.email);
   if (!account) throw new CommandFailed(`No account of the embedded identity provider has the email ${opts.email}.`);
-  const { removed, passkeys } = await resetTwoStep(ctx, account.id);
+  const { removed, passkeys } = await resetTwoStep(ctx, account);
   io.out(
     removed || passkeys
       ? `Two-step sign-in of ${account.email} is off${passkeys ? ` and their passkeys (${passkeys}) are removed` : ''}: ` +

@@ -2,7 +2,7 @@ import { adminApi, meApi, securityApi, uploadsApi, uuidv7 } from '@cabinet/contr
 import { totpCode } from '@cabinet/idp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
-import { formAction, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
+import { formAction, mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
 import { watch } from '../../testing/event-watch.ts';
 import { PasskeyAuthenticator, passkeyForm } from '../../testing/passkey-authenticator.ts';
 import type { Person } from '../../testing/given.ts';
@@ -202,6 +202,7 @@ describe('instance administration', () => {
     expect(refused.text).toContain('That passkey did not sign you in');
     const audited = (await root.call(adminApi.audit, { query: {} })).body.items.find((e) => e.action === 'user.two_step_reset' && e.targetId === eveId)!;
     expect(audited).toMatchObject({ targetLabel: eve.email, data: { removed: true, passkeys: 1 } });
+    expect(mailsTo(test.app.dataDir, eve.email).at(-1)!.subject).toBe('Your Cabinet two-step sign-in was reset');
 
     // Again, nothing is left to remove; an unknown person is not found; a hosted provider's account is the provider's.
     expect((await root.call(adminApi.resetTwoStep, { params: { id: eveId } })).body).toEqual({ removed: false, passkeys: 0 });

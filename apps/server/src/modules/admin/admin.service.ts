@@ -263,7 +263,7 @@ export async function resetTwoStep(ctx: AppContext, actor: Actor, id: string): P
   if (!user) throw new AppError('not_found', 'No such person.');
   if (!embeddedAccount(ctx, user))
     throw new AppError('forbidden', `${user.email} signs in through your identity provider: reset their two-step sign-in there.`);
-  const result = await resetFactors(ctx, user.subject);
+  const result = await resetFactors(ctx, { id: user.subject, email: user.email, name: user.name });
   await audit(ctx.db, actor, 'user.two_step_reset', { kind: 'user', id: user.id, label: user.email }, { ...result });
   return result;
 }

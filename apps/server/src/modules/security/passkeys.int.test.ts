@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../cli/commands.ts';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
-import { signIn, signUp, TestBrowser } from '../../testing/browser.ts';
+import { mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
 import { PasskeyAuthenticator, passkeyForm } from '../../testing/passkey-authenticator.ts';
 import { callingRoutes, withToken } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -75,6 +75,12 @@ describe('passkeys under Account → Security', () => {
     expect((await browser.call(securityApi.removePasskey, { params: { id: added.body.id } })).status).toBe(204);
     expect(await browser.call(securityApi.removePasskey, { params: { id: added.body.id } })).toFail('not_found');
     expect((await browser.call(securityApi.listPasskeys)).body).toEqual({ passkeys: [] });
+    // The address is told of each, so that a passkey its owner did not add does not go unnoticed.
+    expect(mailsTo(test.app.dataDir, email).map((m) => [m.subject, /“([^”]+)”/.exec(m.text)?.[1]])).toEqual([
+      ['Confirm your email address for Cabinet', undefined],
+      ['A passkey was added to your Cabinet account', 'Phone'],
+      ['A passkey was removed from your Cabinet account', 'Work phone'],
+    ]);
     // Removed, it signs in no more.
     const refused = await signInWithPasskey(device);
     expect(refused.page.status).toBe(401);
