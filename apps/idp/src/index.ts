@@ -85,7 +85,8 @@ const WRONG_PASSWORD = 'Wrong email or password. After several wrong attempts an
 const WRONG_CODE =
   'That code is not right, or was used already. Enter the code your app shows now, or an unused recovery code. ' +
   'After several wrong attempts an account is locked for a while.';
-const PASSKEY_REFUSED = 'That passkey did not sign you in: it may have been removed from your account. Try again, or use your password.';
+const PASSKEY_REFUSED =
+  'That passkey did not sign you in: it may have been removed from your account, or this page waited too long. Try again, or use your password.';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 type Form = Record<string, string | undefined>;
 
@@ -237,25 +238,27 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     });
 
     /**
-     * The second step's page: the code of the account's app, or, where every sign-in takes two steps and the account has
-     * no app yet, setting one up (the same secret until it is confirmed).
+     * The second step's page: the code of the account's app (or one of its passkeys instead), or, where every sign-in takes
+     * two steps and the account has no app, one of its passkeys, or (asked for with `app`, or having none) setting up an
+     * app (the same secret until it is confirmed).
      */
-    const renderTwoStep = async (uid: string, accountId: string, errors?: string[]) => {
-      const extra = errors ? { errors } : {};
-      const passkey = (await passkeys.count(accountId)) ? await passkeyPrompt(uid, accountId) : undefined;
-      const totp = await twoStep.required(accountId);
-      if (!options.requireTwoStep || totp || passkey) return twoStepPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), passkey, totp, ...extra });
+    const renderTwoStep = async (uid: string, accountId: string, errors?: string[], setUpApp = false) => {
+      const base = { action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...(errors ? { errors } : {}) };
+      const hasPasskeys = (await passkeys.count(accountId)) > 0;
+      if (!options.requireTwoStep || (await twoStep.required(accountId)))
+        return twoStepPage({ ...base, passkey: hasPasskeys ? await passkeyPrompt(uid, accountId) : undefined });
+      if (hasPasskeys && !setUpApp) return twoStepPage({ ...base, passkey: await passkeyPrompt(uid, accountId), setUpUrl: `${twoStepUrl(uid)}?app=1` });
       const label = (await accounts.findById(accountId))?.email ?? '';
       const setUp = (await twoStep.pendingTotp(accountId, label)) ?? (await twoStep.beginTotp(accountId, label))!;
-      return twoStepSetUpPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), secret: setUp.secret, qrSvg: setUp.qrSvg, ...extra });
+      return twoStepSetUpPage({ ...base, action: `${twoStepUrl(uid)}?app=1`, secret: setUp.secret, qrSvg: setUp.qrSvg });
     };
 
-    pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+    pages.get<{ Params: { uid: string }; Querystring: { app?: string } }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
       const interaction = await details(req, reply);
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
       const accountId = await twoStep.awaited(interaction.uid);
       if (!accountId) return showSignIn(reply, interaction);
-      return send(reply, await renderTwoStep(interaction.uid, accountId));
+      return send(reply, await renderTwoStep(interaction.uid, accountId, undefined, req.query.app === '1'));
     });
 
     // The recovery codes of an app set up while signing in were shown: the sign-in goes on.
@@ -267,7 +270,8 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       return finishLogin(req, reply, accountId, ['pwd', 'otp']);
     });
 
-    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+    pages.post<{ Params: { uid: string }; Querystring: { app?: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+      const setUpApp = req.query.app === '1';
       const interaction = await details(req, reply);
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
       const accountId = await twoStep.awaited(interaction.uid);
@@ -278,7 +282,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         reply.header('retry-after', String(wait));
         return send(
           reply,
-          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]),
+          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`], setUpApp),
           429,
         );
       }
@@ -292,11 +296,16 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         // Setting up an app as the installation requires: a code it shows turns it on, and its recovery codes are shown once.
         const codes = await twoStep.confirmTotp(accountId, code);
         if (!codes)
-          return send(reply, await renderTwoStep(interaction.uid, accountId, ['That code is not right. Enter the 6-digit code your app shows now.']), 400);
+          return send(
+            reply,
+            await renderTwoStep(interaction.uid, accountId, ['That code is not right. Enter the 6-digit code your app shows now.'], setUpApp),
+            400,
+          );
         await twoStep.passSecondStep(interaction.uid);
         return send(reply, recoveryCodesPage({ action: `${twoStepUrl(interaction.uid)}/continue`, codes }));
       }
-      if (!code) return send(reply, await renderTwoStep(interaction.uid, accountId, ['Enter the code from your authenticator app, or a recovery code.']), 400);
+      if (!code)
+        return send(reply, await renderTwoStep(interaction.uid, accountId, ['Enter the code from your authenticator app, or a recovery code.'], setUpApp), 400);
       if (await accounts.isLocked(accountId)) {
         await twoStep.endSecondStep(interaction.uid);
         return send(reply, await renderSignIn(interaction.uid, { errors: [WRONG_PASSWORD] }), 401);
@@ -304,7 +313,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const used = await twoStep.verify(accountId, code);
       if (!used) {
         await accounts.recordFailure(accountId);
-        return send(reply, await renderTwoStep(interaction.uid, accountId, [WRONG_CODE]), 401);
+        return send(reply, await renderTwoStep(interaction.uid, accountId, [WRONG_CODE], setUpApp), 401);
       }
       await accounts.clearFailures(accountId);
       await twoStep.endSecondStep(interaction.uid);

@@ -23,3 +23,18 @@ it('allows every inline style and script of the pages by its hash, byte for byte
   for (const style of styles) expect(directive('style-src')).toContain(hashOf(style));
   for (const script of scripts) expect(directive('script-src')).toContain(hashOf(script));
 });
+
+it('carries the passkey options as an attribute no option can break out of', () => {
+  const options = JSON.stringify({ challenge: '"><script>alert(1)</script>', rpId: "it's" });
+  const page = signInPage({ action: '/idp/interaction/x/login', signUpUrl: '/signup', forgotUrl: '/forgot', passkey: { action: '/p', options } });
+  const attribute = /data-options="([^"]*)"/.exec(page)![1]!;
+  expect(attribute).not.toMatch(/[<>"']/);
+  expect(
+    attribute
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  ).toBe(options);
+});

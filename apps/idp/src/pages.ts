@@ -86,6 +86,7 @@ export const CONTENT_SECURITY_POLICY = [
   `script-src ${cspHash(SIGN_OUT_SCRIPT)} ${cspHash(PASSKEY_SCRIPT)}`,
   "img-src 'self' data:",
   "base-uri 'none'",
+  "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
 
@@ -207,7 +208,7 @@ export function signInPage(o: {
       <p class="muted">Use your Cabinet account.</p>
       ${alert(o.errors)}${o.notice ? alert([o.notice], 'ok') : ''}
       <form method="post" action="${o.action}" novalidate>
-        ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username webauthn', state: { value: o.email ?? '' }, autofocus: !o.email })}
+        ${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'username', state: { value: o.email ?? '' }, autofocus: !o.email })}
         ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: !!o.email })}
         <button type="submit">Sign in</button>
       </form>
@@ -217,14 +218,21 @@ export function signInPage(o: {
 }
 
 /** The second step of signing in: a code from the authenticator app, or one of the recovery codes. */
-export function twoStepPage(o: { action: string; cancelUrl: string; errors?: string[]; passkey?: PasskeyPrompt | undefined; totp?: boolean }) {
-  if (o.totp === false) {
-    // No app, only passkeys (where the installation asks everyone for a second step).
+export function twoStepPage(o: {
+  action: string;
+  cancelUrl: string;
+  errors?: string[];
+  passkey?: PasskeyPrompt | undefined;
+  /** Where an account with passkeys and no app sets one up instead (the installation asks everyone for a second step). */
+  setUpUrl?: string | undefined;
+}) {
+  if (o.setUpUrl) {
     return page(
       'Two-step sign-in',
       html`<h1>Two-step sign-in</h1>
         <p class="muted">This Cabinet asks for a second step after your password: use one of your passkeys.</p>
         ${alert(o.errors)} ${passkeyForm(o.passkey, 'Use a passkey')}
+        <p>No passkey on this device, or this browser cannot use one? <a href="${o.setUpUrl}">Set up an authenticator app instead</a>.</p>
         <div class="links"><a href="${o.cancelUrl}">Sign in as someone else</a></div>`,
     );
   }

@@ -12,12 +12,16 @@ import {
 } from '@simplewebauthn/server';
 import type { SqlClient } from './sql.ts';
 
-/** How long a challenge waits for the browser's answer: the browser's own prompt times out sooner. */
-const CHALLENGE_MINUTES = 5;
+/** How long a challenge waits for the browser's answer: as long as a sign-in waits for its second step. */
+const CHALLENGE_MINUTES = 10;
 const TIMEOUT_MS = 120_000;
 /** How many passkeys an account may have: enough for every device and a spare key or two. */
 export const PASSKEY_LIMIT = 20;
 const isAccountId = (id: string) => /^[0-9a-f-]{36}$/i.test(id);
+/** The ways a browser may reach a passkey (WebAuthn's AuthenticatorTransport): anything else it reports is not kept. */
+const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);
+const knownTransports = (reported: unknown): string[] =>
+  Array.isArray(reported) ? [...new Set(reported.filter((t): t is string => typeof t === 'string' && TRANSPORTS.has(t)))] : [];
 
 /** Where passkeys are made and used: the browser's origin of Cabinet's public address, and its host name (the relying party). */
 export interface RelyingParty {
@@ -162,7 +166,7 @@ export class PasskeyStore {
     const { credential, credentialDeviceType, credentialBackedUp } = verified.registrationInfo;
     const rows = await this.sql.query<PasskeyRow>(
       `INSERT INTO idp_passkeys (id, account_id, credential_id, public_key, counter, transports, multi_device, backed_up, name)
-       SELECT $1, $2, $3, $4, $5, $6::text[], $7, $8, $9
+       SELECT $1, $2, $3, $4, $5::bigint, $6::text[], $7, $8, $9
        WHERE (SELECT count(*) FROM idp_passkeys WHERE account_id = $2) < $10
        ON CONFLICT (credential_id) DO NOTHING
        RETURNING *`,
@@ -172,7 +176,7 @@ export class PasskeyStore {
         credential.id,
         Buffer.from(credential.publicKey).toString('base64url'),
         credential.counter,
-        credential.transports ?? [],
+        knownTransports(credential.transports),
         credentialDeviceType === 'multiDevice',
         credentialBackedUp,
         name,
@@ -249,8 +253,8 @@ export class PasskeyStore {
     const info = verified.authenticationInfo;
     // A device that counts its signatures must count up: the same count again is a copied key, and is refused.
     const kept = await this.sql.query(
-      `UPDATE idp_passkeys SET counter = $2, backed_up = $3, last_used_at = now()
-       WHERE id = $1 AND ($2 = 0 OR counter < $2) RETURNING id`,
+      `UPDATE idp_passkeys SET counter = $2::bigint, backed_up = $3, last_used_at = now()
+       WHERE id = $1 AND ($2::bigint = 0 OR counter < $2::bigint) RETURNING id`,
       [row.id, info.newCounter, info.credentialBackedUp],
     );
     if (!kept.length) return undefined;

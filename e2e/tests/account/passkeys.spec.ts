@@ -45,15 +45,28 @@ test('Account → Security: a passkey added with the device, renamed, signing in
 }) => {
   test.setTimeout(120_000);
   const device = await virtualAuthenticator(page);
-  await signUp(page);
+  const me = await signUp(page);
   await page.goto('/account');
   const security = page.getByRole('region', { name: 'Security' });
   await expect(security.getByRole('heading', { name: 'Passkeys' })).toBeVisible();
   await expect(security.getByText('No passkeys yet.')).toBeVisible();
 
-  // Added: named after the browser and system, listed, and kept by the device for this site.
+  // The password first: a wrong one is refused under its field.
+  const adding = page.getByRole('dialog', { name: 'Add a passkey' });
+  const password = adding.getByLabel('Password', { exact: true });
   await security.getByRole('button', { name: 'Add a passkey' }).click();
+  await password.fill('not-the-password-at-all');
+  await adding.getByRole('button', { name: 'Continue' }).click();
+  await expect(password).toHaveAccessibleDescription(/^That is not your current password\./);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await screensInEachLook(page, 'account-passkey-password');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  // Added: named after the browser and system, listed, and kept by the device for this site.
+  await password.fill(me.password);
+  await adding.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Passkey added')).toBeVisible();
+  await expect(adding).toHaveCount(0);
   const list = security.getByRole('list', { name: 'Passkeys' });
   await expect(list.getByRole('listitem')).toHaveCount(1);
   // The browser's user agent names the system (the tests' Chromium says Windows).
@@ -65,6 +78,8 @@ test('Account → Security: a passkey added with the device, renamed, signing in
 
   // The same device a second time: it already has one, and says so.
   await security.getByRole('button', { name: 'Add a passkey' }).click();
+  await password.fill(me.password);
+  await adding.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('This device already has a passkey for your account.')).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(1);
 

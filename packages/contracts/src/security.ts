@@ -57,7 +57,17 @@ export const ZPasskeyList = z.object({ passkeys: z.array(ZPasskey) });
 /** What the browser needs to make a passkey (WebAuthn's creation options in their JSON form), good for minutes. */
 export const ZPasskeyOptions = z.object({ options: z.record(z.string(), z.unknown()) });
 
-const ZPasskeyName = z.string().trim().min(1, 'Enter a name for the passkey').max(100, 'A passkey’s name is at most 100 characters');
+/** Asking for the options proves it is the account's owner at the keyboard, not only someone with their session. */
+export const ZPasskeyOptionsRequest = z.object({ currentPassword: z.string().min(1, 'Enter your password').max(1024) });
+export type TPasskeyOptionsRequest = z.infer<typeof ZPasskeyOptionsRequest>;
+
+const ZPasskeyName = z
+  .string()
+  .trim()
+  .min(1, 'Enter a name for the passkey')
+  .max(100, 'A passkey’s name is at most 100 characters')
+  // A name is one line of text: it is shown in lists and told in mail.
+  .regex(/^[^\p{Cc}\u2028\u2029]*$/u, 'A passkey’s name is one line of text');
 
 /** The passkey the browser made from the last options (WebAuthn's registration response in its JSON form), and its name. */
 export const ZAddPasskeyRequest = z.object({ name: ZPasskeyName, response: z.record(z.string(), z.unknown()) });

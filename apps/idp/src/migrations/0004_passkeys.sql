@@ -24,3 +24,5 @@ CREATE TABLE idp_passkey_challenges (
   challenge text NOT NULL,
   expires_at timestamptz NOT NULL
 );
+-- Each new challenge clears those past their time.
+CREATE INDEX idp_passkey_challenges_expires_idx ON idp_passkey_challenges (expires_at);

@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import type { Page } from './browser.ts';
+import { securityApi } from '@cabinet/contracts';
+import { GOOD_PASSWORD, type Page, type TestBrowser } from './browser.ts';
 
 /** The little CBOR an authenticator writes: maps, byte and text strings, small integers. */
 function cbor(value: number | string | Uint8Array | Map<number | string, unknown>): Buffer {
@@ -145,4 +146,16 @@ export function passkeyForm(page: Page): { action: string; options: Record<strin
   const form = /<form id="passkey" method="post" action="([^"]+)" data-options="([^"]+)"/.exec(page.text);
   if (!form) throw new Error(`no passkey form on ${page.url}:\n${page.text.slice(0, 800)}`);
   return { action: new URL(unescape(form[1]!), page.url).href, options: JSON.parse(unescape(form[2]!)) as Record<string, unknown> };
+}
+
+/** Asks for creation options from a signed-in browser, its password given, as Account → Security does. */
+export function passkeyOptions(browser: TestBrowser, currentPassword = GOOD_PASSWORD) {
+  return browser.call(securityApi.passkeyOptions, { body: { currentPassword } });
+}
+
+/** Adds a passkey made by the device from a signed-in browser, as Account → Security does. */
+export async function addPasskey(browser: TestBrowser, device: PasskeyAuthenticator, name = 'Laptop') {
+  const options = await passkeyOptions(browser);
+  if (options.status !== 200) throw new Error(`no passkey options (${options.status}): ${JSON.stringify(options.error)}`);
+  return browser.call(securityApi.addPasskey, { body: { name, response: device.register(options.body.options) } });
 }

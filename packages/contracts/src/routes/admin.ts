@@ -99,7 +99,8 @@ export const adminApi = {
     description:
       `${ADMINS_ONLY} For someone who lost their phone, recovery codes or a device with a passkey: their password alone ` +
       'signs in again, and they set up two-step sign-in anew under Account → Security. Only for accounts of the embedded ' +
-      'provider (`forbidden` for a hosted one, whose factors are set there).',
+      'provider (`forbidden` for a hosted one, whose factors are set there), from a signed-in browser (not with a token), ' +
+      'and not one’s own.',
     auth: 'write',
     public: true,
     responses: { 200: 'ZAdminResetTwoStepResult' },

@@ -1,4 +1,4 @@
-import { defineRoute } from './define-route.ts';
+import { defineAddressedRoute, defineRoute } from './define-route.ts';
 
 /** Two-step sign-in and the password with the embedded provider (Account → Security): the browser's own, from a session only. */
 export const securityApi = {
@@ -78,9 +78,10 @@ export const securityApi = {
     method: 'POST',
     path: '/account/passkeys/options',
     tag: 'account',
-    summary: 'Start adding a passkey: the options the browser makes it from',
+    summary: 'Start adding a passkey (your password first): the options the browser makes it from',
     auth: 'write',
     public: false,
+    body: 'ZPasskeyOptionsRequest',
     responses: { 200: 'ZPasskeyOptions' },
     errors: ['forbidden'],
   }),
@@ -95,26 +96,24 @@ export const securityApi = {
     responses: { 201: 'ZPasskey' },
     errors: ['forbidden'],
   }),
-  renamePasskey: defineRoute({
+  renamePasskey: defineAddressedRoute({
     method: 'PATCH',
     path: '/account/passkeys/:id',
     tag: 'account',
     summary: 'Rename a passkey',
     auth: 'write',
     public: false,
-    params: 'ZIdParams',
     body: 'ZRenamePasskeyRequest',
     responses: { 200: 'ZPasskey' },
     errors: ['forbidden'],
   }),
-  removePasskey: defineRoute({
+  removePasskey: defineAddressedRoute({
     method: 'DELETE',
     path: '/account/passkeys/:id',
     tag: 'account',
     summary: 'Remove a passkey: it signs in no more',
     auth: 'write',
     public: false,
-    params: 'ZIdParams',
     responses: { 204: null },
     errors: ['forbidden'],
   }),

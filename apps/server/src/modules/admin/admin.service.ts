@@ -259,6 +259,9 @@ export async function signOutUser(ctx: AppContext, actor: Actor, id: string): Pr
 
 /** Turns off a person's two-step sign-in at the embedded provider (app, recovery codes, passkeys), recorded in the audit log. */
 export async function resetTwoStep(ctx: AppContext, actor: Actor, id: string): Promise<{ removed: boolean; passkeys: number }> {
+  // How someone signs in is changed from a signed-in browser, never by a script's token; one's own under Account → Security.
+  if (actor.via !== 'session') throw new AppError('forbidden', 'Two-step sign-in is reset from a signed-in browser, not with a token.');
+  if (id === actor.user.id) throw new AppError('forbidden', 'Change your own two-step sign-in under Account → Security.');
   const user = await identityOf(ctx.db, id);
   if (!user) throw new AppError('not_found', 'No such person.');
   if (!embeddedAccount(ctx, user))

@@ -25,7 +25,7 @@ describe('a hosted identity provider on another port', () => {
     expect((await browser.call(securityApi.get)).body).toEqual({ available: false, totp: false, recoveryCodesLeft: 0, required: false });
     for (const refused of [
       await browser.call(securityApi.listPasskeys),
-      await browser.call(securityApi.passkeyOptions),
+      await browser.call(securityApi.passkeyOptions, { body: { currentPassword: GOOD_PASSWORD } }),
       await browser.call(securityApi.beginTotp),
       await browser.call(securityApi.changePassword, { body: { currentPassword: GOOD_PASSWORD, newPassword: 'another-good-passphrase-9' } }),
     ]) {

@@ -4,8 +4,8 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../cli/commands.ts';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
-import { mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
-import { PasskeyAuthenticator, passkeyForm } from '../../testing/passkey-authenticator.ts';
+import { GOOD_PASSWORD, mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
+import { addPasskey, PasskeyAuthenticator, passkeyForm, passkeyOptions } from '../../testing/passkey-authenticator.ts';
 import { callingRoutes, withToken } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
 
@@ -17,13 +17,6 @@ async function amrOf(browser: TestBrowser): Promise<unknown> {
   const me = await browser.call(meApi.get);
   const session = await test.app.ctx.db.selectFrom('sessions').select('id_token_sealed').where('id', '=', me.body.sessionId!).executeTakeFirstOrThrow();
   return decodeJwt(decrypt(deriveKey(test.app.ctx.env.SESSION_SECRET, 'provider-tokens'), session.id_token_sealed!)).amr;
-}
-
-/** Adds a passkey from a signed-in browser, as Account → Security does. */
-async function addPasskey(browser: TestBrowser, device: PasskeyAuthenticator, name = 'Laptop') {
-  const options = await browser.call(securityApi.passkeyOptions);
-  expect(options.status).toBe(200);
-  return browser.call(securityApi.addPasskey, { body: { name, response: device.register(options.body.options) } });
 }
 
 /** A person with a passkey on a device of theirs. */
@@ -47,7 +40,7 @@ describe('passkeys under Account → Security', () => {
   it('adds a passkey made from the options, lists, renames and removes it', async () => {
     const { browser, email } = await signUp(test.app.url);
     expect((await browser.call(securityApi.listPasskeys)).body).toEqual({ passkeys: [] });
-    const options = await browser.call(securityApi.passkeyOptions);
+    const options = await passkeyOptions(browser);
     const creation = options.body.options as { rp: { id: string; name: string }; user: { name: string }; authenticatorSelection: Record<string, string> };
     expect(creation.rp).toEqual({ id: '127.0.0.1', name: 'Cabinet' });
     expect(creation.user.name).toBe(email);
@@ -62,7 +55,7 @@ describe('passkeys under Account → Security', () => {
     expect(again).toFail('invalid_input');
     expect(again.error?.details).toEqual({ fields: [{ path: 'response', message: expect.stringMatching(/^The passkey could not be checked/) }] });
     // The next options exclude it, so the same device does not make a second one.
-    const next = await browser.call(securityApi.passkeyOptions);
+    const next = await passkeyOptions(browser);
     expect((next.body.options as { excludeCredentials: { id: string }[] }).excludeCredentials.map((c) => c.id)).toEqual([
       device.credentials[0]!.id.toString('base64url'),
     ]);
@@ -91,24 +84,54 @@ describe('passkeys under Account → Security', () => {
     const { browser } = await signUp(test.app.url);
     const device = new PasskeyAuthenticator(test.app.url);
     for (const ceremony of [{ origin: 'https://cabinet.example.evil' }, { origin: 'http://127.0.0.1:1' }, { userVerified: false }]) {
-      const options = await browser.call(securityApi.passkeyOptions);
+      const options = await passkeyOptions(browser);
       expect(await browser.call(securityApi.addPasskey, { body: { name: 'x', response: device.register(options.body.options, ceremony) } })).toFail(
         'invalid_input',
       );
     }
     // Answers that are no passkey at all.
     for (const response of [{}, { id: 'x', response: {} }, { id: 1, type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: '' } }]) {
-      await browser.call(securityApi.passkeyOptions);
+      await passkeyOptions(browser);
       expect(await browser.call(securityApi.addPasskey, { body: { name: 'x', response } })).toFail('invalid_input');
     }
     expect((await browser.call(securityApi.listPasskeys)).body.passkeys).toEqual([]);
+  });
+
+  it('asks for the password before a passkey is made, and takes a one-line name', async () => {
+    const { browser } = await signUp(test.app.url);
+    const wrong = await passkeyOptions(browser, 'not-the-password-at-all');
+    expect(wrong).toFail('invalid_input');
+    expect(wrong.error?.details).toEqual({ fields: [{ path: 'currentPassword', message: expect.stringMatching(/^That is not your current password\./) }] });
+    expect(await browser.call(securityApi.passkeyOptions, { body: { currentPassword: '' } })).toFail('invalid_input');
+    // No options were given, so there is nothing to answer.
+    const device = new PasskeyAuthenticator(test.app.url);
+    const unasked = device.register({ challenge: 'AAAA', user: { id: 'AAAA' } });
+    expect(await browser.call(securityApi.addPasskey, { body: { name: 'x', response: unasked } })).toFail('invalid_input');
+    // Options made for another account are not this account's.
+    const other = await signUp(test.app.url);
+    const theirs = await passkeyOptions(other.browser);
+    expect(await browser.call(securityApi.addPasskey, { body: { name: 'x', response: device.register(theirs.body.options) } })).toFail('invalid_input');
+
+    const options = await passkeyOptions(browser);
+    for (const name of ['Two\nlines', 'Tab\there', ' '])
+      expect(await browser.call(securityApi.addPasskey, { body: { name, response: device.register(options.body.options) } })).toFail('invalid_input');
+    // Transports a browser reports that WebAuthn does not name are not kept.
+    const odd = device.register(options.body.options);
+    (odd.response as Record<string, unknown>).transports = ['usb', 'carrier-pigeon', { x: 1 }, ['nfc'], 'usb'];
+    expect((await browser.call(securityApi.addPasskey, { body: { name: 'Key', response: odd } })).status).toBe(201);
+    const stored = await test.app.ctx.database.sql.query<{ transports: string[] }>('SELECT transports FROM idp_passkeys WHERE credential_id = $1', [odd.id]);
+    expect(stored[0]!.transports).toEqual(['usb']);
+    const plain = await passkeyOptions(browser);
+    const single = device.register(plain.body.options);
+    (single.response as Record<string, unknown>).transports = 'internal';
+    expect((await browser.call(securityApi.addPasskey, { body: { name: 'Key 2', response: single } })).status).toBe(201);
   });
 
   it('is changed from a signed-in browser only, for accounts of the embedded provider, and up to the limit', async () => {
     const { browser, passkey } = await withPasskey();
     const token = await browser.call(tokensApi.create, { body: { name: 'script', scopes: ['read', 'write'] } });
     const script = callingRoutes(withToken(test.app.url, token.body.token));
-    expect(await script.call(securityApi.passkeyOptions)).toFail('forbidden');
+    expect(await script.call(securityApi.passkeyOptions, { body: { currentPassword: GOOD_PASSWORD } })).toFail('forbidden');
     expect(await script.call(securityApi.removePasskey, { params: { id: passkey.id } })).toFail('forbidden');
     expect(await new TestBrowser(test.app.url).call(securityApi.listPasskeys)).toFail('unauthenticated');
     // Someone else's passkey is not found by id.
@@ -118,7 +141,7 @@ describe('passkeys under Account → Security', () => {
 
     const device = new PasskeyAuthenticator(test.app.url);
     for (let i = 1; i < PASSKEY_LIMIT; i++) expect((await addPasskey(browser, device, `Key ${i}`)).status).toBe(201);
-    const over = await browser.call(securityApi.passkeyOptions);
+    const over = await passkeyOptions(browser);
     expect(over).toFail('forbidden');
     expect(over.error?.message).toBe(`An account has at most ${PASSKEY_LIMIT} passkeys. Remove one you no longer use to add another.`);
   });
@@ -147,6 +170,19 @@ describe('signing in with a passkey at the embedded provider', () => {
       expect((await refused.browser.call(meApi.get)).status).toBe(401);
     }
 
+    // A refused answer takes its challenge too: the right answer to it afterwards finds none.
+    const same = new TestBrowser(test.app.url);
+    const once = passkeyForm(await same.navigate('/auth/login'));
+    expect((await same.navigate(once.action, { form: { response: JSON.stringify(device.signIn(once.options, { userVerified: false })) } })).status).toBe(401);
+    expect((await same.navigate(once.action, { form: { response: JSON.stringify(device.signIn(once.options)) } })).status).toBe(401);
+    // A challenge past its time is refused.
+    const late = new TestBrowser(test.app.url);
+    const slow = passkeyForm(await late.navigate('/auth/login'));
+    await test.app.ctx.database.sql.query(`UPDATE idp_passkey_challenges SET expires_at = now() - interval '1 second' WHERE challenge = $1`, [
+      slow.options.challenge,
+    ]);
+    expect((await late.navigate(slow.action, { form: { response: JSON.stringify(device.signIn(slow.options)) } })).status).toBe(401);
+
     // The same answer posted twice: the challenge was taken by the first.
     const browser = new TestBrowser(test.app.url);
     const form = passkeyForm(await browser.navigate('/auth/login'));
@@ -161,6 +197,12 @@ describe('signing in with a passkey at the embedded provider', () => {
     const counting = await withPasskey(test.app.url, new PasskeyAuthenticator(test.app.url, { counts: true }));
     expect((await signInWithPasskey(counting.device)).page.url).toBe(`${test.app.url}/`);
     counting.device.credentials[0]!.counter -= 1;
+    expect((await signInWithPasskey(counting.device)).page.status).toBe(401);
+    // Counters run to 2³²−1: past PostgreSQL's integer, they are still compared as numbers.
+    counting.device.credentials[0]!.counter = 3_000_000_000;
+    expect((await signInWithPasskey(counting.device)).page.url).toBe(`${test.app.url}/`);
+    expect((await signInWithPasskey(counting.device)).page.url).toBe(`${test.app.url}/`);
+    counting.device.credentials[0]!.counter = 2_999_999_999;
     expect((await signInWithPasskey(counting.device)).page.status).toBe(401);
   });
 

@@ -13,7 +13,7 @@ export async function securityRoutes(app: FastifyInstance, ctx: AppContext) {
   route(app, securityApi.regenerateRecoveryCodes, async (req) => security.regenerateRecoveryCodes(requireActor(req)));
   route(app, securityApi.remove, async (req) => security.remove(requireActor(req)));
   route(app, securityApi.listPasskeys, async (req) => security.listPasskeys(requireActor(req)));
-  route(app, securityApi.passkeyOptions, async (req) => security.passkeyOptions(requireActor(req)));
+  route(app, securityApi.passkeyOptions, async (req) => security.passkeyOptions(requireActor(req), req.body.currentPassword));
   route(app, securityApi.addPasskey, async (req) => security.addPasskey(requireActor(req), req.body));
   route(app, securityApi.renamePasskey, async (req) => security.renamePasskey(requireActor(req), req.params.id, req.body.name));
   route(app, securityApi.removePasskey, async (req) => security.removePasskey(requireActor(req), req.params.id));

@@ -85,17 +85,25 @@ export class SecurityService {
    * new one against the provider's policy. Every other session ends, with Cabinet and with the provider; the address is
    * told, so a change its owner did not make does not go unnoticed.
    */
+  /**
+   * The account's current password, asked before a change that would let someone with the session alone keep a way in:
+   * checked as at sign-in (a wrong one counts towards the lock); `invalid_input` on `currentPassword` when wrong.
+   */
+  private async checkPassword(account: Account, password: string): Promise<void> {
+    const current = await this.accounts.signIn(account.email, password);
+    if (!current.ok || current.account.id !== account.id) {
+      throw invalidInput([
+        { path: 'currentPassword', message: 'That is not your current password. After several wrong attempts your account is locked for a while.' },
+      ]);
+    }
+  }
+
   async changePassword(actor: Actor, change: { currentPassword: string; newPassword: string }): Promise<void> {
     const account = await this.requireAccount(actor, 'Your password');
     const row = await this.accounts.findById(account.id);
     if (!row) throw new AppError('forbidden', 'Your password is set with your identity provider, not in Cabinet.');
     const problems = passwordChecker(passwordPolicy(this.ctx.env)).check(change.newPassword, { email: row.email, name: row.name });
-    const current = await this.accounts.signIn(row.email, change.currentPassword);
-    if (!current.ok || current.account.id !== row.id) {
-      throw invalidInput([
-        { path: 'currentPassword', message: 'That is not your current password. After several wrong attempts your account is locked for a while.' },
-      ]);
-    }
+    await this.checkPassword(row, change.currentPassword);
     if (problems.length) throw invalidInput([{ path: 'newPassword', message: problems.join('. ') }]);
     await this.accounts.changePassword(row.id, change.newPassword);
     await endOtherSessions(this.ctx.db, actor.user.id, actor.sessionId, actor);
@@ -119,9 +127,14 @@ export class SecurityService {
     return { passkeys: await this.passkeys.list(account.id) };
   }
 
-  async passkeyOptions(actor: Actor): Promise<{ options: Record<string, unknown> }> {
+  /**
+   * A passkey signs in alone, past two-step sign-in, and outlives a password reset: whoever asks to add one gives the
+   * password first, so a session taken from its owner cannot leave a way in behind.
+   */
+  async passkeyOptions(actor: Actor, currentPassword: string): Promise<{ options: Record<string, unknown> }> {
     const account = await this.requireAccount(actor, 'Passkeys');
     if ((await this.passkeys.count(account.id)) >= PASSKEY_LIMIT) throw tooManyPasskeys();
+    await this.checkPassword(account, currentPassword);
     const options = await this.passkeys.registrationOptions(account);
     return { options: { ...options } };
   }
@@ -136,6 +149,7 @@ export class SecurityService {
       account,
       'A passkey was added to your Cabinet account',
       `A passkey named “${added.name}” was added to your Cabinet account: it signs in without your password.`,
+      'If it was not you, remove it under Account → Security, reset your password from the sign-in page ("Forgot password?") and tell your administrator.',
     );
     return added;
   }
@@ -173,8 +187,10 @@ export async function resetTwoStep(ctx: Pick<AppContext, 'database' | 'env' | 'm
       ctx,
       account,
       'Your Cabinet two-step sign-in was reset',
-      'An administrator reset the two-step sign-in of your Cabinet account: your authenticator app, recovery codes and passkeys no longer work, ' +
-        'and your password alone signs you in. Set it up again under Account → Security.',
+      'An administrator reset the two-step sign-in of your Cabinet account: your authenticator app, recovery codes and passkeys no longer work. ' +
+        (ctx.env.REQUIRE_TWO_STEP
+          ? 'Sign in with your password and set up an authenticator app as you do.'
+          : 'Your password alone signs you in; set two-step sign-in up again under Account → Security.'),
     );
   }
   return { removed, passkeys };
@@ -184,16 +200,14 @@ export async function resetTwoStep(ctx: Pick<AppContext, 'database' | 'env' | 'm
  * Tells the address of an account that a way into it changed, so that a change its owner did not make does not go
  * unnoticed. The change stands whether or not the notice can go now: a mail server away answers no error here.
  */
-async function tell(ctx: Pick<AppContext, 'mailer'>, to: { email: string; name: string }, subject: string, what: string): Promise<void> {
-  await ctx.mailer
-    .send({
-      to: to.email,
-      subject,
-      text:
-        `Hello ${to.name},\n\n${what} If it was not you, reset your password now from the sign-in page ("Forgot password?") ` +
-        `and tell your administrator.\n`,
-    })
-    .catch(() => undefined);
+async function tell(
+  ctx: Pick<AppContext, 'mailer'>,
+  to: { email: string; name: string },
+  subject: string,
+  what: string,
+  ifNotYou = 'If it was not you, reset your password now from the sign-in page ("Forgot password?") and tell your administrator.',
+): Promise<void> {
+  await ctx.mailer.send({ to: to.email, subject, text: `Hello ${to.name},\n\n${what} ${ifNotYou}\n` }).catch(() => undefined);
 }
 
 const tooManyPasskeys = () => new AppError('forbidden', `An account has at most ${PASSKEY_LIMIT} passkeys. Remove one you no longer use to add another.`);

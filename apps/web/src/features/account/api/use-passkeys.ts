@@ -11,14 +11,18 @@ export function usePasskeys() {
 }
 
 /**
- * Adds a passkey: the server's options, the browser's own prompt (the device asks its owner for a PIN, a fingerprint or
- * a face), then the new key kept under the name given. WebAuthn's browser code loads with this, the first time.
+ * Adds a passkey: the server's options (given the password), the browser's own prompt (the device asks its owner for a
+ * PIN, a fingerprint or a face), then the new key kept under the name given. WebAuthn's browser code loads with this,
+ * the first time.
  */
 export function useAddPasskey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (name: string) => {
-      const [{ startRegistration }, { options }] = await Promise.all([import('@simplewebauthn/browser'), call(securityApi.passkeyOptions)]);
+    mutationFn: async ({ name, currentPassword }: { name: string; currentPassword: string }) => {
+      const [{ startRegistration }, { options }] = await Promise.all([
+        import('@simplewebauthn/browser'),
+        call(securityApi.passkeyOptions, { body: { currentPassword } }),
+      ]);
       const response = await startRegistration({ optionsJSON: options as unknown as Parameters<typeof startRegistration>[0]['optionsJSON'] });
       return call(securityApi.addPasskey, { body: { name, response: response as unknown as Record<string, unknown> } });
     },

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Modal, Paper, Skeleton, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Paper, PasswordInput, Skeleton, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { TPasskey } from '@cabinet/contracts';
@@ -9,9 +9,13 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { describeUserAgent, formatDate, formatRelative } from '../../../lib/format.ts';
 import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/use-passkeys.ts';
 
+/** The message of a call's refusal on one of its fields, else undefined. */
+const fieldMessage = (error: Error, path: string) =>
+  error instanceof ApiError ? (error.details?.fields as { path: string; message: string }[] | undefined)?.find((f) => f.path === path)?.message : undefined;
+
 /** What went wrong adding a passkey, in the person's words: the browser's refusals by their name, the server's by its message. */
 function addFailure(error: Error): string {
-  if (error instanceof ApiError) return (error.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? error.message;
+  if (error instanceof ApiError) return fieldMessage(error, 'response') ?? error.message;
   const cause = (error as Error & { cause?: Error }).cause;
   const name = cause?.name ?? error.name;
   if (name === 'InvalidStateError' || (error as Error & { code?: string }).code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
@@ -27,18 +31,11 @@ function addFailure(error: Error): string {
  */
 export function PasskeysSection() {
   const passkeys = usePasskeys();
-  const add = useAddPasskey();
   const remove = useRemovePasskey();
+  const [adding, setAdding] = useState(false);
   const [renaming, setRenaming] = useState<TPasskey | null>(null);
   const [removing, setRemoving] = useState<TPasskey | null>(null);
   const supported = typeof window !== 'undefined' && 'PublicKeyCredential' in window;
-
-  const start = () =>
-    add.mutate(describeUserAgent(navigator.userAgent), {
-      onSuccess: (added) =>
-        notifications.show({ color: 'green', title: 'Passkey added', message: `“${added.name}” signs you in now. Rename it to tell it apart.` }),
-      onError: (error) => notifications.show({ color: 'red', title: 'No passkey added', message: addFailure(error) }),
-    });
 
   return (
     <Stack gap="sm">
@@ -48,7 +45,11 @@ export function PasskeysSection() {
       <Text size="sm">
         Sign in with your fingerprint, face or screen lock instead of your password. With two-step sign-in on, a passkey can also stand in for the app’s code.
       </Text>
-      {!passkeys.data ? (
+      {passkeys.isError ? (
+        <Text size="sm" c="red">
+          Your passkeys could not be loaded: {passkeys.error.message}
+        </Text>
+      ) : !passkeys.data ? (
         <Skeleton h={56} />
       ) : passkeys.data.passkeys.length === 0 ? (
         <Text size="sm" c="dimmed">
@@ -86,7 +87,7 @@ export function PasskeysSection() {
         </Stack>
       )}
       <Group>
-        <Button variant="default" onClick={start} loading={add.isPending} disabled={!supported}>
+        <Button variant="default" onClick={() => setAdding(true)} disabled={!supported}>
           Add a passkey
         </Button>
         {!supported && (
@@ -95,6 +96,7 @@ export function PasskeysSection() {
           </Text>
         )}
       </Group>
+      {adding && <AddPasskey onClose={() => setAdding(false)} />}
       {renaming && <RenamePasskey passkey={renaming} onClose={() => setRenaming(null)} />}
       {removing && (
         <ConfirmDialog
@@ -119,6 +121,52 @@ export function PasskeysSection() {
   );
 }
 
+/**
+ * The password first (a passkey signs in alone, so a session taken from its owner must not add one), then the browser's
+ * prompt; named after the browser and system.
+ */
+function AddPasskey({ onClose }: { onClose: () => void }) {
+  const add = useAddPasskey();
+  const password = useTextField();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!password.value) return password.setError('Enter your password');
+    add.mutate(
+      { name: describeUserAgent(navigator.userAgent), currentPassword: password.value },
+      {
+        onSuccess: (added) => {
+          onClose();
+          notifications.show({ color: 'green', title: 'Passkey added', message: `“${added.name}” signs you in now. Rename it to tell it apart.` });
+        },
+        onError: (error) => {
+          const wrong = fieldMessage(error, 'currentPassword');
+          if (wrong) return password.setError(wrong);
+          onClose();
+          notifications.show({ color: 'red', title: 'No passkey added', message: addFailure(error) });
+        },
+      },
+    );
+  };
+  return (
+    <Modal opened onClose={onClose} title="Add a passkey" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">Enter your password. Your browser then asks your device to make the passkey, with your fingerprint, face or screen lock.</Text>
+          <PasswordInput label="Password" autoComplete="current-password" data-autofocus {...password.input} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={add.isPending}>
+              Continue
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
 function RenamePasskey({ passkey, onClose }: { passkey: TPasskey; onClose: () => void }) {
   const rename = useRenamePasskey();
   const name = useTextField(passkey.name);
@@ -131,8 +179,7 @@ function RenamePasskey({ passkey, onClose }: { passkey: TPasskey; onClose: () =>
       { id: passkey.id, name: value },
       {
         onSuccess: onClose,
-        onError: (e) =>
-          name.setError((e instanceof ApiError ? (e.details?.fields as { message: string }[] | undefined)?.[0]?.message : undefined) ?? e.message),
+        onError: (e) => name.setError(fieldMessage(e, 'name') ?? e.message),
       },
     );
   };

@@ -40,11 +40,13 @@ const ASKS = {
     confirm: 'Reset two-step sign-in',
     text: (u: TAdminUser) =>
       `For someone who lost their phone, their recovery codes or a device with a passkey: the authenticator app, recovery codes and passkeys of ${u.email} ` +
-      'stop working, and their password alone signs them in until they set up two-step sign-in again. Make sure it is them who asks.',
+      'stop working, and they sign in with their password until they set up two-step sign-in again. Make sure it is them who asks.',
     change: undefined,
+    // -1: they had none, and nothing changed.
     done: (u: TAdminUser, passkeys: number) =>
-      `${u.name}’s two-step sign-in is reset${passkeys ? ` and ${passkeys} passkey${passkeys === 1 ? '' : 's'} removed` : ''}: ` +
-      'their password alone signs them in',
+      passkeys < 0
+        ? `${u.name} had no two-step sign-in: nothing changed`
+        : `${u.name}’s two-step sign-in is reset${passkeys ? ` and ${passkeys} passkey${passkeys === 1 ? '' : 's'} removed` : ''}`,
     refused: 'Not reset',
   },
   'make-admin': {
@@ -237,7 +239,7 @@ export function AdminPeople() {
             const run = change
               ? update.mutateAsync({ id: user.id, ...change }).then(() => 0)
               : kind === 'reset-two-step'
-                ? resetTwoStep.mutateAsync(user.id).then((r) => r.passkeys)
+                ? resetTwoStep.mutateAsync(user.id).then((r) => (r.removed || r.passkeys ? r.passkeys : -1))
                 : signOut.mutateAsync(user.id).then((r) => r.revoked);
             run.then((count) => (notifications.show({ color: 'green', message: done(user, count) }), close()), failed(refused));
           }}
