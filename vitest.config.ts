@@ -56,6 +56,8 @@ export const BOTH_DATABASES = [
   'apps/server/src/modules/dav/dav-planned-once',
   // a provider's logout tokens, each taken once (a conflict on its jti) with the sessions it ends (ADR 0068);
   'apps/server/src/modules/auth/backchannel-logout',
+  // passkeys: their counters (bigint) moved forward by a conditional update, each challenge taken once (ADR 0070);
+  'apps/server/src/modules/security/passkeys',
   // the cabinet command against a database server of its own.
   'apps/server/src/cli/cli-commands',
 ];

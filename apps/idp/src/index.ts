@@ -23,16 +23,18 @@ import {
 } from './pages.ts';
 import { passwordChecker, type PasswordPolicy } from './password-policy.ts';
 import { RateLimiter } from './rate-limit.ts';
+import { PasskeyStore, relyingPartyOf, type PasskeyMethod } from './passkeys.ts';
 import type { SqlClient } from './sql.ts';
 import { TwoStepStore } from './two-step.ts';
 
 export { AccountStore, accountAddress } from './accounts.ts';
 export { endAccountSessions } from './adapter.ts';
+export { PASSKEY_LIMIT, PasskeyStore, relyingPartyOf, type Passkey, type RelyingParty } from './passkeys.ts';
 export { RECOVERY_CODE_COUNT, totpCode, TwoStepStore, type TotpSetUp, type TwoStepStatus } from './two-step.ts';
 export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';
 export type { SqlClient } from './sql.ts';
 /** The one way Cabinet sends mail (SMTP, or the dev outbox), for the server's own messages too. */
-export { createMailer, type Mail, type Mailer, type MailOptions } from './mail.ts';
+export { createMailer, readOutbox, type Mail, type Mailer, type MailOptions, type OutboxMessage } from './mail.ts';
 
 export interface IdpOptions {
   /** The issuer URL; its path is where the provider is mounted (e.g. https://cabinet.example.com/idp). */
@@ -83,6 +85,8 @@ const WRONG_PASSWORD = 'Wrong email or password. After several wrong attempts an
 const WRONG_CODE =
   'That code is not right, or was used already. Enter the code your app shows now, or an unused recovery code. ' +
   'After several wrong attempts an account is locked for a while.';
+const PASSKEY_REFUSED =
+  'That passkey did not sign you in: it may have been removed from your account, or this page waited too long. Try again, or use your password.';
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 type Form = Record<string, string | undefined>;
 
@@ -96,6 +100,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
   const policy = passwordChecker(options.passwordPolicy);
   const limiter = new RateLimiter(options.signInAttemptsPerMinute);
   const twoStep = new TwoStepStore(options.sql, options.twoStepKey);
+  const passkeys = new PasskeyStore(options.sql, relyingPartyOf(options.issuer));
   /** Whether signing in to the account takes a second step: it has an app, or the installation requires one of everyone. */
   const needsSecondStep = async (accountId: string) => !!options.requireTwoStep || (await twoStep.required(accountId));
   const mailer = createMailer(options.mail);
@@ -169,8 +174,13 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     const signUpUrl = (uid: string) => `${mount}/interaction/${uid}/signup`;
     const twoStepUrl = (uid: string) => `${mount}/interaction/${uid}/two-step`;
     const forgotUrl = (uid?: string) => `${mount}/forgot${uid ? `?uid=${encodeURIComponent(uid)}` : ''}`;
-    const renderSignIn = (uid: string, extra: { email?: string | undefined; errors?: string[]; notice?: string } = {}) =>
-      signInPage({ action: signInUrl(uid), signUpUrl: signUpUrl(uid), forgotUrl: forgotUrl(uid), ...extra });
+    /** A passkey's button for this sign-in, with a new challenge: any of the site's passkeys, or (the second step) the account's. */
+    const passkeyPrompt = async (uid: string, accountId?: string) => ({
+      action: `${mount}/interaction/${uid}/${accountId ? 'two-step/' : ''}passkey`,
+      options: JSON.stringify(await passkeys.signInOptions(uid, accountId)),
+    });
+    const renderSignIn = async (uid: string, extra: { email?: string | undefined; errors?: string[]; notice?: string } = {}) =>
+      signInPage({ action: signInUrl(uid), signUpUrl: signUpUrl(uid), forgotUrl: forgotUrl(uid), passkey: await passkeyPrompt(uid), ...extra });
     const renderSignUp = (uid: string, extra: Partial<Parameters<typeof signUpPage>[0]> = {}) =>
       signUpPage({ action: signUpUrl(uid), signInUrl: signInUrl(uid), passwordHint: policy.describe(), ...extra });
 
@@ -179,7 +189,8 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       const hint = ZEmail.safeParse(interaction.params.login_hint);
       return hint.success ? hint.data : undefined;
     };
-    const showSignIn = (reply: FastifyReply, interaction: Interaction) => send(reply, renderSignIn(interaction.uid, { email: hintOf(interaction) }));
+    const showSignIn = async (reply: FastifyReply, interaction: Interaction) =>
+      send(reply, await renderSignIn(interaction.uid, { email: hintOf(interaction) }));
     const showSignUp = (reply: FastifyReply, interaction: Interaction) => {
       const email = hintOf(interaction);
       return send(reply, renderSignUp(interaction.uid, email ? { fields: { email: { value: email } } } : {}));
@@ -211,15 +222,15 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         reply.header('retry-after', String(wait));
         return send(
           reply,
-          renderSignIn(interaction.uid, { email, errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }),
+          await renderSignIn(interaction.uid, { email, errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }),
           429,
         );
       }
-      if (!email || !password) return send(reply, renderSignIn(interaction.uid, { email, errors: ['Enter your email and password.'] }), 400);
+      if (!email || !password) return send(reply, await renderSignIn(interaction.uid, { email, errors: ['Enter your email and password.'] }), 400);
       const result = await accounts.signIn(email, password, needsSecondStep);
       if (!result.ok) {
         // The same answer for an unknown address, a wrong password and a locked account.
-        return send(reply, renderSignIn(interaction.uid, { email, errors: [WRONG_PASSWORD] }), 401);
+        return send(reply, await renderSignIn(interaction.uid, { email, errors: [WRONG_PASSWORD] }), 401);
       }
       if (!result.secondStep) return finishLogin(req, reply, result.account.id);
       await twoStep.awaitSecondStep(interaction.uid, result.account.id);
@@ -227,23 +238,27 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     });
 
     /**
-     * The second step's page: the code of the account's app, or, where every sign-in takes two steps and the account has
-     * no app yet, setting one up (the same secret until it is confirmed).
+     * The second step's page: the code of the account's app (or one of its passkeys instead), or, where every sign-in takes
+     * two steps and the account has no app, one of its passkeys, or (asked for with `app`, or having none) setting up an
+     * app (the same secret until it is confirmed).
      */
-    const renderTwoStep = async (uid: string, accountId: string, errors?: string[]) => {
-      const extra = errors ? { errors } : {};
-      if (!options.requireTwoStep || (await twoStep.required(accountId))) return twoStepPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...extra });
+    const renderTwoStep = async (uid: string, accountId: string, errors?: string[], setUpApp = false) => {
+      const base = { action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...(errors ? { errors } : {}) };
+      const hasPasskeys = (await passkeys.count(accountId)) > 0;
+      if (!options.requireTwoStep || (await twoStep.required(accountId)))
+        return twoStepPage({ ...base, passkey: hasPasskeys ? await passkeyPrompt(uid, accountId) : undefined });
+      if (hasPasskeys && !setUpApp) return twoStepPage({ ...base, passkey: await passkeyPrompt(uid, accountId), setUpUrl: `${twoStepUrl(uid)}?app=1` });
       const label = (await accounts.findById(accountId))?.email ?? '';
       const setUp = (await twoStep.pendingTotp(accountId, label)) ?? (await twoStep.beginTotp(accountId, label))!;
-      return twoStepSetUpPage({ action: twoStepUrl(uid), cancelUrl: signInUrl(uid), secret: setUp.secret, qrSvg: setUp.qrSvg, ...extra });
+      return twoStepSetUpPage({ ...base, action: `${twoStepUrl(uid)}?app=1`, secret: setUp.secret, qrSvg: setUp.qrSvg });
     };
 
-    pages.get<{ Params: { uid: string } }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+    pages.get<{ Params: { uid: string }; Querystring: { app?: string } }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
       const interaction = await details(req, reply);
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
       const accountId = await twoStep.awaited(interaction.uid);
       if (!accountId) return showSignIn(reply, interaction);
-      return send(reply, await renderTwoStep(interaction.uid, accountId));
+      return send(reply, await renderTwoStep(interaction.uid, accountId, undefined, req.query.app === '1'));
     });
 
     // The recovery codes of an app set up while signing in were shown: the sign-in goes on.
@@ -255,7 +270,8 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       return finishLogin(req, reply, accountId, ['pwd', 'otp']);
     });
 
-    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+    pages.post<{ Params: { uid: string }; Querystring: { app?: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+      const setUpApp = req.query.app === '1';
       const interaction = await details(req, reply);
       if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
       const accountId = await twoStep.awaited(interaction.uid);
@@ -266,7 +282,7 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         reply.header('retry-after', String(wait));
         return send(
           reply,
-          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]),
+          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`], setUpApp),
           429,
         );
       }
@@ -280,23 +296,87 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
         // Setting up an app as the installation requires: a code it shows turns it on, and its recovery codes are shown once.
         const codes = await twoStep.confirmTotp(accountId, code);
         if (!codes)
-          return send(reply, await renderTwoStep(interaction.uid, accountId, ['That code is not right. Enter the 6-digit code your app shows now.']), 400);
+          return send(
+            reply,
+            await renderTwoStep(interaction.uid, accountId, ['That code is not right. Enter the 6-digit code your app shows now.'], setUpApp),
+            400,
+          );
         await twoStep.passSecondStep(interaction.uid);
         return send(reply, recoveryCodesPage({ action: `${twoStepUrl(interaction.uid)}/continue`, codes }));
       }
-      if (!code) return send(reply, await renderTwoStep(interaction.uid, accountId, ['Enter the code from your authenticator app, or a recovery code.']), 400);
+      if (!code)
+        return send(reply, await renderTwoStep(interaction.uid, accountId, ['Enter the code from your authenticator app, or a recovery code.'], setUpApp), 400);
       if (await accounts.isLocked(accountId)) {
         await twoStep.endSecondStep(interaction.uid);
-        return send(reply, renderSignIn(interaction.uid, { errors: [WRONG_PASSWORD] }), 401);
+        return send(reply, await renderSignIn(interaction.uid, { errors: [WRONG_PASSWORD] }), 401);
       }
       const used = await twoStep.verify(accountId, code);
       if (!used) {
         await accounts.recordFailure(accountId);
-        return send(reply, await renderTwoStep(interaction.uid, accountId, [WRONG_CODE]), 401);
+        return send(reply, await renderTwoStep(interaction.uid, accountId, [WRONG_CODE], setUpApp), 401);
       }
       await accounts.clearFailures(accountId);
       await twoStep.endSecondStep(interaction.uid);
       return finishLogin(req, reply, accountId, ['pwd', 'otp']);
+    });
+
+    /** The browser's answer to a passkey challenge, as its form posts it (JSON); undefined when it is not one. */
+    const passkeyAnswer = (body: Form | undefined) => {
+      try {
+        const answer: unknown = JSON.parse(body?.response ?? '');
+        return answer && typeof answer === 'object' && typeof (answer as { id?: unknown }).id === 'string'
+          ? (answer as Parameters<PasskeyStore['signIn']>[1])
+          : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    /** A passkey's sign-in in the ID token: the kind of key, and `mfa` when it stood alone (the device checked its owner: a second factor). */
+    const passkeyAmr = (method: PasskeyMethod, afterPassword: boolean) => (afterPassword ? ['pwd', method] : [method, 'mfa']);
+
+    // A passkey alone signs in: no address, no password. It proves more than a password, so it also clears a lock that wrong
+    // passwords set.
+    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/passkey`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      const wait = limiter.hit(options.rateKey(req.ip));
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(
+          reply,
+          await renderSignIn(interaction.uid, { errors: [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`] }),
+          429,
+        );
+      }
+      const answer = passkeyAnswer(req.body);
+      const passed = answer && (await passkeys.signIn(interaction.uid, answer));
+      if (!passed || !(await accounts.findById(passed.accountId))) return send(reply, await renderSignIn(interaction.uid, { errors: [PASSKEY_REFUSED] }), 401);
+      await accounts.clearFailures(passed.accountId);
+      await twoStep.endSecondStep(interaction.uid);
+      return finishLogin(req, reply, passed.accountId, passkeyAmr(passed.method, false));
+    });
+
+    // The second step by one of the account's passkeys, in place of the app's code.
+    pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/two-step/passkey`, async (req, reply) => {
+      const interaction = await details(req, reply);
+      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      const accountId = await twoStep.awaited(interaction.uid);
+      if (!accountId) return showSignIn(reply, interaction);
+      const wait = limiter.hit(options.rateKey(req.ip));
+      if (wait > 0) {
+        reply.header('retry-after', String(wait));
+        return send(
+          reply,
+          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]),
+          429,
+        );
+      }
+      const answer = passkeyAnswer(req.body);
+      const passed = answer && (await passkeys.signIn(interaction.uid, answer, accountId));
+      if (!passed) return send(reply, await renderTwoStep(interaction.uid, accountId, [PASSKEY_REFUSED]), 401);
+      await accounts.clearFailures(accountId);
+      await twoStep.endSecondStep(interaction.uid);
+      return finishLogin(req, reply, accountId, passkeyAmr(passed.method, true));
     });
 
     // With no mail server, a person on this machine is shown where the mail waits.

@@ -39,16 +39,54 @@ code,.codes{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}cod
 
 /** Inline script and style are allowed by their hashes only (see the pages' Content-Security-Policy). */
 const SIGN_OUT_SCRIPT = 'document.forms[0].submit()';
+/**
+ * The passkey form's: shown where the browser has WebAuthn, it asks the browser for a passkey with the options the page
+ * carries and posts the answer (its binary parts in base64url, as the server reads them); a refusal or a cancel is said
+ * in the form's own alert.
+ */
+const PASSKEY_SCRIPT = `(() => {
+const form = document.getElementById('passkey');
+if (!form || !window.PublicKeyCredential) return;
+form.hidden = false;
+const bytes = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+const text = (b) => b && btoa(String.fromCharCode(...new Uint8Array(b))).replace(/\\+/g, '-').replace(/\\//g, '_').replace(/=+$/, '');
+const problem = document.getElementById('passkey-problem');
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  problem.hidden = true;
+  const options = JSON.parse(form.dataset.options);
+  options.challenge = bytes(options.challenge);
+  for (const c of options.allowCredentials || []) c.id = bytes(c.id);
+  try {
+    const credential = await navigator.credentials.get({ publicKey: options });
+    const r = credential.response;
+    form.elements.response.value = JSON.stringify({
+      id: credential.id, rawId: text(credential.rawId), type: credential.type,
+      authenticatorAttachment: credential.authenticatorAttachment || undefined,
+      clientExtensionResults: credential.getClientExtensionResults(),
+      response: {
+        clientDataJSON: text(r.clientDataJSON), authenticatorData: text(r.authenticatorData), signature: text(r.signature),
+        userHandle: text(r.userHandle) || undefined,
+      },
+    });
+    form.submit();
+  } catch {
+    problem.hidden = false;
+  }
+});
+})()`;
 const cspHash = (source: string) => `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
 // Built as strings, not in html``, so that no formatter can change the bytes the hashes are taken of.
 const STYLE_ELEMENT = raw(`<style>${STYLE}</style>`);
 const SIGN_OUT_SCRIPT_ELEMENT = raw(`<script>${SIGN_OUT_SCRIPT}</script>`);
+const PASSKEY_SCRIPT_ELEMENT = raw(`<script>${PASSKEY_SCRIPT}</script>`);
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   `style-src ${cspHash(STYLE)}`,
-  `script-src ${cspHash(SIGN_OUT_SCRIPT)}`,
+  `script-src ${cspHash(SIGN_OUT_SCRIPT)} ${cspHash(PASSKEY_SCRIPT)}`,
   "img-src 'self' data:",
   "base-uri 'none'",
+  "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
 
@@ -133,7 +171,37 @@ function alert(messages: string[] | undefined, kind: 'error' | 'ok' = 'error'): 
       </div>`;
 }
 
-export function signInPage(o: { action: string; signUpUrl: string; forgotUrl: string; email?: string; errors?: string[]; notice?: string }) {
+/** Signing in with a passkey: where to post the browser's answer, and the options (JSON) it answers. */
+export interface PasskeyPrompt {
+  action: string;
+  options: string;
+}
+
+/**
+ * The passkey's button, shown by its script where the browser has WebAuthn; what it says when no passkey was used (the
+ * person cancelled, or the device has none for Cabinet), and the answer the server refused, in its own alert.
+ */
+function passkeyForm(prompt: PasskeyPrompt | undefined, label: string): Html | '' {
+  if (!prompt) return '';
+  return html`<form id="passkey" method="post" action="${prompt.action}" data-options="${prompt.options}" hidden>
+      <input type="hidden" name="response" />
+      <div class="alert" role="alert" id="passkey-problem" hidden>
+        No passkey was used: the request was cancelled, or this device has no passkey for Cabinet. Try again.
+      </div>
+      <button type="submit" class="secondary">${label}</button>
+    </form>
+    ${PASSKEY_SCRIPT_ELEMENT}`;
+}
+
+export function signInPage(o: {
+  action: string;
+  signUpUrl: string;
+  forgotUrl: string;
+  email?: string | undefined;
+  errors?: string[] | undefined;
+  notice?: string | undefined;
+  passkey?: PasskeyPrompt | undefined;
+}) {
   return page(
     'Sign in',
     html`<h1>Sign in</h1>
@@ -144,16 +212,37 @@ export function signInPage(o: { action: string; signUpUrl: string; forgotUrl: st
         ${field({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password', autofocus: !!o.email })}
         <button type="submit">Sign in</button>
       </form>
+      ${passkeyForm(o.passkey, 'Use a passkey')}
       <div class="links"><a href="${o.forgotUrl}">Forgot password?</a><a href="${o.signUpUrl}">Create an account</a></div>`,
   );
 }
 
 /** The second step of signing in: a code from the authenticator app, or one of the recovery codes. */
-export function twoStepPage(o: { action: string; cancelUrl: string; errors?: string[] }) {
+export function twoStepPage(o: {
+  action: string;
+  cancelUrl: string;
+  errors?: string[];
+  passkey?: PasskeyPrompt | undefined;
+  /** Where an account with passkeys and no app sets one up instead (the installation asks everyone for a second step). */
+  setUpUrl?: string | undefined;
+}) {
+  if (o.setUpUrl) {
+    return page(
+      'Two-step sign-in',
+      html`<h1>Two-step sign-in</h1>
+        <p class="muted">This Cabinet asks for a second step after your password: use one of your passkeys.</p>
+        ${alert(o.errors)} ${passkeyForm(o.passkey, 'Use a passkey')}
+        <p>No passkey on this device, or this browser cannot use one? <a href="${o.setUpUrl}">Set up an authenticator app instead</a>.</p>
+        <div class="links"><a href="${o.cancelUrl}">Sign in as someone else</a></div>`,
+    );
+  }
   return page(
     'Two-step sign-in',
     html`<h1>Two-step sign-in</h1>
-      <p class="muted">Enter the 6-digit code your authenticator app shows for Cabinet. Lost your phone? Enter one of your recovery codes instead.</p>
+      <p class="muted">
+        Enter the 6-digit code your authenticator app shows for Cabinet${o.passkey ? ', or use a passkey' : ''}. Lost your phone? Enter one of your recovery
+        codes instead.
+      </p>
       ${alert(o.errors)}
       <form method="post" action="${o.action}" novalidate>
         ${field({
@@ -166,6 +255,7 @@ export function twoStepPage(o: { action: string; cancelUrl: string; errors?: str
         })}
         <button type="submit">Continue</button>
       </form>
+      ${passkeyForm(o.passkey, 'Use a passkey instead')}
       <div class="links"><a href="${o.cancelUrl}">Sign in as someone else</a></div>`,
   );
 }

@@ -17,6 +17,9 @@ export interface ProviderOptions {
   callLoopbackClients: boolean;
 }
 
+/** What the provider's sign-ins report as a second factor: an app's code, or a passkey (which its device unlocked). */
+const SECOND_FACTORS = ['otp', 'hwk', 'swk'];
+
 /** The provider's prompts, with one more reason to ask for a sign-in: two steps are required and the session had one. */
 export function prompts(requireTwoStep: boolean) {
   const policy = interactionPolicy.base();
@@ -25,7 +28,7 @@ export function prompts(requireTwoStep: boolean) {
       .get('login')!
       .checks.add(
         new interactionPolicy.Check('two_step_required', 'two-step sign-in is required', (ctx) =>
-          ctx.oidc.session?.accountId && !ctx.oidc.session.amr?.includes('otp')
+          ctx.oidc.session?.accountId && !SECOND_FACTORS.some((m) => ctx.oidc.session!.amr?.includes(m))
             ? interactionPolicy.Check.REQUEST_PROMPT
             : interactionPolicy.Check.NO_NEED_TO_PROMPT,
         ),

@@ -126,6 +126,13 @@ test('an instance administrator looks after people, workspaces and jobs from /ad
   await confirm.getByRole('button', { name: 'Disable account' }).click();
   await expect(bobRow).toContainText('Disabled');
   await expect(bob.page).toHaveURL(/\/signin/, { timeout: 30_000 });
+  // Someone who lost their phone: their two-step sign-in reset after a question that says what stops working.
+  await bobRow.getByRole('button', { name: 'More for Bob Builder' }).click();
+  await admin.getByRole('menuitem', { name: 'Reset two-step sign-in' }).click();
+  const reset = admin.getByRole('dialog', { name: 'Reset Bob Builder’s two-step sign-in?' });
+  await expect(reset).toContainText('recovery codes and passkeys');
+  await reset.getByRole('button', { name: 'Reset two-step sign-in' }).click();
+  await expect(admin.getByText(/^Bob Builder had no two-step sign-in: nothing changed$/)).toBeVisible();
   await signIn(bob.page, bob.person);
   await expect(bob.page.getByRole('alert')).toContainText('Your account has been disabled');
 
@@ -165,6 +172,7 @@ test('an instance administrator looks after people, workspaces and jobs from /ad
   await openAdminPage(admin, 'Audit log', 'Audit log');
   const actions = admin.getByRole('list', { name: 'Administrators’ actions' });
   for (const text of [
+    `Rita Root reset the two-step sign-in of ${bob.person.email}`,
     `Rita Root signed ${bob.person.email} out everywhere`,
     `Rita Root enabled the account of ${bob.person.email}`,
     `Rita Root disabled the account of ${bob.person.email}`,

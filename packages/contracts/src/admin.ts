@@ -149,6 +149,7 @@ export const ZAdminAction = z.enum([
   'user.deactivated',
   'user.activated',
   'user.signed_out',
+  'user.two_step_reset',
   'user.admin_granted',
   'user.admin_revoked',
   'workspace.quota_changed',
@@ -174,3 +175,7 @@ export const ZAdminAuditEntry = z.object({
 export type TAdminAuditEntry = z.infer<typeof ZAdminAuditEntry>;
 export const ZAdminAuditList = z.object({ items: z.array(ZAdminAuditEntry), nextCursor: z.string().nullable() });
 export const ZAdminAuditQuery = ZPageQuery(ZCursor(z.object({ id: ZId })));
+
+/** What resetting a person's two-step sign-in removed: their authenticator app and recovery codes, and how many passkeys. */
+export const ZAdminResetTwoStepResult = z.object({ removed: z.boolean(), passkeys: z.number().int() });
+export type TAdminResetTwoStepResult = z.infer<typeof ZAdminResetTwoStepResult>;

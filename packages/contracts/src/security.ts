@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZId, ZIsoTime } from './common.ts';
 
 /** The caller's two-step sign-in, as Account → Security shows it. */
 export const ZTwoStep = z.object({
@@ -40,3 +41,35 @@ export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
 /** Recovery codes, shown once: each signs in once in place of the app's code. */
 export const ZRecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
 export type TRecoveryCodes = z.infer<typeof ZRecoveryCodes>;
+
+/** A passkey of the caller's: it signs in without a password, or is the second step after one. */
+export const ZPasskey = z.object({
+  id: ZId,
+  name: z.string(),
+  /** Copied to the person's other devices by their password manager or platform, rather than kept on one device. */
+  synced: z.boolean(),
+  createdAt: ZIsoTime,
+  lastUsedAt: ZIsoTime.nullable(),
+});
+export type TPasskey = z.infer<typeof ZPasskey>;
+export const ZPasskeyList = z.object({ passkeys: z.array(ZPasskey) });
+
+/** What the browser needs to make a passkey (WebAuthn's creation options in their JSON form), good for minutes. */
+export const ZPasskeyOptions = z.object({ options: z.record(z.string(), z.unknown()) });
+
+/** Asking for the options proves it is the account's owner at the keyboard, not only someone with their session. */
+export const ZPasskeyOptionsRequest = z.object({ currentPassword: z.string().min(1, 'Enter your password').max(1024) });
+export type TPasskeyOptionsRequest = z.infer<typeof ZPasskeyOptionsRequest>;
+
+const ZPasskeyName = z
+  .string()
+  .trim()
+  .min(1, 'Enter a name for the passkey')
+  .max(100, 'A passkey’s name is at most 100 characters')
+  // A name is one line of text: it is shown in lists and told in mail.
+  .regex(/^[^\p{Cc}\u2028\u2029]*$/u, 'A passkey’s name is one line of text');
+
+/** The passkey the browser made from the last options (WebAuthn's registration response in its JSON form), and its name. */
+export const ZAddPasskeyRequest = z.object({ name: ZPasskeyName, response: z.record(z.string(), z.unknown()) });
+export type TAddPasskeyRequest = z.infer<typeof ZAddPasskeyRequest>;
+export const ZRenamePasskeyRequest = z.object({ name: ZPasskeyName });

@@ -713,11 +713,12 @@ const ELSEWHERE: Record<string, string> = {
   'GET /links/:token/items/:itemId/thumbnail': 'modules/previews/previews.int.test.ts',
   // Breaking a WebDAV lock: its holder, the item's managers, the workspace's owner and admins, instance administrators.
   'DELETE /items/:id/lock': 'modules/dav/lock-in-browser.int.test.ts',
-  // Account → Security (password, two-step sign-in): the caller's own account at the embedded provider, from a session only.
+  // Account → Security (password, two-step sign-in, passkeys): the caller's own account at the embedded provider, from a
+  // session only.
   ...Object.fromEntries(
     Object.values(securityApi).map((r) => [
       `${r.method} ${r.path}`,
-      `modules/security/${r === securityApi.changePassword ? 'password' : 'two-step'}.int.test.ts`,
+      `modules/security/${r === securityApi.changePassword ? 'password' : r.path.startsWith('/account/passkeys') ? 'passkeys' : 'two-step'}.int.test.ts`,
     ]),
   ),
   // Instance administration: its administrators, then everyone else (workspace owners, no one signed in) refused.

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { CSRF_COOKIE, CSRF_HEADER } from '@cabinet/contracts';
+import { readOutbox, type OutboxMessage } from '@cabinet/idp';
 import { callingRoutes } from './route-call.ts';
 
 export interface Page {
@@ -105,6 +107,13 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 export const GOOD_PASSWORD = 'plum-orbit-canvas-42';
+
+/** The mail sent to an address, oldest first, from the data folder's outbox (tests have no mail server). */
+export function mailsTo(dataDir: string, to: string): OutboxMessage[] {
+  return readOutbox(path.join(dataDir, 'outbox'), Infinity)
+    .filter((m) => m.to === to)
+    .reverse();
+}
 
 /** The newest link of that kind mailed to an address, read from the embedded provider's dev outbox. */
 export async function mailedLink(origin: string, to: string, kind: 'verify' | 'reset'): Promise<string> {

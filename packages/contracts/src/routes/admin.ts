@@ -91,6 +91,21 @@ export const adminApi = {
     responses: { 200: 'ZAdminSignOutResult' },
     errors: ['forbidden'],
   }),
+  resetTwoStep: defineAddressedRoute({
+    method: 'POST',
+    path: '/admin/users/:id/reset-two-step',
+    tag: 'admin',
+    summary: 'Reset a person’s two-step sign-in (their authenticator app, recovery codes and passkeys)',
+    description:
+      `${ADMINS_ONLY} For someone who lost their phone, recovery codes or a device with a passkey: their password alone ` +
+      'signs in again, and they set up two-step sign-in anew under Account → Security. Only for accounts of the embedded ' +
+      'provider (`forbidden` for a hosted one, whose factors are set there), from a signed-in browser (not with a token), ' +
+      'and not one’s own.',
+    auth: 'write',
+    public: true,
+    responses: { 200: 'ZAdminResetTwoStepResult' },
+    errors: ['forbidden'],
+  }),
   jobs: defineRoute({
     method: 'GET',
     path: '/admin/jobs',

@@ -1,8 +1,10 @@
-import { adminApi, meApi, uploadsApi, uuidv7 } from '@cabinet/contracts';
+import { adminApi, meApi, securityApi, uploadsApi, uuidv7 } from '@cabinet/contracts';
+import { totpCode } from '@cabinet/idp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addParagraph, collabClients, until } from '../../testing/collab-client.ts';
-import { formAction, signIn, signUp } from '../../testing/browser.ts';
+import { formAction, mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
 import { watch } from '../../testing/event-watch.ts';
+import { addPasskey, PasskeyAuthenticator, passkeyForm } from '../../testing/passkey-authenticator.ts';
 import type { Person } from '../../testing/given.ts';
 import { anonymous, callingRoutes, type Answer } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -56,6 +58,7 @@ describe('instance administration', () => {
       owner.call(adminApi.users, { query: {} }),
       owner.call(adminApi.updateUser, { params: { id: root.id }, body: { status: 'deactivated' } }),
       owner.call(adminApi.signOutUser, { params: { id: root.id } }),
+      owner.call(adminApi.resetTwoStep, { params: { id: root.id } }),
       owner.call(adminApi.jobs),
       owner.call(adminApi.retryJob, { params: { id } }),
       owner.call(adminApi.discardJob, { params: { id } }),
@@ -175,6 +178,44 @@ describe('instance administration', () => {
     expect(formAction(next)).toMatch(/\/idp\/interaction\//);
     expect(next.text).toContain('type="password"');
     expect(await root.call(adminApi.signOutUser, { params: { id: uuidv7() } })).toFail('not_found');
+  });
+
+  it('resets a person’s two-step sign-in: app, recovery codes and passkeys; their password alone signs in', async () => {
+    // An administrator in a browser: how someone signs in is not changed with a token.
+    const rita = await signUp(test.app.url, { name: 'Rita' });
+    const ritaId = (await rita.browser.call(meApi.get)).body.user.id;
+    await test.app.ctx.db.updateTable('users').set({ is_instance_admin: true }).where('id', '=', ritaId).execute();
+    const admin = rita.browser;
+    const eve = await signUp(test.app.url, { name: 'Eve' });
+    const eveId = (await eve.browser.call(meApi.get)).body.user.id;
+    const begun = await eve.browser.call(securityApi.beginTotp);
+    await eve.browser.call(securityApi.confirmTotp, { body: { code: totpCode(begun.body.secret) } });
+    const device = new PasskeyAuthenticator(test.app.url);
+    expect((await addPasskey(eve.browser, device, 'Phone')).status).toBe(201);
+    expect((await signIn(test.app.url, eve.email, eve.password)).page.text).toContain('<h1>Two-step sign-in</h1>');
+
+    const reset = await admin.call(adminApi.resetTwoStep, { params: { id: eveId } });
+    expect(reset.body).toEqual({ removed: true, passkeys: 1 });
+    expect((await eve.browser.call(securityApi.get)).body).toMatchObject({ totp: false, recoveryCodesLeft: 0 });
+    expect((await eve.browser.call(securityApi.listPasskeys)).body.passkeys).toEqual([]);
+    expect((await signIn(test.app.url, eve.email, eve.password)).page.url).toBe(`${test.app.url}/`);
+    const browser = new TestBrowser(test.app.url);
+    const form = passkeyForm(await browser.navigate('/auth/login'));
+    const refused = await browser.navigate(form.action, { form: { response: JSON.stringify(device.signIn(form.options)) } });
+    expect(refused.status).toBe(401);
+    expect(refused.text).toContain('That passkey did not sign you in');
+    const audited = (await root.call(adminApi.audit, { query: {} })).body.items.find((e) => e.action === 'user.two_step_reset' && e.targetId === eveId)!;
+    expect(audited).toMatchObject({ targetLabel: eve.email, data: { removed: true, passkeys: 1 } });
+    expect(mailsTo(test.app.dataDir, eve.email).at(-1)!.subject).toBe('Your Cabinet two-step sign-in was reset');
+
+    // Again, nothing is left to remove; an unknown person is not found; a hosted provider's account is the provider's.
+    expect((await admin.call(adminApi.resetTwoStep, { params: { id: eveId } })).body).toEqual({ removed: false, passkeys: 0 });
+    expect(await admin.call(adminApi.resetTwoStep, { params: { id: uuidv7() } })).toFail('not_found');
+    // From a signed-in browser, not a token; and not one's own.
+    expect(await root.call(adminApi.resetTwoStep, { params: { id: eveId } })).toFail('forbidden');
+    expect(await admin.call(adminApi.resetTwoStep, { params: { id: ritaId } })).toFail('forbidden');
+    await test.app.ctx.db.updateTable('users').set({ issuer: 'https://sso.example.com' }).where('id', '=', eveId).execute();
+    expect(await admin.call(adminApi.resetTwoStep, { params: { id: eveId } })).toFail('forbidden');
   });
 
   it('never leaves the instance without an administrator', async () => {

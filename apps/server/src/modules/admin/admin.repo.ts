@@ -107,6 +107,11 @@ export function userById(db: Q, id: string): Promise<UserRowForAdmin | undefined
   return userRows(db).where('u.id', '=', id).executeTakeFirst();
 }
 
+/** Who the person is at their identity provider (its issuer and their subject there), with their name and address. */
+export function identityOf(db: Q, id: string) {
+  return db.selectFrom('users').select(['id', 'email', 'name', 'issuer', 'subject']).where('id', '=', id).executeTakeFirst();
+}
+
 /** The person's row, locked until the transaction ends (two administrators changing one person take turns). */
 export function lockUser(db: Q, id: string) {
   return db.selectFrom('users').select(['id', 'email', 'issuer', 'subject', 'status', 'is_instance_admin']).where('id', '=', id).forUpdate().executeTakeFirst();

@@ -32,6 +32,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   route(app, adminApi.updateUser, async (req) => admin.updateUser(ctx, administrator(req), req.params.id, req.body));
   route(app, adminApi.signOutUser, async (req) => admin.signOutUser(ctx, administrator(req), req.params.id));
+  route(app, adminApi.resetTwoStep, async (req) => admin.resetTwoStep(ctx, administrator(req), req.params.id));
   route(app, adminApi.jobs, async (req) => {
     administrator(req);
     return admin.jobs(ctx);

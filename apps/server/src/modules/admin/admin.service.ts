@@ -10,11 +10,13 @@ import { countJobs, discardFailedJob, failedJobs, retryFailedJob } from '../../i
 import { nextScheduledBackup, recentBackups } from '../backups/index.ts';
 import { CABINET_VERSION } from '../../version.ts';
 import { probe } from '../health/index.ts';
+import { resetTwoStep as resetFactors } from '../security/index.ts';
 import { endOtherSessions } from '../sessions/index.ts';
 import { revokeAllApiTokensOf } from '../tokens/index.ts';
 import {
   activeAdmins,
   auditPage,
+  identityOf,
   insertAudit,
   lockUser,
   setQuota,
@@ -253,6 +255,20 @@ export async function signOutUser(ctx: AppContext, actor: Actor, id: string): Pr
   });
   if (embeddedAccount(ctx, user)) await endAccountSessions(ctx.database.sql, user.subject);
   return { revoked };
+}
+
+/** Turns off a person's two-step sign-in at the embedded provider (app, recovery codes, passkeys), recorded in the audit log. */
+export async function resetTwoStep(ctx: AppContext, actor: Actor, id: string): Promise<{ removed: boolean; passkeys: number }> {
+  // How someone signs in is changed from a signed-in browser, never by a script's token; one's own under Account → Security.
+  if (actor.via !== 'session') throw new AppError('forbidden', 'Two-step sign-in is reset from a signed-in browser, not with a token.');
+  if (id === actor.user.id) throw new AppError('forbidden', 'Change your own two-step sign-in under Account → Security.');
+  const user = await identityOf(ctx.db, id);
+  if (!user) throw new AppError('not_found', 'No such person.');
+  if (!embeddedAccount(ctx, user))
+    throw new AppError('forbidden', `${user.email} signs in through your identity provider: reset their two-step sign-in there.`);
+  const result = await resetFactors(ctx, { id: user.subject, email: user.email, name: user.name });
+  await audit(ctx.db, actor, 'user.two_step_reset', { kind: 'user', id: user.id, label: user.email }, { ...result });
+  return result;
 }
 
 const FAILED_SHOWN = 100;

@@ -1,4 +1,4 @@
-import { authApi, configApi, meApi } from '@cabinet/contracts';
+import { authApi, configApi, meApi, securityApi } from '@cabinet/contracts';
 import { describe, expect, it } from 'vitest';
 import { GOOD_PASSWORD, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import { anonymous, callingRoutes } from '../../testing/route-call.ts';
@@ -20,6 +20,18 @@ describe('a hosted identity provider on another port', () => {
     expect(me.body.user).toMatchObject({ email, name: 'Hosted Person' });
     const user = await test.app.ctx.db.selectFrom('users').selectAll().where('id', '=', me.body.user.id).executeTakeFirstOrThrow();
     expect(user.issuer).toBe(issuer);
+
+    // The password, two-step sign-in and passkeys are the provider's: Cabinet says so and changes none of them.
+    expect((await browser.call(securityApi.get)).body).toEqual({ available: false, totp: false, recoveryCodesLeft: 0, required: false });
+    for (const refused of [
+      await browser.call(securityApi.listPasskeys),
+      await browser.call(securityApi.passkeyOptions, { body: { currentPassword: GOOD_PASSWORD } }),
+      await browser.call(securityApi.beginTotp),
+      await browser.call(securityApi.changePassword, { body: { currentPassword: GOOD_PASSWORD, newPassword: 'another-good-passphrase-9' } }),
+    ]) {
+      expect(refused).toFail('forbidden');
+      expect(refused.error?.message).toMatch(/is set with your identity provider, not in Cabinet\.$|are set with your identity provider, not in Cabinet\.$/);
+    }
 
     const out = await browser.call(authApi.signOut);
     expect(out.body.redirectUrl.startsWith(`${issuer}/session/end`)).toBe(true);

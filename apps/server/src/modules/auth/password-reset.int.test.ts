@@ -1,19 +1,13 @@
 import { meApi } from '@cabinet/contracts';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { formAction, GOOD_PASSWORD, mailedLink, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
+import { formAction, GOOD_PASSWORD, mailedLink, mailsTo, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import { startTestApp, useTestApp } from '../../testing/test-app.ts';
 
 const test = useTestApp();
 
-function lastMailTo(email: string): { subject: string; text: string } {
-  const dir = path.join(test.app.dataDir, 'outbox');
-  const mails = readdirSync(dir)
-    .sort()
-    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')));
-  return mails.filter((m) => m.to === email).at(-1);
-}
+const lastMailTo = (email: string) => mailsTo(test.app.dataDir, email).at(-1)!;
 
 it('resets a forgotten password through a mailed link, once, and unlocks the account', async () => {
   const { email } = await signUp(test.app.url);

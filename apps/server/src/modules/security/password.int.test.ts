@@ -1,8 +1,6 @@
 import { meApi, securityApi, sessionsApi, tokensApi } from '@cabinet/contracts';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, it } from 'vitest';
-import { GOOD_PASSWORD, signIn, signUp } from '../../testing/browser.ts';
+import { GOOD_PASSWORD, mailsTo, signIn, signUp } from '../../testing/browser.ts';
 import { callingRoutes, invalidFields, withToken } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
 
@@ -23,9 +21,7 @@ it('changes the password after the current one, ends every other session with Ca
   expect((await signIn(test.app.url, email, GOOD_PASSWORD)).page.status).toBe(401);
   expect((await (await signIn(test.app.url, email, NEW_PASSWORD)).browser.call(meApi.get)).status).toBe(200);
 
-  const outbox = path.join(test.app.dataDir, 'outbox');
-  const mails = readdirSync(outbox).map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; subject: string });
-  expect(mails.filter((m) => m.to === email).map((m) => m.subject)).toContain('Your Cabinet password was changed');
+  expect(mailsTo(test.app.dataDir, email).map((m) => m.subject)).toContain('Your Cabinet password was changed');
 });
 
 it('refuses a wrong current password, counting it towards the lock, and a new one the policy refuses', async () => {

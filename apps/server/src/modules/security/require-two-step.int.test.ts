@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
 import { formAction, GOOD_PASSWORD, hiddenFields, signIn, signUp, signUpWithPassword, TestBrowser, uniqueEmail, type Page } from '../../testing/browser.ts';
+import { addPasskey, PasskeyAuthenticator, passkeyForm } from '../../testing/passkey-authenticator.ts';
 import { useTestAppWithProvider } from '../../testing/standalone-idp.ts';
 import { useTestApp, type TestApp } from '../../testing/test-app.ts';
 
@@ -62,6 +63,41 @@ describe('REQUIRE_TWO_STEP with the embedded provider', () => {
     expect(await store.status(user.subject)).toEqual({ totp: false, recoveryCodesLeft: 0 });
     const again = await signIn(test.app.url, me.body.user.email, GOOD_PASSWORD);
     expect(again.page.text).toContain('<h1>Set up two-step sign-in</h1>');
+  });
+
+  it('takes a passkey alone, or after the password in place of an app', async () => {
+    const { browser, email, page } = await signUp(test.app.url);
+    const key = /aria-label="Secret key">([A-Z2-7]+)</.exec(page.text)![1]!;
+    await browser.navigate(formAction(page), { form: { code: totpCode(key) } }).then((codes) => browser.navigate(formAction(codes), { form: {} }));
+    const device = new PasskeyAuthenticator(test.app.url);
+    expect((await addPasskey(browser, device)).status).toBe(201);
+
+    const alone = new TestBrowser(test.app.url);
+    const form = passkeyForm(await alone.navigate('/auth/login'));
+    expect((await alone.navigate(form.action, { form: { response: JSON.stringify(device.signIn(form.options)) } })).url).toBe(`${test.app.url}/`);
+    expect(await amrOf(test.app, alone)).toEqual(['hwk', 'mfa']);
+
+    // With the app turned off, the second step after the password is the passkey, not setting up another app.
+    expect((await browser.call(securityApi.remove)).status).toBe(204);
+    const again = await signIn(test.app.url, email, GOOD_PASSWORD);
+    expect(again.page.text).toContain('<h1>Two-step sign-in</h1>');
+    expect(again.page.text).not.toContain('name="code"');
+    const step = passkeyForm(again.page);
+    expect((await again.browser.navigate(step.action, { form: { response: JSON.stringify(device.signIn(step.options)) } })).url).toBe(`${test.app.url}/`);
+    expect(await amrOf(test.app, again.browser)).toEqual(['pwd', 'hwk']);
+
+    // Without the passkey's device at hand, an app can be set up instead, the wrong code said on the same page.
+    const third = await signIn(test.app.url, email, GOOD_PASSWORD);
+    const instead = /href="([^"]+)">Set up an authenticator app instead</.exec(third.page.text)![1]!.replace(/&amp;/g, '&');
+    const setUp = await third.browser.navigate(new URL(instead, third.page.url).href);
+    expect(setUp.text).toContain('<h1>Set up two-step sign-in</h1>');
+    const secret = /aria-label="Secret key">([A-Z2-7]+)</.exec(setUp.text)![1]!;
+    const wrong = await third.browser.navigate(formAction(setUp), { form: { code: totpCode(secret, Date.now() + 5 * STEP_MS) } });
+    expect(wrong.text).toContain('<h1>Set up two-step sign-in</h1>');
+    expect(alertText(wrong)).toBe('That code is not right. Enter the 6-digit code your app shows now.');
+    const codes = await third.browser.navigate(formAction(wrong), { form: { code: totpCode(secret) } });
+    expect((await third.browser.navigate(formAction(codes), { form: {} })).url).toBe(`${test.app.url}/`);
+    expect(await amrOf(test.app, third.browser)).toEqual(['pwd', 'otp']);
   });
 });
 

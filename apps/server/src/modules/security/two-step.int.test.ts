@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../cli/commands.ts';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
-import { formAction, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
+import { formAction, mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
 import { callingRoutes, withToken } from '../../testing/route-call.ts';
 import { startTestApp, useTestApp } from '../../testing/test-app.ts';
 
@@ -80,6 +80,13 @@ describe('setting up an authenticator app under Account → Security', () => {
     const again = await signIn(test.app.url, email, password);
     expect((await again.browser.call(meApi.get)).status).toBe(200);
     expect(await amrOf(again.browser)).toEqual(['pwd']);
+    // Each change is told to the address.
+    expect(mailsTo(test.app.dataDir, email).map((m) => m.subject)).toEqual([
+      'Confirm your email address for Cabinet',
+      'Two-step sign-in is on for your Cabinet account',
+      'New recovery codes for your Cabinet account',
+      'Two-step sign-in is off for your Cabinet account',
+    ]);
   });
 });
 

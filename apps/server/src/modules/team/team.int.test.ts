@@ -1,11 +1,10 @@
 import { grantsApi, invitationsApi, itemsApi, meApi, membersApi, workspacesApi, type TUpdateMemberRequest } from '@cabinet/contracts';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import { formAction, GOOD_PASSWORD, mailedLink, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
+import { formAction, GOOD_PASSWORD, mailedLink, mailsTo, signUpWithPassword, TestBrowser, uniqueEmail } from '../../testing/browser.ts';
 import type { Person } from '../../testing/given.ts';
 import { anonymous, callingRoutes, invalidFields } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -208,9 +207,7 @@ describe('invitations', () => {
     const row = await test.app.ctx.db.selectFrom('invitations').selectAll().where('id', '=', created.body.id).executeTakeFirstOrThrow();
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(token);
-    const outbox = path.join(test.app.ctx.env.DATA_DIR, 'outbox');
-    const mails = readdirSync(outbox).map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; subject: string; text: string });
-    expect(mails.find((m) => m.to === email)).toMatchObject({
+    expect(mailsTo(test.app.ctx.env.DATA_DIR, email)[0]).toMatchObject({
       subject: expect.stringContaining('Adam Admin invited you'),
       text: expect.stringContaining(created.body.url),
     });
@@ -345,11 +342,7 @@ describe('invitations', () => {
     const resent = await owner.call(invitationsApi.resend, { params: { ws, id: invited.id } });
     expect(resent.body).toMatchObject({ id: invited.id, state: 'pending' });
     expect(await someone.call(invitationsApi.accept, { params: { token: tokenOf(invited.url) } })).toFail('not_found');
-    const outbox = path.join(test.app.ctx.env.DATA_DIR, 'outbox');
-    const urls = readdirSync(outbox)
-      .map((f) => JSON.parse(readFileSync(path.join(outbox, f), 'utf8')) as { to: string; text: string })
-      .filter((m) => m.to === email)
-      .map((m) => /https?:\S+\/invite\/\S+/.exec(m.text)![0]);
+    const urls = mailsTo(test.app.ctx.env.DATA_DIR, email).map((m) => /https?:\S+\/invite\/\S+/.exec(m.text)![0]);
     const fresh = urls.find((u) => u !== invited.url)!;
     expect((await someone.call(invitationsApi.accept, { params: { token: tokenOf(fresh) } })).body).toMatchObject({ role: 'admin', joined: true });
     // Links are not mailed; accepted ones are not resent.

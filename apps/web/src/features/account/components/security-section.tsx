@@ -7,13 +7,14 @@ import { CopyableValue } from '../../../components/ui/shown-once.tsx';
 import { StateBadge } from '../../../components/ui/state-badge.tsx';
 import { useTextField } from '../../../components/ui/use-text-field.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { PasskeysSection } from './passkeys-section.tsx';
 import { PasswordForm } from './password-form.tsx';
 import { useBeginTotp, useConfirmTotp, useRegenerateRecoveryCodes, useRemoveTwoStep, useTwoStep } from '../api/use-two-step.ts';
 
 /**
  * Account → Security with the embedded provider: the password (PasswordForm), and two-step sign-in with an authenticator
  * app: set up by scanning a QR code or typing its key and confirming with a code, with ten recovery codes shown once; new
- * recovery codes and turning it off, each after a question.
+ * recovery codes and turning it off, each after a question; and passkeys (PasskeysSection).
  */
 export function SecuritySection() {
   const twoStep = useTwoStep();
@@ -29,7 +30,7 @@ export function SecuritySection() {
   if (!twoStep.data.available) {
     return (
       <Text size="sm" c="dimmed">
-        You sign in through your organisation’s identity provider: your password and two-step sign-in are set there.
+        You sign in through your organisation’s identity provider: your password, two-step sign-in and passkeys are set there.
       </Text>
     );
   }
@@ -123,6 +124,7 @@ export function SecuritySection() {
           <Text size="sm">Your current recovery codes stop working at once. This cannot be undone.</Text>
         </ConfirmDialog>
       )}
+      <PasskeysSection />
     </Stack>
   );
 }

@@ -54,6 +54,8 @@ export const useUpdateUser = () =>
 
 export const useSignOutUser = () => useAdminChange((id: string) => call(adminApi.signOutUser, { params: { id } }));
 
+export const useResetTwoStep = () => useAdminChange((id: string) => call(adminApi.resetTwoStep, { params: { id } }));
+
 export const useRetryJob = () => useAdminChange((id: string) => call(adminApi.retryJob, { params: { id } }));
 
 export const useDiscardJob = () => useAdminChange((id: string) => call(adminApi.discardJob, { params: { id } }));

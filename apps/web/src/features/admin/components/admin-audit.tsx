@@ -7,6 +7,7 @@ import { useAdminAudit } from '../api/use-admin.ts';
 import { AdminFailure } from './admin-failure.tsx';
 
 const quota = (v: unknown) => (typeof v === 'number' ? formatBytes(v) : 'none');
+const passkeys = (n: unknown) => (typeof n === 'number' && n ? ` (and removed ${n} passkey${n === 1 ? '' : 's'})` : '');
 
 /** One administrator's action in words. */
 export function describeAction(e: TAdminAuditEntry): string {
@@ -18,6 +19,8 @@ export function describeAction(e: TAdminAuditEntry): string {
       return `enabled the account of ${e.targetLabel}`;
     case 'user.signed_out':
       return `signed ${e.targetLabel} out everywhere`;
+    case 'user.two_step_reset':
+      return `reset the two-step sign-in of ${e.targetLabel}${passkeys(d.passkeys)}`;
     case 'user.admin_granted':
       return `made ${e.targetLabel} an instance administrator`;
     case 'user.admin_revoked':

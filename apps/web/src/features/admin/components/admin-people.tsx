@@ -1,16 +1,16 @@
 import { ActionIcon, Avatar, Badge, Button, Group, Loader, Menu, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconDots, IconLogout, IconSearch, IconShield, IconShieldOff, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
+import { IconDots, IconKeyOff, IconLogout, IconSearch, IconShield, IconShieldOff, IconUserCheck, IconUserOff, IconUsers } from '@tabler/icons-react';
 import type { TAdminUser } from '@cabinet/contracts';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { formatBytes, formatRelative } from '../../../lib/format.ts';
-import { useMe } from '../../auth/api/use-me.ts';
+import { useMe, usePublicConfig } from '../../auth/api/use-me.ts';
 import { initials } from '../../auth/components/user-menu.tsx';
 import { ROLE_LABELS } from '../../team/components/members-section.tsx';
-import { useAdminUsers, useSignOutUser, useUpdateUser } from '../api/use-admin.ts';
+import { useAdminUsers, useResetTwoStep, useSignOutUser, useUpdateUser } from '../api/use-admin.ts';
 import { AdminFailure } from './admin-failure.tsx';
 
 type Asking = { kind: keyof typeof ASKS; user: TAdminUser };
@@ -34,6 +34,20 @@ const ASKS = {
     change: undefined,
     done: (u: TAdminUser, revoked: number) => `Ended ${revoked} session${revoked === 1 ? '' : 's'} of ${u.name}`,
     refused: 'Not signed out',
+  },
+  'reset-two-step': {
+    title: (u: TAdminUser) => `Reset ${u.name}’s two-step sign-in?`,
+    confirm: 'Reset two-step sign-in',
+    text: (u: TAdminUser) =>
+      `For someone who lost their phone, their recovery codes or a device with a passkey: the authenticator app, recovery codes and passkeys of ${u.email} ` +
+      'stop working, and they sign in with their password until they set up two-step sign-in again. Make sure it is them who asks.',
+    change: undefined,
+    // -1: they had none, and nothing changed.
+    done: (u: TAdminUser, passkeys: number) =>
+      passkeys < 0
+        ? `${u.name} had no two-step sign-in: nothing changed`
+        : `${u.name}’s two-step sign-in is reset${passkeys ? ` and ${passkeys} passkey${passkeys === 1 ? '' : 's'} removed` : ''}`,
+    refused: 'Not reset',
   },
   'make-admin': {
     title: (u: TAdminUser) => `Make ${u.name} an administrator?`,
@@ -65,6 +79,9 @@ export function AdminPeople() {
   const me = useMe();
   const update = useUpdateUser();
   const signOut = useSignOutUser();
+  const resetTwoStep = useResetTwoStep();
+  // Two-step sign-in is the embedded provider's to reset; a hosted provider's factors are set there.
+  const embedded = !!usePublicConfig().data?.embeddedProvider;
   const [asking, setAsking] = useState<Asking | null>(null);
   const close = () => setAsking(null);
 
@@ -161,6 +178,11 @@ export function AdminPeople() {
                         <Menu.Item leftSection={<IconLogout aria-hidden size={16} />} onClick={() => setAsking({ kind: 'sign-out', user: u })}>
                           Sign out everywhere
                         </Menu.Item>
+                        {embedded && (
+                          <Menu.Item leftSection={<IconKeyOff aria-hidden size={16} />} onClick={() => setAsking({ kind: 'reset-two-step', user: u })}>
+                            Reset two-step sign-in
+                          </Menu.Item>
+                        )}
                         {u.isInstanceAdmin ? (
                           <Menu.Item leftSection={<IconShieldOff aria-hidden size={16} />} onClick={() => setAsking({ kind: 'unmake-admin', user: u })}>
                             Remove as administrator
@@ -208,13 +230,18 @@ export function AdminPeople() {
           title={ASKS[asking.kind].title(asking.user)}
           confirmLabel={ASKS[asking.kind].confirm}
           {...(asking.kind === 'make-admin' ? { color: 'blue' } : {})}
-          pending={update.isPending || signOut.isPending}
+          pending={update.isPending || signOut.isPending || resetTwoStep.isPending}
           onClose={close}
           onConfirm={() => {
             const { user, kind } = asking;
             const { change, done, refused } = ASKS[kind];
-            const run = change ? update.mutateAsync({ id: user.id, ...change }).then(() => 0) : signOut.mutateAsync(user.id).then((r) => r.revoked);
-            run.then((revoked) => (notifications.show({ color: 'green', message: done(user, revoked) }), close()), failed(refused));
+            // What the confirmation's notice counts: the sessions ended, the passkeys removed.
+            const run = change
+              ? update.mutateAsync({ id: user.id, ...change }).then(() => 0)
+              : kind === 'reset-two-step'
+                ? resetTwoStep.mutateAsync(user.id).then((r) => (r.removed || r.passkeys ? r.passkeys : -1))
+                : signOut.mutateAsync(user.id).then((r) => r.revoked);
+            run.then((count) => (notifications.show({ color: 'green', message: done(user, count) }), close()), failed(refused));
           }}
         >
           <Text size="sm">{ASKS[asking.kind].text(asking.user)}</Text>
