@@ -185,7 +185,8 @@ describe('two instances behind a load balancer', () => {
       for (let i = 0; running; i++) {
         const res = await as(front.url, ada.token)
           .call(itemsApi.create, { params: { ws: ada.ws.id }, body: { kind: 'folder', name: `rolling ${n}-${i}`, parentId: ada.ws.rootId } })
-          .catch((error: unknown) => ({ status: 0, body: undefined, error: { code: String(error) } }));
+          // A request cut off says why (undici's cause: the socket closed by whom, and when), so that a failure here can be told apart.
+          .catch((error: unknown) => ({ status: 0, body: undefined, error: { code: `${String(error)} (${String((error as { cause?: unknown }).cause)})` } }));
         if (res.status === 201 && res.body) made.push((res.body as { id: string }).id);
         else failures.push(`${res.status} ${JSON.stringify(res.error)}`);
       }
