@@ -270,22 +270,31 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
       return finishLogin(req, reply, accountId, ['pwd', 'otp']);
     });
 
-    pages.post<{ Params: { uid: string }; Querystring: { app?: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
-      const setUpApp = req.query.app === '1';
+    /**
+     * The sign-in whose second step is posted: its interaction, and the account whose password was right for it. A browser
+     * that gave no password for it is sent back to the password; second steps count against the same per-address limit
+     * as passwords. Undefined once that answer was sent.
+     */
+    async function awaitingSecondStep(req: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply, setUpApp = false) {
       const interaction = await details(req, reply);
-      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
+      if (!interaction || interaction.uid !== req.params.uid) return void (await expired(reply));
       const accountId = await twoStep.awaited(interaction.uid);
-      if (!accountId) return showSignIn(reply, interaction);
-      // Codes count against the same per-address limit as passwords, and wrong ones towards the account's lock.
+      if (!accountId) return void (await showSignIn(reply, interaction));
       const wait = limiter.hit(options.rateKey(req.ip));
       if (wait > 0) {
         reply.header('retry-after', String(wait));
-        return send(
-          reply,
-          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`], setUpApp),
-          429,
-        );
+        const tooMany = `Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`;
+        return void (await send(reply, await renderTwoStep(interaction.uid, accountId, [tooMany], setUpApp), 429));
       }
+      return { interaction, accountId };
+    }
+
+    pages.post<{ Params: { uid: string }; Querystring: { app?: string }; Body: Form }>(`${mount}/interaction/:uid/two-step`, async (req, reply) => {
+      const setUpApp = req.query.app === '1';
+      const step = await awaitingSecondStep(req, reply, setUpApp);
+      if (!step) return reply;
+      const { interaction, accountId } = step;
+      // A wrong code counts towards the account's lock.
       const code = (req.body?.code ?? '').trim();
       if (!(await twoStep.required(accountId))) {
         // The app was removed since the password was given, where nothing requires one: the password alone signs in.
@@ -358,19 +367,9 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
 
     // The second step by one of the account's passkeys, in place of the app's code.
     pages.post<{ Params: { uid: string }; Body: Form }>(`${mount}/interaction/:uid/two-step/passkey`, async (req, reply) => {
-      const interaction = await details(req, reply);
-      if (!interaction || interaction.uid !== req.params.uid) return expired(reply);
-      const accountId = await twoStep.awaited(interaction.uid);
-      if (!accountId) return showSignIn(reply, interaction);
-      const wait = limiter.hit(options.rateKey(req.ip));
-      if (wait > 0) {
-        reply.header('retry-after', String(wait));
-        return send(
-          reply,
-          await renderTwoStep(interaction.uid, accountId, [`Too many sign-in attempts from your network. Wait ${wait} seconds and try again.`]),
-          429,
-        );
-      }
+      const step = await awaitingSecondStep(req, reply);
+      if (!step) return reply;
+      const { interaction, accountId } = step;
       const answer = passkeyAnswer(req.body);
       const passed = answer && (await passkeys.signIn(interaction.uid, answer, accountId));
       if (!passed) return send(reply, await renderTwoStep(interaction.uid, accountId, [PASSKEY_REFUSED]), 401);

@@ -8,8 +8,7 @@ import { signIn } from '../testing/browser.ts';
 import { callingRoutes, withToken } from '../testing/route-call.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database.ts';
 import { freePort, startTestApp } from '../testing/test-app.ts';
-import { cabinet } from '../testing/cabinet-command.ts';
-import { runCommand } from './commands.ts';
+import { cabinet, runInApp } from '../testing/cabinet-command.ts';
 
 describe('the cabinet command', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'cabinet-cli-'));
@@ -79,9 +78,8 @@ describe('the cabinet command', () => {
       // Refusals, as a command handed to the running server says them (the same code a process of its own runs: each
       // such process opens the embedded database, seconds each on a busy machine).
       const refused = async (command: string, options: Record<string, unknown>) => {
-        const io = { out: '', err: '' };
-        const code = await runCommand(t.ctx.env, { command, options }, { out: (x) => void (io.out += x), err: (x) => void (io.err += x) }, t.ctx);
-        expect(code, io.err).toBe(1);
+        const io = await runInApp(t.ctx, command, options);
+        expect(io.code, io.err).toBe(1);
         return io.err;
       };
       expect(await refused('user create', { email: 'ops2@example.com', name: 'Ops', password: 'short', admin: false })).toContain(

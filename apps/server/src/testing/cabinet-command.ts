@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AppContext } from '../context.ts';
+import { runCommand } from '../cli/commands.ts';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
 
@@ -24,4 +26,14 @@ export function cabinet(args: string[], env: Record<string, string>): Promise<{ 
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * A `cabinet` command handed to a running test app, as `cabinet` beside a running server hands it over (the same code a
+ * process of its own runs, without opening the database again): its exit code and what it wrote.
+ */
+export async function runInApp(ctx: AppContext, command: string, options: Record<string, unknown>): Promise<{ code: number; out: string; err: string }> {
+  const io = { out: '', err: '' };
+  const code = await runCommand(ctx.env, { command, options }, { out: (t) => void (io.out += t), err: (t) => void (io.err += t) }, ctx);
+  return { code, ...io };
 }

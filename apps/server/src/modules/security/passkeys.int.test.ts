@@ -2,12 +2,12 @@ import { meApi, securityApi, tokensApi } from '@cabinet/contracts';
 import { PASSKEY_LIMIT, totpCode } from '@cabinet/idp';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../../cli/commands.ts';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
 import { GOOD_PASSWORD, mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
 import { addPasskey, PasskeyAuthenticator, passkeyForm, passkeyOptions } from '../../testing/passkey-authenticator.ts';
 import { callingRoutes, withToken } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
+import { runInApp } from '../../testing/cabinet-command.ts';
 
 const test = useTestApp({ IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000' });
 const alertText = (text: string) => /role="alert">([^<]*)/.exec(text)?.[1];
@@ -243,14 +243,8 @@ describe('signing in with a passkey at the embedded provider', () => {
 describe('cabinet user reset-two-step', () => {
   it('removes the passkeys too', async () => {
     const { email, device, browser } = await withPasskey();
-    const io = { out: '', err: '' };
-    const code = await runCommand(
-      test.app.ctx.env,
-      { command: 'user reset-two-step', options: { email } },
-      { out: (t) => void (io.out += t), err: (t) => void (io.err += t) },
-      test.app.ctx,
-    );
-    expect(code, io.err).toBe(0);
+    const io = await runInApp(test.app.ctx, 'user reset-two-step', { email });
+    expect(io.code, io.err).toBe(0);
     expect(io.out).toBe(
       `Two-step sign-in of ${email} is off and their passkeys (1) are removed: they sign in with their password alone, and can set it up again under Account → Security.\n`,
     );

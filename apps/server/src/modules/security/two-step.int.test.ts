@@ -2,11 +2,11 @@ import { meApi, tokensApi, securityApi } from '@cabinet/contracts';
 import { totpCode } from '@cabinet/idp';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { runCommand } from '../../cli/commands.ts';
 import { deriveKey, decrypt } from '../../lib/crypto.ts';
 import { formAction, mailsTo, signIn, signUp, TestBrowser } from '../../testing/browser.ts';
 import { callingRoutes, withToken } from '../../testing/route-call.ts';
 import { startTestApp, useTestApp } from '../../testing/test-app.ts';
+import { runInApp } from '../../testing/cabinet-command.ts';
 
 const test = useTestApp({ IDP_SIGNIN_ATTEMPTS_PER_MINUTE: '1000' });
 const alertText = (text: string) => /role="alert">([^<]*)/.exec(text)?.[1];
@@ -187,16 +187,7 @@ describe('signing in with two steps at the embedded provider', () => {
 });
 
 describe('cabinet user reset-two-step', () => {
-  const reset = async (email: string) => {
-    const io = { out: '', err: '' };
-    const code = await runCommand(
-      test.app.ctx.env,
-      { command: 'user reset-two-step', options: { email } },
-      { out: (t) => void (io.out += t), err: (t) => void (io.err += t) },
-      test.app.ctx,
-    );
-    return { code, ...io };
-  };
+  const reset = (email: string) => runInApp(test.app.ctx, 'user reset-two-step', { email });
 
   it('turns off the second step of someone who lost every factor, so their password alone signs in', async () => {
     const { email, password, browser } = await withTotp();

@@ -1,10 +1,10 @@
 import { itemsApi, meApi, tokensApi, workspacesApi } from '@cabinet/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../cli/commands.ts';
 import { collabClients, until } from '../../testing/collab-client.ts';
 import type { Person } from '../../testing/given.ts';
 import { callingRoutes, invalidFields, withToken } from '../../testing/route-call.ts';
 import { useTestApp } from '../../testing/test-app.ts';
+import { runInApp } from '../../testing/cabinet-command.ts';
 
 const test = useTestApp();
 let clients: ReturnType<typeof collabClients> | undefined;
@@ -98,17 +98,7 @@ describe('app passwords (API tokens with the dav scope)', () => {
   it('are made by `cabinet token create --scopes dav`, which refuses dav beside another scope', async () => {
     const ada = await test.given.person('Ada');
     const { email } = (await ada.call(meApi.get)).body.user;
-    const create = async (scopes: string) => {
-      const io = { out: '', err: '' };
-      const options = { email, name: 'rclone', scopes, days: 365 };
-      const code = await runCommand(
-        test.app.ctx.env,
-        { command: 'token create', options },
-        { out: (t) => void (io.out += t), err: (t) => void (io.err += t) },
-        test.app.ctx,
-      );
-      return { code, ...io };
-    };
+    const create = (scopes: string) => runInApp(test.app.ctx, 'token create', { email, name: 'rclone', scopes, days: 365 });
     const made = await create('dav');
     expect(made.code, made.err).toBe(0);
     expect(made.err).toContain('App password (for WebDAV clients at /dav/) "rclone"');
