@@ -174,11 +174,14 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
     const signUpUrl = (uid: string) => `${mount}/interaction/${uid}/signup`;
     const twoStepUrl = (uid: string) => `${mount}/interaction/${uid}/two-step`;
     const forgotUrl = (uid?: string) => `${mount}/forgot${uid ? `?uid=${encodeURIComponent(uid)}` : ''}`;
-    /** A passkey's button for this sign-in, with a new challenge: any of the site's passkeys, or (the second step) the account's. */
-    const passkeyPrompt = async (uid: string, accountId?: string) => ({
-      action: `${mount}/interaction/${uid}/${accountId ? 'two-step/' : ''}passkey`,
-      options: JSON.stringify(await passkeys.signInOptions(uid, accountId)),
-    });
+    /**
+     * A passkey's button for this sign-in, with a new challenge: any of the site's passkeys, or (the second step) the
+     * account's; none when the account has no passkey.
+     */
+    const passkeyPrompt = async (uid: string, accountId?: string) => {
+      const options = await passkeys.signInOptions(uid, accountId);
+      return options && { action: `${mount}/interaction/${uid}/${accountId ? 'two-step/' : ''}passkey`, options: JSON.stringify(options) };
+    };
     const renderSignIn = async (uid: string, extra: { email?: string | undefined; errors?: string[]; notice?: string } = {}) =>
       signInPage({ action: signInUrl(uid), signUpUrl: signUpUrl(uid), forgotUrl: forgotUrl(uid), passkey: await passkeyPrompt(uid), ...extra });
     const renderSignUp = (uid: string, extra: Partial<Parameters<typeof signUpPage>[0]> = {}) =>
@@ -244,10 +247,11 @@ export async function idpPlugin(app: FastifyInstance, options: IdpOptions): Prom
      */
     const renderTwoStep = async (uid: string, accountId: string, errors?: string[], setUpApp = false) => {
       const base = { action: twoStepUrl(uid), cancelUrl: signInUrl(uid), ...(errors ? { errors } : {}) };
-      const hasPasskeys = (await passkeys.count(accountId)) > 0;
-      if (!options.requireTwoStep || (await twoStep.required(accountId)))
-        return twoStepPage({ ...base, passkey: hasPasskeys ? await passkeyPrompt(uid, accountId) : undefined });
-      if (hasPasskeys && !setUpApp) return twoStepPage({ ...base, passkey: await passkeyPrompt(uid, accountId), setUpUrl: `${twoStepUrl(uid)}?app=1` });
+      const asksForCode = !options.requireTwoStep || (await twoStep.required(accountId));
+      // Read (and a challenge kept) only where the page offers passkeys: not while an app is being set up.
+      const passkey = asksForCode || !setUpApp ? await passkeyPrompt(uid, accountId) : undefined;
+      if (asksForCode) return twoStepPage({ ...base, passkey });
+      if (passkey) return twoStepPage({ ...base, passkey, setUpUrl: `${twoStepUrl(uid)}?app=1` });
       const label = (await accounts.findById(accountId))?.email ?? '';
       const setUp = (await twoStep.pendingTotp(accountId, label)) ?? (await twoStep.beginTotp(accountId, label))!;
       return twoStepSetUpPage({ ...base, action: `${twoStepUrl(uid)}?app=1`, secret: setUp.secret, qrSvg: setUp.qrSvg });

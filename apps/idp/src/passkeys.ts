@@ -207,10 +207,11 @@ export class PasskeyStore {
 
   /**
    * A challenge for one sign-in: any of the site's passkeys (the browser offers those it has), or, given the account whose
-   * password was right, one of that account's.
+   * password was right, one of that account's; undefined (and no challenge kept) when that account has none.
    */
-  async signInOptions(interactionUid: string, accountId?: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async signInOptions(interactionUid: string, accountId?: string): Promise<PublicKeyCredentialRequestOptionsJSON | undefined> {
     const allow = accountId ? (await this.rows(accountId)).map((r) => ({ id: r.credential_id, transports: r.transports })) : undefined;
+    if (allow && !allow.length) return undefined;
     const options = await generateAuthenticationOptions({
       rpID: this.rp.id,
       timeout: TIMEOUT_MS,

@@ -2,16 +2,13 @@ import { ActionIcon, Button, Group, Modal, Paper, PasswordInput, Skeleton, Stack
 import { notifications } from '@mantine/notifications';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { TPasskey } from '@cabinet/contracts';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { useTextField } from '../../../components/ui/use-text-field.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { fieldMessage } from '../../../lib/field-message.ts';
 import { describeUserAgent, formatDate, formatRelative } from '../../../lib/format.ts';
 import { useAddPasskey, usePasskeys, useRemovePasskey, useRenamePasskey } from '../api/use-passkeys.ts';
-
-/** The message of a call's refusal on one of its fields, else undefined. */
-const fieldMessage = (error: Error, path: string) =>
-  error instanceof ApiError ? (error.details?.fields as { path: string; message: string }[] | undefined)?.find((f) => f.path === path)?.message : undefined;
 
 /** What went wrong adding a passkey, in the person's words: the browser's refusals by their name, the server's by its message. */
 function addFailure(error: Error): string {
@@ -148,22 +145,10 @@ function AddPasskey({ onClose }: { onClose: () => void }) {
     );
   };
   return (
-    <Modal opened onClose={onClose} title="Add a passkey" centered>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Text size="sm">Enter your password. Your browser then asks your device to make the passkey, with your fingerprint, face or screen lock.</Text>
-          <PasswordInput label="Password" autoComplete="current-password" data-autofocus {...password.input} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={add.isPending}>
-              Continue
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <DialogForm title="Add a passkey" submitLabel="Continue" pending={add.isPending} onSubmit={submit} onClose={onClose}>
+      <Text size="sm">Enter your password. Your browser then asks your device to make the passkey, with your fingerprint, face or screen lock.</Text>
+      <PasswordInput label="Password" autoComplete="current-password" data-autofocus {...password.input} />
+    </DialogForm>
   );
 }
 
@@ -184,16 +169,32 @@ function RenamePasskey({ passkey, onClose }: { passkey: TPasskey; onClose: () =>
     );
   };
   return (
-    <Modal opened onClose={onClose} title="Rename passkey" centered>
-      <form onSubmit={submit} noValidate>
+    <DialogForm title="Rename passkey" submitLabel="Save" pending={rename.isPending} onSubmit={submit} onClose={onClose}>
+      <TextInput label="Name" maxLength={100} data-autofocus {...name.input} />
+    </DialogForm>
+  );
+}
+
+/** A dialog of one small form: its fields, then Cancel and the form's own button. */
+function DialogForm(props: {
+  title: string;
+  submitLabel: string;
+  pending: boolean;
+  onSubmit: (event: FormEvent) => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Modal opened onClose={props.onClose} title={props.title} centered>
+      <form onSubmit={props.onSubmit} noValidate>
         <Stack>
-          <TextInput label="Name" maxLength={100} data-autofocus {...name.input} />
+          {props.children}
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
+            <Button variant="default" onClick={props.onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={rename.isPending}>
-              Save
+            <Button type="submit" loading={props.pending}>
+              {props.submitLabel}
             </Button>
           </Group>
         </Stack>

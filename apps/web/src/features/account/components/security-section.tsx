@@ -7,6 +7,7 @@ import { CopyableValue } from '../../../components/ui/shown-once.tsx';
 import { StateBadge } from '../../../components/ui/state-badge.tsx';
 import { useTextField } from '../../../components/ui/use-text-field.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { fieldMessage } from '../../../lib/field-message.ts';
 import { PasskeysSection } from './passkeys-section.tsx';
 import { PasswordForm } from './password-form.tsx';
 import { useBeginTotp, useConfirmTotp, useRegenerateRecoveryCodes, useRemoveTwoStep, useTwoStep } from '../api/use-two-step.ts';
@@ -140,8 +141,7 @@ function TotpSetUp({ setUp, onConfirmed, onCancel }: { setUp: TTotpSetUp; onConf
     confirm.mutate(code.value.trim(), {
       onSuccess: ({ recoveryCodes }) => onConfirmed(recoveryCodes),
       onError: (e) => {
-        const field = e instanceof ApiError ? (e.details?.fields as { message: string }[] | undefined)?.[0]?.message : undefined;
-        code.setError(field ?? (e instanceof ApiError ? e.message : 'Could not check the code. Try again.'));
+        code.setError(fieldMessage(e) ?? (e instanceof ApiError ? e.message : 'Could not check the code. Try again.'));
       },
     });
   };

@@ -6,14 +6,11 @@ import type { TGroup, TWorkspace } from '@cabinet/contracts';
 import { useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { refusalMessage } from '../../../lib/field-message.ts';
 import { useMemberSearch } from '../../team/api/use-team.ts';
 import { useAddGroupMembers, useCreateGroup, useDeleteGroup, useGroupMembers, useGroups, useRemoveGroupMember, useRenameGroup } from '../api/use-groups.ts';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
-/** The message of a refused call, the field's own when the server names one. */
-const messageOf = (e: unknown) =>
-  e instanceof ApiError ? ((e.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? e.message) : 'Something went wrong.';
 const people = (n: number) => (n === 1 ? '1 person' : `${n} people`);
 
 /** The workspace's groups: make one, rename or delete it, and open it to choose who is in it. */
@@ -37,7 +34,7 @@ export function GroupsSection({ workspace }: { workspace: TWorkspace }) {
         setName('');
         notifications.show({ color: 'green', message: `Group “${group.name}” made. Open it to add people.` });
       },
-      onError: (e) => setError(messageOf(e)),
+      onError: (e) => setError(refusalMessage(e)),
     });
   };
 
@@ -126,7 +123,7 @@ export function GroupsSection({ workspace }: { workspace: TWorkspace }) {
                 setDeleting(null);
                 notifications.show({ color: 'green', message: `Group “${deleting.name}” deleted` });
               },
-              onError: (e) => notifications.show({ color: 'red', title: 'Not deleted', message: messageOf(e) }),
+              onError: (e) => notifications.show({ color: 'red', title: 'Not deleted', message: refusalMessage(e) }),
             })
           }
         >
@@ -149,7 +146,7 @@ function RenameDialog({ workspace, group, onClose }: { workspace: TWorkspace; gr
     event.preventDefault();
     setError(null);
     if (!name.trim()) return setError('Give the group a name');
-    rename.mutate({ groupId: group.id, name: name.trim() }, { onSuccess: onClose, onError: (e) => setError(messageOf(e)) });
+    rename.mutate({ groupId: group.id, name: name.trim() }, { onSuccess: onClose, onError: (e) => setError(refusalMessage(e)) });
   };
   return (
     <Modal opened onClose={onClose} title={`Rename “${group.name}”`} centered>
@@ -206,7 +203,7 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
           setChosen([]);
           setSearch('');
         },
-        onError: (e) => setError(messageOf(e)),
+        onError: (e) => setError(refusalMessage(e)),
       },
     );
   };
@@ -286,7 +283,7 @@ function GroupDialog({ workspace, group, onClose }: { workspace: TWorkspace; gro
                     onClick={() =>
                       take.mutate(
                         { groupId: group.id, userId: m.userId },
-                        { onError: (e) => notifications.show({ color: 'red', title: 'Not removed', message: messageOf(e) }) },
+                        { onError: (e) => notifications.show({ color: 'red', title: 'Not removed', message: refusalMessage(e) }) },
                       )
                     }
                   >

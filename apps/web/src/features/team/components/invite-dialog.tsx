@@ -3,7 +3,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { ShownOnce } from '../../../components/ui/shown-once.tsx';
 import { LIMITS, type TCreatedInvitation, type TCreateInvitationRequest, type TWorkspace } from '@cabinet/contracts';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../../lib/api-client.ts';
+import { refusalMessage } from '../../../lib/field-message.ts';
 import { useCreateInvitation } from '../api/use-team.ts';
 import { useReturnFocus } from '../../../components/ui/use-return-focus.ts';
 
@@ -36,8 +36,6 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
     new Date(
       Date.now() + Math.min((Number(days) || LIMITS.invitationDefaultDays) * 86_400_000, LIMITS.invitationMaxDays * 86_400_000 - 3_600_000),
     ).toISOString();
-  const message = (e: unknown) =>
-    e instanceof ApiError ? ((e.details?.fields as { message: string }[] | undefined)?.[0]?.message ?? e.message) : 'Something went wrong.';
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -46,7 +44,7 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
       try {
         setLink(await create.mutateAsync({ role, expiresAt: expiresAt(), ...(Number(maxUses) > 0 ? { maxUses: Number(maxUses) } : {}) }));
       } catch (e) {
-        setError(message(e));
+        setError(refusalMessage(e));
       }
       return;
     }
@@ -67,7 +65,7 @@ export function InviteDialog({ workspace, onClose }: { workspace: TWorkspace; on
         await create.mutateAsync({ email, role, expiresAt: expiresAt() });
         done.push(email);
       } catch (e) {
-        setError(`${email}: ${message(e)}`);
+        setError(`${email}: ${refusalMessage(e)}`);
         break;
       }
     }
