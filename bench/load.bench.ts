@@ -11,6 +11,7 @@ import { serverProcess } from '../apps/server/src/testing/server-process.ts';
 import { startTestApp } from '../apps/server/src/testing/test-app.ts';
 import { ACTIONS, type Action, type ActionResult, type LoadPeople, type LoadPerson, type LoadWorld } from './load-world.ts';
 import { percentile } from './report.ts';
+import { backgroundWork, metric, metricsOf } from './metrics.ts';
 import { benchDatabase } from './setup.ts';
 import { uploadBatch, type BatchFile } from './transfer.ts';
 
@@ -134,9 +135,7 @@ async function installation(leftovers: Leftovers): Promise<{ world: LoadWorld; p
   const settledBy = Date.now() + 300_000;
   for (;;) {
     const states = await Promise.all(pictures.map(async (id) => (await must('GET', `/items/${id}`)).preview?.state as string | undefined));
-    const metrics = (await metricsOf(server.url)) ?? '';
-    const busy = metric(metrics, 'cabinet_jobs', /state="(due|running)"/);
-    const lag = metric(metrics, 'cabinet_search_index_lag_seconds');
+    const { busy, lag } = await backgroundWork(server.url);
     if (states.every((s) => s === 'ready') && busy === 0 && lag === 0) break;
     if (Date.now() > settledBy) {
       console.log(`  not settled after 5 minutes (previews: ${states.join(' ')}; jobs due or running: ${busy}; search lag: ${lag} s): going on`);
@@ -163,21 +162,6 @@ interface MemorySample {
   rss: number;
   heap: number;
   cpuSeconds: number;
-}
-
-/** The server's own /metrics (the bench calls from loopback); undefined when it did not answer. */
-const metricsOf = (url: string) =>
-  fetch(`${url}/metrics`).then(
-    (r) => (r.ok ? r.text() : undefined),
-    () => undefined,
-  );
-
-/** A metric's value in Prometheus text, summed over its series whose labels match `labels` (any when none); NaN when it has none. */
-function metric(text: string, name: string, labels?: RegExp): number {
-  const values = [...text.matchAll(new RegExp(`^${name}(\\{[^}]*\\})? (\\S+)$`, 'gm'))]
-    .filter((m) => !labels || labels.test(m[1] ?? ''))
-    .map((m) => Number(m[2]));
-  return values.length ? values.reduce((a, b) => a + b, 0) : labels ? 0 : NaN;
 }
 
 /** The server's memory and CPU time; undefined when it did not answer. */

@@ -1,27 +1,28 @@
 import { workspacesApi } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { findClientFacts, setClientFacts } from '../files/files.repo.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { findClientFacts } from '../files/files.repo.ts';
+import { findApiTokenWithUser } from '../tokens/tokens.repo.ts';
 import { findPathAccess } from '../items/items.repo.ts';
-import { findMemberWorkspace } from '../workspaces/workspaces.repo.ts';
 import { useTestApp } from '../../testing/test-app.ts';
 import { findLocksAround } from './dav.repo.ts';
 import { DOCUMENT_EXTENSION } from './dav-resources.ts';
 
 const test = useTestApp();
 
-it("the statements of every WebDAV request are parsed once per connection and keep their generic plan: the workspace by its slug, the path with the caller's access, the locks, a file's client facts (ADR 0053, 0071)", async () => {
+it("the statements of every WebDAV request are parsed once per connection and keep their generic plan: the app password and its person, the workspace by its slug with the path and the caller's access, the locks, a listing's client facts (ADR 0053, 0071)", async () => {
   const ada = await test.given.person('Ada');
   const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
   const folder = await test.given.folder(ada, ada.workspace.homeId, 'Reports');
   const file = (await test.given.upload(ada, folder.id, 'a.bin', new Uint8Array([1, 2, 3]))).body.item!;
+  const password = await test.given.appPassword(ada);
   const found = await test.app.ctx.db.connection().execute(async (conn) => {
     let answered = 0;
     for (let i = 0; i < 8; i++) {
-      answered = (await findPathAccess(conn, ada.workspace.homeId, ['Reports', 'a.bin'], DOCUMENT_EXTENSION, ada.id)).length;
-      await findMemberWorkspace(conn, ada.id, slug);
+      answered = (await findPathAccess(conn, { workspace: slug, place: 'home' }, ['Reports', 'a.bin'], DOCUMENT_EXTENSION, ada.id)).length;
       await findLocksAround(conn, folder.id, { below: false });
-      await setClientFacts(conn, file.id, { modifiedAt: new Date(), checksums: 'SHA1:00' });
+      expect(await findApiTokenWithUser(conn, sha256(password))).toBeDefined();
       await findClientFacts(conn, [file.id]);
       await findClientFacts(conn, [file.id, folder.id]);
     }
@@ -40,9 +41,8 @@ it("the statements of every WebDAV request are parsed once per connection and ke
       ...Object.fromEntries(
         Object.entries({
           path: ['WITH RECURSIVE walk'],
-          workspace: ['(select "w"."id"', '"w"."slug" ='],
           locks: ['WITH RECURSIVE above'],
-          setFacts: ['UPDATE file_versions'],
+          password: ['select "u"."id"', 'from "api_tokens" as "t"'],
           facts: ['SELECT i.id, v.modified_at', 'i.id = $1::uuid'],
           listingFacts: ['SELECT i.id, v.modified_at', 'ANY('],
         }).map(([name, [start, has]]) => [name, kept(start!, has).map((r) => r.generic_plans >= 3)]),
@@ -54,9 +54,8 @@ it("the statements of every WebDAV request are parsed once per connection and ke
   expect(found).toEqual({
     answered: 3,
     path: [true],
-    workspace: [true],
     locks: [true],
-    setFacts: [true],
+    password: [true],
     facts: [true],
     listingFacts: [expect.any(Boolean)],
   });

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 import { getItem, itemsOnPath, listChildren, type ItemAccess, type ItemOnPath } from '../items/index.ts';
 import { listSharedWithMe } from '../sharing/index.ts';
-import { getWorkspace, listWorkspaces } from '../workspaces/index.ts';
+import { getWorkspace, listWorkspaces, presentWorkspace } from '../workspaces/index.ts';
 import { DavRefusal } from './refusal.ts';
 
 /** The three places of a workspace under `/dav/<slug>/`, by the names PRODUCT.md §7 gives them. */
@@ -59,33 +59,32 @@ export type Resolved = { found: DavResource } | { missing: { parent: DavResource
  */
 export async function resolve(db: Db, actor: Actor, names: string[]): Promise<Resolved> {
   if (names.length === 0) return { found: { kind: 'top', names: [] } };
+  const noWorkspace: Resolved = { missing: { parent: names.length === 1 ? { kind: 'top', names: [] } : null, name: names[0]! } };
+  const placeName = names[1];
+  const place = placeName === undefined ? undefined : (Object.keys(PLACES) as Place[]).find((p) => PLACES[p].toLowerCase() === placeName.toLowerCase());
+  let rest = names.slice(2);
+  if (place === 'home' || place === 'root') {
+    // The workspace, the place's folder and the path below it, with the caller's access to each, in one statement.
+    const walk = await itemsOnPath(db, actor, { workspace: names[0]!, place }, rest, DOCUMENT_EXTENSION);
+    if (!walk) return noWorkspace;
+    const workspace = presentWorkspace(walk.workspace);
+    const at: DavResource = { kind: 'item', names: names.slice(0, 2), workspace, item: walk.root.item, access: walk.root.access, place, isPlace: true };
+    return walked(at, rest, walk.path);
+  }
   const workspace = await unlessMissing(() => getWorkspace(db, actor.user, names[0]!));
-  if (!workspace) return { missing: { parent: names.length === 1 ? { kind: 'top', names: [] } : null, name: names[0]! } };
+  if (!workspace) return noWorkspace;
   const top: DavResource = { kind: 'workspace', names: [workspace.slug], workspace };
   if (names.length === 1) return { found: top };
-  const placeName = names[1]!;
-  const place = (Object.keys(PLACES) as Place[]).find((p) => PLACES[p].toLowerCase() === placeName.toLowerCase());
-  if (!place) return { missing: { parent: names.length === 2 ? top : null, name: placeName } };
-  let at: DavResource;
-  let rest = names.slice(2);
-  if (place === 'shared') {
-    at = { kind: 'shared', names: names.slice(0, 2), workspace };
-    if (rest.length) {
-      const item = (await sharedItems(db, actor, workspace)).get(rest[0]!.toLowerCase());
-      if (!item) return rest.length === 1 ? { missing: { parent: at, name: rest[0]! } } : { missing: { parent: null, name: rest[0]! } };
-      at = { kind: 'item', names: names.slice(0, 3), workspace, item, place, isPlace: false };
-      rest = rest.slice(1);
-    }
-  } else {
-    const rootId = place === 'home' ? workspace.homeId : workspace.rootId;
-    // The place's folder and the path below it, with the caller's access to each, in one statement.
-    const { root, path } = await itemsOnPath(db, actor, rootId, rest, DOCUMENT_EXTENSION);
-    at = { kind: 'item', names: names.slice(0, 2), workspace, item: root.item, access: root.access, place, isPlace: true };
-    return walked(at, rest, path);
-  }
+  if (!place) return { missing: { parent: names.length === 2 ? top : null, name: placeName! } };
+  // Shared with me: each item by its shown name, and the path below it.
+  const list: DavResource = { kind: 'shared', names: names.slice(0, 2), workspace };
+  if (!rest.length) return { found: list };
+  const item = (await sharedItems(db, actor, workspace)).get(rest[0]!.toLowerCase());
+  if (!item) return { missing: { parent: rest.length === 1 ? list : null, name: rest[0]! } };
+  const at: ItemResource = { kind: 'item', names: names.slice(0, 3), workspace, item, place, isPlace: false };
+  rest = rest.slice(1);
   if (!rest.length) return { found: at };
-  const shared = at as ItemResource;
-  const { path } = shared.item.kind === 'folder' ? await itemsOnPath(db, actor, shared.item.id, rest, DOCUMENT_EXTENSION) : { path: [] };
+  const path = item.kind === 'folder' ? (await itemsOnPath(db, actor, { folderId: item.id }, rest, DOCUMENT_EXTENSION))!.path : [];
   return walked(at, rest, path);
 }
 

@@ -49,15 +49,17 @@ describe('a small file sent as rclone sends it', () => {
       expect(propfind.result.statusCode).toBe(207);
       counted.push({ mkcol: mkcol.statements, put: put.statements, propfind: propfind.statements });
     }
-    // Each request signs in (the password and its person, then their workspace) and finds its path and the caller's
-    // access to each step of it in one statement: three statements. A PUT then looks for locks above the folder, starts
-    // an upload (a transaction of four, with the folder's access the path gave), completes it (the upload, then a
-    // transaction of three, the folder's access as the start had it) and keeps the client's time and checksum; the
-    // PROPFIND reads what clients said of the file. Each file's statements are the same.
+    // Each request signs in (the password and its person) and finds its workspace, its path and the caller's access to
+    // each step of it in one statement, which also says whether any lock bears on the path and what clients said of the
+    // file: two statements. A PUT then starts an upload (a transaction holding the workspace: its room and the name
+    // read, the upload written; the folder's access the path gave; no lock above the folder, so none looked for) and
+    // completes it (the upload read, then a transaction whose one statement makes the file, with the client's time and
+    // checksums kept on its version); the PROPFIND takes what clients said of the file from its path's row. Each
+    // file's statements are the same.
     for (const c of counted) {
-      expect(c.mkcol.length, c.mkcol.join('\n\n')).toBe(3);
-      expect(c.put.length, c.put.join('\n\n')).toBe(14);
-      expect(c.propfind.length, c.propfind.join('\n\n')).toBe(4);
+      expect(c.mkcol.length, c.mkcol.join('\n\n')).toBe(2);
+      expect(c.put.length, c.put.join('\n\n')).toBe(11);
+      expect(c.propfind.length, c.propfind.join('\n\n')).toBe(2);
     }
   });
 });

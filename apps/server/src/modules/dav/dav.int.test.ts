@@ -265,6 +265,32 @@ describe.each(storageDrivers())('WebDAV on %s', (_name, driver) => {
     expect(await (await dav(ada).send('GET', file)).text()).toBe('v3');
   });
 
+  it("holds a folder's deep lock over everything below it, however deep, and only there", async () => {
+    const ada = await test.given.person('Ada');
+    const bob = await test.given.person('Bob');
+    const slug = await slugOf(ada);
+    await test.given.membership(bob, ada.workspace.id, 'member');
+    const top = davUrl(slug, 'Workspace', 'Locked');
+    expect((await dav(ada).send('MKCOL', top)).status).toBe(201);
+    expect((await dav(ada).send('MKCOL', `${top}/Inner`)).status).toBe(201);
+    expect((await dav(ada).send('MKCOL', davUrl(slug, 'Workspace', 'Open'))).status).toBe(201);
+    const locked = await dav(bob).send('LOCK', top, {
+      headers: { depth: 'infinity', timeout: 'Second-600' },
+      body: '<?xml version="1.0"?><d:lockinfo xmlns:d="DAV:"><d:lockscope><d:exclusive/></d:lockscope><d:locktype><d:write/></d:locktype></d:lockinfo>',
+    });
+    expect(locked.status).toBe(200);
+    const token = /^<(.+)>$/.exec(locked.headers.get('lock-token') ?? '')![1]!;
+    // A new file two folders down, a new folder, a property: each is a change under the lock.
+    expect((await dav(ada).send('PUT', `${top}/Inner/new.txt`, { body: 'x' })).status).toBe(423);
+    expect((await dav(ada).send('MKCOL', `${top}/Inner/Deeper`)).status).toBe(423);
+    expect((await dav(bob).send('PUT', `${top}/Inner/new.txt`, { headers: { if: `(<${token}>)` }, body: 'x' })).status).toBe(201);
+    expect((await dav(ada).send('PUT', `${top}/Inner/new.txt`, { body: 'y' })).status).toBe(423);
+    // Beside it, nothing is locked.
+    expect((await dav(ada).send('PUT', davUrl(slug, 'Workspace', 'Open', 'new.txt'), { body: 'x' })).status).toBe(201);
+    expect((await dav(bob).send('UNLOCK', top, { headers: { 'lock-token': `<${token}>` } })).status).toBe(204);
+    expect((await dav(ada).send('PUT', `${top}/Inner/new.txt`, { body: 'y' })).status).toBe(204);
+  });
+
   it("keeps a client's modification time", async () => {
     const ada = await test.given.person('Ada');
     const slug = await slugOf(ada);

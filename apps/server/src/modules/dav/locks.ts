@@ -68,7 +68,10 @@ export function clientName(userAgent: string | undefined): string | null {
  * change that takes it away (`below`), those of anything under it; nothing locks the list of workspaces or a workspace.
  */
 async function locksAround(call: DavCall, r: DavResource, below: boolean): Promise<LockAround[]> {
-  return r.kind === 'item' ? findLocksAround(call.ctx.db, r.item.id, { below }) : [];
+  if (r.kind !== 'item') return [];
+  // The walk of this request's path saw no live lock on the item or above it: none bears on it (those below it aside).
+  if (!below && r.access?.lockedAlong === false) return [];
+  return findLocksAround(call.ctx.db, r.item.id, { below });
 }
 
 /** The path a lock's root is shown at to this request: worked out from the path asked where it runs through it. */

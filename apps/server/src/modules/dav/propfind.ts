@@ -37,10 +37,11 @@ export async function propfind(call: DavCall, resource: DavResource, depth: 0 | 
         );
   const wantsLocks = asked.kind === 'allprop' || (asked.kind === 'prop' && asked.names.some((n) => n.ns === DAV && n.local === 'lockdiscovery'));
   const locks = wantsLocks ? await lockDiscovery(call, resource, members) : new Map<DavResource, XmlElement[]>();
-  const files = all.flatMap((r) => (r.kind === 'item' && r.item.kind === 'file' ? [r.item.id] : []));
+  // What clients said of each file: the resource's own as the walk of its path read it, its members' read here.
+  const files = all.flatMap((r) => (r.kind === 'item' && r.item.kind === 'file' && !r.access ? [r.item.id] : []));
   const facts = await findClientFacts(ctx.db, files);
   const responses = all.map((r) => {
-    const said = r.kind === 'item' ? facts.get(r.item.id) : undefined;
+    const said = r.kind === 'item' ? (r.access?.client ?? facts.get(r.item.id)) : undefined;
     const c: PropContext = {
       ...(r === resource ? own : {}),
       locks: locks.get(r) ?? [],

@@ -21,6 +21,7 @@ import {
   insertUploadedFiles,
   insertVersion,
   setUploadState,
+  type NewBytes,
   type UploadForCompletion,
 } from './files.repo.ts';
 import {
@@ -54,6 +55,8 @@ interface CompleteInput {
    * came at once): not read again.
    */
   folder?: ItemAccess | undefined;
+  /** What a WebDAV client said of the bytes, kept with the new version. */
+  client?: { modifiedAt?: Date | undefined; checksums: string } | undefined;
 }
 type Completed = { upload: TUpload; item: TItem };
 /** What completing answers: a visitor is told of their upload alone, not of the file, whose name may not be the one they gave. */
@@ -65,7 +68,7 @@ interface Verified {
   parent: ItemRow;
   role: TItemRole | null;
   onConflict: TOnConflict;
-  file: { size: number; mimeType: string; blobKey: string; sha256: string };
+  file: NewBytes;
   /** The bytes are the workspace's copy (`file.blobKey`), proved held by the uploader: none were sent. */
   reused?: boolean;
 }
@@ -299,7 +302,8 @@ async function verifyUpload(
     await failUpload(db, upload, why);
     throw new AppError('checksum_mismatch', why);
   }
-  return { upload, parent, role, onConflict, file: { size: joined.size, mimeType: upload.mime_type, blobKey: upload.blob_key, sha256 } };
+  const file = { size: joined.size, mimeType: upload.mime_type, blobKey: upload.blob_key, sha256, ...input.client };
+  return { upload, parent, role, onConflict, file };
 }
 
 /**
@@ -307,7 +311,7 @@ async function verifyUpload(
  * right. A wrong proof withdraws the offer (one guess per upload) and answers `checksum_mismatch`:
  * the upload stays open, to complete by sending its parts. A proof without an offer changes nothing.
  */
-async function reuseHeldBytes(ctx: AppContext, upload: UploadForCompletion, proof: string): Promise<Verified['file'] | undefined> {
+async function reuseHeldBytes(ctx: AppContext, upload: UploadForCompletion, proof: string): Promise<NewBytes | undefined> {
   const challenge = challengeOf(upload.dedup_challenge);
   if (!upload.dedup_blob_key || !challenge || !upload.sha256) return undefined;
   const expected = await storedProof(ctx.storage, upload.dedup_blob_key, challenge).catch((error: unknown) => {

@@ -94,9 +94,23 @@ export function claimLinkUploads(db: Q, linkId: string): Promise<UploadRow[]> {
   return db.selectFrom('uploads').selectAll().where('link_id', '=', linkId).where('state', 'in', ['created', 'uploading']).forUpdate().execute();
 }
 
+/**
+ * A new version's bytes: their size, type, key and SHA-256, and what a client said of them when they came through
+ * WebDAV — when it says the file was last changed (X-OC-Mtime) and the digests clients compare files by
+ * (`SHA1:<hex> MD5:<hex>`).
+ */
+export interface NewBytes {
+  size: number;
+  mimeType: string;
+  blobKey: string;
+  sha256: string;
+  modifiedAt?: Date | null | undefined;
+  checksums?: string | null | undefined;
+}
+
 export async function insertFile(
   db: Q,
-  f: { workspaceId: string; parentId: string; name: string; ownerId: string; size: number; mimeType: string; blobKey: string; sha256: string },
+  f: { workspaceId: string; parentId: string; name: string; ownerId: string } & NewBytes,
 ): Promise<{ item: ItemRow; version: FileVersionRow }> {
   const itemId = uuidv7();
   const versionId = uuidv7();
@@ -127,6 +141,8 @@ export async function insertFile(
       sha256: f.sha256,
       mime_type: f.mimeType,
       author_id: f.ownerId,
+      modified_at: f.modifiedAt ?? null,
+      checksums: f.checksums ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -134,11 +150,7 @@ export async function insertFile(
 }
 
 /** A new current version of a file; the item takes its size and type. */
-export async function insertVersion(
-  db: Q,
-  itemId: string,
-  v: { authorId: string; size: number; mimeType: string; blobKey: string; sha256: string },
-): Promise<{ item: ItemRow; version: FileVersionRow }> {
+export async function insertVersion(db: Q, itemId: string, v: { authorId: string } & NewBytes): Promise<{ item: ItemRow; version: FileVersionRow }> {
   const version = await db
     .insertInto('file_versions')
     .values({
@@ -150,6 +162,8 @@ export async function insertVersion(
       sha256: v.sha256,
       mime_type: v.mimeType,
       author_id: v.authorId,
+      modified_at: v.modifiedAt ?? null,
+      checksums: v.checksums ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -279,16 +293,12 @@ export async function findOwnUploadsForCompletion(db: Q, ids: string[], owner: U
   return new Map(rows.map((r) => [r.id, { ...r, clash_id: r.clash_id ?? null }]));
 }
 
-export interface UploadedFile {
+export interface UploadedFile extends NewBytes {
   uploadId: string;
   workspaceId: string;
   parentId: string;
   name: string;
   ownerId: string;
-  size: number;
-  mimeType: string;
-  blobKey: string;
-  sha256: string;
 }
 
 /**
@@ -307,15 +317,16 @@ export async function insertUploadedFiles(
   o: { visit: boolean } = { visit: true },
 ): Promise<{ items: ItemRow[]; whole: boolean; counted: boolean }> {
   const now = new Date();
-  const rows = files.map((f) => ({ ...f, itemId: uuidv7(), versionId: uuidv7() }));
+  const rows = files.map((f) => ({ ...f, itemId: uuidv7(), versionId: uuidv7(), modifiedAt: f.modifiedAt ?? null, checksums: f.checksums ?? null }));
   const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((r) => r[key]);
   const result = await sql<ItemRow & { completed: number; counted: number; workspaces: number; announced: number }>`
     WITH input AS (
       SELECT * FROM unnest(
         ${column('uploadId')}::uuid[], ${column('itemId')}::uuid[], ${column('versionId')}::uuid[], ${column('workspaceId')}::uuid[],
         ${column('parentId')}::uuid[], ${column('name')}::text[], ${column('ownerId')}::uuid[], ${column('size')}::bigint[],
-        ${column('mimeType')}::text[], ${column('blobKey')}::text[], ${column('sha256')}::text[]
-      ) AS x(upload_id, item_id, version_id, workspace_id, parent_id, name, owner_id, size, mime_type, blob_key, sha256)
+        ${column('mimeType')}::text[], ${column('blobKey')}::text[], ${column('sha256')}::text[],
+        ${column('modifiedAt')}::timestamptz[], ${column('checksums')}::text[]
+      ) AS x(upload_id, item_id, version_id, workspace_id, parent_id, name, owner_id, size, mime_type, blob_key, sha256, modified_at, checksums)
        WHERE EXISTS (SELECT 1 FROM uploads u WHERE u.id = x.upload_id AND u.state IN ('created', 'uploading'))
     ), item AS (
       INSERT INTO items (id, workspace_id, parent_id, kind, name, owner_id, size_bytes, mime_type, current_version_id, updated_by, created_at, updated_at)
@@ -323,8 +334,9 @@ export async function insertUploadedFiles(
       ON CONFLICT (parent_id, lower(name)) WHERE state = 'active' AND parent_id IS NOT NULL DO NOTHING
       RETURNING *
     ), version AS (
-      INSERT INTO file_versions (id, item_id, number, blob_key, size_bytes, sha256, mime_type, author_id)
-      SELECT x.version_id, x.item_id, 1, x.blob_key, x.size, x.sha256, x.mime_type, x.owner_id FROM input x JOIN item ON item.id = x.item_id
+      INSERT INTO file_versions (id, item_id, number, blob_key, size_bytes, sha256, mime_type, author_id, modified_at, checksums)
+      SELECT x.version_id, x.item_id, 1, x.blob_key, x.size, x.sha256, x.mime_type, x.owner_id, x.modified_at, x.checksums
+        FROM input x JOIN item ON item.id = x.item_id
     ), done AS (
       UPDATE uploads u SET state = 'completed', result_item_id = x.item_id, updated_at = ${now}
         FROM input x JOIN item ON item.id = x.item_id
@@ -522,16 +534,6 @@ export async function pruneVersions(db: Q, ids: string[]): Promise<{ blob_key: s
     RETURNING v.blob_key, v.size_bytes, i.workspace_id
   `.execute(db);
   return rows.rows.map((r) => ({ ...r, size_bytes: Number(r.size_bytes) }));
-}
-
-/**
- * Records, on a file's current version, what came with bytes sent through Cabinet (WebDAV): when the client says it was
- * last changed (X-OC-Mtime), and the digests clients compare files by (`SHA1:<hex> MD5:<hex>`).
- */
-export async function setClientFacts(db: Q, itemId: string, facts: { modifiedAt?: Date | undefined; checksums: string }): Promise<void> {
-  // Planned once per connection (ADR 0053, 0071): every WebDAV PUT runs it.
-  await sql`${plannedOnceOutside(db)}UPDATE file_versions SET modified_at = ${facts.modifiedAt ?? null}::timestamptz, checksums = ${facts.checksums}
-    WHERE id = (SELECT current_version_id FROM items WHERE id = ${itemId}::uuid)`.execute(db);
 }
 
 /** What came with a file's current version when a client sent it: when it was last changed, and its digests. */

@@ -9,7 +9,7 @@ import { abortUpload } from './abort-upload.ts';
 import { completeUpload } from './complete-upload.ts';
 import { inTransaction } from '../../db/client.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
-import { dropEmptyFirstVersion, setClientFacts } from './files.repo.ts';
+import { dropEmptyFirstVersion } from './files.repo.ts';
 import { startUploadRow } from './start-upload.ts';
 import { partLength } from './upload-common.ts';
 
@@ -75,11 +75,12 @@ export async function uploadThrough(
     }
     // What let the caller start (a token, say, or the folder's access) may have been taken away while the bytes came.
     const asStarted = (await o.beforeComplete?.()) ?? false;
-    const { item } = await completeUpload(ctx, actor, started.id, asStarted ? { folder: o.folder } : {});
     const checksums = Object.entries(KEPT)
       .map(([a, label]) => `${label}:${hex.get(a as keyof typeof KEPT)}`)
       .join(' ');
-    await setClientFacts(ctx.db, item.id, { modifiedAt, checksums });
+    // Kept with the new version by the completion's own statement.
+    const client = { modifiedAt, checksums };
+    const { item } = await completeUpload(ctx, actor, started.id, asStarted ? { folder: o.folder, client } : { client });
     // Made empty and then filled at once by the same person (Finder's way): one version, not an empty one before it.
     if (upload.item_id) {
       await inTransaction(ctx.db, async (tx) => {

@@ -3,7 +3,8 @@ import type { Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { findAccess, findAccessMany, findFolderPage, findPathAccess, lockItem, type AccessRow, type ChildRow } from './items.repo.ts';
+import type { MemberWorkspaceRow } from '../workspaces/index.ts';
+import { findAccess, findAccessMany, findFolderPage, findPathAccess, lockItem, type AccessRow, type ChildRow, type PathStart } from './items.repo.ts';
 
 /**
  * The one place that decides who may do what with an item (PRODUCT.md §6), in two steps: the
@@ -86,6 +87,10 @@ export interface ItemAccess {
   workspaceRole: TWorkspaceRole | null;
   /** The caller may break the live WebDAV lock on the item (false when there is none). */
   lockBreakable: boolean;
+  /** A live WebDAV lock on the item or a folder above it; undefined where the read did not look (only a path's walk does: accessesOnPath). */
+  lockedAlong?: boolean;
+  /** What a WebDAV client said of a file's current version when it sent it (read by a path's walk only). */
+  client?: { modifiedAt: Date | null; checksums: string | null };
 }
 
 /** The caller's role from the facts of one access row, by the rules above; null when they have none. */
@@ -169,16 +174,38 @@ export async function findAccesses(db: Db, actor: Actor, ids: string[], options:
 
 /**
  * The caller's access to a folder and to each item a path of names leads to below it (`findPathAccess`), in one query:
- * the folder first, then the path as far as it leads and the caller has a role on each item.
+ * the folder first, then the path as far as it leads and the caller has a role on each item; and the folder's
+ * workspace as the caller is in it (undefined, and no access, when the walk found no folder to start from).
  */
-export async function accessesOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<ItemAccess[]> {
-  const out: ItemAccess[] = [];
-  for (const row of await findPathAccess(db, rootId, names, suffix, actor.user.id)) {
+export async function accessesOnPath(
+  db: Db,
+  actor: Actor,
+  from: PathStart,
+  names: string[],
+  suffix: string,
+): Promise<{ workspace: MemberWorkspaceRow | undefined; accesses: ItemAccess[] }> {
+  const rows = await findPathAccess(db, from, names, suffix, actor.user.id);
+  const first = rows[0];
+  const workspace: MemberWorkspaceRow | undefined =
+    first && first.member_role
+      ? {
+          id: first.workspace_id,
+          slug: first.workspace_slug,
+          name: first.workspace_name,
+          quota_bytes: first.workspace_quota_bytes,
+          used_bytes: first.workspace_used_bytes,
+          root_item_id: first.workspace_root_id,
+          role: first.member_role,
+          home_item_id: first.member_home_id,
+        }
+      : undefined;
+  const accesses: ItemAccess[] = [];
+  for (const row of rows) {
     const access = accessOf(actor, row);
     if (!access) break;
-    out.push(access);
+    accesses.push({ ...access, lockedAlong: row.locks_along, client: { modifiedAt: row.version_modified_at, checksums: row.version_checksums } });
   }
-  return out;
+  return { workspace, accesses };
 }
 
 /**

@@ -2,7 +2,7 @@ import { DEFAULT_PAGE, FOLDER_PAGE, uuidv7 } from '@cabinet/contracts';
 import { sql, type Insertable, type Kysely, type RawBuilder } from 'kysely';
 import type { Database, ItemRow } from '../../db/schema.ts';
 import { plannedOnce, plannedOnceOutside } from '../../db/planned-once.ts';
-import { LIVE_MEMBERSHIP } from '../workspaces/index.ts';
+import { LIVE_MEMBERSHIP, memberWorkspaceQuery } from '../workspaces/index.ts';
 
 type Q = Kysely<Database>;
 
@@ -41,6 +41,16 @@ export const PREVIEW_JOIN = sql`LEFT JOIN LATERAL (
       FROM file_versions v LEFT JOIN previews p ON p.sha256 = v.sha256 AND p.kind = 'thumb-256'
       WHERE v.id = i.current_version_id
     ) pv ON true`;
+
+/** What a WebDAV client said of a file's current version when it sent it (its modification time, its digests). */
+export interface VersionClientColumns {
+  version_modified_at: Date | null;
+  version_checksums: string | null;
+}
+
+const VERSION_CLIENT_JOIN = sql`LEFT JOIN LATERAL (
+      SELECT v.modified_at AS version_modified_at, v.checksums AS version_checksums FROM file_versions v WHERE v.id = i.current_version_id
+    ) cv ON true`;
 
 /** The live WebDAV lock on an item itself, as items carry it to the browser (the latest of several shared ones). */
 export interface LockColumns {
@@ -106,20 +116,30 @@ export async function findAccessMany(db: Q, itemIds: string[], userId: string, o
 /**
  * What makes `i`, a row of `source`, an AccessRow: its facts read off the rows of the statement's `chain` (`c`: id,
  * parent_id, state) and `granted` (`g`) that are its own chain (`own`; `above`, those above it; `order`, it first),
- * the caller's membership of its workspace, its preview and its lock.
+ * the caller's membership of its workspace, its preview and its lock. With `path`, the columns a PathRow has instead
+ * of the preview and the lock, which no WebDAV client is shown (`cv`: what a client said of the current version).
  */
-function accessSelect(userId: string, source: RawBuilder<unknown>, chain: Record<'own' | 'above' | 'grants' | 'order', RawBuilder<unknown>>) {
+function accessSelect(
+  userId: string,
+  source: RawBuilder<unknown>,
+  chain: Record<'own' | 'above' | 'grants' | 'order', RawBuilder<unknown>>,
+  path?: RawBuilder<unknown>,
+) {
   return sql`SELECT i.*,
       coalesce((SELECT bool_or(c.state = 'trashed') FROM chain c WHERE ${chain.above}), false) AS trashed_above,
       (SELECT array_agg(c.id::text ORDER BY ${chain.order}) FROM chain c WHERE ${chain.own}) AS chain,
       (SELECT c.id FROM chain c WHERE ${chain.own} AND c.parent_id IS NULL) AS root_id,
       coalesce((SELECT max(${GRANT_RANK}) FROM granted g WHERE ${chain.grants} AND ${grantHolds(userId, sql`i.workspace_id`)}), 0) AS grant_rank,
-      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, pv.*, lk.*
+      m.role AS member_role, m.home_item_id AS member_home_id, w.root_item_id AS workspace_root_id, w.slug AS workspace_slug, ${path ?? sql`pv.*, lk.*`}
     FROM ${source} i
     JOIN workspaces w ON w.id = i.workspace_id
     LEFT JOIN memberships m ON m.workspace_id = i.workspace_id AND m.user_id = ${userId} AND ${LIVE_MEMBERSHIP}
-    ${PREVIEW_JOIN}
-    ${LOCK_JOIN}`;
+    ${
+      path
+        ? VERSION_CLIENT_JOIN
+        : sql`${PREVIEW_JOIN}
+    ${LOCK_JOIN}`
+    }`;
 }
 
 /** The query of `findAccessMany`, which a folder's listing runs inside its own statement. */
@@ -232,12 +252,28 @@ export function findActiveSibling(db: Q, parentId: string, name: string, exceptI
   return q.executeTakeFirst();
 }
 
+/** Where a walk of a path starts: a folder, or one of the places of a workspace the caller is a live member of. */
+export type PathStart = { folderId: string } | { workspace: string; place: 'home' | 'root' };
+
+/**
+ * A row of `findPathAccess`: an item's access (without its preview and its lock, which are null), what clients said of
+ * its current version, whether a lock bears on it, and its workspace as the caller is in it.
+ */
+export interface PathRow extends AccessRow, VersionClientColumns {
+  locks_along: boolean;
+  workspace_name: string;
+  workspace_quota_bytes: number | null;
+  workspace_used_bytes: number;
+}
+
 /**
  * A folder and the active items a path of names leads to below it, each with every fact its access depends on (as
  * `findAccessMany` answers them), in one statement whatever the path's length: the folder first, then at each step the
  * child of that name (compared as the unique index compares), or a document whose name is the step's without `suffix`
  * (a document shown as a file, WebDAV's `.md`) when no other item has the name. As far as the names lead: shorter when
- * one names nothing; empty when the folder does not exist.
+ * one names nothing; empty when the folder does not exist. The folder is given, or is a place of a workspace named by id
+ * or slug (its root, or the caller's "My files" in it), found in the same statement among those the caller is a live
+ * member of (`memberWorkspaceQuery`): empty when it is not one. Each row carries its workspace, as the caller is in it.
  *
  * The path is one line of ancestors (ADR 0071): the walk down carries each step's row, the folder's own chain is walked
  * up once, and each item's chain is that chain with the steps above it, so the grants and the trash along the way are
@@ -245,10 +281,13 @@ export function findActiveSibling(db: Q, parentId: string, name: string, exceptI
  * root again). A chain is cut at 64 levels, as there. Planned once per connection (ADR 0053): the names and the path's
  * length are parameters, its plan the same for any path.
  */
-export async function findPathAccess(db: Q, rootId: string, names: string[], suffix: string, userId: string): Promise<AccessRow[]> {
-  const { rows } = await sql<AccessRow>`${plannedOnceOutside(db)}
+export async function findPathAccess(db: Q, from: PathStart, names: string[], suffix: string, userId: string): Promise<PathRow[]> {
+  const place = (workspace: string, home: boolean) =>
+    sql`(SELECT CASE WHEN ${home}::boolean THEN ws.home_item_id ELSE ws.root_item_id END FROM ${memberWorkspaceQuery(db, userId, workspace)} ws)`;
+  const start = 'folderId' in from ? sql`${from.folderId}::uuid` : place(from.workspace, from.place === 'home');
+  const { rows } = await sql<PathRow>`${plannedOnceOutside(db)}
     WITH RECURSIVE walk AS (
-      SELECT 0 AS depth, items.* FROM items WHERE id = ${rootId}::uuid
+      SELECT 0 AS depth, items.* FROM items WHERE id = ${start}
       UNION ALL
       SELECT w.depth + 1, c.*
         FROM walk w CROSS JOIN LATERAL (
@@ -273,12 +312,20 @@ export async function findPathAccess(db: Q, rootId: string, names: string[], suf
       SELECT c.pos, g.role, g.principal_type, g.principal_id FROM chain c JOIN item_grants g ON g.item_id = c.id
       WHERE g.expires_at IS NULL OR g.expires_at > now()
     )
-    ${accessSelect(userId, sql`walk`, {
-      own: sql`c.pos BETWEEN i.depth - 64 AND i.depth`,
-      above: sql`c.pos BETWEEN i.depth - 64 AND i.depth - 1`,
-      grants: sql`g.pos BETWEEN i.depth - 64 AND i.depth`,
-      order: sql`c.pos DESC`,
-    })}
+    ${accessSelect(
+      userId,
+      sql`walk`,
+      {
+        own: sql`c.pos BETWEEN i.depth - 64 AND i.depth`,
+        above: sql`c.pos BETWEEN i.depth - 64 AND i.depth - 1`,
+        grants: sql`g.pos BETWEEN i.depth - 64 AND i.depth`,
+        order: sql`c.pos DESC`,
+      },
+      sql`cv.*, w.name AS workspace_name, w.quota_bytes AS workspace_quota_bytes, w.used_bytes AS workspace_used_bytes,
+      -- Whether any live lock is on the item or a folder above it: where none is, no lock bears on a change to it.
+      EXISTS (SELECT 1 FROM chain c JOIN dav_locks l ON l.item_id = c.id
+               WHERE c.pos BETWEEN i.depth - 64 AND i.depth AND l.expires_at > now() AND l.side_name IS NULL) AS locks_along`,
+    )}
     ORDER BY i.depth
   `.execute(db);
   return rows.map((r) => ({ ...r, grant_rank: Number(r.grant_rank) }));

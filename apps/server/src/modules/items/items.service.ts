@@ -18,7 +18,7 @@ import { inTransaction, type Db } from '../../db/client.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Actor } from '../../infra/http/actor.ts';
-import { addUsage, getWorkspace } from '../workspaces/index.ts';
+import { addUsage, getWorkspace, type MemberWorkspaceRow } from '../workspaces/index.ts';
 import { enqueue } from '../../infra/jobs/queue.ts';
 import { record, type LinkVisitor } from '../events/index.ts';
 import { accessesOnPath, accessWithRole, findAccesses, requireFolderPage, requireItem, requireItems, requireMove, type ItemAccess } from './items.policy.ts';
@@ -45,6 +45,7 @@ import {
   subtreeBlobs,
   updateItemPlacement,
   type LockColumns,
+  type PathStart,
   type PreviewColumns,
 } from './items.repo.ts';
 
@@ -252,17 +253,30 @@ export interface ItemOnPath {
 /**
  * A folder and the items a path of names leads to below it, each as the caller sees it (the folder `not_found` when
  * they may not see it), as far as they lead and the caller may see each one: a name the caller may not see ends the
- * path as a missing one does. `suffix`: what a document's name is shown with (findPathAccess). One statement.
+ * path as a missing one does; and the folder's workspace as the caller is in it. `from`: the folder, or a place of a
+ * workspace the caller is in (undefined when they are in none of that name). `suffix`: what a document's name is shown
+ * with (findPathAccess). One statement.
  */
-export async function itemsOnPath(db: Db, actor: Actor, rootId: string, names: string[], suffix: string): Promise<{ root: ItemOnPath; path: ItemOnPath[] }> {
-  const [root, ...steps] = await accessesOnPath(db, actor, rootId, names, suffix);
+export async function itemsOnPath(
+  db: Db,
+  actor: Actor,
+  from: PathStart,
+  names: string[],
+  suffix: string,
+): Promise<{ workspace: MemberWorkspaceRow; root: ItemOnPath; path: ItemOnPath[] } | undefined> {
+  const { workspace, accesses } = await accessesOnPath(db, actor, from, names, suffix);
+  if (!workspace) {
+    if ('folderId' in from) throw new AppError('not_found');
+    return undefined;
+  }
+  const [root, ...steps] = accesses;
   if (!root?.abilities.view) throw new AppError('not_found');
   const path: ItemOnPath[] = [];
   for (const access of steps) {
     if (!access.abilities.view) break;
     path.push({ item: presentItem(access.item, access), access });
   }
-  return { root: { item: presentItem(root.item, root), access: root }, path };
+  return { workspace, root: { item: presentItem(root.item, root), access: root }, path };
 }
 
 export async function getItem(db: Db, actor: Actor, id: string): Promise<TItem> {

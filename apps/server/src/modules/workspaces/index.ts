@@ -1,6 +1,6 @@
 /** Workspaces, their members, what each may do there (workspaces.policy.ts), and the room their files take (usage against quota). */
 export { workspacesRoutes } from './workspaces.routes.ts';
-export { addGuest, createWorkspace, getWorkspace, listWorkspaces, requireWorkspace } from './workspaces.service.ts';
+export { addGuest, createWorkspace, getWorkspace, listWorkspaces, presentWorkspace, requireWorkspace } from './workspaces.service.ts';
 export { requireWorkspaceAbility, workspaceAbilities } from './workspaces.policy.ts';
 export {
   addUsage,
@@ -10,5 +10,6 @@ export {
   lockWorkspaceRoom,
   memberWorkspaceQuery,
   mergeSettings,
+  type MemberWorkspaceRow,
   type WorkspaceRole,
 } from './workspaces.repo.ts';
