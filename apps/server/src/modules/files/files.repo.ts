@@ -545,8 +545,9 @@ export interface ClientFacts {
 /** What came with the current versions of these files, where they were sent through WebDAV. */
 export async function findClientFacts(db: Q, itemIds: string[]): Promise<Map<string, ClientFacts>> {
   if (!itemIds.length) return new Map();
-  // Planned once per connection (ADR 0053, 0071): every WebDAV PROPFIND runs it. One file, what a client asks after each
-  // file it sends, is compared with `=`, whose one row a generic plan knows; a listing's array is parsed once at least.
+  // Planned once per connection (ADR 0053, 0071): a WebDAV listing of a folder's files runs it (a resource's own facts
+  // come with its path, ADR 0072). A listing of one file is compared with `=`, whose one row a generic plan knows; an
+  // array is parsed once at least.
   const listed = itemIds.length === 1 ? sql`= ${itemIds[0]}::uuid` : sql`= ANY(${itemIds}::uuid[])`;
   const { rows } = await sql<{ id: string; modified_at: Date | null; checksums: string | null }>`${plannedOnceOutside(db)}
     SELECT i.id, v.modified_at, v.checksums FROM items i JOIN file_versions v ON v.id = i.current_version_id

@@ -41,7 +41,8 @@ export function listMemberWorkspaces(db: Q, userId: string): Promise<MemberWorks
 }
 
 export async function findMemberWorkspace(db: Q, userId: string, idOrSlug: string): Promise<MemberWorkspaceRow | undefined> {
-  // Planned once per connection (ADR 0053, 0071): every WebDAV request reads it, by the slug in its path.
+  // Planned once per connection (ADR 0053, 0071): every call that names a workspace reads it (a WebDAV path's own
+  // statement reads the workspace with the path instead, ADR 0072).
   const { rows } = await sql<MemberWorkspaceRow>`${plannedOnceOutside(db)}${memberWorkspaceQuery(db, userId, idOrSlug)}`.execute(db);
   return rows[0];
 }
