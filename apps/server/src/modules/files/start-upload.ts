@@ -77,11 +77,14 @@ interface StartInput {
  * for a multipart upload. Nothing is visible until it completes.
  */
 export async function startUpload(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
-  return (await one(openUploads(ctx, actor, workspaceIdOrSlug, [input]))).started;
+  return presentStarted(ctx, await one(openUploads(ctx, actor, workspaceIdOrSlug, [input])));
 }
 
-/** `startUpload`, answering the upload's row too: for bytes that come through Cabinet (files/upload-through.ts), which writes its parts. */
-export function startUploadRow(ctx: AppContext, actor: Actor, workspaceId: string, input: StartInput): Promise<Opened> {
+/**
+ * `startUpload`, answering the upload's row: for bytes that come through Cabinet (files/upload-through.ts), which writes
+ * its parts itself (no part's address is signed for it).
+ */
+export function startUploadRow(ctx: AppContext, actor: Actor, workspaceId: string, input: StartInput): Promise<UploadRow> {
   return one(openUploads(ctx, actor, workspaceId, [input]));
 }
 
@@ -92,7 +95,10 @@ export async function startVersionUpload(
   itemId: string,
   input: Omit<StartInput, 'parentId' | 'name' | 'onConflict' | 'versionOf'>,
 ): Promise<TStartedUpload> {
-  return (await one(openUploads(ctx, actor, null, [{ ...input, parentId: itemId, name: 'version', onConflict: 'replace', versionOf: itemId }]))).started;
+  return presentStarted(
+    ctx,
+    await one(openUploads(ctx, actor, null, [{ ...input, parentId: itemId, name: 'version', onConflict: 'replace', versionOf: itemId }])),
+  );
 }
 
 interface StartPlan {
@@ -102,13 +108,14 @@ interface StartPlan {
   itemId: string | null;
 }
 
-/** An opened upload: as the caller is told of it, and its row. */
-interface Opened {
-  started: TStartedUpload;
-  row: UploadRow;
+/** An opened upload as its caller is told of it: the first parts come signed with it (a small file needs no signing call). */
+async function presentStarted({ storage }: AppContext, upload: UploadRow): Promise<TStartedUpload> {
+  const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
+  const dedup = challengeOf(upload.dedup_challenge);
+  return { ...presentUpload(upload), parts: await signUrls(storage, upload, first), ...(dedup ? { dedup } : {}) };
 }
 
-type StartGroup = GroupedCalls<{ ctx: AppContext; actor: Actor; workspace: string }, StartInput, Outcome<Opened>>;
+type StartGroup = GroupedCalls<{ ctx: AppContext; actor: Actor; workspace: string }, StartInput, Outcome<UploadRow>>;
 const startGroups = new WeakMap<AppContext, StartGroup>();
 
 /**
@@ -123,10 +130,10 @@ export async function startUploads(
   workspaceIdOrSlug: string | null,
   inputs: StartInput[],
 ): Promise<Outcome<TStartedUpload>[]> {
-  return (await openUploads(ctx, actor, workspaceIdOrSlug, inputs)).map((o) => (o instanceof AppError ? o : o.started));
+  return Promise.all((await openUploads(ctx, actor, workspaceIdOrSlug, inputs)).map((o) => (o instanceof AppError ? o : presentStarted(ctx, o))));
 }
 
-function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<Opened>[]> {
+function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<UploadRow>[]> {
   if (isVisitor(actor) || workspaceIdOrSlug === null) return startUploadsNow(ctx, actor, workspaceIdOrSlug, inputs);
   let group = startGroups.get(ctx);
   if (!group) {
@@ -142,7 +149,7 @@ function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string
  * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
  * row: starts running at once would each see the others' room as free (completion checks again).
  */
-async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<Opened>[]> {
+async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<UploadRow>[]> {
   const { db, env, storage } = ctx;
   const owner = ownerOf(actor);
   const visitor = isVisitor(actor);
@@ -255,16 +262,7 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     };
   });
   let r = 0;
-  return Promise.all(
-    opened.map(async (o) => {
-      if (o instanceof AppError) return o;
-      const upload = rows[r++]!;
-      // The first parts come signed with the answer: a small file needs no separate signing call.
-      const first = Array.from({ length: Math.min(upload.part_count, SIGN_WITH_START) }, (_, i) => i + 1);
-      const dedup = challengeOf(upload.dedup_challenge);
-      return { started: { ...presentUpload(upload), parts: await signUrls(storage, upload, first), ...(dedup ? { dedup } : {}) }, row: upload };
-    }),
-  );
+  return opened.map((o) => (o instanceof AppError ? o : rows[r++]!));
 }
 
 /** The folder's access the caller gave with a new file's start, when it is the access of that folder. */

@@ -58,7 +58,7 @@ export async function uploadThrough(
   o: { folder?: ItemAccess; beforeComplete?: () => Promise<boolean> } = {},
 ): Promise<{ item: TItem; replaced: boolean }> {
   const { modifiedAt, checksum, onConflict = 'replace', ...start } = input;
-  const { started, row: upload } = await startUploadRow(ctx, actor, workspaceId, { ...start, onConflict, folder: o.folder });
+  const upload = await startUploadRow(ctx, actor, workspaceId, { ...start, onConflict, folder: o.folder });
   try {
     // SHA-1 and MD5 of every body, kept with the version for clients that compare files by them (rclone, ownCloud's).
     const digests = new Map((['sha1', 'md5', ...(checksum ? [checksum.algorithm] : [])] as const).map((a) => [a, createHash(a)]));
@@ -80,7 +80,7 @@ export async function uploadThrough(
       .join(' ');
     // Kept with the new version by the completion's own statement.
     const client = { modifiedAt, checksums };
-    const { item } = await completeUpload(ctx, actor, started.id, asStarted ? { folder: o.folder, client } : { client });
+    const { item } = await completeUpload(ctx, actor, upload.id, asStarted ? { folder: o.folder, client } : { client });
     // Made empty and then filled at once by the same person (Finder's way): one version, not an empty one before it.
     if (upload.item_id) {
       await inTransaction(ctx.db, async (tx) => {
@@ -90,7 +90,7 @@ export async function uploadThrough(
     }
     return { item, replaced: upload.item_id !== null };
   } catch (error) {
-    await abortUpload(ctx, actor, started.id).catch(() => {});
+    await abortUpload(ctx, actor, upload.id).catch(() => {});
     throw error;
   }
 }
