@@ -53,6 +53,16 @@ describe('BoundedZip', () => {
     await expect((await BoundedZip.open(await lyingZip(8), limits(2 * MiB))).checkUnpacked()).rejects.toBeInstanceOf(TooLarge);
   });
 
+  it('makes a zip of the parts named, in that order, counting them, for a reader that wants some parts before others', async () => {
+    const zip = new JSZip();
+    for (const name of ['sheet.xml', 'media.png', 'workbook.xml']) zip.file(name, `<${name}/>`);
+    const bounded = await BoundedZip.open(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), limits(MiB));
+    const only = await JSZip.loadAsync(await bounded.only(['workbook.xml', 'missing.xml', 'sheet.xml']));
+    expect(Object.keys(only.files)).toEqual(['workbook.xml', 'sheet.xml']);
+    expect(await only.file('sheet.xml')!.async('string')).toBe('<sheet.xml/>');
+    await expect((await BoundedZip.open(await lyingZip(8), limits(2 * MiB))).only(['content.xml'])).rejects.toBeInstanceOf(TooLarge);
+  });
+
   it('tells bytes that are not a zip from a damaged zip, or calls both damaged', async () => {
     await expect(BoundedZip.open(new Uint8Array([1, 2, 3]), limits(MiB))).rejects.toBeInstanceOf(NotZip);
     await expect(BoundedZip.open(new Uint8Array([1, 2, 3]), limits(MiB, false))).rejects.toBeInstanceOf(Damaged);

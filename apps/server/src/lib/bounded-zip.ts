@@ -104,6 +104,24 @@ export class BoundedZip {
     this.unpacked = 0;
   }
 
+  /**
+   * A zip of the parts named (those it has), in that order, each unpacked once and counted as `checkUnpacked` counts,
+   * stored without compression: for a reader that takes the parts in the order they are stored and trips when one it
+   * needs comes late (exceljs's streaming reader wants the workbook before its sheets), given nothing it does not read.
+   */
+  async only(names: string[]): Promise<Buffer> {
+    const parts = names.filter((name) => this.has(name));
+    this.checkDeclared(parts);
+    const out = new JSZip();
+    for (const name of parts) {
+      const chunks: Buffer[] = [];
+      await this.read(name, (chunk) => chunks.push(chunk));
+      out.file(name, Buffer.concat(chunks));
+    }
+    this.unpacked = 0;
+    return out.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
+  }
+
   /** A part's text, decoded a chunk at a time as it unpacks into `onText`; `stop` ends the read early. */
   async readText(name: string, onText: (text: string) => void, stop?: () => boolean): Promise<void> {
     const decoder = new TextDecoder('utf-8');

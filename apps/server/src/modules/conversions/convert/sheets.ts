@@ -131,12 +131,18 @@ export function cellText(value: unknown): string {
   return '';
 }
 
+/** What exceljs's reader reads of a workbook before its sheets, and the sheets and their relationships. */
+const WORKBOOK_PARTS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml'];
+const SHEET_PART = /^xl\/worksheets\/(_rels\/)?sheet\d+\.xml(\.rels)?$/;
+
 async function readXlsx(bytes: Uint8Array, c: Collector): Promise<void> {
   const zip = await BoundedZip.open(bytes, zipLimits('an Excel workbook (.xlsx)', MAX_SHEET_UNPACKED));
   if (!zip.has('xl/workbook.xml')) throw noPreview('damaged', 'This file cannot be shown: it is not an Excel workbook (.xlsx).');
-  // exceljs unpacks every part it reads: each is unpacked and counted first, so a bomb stops here.
-  await zip.checkUnpacked();
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]), {
+  // exceljs takes the parts in the order they are stored, and a sheet stored before the workbook's own part (as exceljs
+  // itself and the tools built on it store them) fails its streaming reader now and then: it is given the parts it reads,
+  // the workbook's first, each unpacked and counted here first, so a bomb stops here.
+  const ordered = await zip.only([...WORKBOOK_PARTS, ...zip.names().filter((name) => SHEET_PART.test(name))]);
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([ordered]), {
     sharedStrings: 'cache',
     styles: 'cache',
     hyperlinks: 'ignore',
