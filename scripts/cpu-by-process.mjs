@@ -26,7 +26,11 @@ const kinds = new Map();
 const before = new Map();
 let first = true;
 
+/** The run that started this: once it is gone (stopped without stopping this), so is this. */
+const run = process.ppid;
+
 function sample() {
+  if (process.ppid !== run) process.exit(0);
   let pids;
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));

@@ -57,9 +57,10 @@ describe('BoundedZip', () => {
     const zip = new JSZip();
     for (const name of ['sheet.xml', 'media.png', 'workbook.xml']) zip.file(name, `<${name}/>`);
     const bounded = await BoundedZip.open(await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' }), limits(MiB));
-    const only = await JSZip.loadAsync(await bounded.only(['workbook.xml', 'missing.xml', 'sheet.xml']));
-    expect(Object.keys(only.files)).toEqual(['workbook.xml', 'sheet.xml']);
+    const only = await JSZip.loadAsync(await bounded.only(['workbook.xml', 'missing.xml', 'strings.xml', 'sheet.xml'], { 'strings.xml': '<none/>' }));
+    expect(Object.keys(only.files)).toEqual(['workbook.xml', 'strings.xml', 'sheet.xml']);
     expect(await only.file('sheet.xml')!.async('string')).toBe('<sheet.xml/>');
+    expect(await only.file('strings.xml')!.async('string')).toBe('<none/>');
     await expect((await BoundedZip.open(await lyingZip(8), limits(2 * MiB))).only(['content.xml'])).rejects.toBeInstanceOf(TooLarge);
   });
 

@@ -3,6 +3,8 @@ import JSZip from 'jszip';
 
 /** jszip keeps each entry's declared sizes here (its types do not say so), as signed 32-bit numbers: 2 GiB and more come out negative. */
 type WithDeclaredSize = JSZip.JSZipObject & { _data?: { uncompressedSize?: unknown } };
+/** And its bytes as they are stored, which a new zip takes as they are (jszip copies a part compressed alike without unpacking it). */
+type WithCompressed = JSZip.JSZipObject & { _data: Uint8Array };
 
 export interface ZipLimits {
   /** What the parts read may unpack to, in all. */
@@ -105,21 +107,21 @@ export class BoundedZip {
   }
 
   /**
-   * A zip of the parts named (those it has), in that order, each unpacked once and counted as `checkUnpacked` counts,
-   * stored without compression: for a reader that takes the parts in the order they are stored and trips when one it
-   * needs comes late (exceljs's streaming reader wants the workbook before its sheets), given nothing it does not read.
+   * A zip of the parts named, in that order: each the zip has, counted as `checkUnpacked` counts and copied still
+   * compressed (no more memory than the file), and each it lacks that `made` gives, with that text. For a reader that
+   * takes the parts in the order they are stored and trips when one it needs comes late or not at all (exceljs's
+   * streaming reader wants the workbook and its shared strings before its sheets), given nothing it does not read.
    */
-  async only(names: string[]): Promise<Buffer> {
-    const parts = names.filter((name) => this.has(name));
-    this.checkDeclared(parts);
+  async only(names: string[], made: Record<string, string> = {}): Promise<Buffer> {
+    const parts = names.filter((name) => this.has(name) || Object.hasOwn(made, name));
+    await this.checkUnpacked(parts.filter((name) => this.has(name)));
     const out = new JSZip();
-    for (const name of parts) {
-      const chunks: Buffer[] = [];
-      await this.read(name, (chunk) => chunks.push(chunk));
-      out.file(name, Buffer.concat(chunks));
+    for (const name of parts) out.file(name, this.has(name) ? (this.zip.files[name] as WithCompressed)._data : made[name]!, { binary: this.has(name) });
+    try {
+      return await out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+    } catch {
+      throw this.limits.damaged();
     }
-    this.unpacked = 0;
-    return out.generateAsync({ type: 'nodebuffer', compression: 'STORE' });
   }
 
   /** A part's text, decoded a chunk at a time as it unpacks into `onText`; `stop` ends the read early. */

@@ -134,14 +134,17 @@ export function cellText(value: unknown): string {
 /** What exceljs's reader reads of a workbook before its sheets, and the sheets and their relationships. */
 const WORKBOOK_PARTS = ['xl/_rels/workbook.xml.rels', 'xl/workbook.xml', 'xl/sharedStrings.xml', 'xl/styles.xml'];
 const SHEET_PART = /^xl\/worksheets\/(_rels\/)?sheet\d+\.xml(\.rels)?$/;
+const NO_SHARED_STRINGS =
+  '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>';
 
 async function readXlsx(bytes: Uint8Array, c: Collector): Promise<void> {
   const zip = await BoundedZip.open(bytes, zipLimits('an Excel workbook (.xlsx)', MAX_SHEET_UNPACKED));
   if (!zip.has('xl/workbook.xml')) throw noPreview('damaged', 'This file cannot be shown: it is not an Excel workbook (.xlsx).');
-  // exceljs takes the parts in the order they are stored, and a sheet stored before the workbook's own part (as exceljs
-  // itself and the tools built on it store them) fails its streaming reader now and then: it is given the parts it reads,
-  // the workbook's first, each unpacked and counted here first, so a bomb stops here.
-  const ordered = await zip.only([...WORKBOOK_PARTS, ...zip.names().filter((name) => SHEET_PART.test(name))]);
+  // exceljs takes the parts in the order they are stored. A sheet stored before the workbook's own part and its shared
+  // strings (as exceljs itself and the tools built on it store them; a workbook of numbers alone has no shared strings)
+  // goes through a temporary file and is read last, and that way fails now and then or is dropped (exceljs#3064): it is
+  // given the parts it reads, the workbook's first, with no shared strings when there are none, each counted first.
+  const ordered = await zip.only([...WORKBOOK_PARTS, ...zip.names().filter((name) => SHEET_PART.test(name))], { 'xl/sharedStrings.xml': NO_SHARED_STRINGS });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([ordered]), {
     sharedStrings: 'cache',
     styles: 'cache',
