@@ -29,8 +29,9 @@ const WARM_UP = 100;
  * 10 KiB in 20 folders, and one file of 1 GiB (one stream, as a WebDAV PUT is). Baseline: the same files (the same
  * bytes: as many previews to make) through the API's upload protocol — start, PUT the part(s), complete — 4 files at a
  * time for the small ones and the large one's parts one at a time (rclone sends one stream), sent from a thread of
- * their own (webdav-clients.ts) as rclone sends from processes of its own. Files per second, and MiB/s. Both ways are warmed up first, and each measurement starts once the server's background work (previews,
- * search texts) left by the one before is done, so that none pays for another's.
+ * their own (webdav-clients.ts) as rclone sends from processes of its own. Files per second, and MiB/s. Both ways are
+ * warmed up first, and each measurement starts once the server's background work (previews, search texts) left by the
+ * one before is done, so that none pays for another's.
  *
  * The small files go three ways through WebDAV. rclone 1.60 (Debian's) starts one process's WebDAV calls at least
  * 10 ms apart whatever its transfers (its pacer, ADR 0071): at three calls a file (MKCOL of the folder, the PUT, a
@@ -79,8 +80,8 @@ export default async function webdav() {
     // 4 rclones of one transfer each, 5 of the 20 folders each.
     const quarters = Array.from({ length: TRANSFERS }, (_, q) => Array.from({ length: 20 / TRANSFERS }, (_, k) => `folder ${q * (20 / TRANSFERS) + k}`));
     const rclones = (to: string) => Promise.all(quarters.map((folders) => rclone(small, to, 1, folders)));
-    const folder = async (name: string) =>
-      (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name, parentId: app.workspace.homeId })).body.id as string;
+    const folder = async (name: string, parentId = app.workspace.homeId) =>
+      (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name, parentId })).body.id as string;
     // The baseline sends the very files rclone sends (each its own bytes: its own preview and text to index), from a
     // thread of its own, as do rclone's calls without its pacer (webdav-clients.ts).
     const worker = await webdavClients({
@@ -94,14 +95,7 @@ export default async function webdav() {
       transfers: TRANSFERS,
       large: path.join(large, 'large.bin'),
     });
-    const folders = async (into: string) =>
-      Promise.all(
-        Array.from(
-          { length: 20 },
-          async (_, i) =>
-            (await app.raw('POST', `/workspaces/${app.workspace.id}/items`, { kind: 'folder', name: `folder ${i}`, parentId: into })).body.id as string,
-        ),
-      );
+    const folders = (into: string) => Promise.all(Array.from({ length: 20 }, (_, i) => folder(`folder ${i}`, into)));
     const api = async (count: number, name: string) => {
       const job: WebdavJob = { kind: 'api', count, folderIds: await folders(await folder(name)) };
       return () => worker.run(job);

@@ -116,7 +116,10 @@ export class BoundedZip {
     const parts = names.filter((name) => this.has(name) || Object.hasOwn(made, name));
     await this.checkUnpacked(parts.filter((name) => this.has(name)));
     const out = new JSZip();
-    for (const name of parts) out.file(name, this.has(name) ? (this.zip.files[name] as WithCompressed)._data : made[name]!, { binary: this.has(name) });
+    for (const name of parts) {
+      if (this.has(name)) out.file(name, (this.zip.files[name] as WithCompressed)._data, { binary: true });
+      else out.file(name, made[name]!);
+    }
     try {
       return await out.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
     } catch {
