@@ -1,14 +1,20 @@
-// A worker thread of the pool: runs exported functions of the server's TypeScript modules, one
-// task at a time. It loads TypeScript through tsx as bin/cabinet.mjs does, so it runs the same
-// way under `npm start`, `npm run dev` and the tests.
+// A worker thread of the pool: runs exported functions of the server's modules, one task at a time. A server run by
+// `cabinet` names the modules of its build (plain JavaScript, ADR 0073); the tests, which run the server's sources,
+// name its TypeScript files, which this worker then loads through tsx.
 import { parentPort } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
+/** tsx's loader, registered the first time a TypeScript module is asked for. */
+let tsx;
 /** Each module's loading, once per worker (a task may come while a warm-up still loads it). */
 const modules = new Map();
 const load = (module) => {
-  if (!modules.has(module)) modules.set(module, import(module));
+  if (!modules.has(module)) {
+    if (module.endsWith('.ts')) tsx ??= import('tsx/esm/api').then(({ register }) => register());
+    modules.set(
+      module,
+      Promise.resolve(tsx).then(() => import(module)),
+    );
+  }
   return modules.get(module);
 };
 

@@ -146,10 +146,12 @@ export async function convertImport({ kind, bytes }: { kind: ImportKind; bytes: 
 }
 
 const DEFAULT_NAME = 'Imported document';
+/** This module, which the workers load to convert a file (named by its file, as the server's build finds it: ADR 0073). */
+const SELF = new URL('./document-import.ts', import.meta.url);
 
 /** Starts a worker with this module loaded, so the first import after a start answers as fast as the next. */
 export function warmImports(workers: WorkerPool): void {
-  workers.warm([new URL(import.meta.url)]);
+  workers.warm([SELF]);
 }
 
 /**
@@ -165,7 +167,7 @@ export async function importFile(workers: WorkerPool, fileName: string, bytes: U
   const stem = ZItemName.safeParse(fileName.slice(0, dot).trim());
   const name = stem.success ? stem.data : DEFAULT_NAME;
   try {
-    return { name, ...(await workers.run<ConvertedImport>(new URL(import.meta.url), 'convertImport', { kind, bytes })) };
+    return { name, ...(await workers.run<ConvertedImport>(SELF, 'convertImport', { kind, bytes })) };
   } catch (error) {
     throw taskFailure(error, TOO_COMPLEX, workers.options.timeoutMs);
   }

@@ -1,0 +1,146 @@
+// The server's build: its TypeScript (and the provider's, and the shared packages') bundled by esbuild into plain
+// JavaScript modules in dist/, which `cabinet` runs (bin/cabinet.mjs). Dependencies stay in node_modules, loaded as
+// they are. Every file lands in dist/ itself (no folders), so a module's own address says where each other one is:
+// - `new URL('./task.ts', import.meta.url)`, how a module names the file a worker thread runs, becomes the address of
+//   that file's own entry in dist/ (each such file is an entry point, found before the build);
+// - any other `import.meta.url` becomes the address of the source file it was written in (a migration folder, the
+//   browser app's build, a package resolved from there), reached from dist/ by a path relative to it.
+// ADR 0073.
+// `cabinet` (bin/cabinet.mjs) builds dist/ first whenever a source is newer than it; `npm run build` builds it always.
+// Each file is written whole under another name and then renamed into place, so processes building at once, or one
+// starting while another builds, never read half a file.
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DIST = path.join(here, 'dist');
+/** The file the build writes last: the sources it read, to tell whether it is older than any of them. */
+export const BUILT = path.join(DIST, 'built.json');
+const ROOT = path.resolve(here, '../..');
+/** The sources bundled: the server's, the provider's and the shared packages'; everything else is a dependency. */
+const OWN = ['apps/server/src', 'apps/idp/src', 'packages/contracts/src', 'packages/doc-schema/src'].map((p) => path.join(ROOT, p));
+const isOwn = (file) => OWN.some((dir) => file.startsWith(dir + path.sep));
+
+/** `new URL('./file.ts', import.meta.url)`: a module named by its address, for a worker thread to load. */
+const NAMED = /new URL\(\s*'(\.{1,2}\/[^']+\.(?:ts|mjs))'\s*,\s*import\.meta\.url\s*\)/g;
+
+function ownFiles(dir, found = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) ownFiles(file, found);
+    else if (/\.(ts|mjs)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) && !file.includes(`${path.sep}testing${path.sep}`)) found.push(file);
+  }
+  return found;
+}
+
+/** Every file a module names by its address, by its path, with the name of its entry in dist/ (its own, unique). */
+export function namedModules() {
+  const named = new Map();
+  for (const file of OWN.flatMap((dir) => ownFiles(dir))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(NAMED)) {
+      const target = path.resolve(path.dirname(file), match[1]);
+      named.set(target, path.basename(target).replace(/\.(ts|mjs)$/, ''));
+    }
+  }
+  const names = [...named.values()];
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice) throw new Error(`two modules run by workers are both named ${twice}: rename one (dist/ has no folders)`);
+  return named;
+}
+
+/** Rewrites each own source's addresses as the comment above says. */
+const addresses = (named) => ({
+  name: 'addresses',
+  setup(build) {
+    build.onLoad({ filter: /\.(ts|mjs)$/ }, (args) => {
+      if (!isOwn(args.path)) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes('import.meta.url')) return undefined;
+      return { contents: rewriteAddresses(source, args.path, named), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+    });
+  },
+});
+
+/**
+ * `source` (the file `file`) as dist/ runs it: the modules it names for workers by their entries' addresses in dist/
+ * (`named`: each named file's path to its entry's name), every other `import.meta.url` by the source file's own.
+ */
+export function rewriteAddresses(source, file, named) {
+  return source
+    .replace(NAMED, (_, relative) => {
+      const entry = named.get(path.resolve(path.dirname(file), relative));
+      if (!entry) throw new Error(`${file} names ${relative}, which the build did not find`);
+      return `new URL('./${entry}.mjs', ${DIST_ADDRESS})`;
+    })
+    .replaceAll('import.meta.url', sourceAddress(file))
+    .replaceAll(DIST_ADDRESS, 'import.meta.url');
+}
+
+/** Stands for a dist/ module's own address while the others are rewritten. */
+const DIST_ADDRESS = '__cabinet_dist_address__';
+
+/** The address of a source file, as dist/'s modules reach it. */
+const sourceAddress = (file) => `new URL(${JSON.stringify(path.relative(DIST, file).split(path.sep).join('/'))}, import.meta.url).href`;
+
+export async function buildServer() {
+  const named = namedModules();
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: [{ in: path.join(here, 'src/cli/index.ts'), out: 'cabinet' }, ...[...named].map(([file, name]) => ({ in: file, out: name }))],
+    outdir: DIST,
+    outExtension: { '.js': '.mjs' },
+    chunkNames: '[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    metafile: true,
+    write: false,
+    logLevel: 'warning',
+    plugins: [{ name: 'dependencies', setup: external }, addresses(named)],
+  });
+  mkdirSync(DIST, { recursive: true });
+  // Chunks before the entries that import them, and the record of sources last: it says the build is whole.
+  const entries = new Set(['cabinet', ...named.values()].map((n) => path.join(DIST, `${n}.mjs`)));
+  const files = [...result.outputFiles].sort((a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)));
+  for (const file of files) writeWhole(file.path, file.contents);
+  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules'));
+  writeWhole(BUILT, JSON.stringify({ inputs }));
+}
+
+function writeWhole(file, contents) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, contents);
+  renameSync(temporary, file);
+}
+
+/** Marks every import that is not one of the workspace's own sources as external. */
+function external(build) {
+  build.onResolve({ filter: /^[^./]/ }, (args) => {
+    if (args.path.startsWith('@cabinet/')) return undefined;
+    return { path: args.path, external: true };
+  });
+}
+
+/** Whether dist/ is missing or older than one of the sources it was built from (or a source was added since). */
+export function isStale() {
+  let built;
+  try {
+    built = { time: statSync(BUILT).mtimeMs, ...JSON.parse(readFileSync(BUILT, 'utf8')) };
+  } catch {
+    return true;
+  }
+  return built.inputs.some((input) => {
+    try {
+      return statSync(path.join(ROOT, input)).mtimeMs > built.time;
+    } catch {
+      return true;
+    }
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();
