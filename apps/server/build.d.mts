@@ -5,3 +5,4 @@ export declare function namedModules(): Map<string, string>;
 export declare function rewriteAddresses(source: string, file: string, named: Map<string, string>): string;
 export declare function buildServer(): Promise<void>;
 export declare function isStale(): boolean;
+export declare function builtModule(href: string): Promise<string>;

@@ -9,10 +9,9 @@
 // `cabinet` (bin/cabinet.mjs) builds dist/ first whenever a source is newer than it; `npm run build` builds it always.
 // Each file is written whole under another name and then renamed into place, so processes building at once, or one
 // starting while another builds, never read half a file.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import * as esbuild from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DIST = path.join(here, 'dist');
@@ -35,13 +34,25 @@ function ownFiles(dir, found = []) {
   return found;
 }
 
+/** The name of a module's entry in dist/: its file's, without the extension. */
+const entryName = (file) => path.basename(file).replace(/\.(ts|mjs)$/, '');
+
+/**
+ * The entry in dist/ of a module a worker runs, named by its source (`href`, a TypeScript file's address, as the tests,
+ * which run the sources, name it), made first when a source is newer than the build.
+ */
+export async function builtModule(href) {
+  if (isStale()) await buildServer();
+  return pathToFileURL(path.join(DIST, `${entryName(fileURLToPath(href))}.mjs`)).href;
+}
+
 /** Every file a module names by its address, by its path, with the name of its entry in dist/ (its own, unique). */
 export function namedModules() {
   const named = new Map();
   for (const file of OWN.flatMap((dir) => ownFiles(dir))) {
     for (const match of readFileSync(file, 'utf8').matchAll(NAMED)) {
       const target = path.resolve(path.dirname(file), match[1]);
-      named.set(target, path.basename(target).replace(/\.(ts|mjs)$/, ''));
+      named.set(target, entryName(target));
     }
   }
   const names = [...named.values()];
@@ -86,6 +97,8 @@ const sourceAddress = (file) => `new URL(${JSON.stringify(path.relative(DIST, fi
 
 export async function buildServer() {
   const named = namedModules();
+  // Loaded only to build: a process whose build is up to date runs without it.
+  const esbuild = await import('esbuild');
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [{ in: path.join(here, 'src/cli/index.ts'), out: 'cabinet' }, ...[...named].map(([file, name]) => ({ in: file, out: name }))],
@@ -109,7 +122,21 @@ export async function buildServer() {
   const files = [...result.outputFiles].sort((a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)));
   for (const file of files) writeWhole(file.path, file.contents);
   const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules'));
-  writeWhole(BUILT, JSON.stringify({ inputs }));
+  const outputs = files.map((f) => path.basename(f.path));
+  const before = readBuilt()?.outputs ?? [];
+  writeWhole(BUILT, JSON.stringify({ inputs, outputs }));
+  // The build before stays (a server started from it may still load its chunks); older ones go.
+  const kept = new Set([...outputs, ...before, path.basename(BUILT)]);
+  for (const name of readdirSync(DIST)) if (!kept.has(name) && !name.endsWith('.tmp')) rmSync(path.join(DIST, name), { force: true });
+}
+
+/** What the last build recorded: the sources it read and the files it wrote. */
+function readBuilt() {
+  try {
+    return JSON.parse(readFileSync(BUILT, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 function writeWhole(file, contents) {
@@ -126,17 +153,14 @@ function external(build) {
   });
 }
 
-/** Whether dist/ is missing or older than one of the sources it was built from (or a source was added since). */
+/** Whether dist/ is missing, or older than one of the sources it was built from (a file added is imported by one edited). */
 export function isStale() {
-  let built;
-  try {
-    built = { time: statSync(BUILT).mtimeMs, ...JSON.parse(readFileSync(BUILT, 'utf8')) };
-  } catch {
-    return true;
-  }
+  const built = readBuilt();
+  const time = built && statSync(BUILT, { throwIfNoEntry: false })?.mtimeMs;
+  if (!time) return true;
   return built.inputs.some((input) => {
     try {
-      return statSync(path.join(ROOT, input)).mtimeMs > built.time;
+      return statSync(path.join(ROOT, input)).mtimeMs > time;
     } catch {
       return true;
     }

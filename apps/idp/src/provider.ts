@@ -1,7 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
 import Provider, { interactionPolicy, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from './accounts.ts';
 import { sqlAdapter } from './adapter.ts';
+import { newRsaJwk } from './keys.ts';
 import { logoutPage, messagePage } from './pages.ts';
 import type { SqlClient } from './sql.ts';
 
@@ -43,8 +43,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 async function signingKey(sql: SqlClient): Promise<Record<string, unknown>> {
   const existing = await sql.query<{ jwk: Record<string, unknown> }>(`SELECT jwk FROM idp_keys WHERE kid = 'primary'`);
   if (existing[0]) return existing[0].jwk;
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: `k${Date.now().toString(36)}`, use: 'sig', alg: 'RS256' };
+  const jwk = { ...newRsaJwk(), kid: `k${Date.now().toString(36)}`, use: 'sig', alg: 'RS256' };
   await sql.query(`INSERT INTO idp_keys (kid, jwk) VALUES ('primary', $1) ON CONFLICT DO NOTHING`, [JSON.stringify(jwk)]);
   return (await sql.query<{ jwk: Record<string, unknown> }>(`SELECT jwk FROM idp_keys WHERE kid = 'primary'`))[0]!.jwk;
 }

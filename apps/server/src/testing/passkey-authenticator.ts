@@ -1,4 +1,5 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { newEcKeyPair } from '@cabinet/idp';
 import { securityApi } from '@cabinet/contracts';
 import { GOOD_PASSWORD, type Page, type TestBrowser } from './browser.ts';
 
@@ -60,7 +61,7 @@ export class PasskeyAuthenticator {
 
   /** The browser's answer to creation options (their JSON form): a new passkey on this device. */
   register(options: Record<string, unknown>, ceremony: Ceremony = {}): Record<string, unknown> {
-    const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const { privateKey, publicKey } = newEcKeyPair();
     const jwk = publicKey.export({ format: 'jwk' });
     const id = randomBytes(16);
     const multiDevice = this.options.multiDevice ?? false;

@@ -6,7 +6,7 @@ import { until } from '../../testing/collab-client.ts';
 import { AppError } from '../../errors.ts';
 import { taskFailure, TaskError, WorkerFailure, WorkerPool } from './pool.ts';
 
-const FIXTURE = new URL('./pool.fixture.ts', import.meta.url);
+const FIXTURE = new URL('./pool.fixture.mjs', import.meta.url);
 let pool: WorkerPool | undefined;
 const start = (options: Partial<ConstructorParameters<typeof WorkerPool>[0]> = {}) =>
   (pool = new WorkerPool({ threads: 1, queue: 2, memoryMb: 64, timeoutMs: 5_000, ...options }));
@@ -18,7 +18,7 @@ const failure = (promise: Promise<unknown>) =>
     (error: unknown) => error,
   );
 
-// Each worker loads tsx first: seconds on a busy machine, more than the unit tests' default.
+// A worker starts in about a second on a busy machine, more than the unit tests' default allows for several.
 describe('the worker pool', { timeout: 60_000 }, () => {
   it('runs a module’s function in a worker and answers its result', async () => {
     expect(await start().run(FIXTURE, 'echo', { a: [1, 2], b: new Uint8Array([3]) })).toEqual({ a: [1, 2], b: new Uint8Array([3]) });

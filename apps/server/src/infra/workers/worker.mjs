@@ -1,22 +1,29 @@
-// A worker thread of the pool: runs exported functions of the server's modules, one task at a time. A server run by
-// `cabinet` names the modules of its build (plain JavaScript, ADR 0073); the tests, which run the server's sources,
-// name its TypeScript files, which this worker then loads through tsx.
+// A worker thread of the pool: runs exported functions of the server's modules, one task at a time, always from the
+// server's build (ADR 0073). A server run by `cabinet` names the build's modules; the tests, which run the server's
+// sources, name its TypeScript files, for which the worker runs their entries in the build (made first if a source is
+// newer), so that no worker loads TypeScript.
 import { parentPort } from 'node:worker_threads';
 
-/** tsx's loader, registered the first time a TypeScript module is asked for. */
-let tsx;
 /** Each module's loading, once per worker (a task may come while a warm-up still loads it). */
 const modules = new Map();
 const load = (module) => {
-  if (!modules.has(module)) {
-    if (module.endsWith('.ts')) tsx ??= import('tsx/esm/api').then(({ register }) => register());
+  if (!modules.has(module))
     modules.set(
       module,
-      Promise.resolve(tsx).then(() => import(module)),
+      built(module).then((href) => import(href)),
     );
-  }
   return modules.get(module);
 };
+
+/** The server's build script, beside its sources (not a module a worker runs: named apart from `new URL`). */
+const BUILD = '../../../build.mjs';
+
+/** The build's module for `module`: itself, or a source's entry in the build. */
+async function built(module) {
+  if (!module.endsWith('.ts')) return module;
+  const { builtModule } = await import(new URL(BUILD, import.meta.url).href);
+  return builtModule(module);
+}
 
 parentPort.on('message', async ({ module, fn, input, preload }) => {
   if (preload) {

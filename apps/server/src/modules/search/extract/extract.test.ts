@@ -126,7 +126,7 @@ describe('bytesNeeded', () => {
   });
 });
 
-// Each worker loads tsx and the parsers first: seconds on a busy machine.
+// Each worker loads the parsers first: seconds on a busy machine.
 describe('extractText', { timeout: 60_000 }, () => {
   it('reads text files: BOM, Windows-1252 and UTF-16, whitespace runs made one, control characters dropped', async () => {
     expect(textOf(await extract(Buffer.from('\ufeff  Hello,\t\tworld!\r\n\r\n  Next\u0007 line\u0001  ', 'utf8'), 'a.txt', 'text/plain'))).toBe(
