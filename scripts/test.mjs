@@ -1,6 +1,6 @@
 // npm test: every check and test, in two stages, each part timed.
 //   1. Vitest's unit and integration tests (vitest.config.ts says what runs where), and beside them lint (Prettier, the
-//      type check with ESLint in one pass, the module boundaries) and the browser app's build: Vitest's files wait on
+//      type check with ESLint in one pass, the module boundaries) and the build (the browser app's and the server's): Vitest's files wait on
 //      databases and sockets, and the checks use that time;
 //   2. the built app (its size budget, then Playwright in Chromium), and beside it Vitest's system tests: those wait
 //      on restarts, deadlines and subprocesses far more than they compute, and Playwright uses that time (ADR 0037).

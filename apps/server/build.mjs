@@ -6,17 +6,21 @@
 // - any other `import.meta.url` becomes the address of the source file it was written in (a migration folder, the
 //   browser app's build, a package resolved from there), reached from dist/ by a path relative to it.
 // ADR 0073.
-// `cabinet` (bin/cabinet.mjs) builds dist/ first whenever a source is newer than it; `npm run build` builds it always.
-// Each file is written whole under another name and then renamed into place, so processes building at once, or one
-// starting while another builds, never read half a file.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// `cabinet` (bin/cabinet.mjs) builds dist/ first whenever a source changed since (`ensureBuilt`); `npm run build`
+// builds it always. Each file is written whole under another name and then renamed into place, so processes building
+// at once, or one starting while another builds, never read half a file.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DIST = path.join(here, 'dist');
-/** The file the build writes last: the sources it read, to tell whether it is older than any of them. */
-export const BUILT = path.join(DIST, 'built.json');
+/** The file the build writes last: the sources it read (each with its time of change as the build began) and the files it wrote. */
+const BUILT = path.join(DIST, 'built.json');
+/** How long a file of an earlier build is kept, for a server started from it that has yet to load it (a chunk loaded on first use). */
+const KEPT_MS = 24 * 60 * 60 * 1000;
 const ROOT = path.resolve(here, '../..');
 /** The sources bundled: the server's, the provider's and the shared packages'; everything else is a dependency. */
 const OWN = ['apps/server/src', 'apps/idp/src', 'packages/contracts/src', 'packages/doc-schema/src'].map((p) => path.join(ROOT, p));
@@ -39,11 +43,14 @@ const entryName = (file) => path.basename(file).replace(/\.(ts|mjs)$/, '');
 
 /**
  * The entry in dist/ of a module a worker runs, named by its source (`href`, a TypeScript file's address, as the tests,
- * which run the sources, name it), made first when a source is newer than the build.
+ * which run the sources, name it), made first when a source changed since the build began.
  */
 export async function builtModule(href) {
-  if (isStale()) await buildServer();
-  return pathToFileURL(path.join(DIST, `${entryName(fileURLToPath(href))}.mjs`)).href;
+  await ensureBuilt();
+  const entry = `${entryName(fileURLToPath(href))}.mjs`;
+  if (!readBuilt()?.outputs.includes(entry))
+    throw new Error(`${href} is no module the build makes for workers: a source names one as new URL('./file.ts', import.meta.url)`);
+  return pathToFileURL(path.join(DIST, entry)).href;
 }
 
 /** Every file a module names by its address, by its path, with the name of its entry in dist/ (its own, unique). */
@@ -68,6 +75,9 @@ const addresses = (named) => ({
     build.onLoad({ filter: /\.(ts|mjs)$/ }, (args) => {
       if (!isOwn(args.path)) return undefined;
       const source = readFileSync(args.path, 'utf8');
+      // The forms the rewrite does not know would keep the address of dist/ where the source's is meant.
+      const unknown = /import\.meta\.(dirname|filename|resolve)|new URL\(\s*`[^`]*`\s*,\s*import\.meta\.url/.exec(source);
+      if (unknown) throw new Error(`${args.path} uses ${unknown[0]}: name a file by new URL('./file', import.meta.url) (build.mjs)`);
       if (!source.includes('import.meta.url')) return undefined;
       return { contents: rewriteAddresses(source, args.path, named), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
     });
@@ -96,6 +106,8 @@ const DIST_ADDRESS = '__cabinet_dist_address__';
 const sourceAddress = (file) => `new URL(${JSON.stringify(path.relative(DIST, file).split(path.sep).join('/'))}, import.meta.url).href`;
 
 export async function buildServer() {
+  // Each source's time of change as the build begins: a source changed while it builds makes the build stale at once.
+  const changed = Object.fromEntries([fileURLToPath(import.meta.url), ...OWN.flatMap((dir) => ownFiles(dir))].map((f) => [path.relative(ROOT, f), mtimeOf(f)]));
   const named = namedModules();
   // Loaded only to build: a process whose build is up to date runs without it.
   const esbuild = await import('esbuild');
@@ -121,14 +133,22 @@ export async function buildServer() {
   const entries = new Set(['cabinet', ...named.values()].map((n) => path.join(DIST, `${n}.mjs`)));
   const files = [...result.outputFiles].sort((a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)));
   for (const file of files) writeWhole(file.path, file.contents);
-  const inputs = Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules'));
+  const used = new Set(Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules')));
+  const inputs = Object.fromEntries(Object.entries(changed).filter(([file]) => used.has(file) || file === path.relative(ROOT, fileURLToPath(import.meta.url))));
   const outputs = files.map((f) => path.basename(f.path));
   const before = readBuilt()?.outputs ?? [];
   writeWhole(BUILT, JSON.stringify({ inputs, outputs }));
-  // The build before stays (a server started from it may still load its chunks); older ones go.
+  // This build's files and the last one's stay, and any written within a day (a server started from an earlier build
+  // may still load a chunk of it); older ones go, and the scraps of builds that were stopped.
   const kept = new Set([...outputs, ...before, path.basename(BUILT)]);
-  for (const name of readdirSync(DIST)) if (!kept.has(name) && !name.endsWith('.tmp')) rmSync(path.join(DIST, name), { force: true });
+  for (const name of readdirSync(DIST)) {
+    const file = path.join(DIST, name);
+    if (!kept.has(name) && Date.now() - mtimeOf(file) > KEPT_MS) rmSync(file, { force: true });
+  }
 }
+
+/** A file's time of change, or 0 when it is gone. */
+const mtimeOf = (file) => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 
 /** What the last build recorded: the sources it read and the files it wrote. */
 function readBuilt() {
@@ -140,7 +160,8 @@ function readBuilt() {
 }
 
 function writeWhole(file, contents) {
-  const temporary = `${file}.${process.pid}.tmp`;
+  // Named by process, thread and chance: workers of one process may build at once.
+  const temporary = `${file}.${process.pid}-${threadId}-${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temporary, contents);
   renameSync(temporary, file);
 }
@@ -153,18 +174,39 @@ function external(build) {
   });
 }
 
-/** Whether dist/ is missing, or older than one of the sources it was built from (a file added is imported by one edited). */
+/**
+ * Whether dist/ is missing, or one of the sources it was made from (or this script) changed since the build began: its
+ * time of change is not the one recorded (newer, or older as a copy that keeps times may make it), or it is gone.
+ */
 export function isStale() {
-  const built = readBuilt();
-  const time = built && statSync(BUILT, { throwIfNoEntry: false })?.mtimeMs;
-  if (!time) return true;
-  return built.inputs.some((input) => {
-    try {
-      return statSync(path.join(ROOT, input)).mtimeMs > time;
-    } catch {
-      return true;
-    }
-  });
+  const inputs = readBuilt()?.inputs;
+  if (!inputs || Array.isArray(inputs)) return true;
+  return Object.entries(inputs).some(([file, time]) => mtimeOf(path.join(ROOT, file)) !== time);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) await buildServer();
+/**
+ * Builds dist/ when it is stale. Where it cannot be written (an installation read-only to the user it runs as) and a
+ * build is there, that build runs, with a warning saying how to make it again.
+ */
+export async function ensureBuilt() {
+  if (!isStale()) return;
+  try {
+    await buildServer();
+  } catch (error) {
+    if (!readBuilt()) throw error;
+    process.emitWarning(
+      `The server's build in ${DIST} is older than its sources and could not be made again (${error.message}): it runs as it is. Run \`npm run build\` as the installation's owner.`,
+    );
+  }
+}
+
+/** Whether this file is the script node was asked to run (`node build.mjs`, `npm run build`), through any link. */
+function invokedAsScript() {
+  try {
+    return !!process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (invokedAsScript()) await buildServer();

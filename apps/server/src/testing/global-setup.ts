@@ -7,16 +7,16 @@ import { openDatabase } from '../db/client.ts';
 import { allMigrations, migrate } from '../db/migrate.ts';
 import { pgliteOptions } from '../db/client.ts';
 import { PGLITE_TEMPLATE_ENV, PG_TEMPLATE_ENV } from './test-database.ts';
-import { buildServer, isStale } from '../../build.mjs';
+import { ensureBuilt } from '../../build.mjs';
 
 /**
  * Migrates one template per run, which test files then clone: a PGlite data dir (kept
  * between runs, keyed by the migrations) and, with DATABASE_URL, a PostgreSQL template database.
- * Builds the server first when a source is newer than its build: worker threads run the build's modules, and the
+ * Builds the server first when a source changed since its build: worker threads run the build's modules, and the
  * `cabinet` processes the system tests start run the build (ADR 0073); built once here, not by each at once.
  */
 export default async function setup() {
-  if (isStale()) await buildServer();
+  await ensureBuilt();
   const hash = createHash('sha256').update(JSON.stringify(allMigrations())).digest('hex').slice(0, 16);
   const cacheDir = path.resolve('node_modules/.cache/cabinet-tests');
   const file = path.join(cacheDir, `pglite-${hash}.tar.gz`);

@@ -4,6 +4,9 @@
 // newer), so that no worker loads TypeScript.
 import { parentPort } from 'node:worker_threads';
 
+// Errors' stacks name the sources' lines, as on the main thread (bin/cabinet.mjs).
+process.setSourceMapsEnabled(true);
+
 /** Each module's loading, once per worker (a task may come while a warm-up still loads it). */
 const modules = new Map();
 const load = (module) => {
