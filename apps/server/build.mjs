@@ -38,6 +38,12 @@ function ownFiles(dir, found = []) {
   return found;
 }
 
+/** Every own source file a bundle may take (tests and test helpers aside). */
+const ownSources = () => OWN.flatMap((dir) => ownFiles(dir));
+
+/** This script, which the build's record counts among its sources. */
+const SELF = fileURLToPath(import.meta.url);
+
 /** The name of a module's entry in dist/: its file's, without the extension. */
 const entryName = (file) => path.basename(file).replace(/\.(ts|mjs)$/, '');
 
@@ -54,9 +60,9 @@ export async function builtModule(href) {
 }
 
 /** Every file a module names by its address, by its path, with the name of its entry in dist/ (its own, unique). */
-export function namedModules() {
+export function namedModules(files = ownSources()) {
   const named = new Map();
-  for (const file of OWN.flatMap((dir) => ownFiles(dir))) {
+  for (const file of files) {
     for (const match of readFileSync(file, 'utf8').matchAll(NAMED)) {
       const target = path.resolve(path.dirname(file), match[1]);
       named.set(target, entryName(target));
@@ -107,8 +113,9 @@ const sourceAddress = (file) => `new URL(${JSON.stringify(path.relative(DIST, fi
 
 export async function buildServer() {
   // Each source's time of change as the build begins: a source changed while it builds makes the build stale at once.
-  const changed = Object.fromEntries([fileURLToPath(import.meta.url), ...OWN.flatMap((dir) => ownFiles(dir))].map((f) => [path.relative(ROOT, f), mtimeOf(f)]));
-  const named = namedModules();
+  const sources = ownSources();
+  const changed = Object.fromEntries([SELF, ...sources].map((f) => [path.relative(ROOT, f), mtimeOf(f)]));
+  const named = namedModules(sources);
   // Loaded only to build: a process whose build is up to date runs without it.
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
@@ -133,8 +140,8 @@ export async function buildServer() {
   const entries = new Set(['cabinet', ...named.values()].map((n) => path.join(DIST, `${n}.mjs`)));
   const files = [...result.outputFiles].sort((a, b) => Number(entries.has(a.path)) - Number(entries.has(b.path)));
   for (const file of files) writeWhole(file.path, file.contents);
-  const used = new Set(Object.keys(result.metafile.inputs).filter((p) => !p.includes('node_modules')));
-  const inputs = Object.fromEntries(Object.entries(changed).filter(([file]) => used.has(file) || file === path.relative(ROOT, fileURLToPath(import.meta.url))));
+  const used = new Set([path.relative(ROOT, SELF), ...Object.keys(result.metafile.inputs)]);
+  const inputs = Object.fromEntries(Object.entries(changed).filter(([file]) => used.has(file)));
   const outputs = files.map((f) => path.basename(f.path));
   const before = readBuilt()?.outputs ?? [];
   writeWhole(BUILT, JSON.stringify({ inputs, outputs }));
@@ -194,16 +201,16 @@ export async function ensureBuilt() {
     await buildServer();
   } catch (error) {
     if (!readBuilt()) throw error;
-    process.emitWarning(
-      `The server's build in ${DIST} is older than its sources and could not be made again (${error.message}): it runs as it is. Run \`npm run build\` as the installation's owner.`,
-    );
+    const why = error instanceof Error ? error.message : String(error);
+    process.emitWarning(`The server's build in ${DIST} is older than its sources and could not be made again (${why}): it runs as it is.`);
+    process.emitWarning("Run `npm run build` as the installation's owner.");
   }
 }
 
 /** Whether this file is the script node was asked to run (`node build.mjs`, `npm run build`), through any link. */
 function invokedAsScript() {
   try {
-    return !!process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+    return !!process.argv[1] && realpathSync(process.argv[1]) === SELF;
   } catch {
     return false;
   }
