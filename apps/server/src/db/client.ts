@@ -1,11 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite, types as pgliteTypes, type PGliteOptions } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresDialect, type KyselyConfig } from 'kysely';
 import pg from 'pg';
 import { pgDumpPGlite, pgDumpPostgres } from './dump.ts';
+import { newPGlite } from './pglite.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { plannedOncePool } from './planned-once.ts';
 import type { Database as Tables } from './schema.ts';
@@ -177,20 +176,12 @@ async function listenPostgres(url: string, channel: string, onMessage: (payload:
   };
 }
 
-/**
- * How every embedded database is opened: bigints as numbers, and the extensions search's indexes
- * use (ADR 0036), which PGlite loads only when asked here.
- */
-export function pgliteOptions(extra: PGliteOptions = {}): PGliteOptions {
-  return { parsers: { [pgliteTypes.INT8]: toNumber }, extensions: { pg_trgm, btree_gin }, ...extra };
-}
-
 async function openPGlite(options: DatabaseOptions): Promise<Database> {
   let pglite = options.pglite;
   if (!pglite) {
     const dir = path.join(options.dataDir, 'db');
     mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir, pgliteOptions());
+    pglite = await newPGlite(dir);
   }
   await pglite.waitReady;
   const handle = pglite;

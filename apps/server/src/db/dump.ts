@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync } from 'node:zlib';
-import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { fsyncPath } from '../lib/fsync.ts';
+import { newPGlite } from './pglite.ts';
 
 /** Keeps the last `max` characters written to it: what a failed command said, without holding all it said. */
 function tail(max = 4000) {
@@ -92,9 +93,8 @@ async function runProgram(program: string, args: string[], env: NodeJS.ProcessEn
 }
 
 /** A dump by `pgDumpPGlite` loaded into a new embedded database in `dir` (which must not exist), closed after. */
-export async function pgRestorePGlite(dir: string, file: string, options: PGliteOptions): Promise<void> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite(dir, options);
+export async function pgRestorePGlite(dir: string, file: string): Promise<void> {
+  const pglite = await newPGlite(dir);
   try {
     await loadDumpPGlite(pglite, file);
   } finally {

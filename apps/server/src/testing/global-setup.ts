@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
 import { allMigrations, migrate } from '../db/migrate.ts';
-import { pgliteOptions } from '../db/client.ts';
+import { newPGlite } from '../db/pglite.ts';
 import { PGLITE_TEMPLATE_ENV, PG_TEMPLATE_ENV } from './test-database.ts';
 import { ensureBuilt } from '../../build.mjs';
 
@@ -22,7 +21,7 @@ export default async function setup() {
   const file = path.join(cacheDir, `pglite-${hash}.tar.gz`);
   if (!existsSync(file)) {
     mkdirSync(cacheDir, { recursive: true });
-    const pglite = new PGlite(pgliteOptions());
+    const pglite = await newPGlite();
     const database = await openDatabase({ dataDir: '', pglite });
     await migrate(database);
     const dump = await pglite.dumpDataDir('gzip');

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openDatabase, pgliteOptions, type Database } from '../db/client.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { pgliteOptions } from '../db/pglite.ts';
 import { noteStatement } from './statements.ts';
 
 export const PGLITE_TEMPLATE_ENV = 'CABINET_TEST_PGLITE_TEMPLATE';

@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { sql, type Selectable } from 'kysely';
-import { openDatabase, pgliteOptions, type Db } from '../../db/client.ts';
+import { openDatabase, type Db } from '../../db/client.ts';
+import { newPGlite } from '../../db/pglite.ts';
 import { loadDumpPGlite } from '../../db/dump.ts';
 import { migrate } from '../../db/migrate.ts';
 import type { Database as Tables } from '../../db/schema.ts';
@@ -34,8 +35,7 @@ export const REFUSED = 'backup_refused';
  * and brought to this Cabinet's schema. Runs in a worker; the database goes with it.
  */
 export async function readFromPGliteDump(input: { dump: string; itemId: string; backup: string; dir?: string }): Promise<BackedUpTree> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = input.dir ? new PGlite(input.dir, pgliteOptions()) : new PGlite(pgliteOptions());
+  const pglite = await newPGlite(input.dir);
   const scratch = await openDatabase({ dataDir: input.dir ?? tmpdir(), pglite }).catch(async (error: unknown) => {
     await pglite.close().catch(() => {});
     throw error;

@@ -1,9 +1,9 @@
 import { readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, pgliteOptions, type Db } from '../../db/client.ts';
+import { openDatabase, type Db } from '../../db/client.ts';
+import { newPGlite } from '../../db/pglite.ts';
 import { pgRestorePGlite, pgRestorePostgres } from '../../db/dump.ts';
 import { fsyncPath } from '../../lib/fsync.ts';
 import { allMigrations, migrate } from '../../db/migrate.ts';
@@ -160,7 +160,7 @@ async function postgresTarget(url: string, backupId: string): Promise<Target> {
 
 async function pgliteTarget(dir: string, backupId: string): Promise<Target> {
   if (!(await stat(dir).catch(() => null))) return 'empty';
-  const pglite = new PGlite(dir, pgliteOptions());
+  const pglite = await newPGlite(dir);
   try {
     return await targetOf(async (text, params) => (await pglite.query(text, params)).rows as never, backupId);
   } finally {
@@ -184,7 +184,7 @@ async function restorePostgres(url: string, file: string): Promise<void> {
 async function restorePGlite(dataDir: string, file: string): Promise<void> {
   const restoring = path.join(dataDir, 'db.restoring');
   await rm(restoring, { recursive: true, force: true });
-  await pgRestorePGlite(restoring, file, pgliteOptions());
+  await pgRestorePGlite(restoring, file);
   const dir = path.join(dataDir, 'db');
   await rm(dir, { recursive: true, force: true });
   await rename(restoring, dir);
