@@ -135,6 +135,36 @@ describe('WebDAV as Finder and Windows use it', () => {
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
+  it('makes a file made under the same name while its bytes came a version of it: one file, the bytes sent last', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const password = await test.given.appPassword(ada);
+    let send!: (chunk: Uint8Array | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (chunk) => (chunk ? controller.enqueue(chunk) : controller.close());
+      },
+    });
+    const answer = fetch(`${test.app.url}${davUrl(slug, 'My files', 'race.txt')}`, {
+      method: 'PUT',
+      headers: { authorization: `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`, 'content-length': '18' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    send(new TextEncoder().encode('sent by the'));
+    // The PUT's upload has started (its name free then) when the same name is taken through the API.
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await test.given.upload(ada, ada.workspace.homeId, 'race.txt', new TextEncoder().encode('made meanwhile'))).status).toBe(200);
+    send(new TextEncoder().encode(' WebDAV'));
+    send(null);
+    expect([201, 204]).toContain((await answer).status);
+    expect(await names(ada, ada.workspace.homeId)).toEqual(['race.txt']);
+    const got = await davClient(test.app.url, password).send('GET', davUrl(slug, 'My files', 'race.txt'));
+    expect(await got.text()).toBe('sent by the WebDAV');
+    const file = (await ada.call(itemsApi.children, { params: { ws: ada.workspace.id, id: ada.workspace.homeId }, query: {} })).body.items[0]!;
+    expect((await ada.call(versionsApi.list, { params: { id: file.id } })).body.items.map((v) => v.size)).toEqual([18, 14]);
+  });
+
   it('finishes no file whose app password was revoked while its bytes came', async () => {
     const ada = await test.given.person('Ada');
     const slug = await slugOf(ada);

@@ -57,6 +57,12 @@ interface CompleteInput {
   folder?: ItemAccess | undefined;
   /** What a WebDAV client said of the bytes, kept with the new version. */
   client?: { modifiedAt?: Date | undefined; checksums: string } | undefined;
+  /**
+   * The upload as its start answered it, a moment before (WebDAV's PUT, whose bytes came at once): not read again. What it
+   * says may have changed since (a file made under its name, the workspace's usage): the statement making the file checks
+   * both again, and leaves such an upload to complete the careful way.
+   */
+  started?: UploadForCompletion | undefined;
 }
 type Completed = { upload: TUpload; item: TItem };
 /** What completing answers: a visitor is told of their upload alone, not of the file, whose name may not be the one they gave. */
@@ -114,16 +120,14 @@ export async function completeUploads(ctx: AppContext, actor: Actor, inputs: Com
 async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInput[]): Promise<Outcome<Finished>[]> {
   const { db } = ctx;
   const owner = ownerOf(actor);
-  const found = await findOwnUploadsForCompletion(
-    db,
-    inputs.map((i) => i.id),
-    owner,
-  );
+  const given = new Map(inputs.flatMap((i) => (i.started?.id === i.id ? [[i.id, i.started] as const] : [])));
+  const read = inputs.filter((i) => !given.has(i.id)).map((i) => i.id);
+  const found = new Map([...given, ...(read.length ? await findOwnUploadsForCompletion(db, read, owner) : [])]);
   // What each upload needs: to create in its folder, or, for a new version, to edit its file (which
   // may be shared on its own, its folder not).
   const uploads = [...found.values()];
   // A folder's access given with an input is that upload's folder's, judged as a read one would be.
-  const given = new Map(
+  const givenFolders = new Map(
     inputs.flatMap((i) => {
       const u = found.get(i.id);
       return u && !u.item_id && i.folder && i.folder.item.id === u.parent_id ? [[u.id, judgeAccess(i.folder, 'createInside')] as const] : [];
@@ -132,7 +136,7 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
   const folders = await targetsOf(
     db,
     actor,
-    uploads.flatMap((u) => (!u.item_id && u.parent_id && !given.has(u.id) ? [u.parent_id] : [])),
+    uploads.flatMap((u) => (!u.item_id && u.parent_id && !givenFolders.has(u.id) ? [u.parent_id] : [])),
     'createInside',
   );
   const files = await targetsOf(
@@ -142,7 +146,7 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
     'edit',
   );
   const targetOf = (u: UploadForCompletion | undefined) =>
-    u?.item_id ? files.get(u.item_id) : u && given.has(u.id) ? given.get(u.id) : u?.parent_id ? folders.get(u.parent_id) : undefined;
+    u?.item_id ? files.get(u.item_id) : u && givenFolders.has(u.id) ? givenFolders.get(u.id) : u?.parent_id ? folders.get(u.parent_id) : undefined;
   // A file request with a cap on its total takes what its files so far leave (its open uploads were counted when they started).
   const linkRoom = isVisitor(actor) && actor.maxBytes !== null ? actor.maxBytes - (await actor.uploadedBytes(db)) : undefined;
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Finished | Verified> => {

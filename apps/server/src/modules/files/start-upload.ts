@@ -10,7 +10,7 @@ import { judgeAccess, requireItem, suggestFreeName, type ItemAccess } from '../i
 import { lockWorkspaceRoom } from '../workspaces/index.ts';
 import { challengeOf, makeChallenge } from './dedup.ts';
 import type { UploadRow } from '../../db/schema.ts';
-import { findContentBlobs, findFolderSlots, insertUploads, type NewUpload } from './files.repo.ts';
+import { findContentBlobs, findFolderSlots, insertUploads, type NewUpload, type UploadForCompletion, type Usage } from './files.repo.ts';
 import {
   callerKey,
   eachOutcome,
@@ -81,10 +81,16 @@ export async function startUpload(ctx: AppContext, actor: Uploader, workspaceIdO
 }
 
 /**
+ * An opened upload's row with what its completion will meet as the start read it (its workspace's usage, a file under its
+ * name): a completion right after may take it rather than read it again (upload-through.ts).
+ */
+export type StartedRow = UploadForCompletion;
+
+/**
  * `startUpload`, answering the upload's row: for bytes that come through Cabinet (files/upload-through.ts), which writes
  * its parts itself (no part's address is signed for it).
  */
-export function startUploadRow(ctx: AppContext, actor: Actor, workspaceId: string, input: StartInput): Promise<UploadRow> {
+export function startUploadRow(ctx: AppContext, actor: Actor, workspaceId: string, input: StartInput): Promise<StartedRow> {
   return one(openUploads(ctx, actor, workspaceId, [input]));
 }
 
@@ -115,7 +121,7 @@ async function presentStarted({ storage }: AppContext, upload: UploadRow): Promi
   return { ...presentUpload(upload), parts: await signUrls(storage, upload, first), ...(dedup ? { dedup } : {}) };
 }
 
-type StartGroup = GroupedCalls<{ ctx: AppContext; actor: Actor; workspace: string }, StartInput, Outcome<UploadRow>>;
+type StartGroup = GroupedCalls<{ ctx: AppContext; actor: Actor; workspace: string }, StartInput, Outcome<StartedRow>>;
 const startGroups = new WeakMap<AppContext, StartGroup>();
 
 /**
@@ -133,7 +139,7 @@ export async function startUploads(
   return Promise.all((await openUploads(ctx, actor, workspaceIdOrSlug, inputs)).map((o) => (o instanceof AppError ? o : presentStarted(ctx, o))));
 }
 
-function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<UploadRow>[]> {
+function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<StartedRow>[]> {
   if (isVisitor(actor) || workspaceIdOrSlug === null) return startUploadsNow(ctx, actor, workspaceIdOrSlug, inputs);
   let group = startGroups.get(ctx);
   if (!group) {
@@ -149,7 +155,7 @@ function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string
  * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
  * row: starts running at once would each see the others' room as free (completion checks again).
  */
-async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<UploadRow>[]> {
+async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<StartedRow>[]> {
   const { db, env, storage } = ctx;
   const owner = ownerOf(actor);
   const visitor = isVisitor(actor);
@@ -198,6 +204,8 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     );
     asking.forEach((p, i) => keys[i] && held.set(p, keys[i]));
   }
+  // What completing each will meet, as the start read it: its workspace's usage, a file under its name (a clash kept both).
+  const seen = new Map<StartPlan, Usage & { clash_id: string | null }>();
   const { opened, rows } = await inTransaction(db, async (tx) => {
     if (workspaceId && live.length) {
       await lockWorkspaceRoom(tx, workspaceId);
@@ -219,6 +227,7 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
             plan.itemId = await resolveConflict(tx, actor, plan.input.onConflict, plan.parentId, plan.name, clashIds[i]!);
           requireLinkRoom(linkRoom, adding + plan.input.size);
           requireQuota(usage, adding + plan.input.size, usage.reserved_bytes);
+          seen.set(plan, { quota_bytes: usage.quota_bytes, used_bytes: usage.used_bytes, clash_id: plan.input.versionOf ? null : (clashIds[i] ?? null) });
           adding += plan.input.size;
           opening++;
         } catch (error) {
@@ -262,7 +271,8 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     };
   });
   let r = 0;
-  return opened.map((o) => (o instanceof AppError ? o : rows[r++]!));
+  // Every upload opened was a live plan, through the checks that read what its completion will meet.
+  return opened.map((o, i) => (o instanceof AppError ? o : { ...rows[r++]!, ...seen.get(plans[i] as StartPlan)! }));
 }
 
 /** The folder's access the caller gave with a new file's start, when it is the access of that folder. */

@@ -47,7 +47,8 @@ interface ThroughInput {
  *
  * `folder`: the caller's access to the folder, as their request read it just before (WebDAV's walk of the path), which
  * the start takes rather than reading it again; so does the completion when `beforeComplete` answers true (the bytes
- * came at once: nothing read at the start is older than the request), and reads it again otherwise.
+ * came at once: nothing read at the start is older than the request), and reads it again otherwise. The completion
+ * takes the upload's row as the start answered it on the same condition.
  */
 export async function uploadThrough(
   ctx: AppContext,
@@ -80,7 +81,7 @@ export async function uploadThrough(
       .join(' ');
     // Kept with the new version by the completion's own statement.
     const client = { modifiedAt, checksums };
-    const { item } = await completeUpload(ctx, actor, upload.id, asStarted ? { folder: o.folder, client } : { client });
+    const { item } = await completeUpload(ctx, actor, upload.id, asStarted ? { folder: o.folder, started: upload, client } : { client });
     // Made empty and then filled at once by the same person (Finder's way): one version, not an empty one before it.
     if (upload.item_id) {
       await inTransaction(ctx.db, async (tx) => {
