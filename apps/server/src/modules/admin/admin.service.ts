@@ -12,7 +12,7 @@ import { CABINET_VERSION } from '../../version.ts';
 import { probe } from '../health/index.ts';
 import { resetTwoStep as resetFactors } from '../security/index.ts';
 import { endOtherSessions } from '../sessions/index.ts';
-import { revokeAllApiTokensOf } from '../tokens/index.ts';
+import { noteRevocation, revokeAllApiTokensOf } from '../tokens/index.ts';
 import {
   activeAdmins,
   auditPage,
@@ -240,6 +240,8 @@ export async function updateUser(
     }
     return user;
   });
+  // Their tokens' revocation has committed: a WebDAV sign-in this process kept is not taken again (ADR 0075).
+  if (change.status === 'deactivated') noteRevocation();
   if (change.status === 'deactivated' && embeddedAccount(ctx, target)) await endAccountSessions(ctx.database.sql, target.subject);
   return presentUser((await userById(ctx.db, id))!);
 }

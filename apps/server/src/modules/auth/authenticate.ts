@@ -6,12 +6,15 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
 import { safeEqual, sha256 } from '../../lib/crypto.ts';
 import { csrfTokenFor, findSessionWithUser, idleCutoff, SESSION_COOKIE, touchSession } from '../sessions/index.ts';
-import { findApiTokenWithUser, noteTokenUse } from '../tokens/index.ts';
+import { findApiTokenWithUser, noteTokenUse, revocationsNoted } from '../tokens/index.ts';
 import type { Actor } from '../../infra/http/actor.ts';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // Recording every request would write on every read; once a minute is enough for "last used".
 const TOUCH_INTERVAL_MS = 60_000;
+/** How long a WebDAV sign-in is taken again without reading its password again, and how many are kept at most. */
+const SIGN_IN_KEPT_MS = 1_000;
+const SIGN_INS_KEPT = 1_000;
 
 /**
  * Resolves the caller from `Authorization: Bearer` or the session cookie. Cookie-borne
@@ -44,16 +47,40 @@ export function authenticator(ctx: AppContext) {
    * The person a live token acts for, with the token's scopes, its use noted. What the scopes let it do is the
    * caller's to decide: the API's rules are in fromToken.
    */
-  async function tokenActor(req: Caller, token: string): Promise<Actor> {
-    const found = await findApiTokenWithUser(ctx.db, sha256(token));
+  async function tokenActor(req: Caller, token: string, lookup = (hash: string) => findApiTokenWithUser(ctx.db, hash)): Promise<Actor> {
+    const found = await lookup(sha256(token));
     const row = found?.token;
     if (!row || row.revoked_at || row.expires_at <= new Date()) throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
     const user = found.user;
     if (user.status !== 'active') throw new AppError('unauthenticated', 'The API token is invalid, expired or revoked.');
     const actor: Actor = { user, via: 'token', sessionId: null, tokenId: row.id, scopes: row.scopes as TTokenScope[], ...whereFrom(req) };
     // Its use is recorded when "last used" is touched, at most once an hour (noteTokenUse).
-    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) await noteTokenUse(ctx.db, actor, user.id, row.id);
+    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
+      // Noted on the row too, which a kept sign-in reads again within its second.
+      row.last_used_at = new Date();
+      await noteTokenUse(ctx.db, actor, user.id, row.id);
+    }
     return actor;
+  }
+
+  /**
+   * WebDAV's sign-ins, kept a second per password (ADR 0075): a client sends several requests a second (rclone: three a
+   * small file), each of which would look its password up again. One is taken again only within the second after it
+   * was read and while this process has revoked no token since; a revocation by another instance holds here within
+   * that second, as a request it had just beaten would have.
+   */
+  const signIns = new Map<string, { found: Awaited<ReturnType<typeof findApiTokenWithUser>>; at: number; revocations: number }>();
+  async function keptSignIn(hash: string) {
+    const at = Date.now();
+    const kept = signIns.get(hash);
+    if (kept && at - kept.at <= SIGN_IN_KEPT_MS && kept.revocations === revocationsNoted()) return kept.found;
+    const revocations = revocationsNoted();
+    const found = await findApiTokenWithUser(ctx.db, hash);
+    if (found) {
+      if (signIns.size >= SIGN_INS_KEPT) signIns.clear();
+      signIns.set(hash, { found, at, revocations });
+    }
+    return found;
   }
 
   /**
@@ -140,7 +167,7 @@ export function authenticator(ctx: AppContext) {
     if (!basic) throw new AppError('unauthenticated', 'Sign in with your email address and an app password (Account → App passwords).');
     const credentials = Buffer.from(basic[1]!, 'base64').toString('utf8');
     const colon = credentials.indexOf(':');
-    const actor = await tokenActor(req, colon < 0 ? '' : credentials.slice(colon + 1));
+    const actor = await tokenActor(req, colon < 0 ? '' : credentials.slice(colon + 1), keptSignIn);
     // An app password reads and writes there; an API token keeps its own scopes.
     return isAppPassword(actor.scopes) ? { ...actor, scopes: ['read', 'write'] } : actor;
   }

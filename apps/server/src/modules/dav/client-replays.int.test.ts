@@ -165,6 +165,24 @@ describe('WebDAV as Finder and Windows use it', () => {
     expect((await ada.call(versionsApi.list, { params: { id: file.id } })).body.items.map((v) => v.size)).toEqual([18, 14]);
   });
 
+  it('refuses a revoked app password at once when revoked here, and within a second when revoked by another instance (ADR 0075)', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = await slugOf(ada);
+    const home = davUrl(slug, 'My files') + '/';
+    const revokedHere = davClient(test.app.url, await test.given.appPassword(ada));
+    expect((await revokedHere.send('PROPFIND', home, { headers: { depth: '0' } })).status).toBe(207);
+    const [newest] = (await ada.call(tokensApi.list)).body.items.filter((t) => t.scopes.includes('dav'));
+    expect((await ada.call(tokensApi.revoke, { params: { id: newest!.id } })).status).toBe(204);
+    expect((await revokedHere.send('PROPFIND', home, { headers: { depth: '0' } })).status).toBe(401);
+
+    const elsewhere = davClient(test.app.url, await test.given.appPassword(ada));
+    expect((await elsewhere.send('PROPFIND', home, { headers: { depth: '0' } })).status).toBe(207);
+    // Revoked as another instance would, in the database alone: this one took the sign-in it read a moment ago.
+    await test.app.ctx.db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('user_id', '=', ada.id).execute();
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await elsewhere.send('PROPFIND', home, { headers: { depth: '0' } })).status).toBe(401);
+  });
+
   it('finishes no file whose app password was revoked while its bytes came', async () => {
     const ada = await test.given.person('Ada');
     const slug = await slugOf(ada);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { workspacesApi } from '@cabinet/contracts';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { statementsOf } from '../../testing/statements.ts';
 import { useTestApp } from '../../testing/test-app.ts';
 import { davUrl } from '../../testing/dav-client.ts';
@@ -26,6 +26,8 @@ describe('a small file sent as rclone sends it', () => {
     // The password's first use of the minute notes so (a write, once a minute); the requests counted below only read it.
     expect((await send('PROPFIND', folder + '/', { depth: '0' })).statusCode).toBe(207);
 
+    // The clock held: each request comes within the second its password's sign-in is kept (ADR 0075), as rclone's do.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const counted = [];
     for (let i = 0; i < 3; i++) {
       const bytes = randomBytes(3000);
@@ -49,17 +51,24 @@ describe('a small file sent as rclone sends it', () => {
       expect(propfind.result.statusCode).toBe(207);
       counted.push({ mkcol: mkcol.statements, put: put.statements, propfind: propfind.statements });
     }
-    // Each request signs in (the password and its person) and finds its workspace, its path and the caller's access to
-    // each step of it in one statement, which also says whether any lock bears on the path and what clients said of the
-    // file: two statements. A PUT then starts an upload (a transaction holding the workspace: its room and the name
-    // read, the upload written; the folder's access the path gave; no lock above the folder, so none looked for) and
-    // completes it (the upload as its start answered it, not read again; a transaction whose one statement makes the
-    // file, with the client's time and checksums kept on its version); the PROPFIND takes what clients said of the file from its path's row. Each
-    // file's statements are the same.
+    // Each request takes the sign-in kept from the request before (a password and its person are read once a second)
+    // and finds its workspace, its path and the caller's access to each step of it in one statement, which also says
+    // whether any lock bears on the path and what clients said of the file. A PUT then starts an upload (a transaction
+    // holding the workspace: its room and the name read, the upload written; the folder's access the path gave; no lock
+    // above the folder, so none looked for) and completes it (the upload as its start answered it, not read again; a
+    // transaction whose one statement makes the file, with the client's time and checksums kept on its version); the
+    // PROPFIND takes what clients said of the file from its path's row. Each file's statements are the same.
     for (const c of counted) {
-      expect(c.mkcol.length, c.mkcol.join('\n\n')).toBe(2);
-      expect(c.put.length, c.put.join('\n\n')).toBe(10);
-      expect(c.propfind.length, c.propfind.join('\n\n')).toBe(2);
+      expect(c.mkcol.length, c.mkcol.join('\n\n')).toBe(1);
+      expect(c.put.length, c.put.join('\n\n')).toBe(9);
+      expect(c.propfind.length, c.propfind.join('\n\n')).toBe(1);
     }
+    // Past its second, a request reads its password again.
+    vi.setSystemTime(Date.now() + 1_001);
+    const later = await statementsOf(() => send('PROPFIND', `${folder}/file 0.bin`, { depth: '1', 'content-type': 'application/xml' }, RCLONE_PROPS));
+    vi.useRealTimers();
+    expect(later.result.statusCode).toBe(207);
+    expect(later.statements.length, later.statements.join('\n\n')).toBe(2);
+    expect(later.statements[0]).toContain('from "api_tokens"');
   });
 });

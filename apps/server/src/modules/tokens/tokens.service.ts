@@ -39,21 +39,45 @@ export async function listApiTokens(db: Db, userId: string): Promise<TApiToken[]
   return (await listLiveApiTokens(db, userId)).map(presentApiToken);
 }
 
+let revocations = 0;
+
+/**
+ * Notes that tokens are being revoked in this process: a WebDAV sign-in kept from before is not taken again (ADR 0075).
+ * Noted as the revocation begins and again once its transaction has committed, so a sign-in read in between is not kept.
+ */
+export function noteRevocation(): void {
+  revocations++;
+}
+
+/** How many revocations this process has noted: a kept sign-in counts as long as this has not moved since it was read. */
+export const revocationsNoted = () => revocations;
+
 export async function deleteApiToken(db: Db, userId: string, id: string, by: AccountActor | null = null): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    const revoked = await revokeApiToken(tx, userId, id);
-    if (!revoked) throw new AppError('not_found', 'No such API token.');
-    await recordAccount(tx, by, { userId, action: 'token.revoked', data: { tokenId: revoked.id, tokenName: revoked.name } });
-  });
+  noteRevocation();
+  try {
+    await inTransaction(db, async (tx) => {
+      const revoked = await revokeApiToken(tx, userId, id);
+      if (!revoked) throw new AppError('not_found', 'No such API token.');
+      await recordAccount(tx, by, { userId, action: 'token.revoked', data: { tokenId: revoked.id, tokenName: revoked.name } });
+    });
+  } finally {
+    noteRevocation();
+  }
 }
 
 /** Revokes every live token of a person (their account deactivated by an administrator, `by` null: the instance's audit names them); how many. */
 export async function revokeAllApiTokensOf(db: Db, userId: string): Promise<number> {
-  return inTransaction(db, async (tx) => {
-    const revoked = await revokeAllApiTokens(tx, userId);
-    for (const t of revoked) await recordAccount(tx, null, { userId, action: 'token.revoked', data: { tokenId: t.id, tokenName: t.name } });
-    return revoked.length;
-  });
+  // Within a caller's transaction (an account deactivated), the caller notes it again once it has committed.
+  noteRevocation();
+  try {
+    return await inTransaction(db, async (tx) => {
+      const revoked = await revokeAllApiTokens(tx, userId);
+      for (const t of revoked) await recordAccount(tx, null, { userId, action: 'token.revoked', data: { tokenId: t.id, tokenName: t.name } });
+      return revoked.length;
+    });
+  } finally {
+    noteRevocation();
+  }
 }
 
 /** How often a token's use is written to the activity record, at most. */
