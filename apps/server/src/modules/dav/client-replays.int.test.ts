@@ -19,6 +19,22 @@ describe('WebDAV as Finder and Windows use it', () => {
     return (method: string, path: string, o: { headers?: Record<string, string>; body?: string | Uint8Array } = {}) =>
       client.send(method, path, { ...o, headers: { 'user-agent': agent, ...o.headers } });
   };
+  /** A PUT of `length` bytes whose body is sent as the test says, chunk by chunk (`null` ends it). */
+  const streamedPut = (password: string, path: string, length: number) => {
+    let send!: (chunk: Uint8Array | null) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (chunk) => (chunk ? controller.enqueue(chunk) : controller.close());
+      },
+    });
+    const answer = fetch(`${test.app.url}${path}`, {
+      method: 'PUT',
+      headers: { authorization: `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`, 'content-length': String(length) },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    return { send, answer };
+  };
   const slugOf = async (p: Person) => (await p.call(workspacesApi.get, { params: { ws: p.workspace.id } })).body.slug;
   const names = async (p: Person, folderId: string) =>
     (await p.call(itemsApi.children, { params: { ws: p.workspace.id, id: folderId }, query: {} })).body.items.map((i) => i.name);
@@ -139,18 +155,7 @@ describe('WebDAV as Finder and Windows use it', () => {
     const ada = await test.given.person('Ada');
     const slug = await slugOf(ada);
     const password = await test.given.appPassword(ada);
-    let send!: (chunk: Uint8Array | null) => void;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        send = (chunk) => (chunk ? controller.enqueue(chunk) : controller.close());
-      },
-    });
-    const answer = fetch(`${test.app.url}${davUrl(slug, 'My files', 'race.txt')}`, {
-      method: 'PUT',
-      headers: { authorization: `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`, 'content-length': '18' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const { send, answer } = streamedPut(password, davUrl(slug, 'My files', 'race.txt'), 18);
     send(new TextEncoder().encode('sent by the'));
     // The PUT's upload has started (its name free then) when the same name is taken through the API.
     await new Promise((r) => setTimeout(r, 100));
@@ -187,18 +192,7 @@ describe('WebDAV as Finder and Windows use it', () => {
     const ada = await test.given.person('Ada');
     const slug = await slugOf(ada);
     const password = await test.given.appPassword(ada);
-    let send!: (chunk: Uint8Array | null) => void;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        send = (chunk) => (chunk ? controller.enqueue(chunk) : controller.close());
-      },
-    });
-    const answer = fetch(`${test.app.url}${davUrl(slug, 'My files', 'cut.bin')}`, {
-      method: 'PUT',
-      headers: { authorization: `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`, 'content-length': '20' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
+    const { send, answer } = streamedPut(password, davUrl(slug, 'My files', 'cut.bin'), 20);
     send(new Uint8Array(10));
     // Past the second after which a PUT signs in again before it finishes.
     await new Promise((r) => setTimeout(r, 1_200));
