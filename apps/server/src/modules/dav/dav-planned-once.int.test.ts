@@ -2,7 +2,7 @@ import { workspacesApi } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { sha256 } from '../../lib/crypto.ts';
-import { findClientFacts } from '../files/files.repo.ts';
+import { findClientFacts, insertUploadsWhenRoom } from '../files/files.repo.ts';
 import { findApiTokenWithUser } from '../tokens/tokens.repo.ts';
 import { findPathAccess } from '../items/items.repo.ts';
 import { useTestApp } from '../../testing/test-app.ts';
@@ -11,7 +11,7 @@ import { DOCUMENT_EXTENSION } from './dav-resources.ts';
 
 const test = useTestApp();
 
-it("the statements of every WebDAV request are parsed once per connection and keep their generic plan: the app password and its person, the workspace by its slug with the path and the caller's access, the locks, a listing's client facts (ADR 0053, 0071)", async () => {
+it("the statements of every WebDAV request are parsed once per connection and keep their generic plan: the app password and its person, the workspace by its slug with the path and the caller's access, the locks, a listing's client facts, a PUT's upload opened (ADR 0053, 0071, 0076)", async () => {
   const ada = await test.given.person('Ada');
   const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
   const folder = await test.given.folder(ada, ada.workspace.homeId, 'Reports');
@@ -25,6 +25,13 @@ it("the statements of every WebDAV request are parsed once per connection and ke
       expect(await findApiTokenWithUser(conn, sha256(password))).toBeDefined();
       await findClientFacts(conn, [file.id]);
       await findClientFacts(conn, [file.id, folder.id]);
+      const upload = {
+        ...{ workspace_id: ada.workspace.id, parent_id: folder.id, item_id: null, name: `new ${i}.bin`, on_conflict: 'replace' as const },
+        ...{ size_bytes: 3, mime_type: 'application/octet-stream', sha256: null, part_size: 5 << 20, part_count: 1 },
+        ...{ blob_key: `${ada.workspace.id}/planned-${i}`, storage_upload_id: `planned-${i}`, author_id: ada.id, link_id: null, link_ip: null },
+        expires_at: new Date(Date.now() + 3_600_000),
+      };
+      expect(await insertUploadsWhenRoom(conn, [upload], 100)).toHaveLength(1);
     }
     const { rows } = await sql<{ statement: string; generic_plans: number }>`
       SELECT statement, generic_plans::int FROM pg_prepared_statements WHERE statement ~ ${String.raw`^/\* planned once \*/`}`.execute(conn);
@@ -45,6 +52,7 @@ it("the statements of every WebDAV request are parsed once per connection and ke
           password: ['select "u"."id"', 'from "api_tokens" as "t"'],
           facts: ['SELECT i.id, v.modified_at', 'i.id = $1::uuid'],
           listingFacts: ['SELECT i.id, v.modified_at', 'ANY('],
+          opened: ['WITH room AS'],
         }).map(([name, [start, has]]) => [name, kept(start!, has).map((r) => r.generic_plans >= 3)]),
       ),
     };
@@ -58,5 +66,6 @@ it("the statements of every WebDAV request are parsed once per connection and ke
     password: [true],
     facts: [true],
     listingFacts: [expect.any(Boolean)],
+    opened: [true],
   });
 });

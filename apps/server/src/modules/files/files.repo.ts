@@ -267,6 +267,55 @@ export async function findFolderSlots(
   };
 }
 
+/**
+ * A person's uploads opened in one statement when they plainly fit (ADR 0076): every one or none. Written only when the
+ * workspace's row is free to lock at once (another start or completion holding it: none), the person's open uploads
+ * leave room for `maxOpen`, the workspace's quota for their bytes besides those open uploads reserve, and each name is
+ * free in its folder (or the upload is a new version of a file, or keeps both names). Answers the rows in the order
+ * given, each with what its completion will meet, or undefined when any check failed: the caller then starts them the
+ * careful way (a transaction holding the row, each upload judged for itself, each refusal with its reasons).
+ */
+export async function insertUploadsWhenRoom(db: Q, uploads: NewUpload[], maxOpen: number): Promise<UploadForCompletion[] | undefined> {
+  const first = uploads[0];
+  if (!first) return [];
+  const rows = uploads.map((u) => ({
+    id: uuidv7(),
+    ...u,
+    dedup_challenge: u.dedup_challenge ? JSON.parse(u.dedup_challenge) : null,
+    link_id: null,
+    link_ip: null,
+    state: 'created',
+  }));
+  const { rows: inserted } = await sql<UploadForCompletion>`${plannedOnceOutside(db)}
+    WITH room AS (
+      SELECT w.id, w.quota_bytes, w.used_bytes FROM workspaces w WHERE w.id = ${first.workspace_id}::uuid FOR UPDATE SKIP LOCKED
+    ), asked AS (
+      SELECT r.*, (SELECT i.id FROM items i WHERE i.parent_id = r.parent_id AND i.state = 'active' AND lower(i.name) = lower(r.name) LIMIT 1) AS clash_id
+        FROM json_populate_recordset(NULL::uploads, ${JSON.stringify(rows)}::json) r
+    ), seen AS (
+      SELECT room.quota_bytes, room.used_bytes,
+        (SELECT coalesce(sum(u.size_bytes), 0) FROM uploads u WHERE u.workspace_id = room.id AND ${openUpload}) AS reserved_bytes,
+        (SELECT count(*) FROM uploads u WHERE u.author_id = ${first.author_id}::uuid AND u.link_id IS NULL AND ${openUpload}) AS open_uploads
+        FROM room
+    ), opened AS (
+      INSERT INTO uploads (id, workspace_id, parent_id, item_id, name, on_conflict, size_bytes, mime_type, sha256, part_size, part_count,
+                           blob_key, storage_upload_id, state, author_id, link_id, link_ip, dedup_blob_key, dedup_challenge, expires_at)
+      SELECT a.id, a.workspace_id, a.parent_id, a.item_id, a.name, a.on_conflict, a.size_bytes, a.mime_type, a.sha256, a.part_size, a.part_count,
+             a.blob_key, a.storage_upload_id, a.state, a.author_id, a.link_id, a.link_ip, a.dedup_blob_key, a.dedup_challenge, a.expires_at
+        FROM asked a, seen s
+       WHERE s.open_uploads + (SELECT count(*) FROM asked) <= ${maxOpen}::int
+         AND (s.quota_bytes IS NULL OR s.used_bytes + s.reserved_bytes + (SELECT sum(size_bytes) FROM asked) <= s.quota_bytes)
+         AND NOT EXISTS (SELECT 1 FROM asked WHERE clash_id IS NOT NULL AND item_id IS NULL AND on_conflict <> 'keep_both')
+      RETURNING *
+    )
+    SELECT o.*, s.quota_bytes, s.used_bytes, CASE WHEN o.item_id IS NULL THEN a.clash_id END AS clash_id
+      FROM opened o JOIN asked a ON a.id = o.id, seen s
+  `.execute(db);
+  if (inserted.length < rows.length) return undefined;
+  const byId = new Map(inserted.map((r) => [r.id, r]));
+  return rows.map((r) => byId.get(r.id)!);
+}
+
 export type UploadForCompletion = UploadRow & Usage & { clash_id: string | null };
 
 /** The caller's own uploads with what completing each will meet: an active item under its name in its folder, and its workspace's usage. */

@@ -10,7 +10,7 @@ import { judgeAccess, requireItem, suggestFreeName, type ItemAccess } from '../i
 import { lockWorkspaceRoom } from '../workspaces/index.ts';
 import { challengeOf, makeChallenge } from './dedup.ts';
 import type { UploadRow } from '../../db/schema.ts';
-import { findContentBlobs, findFolderSlots, insertUploads, type NewUpload, type UploadForCompletion, type Usage } from './files.repo.ts';
+import { findContentBlobs, findFolderSlots, insertUploads, insertUploadsWhenRoom, type NewUpload, type UploadForCompletion, type Usage } from './files.repo.ts';
 import {
   callerKey,
   eachOutcome,
@@ -204,6 +204,39 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     );
     asking.forEach((p, i) => keys[i] && held.set(p, keys[i]));
   }
+  // Each upload's row as it will be written: its storage's multipart asked for before any row of the database is held.
+  const made = new Map<StartPlan, NewUpload>();
+  const make = async (plan: StartPlan): Promise<NewUpload> => {
+    const partSize = partSizeFor(plan.input.size, env.UPLOAD_PART_SIZE);
+    const mimeType = mimeOf(plan.name, plan.input.mimeType);
+    const key = `${workspaceId}/${uuidv7()}`;
+    const reusable = held.get(plan);
+    return {
+      workspace_id: workspaceId!,
+      parent_id: plan.parentId,
+      item_id: plan.itemId,
+      name: plan.name,
+      on_conflict: plan.input.versionOf ? ('replace' as const) : plan.input.onConflict,
+      size_bytes: plan.input.size,
+      mime_type: mimeType,
+      sha256: plan.input.sha256 ?? null,
+      part_size: partSize,
+      part_count: Math.max(1, Math.ceil(plan.input.size / partSize)),
+      blob_key: key,
+      storage_upload_id: await storage.createMultipart(key, mimeType),
+      author_id: owner.authorId,
+      link_id: owner.linkId,
+      link_ip: address,
+      expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
+      ...(reusable ? { dedup_blob_key: reusable, dedup_challenge: JSON.stringify(makeChallenge(plan.input.size)) } : {}),
+    };
+  };
+  // A person's uploads that plainly fit (the usual start: room, slots and free names) open in one statement (ADR 0076).
+  if (!visitor && live.length) {
+    const uploads = await eachOutcome(live, 16, async (plan) => made.set(plan, await make(plan)).get(plan)!);
+    const rows = uploads.every((u) => !(u instanceof AppError)) && (await insertUploadsWhenRoom(db, uploads as NewUpload[], env.MAX_OPEN_UPLOADS));
+    if (rows) return plans.map((plan) => (plan instanceof AppError ? plan : rows[live.indexOf(plan)]!));
+  }
   // What completing each will meet, as the start read it: its workspace's usage, a file under its name (a clash kept both).
   const seen = new Map<StartPlan, Usage & { clash_id: string | null }>();
   const { opened, rows } = await inTransaction(db, async (tx) => {
@@ -238,29 +271,9 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     }
     const opened = await eachOutcome(plans, 16, async (plan): Promise<NewUpload> => {
       if (plan instanceof AppError) throw plan;
-      const partSize = partSizeFor(plan.input.size, env.UPLOAD_PART_SIZE);
-      const mimeType = mimeOf(plan.name, plan.input.mimeType);
-      const key = `${workspaceId}/${uuidv7()}`;
-      const reusable = held.get(plan);
-      return {
-        workspace_id: workspaceId!,
-        parent_id: plan.parentId,
-        item_id: plan.itemId,
-        name: plan.name,
-        on_conflict: plan.input.versionOf ? ('replace' as const) : plan.input.onConflict,
-        size_bytes: plan.input.size,
-        mime_type: mimeType,
-        sha256: plan.input.sha256 ?? null,
-        part_size: partSize,
-        part_count: Math.max(1, Math.ceil(plan.input.size / partSize)),
-        blob_key: key,
-        storage_upload_id: await storage.createMultipart(key, mimeType),
-        author_id: owner.authorId,
-        link_id: owner.linkId,
-        link_ip: address,
-        expires_at: new Date(Date.now() + env.UPLOAD_EXPIRY_HOURS * 3_600_000),
-        ...(reusable ? { dedup_blob_key: reusable, dedup_challenge: JSON.stringify(makeChallenge(plan.input.size)) } : {}),
-      };
+      // Made for the one statement, it takes the file this start now replaces (if any).
+      const upload = made.get(plan);
+      return upload ? { ...upload, item_id: plan.itemId } : make(plan);
     });
     return {
       opened,
@@ -270,6 +283,10 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
       ),
     };
   });
+  // Multiparts asked for uploads the careful way then refused: nothing will write to them.
+  for (const [plan, upload] of made) {
+    if (!seen.has(plan)) void storage.abortMultipart(upload.blob_key, upload.storage_upload_id).catch(() => {});
+  }
   let r = 0;
   // Every upload opened was a live plan, through the checks that read what its completion will meet.
   return opened.map((o, i) => (o instanceof AppError ? o : { ...rows[r++]!, ...seen.get(plans[i] as StartPlan)! }));

@@ -2,7 +2,7 @@ import { itemsApi, uploadsApi, versionsApi, workspacesApi } from '@cabinet/contr
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createJobRunner } from '../../jobs.ts';
 import { putParts, sha256Hex, type Person } from '../../testing/given.ts';
 import { storageDrivers, storageSettings } from '../../testing/test-s3.ts';
@@ -280,8 +280,14 @@ describe.each(storageDrivers())('uploads on %s', (_name, driver) => {
   it('checks the quota when an upload starts and again when it completes', async () => {
     const ada = await test.given.person();
     await test.app.ctx.db.updateTable('workspaces').set({ quota_bytes: 5000 }).where('id', '=', ada.workspace.id).execute();
+    // The storage's multipart is asked for before the quota is read (ADR 0076): a start refused cancels it.
+    const asked = vi.spyOn(test.app.ctx.storage, 'createMultipart');
     const over = await ada.call(uploadsApi.start, { params: { ws: ada.workspace.id }, body: { parentId: ada.workspace.homeId, name: 'big.bin', size: 5001 } });
     expect(over).toFail('quota_exceeded');
+    const made = await Promise.all(asked.mock.calls.map(async ([key], i) => ({ key, id: await asked.mock.results[i]!.value })));
+    asked.mockRestore();
+    expect(made).toHaveLength(1);
+    await vi.waitFor(() => expect(test.app.ctx.storage.listParts(made[0]!.key, made[0]!.id)).rejects.toMatchObject({ code: 'upload_expired' }));
 
     const bytes = randomBytes(3000);
     const start = await ada.call(uploadsApi.start, {
