@@ -65,7 +65,9 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
   let parentId: string;
   let workspaceId: string;
   let name: string;
-  let folder: ItemAccess | undefined;
+  let versionOf: string | undefined;
+  // The folder's access (a new file) or the file's (a new version), as this request's walk of the path read it.
+  let known: ItemAccess | undefined;
   if ('found' in target) {
     const r = changeable(target.found, 'replaced');
     if (r.item.kind === 'folder') {
@@ -79,6 +81,8 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
     parentId = r.item.parentId!;
     workspaceId = r.workspace.id;
     name = r.item.name;
+    versionOf = r.item.id;
+    known = r.access;
   } else {
     if (ifMatch) throw new DavRefusal(412, 'There is no file there yet (If-Match).');
     const place = newPlaceOf(target.missing);
@@ -86,7 +90,7 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
     parentId = place.parent.item.id;
     workspaceId = place.parent.workspace.id;
     name = place.name;
-    folder = place.parent.access;
+    known = place.parent.access;
   }
   const began = Date.now();
   const contentType = req.headers['content-type'];
@@ -97,11 +101,11 @@ export async function put(call: DavCall, target: Resolved): Promise<void> {
       call.ctx,
       call.actor,
       workspaceId,
-      { parentId, name, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt, checksum },
+      { parentId, name, versionOf, size, mimeType: contentType?.split(';', 1)[0]?.trim() || undefined, modifiedAt, checksum },
       body,
       {
-        // The folder's access as this request's walk of the path read it: the upload's start does not read it again.
-        folder,
+        // Not read again by the upload's start.
+        known,
         // An app password revoked, or the folder's access taken away, while the bytes came finishes nothing (looked at
         // again once they took a while: a change within a second of the start is one the request could as well have
         // just beaten, and the completion then takes the folder's access the start took).

@@ -72,3 +72,35 @@ describe('a small file sent as rclone sends it', () => {
     expect(later.statements[0]).toContain('from "api_tokens"');
   });
 });
+
+describe('a file sent again under its name', () => {
+  it('becomes a new version of the file the path found, whose access it takes: a bounded number of statements', async () => {
+    const ada = await test.given.person('Ada');
+    const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
+    const password = await test.given.appPassword(ada);
+    const authorization = `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`;
+    const put = (url: string, bytes: Buffer) =>
+      test.app.app.inject({ method: 'PUT', url, headers: { authorization, 'content-type': 'application/octet-stream' }, payload: bytes });
+    const file = davUrl(slug, 'My files', 'notes.txt');
+    expect((await put(file, randomBytes(100))).statusCode).toBe(201);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    const again = await statementsOf(() => put(file, randomBytes(200)));
+    vi.useRealTimers();
+    expect(again.result.statusCode, again.result.body).toBe(204);
+    // The path (with the file and the caller's access to it), the upload opened in one statement as a new version of the
+    // file (neither the file's access nor its name read again), then the new version made the careful way: a transaction
+    // of 9 statements (the upload and the file locked, the access read again, the version, the file, the upload, the
+    // visit, the activity, the usage). The file had bytes: no empty first version to take away.
+    expect(again.statements.length, again.statements.join('\n\n')).toBe(13);
+    expect(again.statements.filter((s) => /^\s*BEGIN\s*$/i.test(s))).toHaveLength(1);
+    const { db } = test.app.ctx;
+    const item = await db
+      .selectFrom('items')
+      .select('id')
+      .where('workspace_id', '=', ada.workspace.id)
+      .where('name', '=', 'notes.txt')
+      .executeTakeFirstOrThrow();
+    const versions = await db.selectFrom('file_versions').select('size_bytes').where('item_id', '=', item.id).orderBy('number').execute();
+    expect(versions.map((v) => Number(v.size_bytes))).toEqual([100, 200]);
+  });
+});

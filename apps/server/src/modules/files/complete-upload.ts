@@ -51,10 +51,10 @@ interface CompleteInput {
   /** The answer to the start's dedup challenge (ADR 0042). */
   proof?: string | undefined;
   /**
-   * The caller's access to the new file's folder, as their request read it a moment before (WebDAV's PUT, whose bytes
-   * came at once): not read again.
+   * The caller's access to the new file's folder, or to the file a new version is of, as their request read it a moment
+   * before (WebDAV's PUT, whose bytes came at once): not read again.
    */
-  folder?: ItemAccess | undefined;
+  known?: ItemAccess | undefined;
   /** What a WebDAV client said of the bytes, kept with the new version. */
   client?: { modifiedAt?: Date | undefined; checksums: string } | undefined;
   /**
@@ -126,27 +126,27 @@ async function completeAll(ctx: AppContext, actor: Uploader, inputs: CompleteInp
   // What each upload needs: to create in its folder, or, for a new version, to edit its file (which
   // may be shared on its own, its folder not).
   const uploads = [...found.values()];
-  // A folder's access given with an input is that upload's folder's, judged as a read one would be.
-  const givenFolders = new Map(
+  // An access given with an input is that upload's folder's (a new file) or file's (a new version), judged as a read one would be.
+  const givenTargets = new Map(
     inputs.flatMap((i) => {
       const u = found.get(i.id);
-      return u && !u.item_id && i.folder && i.folder.item.id === u.parent_id ? [[u.id, judgeAccess(i.folder, 'createInside')] as const] : [];
+      return u && i.known && i.known.item.id === (u.item_id ?? u.parent_id) ? [[u.id, judgeAccess(i.known, u.item_id ? 'edit' : 'createInside')] as const] : [];
     }),
   );
   const folders = await targetsOf(
     db,
     actor,
-    uploads.flatMap((u) => (!u.item_id && u.parent_id && !givenFolders.has(u.id) ? [u.parent_id] : [])),
+    uploads.flatMap((u) => (!u.item_id && u.parent_id && !givenTargets.has(u.id) ? [u.parent_id] : [])),
     'createInside',
   );
   const files = await targetsOf(
     db,
     actor,
-    uploads.flatMap((u) => (u.item_id ? [u.item_id] : [])),
+    uploads.flatMap((u) => (u.item_id && !givenTargets.has(u.id) ? [u.item_id] : [])),
     'edit',
   );
   const targetOf = (u: UploadForCompletion | undefined) =>
-    u?.item_id ? files.get(u.item_id) : u && givenFolders.has(u.id) ? givenFolders.get(u.id) : u?.parent_id ? folders.get(u.parent_id) : undefined;
+    u && givenTargets.has(u.id) ? givenTargets.get(u.id) : u?.item_id ? files.get(u.item_id) : u?.parent_id ? folders.get(u.parent_id) : undefined;
   // A file request with a cap on its total takes what its files so far leave (its open uploads were counted when they started).
   const linkRoom = isVisitor(actor) && actor.maxBytes !== null ? actor.maxBytes - (await actor.uploadedBytes(db)) : undefined;
   const outcomes = await eachOutcome(inputs, 8, async (input, index): Promise<Finished | Verified> => {

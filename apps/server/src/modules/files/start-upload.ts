@@ -68,8 +68,11 @@ interface StartInput {
   onConflict: TOnConflict;
   /** The file this upload is a new version of (its folder and name are then the file's). */
   versionOf?: string | undefined;
-  /** The caller's access to the folder, as their request read it just before (WebDAV's walk of the path): not read again. */
-  folder?: ItemAccess | undefined;
+  /**
+   * The caller's access to the folder a new file goes into, or to the file a new version is of, as their request read it
+   * just before (WebDAV's walk of the path): not read again.
+   */
+  known?: ItemAccess | undefined;
 }
 
 /**
@@ -165,20 +168,21 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
   const parents = await targetsOf(
     db,
     actor,
-    inputs.flatMap((i) => (i.versionOf || knownFolder(i) ? [] : [i.parentId])),
+    inputs.flatMap((i) => (i.versionOf || knownTarget(i) ? [] : [i.parentId])),
     'createInside',
   );
   const files = await targetsOf(
     db,
     actor,
-    inputs.flatMap((i) => (i.versionOf ? [i.versionOf] : [])),
+    inputs.flatMap((i) => (i.versionOf && !knownTarget(i) ? [i.versionOf] : [])),
     'edit',
   );
   let workspaceId: string | undefined;
   const plans: Outcome<StartPlan>[] = inputs.map((input) => {
     if (input.size > env.MAX_FILE_SIZE) return new AppError('file_too_large', undefined, { maxBytes: env.MAX_FILE_SIZE });
-    const known = knownFolder(input);
-    const target = input.versionOf ? files.get(input.versionOf)! : known ? judgeAccess(known, 'createInside') : parents.get(input.parentId)!;
+    const known = knownTarget(input);
+    const ability = input.versionOf ? 'edit' : 'createInside';
+    const target = known ? judgeAccess(known, ability) : input.versionOf ? files.get(input.versionOf)! : parents.get(input.parentId)!;
     if (target instanceof AppError) return target;
     // The target's access row names its workspace: the route's workspace (id or slug), when it names one, must be it.
     if (workspaceIdOrSlug !== null && target.item.workspace_id !== workspaceIdOrSlug && target.workspaceSlug !== workspaceIdOrSlug)
@@ -292,8 +296,8 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
   return opened.map((o, i) => (o instanceof AppError ? o : { ...rows[r++]!, ...seen.get(plans[i] as StartPlan)! }));
 }
 
-/** The folder's access the caller gave with a new file's start, when it is the access of that folder. */
-const knownFolder = (input: StartInput) => (!input.versionOf && input.folder?.item.id === input.parentId ? input.folder : undefined);
+/** The access the caller gave with a start, when it is the access of the upload's folder (a new file) or file (a new version). */
+const knownTarget = (input: StartInput) => (input.known?.item.id === (input.versionOf ?? input.parentId) ? input.known : undefined);
 
 /** A name taken in the folder: refuse with a free name, plan to take a free one, or replace that file. Returns the file to replace. */
 async function resolveConflict(db: Db, actor: Uploader, onConflict: TOnConflict, parentId: string, name: string, clashId: string): Promise<string | null> {

@@ -34,6 +34,8 @@ interface ThroughInput {
   checksum?: ClientChecksum | undefined;
   /** A name already a file's: a new version of it (the default), or refused (`name_conflict`). */
   onConflict?: 'replace' | 'fail';
+  /** The file of that name, as the caller found it: a new version of it (its folder and name are then the file's). */
+  versionOf?: string | undefined;
 }
 
 /**
@@ -45,10 +47,10 @@ interface ThroughInput {
  * `beforeComplete` throws (the caller's right to finish, looked at again once the bytes are in). `replaced`: the name
  * was a file's, which has a new version.
  *
- * `folder`: the caller's access to the folder, as their request read it just before (WebDAV's walk of the path), which
- * the start takes rather than reading it again; so does the completion when `beforeComplete` answers true (the bytes
- * came at once: nothing read at the start is older than the request), and reads it again otherwise. The completion
- * takes the upload's row as the start answered it on the same condition.
+ * `known`: the caller's access to the folder (or to the file `versionOf`), as their request read it just before
+ * (WebDAV's walk of the path), which the start takes rather than reading it again; so does the completion when
+ * `beforeComplete` answers true (the bytes came at once: nothing read at the start is older than the request), and
+ * reads it again otherwise. The completion takes the upload's row as the start answered it on the same condition.
  */
 export async function uploadThrough(
   ctx: AppContext,
@@ -56,10 +58,10 @@ export async function uploadThrough(
   workspaceId: string,
   input: ThroughInput,
   body: AsyncIterable<Buffer>,
-  o: { folder?: ItemAccess; beforeComplete?: () => Promise<boolean> } = {},
+  o: { known?: ItemAccess | undefined; beforeComplete?: () => Promise<boolean> } = {},
 ): Promise<{ item: TItem; replaced: boolean }> {
   const { modifiedAt, checksum, onConflict = 'replace', ...start } = input;
-  const upload = await startUploadRow(ctx, actor, workspaceId, { ...start, onConflict, folder: o.folder });
+  const upload = await startUploadRow(ctx, actor, workspaceId, { ...start, onConflict, known: o.known });
   try {
     // SHA-1 and MD5 of every body, kept with the version for clients that compare files by them (rclone, ownCloud's).
     const digests = new Map((['sha1', 'md5', ...(checksum ? [checksum.algorithm] : [])] as const).map((a) => [a, createHash(a)]));
@@ -81,9 +83,11 @@ export async function uploadThrough(
       .join(' ');
     // Kept with the new version by the completion's own statement.
     const client = { modifiedAt, checksums };
-    const { item } = await completeUpload(ctx, actor, upload.id, asStarted ? { folder: o.folder, started: upload, client } : { client });
-    // Made empty and then filled at once by the same person (Finder's way): one version, not an empty one before it.
-    if (upload.item_id) {
+    const { item } = await completeUpload(ctx, actor, upload.id, asStarted ? { known: o.known, started: upload, client } : { client });
+    // Made empty and then filled at once by the same person (Finder's way): one version, not an empty one before it. A
+    // file the caller found with bytes in it had no such version last.
+    const hadBytes = o.known?.item.id === upload.item_id && Number(o.known?.item.size_bytes) > 0;
+    if (upload.item_id && !hadBytes) {
       await inTransaction(ctx.db, async (tx) => {
         const key = await dropEmptyFirstVersion(tx, upload.item_id!, actor.user.id);
         if (key) await enqueue(tx, 'blob.delete', { key });
