@@ -8,6 +8,13 @@ import { runCommand } from '../cli/commands.ts';
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/cabinet.mjs');
 
 /**
+ * The embedded database's WebAssembly kept on V8's first compiler: a command lives seconds, and the optimising one
+ * recompiling its hot functions in the background cost more than it saved (`cabinet migrate` with nothing to do: ~1.3
+ * s of CPU of 5). What the command does is the same either way; servers and the benchmarks keep it.
+ */
+const NODE_FLAGS = ['--liftoff-only'];
+
+/**
  * Runs the `cabinet` command in a process of its own, as an operator would; killed after five
  * minutes, a hang and not a speed (a migration and a restore on PGlite each passed two minutes while
  * the browser tests ran beside them on a two-core CI machine).
@@ -15,7 +22,7 @@ const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bi
 export function cabinet(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, [bin, ...args], { env: { ...inherited, LOG_LEVEL: 'silent', ...env }, cwd: os.tmpdir() });
+    const child = spawn(process.execPath, [...NODE_FLAGS, bin, ...args], { env: { ...inherited, LOG_LEVEL: 'silent', ...env }, cwd: os.tmpdir() });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
