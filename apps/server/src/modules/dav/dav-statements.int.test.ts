@@ -13,14 +13,20 @@ const RCLONE_PROPS = `<?xml version="1.0"?>
  <d:prop><d:displayname/><d:getlastmodified/><d:getcontentlength/><d:resourcetype/><d:getcontenttype/><oc:checksums/></d:prop>
 </d:propfind>`;
 
+/** A person with an app password, their workspace's slug, and a request of theirs handled in the caller's context (its statements count). */
+async function davPerson() {
+  const ada = await test.given.person('Ada');
+  const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
+  const password = await test.given.appPassword(ada);
+  const authorization = `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`;
+  const send = (method: string, url: string, headers: Record<string, string> = {}, payload?: string | Buffer) =>
+    test.app.app.inject({ method: method as 'GET', url, headers: { authorization, ...headers }, ...(payload !== undefined ? { payload } : {}) });
+  return { ada, slug, send };
+}
+
 describe('a small file sent as rclone sends it', () => {
   it('costs a bounded number of statements: the folder made (already there), the file put, its properties read', async () => {
-    const ada = await test.given.person('Ada');
-    const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
-    const password = await test.given.appPassword(ada);
-    const authorization = `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`;
-    const send = (method: string, url: string, headers: Record<string, string> = {}, payload?: string | Buffer) =>
-      test.app.app.inject({ method: method as 'GET', url, headers: { authorization, ...headers }, ...(payload !== undefined ? { payload } : {}) });
+    const { slug, send } = await davPerson();
     const folder = davUrl(slug, 'My files', 'Reports');
     expect((await send('MKCOL', folder + '/')).statusCode).toBe(201);
     // The password's first use of the minute notes so (a write, once a minute); the requests counted below only read it.
@@ -75,12 +81,8 @@ describe('a small file sent as rclone sends it', () => {
 
 describe('a file sent again under its name', () => {
   it('becomes a new version of the file the path found, whose access it takes: a bounded number of statements', async () => {
-    const ada = await test.given.person('Ada');
-    const slug = (await ada.call(workspacesApi.get, { params: { ws: ada.workspace.id } })).body.slug;
-    const password = await test.given.appPassword(ada);
-    const authorization = `Basic ${Buffer.from(`ada:${password}`).toString('base64')}`;
-    const put = (url: string, bytes: Buffer) =>
-      test.app.app.inject({ method: 'PUT', url, headers: { authorization, 'content-type': 'application/octet-stream' }, payload: bytes });
+    const { ada, slug, send } = await davPerson();
+    const put = (url: string, bytes: Buffer) => send('PUT', url, { 'content-type': 'application/octet-stream' }, bytes);
     const file = davUrl(slug, 'My files', 'notes.txt');
     expect((await put(file, randomBytes(100))).statusCode).toBe(201);
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
