@@ -269,7 +269,8 @@ export async function findFolderSlots(
 
 /**
  * A person's uploads opened in one statement when they plainly fit (ADR 0076): every one or none. Written only when the
- * workspace's row is free to lock at once (another start or completion holding it: none), the person's open uploads
+ * workspace's row is free to lock at once (another start or a completion holding it: none; not held against the
+ * key-share locks of rows written that point at the workspace), the person's open uploads
  * leave room for `maxOpen`, the workspace's quota for their bytes besides those open uploads reserve, and each name is
  * free in its folder (or the upload is a new version of a file, or keeps both names). Answers the rows in the order
  * given, each with what its completion will meet, or undefined when any check failed: the caller then starts them the
@@ -278,6 +279,7 @@ export async function findFolderSlots(
 export async function insertUploadsWhenRoom(db: Q, uploads: NewUpload[], maxOpen: number): Promise<UploadForCompletion[] | undefined> {
   const first = uploads[0];
   if (!first) return [];
+  if (uploads.some((u) => u.link_id)) throw new Error("insertUploadsWhenRoom: a link's uploads are counted by its address: the careful way");
   const rows = uploads.map((u) => ({
     id: uuidv7(),
     ...u,
@@ -288,7 +290,7 @@ export async function insertUploadsWhenRoom(db: Q, uploads: NewUpload[], maxOpen
   }));
   const { rows: inserted } = await sql<UploadForCompletion>`${plannedOnceOutside(db)}
     WITH room AS (
-      SELECT w.id, w.quota_bytes, w.used_bytes FROM workspaces w WHERE w.id = ${first.workspace_id}::uuid FOR UPDATE SKIP LOCKED
+      SELECT w.id, w.quota_bytes, w.used_bytes FROM workspaces w WHERE w.id = ${first.workspace_id}::uuid FOR NO KEY UPDATE SKIP LOCKED
     ), asked AS (
       SELECT r.*, (SELECT i.id FROM items i WHERE i.parent_id = r.parent_id AND i.state = 'active' AND lower(i.name) = lower(r.name) LIMIT 1) AS clash_id
         FROM json_populate_recordset(NULL::uploads, ${JSON.stringify(rows)}::json) r

@@ -76,8 +76,8 @@ interface StartInput {
 }
 
 /**
- * Opens an upload: checks the folder, the name, the size and the quota, then asks the storage
- * for a multipart upload. Nothing is visible until it completes.
+ * Opens an upload: checks the folder, the name, the size and the quota, and asks the storage for a multipart upload
+ * (a person's before the quota is read, cancelled when the start is refused). Nothing is visible until it completes.
  */
 export async function startUpload(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string, input: StartInput): Promise<TStartedUpload> {
   return presentStarted(ctx, await one(openUploads(ctx, actor, workspaceIdOrSlug, [input])));
@@ -153,10 +153,11 @@ function openUploads(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string
 }
 
 /**
- * Opens uploads at once, with a handful of statements whatever their number:
- * the folders' access in one query, the names and the quota in one, the rows in one. The quota
- * and open-upload checks and the rows that reserve bytes share a transaction holding the workspace's
- * row: starts running at once would each see the others' room as free (completion checks again).
+ * Opens uploads at once, with a handful of statements whatever their number: the folders' access in one query, then a
+ * person's uploads that plainly fit in one statement that checks and writes them all (ADR 0076). Otherwise (a link's
+ * visitor, a bound or the quota reached, a name to replace or refuse) the careful way: the names and the quota in one
+ * query, the rows in one, in a transaction holding the workspace's row (starts running at once would otherwise each
+ * see the others' room as free; the completion checks again).
  */
 async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSlug: string | null, inputs: StartInput[]): Promise<Outcome<StartedRow>[]> {
   const { db, env, storage } = ctx;
@@ -195,7 +196,7 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     // A file uploaded into a document is its attachment (an image in it, say): it shares the document's access, trash and fate.
     return { input, parentId: input.parentId, name: input.name, itemId: null };
   });
-  const live = plans.filter((p): p is StartPlan => !(p instanceof AppError));
+  let live = plans.filter((p): p is StartPlan => !(p instanceof AppError));
   // Bytes the workspace already holds (a person's uploads that give their SHA-256; never a link's
   // visitor, who would learn what the workspace holds): offered for reuse against a proof (ADR 0042).
   const asking = visitor || !workspaceId ? [] : live.filter((p) => p.input.sha256 && p.input.size > 0);
@@ -236,14 +237,28 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
     };
   };
   // A person's uploads that plainly fit (the usual start: room, slots and free names) open in one statement (ADR 0076).
+  // Multiparts nothing will write to: those of uploads refused, or of a start that failed.
+  const cancel = (uploads: Iterable<NewUpload>) => {
+    for (const u of uploads) void storage.abortMultipart(u.blob_key, u.storage_upload_id).catch(() => {});
+  };
   if (!visitor && live.length) {
-    const uploads = await eachOutcome(live, 16, async (plan) => made.set(plan, await make(plan)).get(plan)!);
-    const rows = uploads.every((u) => !(u instanceof AppError)) && (await insertUploadsWhenRoom(db, uploads as NewUpload[], env.MAX_OPEN_UPLOADS));
+    const outcomes = await eachOutcome(live, 16, async (plan) => made.set(plan, await make(plan)).get(plan)!);
+    // A multipart storage refused is that upload's answer: not asked for again while the workspace's row is held.
+    for (const [i, o] of outcomes.entries()) if (o instanceof AppError) plans[plans.indexOf(live[i]!)] = o;
+    live = live.filter((plan) => made.has(plan));
+    const rows = await insertUploadsWhenRoom(
+      db,
+      live.map((plan) => made.get(plan)!),
+      env.MAX_OPEN_UPLOADS,
+    ).catch((error: unknown) => {
+      cancel(made.values());
+      throw error;
+    });
     if (rows) return plans.map((plan) => (plan instanceof AppError ? plan : rows[live.indexOf(plan)]!));
   }
   // What completing each will meet, as the start read it: its workspace's usage, a file under its name (a clash kept both).
   const seen = new Map<StartPlan, Usage & { clash_id: string | null }>();
-  const { opened, rows } = await inTransaction(db, async (tx) => {
+  const started = inTransaction(db, async (tx) => {
     if (workspaceId && live.length) {
       await lockWorkspaceRoom(tx, workspaceId);
       const { usage, openUploads, recentStarts, linkReserved, clashIds } = await findFolderSlots(
@@ -287,10 +302,11 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
       ),
     };
   });
-  // Multiparts asked for uploads the careful way then refused: nothing will write to them.
-  for (const [plan, upload] of made) {
-    if (!seen.has(plan)) void storage.abortMultipart(upload.blob_key, upload.storage_upload_id).catch(() => {});
-  }
+  const { opened, rows } = await started.catch((error: unknown) => {
+    cancel(made.values());
+    throw error;
+  });
+  cancel([...made].flatMap(([plan, upload]) => (seen.has(plan) ? [] : [upload])));
   let r = 0;
   // Every upload opened was a live plan, through the checks that read what its completion will meet.
   return opened.map((o, i) => (o instanceof AppError ? o : { ...rows[r++]!, ...seen.get(plans[i] as StartPlan)! }));

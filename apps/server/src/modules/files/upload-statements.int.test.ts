@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { uploadsApi, urlOf, type ResponseOf } from '@cabinet/contracts';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Person } from '../../testing/given.ts';
 import { statementsOf } from '../../testing/statements.ts';
@@ -104,5 +105,32 @@ describe('a small upload', () => {
     );
     expect(completed.result.json<ResponseOf<typeof uploadsApi.completeMany>>().results.every((r) => 'item' in r)).toBe(true);
     expect(completed.statements.length, completed.statements.join('\n\n')).toBeLessThanOrEqual(6);
+  });
+
+  it("opens the careful way while another transaction holds the workspace's row, once it lets go", async () => {
+    const ada = await person();
+    const { db } = test.app.ctx;
+    let letGo!: () => void;
+    const done = new Promise<void>((resolve) => (letGo = resolve));
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    const holder = db.transaction().execute(async (tx) => {
+      await sql`SELECT 1 FROM workspaces WHERE id = ${ada.workspace.id} FOR UPDATE`.execute(tx);
+      held();
+      await done;
+    });
+    await holding;
+    const started = statementsOf(() =>
+      inject(ada, urlOf(uploadsApi.start, { ws: ada.workspace.id }), { parentId: ada.workspace.homeId, name: 'held.bin', size: 10 }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    letGo();
+    await holder;
+    const { result, statements } = await started;
+    expect(result.statusCode, result.body).toBe(201);
+    // PostgreSQL: the one statement skips the row held (ADR 0076) and the careful way waits for it, in a transaction. PGlite
+    // is one connection: the start waits for the other transaction to end, then opens in the one statement.
+    expect(transactions(statements), statements.join('\n\n')).toBe(process.env.TEST_DATABASE === 'postgres' ? 1 : 0);
+    expect(openings(statements)).toBe(1);
   });
 });
