@@ -284,8 +284,6 @@ export async function insertUploadsWhenRoom(db: Q, uploads: NewUpload[], maxOpen
     id: uuidv7(),
     ...u,
     dedup_challenge: u.dedup_challenge ? JSON.parse(u.dedup_challenge) : null,
-    link_id: null,
-    link_ip: null,
     state: 'created',
   }));
   const { rows: inserted } = await sql<UploadForCompletion>`${plannedOnceOutside(db)}

@@ -236,11 +236,11 @@ async function startUploadsNow(ctx: AppContext, actor: Uploader, workspaceIdOrSl
       ...(reusable ? { dedup_blob_key: reusable, dedup_challenge: JSON.stringify(makeChallenge(plan.input.size)) } : {}),
     };
   };
-  // A person's uploads that plainly fit (the usual start: room, slots and free names) open in one statement (ADR 0076).
   // Multiparts nothing will write to: those of uploads refused, or of a start that failed.
   const cancel = (uploads: Iterable<NewUpload>) => {
     for (const u of uploads) void storage.abortMultipart(u.blob_key, u.storage_upload_id).catch(() => {});
   };
+  // A person's uploads that plainly fit (the usual start: room, slots and free names) open in one statement (ADR 0076).
   if (!visitor && live.length) {
     const outcomes = await eachOutcome(live, 16, async (plan) => made.set(plan, await make(plan)).get(plan)!);
     // A multipart storage refused is that upload's answer: not asked for again while the workspace's row is held.
