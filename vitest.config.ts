@@ -7,7 +7,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - `integration:<database>` (*.int.test.ts): the real app over HTTP. Every file on PGlite, the database a new
  *   installation runs; with DATABASE_URL, the files in BOTH_DATABASES again on PostgreSQL.
  * - `system:<database>` (*.system.test.ts): crashes and restarts, CLI subprocesses, hostile files, fuzzing, outages,
- *   socket time limits and instances in step through Redis. They mostly wait, so `npm test` runs them beside Playwright
+ *   socket time limits and instances in step through Redis. They mostly wait, so `npm test` runs them beside lint (ADR 0077)
  *   (`npm run test:system`), two files at a time; on PGlite, and again on PostgreSQL where they are in BOTH_DATABASES.
  * - `build` (apps/web/test): reads the browser app's build; npm run test:e2e runs it after building.
  * File names say which database a file needs: *.pg.*.test.ts PostgreSQL only (an outage cannot be staged on an embedded

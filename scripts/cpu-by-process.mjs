@@ -57,6 +57,17 @@ function sample() {
   first = false;
 }
 
+/** The machine's CPU time so far, all cores, from /proc/stat's first line: [user, system, idle] in seconds. */
+function machine() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return [f[0] + f[1], f[2] + f[5] + f[6], f[3] + f[4]].map((t) => t / TICKS_PER_SECOND);
+  } catch {
+    return undefined;
+  }
+}
+const machineAtStart = machine();
+
 function summary() {
   const byKind = new Map();
   for (const [key, used] of ticks) byKind.set(kinds.get(key), (byKind.get(kinds.get(key)) ?? 0) + used / TICKS_PER_SECOND);
@@ -65,6 +76,14 @@ function summary() {
   console.log(`CPU by kind of process (core-seconds, sampled every 2 s: a floor), ${Math.round(total)} in all:`);
   for (const [kind, seconds] of [...byKind].sort((a, b) => b[1] - a[1]))
     console.log(`  ${String(Math.round(seconds)).padStart(6)}  ${((100 * seconds) / total).toFixed(1).padStart(5)} %  ${kind}`);
+  // Whether the cores were busy the whole run (then only less work makes it shorter), and how much of it the kernel's.
+  const now = machine();
+  if (machineAtStart && now) {
+    const [user, system, idle] = now.map((t, i) => t - machineAtStart[i]);
+    console.log(
+      `The machine's cores: ${Math.round(user + system)} core-seconds busy (${Math.round(user)} user, ${Math.round(system)} kernel), ${Math.round(idle)} idle.`,
+    );
+  }
 }
 
 sample();
