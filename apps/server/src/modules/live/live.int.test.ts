@@ -1,4 +1,6 @@
-import { eventsApi, groupsApi, itemsApi, membersApi, uploadsApi } from '@cabinet/contracts';
+import { request, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { eventsApi, groupsApi, itemsApi, membersApi, uploadsApi, urlOf } from '@cabinet/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { watch } from '../../testing/event-watch.ts';
@@ -287,6 +289,28 @@ describe('live events', () => {
     await a.ctx.db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('user_id', '=', ada.id).execute();
     expect(await settled(revoked.ended)).toBe('ended');
     expect(await settled(stays.ended)).toBe('ended');
+  });
+
+  it('lets a stream go as soon as its caller does, even one opened with a body it never reads', async () => {
+    const ada = await given(a.ctx, a.url).person();
+    // The server's end of the next connection: it closes once the server has seen the caller go.
+    const serverSide = new Promise<Socket>((resolve) => a.app.server.once('connection', resolve));
+    const opened = new Promise<IncomingMessage>((resolve, reject) => {
+      const body = 'x'.repeat(2_000_000);
+      const req = request(`${a.url}${urlOf(eventsApi.stream, { ws: ada.workspace.id }, {})}`, {
+        headers: { authorization: `Bearer ${ada.token}`, 'content-type': 'application/json', 'content-length': String(body.length) },
+        agent: false,
+      });
+      req.on('response', resolve).on('error', reject);
+      req.end(body);
+    });
+    const res = await opened;
+    expect(res.statusCode).toBe(200);
+    const socket = await serverSide;
+    const closed = new Promise((resolve) => socket.once('close', () => resolve('closed')));
+    res.destroy();
+    // Well before the first keepalive (25 s) would have found the socket dead.
+    expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r('still open'), 5000))])).toBe('closed');
   });
 
   it('tells the browser tab that made a change which one it was (X-Client-Id), and keeps a malformed one out', async () => {

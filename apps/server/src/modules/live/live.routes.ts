@@ -58,6 +58,10 @@ function openStream(
 ): Stream {
   const actor = requireActor(req);
   reply.hijack();
+  // A body sent with the request (a GET has no use for one) is read and dropped: left unread, it holds the socket
+  // paused, and a browser that goes away is not seen to have gone until a keepalive fails to be written (up to 50 s of
+  // its listeners kept, and a server's close waiting for the stream meanwhile).
+  req.raw.resume();
   const res = reply.raw;
   res.writeHead(200, streamHead(req.id));
   const send = (text: string) => {
