@@ -1,20 +1,28 @@
 // npm test: every check and test, in three stages, each part timed (ADR 0077).
-//   1. lint (Prettier, the type check with ESLint in one pass, the module boundaries) beside the build (the browser app's
-//      and the server's) and then Vitest's system tests, which run the build: the system tests wait on restarts,
+//   1. the build (the browser app's and the server's) and then Vitest's system tests, beside lint (Prettier, the type
+//      check with ESLint in one pass, the module boundaries) and then the unit tests: the system tests wait on restarts,
 //      deadlines and subprocesses far more than they compute, and lint, on one core for most of its time, uses that time;
-//   2. Vitest's unit and integration tests, alone: their three workers keep both cores busy by themselves;
+//   2. Vitest's integration tests, alone: their three workers keep both cores busy by themselves;
 //   3. the built app (its size budget, then Playwright in Chromium), alone: its two browsers and the app keep both cores
 //      busy by themselves.
 // On this kind of machine, parts that each keep both cores busy finish sooner one after the other than side by side
-// (measured: Vitest's files beside lint 633 s, one after the other 535 s); side by side go only parts that leave a core idle.
+// (measured: Vitest's files beside lint 633 s, one after the other 535 s; the PostgreSQL copies of the integration tests
+// and the unit tests moved beside lint and the system tests made that stage 581 s, 176 s longer, and saved 163 s of the
+// next); side by side go only parts that leave a core idle.
 // A stage starts only when everything in the one before has passed; a summary of the times ends the run.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 
 /** Each stage's lanes run side by side; a lane's scripts run one after another, the next only once one has passed. */
 const stages = [
-  { name: 'checks, system', lanes: [['lint'], ['build', 'test:system']] },
-  { name: 'vitest', lanes: [['test:vitest']] },
+  {
+    name: 'checks, system',
+    lanes: [
+      ['build', 'test:system'],
+      ['lint', 'test:unit'],
+    ],
+  },
+  { name: 'integration', lanes: [['test:integration']] },
   { name: 'browser', lanes: [['test:browser']] },
 ];
 
@@ -43,7 +51,7 @@ function run(script, live) {
   });
 }
 
-/** A lane's scripts one after another, stopping at the first that fails; the first lane of a stage prints as it goes. */
+/** A lane's scripts one after another, stopping at the first that fails; the first lane of a stage (its longest) prints as it goes. */
 async function lane(scripts, live) {
   const results = [];
   for (const script of scripts) {
