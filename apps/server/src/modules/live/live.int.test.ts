@@ -313,6 +313,15 @@ describe('live events', () => {
     expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r('still open'), 5000))])).toBe('closed');
   });
 
+  it('ends its open streams when the server closes, rather than waiting for their browsers to go', async () => {
+    const stopping = await startTestApp({}, { db: a.db });
+    const ada = await given(stopping.ctx, stopping.url).person();
+    const stream = await watch(stopping.url, ada, ada.workspace.id);
+    const closed = stopping.close().then(() => 'closed');
+    expect(await Promise.race([closed, new Promise((r) => setTimeout(() => r('still closing'), 10_000))])).toBe('closed');
+    await stream.ended;
+  });
+
   it('tells the browser tab that made a change which one it was (X-Client-Id), and keeps a malformed one out', async () => {
     const g = given(a.ctx, a.url);
     const ada = await g.person();

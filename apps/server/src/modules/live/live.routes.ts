@@ -53,6 +53,7 @@ function openStream(
   req: FastifyRequest,
   reply: FastifyReply,
   hub: EventHub,
+  open: Set<() => void>,
   authenticate: (req: FastifyRequest) => Promise<void>,
   also: (actor: Actor) => Promise<void> = async () => {},
 ): Stream {
@@ -79,6 +80,13 @@ function openStream(
     for (const fn of undo) fn();
   };
   res.on('close', stop);
+  // Ended by the server's close, which would otherwise wait for the browser to go: it reconnects, to another instance.
+  const end = () => {
+    stop();
+    res.end();
+  };
+  open.add(end);
+  undo.push(() => open.delete(end));
   const recheck = async (): Promise<boolean> => {
     try {
       await authenticate(req);
@@ -114,12 +122,17 @@ function openStream(
 
 /** `authenticate` is the API's own hook: the stream's caller is authenticated again with the credentials it opened with. */
 export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: EventHub, authenticate: (req: FastifyRequest) => Promise<void>) {
+  // The streams open on this server: a close ends them first, as it stops taking requests.
+  const open = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
   route(app, eventsApi.stream, async (req, reply) => {
     const actor = requireActor(req);
     const workspace = await getWorkspace(ctx.db, actor.user, req.params.ws);
     // Looked at again with the caller (a guest made a member hears of groups from then on).
     let abilities = workspace.abilities;
-    const stream = openStream(req, reply, hub, authenticate, async (caller) => {
+    const stream = openStream(req, reply, hub, open, authenticate, async (caller) => {
       abilities = (await getWorkspace(ctx.db, caller.user, workspace.id)).abilities;
     });
     const { send, recheck } = stream;
@@ -223,7 +236,7 @@ export async function liveRoutes(app: FastifyInstance, ctx: AppContext, hub: Eve
   // the same notices as the workspace's stream, from the hub; no replay, the page has just fetched.
   route(app, notificationsApi.events, async (req, reply) => {
     const actor = requireActor(req);
-    const stream = openStream(req, reply, hub, authenticate);
+    const stream = openStream(req, reply, hub, open, authenticate);
     stream.onStop(
       // Only a change to the person (a session ended, the account disabled), or notices missed: a
       // workspace's grants and trash (`u` null) say nothing of whether they may hear their notifications.
