@@ -80,7 +80,8 @@ function openStream(
     for (const fn of undo) fn();
   };
   res.on('close', stop);
-  // Ended by the server's close, which would otherwise wait for the browser to go: it reconnects, to another instance.
+  // Ended here when its caller may no longer watch, and by the server's close, which would otherwise wait for the
+  // browser to go (it reconnects, to another instance).
   const end = () => {
     stop();
     res.end();
@@ -95,10 +96,7 @@ function openStream(
       return true;
     } catch (error) {
       // The database away says nothing about the caller: the next look decides.
-      if (!isDatabaseUnavailable(error)) {
-        stop();
-        res.end();
-      }
+      if (!isDatabaseUnavailable(error)) end();
       return false;
     }
   };
