@@ -114,7 +114,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    reply.header('keep-alive', `timeout=${KEEP_ALIVE.advertisedSeconds}`);
+    // A stopping instance has its callers' next requests go to another (ADR 0078).
+    if (ctx.readiness.stopping) reply.header('connection', 'close');
+    else reply.header('keep-alive', `timeout=${KEEP_ALIVE.advertisedSeconds}`);
     reply.header('x-content-type-options', 'nosniff');
     // A public link's page and answers hold its token in their address: they set no-referrer themselves (ADR 0032).
     if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');

@@ -62,6 +62,11 @@ const httpUrl = z
 const ZSettings = z
   .object({
     PORT: int(1, 65535).default(8080),
+    /**
+     * Seconds a stopping server goes on serving while /readyz answers 503 (ADR 0078); unset: four intervals of the
+     * checks it was getting, 0 when none.
+     */
+    DRAIN_SECONDS: int(0, 300).optional(),
     HOST: z.string().min(1).optional(),
     PUBLIC_URL: httpUrl.optional(),
     // Another origin (host name) of this server's, serving only the bytes people uploaded, so that none of them is ever on the app's own.

@@ -75,7 +75,7 @@ export async function serve(): Promise<FastifyInstance> {
   });
   const jobs = createJobRunner(ctx, { log: app.log, onFailed: ctx.metrics.jobFailed });
   await jobs.start();
-  await listenUntilStopped(app, env, async () => {
+  await listenUntilStopped(app, ctx, async () => {
     await jobs.stop();
     await app.close();
     await ctx.database.close();
@@ -100,7 +100,7 @@ export async function serveCollab(): Promise<FastifyInstance> {
     );
   const ctx = await openMigratedContext(env);
   const app = await buildCollabServer(ctx, { logger: { level: env.LOG_LEVEL } });
-  await listenUntilStopped(app, env, async () => {
+  await listenUntilStopped(app, ctx, async () => {
     await app.close();
     await ctx.database.close();
   });
@@ -113,18 +113,25 @@ export async function serveCollab(): Promise<FastifyInstance> {
  * the process. A rejection nobody handled is logged as a fault instead of ending the process (and
  * every editor's unsaved work with it): every known path handles its own; this is the net below them.
  */
-async function listenUntilStopped(app: FastifyInstance, env: Env, stop: () => Promise<void>) {
+async function listenUntilStopped(app: FastifyInstance, ctx: AppContext, stop: () => Promise<void>) {
+  const { env } = ctx;
   process.on('unhandledRejection', (reason) => app.log.fatal({ err: reason }, 'unhandled rejection (a fault in Cabinet; the server carries on)'));
   let closing = false;
+  let hurry!: () => void;
+  const hurried = new Promise<void>((resolve) => (hurry = resolve));
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) return hurry();
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    // Load balancers that check /readyz see it fail before the listener closes, and send no more (ADR 0078); a
+    // second signal stops at once.
+    const drainMs = ctx.readiness.drainMs(env.DRAIN_SECONDS);
+    app.log.info({ signal, drainMs }, 'shutting down');
+    await ctx.readiness.drain(drainMs, hurried);
     await stop();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   try {
     await app.listen({ port: env.PORT, host: env.HOST });
   } catch (error) {

@@ -50,7 +50,21 @@ describe('the data folder of the embedded database', () => {
     const { browser } = await signIn(server.url, 'ann@example.com', 'process-test-password-1');
     expect((await browser.call(meApi.get)).body.user.email).toBe('ann@example.com');
 
-    await server.stop();
+    // Checked every 250 ms as a load balancer would, the server told to stop goes on serving for four of those
+    // intervals, /readyz saying it is stopping and each answer closing its connection, then exits (ADR 0078).
+    for (let i = 0; i < 3; i++) {
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const told = Date.now();
+    const stopped = server.stop();
+    await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status, { interval: 50 }).toBe(503);
+    expect(await (await fetch(`${server.url}/readyz`)).json()).toEqual({ status: 'stopping' });
+    const during = await server.as(ann).call(meApi.get);
+    expect(during.body.user.email).toBe('ann@example.com');
+    expect(during.headers.get('connection')).toBe('close');
+    await stopped;
+    expect(Date.now() - told).toBeGreaterThanOrEqual(4 * 250);
     await server.start();
     expect(await me(ann)).toBe('ann@example.com');
     // A second account after the restart: no duplicate the database no longer shows.
