@@ -114,9 +114,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    // A stopping instance has its callers' next requests go to another (ADR 0078).
-    if (ctx.readiness.stopping) reply.header('connection', 'close');
-    else reply.header('keep-alive', `timeout=${KEEP_ALIVE.advertisedSeconds}`);
+    // A draining instance closes each connection once answered, so that a balancer keeping its connections opens new
+    // ones, to the other instances once it has taken this one out (ADR 0078); not while the caller is still sending
+    // (an early refusal of an upload), which it would see as a reset rather than the answer.
+    if (!ctx.readiness.stopping) reply.header('keep-alive', `timeout=${KEEP_ALIVE.advertisedSeconds}`);
+    else if (req.raw.complete) reply.header('connection', 'close');
     reply.header('x-content-type-options', 'nosniff');
     // A public link's page and answers hold its token in their address: they set no-referrer themselves (ADR 0032).
     if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'same-origin');

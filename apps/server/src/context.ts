@@ -8,7 +8,6 @@ import { RelyingParty } from './infra/oidc/relying-party.ts';
 import { createStorage, countingFailures, type StorageDriver } from './infra/storage/index.ts';
 import { countJobs } from './infra/jobs/queue.ts';
 import { Metrics } from './infra/metrics/metrics.ts';
-import { Readiness } from './infra/http/readiness.ts';
 import { WorkerPool } from './infra/workers/pool.ts';
 import { startTracing, type Tracing } from './infra/tracing/tracing.ts';
 import { CABINET_VERSION } from './version.ts';
@@ -30,8 +29,8 @@ export interface AppContext {
   mailer: Mailer;
   /** The instance's metrics (/metrics, ADR 0058): storage and the job runner count their failures in them. */
   metrics: Metrics;
-  /** Whether the instance takes requests: /readyz answers 503 once it is stopping, for its balancers to see (ADR 0078). */
-  readiness: Readiness;
+  /** Once told to stop, the instance drains: /readyz answers 503 while it goes on serving (ADR 0078). */
+  readiness: { stopping: boolean };
   /** Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (ADR 0061): the app's requests, the database's statements, storage's calls. */
   tracing?: Tracing;
 }
@@ -113,7 +112,7 @@ export async function createContext(env: Env, database?: Database): Promise<AppC
     previewers,
     mailer: createMailer(mailOptions(env)),
     metrics,
-    readiness: new Readiness(),
+    readiness: { stopping: false },
     ...(tracing ? { tracing } : {}),
   };
 }

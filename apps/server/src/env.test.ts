@@ -77,6 +77,13 @@ describe('settings', () => {
     expect(parseEnv({ ...base, TRUST_PROXY: '1' }).IDP_DEV_OUTBOX_PAGE).toBe(false);
   });
 
+  it('drains 10 s before stopping when several instances share a Redis, else stops at once, unless DRAIN_SECONDS says', () => {
+    expect(parseEnv(base).DRAIN_SECONDS).toBe(0);
+    expect(parseEnv({ ...base, REDIS_URL: 'redis://127.0.0.1:6379' }).DRAIN_SECONDS).toBe(10);
+    expect(parseEnv({ ...base, REDIS_URL: 'redis://127.0.0.1:6379', DRAIN_SECONDS: '3' }).DRAIN_SECONDS).toBe(3);
+    expect(() => parseEnv({ ...base, DRAIN_SECONDS: '-1' })).toThrow(/DRAIN_SECONDS/);
+  });
+
   it('never shows the dev outbox behind a proxy', () => {
     expect(parseEnv({ ...base, TRUST_PROXY: 'true' }).IDP_DEV_OUTBOX_PAGE).toBe(false);
     expect(() => parseEnv({ ...base, TRUST_PROXY: 'true', IDP_DEV_OUTBOX_PAGE: 'true' })).toThrow(/IDP_DEV_OUTBOX_PAGE: cannot be on with TRUST_PROXY/);

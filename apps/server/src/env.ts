@@ -62,10 +62,7 @@ const httpUrl = z
 const ZSettings = z
   .object({
     PORT: int(1, 65535).default(8080),
-    /**
-     * Seconds a stopping server goes on serving while /readyz answers 503 (ADR 0078); unset: four intervals of the
-     * checks it was getting, 0 when none.
-     */
+    /** Seconds a server told to stop goes on serving while /readyz answers 503 (ADR 0078); unset: 10 with REDIS_URL, else 0. */
     DRAIN_SECONDS: int(0, 300).optional(),
     HOST: z.string().min(1).optional(),
     PUBLIC_URL: httpUrl.optional(),
@@ -213,8 +210,9 @@ const loopbackHost = (url: string) => new URL(url).hostname.replace(/^\[(.*)\]$/
 
 export type Settings = z.infer<typeof ZSettings>;
 
-export interface Env extends Omit<Settings, 'HOST' | 'PUBLIC_URL' | 'SESSION_SECRET' | 'IDP_DEV_OUTBOX_PAGE'> {
+export interface Env extends Omit<Settings, 'HOST' | 'PUBLIC_URL' | 'SESSION_SECRET' | 'IDP_DEV_OUTBOX_PAGE' | 'DRAIN_SECONDS'> {
   HOST: string;
+  DRAIN_SECONDS: number;
   PUBLIC_URL: string;
   SESSION_SECRET: string;
   IDP_DEV_OUTBOX_PAGE: boolean;
@@ -266,6 +264,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ...(s.BACKUP_DIR ? { BACKUP_DIR: path.resolve(s.BACKUP_DIR) } : {}),
     PUBLIC_URL,
     SESSION_SECRET: s.SESSION_SECRET ?? dataDirSecret(dataDir),
+    // Several instances share a Redis: each is behind a load balancer, which takes a few checks to see one stopping.
+    DRAIN_SECONDS: s.DRAIN_SECONDS ?? (s.REDIS_URL ? 10 : 0),
     IDP_DEV_OUTBOX_PAGE: s.IDP_DEV_OUTBOX_PAGE ?? (isLoopback(PUBLIC_URL) && !s.SMTP_URL && s.TRUST_PROXY === false),
     embeddedIdp: !s.OIDC_ISSUER,
     secureCookies: PUBLIC_URL.startsWith('https://'),

@@ -75,8 +75,9 @@ export async function serve(): Promise<FastifyInstance> {
   });
   const jobs = createJobRunner(ctx, { log: app.log, onFailed: ctx.metrics.jobFailed });
   await jobs.start();
-  await listenUntilStopped(app, ctx, async () => {
-    await jobs.stop();
+  await listenUntilStopped(app, ctx, async (drained) => {
+    // No new job is taken while draining; the one in hand is finished.
+    await Promise.all([drained, jobs.stop()]);
     await app.close();
     await ctx.database.close();
     await hold?.release();
@@ -100,7 +101,8 @@ export async function serveCollab(): Promise<FastifyInstance> {
     );
   const ctx = await openMigratedContext(env);
   const app = await buildCollabServer(ctx, { logger: { level: env.LOG_LEVEL } });
-  await listenUntilStopped(app, ctx, async () => {
+  await listenUntilStopped(app, ctx, async (drained) => {
+    await drained;
     await app.close();
     await ctx.database.close();
   });
@@ -109,26 +111,51 @@ export async function serveCollab(): Promise<FastifyInstance> {
 }
 
 /**
- * Listens on HOST:PORT, saying clearly why it cannot; SIGINT and SIGTERM run `stop` once and end
- * the process. A rejection nobody handled is logged as a fault instead of ending the process (and
- * every editor's unsaved work with it): every known path handles its own; this is the net below them.
+ * Listens on HOST:PORT, saying clearly why it cannot. SIGINT or SIGTERM stops it: it drains for DRAIN_SECONDS
+ * (/readyz answers 503 while it goes on serving, ADR 0078), then `stop` closes it and the process ends. Another signal
+ * while it drains ends the drain; one while it closes ends the process at once (what was not stored yet is lost). A
+ * rejection nobody handled is logged as a fault instead of ending the process (and every editor's unsaved work with
+ * it): every known path handles its own; this is the net below them.
  */
-async function listenUntilStopped(app: FastifyInstance, ctx: AppContext, stop: () => Promise<void>) {
+async function listenUntilStopped(app: FastifyInstance, ctx: AppContext, stop: (drained: Promise<void>) => Promise<void>) {
   const { env } = ctx;
   process.on('unhandledRejection', (reason) => app.log.fatal({ err: reason }, 'unhandled rejection (a fault in Cabinet; the server carries on)'));
-  let closing = false;
-  let hurry!: () => void;
-  const hurried = new Promise<void>((resolve) => (hurry = resolve));
+  let told = 0;
+  let endDrain = () => {};
+  let draining = true;
+  const drained = new Promise<void>((resolve) => {
+    endDrain = () => {
+      draining = false;
+      resolve();
+    };
+  });
   const shutdown = async (signal: string) => {
-    if (closing) return hurry();
-    closing = true;
-    // Load balancers that check /readyz see it fail before the listener closes, and send no more (ADR 0078); a
-    // second signal stops at once.
-    const drainMs = ctx.readiness.drainMs(env.DRAIN_SECONDS);
-    app.log.info({ signal, drainMs }, 'shutting down');
-    await ctx.readiness.drain(drainMs, hurried);
-    await stop();
-    process.exit(0);
+    const now = Date.now();
+    if (told) {
+      // One Ctrl-C reaches the process more than once through npm's scripts: a signal within a second is the same one.
+      if (now - told < 1000) return;
+      told = now;
+      if (draining) {
+        app.log.info({ signal }, 'stopping without waiting for the load balancers');
+        return endDrain();
+      }
+      app.log.warn({ signal }, 'stopping at once, before everything was stored');
+      process.exit(1);
+    }
+    told = now;
+    ctx.readiness.stopping = true;
+    app.log.info({ signal, drainSeconds: env.DRAIN_SECONDS }, 'shutting down');
+    const timer = setTimeout(endDrain, env.DRAIN_SECONDS * 1000);
+    let code = 0;
+    try {
+      await stop(drained);
+    } catch (error) {
+      app.log.error({ err: error }, 'could not stop cleanly');
+      code = 1;
+    } finally {
+      clearTimeout(timer);
+    }
+    process.exit(code);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

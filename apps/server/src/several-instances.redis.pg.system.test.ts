@@ -66,6 +66,8 @@ beforeAll(async () => {
     SESSION_SECRET: randomBytes(32).toString('hex'),
     PUBLIC_URL: publicUrl,
     NOTIFICATION_MAIL_DELAY_MINUTES: '0',
+    // Told to stop, an instance drains until haproxy, checking every 400 ms, has seen three checks fail (ADR 0078).
+    DRAIN_SECONDS: '3',
     ...(s3 ? await storageSettings(s3, port) : {}),
   };
   const dataDir = () => {

@@ -13,9 +13,8 @@ export async function probe(check: () => Promise<void>): Promise<'ok' | string> 
 
 export async function healthRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (req, reply) => {
-    // Who checks, and how often, says how long to go on serving once stopping (the address of the connection, not a forwarded one).
-    ctx.readiness.checked(req.socket.remoteAddress ?? '');
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    // Draining: the load balancers take the instance out while it still serves what they send (ADR 0078).
     if (ctx.readiness.stopping) return reply.code(503).send({ status: 'stopping' });
     const [database, storage] = await Promise.all([probe(() => ctx.database.ping()), probe(() => ctx.storage.check())]);
     const ready = database === 'ok' && storage === 'ok';
