@@ -80,9 +80,17 @@ interface Running {
  * file again (its SHA-256 proves it is the same one). What follows from each step — a task's next
  * state, what runs next, the totals — is decided in upload-queue.ts; this class makes the calls.
  */
+/** Whether `copy` still shows every field of `task` as it is. */
+function sameFields(copy: UploadTask, task: UploadTask): boolean {
+  for (const key in task) if (copy[key as keyof UploadTask] !== task[key as keyof UploadTask]) return false;
+  return true;
+}
+
 export class UploadManager {
   private tasks: UploadTask[] = [];
   private snapshot: readonly UploadTask[] = [];
+  /** Each task's copy in the last snapshot: kept while the task is unchanged, so that only a changed row draws again. */
+  private readonly copies = new WeakMap<UploadTask, UploadTask>();
   private readonly listeners = new Set<() => void>();
   private readonly running = new Map<string, Running>();
   private readonly folders = new Map<string, Promise<string>>();
@@ -109,7 +117,13 @@ export class UploadManager {
   getSnapshot = () => this.snapshot;
 
   private emit() {
-    this.snapshot = this.tasks.map((t) => ({ ...t }));
+    this.snapshot = this.tasks.map((task) => {
+      const last = this.copies.get(task);
+      if (last && sameFields(last, task)) return last;
+      const copy = { ...task };
+      this.copies.set(task, copy);
+      return copy;
+    });
     for (const listener of this.listeners) listener();
   }
 
