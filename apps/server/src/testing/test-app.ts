@@ -86,7 +86,18 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
     db,
     dataDir,
     async close() {
-      await app.close();
+      // A close that waits says, every 10 s, on what: a file whose time was mostly its app's close (60 s more in CI,
+      // now and then) shows here what kept it (the app's connections, the process's timers, handles and requests).
+      const started = Date.now();
+      const waiting = setInterval(() => {
+        const open = process.getActiveResourcesInfo().reduce<Record<string, number>>((n, kind) => ({ ...n, [kind]: (n[kind] ?? 0) + 1 }), {});
+        app.server.getConnections((_, connections) =>
+          console.warn(
+            `the test app on port ${port} is still closing after ${Math.round((Date.now() - started) / 1000)} s: ${connections} connections; ${JSON.stringify(open)}`,
+          ),
+        );
+      }, 10_000);
+      await app.close().finally(() => clearInterval(waiting));
       if (!shared?.db) await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
@@ -103,7 +114,10 @@ export function useTestApp(settings: Record<string, string> | (() => Promise<Rec
   let app: TestApp | undefined;
   let factories: ReturnType<typeof given> | undefined;
   beforeAll(async () => {
+    const started = Date.now();
     app = await startTestApp(typeof settings === 'function' ? await settings() : settings, typeof shared === 'function' ? shared() : shared);
+    // As slow a start as a slow close is worth a line (see `close`).
+    if (Date.now() - started > 10_000) console.warn(`the test app on port ${app.port} took ${Math.round((Date.now() - started) / 1000)} s to start`);
     factories = given(app.ctx, app.url);
   });
   afterAll(async () => {

@@ -2,7 +2,6 @@ import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { BrowserRouter, matchPath, Route, Routes } from 'react-router';
 import { RequireAuth } from '../features/auth/components/require-auth.tsx';
 import { HomePage } from './routes/home.tsx';
-import { NotFoundPage, NotFoundView } from './routes/not-found.tsx';
 import { RootRedirect } from './routes/root-redirect.tsx';
 import { WorkspaceLayout } from './routes/workspace-layout.tsx';
 import { PageLoader } from '../components/ui/page-loader.tsx';
@@ -60,6 +59,9 @@ const AdminAuditPage = page(() => adminModule().then((m) => m.AdminAuditPage));
 const InvitePage = page(() => import('./routes/invite.tsx').then((m) => m.InvitePage));
 const FileRoute = page(() => import('./routes/file.tsx').then((m) => m.FileRoute));
 const PublicLinkPage = page(() => import('./routes/public-link.tsx').then((m) => m.PublicLinkPage));
+const notFoundModule = () => import('./routes/not-found.tsx');
+const NotFoundPage = page(() => notFoundModule().then((m) => m.NotFoundPage));
+const NotFoundView = page(() => notFoundModule().then((m) => m.NotFoundView));
 
 /**
  * A page of the signed-in frame asks for the workspaces at once, beside the person, rather than once

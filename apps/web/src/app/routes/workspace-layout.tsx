@@ -1,11 +1,13 @@
 import { Center, Loader } from '@mantine/core';
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { useWorkspaceEvents } from '../../features/items/hooks/use-workspace-events.ts';
 import { UploadsProvider } from '../../features/uploads/components/uploads-provider.tsx';
 import { useCurrentWorkspace } from '../../features/workspaces/hooks/use-current-workspace.ts';
 import { Shell } from '../shell.tsx';
-import { NotFoundView } from './not-found.tsx';
+
+// Fetched only for an address no workspace has: not with every page.
+const NotFoundView = lazy(() => import('./not-found.tsx').then((m) => ({ default: m.NotFoundView })));
 
 export function WorkspaceLayout() {
   const { workspace, isPending, missing } = useCurrentWorkspace();
@@ -19,7 +21,9 @@ export function WorkspaceLayout() {
             <Loader aria-label="Loading workspace" />
           </Center>
         ) : missing ? (
-          <NotFoundView what="workspace" />
+          <Suspense fallback={null}>
+            <NotFoundView what="workspace" />
+          </Suspense>
         ) : (
           // A page's module is fetched when it is first opened: meanwhile the frame stays.
           <Suspense
