@@ -1,6 +1,6 @@
 import { Table, Text } from '@mantine/core';
 import type { TItem } from '@cabinet/contracts';
-import type { ReactNode } from 'react';
+import { memo, type ReactElement } from 'react';
 import { formatRelative } from '../../../lib/format.ts';
 import type { ItemInteractions } from '../hooks/use-item-interactions.ts';
 import { ItemCheckbox } from './item-checkbox.tsx';
@@ -20,14 +20,35 @@ interface ItemRowProps {
   onToggle: () => void;
   /** Focus, selection, opening, the menu, dragging and dropping (useItemInteractions). */
   interactions: ItemInteractions;
-  /** The item's menu. */
-  actions: ReactNode;
+  /** The item's menu (ItemActions). */
+  actions: ReactElement<{ item: TItem; workspace: unknown; starred: boolean; opened?: boolean }>;
   /** Measures the drawn row, for the list to place the rows after it (the virtualizer's `measureElement`). */
   measure?: ((row: HTMLTableRowElement | null) => void) | undefined;
 }
 
-/** One item of the list view: its box, name (and a padlock when a WebDAV client holds it), when it was modified, its size and its menu. */
-export function ItemRow({ item, index, to, starred, selected, onToggle, interactions, actions, measure }: ItemRowProps) {
+/**
+ * Whether a row shows the same as before: its item, place, link, star and selection, what its interactions set on it
+ * (focus in the Tab order, the selection's and a drop's colour, whether it drags) and its menu's state. Handlers are
+ * not compared: the table's call the latest render's whichever drew the row (item-table.tsx).
+ */
+function showsTheSame(a: ItemRowProps, b: ItemRowProps): boolean {
+  if (a.item !== b.item || a.index !== b.index || a.to !== b.to || a.starred !== b.starred || a.selected !== b.selected || a.measure !== b.measure)
+    return false;
+  for (const key of Object.keys(a.interactions) as (keyof ItemInteractions)[]) {
+    const value = a.interactions[key];
+    if (typeof value !== 'function' && value !== b.interactions[key]) return false;
+  }
+  if (Object.keys(a.interactions).length !== Object.keys(b.interactions).length) return false;
+  const [x, y] = [a.actions.props, b.actions.props];
+  return x.item === y.item && x.workspace === y.workspace && x.starred === y.starred && x.opened === y.opened;
+}
+
+/**
+ * One item of the list view: its box, name (and a padlock when a WebDAV client holds it), when it was modified, its size
+ * and its menu. Drawn again only when it shows something else (`showsTheSame`): a change to one row, the selection or
+ * the focus drew every row on the screen again.
+ */
+export const ItemRow = memo(function ItemRow({ item, index, to, starred, selected, onToggle, interactions, actions, measure }: ItemRowProps) {
   return (
     <Table.Tr ref={measure} aria-rowindex={index + 2} h={ROW_HEIGHT} {...interactions}>
       <Table.Td>
@@ -49,4 +70,4 @@ export function ItemRow({ item, index, to, starred, selected, onToggle, interact
       <Table.Td>{actions}</Table.Td>
     </Table.Tr>
   );
-}
+}, showsTheSame);

@@ -1,10 +1,10 @@
 import { Box, Checkbox, Table, VisuallyHidden } from '@mantine/core';
 import type { TItem, TWorkspace } from '@cabinet/contracts';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { useItemMutations } from '../api/use-item-mutations.ts';
-import { useItemInteractions } from '../hooks/use-item-interactions.ts';
+import { useItemInteractions, type ItemInteractions } from '../hooks/use-item-interactions.ts';
 import { useItemKeyboard } from '../hooks/use-item-keyboard.ts';
 import { useSelection } from '../hooks/use-selection.ts';
 import { useTrashKeepingFocus } from '../hooks/use-trash-keeping-focus.ts';
@@ -166,24 +166,47 @@ export function ItemTable({ label, view = 'list', workspace, items, starredIds, 
     trash: trashItems,
   });
   const interactions = useItemInteractions({ selection, chosen, focus, tabbing, setFocusId, open, onMenu: (item) => setMenuFor(item.id), onDropOnFolder });
+  // A row is drawn again only when what it shows changed (ItemRow's memo): its handlers call this render's, whatever
+  // render drew it, so that a row drawn before a change (the selection, the list, the focus) acts on the list as it is.
+  const current = useRef({ interactions, open, trashItems, select: selection.select });
+  useLayoutEffect(() => {
+    current.current = { interactions, open, trashItems, select: selection.select };
+  });
+  const handlers = useMemo(
+    () => ({
+      open: (item: TItem) => current.current.open(item),
+      trash: (item: TItem) => void current.current.trashItems([item]),
+      dialog: (kind: ItemDialog, item: TItem) => setDialog({ kind, items: [item] }),
+      toggle: (id: string) => current.current.select(id, { toggle: true }),
+    }),
+    [],
+  );
+  /** The row's interactions as of now, each handler calling the latest render's. */
+  const rowInteractions = (item: TItem, index: number): ItemInteractions => {
+    type Handlers = Record<string, ((...args: unknown[]) => void) | undefined>;
+    const now = interactions(item, index) as unknown as Record<string, unknown>;
+    for (const [key, value] of Object.entries(now))
+      if (typeof value === 'function') now[key] = (...args: unknown[]) => (current.current.interactions(item, index) as unknown as Handlers)[key]?.(...args);
+    return now as unknown as ItemInteractions;
+  };
   /** What a row and a card show of an item besides its own fields. */
   const shown = (item: TItem, index: number) => ({
     item,
     to: linkTo(item),
     starred: starredIds.has(item.id),
     selected: selection.selected.has(item.id),
-    onToggle: () => selection.select(item.id, { toggle: true }),
-    interactions: interactions(item, index),
+    onToggle: () => handlers.toggle(item.id),
+    interactions: rowInteractions(item, index),
     actions: (
       <ItemActions
         item={item}
         workspace={workspace}
         starred={starredIds.has(item.id)}
-        onOpen={open}
-        onDialog={showDialog}
+        onOpen={handlers.open}
+        onDialog={handlers.dialog}
         opened={menuFor === item.id}
         onChange={(opened) => setMenuFor(opened ? item.id : undefined)}
-        onTrash={(target) => trashItems([target])}
+        onTrash={handlers.trash}
       />
     ),
   });
