@@ -13,6 +13,7 @@ import { hmac } from './lib/crypto.ts';
 import { holdToDeclarations, openApiDocument, openApiTransform } from './infra/http/route.ts';
 import { responseSerializer } from './infra/http/serializer.ts';
 import { makeCreationsOnce } from './infra/http/idempotency.ts';
+import { closeConnectionsAsTheyIdle } from './infra/http/close-idle.ts';
 import { compressJson, compressOnce } from './infra/web/compress.ts';
 import { serveMetrics } from './infra/metrics/metrics.ts';
 import { registerSpa } from './infra/web/spa.ts';
@@ -105,6 +106,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // saves (each tried once more while it is away); whoever stops the process decides how long to wait.
     pluginTimeout: 0,
   });
+  closeConnectionsAsTheyIdle(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(env.CHECK_RESPONSES));
   app.decorateRequest('actor', null);

@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -78,6 +79,14 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
   const ctx = await createContext(env, db.database);
   const app = await buildApp(ctx, { webDist: shared?.webDist ?? path.join(dataDir, 'no-web-build') });
   await app.listen({ port, host: '127.0.0.1' });
+  // Each connection with the last request it carried, for a close that waits on one to say which (below).
+  const connections = new Map<Socket, string>();
+  app.server.on('connection', (socket: Socket) => {
+    connections.set(socket, 'no request yet');
+    socket.once('close', () => connections.delete(socket));
+  });
+  app.server.on('request', (req: IncomingMessage) => connections.set(req.socket as Socket, `${req.method} ${req.url}`));
+  app.server.on('upgrade', (req: IncomingMessage) => connections.set(req.socket as Socket, `upgraded: ${req.url}`));
   return {
     url,
     port,
@@ -86,18 +95,17 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
     db,
     dataDir,
     async close() {
-      // A close that waits says, every 10 s, on what: a file whose time was mostly its app's close (60 s more in CI,
-      // now and then) shows here what kept it (the app's connections, the process's timers, handles and requests).
-      const started = Date.now();
-      const waiting = setInterval(() => {
-        const open = process.getActiveResourcesInfo().reduce<Record<string, number>>((n, kind) => ({ ...n, [kind]: (n[kind] ?? 0) + 1 }), {});
-        app.server.getConnections((_, connections) =>
-          console.warn(
-            `the test app on port ${port} is still closing after ${Math.round((Date.now() - started) / 1000)} s: ${connections} connections; ${JSON.stringify(open)}`,
-          ),
-        );
-      }, 10_000);
-      await app.close().finally(() => clearInterval(waiting));
+      // The server's close ends each connection once it is idle (app.ts, closeConnectionsAsTheyIdle): one still open
+      // after 15 s is a fault (a file's close waited 60 s for one, now and then, before), which the close names and
+      // ends, if it carries a plain request (not a socket upgraded for the editor's sync, whose close saves documents).
+      const lingering = setTimeout(() => {
+        const left = [...connections].filter(([socket]) => !socket.destroyed);
+        if (left.length === 0) return;
+        const told = left.map(([socket, last]) => `${last} (read ${socket.bytesRead} B, wrote ${socket.bytesWritten} B)`).join('; ');
+        console.warn(`the test app on port ${port} was still closing after 15 s, with connections open: ${told}; ended`);
+        for (const [socket, last] of left) if (!last.startsWith('upgraded')) socket.destroy();
+      }, 15_000);
+      await app.close().finally(() => clearTimeout(lingering));
       if (!shared?.db) await db.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
