@@ -95,14 +95,14 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
     db,
     dataDir,
     async close() {
-      // The server's close ends each connection once it is idle (app.ts, closeConnectionsAsTheyIdle): one still open
+      // The server's close ends each connection once it is idle (infra/http/close-idle.ts): one still open
       // after 15 s is a fault (a file's close waited 60 s for one, now and then, before), which the close names and
       // ends, if it carries a plain request (not a socket upgraded for the editor's sync, whose close saves documents).
       const lingering = setTimeout(() => {
         const left = [...connections].filter(([socket]) => !socket.destroyed);
-        if (left.length === 0) return;
-        const told = left.map(([socket, last]) => `${last} (read ${socket.bytesRead} B, wrote ${socket.bytesWritten} B)`).join('; ');
-        console.warn(`the test app on port ${port} was still closing after 15 s, with connections open: ${told}; ended`);
+        const open = process.getActiveResourcesInfo().reduce<Record<string, number>>((n, kind) => ({ ...n, [kind]: (n[kind] ?? 0) + 1 }), {});
+        const told = left.map(([socket, last]) => `${last} (read ${socket.bytesRead} B, wrote ${socket.bytesWritten} B)`).join('; ') || 'none';
+        console.warn(`the test app on port ${port} was still closing after 15 s: its connections ${told}; the process's ${JSON.stringify(open)}`);
         for (const [socket, last] of left) if (!last.startsWith('upgraded')) socket.destroy();
       }, 15_000);
       await app.close().finally(() => clearTimeout(lingering));

@@ -27,13 +27,15 @@ interface ItemRowProps {
 }
 
 /**
- * Whether a row shows the same as before: its item, place, link, star and selection, what its interactions set on it
+ * Whether a row shows the same as before: its item, place, link, star and selection, how long ago it changed, what its interactions set on it
  * (focus in the Tab order, the selection's and a drop's colour, whether it drags) and its menu's state. Handlers are
  * not compared: the table's call the latest render's whichever drew the row (item-table.tsx).
  */
 function showsTheSame(a: ItemRowProps, b: ItemRowProps): boolean {
   if (a.item !== b.item || a.index !== b.index || a.to !== b.to || a.starred !== b.starred || a.selected !== b.selected || a.measure !== b.measure)
     return false;
+  // "5 minutes ago" moves on with the clock, the item unchanged: it is drawn again as the list is.
+  if (formatRelative(a.item.updatedAt) !== formatRelative(b.item.updatedAt)) return false;
   for (const key of Object.keys(a.interactions) as (keyof ItemInteractions)[]) {
     const value = a.interactions[key];
     if (typeof value !== 'function' && value !== b.interactions[key]) return false;

@@ -72,6 +72,12 @@ interface Running {
   doneBytes: number;
 }
 
+/** Whether `copy` still shows every field of `task` as it is. */
+function sameFields(copy: UploadTask, task: UploadTask): boolean {
+  for (const key in task) if (copy[key as keyof UploadTask] !== task[key as keyof UploadTask]) return false;
+  return true;
+}
+
 /**
  * Uploads files the way PRODUCT.md §7 describes: Cabinet opens an upload and signs parts; the
  * parts go straight to the storage, four at a time, while a worker hashes the file; Cabinet then
@@ -80,12 +86,6 @@ interface Running {
  * file again (its SHA-256 proves it is the same one). What follows from each step — a task's next
  * state, what runs next, the totals — is decided in upload-queue.ts; this class makes the calls.
  */
-/** Whether `copy` still shows every field of `task` as it is. */
-function sameFields(copy: UploadTask, task: UploadTask): boolean {
-  for (const key in task) if (copy[key as keyof UploadTask] !== task[key as keyof UploadTask]) return false;
-  return true;
-}
-
 export class UploadManager {
   private tasks: UploadTask[] = [];
   private snapshot: readonly UploadTask[] = [];
