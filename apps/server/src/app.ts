@@ -13,7 +13,7 @@ import { hmac } from './lib/crypto.ts';
 import { holdToDeclarations, openApiDocument, openApiTransform } from './infra/http/route.ts';
 import { responseSerializer } from './infra/http/serializer.ts';
 import { makeCreationsOnce } from './infra/http/idempotency.ts';
-import { closeConnectionsAsTheyIdle } from './infra/http/close-idle.ts';
+import { closeConnectionsOnceAnswered } from './infra/http/close-idle.ts';
 import { compressJson, compressOnce } from './infra/web/compress.ts';
 import { serveMetrics } from './infra/metrics/metrics.ts';
 import { registerSpa } from './infra/web/spa.ts';
@@ -106,7 +106,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     // saves (each tried once more while it is away); whoever stops the process decides how long to wait.
     pluginTimeout: 0,
   });
-  closeConnectionsAsTheyIdle(app);
+  closeConnectionsOnceAnswered(app, ctx.readiness);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(env.CHECK_RESPONSES));
   app.decorateRequest('actor', null);
@@ -116,8 +116,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    // A draining instance closes each connection once answered, so that a balancer keeping its connections opens new
-    // ones, to the other instances once it has taken this one out (ADR 0078); not while the caller is still sending
+    // A draining or closing instance closes each connection once answered, so that a balancer keeping its connections
+    // opens new ones, to the other instances once it has taken this one out (ADR 0078), and the close waits for no
+    // kept-alive connection (infra/http/close-idle.ts); not while the caller is still sending
     // (an early refusal of an upload), which it would see as a reset rather than the answer.
     if (!ctx.readiness.stopping) reply.header('keep-alive', `timeout=${KEEP_ALIVE.advertisedSeconds}`);
     else if (req.raw.complete) reply.header('connection', 'close');

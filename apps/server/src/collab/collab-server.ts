@@ -7,7 +7,7 @@ import { EventHub } from '../modules/events/index.ts';
 import { healthRoutes } from '../modules/health/index.ts';
 import { serveMetrics } from '../infra/metrics/metrics.ts';
 import { createCollab, type Collab, type SocketActor } from './collab.ts';
-import { closeConnectionsAsTheyIdle } from '../infra/http/close-idle.ts';
+import { closeConnectionsOnceAnswered } from '../infra/http/close-idle.ts';
 
 /** Serves the collaboration socket on `app`'s own port (upgrades to /collab), ended before the HTTP server closes. */
 export async function attachCollab(app: FastifyInstance, ctx: AppContext, socketActor: SocketActor, hub: EventHub): Promise<Collab> {
@@ -24,7 +24,7 @@ export async function attachCollab(app: FastifyInstance, ctx: AppContext, socket
 export async function buildCollabServer(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<FastifyInstance> {
   // No time limit on closing (app.ts says why): it saves every open document.
   const app = Fastify({ logger: options.logger ?? false, pluginTimeout: 0 });
-  closeConnectionsAsTheyIdle(app);
+  closeConnectionsOnceAnswered(app, ctx.readiness);
   await healthRoutes(app, ctx);
   // Announcements of changed access reach this process too (one LISTEN, as in the main server).
   const hub = new EventHub();

@@ -95,7 +95,7 @@ export async function startTestApp(settings: Record<string, string> = {}, shared
     db,
     dataDir,
     async close() {
-      // The server's close ends each connection once it is idle (infra/http/close-idle.ts): one still open
+      // The server's close ends each connection once it is idle (infra/http/close-idle.ts, app.ts's onSend): one still open
       // after 15 s is a fault (a file's close waited 60 s for one, now and then, before), which the close names and
       // ends, if it carries a plain request (not a socket upgraded for the editor's sync, whose close saves documents).
       const lingering = setTimeout(() => {
