@@ -29,7 +29,7 @@ import { TwoStepStore } from './two-step.ts';
 
 export { AccountStore, accountAddress } from './accounts.ts';
 export { endAccountSessions } from './adapter.ts';
-export { newEcKeyPair, newRsaJwk } from './keys.ts';
+export { ensureSigningKey, newEcKeyPair, newRsaJwk } from './keys.ts';
 export { PASSKEY_LIMIT, PasskeyStore, relyingPartyOf, type Passkey, type RelyingParty } from './passkeys.ts';
 export { RECOVERY_CODE_COUNT, totpCode, TwoStepStore, type TotpSetUp, type TwoStepStatus } from './two-step.ts';
 export { DEFAULT_PASSWORD_POLICY, passwordChecker, type CharacterClass, type PasswordPolicy } from './password-policy.ts';

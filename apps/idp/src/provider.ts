@@ -1,7 +1,7 @@
 import Provider, { interactionPolicy, type ClientMetadata, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AccountStore } from './accounts.ts';
 import { sqlAdapter } from './adapter.ts';
-import { newRsaJwk } from './keys.ts';
+import { ensureSigningKey } from './keys.ts';
 import { logoutPage, messagePage } from './pages.ts';
 import type { SqlClient } from './sql.ts';
 
@@ -39,18 +39,9 @@ export function prompts(requireTwoStep: boolean) {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** The signing key is made once and kept in the database, so tokens stay valid across restarts and instances. */
-async function signingKey(sql: SqlClient): Promise<Record<string, unknown>> {
-  const existing = await sql.query<{ jwk: Record<string, unknown> }>(`SELECT jwk FROM idp_keys WHERE kid = 'primary'`);
-  if (existing[0]) return existing[0].jwk;
-  const jwk = { ...newRsaJwk(), kid: `k${Date.now().toString(36)}`, use: 'sig', alg: 'RS256' };
-  await sql.query(`INSERT INTO idp_keys (kid, jwk) VALUES ('primary', $1) ON CONFLICT DO NOTHING`, [JSON.stringify(jwk)]);
-  return (await sql.query<{ jwk: Record<string, unknown> }>(`SELECT jwk FROM idp_keys WHERE kid = 'primary'`))[0]!.jwk;
-}
-
 export async function createProvider(options: ProviderOptions): Promise<Provider> {
   const mountPath = new URL(options.issuer).pathname.replace(/\/$/, '');
-  const jwk = await signingKey(options.sql);
+  const jwk = await ensureSigningKey(options.sql);
   const provider = new Provider(options.issuer, {
     adapter: sqlAdapter(options.sql),
     clients: options.clients,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { ensureSigningKey } from '@cabinet/idp';
 import { openDatabase } from '../db/client.ts';
 import { allMigrations, migrate } from '../db/migrate.ts';
 import { newPGlite } from '../db/pglite.ts';
@@ -10,13 +11,18 @@ import { ensureBuilt } from '../../build.mjs';
 
 /**
  * Migrates one template per run, which test files then clone: a PGlite data dir (kept
- * between runs, keyed by the migrations) and, with DATABASE_URL, a PostgreSQL template database.
+ * between runs, keyed by the migrations) and, with DATABASE_URL, a PostgreSQL template database. Each holds the
+ * embedded provider's signing key, as an instance's database does after its first start: every test app's provider
+ * made one of its own before (an RSA key, a few hundred ms of CPU each, ~30 s of a run's integration tests).
  * Builds the server first when a source changed since its build: worker threads run the build's modules, and the
  * `cabinet` processes the system tests start run the build (ADR 0073); built once here, not by each at once.
  */
 export default async function setup() {
   await ensureBuilt();
-  const hash = createHash('sha256').update(JSON.stringify(allMigrations())).digest('hex').slice(0, 16);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([allMigrations(), 'signing key']))
+    .digest('hex')
+    .slice(0, 16);
   const cacheDir = path.resolve('node_modules/.cache/cabinet-tests');
   const file = path.join(cacheDir, `pglite-${hash}.tar.gz`);
   if (!existsSync(file)) {
@@ -24,6 +30,7 @@ export default async function setup() {
     const pglite = await newPGlite();
     const database = await openDatabase({ dataDir: '', pglite });
     await migrate(database);
+    await ensureSigningKey(database.sql);
     const dump = await pglite.dumpDataDir('gzip');
     writeFileSync(`${file}.tmp`, Buffer.from(await dump.arrayBuffer()));
     renameSync(`${file}.tmp`, file);
@@ -39,6 +46,7 @@ export default async function setup() {
   await admin.query(`CREATE DATABASE ${template}`);
   const database = await openDatabase({ databaseUrl: withDatabase(url, template), dataDir: '' });
   await migrate(database);
+  await ensureSigningKey(database.sql);
   await database.close();
   process.env[PG_TEMPLATE_ENV] = template;
   return async () => {
