@@ -1,6 +1,6 @@
-import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { documentFiles } from '../../testing/document-files.ts';
+import { deflatedZip } from '../../testing/preview-files.ts';
 import { type Person } from '../../testing/given.ts';
 import { type Answer } from '../../testing/route-call.ts';
 import { useTestApp, type TestApp } from '../../testing/test-app.ts';
@@ -25,13 +25,13 @@ describe('importing hostile files', () => {
 
   it('refuses a Word file that unpacks past the import limit (a zip bomb), before reading it', async () => {
     const ada = await test.given.person();
-    const zip = new JSZip();
-    zip.file('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>');
-    zip.file(
-      'word/document.xml',
-      `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${'<w:p><w:r><w:t>a</w:t></w:r></w:p>'.repeat(1_200_000)}</w:body></w:document>`,
-    );
-    const bomb = await zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE', compressionOptions: { level: 9 } });
+    const bomb = deflatedZip([
+      { name: '[Content_Types].xml', input: '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' },
+      {
+        name: 'word/document.xml',
+        input: `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${'<w:p><w:r><w:t>a</w:t></w:r></w:p>'.repeat(1_200_000)}</w:body></w:document>`,
+      },
+    ]);
     expect(bomb.length).toBeLessThan(1024 * 1024);
     const res = await importWhileServing(ada, 'bomb.docx', bomb);
     expect(res).toFail('file_too_large');
