@@ -3,7 +3,7 @@
 //      check with ESLint in one pass, the module boundaries) and then the unit tests: the system tests wait on restarts,
 //      deadlines and subprocesses far more than they compute, and lint, on one core for most of its time, uses that time;
 //   2. Vitest's integration tests, alone: their three workers keep both cores busy by themselves;
-//   3. the built app (its size budget, then Playwright in Chromium), alone: its two browsers and the app keep both cores
+//   3. the built app (its size budget, then Playwright in Chromium), alone: its three browsers and the app keep both cores
 //      busy by themselves.
 // On this kind of machine, parts that each keep both cores busy finish sooner one after the other than side by side
 // (measured: Vitest's files beside lint 633 s, one after the other 535 s; the PostgreSQL copies of the integration tests
