@@ -13,7 +13,9 @@ import { ensureBuilt } from '../../build.mjs';
  * Migrates one template per run, which test files then clone: a PGlite data dir (kept
  * between runs, keyed by the migrations) and, with DATABASE_URL, a PostgreSQL template database. Each holds the
  * embedded provider's signing key, as an instance's database does after its first start: every test app's provider
- * made one of its own before (an RSA key, a few hundred ms of CPU each, ~30 s of a run's integration tests).
+ * made one of its own before (an RSA key, a few hundred ms of CPU each, ~30 s of a run's integration tests). So every
+ * test database, a second provider's too (testing/standalone-idp.ts), signs with the same key: a test of a key the
+ * provider did not publish makes one of its own (`newRsaJwk`, as backchannel-logout's does).
  * Builds the server first when a source changed since its build: worker threads run the build's modules, and the
  * `cabinet` processes the system tests start run the build (ADR 0073); built once here, not by each at once.
  */
